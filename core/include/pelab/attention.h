@@ -1,0 +1,93 @@
+// pelab/attention.h — single-head self-attention scores, with and without positional encoding.
+//
+//   X      = E · (√d if scale_embeddings) + pe_scale · PE(pos)     (PE rows only if pe_enabled)
+//   scores = (X W_Q)(X W_K)ᵀ                                        (W_Q = W_K = I by default)
+//   weights= row-wise softmax(scores / √d)
+//   Attn(X)= weights · X                                            (W_V = I)
+//
+// Without PE the scores of a re-ordered sentence are the scores of the original, re-ordered:
+// S_B = P S_A Pᵀ exactly, and Attn(PX) = P Attn(X). With PE that symmetry breaks, which is
+// how a transformer can tell "dog bites man" from "man bites dog".
+#pragma once
+
+#include "pelab/matrix.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+struct PositionalOptions {
+    bool pe_enabled = true;
+    double pe_scale = 1.0;          ///< finite, in [0, 1000]
+    bool scale_embeddings = false;  ///< multiply E by √d_model first (document 003's recipe)
+    double base = 10000.0;
+};
+
+/// X = E·(√d?) + pe_scale·PE(row index). E.cols must be an even d_model.
+Matrix add_positional_encoding(const Matrix& embeddings, const PositionalOptions& options);
+
+/// (X W_Q)(X W_K)ᵀ. Pass nullptr for an identity projection; a given W must be d × d.
+Matrix attention_scores(const Matrix& x, const Matrix* w_query = nullptr,
+                        const Matrix* w_key = nullptr);
+
+/// Row-wise softmax of scores·scale, stabilised by subtracting each row's maximum.
+Matrix softmax_rows(const Matrix& scores, double scale);
+
+/// softmax(X Xᵀ / √d) · X.
+Matrix self_attention(const Matrix& x);
+
+/// How sentence B's score matrix relates to sentence A's.
+struct ReorderVerdict {
+    /// Both sentences hold the same words the same number of times.
+    bool same_multiset = false;
+    /// same_multiset and S_B = P S_A Pᵀ to within 1e-12 relative: the model cannot tell the
+    /// two orders apart.
+    bool same_up_to_reordering = false;
+    /// max |S_B[j][k] − S_A[π(j)][π(k)]| (0 when not a re-ordering: there is no π).
+    double max_difference = 0;
+    int row_b = -1, col_b = -1; ///< where in B the largest difference is
+    int row_a = -1, col_a = -1; ///< the matching cell of A
+    /// π: B's token j is A's token mapping[j] (the k-th "dog" of B ↔ the k-th "dog" of A).
+    std::vector<int> mapping;
+};
+
+ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
+                                 const std::vector<std::string>& tokens_b, const Matrix& scores_a,
+                                 const Matrix& scores_b);
+
+/// ‖Attn(P·E + PE) − P·Attn(E + PE)‖_F for the permutation `permutation` (row j of the
+/// permuted input is row permutation[j] of E). 0 up to rounding without PE; > 0 with it.
+double equivariance_residual(const Matrix& embeddings, const std::vector<int>& permutation,
+                             const PositionalOptions& options);
+
+enum class EmbeddingKind { OneHot, Random };
+
+struct OrderDemoOptions {
+    int d_model = 16;
+    EmbeddingKind embedding = EmbeddingKind::OneHot;
+    std::uint64_t seed = 42;
+    double random_stddev = 1.0;
+    PositionalOptions positional;
+};
+
+/// Everything the order demo and `pelab export attention` show, computed in one call.
+struct OrderDemoResult {
+    std::vector<std::string> tokens_a, tokens_b, vocabulary;
+    Matrix x_a, x_b;
+    Matrix scores_a, scores_b;   ///< raw QKᵀ
+    Matrix weights_a, weights_b; ///< softmax(QKᵀ / √d)
+    ReorderVerdict verdict;
+    /// Equivariance residual for sentence A under the permutation π that makes B (or the
+    /// reversal of A when B is not a re-ordering of A).
+    double equivariance = 0;
+    std::vector<int> equivariance_permutation;
+};
+
+/// Throws InvalidArgument for bad sentences (see tokenize), a vocabulary larger than d_model
+/// with one-hot embeddings, or options out of range.
+OrderDemoResult run_order_demo(const std::string& sentence_a, const std::string& sentence_b,
+                               const OrderDemoOptions& options);
+
+} // namespace pelab

@@ -1,0 +1,42 @@
+// pelab/export.h — the file formats `pelab export` writes, and the atomic file writer.
+//
+// Writers take a std::ostream so that stdout and files share one code path. Files are written
+// through write_file_atomically: to a temporary file in the same folder, flushed and fsync'd,
+// then renamed over the target, so a reader never sees a partial file and a failure leaves
+// the old file (or no file) in place.
+#pragma once
+
+#include "pelab/attention.h"
+#include "pelab/sinusoidal.h"
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace pelab {
+
+struct PeExportInfo {
+    int max_len = 0;
+    int d_model = 0;
+    double base = 10000.0;
+    Layout layout = Layout::Interleaved;
+};
+
+/// CSV: a header "pos,d0,d1,…", then one line per position: the position, then d_model values
+/// with 9 significant digits (enough for every float32 to read back bit-exact).
+void write_pe_csv(std::ostream& out, const PeExportInfo& info, const float* values);
+/// JSON object: {"encoding":"sinusoidal","max_len","d_model","base","layout","values":[[…]]}.
+void write_pe_json(std::ostream& out, const PeExportInfo& info, const float* values);
+/// NumPy .npy v1.0: '<f4', C order, shape (max_len, d_model), header padded to 64 bytes.
+void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* values);
+
+/// The attention export of SPEC §3 as pretty-printed JSON text.
+std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions& options);
+
+/// Runs writer on a temporary file beside path, then renames it to path. Throws IoError (the
+/// target untouched, the temporary removed) if the folder is not writable, the writer throws,
+/// or any write fails.
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& writer);
+
+} // namespace pelab

@@ -1,0 +1,83 @@
+// pelab/sinusoidal.h — the sinusoidal positional encoding of "Attention Is All You Need".
+//
+//   ω_i            = base^(−2i/d)              (pair_index i ∈ [0, d/2))
+//   PE(pos, 2i)    = sin(ω_i · pos)
+//   PE(pos, 2i+1)  = cos(ω_i · pos)
+//
+// Contracts shared by every function here (InvalidArgument otherwise):
+//   d_model   even, in [kMinDModel, kMaxDModel]
+//   base      finite, > 1 and ≤ kMaxBase
+//   pos       finite, in [0, kMaxPosition]   (fractional positions are allowed: the formula
+//             is continuous, and the wave plot samples between integers)
+//   pair      in [0, d_model/2);  dim in [0, d_model)
+//
+// Precision: every angle ω_i·pos is formed and reduced in double precision; values handed
+// out as float32 are the correctly rounded double result. Float32-angle code (the common
+// NumPy / PyTorch recipe) loses ~1e-4 at pos 2048 and ~0.06 at 10^6; this code stays within
+// 1e-6 of a long double reference at every position up to kMaxPosition (see pe_matrix_into
+// for how the fast matrix path keeps that bound).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace pelab {
+
+/// Where the sin and cos of pair i go inside one PE row.
+enum class Layout {
+    Interleaved,  ///< the paper's: dim 2i = sin, dim 2i+1 = cos
+    Concatenated, ///< sin half then cos half: dim i = sin, dim d/2 + i = cos
+};
+
+const char* layout_name(Layout layout); ///< "interleaved" / "concatenated"
+
+void validate_d_model(int d_model);
+void validate_base(double base);
+void validate_position(double pos);
+void validate_pair(int pair_index, int d_model);
+
+/// 2i/d — slides from 0 (pair 0) towards 1 (last pair).
+double exponent(int pair_index, int d_model);
+/// base^(2i/d): the number pos is divided by inside sin/cos.
+double denominator(int pair_index, int d_model, double base);
+/// ω_i = 1 / denominator, radians per position.
+double omega(int pair_index, int d_model, double base);
+/// 2π · denominator: positions per full turn of pair i.
+double wavelength(int pair_index, int d_model, double base);
+/// ω_i for every pair, fastest first (size d/2).
+std::vector<double> frequencies(int d_model, double base);
+
+/// PE(pos, dim) in double, interleaved layout (dim even → sin, odd → cos).
+double pe_value(double pos, int dim, int d_model, double base);
+
+/// PE(pos) as float32, d_model values, written to out.
+void pe_vector_into(double pos, int d_model, double base, float* out,
+                    Layout layout = Layout::Interleaved);
+std::vector<float> pe_vector(double pos, int d_model, double base,
+                             Layout layout = Layout::Interleaved);
+/// PE(pos) in double (used where a readout must not carry float32 rounding).
+std::vector<double> pe_vector_double(double pos, int d_model, double base);
+
+/// Validates a (max_len × d_model) request: max_len in [1, kMaxSequenceLength] and the element
+/// count ≤ kMaxMatrixElements, plus the d_model / base contracts.
+void validate_matrix_request(int max_len, int d_model, double base);
+
+/// The (max_len × d_model) PE matrix for positions 0 … max_len−1, row-major (row = pos), into
+/// a caller-owned buffer of max_len·d_model floats (what a frame does: no allocation).
+///
+/// How it is fast and exact: PE(pos+1) is PE(pos) rotated by ω_i in every pair, so each row
+/// is the previous one times a fixed 2×2 rotation — two multiply-adds per value instead of a
+/// sin or cos. The running (sin, cos) state is kept in double and re-anchored to exactly
+/// computed values every kAnchorInterval rows, so rounding cannot accumulate beyond
+/// ~kAnchorInterval·1e-16; the float32 output is then within float rounding (≤ 6e-8) of the
+/// double reference. The inner loop is vectorised; on x86-64 an AVX2/FMA clone is chosen at
+/// run time when the CPU has it, with a portable baseline otherwise.
+void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float* out);
+/// Same, returning a fresh array (what a script does).
+std::vector<float> pe_matrix(int max_len, int d_model, double base,
+                             Layout layout = Layout::Interleaved);
+
+/// Rows between exact re-anchorings in pe_matrix_into.
+constexpr int kAnchorInterval = 256;
+
+} // namespace pelab

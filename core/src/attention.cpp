@@ -1,0 +1,210 @@
+#include "pelab/attention.h"
+
+#include "format.h"
+#include "pelab/embedding.h"
+#include "pelab/error.h"
+#include "pelab/sinusoidal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace pelab {
+
+using detail::concat;
+
+namespace {
+
+void validate_positional(const PositionalOptions& options) {
+    validate_base(options.base);
+    if (!std::isfinite(options.pe_scale) || options.pe_scale < 0 || options.pe_scale > 1000)
+        throw InvalidArgument(concat("pe_scale must be a number in [0, 1000] (got ",
+                                     options.pe_scale, ")"));
+}
+
+void validate_permutation(const std::vector<int>& permutation, int rows) {
+    if (permutation.size() != static_cast<std::size_t>(rows))
+        throw InvalidArgument(concat("permutation has ", permutation.size(),
+                                     " entries; expected ", rows));
+    std::vector<bool> seen(static_cast<std::size_t>(rows), false);
+    for (int index : permutation) {
+        if (index < 0 || index >= rows || seen[index])
+            throw InvalidArgument("permutation must list every row index exactly once");
+        seen[index] = true;
+    }
+}
+
+Matrix permute_rows(const Matrix& m, const std::vector<int>& permutation) {
+    Matrix result(m.rows, m.cols);
+    for (int r = 0; r < m.rows; ++r)
+        std::copy(m.row(permutation[r]), m.row(permutation[r]) + m.cols, result.row(r));
+    return result;
+}
+
+} // namespace
+
+Matrix add_positional_encoding(const Matrix& embeddings, const PositionalOptions& options) {
+    validate_d_model(embeddings.cols);
+    validate_positional(options);
+    const double embedding_scale = options.scale_embeddings ? std::sqrt(embeddings.cols) : 1.0;
+    Matrix x(embeddings.rows, embeddings.cols);
+    for (int pos = 0; pos < embeddings.rows; ++pos) {
+        const std::vector<double> pe =
+            options.pe_enabled ? pe_vector_double(pos, embeddings.cols, options.base)
+                               : std::vector<double>(static_cast<std::size_t>(embeddings.cols), 0.0);
+        for (int dim = 0; dim < embeddings.cols; ++dim)
+            x.at(pos, dim) = embeddings.at(pos, dim) * embedding_scale + options.pe_scale * pe[dim];
+    }
+    return x;
+}
+
+Matrix attention_scores(const Matrix& x, const Matrix* w_query, const Matrix* w_key) {
+    const auto project = [&](const Matrix* w) {
+        if (w == nullptr) return x;
+        if (w->rows != x.cols || w->cols != x.cols)
+            throw InvalidArgument(concat("projection matrix must be ", x.cols, " x ", x.cols,
+                                         " (got ", w->rows, " x ", w->cols, ")"));
+        Matrix result(x.rows, x.cols);
+        for (int r = 0; r < x.rows; ++r)
+            for (int k = 0; k < x.cols; ++k)
+                for (int c = 0; c < x.cols; ++c)
+                    result.at(r, c) += x.at(r, k) * w->at(k, c);
+        return result;
+    };
+    const Matrix queries = project(w_query);
+    const Matrix keys = project(w_key);
+    Matrix scores(x.rows, x.rows);
+    for (int i = 0; i < x.rows; ++i)
+        for (int j = 0; j < x.rows; ++j) {
+            double sum = 0;
+            for (int k = 0; k < x.cols; ++k)
+                sum += queries.at(i, k) * keys.at(j, k);
+            scores.at(i, j) = sum;
+        }
+    return scores;
+}
+
+Matrix softmax_rows(const Matrix& scores, double scale) {
+    if (!std::isfinite(scale))
+        throw InvalidArgument(concat("softmax scale must be finite (got ", scale, ")"));
+    Matrix weights(scores.rows, scores.cols);
+    for (int r = 0; r < scores.rows; ++r) {
+        double row_max = -INFINITY;
+        for (int c = 0; c < scores.cols; ++c)
+            row_max = std::max(row_max, scores.at(r, c) * scale);
+        double total = 0;
+        for (int c = 0; c < scores.cols; ++c) {
+            weights.at(r, c) = std::exp(scores.at(r, c) * scale - row_max);
+            total += weights.at(r, c);
+        }
+        for (int c = 0; c < scores.cols; ++c)
+            weights.at(r, c) /= total;
+    }
+    return weights;
+}
+
+Matrix self_attention(const Matrix& x) {
+    const Matrix weights = softmax_rows(attention_scores(x), 1.0 / std::sqrt(x.cols));
+    Matrix output(x.rows, x.cols);
+    for (int i = 0; i < x.rows; ++i)
+        for (int j = 0; j < x.rows; ++j)
+            for (int c = 0; c < x.cols; ++c)
+                output.at(i, c) += weights.at(i, j) * x.at(j, c);
+    return output;
+}
+
+ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
+                                 const std::vector<std::string>& tokens_b, const Matrix& scores_a,
+                                 const Matrix& scores_b) {
+    const int n_a = static_cast<int>(tokens_a.size()), n_b = static_cast<int>(tokens_b.size());
+    if (scores_a.rows != n_a || scores_a.cols != n_a || scores_b.rows != n_b ||
+        scores_b.cols != n_b)
+        throw InvalidArgument("score matrices must be tokens x tokens for their sentences");
+    ReorderVerdict verdict;
+    if (n_a != n_b) return verdict;
+    // Match the k-th occurrence of each word in B with the k-th occurrence in A. Without PE,
+    // equal words have equal rows, so any matching of duplicates gives the same scores.
+    std::map<std::string, std::vector<int>> positions_in_a;
+    for (int i = 0; i < n_a; ++i)
+        positions_in_a[tokens_a[i]].push_back(i);
+    std::map<std::string, std::size_t> used;
+    verdict.mapping.resize(static_cast<std::size_t>(n_b));
+    for (int j = 0; j < n_b; ++j) {
+        const auto found = positions_in_a.find(tokens_b[j]);
+        std::size_t& next = used[tokens_b[j]];
+        if (found == positions_in_a.end() || next >= found->second.size()) {
+            verdict.mapping.clear();
+            return verdict;
+        }
+        verdict.mapping[j] = found->second[next++];
+    }
+    verdict.same_multiset = true;
+    double largest_score = 0;
+    for (int j = 0; j < n_b; ++j)
+        for (int k = 0; k < n_b; ++k) {
+            const int ja = verdict.mapping[j], ka = verdict.mapping[k];
+            const double diff = std::fabs(scores_b.at(j, k) - scores_a.at(ja, ka));
+            largest_score = std::max({largest_score, std::fabs(scores_b.at(j, k)),
+                                      std::fabs(scores_a.at(ja, ka))});
+            if (diff > verdict.max_difference || verdict.row_b < 0) {
+                verdict.max_difference = diff;
+                verdict.row_b = j, verdict.col_b = k, verdict.row_a = ja, verdict.col_a = ka;
+            }
+        }
+    verdict.same_up_to_reordering = verdict.max_difference <= 1e-12 * std::max(1.0, largest_score);
+    return verdict;
+}
+
+double equivariance_residual(const Matrix& embeddings, const std::vector<int>& permutation,
+                             const PositionalOptions& options) {
+    validate_permutation(permutation, embeddings.rows);
+    const Matrix original = self_attention(add_positional_encoding(embeddings, options));
+    const Matrix permuted =
+        self_attention(add_positional_encoding(permute_rows(embeddings, permutation), options));
+    const Matrix expected = permute_rows(original, permutation);
+    double sum = 0;
+    for (std::size_t k = 0; k < permuted.values.size(); ++k) {
+        const double diff = permuted.values[k] - expected.values[k];
+        sum += diff * diff;
+    }
+    return std::sqrt(sum);
+}
+
+OrderDemoResult run_order_demo(const std::string& sentence_a, const std::string& sentence_b,
+                               const OrderDemoOptions& options) {
+    validate_d_model(options.d_model);
+    validate_positional(options.positional);
+    OrderDemoResult result;
+    result.tokens_a = tokenize(sentence_a);
+    result.tokens_b = tokenize(sentence_b);
+    result.vocabulary = build_vocabulary(result.tokens_a, result.tokens_b);
+    const auto embed = [&](const std::vector<std::string>& tokens) {
+        return options.embedding == EmbeddingKind::OneHot
+                   ? one_hot_embeddings(tokens, result.vocabulary, options.d_model)
+                   : random_embeddings(tokens, options.d_model, options.seed,
+                                       options.random_stddev);
+    };
+    const Matrix embeddings_a = embed(result.tokens_a);
+    const Matrix embeddings_b = embed(result.tokens_b);
+    result.x_a = add_positional_encoding(embeddings_a, options.positional);
+    result.x_b = add_positional_encoding(embeddings_b, options.positional);
+    result.scores_a = attention_scores(result.x_a);
+    result.scores_b = attention_scores(result.x_b);
+    const double scale = 1.0 / std::sqrt(static_cast<double>(options.d_model));
+    result.weights_a = softmax_rows(result.scores_a, scale);
+    result.weights_b = softmax_rows(result.scores_b, scale);
+    result.verdict =
+        compare_orderings(result.tokens_a, result.tokens_b, result.scores_a, result.scores_b);
+    if (result.verdict.same_multiset) {
+        result.equivariance_permutation = result.verdict.mapping;
+    } else {
+        const int n = static_cast<int>(result.tokens_a.size());
+        for (int j = 0; j < n; ++j)
+            result.equivariance_permutation.push_back(n - 1 - j);
+    }
+    result.equivariance =
+        equivariance_residual(embeddings_a, result.equivariance_permutation, options.positional);
+    return result;
+}
+
+} // namespace pelab

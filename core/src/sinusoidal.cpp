@@ -1,0 +1,228 @@
+#include "pelab/sinusoidal.h"
+
+#include "format.h"
+#include "pelab/error.h"
+#include "pelab/limits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace pelab {
+
+using detail::concat;
+
+const char* layout_name(Layout layout) {
+    return layout == Layout::Interleaved ? "interleaved" : "concatenated";
+}
+
+void validate_d_model(int d_model) {
+    if (d_model < kMinDModel || d_model > kMaxDModel || d_model % 2 != 0)
+        throw InvalidArgument(concat("d_model must be an even number in [", kMinDModel, ", ",
+                                     kMaxDModel, "] (got ", d_model,
+                                     "): sinusoidal pairs need two dimensions each"));
+}
+
+void validate_base(double base) {
+    if (!std::isfinite(base) || base <= kMinBaseExclusive || base > kMaxBase)
+        throw InvalidArgument(concat("base must be a finite number > 1 and <= ", kMaxBase,
+                                     " (got ", base,
+                                     "): with base <= 1 every pair would turn at the same speed"));
+}
+
+void validate_position(double pos) {
+    if (!std::isfinite(pos) || pos < 0 || pos > kMaxPosition)
+        throw InvalidArgument(concat("position must be a number in [0, ", kMaxPosition,
+                                     "] (got ", pos, ")"));
+}
+
+void validate_pair(int pair_index, int d_model) {
+    validate_d_model(d_model);
+    if (pair_index < 0 || pair_index >= d_model / 2)
+        throw InvalidArgument(concat("pair index must be in [0, ", d_model / 2 - 1,
+                                     "] for d_model ", d_model, " (got ", pair_index, ")"));
+}
+
+double exponent(int pair_index, int d_model) {
+    validate_pair(pair_index, d_model);
+    return 2.0 * pair_index / d_model;
+}
+
+double denominator(int pair_index, int d_model, double base) {
+    validate_base(base);
+    return std::pow(base, exponent(pair_index, d_model));
+}
+
+double omega(int pair_index, int d_model, double base) {
+    validate_base(base);
+    return std::pow(base, -exponent(pair_index, d_model));
+}
+
+double wavelength(int pair_index, int d_model, double base) {
+    return 2.0 * M_PI * denominator(pair_index, d_model, base);
+}
+
+std::vector<double> frequencies(int d_model, double base) {
+    validate_d_model(d_model);
+    validate_base(base);
+    std::vector<double> result(static_cast<std::size_t>(d_model / 2));
+    for (int i = 0; i < d_model / 2; ++i)
+        result[i] = std::pow(base, -2.0 * i / d_model);
+    return result;
+}
+
+double pe_value(double pos, int dim, int d_model, double base) {
+    validate_d_model(d_model);
+    validate_base(base);
+    validate_position(pos);
+    if (dim < 0 || dim >= d_model)
+        throw InvalidArgument(concat("dimension must be in [0, ", d_model - 1, "] (got ", dim,
+                                     ")"));
+    const double angle = pos * std::pow(base, -2.0 * (dim / 2) / d_model);
+    return dim % 2 == 0 ? std::sin(angle) : std::cos(angle);
+}
+
+namespace {
+
+// Column of the sin (first) and cos (second) of pair i inside one row.
+inline int sin_column(int pair_index, int /*pairs*/, Layout layout) {
+    return layout == Layout::Interleaved ? 2 * pair_index : pair_index;
+}
+inline int cos_column(int pair_index, int pairs, Layout layout) {
+    return layout == Layout::Interleaved ? 2 * pair_index + 1 : pairs + pair_index;
+}
+
+} // namespace
+
+void pe_vector_into(double pos, int d_model, double base, float* out, Layout layout) {
+    validate_d_model(d_model);
+    validate_base(base);
+    validate_position(pos);
+    const int pairs = d_model / 2;
+    for (int i = 0; i < pairs; ++i) {
+        const double angle = pos * std::pow(base, -2.0 * i / d_model);
+        out[sin_column(i, pairs, layout)] = static_cast<float>(std::sin(angle));
+        out[cos_column(i, pairs, layout)] = static_cast<float>(std::cos(angle));
+    }
+}
+
+std::vector<float> pe_vector(double pos, int d_model, double base, Layout layout) {
+    validate_d_model(d_model);
+    std::vector<float> result(static_cast<std::size_t>(d_model));
+    pe_vector_into(pos, d_model, base, result.data(), layout);
+    return result;
+}
+
+std::vector<double> pe_vector_double(double pos, int d_model, double base) {
+    validate_d_model(d_model);
+    validate_base(base);
+    validate_position(pos);
+    std::vector<double> result(static_cast<std::size_t>(d_model));
+    for (int i = 0; i < d_model / 2; ++i) {
+        const double angle = pos * std::pow(base, -2.0 * i / d_model);
+        result[2 * i] = std::sin(angle);
+        result[2 * i + 1] = std::cos(angle);
+    }
+    return result;
+}
+
+void validate_matrix_request(int max_len, int d_model, double base) {
+    validate_d_model(d_model);
+    validate_base(base);
+    if (max_len < 1 || max_len > kMaxSequenceLength)
+        throw InvalidArgument(concat("max_len must be in [1, ", kMaxSequenceLength, "] (got ",
+                                     max_len, ")"));
+    const std::int64_t elements = static_cast<std::int64_t>(max_len) * d_model;
+    if (elements > kMaxMatrixElements)
+        throw InvalidArgument(concat("max_len x d_model must be at most ", kMaxMatrixElements,
+                                     " values (2^28, 1 GiB of float32); got ", max_len, " x ",
+                                     d_model, " = ", elements));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The matrix kernel. One call writes `rows` consecutive rows starting from the exact (sin, cos)
+// state in sin_state / cos_state, advancing the state by one rotation per row. The loops have
+// no dependence across pairs, so the compiler vectorises them over pairs; on x86-64 GCC also
+// emits an AVX2+FMA clone and picks it at load time (ifunc) when the CPU supports it.
+// ---------------------------------------------------------------------------------------------
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(PELAB_NO_CLONES)
+#define PELAB_KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define PELAB_KERNEL_CLONES
+#endif
+
+namespace {
+
+PELAB_KERNEL_CLONES
+void rotate_rows_interleaved(double* __restrict sin_state, double* __restrict cos_state,
+                             const double* __restrict cos_step, const double* __restrict sin_step,
+                             int pairs, int rows, float* __restrict out, std::size_t row_stride) {
+    for (int r = 0; r < rows; ++r) {
+        float* __restrict row = out + static_cast<std::size_t>(r) * row_stride;
+        for (int i = 0; i < pairs; ++i) {
+            const double s = sin_state[i];
+            const double c = cos_state[i];
+            row[2 * i] = static_cast<float>(s);
+            row[2 * i + 1] = static_cast<float>(c);
+            sin_state[i] = s * cos_step[i] + c * sin_step[i];
+            cos_state[i] = c * cos_step[i] - s * sin_step[i];
+        }
+    }
+}
+
+PELAB_KERNEL_CLONES
+void rotate_rows_concatenated(double* __restrict sin_state, double* __restrict cos_state,
+                              const double* __restrict cos_step, const double* __restrict sin_step,
+                              int pairs, int rows, float* __restrict out,
+                              std::size_t row_stride) {
+    for (int r = 0; r < rows; ++r) {
+        float* __restrict sin_half = out + static_cast<std::size_t>(r) * row_stride;
+        float* __restrict cos_half = sin_half + pairs;
+        for (int i = 0; i < pairs; ++i) {
+            const double s = sin_state[i];
+            const double c = cos_state[i];
+            sin_half[i] = static_cast<float>(s);
+            cos_half[i] = static_cast<float>(c);
+            sin_state[i] = s * cos_step[i] + c * sin_step[i];
+            cos_state[i] = c * cos_step[i] - s * sin_step[i];
+        }
+    }
+}
+
+} // namespace
+
+void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float* out) {
+    validate_matrix_request(max_len, d_model, base);
+    const int pairs = d_model / 2;
+    const std::vector<double> omegas = frequencies(d_model, base);
+    std::vector<double> cos_step(pairs), sin_step(pairs), sin_state(pairs), cos_state(pairs);
+    for (int i = 0; i < pairs; ++i) {
+        cos_step[i] = std::cos(omegas[i]);
+        sin_step[i] = std::sin(omegas[i]);
+    }
+    for (int first_row = 0; first_row < max_len; first_row += kAnchorInterval) {
+        // Re-anchor: the exact double values at this position end any accumulated drift.
+        for (int i = 0; i < pairs; ++i) {
+            const double angle = static_cast<double>(first_row) * omegas[i];
+            sin_state[i] = std::sin(angle);
+            cos_state[i] = std::cos(angle);
+        }
+        const int rows = std::min(kAnchorInterval, max_len - first_row);
+        float* block = out + static_cast<std::size_t>(first_row) * d_model;
+        if (layout == Layout::Interleaved)
+            rotate_rows_interleaved(sin_state.data(), cos_state.data(), cos_step.data(),
+                                    sin_step.data(), pairs, rows, block, d_model);
+        else
+            rotate_rows_concatenated(sin_state.data(), cos_state.data(), cos_step.data(),
+                                     sin_step.data(), pairs, rows, block, d_model);
+    }
+}
+
+std::vector<float> pe_matrix(int max_len, int d_model, double base, Layout layout) {
+    validate_matrix_request(max_len, d_model, base);
+    std::vector<float> result(static_cast<std::size_t>(max_len) * d_model);
+    pe_matrix_into(max_len, d_model, base, layout, result.data());
+    return result;
+}
+
+} // namespace pelab

@@ -1,0 +1,139 @@
+// The export formats read back exactly, and files are replaced atomically.
+#include "pelab/error.h"
+#include "pelab/export.h"
+#include "reference.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace pelab;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path FreshDir(const char* name) {
+    const fs::path dir = fs::temp_directory_path() / ("pelab_test_" + std::string(name) + "_" +
+                                                      std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+std::string ReadAll(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+} // namespace
+
+TEST(Export, CsvRoundTripsEveryFloatExactly) {
+    const PeExportInfo info{37, 12, 10000, Layout::Interleaved};
+    const std::vector<float> m = pe_matrix(info.max_len, info.d_model, info.base);
+    std::ostringstream out;
+    write_pe_csv(out, info, m.data());
+    std::istringstream in(out.str());
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line.rfind("pos,d0,d1,", 0), 0u);
+    int row = 0;
+    while (std::getline(in, line)) {
+        std::istringstream cells(line);
+        std::string cell;
+        std::getline(cells, cell, ',');
+        EXPECT_EQ(std::stoi(cell), row);
+        for (int dim = 0; dim < info.d_model; ++dim) {
+            ASSERT_TRUE(std::getline(cells, cell, ','));
+            EXPECT_EQ(std::strtof(cell.c_str(), nullptr), m[row * info.d_model + dim]);
+        }
+        ++row;
+    }
+    EXPECT_EQ(row, info.max_len);
+}
+
+TEST(Export, NpyHeaderAndDataFollowNumpyFormat) {
+    const PeExportInfo info{5, 6, 10000, Layout::Interleaved};
+    const std::vector<float> m = pe_matrix(info.max_len, info.d_model, info.base);
+    std::ostringstream out;
+    write_pe_npy(out, info, m.data());
+    const std::string bytes = out.str();
+    ASSERT_GE(bytes.size(), 10u);
+    EXPECT_EQ(bytes.substr(0, 6), std::string("\x93NUMPY"));
+    EXPECT_EQ(bytes[6], 1);
+    EXPECT_EQ(bytes[7], 0);
+    const std::size_t header_length = static_cast<unsigned char>(bytes[8]) |
+                                      (static_cast<unsigned char>(bytes[9]) << 8);
+    EXPECT_EQ((10 + header_length) % 64, 0u);
+    const std::string header = bytes.substr(10, header_length);
+    EXPECT_NE(header.find("'descr': '<f4'"), std::string::npos);
+    EXPECT_NE(header.find("'fortran_order': False"), std::string::npos);
+    EXPECT_NE(header.find("'shape': (5, 6)"), std::string::npos);
+    EXPECT_EQ(header.back(), '\n');
+    ASSERT_EQ(bytes.size(), 10 + header_length + 5 * 6 * 4);
+    float value = 0;
+    std::memcpy(&value, bytes.data() + 10 + header_length + (1 * 6 + 0) * 4, 4);
+    EXPECT_NEAR(value, static_cast<double>(reference::pe(1, 0, 6, 10000)), 1e-7); // sin(1)
+}
+
+TEST(Export, JsonHoldsParametersAndValues) {
+    const PeExportInfo info{4, 4, 10000, Layout::Concatenated};
+    const std::vector<float> m = pe_matrix(4, 4, 10000, Layout::Concatenated);
+    std::ostringstream out;
+    write_pe_json(out, info, m.data());
+    const nlohmann::json doc = nlohmann::json::parse(out.str());
+    EXPECT_EQ(doc["d_model"], 4);
+    EXPECT_EQ(doc["layout"], "concatenated");
+    ASSERT_EQ(doc["values"].size(), 4u);
+    // Concatenated: [sin ω0 p, sin ω1 p, cos ω0 p, cos ω1 p]; at pos 1: sin 1, sin 0.01, ….
+    EXPECT_NEAR(doc["values"][1][0].get<double>(), 0.841470985, 1e-7);
+    EXPECT_NEAR(doc["values"][1][1].get<double>(), 0.009999833, 1e-7);
+    EXPECT_NEAR(doc["values"][1][2].get<double>(), 0.540302306, 1e-7);
+}
+
+TEST(Export, AttentionJsonHasEverySpecKey) {
+    OrderDemoOptions options;
+    const std::string text = attention_json(run_order_demo("dog bites man", "man bites dog", options),
+                                            options);
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    for (const char* key : {"tokens_a", "tokens_b", "vocab", "x_a", "x_b", "scores_a", "scores_b",
+                            "weights_a", "weights_b", "same_up_to_reordering", "max_reorder_diff"})
+        EXPECT_TRUE(doc.contains(key)) << key;
+    EXPECT_EQ(doc["vocab"], (std::vector<std::string>{"dog", "bites", "man"}));
+    EXPECT_FALSE(doc["same_up_to_reordering"].get<bool>());
+}
+
+TEST(Export, AtomicWriteReplacesTheFileWhole) {
+    const fs::path dir = FreshDir("atomic");
+    const fs::path target = dir / "out.csv";
+    write_file_atomically(target.string(), [](std::ostream& out) { out << "first\n"; });
+    EXPECT_EQ(ReadAll(target), "first\n");
+    write_file_atomically(target.string(), [](std::ostream& out) { out << "second\n"; });
+    EXPECT_EQ(ReadAll(target), "second\n");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+    fs::remove_all(dir);
+}
+
+TEST(Export, FailedWriteLeavesOldFileAndNoTemporary) {
+    const fs::path dir = FreshDir("failed");
+    const fs::path target = dir / "out.csv";
+    write_file_atomically(target.string(), [](std::ostream& out) { out << "keep me\n"; });
+    EXPECT_THROW(write_file_atomically(target.string(),
+                                       [](std::ostream& out) {
+                                           out << "half";
+                                           throw IoError("simulated failure mid-write");
+                                       }),
+                 IoError);
+    EXPECT_EQ(ReadAll(target), "keep me\n");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+    fs::remove_all(dir);
+}
+
+TEST(Export, MissingFolderIsAnIoError) {
+    EXPECT_THROW(write_file_atomically("/nonexistent-pelab-dir/x.csv",
+                                       [](std::ostream& out) { out << "x"; }),
+                 IoError);
+}
