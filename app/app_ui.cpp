@@ -1,0 +1,150 @@
+#include "app_ui.h"
+
+#include "widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pelab {
+
+const char* const kVersion = PELAB_VERSION;
+
+const char* const kAboutText =
+    "PE Lab is a desktop laboratory for the positional encodings of transformers. A transformer "
+    "reads every token at once, so on its own it cannot tell \"dog bites man\" from \"man bites "
+    "dog\"; a positional encoding adds to each token a vector that depends on where it stands. "
+    "Here you can move the knobs of the sinusoidal encoding of \"Attention Is All You Need\" "
+    "(the pair index, d_model, the base) and watch every number follow, live and exact: every "
+    "value is computed with double-precision angles, and every readout shows the formula that "
+    "produced it.";
+
+bool IsKnownPanel(const std::string& name) {
+    return std::any_of(std::begin(kPanelNames), std::end(kPanelNames),
+                       [&](const char* known) { return name == known; });
+}
+
+std::string PanelNameList() {
+    std::string list;
+    for (const char* name : kPanelNames)
+        list += (list.empty() ? "" : ", ") + std::string(name);
+    return list;
+}
+
+void HandleShortcuts(AppState& state) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) state.quit_requested = true;
+    if (io.KeyCtrl && (ImGui::IsKeyPressed('=', false) || ImGui::IsKeyPressed(334 /*kp +*/, false))) {
+        state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
+        state.fonts_need_rebuild = true;
+    }
+    if (io.KeyCtrl && (ImGui::IsKeyPressed('-', false) || ImGui::IsKeyPressed(333 /*kp -*/, false))) {
+        state.font_scale = std::max(0.5f, state.font_scale / 1.15f);
+        state.fonts_need_rebuild = true;
+    }
+    if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
+    const double step = io.KeyShift ? 10.0 : 1.0;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)))
+        state.pos_a = std::max(0.0, std::round(state.pos_a) - step);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)))
+        state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + step);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) state.pair += 1;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) state.pair -= 1;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
+        state.playing = !state.playing;
+    state.Clamp();
+}
+
+namespace {
+
+void DrawMainMenu(AppState& state) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.quit_requested = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        ImGui::MenuItem("Waves: frequency explorer", nullptr, &state.show_waves);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Larger text", "Ctrl+=")) {
+            state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
+            state.fonts_need_rebuild = true;
+        }
+        if (ImGui::MenuItem("Smaller text", "Ctrl+-")) {
+            state.font_scale = std::max(0.5f, state.font_scale / 1.15f);
+            state.fonts_need_rebuild = true;
+        }
+        ImGui::MenuItem("Fullscreen", "F11", &state.fullscreen);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        ImGui::MenuItem("About PE Lab", nullptr, &state.show_about);
+        ImGui::EndMenu();
+    }
+    ImGui::EndMainMenuBar();
+}
+
+void DrawAbout(AppState& state) {
+    if (!state.show_about) return;
+    const ImVec2 centre = ImGui::GetMainViewport()->GetCenter();
+    ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
+    if (!ImGui::Begin("About PE Lab", &state.show_about, ImGuiWindowFlags_NoCollapse)) {
+        ImGui::End();
+        return;
+    }
+    ImGui::Text("PE Lab %s", kVersion);
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", kAboutText);
+    ImGui::Spacing();
+    ImGui::TextDisabled("Dear ImGui %s", ImGui::GetVersion());
+    ImGui::End();
+}
+
+void DrawStatusBar(const AppState& state) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float height = ImGui::GetFrameHeight();
+    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + viewport->WorkSize.y - height));
+    ImGui::SetNextWindowSize(ImVec2(viewport->WorkSize.x, height));
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                   ImGuiWindowFlags_NoFocusOnAppearing;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, 2));
+    if (ImGui::Begin("##status", nullptr, flags)) {
+        ImGui::Text("d_model %d   base %.0f   pos A %.2f   pos B %.2f   pair %d%s", state.d_model,
+                    state.base, state.pos_a, state.pos_b, state.pair,
+                    state.playing ? "   ▶ playing" : "");
+        if (!state.status_message.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("   %s", state.status_message.c_str());
+        }
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+}
+
+} // namespace
+
+void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds) {
+    if (state.playing) {
+        state.pos_a += state.play_speed * static_cast<double>(delta_seconds);
+        if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
+    }
+    state.Clamp();
+    if (!options.solo_panel.empty()) {
+        // One panel fills the window (screenshots for slides and the README).
+        const ImGuiViewport* viewport = ImGui::GetMainViewport();
+        ImGui::SetNextWindowPos(viewport->Pos, ImGuiCond_Always);
+        ImGui::SetNextWindowSize(viewport->Size, ImGuiCond_Always);
+        if (options.solo_panel == "waves") panels.waves.Draw("Waves: frequency explorer", nullptr, state);
+        return;
+    }
+    DrawMainMenu(state);
+    if (state.show_waves) panels.waves.Draw("Waves: frequency explorer", &state.show_waves, state);
+    DrawAbout(state);
+    DrawStatusBar(state);
+}
+
+} // namespace pelab

@@ -1,0 +1,41 @@
+// app_ui.h — the application frame: main menu, About window, status bar, keyboard shortcuts,
+// the animation clock, and the panels. Knows ImGui and the core only, so the headless frame
+// tests draw exactly what the window draws.
+#pragma once
+
+#include "app_state.h"
+#include "panel_waves.h"
+
+#include <string>
+
+namespace pelab {
+
+/// Every panel's view state, owned by main() next to AppState.
+struct Panels {
+    WavesPanel waves;
+};
+
+/// Names accepted by `--panel` and shown in the View menu.
+constexpr const char* kPanelNames[] = {"waves"};
+bool IsKnownPanel(const std::string& name);
+/// Comma-separated list of panel names, for error messages.
+std::string PanelNameList();
+
+/// How the frame is laid out: normally as the user arranged it; for `pelab screenshot --panel`
+/// one panel fills the window.
+struct FrameOptions {
+    std::string solo_panel; ///< empty: normal layout
+};
+
+/// Draws one whole frame between ImGui::NewFrame() and ImGui::Render(). delta_seconds drives
+/// the animation clock (so speed does not depend on the frame rate).
+void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds);
+
+/// Keyboard shortcuts when no text field is active: Left/Right move pos A (Shift: ×10),
+/// Up/Down change the pair, Space play/pause, Ctrl+Q quit, Ctrl+= / Ctrl+- font size.
+void HandleShortcuts(AppState& state);
+
+extern const char* const kVersion;
+extern const char* const kAboutText;
+
+} // namespace pelab

@@ -1,0 +1,258 @@
+#include "cli.h"
+
+#include "app_ui.h"
+#include "pelab/attention.h"
+#include "pelab/embedding.h"
+#include "pelab/error.h"
+#include "pelab/export.h"
+#include "pelab/limits.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace pelab {
+
+namespace {
+
+bool WritesToStdout(const std::string& out) { return out.empty() || out == "-"; }
+
+// "WxH" with each side in [64, 8192].
+std::string ParseSize(const std::string& text, int* width, int* height) {
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%dx%d%c", width, height, &tail) != 2)
+        return "--size must look like WIDTHxHEIGHT, e.g. 1280x800 (got \"" + text + "\")";
+    if (*width < 64 || *width > 8192 || *height < 64 || *height > 8192)
+        return "--size: each side must be in [64, 8192] pixels (got " + text + ")";
+    return {};
+}
+
+// A runtime failure found before any work: the output folder must exist and be writable.
+bool CheckOutputFolder(const std::string& out, std::string* error) {
+    if (WritesToStdout(out)) return true;
+    std::filesystem::path folder = std::filesystem::path(out).parent_path();
+    if (folder.empty()) folder = ".";
+    std::error_code ignored;
+    if (!std::filesystem::is_directory(folder, ignored)) {
+        *error = "cannot write \"" + out + "\": folder \"" + folder.string() + "\" does not exist";
+        return false;
+    }
+    if (::access(folder.c_str(), W_OK) != 0) {
+        *error = "cannot write \"" + out + "\": folder \"" + folder.string() + "\" is not writable";
+        return false;
+    }
+    if (std::filesystem::is_directory(out, ignored)) {
+        *error = "cannot write \"" + out + "\": it is a folder";
+        return false;
+    }
+    return true;
+}
+
+int UsageError(const std::string& message) {
+    std::cerr << "pelab: " << message << "\n";
+    return kExitBadUsage;
+}
+
+int RuntimeError(const std::string& message) {
+    std::cerr << "pelab: " << message << "\n";
+    return kExitRuntimeFailure;
+}
+
+// Sends bytes to stdout or, atomically, to the file.
+void Emit(const std::string& out, const std::function<void(std::ostream&)>& writer) {
+    if (WritesToStdout(out)) {
+        writer(std::cout);
+        std::cout.flush();
+        if (!std::cout) throw IoError("writing to standard output failed");
+    } else {
+        write_file_atomically(out, writer);
+    }
+}
+
+} // namespace
+
+CommandLine ParseCommandLine(int argc, char** argv) {
+    CommandLine result;
+    CLI::App app{"PE Lab: a desktop laboratory for positional encodings in transformers.\n"
+                 "Without a subcommand, opens the visualizer.",
+                 "pelab"};
+    app.set_version_flag("--version", std::string("pelab ") + kVersion);
+    app.require_subcommand(0, 1);
+    app.add_flag("--fullscreen", result.gui.fullscreen, "Start fullscreen (F11 toggles)");
+    app.add_option("--font-scale", result.gui.font_scale, "Text size factor, 0.5 to 4")
+        ->check(CLI::Range(0.5f, 4.0f));
+    app.add_option("--bench-frames", result.gui.bench_frames,
+                   "Render N frames with the panels open, print median and p99 frame times")
+        ->check(CLI::Range(1, 1000000));
+
+    CLI::App* export_command = app.add_subcommand("export", "Write data to a file or stdout");
+    export_command->require_subcommand(1);
+
+    ExportPeOptions& pe = result.export_pe;
+    CLI::App* export_pe = export_command->add_subcommand(
+        "pe", "The (max_len x d_model) sinusoidal PE matrix: row = position, column = dimension");
+    export_pe->add_option("--max-len", pe.max_len, "Number of positions (rows), 1 to 1048576")
+        ->required();
+    export_pe->add_option("--d-model", pe.d_model, "Model width (even, 2 to 16384)")->required();
+    export_pe->add_option("--base", pe.base, "Frequency base (> 1)")->capture_default_str();
+    export_pe->add_option("--layout", pe.layout, "interleaved: dim 2i = sin, 2i+1 = cos (the paper); "
+                                                 "concat: sin half then cos half")
+        ->check(CLI::IsMember({"interleaved", "concat", "concatenated"}))
+        ->capture_default_str();
+    export_pe->add_option("--format", pe.format, "csv, json or npy (NumPy <f4, C order)")
+        ->check(CLI::IsMember({"csv", "json", "npy"}))
+        ->capture_default_str();
+    export_pe->add_option("--out", pe.out, "Output file (written atomically); - or none: stdout");
+
+    ExportAttentionOptions& attention = result.export_attention;
+    CLI::App* export_attention = export_command->add_subcommand(
+        "attention", "QK^T scores and softmax weights for two sentences, with or without PE");
+    export_attention->add_option("--sentence-a", attention.sentence_a, "First sentence")->required();
+    export_attention->add_option("--sentence-b", attention.sentence_b, "Second sentence")->required();
+    export_attention->add_option("--pe", attention.pe, "Add the positional encoding: on or off")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
+    export_attention->add_option("--d-model", attention.d_model, "Model width (even, >= distinct words)")
+        ->capture_default_str();
+    export_attention->add_option("--base", attention.base, "Frequency base (> 1)")->capture_default_str();
+    export_attention->add_option("--pe-scale", attention.pe_scale, "X = E + pe_scale * PE, 0 to 1000")
+        ->capture_default_str();
+    export_attention->add_flag("--sqrt-d-scale", attention.scale_embeddings,
+                               "Multiply embeddings by sqrt(d_model) first");
+    export_attention->add_option("--embedding", attention.embedding, "one-hot or random (seeded)")
+        ->check(CLI::IsMember({"one-hot", "random"}))
+        ->capture_default_str();
+    export_attention->add_option("--seed", attention.seed, "Seed of the random embeddings")
+        ->capture_default_str();
+    export_attention->add_option("--format", attention.format, "json")
+        ->check(CLI::IsMember({"json"}))
+        ->capture_default_str();
+    export_attention->add_option("--out", attention.out, "Output file; - or none: stdout");
+
+    ScreenshotOptions& shot = result.screenshot;
+    std::string size_text = "1280x800";
+    CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
+    screenshot->add_option("--panel", shot.panel, "Only this panel, filling the image: " + PanelNameList());
+    screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
+    screenshot->add_option("--font-scale", shot.font_scale, "Text size factor, 0.5 to 4")
+        ->check(CLI::Range(0.5f, 4.0f));
+    screenshot->add_option("--out", shot.out, "PNG file to write")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        result.command = Command::Exit;
+        result.exit_code = app.exit(e);
+        return result;
+    } catch (const CLI::CallForAllHelp& e) {
+        result.command = Command::Exit;
+        result.exit_code = app.exit(e);
+        return result;
+    } catch (const CLI::CallForVersion& e) {
+        result.command = Command::Exit;
+        result.exit_code = app.exit(e);
+        return result;
+    } catch (const CLI::ParseError& e) {
+        result.command = Command::Exit;
+        result.exit_code = UsageError(std::string(e.what()) + " (see pelab --help)");
+        return result;
+    }
+
+    if (export_pe->parsed()) {
+        result.command = Command::ExportPe;
+    } else if (export_attention->parsed()) {
+        result.command = Command::ExportAttention;
+    } else if (screenshot->parsed()) {
+        result.command = Command::Screenshot;
+        const std::string size_error = ParseSize(size_text, &shot.width, &shot.height);
+        if (!size_error.empty()) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError(size_error);
+        } else if (!shot.panel.empty() && !IsKnownPanel(shot.panel)) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError("--panel: unknown panel \"" + shot.panel +
+                                          "\"; known panels: " + PanelNameList());
+        } else if (shot.out.empty() || shot.out == "-") {
+            result.command = Command::Exit;
+            result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
+        }
+    }
+    return result;
+}
+
+int RunExportPe(const ExportPeOptions& options) {
+    const Layout layout = options.layout == "interleaved" ? Layout::Interleaved : Layout::Concatenated;
+    try {
+        validate_matrix_request(options.max_len, options.d_model, options.base);
+    } catch (const InvalidArgument& e) {
+        const std::string what = e.what();
+        const char* option = what.rfind("d_model", 0) == 0   ? "--d-model"
+                             : what.rfind("base", 0) == 0    ? "--base"
+                             : what.rfind("max_len", 0) == 0 ? "--max-len"
+                                                             : "--max-len/--d-model";
+        return UsageError(std::string(option) + ": " + what);
+    }
+    std::string folder_error;
+    if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
+    try {
+        const PeExportInfo info{options.max_len, options.d_model, options.base, layout};
+        const std::vector<float> values = pe_matrix(options.max_len, options.d_model, options.base, layout);
+        Emit(options.out, [&](std::ostream& out) {
+            if (options.format == "csv") write_pe_csv(out, info, values.data());
+            else if (options.format == "json") write_pe_json(out, info, values.data());
+            else write_pe_npy(out, info, values.data());
+        });
+    } catch (const IoError& e) {
+        return RuntimeError(e.what());
+    } catch (const std::bad_alloc&) {
+        return RuntimeError("not enough memory for this matrix; ask for fewer positions");
+    }
+    return kExitOk;
+}
+
+int RunExportAttention(const ExportAttentionOptions& options) {
+    OrderDemoOptions demo;
+    demo.d_model = options.d_model;
+    demo.embedding = options.embedding == "random" ? EmbeddingKind::Random : EmbeddingKind::OneHot;
+    demo.seed = options.seed;
+    demo.positional.pe_enabled = options.pe == "on";
+    demo.positional.pe_scale = options.pe_scale;
+    demo.positional.base = options.base;
+    demo.positional.scale_embeddings = options.scale_embeddings;
+    for (const auto& [option, sentence] : {std::pair{"--sentence-a", &options.sentence_a},
+                                           std::pair{"--sentence-b", &options.sentence_b}}) {
+        try {
+            tokenize(*sentence);
+        } catch (const InvalidArgument& e) {
+            return UsageError(std::string(option) + ": " + e.what());
+        }
+    }
+    OrderDemoResult result;
+    try {
+        // Validates everything (sentences, d_model, base, pe_scale) before computing.
+        result = run_order_demo(options.sentence_a, options.sentence_b, demo);
+    } catch (const InvalidArgument& e) {
+        const std::string what = e.what();
+        const char* option = what.rfind("d_model", 0) == 0 || what.find("distinct words") != std::string::npos
+                                 ? "--d-model"
+                             : what.rfind("base", 0) == 0     ? "--base"
+                             : what.rfind("pe_scale", 0) == 0 ? "--pe-scale"
+                                                              : "--sentence-a/--sentence-b";
+        return UsageError(std::string(option) + ": " + what);
+    }
+    std::string folder_error;
+    if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
+    try {
+        const std::string text = attention_json(result, demo);
+        Emit(options.out, [&](std::ostream& out) { out << text; });
+    } catch (const IoError& e) {
+        return RuntimeError(e.what());
+    }
+    return kExitOk;
+}
+
+} // namespace pelab

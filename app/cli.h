@@ -1,0 +1,68 @@
+// cli.h — the command-line contract of SPEC §3: parsing (CLI11) and the export commands.
+// Exit codes: 0 success; 2 bad usage or an invalid value (one line on stderr naming the option
+// and the allowed range); 1 a runtime failure (no display, cannot write the file).
+#pragma once
+
+#include <string>
+
+namespace pelab {
+
+constexpr int kExitOk = 0;
+constexpr int kExitRuntimeFailure = 1;
+constexpr int kExitBadUsage = 2;
+
+struct GuiOptions {
+    bool fullscreen = false;
+    float font_scale = 1.0f;
+    int bench_frames = 0; ///< > 0: run this many frames hidden and print frame-time statistics
+};
+
+struct ScreenshotOptions {
+    std::string panel; ///< empty: the whole window as it opens
+    int width = 1280;
+    int height = 800;
+    float font_scale = 1.0f;
+    std::string out;
+};
+
+struct ExportPeOptions {
+    int max_len = 0;
+    int d_model = 0;
+    double base = 10000.0;
+    std::string layout = "interleaved";
+    std::string format = "csv";
+    std::string out; ///< empty or "-": stdout
+};
+
+struct ExportAttentionOptions {
+    std::string sentence_a, sentence_b;
+    std::string pe = "on";
+    int d_model = 16;
+    double base = 10000.0;
+    double pe_scale = 1.0;
+    bool scale_embeddings = false;
+    std::string embedding = "one-hot";
+    unsigned long long seed = 42;
+    std::string format = "json";
+    std::string out;
+};
+
+enum class Command { Gui, ExportPe, ExportAttention, Screenshot, Exit };
+
+struct CommandLine {
+    Command command = Command::Gui;
+    int exit_code = kExitOk; ///< for Command::Exit (help, version, or a usage error)
+    GuiOptions gui;
+    ScreenshotOptions screenshot;
+    ExportPeOptions export_pe;
+    ExportAttentionOptions export_attention;
+};
+
+/// Parses argv. Help and version are printed here (Command::Exit, code 0); a usage error prints
+/// "pelab: <message>" on stderr (Command::Exit, code 2).
+CommandLine ParseCommandLine(int argc, char** argv);
+
+int RunExportPe(const ExportPeOptions& options);
+int RunExportAttention(const ExportAttentionOptions& options);
+
+} // namespace pelab

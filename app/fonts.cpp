@@ -1,0 +1,65 @@
+#include "fonts.h"
+
+#include <filesystem>
+
+namespace pelab {
+
+namespace {
+const char* const kFontCandidates[] = {
+    "/usr/share/fonts/opentype/inter/Inter-Regular.otf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+};
+} // namespace
+
+void BuildFonts(FontSet& fonts, float pixel_size) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    fonts.glyph_ranges.clear();
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(io.Fonts->GetGlyphRangesDefault()); // Latin + Latin-1 (·, ×, ²)
+    const ImWchar extra[] = {
+        0x0370, 0x03FF, // Greek: ω π Δ θ
+        0x2010, 0x206F, // punctuation: – — ‖ … ′
+        0x2070, 0x209F, // super- and subscripts
+        0x2190, 0x21FF, // arrows
+        0x2200, 0x22FF, // math operators: √ ≤ ≈ ∞ ∑ ·
+        0x25A0, 0x25FF, // geometric shapes: ▶ ■ ●
+        0,
+    };
+    builder.AddRanges(extra);
+    builder.BuildRanges(&fonts.glyph_ranges);
+
+    ImFont* font = nullptr;
+    for (const char* path : kFontCandidates) {
+        std::error_code ignored;
+        if (!std::filesystem::is_regular_file(path, ignored)) continue;
+        ImFontConfig config;
+        config.OversampleH = 2;
+        config.OversampleV = 1;
+        font = io.Fonts->AddFontFromFileTTF(path, pixel_size, &config, fonts.glyph_ranges.Data);
+        if (font) {
+            fonts.source = path;
+            break;
+        }
+    }
+    if (!font) {
+        ImFontConfig config;
+        config.SizePixels = pixel_size;
+        io.Fonts->AddFontDefault(&config);
+        fonts.source = "built-in (ImGui's ProggyClean; install fonts-inter for a better one)";
+    }
+    unsigned char* pixels = nullptr;
+    int width = 0, height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    fonts.pixel_size = pixel_size;
+
+    ImGuiStyle& style = ImGui::GetStyle();
+    style = ImGuiStyle();
+    ImGui::StyleColorsDark(&style);
+    style.WindowRounding = 4.0f;
+    style.FrameRounding = 3.0f;
+    style.GrabRounding = 3.0f;
+    style.ScaleAllSizes(pixel_size / kBaseFontPixels);
+}
+
+} // namespace pelab

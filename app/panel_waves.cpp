@@ -1,0 +1,219 @@
+#include "panel_waves.h"
+
+#include "pelab/sinusoidal.h"
+#include "widgets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0 turns ~10 times
+}
+
+void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float margin = ImGui::GetFontSize() * 0.5f;
+    DefaultWindowPlacement(ImVec2(viewport->WorkPos.x + margin, viewport->WorkPos.y + margin),
+                           ImVec2(viewport->WorkSize.x - 2 * margin,
+                                  viewport->WorkSize.y - 2 * margin - ImGui::GetFrameHeight()));
+    if (!ImGui::Begin(title, p_open)) {
+        ImGui::End();
+        return;
+    }
+    DrawControls(state);
+    ImGui::Separator();
+    const float font = ImGui::GetFontSize();
+    const float readout_width = font * 19.0f;
+    ImGui::BeginChild("##wave_readouts", ImVec2(readout_width, 0), false);
+    DrawReadouts(state);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    const float available = ImGui::GetContentRegionAvail().y;
+    DrawWavePlot(state, std::max(font * 10, available * 0.64f));
+    DrawSpectrum(state, std::max(font * 7, ImGui::GetContentRegionAvail().y));
+    ImGui::EndGroup();
+    ImGui::End();
+}
+
+void WavesPanel::DrawControls(AppState& state) {
+    const float font = ImGui::GetFontSize();
+    ImGui::PushItemWidth(font * 14);
+    ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
+                     ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SameLine();
+    HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
+               "Up/Down arrows change it from anywhere.");
+    ImGui::SameLine();
+    int d_model = state.d_model;
+    if (ImGui::SliderInt("d_model", &d_model, 2, kUiMaxDModel, "%d",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+        if (d_model % 2 != 0) {
+            char note[160];
+            std::snprintf(note, sizeof note,
+                          "d_model must be even (each pair needs a sin and a cos dimension): "
+                          "%d was rounded to %d.",
+                          d_model, d_model + 1);
+            d_model_note = note;
+            d_model += 1;
+        } else {
+            d_model_note.clear();
+        }
+        state.d_model = d_model;
+        state.Clamp();
+    }
+    ImGui::SameLine();
+    HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
+               "Ctrl+click to type a value; odd values are rounded up to the next even one.");
+    ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase,
+                        "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SameLine();
+    HelpMarker("ω_i = 1 / base^(2i/d_model). The paper uses 10000: the slowest pair then needs "
+               "about 2π·10000 ≈ 62 832 positions for one turn.");
+    ImGui::SameLine();
+    const double position_min = 0.0;
+    ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.05f, &position_min,
+                      &kUiMaxPosition, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SameLine();
+    HelpMarker("The cursor position. Left/Right arrows move it by 1 (Shift: 10).");
+    ImGui::PopItemWidth();
+    if (!d_model_note.empty()) ErrorText(d_model_note.c_str());
+    state.Clamp();
+}
+
+void WavesPanel::DrawReadouts(const AppState& state) {
+    const int i = state.pair, d = state.d_model;
+    const double exp = exponent(i, d);
+    const double denom = denominator(i, d, state.base);
+    const double w = omega(i, d, state.base);
+    const double lambda = wavelength(i, d, state.base);
+    const double visible = wave_view.has_home ? wave_view.x.Size() : kDefaultVisibleSpan;
+    const double angle = w * state.pos_a;
+    char formula[256];
+    ImGui::TextDisabled("pair %d: dims %d (sin), %d (cos)", i, 2 * i, 2 * i + 1);
+    if (!ImGui::BeginTable("##readouts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
+        return;
+    ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    std::snprintf(formula, sizeof formula, "exponent = 2i / d_model = 2·%d / %d = %.6f", i, d, exp);
+    ReadoutRow("exponent 2i/d", formula, "%.4f", exp);
+    std::snprintf(formula, sizeof formula,
+                  "denominator = base^(2i/d) = %.6g^%.6f = %.6f\npos is divided by this before "
+                  "taking sin and cos.",
+                  state.base, exp, denom);
+    ReadoutRow("denominator", formula, "%.4f", denom);
+    std::snprintf(formula, sizeof formula,
+                  "ω_i = 1 / denominator = %.8g radians per position", w);
+    ReadoutRow("ω (rad/pos)", formula, "%.6g", w);
+    std::snprintf(formula, sizeof formula,
+                  "wavelength = 2π · denominator = 2π · %.6f = %.6f positions per full turn", denom,
+                  lambda);
+    ReadoutRow("wavelength", formula, lambda < 1e4 ? "%.2f" : "%.0f", lambda);
+    std::snprintf(formula, sizeof formula,
+                  "cycles in view = visible span / wavelength = %.6g / %.6g", visible, lambda);
+    ReadoutRow("cycles in view", formula, "%.3f", visible / lambda);
+    std::snprintf(formula, sizeof formula, "angle = ω_i · pos A = %.8g · %.6g = %.8g rad", w,
+                  state.pos_a, angle);
+    ReadoutRow("angle at pos A", formula, "%.4f rad", angle);
+    std::snprintf(formula, sizeof formula, "PE(pos A, %d) = sin(ω_i · pos A) = sin(%.8g)", 2 * i,
+                  angle);
+    ReadoutRow("sin at pos A", formula, "%+.6f", std::sin(angle));
+    std::snprintf(formula, sizeof formula, "PE(pos A, %d) = cos(ω_i · pos A) = cos(%.8g)",
+                  2 * i + 1, angle);
+    ReadoutRow("cos at pos A", formula, "%+.6f", std::cos(angle));
+    ImGui::EndTable();
+    ImGui::Spacing();
+    ImGui::TextWrapped("Small i: a fast wave that tells neighbouring positions apart. Large i: a "
+                       "slow wave that says roughly where in a long sequence you are.");
+}
+
+void WavesPanel::DrawWavePlot(AppState& state, float height) {
+    const double w = omega(state.pair, state.d_model, state.base);
+    wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
+    if (ImGui::SmallButton("Reset view")) wave_view.Reset();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Fit 2 wavelengths")) {
+        const double span = std::min(2.0 * wavelength(state.pair, state.d_model, state.base),
+                                     kUiMaxPosition);
+        wave_view.x = plot::Range{0.0, span};
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("wheel: zoom  drag: pan  double-click: reset");
+    plot::PlotConfig config;
+    config.x_label = "position";
+    config.y_flags = plot::AxisFlags_NoZoom;
+    config.x_limits = plot::Range{0.0, kUiMaxPosition};
+    plot::Plot p;
+    if (!p.Begin("##waves", wave_view, ImVec2(-1, height), config)) return;
+    const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
+    sample_x.resize(samples);
+    sample_sin.resize(samples);
+    sample_cos.resize(samples);
+    for (int k = 0; k < samples; ++k) {
+        const double x = wave_view.x.min + wave_view.x.Size() * k / (samples - 1);
+        sample_x[k] = x;
+        sample_sin[k] = std::sin(w * x);
+        sample_cos[k] = std::cos(w * x);
+    }
+    char sin_label[48], cos_label[48];
+    std::snprintf(sin_label, sizeof sin_label, "sin  (dim %d)", 2 * state.pair);
+    std::snprintf(cos_label, sizeof cos_label, "cos  (dim %d)", 2 * state.pair + 1);
+    p.Line(sin_label, sample_x.data(), sample_sin.data(), samples, palette::kSinOnDark, 2.5f);
+    p.Line(cos_label, sample_x.data(), sample_cos.data(), samples, palette::kOrange, 2.5f);
+    // Integer positions are the only ones a model ever sees: mark them while they are apart.
+    marker_x.clear(), marker_sin.clear(), marker_cos.clear();
+    if (p.PixelsPerUnitX() >= 6.0f) {
+        for (double x = std::ceil(wave_view.x.min); x <= wave_view.x.max; x += 1.0) {
+            marker_x.push_back(x);
+            marker_sin.push_back(std::sin(w * x));
+            marker_cos.push_back(std::cos(w * x));
+        }
+        p.Markers("##sin markers", marker_x.data(), marker_sin.data(),
+                  static_cast<int>(marker_x.size()), palette::kSinOnDark, 3.5f);
+        p.Markers("##cos markers", marker_x.data(), marker_cos.data(),
+                  static_cast<int>(marker_x.size()), palette::kOrange, 3.5f);
+    }
+    p.HLine(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.4f));
+    p.VLine(state.pos_a, palette::kVermillion, "pos A", 2.0f);
+    const double cursor_x[] = {state.pos_a}, cursor_sin[] = {std::sin(w * state.pos_a)},
+                 cursor_cos[] = {std::cos(w * state.pos_a)};
+    p.Markers("##cursor sin", cursor_x, cursor_sin, 1, palette::kSinOnDark, 6.0f);
+    p.Markers("##cursor cos", cursor_x, cursor_cos, 1, palette::kOrange, 6.0f);
+    if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
+    p.End();
+}
+
+void WavesPanel::DrawSpectrum(AppState& state, float height) {
+    const int pairs = state.d_model / 2;
+    const std::vector<double> omegas = frequencies(state.d_model, state.base);
+    spectrum_pair.resize(pairs);
+    spectrum_omega.assign(omegas.begin(), omegas.end());
+    for (int k = 0; k < pairs; ++k)
+        spectrum_pair[k] = k;
+    const double slowest = omegas.back();
+    if (spectrum_d_model != state.d_model || spectrum_base != state.base) {
+        spectrum_view.has_home = false; // new axes: fit them afresh
+        spectrum_d_model = state.d_model;
+        spectrum_base = state.base;
+    }
+    spectrum_view.SetHome(plot::Range{-0.5, pairs - 0.5}, plot::Range{slowest / 2, 2.0});
+    plot::PlotConfig config;
+    config.x_label = "pair index i  (click to select)";
+    config.y_label = "ω_i, radians per position (log scale)";
+    config.y_flags = plot::AxisFlags_Log;
+    config.x_limits = plot::Range{-0.5, pairs - 0.5};
+    plot::Plot p;
+    if (!p.Begin("##spectrum", spectrum_view, ImVec2(-1, height), config)) return;
+    p.Line("ω_i", spectrum_pair.data(), spectrum_omega.data(), pairs, palette::kSkyBlue, 2.0f);
+    const double chosen_x[] = {static_cast<double>(state.pair)}, chosen_y[] = {omegas[state.pair]};
+    p.VLine(state.pair, palette::kVermillion, nullptr, 1.0f);
+    p.Markers("selected pair", chosen_x, chosen_y, 1, palette::kVermillion, 6.0f);
+    if (p.Clicked())
+        state.pair = std::clamp(static_cast<int>(std::lround(p.MouseX())), 0, pairs - 1);
+    p.End();
+}
+
+} // namespace pelab

@@ -1,0 +1,32 @@
+// panel_waves.h — W1, the wave-frequency explorer: sin and cos of one pair against position,
+// with the numbers that explain its speed (exponent, denominator, ω, wavelength).
+#pragma once
+
+#include "app_state.h"
+#include "plot.h"
+
+#include <vector>
+
+namespace pelab {
+
+struct WavesPanel {
+    // View state only; every parameter lives in AppState.
+    plot::PlotView wave_view;
+    plot::PlotView spectrum_view;
+    std::vector<double> sample_x, sample_sin, sample_cos;
+    std::vector<double> marker_x, marker_sin, marker_cos;
+    std::vector<double> spectrum_pair, spectrum_omega;
+    int spectrum_d_model = 0;     ///< parameters the spectrum view was fitted to
+    double spectrum_base = 0.0;
+    std::string d_model_note; ///< why a typed d_model was changed, shown under the slider
+
+    void Draw(const char* title, bool* p_open, AppState& state);
+
+private:
+    void DrawControls(AppState& state);
+    void DrawReadouts(const AppState& state);
+    void DrawWavePlot(AppState& state, float height);
+    void DrawSpectrum(AppState& state, float height);
+};
+
+} // namespace pelab

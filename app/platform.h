@@ -1,0 +1,57 @@
+// platform.h — the window, the OpenGL context and the ImGui backends behind one small
+// interface. platform_glfw.cpp is the only file that includes GLFW or glad; panels know only
+// ImGui and the core.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+struct PlatformOptions {
+    int width = 1280;
+    int height = 800;
+    bool visible = true; ///< false: a hidden window for `pelab screenshot`
+    bool fullscreen = false;
+    const char* title = "PE Lab";
+};
+
+class Platform {
+public:
+    Platform();
+    ~Platform();
+    Platform(const Platform&) = delete;
+    Platform& operator=(const Platform&) = delete;
+
+    /// Opens the window with a GL 3.3 core context and starts the ImGui GLFW + OpenGL3
+    /// backends (the ImGui context must exist). On failure returns false and a message that
+    /// says what is missing (no display, no OpenGL 3.3).
+    bool Init(const PlatformOptions& options, std::string* error);
+    void Shutdown();
+
+    bool ShouldClose() const;
+    /// Polls events and starts the backends' frame; call ImGui::NewFrame() after.
+    void BeginFrame();
+    /// Renders ImGui's draw data to the window and swaps.
+    void EndFrame();
+    /// Renders ImGui's current draw data (after ImGui::Render) into an offscreen framebuffer of
+    /// the window's size and reads it back as RGBA rows, top row first.
+    bool Capture(std::vector<unsigned char>* rgba, int* width, int* height, std::string* error);
+
+    void SetFullscreen(bool fullscreen);
+    bool IsFullscreen() const;
+    /// True once per F11 press (handled here: F11 has no ImGuiKey in 1.86).
+    bool ConsumeFullscreenToggle();
+    /// The monitor's content scale (1 on an ordinary screen, 2 on a HiDPI one).
+    float ContentScale() const;
+    /// Re-uploads the font atlas after it was rebuilt (e.g. at a new font scale).
+    void ReloadFontTexture();
+    std::string GlRenderer() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace pelab

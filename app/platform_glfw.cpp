@@ -1,0 +1,190 @@
+// The one file that knows GLFW and glad. Everything else talks to Platform.
+#include "platform.h"
+
+#include <glad/gl.h>
+// glad first: it provides the GL declarations GLFW would otherwise pull from the system.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <cstring>
+
+namespace pelab {
+
+struct Platform::Impl {
+    GLFWwindow* window = nullptr;
+    bool backends_started = false;
+    bool fullscreen = false;
+    bool f11_was_down = false;
+    bool f11_pressed = false;
+    int windowed_x = 100, windowed_y = 100, windowed_w = 1280, windowed_h = 800;
+};
+
+namespace {
+// The most recent GLFW error as text (glfwGetError keeps it per thread: no callback needed).
+std::string LastGlfwError() {
+    const char* description = nullptr;
+    const int code = glfwGetError(&description);
+    if (code == GLFW_NO_ERROR) return "no details";
+    return description ? description : "error " + std::to_string(code);
+}
+} // namespace
+
+Platform::Platform() : impl_(std::make_unique<Impl>()) {}
+Platform::~Platform() { Shutdown(); }
+
+bool Platform::Init(const PlatformOptions& options, std::string* error) {
+    if (!glfwInit()) {
+        *error = "cannot open a window: no display available (GLFW: " + LastGlfwError() +
+                 "). Run PE Lab in a desktop session, or under xvfb-run for automation.";
+        return false;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    impl_->window = glfwCreateWindow(options.width, options.height, options.title, nullptr, nullptr);
+    if (!impl_->window) {
+        *error = "cannot create an OpenGL 3.3 core window (GLFW: " + LastGlfwError() +
+                 "). PE Lab needs OpenGL 3.3; on Debian, Mesa (libgl1-mesa-dri) provides it.";
+        glfwTerminate();
+        return false;
+    }
+    glfwMakeContextCurrent(impl_->window);
+    if (!gladLoadGL(glfwGetProcAddress)) {
+        *error = "cannot load OpenGL 3.3 functions (glad failed): the driver lacks OpenGL 3.3.";
+        glfwDestroyWindow(impl_->window);
+        impl_->window = nullptr;
+        glfwTerminate();
+        return false;
+    }
+    glfwSwapInterval(options.visible ? 1 : 0);
+    ImGui_ImplGlfw_InitForOpenGL(impl_->window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    impl_->backends_started = true;
+    if (options.fullscreen) SetFullscreen(true);
+    return true;
+}
+
+void Platform::Shutdown() {
+    if (impl_->backends_started) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        impl_->backends_started = false;
+    }
+    if (impl_->window) {
+        glfwDestroyWindow(impl_->window);
+        impl_->window = nullptr;
+        glfwTerminate();
+    }
+}
+
+bool Platform::ShouldClose() const { return glfwWindowShouldClose(impl_->window) != 0; }
+
+void Platform::BeginFrame() {
+    glfwPollEvents();
+    const bool f11_down = glfwGetKey(impl_->window, GLFW_KEY_F11) == GLFW_PRESS;
+    if (f11_down && !impl_->f11_was_down) impl_->f11_pressed = true;
+    impl_->f11_was_down = f11_down;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+}
+
+void Platform::EndFrame() {
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(impl_->window, &width, &height);
+    glViewport(0, 0, width, height);
+    const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glfwSwapBuffers(impl_->window);
+}
+
+bool Platform::Capture(std::vector<unsigned char>* rgba, int* width, int* height,
+                       std::string* error) {
+    glfwGetFramebufferSize(impl_->window, width, height);
+    if (*width <= 0 || *height <= 0) {
+        *error = "the window has no framebuffer to capture";
+        return false;
+    }
+    GLuint framebuffer = 0, color = 0;
+    glGenFramebuffers(1, &framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glGenRenderbuffers(1, &color);
+    glBindRenderbuffer(GL_RENDERBUFFER, color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, *width, *height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    if (complete) {
+        glViewport(0, 0, *width, *height);
+        const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(clear.x * 0.8f, clear.y * 0.8f, clear.z * 0.8f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        std::vector<unsigned char> bottom_up(static_cast<std::size_t>(*width) * *height * 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, *width, *height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+        // GL's first row is the bottom one; PNG's is the top one.
+        rgba->resize(bottom_up.size());
+        const std::size_t stride = static_cast<std::size_t>(*width) * 4;
+        for (int y = 0; y < *height; ++y)
+            std::memcpy(rgba->data() + y * stride, bottom_up.data() + (*height - 1 - y) * stride,
+                        stride);
+        for (std::size_t k = 3; k < rgba->size(); k += 4)
+            (*rgba)[k] = 255; // opaque, whatever the blending left in alpha
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteRenderbuffers(1, &color);
+    glDeleteFramebuffers(1, &framebuffer);
+    if (!complete) *error = "the offscreen framebuffer is incomplete on this driver";
+    return complete;
+}
+
+void Platform::SetFullscreen(bool fullscreen) {
+    if (fullscreen == impl_->fullscreen) return;
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (fullscreen && mode) {
+        glfwGetWindowPos(impl_->window, &impl_->windowed_x, &impl_->windowed_y);
+        glfwGetWindowSize(impl_->window, &impl_->windowed_w, &impl_->windowed_h);
+        glfwSetWindowMonitor(impl_->window, monitor, 0, 0, mode->width, mode->height,
+                             mode->refreshRate);
+        impl_->fullscreen = true;
+    } else if (!fullscreen) {
+        glfwSetWindowMonitor(impl_->window, nullptr, impl_->windowed_x, impl_->windowed_y,
+                             impl_->windowed_w, impl_->windowed_h, 0);
+        impl_->fullscreen = false;
+    }
+}
+
+bool Platform::IsFullscreen() const { return impl_->fullscreen; }
+
+bool Platform::ConsumeFullscreenToggle() {
+    const bool pressed = impl_->f11_pressed;
+    impl_->f11_pressed = false;
+    return pressed;
+}
+
+float Platform::ContentScale() const {
+    float x = 1.0f, y = 1.0f;
+    glfwGetWindowContentScale(impl_->window, &x, &y);
+    return x > 0.0f ? x : 1.0f;
+}
+
+void Platform::ReloadFontTexture() {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+std::string Platform::GlRenderer() const {
+    const GLubyte* renderer = glGetString(GL_RENDERER);
+    const GLubyte* version = glGetString(GL_VERSION);
+    return std::string(renderer ? reinterpret_cast<const char*>(renderer) : "?") + " / OpenGL " +
+           (version ? reinterpret_cast<const char*>(version) : "?");
+}
+
+} // namespace pelab

@@ -1,0 +1,332 @@
+#include "plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab::plot {
+
+void PlotView::SetHome(Range new_x, Range new_y) {
+    home_x = new_x;
+    home_y = new_y;
+    if (!has_home) {
+        x = new_x;
+        y = new_y;
+        has_home = true;
+    }
+}
+
+std::vector<double> NiceTicks(Range range, int target_count) {
+    std::vector<double> ticks;
+    const double span = range.Size();
+    if (!(span > 0) || !std::isfinite(span) || target_count < 1) return ticks;
+    const double raw_step = span / target_count;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
+    const double fraction = raw_step / magnitude;
+    const double step = (fraction < 1.5 ? 1.0 : fraction < 3.5 ? 2.0 : fraction < 7.5 ? 5.0 : 10.0) *
+                        magnitude;
+    const double first = std::ceil(range.min / step) * step;
+    for (double tick = first; tick <= range.max + step * 1e-9 && ticks.size() < 64; tick += step)
+        ticks.push_back(std::fabs(tick) < step * 1e-9 ? 0.0 : tick);
+    return ticks;
+}
+
+void FormatTick(double value, char* buffer, int size) {
+    const double magnitude = std::fabs(value);
+    if (magnitude >= 1e6 && magnitude < 1e15)
+        std::snprintf(buffer, size, "%.3gM", value / 1e6);
+    else if (magnitude >= 1e4 && magnitude < 1e6)
+        std::snprintf(buffer, size, "%.3gk", value / 1e3);
+    else
+        std::snprintf(buffer, size, "%.3g", value);
+}
+
+double Plot::ToAxisX(double x) const {
+    return (config_.x_flags & AxisFlags_Log) ? std::log10(std::max(x, 1e-300)) : x;
+}
+double Plot::ToAxisY(double y) const {
+    return (config_.y_flags & AxisFlags_Log) ? std::log10(std::max(y, 1e-300)) : y;
+}
+
+ImVec2 Plot::ToPixels(double x, double y) const {
+    const double x0 = ToAxisX(view_->x.min), x1 = ToAxisX(view_->x.max);
+    const double y0 = ToAxisY(view_->y.min), y1 = ToAxisY(view_->y.max);
+    const double tx = (ToAxisX(x) - x0) / (x1 - x0);
+    const double ty = (ToAxisY(y) - y0) / (y1 - y0);
+    // Clamp far-away points so float pixel coordinates never overflow.
+    return ImVec2(static_cast<float>(plot_min_.x + std::clamp(tx, -10.0, 11.0) *
+                                                       (plot_max_.x - plot_min_.x)),
+                  static_cast<float>(plot_max_.y - std::clamp(ty, -10.0, 11.0) *
+                                                       (plot_max_.y - plot_min_.y)));
+}
+
+double Plot::PixelToX(float px) const {
+    const double x0 = ToAxisX(view_->x.min), x1 = ToAxisX(view_->x.max);
+    const double axis = x0 + (px - plot_min_.x) / (plot_max_.x - plot_min_.x) * (x1 - x0);
+    return (config_.x_flags & AxisFlags_Log) ? std::pow(10.0, axis) : axis;
+}
+
+double Plot::PixelToY(float py) const {
+    const double y0 = ToAxisY(view_->y.min), y1 = ToAxisY(view_->y.max);
+    const double axis = y0 + (plot_max_.y - py) / (plot_max_.y - plot_min_.y) * (y1 - y0);
+    return (config_.y_flags & AxisFlags_Log) ? std::pow(10.0, axis) : axis;
+}
+
+float Plot::PixelsPerUnitX() const {
+    return static_cast<float>((plot_max_.x - plot_min_.x) / std::max(view_->x.Size(), 1e-300));
+}
+
+namespace {
+
+// Zooms `range` by factor around `anchor` (in axis space when log).
+void ZoomRange(Range& range, double anchor, double factor, bool log) {
+    if (log) {
+        const double a = std::log10(anchor), lo = std::log10(range.min), hi = std::log10(range.max);
+        range.min = std::pow(10.0, a + (lo - a) * factor);
+        range.max = std::pow(10.0, a + (hi - a) * factor);
+    } else {
+        range.min = anchor + (range.min - anchor) * factor;
+        range.max = anchor + (range.max - anchor) * factor;
+    }
+}
+
+void PanRange(Range& range, double fraction, bool log) {
+    if (log) {
+        const double lo = std::log10(range.min), hi = std::log10(range.max);
+        const double shift = (hi - lo) * fraction;
+        range.min = std::pow(10.0, lo + shift);
+        range.max = std::pow(10.0, hi + shift);
+    } else {
+        const double shift = range.Size() * fraction;
+        range.min += shift;
+        range.max += shift;
+    }
+}
+
+void KeepInside(Range& range, Range limits) {
+    const double span = std::min(range.Size(), limits.Size());
+    const double min_span = std::max(1e-12, std::fabs(range.min) * 1e-12);
+    if (!(span > min_span)) {
+        const double centre = 0.5 * (range.min + range.max);
+        range.min = centre - min_span, range.max = centre + min_span;
+    }
+    if (range.min < limits.min) range = Range{limits.min, limits.min + std::max(span, min_span)};
+    if (range.max > limits.max) range = Range{limits.max - std::max(span, min_span), limits.max};
+}
+
+} // namespace
+
+bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& config) {
+    view_ = &view;
+    config_ = config;
+    legend_.clear();
+    hover_series_.clear();
+    hovered_ = clicked_ = false;
+    draw_list_ = ImGui::GetWindowDrawList();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float font = ImGui::GetFontSize();
+    const ImVec2 frame_size(size.x > 0 ? size.x : std::max(avail.x, 4 * font),
+                            size.y > 0 ? size.y : std::max(avail.y, 4 * font));
+    frame_min_ = ImGui::GetCursorScreenPos();
+    frame_max_ = ImVec2(frame_min_.x + frame_size.x, frame_min_.y + frame_size.y);
+    ImGui::InvisibleButton(id, frame_size);
+    const bool item_hovered = ImGui::IsItemHovered();
+    const bool item_active = ImGui::IsItemActive();
+    const bool released = ImGui::IsItemDeactivated();
+    if (!ImGui::IsItemVisible()) return false;
+
+    // Margins: room for the widest y tick label on the left and the x labels below.
+    const float left = ImGui::CalcTextSize("-0.000k").x + font * 0.6f;
+    const float bottom = font * 1.5f + (config.x_label ? font * 1.2f : 0.0f);
+    const float top = font * 0.4f + (config.y_label ? font * 1.2f : 0.0f);
+    plot_min_ = ImVec2(frame_min_.x + left, frame_min_.y + top);
+    plot_max_ = ImVec2(frame_max_.x - font * 0.6f, frame_max_.y - bottom);
+    if (plot_max_.x - plot_min_.x < 8 || plot_max_.y - plot_min_.y < 8) return false;
+
+    const bool x_log = config.x_flags & AxisFlags_Log, y_log = config.y_flags & AxisFlags_Log;
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 mouse = io.MousePos;
+    const bool inside = mouse.x >= plot_min_.x && mouse.x <= plot_max_.x &&
+                        mouse.y >= plot_min_.y && mouse.y <= plot_max_.y;
+    hovered_ = item_hovered && inside;
+    if (hovered_ && io.MouseWheel != 0.0f) {
+        const double factor = std::pow(0.85, static_cast<double>(io.MouseWheel));
+        if (!(config.x_flags & AxisFlags_NoZoom))
+            ZoomRange(view.x, PixelToX(mouse.x), factor, x_log);
+        if (!(config.y_flags & AxisFlags_NoZoom) && !config.equal_aspect)
+            ZoomRange(view.y, PixelToY(mouse.y), factor, y_log);
+    }
+    if (item_active && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) &&
+        ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
+        if (!(config.x_flags & AxisFlags_NoZoom))
+            PanRange(view.x, -io.MouseDelta.x / (plot_max_.x - plot_min_.x), x_log);
+        if (!(config.y_flags & AxisFlags_NoZoom))
+            PanRange(view.y, io.MouseDelta.y / (plot_max_.y - plot_min_.y), y_log);
+    }
+    if (item_hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) view.Reset();
+    KeepInside(view.x, config.x_limits);
+    if (config.equal_aspect) {
+        const double units_per_pixel = view.x.Size() / (plot_max_.x - plot_min_.x);
+        const double centre = 0.5 * (view.y.min + view.y.max);
+        const double half = 0.5 * units_per_pixel * (plot_max_.y - plot_min_.y);
+        view.y = Range{centre - half, centre + half};
+    }
+    clicked_ = released && inside && io.MouseDragMaxDistanceSqr[0] < 16.0f;
+    if (hovered_ || clicked_) {
+        mouse_x_ = PixelToX(mouse.x);
+        mouse_y_ = PixelToY(mouse.y);
+    }
+    DrawAxes();
+    draw_list_->PushClipRect(plot_min_, plot_max_, true);
+    return true;
+}
+
+void Plot::DrawAxes() {
+    const ImU32 background = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border, 0.55f);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    const float font = ImGui::GetFontSize();
+    draw_list_->AddRectFilled(plot_min_, plot_max_, background);
+    char label[32];
+    const auto axis_ticks = [](Range range, bool log, int count) {
+        if (!log) return NiceTicks(range, count);
+        std::vector<double> ticks;
+        const int lo = static_cast<int>(std::ceil(std::log10(range.min) - 1e-9));
+        const int hi = static_cast<int>(std::floor(std::log10(range.max) + 1e-9));
+        const int stride = std::max(1, (hi - lo + 1) / std::max(count, 1));
+        for (int e = lo; e <= hi; e += stride)
+            ticks.push_back(std::pow(10.0, e));
+        return ticks;
+    };
+    const int x_count = std::max(2, static_cast<int>((plot_max_.x - plot_min_.x) / (font * 5)));
+    for (double tick : axis_ticks(view_->x, config_.x_flags & AxisFlags_Log, x_count)) {
+        const float px = ToPixels(tick, view_->y.min).x;
+        draw_list_->AddLine(ImVec2(px, plot_min_.y), ImVec2(px, plot_max_.y), grid);
+        FormatTick(tick, label, sizeof label);
+        const float w = ImGui::CalcTextSize(label).x;
+        draw_list_->AddText(ImVec2(px - w * 0.5f, plot_max_.y + font * 0.2f), text, label);
+    }
+    const int y_count = std::max(2, static_cast<int>((plot_max_.y - plot_min_.y) / (font * 2.5f)));
+    for (double tick : axis_ticks(view_->y, config_.y_flags & AxisFlags_Log, y_count)) {
+        const float py = ToPixels(view_->x.min, tick).y;
+        draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), grid);
+        FormatTick(tick, label, sizeof label);
+        const ImVec2 sz = ImGui::CalcTextSize(label);
+        draw_list_->AddText(ImVec2(plot_min_.x - sz.x - font * 0.3f, py - sz.y * 0.5f), text,
+                            label);
+    }
+    if (config_.x_label) {
+        const float w = ImGui::CalcTextSize(config_.x_label).x;
+        draw_list_->AddText(ImVec2(0.5f * (plot_min_.x + plot_max_.x) - w * 0.5f,
+                                   plot_max_.y + font * 1.4f),
+                            text, config_.x_label);
+    }
+    if (config_.y_label)
+        draw_list_->AddText(ImVec2(frame_min_.x, frame_min_.y), text, config_.y_label);
+}
+
+void Plot::Line(const char* label, const double* xs, const double* ys, int count, ImU32 color,
+                float thickness) {
+    if (count <= 0) return;
+    // Split into visible runs: skip NaNs, draw each run as one polyline.
+    std::vector<ImVec2>& points = points_;
+    points.clear();
+    const auto flush = [&] {
+        if (points.size() >= 2)
+            draw_list_->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0,
+                                    thickness);
+        points.clear();
+    };
+    for (int k = 0; k < count; ++k) {
+        if (!std::isfinite(xs[k]) || !std::isfinite(ys[k])) {
+            flush();
+            continue;
+        }
+        points.push_back(ToPixels(xs[k], ys[k]));
+    }
+    flush();
+    if (label && label[0] != '#') {
+        legend_.push_back({label, color, false});
+        hover_series_.push_back({label, xs, ys, count, color});
+    }
+}
+
+void Plot::Markers(const char* label, const double* xs, const double* ys, int count, ImU32 color,
+                   float radius) {
+    for (int k = 0; k < count; ++k) {
+        if (!std::isfinite(xs[k]) || !std::isfinite(ys[k])) continue;
+        draw_list_->AddCircleFilled(ToPixels(xs[k], ys[k]), radius, color, 12);
+    }
+    if (label && label[0] != '#') legend_.push_back({label, color, true});
+}
+
+void Plot::VLine(double x, ImU32 color, const char* label, float thickness) {
+    const float px = ToPixels(x, view_->y.min).x;
+    draw_list_->AddLine(ImVec2(px, plot_min_.y), ImVec2(px, plot_max_.y), color, thickness);
+    if (label) draw_list_->AddText(ImVec2(px + 4, plot_min_.y + 2), color, label);
+}
+
+void Plot::HLine(double y, ImU32 color, const char* label, float thickness) {
+    const float py = ToPixels(view_->x.min, y).y;
+    draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), color, thickness);
+    if (label) draw_list_->AddText(ImVec2(plot_min_.x + 4, py - ImGui::GetFontSize() - 1), color, label);
+}
+
+void Plot::Text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_offset) {
+    const ImVec2 p = ToPixels(x, y);
+    draw_list_->AddText(ImVec2(p.x + pixel_offset.x, p.y + pixel_offset.y), color, text);
+}
+
+void Plot::End() {
+    draw_list_->PopClipRect();
+    const float font = ImGui::GetFontSize();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    if (config_.show_legend && !legend_.empty()) {
+        float width = 0;
+        for (const LegendEntry& entry : legend_)
+            width = std::max(width, ImGui::CalcTextSize(entry.label).x);
+        const float swatch = font * 1.2f;
+        const ImVec2 box_max(plot_max_.x - font * 0.4f,
+                             plot_min_.y + font * 0.4f + legend_.size() * font * 1.25f + font * 0.3f);
+        const ImVec2 box_min(box_max.x - width - swatch - font * 1.0f, plot_min_.y + font * 0.4f);
+        draw_list_->AddRectFilled(box_min, box_max, ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 3.0f);
+        float y = box_min.y + font * 0.3f;
+        for (const LegendEntry& entry : legend_) {
+            if (entry.marker)
+                draw_list_->AddCircleFilled(ImVec2(box_min.x + font * 0.4f + swatch * 0.5f, y + font * 0.5f),
+                                            font * 0.3f, entry.color, 12);
+            else
+                draw_list_->AddLine(ImVec2(box_min.x + font * 0.4f, y + font * 0.5f),
+                                    ImVec2(box_min.x + font * 0.4f + swatch, y + font * 0.5f),
+                                    entry.color, 3.0f);
+            draw_list_->AddText(ImVec2(box_min.x + font * 0.7f + swatch, y), text, entry.label);
+            y += font * 1.25f;
+        }
+    }
+    if (hovered_ && config_.hover_readout) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const ImU32 cross = ImGui::GetColorU32(ImGuiCol_Text, 0.35f);
+        draw_list_->AddLine(ImVec2(mouse.x, plot_min_.y), ImVec2(mouse.x, plot_max_.y), cross);
+        draw_list_->AddLine(ImVec2(plot_min_.x, mouse.y), ImVec2(plot_max_.x, mouse.y), cross);
+        ImGui::BeginTooltip();
+        ImGui::Text("x = %.6g", mouse_x_);
+        for (const HoverSeries& series : hover_series_) {
+            // Nearest sample by x (series x values are ascending).
+            const double* found = std::lower_bound(series.xs, series.xs + series.count, mouse_x_);
+            int index = static_cast<int>(found - series.xs);
+            if (index >= series.count) index = series.count - 1;
+            if (index > 0 && std::fabs(series.xs[index - 1] - mouse_x_) <
+                                 std::fabs(series.xs[index] - mouse_x_))
+                --index;
+            ImGui::PushStyleColor(ImGuiCol_Text, series.color);
+            ImGui::Bullet();
+            ImGui::PopStyleColor();
+            ImGui::SameLine();
+            ImGui::Text("%s: %.6f", series.label, series.ys[index]);
+        }
+        ImGui::EndTooltip();
+    }
+    draw_list_->AddRect(plot_min_, plot_max_, ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+} // namespace pelab::plot

@@ -1,0 +1,120 @@
+// plot.h — PE Lab's own small plotting helper on ImDrawList (ImPlot is not packaged in Debian).
+// Written once, used by every panel.
+//
+// Usage order (as in ImPlot):
+//     plot::Plot p;
+//     if (p.Begin("##waves", view, ImVec2(-1, 300), config)) {
+//         p.Line("sin", xs, ys, n, palette::kBlue);
+//         p.VLine(cursor_x, palette::kVermillion, "pos A");
+//         p.End();                       // only when Begin returned true
+//     }
+// Data contract: series arrays belong to the caller and are read, not copied, until End().
+// Interaction: mouse wheel zooms around the cursor, left-drag pans, double-click resets the
+// view to its home range; hovering shows a crosshair and each line's value under the cursor.
+#pragma once
+
+#include <imgui.h>
+
+#include <vector>
+
+namespace pelab::plot {
+
+struct Range {
+    double min = 0.0;
+    double max = 1.0;
+    double Size() const { return max - min; }
+};
+
+enum AxisFlags {
+    AxisFlags_None = 0,
+    AxisFlags_Log = 1 << 0,    ///< logarithmic (values must be > 0)
+    AxisFlags_NoZoom = 1 << 1, ///< wheel and drag leave this axis alone
+};
+
+/// Caller-owned view state of one plot: the range shown and the "home" range that a
+/// double-click or Reset() returns to.
+struct PlotView {
+    Range x, y;
+    Range home_x, home_y;
+    bool has_home = false;
+
+    /// Sets the home range; the first call also shows it.
+    void SetHome(Range new_x, Range new_y);
+    void Reset() { x = home_x, y = home_y; }
+};
+
+struct PlotConfig {
+    const char* x_label = nullptr;
+    const char* y_label = nullptr;
+    int x_flags = AxisFlags_None;
+    int y_flags = AxisFlags_None;
+    bool equal_aspect = false;  ///< one unit is as many pixels on x as on y (circles stay round)
+    Range x_limits{-1e300, 1e300}; ///< panning and zooming never leave these
+    bool show_legend = true;
+    bool hover_readout = true;
+};
+
+class Plot {
+public:
+    /// Lays out the plot (size.x ≤ 0: full width; size.y ≤ 0: full height) and handles input.
+    bool Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& config);
+    void End();
+
+    void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color,
+              float thickness = 2.0f);
+    void Markers(const char* label, const double* xs, const double* ys, int count, ImU32 color,
+                 float radius = 3.0f);
+    void VLine(double x, ImU32 color, const char* label = nullptr, float thickness = 1.5f);
+    void HLine(double y, ImU32 color, const char* label = nullptr, float thickness = 1.0f);
+    void Text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_offset = {0, 0});
+
+    ImVec2 ToPixels(double x, double y) const;
+    double PixelToX(float px) const;
+    double PixelToY(float py) const;
+    bool IsHovered() const { return hovered_; }
+    double MouseX() const { return mouse_x_; }
+    double MouseY() const { return mouse_y_; }
+    /// A left click that did not drag (e.g. to pick the nearest point).
+    bool Clicked() const { return clicked_; }
+    ImDrawList* DrawList() const { return draw_list_; }
+    ImVec2 PlotMin() const { return plot_min_; }
+    ImVec2 PlotMax() const { return plot_max_; }
+    /// Pixels per unit on x (how dense integer markers would be).
+    float PixelsPerUnitX() const;
+
+private:
+    struct LegendEntry {
+        const char* label;
+        ImU32 color;
+        bool marker; ///< drawn as a dot instead of a line swatch
+    };
+    struct HoverSeries {
+        const char* label;
+        const double* xs;
+        const double* ys;
+        int count;
+        ImU32 color;
+    };
+    double ToAxisX(double x) const;
+    double ToAxisY(double y) const;
+    void DrawAxes();
+
+    PlotView* view_ = nullptr;
+    PlotConfig config_;
+    ImDrawList* draw_list_ = nullptr;
+    ImVec2 frame_min_, frame_max_, plot_min_, plot_max_;
+    bool hovered_ = false;
+    bool clicked_ = false;
+    double mouse_x_ = 0, mouse_y_ = 0;
+    std::vector<LegendEntry> legend_;
+    std::vector<HoverSeries> hover_series_;
+    std::vector<ImVec2> points_; ///< scratch for Line(), reused across calls
+};
+
+/// "Nice" tick positions (1, 2, 5 × 10^k steps) covering range, about target_count of them.
+std::vector<double> NiceTicks(Range range, int target_count);
+
+/// Compact tick label: 3 significant digits, "k"/"M" suffixes for large values.
+void FormatTick(double value, char* buffer, int size);
+
+} // namespace pelab::plot

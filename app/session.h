@@ -1,0 +1,15 @@
+// session.h — the two ways PE Lab runs with a window: interactively, and offscreen for
+// `pelab screenshot` (and `--bench-frames`).
+#pragma once
+
+#include "cli.h"
+
+namespace pelab {
+
+/// Opens the window and runs until it is closed or Ctrl+Q. Returns an exit code.
+int RunGui(const GuiOptions& options);
+
+/// Renders offscreen (hidden window, real GL context) and writes a PNG atomically.
+int RunScreenshot(const ScreenshotOptions& options);
+
+} // namespace pelab
