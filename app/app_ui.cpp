@@ -32,27 +32,31 @@ std::string PanelNameList() {
     return list;
 }
 
-void HandleShortcuts(AppState& state) {
-    ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) state.quit_requested = true;
-    if (io.KeyCtrl && (ImGui::IsKeyPressed('=', false) || ImGui::IsKeyPressed(334 /*kp +*/, false))) {
-        state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
-        state.fonts_need_rebuild = true;
+void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
+    for (const KeyPress& press : presses) {
+        if (press.ctrl && press.key == keys::kQ) state.quit_requested = true;
+        if (press.ctrl && (press.key == keys::kEqual || press.key == keys::kKeypadAdd)) {
+            state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
+            state.fonts_need_rebuild = true;
+        }
+        if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract)) {
+            state.font_scale = std::max(0.5f, state.font_scale / 1.15f);
+            state.fonts_need_rebuild = true;
+        }
+        if (press.key == keys::kF11) state.fullscreen = !state.fullscreen;
+        if (editing_text || press.ctrl) continue;
+        const double step = press.shift ? 10.0 : 1.0;
+        switch (press.key) {
+        case keys::kLeft: state.pos_a = std::max(0.0, std::round(state.pos_a) - step); break;
+        case keys::kRight: state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + step); break;
+        case keys::kUp: state.pair += 1; break;
+        case keys::kDown: state.pair -= 1; break;
+        case keys::kSpace: state.playing = !state.playing; break;
+        default: break;
+        }
     }
-    if (io.KeyCtrl && (ImGui::IsKeyPressed('-', false) || ImGui::IsKeyPressed(333 /*kp -*/, false))) {
-        state.font_scale = std::max(0.5f, state.font_scale / 1.15f);
-        state.fonts_need_rebuild = true;
-    }
-    if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
-    const double step = io.KeyShift ? 10.0 : 1.0;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)))
-        state.pos_a = std::max(0.0, std::round(state.pos_a) - step);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow)))
-        state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + step);
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) state.pair += 1;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) state.pair -= 1;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
-        state.playing = !state.playing;
     state.Clamp();
 }
 
@@ -138,7 +142,8 @@ void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, flo
         const ImGuiViewport* viewport = ImGui::GetMainViewport();
         ImGui::SetNextWindowPos(viewport->Pos, ImGuiCond_Always);
         ImGui::SetNextWindowSize(viewport->Size, ImGuiCond_Always);
-        if (options.solo_panel == "waves") panels.waves.Draw("Waves: frequency explorer", nullptr, state);
+        if (options.solo_panel == "waves")
+            panels.waves.Draw("Waves: frequency explorer", nullptr, state);
         return;
     }
     DrawMainMenu(state);

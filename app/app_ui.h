@@ -4,9 +4,11 @@
 #pragma once
 
 #include "app_state.h"
+#include "input.h"
 #include "panel_waves.h"
 
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -31,9 +33,11 @@ struct FrameOptions {
 /// the animation clock (so speed does not depend on the frame rate).
 void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds);
 
-/// Keyboard shortcuts when no text field is active: Left/Right move pos A (Shift: ×10),
-/// Up/Down change the pair, Space play/pause, Ctrl+Q quit, Ctrl+= / Ctrl+- font size.
-void HandleShortcuts(AppState& state);
+
+/// Keyboard shortcuts: Ctrl+Q quit, Ctrl+= / Ctrl+- text size, F11 fullscreen; and when no
+/// text field is being edited: Left/Right move pos A (Shift: by 10), Up/Down change the pair,
+/// Space play/pause.
+void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses);
 
 extern const char* const kVersion;
 extern const char* const kAboutText;

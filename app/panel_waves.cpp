@@ -16,9 +16,11 @@ constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0
 void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float margin = ImGui::GetFontSize() * 0.5f;
-    DefaultWindowPlacement(ImVec2(viewport->WorkPos.x + margin, viewport->WorkPos.y + margin),
-                           ImVec2(viewport->WorkSize.x - 2 * margin,
-                                  viewport->WorkSize.y - 2 * margin - ImGui::GetFrameHeight()));
+    // Below the menu bar and above the status bar (both one frame high). Viewport::WorkPos would
+    // say the same, but ImGui 1.86 updates it one frame late, after FirstUseEver has applied.
+    const float bar = ImGui::GetFrameHeight();
+    DefaultWindowPlacement(ImVec2(viewport->Pos.x + margin, viewport->Pos.y + bar + margin),
+                           ImVec2(viewport->Size.x - 2 * margin, viewport->Size.y - 2 * bar - 2 * margin));
     if (!ImGui::Begin(title, p_open)) {
         ImGui::End();
         return;

@@ -3,6 +3,8 @@
 // ImGui and the core.
 #pragma once
 
+#include "input.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,8 +43,8 @@ public:
 
     void SetFullscreen(bool fullscreen);
     bool IsFullscreen() const;
-    /// True once per F11 press (handled here: F11 has no ImGuiKey in 1.86).
-    bool ConsumeFullscreenToggle();
+    /// Key presses since the last call, in order (see KeyPress in app_ui.h).
+    std::vector<KeyPress> TakeKeyPresses();
     /// The monitor's content scale (1 on an ordinary screen, 2 on a HiDPI one).
     float ContentScale() const;
     /// Re-uploads the font atlas after it was rebuilt (e.g. at a new font scale).

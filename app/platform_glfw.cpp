@@ -16,8 +16,7 @@ struct Platform::Impl {
     GLFWwindow* window = nullptr;
     bool backends_started = false;
     bool fullscreen = false;
-    bool f11_was_down = false;
-    bool f11_pressed = false;
+    std::vector<KeyPress> key_presses;
     int windowed_x = 100, windowed_y = 100, windowed_w = 1280, windowed_h = 800;
 };
 
@@ -28,6 +27,12 @@ std::string LastGlfwError() {
     const int code = glfwGetError(&description);
     if (code == GLFW_NO_ERROR) return "no details";
     return description ? description : "error " + std::to_string(code);
+}
+// Installed before the ImGui backend, which chains to it: records every press and repeat.
+void OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+    auto* impl = static_cast<std::vector<KeyPress>*>(glfwGetWindowUserPointer(window));
+    if (impl && (action == GLFW_PRESS || action == GLFW_REPEAT) && impl->size() < 256)
+        impl->push_back(KeyPress{key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0});
 }
 } // namespace
 
@@ -62,6 +67,8 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
         return false;
     }
     glfwSwapInterval(options.visible ? 1 : 0);
+    glfwSetWindowUserPointer(impl_->window, &impl_->key_presses);
+    glfwSetKeyCallback(impl_->window, OnKey);
     ImGui_ImplGlfw_InitForOpenGL(impl_->window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     impl_->backends_started = true;
@@ -86,9 +93,6 @@ bool Platform::ShouldClose() const { return glfwWindowShouldClose(impl_->window)
 
 void Platform::BeginFrame() {
     glfwPollEvents();
-    const bool f11_down = glfwGetKey(impl_->window, GLFW_KEY_F11) == GLFW_PRESS;
-    if (f11_down && !impl_->f11_was_down) impl_->f11_pressed = true;
-    impl_->f11_was_down = f11_down;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
 }
@@ -163,10 +167,10 @@ void Platform::SetFullscreen(bool fullscreen) {
 
 bool Platform::IsFullscreen() const { return impl_->fullscreen; }
 
-bool Platform::ConsumeFullscreenToggle() {
-    const bool pressed = impl_->f11_pressed;
-    impl_->f11_pressed = false;
-    return pressed;
+std::vector<KeyPress> Platform::TakeKeyPresses() {
+    std::vector<KeyPress> presses;
+    presses.swap(impl_->key_presses);
+    return presses;
 }
 
 float Platform::ContentScale() const {

@@ -62,7 +62,7 @@ int RunGui(const GuiOptions& options) {
     ImGuiIO& io = ImGui::GetIO();
     const std::string settings = options.bench_frames > 0 ? std::string() : SettingsPath();
     io.IniFilename = settings.empty() ? nullptr : settings.c_str();
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    // No keyboard navigation flag: the arrow keys belong to pos A and the pair (SPEC §5).
 
     Platform platform;
     PlatformOptions platform_options;
@@ -88,10 +88,9 @@ int RunGui(const GuiOptions& options) {
     while (!platform.ShouldClose() && !state.quit_requested) {
         const auto start = std::chrono::steady_clock::now();
         platform.BeginFrame();
-        if (platform.ConsumeFullscreenToggle()) state.fullscreen = !state.fullscreen;
-        if (state.fullscreen != platform.IsFullscreen()) platform.SetFullscreen(state.fullscreen);
         ImGui::NewFrame();
-        HandleShortcuts(state);
+        HandleShortcuts(state, platform.TakeKeyPresses());
+        if (state.fullscreen != platform.IsFullscreen()) platform.SetFullscreen(state.fullscreen);
         DrawFrame(state, panels, frame_options, io.DeltaTime);
         ImGui::Render();
         const auto cpu_done = std::chrono::steady_clock::now();

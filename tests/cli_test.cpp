@@ -1,0 +1,315 @@
+// CLI tests: the real `pelab` binary, its exit codes, its messages and its files.
+// Values are checked against an independent long double computation (reference.h), and the
+// .npy file is also read by NumPy itself when python3-numpy is installed.
+#include "reference.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+std::string ReadAll(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir = fs::temp_directory_path() /
+              ("pelab_cli_" + std::to_string(::getpid()) + "_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    // Runs pelab with args (no shell: arguments pass through untouched); env_unset names
+    // variables removed from the child's environment.
+    Result Run(const std::vector<std::string>& args, const std::vector<std::string>& env_unset = {}) {
+        const fs::path out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
+        const pid_t pid = fork();
+        if (pid == 0) {
+            for (const std::string& name : env_unset)
+                unsetenv(name.c_str());
+            std::FILE* out = std::freopen(out_path.c_str(), "w", stdout);
+            std::FILE* err = std::freopen(err_path.c_str(), "w", stderr);
+            if (!out || !err) _exit(127);
+            std::vector<char*> argv;
+            std::string binary = PELAB_BINARY;
+            argv.push_back(binary.data());
+            std::vector<std::string> copy = args;
+            for (std::string& a : copy)
+                argv.push_back(a.data());
+            argv.push_back(nullptr);
+            execv(binary.c_str(), argv.data());
+            _exit(127);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        Result r;
+        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        r.out = ReadAll(out_path);
+        r.err = ReadAll(err_path);
+        return r;
+    }
+
+    // A refused command: exit 2, one line on stderr mentioning `mention`, no output file.
+    void ExpectUsageError(std::vector<std::string> args, const std::string& mention) {
+        const fs::path target = dir / "must_not_exist.out";
+        args.push_back("--out");
+        args.push_back(target.string());
+        const Result r = Run(args);
+        std::string joined;
+        for (const std::string& a : args)
+            joined += a + " ";
+        EXPECT_EQ(r.exit_code, 2) << joined << "\nstderr: " << r.err;
+        EXPECT_NE(r.err.find(mention), std::string::npos) << joined << "\nstderr: " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+        EXPECT_FALSE(fs::exists(target)) << joined;
+        EXPECT_TRUE(r.out.empty()) << joined;
+    }
+
+    fs::path dir;
+};
+
+} // namespace
+
+TEST_F(Cli, HelpListsCommandsAndExitsZero) {
+    const Result r = Run({"--help"});
+    EXPECT_EQ(r.exit_code, 0);
+    for (const char* word : {"export", "screenshot", "--font-scale", "--fullscreen"})
+        EXPECT_NE(r.out.find(word), std::string::npos) << word;
+    const Result sub = Run({"export", "pe", "--help"});
+    EXPECT_EQ(sub.exit_code, 0);
+    EXPECT_NE(sub.out.find("--max-len"), std::string::npos);
+}
+
+TEST_F(Cli, VersionPrintsNameAndVersion) {
+    const Result r = Run({"--version"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.out.rfind("pelab ", 0), 0u) << r.out;
+}
+
+TEST_F(Cli, CsvToStdoutMatchesReference) {
+    const Result r = Run({"export", "pe", "--max-len", "50", "--d-model", "16"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::getline(lines, line); // header
+    int pos = 0;
+    while (std::getline(lines, line)) {
+        std::istringstream cells(line);
+        std::string cell;
+        std::getline(cells, cell, ',');
+        ASSERT_EQ(std::stoi(cell), pos);
+        for (int dim = 0; dim < 16; ++dim) {
+            ASSERT_TRUE(std::getline(cells, cell, ','));
+            EXPECT_NEAR(std::strtod(cell.c_str(), nullptr),
+                        static_cast<double>(reference::pe(pos, dim, 16, 10000)), 1e-6);
+        }
+        ++pos;
+    }
+    EXPECT_EQ(pos, 50);
+    EXPECT_EQ(Run({"export", "pe", "--max-len", "50", "--d-model", "16", "--out", "-"}).out, r.out);
+}
+
+TEST_F(Cli, JsonFileMatchesReferenceInBothLayouts) {
+    for (const char* layout : {"interleaved", "concat"}) {
+        const fs::path file = dir / (std::string(layout) + ".json");
+        const Result r = Run({"export", "pe", "--max-len", "300", "--d-model", "8", "--base", "100",
+                              "--layout", layout, "--format", "json", "--out", file.string()});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const nlohmann::json doc = nlohmann::json::parse(ReadAll(file));
+        EXPECT_EQ(doc["max_len"], 300);
+        EXPECT_EQ(doc["base"], 100.0);
+        ASSERT_EQ(doc["values"].size(), 300u);
+        const bool concat = std::string(layout) == "concat";
+        for (int pos = 0; pos < 300; pos += 7)
+            for (int i = 0; i < 4; ++i) {
+                const double s = doc["values"][pos][concat ? i : 2 * i].get<double>();
+                const double c = doc["values"][pos][concat ? 4 + i : 2 * i + 1].get<double>();
+                EXPECT_NEAR(s, static_cast<double>(reference::pe(pos, 2 * i, 8, 100)), 1e-6);
+                EXPECT_NEAR(c, static_cast<double>(reference::pe(pos, 2 * i + 1, 8, 100)), 1e-6);
+            }
+    }
+}
+
+TEST_F(Cli, NpyFileMatchesReference) {
+    const fs::path file = dir / "pe.npy";
+    const Result r = Run({"export", "pe", "--max-len", "2048", "--d-model", "64", "--format",
+                          "npy", "--out", file.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string bytes = ReadAll(file);
+    ASSERT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+    const std::size_t header = static_cast<unsigned char>(bytes[8]) |
+                               (static_cast<unsigned char>(bytes[9]) << 8);
+    ASSERT_EQ(bytes.size(), 10 + header + 2048u * 64u * 4u);
+    EXPECT_NE(bytes.find("'shape': (2048, 64)"), std::string::npos);
+    long double worst = 0;
+    for (int pos = 0; pos < 2048; ++pos)
+        for (int dim = 0; dim < 64; ++dim) {
+            float v = 0;
+            std::memcpy(&v, bytes.data() + 10 + header + (pos * 64 + dim) * 4, 4);
+            worst = std::max(worst, fabsl(v - reference::pe(pos, dim, 64, 10000)));
+        }
+    EXPECT_LT(worst, 1e-6L);
+}
+
+// NumPy itself loads the file and compares it with its own float64 computation.
+TEST_F(Cli, NumpyLoadsNpyAndAgrees) {
+    if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "python3-numpy is not installed";
+    const fs::path file = dir / "pe.npy";
+    ASSERT_EQ(Run({"export", "pe", "--max-len", "4096", "--d-model", "128", "--format", "npy",
+                   "--out", file.string()})
+                  .exit_code,
+              0);
+    const std::string script =
+        "import numpy as np, sys\n"
+        "a = np.load(sys.argv[1])\n"
+        "assert a.dtype == np.float32 and a.shape == (4096, 128) and a.flags['C_CONTIGUOUS'], a.dtype\n"
+        "pos = np.arange(4096, dtype=np.float64)[:, None]\n"
+        "w = 10000.0 ** (-np.arange(0, 128, 2, dtype=np.float64) / 128)\n"
+        "ref = np.empty((4096, 128)); ref[:, 0::2] = np.sin(pos * w); ref[:, 1::2] = np.cos(pos * w)\n"
+        "err = np.abs(a.astype(np.float64) - ref).max()\n"
+        "print(err); sys.exit(0 if err <= 1e-6 else 1)\n";
+    const fs::path py = dir / "check.py";
+    std::ofstream(py) << script;
+    const std::string command = "python3 " + py.string() + " " + file.string();
+    EXPECT_EQ(std::system(command.c_str()), 0);
+}
+
+TEST_F(Cli, AttentionJsonFollowsSpecAndVerdict) {
+    const fs::path on = dir / "on.json", off = dir / "off.json";
+    ASSERT_EQ(Run({"export", "attention", "--sentence-a", "Dog bites man", "--sentence-b",
+                   "man bites dog", "--out", on.string()})
+                  .exit_code,
+              0);
+    const Result r = Run({"export", "attention", "--sentence-a", "dog bites man", "--sentence-b",
+                          "man bites dog", "--pe", "off", "--out", off.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json with_pe = nlohmann::json::parse(ReadAll(on));
+    const nlohmann::json without = nlohmann::json::parse(ReadAll(off));
+    EXPECT_EQ(with_pe["tokens_a"], (std::vector<std::string>{"dog", "bites", "man"}));
+    EXPECT_EQ(with_pe["vocab"], (std::vector<std::string>{"dog", "bites", "man"}));
+    EXPECT_FALSE(with_pe["same_up_to_reordering"].get<bool>());
+    EXPECT_GT(with_pe["max_reorder_diff"].get<double>(), 0.1);
+    EXPECT_TRUE(without["same_up_to_reordering"].get<bool>());
+    EXPECT_EQ(without["max_reorder_diff"].get<double>(), 0.0);
+    // Without PE the one-hot scores are the identity (document 002).
+    EXPECT_EQ(without["scores_a"][1][1].get<double>(), 1.0);
+    EXPECT_EQ(without["scores_a"][1][0].get<double>(), 0.0);
+    // x_a row 1 = one-hot("bites") + PE(1): dim 0 is sin(1), dim 1 is 1 + cos(1).
+    EXPECT_NEAR(with_pe["x_a"][1][0].get<double>(), std::sin(1.0), 1e-12);
+    EXPECT_NEAR(with_pe["x_a"][1][1].get<double>(), 1 + std::cos(1.0), 1e-12);
+    // Softmax rows sum to 1.
+    for (const auto& row : with_pe["weights_b"]) {
+        double total = 0;
+        for (const auto& v : row)
+            total += v.get<double>();
+        EXPECT_NEAR(total, 1.0, 1e-12);
+    }
+}
+
+TEST_F(Cli, BadPeArgumentsExitTwoWithMessageAndNoFile) {
+    const std::vector<std::string> base = {"export", "pe"};
+    const auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    };
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "7"}), "--d-model");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "0"}), "--d-model");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "abc"}), "--d-model");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "99999"}), "--d-model");
+    ExpectUsageError(with({"--max-len", "0", "--d-model", "8"}), "--max-len");
+    ExpectUsageError(with({"--max-len", "-5", "--d-model", "8"}), "--max-len");
+    ExpectUsageError(with({"--max-len", "1048577", "--d-model", "8"}), "--max-len");
+    ExpectUsageError(with({"--max-len", "1048576", "--d-model", "512"}), "2^28");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--base", "1"}), "--base");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--base", "nan"}), "--base");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--base", "-3"}), "--base");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--layout", "diagonal"}), "--layout");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--format", "xml"}), "--format");
+    ExpectUsageError(with({"--d-model", "8"}), "--max-len");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--frobnicate"}), "--frobnicate");
+}
+
+TEST_F(Cli, BadAttentionArgumentsExitTwo) {
+    const auto args = [](std::string a, std::string b, std::vector<std::string> extra = {}) {
+        std::vector<std::string> v = {"export", "attention", "--sentence-a", a, "--sentence-b", b};
+        v.insert(v.end(), extra.begin(), extra.end());
+        return v;
+    };
+    std::string forty;
+    for (int k = 0; k < 40; ++k)
+        forty += "word ";
+    ExpectUsageError(args("dog bites man", "man bites dog", {"--d-model", "2"}), "--d-model");
+    ExpectUsageError(args("dog bites man", "man bites dog", {"--pe-scale", "-1"}), "--pe-scale");
+    ExpectUsageError(args("dog bites man", "man bites dog", {"--pe", "maybe"}), "--pe");
+    ExpectUsageError(args("dog \xff bites", "man bites dog"), "--sentence-a");
+    ExpectUsageError(args("dog bites man", forty), "--sentence-b");
+    ExpectUsageError(args("   ", "man bites dog"), "--sentence-a");
+    ExpectUsageError({"export", "attention", "--sentence-a", "dog"}, "--sentence-b");
+}
+
+TEST_F(Cli, BadScreenshotAndGuiArgumentsExitTwo) {
+    ExpectUsageError({"screenshot", "--size", "10x10"}, "--size");
+    ExpectUsageError({"screenshot", "--size", "wide"}, "--size");
+    ExpectUsageError({"screenshot", "--panel", "bogus"}, "--panel");
+    const Result r = Run({"--font-scale", "9"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--font-scale"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, UnwritableOutputIsRuntimeFailure) {
+    const Result r = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
+                          "/nonexistent-folder-pelab/x.csv"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+    const Result folder = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", dir.string()});
+    EXPECT_EQ(folder.exit_code, 1);
+}
+
+TEST_F(Cli, FailedExportLeavesExistingFileUntouched) {
+    const fs::path file = dir / "keep.csv";
+    std::ofstream(file) << "precious\n";
+    const Result r = Run({"export", "pe", "--max-len", "4", "--d-model", "5", "--out", file.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(ReadAll(file), "precious\n");
+    // A successful export replaces it whole and leaves no temporary behind.
+    ASSERT_EQ(Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", file.string()}).exit_code, 0);
+    EXPECT_EQ(ReadAll(file).rfind("pos,d0", 0), 0u);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 3); // + stdout/stderr
+}
+
+TEST_F(Cli, NoDisplayIsExitOneWithMessage) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{}, std::vector<std::string>{"screenshot", "--out", (dir / "s.png").string()}}) {
+        const Result r = Run(args, {"DISPLAY", "WAYLAND_DISPLAY"});
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("display"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "s.png"));
+    }
+}

@@ -1,0 +1,21 @@
+// input.h — key presses as the platform layer hands them to the UI.
+#pragma once
+
+namespace pelab {
+
+/// One key press (or auto-repeat) as the platform saw it. Key codes are GLFW's, which the ImGui
+/// GLFW backend also uses for io.KeysDown. Presses are queued by the platform because ImGui
+/// 1.86 has no input queue: a press and release inside one frame would otherwise be lost (a
+/// presenter's clicker or a fast typist does exactly that).
+struct KeyPress {
+    int key = 0;
+    bool shift = false;
+    bool ctrl = false;
+};
+namespace keys {
+constexpr int kSpace = 32, kMinus = 45, kEqual = 61, kQ = 81;
+constexpr int kRight = 262, kLeft = 263, kDown = 264, kUp = 265, kF11 = 300;
+constexpr int kKeypadSubtract = 333, kKeypadAdd = 334;
+} // namespace keys
+
+} // namespace pelab

@@ -1,0 +1,24 @@
+# The real window opens at 1280x800 titled "PE Lab", answers real keys and mouse clicks, and
+# quits on Ctrl+Q with exit code 0.
+source "$(dirname "$0")/lib.sh"
+e2e_setup window "$@"
+e2e_start_app
+read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
+[[ "$width" == 1280 && "$height" == 800 ]] || e2e_fail "window is ${width}x${height}, expected 1280x800"
+before=$(e2e_shot window_opened)
+e2e_not_blank "$before"
+
+# Up arrow x20: pair 0 -> 20, a visibly slower wave.
+xdotool windowfocus --sync "$E2E_WINDOW" || true
+for _ in $(seq 20); do xdotool key --window "$E2E_WINDOW" Up; sleep 0.03; done
+after_keys=$(e2e_shot window_after_up_keys)
+e2e_differ "$before" "$after_keys"
+
+# A click in the wave plot moves the pos A cursor there.
+read -r wx wy < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/^X|^Y/ {printf "%s ", $2} END {print ""}')
+xdotool mousemove $((wx + 900)) $((wy + 320)) click 1
+after_click=$(e2e_shot window_after_click)
+e2e_differ "$after_keys" "$after_click"
+
+e2e_quit
+e2e_pass
