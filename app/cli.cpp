@@ -200,7 +200,7 @@ int RunExportPe(const ExportPeOptions& options) {
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
         const PeExportInfo info{options.max_len, options.d_model, options.base, layout};
-        const std::vector<float> values = pe_matrix(options.max_len, options.d_model, options.base, layout);
+        const auto values = pe_matrix(options.max_len, options.d_model, options.base, layout);
         Emit(options.out, [&](std::ostream& out) {
             if (options.format == "csv") write_pe_csv(out, info, values.data());
             else if (options.format == "json") write_pe_json(out, info, values.data());

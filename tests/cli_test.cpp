@@ -178,7 +178,9 @@ TEST_F(Cli, NpyFileMatchesReference) {
 
 // NumPy itself loads the file and compares it with its own float64 computation.
 TEST_F(Cli, NumpyLoadsNpyAndAgrees) {
-    if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0)
+    // Debian's interpreter, where python3-numpy installs (a pyenv python3 on PATH may lack it).
+    const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    if (std::system((python + " -c 'import numpy' >/dev/null 2>&1").c_str()) != 0)
         GTEST_SKIP() << "python3-numpy is not installed";
     const fs::path file = dir / "pe.npy";
     ASSERT_EQ(Run({"export", "pe", "--max-len", "4096", "--d-model", "128", "--format", "npy",
@@ -196,7 +198,7 @@ TEST_F(Cli, NumpyLoadsNpyAndAgrees) {
         "print(err); sys.exit(0 if err <= 1e-6 else 1)\n";
     const fs::path py = dir / "check.py";
     std::ofstream(py) << script;
-    const std::string command = "python3 " + py.string() + " " + file.string();
+    const std::string command = python + " " + py.string() + " " + file.string();
     EXPECT_EQ(std::system(command.c_str()), 0);
 }
 

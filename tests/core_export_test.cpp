@@ -33,7 +33,7 @@ std::string ReadAll(const fs::path& path) {
 
 TEST(Export, CsvRoundTripsEveryFloatExactly) {
     const PeExportInfo info{37, 12, 10000, Layout::Interleaved};
-    const std::vector<float> m = pe_matrix(info.max_len, info.d_model, info.base);
+    const auto m = pe_matrix(info.max_len, info.d_model, info.base);
     std::ostringstream out;
     write_pe_csv(out, info, m.data());
     std::istringstream in(out.str());
@@ -57,7 +57,7 @@ TEST(Export, CsvRoundTripsEveryFloatExactly) {
 
 TEST(Export, NpyHeaderAndDataFollowNumpyFormat) {
     const PeExportInfo info{5, 6, 10000, Layout::Interleaved};
-    const std::vector<float> m = pe_matrix(info.max_len, info.d_model, info.base);
+    const auto m = pe_matrix(info.max_len, info.d_model, info.base);
     std::ostringstream out;
     write_pe_npy(out, info, m.data());
     const std::string bytes = out.str();
@@ -81,7 +81,7 @@ TEST(Export, NpyHeaderAndDataFollowNumpyFormat) {
 
 TEST(Export, JsonHoldsParametersAndValues) {
     const PeExportInfo info{4, 4, 10000, Layout::Concatenated};
-    const std::vector<float> m = pe_matrix(4, 4, 10000, Layout::Concatenated);
+    const auto m = pe_matrix(4, 4, 10000, Layout::Concatenated);
     std::ostringstream out;
     write_pe_json(out, info, m.data());
     const nlohmann::json doc = nlohmann::json::parse(out.str());

@@ -67,7 +67,7 @@ TEST(Sinusoidal, WorkedExampleD4MatchesDocument002) {
 }
 
 TEST(Sinusoidal, ValuesAreBoundedByOne) {
-    const std::vector<float> m = pe_matrix(4096, 64, 10000);
+    const auto m = pe_matrix(4096, 64, 10000);
     for (float v : m) {
         EXPECT_LE(v, 1.0f);
         EXPECT_GE(v, -1.0f);
@@ -93,7 +93,7 @@ TEST(Sinusoidal, PeValueAgreesWithLongDoubleReference) {
 // of SPEC §7), at every position of a 2048 x 512 and an 8192 x 64 matrix.
 TEST(Sinusoidal, MatrixWithinOneMillionthOfLongDoubleEverywhere) {
     for (auto [rows, d] : {std::pair{2048, 512}, std::pair{8192, 64}}) {
-        const std::vector<float> m = pe_matrix(rows, d, 10000);
+        const auto m = pe_matrix(rows, d, 10000);
         long double worst = 0;
         for (int pos = 0; pos < rows; ++pos)
             for (int dim = 0; dim < d; ++dim)
@@ -105,7 +105,7 @@ TEST(Sinusoidal, MatrixWithinOneMillionthOfLongDoubleEverywhere) {
 }
 
 TEST(Sinusoidal, MatrixRowsEqualVectors) {
-    const std::vector<float> m = pe_matrix(700, 96, 500);
+    const auto m = pe_matrix(700, 96, 500);
     for (int pos : {0, 1, 255, 256, 257, 511, 512, 699}) {
         const std::vector<float> v = pe_vector(pos, 96, 500);
         for (int dim = 0; dim < 96; ++dim)
@@ -114,8 +114,8 @@ TEST(Sinusoidal, MatrixRowsEqualVectors) {
 }
 
 TEST(Sinusoidal, ConcatenatedLayoutPutsSinHalfThenCosHalf) {
-    const std::vector<float> interleaved = pe_matrix(300, 10, 10000, Layout::Interleaved);
-    const std::vector<float> concatenated = pe_matrix(300, 10, 10000, Layout::Concatenated);
+    const auto interleaved = pe_matrix(300, 10, 10000, Layout::Interleaved);
+    const auto concatenated = pe_matrix(300, 10, 10000, Layout::Concatenated);
     for (int pos = 0; pos < 300; ++pos)
         for (int i = 0; i < 5; ++i) {
             EXPECT_EQ(concatenated[pos * 10 + i], interleaved[pos * 10 + 2 * i]);

@@ -218,9 +218,9 @@ void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float*
     }
 }
 
-std::vector<float> pe_matrix(int max_len, int d_model, double base, Layout layout) {
+FloatArray pe_matrix(int max_len, int d_model, double base, Layout layout) {
     validate_matrix_request(max_len, d_model, base);
-    std::vector<float> result(static_cast<std::size_t>(max_len) * d_model);
+    FloatArray result(static_cast<std::size_t>(max_len) * d_model);
     pe_matrix_into(max_len, d_model, base, layout, result.data());
     return result;
 }

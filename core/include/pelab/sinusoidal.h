@@ -18,6 +18,8 @@
 // for how the fast matrix path keeps that bound).
 #pragma once
 
+#include "pelab/array.h"
+
 #include <cstddef>
 #include <vector>
 
@@ -73,8 +75,8 @@ void validate_matrix_request(int max_len, int d_model, double base);
 /// double reference. The inner loop is vectorised; on x86-64 an AVX2/FMA clone is chosen at
 /// run time when the CPU has it, with a portable baseline otherwise.
 void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float* out);
-/// Same, returning a fresh array (what a script does).
-std::vector<float> pe_matrix(int max_len, int d_model, double base,
+/// Same, returning a fresh array (what a script does). See pelab/array.h for why FloatArray.
+FloatArray pe_matrix(int max_len, int d_model, double base,
                              Layout layout = Layout::Interleaved);
 
 /// Rows between exact re-anchorings in pe_matrix_into.

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages PE Lab needs, skipping what is already installed.
+# Usage: scripts/deps.sh [build|test|bench]   (test and bench include build)
+# Runs apt-get directly as root, through sudo otherwise. Nothing is downloaded from elsewhere.
+set -euo pipefail
+
+build_packages=(
+    build-essential cmake pkg-config
+    libimgui-dev libglfw3-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev
+    libgtest-dev libbenchmark-dev
+    fonts-inter fonts-dejavu-core libgl1-mesa-dri
+)
+test_packages=(xvfb xauth xdotool imagemagick python3-numpy)
+bench_packages=(python3-numpy python3-torch)
+
+packages=("${build_packages[@]}")
+case "${1:-build}" in
+    build) ;;
+    test) packages+=("${test_packages[@]}") ;;
+    bench) packages+=("${bench_packages[@]}") ;;
+    *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+if ((${#missing[@]} == 0)); then
+    echo "deps: all ${#packages[@]} packages already installed"
+    exit 0
+fi
+
+as_root=()
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    as_root=(sudo)
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# One command to install what is missing, build, and run every test:
+#  1. Release build: unit, headless-frame, CLI and end-to-end (Xvfb + xdotool) tests;
+#  2. AddressSanitizer + UndefinedBehaviorSanitizer build: unit, headless-frame and CLI tests.
+# Ends with CTest's summary; exits non-zero on any failure.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc)
+
+scripts/deps.sh test
+
+echo "== Release build"
+scripts/build.sh "$root/build"
+echo "== Release tests (unit, headless, cli, e2e)"
+release_status=0
+(cd build && ctest --output-on-failure -j"$jobs") || release_status=$?
+
+echo "== Sanitizer build (ASan + UBSan)"
+scripts/build.sh "$root/build-sanitize" -DPELAB_SANITIZE=ON
+echo "== Sanitizer tests (unit, headless, cli)"
+sanitize_status=0
+(cd build-sanitize && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --output-on-failure -j"$jobs" -LE e2e) || sanitize_status=$?
+
+echo "== Summary"
+echo "release tests: $([[ $release_status -eq 0 ]] && echo passed || echo FAILED)"
+echo "sanitizer tests: $([[ $sanitize_status -eq 0 ]] && echo passed || echo FAILED)"
+echo "screenshots for a person to look at: build/screenshots/"
+[[ $release_status -eq 0 && $sanitize_status -eq 0 ]]
