@@ -14,17 +14,29 @@ echo "== Release build"
 scripts/build.sh "$root/build"
 echo "== Release tests (unit, headless, cli, e2e)"
 release_status=0
-(cd build && ctest --output-on-failure -j"$jobs") || release_status=$?
+(cd build && ctest --output-on-failure -j"$jobs") | tee build/ctest.log || release_status=$?
 
 echo "== Sanitizer build (ASan + UBSan)"
 scripts/build.sh "$root/build-sanitize" -DPELAB_SANITIZE=ON
 echo "== Sanitizer tests (unit, headless, cli)"
 sanitize_status=0
-(cd build-sanitize && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j"$jobs" -LE e2e) || sanitize_status=$?
+(cd build-sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --output-on-failure -j"$jobs" -LE e2e) | tee build-sanitize/ctest.log || sanitize_status=$?
 
 echo "== Summary"
 echo "release tests: $([[ $release_status -eq 0 ]] && echo passed || echo FAILED)"
 echo "sanitizer tests: $([[ $sanitize_status -eq 0 ]] && echo passed || echo FAILED)"
 echo "screenshots for a person to look at: build/screenshots/"
-[[ $release_status -eq 0 && $sanitize_status -eq 0 ]]
+# CTest's own summary lines, then one plain total over both runs.
+total=0
+failed=0
+for log in build/ctest.log build-sanitize/ctest.log; do
+    line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)
+    [[ -n "$line" ]] || { echo "no CTest summary in $log"; failed=$((failed + 1)); continue; }
+    echo "$log: $line"
+    total=$((total + $(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")))
+    failed=$((failed + $(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")))
+done
+[[ $release_status -eq 0 && $sanitize_status -eq 0 ]] || failed=$((failed > 0 ? failed : 1))
+echo "tests: $((total - failed)) passed, $failed failed"
+[[ $failed -eq 0 ]]
