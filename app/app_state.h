@@ -30,7 +30,7 @@ struct AppState {
     // Window and presentation.
     bool show_waves = true;
     bool show_about = false;
-    float font_scale = 1.0f;        ///< user's zoom on top of the monitor's content scale
+    float font_scale = 1.0f;         ///< user's zoom on top of the monitor's content scale
     bool fonts_need_rebuild = false; ///< set when font_scale changes; main() rebuilds the atlas
     bool fullscreen = false;
     bool quit_requested = false;

@@ -49,12 +49,23 @@ void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses) {
         if (editing_text || press.ctrl) continue;
         const double step = press.shift ? 10.0 : 1.0;
         switch (press.key) {
-        case keys::kLeft: state.pos_a = std::max(0.0, std::round(state.pos_a) - step); break;
-        case keys::kRight: state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + step); break;
-        case keys::kUp: state.pair += 1; break;
-        case keys::kDown: state.pair -= 1; break;
-        case keys::kSpace: state.playing = !state.playing; break;
-        default: break;
+        case keys::kLeft:
+            state.pos_a = std::max(0.0, std::round(state.pos_a) - step);
+            break;
+        case keys::kRight:
+            state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + step);
+            break;
+        case keys::kUp:
+            state.pair += 1;
+            break;
+        case keys::kDown:
+            state.pair -= 1;
+            break;
+        case keys::kSpace:
+            state.playing = !state.playing;
+            break;
+        default:
+            break;
         }
     }
     state.Clamp();
@@ -109,12 +120,12 @@ void DrawAbout(AppState& state) {
 void DrawStatusBar(const AppState& state) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float height = ImGui::GetFrameHeight();
-    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + viewport->WorkSize.y - height));
+    ImGui::SetNextWindowPos(
+        ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + viewport->WorkSize.y - height));
     ImGui::SetNextWindowSize(ImVec2(viewport->WorkSize.x, height));
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                   ImGuiWindowFlags_NoSavedSettings |
-                                   ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                   ImGuiWindowFlags_NoFocusOnAppearing;
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+        ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, 2));
     if (ImGui::Begin("##status", nullptr, flags)) {
         ImGui::Text("d_model %d   base %.0f   pos A %.2f   pos B %.2f   pair %d%s", state.d_model,

@@ -33,7 +33,6 @@ struct FrameOptions {
 /// the animation clock (so speed does not depend on the frame rate).
 void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds);
 
-
 /// Keyboard shortcuts: Ctrl+Q quit, Ctrl+= / Ctrl+- text size, F11 fullscreen; and when no
 /// text field is being edited: Left/Right move pos A (Shift: by 10), Up/Down change the pair,
 /// Space play/pause.

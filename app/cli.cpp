@@ -19,7 +19,9 @@ namespace pelab {
 
 namespace {
 
-bool WritesToStdout(const std::string& out) { return out.empty() || out == "-"; }
+bool WritesToStdout(const std::string& out) {
+    return out.empty() || out == "-";
+}
 
 // "WxH" with each side in [64, 8192].
 std::string ParseSize(const std::string& text, int* width, int* height) {
@@ -99,8 +101,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->required();
     export_pe->add_option("--d-model", pe.d_model, "Model width (even, 2 to 16384)")->required();
     export_pe->add_option("--base", pe.base, "Frequency base (> 1)")->capture_default_str();
-    export_pe->add_option("--layout", pe.layout, "interleaved: dim 2i = sin, 2i+1 = cos (the paper); "
-                                                 "concat: sin half then cos half")
+    export_pe
+        ->add_option("--layout", pe.layout,
+                     "interleaved: dim 2i = sin, 2i+1 = cos (the paper); "
+                     "concat: sin half then cos half")
         ->check(CLI::IsMember({"interleaved", "concat", "concatenated"}))
         ->capture_default_str();
     export_pe->add_option("--format", pe.format, "csv, json or npy (NumPy <f4, C order)")
@@ -111,15 +115,20 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     ExportAttentionOptions& attention = result.export_attention;
     CLI::App* export_attention = export_command->add_subcommand(
         "attention", "QK^T scores and softmax weights for two sentences, with or without PE");
-    export_attention->add_option("--sentence-a", attention.sentence_a, "First sentence")->required();
-    export_attention->add_option("--sentence-b", attention.sentence_b, "Second sentence")->required();
+    export_attention->add_option("--sentence-a", attention.sentence_a, "First sentence")
+        ->required();
+    export_attention->add_option("--sentence-b", attention.sentence_b, "Second sentence")
+        ->required();
     export_attention->add_option("--pe", attention.pe, "Add the positional encoding: on or off")
         ->check(CLI::IsMember({"on", "off"}))
         ->capture_default_str();
-    export_attention->add_option("--d-model", attention.d_model, "Model width (even, >= distinct words)")
+    export_attention
+        ->add_option("--d-model", attention.d_model, "Model width (even, >= distinct words)")
         ->capture_default_str();
-    export_attention->add_option("--base", attention.base, "Frequency base (> 1)")->capture_default_str();
-    export_attention->add_option("--pe-scale", attention.pe_scale, "X = E + pe_scale * PE, 0 to 1000")
+    export_attention->add_option("--base", attention.base, "Frequency base (> 1)")
+        ->capture_default_str();
+    export_attention
+        ->add_option("--pe-scale", attention.pe_scale, "X = E + pe_scale * PE, 0 to 1000")
         ->capture_default_str();
     export_attention->add_flag("--sqrt-d-scale", attention.scale_embeddings,
                                "Multiply embeddings by sqrt(d_model) first");
@@ -136,7 +145,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     ScreenshotOptions& shot = result.screenshot;
     std::string size_text = "1280x800";
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
-    screenshot->add_option("--panel", shot.panel, "Only this panel, filling the image: " + PanelNameList());
+    screenshot->add_option("--panel", shot.panel,
+                           "Only this panel, filling the image: " + PanelNameList());
     screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
     screenshot->add_option("--font-scale", shot.font_scale, "Text size factor, 0.5 to 4")
         ->check(CLI::Range(0.5f, 4.0f));
@@ -185,7 +195,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
 }
 
 int RunExportPe(const ExportPeOptions& options) {
-    const Layout layout = options.layout == "interleaved" ? Layout::Interleaved : Layout::Concatenated;
+    const Layout layout =
+        options.layout == "interleaved" ? Layout::Interleaved : Layout::Concatenated;
     try {
         validate_matrix_request(options.max_len, options.d_model, options.base);
     } catch (const InvalidArgument& e) {
@@ -202,9 +213,12 @@ int RunExportPe(const ExportPeOptions& options) {
         const PeExportInfo info{options.max_len, options.d_model, options.base, layout};
         const auto values = pe_matrix(options.max_len, options.d_model, options.base, layout);
         Emit(options.out, [&](std::ostream& out) {
-            if (options.format == "csv") write_pe_csv(out, info, values.data());
-            else if (options.format == "json") write_pe_json(out, info, values.data());
-            else write_pe_npy(out, info, values.data());
+            if (options.format == "csv")
+                write_pe_csv(out, info, values.data());
+            else if (options.format == "json")
+                write_pe_json(out, info, values.data());
+            else
+                write_pe_npy(out, info, values.data());
         });
     } catch (const IoError& e) {
         return RuntimeError(e.what());
@@ -237,11 +251,12 @@ int RunExportAttention(const ExportAttentionOptions& options) {
         result = run_order_demo(options.sentence_a, options.sentence_b, demo);
     } catch (const InvalidArgument& e) {
         const std::string what = e.what();
-        const char* option = what.rfind("d_model", 0) == 0 || what.find("distinct words") != std::string::npos
-                                 ? "--d-model"
-                             : what.rfind("base", 0) == 0     ? "--base"
-                             : what.rfind("pe_scale", 0) == 0 ? "--pe-scale"
-                                                              : "--sentence-a/--sentence-b";
+        const char* option =
+            what.rfind("d_model", 0) == 0 || what.find("distinct words") != std::string::npos
+                ? "--d-model"
+            : what.rfind("base", 0) == 0     ? "--base"
+            : what.rfind("pe_scale", 0) == 0 ? "--pe-scale"
+                                             : "--sentence-a/--sentence-b";
         return UsageError(std::string(option) + ": " + what);
     }
     std::string folder_error;

@@ -10,11 +10,16 @@ int main(int argc, char** argv) {
     try {
         const pelab::CommandLine command = pelab::ParseCommandLine(argc, argv);
         switch (command.command) {
-        case pelab::Command::Exit: return command.exit_code;
-        case pelab::Command::ExportPe: return pelab::RunExportPe(command.export_pe);
-        case pelab::Command::ExportAttention: return pelab::RunExportAttention(command.export_attention);
-        case pelab::Command::Screenshot: return pelab::RunScreenshot(command.screenshot);
-        case pelab::Command::Gui: return pelab::RunGui(command.gui);
+        case pelab::Command::Exit:
+            return command.exit_code;
+        case pelab::Command::ExportPe:
+            return pelab::RunExportPe(command.export_pe);
+        case pelab::Command::ExportAttention:
+            return pelab::RunExportAttention(command.export_attention);
+        case pelab::Command::Screenshot:
+            return pelab::RunScreenshot(command.screenshot);
+        case pelab::Command::Gui:
+            return pelab::RunGui(command.gui);
         }
     } catch (const std::exception& e) {
         // Last line of defence: a message and exit 1, never an unexplained abort.

@@ -19,8 +19,9 @@ void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
     // Below the menu bar and above the status bar (both one frame high). Viewport::WorkPos would
     // say the same, but ImGui 1.86 updates it one frame late, after FirstUseEver has applied.
     const float bar = ImGui::GetFrameHeight();
-    DefaultWindowPlacement(ImVec2(viewport->Pos.x + margin, viewport->Pos.y + bar + margin),
-                           ImVec2(viewport->Size.x - 2 * margin, viewport->Size.y - 2 * bar - 2 * margin));
+    DefaultWindowPlacement(
+        ImVec2(viewport->Pos.x + margin, viewport->Pos.y + bar + margin),
+        ImVec2(viewport->Size.x - 2 * margin, viewport->Size.y - 2 * bar - 2 * margin));
     if (!ImGui::Begin(title, p_open)) {
         ImGui::End();
         return;
@@ -70,8 +71,8 @@ void WavesPanel::DrawControls(AppState& state) {
     ImGui::SameLine();
     HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
                "Ctrl+click to type a value; odd values are rounded up to the next even one.");
-    ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase,
-                        "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase, "%.0f",
+                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     ImGui::SameLine();
     HelpMarker("ω_i = 1 / base^(2i/d_model). The paper uses 10000: the slowest pair then needs "
                "about 2π·10000 ≈ 62 832 positions for one turn.");
@@ -107,8 +108,7 @@ void WavesPanel::DrawReadouts(const AppState& state) {
                   "taking sin and cos.",
                   state.base, exp, denom);
     ReadoutRow("denominator", formula, "%.4f", denom);
-    std::snprintf(formula, sizeof formula,
-                  "ω_i = 1 / denominator = %.8g radians per position", w);
+    std::snprintf(formula, sizeof formula, "ω_i = 1 / denominator = %.8g radians per position", w);
     ReadoutRow("ω (rad/pos)", formula, "%.6g", w);
     std::snprintf(formula, sizeof formula,
                   "wavelength = 2π · denominator = 2π · %.6f = %.6f positions per full turn", denom,
@@ -138,8 +138,8 @@ void WavesPanel::DrawWavePlot(AppState& state, float height) {
     if (ImGui::SmallButton("Reset view")) wave_view.Reset();
     ImGui::SameLine();
     if (ImGui::SmallButton("Fit 2 wavelengths")) {
-        const double span = std::min(2.0 * wavelength(state.pair, state.d_model, state.base),
-                                     kUiMaxPosition);
+        const double span =
+            std::min(2.0 * wavelength(state.pair, state.d_model, state.base), kUiMaxPosition);
         wave_view.x = plot::Range{0.0, span};
     }
     ImGui::SameLine();

@@ -16,7 +16,7 @@ struct WavesPanel {
     std::vector<double> sample_x, sample_sin, sample_cos;
     std::vector<double> marker_x, marker_sin, marker_cos;
     std::vector<double> spectrum_pair, spectrum_omega;
-    int spectrum_d_model = 0;     ///< parameters the spectrum view was fitted to
+    int spectrum_d_model = 0; ///< parameters the spectrum view was fitted to
     double spectrum_base = 0.0;
     std::string d_model_note; ///< why a typed d_model was changed, shown under the slider
 

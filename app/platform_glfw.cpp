@@ -32,12 +32,15 @@ std::string LastGlfwError() {
 void OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
     auto* impl = static_cast<std::vector<KeyPress>*>(glfwGetWindowUserPointer(window));
     if (impl && (action == GLFW_PRESS || action == GLFW_REPEAT) && impl->size() < 256)
-        impl->push_back(KeyPress{key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0});
+        impl->push_back(
+            KeyPress{key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0});
 }
 } // namespace
 
 Platform::Platform() : impl_(std::make_unique<Impl>()) {}
-Platform::~Platform() { Shutdown(); }
+Platform::~Platform() {
+    Shutdown();
+}
 
 bool Platform::Init(const PlatformOptions& options, std::string* error) {
     if (!glfwInit()) {
@@ -51,7 +54,8 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-    impl_->window = glfwCreateWindow(options.width, options.height, options.title, nullptr, nullptr);
+    impl_->window =
+        glfwCreateWindow(options.width, options.height, options.title, nullptr, nullptr);
     if (!impl_->window) {
         *error = "cannot create an OpenGL 3.3 core window (GLFW: " + LastGlfwError() +
                  "). PE Lab needs OpenGL 3.3; on Debian, Mesa (libgl1-mesa-dri) provides it.";
@@ -89,7 +93,9 @@ void Platform::Shutdown() {
     }
 }
 
-bool Platform::ShouldClose() const { return glfwWindowShouldClose(impl_->window) != 0; }
+bool Platform::ShouldClose() const {
+    return glfwWindowShouldClose(impl_->window) != 0;
+}
 
 void Platform::BeginFrame() {
     glfwPollEvents();
@@ -165,7 +171,9 @@ void Platform::SetFullscreen(bool fullscreen) {
     }
 }
 
-bool Platform::IsFullscreen() const { return impl_->fullscreen; }
+bool Platform::IsFullscreen() const {
+    return impl_->fullscreen;
+}
 
 std::vector<KeyPress> Platform::TakeKeyPresses() {
     std::vector<KeyPress> presses;

@@ -23,7 +23,10 @@ std::vector<double> NiceTicks(Range range, int target_count) {
     const double raw_step = span / target_count;
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
     const double fraction = raw_step / magnitude;
-    const double step = (fraction < 1.5 ? 1.0 : fraction < 3.5 ? 2.0 : fraction < 7.5 ? 5.0 : 10.0) *
+    const double step = (fraction < 1.5   ? 1.0
+                         : fraction < 3.5 ? 2.0
+                         : fraction < 7.5 ? 5.0
+                                          : 10.0) *
                         magnitude;
     const double first = std::ceil(range.min / step) * step;
     for (double tick = first; tick <= range.max + step * 1e-9 && ticks.size() < 64; tick += step)
@@ -54,10 +57,10 @@ ImVec2 Plot::ToPixels(double x, double y) const {
     const double tx = (ToAxisX(x) - x0) / (x1 - x0);
     const double ty = (ToAxisY(y) - y0) / (y1 - y0);
     // Clamp far-away points so float pixel coordinates never overflow.
-    return ImVec2(static_cast<float>(plot_min_.x + std::clamp(tx, -10.0, 11.0) *
-                                                       (plot_max_.x - plot_min_.x)),
-                  static_cast<float>(plot_max_.y - std::clamp(ty, -10.0, 11.0) *
-                                                       (plot_max_.y - plot_min_.y)));
+    return ImVec2(
+        static_cast<float>(plot_min_.x + std::clamp(tx, -10.0, 11.0) * (plot_max_.x - plot_min_.x)),
+        static_cast<float>(plot_max_.y -
+                           std::clamp(ty, -10.0, 11.0) * (plot_max_.y - plot_min_.y)));
 }
 
 double Plot::PixelToX(float px) const {
@@ -217,9 +220,9 @@ void Plot::DrawAxes() {
     }
     if (config_.x_label) {
         const float w = ImGui::CalcTextSize(config_.x_label).x;
-        draw_list_->AddText(ImVec2(0.5f * (plot_min_.x + plot_max_.x) - w * 0.5f,
-                                   plot_max_.y + font * 1.4f),
-                            text, config_.x_label);
+        draw_list_->AddText(
+            ImVec2(0.5f * (plot_min_.x + plot_max_.x) - w * 0.5f, plot_max_.y + font * 1.4f), text,
+            config_.x_label);
     }
     if (config_.y_label)
         draw_list_->AddText(ImVec2(frame_min_.x, frame_min_.y), text, config_.y_label);
@@ -269,7 +272,8 @@ void Plot::VLine(double x, ImU32 color, const char* label, float thickness) {
 void Plot::HLine(double y, ImU32 color, const char* label, float thickness) {
     const float py = ToPixels(view_->x.min, y).y;
     draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), color, thickness);
-    if (label) draw_list_->AddText(ImVec2(plot_min_.x + 4, py - ImGui::GetFontSize() - 1), color, label);
+    if (label)
+        draw_list_->AddText(ImVec2(plot_min_.x + 4, py - ImGui::GetFontSize() - 1), color, label);
 }
 
 void Plot::Text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_offset) {
@@ -286,15 +290,18 @@ void Plot::End() {
         for (const LegendEntry& entry : legend_)
             width = std::max(width, ImGui::CalcTextSize(entry.label).x);
         const float swatch = font * 1.2f;
-        const ImVec2 box_max(plot_max_.x - font * 0.4f,
-                             plot_min_.y + font * 0.4f + legend_.size() * font * 1.25f + font * 0.3f);
+        const ImVec2 box_max(plot_max_.x - font * 0.4f, plot_min_.y + font * 0.4f +
+                                                            legend_.size() * font * 1.25f +
+                                                            font * 0.3f);
         const ImVec2 box_min(box_max.x - width - swatch - font * 1.0f, plot_min_.y + font * 0.4f);
-        draw_list_->AddRectFilled(box_min, box_max, ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 3.0f);
+        draw_list_->AddRectFilled(box_min, box_max, ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f),
+                                  3.0f);
         float y = box_min.y + font * 0.3f;
         for (const LegendEntry& entry : legend_) {
             if (entry.marker)
-                draw_list_->AddCircleFilled(ImVec2(box_min.x + font * 0.4f + swatch * 0.5f, y + font * 0.5f),
-                                            font * 0.3f, entry.color, 12);
+                draw_list_->AddCircleFilled(
+                    ImVec2(box_min.x + font * 0.4f + swatch * 0.5f, y + font * 0.5f), font * 0.3f,
+                    entry.color, 12);
             else
                 draw_list_->AddLine(ImVec2(box_min.x + font * 0.4f, y + font * 0.5f),
                                     ImVec2(box_min.x + font * 0.4f + swatch, y + font * 0.5f),
@@ -315,8 +322,8 @@ void Plot::End() {
             const double* found = std::lower_bound(series.xs, series.xs + series.count, mouse_x_);
             int index = static_cast<int>(found - series.xs);
             if (index >= series.count) index = series.count - 1;
-            if (index > 0 && std::fabs(series.xs[index - 1] - mouse_x_) <
-                                 std::fabs(series.xs[index] - mouse_x_))
+            if (index > 0 &&
+                std::fabs(series.xs[index - 1] - mouse_x_) < std::fabs(series.xs[index] - mouse_x_))
                 --index;
             ImGui::PushStyleColor(ImGuiCol_Text, series.color);
             ImGui::Bullet();

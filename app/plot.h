@@ -48,7 +48,7 @@ struct PlotConfig {
     const char* y_label = nullptr;
     int x_flags = AxisFlags_None;
     int y_flags = AxisFlags_None;
-    bool equal_aspect = false;  ///< one unit is as many pixels on x as on y (circles stay round)
+    bool equal_aspect = false;     ///< one unit is as many pixels on x as on y (circles stay round)
     Range x_limits{-1e300, 1e300}; ///< panning and zooming never leave these
     bool show_legend = true;
     bool hover_readout = true;

@@ -3,9 +3,9 @@
 #include "app_state.h"
 #include "app_ui.h"
 #include "fonts.h"
-#include "platform.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
+#include "platform.h"
 
 #include <imgui.h>
 #include <stb_image_write.h>
@@ -24,9 +24,12 @@ namespace {
 // Where ImGui keeps window positions between runs: $XDG_CONFIG_HOME/pelab or ~/.config/pelab.
 std::string SettingsPath() {
     std::filesystem::path folder;
-    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) folder = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home) folder = std::filesystem::path(home) / ".config";
-    else return {};
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        folder = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        folder = std::filesystem::path(home) / ".config";
+    else
+        return {};
     folder /= "pelab";
     std::error_code error;
     std::filesystem::create_directories(folder, error);
@@ -45,13 +48,15 @@ struct ImGuiContextOwner {
 
 void PngToBuffer(void* context, void* data, int size) {
     auto* bytes = static_cast<std::vector<unsigned char>*>(context);
-    bytes->insert(bytes->end(), static_cast<unsigned char*>(data), static_cast<unsigned char*>(data) + size);
+    bytes->insert(bytes->end(), static_cast<unsigned char*>(data),
+                  static_cast<unsigned char*>(data) + size);
 }
 
 double Percentile(std::vector<double> values, double fraction) {
     if (values.empty()) return 0;
     std::sort(values.begin(), values.end());
-    const std::size_t index = std::min(values.size() - 1, static_cast<std::size_t>(fraction * values.size()));
+    const std::size_t index =
+        std::min(values.size() - 1, static_cast<std::size_t>(fraction * values.size()));
     return values[index];
 }
 
@@ -161,7 +166,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
     }
     try {
         write_file_atomically(options.out, [&](std::ostream& out) {
-            out.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+            out.write(reinterpret_cast<const char*>(png.data()),
+                      static_cast<std::streamsize>(png.size()));
         });
     } catch (const IoError& e) {
         std::fprintf(stderr, "pelab: %s\n", e.what());

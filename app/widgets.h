@@ -8,10 +8,10 @@ namespace pelab {
 
 /// Okabe–Ito colour-blind-safe palette. Sin is blue and cos is orange, as in the documents.
 namespace palette {
-constexpr ImU32 kBlue = IM_COL32(0x00, 0x72, 0xB2, 0xFF);      // sin
-constexpr ImU32 kOrange = IM_COL32(0xE6, 0x9F, 0x00, 0xFF);    // cos
+constexpr ImU32 kBlue = IM_COL32(0x00, 0x72, 0xB2, 0xFF);   // sin
+constexpr ImU32 kOrange = IM_COL32(0xE6, 0x9F, 0x00, 0xFF); // cos
 constexpr ImU32 kSkyBlue = IM_COL32(0x56, 0xB4, 0xE9, 0xFF);
-constexpr ImU32 kGreen = IM_COL32(0x00, 0x9E, 0x73, 0xFF);     // pos B
+constexpr ImU32 kGreen = IM_COL32(0x00, 0x9E, 0x73, 0xFF);      // pos B
 constexpr ImU32 kVermillion = IM_COL32(0xD5, 0x5E, 0x00, 0xFF); // pos A cursor
 constexpr ImU32 kPurple = IM_COL32(0xCC, 0x79, 0xA7, 0xFF);
 constexpr ImU32 kYellow = IM_COL32(0xF0, 0xE4, 0x42, 0xFF);
@@ -27,8 +27,7 @@ void FormulaTooltip(const char* text);
 
 /// One row of a two-column readout table ("name", "value"); hovering either cell shows the
 /// formula. Call inside BeginTable(…, 2).
-void ReadoutRow(const char* name, const char* formula, const char* value_format, ...)
-    IM_FMTARGS(3);
+void ReadoutRow(const char* name, const char* formula, const char* value_format, ...) IM_FMTARGS(3);
 
 /// SetNextWindowPos/Size(…, FirstUseEver) unless the caller already placed the next window
 /// (the solo-panel layout of `pelab screenshot --panel` does).

@@ -22,8 +22,10 @@ double MaxError(const float* m, int max_len, int d_model) {
     for (int pos = 0; pos < max_len; ++pos)
         for (int i = 0; i < d_model / 2; ++i) {
             const long double angle = pos * powl(10000.0L, -2.0L * i / d_model);
-            worst = std::max(worst, fabsl(m[static_cast<std::size_t>(pos) * d_model + 2 * i] - sinl(angle)));
-            worst = std::max(worst, fabsl(m[static_cast<std::size_t>(pos) * d_model + 2 * i + 1] - cosl(angle)));
+            worst = std::max(
+                worst, fabsl(m[static_cast<std::size_t>(pos) * d_model + 2 * i] - sinl(angle)));
+            worst = std::max(
+                worst, fabsl(m[static_cast<std::size_t>(pos) * d_model + 2 * i + 1] - cosl(angle)));
         }
     return static_cast<double>(worst);
 }
@@ -41,7 +43,8 @@ void BM_PeMatrix(benchmark::State& state) {
         benchmark::ClobberMemory();
     }
     state.counters["max_abs_error"] = MaxError(buffer.data(), max_len, d);
-    state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(buffer.size() * sizeof(float)));
+    state.SetBytesProcessed(state.iterations() *
+                            static_cast<int64_t>(buffer.size() * sizeof(float)));
 }
 BENCHMARK(BM_PeMatrix)->Apply(SizeArgs);
 
@@ -52,7 +55,8 @@ void BM_PeMatrixFresh(benchmark::State& state) {
         benchmark::DoNotOptimize(m.data());
         benchmark::ClobberMemory();
     }
-    state.counters["max_abs_error"] = MaxError(pelab::pe_matrix(max_len, d, 10000.0).data(), max_len, d);
+    state.counters["max_abs_error"] =
+        MaxError(pelab::pe_matrix(max_len, d, 10000.0).data(), max_len, d);
     state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(max_len) * d * 4);
 }
 BENCHMARK(BM_PeMatrixFresh)->Apply(SizeArgs);
@@ -64,8 +68,10 @@ void BM_PeMatrixDirect(benchmark::State& state) {
     for (auto _ : state) {
         for (int pos = 0; pos < max_len; ++pos)
             for (int i = 0; i < d / 2; ++i) {
-                buffer[static_cast<std::size_t>(pos) * d + 2 * i] = static_cast<float>(std::sin(pos * w[i]));
-                buffer[static_cast<std::size_t>(pos) * d + 2 * i + 1] = static_cast<float>(std::cos(pos * w[i]));
+                buffer[static_cast<std::size_t>(pos) * d + 2 * i] =
+                    static_cast<float>(std::sin(pos * w[i]));
+                buffer[static_cast<std::size_t>(pos) * d + 2 * i + 1] =
+                    static_cast<float>(std::cos(pos * w[i]));
             }
         benchmark::DoNotOptimize(buffer.data());
         benchmark::ClobberMemory();

@@ -46,7 +46,8 @@ protected:
 
     // Runs pelab with args (no shell: arguments pass through untouched); env_unset names
     // variables removed from the child's environment.
-    Result Run(const std::vector<std::string>& args, const std::vector<std::string>& env_unset = {}) {
+    Result Run(const std::vector<std::string>& args,
+               const std::vector<std::string>& env_unset = {}) {
         const fs::path out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
         const pid_t pid = fork();
         if (pid == 0) {
@@ -157,13 +158,13 @@ TEST_F(Cli, JsonFileMatchesReferenceInBothLayouts) {
 
 TEST_F(Cli, NpyFileMatchesReference) {
     const fs::path file = dir / "pe.npy";
-    const Result r = Run({"export", "pe", "--max-len", "2048", "--d-model", "64", "--format",
-                          "npy", "--out", file.string()});
+    const Result r = Run({"export", "pe", "--max-len", "2048", "--d-model", "64", "--format", "npy",
+                          "--out", file.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string bytes = ReadAll(file);
     ASSERT_EQ(bytes.substr(0, 6), "\x93NUMPY");
-    const std::size_t header = static_cast<unsigned char>(bytes[8]) |
-                               (static_cast<unsigned char>(bytes[9]) << 8);
+    const std::size_t header =
+        static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
     ASSERT_EQ(bytes.size(), 10 + header + 2048u * 64u * 4u);
     EXPECT_NE(bytes.find("'shape': (2048, 64)"), std::string::npos);
     long double worst = 0;
@@ -187,15 +188,16 @@ TEST_F(Cli, NumpyLoadsNpyAndAgrees) {
                    "--out", file.string()})
                   .exit_code,
               0);
-    const std::string script =
-        "import numpy as np, sys\n"
-        "a = np.load(sys.argv[1])\n"
-        "assert a.dtype == np.float32 and a.shape == (4096, 128) and a.flags['C_CONTIGUOUS'], a.dtype\n"
-        "pos = np.arange(4096, dtype=np.float64)[:, None]\n"
-        "w = 10000.0 ** (-np.arange(0, 128, 2, dtype=np.float64) / 128)\n"
-        "ref = np.empty((4096, 128)); ref[:, 0::2] = np.sin(pos * w); ref[:, 1::2] = np.cos(pos * w)\n"
-        "err = np.abs(a.astype(np.float64) - ref).max()\n"
-        "print(err); sys.exit(0 if err <= 1e-6 else 1)\n";
+    const std::string script = "import numpy as np, sys\n"
+                               "a = np.load(sys.argv[1])\n"
+                               "assert a.dtype == np.float32 and a.shape == (4096, 128) and "
+                               "a.flags['C_CONTIGUOUS'], a.dtype\n"
+                               "pos = np.arange(4096, dtype=np.float64)[:, None]\n"
+                               "w = 10000.0 ** (-np.arange(0, 128, 2, dtype=np.float64) / 128)\n"
+                               "ref = np.empty((4096, 128)); ref[:, 0::2] = np.sin(pos * w); "
+                               "ref[:, 1::2] = np.cos(pos * w)\n"
+                               "err = np.abs(a.astype(np.float64) - ref).max()\n"
+                               "print(err); sys.exit(0 if err <= 1e-6 else 1)\n";
     const fs::path py = dir / "check.py";
     std::ofstream(py) << script;
     const std::string command = python + " " + py.string() + " " + file.string();
@@ -252,7 +254,8 @@ TEST_F(Cli, BadPeArgumentsExitTwoWithMessageAndNoFile) {
     ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--base", "1"}), "--base");
     ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--base", "nan"}), "--base");
     ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--base", "-3"}), "--base");
-    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--layout", "diagonal"}), "--layout");
+    ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--layout", "diagonal"}),
+                     "--layout");
     ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--format", "xml"}), "--format");
     ExpectUsageError(with({"--d-model", "8"}), "--max-len");
     ExpectUsageError(with({"--max-len", "10", "--d-model", "8", "--frobnicate"}), "--frobnicate");
@@ -290,25 +293,31 @@ TEST_F(Cli, UnwritableOutputIsRuntimeFailure) {
                           "/nonexistent-folder-pelab/x.csv"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
-    const Result folder = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", dir.string()});
+    const Result folder =
+        Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", dir.string()});
     EXPECT_EQ(folder.exit_code, 1);
 }
 
 TEST_F(Cli, FailedExportLeavesExistingFileUntouched) {
     const fs::path file = dir / "keep.csv";
     std::ofstream(file) << "precious\n";
-    const Result r = Run({"export", "pe", "--max-len", "4", "--d-model", "5", "--out", file.string()});
+    const Result r =
+        Run({"export", "pe", "--max-len", "4", "--d-model", "5", "--out", file.string()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(ReadAll(file), "precious\n");
     // A successful export replaces it whole and leaves no temporary behind.
-    ASSERT_EQ(Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", file.string()}).exit_code, 0);
+    ASSERT_EQ(
+        Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", file.string()}).exit_code,
+        0);
     EXPECT_EQ(ReadAll(file).rfind("pos,d0", 0), 0u);
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 3); // + stdout/stderr
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}),
+              3); // + stdout/stderr
 }
 
 TEST_F(Cli, NoDisplayIsExitOneWithMessage) {
     for (const std::vector<std::string>& args :
-         {std::vector<std::string>{}, std::vector<std::string>{"screenshot", "--out", (dir / "s.png").string()}}) {
+         {std::vector<std::string>{},
+          std::vector<std::string>{"screenshot", "--out", (dir / "s.png").string()}}) {
         const Result r = Run(args, {"DISPLAY", "WAYLAND_DISPLAY"});
         EXPECT_EQ(r.exit_code, 1) << r.err;
         EXPECT_NE(r.err.find("display"), std::string::npos) << r.err;

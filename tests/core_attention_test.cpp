@@ -21,7 +21,8 @@ TEST(Tokenizer, KeepsMultiByteCharactersWhole) {
 }
 
 TEST(Tokenizer, RejectsInvalidUtf8WithClearMessage) {
-    for (const char* bad : {"dog \xff", "\xc0\xaf", "abc\xe2\x82", "\xed\xa0\x80", "\xf5\x80\x80\x80"}) {
+    for (const char* bad :
+         {"dog \xff", "\xc0\xaf", "abc\xe2\x82", "\xed\xa0\x80", "\xf5\x80\x80\x80"}) {
         try {
             tokenize(bad);
             ADD_FAILURE() << "accepted invalid UTF-8";
@@ -122,8 +123,8 @@ TEST(Attention, WorkedExampleXFinalMatchesDocument002) {
                                                               {"cat", {0.7, -0.3, 0.6, 0.1}},
                                                               {"sat", {-0.4, 0.9, 0.2, -0.5}}};
     PositionalOptions options;
-    const Matrix x = add_positional_encoding(table_embeddings(tokenize("The cat sat"), table, 4),
-                                             options);
+    const Matrix x =
+        add_positional_encoding(table_embeddings(tokenize("The cat sat"), table, 4), options);
     // Correctly rounded (the document truncates 1.0999… to 1.099 and 0.4999… to 0.499).
     const double expected[3][4] = {
         {0.200, 1.500, -0.100, 1.800}, {1.541, 0.240, 0.610, 1.100}, {0.509, 0.484, 0.220, 0.500}};
@@ -152,8 +153,8 @@ TEST(Attention, WithPeScoresMatchIndependentComputationAndDiffer) {
     const OrderDemoResult r = run_order_demo("dog bites man", "man bites dog", options);
     // S[i][j] = (e_i + PE(i))·(e_j + PE(j)) with one-hot e: word w sits in dim index(w).
     const auto expected = [](int i, int wi, int j, int wj) {
-        long double s = (wi == wj) + reference::pe(i, wj, 16, 10000) +
-                        reference::pe(j, wi, 16, 10000);
+        long double s =
+            (wi == wj) + reference::pe(i, wj, 16, 10000) + reference::pe(j, wi, 16, 10000);
         for (int dim = 0; dim < 16; ++dim)
             s += reference::pe(i, dim, 16, 10000) * reference::pe(j, dim, 16, 10000);
         return static_cast<double>(s);
@@ -195,7 +196,8 @@ TEST(Attention, PermutationEquivarianceIsExactWithoutPeAndBrokenWithPe) {
     PositionalOptions off;
     off.pe_enabled = false;
     PositionalOptions on;
-    for (const std::vector<int>& p : {std::vector<int>{4, 3, 2, 1, 0}, std::vector<int>{1, 2, 0, 4, 3}}) {
+    for (const std::vector<int>& p :
+         {std::vector<int>{4, 3, 2, 1, 0}, std::vector<int>{1, 2, 0, 4, 3}}) {
         EXPECT_LT(equivariance_residual(e, p, off), 1e-12);
         EXPECT_GT(equivariance_residual(e, p, on), 1e-3);
     }

@@ -17,8 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 fs::path FreshDir(const char* name) {
-    const fs::path dir = fs::temp_directory_path() / ("pelab_test_" + std::string(name) + "_" +
-                                                      std::to_string(::getpid()));
+    const fs::path dir = fs::temp_directory_path() /
+                         ("pelab_test_" + std::string(name) + "_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -65,8 +65,8 @@ TEST(Export, NpyHeaderAndDataFollowNumpyFormat) {
     EXPECT_EQ(bytes.substr(0, 6), std::string("\x93NUMPY"));
     EXPECT_EQ(bytes[6], 1);
     EXPECT_EQ(bytes[7], 0);
-    const std::size_t header_length = static_cast<unsigned char>(bytes[8]) |
-                                      (static_cast<unsigned char>(bytes[9]) << 8);
+    const std::size_t header_length =
+        static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
     EXPECT_EQ((10 + header_length) % 64, 0u);
     const std::string header = bytes.substr(10, header_length);
     EXPECT_NE(header.find("'descr': '<f4'"), std::string::npos);
@@ -96,8 +96,8 @@ TEST(Export, JsonHoldsParametersAndValues) {
 
 TEST(Export, AttentionJsonHasEverySpecKey) {
     OrderDemoOptions options;
-    const std::string text = attention_json(run_order_demo("dog bites man", "man bites dog", options),
-                                            options);
+    const std::string text =
+        attention_json(run_order_demo("dog bites man", "man bites dog", options), options);
     const nlohmann::json doc = nlohmann::json::parse(text);
     for (const char* key : {"tokens_a", "tokens_b", "vocab", "x_a", "x_b", "scores_a", "scores_b",
                             "weights_a", "weights_b", "same_up_to_reordering", "max_reorder_diff"})

@@ -127,18 +127,18 @@ TEST(Sinusoidal, ConcatenatedLayoutPutsSinHalfThenCosHalf) {
 // PyTorch's usual recipe) is off by ~1e-4 at 2048 and by far more at 10^6 (SPEC §4 W12).
 TEST(Sinusoidal, AccurateAtLargePositionsWhereFloatAnglesFail) {
     float worst_float_angle_at_2048 = 0;
-    for (double pos : {2047.0, 100000.0, 1000000.0}) {
+    for (double pos : {2047.0, 100000.0, 1000000.0, 999999999.0}) {
         const std::vector<float> v = pe_vector(pos, 512, 10000);
         for (int dim = 0; dim < 512; ++dim) {
             const long double exact = reference::pe(pos, dim, 512, 10000);
             EXPECT_LT(fabsl(v[dim] - exact), 1e-6L) << "pos " << pos << " dim " << dim;
             if (pos == 2047.0) {
-                const float w = std::exp(static_cast<float>(dim / 2 * 2) *
-                                         -(std::log(10000.0f) / 512.0f));
+                const float w =
+                    std::exp(static_cast<float>(dim / 2 * 2) * -(std::log(10000.0f) / 512.0f));
                 const float angle = static_cast<float>(pos) * w;
                 const float naive = dim % 2 == 0 ? std::sin(angle) : std::cos(angle);
-                worst_float_angle_at_2048 = std::max(
-                    worst_float_angle_at_2048, static_cast<float>(fabsl(naive - exact)));
+                worst_float_angle_at_2048 =
+                    std::max(worst_float_angle_at_2048, static_cast<float>(fabsl(naive - exact)));
             }
         }
     }
@@ -148,7 +148,7 @@ TEST(Sinusoidal, AccurateAtLargePositionsWhereFloatAnglesFail) {
 TEST(Sinusoidal, OtherBasesFollowTheFormula) {
     for (double base : {1.5, 100.0, 500000.0}) {
         EXPECT_NEAR(omega(7, 64, base), static_cast<double>(reference::omega(7, 64, base)), 1e-15);
-        EXPECT_NEAR(pe_value(42, 15, 64, base), static_cast<double>(reference::pe(42, 15, 64, base)),
-                    1e-12);
+        EXPECT_NEAR(pe_value(42, 15, 64, base),
+                    static_cast<double>(reference::pe(42, 15, 64, base)), 1e-12);
     }
 }

@@ -16,7 +16,8 @@ using namespace pelab;
 
 namespace {
 // Runs call, expects InvalidArgument whose message contains every one of `mentions`.
-void ExpectRejected(const std::function<void()>& call, std::initializer_list<const char*> mentions) {
+void ExpectRejected(const std::function<void()>& call,
+                    std::initializer_list<const char*> mentions) {
     try {
         call();
         ADD_FAILURE() << "no error for bad input";

@@ -85,8 +85,8 @@ TEST_F(Headless, EveryPanelSurvivesSweepOfSharedState) {
         state.pos_a = (frame % 3 == 0) ? 0.0 : frame * 2777.7;
         state.pos_b = 1e6 - frame;
         state.show_about = frame % 50 < 5;
-        ImGui::GetIO().MousePos = ImVec2(static_cast<float>((frame * 53) % 1280),
-                                         static_cast<float>((frame * 29) % 800));
+        ImGui::GetIO().MousePos =
+            ImVec2(static_cast<float>((frame * 53) % 1280), static_cast<float>((frame * 29) % 800));
         ImGui::GetIO().MouseWheel = (frame % 7 == 0) ? 1.0f : (frame % 11 == 0 ? -2.0f : 0.0f);
         ImGui::GetIO().MouseDown[0] = frame % 13 < 4;
         Frame();

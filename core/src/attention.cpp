@@ -18,14 +18,14 @@ namespace {
 void validate_positional(const PositionalOptions& options) {
     validate_base(options.base);
     if (!std::isfinite(options.pe_scale) || options.pe_scale < 0 || options.pe_scale > 1000)
-        throw InvalidArgument(concat("pe_scale must be a number in [0, 1000] (got ",
-                                     options.pe_scale, ")"));
+        throw InvalidArgument(
+            concat("pe_scale must be a number in [0, 1000] (got ", options.pe_scale, ")"));
 }
 
 void validate_permutation(const std::vector<int>& permutation, int rows) {
     if (permutation.size() != static_cast<std::size_t>(rows))
-        throw InvalidArgument(concat("permutation has ", permutation.size(),
-                                     " entries; expected ", rows));
+        throw InvalidArgument(
+            concat("permutation has ", permutation.size(), " entries; expected ", rows));
     std::vector<bool> seen(static_cast<std::size_t>(rows), false);
     for (int index : permutation) {
         if (index < 0 || index >= rows || seen[index])
@@ -50,8 +50,9 @@ Matrix add_positional_encoding(const Matrix& embeddings, const PositionalOptions
     Matrix x(embeddings.rows, embeddings.cols);
     for (int pos = 0; pos < embeddings.rows; ++pos) {
         const std::vector<double> pe =
-            options.pe_enabled ? pe_vector_double(pos, embeddings.cols, options.base)
-                               : std::vector<double>(static_cast<std::size_t>(embeddings.cols), 0.0);
+            options.pe_enabled
+                ? pe_vector_double(pos, embeddings.cols, options.base)
+                : std::vector<double>(static_cast<std::size_t>(embeddings.cols), 0.0);
         for (int dim = 0; dim < embeddings.cols; ++dim)
             x.at(pos, dim) = embeddings.at(pos, dim) * embedding_scale + options.pe_scale * pe[dim];
     }
@@ -144,8 +145,8 @@ ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
         for (int k = 0; k < n_b; ++k) {
             const int ja = verdict.mapping[j], ka = verdict.mapping[k];
             const double diff = std::fabs(scores_b.at(j, k) - scores_a.at(ja, ka));
-            largest_score = std::max({largest_score, std::fabs(scores_b.at(j, k)),
-                                      std::fabs(scores_a.at(ja, ka))});
+            largest_score = std::max(
+                {largest_score, std::fabs(scores_b.at(j, k)), std::fabs(scores_a.at(ja, ka))});
             if (diff > verdict.max_difference || verdict.row_b < 0) {
                 verdict.max_difference = diff;
                 verdict.row_b = j, verdict.col_b = k, verdict.row_a = ja, verdict.col_a = ka;

@@ -26,15 +26,24 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t index) {
     if (lead < 0x80) return 1;
     std::size_t length = 0;
     unsigned min_second = 0x80, max_second = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
-    else if (lead == 0xE0) length = 3, min_second = 0xA0;
-    else if (lead >= 0xE1 && lead <= 0xEC) length = 3;
-    else if (lead == 0xED) length = 3, max_second = 0x9F;
-    else if (lead >= 0xEE && lead <= 0xEF) length = 3;
-    else if (lead == 0xF0) length = 4, min_second = 0x90;
-    else if (lead >= 0xF1 && lead <= 0xF3) length = 4;
-    else if (lead == 0xF4) length = 4, max_second = 0x8F;
-    else return 0;
+    if (lead >= 0xC2 && lead <= 0xDF)
+        length = 2;
+    else if (lead == 0xE0)
+        length = 3, min_second = 0xA0;
+    else if (lead >= 0xE1 && lead <= 0xEC)
+        length = 3;
+    else if (lead == 0xED)
+        length = 3, max_second = 0x9F;
+    else if (lead >= 0xEE && lead <= 0xEF)
+        length = 3;
+    else if (lead == 0xF0)
+        length = 4, min_second = 0x90;
+    else if (lead >= 0xF1 && lead <= 0xF3)
+        length = 4;
+    else if (lead == 0xF4)
+        length = 4, max_second = 0x8F;
+    else
+        return 0;
     if (index + length > text.size()) return 0;
     if (byte(1) < min_second || byte(1) > max_second) return 0;
     for (std::size_t k = 2; k < length; ++k)
@@ -69,8 +78,8 @@ std::vector<std::string> tokenize(std::string_view text) {
     if (!current.empty()) tokens.push_back(std::move(current));
     if (tokens.empty()) throw InvalidArgument("sentence is empty: type at least one word");
     if (tokens.size() > static_cast<std::size_t>(kMaxSentenceTokens))
-        throw InvalidArgument(concat("sentence has ", tokens.size(), " words; the demo allows at most ",
-                                     kMaxSentenceTokens));
+        throw InvalidArgument(concat("sentence has ", tokens.size(),
+                                     " words; the demo allows at most ", kMaxSentenceTokens));
     return tokens;
 }
 
@@ -149,8 +158,8 @@ Matrix table_embeddings(const std::vector<std::string>& tokens,
     for (std::size_t row = 0; row < tokens.size(); ++row) {
         const auto found = table.find(tokens[row]);
         if (found == table.end())
-            throw InvalidArgument(concat("word \"", tokens[row],
-                                         "\" has no row in the embedding table"));
+            throw InvalidArgument(
+                concat("word \"", tokens[row], "\" has no row in the embedding table"));
         if (found->second.size() != static_cast<std::size_t>(d_model))
             throw InvalidArgument(concat("embedding of \"", tokens[row], "\" has ",
                                          found->second.size(), " values; d_model is ", d_model));

@@ -84,15 +84,22 @@ void write_pe_json(std::ostream& out, const PeExportInfo& info, const float* val
 }
 
 void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* values) {
-    std::string header = concat("{'descr': '<f4', 'fortran_order': False, 'shape': (",
-                                info.max_len, ", ", info.d_model, "), }");
+    std::string header = concat("{'descr': '<f4', 'fortran_order': False, 'shape': (", info.max_len,
+                                ", ", info.d_model, "), }");
     // Magic (6) + version (2) + header length (2) + header, padded with spaces and ended by
     // '\n' so that the data starts on a 64-byte boundary, as NumPy itself writes it.
     const std::size_t unpadded = 10 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
     const std::uint16_t header_length = static_cast<std::uint16_t>(header.size());
-    const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+    const unsigned char preamble[10] = {0x93,
+                                        'N',
+                                        'U',
+                                        'M',
+                                        'P',
+                                        'Y',
+                                        1,
+                                        0,
                                         static_cast<unsigned char>(header_length & 0xFF),
                                         static_cast<unsigned char>(header_length >> 8)};
     out.write(reinterpret_cast<const char*>(preamble), sizeof preamble);

@@ -12,14 +12,15 @@ namespace pelab {
 
 Rotation2 rotation_matrix(int pair_index, double offset, int d_model, double base) {
     if (!std::isfinite(offset))
-        throw InvalidArgument(detail::concat("offset k must be a finite number (got ", offset, ")"));
+        throw InvalidArgument(
+            detail::concat("offset k must be a finite number (got ", offset, ")"));
     const double angle = omega(pair_index, d_model, base) * offset;
     const double c = std::cos(angle), s = std::sin(angle);
     return Rotation2{c, s, -s, c};
 }
 
-void apply_rotation(const Rotation2& rotation, double sin_value, double cos_value,
-                    double* out_sin, double* out_cos) {
+void apply_rotation(const Rotation2& rotation, double sin_value, double cos_value, double* out_sin,
+                    double* out_cos) {
     *out_sin = rotation.m00 * sin_value + rotation.m01 * cos_value;
     *out_cos = rotation.m10 * sin_value + rotation.m11 * cos_value;
 }
@@ -27,7 +28,8 @@ void apply_rotation(const Rotation2& rotation, double sin_value, double cos_valu
 double rotation_residual(double pos, double offset, int d_model, double base) {
     validate_position(pos);
     if (!std::isfinite(offset))
-        throw InvalidArgument(detail::concat("offset k must be a finite number (got ", offset, ")"));
+        throw InvalidArgument(
+            detail::concat("offset k must be a finite number (got ", offset, ")"));
     validate_position(pos + offset);
     const std::vector<float> here = pe_vector(pos, d_model, base);
     const std::vector<float> there = pe_vector(pos + offset, d_model, base);

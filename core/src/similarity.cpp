@@ -58,8 +58,8 @@ std::vector<float> similarity_matrix(int first, int count, int d_model, double b
     validate_base(base);
     validate_position(first);
     if (count < 1 || count > 4096)
-        throw InvalidArgument(concat("similarity matrix size must be in [1, 4096] (got ", count,
-                                     ")"));
+        throw InvalidArgument(
+            concat("similarity matrix size must be in [1, 4096] (got ", count, ")"));
     validate_position(static_cast<double>(first) + count - 1);
     const std::vector<double> omegas = frequencies(d_model, base);
     // dot(p, q) depends on |p − q| only: tabulate it once per offset.

@@ -25,15 +25,15 @@ void validate_d_model(int d_model) {
 
 void validate_base(double base) {
     if (!std::isfinite(base) || base <= kMinBaseExclusive || base > kMaxBase)
-        throw InvalidArgument(concat("base must be a finite number > 1 and <= ", kMaxBase,
-                                     " (got ", base,
+        throw InvalidArgument(concat("base must be a finite number > 1 and <= ", kMaxBase, " (got ",
+                                     base,
                                      "): with base <= 1 every pair would turn at the same speed"));
 }
 
 void validate_position(double pos) {
     if (!std::isfinite(pos) || pos < 0 || pos > kMaxPosition)
-        throw InvalidArgument(concat("position must be a number in [0, ", kMaxPosition,
-                                     "] (got ", pos, ")"));
+        throw InvalidArgument(
+            concat("position must be a number in [0, ", kMaxPosition, "] (got ", pos, ")"));
 }
 
 void validate_pair(int pair_index, int d_model) {
@@ -76,8 +76,8 @@ double pe_value(double pos, int dim, int d_model, double base) {
     validate_base(base);
     validate_position(pos);
     if (dim < 0 || dim >= d_model)
-        throw InvalidArgument(concat("dimension must be in [0, ", d_model - 1, "] (got ", dim,
-                                     ")"));
+        throw InvalidArgument(
+            concat("dimension must be in [0, ", d_model - 1, "] (got ", dim, ")"));
     const double angle = pos * std::pow(base, -2.0 * (dim / 2) / d_model);
     return dim % 2 == 0 ? std::sin(angle) : std::cos(angle);
 }
@@ -130,8 +130,8 @@ void validate_matrix_request(int max_len, int d_model, double base) {
     validate_d_model(d_model);
     validate_base(base);
     if (max_len < 1 || max_len > kMaxSequenceLength)
-        throw InvalidArgument(concat("max_len must be in [1, ", kMaxSequenceLength, "] (got ",
-                                     max_len, ")"));
+        throw InvalidArgument(
+            concat("max_len must be in [1, ", kMaxSequenceLength, "] (got ", max_len, ")"));
     const std::int64_t elements = static_cast<std::int64_t>(max_len) * d_model;
     if (elements > kMaxMatrixElements)
         throw InvalidArgument(concat("max_len x d_model must be at most ", kMaxMatrixElements,
@@ -216,8 +216,7 @@ void rotate_rows_interleaved(double* __restrict sin_state, double* __restrict co
 PELAB_KERNEL_CLONES
 void rotate_rows_concatenated(double* __restrict sin_state, double* __restrict cos_state,
                               const double* __restrict cos_step, const double* __restrict sin_step,
-                              int pairs, int rows, float* __restrict out,
-                              std::size_t row_stride) {
+                              int pairs, int rows, float* __restrict out, std::size_t row_stride) {
     rotate_rows<Layout::Concatenated>(sin_state, cos_state, cos_step, sin_step, pairs, rows, out,
                                       row_stride);
 }

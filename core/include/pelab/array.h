@@ -42,18 +42,26 @@ template <typename T> struct LargeArrayAllocator {
     }
 
     void deallocate(T* pointer, std::size_t count) noexcept {
-        if (count * sizeof(T) < kHugeThreshold) ::operator delete(pointer);
-        else std::free(pointer);
+        if (count * sizeof(T) < kHugeThreshold)
+            ::operator delete(pointer);
+        else
+            std::free(pointer);
     }
 
     /// Default-initialise (no zeroing) when no value is given.
-    template <typename U> void construct(U* pointer) noexcept { ::new (static_cast<void*>(pointer)) U; }
+    template <typename U> void construct(U* pointer) noexcept {
+        ::new (static_cast<void*>(pointer)) U;
+    }
     template <typename U, typename... Args> void construct(U* pointer, Args&&... args) {
         ::new (static_cast<void*>(pointer)) U(std::forward<Args>(args)...);
     }
 
-    template <typename U> bool operator==(const LargeArrayAllocator<U>&) const noexcept { return true; }
-    template <typename U> bool operator!=(const LargeArrayAllocator<U>&) const noexcept { return false; }
+    template <typename U> bool operator==(const LargeArrayAllocator<U>&) const noexcept {
+        return true;
+    }
+    template <typename U> bool operator!=(const LargeArrayAllocator<U>&) const noexcept {
+        return false;
+    }
 };
 
 using FloatArray = std::vector<float, LargeArrayAllocator<float>>;

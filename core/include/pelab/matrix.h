@@ -18,9 +18,7 @@ struct Matrix {
           values(static_cast<std::size_t>(row_count) * static_cast<std::size_t>(col_count), 0.0) {}
 
     double& at(int row, int col) { return values[static_cast<std::size_t>(row) * cols + col]; }
-    double at(int row, int col) const {
-        return values[static_cast<std::size_t>(row) * cols + col];
-    }
+    double at(int row, int col) const { return values[static_cast<std::size_t>(row) * cols + col]; }
     const double* row(int r) const { return values.data() + static_cast<std::size_t>(r) * cols; }
     double* row(int r) { return values.data() + static_cast<std::size_t>(r) * cols; }
 };

@@ -17,8 +17,8 @@ struct Rotation2 {
 Rotation2 rotation_matrix(int pair_index, double offset, int d_model, double base);
 
 /// R·(sin, cos).
-void apply_rotation(const Rotation2& rotation, double sin_value, double cos_value,
-                    double* out_sin, double* out_cos);
+void apply_rotation(const Rotation2& rotation, double sin_value, double cos_value, double* out_sin,
+                    double* out_cos);
 
 /// max over all dims of |PE(pos+k) − R_k·PE(pos)|, with both PE vectors stored as float32
 /// the way a model holds them: float rounding only, ≈ 1e-7. Shows the identity holds for

@@ -76,8 +76,7 @@ void validate_matrix_request(int max_len, int d_model, double base);
 /// run time when the CPU has it, with a portable baseline otherwise.
 void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float* out);
 /// Same, returning a fresh array (what a script does). See pelab/array.h for why FloatArray.
-FloatArray pe_matrix(int max_len, int d_model, double base,
-                             Layout layout = Layout::Interleaved);
+FloatArray pe_matrix(int max_len, int d_model, double base, Layout layout = Layout::Interleaved);
 
 /// Rows between exact re-anchorings in pe_matrix_into.
 constexpr int kAnchorInterval = 256;
