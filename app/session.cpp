@@ -52,6 +52,14 @@ void PngToBuffer(void* context, void* data, int size) {
                   static_cast<unsigned char*>(data) + size);
 }
 
+// Opens the window; on failure prints why (no display, no OpenGL 3.3) and returns false.
+bool OpenWindow(Platform& platform, const PlatformOptions& options) {
+    std::string error;
+    if (platform.Init(options, &error)) return true;
+    std::fprintf(stderr, "pelab: %s\n", error.c_str());
+    return false;
+}
+
 double Percentile(std::vector<double> values, double fraction) {
     if (values.empty()) return 0;
     std::sort(values.begin(), values.end());
@@ -73,11 +81,7 @@ int RunGui(const GuiOptions& options) {
     PlatformOptions platform_options;
     platform_options.visible = options.bench_frames == 0;
     platform_options.fullscreen = options.fullscreen;
-    std::string error;
-    if (!platform.Init(platform_options, &error)) {
-        std::fprintf(stderr, "pelab: %s\n", error.c_str());
-        return kExitRuntimeFailure;
-    }
+    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
     AppState state;
     state.font_scale = options.font_scale;
     state.fullscreen = options.fullscreen;
@@ -131,11 +135,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     platform_options.visible = false;
     platform_options.width = options.width;
     platform_options.height = options.height;
-    std::string error;
-    if (!platform.Init(platform_options, &error)) {
-        std::fprintf(stderr, "pelab: %s\n", error.c_str());
-        return kExitRuntimeFailure;
-    }
+    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
     AppState state;
     state.font_scale = options.font_scale;
     Panels panels;
@@ -154,6 +154,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     }
     std::vector<unsigned char> rgba;
     int width = 0, height = 0;
+    std::string error;
     if (!platform.Capture(&rgba, &width, &height, &error)) {
         std::fprintf(stderr, "pelab: screenshot failed: %s\n", error.c_str());
         return kExitRuntimeFailure;
