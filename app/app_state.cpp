@@ -19,6 +19,10 @@ void AppState::Clamp() {
     pe_scale = std::clamp(pe_scale, 0.0, 100.0);
     play_speed = std::clamp(play_speed, 0.1, 1000.0);
     font_scale = std::clamp(font_scale, 0.5f, 4.0f);
+    shift_k = std::clamp(shift_k, -kUiMaxShift, kUiMaxShift);
+    if (order_d_model % 2 != 0) order_d_model += 1;
+    order_d_model = std::clamp(order_d_model, 2, kUiMaxOrderDModel);
+    embedding_seed = std::max(embedding_seed, 0);
 }
 
 } // namespace pelab

@@ -3,9 +3,18 @@
 // expect to be linked across panels lives here.
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace pelab {
+
+/// Screen rectangle of a named widget (see AppState::widget_rects).
+struct WidgetRect {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool operator==(const WidgetRect& o) const {
+        return x0 == o.x0 && y0 == o.y0 && x1 == o.x1 && y1 == o.y1;
+    }
+};
 
 struct AppState {
     // Encoding parameters shared by every panel. Invariants (kept by Clamp()): d_model even in
@@ -16,12 +25,19 @@ struct AppState {
     double pos_b = 50.0;
     int pair = 0;
 
-    // Order demo (document 001/002).
+    // Shift both positions by k (compare panel) / turn every clock hand by ω_i·k (clocks).
+    int shift_k = 5;
+
+    // Order demo (documents 001/002/003). It has its own small width so that one-hot rows,
+    // X rows and score matrices stay readable: PE is added to order_d_model-wide embeddings.
     bool pe_enabled = true;
     double pe_scale = 1.0;
     bool scale_embeddings = false;
     std::string sentence_a = "dog bites man";
     std::string sentence_b = "man bites dog";
+    int order_d_model = 16;
+    bool random_embeddings = false; ///< false: one-hot over the vocabulary (document 002)
+    int embedding_seed = 42;
 
     // Animation of pos A (positions per second; independent of the frame rate).
     bool playing = false;
@@ -29,11 +45,22 @@ struct AppState {
 
     // Window and presentation.
     bool show_waves = true;
+    bool show_compare = true;
+    bool show_clocks = true;
+    bool show_order = true;
     bool show_about = false;
     float font_scale = 1.0f;         ///< user's zoom on top of the monitor's content scale
     bool fonts_need_rebuild = false; ///< set when font_scale changes; main() rebuilds the atlas
     bool fullscreen = false;
     bool quit_requested = false;
+
+    // Test hook (`--widget-rects FILE`): when record_widgets is set, panels store the screen
+    // rectangle of each named widget here so end-to-end tests can click it with xdotool.
+    bool record_widgets = false;
+    std::map<std::string, WidgetRect> widget_rects;
+
+    // Seconds spent inside pelab_core during the current frame (--bench-frames reports it).
+    double core_seconds = 0.0;
 
     // Last message shown in the status bar (e.g. "d_model must be even: using 8").
     std::string status_message;
@@ -43,6 +70,8 @@ struct AppState {
 };
 
 constexpr int kUiMaxDModel = 4096;
+constexpr int kUiMaxOrderDModel = 64;
+constexpr int kUiMaxShift = 1000;
 constexpr double kUiMinBase = 10.0;
 constexpr double kUiMaxBase = 1e6;
 constexpr double kUiMaxPosition = 1e6;

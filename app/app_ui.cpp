@@ -81,6 +81,9 @@ void DrawMainMenu(AppState& state) {
     }
     if (ImGui::BeginMenu("View")) {
         ImGui::MenuItem("Waves: frequency explorer", nullptr, &state.show_waves);
+        ImGui::MenuItem("Compare two positions", nullptr, &state.show_compare);
+        ImGui::MenuItem("Clocks: one hand per pair", nullptr, &state.show_clocks);
+        ImGui::MenuItem("Order: PE on / off", nullptr, &state.show_order);
         ImGui::Separator();
         if (ImGui::MenuItem("Larger text", "Ctrl+=")) {
             state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
@@ -142,7 +145,15 @@ void DrawStatusBar(const AppState& state) {
 
 } // namespace
 
+namespace {
+constexpr const char* kWavesTitle = "Waves: frequency explorer";
+constexpr const char* kCompareTitle = "Compare two positions";
+constexpr const char* kClocksTitle = "Clocks: one hand per pair";
+constexpr const char* kOrderTitle = "Order: does the model see word order?";
+} // namespace
+
 void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds) {
+    state.core_seconds = 0.0;
     if (state.playing) {
         state.pos_a += state.play_speed * static_cast<double>(delta_seconds);
         if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
@@ -153,12 +164,17 @@ void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, flo
         const ImGuiViewport* viewport = ImGui::GetMainViewport();
         ImGui::SetNextWindowPos(viewport->Pos, ImGuiCond_Always);
         ImGui::SetNextWindowSize(viewport->Size, ImGuiCond_Always);
-        if (options.solo_panel == "waves")
-            panels.waves.Draw("Waves: frequency explorer", nullptr, state);
+        if (options.solo_panel == "waves") panels.waves.Draw(kWavesTitle, nullptr, state);
+        if (options.solo_panel == "compare") panels.compare.Draw(kCompareTitle, nullptr, state);
+        if (options.solo_panel == "clocks") panels.clocks.Draw(kClocksTitle, nullptr, state);
+        if (options.solo_panel == "order") panels.order.Draw(kOrderTitle, nullptr, state);
         return;
     }
     DrawMainMenu(state);
-    if (state.show_waves) panels.waves.Draw("Waves: frequency explorer", &state.show_waves, state);
+    if (state.show_waves) panels.waves.Draw(kWavesTitle, &state.show_waves, state);
+    if (state.show_compare) panels.compare.Draw(kCompareTitle, &state.show_compare, state);
+    if (state.show_clocks) panels.clocks.Draw(kClocksTitle, &state.show_clocks, state);
+    if (state.show_order) panels.order.Draw(kOrderTitle, &state.show_order, state);
     DrawAbout(state);
     DrawStatusBar(state);
 }

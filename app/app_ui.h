@@ -5,6 +5,9 @@
 
 #include "app_state.h"
 #include "input.h"
+#include "panel_clocks.h"
+#include "panel_compare.h"
+#include "panel_order.h"
 #include "panel_waves.h"
 
 #include <string>
@@ -15,10 +18,13 @@ namespace pelab {
 /// Every panel's view state, owned by main() next to AppState.
 struct Panels {
     WavesPanel waves;
+    ComparePanel compare;
+    ClocksPanel clocks;
+    OrderPanel order;
 };
 
 /// Names accepted by `--panel` and shown in the View menu.
-constexpr const char* kPanelNames[] = {"waves"};
+constexpr const char* kPanelNames[] = {"waves", "compare", "clocks", "order"};
 bool IsKnownPanel(const std::string& name);
 /// Comma-separated list of panel names, for error messages.
 std::string PanelNameList();

@@ -20,6 +20,7 @@ void BuildFonts(FontSet& fonts, float pixel_size) {
     const ImWchar extra[] = {
         0x0370, 0x03FF, // Greek: ω π Δ θ
         0x2010, 0x206F, // punctuation: – — ‖ … ′
+        0x1D00, 0x1DBF, // phonetic extensions: the ᵀ of QKᵀ
         0x2070, 0x209F, // super- and subscripts
         0x2190, 0x21FF, // arrows
         0x2200, 0x22FF, // math operators: √ ≤ ≈ ∞ ∑ ·
@@ -41,6 +42,16 @@ void BuildFonts(FontSet& fonts, float pixel_size) {
             fonts.source = path;
             break;
         }
+    }
+    // DejaVu Sans fills the glyphs the main font lacks (Inter has no ᵀ or ≫): in ImGui's atlas a
+    // merged font never replaces a glyph that is already there.
+    const char* const fallback = kFontCandidates[1];
+    std::error_code missing;
+    if (font && fonts.source != fallback && std::filesystem::is_regular_file(fallback, missing)) {
+        ImFontConfig merge;
+        merge.MergeMode = true;
+        merge.OversampleH = 2;
+        io.Fonts->AddFontFromFileTTF(fallback, pixel_size, &merge, fonts.glyph_ranges.Data);
     }
     if (!font) {
         ImFontConfig config;

@@ -14,14 +14,7 @@ constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0
 }
 
 void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
-    const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    const float margin = ImGui::GetFontSize() * 0.5f;
-    // Below the menu bar and above the status bar (both one frame high). Viewport::WorkPos would
-    // say the same, but ImGui 1.86 updates it one frame late, after FirstUseEver has applied.
-    const float bar = ImGui::GetFrameHeight();
-    DefaultWindowPlacement(
-        ImVec2(viewport->Pos.x + margin, viewport->Pos.y + bar + margin),
-        ImVec2(viewport->Size.x - 2 * margin, viewport->Size.y - 2 * bar - 2 * margin));
+    QuadrantPlacement(0);
     if (!ImGui::Begin(title, p_open)) {
         ImGui::End();
         return;
@@ -29,7 +22,9 @@ void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
     DrawControls(state);
     ImGui::Separator();
     const float font = ImGui::GetFontSize();
-    const float readout_width = font * 19.0f;
+    // The readouts take a third of a narrow window and at most 19 em of a wide one.
+    const float readout_width =
+        std::clamp(ImGui::GetContentRegionAvail().x * 0.33f, font * 12.0f, font * 19.0f);
     ImGui::BeginChild("##wave_readouts", ImVec2(readout_width, 0), false);
     DrawReadouts(state);
     ImGui::EndChild();
@@ -44,9 +39,11 @@ void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
 
 void WavesPanel::DrawControls(AppState& state) {
     const float font = ImGui::GetFontSize();
-    ImGui::PushItemWidth(font * 14);
+    ImGui::PushItemWidth(std::clamp(ImGui::GetContentRegionAvail().x * 0.5f - font * 6.5f,
+                                    font * 6.0f, font * 14.0f));
     ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
                      ImGuiSliderFlags_AlwaysClamp);
+    RecordWidget(state, "waves.pair_slider");
     ImGui::SameLine();
     HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
                "Up/Down arrows change it from anywhere.");
@@ -83,11 +80,31 @@ void WavesPanel::DrawControls(AppState& state) {
     ImGui::SameLine();
     HelpMarker("The cursor position. Left/Right arrows move it by 1 (Shift: 10).");
     ImGui::PopItemWidth();
+    ImGui::Checkbox("many waves", &many_waves);
+    RecordWidget(state, "waves.many_waves");
+    ImGui::SameLine();
+    HelpMarker("Stack several dimensions, fast at the top and slow at the bottom, and watch one "
+               "position cursor sweep across them (Play or Space). The dots at the cursor are that "
+               "position's fingerprint.");
+    if (many_waves) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(font * 6);
+        ImGui::SliderInt("lanes", &lane_count, 2, 16);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(state.playing ? "Pause" : "Play")) state.playing = !state.playing;
+    ImGui::SameLine();
+    const double min_speed = 0.1, max_speed = 1000.0;
+    ImGui::SetNextItemWidth(font * 8);
+    ImGui::SliderScalar("positions/s##waves", ImGuiDataType_Double, &state.play_speed, &min_speed,
+                        &max_speed, "%.1f",
+                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     if (!d_model_note.empty()) ErrorText(d_model_note.c_str());
     state.Clamp();
 }
 
-void WavesPanel::DrawReadouts(const AppState& state) {
+void WavesPanel::DrawReadouts(AppState& state) {
+    CoreTimer core_time(state);
     const int i = state.pair, d = state.d_model;
     const double exp = exponent(i, d);
     const double denom = denominator(i, d, state.base);
@@ -133,6 +150,10 @@ void WavesPanel::DrawReadouts(const AppState& state) {
 }
 
 void WavesPanel::DrawWavePlot(AppState& state, float height) {
+    if (many_waves) {
+        DrawManyWaves(state, height);
+        return;
+    }
     const double w = omega(state.pair, state.d_model, state.base);
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
     if (ImGui::SmallButton("Reset view")) wave_view.Reset();
@@ -154,11 +175,10 @@ void WavesPanel::DrawWavePlot(AppState& state, float height) {
     sample_x.resize(samples);
     sample_sin.resize(samples);
     sample_cos.resize(samples);
-    for (int k = 0; k < samples; ++k) {
-        const double x = wave_view.x.min + wave_view.x.Size() * k / (samples - 1);
-        sample_x[k] = x;
-        sample_sin[k] = std::sin(w * x);
-        sample_cos[k] = std::cos(w * x);
+    {
+        CoreTimer core_time(state);
+        sample_pair(state.pair, state.d_model, state.base, wave_view.x.min, wave_view.x.max,
+                    samples, sample_x.data(), sample_sin.data(), sample_cos.data());
     }
     char sin_label[48], cos_label[48];
     std::snprintf(sin_label, sizeof sin_label, "sin  (dim %d)", 2 * state.pair);
@@ -190,7 +210,11 @@ void WavesPanel::DrawWavePlot(AppState& state, float height) {
 
 void WavesPanel::DrawSpectrum(AppState& state, float height) {
     const int pairs = state.d_model / 2;
-    const std::vector<double> omegas = frequencies(state.d_model, state.base);
+    std::vector<double> omegas;
+    {
+        CoreTimer core_time(state);
+        omegas = frequencies(state.d_model, state.base);
+    }
     spectrum_pair.resize(pairs);
     spectrum_omega.assign(omegas.begin(), omegas.end());
     for (int k = 0; k < pairs; ++k)
@@ -215,6 +239,70 @@ void WavesPanel::DrawSpectrum(AppState& state, float height) {
     p.Markers("selected pair", chosen_x, chosen_y, 1, palette::kVermillion, 6.0f);
     if (p.Clicked())
         state.pair = std::clamp(static_cast<int>(std::lround(p.MouseX())), 0, pairs - 1);
+    p.End();
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+void WavesPanel::DrawManyWaves(AppState& state, float height) {
+    const int pairs = state.d_model / 2;
+    const int lanes = std::min(lane_count, pairs);
+    wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
+    // Follow the cursor while it plays, so the sweep never leaves the view.
+    if (state.playing && (state.pos_a > wave_view.x.max || state.pos_a < wave_view.x.min)) {
+        const double span = wave_view.x.Size();
+        wave_view.x = plot::Range{std::max(0.0, state.pos_a - 0.1 * span),
+                                  std::max(0.0, state.pos_a - 0.1 * span) + span};
+    }
+    if (ImGui::SmallButton("Reset view")) wave_view.Reset();
+    ImGui::SameLine();
+    ImGui::TextDisabled("%d of %d pairs, fastest at the top; the dots at pos A are its fingerprint",
+                        lanes, pairs);
+    plot::PlotView lanes_view = wave_view;
+    lanes_view.y = plot::Range{-0.6, lanes - 0.4};
+    plot::PlotConfig config;
+    config.x_label = "position";
+    config.y_flags = plot::AxisFlags_NoZoom;
+    config.x_limits = plot::Range{0.0, kUiMaxPosition};
+    config.show_legend = false;
+    config.hover_readout = false;
+    config.y_ticks = false;
+    plot::Plot p;
+    if (!p.Begin("##many_waves", lanes_view, ImVec2(-1, height), config)) return;
+    wave_view.x = lanes_view.x; // zoom and pan act on the shared position range
+    const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
+    sample_x.resize(samples);
+    sample_sin.resize(samples);
+    sample_cos.resize(samples);
+    lane_y.resize(samples);
+    char label[48];
+    for (int lane = 0; lane < lanes; ++lane) {
+        const int pair = lanes == 1 ? 0
+                                    : static_cast<int>(std::lround(static_cast<double>(lane) *
+                                                                   (pairs - 1) / (lanes - 1)));
+        const double centre = lanes - 1 - lane; // pair 0 on top
+        {
+            CoreTimer core_time(state);
+            sample_pair(pair, state.d_model, state.base, lanes_view.x.min, lanes_view.x.max,
+                        samples, sample_x.data(), sample_sin.data(), sample_cos.data());
+        }
+        for (int k = 0; k < samples; ++k)
+            lane_y[k] = centre + 0.42 * sample_sin[k];
+        const ImU32 colour = pair == state.pair ? palette::kYellow : palette::kSinOnDark;
+        p.HLine(centre, ImGui::GetColorU32(ImGuiCol_Text, 0.15f));
+        p.Line("##lane", sample_x.data(), lane_y.data(), samples, colour, 2.0f);
+        const double w = omega(pair, state.d_model, state.base);
+        const double dot_x[] = {state.pos_a}, dot_y[] = {centre + 0.42 * std::sin(w * state.pos_a)};
+        p.Markers("##dot", dot_x, dot_y, 1, palette::kVermillion, 5.0f);
+        std::snprintf(label, sizeof label, "dim %d (i = %d): %+.3f", 2 * pair, pair,
+                      std::sin(w * state.pos_a));
+        p.Text(lanes_view.x.min, centre + 0.5, label, ImGui::GetColorU32(ImGuiCol_Text),
+               ImVec2(4, 0));
+    }
+    p.VLine(state.pos_a, palette::kVermillion, "pos A", 2.0f);
+    if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
     p.End();
 }
 

@@ -19,14 +19,18 @@ struct WavesPanel {
     int spectrum_d_model = 0; ///< parameters the spectrum view was fitted to
     double spectrum_base = 0.0;
     std::string d_model_note; ///< why a typed d_model was changed, shown under the slider
+    bool many_waves = false;  ///< stack several dimensions and sweep a cursor across them
+    int lane_count = 8;
+    std::vector<double> lane_y;
 
     void Draw(const char* title, bool* p_open, AppState& state);
 
 private:
     void DrawControls(AppState& state);
-    void DrawReadouts(const AppState& state);
+    void DrawReadouts(AppState& state);
     void DrawWavePlot(AppState& state, float height);
     void DrawSpectrum(AppState& state, float height);
+    void DrawManyWaves(AppState& state, float height);
 };
 
 } // namespace pelab

@@ -210,14 +210,15 @@ void Plot::DrawAxes() {
         draw_list_->AddText(ImVec2(px - w * 0.5f, plot_max_.y + font * 0.2f), text, label);
     }
     const int y_count = std::max(2, static_cast<int>((plot_max_.y - plot_min_.y) / (font * 2.5f)));
-    for (double tick : axis_ticks(view_->y, config_.y_flags & AxisFlags_Log, y_count)) {
-        const float py = ToPixels(view_->x.min, tick).y;
-        draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), grid);
-        FormatTick(tick, label, sizeof label);
-        const ImVec2 sz = ImGui::CalcTextSize(label);
-        draw_list_->AddText(ImVec2(plot_min_.x - sz.x - font * 0.3f, py - sz.y * 0.5f), text,
-                            label);
-    }
+    if (config_.y_ticks)
+        for (double tick : axis_ticks(view_->y, config_.y_flags & AxisFlags_Log, y_count)) {
+            const float py = ToPixels(view_->x.min, tick).y;
+            draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), grid);
+            FormatTick(tick, label, sizeof label);
+            const ImVec2 sz = ImGui::CalcTextSize(label);
+            draw_list_->AddText(ImVec2(plot_min_.x - sz.x - font * 0.3f, py - sz.y * 0.5f), text,
+                                label);
+        }
     if (config_.x_label) {
         const float w = ImGui::CalcTextSize(config_.x_label).x;
         draw_list_->AddText(

@@ -51,6 +51,7 @@ struct PlotConfig {
     bool equal_aspect = false;     ///< one unit is as many pixels on x as on y (circles stay round)
     Range x_limits{-1e300, 1e300}; ///< panning and zooming never leave these
     bool show_legend = true;
+    bool y_ticks = true; ///< false: no y tick labels (e.g. stacked lanes label themselves)
     bool hover_readout = true;
 };
 

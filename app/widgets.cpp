@@ -1,5 +1,7 @@
 #include "widgets.h"
 
+#include "app_state.h"
+
 #include <imgui_internal.h>
 
 #include <cstdarg>
@@ -42,6 +44,30 @@ void DefaultWindowPlacement(ImVec2 pos, ImVec2 size) {
         ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
     if (!(pending & ImGuiNextWindowDataFlags_HasSize))
         ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+}
+
+void QuadrantPlacement(int quadrant) {
+    // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
+    // after FirstUseEver has applied; the bars are one frame high each.
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float bar = ImGui::GetFrameHeight();
+    const float gap = ImGui::GetFontSize() * 0.3f;
+    const float top = viewport->Pos.y + bar, height = viewport->Size.y - 2 * bar;
+    const float half_w = viewport->Size.x * 0.5f, half_h = height * 0.5f;
+    const float x = viewport->Pos.x + (quadrant % 2) * half_w, y = top + (quadrant / 2) * half_h;
+    DefaultWindowPlacement(ImVec2(x + gap, y + gap), ImVec2(half_w - 2 * gap, half_h - 2 * gap));
+}
+
+void RecordWidget(AppState& state, const char* name) {
+    if (!state.record_widgets) return;
+    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    state.widget_rects[name] = WidgetRect{min.x, min.y, max.x, max.y};
+}
+
+CoreTimer::CoreTimer(AppState& state) : state_(state), start_(std::chrono::steady_clock::now()) {}
+CoreTimer::~CoreTimer() {
+    state_.core_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
 void ErrorText(const char* message) {

@@ -4,6 +4,8 @@
 
 #include <imgui.h>
 
+#include <chrono>
+
 namespace pelab {
 
 /// Okabe–Ito colour-blind-safe palette. Sin is blue and cos is orange, as in the documents.
@@ -32,6 +34,27 @@ void ReadoutRow(const char* name, const char* formula, const char* value_format,
 /// SetNextWindowPos/Size(…, FirstUseEver) unless the caller already placed the next window
 /// (the solo-panel layout of `pelab screenshot --panel` does).
 void DefaultWindowPlacement(ImVec2 pos, ImVec2 size);
+
+/// First-use placement of panel `quadrant` (0 top-left, 1 top-right, 2 bottom-left,
+/// 3 bottom-right) in the area between the menu bar and the status bar.
+void QuadrantPlacement(int quadrant);
+
+/// Records the last item's screen rectangle under name when state.record_widgets is set.
+struct AppState;
+void RecordWidget(AppState& state, const char* name);
+
+/// Adds the time of its scope to state.core_seconds: wrap the core calls of a panel in it.
+class CoreTimer {
+public:
+    explicit CoreTimer(AppState& state);
+    ~CoreTimer();
+    CoreTimer(const CoreTimer&) = delete;
+    CoreTimer& operator=(const CoreTimer&) = delete;
+
+private:
+    AppState& state_;
+    std::chrono::steady_clock::time_point start_;
+};
 
 /// Red text for an input that was refused, saying why.
 void ErrorText(const char* message);

@@ -71,7 +71,8 @@ protected:
 TEST_F(Headless, FontAtlasHasGreekAndMathGlyphs) {
     ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
     for (ImWchar c : {0x03C9 /*ω*/, 0x03C0 /*π*/, 0x0394 /*Δ*/, 0x221A /*√*/, 0x2264 /*≤*/,
-                      0x2248 /*≈*/, 0x2016 /*‖*/, 0x00B7 /*·*/, 0x00D7 /*×*/})
+                      0x2248 /*≈*/, 0x2016 /*‖*/, 0x00B7 /*·*/, 0x00D7 /*×*/, 0x1D40 /*ᵀ*/,
+                      0x226B /*≫*/, 0x03BB /*λ*/, 0x2192 /*→*/})
         EXPECT_NE(font->FindGlyphNoFallback(c), nullptr) << "missing glyph U+" << std::hex << c;
 }
 

@@ -126,6 +126,26 @@ std::vector<double> pe_vector_double(double pos, int d_model, double base) {
     return result;
 }
 
+void sample_pair(int pair_index, int d_model, double base, double x_min, double x_max, int count,
+                 double* out_x, double* out_sin, double* out_cos) {
+    validate_pair(pair_index, d_model);
+    validate_base(base);
+    validate_position(x_min);
+    validate_position(x_max);
+    if (!(x_min < x_max))
+        throw InvalidArgument(
+            concat("sample range must have x_min < x_max (got ", x_min, ", ", x_max, ")"));
+    if (count < 2 || count > (1 << 20))
+        throw InvalidArgument(concat("sample count must be in [2, 1048576] (got ", count, ")"));
+    const double w = std::pow(base, -2.0 * pair_index / d_model);
+    for (int k = 0; k < count; ++k) {
+        const double x = x_min + (x_max - x_min) * k / (count - 1);
+        out_x[k] = x;
+        out_sin[k] = std::sin(w * x);
+        out_cos[k] = std::cos(w * x);
+    }
+}
+
 void validate_matrix_request(int max_len, int d_model, double base) {
     validate_d_model(d_model);
     validate_base(base);

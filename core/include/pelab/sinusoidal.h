@@ -60,6 +60,12 @@ std::vector<float> pe_vector(double pos, int d_model, double base,
 /// PE(pos) in double (used where a readout must not carry float32 rounding).
 std::vector<double> pe_vector_double(double pos, int d_model, double base);
 
+/// Samples pair i's two waves at `count` evenly spaced positions from x_min to x_max (both
+/// included; count ≥ 2, 0 ≤ x_min < x_max ≤ kMaxPosition): out_x, out_sin, out_cos receive count
+/// values each. Fractional positions are fine: the plot draws the continuous curves.
+void sample_pair(int pair_index, int d_model, double base, double x_min, double x_max, int count,
+                 double* out_x, double* out_sin, double* out_cos);
+
 /// Validates a (max_len × d_model) request: max_len in [1, kMaxSequenceLength] and the element
 /// count ≤ kMaxMatrixElements, plus the d_model / base contracts.
 void validate_matrix_request(int max_len, int d_model, double base);

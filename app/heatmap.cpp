@@ -1,0 +1,148 @@
+#include "heatmap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+struct Rgb {
+    float r, g, b;
+};
+Rgb Mix(Rgb a, Rgb b, float t) {
+    return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+ImU32 ToU32(Rgb c) {
+    return IM_COL32(c.r * 255.0f, c.g * 255.0f, c.b * 255.0f, 255);
+}
+} // namespace
+
+ImU32 DivergingColor(double t) {
+    const float x = static_cast<float>(std::clamp(std::isfinite(t) ? t : 0.0, -1.0, 1.0));
+    const Rgb blue{0.0f, 0.447f, 0.698f}, neutral{0.86f, 0.86f, 0.86f},
+        vermillion{0.835f, 0.369f, 0.0f};
+    return ToU32(x < 0 ? Mix(neutral, blue, -x) : Mix(neutral, vermillion, x));
+}
+
+ImU32 SequentialColor(double t) {
+    const float x = static_cast<float>(std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0));
+    // Five stops of viridis.
+    const Rgb stops[] = {{0.267f, 0.005f, 0.329f},
+                         {0.231f, 0.322f, 0.545f},
+                         {0.129f, 0.569f, 0.549f},
+                         {0.369f, 0.788f, 0.384f},
+                         {0.992f, 0.906f, 0.145f}};
+    const float scaled = x * 4.0f;
+    const int index = std::min(3, static_cast<int>(scaled));
+    return ToU32(Mix(stops[index], stops[index + 1], scaled - static_cast<float>(index)));
+}
+
+ImU32 TextColorOn(ImU32 background) {
+    const float r = static_cast<float>((background >> IM_COL32_R_SHIFT) & 0xFF);
+    const float g = static_cast<float>((background >> IM_COL32_G_SHIFT) & 0xFF);
+    const float b = static_cast<float>((background >> IM_COL32_B_SHIFT) & 0xFF);
+    const float luminance = 0.299f * r + 0.587f * g + 0.114f * b;
+    return luminance > 140.0f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+}
+
+namespace {
+ImU32 CellColor(const HeatmapStyle& style, double value) {
+    const double range = style.range > 0 ? style.range : 1.0;
+    return style.diverging ? DivergingColor(value / range) : SequentialColor(value / range);
+}
+} // namespace
+
+void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
+                      const std::vector<std::string>& row_labels,
+                      const std::vector<std::string>& col_labels, const HeatmapStyle& style,
+                      const char* tooltip_note, int* hovered_row, int* hovered_col) {
+    if (hovered_row) *hovered_row = -1;
+    if (hovered_col) *hovered_col = -1;
+    if (rows <= 0 || cols <= 0) return;
+    const float font = ImGui::GetFontSize();
+    float label_width = 0;
+    for (const std::string& label : row_labels)
+        label_width = std::max(label_width, ImGui::CalcTextSize(label.c_str()).x);
+    label_width += font * 0.5f;
+    const float cell = style.cell_size > 0 ? style.cell_size : font * 3.4f;
+    const float header = font * 1.4f;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size(label_width + cols * cell, header + rows * cell);
+    ImGui::InvisibleButton(id, size);
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    // Column labels, clipped to their cell.
+    for (int c = 0; c < cols && c < static_cast<int>(col_labels.size()); ++c) {
+        const ImVec2 min(origin.x + label_width + c * cell, origin.y);
+        const ImVec2 max(min.x + cell, origin.y + header);
+        const float w = ImGui::CalcTextSize(col_labels[c].c_str()).x;
+        draw->PushClipRect(min, max, true);
+        draw->AddText(ImVec2(min.x + std::max(2.0f, (cell - w) * 0.5f), min.y), text,
+                      col_labels[c].c_str());
+        draw->PopClipRect();
+    }
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    char buffer[64];
+    for (int r = 0; r < rows; ++r) {
+        const float y = origin.y + header + r * cell;
+        if (r < static_cast<int>(row_labels.size()))
+            draw->AddText(ImVec2(origin.x, y + (cell - font) * 0.5f), text, row_labels[r].c_str());
+        for (int c = 0; c < cols; ++c) {
+            const double value = values[static_cast<std::size_t>(r) * cols + c];
+            const ImVec2 min(origin.x + label_width + c * cell, y);
+            const ImVec2 max(min.x + cell - 1.0f, y + cell - 1.0f);
+            const ImU32 fill = CellColor(style, value);
+            draw->AddRectFilled(min, max, fill);
+            if (style.value_format && cell >= font * 2.0f) {
+                std::snprintf(buffer, sizeof buffer, style.value_format, value);
+                const ImVec2 sz = ImGui::CalcTextSize(buffer);
+                draw->PushClipRect(min, max, true);
+                draw->AddText(ImVec2(min.x + (cell - sz.x) * 0.5f, min.y + (cell - sz.y) * 0.5f),
+                              TextColorOn(fill), buffer);
+                draw->PopClipRect();
+            }
+            if (r == style.highlight_row && c == style.highlight_col)
+                draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1),
+                              IM_COL32(255, 255, 255, 255), 0.0f, 0, 3.0f);
+            if (hovered && mouse.x >= min.x && mouse.x < max.x + 1 && mouse.y >= min.y &&
+                mouse.y < max.y + 1) {
+                if (hovered_row) *hovered_row = r;
+                if (hovered_col) *hovered_col = c;
+                ImGui::BeginTooltip();
+                ImGui::Text("%s → %s: %.6f",
+                            r < static_cast<int>(row_labels.size()) ? row_labels[r].c_str() : "?",
+                            c < static_cast<int>(col_labels.size()) ? col_labels[c].c_str() : "?",
+                            value);
+                if (tooltip_note) ImGui::TextDisabled("%s", tooltip_note);
+                ImGui::EndTooltip();
+            }
+        }
+    }
+}
+
+void ColorLegend(const HeatmapStyle& style, float width) {
+    const float font = ImGui::GetFontSize();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float height = font * 0.8f;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const int steps = 48;
+    for (int k = 0; k < steps; ++k) {
+        const double t0 = static_cast<double>(k) / steps;
+        const double value = style.diverging ? (2 * t0 - 1) * style.range : t0 * style.range;
+        draw->AddRectFilled(ImVec2(origin.x + width * k / steps, origin.y),
+                            ImVec2(origin.x + width * (k + 1) / steps + 1, origin.y + height),
+                            CellColor(style, value));
+    }
+    char low[32], high[32];
+    std::snprintf(low, sizeof low, "%.3g", style.diverging ? -style.range : 0.0);
+    std::snprintf(high, sizeof high, "%.3g", style.range);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    draw->AddText(ImVec2(origin.x, origin.y + height), text, low);
+    draw->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(high).x, origin.y + height), text,
+                  high);
+    ImGui::Dummy(ImVec2(width, height + font * 1.1f));
+}
+
+} // namespace pelab

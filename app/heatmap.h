@@ -1,0 +1,40 @@
+// heatmap.h — an annotated matrix heatmap (rows × columns of cells, each coloured by value
+// and optionally printing it) with row/column labels, and the colour scales shared by every
+// heatmap of PE Lab. Written once, used by the order demo (and later the PE heatmap legend).
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+/// Diverging, colour-blind-safe: Okabe–Ito blue (−1) → neutral grey (0) → vermillion (+1).
+ImU32 DivergingColor(double t);
+/// Sequential for [0, 1] (a viridis-like ramp: dark purple → teal → yellow).
+ImU32 SequentialColor(double t);
+/// Black or white, whichever reads better on the given cell colour.
+ImU32 TextColorOn(ImU32 background);
+
+struct HeatmapStyle {
+    bool diverging = true; ///< DivergingColor over [−range, range], else Sequential [0, range]
+    double range = 1.0;    ///< value that gets the strongest colour
+    const char* value_format = "%.2f";
+    float cell_size = 0.0f; ///< 0: chosen from the font size
+    int highlight_row = -1; ///< a cell to outline (e.g. the largest difference)
+    int highlight_col = -1;
+};
+
+/// Draws a labelled heatmap of a row-major matrix (rows × cols). Hovering a cell shows
+/// "row → col: value" and tooltip_note. Returns the hovered cell through hovered_row/col.
+void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
+                      const std::vector<std::string>& row_labels,
+                      const std::vector<std::string>& col_labels, const HeatmapStyle& style,
+                      const char* tooltip_note = nullptr, int* hovered_row = nullptr,
+                      int* hovered_col = nullptr);
+
+/// A horizontal colour bar with min / max labels, as a legend for a heatmap.
+void ColorLegend(const HeatmapStyle& style, float width);
+
+} // namespace pelab

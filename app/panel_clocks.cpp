@@ -1,0 +1,205 @@
+#include "panel_clocks.h"
+
+#include "pelab/sinusoidal.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+HandTip HandDirection(double angle) {
+    return {static_cast<float>(std::sin(angle)), static_cast<float>(-std::cos(angle))};
+}
+
+void ClocksPanel::Draw(const char* title, bool* p_open, AppState& state) {
+    QuadrantPlacement(2);
+    if (!ImGui::Begin(title, p_open)) {
+        ImGui::End();
+        return;
+    }
+    DrawTransport(state);
+    ImGui::TextWrapped(
+        "Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
+        "straight up at pos 0, turning clockwise by ω_i radians per position; one full "
+        "turn takes one wavelength.");
+    ImGui::Separator();
+    DrawSummary(state);
+    ImGui::Separator();
+    DrawGrid(state);
+    ImGui::End();
+}
+
+void ClocksPanel::DrawTransport(AppState& state) {
+    const float font = ImGui::GetFontSize();
+    if (ImGui::Button(state.playing ? "Pause" : "Play", ImVec2(font * 4, 0)))
+        state.playing = !state.playing;
+    RecordWidget(state, "clocks.play");
+    ImGui::SameLine();
+    if (ImGui::Button("-1")) state.pos_a = std::max(0.0, std::round(state.pos_a) - 1);
+    ImGui::SameLine();
+    if (ImGui::Button("+1")) state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + 1);
+    ImGui::SameLine();
+    const double min_speed = 0.1, max_speed = 1000.0;
+    ImGui::SetNextItemWidth(font * 9);
+    ImGui::SliderScalar("positions/s", ImGuiDataType_Double, &state.play_speed, &min_speed,
+                        &max_speed, "%.1f",
+                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SameLine();
+    const double zero = 0.0;
+    ImGui::SetNextItemWidth(font * 7);
+    ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.1f, &zero, &kUiMaxPosition,
+                      "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(font * 7);
+    ImGui::DragScalar("pos B", ImGuiDataType_Double, &state.pos_b, 0.1f, &zero, &kUiMaxPosition,
+                      "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::Checkbox("pos B hand", &show_b);
+    ImGui::SameLine();
+    ImGui::Checkbox("k-shift arc", &show_shift);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(font * 8);
+    ImGui::SliderInt("k", &state.shift_k, -100, 100);
+    ImGui::SameLine();
+    HelpMarker("Moving from pos A to pos A + k turns every hand by ω_i·k: the purple arc. "
+               "The arc depends on k only, never on where A is; that is the rotation R_k.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(font * 7);
+    ImGui::SliderFloat("size", &clock_scale, 0.6f, 2.5f, "%.1fx");
+    state.Clamp();
+}
+
+bool ClocksPanel::DrawClock(AppState& state, int pair_index, float radius, const char* caption) {
+    const float font = ImGui::GetFontSize();
+    const double w = omega(pair_index, state.d_model, state.base);
+    const ImVec2 cell(radius * 2 + font * 0.6f, radius * 2 + font * 2.6f);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::PushID(pair_index);
+    const bool clicked = ImGui::InvisibleButton("##clock", cell);
+    ImGui::PopID();
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 centre(origin.x + cell.x * 0.5f, origin.y + radius + font * 0.3f);
+    const bool selected = pair_index == state.pair;
+    draw->AddCircleFilled(centre, radius, ImGui::GetColorU32(ImGuiCol_FrameBg), 48);
+    draw->AddCircle(centre, radius,
+                    selected ? IM_COL32(0xF0, 0xE4, 0x42, 0xFF)
+                             : ImGui::GetColorU32(ImGuiCol_Border, 1.0f),
+                    48, selected ? 3.0f : 1.5f);
+    for (int tick = 0; tick < 12; ++tick) {
+        const HandTip t = HandDirection(tick * M_PI / 6.0);
+        const float inner = tick % 3 == 0 ? 0.80f : 0.88f;
+        draw->AddLine(ImVec2(centre.x + t.dx * radius * inner, centre.y + t.dy * radius * inner),
+                      ImVec2(centre.x + t.dx * radius * 0.97f, centre.y + t.dy * radius * 0.97f),
+                      ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
+    }
+    const double angle_a = w * state.pos_a;
+    if (show_shift && state.shift_k != 0) {
+        // The arc from pos A to pos A + k (capped at one turn; more turns are written out).
+        const double sweep = w * state.shift_k;
+        const double shown = std::clamp(sweep, -2 * M_PI, 2 * M_PI);
+        const int segments = std::max(2, static_cast<int>(std::fabs(shown) / (2 * M_PI) * 48));
+        for (int k = 0; k < segments; ++k) {
+            const HandTip t0 = HandDirection(angle_a + shown * k / segments);
+            const HandTip t1 = HandDirection(angle_a + shown * (k + 1) / segments);
+            const float r = radius * 0.62f;
+            draw->AddLine(ImVec2(centre.x + t0.dx * r, centre.y + t0.dy * r),
+                          ImVec2(centre.x + t1.dx * r, centre.y + t1.dy * r),
+                          IM_COL32(0xCC, 0x79, 0xA7, 0xFF), 3.0f);
+        }
+    }
+    if (show_b) {
+        const HandTip b = HandDirection(w * state.pos_b);
+        draw->AddLine(centre,
+                      ImVec2(centre.x + b.dx * radius * 0.78f, centre.y + b.dy * radius * 0.78f),
+                      IM_COL32(0x00, 0x9E, 0x73, 0xFF), 3.0f);
+    }
+    const HandTip a = HandDirection(angle_a);
+    draw->AddLine(centre, ImVec2(centre.x + a.dx * radius * 0.9f, centre.y + a.dy * radius * 0.9f),
+                  IM_COL32(0xD5, 0x5E, 0x00, 0xFF), 3.5f);
+    draw->AddCircleFilled(centre, 3.0f, ImGui::GetColorU32(ImGuiCol_Text));
+    const float text_y = centre.y + radius + font * 0.2f;
+    const ImVec2 caption_size = ImGui::CalcTextSize(caption);
+    draw->AddText(ImVec2(centre.x - caption_size.x * 0.5f, text_y),
+                  ImGui::GetColorU32(ImGuiCol_Text), caption);
+    char label[48];
+    const double lambda = wavelength(pair_index, state.d_model, state.base);
+    std::snprintf(label, sizeof label, lambda < 1e4 ? "λ %.1f" : "λ %.0f", lambda);
+    const ImVec2 label_size = ImGui::CalcTextSize(label);
+    draw->AddText(ImVec2(centre.x - label_size.x * 0.5f, text_y + font),
+                  ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+    if (hovered) {
+        ImGui::BeginTooltip();
+        ImGui::Text("pair %d (dims %d, %d): ω = %.6g rad/pos, wavelength %.6g", pair_index,
+                    2 * pair_index, 2 * pair_index + 1, w, lambda);
+        ImGui::Text("pos A: angle ω·pos = %.4f rad = %.3f turns", angle_a, angle_a / (2 * M_PI));
+        ImGui::Text("hand tip (sin, cos) = (%+.4f, %+.4f)", std::sin(angle_a), std::cos(angle_a));
+        if (state.shift_k != 0)
+            ImGui::Text("k = %d turns the hand by ω·k = %.4f rad", state.shift_k,
+                        w * state.shift_k);
+        ImGui::TextDisabled("click: select this pair everywhere");
+        ImGui::EndTooltip();
+    }
+    if (clicked) state.pair = pair_index;
+    return clicked;
+}
+
+void ClocksPanel::DrawSummary(AppState& state) {
+    const float font = ImGui::GetFontSize();
+    const int pairs = state.d_model / 2;
+    const struct {
+        const char* name;
+        int pair;
+    } summary[] = {{"fast: pair 0", 0}, {"middle", pairs / 2}, {"slow: last pair", pairs - 1}};
+    const float radius = font * 3.2f;
+    for (int k = 0; k < 3; ++k) {
+        if (k > 0) ImGui::SameLine(0, font * 2);
+        char caption[48];
+        std::snprintf(caption, sizeof caption, "%s (i = %d)", summary[k].name, summary[k].pair);
+        ImGui::BeginGroup();
+        DrawClock(state, summary[k].pair, radius, caption);
+        ImGui::EndGroup();
+    }
+    ImGui::SameLine(0, font * 2);
+    ImGui::BeginGroup();
+    ImGui::TextColored(ImVec4(0.835f, 0.369f, 0.0f, 1.0f), "— pos A = %.2f", state.pos_a);
+    if (show_b) ImGui::TextColored(ImVec4(0.0f, 0.62f, 0.45f, 1.0f), "— pos B = %.2f", state.pos_b);
+    if (show_shift && state.shift_k != 0)
+        ImGui::TextColored(ImVec4(0.8f, 0.475f, 0.655f, 1.0f), "— pos A → pos A + %d",
+                           state.shift_k);
+    ImGui::TextDisabled("selected pair: %d", state.pair);
+    ImGui::EndGroup();
+}
+
+void ClocksPanel::DrawGrid(AppState& state) {
+    const float font = ImGui::GetFontSize();
+    const int pairs = state.d_model / 2;
+    ImGui::Text("All %d pairs", pairs);
+    ImGui::BeginChild("##clock_grid", ImVec2(0, 0), false);
+    const float radius = font * 2.0f * clock_scale;
+    const float cell_width = radius * 2 + font * 0.6f + ImGui::GetStyle().ItemSpacing.x;
+    const int columns =
+        std::max(1, static_cast<int>(ImGui::GetContentRegionAvail().x / cell_width));
+    const int rows = (pairs + columns - 1) / columns;
+    ImGuiListClipper clipper;
+    clipper.Begin(rows, radius * 2 + font * 2.6f + ImGui::GetStyle().ItemSpacing.y);
+    char caption[32];
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            for (int column = 0; column < columns; ++column) {
+                const int pair = row * columns + column;
+                if (pair >= pairs) break;
+                if (column > 0) ImGui::SameLine();
+                std::snprintf(caption, sizeof caption, "i = %d", pair);
+                DrawClock(state, pair, radius, caption);
+                if (pair == 3) RecordWidget(state, "clocks.pair_3");
+            }
+        }
+    }
+    ImGui::EndChild();
+}
+
+} // namespace pelab

@@ -1,0 +1,314 @@
+#include "panel_compare.h"
+
+#include "pelab/similarity.h"
+#include "pelab/sinusoidal.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+std::string ExplainDifference(double pos_a, double pos_b, int d_model, double base) {
+    const double distance = std::fabs(pos_a - pos_b);
+    char text[512];
+    if (distance == 0) {
+        std::snprintf(text, sizeof text,
+                      "The two positions are the same, so every dimension agrees: Δ is 0 "
+                      "everywhere and the dot product is its maximum, d_model/2 = %d.",
+                      d_model / 2);
+        return text;
+    }
+    // A pair separates the positions when its hands are far apart: the angle between them,
+    // ω_i·|A−B| (mod 2π), is large. Pairs that turned less than 0.1 rad are "too slow to
+    // notice"; pairs that turned more than half a turn have wrapped around, so their values
+    // look unrelated rather than ordered.
+    const std::vector<double> w = frequencies(d_model, base);
+    int wrapped = 0, telling = 0, still = 0, first_telling = -1, last_telling = -1;
+    for (int i = 0; i < static_cast<int>(w.size()); ++i) {
+        const double turned = w[i] * distance;
+        if (turned > M_PI) {
+            ++wrapped;
+        } else if (turned >= 0.1) {
+            ++telling;
+            if (first_telling < 0) first_telling = i;
+            last_telling = i;
+        } else {
+            ++still;
+        }
+    }
+    const int pairs = static_cast<int>(w.size());
+    if (wrapped == 0) {
+        std::snprintf(text, sizeof text,
+                      "Positions %.6g and %.6g are %.6g apart: close. The fast pairs (from pair 0) "
+                      "tell them apart, turning up to %.2f rad between them; %d of the %d pairs, "
+                      "the slow ones (wavelength ≫ %.6g), have barely moved and look the same.",
+                      pos_a, pos_b, distance, w[0] * distance, still, pairs, distance);
+    } else if (telling > 0) {
+        std::snprintf(text, sizeof text,
+                      "Positions %.6g and %.6g are %.6g apart: far. The %d fastest pairs have "
+                      "turned more than half a cycle and wrapped around, so they look random; "
+                      "pairs %d to %d (wavelengths %.0f to %.0f) separate the two positions in "
+                      "order, and the %d slowest pairs still barely differ.",
+                      pos_a, pos_b, distance, wrapped, first_telling, last_telling,
+                      2 * M_PI / w[first_telling], 2 * M_PI / w[last_telling], still);
+    } else {
+        std::snprintf(text, sizeof text,
+                      "Positions %.6g and %.6g are %.6g apart: every pair has wrapped past half a "
+                      "cycle at base %.6g, so the encodings look unrelated; a larger base would "
+                      "give slow pairs that still order them.",
+                      pos_a, pos_b, distance, base);
+    }
+    return text;
+}
+
+void ComparePanel::Draw(const char* title, bool* p_open, AppState& state) {
+    QuadrantPlacement(1);
+    if (!ImGui::Begin(title, p_open)) {
+        ImGui::End();
+        return;
+    }
+    const int d = state.d_model;
+    pe_a = pe_vector_double(state.pos_a, d, state.base);
+    pe_b = pe_vector_double(state.pos_b, d, state.base);
+    contributions = pair_contributions(state.pos_a, state.pos_b, d, state.base);
+    omegas = frequencies(d, state.base);
+
+    DrawPositionInputs(state);
+    ImGui::Separator();
+    DrawReadouts(state);
+    DrawExplanation(state);
+    DrawShift(state);
+    ImGui::Separator();
+    DrawTable(state);
+    ImGui::End();
+}
+
+void ComparePanel::DrawPositionInputs(AppState& state) {
+    const float font = ImGui::GetFontSize();
+    const double slider_max = 1000.0, zero = 0.0;
+    struct Field {
+        const char* slider_id;
+        const char* input_id;
+        const char* name;
+        double* value;
+        const char* widget;
+    } fields[] = {{"##pos_a_slider", "pos A##input", "A", &state.pos_a, "compare.pos_a_input"},
+                  {"##pos_b_slider", "pos B##input", "B", &state.pos_b, "compare.pos_b_input"}};
+    for (Field& field : fields) {
+        ImGui::PushID(field.name);
+        ImGui::SetNextItemWidth(font * 14);
+        double slider_value = std::min(*field.value, slider_max);
+        if (ImGui::SliderScalar(field.slider_id, ImGuiDataType_Double, &slider_value, &zero,
+                                &slider_max, "%.0f"))
+            *field.value = std::round(slider_value);
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(font * 7);
+        double typed = *field.value;
+        if (ImGui::InputDouble(field.input_id, &typed, 0.0, 0.0, "%.6g",
+                               ImGuiInputTextFlags_EnterReturnsTrue)) {
+            if (!std::isfinite(typed) || typed < 0 || typed > kUiMaxPosition) {
+                char note[160];
+                std::snprintf(note, sizeof note,
+                              "pos %s must be a number in [0, 1000000] (got %.6g); kept %.6g.",
+                              field.name, typed, *field.value);
+                input_note = note;
+            } else {
+                *field.value = typed;
+                input_note.clear();
+            }
+        }
+        RecordWidget(state, field.widget);
+        ImGui::PopID();
+        ImGui::SameLine();
+    }
+    HelpMarker("Drag the slider (0 to 1000) or type a position up to 1 000 000 and press Enter.");
+    ImGui::Text("Presets (d_model = 128, as in the document):");
+    const struct {
+        const char* label;
+        double a, b;
+    } presets[] = {{"3 & 5 (near)", 3, 5}, {"3 & 50", 3, 50}, {"3 & 150 (far)", 3, 150}};
+    for (const auto& preset : presets) {
+        ImGui::SameLine();
+        if (ImGui::Button(preset.label)) {
+            state.pos_a = preset.a;
+            state.pos_b = preset.b;
+            state.d_model = 128;
+            input_note.clear();
+        }
+    }
+    if (!input_note.empty()) ErrorText(input_note.c_str());
+    state.Clamp();
+}
+
+void ComparePanel::DrawReadouts(const AppState& state) {
+    const PositionComparison c =
+        compare_positions(state.pos_a, state.pos_b, state.d_model, state.base);
+    char formula[256];
+    if (ImGui::BeginTable("##compare_readouts", 4, ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableNextRow();
+        const auto cell = [](const char* name, const char* tip, const char* fmt, double value) {
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%s", name);
+            FormulaTooltip(tip);
+            ImGui::Text(fmt, value);
+            FormulaTooltip(tip);
+        };
+        std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
+                      state.pos_b);
+        cell("distance", formula, "%.6g positions", c.distance);
+        std::snprintf(formula, sizeof formula,
+                      "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"
+                      "= sum of the %d pair contributions in the table. Maximum d/2 = %d (A = B).",
+                      state.d_model / 2, state.d_model / 2);
+        cell("dot product", formula, "%.2f", c.dot_product);
+        std::snprintf(formula, sizeof formula,
+                      "cos = PE(A)·PE(B) / (‖PE(A)‖ ‖PE(B)‖) = %.4f / (%.4f · %.4f)\n"
+                      "Every pair is a unit vector, so ‖PE‖ = √(d/2) = %.4f.",
+                      c.dot_product, c.norm_a, c.norm_b, std::sqrt(state.d_model / 2.0));
+        cell("cosine similarity", formula, "%.4f", c.cosine_similarity);
+        std::snprintf(formula, sizeof formula,
+                      "‖PE(A) − PE(B)‖ = √(Σ_dim (PE_A − PE_B)²) = √(d − 2·dot) = √(%d − 2·%.4f)",
+                      state.d_model, c.dot_product);
+        cell("Euclidean distance", formula, "%.4f", c.euclidean_distance);
+        ImGui::EndTable();
+    }
+    ImGui::Text("similarity: %s", similarity_label(c.cosine_similarity));
+    ImGui::SameLine();
+    ImGui::TextDisabled("(cosine ≥ %.2f very high · ≥ %.2f high · ≥ %.2f moderate · below: low)",
+                        kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
+}
+
+void ComparePanel::DrawExplanation(const AppState& state) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(
+        ExplainDifference(state.pos_a, state.pos_b, state.d_model, state.base).c_str());
+    ImGui::PopTextWrapPos();
+}
+
+void ComparePanel::DrawShift(AppState& state) {
+    const float font = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(font * 10);
+    ImGui::SliderInt("shift k", &state.shift_k, -100, 100, "%d");
+    RecordWidget(state, "compare.shift_k");
+    ImGui::SameLine();
+    const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
+    if (a < 0 || b < 0 || a > kUiMaxPosition || b > kUiMaxPosition) {
+        ImGui::TextDisabled("A + k and B + k must stay in [0, 1000000].");
+        return;
+    }
+    const double before =
+        compare_positions(state.pos_a, state.pos_b, state.d_model, state.base).dot_product;
+    const double after = compare_positions(a, b, state.d_model, state.base).dot_product;
+    ImGui::Text("PE(A+k)·PE(B+k) = %.4f   vs   PE(A)·PE(B) = %.4f   (difference %.1e)", after,
+                before, std::fabs(after - before));
+    FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
+                   "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("move A and B by k")) {
+        state.pos_a = a;
+        state.pos_b = b;
+    }
+}
+
+void ComparePanel::DrawTable(const AppState& state) {
+    const float font = ImGui::GetFontSize();
+    const int d = state.d_model;
+    const char* filters[] = {"all", "sin only (even dims)", "cos only (odd dims)", "range",
+                             "every k-th"};
+    int filter_index = static_cast<int>(filter);
+    ImGui::SetNextItemWidth(font * 11);
+    if (ImGui::Combo("show dimensions", &filter_index, filters, IM_ARRAYSIZE(filters)))
+        filter = static_cast<DimensionFilter>(filter_index);
+    if (filter == DimensionFilter::Range) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(font * 12);
+        ImGui::DragIntRange2("dims", &range_first, &range_last, 1.0f, 0, d - 1);
+    } else if (filter == DimensionFilter::EveryKth) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(font * 8);
+        ImGui::SliderInt("k-th", &every_k, 2, 64);
+    }
+    range_first = std::clamp(range_first, 0, d - 1);
+    range_last = std::clamp(range_last, range_first, d - 1);
+    visible_dims.clear();
+    for (int dim = 0; dim < d; ++dim) {
+        const bool keep =
+            filter == DimensionFilter::All ||
+            (filter == DimensionFilter::SinOnly && dim % 2 == 0) ||
+            (filter == DimensionFilter::CosOnly && dim % 2 == 1) ||
+            (filter == DimensionFilter::Range && dim >= range_first && dim <= range_last) ||
+            (filter == DimensionFilter::EveryKth && dim % every_k == 0);
+        if (keep) visible_dims.push_back(dim);
+    }
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersV |
+                                  ImGuiTableFlags_Resizable;
+    if (!ImGui::BeginTable("##dims", 6, flags,
+                           ImVec2(0, std::max(font * 8, ImGui::GetContentRegionAvail().y))))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("ω", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("PE_A", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("PE_B", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("Δ = |PE_A − PE_B|", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("pair share cos(ω_i (A−B))", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(visible_dims.size()));
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const int dim = visible_dims[row], pair = dim / 2;
+            const double delta = std::fabs(pe_a[dim] - pe_b[dim]);
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d %s", dim, dim % 2 == 0 ? "sin" : "cos");
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", omegas[pair]);
+            ImGui::TableNextColumn();
+            ImGui::Text("%+.3f", pe_a[dim]);
+            ImGui::TableNextColumn();
+            ImGui::Text("%+.3f", pe_b[dim]);
+            // Δ in [0, 2]: a bar from the left.
+            ImGui::TableNextColumn();
+            {
+                const ImVec2 p = ImGui::GetCursorScreenPos();
+                const float width = ImGui::GetContentRegionAvail().x,
+                            height = ImGui::GetTextLineHeight();
+                draw->AddRectFilled(
+                    p, ImVec2(p.x + width * static_cast<float>(delta / 2.0), p.y + height),
+                    IM_COL32(0x56, 0xB4, 0xE9, 0x90));
+                ImGui::Text("%.2f", delta);
+            }
+            // Pair share in [−1, 1]: a bar from the centre, on the pair's sin row.
+            ImGui::TableNextColumn();
+            if (dim % 2 == 0 || filter == DimensionFilter::CosOnly) {
+                const double share = contributions[pair];
+                const ImVec2 p = ImGui::GetCursorScreenPos();
+                const float width = ImGui::GetContentRegionAvail().x,
+                            height = ImGui::GetTextLineHeight();
+                const float mid = p.x + width * 0.5f;
+                const float end = mid + width * 0.5f * static_cast<float>(share);
+                draw->AddRectFilled(ImVec2(std::min(mid, end), p.y),
+                                    ImVec2(std::max(mid, end), p.y + height),
+                                    share >= 0 ? IM_COL32(0x00, 0x9E, 0x73, 0xA0)
+                                               : IM_COL32(0xD5, 0x5E, 0x00, 0xA0));
+                draw->AddLine(ImVec2(mid, p.y), ImVec2(mid, p.y + height), text_color);
+                ImGui::Text("%+.3f", share);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip(
+                        "pair %d: sin·sin + cos·cos = cos(ω_%d · (A − B)) = cos(%.4f · %.6g)", pair,
+                        pair, omegas[pair], state.pos_a - state.pos_b);
+            }
+        }
+    }
+    ImGui::EndTable();
+}
+
+} // namespace pelab
