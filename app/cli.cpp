@@ -84,6 +84,12 @@ CommandLine ParseCommandLine(int argc, char** argv) {
                  "pelab"};
     app.set_version_flag("--version", std::string("pelab ") + kVersion);
     app.require_subcommand(0, 1);
+    app.add_option("--scene", result.gui.scene, "Open a scene file (JSON) saved by --state-out");
+    app.add_option("--state-out", result.gui.state_out,
+                   "When the app exits, save the current scene (and computed readouts) here");
+    app.add_option("--widget-rects", result.gui.widget_rects,
+                   "Test hook: keep the screen rectangles of named widgets in this JSON file")
+        ->group(""); // hidden from --help: for the end-to-end tests
     app.add_flag("--fullscreen", result.gui.fullscreen, "Start fullscreen (F11 toggles)");
     app.add_option("--font-scale", result.gui.font_scale, "Text size factor, 0.5 to 4")
         ->check(CLI::Range(0.5f, 4.0f));
@@ -145,6 +151,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     ScreenshotOptions& shot = result.screenshot;
     std::string size_text = "1280x800";
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
+    screenshot->add_option("--scene", shot.scene, "Render this scene file");
     screenshot->add_option("--panel", shot.panel,
                            "Only this panel, filling the image: " + PanelNameList());
     screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();

@@ -12,12 +12,16 @@ constexpr int kExitRuntimeFailure = 1;
 constexpr int kExitBadUsage = 2;
 
 struct GuiOptions {
+    std::string scene;        ///< open this scene first (exit 2 if it is bad)
+    std::string state_out;    ///< write the scene here when the app exits
+    std::string widget_rects; ///< test hook: keep the named widgets' rectangles here (JSON)
     bool fullscreen = false;
     float font_scale = 1.0f;
     int bench_frames = 0; ///< > 0: run this many frames hidden and print frame-time statistics
 };
 
 struct ScreenshotOptions {
+    std::string scene; ///< render this scene
     std::string panel; ///< empty: the whole window as it opens
     int width = 1280;
     int height = 800;

@@ -74,7 +74,12 @@ void ClocksPanel::DrawTransport(AppState& state) {
 
 bool ClocksPanel::DrawClock(AppState& state, int pair_index, float radius, const char* caption) {
     const float font = ImGui::GetFontSize();
-    const double w = omega(pair_index, state.d_model, state.base);
+    double w = 0, lambda = 0;
+    {
+        CoreTimer core_time(state);
+        w = omega(pair_index, state.d_model, state.base);
+        lambda = wavelength(pair_index, state.d_model, state.base);
+    }
     const ImVec2 cell(radius * 2 + font * 0.6f, radius * 2 + font * 2.6f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::PushID(pair_index);
@@ -126,7 +131,6 @@ bool ClocksPanel::DrawClock(AppState& state, int pair_index, float radius, const
     draw->AddText(ImVec2(centre.x - caption_size.x * 0.5f, text_y),
                   ImGui::GetColorU32(ImGuiCol_Text), caption);
     char label[48];
-    const double lambda = wavelength(pair_index, state.d_model, state.base);
     std::snprintf(label, sizeof label, lambda < 1e4 ? "λ %.1f" : "λ %.0f", lambda);
     const ImVec2 label_size = ImGui::CalcTextSize(label);
     draw->AddText(ImVec2(centre.x - label_size.x * 0.5f, text_y + font),

@@ -72,10 +72,15 @@ void ComparePanel::Draw(const char* title, bool* p_open, AppState& state) {
         return;
     }
     const int d = state.d_model;
-    pe_a = pe_vector_double(state.pos_a, d, state.base);
-    pe_b = pe_vector_double(state.pos_b, d, state.base);
-    contributions = pair_contributions(state.pos_a, state.pos_b, d, state.base);
-    omegas = frequencies(d, state.base);
+    {
+        CoreTimer core_time(state);
+        pe_a = pe_vector_double(state.pos_a, d, state.base);
+        pe_b = pe_vector_double(state.pos_b, d, state.base);
+        contributions = pair_contributions(state.pos_a, state.pos_b, d, state.base);
+        omegas = frequencies(d, state.base);
+        comparison = compare_positions(state.pos_a, state.pos_b, d, state.base);
+        explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base);
+    }
 
     DrawPositionInputs(state);
     ImGui::Separator();
@@ -145,8 +150,7 @@ void ComparePanel::DrawPositionInputs(AppState& state) {
 }
 
 void ComparePanel::DrawReadouts(const AppState& state) {
-    const PositionComparison c =
-        compare_positions(state.pos_a, state.pos_b, state.d_model, state.base);
+    const PositionComparison& c = comparison;
     char formula[256];
     if (ImGui::BeginTable("##compare_readouts", 4, ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableNextRow();
@@ -182,10 +186,9 @@ void ComparePanel::DrawReadouts(const AppState& state) {
                         kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
 }
 
-void ComparePanel::DrawExplanation(const AppState& state) {
+void ComparePanel::DrawExplanation(const AppState& /*state*/) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(
-        ExplainDifference(state.pos_a, state.pos_b, state.d_model, state.base).c_str());
+    ImGui::TextUnformatted(explanation.c_str());
     ImGui::PopTextWrapPos();
 }
 
@@ -200,9 +203,12 @@ void ComparePanel::DrawShift(AppState& state) {
         ImGui::TextDisabled("A + k and B + k must stay in [0, 1000000].");
         return;
     }
-    const double before =
-        compare_positions(state.pos_a, state.pos_b, state.d_model, state.base).dot_product;
-    const double after = compare_positions(a, b, state.d_model, state.base).dot_product;
+    const double before = comparison.dot_product;
+    double after = 0;
+    {
+        CoreTimer core_time(state);
+        after = compare_positions(a, b, state.d_model, state.base).dot_product;
+    }
     ImGui::Text("PE(A+k)·PE(B+k) = %.4f   vs   PE(A)·PE(B) = %.4f   (difference %.1e)", after,
                 before, std::fabs(after - before));
     FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "

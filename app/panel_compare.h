@@ -3,6 +3,7 @@
 #pragma once
 
 #include "app_state.h"
+#include "pelab/similarity.h"
 
 #include <string>
 #include <vector>
@@ -19,6 +20,8 @@ struct ComparePanel {
     // Per-frame data (kept to reuse the allocations).
     std::vector<double> pe_a, pe_b, contributions, omegas;
     std::vector<int> visible_dims;
+    PositionComparison comparison;
+    std::string explanation;
 
     void Draw(const char* title, bool* p_open, AppState& state);
 

@@ -61,6 +61,7 @@ void OrderPanel::Draw(const char* title, bool* p_open, AppState& state) {
     options.positional.base = state.base;
     OrderDemoResult result;
     try {
+        CoreTimer core_time(state);
         result = run_order_demo(state.sentence_a, state.sentence_b, options);
     } catch (const InvalidArgument& e) {
         ErrorText(e.what());

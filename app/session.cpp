@@ -6,6 +6,7 @@
 #include "pelab/error.h"
 #include "pelab/export.h"
 #include "platform.h"
+#include "scene.h"
 
 #include <imgui.h>
 #include <stb_image_write.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <vector>
 
 namespace pelab {
@@ -60,6 +62,50 @@ bool OpenWindow(Platform& platform, const PlatformOptions& options) {
     return false;
 }
 
+// Loads options.scene into state; prints the message and returns false when it is bad.
+bool LoadSceneOption(const std::string& path, AppState& state) {
+    if (path.empty()) return true;
+    const std::string error = LoadSceneFile(path, state);
+    if (error.empty()) return true;
+    std::fprintf(stderr, "pelab: --scene: %s\n", error.c_str());
+    return false;
+}
+
+// A file the app will write later must be writable now: say so before opening a window.
+bool CheckWritableLater(const char* option, const std::string& path) {
+    if (path.empty()) return true;
+    std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (folder.empty()) folder = ".";
+    std::error_code ignored;
+    if (std::filesystem::is_directory(folder, ignored) &&
+        !std::filesystem::is_directory(path, ignored))
+        return true;
+    std::fprintf(stderr, "pelab: %s: cannot write \"%s\": folder \"%s\" does not exist\n", option,
+                 path.c_str(), folder.c_str());
+    return false;
+}
+
+// Writes the recorded widget rectangles as {"name": [x0, y0, x1, y1], …} when they changed.
+void WriteWidgetRects(const std::string& path, const AppState& state,
+                      std::map<std::string, WidgetRect>& written) {
+    if (path.empty() || state.widget_rects == written) return;
+    written = state.widget_rects;
+    std::string text = "{\n";
+    char line[256];
+    for (const auto& [name, rect] : written) {
+        std::snprintf(line, sizeof line, "%s  \"%s\": [%.1f, %.1f, %.1f, %.1f]",
+                      text.size() > 2 ? ",\n" : "", name.c_str(), rect.x0, rect.y0, rect.x1,
+                      rect.y1);
+        text += line;
+    }
+    text += "\n}\n";
+    try {
+        write_file_atomically(path, [&](std::ostream& out) { out << text; });
+    } catch (const IoError& e) {
+        std::fprintf(stderr, "pelab: --widget-rects: %s\n", e.what());
+    }
+}
+
 double Percentile(std::vector<double> values, double fraction) {
     if (values.empty()) return 0;
     std::sort(values.begin(), values.end());
@@ -71,6 +117,15 @@ double Percentile(std::vector<double> values, double fraction) {
 } // namespace
 
 int RunGui(const GuiOptions& options) {
+    AppState state;
+    state.font_scale = options.font_scale;
+    if (!LoadSceneOption(options.scene, state)) return kExitBadUsage;
+    if (options.font_scale != 1.0f) state.font_scale = options.font_scale; // the command line wins
+    state.fullscreen = options.fullscreen;
+    state.record_widgets = !options.widget_rects.empty();
+    if (!CheckWritableLater("--state-out", options.state_out) ||
+        !CheckWritableLater("--widget-rects", options.widget_rects))
+        return kExitRuntimeFailure;
     ImGuiContextOwner context;
     ImGuiIO& io = ImGui::GetIO();
     const std::string settings = options.bench_frames > 0 ? std::string() : SettingsPath();
@@ -82,17 +137,16 @@ int RunGui(const GuiOptions& options) {
     platform_options.visible = options.bench_frames == 0;
     platform_options.fullscreen = options.fullscreen;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
-    AppState state;
-    state.font_scale = options.font_scale;
-    state.fullscreen = options.fullscreen;
     Panels panels;
     FontSet fonts;
     const float content_scale = platform.ContentScale();
     BuildFonts(fonts, kBaseFontPixels * content_scale * state.font_scale);
     const FrameOptions frame_options;
 
-    std::vector<double> frame_ms;
+    std::vector<double> frame_ms, core_ms;
     frame_ms.reserve(static_cast<std::size_t>(std::max(options.bench_frames, 0)));
+    core_ms.reserve(frame_ms.capacity());
+    std::map<std::string, WidgetRect> written_rects;
     int frame = 0;
     while (!platform.ShouldClose() && !state.quit_requested) {
         const auto start = std::chrono::steady_clock::now();
@@ -109,8 +163,10 @@ int RunGui(const GuiOptions& options) {
             platform.ReloadFontTexture();
             state.fonts_need_rebuild = false;
         }
+        WriteWidgetRects(options.widget_rects, state, written_rects);
         if (options.bench_frames > 0) {
             frame_ms.push_back(std::chrono::duration<double, std::milli>(cpu_done - start).count());
+            core_ms.push_back(state.core_seconds * 1e3);
             // Sweep the shared state so the frames do real work, as a user dragging would.
             state.pair = frame % (state.d_model / 2);
             state.pos_a = 3.0 + 0.25 * frame;
@@ -118,15 +174,31 @@ int RunGui(const GuiOptions& options) {
         }
     }
     if (options.bench_frames > 0) {
-        std::printf("frames: %zu  CPU time per frame (ms): median %.3f  p99 %.3f  (%s)\n",
-                    frame_ms.size(), Percentile(frame_ms, 0.5), Percentile(frame_ms, 0.99),
+        const double median = Percentile(frame_ms, 0.5), core_median = Percentile(core_ms, 0.5);
+        std::printf("frames: %zu (d_model %d, panels open: waves compare clocks order)\n"
+                    "CPU time per frame (ms): median %.3f  p99 %.3f\n"
+                    "core (pelab_core) per frame (ms): median %.3f  p99 %.3f  = %.0f%% of the "
+                    "median frame\n"
+                    "renderer: %s\n",
+                    frame_ms.size(), state.d_model, median, Percentile(frame_ms, 0.99), core_median,
+                    Percentile(core_ms, 0.99), median > 0 ? 100.0 * core_median / median : 0.0,
                     platform.GlRenderer().c_str());
     }
     platform.Shutdown();
+    if (!options.state_out.empty()) {
+        const std::string error = SaveSceneFile(options.state_out, state, true);
+        if (!error.empty()) {
+            std::fprintf(stderr, "pelab: --state-out: %s\n", error.c_str());
+            return kExitRuntimeFailure;
+        }
+    }
     return kExitOk;
 }
 
 int RunScreenshot(const ScreenshotOptions& options) {
+    AppState state;
+    if (!LoadSceneOption(options.scene, state)) return kExitBadUsage;
+    if (options.font_scale != 1.0f) state.font_scale = options.font_scale; // the command line wins
     ImGuiContextOwner context;
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr; // screenshots are reproducible: no saved layout
@@ -136,8 +208,6 @@ int RunScreenshot(const ScreenshotOptions& options) {
     platform_options.width = options.width;
     platform_options.height = options.height;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
-    AppState state;
-    state.font_scale = options.font_scale;
     Panels panels;
     FontSet fonts;
     BuildFonts(fonts, kBaseFontPixels * state.font_scale);

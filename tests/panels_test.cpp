@@ -1,0 +1,222 @@
+// Headless tests of the four design-card panels and of scenes: the texts they derive, the
+// state they change, and hundreds of frames across their inputs (bad ones included).
+#include "app_state.h"
+#include "app_ui.h"
+#include "fonts.h"
+#include "panel_clocks.h"
+#include "panel_compare.h"
+#include "panel_order.h"
+#include "pelab/attention.h"
+#include "scene.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace pelab;
+
+namespace {
+
+class Panels4 : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1600, 1000);
+        io.DeltaTime = 1.0f / 60.0f;
+        BuildFonts(fonts, kBaseFontPixels);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+    void Frame(const FrameOptions& options = {}) {
+        ImGui::NewFrame();
+        HandleShortcuts(state, {});
+        DrawFrame(state, panels, options, ImGui::GetIO().DeltaTime);
+        ImGui::Render();
+        ASSERT_TRUE(ImGui::GetDrawData()->Valid);
+        ASSERT_EQ(state.d_model % 2, 0);
+        ASSERT_LT(state.pair, state.d_model / 2);
+        ASSERT_EQ(state.order_d_model % 2, 0);
+    }
+    FontSet fonts;
+    AppState state;
+    Panels panels;
+};
+
+} // namespace
+
+TEST_F(Panels4, AllPanelsSurviveSweepOfTheirInputs) {
+    const char* sentences[] = {
+        "dog bites man",
+        "man bites dog",
+        "the dog saw the cat",
+        "café ωπ naïve",
+        "a b c d e f g h i j k l m n o p q r s t u v w x y z aa bb cc dd ee ff gg",
+        "",
+        "   ",
+        "bad \xff utf8",
+        "one"};
+    for (int frame = 0; frame < 400; ++frame) {
+        state.sentence_a = sentences[frame % 9];
+        state.sentence_b = sentences[(frame / 9) % 9];
+        state.pe_enabled = frame % 2 == 0;
+        state.pe_scale = (frame % 5) * 0.75;
+        state.scale_embeddings = frame % 3 == 0;
+        state.random_embeddings = frame % 4 == 0;
+        state.order_d_model = 2 + 2 * (frame % 32);
+        state.d_model = 2 << (frame % 11);
+        state.pos_a = frame * 1234.5;
+        state.pos_b = (frame % 7) * 3.0;
+        state.shift_k = (frame % 21) * 10 - 100;
+        panels.compare.filter = static_cast<ComparePanel::DimensionFilter>(frame % 5);
+        panels.waves.many_waves = frame % 6 < 3;
+        panels.clocks.clock_scale = 0.6f + (frame % 4) * 0.6f;
+        state.Clamp();
+        Frame();
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST_F(Panels4, RecordsWidgetRectanglesOnlyWhenAsked) {
+    Frame();
+    EXPECT_TRUE(state.widget_rects.empty());
+    state.record_widgets = true;
+    Frame();
+    Frame();
+    for (const char* name :
+         {"waves.pair_slider", "compare.pos_b_input", "clocks.pair_3", "order.pe_enabled"}) {
+        ASSERT_TRUE(state.widget_rects.count(name)) << name;
+        const WidgetRect& r = state.widget_rects[name];
+        EXPECT_LT(r.x0, r.x1) << name;
+        EXPECT_LT(r.y0, r.y1) << name;
+        EXPECT_GE(r.x0, 0.0f);
+        EXPECT_LE(r.y1, 1000.0f);
+    }
+}
+
+TEST(Compare, ExplanationChangesWithTheCase) {
+    const std::string same = ExplainDifference(7, 7, 128, 10000);
+    const std::string near = ExplainDifference(3, 5, 128, 10000);
+    const std::string far = ExplainDifference(3, 150, 128, 10000);
+    EXPECT_NE(same.find("same"), std::string::npos) << same;
+    EXPECT_NE(near.find("close"), std::string::npos) << near;
+    EXPECT_NE(near.find("fast pairs"), std::string::npos) << near;
+    EXPECT_NE(far.find("far"), std::string::npos) << far;
+    EXPECT_NE(far.find("wrapped"), std::string::npos) << far;
+    // 3 vs 150 at d = 128: ω_i·147 > π for ω_i > 0.02137, i.e. i < 64·log(1/0.02137)/log(10000)
+    // = 26.8: pairs 0 … 26 have wrapped (27 pairs). Independent arithmetic, not the panel's.
+    EXPECT_NE(far.find("The 27 fastest pairs"), std::string::npos) << far;
+}
+
+TEST(Clocks, HandStartsUpAndTurnsClockwise) {
+    const HandTip up = HandDirection(0.0);
+    EXPECT_NEAR(up.dx, 0.0f, 1e-6f);
+    EXPECT_NEAR(up.dy, -1.0f, 1e-6f); // screen y grows downwards
+    const HandTip quarter = HandDirection(M_PI / 2);
+    EXPECT_NEAR(quarter.dx, 1.0f, 1e-6f); // a quarter turn clockwise points right
+    EXPECT_NEAR(quarter.dy, 0.0f, 1e-6f);
+}
+
+TEST(Order, VerdictTextFollowsTheThreeCases) {
+    OrderDemoOptions off;
+    off.positional.pe_enabled = false;
+    const std::string same =
+        OrderVerdictText(run_order_demo("dog bites man", "man bites dog", off), false);
+    EXPECT_NE(same.find("Identical up to re-ordering"), std::string::npos) << same;
+    EXPECT_NE(same.find("cannot tell"), std::string::npos) << same;
+    const OrderDemoOptions on;
+    const std::string differ =
+        OrderVerdictText(run_order_demo("dog bites man", "man bites dog", on), true);
+    EXPECT_NE(differ.find("Different"), std::string::npos) << differ;
+    EXPECT_NE(differ.find("largest difference"), std::string::npos) << differ;
+    const std::string other =
+        OrderVerdictText(run_order_demo("dog bites man", "cat bites man", on), true);
+    EXPECT_NE(other.find("not re-orderings"), std::string::npos) << other;
+}
+
+TEST(Scene, RoundTripKeepsEveryField) {
+    AppState original;
+    original.d_model = 128;
+    original.base = 500;
+    original.pos_a = 7;
+    original.pos_b = 150;
+    original.pair = 9;
+    original.pe_enabled = false;
+    original.pe_scale = 2.5;
+    original.sentence_a = "the cat sat";
+    original.sentence_b = "sat the cat";
+    original.shift_k = -3;
+    original.order_d_model = 24;
+    original.random_embeddings = true;
+    original.embedding_seed = 7;
+    original.show_clocks = false;
+    AppState loaded;
+    ASSERT_EQ(ApplySceneText(SceneText(original, true), loaded), "");
+    EXPECT_EQ(loaded.d_model, 128);
+    EXPECT_EQ(loaded.base, 500);
+    EXPECT_EQ(loaded.pos_a, 7);
+    EXPECT_EQ(loaded.pos_b, 150);
+    EXPECT_EQ(loaded.pair, 9);
+    EXPECT_FALSE(loaded.pe_enabled);
+    EXPECT_EQ(loaded.pe_scale, 2.5);
+    EXPECT_EQ(loaded.sentence_b, "sat the cat");
+    EXPECT_EQ(loaded.shift_k, -3);
+    EXPECT_EQ(loaded.order_d_model, 24);
+    EXPECT_TRUE(loaded.random_embeddings);
+    EXPECT_EQ(loaded.embedding_seed, 7);
+    EXPECT_FALSE(loaded.show_clocks);
+    EXPECT_TRUE(loaded.show_order);
+}
+
+TEST(Scene, ReadoutsAreComputedFromTheState) {
+    AppState state;
+    state.d_model = 128;
+    const nlohmann::json doc = nlohmann::json::parse(SceneText(state, true));
+    EXPECT_NEAR(doc["readouts"]["dot_product"].get<double>(), 30.59, 0.005); // document 000
+    EXPECT_EQ(doc["readouts"]["distance"].get<double>(), 47.0);
+    EXPECT_FALSE(doc["readouts"]["order_same_up_to_reordering"].get<bool>());
+}
+
+TEST(Scene, BadScenesNameTheFieldAndChangeNothing) {
+    const struct {
+        const char* text;
+        const char* mention;
+    } cases[] = {
+        {"{\"d_model\": 7}", "\"d_model\""},
+        {"{\"d_model\": 8192}", "\"d_model\""},
+        {"{\"d_model\": \"512\"}", "\"d_model\""},
+        {"{\"base\": 1}", "\"base\""},
+        {"{\"pos_a\": -1}", "\"pos_a\""},
+        {"{\"pos_b\": 1e300}", "\"pos_b\""},
+        {"{\"d_model\": 16, \"pair\": 8}", "\"pair\""},
+        {"{\"pe_enabled\": 1}", "\"pe_enabled\""},
+        {"{\"pe_scale\": -0.5}", "\"pe_scale\""},
+        {"{\"sentence_a\": \"\"}", "\"sentence_a\""},
+        {"{\"sentence_b\": 42}", "\"sentence_b\""},
+        {"{\"open_panels\": \"waves\"}", "\"open_panels\""},
+        {"{\"open_panels\": [\"waves\", \"heatmap\"]}", "\"open_panels\""},
+        {"{\"shift_k\": 5000}", "\"shift_k\""},
+        {"{\"frobnicate\": true}", "\"frobnicate\""},
+        {"{\"d_model\": 128", "not valid JSON"},
+        {"[1, 2, 3]", "JSON object"},
+        {"", "not valid JSON"},
+    };
+    for (const auto& c : cases) {
+        AppState state;
+        const std::string error = ApplySceneText(c.text, state);
+        EXPECT_NE(error.find(c.mention), std::string::npos) << c.text << " → " << error;
+        EXPECT_EQ(state.d_model, 512) << c.text;
+        EXPECT_EQ(state.pos_a, 3.0) << c.text;
+    }
+}
+
+TEST(Scene, PartialSceneKeepsDefaultsForTheRest) {
+    AppState state;
+    ASSERT_EQ(ApplySceneText("{\"pos_b\": 150, \"open_panels\": [\"compare\"]}", state), "");
+    EXPECT_EQ(state.pos_b, 150);
+    EXPECT_EQ(state.d_model, 512);
+    EXPECT_TRUE(state.show_compare);
+    EXPECT_FALSE(state.show_waves);
+}
