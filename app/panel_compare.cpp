@@ -95,6 +95,14 @@ void ComparePanel::Draw(const char* title, bool* p_open, AppState& state) {
 void ComparePanel::DrawPositionInputs(AppState& state) {
     const float font = ImGui::GetFontSize();
     const double slider_max = 1000.0, zero = 0.0;
+    // Two [slider][typed entry] label groups and a help marker share the row.
+    const float label_width = ImGui::CalcTextSize("pos A").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    const float input_width = font * 5.5f;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float slider_width =
+        std::max(font * 4.0f, (ImGui::GetContentRegionAvail().x -
+                               2 * (input_width + label_width + 2 * spacing) - font * 2.0f) /
+                                  2.0f);
     struct Field {
         const char* slider_id;
         const char* input_id;
@@ -105,13 +113,13 @@ void ComparePanel::DrawPositionInputs(AppState& state) {
                   {"##pos_b_slider", "pos B##input", "B", &state.pos_b, "compare.pos_b_input"}};
     for (Field& field : fields) {
         ImGui::PushID(field.name);
-        ImGui::SetNextItemWidth(font * 14);
+        ImGui::SetNextItemWidth(slider_width);
         double slider_value = std::min(*field.value, slider_max);
         if (ImGui::SliderScalar(field.slider_id, ImGuiDataType_Double, &slider_value, &zero,
                                 &slider_max, "%.0f"))
             *field.value = std::round(slider_value);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(font * 7);
+        ImGui::SetNextItemWidth(input_width);
         double typed = *field.value;
         if (ImGui::InputDouble(field.input_id, &typed, 0.0, 0.0, "%.6g",
                                ImGuiInputTextFlags_EnterReturnsTrue)) {
@@ -182,8 +190,10 @@ void ComparePanel::DrawReadouts(const AppState& state) {
     }
     ImGui::Text("similarity: %s", similarity_label(c.cosine_similarity));
     ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("(cosine ≥ %.2f very high · ≥ %.2f high · ≥ %.2f moderate · below: low)",
                         kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
+    ImGui::PopTextWrapPos();
 }
 
 void ComparePanel::DrawExplanation(const AppState& /*state*/) {
@@ -209,15 +219,16 @@ void ComparePanel::DrawShift(AppState& state) {
         CoreTimer core_time(state);
         after = compare_positions(a, b, state.d_model, state.base).dot_product;
     }
-    ImGui::Text("PE(A+k)·PE(B+k) = %.4f   vs   PE(A)·PE(B) = %.4f   (difference %.1e)", after,
-                before, std::fabs(after - before));
-    FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
-                   "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
-    ImGui::SameLine();
     if (ImGui::SmallButton("move A and B by k")) {
         state.pos_a = a;
         state.pos_b = b;
     }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %.1e)", after, before,
+                std::fabs(after - before));
+    ImGui::PopTextWrapPos();
+    FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
+                   "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
 }
 
 void ComparePanel::DrawTable(const AppState& state) {

@@ -4,6 +4,7 @@
 
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -60,8 +61,17 @@ void QuadrantPlacement(int quadrant) {
 
 void RecordWidget(AppState& state, const char* name) {
     if (!state.record_widgets) return;
-    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-    state.widget_rects[name] = WidgetRect{min.x, min.y, max.x, max.y};
+    // Only the visible part: a test must not click where a person could not.
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 clip_min = draw->GetClipRectMin(), clip_max = draw->GetClipRectMax();
+    const ImVec2 item_min = ImGui::GetItemRectMin(), item_max = ImGui::GetItemRectMax();
+    const WidgetRect visible{std::max(item_min.x, clip_min.x), std::max(item_min.y, clip_min.y),
+                             std::min(item_max.x, clip_max.x), std::min(item_max.y, clip_max.y)};
+    if (visible.x1 - visible.x0 < 2.0f || visible.y1 - visible.y0 < 2.0f) {
+        state.widget_rects.erase(name);
+        return;
+    }
+    state.widget_rects[name] = visible;
 }
 
 CoreTimer::CoreTimer(AppState& state) : state_(state), start_(std::chrono::steady_clock::now()) {}

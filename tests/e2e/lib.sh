@@ -26,13 +26,7 @@ e2e_setup() {
     # A clean home: no saved layout or settings from the developer's own runs.
     export HOME=$E2E_TMP/home XDG_CONFIG_HOME=$E2E_TMP/home/.config
     mkdir -p "$HOME"
-    # -displayfd: Xvfb picks a free display number and writes it to the pipe.
-    exec {fd}<> <(:)
-    Xvfb -displayfd "$fd" -screen 0 1600x1000x24 -nolisten tcp >"$E2E_TMP/xvfb.log" 2>&1 &
-    E2E_XVFB_PID=$!
-    local number=""
-    read -r -t 20 -u "$fd" number || e2e_fail "Xvfb did not start: $(cat "$E2E_TMP/xvfb.log")"
-    export DISPLAY=":$number"
+
     unset WAYLAND_DISPLAY
 }
 
@@ -51,6 +45,7 @@ e2e_start_app() {
         ((waited < 100)) || e2e_fail "no 'PE Lab' window after 20 s"
     done
     sleep 1.0 # a few frames so the first layout has settled
+    e2e_note "pelab window $E2E_WINDOW (pid $E2E_APP_PID) is up"
 }
 
 # e2e_shot NAME: the real screen, as a person would see it, to $SHOTS/NAME.png.
@@ -91,3 +86,88 @@ e2e_quit() {
 }
 
 e2e_pass() { echo "E2E PASS [$E2E_NAME]"; }
+
+# e2e_start_lab [pelab args…]: the app with the test hooks on: widget rectangles are kept in
+# $E2E_RECTS and the final scene (with readouts) is written to $E2E_STATE on exit.
+e2e_start_lab() {
+    E2E_RECTS=$E2E_TMP/rects.json
+    E2E_STATE=$E2E_TMP/state.json
+    e2e_start_app --widget-rects "$E2E_RECTS" --state-out "$E2E_STATE" "$@"
+}
+
+# e2e_point NAME [FX FY]: screen coordinates of a point inside the named widget, at fractions
+# FX, FY of its width and height (default: the centre).
+e2e_point() {
+    local name=$1 fx=${2:-0.5} fy=${3:-0.5} waited=0
+    until [[ -f "$E2E_RECTS" ]] && grep -q "\"$name\"" "$E2E_RECTS"; do
+        sleep 0.2
+        waited=$((waited + 1))
+        ((waited < 50)) || e2e_fail "widget $name never reported its rectangle"
+    done
+    local wx wy
+    read -r wx wy < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/^X|^Y/ {printf "%s ", $2} END {print ""}')
+    /usr/bin/python3 - "$E2E_RECTS" "$name" "$fx" "$fy" "$wx" "$wy" <<'PY'
+import json, sys
+path, name, fx, fy, wx, wy = sys.argv[1:]
+x0, y0, x1, y1 = json.load(open(path))[name]
+print(int(int(wx) + x0 + (x1 - x0) * float(fx)), int(int(wy) + y0 + (y1 - y0) * float(fy)))
+PY
+}
+
+# e2e_click NAME [FX FY]: a real mouse click on the named widget.
+e2e_click() {
+    local x y
+    read -r x y < <(e2e_point "$@")
+    xdotool mousemove "$x" "$y"
+    sleep 0.15
+    xdotool mousedown 1
+    sleep 0.1
+    xdotool mouseup 1
+    sleep 0.2
+}
+
+# e2e_drag NAME FX0 FX1: press at fraction FX0 of the widget's width, move to FX1, release.
+e2e_drag() {
+    local x0 y x1 ignored
+    read -r x0 y < <(e2e_point "$1" "$2" 0.5)
+    read -r x1 ignored < <(e2e_point "$1" "$3" 0.5)
+    xdotool mousemove "$x0" "$y"
+    sleep 0.15
+    xdotool mousedown 1
+    for step in 1 2 3 4 5 6 7 8; do
+        xdotool mousemove $((x0 + (x1 - x0) * step / 8)) "$y"
+        sleep 0.05
+    done
+    sleep 0.1
+    xdotool mouseup 1
+    sleep 0.2
+}
+
+# e2e_press KEYS: hold the keys for 100 ms, as a person does (a press and release inside one
+# frame is invisible to Dear ImGui 1.86's polled key state).
+e2e_press() {
+    xdotool keydown --window "$E2E_WINDOW" "$1"
+    sleep 0.1
+    xdotool keyup --window "$E2E_WINDOW" "$1"
+    sleep 0.1
+}
+
+# e2e_type TEXT: replace the focused text field's content with TEXT and press Enter.
+e2e_type() {
+    e2e_press ctrl+a
+    xdotool type --window "$E2E_WINDOW" --delay 40 "$1"
+    e2e_press Return
+}
+
+# e2e_state EXPRESSION: evaluates a Python expression over the saved scene `s` (after e2e_quit).
+e2e_state() {
+    [[ -f "$E2E_STATE" ]] || e2e_fail "no state file was written on exit"
+    /usr/bin/python3 -c 'import json, math, sys; s = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$E2E_STATE" "$1"
+}
+
+# e2e_check EXPRESSION MESSAGE: fails with MESSAGE unless the expression over `s` is True.
+e2e_check() {
+    local value
+    value=$(e2e_state "$1")
+    [[ "$value" == True ]] || e2e_fail "$2 (state: $(e2e_state "{k: s[k] for k in s if k != 'readouts'}"); readouts: $(e2e_state "s.get('readouts')"))"
+}

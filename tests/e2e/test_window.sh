@@ -20,5 +20,15 @@ xdotool mousemove $((wx + 900)) $((wy + 320)) click 1
 after_click=$(e2e_shot window_after_click)
 e2e_differ "$after_keys" "$after_click"
 
+# F11: fullscreen fills the 1600x1000 screen, and F11 again brings the window back.
+e2e_press F11
+sleep 1
+read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
+[[ "$width" == 1600 && "$height" == 1000 ]] || e2e_fail "fullscreen window is ${width}x${height}, expected 1600x1000"
+e2e_shot window_fullscreen >/dev/null
+e2e_press F11
+sleep 1
+read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
+[[ "$width" == 1280 && "$height" == 800 ]] || e2e_fail "after F11 again the window is ${width}x${height}"
 e2e_quit
 e2e_pass
