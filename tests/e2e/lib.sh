@@ -26,8 +26,18 @@ e2e_setup() {
     # A clean home: no saved layout or settings from the developer's own runs.
     export HOME=$E2E_TMP/home XDG_CONFIG_HOME=$E2E_TMP/home/.config
     mkdir -p "$HOME"
-
+    # -displayfd: Xvfb picks a free display number and writes it to the descriptor (a FIFO).
+    mkfifo "$E2E_TMP/display"
+    exec {fd}<>"$E2E_TMP/display"
+    Xvfb -displayfd "$fd" -screen 0 1600x1000x24 -nolisten tcp >"$E2E_TMP/xvfb.log" 2>&1 &
+    E2E_XVFB_PID=$!
+    local number=""
+    read -r -t 20 -u "$fd" number || e2e_fail "Xvfb did not start: $(cat "$E2E_TMP/xvfb.log")"
+    exec {fd}<&-
+    [[ "$number" =~ ^[0-9]+$ ]] || e2e_fail "Xvfb reported display '$number': $(cat "$E2E_TMP/xvfb.log")"
+    export DISPLAY=":$number"
     unset WAYLAND_DISPLAY
+    e2e_note "Xvfb on $DISPLAY (pid $E2E_XVFB_PID)"
 }
 
 # e2e_start_app [pelab args…]: starts the window and waits for it to be mapped.
