@@ -53,6 +53,9 @@ struct AppState {
     bool fonts_need_rebuild = false; ///< set when font_scale changes; main() rebuilds the atlas
     bool fullscreen = false;
     bool quit_requested = false;
+    /// Set for one frame to tile the open panels again (menu View > Arrange panels, or the
+    /// display changed size, e.g. on entering fullscreen).
+    bool arrange_panels = false;
 
     // Test hook (`--widget-rects FILE`): when record_widgets is set, panels store the screen
     // rectangle of each named widget here so end-to-end tests can click it with xdotool.

@@ -85,6 +85,8 @@ void DrawMainMenu(AppState& state) {
         ImGui::MenuItem("Clocks: one hand per pair", nullptr, &state.show_clocks);
         ImGui::MenuItem("Order: PE on / off", nullptr, &state.show_order);
         ImGui::Separator();
+        if (ImGui::MenuItem("Arrange panels")) state.arrange_panels = true;
+        ImGui::Separator();
         if (ImGui::MenuItem("Larger text", "Ctrl+=")) {
             state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
             state.fonts_need_rebuild = true;
@@ -154,6 +156,12 @@ constexpr const char* kOrderTitle = "Order: does the model see word order?";
 
 void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds) {
     state.core_seconds = 0.0;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const bool resized =
+        panels.last_display_size.x > 0 &&
+        (display.x != panels.last_display_size.x || display.y != panels.last_display_size.y);
+    panels.last_display_size = display;
+    if (resized) state.arrange_panels = true;
     if (state.playing) {
         state.pos_a += state.play_speed * static_cast<double>(delta_seconds);
         if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
@@ -175,6 +183,7 @@ void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, flo
     if (state.show_compare) panels.compare.Draw(kCompareTitle, &state.show_compare, state);
     if (state.show_clocks) panels.clocks.Draw(kClocksTitle, &state.show_clocks, state);
     if (state.show_order) panels.order.Draw(kOrderTitle, &state.show_order, state);
+    state.arrange_panels = false;
     DrawAbout(state);
     DrawStatusBar(state);
 }

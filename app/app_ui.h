@@ -21,6 +21,7 @@ struct Panels {
     ComparePanel compare;
     ClocksPanel clocks;
     OrderPanel order;
+    ImVec2 last_display_size{0, 0}; ///< to re-tile the panels when the window changes size
 };
 
 /// Names accepted by `--panel` and shown in the View menu.

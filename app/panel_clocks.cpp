@@ -16,7 +16,7 @@ HandTip HandDirection(double angle) {
 }
 
 void ClocksPanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(2);
+    QuadrantPlacement(2, state.arrange_panels);
     if (!ImGui::Begin(title, p_open)) {
         ImGui::End();
         return;

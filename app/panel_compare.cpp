@@ -66,7 +66,7 @@ std::string ExplainDifference(double pos_a, double pos_b, int d_model, double ba
 }
 
 void ComparePanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(1);
+    QuadrantPlacement(1, state.arrange_panels);
     if (!ImGui::Begin(title, p_open)) {
         ImGui::End();
         return;
@@ -286,12 +286,22 @@ void ComparePanel::DrawTable(const AppState& state) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::Text("%d %s", dim, dim % 2 == 0 ? "sin" : "cos");
+            const char* fn = dim % 2 == 0 ? "sin" : "cos";
             ImGui::TableNextColumn();
             ImGui::Text("%.3f", omegas[pair]);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("ω_%d = base^(−2·%d/d) = %.6g^(−%.6f) = %.8g", pair, pair,
+                                  state.base, 2.0 * pair / d, omegas[pair]);
             ImGui::TableNextColumn();
             ImGui::Text("%+.3f", pe_a[dim]);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("PE(A, %d) = %s(ω_%d · A) = %s(%.8g · %.6g) = %+.8f", dim, fn,
+                                  pair, fn, omegas[pair], state.pos_a, pe_a[dim]);
             ImGui::TableNextColumn();
             ImGui::Text("%+.3f", pe_b[dim]);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("PE(B, %d) = %s(ω_%d · B) = %s(%.8g · %.6g) = %+.8f", dim, fn,
+                                  pair, fn, omegas[pair], state.pos_b, pe_b[dim]);
             // Δ in [0, 2]: a bar from the left.
             ImGui::TableNextColumn();
             {
@@ -302,6 +312,9 @@ void ComparePanel::DrawTable(const AppState& state) {
                     p, ImVec2(p.x + width * static_cast<float>(delta / 2.0), p.y + height),
                     IM_COL32(0x56, 0xB4, 0xE9, 0x90));
                 ImGui::Text("%.2f", delta);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("Δ = |PE_A − PE_B| = |%+.6f − %+.6f| = %.6f (at most 2)",
+                                      pe_a[dim], pe_b[dim], delta);
             }
             // Pair share in [−1, 1]: a bar from the centre, on the pair's sin row.
             ImGui::TableNextColumn();

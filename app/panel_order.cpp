@@ -45,7 +45,7 @@ std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled) {
 }
 
 void OrderPanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(3);
+    QuadrantPlacement(3, state.arrange_panels);
     if (!ImGui::Begin(title, p_open)) {
         ImGui::End();
         return;

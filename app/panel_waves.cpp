@@ -14,7 +14,7 @@ constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0
 }
 
 void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(0);
+    QuadrantPlacement(0, state.arrange_panels);
     if (!ImGui::Begin(title, p_open)) {
         ImGui::End();
         return;
@@ -31,7 +31,7 @@ void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
     ImGui::SameLine();
     ImGui::BeginGroup();
     const float available = ImGui::GetContentRegionAvail().y;
-    DrawWavePlot(state, std::max(font * 10, available * 0.64f));
+    DrawWavePlot(state, std::max(font * 10, available * (many_waves ? 0.8f : 0.64f)));
     DrawSpectrum(state, std::max(font * 7, ImGui::GetContentRegionAvail().y));
     ImGui::EndGroup();
     ImGui::End();

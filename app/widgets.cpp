@@ -39,15 +39,14 @@ void ReadoutRow(const char* name, const char* formula, const char* value_format,
     FormulaTooltip(formula);
 }
 
-void DefaultWindowPlacement(ImVec2 pos, ImVec2 size) {
+void DefaultWindowPlacement(ImVec2 pos, ImVec2 size, bool force) {
     const ImGuiNextWindowDataFlags pending = ImGui::GetCurrentContext()->NextWindowData.Flags;
-    if (!(pending & ImGuiNextWindowDataFlags_HasPos))
-        ImGui::SetNextWindowPos(pos, ImGuiCond_FirstUseEver);
-    if (!(pending & ImGuiNextWindowDataFlags_HasSize))
-        ImGui::SetNextWindowSize(size, ImGuiCond_FirstUseEver);
+    const ImGuiCond condition = force ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    if (!(pending & ImGuiNextWindowDataFlags_HasPos)) ImGui::SetNextWindowPos(pos, condition);
+    if (!(pending & ImGuiNextWindowDataFlags_HasSize)) ImGui::SetNextWindowSize(size, condition);
 }
 
-void QuadrantPlacement(int quadrant) {
+void QuadrantPlacement(int quadrant, bool force) {
     // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
     // after FirstUseEver has applied; the bars are one frame high each.
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -56,7 +55,8 @@ void QuadrantPlacement(int quadrant) {
     const float top = viewport->Pos.y + bar, height = viewport->Size.y - 2 * bar;
     const float half_w = viewport->Size.x * 0.5f, half_h = height * 0.5f;
     const float x = viewport->Pos.x + (quadrant % 2) * half_w, y = top + (quadrant / 2) * half_h;
-    DefaultWindowPlacement(ImVec2(x + gap, y + gap), ImVec2(half_w - 2 * gap, half_h - 2 * gap));
+    DefaultWindowPlacement(ImVec2(x + gap, y + gap), ImVec2(half_w - 2 * gap, half_h - 2 * gap),
+                           force);
 }
 
 void RecordWidget(AppState& state, const char* name) {

@@ -33,11 +33,12 @@ void ReadoutRow(const char* name, const char* formula, const char* value_format,
 
 /// SetNextWindowPos/Size(…, FirstUseEver) unless the caller already placed the next window
 /// (the solo-panel layout of `pelab screenshot --panel` does).
-void DefaultWindowPlacement(ImVec2 pos, ImVec2 size);
+void DefaultWindowPlacement(ImVec2 pos, ImVec2 size, bool force = false);
 
-/// First-use placement of panel `quadrant` (0 top-left, 1 top-right, 2 bottom-left,
-/// 3 bottom-right) in the area between the menu bar and the status bar.
-void QuadrantPlacement(int quadrant);
+/// Placement of panel `quadrant` (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right) in
+/// the area between the menu bar and the status bar: on first use, or always when `force` (the
+/// display changed size, or the user asked to arrange the panels).
+void QuadrantPlacement(int quadrant, bool force);
 
 /// Records the last item's screen rectangle under name when state.record_widgets is set.
 struct AppState;

@@ -9,6 +9,10 @@ out=assets/screenshots
 mkdir -p "$out"
 run() { if [[ -n "${DISPLAY:-}" ]]; then "$@"; else xvfb-run -a -s "-screen 0 1920x1080x24" "$@"; fi; }
 run build/bin/pelab screenshot --out "$out/pelab.png"
-for panel in waves; do
-    run build/bin/pelab screenshot --panel "$panel" --size 1280x760 --out "$out/$panel.png"
-done
+run build/bin/pelab screenshot --panel waves --size 1280x760 --out "$out/waves.png"
+run build/bin/pelab screenshot --panel compare --scene assets/scenes/compare-3-vs-50.json --size 1280x760 \
+    --out "$out/compare.png"
+run build/bin/pelab screenshot --panel clocks --size 1280x760 --out "$out/clocks.png"
+run build/bin/pelab screenshot --panel order --size 1280x900 --out "$out/order.png"
+run build/bin/pelab screenshot --panel order --scene assets/scenes/order-pe-off.json --size 1280x900 \
+    --out "$out/order_pe_off.png"

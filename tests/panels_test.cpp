@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 
 using namespace pelab;
 
@@ -219,4 +220,21 @@ TEST(Scene, PartialSceneKeepsDefaultsForTheRest) {
     EXPECT_EQ(state.d_model, 512);
     EXPECT_TRUE(state.show_compare);
     EXPECT_FALSE(state.show_waves);
+}
+
+// The scenes PE Lab ships open without error (and say what they promise).
+TEST(Scene, ShippedScenesLoad) {
+    const std::filesystem::path folder =
+        std::filesystem::path(PELAB_SOURCE_DIR) / "assets" / "scenes";
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        AppState state;
+        EXPECT_EQ(LoadSceneFile(entry.path().string(), state), "") << entry.path();
+        ++count;
+    }
+    EXPECT_GE(count, 3);
+    AppState document;
+    ASSERT_EQ(LoadSceneFile((folder / "compare-3-vs-50.json").string(), document), "");
+    EXPECT_EQ(document.d_model, 128);
+    EXPECT_EQ(document.pos_b, 50);
 }
