@@ -7,6 +7,7 @@
 #include "panel_compare.h"
 #include "panel_order.h"
 #include "pelab/attention.h"
+#include "plot.h"
 #include "scene.h"
 
 #include <gtest/gtest.h>
@@ -237,4 +238,36 @@ TEST(Scene, ShippedScenesLoad) {
     ASSERT_EQ(LoadSceneFile((folder / "compare-3-vs-50.json").string(), document), "");
     EXPECT_EQ(document.d_model, 128);
     EXPECT_EQ(document.pos_b, 50);
+}
+
+// The plot helper's own contracts.
+TEST(Plot, NiceTicksUseOneTwoFiveSteps) {
+    EXPECT_EQ(plot::NiceTicks(plot::Range{0, 64}, 6),
+              (std::vector<double>{0, 10, 20, 30, 40, 50, 60}));
+    EXPECT_EQ(plot::NiceTicks(plot::Range{-1.25, 1.25}, 5),
+              (std::vector<double>{-1, -0.5, 0, 0.5, 1}));
+    EXPECT_TRUE(plot::NiceTicks(plot::Range{1, 1}, 5).empty());
+    char text[32];
+    plot::FormatTick(60611, text, sizeof text);
+    EXPECT_STREQ(text, "60.6k");
+    plot::FormatTick(0.25, text, sizeof text);
+    EXPECT_STREQ(text, "0.25");
+}
+
+TEST_F(Panels4, EqualAspectPlotKeepsCirclesRound) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowSize(ImVec2(700, 400));
+    ImGui::Begin("aspect");
+    plot::PlotView view;
+    view.SetHome(plot::Range{-2, 2}, plot::Range{-1, 1});
+    plot::PlotConfig config;
+    config.equal_aspect = true;
+    plot::Plot p;
+    ASSERT_TRUE(p.Begin("##circle", view, ImVec2(600, 300), config));
+    // One unit spans as many pixels vertically as horizontally.
+    const ImVec2 origin = p.ToPixels(0, 0), right = p.ToPixels(1, 0), up = p.ToPixels(0, 1);
+    EXPECT_NEAR(right.x - origin.x, origin.y - up.y, 0.01f);
+    p.End();
+    ImGui::End();
+    ImGui::Render();
 }
