@@ -2,9 +2,7 @@
 // hundreds of frames while AppState sweeps its ranges and synthetic input moves the mouse,
 // scrolls and presses keys. Debian's libimgui.a keeps its IM_ASSERTs compiled in only if it
 // was built without NDEBUG, so the tests also check their own invariants after every frame.
-#include "app_state.h"
-#include "app_ui.h"
-#include "fonts.h"
+#include "headless_fixture.h"
 #include "pelab/sinusoidal.h"
 
 #include <gtest/gtest.h>
@@ -16,54 +14,12 @@ using namespace pelab;
 
 namespace {
 
-class Headless : public ::testing::Test {
+class Headless : public HeadlessApp {
 protected:
-    void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1280, 800);
-        io.DeltaTime = 1.0f / 60.0f;
-        // The GLFW backend maps ImGuiKey_* to GLFW key codes; mirror that mapping.
-        io.KeyMap[ImGuiKey_LeftArrow] = 263;
-        io.KeyMap[ImGuiKey_RightArrow] = 262;
-        io.KeyMap[ImGuiKey_UpArrow] = 265;
-        io.KeyMap[ImGuiKey_DownArrow] = 264;
-        io.KeyMap[ImGuiKey_Space] = 32;
-        BuildFonts(fonts, kBaseFontPixels);
-    }
-    void TearDown() override { ImGui::DestroyContext(); }
-
-    // One whole frame, like the window's loop does.
-    void Frame(const FrameOptions& options = {}, const std::vector<KeyPress>& presses = {}) {
-        ImGui::NewFrame();
-        HandleShortcuts(state, presses);
-        DrawFrame(state, panels, options, ImGui::GetIO().DeltaTime);
-        ImGui::Render();
-        ASSERT_NE(ImGui::GetDrawData(), nullptr);
-        ASSERT_TRUE(ImGui::GetDrawData()->Valid);
-        CheckInvariants();
-    }
-
-    void CheckInvariants() const {
-        ASSERT_EQ(state.d_model % 2, 0);
-        ASSERT_GE(state.d_model, 2);
-        ASSERT_LE(state.d_model, kUiMaxDModel);
-        ASSERT_GE(state.pair, 0);
-        ASSERT_LT(state.pair, state.d_model / 2);
-        ASSERT_TRUE(std::isfinite(state.pos_a));
-        ASSERT_GE(state.pos_a, 0.0);
-        ASSERT_GE(state.base, kUiMinBase);
-    }
-
     void PressKey(int key, bool shift = false, bool ctrl = false) {
         Frame({}, {KeyPress{key, shift, ctrl}});
         Frame();
     }
-
-    FontSet fonts;
-    AppState state;
-    Panels panels;
 };
 
 } // namespace

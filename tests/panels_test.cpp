@@ -1,8 +1,6 @@
 // Headless tests of the four design-card panels and of scenes: the texts they derive, the
 // state they change, and hundreds of frames across their inputs (bad ones included).
-#include "app_state.h"
-#include "app_ui.h"
-#include "fonts.h"
+#include "headless_fixture.h"
 #include "panel_clocks.h"
 #include "panel_compare.h"
 #include "panel_order.h"
@@ -21,30 +19,9 @@ using namespace pelab;
 
 namespace {
 
-class Panels4 : public ::testing::Test {
+class Panels4 : public HeadlessApp {
 protected:
-    void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1600, 1000);
-        io.DeltaTime = 1.0f / 60.0f;
-        BuildFonts(fonts, kBaseFontPixels);
-    }
-    void TearDown() override { ImGui::DestroyContext(); }
-    void Frame(const FrameOptions& options = {}) {
-        ImGui::NewFrame();
-        HandleShortcuts(state, {});
-        DrawFrame(state, panels, options, ImGui::GetIO().DeltaTime);
-        ImGui::Render();
-        ASSERT_TRUE(ImGui::GetDrawData()->Valid);
-        ASSERT_EQ(state.d_model % 2, 0);
-        ASSERT_LT(state.pair, state.d_model / 2);
-        ASSERT_EQ(state.order_d_model % 2, 0);
-    }
-    FontSet fonts;
-    AppState state;
-    Panels panels;
+    Panels4() : HeadlessApp(ImVec2(1600, 1000)) {}
 };
 
 } // namespace
