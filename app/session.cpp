@@ -40,12 +40,23 @@ std::string SettingsPath() {
 }
 
 // One ImGui context for the lifetime of a session (RAII so every exit path destroys it).
-struct ImGuiContextOwner {
-    ImGuiContextOwner() {
+class ImGuiContextOwner {
+public:
+    /// settings_path: where ImGui keeps window positions ("" = nowhere). Held here because
+    /// ImGui reads io.IniFilename again when the context is destroyed (it saves on exit), so
+    /// the string must live exactly as long as the context.
+    explicit ImGuiContextOwner(std::string settings_path)
+        : settings_path_(std::move(settings_path)) {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = settings_path_.empty() ? nullptr : settings_path_.c_str();
     }
     ~ImGuiContextOwner() { ImGui::DestroyContext(); }
+    ImGuiContextOwner(const ImGuiContextOwner&) = delete;
+    ImGuiContextOwner& operator=(const ImGuiContextOwner&) = delete;
+
+private:
+    std::string settings_path_;
 };
 
 void PngToBuffer(void* context, void* data, int size) {
@@ -126,10 +137,8 @@ int RunGui(const GuiOptions& options) {
     if (!CheckWritableLater("--state-out", options.state_out) ||
         !CheckWritableLater("--widget-rects", options.widget_rects))
         return kExitRuntimeFailure;
-    ImGuiContextOwner context;
+    ImGuiContextOwner context(options.bench_frames > 0 ? std::string() : SettingsPath());
     ImGuiIO& io = ImGui::GetIO();
-    const std::string settings = options.bench_frames > 0 ? std::string() : SettingsPath();
-    io.IniFilename = settings.empty() ? nullptr : settings.c_str();
     // No keyboard navigation flag: the arrow keys belong to pos A and the pair (SPEC §5).
 
     Platform platform;
@@ -199,9 +208,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
     AppState state;
     if (!LoadSceneOption(options.scene, state)) return kExitBadUsage;
     if (options.font_scale != 1.0f) state.font_scale = options.font_scale; // the command line wins
-    ImGuiContextOwner context;
+    ImGuiContextOwner context(""); // screenshots are reproducible: no saved layout
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr; // screenshots are reproducible: no saved layout
     Platform platform;
     PlatformOptions platform_options;
     platform_options.visible = false;

@@ -15,8 +15,8 @@ e2e_cleanup() {
 # e2e_setup NAME PELAB_BINARY SCREENSHOT_DIR
 e2e_setup() {
     E2E_NAME=$1
-    PELAB=$2
-    SHOTS=$3
+    PELAB=$(realpath "$2")
+    SHOTS=$(realpath -m "$3")
     mkdir -p "$SHOTS"
     for tool in Xvfb xdotool import compare identify; do
         command -v "$tool" >/dev/null || e2e_fail "$tool is missing (scripts/test.sh installs it)"

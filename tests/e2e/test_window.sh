@@ -2,6 +2,9 @@
 # quits on Ctrl+Q with exit code 0.
 source "$(dirname "$0")/lib.sh"
 e2e_setup window "$@"
+workdir=$E2E_TMP/cwd
+mkdir -p "$workdir"
+cd "$workdir"
 e2e_start_app
 read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
 [[ "$width" == 1280 && "$height" == 800 ]] || e2e_fail "window is ${width}x${height}, expected 1280x800"
@@ -31,4 +34,8 @@ sleep 1
 read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
 [[ "$width" == 1280 && "$height" == 800 ]] || e2e_fail "after F11 again the window is ${width}x${height}"
 e2e_quit
+# The layout is saved where settings belong, and nothing is left in the working folder.
+grep -q '^\[Window\]\[Waves: frequency explorer\]' "$XDG_CONFIG_HOME/pelab/imgui.ini" ||
+    e2e_fail "window layout not saved to \$XDG_CONFIG_HOME/pelab/imgui.ini"
+[[ -z "$(ls -A "$workdir")" ]] || e2e_fail "pelab left files in its working folder: $(ls -A "$workdir" | cat -v)"
 e2e_pass
