@@ -25,4 +25,8 @@ void AppState::Clamp() {
     embedding_seed = std::max(embedding_seed, 0);
 }
 
+void AppState::ScaleText(float factor) {
+    font_scale = std::clamp(font_scale * factor, 0.5f, 4.0f);
+}
+
 } // namespace pelab

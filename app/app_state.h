@@ -49,8 +49,9 @@ struct AppState {
     bool show_clocks = true;
     bool show_order = true;
     bool show_about = false;
-    float font_scale = 1.0f;         ///< user's zoom on top of the monitor's content scale
-    bool fonts_need_rebuild = false; ///< set when font_scale changes; main() rebuilds the atlas
+    /// User's text zoom on top of the monitor's content scale; the session re-rasterises the
+    /// font atlas whenever the pixel size this implies changes.
+    float font_scale = 1.0f;
     bool fullscreen = false;
     bool quit_requested = false;
     /// Set for one frame to tile the open panels again (menu View > Arrange panels, or the
@@ -65,11 +66,10 @@ struct AppState {
     // Seconds spent inside pelab_core during the current frame (--bench-frames reports it).
     double core_seconds = 0.0;
 
-    // Last message shown in the status bar (e.g. "d_model must be even: using 8").
-    std::string status_message;
-
     /// Restores the invariants above after any edit.
     void Clamp();
+    /// Multiplies the text size by factor (Ctrl+= / Ctrl+- and the View menu), within [0.5, 4].
+    void ScaleText(float factor);
 };
 
 constexpr int kUiMaxDModel = 4096;

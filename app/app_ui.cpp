@@ -20,6 +20,10 @@ const char* const kAboutText =
     "value is computed with double-precision angles, and every readout shows the formula that "
     "produced it.";
 
+namespace {
+constexpr float kTextStep = 1.15f; // one Ctrl+= makes text 15 % larger
+} // namespace
+
 bool IsKnownPanel(const std::string& name) {
     return std::any_of(std::begin(kPanelNames), std::end(kPanelNames),
                        [&](const char* known) { return name == known; });
@@ -37,14 +41,10 @@ void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses) {
     const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
     for (const KeyPress& press : presses) {
         if (press.ctrl && press.key == keys::kQ) state.quit_requested = true;
-        if (press.ctrl && (press.key == keys::kEqual || press.key == keys::kKeypadAdd)) {
-            state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
-            state.fonts_need_rebuild = true;
-        }
-        if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract)) {
-            state.font_scale = std::max(0.5f, state.font_scale / 1.15f);
-            state.fonts_need_rebuild = true;
-        }
+        if (press.ctrl && (press.key == keys::kEqual || press.key == keys::kKeypadAdd))
+            state.ScaleText(kTextStep);
+        if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract))
+            state.ScaleText(1.0f / kTextStep);
         if (press.key == keys::kF11) state.fullscreen = !state.fullscreen;
         if (editing_text || press.ctrl) continue;
         const double step = press.shift ? 10.0 : 1.0;
@@ -87,14 +87,8 @@ void DrawMainMenu(AppState& state) {
         ImGui::Separator();
         if (ImGui::MenuItem("Arrange panels")) state.arrange_panels = true;
         ImGui::Separator();
-        if (ImGui::MenuItem("Larger text", "Ctrl+=")) {
-            state.font_scale = std::min(4.0f, state.font_scale * 1.15f);
-            state.fonts_need_rebuild = true;
-        }
-        if (ImGui::MenuItem("Smaller text", "Ctrl+-")) {
-            state.font_scale = std::max(0.5f, state.font_scale / 1.15f);
-            state.fonts_need_rebuild = true;
-        }
+        if (ImGui::MenuItem("Larger text", "Ctrl+=")) state.ScaleText(kTextStep);
+        if (ImGui::MenuItem("Smaller text", "Ctrl+-")) state.ScaleText(1.0f / kTextStep);
         ImGui::MenuItem("Fullscreen", "F11", &state.fullscreen);
         ImGui::EndMenu();
     }
@@ -136,10 +130,6 @@ void DrawStatusBar(const AppState& state) {
         ImGui::Text("d_model %d   base %.0f   pos A %.2f   pos B %.2f   pair %d%s", state.d_model,
                     state.base, state.pos_a, state.pos_b, state.pair,
                     state.playing ? "   ▶ playing" : "");
-        if (!state.status_message.empty()) {
-            ImGui::SameLine();
-            ImGui::TextDisabled("   %s", state.status_message.c_str());
-        }
     }
     ImGui::End();
     ImGui::PopStyleVar();

@@ -54,6 +54,23 @@ bool CheckOutputFolder(const std::string& out, std::string* error) {
     return true;
 }
 
+// Runs one option's own validator; "" when it passes, else "--option: <why>".
+std::string OptionError(const char* option, const std::function<void()>& validate) {
+    try {
+        validate();
+        return {};
+    } catch (const InvalidArgument& e) {
+        return std::string(option) + ": " + e.what();
+    }
+}
+
+// The first error of a list of OptionError results, or "".
+std::string FirstError(std::initializer_list<std::string> errors) {
+    for (const std::string& error : errors)
+        if (!error.empty()) return error;
+    return {};
+}
+
 int UsageError(const std::string& message) {
     std::cerr << "pelab: " << message << "\n";
     return kExitBadUsage;
@@ -204,16 +221,14 @@ CommandLine ParseCommandLine(int argc, char** argv) {
 int RunExportPe(const ExportPeOptions& options) {
     const Layout layout =
         options.layout == "interleaved" ? Layout::Interleaved : Layout::Concatenated;
-    try {
-        validate_matrix_request(options.max_len, options.d_model, options.base);
-    } catch (const InvalidArgument& e) {
-        const std::string what = e.what();
-        const char* option = what.rfind("d_model", 0) == 0   ? "--d-model"
-                             : what.rfind("base", 0) == 0    ? "--base"
-                             : what.rfind("max_len", 0) == 0 ? "--max-len"
-                                                             : "--max-len/--d-model";
-        return UsageError(std::string(option) + ": " + what);
-    }
+    const std::string error = FirstError({
+        OptionError("--d-model", [&] { validate_d_model(options.d_model); }),
+        OptionError("--base", [&] { validate_base(options.base); }),
+        OptionError(
+            "--max-len",
+            [&] { validate_matrix_request(options.max_len, options.d_model, options.base); }),
+    });
+    if (!error.empty()) return UsageError(error);
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
@@ -244,28 +259,21 @@ int RunExportAttention(const ExportAttentionOptions& options) {
     demo.positional.pe_scale = options.pe_scale;
     demo.positional.base = options.base;
     demo.positional.scale_embeddings = options.scale_embeddings;
-    for (const auto& [option, sentence] : {std::pair{"--sentence-a", &options.sentence_a},
-                                           std::pair{"--sentence-b", &options.sentence_b}}) {
-        try {
-            tokenize(*sentence);
-        } catch (const InvalidArgument& e) {
-            return UsageError(std::string(option) + ": " + e.what());
-        }
-    }
+    const std::string error = FirstError({
+        OptionError("--sentence-a", [&] { tokenize(options.sentence_a); }),
+        OptionError("--sentence-b", [&] { tokenize(options.sentence_b); }),
+        OptionError("--d-model", [&] { validate_d_model(options.d_model); }),
+        OptionError("--base", [&] { validate_base(options.base); }),
+        OptionError("--pe-scale", [&] { validate_positional_options(demo.positional); }),
+    });
+    if (!error.empty()) return UsageError(error);
     OrderDemoResult result;
-    try {
-        // Validates everything (sentences, d_model, base, pe_scale) before computing.
+    // Every option is valid on its own; what is left is one-hot needing d_model ≥ the number of
+    // distinct words, a limit on --d-model.
+    const std::string vocabulary_error = OptionError("--d-model", [&] {
         result = run_order_demo(options.sentence_a, options.sentence_b, demo);
-    } catch (const InvalidArgument& e) {
-        const std::string what = e.what();
-        const char* option =
-            what.rfind("d_model", 0) == 0 || what.find("distinct words") != std::string::npos
-                ? "--d-model"
-            : what.rfind("base", 0) == 0     ? "--base"
-            : what.rfind("pe_scale", 0) == 0 ? "--pe-scale"
-                                             : "--sentence-a/--sentence-b";
-        return UsageError(std::string(option) + ": " + what);
-    }
+    });
+    if (!vocabulary_error.empty()) return UsageError(vocabulary_error);
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {

@@ -56,9 +56,7 @@ ImU32 CellColor(const HeatmapStyle& style, double value) {
 void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                       const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels, const HeatmapStyle& style,
-                      const char* tooltip_note, int* hovered_row, int* hovered_col) {
-    if (hovered_row) *hovered_row = -1;
-    if (hovered_col) *hovered_col = -1;
+                      const char* tooltip_note) {
     if (rows <= 0 || cols <= 0) return;
     const float font = ImGui::GetFontSize();
     float label_width = 0;
@@ -108,8 +106,6 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                               IM_COL32(255, 255, 255, 255), 0.0f, 0, 3.0f);
             if (hovered && mouse.x >= min.x && mouse.x < max.x + 1 && mouse.y >= min.y &&
                 mouse.y < max.y + 1) {
-                if (hovered_row) *hovered_row = r;
-                if (hovered_col) *hovered_col = c;
                 ImGui::BeginTooltip();
                 ImGui::Text("%s → %s: %.6f",
                             r < static_cast<int>(row_labels.size()) ? row_labels[r].c_str() : "?",

@@ -27,12 +27,11 @@ struct HeatmapStyle {
 };
 
 /// Draws a labelled heatmap of a row-major matrix (rows × cols). Hovering a cell shows
-/// "row → col: value" and tooltip_note. Returns the hovered cell through hovered_row/col.
+/// "row → col: value" and tooltip_note.
 void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                       const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels, const HeatmapStyle& style,
-                      const char* tooltip_note = nullptr, int* hovered_row = nullptr,
-                      int* hovered_col = nullptr);
+                      const char* tooltip_note = nullptr);
 
 /// A horizontal colour bar with min / max labels, as a legend for a heatmap.
 void ColorLegend(const HeatmapStyle& style, float width);

@@ -164,7 +164,9 @@ void ClocksPanel::DrawSummary(AppState& state) {
         char caption[48];
         std::snprintf(caption, sizeof caption, "%s (i = %d)", summary[k].name, summary[k].pair);
         ImGui::BeginGroup();
+        ImGui::PushID(k); // at d_model 2 all three summary clocks show pair 0
         DrawClock(state, summary[k].pair, radius, caption);
+        ImGui::PopID();
         ImGui::EndGroup();
     }
     ImGui::SameLine(0, font * 2);

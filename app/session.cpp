@@ -167,10 +167,11 @@ int RunGui(const GuiOptions& options) {
         ImGui::Render();
         const auto cpu_done = std::chrono::steady_clock::now();
         platform.EndFrame();
-        if (state.fonts_need_rebuild) {
-            BuildFonts(fonts, kBaseFontPixels * content_scale * state.font_scale);
+        // Text size changed (keys, menu): re-rasterise the atlas at the new size, crisp.
+        if (const float wanted = kBaseFontPixels * content_scale * state.font_scale;
+            wanted != fonts.pixel_size) {
+            BuildFonts(fonts, wanted);
             platform.ReloadFontTexture();
-            state.fonts_need_rebuild = false;
         }
         WriteWidgetRects(options.widget_rects, state, written_rects);
         if (options.bench_frames > 0) {

@@ -117,7 +117,6 @@ TEST_F(Headless, F11AndFontSizeShortcutsChangeState) {
     EXPECT_TRUE(state.fullscreen);
     PressKey(keys::kEqual, false, true);
     EXPECT_GT(state.font_scale, 1.0f);
-    EXPECT_TRUE(state.fonts_need_rebuild);
 }
 
 TEST_F(Headless, ClampRepairsOutOfRangeState) {

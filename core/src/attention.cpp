@@ -15,13 +15,6 @@ using detail::concat;
 
 namespace {
 
-void validate_positional(const PositionalOptions& options) {
-    validate_base(options.base);
-    if (!std::isfinite(options.pe_scale) || options.pe_scale < 0 || options.pe_scale > 1000)
-        throw InvalidArgument(
-            concat("pe_scale must be a number in [0, 1000] (got ", options.pe_scale, ")"));
-}
-
 void validate_permutation(const std::vector<int>& permutation, int rows) {
     if (permutation.size() != static_cast<std::size_t>(rows))
         throw InvalidArgument(
@@ -43,9 +36,16 @@ Matrix permute_rows(const Matrix& m, const std::vector<int>& permutation) {
 
 } // namespace
 
+void validate_positional_options(const PositionalOptions& options) {
+    validate_base(options.base);
+    if (!std::isfinite(options.pe_scale) || options.pe_scale < 0 || options.pe_scale > 1000)
+        throw InvalidArgument(
+            concat("pe_scale must be a number in [0, 1000] (got ", options.pe_scale, ")"));
+}
+
 Matrix add_positional_encoding(const Matrix& embeddings, const PositionalOptions& options) {
     validate_d_model(embeddings.cols);
-    validate_positional(options);
+    validate_positional_options(options);
     const double embedding_scale = options.scale_embeddings ? std::sqrt(embeddings.cols) : 1.0;
     Matrix x(embeddings.rows, embeddings.cols);
     for (int pos = 0; pos < embeddings.rows; ++pos) {
@@ -174,7 +174,7 @@ double equivariance_residual(const Matrix& embeddings, const std::vector<int>& p
 OrderDemoResult run_order_demo(const std::string& sentence_a, const std::string& sentence_b,
                                const OrderDemoOptions& options) {
     validate_d_model(options.d_model);
-    validate_positional(options.positional);
+    validate_positional_options(options.positional);
     OrderDemoResult result;
     result.tokens_a = tokenize(sentence_a);
     result.tokens_b = tokenize(sentence_b);

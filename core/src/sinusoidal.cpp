@@ -181,13 +181,8 @@ constexpr int kRowBlock = 4;
 
 template <Layout kLayout>
 inline void store_pair(float* __restrict row, int pair_index, int pairs, double s, double c) {
-    if (kLayout == Layout::Interleaved) {
-        row[2 * pair_index] = static_cast<float>(s);
-        row[2 * pair_index + 1] = static_cast<float>(c);
-    } else {
-        row[pair_index] = static_cast<float>(s);
-        row[pairs + pair_index] = static_cast<float>(c);
-    }
+    row[sin_column(pair_index, pairs, kLayout)] = static_cast<float>(s);
+    row[cos_column(pair_index, pairs, kLayout)] = static_cast<float>(c);
 }
 
 template <Layout kLayout>

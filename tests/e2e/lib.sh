@@ -6,6 +6,19 @@ set -euo pipefail
 e2e_fail() { echo "E2E FAIL [$E2E_NAME]: $*" >&2; exit 1; }
 e2e_note() { echo "[$E2E_NAME] $*"; }
 
+# Any failing command (set -e) says where, and what pelab printed, before the script ends.
+e2e_on_error() {
+    echo "E2E FAIL [${E2E_NAME:-?}]: command failed at line $1: $2" >&2
+    if [[ -n "${E2E_APP_PID:-}" ]] && ! kill -0 "$E2E_APP_PID" 2>/dev/null; then
+        local code=0
+        wait "$E2E_APP_PID" || code=$?
+        echo "pelab is gone (exit code $code)" >&2
+    fi
+    [[ -f "${E2E_TMP:-}/app.err" ]] && sed 's/^/pelab stderr: /' "$E2E_TMP/app.err" >&2
+    return 0
+}
+trap 'e2e_on_error $LINENO "$BASH_COMMAND"' ERR
+
 e2e_cleanup() {
     if [[ -n "${E2E_APP_PID:-}" ]] && kill -0 "$E2E_APP_PID" 2>/dev/null; then kill "$E2E_APP_PID" 2>/dev/null || true; fi
     if [[ -n "${E2E_XVFB_PID:-}" ]]; then kill "$E2E_XVFB_PID" 2>/dev/null || true; fi

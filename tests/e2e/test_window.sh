@@ -23,6 +23,11 @@ xdotool mousemove $((wx + 900)) $((wy + 320)) click 1
 after_click=$(e2e_shot window_after_click)
 e2e_differ "$after_keys" "$after_click"
 
+# Ctrl+=: the text grows (the font atlas is rebuilt at the new size, not stretched).
+e2e_press ctrl+equal
+larger=$(e2e_shot window_larger_text)
+e2e_differ "$after_click" "$larger"
+
 # F11: fullscreen fills the 1600x1000 screen, and F11 again brings the window back.
 e2e_press F11
 sleep 1

@@ -25,6 +25,9 @@ struct PositionalOptions {
     double base = 10000.0;
 };
 
+/// Throws InvalidArgument unless base is valid and pe_scale is finite and in [0, 1000].
+void validate_positional_options(const PositionalOptions& options);
+
 /// X = E·(√d?) + pe_scale·PE(row index). E.cols must be an even d_model.
 Matrix add_positional_encoding(const Matrix& embeddings, const PositionalOptions& options);
 
