@@ -49,6 +49,8 @@ struct AppState {
     bool show_clocks = true;
     bool show_order = true;
     bool show_about = false;
+    /// A panel name (see kPanelNames) shown alone, filling the window, for a room; "" = tiled.
+    std::string presented_panel;
     /// User's text zoom on top of the monitor's content scale; the session re-rasterises the
     /// font atlas whenever the pixel size this implies changes.
     float font_scale = 1.0f;

@@ -46,6 +46,10 @@ void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses) {
         if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract))
             state.ScaleText(1.0f / kTextStep);
         if (press.key == keys::kF11) state.fullscreen = !state.fullscreen;
+        if (press.key == keys::kEscape && !editing_text && !state.presented_panel.empty()) {
+            state.presented_panel.clear();
+            state.arrange_panels = true;
+        }
         if (editing_text || press.ctrl) continue;
         const double step = press.shift ? 10.0 : 1.0;
         switch (press.key) {
@@ -85,7 +89,18 @@ void DrawMainMenu(AppState& state) {
         ImGui::MenuItem("Clocks: one hand per pair", nullptr, &state.show_clocks);
         ImGui::MenuItem("Order: PE on / off", nullptr, &state.show_order);
         ImGui::Separator();
-        if (ImGui::MenuItem("Arrange panels")) state.arrange_panels = true;
+        if (ImGui::MenuItem("Arrange panels")) {
+            state.presented_panel.clear();
+            state.arrange_panels = true;
+        }
+        if (ImGui::BeginMenu("Present one panel")) {
+            for (const char* name : kPanelNames)
+                if (ImGui::MenuItem(name, nullptr, state.presented_panel == name))
+                    state.presented_panel = name;
+            if (ImGui::MenuItem("Back to all panels", "Esc", false, !state.presented_panel.empty()))
+                state.presented_panel.clear();
+            ImGui::EndMenu();
+        }
         ImGui::Separator();
         if (ImGui::MenuItem("Larger text", "Ctrl+=")) state.ScaleText(kTextStep);
         if (ImGui::MenuItem("Smaller text", "Ctrl+-")) state.ScaleText(1.0f / kTextStep);
@@ -142,6 +157,14 @@ constexpr const char* kWavesTitle = "Waves: frequency explorer";
 constexpr const char* kCompareTitle = "Compare two positions";
 constexpr const char* kClocksTitle = "Clocks: one hand per pair";
 constexpr const char* kOrderTitle = "Order: does the model see word order?";
+
+// Draws the panel called name (one of kPanelNames); p_open as in ImGui::Begin.
+void DrawPanel(const std::string& name, AppState& state, Panels& panels, bool* p_open) {
+    if (name == "waves") panels.waves.Draw(kWavesTitle, p_open, state);
+    if (name == "compare") panels.compare.Draw(kCompareTitle, p_open, state);
+    if (name == "clocks") panels.clocks.Draw(kClocksTitle, p_open, state);
+    if (name == "order") panels.order.Draw(kOrderTitle, p_open, state);
+}
 } // namespace
 
 void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds) {
@@ -157,22 +180,29 @@ void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, flo
         if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
     }
     state.Clamp();
-    if (!options.solo_panel.empty()) {
-        // One panel fills the window (screenshots for slides and the README).
+    // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
+    // stays, to get back; so does the status bar).
+    const bool screenshot = !options.solo_panel.empty();
+    const std::string& solo = screenshot ? options.solo_panel : state.presented_panel;
+    if (!solo.empty()) {
+        if (!screenshot) DrawMainMenu(state);
         const ImGuiViewport* viewport = ImGui::GetMainViewport();
-        ImGui::SetNextWindowPos(viewport->Pos, ImGuiCond_Always);
-        ImGui::SetNextWindowSize(viewport->Size, ImGuiCond_Always);
-        if (options.solo_panel == "waves") panels.waves.Draw(kWavesTitle, nullptr, state);
-        if (options.solo_panel == "compare") panels.compare.Draw(kCompareTitle, nullptr, state);
-        if (options.solo_panel == "clocks") panels.clocks.Draw(kClocksTitle, nullptr, state);
-        if (options.solo_panel == "order") panels.order.Draw(kOrderTitle, nullptr, state);
+        const float bar = screenshot ? 0.0f : ImGui::GetFrameHeight();
+        ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + bar), ImGuiCond_Always);
+        ImGui::SetNextWindowSize(ImVec2(viewport->Size.x, viewport->Size.y - 2 * bar),
+                                 ImGuiCond_Always);
+        DrawPanel(solo, state, panels, nullptr);
+        if (!screenshot) {
+            DrawAbout(state);
+            DrawStatusBar(state);
+        }
         return;
     }
     DrawMainMenu(state);
-    if (state.show_waves) panels.waves.Draw(kWavesTitle, &state.show_waves, state);
-    if (state.show_compare) panels.compare.Draw(kCompareTitle, &state.show_compare, state);
-    if (state.show_clocks) panels.clocks.Draw(kClocksTitle, &state.show_clocks, state);
-    if (state.show_order) panels.order.Draw(kOrderTitle, &state.show_order, state);
+    if (state.show_waves) DrawPanel("waves", state, panels, &state.show_waves);
+    if (state.show_compare) DrawPanel("compare", state, panels, &state.show_compare);
+    if (state.show_clocks) DrawPanel("clocks", state, panels, &state.show_clocks);
+    if (state.show_order) DrawPanel("order", state, panels, &state.show_order);
     state.arrange_panels = false;
     DrawAbout(state);
     DrawStatusBar(state);

@@ -42,7 +42,7 @@ void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, flo
 
 /// Keyboard shortcuts: Ctrl+Q quit, Ctrl+= / Ctrl+- text size, F11 fullscreen; and when no
 /// text field is being edited: Left/Right move pos A (Shift: by 10), Up/Down change the pair,
-/// Space play/pause.
+/// Space play/pause, Esc back from presenting one panel.
 void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses);
 
 extern const char* const kVersion;

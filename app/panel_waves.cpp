@@ -126,7 +126,7 @@ void WavesPanel::DrawReadouts(AppState& state) {
                   state.base, exp, denom);
     ReadoutRow("denominator", formula, "%.4f", denom);
     std::snprintf(formula, sizeof formula, "ω_i = 1 / denominator = %.8g radians per position", w);
-    ReadoutRow("ω (rad/pos)", formula, "%.6g", w);
+    ReadoutRow("ω (rad/pos)", formula, w >= 1e-3 ? "%.6f" : "%.4e", w);
     std::snprintf(formula, sizeof formula,
                   "wavelength = 2π · denominator = 2π · %.6f = %.6f positions per full turn", denom,
                   lambda);

@@ -67,25 +67,13 @@ std::string Sentence(const json& doc, const char* field) {
     return text;
 }
 
-constexpr const char* kKnownFields[] = {"format",
-                                        "version",
-                                        "readouts",
-                                        "d_model",
-                                        "base",
-                                        "pos_a",
-                                        "pos_b",
-                                        "pair",
-                                        "pe_enabled",
-                                        "pe_scale",
-                                        "sentence_a",
-                                        "sentence_b",
-                                        "open_panels",
-                                        "shift_k",
-                                        "scale_embeddings",
-                                        "order_d_model",
-                                        "random_embeddings",
-                                        "embedding_seed",
-                                        "font_scale"};
+// clang-format off
+constexpr const char* kKnownFields[] = {
+    "format", "version", "readouts", "d_model", "base", "pos_a", "pos_b", "pair",
+    "pe_enabled", "pe_scale", "sentence_a", "sentence_b", "open_panels", "shift_k",
+    "scale_embeddings", "order_d_model", "random_embeddings", "embedding_seed", "font_scale",
+    "presented_panel"};
+// clang-format on
 
 bool IsKnownField(const std::string& name) {
     for (const char* known : kKnownFields)
@@ -138,6 +126,13 @@ std::string ApplySceneText(const std::string& json_text, AppState& state) {
             next.embedding_seed = Integer(doc, "embedding_seed", 0, 2147483647);
         if (doc.contains("font_scale"))
             next.font_scale = static_cast<float>(Number(doc, "font_scale", 0.5, 4.0));
+        if (doc.contains("presented_panel")) {
+            const json& name = doc["presented_panel"];
+            if (!name.is_string() ||
+                (!name.get<std::string>().empty() && !IsKnownPanel(name.get<std::string>())))
+                Fail("presented_panel", "must be \"\" or a panel name: " + PanelNameList());
+            next.presented_panel = name.get<std::string>();
+        }
         if (doc.contains("open_panels")) {
             const json& panels = doc["open_panels"];
             if (!panels.is_array()) Fail("open_panels", "must be a list of panel names");
@@ -190,6 +185,7 @@ std::string SceneText(const AppState& state, bool with_readouts) {
     doc["random_embeddings"] = state.random_embeddings;
     doc["embedding_seed"] = state.embedding_seed;
     doc["font_scale"] = state.font_scale;
+    doc["presented_panel"] = state.presented_panel;
     json panels = json::array();
     if (state.show_waves) panels.push_back("waves");
     if (state.show_compare) panels.push_back("compare");

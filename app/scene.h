@@ -10,7 +10,7 @@
 //   open_panels  array of panel names ("waves", "compare", "clocks", "order")
 //   shift_k      integer in [-1000, 1000]       scale_embeddings  bool
 //   order_d_model even integer in [2, 64]       random_embeddings bool   embedding_seed  int ≥ 0
-//   font_scale   number in [0.5, 4]
+//   font_scale   number in [0.5, 4]         presented_panel  "" or one panel name (shown alone)
 // Written scenes also carry "format": "pelab-scene" and "version": 1, and `--state-out` adds a
 // "readouts" object (numbers computed from the state) that reading ignores.
 #pragma once

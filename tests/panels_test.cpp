@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -247,4 +248,34 @@ TEST_F(Panels4, EqualAspectPlotKeepsCirclesRound) {
     p.End();
     ImGui::End();
     ImGui::Render();
+}
+
+// Presenting one panel: it fills the window between the menu bar and the status bar; Esc goes
+// back to the tiled panels.
+TEST_F(Panels4, PresentedPanelFillsTheWindowAndEscReturns) {
+    Frame();
+    state.presented_panel = "compare";
+    Frame();
+    Frame();
+    const ImGuiWindow* window = ImGui::FindWindowByName("Compare two positions");
+    ASSERT_NE(window, nullptr);
+    const float bar = ImGui::GetFrameHeight();
+    EXPECT_FLOAT_EQ(window->Pos.y, bar);
+    EXPECT_FLOAT_EQ(window->Size.x, 1600.0f);
+    EXPECT_FLOAT_EQ(window->Size.y, 1000.0f - 2 * bar);
+    EXPECT_FALSE(ImGui::FindWindowByName("Waves: frequency explorer")->Active);
+    Frame({}, {KeyPress{keys::kEscape}});
+    EXPECT_TRUE(state.presented_panel.empty());
+    Frame();
+    EXPECT_LT(ImGui::FindWindowByName("Compare two positions")->Size.x,
+              1600.0f * 0.6f); // tiled again
+}
+
+TEST(Scene, PresentedPanelIsValidatedAndKept) {
+    AppState state;
+    EXPECT_NE(
+        ApplySceneText("{\"presented_panel\": \"heatmap\"}", state).find("\"presented_panel\""),
+        std::string::npos);
+    ASSERT_EQ(ApplySceneText("{\"presented_panel\": \"clocks\"}", state), "");
+    EXPECT_EQ(state.presented_panel, "clocks");
 }
