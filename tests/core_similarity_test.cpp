@@ -55,7 +55,10 @@ TEST(Similarity, PairContributionsSumToDotProduct) {
     double sum = 0;
     for (std::size_t i = 0; i < parts.size(); ++i) {
         sum += parts[i];
-        EXPECT_NEAR(parts[i], std::cos(frequencies(128, 10000)[i] * 47.0), 1e-12);
+        EXPECT_NEAR(
+            parts[i],
+            static_cast<double>(cosl(reference::omega(static_cast<int>(i), 128, 10000) * 47.0L)),
+            1e-12);
     }
     EXPECT_NEAR(sum, 30.59, 0.005);
 }
@@ -102,7 +105,8 @@ TEST(Rotation, MatrixIsARotation) {
     EXPECT_NEAR(r.m00 * r.m11 - r.m01 * r.m10, 1.0, 1e-15);
     EXPECT_DOUBLE_EQ(r.m00, r.m11);
     EXPECT_DOUBLE_EQ(r.m01, -r.m10);
-    EXPECT_NEAR(r.m00, std::cos(7 * omega(3, 64, 10000)), 1e-15);
+    EXPECT_NEAR(r.m00, static_cast<double>(cosl(7 * reference::omega(3, 64, 10000))), 1e-15);
+    EXPECT_NEAR(r.m01, static_cast<double>(sinl(7 * reference::omega(3, 64, 10000))), 1e-15);
 }
 
 TEST(Rotation, ShiftIsRotationForEveryStart) {
