@@ -19,9 +19,17 @@ e2e_on_error() {
 }
 trap 'e2e_on_error $LINENO "$BASH_COMMAND"' ERR
 
+# Stops a child process and waits until it has exited, so that the next test's X server never
+# meets this one still shutting down on the same display number. (Both are children of this
+# script, so `wait` is exact; CTest's per-test timeout guards against a hang.)
+e2e_stop() {
+    kill "$1" 2>/dev/null || return 0
+    wait "$1" 2>/dev/null || true
+}
+
 e2e_cleanup() {
-    if [[ -n "${E2E_APP_PID:-}" ]] && kill -0 "$E2E_APP_PID" 2>/dev/null; then kill "$E2E_APP_PID" 2>/dev/null || true; fi
-    if [[ -n "${E2E_XVFB_PID:-}" ]]; then kill "$E2E_XVFB_PID" 2>/dev/null || true; fi
+    if [[ -n "${E2E_APP_PID:-}" ]]; then e2e_stop "$E2E_APP_PID"; fi
+    if [[ -n "${E2E_XVFB_PID:-}" ]]; then e2e_stop "$E2E_XVFB_PID"; fi
     rm -rf "${E2E_TMP:-/nonexistent}"
 }
 
