@@ -11,7 +11,7 @@ namespace pelab {
 
 namespace {
 constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0 turns ~10 times
-}
+} // namespace
 
 void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
     QuadrantPlacement(0, state.arrange_panels);
@@ -171,6 +171,7 @@ void WavesPanel::DrawWavePlot(AppState& state, float height) {
     config.x_limits = plot::Range{0.0, kUiMaxPosition};
     plot::Plot p;
     if (!p.Begin("##waves", wave_view, ImVec2(-1, height), config)) return;
+    RecordWidget(state, "waves.wave_plot");
     const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
     sample_x.resize(samples);
     sample_sin.resize(samples);
@@ -231,8 +232,11 @@ void WavesPanel::DrawSpectrum(AppState& state, float height) {
     config.y_label = "ω_i, radians per position (log scale)";
     config.y_flags = plot::AxisFlags_Log;
     config.x_limits = plot::Range{-0.5, pairs - 0.5};
+    // ω_i lies in [1/base, 1] ⊂ [1e-6, 1]: three decades of room either side are plenty.
+    config.y_limits = plot::Range{kSpectrumMinOmega, kSpectrumMaxOmega};
     plot::Plot p;
     if (!p.Begin("##spectrum", spectrum_view, ImVec2(-1, height), config)) return;
+    RecordWidget(state, "waves.spectrum");
     p.Line("ω_i", spectrum_pair.data(), spectrum_omega.data(), pairs, palette::kSkyBlue, 2.0f);
     const double chosen_x[] = {static_cast<double>(state.pair)}, chosen_y[] = {omegas[state.pair]};
     p.VLine(state.pair, palette::kVermillion, nullptr, 1.0f);
@@ -271,6 +275,7 @@ void WavesPanel::DrawManyWaves(AppState& state, float height) {
     config.y_ticks = false;
     plot::Plot p;
     if (!p.Begin("##many_waves", lanes_view, ImVec2(-1, height), config)) return;
+    RecordWidget(state, "waves.many_waves_plot");
     wave_view.x = lanes_view.x; // zoom and pan act on the shared position range
     const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
     sample_x.resize(samples);

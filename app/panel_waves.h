@@ -9,6 +9,9 @@
 
 namespace pelab {
 
+/// How far the ω spectrum's log axis may be zoomed out.
+constexpr double kSpectrumMinOmega = 1e-9, kSpectrumMaxOmega = 1e3;
+
 struct WavesPanel {
     // View state only; every parameter lives in AppState.
     plot::PlotView wave_view;

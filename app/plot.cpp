@@ -29,8 +29,27 @@ std::vector<double> NiceTicks(Range range, int target_count) {
                                           : 10.0) *
                         magnitude;
     const double first = std::ceil(range.min / step) * step;
-    for (double tick = first; tick <= range.max + step * 1e-9 && ticks.size() < 64; tick += step)
+    if (!std::isfinite(first) || !(step > 0) || first + step == first) return ticks;
+    for (int k = 0; k < 64; ++k) {
+        const double tick = first + k * step;
+        if (tick > range.max + step * 1e-9) break;
         ticks.push_back(std::fabs(tick) < step * 1e-9 ? 0.0 : tick);
+    }
+    return ticks;
+}
+
+std::vector<double> LogTicks(Range range, int target_count) {
+    std::vector<double> ticks;
+    const double lo_axis = std::log10(range.min), hi_axis = std::log10(range.max);
+    if (!std::isfinite(lo_axis) || !std::isfinite(hi_axis) || !(hi_axis >= lo_axis) ||
+        target_count < 1)
+        return ticks;
+    // Exponents are at most ±324 for finite doubles, so this loop runs at most ~650 times and
+    // keeps at most ~target_count ticks.
+    const double lo = std::ceil(lo_axis - 1e-9), hi = std::floor(hi_axis + 1e-9);
+    const double stride = std::max(1.0, std::ceil((hi - lo + 1) / target_count));
+    for (double e = lo; e <= hi; e += stride)
+        ticks.push_back(std::pow(10.0, e));
     return ticks;
 }
 
@@ -106,18 +125,45 @@ void PanRange(Range& range, double fraction, bool log) {
     }
 }
 
-void KeepInside(Range& range, Range limits) {
-    const double span = std::min(range.Size(), limits.Size());
-    const double min_span = std::max(1e-12, std::fabs(range.min) * 1e-12);
-    if (!(span > min_span)) {
-        const double centre = 0.5 * (range.min + range.max);
-        range.min = centre - min_span, range.max = centre + min_span;
-    }
-    if (range.min < limits.min) range = Range{limits.min, limits.min + std::max(span, min_span)};
-    if (range.max > limits.max) range = Range{limits.max - std::max(span, min_span), limits.max};
+// Axis space: log10 of the value on a log axis, the value itself otherwise.
+double ToAxis(double value, bool log) {
+    return log ? std::log10(value) : value;
+}
+double FromAxis(double axis, bool log) {
+    return log ? std::pow(10.0, axis) : axis;
 }
 
 } // namespace
+
+void ClampView(Range& range, Range home, Range limits, bool log) {
+    // Limits in axis space; a log axis never reaches 0 or overflows.
+    const double floor = log ? std::max(limits.min, kLogAxisMin) : limits.min;
+    const double ceiling = log ? std::min(limits.max, kLogAxisMax) : limits.max;
+    const double limit_lo = ToAxis(floor, log), limit_hi = ToAxis(ceiling, log);
+    double home_lo = ToAxis(home.min, log), home_hi = ToAxis(home.max, log);
+    if (!(home_hi > home_lo) || !std::isfinite(home_lo) || !std::isfinite(home_hi))
+        home_lo = std::clamp(0.0, limit_lo, limit_hi), home_hi = home_lo + 1.0;
+    double lo = ToAxis(range.min, log), hi = ToAxis(range.max, log);
+    // Anything non-finite or inverted (e.g. log10 of a value that underflowed to 0): go home.
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) lo = home_lo, hi = home_hi;
+    const double home_span = home_hi - home_lo;
+    // Zooming out stops at the limits and at kMaxZoomOut home spans; zooming in stops where a
+    // pixel would no longer hold distinct doubles (and at kMaxZoomIn of the home span).
+    const double max_span =
+        std::min(limit_hi - limit_lo, std::max(home_span * kMaxZoomOut, 1e-300));
+    const double magnitude = std::max(std::fabs(lo), std::fabs(hi));
+    const double min_span =
+        std::min(max_span, std::max({home_span * kMaxZoomIn, magnitude * 1e-12, 1e-300}));
+    double span = hi - lo;
+    const double centre = lo + 0.5 * span;
+    if (!(span <= max_span)) span = max_span;
+    if (!(span >= min_span)) span = min_span;
+    lo = centre - 0.5 * span, hi = centre + 0.5 * span;
+    if (lo < limit_lo) lo = limit_lo, hi = limit_lo + span;
+    if (hi > limit_hi) hi = limit_hi, lo = limit_hi - span;
+    range.min = FromAxis(lo, log);
+    range.max = FromAxis(hi, log);
+}
 
 bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& config) {
     view_ = &view;
@@ -167,7 +213,8 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
             PanRange(view.y, io.MouseDelta.y / (plot_max_.y - plot_min_.y), y_log);
     }
     if (item_hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) view.Reset();
-    KeepInside(view.x, config.x_limits);
+    ClampView(view.x, view.home_x, config.x_limits, x_log);
+    ClampView(view.y, view.home_y, config.y_limits, y_log);
     if (config.equal_aspect) {
         const double units_per_pixel = view.x.Size() / (plot_max_.x - plot_min_.x);
         const double centre = 0.5 * (view.y.min + view.y.max);
@@ -192,14 +239,7 @@ void Plot::DrawAxes() {
     draw_list_->AddRectFilled(plot_min_, plot_max_, background);
     char label[32];
     const auto axis_ticks = [](Range range, bool log, int count) {
-        if (!log) return NiceTicks(range, count);
-        std::vector<double> ticks;
-        const int lo = static_cast<int>(std::ceil(std::log10(range.min) - 1e-9));
-        const int hi = static_cast<int>(std::floor(std::log10(range.max) + 1e-9));
-        const int stride = std::max(1, (hi - lo + 1) / std::max(count, 1));
-        for (int e = lo; e <= hi; e += stride)
-            ticks.push_back(std::pow(10.0, e));
-        return ticks;
+        return log ? LogTicks(range, count) : NiceTicks(range, count);
     };
     const int x_count = std::max(2, static_cast<int>((plot_max_.x - plot_min_.x) / (font * 5)));
     for (double tick : axis_ticks(view_->x, config_.x_flags & AxisFlags_Log, x_count)) {

@@ -50,6 +50,7 @@ struct PlotConfig {
     int y_flags = AxisFlags_None;
     bool equal_aspect = false;     ///< one unit is as many pixels on x as on y (circles stay round)
     Range x_limits{-1e300, 1e300}; ///< panning and zooming never leave these
+    Range y_limits{-1e300, 1e300}; ///< (on a log axis also never below kLogAxisMin)
     bool show_legend = true;
     bool y_ticks = true; ///< false: no y tick labels (e.g. stacked lanes label themselves)
     bool hover_readout = true;
@@ -112,8 +113,22 @@ private:
     std::vector<ImVec2> points_; ///< scratch for Line(), reused across calls
 };
 
+/// Bounds of any view: a log axis stays inside [kLogAxisMin, kLogAxisMax]; no view is zoomed
+/// out beyond kMaxZoomOut home spans (or the axis limits), nor in below kMaxZoomIn of one.
+constexpr double kLogAxisMin = 1e-300, kLogAxisMax = 1e300;
+constexpr double kMaxZoomOut = 1e6, kMaxZoomIn = 1e-9;
+
+/// Brings range back inside limits and the zoom bounds above (in log10 space when log); a
+/// range that is not finite or not increasing is replaced by home. Plot::Begin applies it to
+/// both axes after every wheel, drag and reset, so no input can make a view degenerate.
+void ClampView(Range& range, Range home, Range limits, bool log);
+
 /// "Nice" tick positions (1, 2, 5 × 10^k steps) covering range, about target_count of them.
 std::vector<double> NiceTicks(Range range, int target_count);
+
+/// Powers of ten inside range (> 0), thinned to about target_count; bounded work for any
+/// finite range, empty for a range that is not.
+std::vector<double> LogTicks(Range range, int target_count);
 
 /// Compact tick label: 3 significant digits, "k"/"M" suffixes for large values.
 void FormatTick(double value, char* buffer, int size);

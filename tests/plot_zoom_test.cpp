@@ -1,0 +1,130 @@
+// Regression tests for the plot helper's zoom and pan bounds (reliability issue: turning the
+// wheel ~30 notches down over the ω spectrum drove its log axis to 0, log10 to −inf, and the
+// tick loop to ~2³¹ iterations: a hang, then std::bad_alloc). Every view must stay finite and
+// meaningful however many notches arrive, and tick generation must bound its own work.
+#include "headless_fixture.h"
+#include "plot.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+using namespace pelab;
+
+namespace {
+
+bool FiniteIncreasing(const plot::Range& r) {
+    return std::isfinite(r.min) && std::isfinite(r.max) && r.max > r.min;
+}
+
+class PlotZoom : public HeadlessApp {
+protected:
+    PlotZoom() : HeadlessApp(ImVec2(1280, 800)) {}
+
+    // Centre of a recorded widget, after a frame or two of layout.
+    ImVec2 CentreOf(const std::string& name) {
+        state.record_widgets = true;
+        Frame();
+        Frame();
+        EXPECT_TRUE(state.widget_rects.count(name)) << name;
+        const WidgetRect& r = state.widget_rects[name];
+        return ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1));
+    }
+
+    // notches wheel notches (sign = direction) over the point, `per_frame` at a time.
+    void Wheel(ImVec2 at, int notches, int per_frame) {
+        ImGuiIO& io = ImGui::GetIO();
+        const int frames = std::abs(notches) / per_frame;
+        for (int k = 0; k < frames; ++k) {
+            io.MousePos = at;
+            io.MouseWheel = static_cast<float>(notches > 0 ? per_frame : -per_frame);
+            Frame();
+            if (HasFatalFailure()) return;
+            ASSERT_TRUE(FiniteIncreasing(panels.waves.spectrum_view.x));
+            ASSERT_TRUE(FiniteIncreasing(panels.waves.spectrum_view.y));
+            ASSERT_GT(panels.waves.spectrum_view.y.min, 0.0); // a log axis stays positive
+            ASSERT_TRUE(FiniteIncreasing(panels.waves.wave_view.x));
+        }
+        io.MouseWheel = 0;
+    }
+};
+
+} // namespace
+
+// The defect as reported: waves presented, wheel down over the spectrum, thousands of notches.
+TEST_F(PlotZoom, SpectrumSurvivesThousandsOfNotchesBothWays) {
+    state.presented_panel = "waves";
+    const ImVec2 spectrum = CentreOf("waves.spectrum");
+    const auto start = std::chrono::steady_clock::now();
+    Wheel(spectrum, -3000, 5);
+    // Zoomed out as far as it goes: the log axis spans at most kMaxZoomOut home spans.
+    const plot::Range home = panels.waves.spectrum_view.home_y;
+    const double decades =
+        std::log10(panels.waves.spectrum_view.y.max) - std::log10(panels.waves.spectrum_view.y.min);
+    const double home_decades = std::log10(home.max) - std::log10(home.min);
+    EXPECT_GT(decades, home_decades * 1.5); // the wheel did reach the plot
+    // …and stopped at the spectrum's limits.
+    EXPECT_GE(panels.waves.spectrum_view.y.min, kSpectrumMinOmega * (1 - 1e-9));
+    EXPECT_LE(panels.waves.spectrum_view.y.max, kSpectrumMaxOmega * (1 + 1e-9));
+    Wheel(spectrum, 3000, 5);
+    Wheel(spectrum, -2000, 1000); // a single huge wheel event
+    Wheel(spectrum, 2000, 1000);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // 1 200 frames; a tick loop gone wild took minutes and gigabytes.
+    EXPECT_LT(seconds, 60.0);
+}
+
+TEST_F(PlotZoom, WavePlotsSurviveThousandsOfNotchesBothWays) {
+    state.presented_panel = "waves";
+    Wheel(CentreOf("waves.wave_plot"), -3000, 5);
+    // Zoomed out: the position axis stops at its limits [0, 1e6].
+    EXPECT_GE(panels.waves.wave_view.x.min, 0.0);
+    EXPECT_LE(panels.waves.wave_view.x.max, kUiMaxPosition);
+    EXPECT_GT(panels.waves.wave_view.x.Size(), 1e5); // the wheel did reach the plot
+    Wheel(CentreOf("waves.wave_plot"), 3000, 5);
+    EXPECT_GT(panels.waves.wave_view.x.Size(), 0.0);
+    panels.waves.many_waves = true;
+    const ImVec2 lanes = CentreOf("waves.many_waves_plot");
+    Wheel(lanes, -3000, 5);
+    Wheel(lanes, 3000, 5);
+}
+
+TEST(PlotBounds, ClampViewRepairsDegenerateRanges) {
+    const plot::Range home{1e-4, 2.0}, limits{-1e300, 1e300};
+    plot::Range underflowed{0.0, 3.0}; // what ~30 notches did to the spectrum's lower bound
+    plot::ClampView(underflowed, home, limits, true);
+    EXPECT_DOUBLE_EQ(underflowed.min, home.min);
+    EXPECT_DOUBLE_EQ(underflowed.max, home.max);
+    plot::Range nan_range{std::nan(""), 1.0};
+    plot::ClampView(nan_range, home, limits, false);
+    EXPECT_TRUE(FiniteIncreasing(nan_range));
+    plot::Range inverted{5.0, 1.0};
+    plot::ClampView(inverted, home, limits, false);
+    EXPECT_TRUE(FiniteIncreasing(inverted));
+    // Zoomed in to nothing: widened to a span a pixel can still resolve.
+    plot::Range point{7.0, 7.0 + 1e-13};
+    plot::ClampView(point, plot::Range{0, 64}, limits, false);
+    EXPECT_GE(point.Size(), 64 * plot::kMaxZoomIn * 0.999);
+    EXPECT_NEAR(0.5 * (point.min + point.max), 7.0, 1e-6);
+    // Panned past a limit: shifted back inside, span kept.
+    plot::Range past{-10.0, 30.0};
+    plot::ClampView(past, plot::Range{0, 64}, plot::Range{0, 100}, false);
+    EXPECT_DOUBLE_EQ(past.min, 0.0);
+    EXPECT_DOUBLE_EQ(past.max, 40.0);
+}
+
+TEST(PlotBounds, TickGeneratorsBoundTheirWork) {
+    EXPECT_LE(plot::LogTicks(plot::Range{1e-300, 1e300}, 8).size(), 9u);
+    EXPECT_TRUE(plot::LogTicks(plot::Range{0.0, 1.0}, 8).empty()); // log10(0) = −inf
+    EXPECT_TRUE(plot::LogTicks(plot::Range{-1.0, 1.0}, 8).empty());
+    EXPECT_EQ(plot::LogTicks(plot::Range{0.5, 2000.0}, 10),
+              (std::vector<double>{1, 10, 100, 1000}));
+    EXPECT_LE(plot::NiceTicks(plot::Range{-1e300, 1e300}, 10).size(), 64u);
+    // A step too small to advance the value (1e16 + 1 == 1e16): no endless repeats.
+    EXPECT_LE(plot::NiceTicks(plot::Range{1e16, 1e16 + 2}, 10).size(), 64u);
+    EXPECT_TRUE(plot::NiceTicks(plot::Range{0.0, INFINITY}, 10).empty());
+}
