@@ -1,6 +1,7 @@
 #include "scene.h"
 
 #include "app_ui.h"
+#include "json_input.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -34,7 +35,7 @@ double Number(const json& doc, const char* field, double min, double max) {
     const double x = value.get<double>();
     if (!std::isfinite(x) || x < min || x > max) {
         std::ostringstream range;
-        range << "must be in [" << min << ", " << max << "] (got " << value.dump() << ")";
+        range << "must be in [" << min << ", " << max << "] (got " << Excerpt(value) << ")";
         Fail(field, range.str());
     }
     return x;
@@ -43,12 +44,21 @@ double Number(const json& doc, const char* field, double min, double max) {
 int Integer(const json& doc, const char* field, int min, int max) {
     const json& value = doc.at(field);
     if (!value.is_number_integer())
-        Fail(field, "must be a whole number (got " + value.dump() + ")");
-    const long long x = value.get<long long>();
-    if (x < min || x > max)
+        Fail(field, "must be a whole number (got " + Excerpt(value) + ")");
+    // Unsigned first: 2^64 − 1 must be reported as itself, not wrapped to −1.
+    bool in_range = false;
+    if (value.is_number_unsigned()) {
+        const unsigned long long x = value.get<unsigned long long>();
+        in_range = max >= 0 && x <= static_cast<unsigned long long>(max) &&
+                   (min <= 0 || x >= static_cast<unsigned long long>(min));
+    } else {
+        const long long x = value.get<long long>();
+        in_range = x >= min && x <= max;
+    }
+    if (!in_range)
         Fail(field, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "] (got " +
-                        std::to_string(x) + ")");
-    return static_cast<int>(x);
+                        Excerpt(value) + ")");
+    return static_cast<int>(value.get<long long>());
 }
 
 bool Bool(const json& doc, const char* field) {
@@ -85,17 +95,14 @@ bool IsKnownField(const std::string& name) {
 
 std::string ApplySceneText(const std::string& json_text, AppState& state) {
     json doc;
-    try {
-        doc = json::parse(json_text);
-    } catch (const json::parse_error& e) {
-        return std::string("not valid JSON (") + e.what() + ")";
-    }
+    if (std::string error = ParseJsonInput(json_text, &doc); !error.empty()) return error;
     if (!doc.is_object()) return "a scene must be a JSON object { … }";
     AppState next = state; // all or nothing
     try {
         for (const auto& item : doc.items())
             if (!IsKnownField(item.key()))
-                Fail(item.key(), "unknown field (check the spelling; see the README for the list)");
+                throw SceneFieldError{"unknown field " + Excerpt(json(item.key())) +
+                                      " (check the spelling; see the README for the list)"};
         if (doc.contains("format") && doc["format"] != "pelab-scene")
             Fail("format", "must be \"pelab-scene\"");
         if (doc.contains("d_model")) {
@@ -140,7 +147,7 @@ std::string ApplySceneText(const std::string& json_text, AppState& state) {
             for (const json& name : panels) {
                 if (!name.is_string() || !IsKnownPanel(name.get<std::string>()))
                     Fail("open_panels",
-                         "unknown panel " + name.dump() + "; known: " + PanelNameList());
+                         "unknown panel " + Excerpt(name) + "; known: " + PanelNameList());
                 const std::string panel = name.get<std::string>();
                 if (panel == "waves") next.show_waves = true;
                 if (panel == "compare") next.show_compare = true;
@@ -157,13 +164,11 @@ std::string ApplySceneText(const std::string& json_text, AppState& state) {
 }
 
 std::string LoadSceneFile(const std::string& path, AppState& state) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return "cannot open scene \"" + path + "\" (missing or unreadable)";
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > (1u << 20)) return "scene \"" + path + "\" is larger than 1 MiB";
-    const std::string error = ApplySceneText(text.str(), state);
-    return error.empty() ? error : "scene \"" + path + "\": " + error;
+    std::string text;
+    if (std::string error = ReadInputFile(path, kMaxInputBytes, &text); !error.empty())
+        return "scene " + error;
+    const std::string error = ApplySceneText(text, state);
+    return error.empty() ? error : "scene " + Excerpt(json(path), 200) + ": " + error;
 }
 
 std::string SceneText(const AppState& state, bool with_readouts) {

@@ -1,0 +1,86 @@
+#include "json_input.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
+
+namespace pelab {
+
+using nlohmann::json;
+
+namespace {
+
+// Thrown from the parser callback to stop at the first violation, before more is built.
+struct InputRefused {
+    std::string message;
+};
+
+std::string InField(const std::string& field) {
+    return field.empty() ? std::string() : " in field " + Excerpt(json(field));
+}
+
+} // namespace
+
+std::string Excerpt(const json& value, std::size_t max_chars) {
+    // ensure_ascii escapes every control and non-ASCII character; "replace" keeps invalid
+    // UTF-8 from throwing.
+    std::string text = value.dump(-1, ' ', true, json::error_handler_t::replace);
+    if (text.size() > max_chars) {
+        text.resize(max_chars);
+        text += "…";
+    }
+    return text;
+}
+
+std::string ParseJsonInput(const std::string& text, json* doc) {
+    // nlohmann's lexer takes a NUL byte for the end of input: without this check a valid
+    // document followed by a NUL and anything at all would be accepted.
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+        return "contains a NUL byte at offset " + std::to_string(nul) +
+               " (a scene or lesson is JSON text)";
+    std::string field; // the top-level field being read, for messages
+    const auto guard = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::key && depth == 1) field = parsed.get<std::string>();
+        if ((event == json::parse_event_t::object_start ||
+             event == json::parse_event_t::array_start) &&
+            depth + 1 > kMaxJsonDepth)
+            throw InputRefused{"nested deeper than " + std::to_string(kMaxJsonDepth) + " levels" +
+                               InField(field)};
+        return true;
+    };
+    try {
+        *doc = json::parse(text, guard);
+    } catch (const InputRefused& e) {
+        return e.message;
+    } catch (const json::out_of_range&) {
+        // 406: a number such as 1e999 that does not fit a double.
+        return "a number does not fit a double" + InField(field) +
+               " (numbers must be finite, at most ~1.8e308)";
+    } catch (const json::exception& e) {
+        return std::string("not valid JSON (") + e.what() + ")";
+    }
+    return {};
+}
+
+std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::string* text) {
+    const std::string quoted = Excerpt(json(path), 200);
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0)
+        return "cannot open " + quoted + ": " + std::strerror(errno);
+    if (S_ISDIR(info.st_mode)) return quoted + " is a folder, not a file";
+    if (!S_ISREG(info.st_mode))
+        return quoted + " is not a regular file (a device, FIFO or socket cannot be read as one)";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "cannot open " + quoted + " (unreadable)";
+    // Read at most max_bytes + 1: enough to know the file is too large, whatever it claims.
+    text->assign(max_bytes + 1, '\0');
+    in.read(text->data(), static_cast<std::streamsize>(max_bytes + 1));
+    text->resize(static_cast<std::size_t>(in.gcount()));
+    if (in.bad()) return "reading " + quoted + " failed";
+    if (text->size() > max_bytes)
+        return quoted + " is larger than " + std::to_string(max_bytes / 1024) + " KiB";
+    return {};
+}
+
+} // namespace pelab

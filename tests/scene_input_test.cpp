@@ -1,0 +1,101 @@
+// Regression tests for hostile scene input (reliability issue): a scene nested 10 000 deep
+// overflowed the stack (the error message echoed the whole value recursively), 1e999 was an
+// "unexpected error" with exit 1, a NUL byte ended the document early and let the rest pass,
+// 2^64 − 1 was reported as −1, and /dev/zero was read without bound.
+#include "app_state.h"
+#include "json_input.h"
+#include "scene.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace pelab;
+
+namespace {
+
+std::string Nested(int depth, const std::string& inner = "") {
+    return std::string(static_cast<std::size_t>(depth), '[') + inner +
+           std::string(static_cast<std::size_t>(depth), ']');
+}
+
+bool Mentions(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST(SceneInput, DeeplyNestedSceneIsRefusedNamingDepthAndField) {
+    for (const std::string field : {"d_model", "open_panels", "sentence_a"}) {
+        AppState state;
+        const std::string text = "{\"" + field + "\": " + Nested(10000) + "}";
+        ASSERT_EQ(text.size(), 20000 + field.size() + 6); // 20 kB, far below the 1 MiB limit
+        const std::string error = ApplySceneText(text, state);
+        EXPECT_TRUE(Mentions(error, "nested deeper than 32 levels")) << error;
+        EXPECT_TRUE(Mentions(error, "\"" + field + "\"")) << error;
+        EXPECT_LT(error.size(), 200u); // the value is not echoed back
+        EXPECT_EQ(state.d_model, 512);
+    }
+    // A bare nested array (no field): refused too.
+    AppState state;
+    EXPECT_TRUE(Mentions(ApplySceneText(Nested(100000), state), "nested deeper"));
+    // 32 levels are fine for the parser (the field check then says what is wrong).
+    nlohmann::json doc;
+    EXPECT_EQ(ParseJsonInput("{\"a\": " + Nested(31, "1") + "}", &doc), "");
+    EXPECT_NE(ParseJsonInput("{\"a\": " + Nested(32, "1") + "}", &doc), "");
+}
+
+TEST(SceneInput, NumbersThatDoNotFitNameTheField) {
+    for (const char* number : {"1e999", "-1e999", "1e400"}) {
+        AppState state;
+        const std::string error =
+            ApplySceneText(std::string("{\"pos_a\": 1, \"base\": ") + number + "}", state);
+        EXPECT_TRUE(Mentions(error, "does not fit")) << error;
+        EXPECT_TRUE(Mentions(error, "\"base\"")) << error;
+    }
+    AppState state;
+    // 2^64 − 1 and 1e29-sized integers are reported as themselves, not wrapped.
+    std::string error = ApplySceneText("{\"embedding_seed\": 18446744073709551615}", state);
+    EXPECT_TRUE(Mentions(error, "18446744073709551615")) << error;
+    EXPECT_FALSE(Mentions(error, "-1")) << error;
+    error = ApplySceneText("{\"d_model\": 100000000000000000000000000000}", state);
+    EXPECT_TRUE(Mentions(error, "\"d_model\"")) << error;
+    error = ApplySceneText("{\"shift_k\": -9223372036854775808}", state);
+    EXPECT_TRUE(Mentions(error, "\"shift_k\"")) << error;
+    EXPECT_EQ(state.shift_k, 5);
+}
+
+TEST(SceneInput, TrailingBytesAndNulAreRefused) {
+    AppState state;
+    const std::string with_nul("{\"d_model\": 64}\0garbage", 23);
+    EXPECT_TRUE(Mentions(ApplySceneText(with_nul, state), "NUL byte at offset 15"));
+    EXPECT_TRUE(Mentions(ApplySceneText("{\"d_model\": 64} x", state), "not valid JSON"));
+    EXPECT_EQ(state.d_model, 512);
+    EXPECT_EQ(ApplySceneText("{\"d_model\": 64}\n  \n", state), ""); // whitespace is fine
+    EXPECT_EQ(state.d_model, 64);
+}
+
+TEST(SceneInput, MessagesAreShortAndEscaped) {
+    AppState state;
+    const std::string huge_key(900 * 1024, 'k');
+    std::string error = ApplySceneText("{\"" + huge_key + "\": 1}", state);
+    EXPECT_TRUE(Mentions(error, "unknown field")) << error.substr(0, 100);
+    EXPECT_LT(error.size(), 300u);
+    error = ApplySceneText("{\"bad\\u001b[31m\\nkey\": 1}", state);
+    EXPECT_EQ(error.find('\x1b'), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    EXPECT_TRUE(Mentions(error, "\\u001b")) << error;
+    error =
+        ApplySceneText("{\"sentence_a\": 1, \"pos_a\": \"" + std::string(5000, 'x') + "\"}", state);
+    EXPECT_LT(error.size(), 300u);
+}
+
+TEST(SceneInput, OnlyBoundedRegularFilesAreRead) {
+    std::string text;
+    EXPECT_TRUE(Mentions(ReadInputFile("/dev/zero", kMaxInputBytes, &text), "not a regular file"));
+    EXPECT_TRUE(Mentions(ReadInputFile("/", kMaxInputBytes, &text), "folder"));
+    EXPECT_TRUE(
+        Mentions(ReadInputFile("/nonexistent/scene.json", kMaxInputBytes, &text), "No such file"));
+    AppState state;
+    EXPECT_TRUE(Mentions(LoadSceneFile("/dev/zero", state), "not a regular file"));
+}
