@@ -33,25 +33,11 @@ std::string ParseSize(const std::string& text, int* width, int* height) {
     return {};
 }
 
-// A runtime failure found before any work: the output folder must exist and be writable.
+// A runtime failure found before any work: the output must be writable.
 bool CheckOutputFolder(const std::string& out, std::string* error) {
     if (WritesToStdout(out)) return true;
-    std::filesystem::path folder = std::filesystem::path(out).parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code ignored;
-    if (!std::filesystem::is_directory(folder, ignored)) {
-        *error = "cannot write \"" + out + "\": folder \"" + folder.string() + "\" does not exist";
-        return false;
-    }
-    if (::access(folder.c_str(), W_OK) != 0) {
-        *error = "cannot write \"" + out + "\": folder \"" + folder.string() + "\" is not writable";
-        return false;
-    }
-    if (std::filesystem::is_directory(out, ignored)) {
-        *error = "cannot write \"" + out + "\": it is a folder";
-        return false;
-    }
-    return true;
+    *error = check_writable(out);
+    return error->empty();
 }
 
 // Runs one option's own validator; "" when it passes, else "--option: <why>".

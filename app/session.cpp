@@ -85,14 +85,9 @@ bool LoadSceneOption(const std::string& path, AppState& state) {
 // A file the app will write later must be writable now: say so before opening a window.
 bool CheckWritableLater(const char* option, const std::string& path) {
     if (path.empty()) return true;
-    std::filesystem::path folder = std::filesystem::path(path).parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code ignored;
-    if (std::filesystem::is_directory(folder, ignored) &&
-        !std::filesystem::is_directory(path, ignored))
-        return true;
-    std::fprintf(stderr, "pelab: %s: cannot write \"%s\": folder \"%s\" does not exist\n", option,
-                 path.c_str(), folder.c_str());
+    const std::string error = check_writable(path);
+    if (error.empty()) return true;
+    std::fprintf(stderr, "pelab: %s: %s\n", option, error.c_str());
     return false;
 }
 

@@ -13,7 +13,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -323,4 +326,69 @@ TEST_F(Cli, NoDisplayIsExitOneWithMessage) {
         EXPECT_NE(r.err.find("display"), std::string::npos) << r.err;
         EXPECT_FALSE(fs::exists(dir / "s.png"));
     }
+}
+
+// Regression (reliability issue): `pelab export … --out /dev/null` as root replaced the device
+// node with a regular file. Checked on a private copy of the node (mknod, root only) so that a
+// regression cannot break the machine's own /dev/null; a FIFO is checked for every user.
+TEST_F(Cli, SpecialOutputFilesAreWrittenInPlace) {
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string received;
+    std::thread reader([&] { received = ReadAll(fifo); });
+    const Result to_fifo =
+        Run({"export", "pe", "--max-len", "3", "--d-model", "4", "--out", fifo.string()});
+    reader.join();
+    EXPECT_EQ(to_fifo.exit_code, 0) << to_fifo.err;
+    EXPECT_EQ(received.rfind("pos,d0,d1,d2,d3\n0,0,1,0,1\n", 0), 0u) << received;
+    EXPECT_EQ(fs::status(fifo).type(), fs::file_type::fifo);
+
+    const fs::path device = dir / "null";
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+        GTEST_SKIP() << "mknod needs root: " << std::strerror(errno);
+    for (const char* format : {"csv", "json", "npy"}) {
+        const Result r = Run({"export", "pe", "--max-len", "8", "--d-model", "8", "--format",
+                              format, "--out", device.string()});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(fs::status(device).type(), fs::file_type::character) << format;
+    }
+    const Result attention = Run({"export", "attention", "--sentence-a", "dog bites man",
+                                  "--sentence-b", "man bites dog", "--out", device.string()});
+    EXPECT_EQ(attention.exit_code, 0) << attention.err;
+    EXPECT_EQ(fs::status(device).type(), fs::file_type::character);
+}
+
+// Regression (reliability issue): a scene nested 10 000 deep crashed the app (stack overflow
+// under AddressSanitizer), and 1e999 gave "unexpected error" with exit 1. Both are refused
+// with exit 2 naming the field, before any window is opened (no display needed).
+TEST_F(Cli, HostileScenesAreRefusedBeforeAnyWindow) {
+    const struct {
+        std::string text;
+        std::string mention;
+    } cases[] = {
+        {"{\"d_model\": " + std::string(10000, '[') + std::string(10000, ']') + "}",
+         "nested deeper than 32 levels in field \"d_model\""},
+        {"{\"open_panels\": [" + std::string(5000, '[') + std::string(5000, ']') + "]}",
+         "\"open_panels\""},
+        {"{\"base\": 1e999}", "does not fit a double in field \"base\""},
+        {"{\"pos_a\": -1e999}", "\"pos_a\""},
+        {std::string("{\"d_model\": 64}\0{}", 18), "NUL byte"},
+    };
+    for (const auto& c : cases) {
+        const fs::path scene = dir / "hostile.json";
+        std::ofstream(scene, std::ios::binary) << c.text;
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"--scene", scene.string()},
+              std::vector<std::string>{"screenshot", "--scene", scene.string(), "--out",
+                                       (dir / "s.png").string()}}) {
+            const Result r = Run(args, {"DISPLAY", "WAYLAND_DISPLAY"});
+            EXPECT_EQ(r.exit_code, 2) << c.mention << "\n" << r.err.substr(0, 300);
+            EXPECT_NE(r.err.find(c.mention), std::string::npos) << r.err.substr(0, 300);
+            EXPECT_LT(r.err.size(), 400u);
+            EXPECT_FALSE(fs::exists(dir / "s.png"));
+        }
+    }
+    const Result zero = Run({"--scene", "/dev/zero"}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(zero.exit_code, 2);
+    EXPECT_NE(zero.err.find("not a regular file"), std::string::npos) << zero.err;
 }

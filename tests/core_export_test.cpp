@@ -11,6 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace pelab;
 namespace fs = std::filesystem;
@@ -136,4 +140,80 @@ TEST(Export, MissingFolderIsAnIoError) {
     EXPECT_THROW(write_file_atomically("/nonexistent-pelab-dir/x.csv",
                                        [](std::ostream& out) { out << "x"; }),
                  IoError);
+}
+
+// Regression (reliability issue): as root, `--out /dev/null` renamed a temporary file over the
+// device node and turned /dev/null into a 181-byte regular file. Special files are written in
+// place. The device here is a private copy of /dev/null's node (made with mknod when root), so
+// a regression cannot damage the machine's own /dev/null.
+TEST(Export, CharacterDeviceIsWrittenInPlaceNeverReplaced) {
+    const fs::path dir = FreshDir("device");
+    const fs::path device = dir / "null";
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+        GTEST_SKIP() << "mknod needs root: " << std::strerror(errno);
+    EXPECT_EQ(check_writable(device.string()), "");
+    write_file_atomically(device.string(), [](std::ostream& out) { out << "pos,d0\n0,0\n"; });
+    struct stat info {};
+    ASSERT_EQ(::lstat(device.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISCHR(info.st_mode)) << "the device node was replaced by a regular file";
+    EXPECT_EQ(info.st_rdev, makedev(1, 3));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+    fs::remove_all(dir);
+}
+
+TEST(Export, DevNullAndDevFullAreCheckedAsDevices) {
+    EXPECT_EQ(check_writable("/dev/null"), ""); // writable by anyone, though /dev is not
+    EXPECT_THROW(write_file_atomically("/dev/full", [](std::ostream& out) { out << "x\n"; }),
+                 IoError);
+    struct stat info {};
+    ASSERT_EQ(::stat("/dev/full", &info), 0);
+    EXPECT_TRUE(S_ISCHR(info.st_mode));
+}
+
+TEST(Export, FifoIsWrittenInPlace) {
+    const fs::path dir = FreshDir("fifo");
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string received;
+    std::thread reader([&] { received = ReadAll(fifo); });
+    write_file_atomically(fifo.string(), [](std::ostream& out) { out << "through the pipe\n"; });
+    reader.join();
+    EXPECT_EQ(received, "through the pipe\n");
+    struct stat info {};
+    ASSERT_EQ(::lstat(fifo.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISFIFO(info.st_mode));
+    fs::remove_all(dir);
+}
+
+TEST(Export, ReplacingKeepsPermissionsAndFollowsLinks) {
+    const fs::path dir = FreshDir("perm");
+    const fs::path target = dir / "private.csv";
+    std::ofstream(target) << "old\n";
+    fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
+    write_file_atomically(target.string(), [](std::ostream& out) { out << "new\n"; });
+    EXPECT_EQ(ReadAll(target), "new\n");
+    EXPECT_EQ(fs::status(target).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write); // 0600 stays 0600
+    const fs::path link = dir / "link.csv";
+    fs::create_symlink(target, link);
+    write_file_atomically(link.string(), [](std::ostream& out) { out << "via link\n"; });
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(ReadAll(target), "via link\n");
+    fs::remove_all(dir);
+}
+
+TEST(Export, LongNamesDoNotOverflowTheTemporaryName) {
+    const fs::path dir = FreshDir("long");
+    const fs::path target = dir / (std::string(250, 'n') + ".csv"); // 254 characters
+    write_file_atomically(target.string(), [](std::ostream& out) { out << "ok\n"; });
+    EXPECT_EQ(ReadAll(target), "ok\n");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
+    fs::remove_all(dir);
+}
+
+TEST(Export, CheckWritableSaysWhy) {
+    EXPECT_NE(check_writable("/nonexistent-pelab-dir/x.csv").find("does not exist"),
+              std::string::npos);
+    EXPECT_NE(check_writable("/tmp").find("folder"), std::string::npos);
+    EXPECT_EQ(check_writable((fs::temp_directory_path() / "pelab-new-file.csv").string()), "");
 }

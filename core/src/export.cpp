@@ -7,8 +7,10 @@
 
 #include <cerrno>
 #include <charconv>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -160,43 +162,98 @@ std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions
     return doc.dump(2) + "\n";
 }
 
+namespace {
+
+std::string folder_of(const std::string& path) {
+    const std::size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A symbolic link is followed, so that the link stays a link and its target is replaced.
+std::string resolve_links(const std::string& path) {
+    char resolved[PATH_MAX];
+    struct stat link_info {};
+    if (::lstat(path.c_str(), &link_info) == 0 && S_ISLNK(link_info.st_mode) &&
+        ::realpath(path.c_str(), resolved))
+        return resolved;
+    return path;
+}
+
+// Runs writer on an ofstream already open on a file; throws IoError on any failure.
+void run_writer(std::ofstream& out, const std::string& path,
+                const std::function<void(std::ostream&)>& writer) {
+    if (!out) throw IoError(concat("cannot write \"", path, "\": ", std::strerror(errno)));
+    writer(out);
+    out.flush();
+    if (!out) throw IoError(concat("cannot write \"", path, "\": write failed (disk full?)"));
+    out.close();
+    if (out.fail()) throw IoError(concat("cannot write \"", path, "\": closing the file failed"));
+}
+
+} // namespace
+
+std::string check_writable(const std::string& path) {
+    if (path.empty()) return "output path is empty";
+    const std::string target = resolve_links(path);
+    struct stat info {};
+    if (::stat(target.c_str(), &info) == 0) {
+        if (S_ISDIR(info.st_mode)) return concat("cannot write \"", path, "\": it is a folder");
+        if (!S_ISREG(info.st_mode)) // a device or FIFO is written in place
+            return ::access(target.c_str(), W_OK) == 0
+                       ? std::string()
+                       : concat("cannot write \"", path, "\": ", std::strerror(errno));
+    }
+    const std::string folder = folder_of(target);
+    struct stat folder_info {};
+    if (::stat(folder.c_str(), &folder_info) != 0 || !S_ISDIR(folder_info.st_mode))
+        return concat("cannot write \"", path, "\": folder \"", folder, "\" does not exist");
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        return concat("cannot write \"", path, "\": folder \"", folder, "\" is not writable");
+    return {};
+}
+
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& writer) {
     if (path.empty()) throw IoError("output path is empty");
-    std::string temporary = path + ".tmp-XXXXXX";
+    const std::string target = resolve_links(path);
+    struct stat existing {};
+    const bool exists = ::stat(target.c_str(), &existing) == 0;
+    if (exists && S_ISDIR(existing.st_mode))
+        throw IoError(concat("cannot write \"", path, "\": it is a folder"));
+    if (exists && !S_ISREG(existing.st_mode)) {
+        // /dev/null, /dev/full, a FIFO, a terminal: write in place. Renaming a temporary file
+        // over one would replace the device node itself (as root it can).
+        std::ofstream out(target, std::ios::binary | std::ios::out);
+        run_writer(out, path, writer);
+        return;
+    }
+    // A short temporary name in the same folder (same filesystem, so rename is atomic), whatever
+    // the length of the target's name.
+    std::string temporary = folder_of(target) + "/.pelab-XXXXXX";
     const int descriptor = mkstemp(temporary.data());
     if (descriptor < 0)
         throw IoError(concat("cannot write \"", path, "\": ", std::strerror(errno)));
-    // mkstemp creates 0600; give the final file the permissions a plain create would.
+    // mkstemp creates 0600: keep the replaced file's permissions, or use what a plain create
+    // would give.
     const mode_t mask = umask(0);
     umask(mask);
-    fchmod(descriptor, 0666 & ~mask);
+    fchmod(descriptor, exists ? (existing.st_mode & 07777) : (0666 & ~mask));
     close(descriptor);
-    const auto fail = [&](const std::string& why) {
-        std::remove(temporary.c_str());
-        throw IoError(concat("cannot write \"", path, "\": ", why));
-    };
     try {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) fail(std::strerror(errno));
-        writer(out);
-        out.flush();
-        if (!out) fail("write failed (disk full?)");
-        out.close();
-        if (out.fail()) fail("closing the file failed");
-    } catch (const IoError&) {
-        std::remove(temporary.c_str());
-        throw;
+        run_writer(out, path, writer);
+        const int sync_descriptor = open(temporary.c_str(), O_RDONLY);
+        if (sync_descriptor >= 0) {
+            fsync(sync_descriptor);
+            close(sync_descriptor);
+        }
+        if (std::rename(temporary.c_str(), target.c_str()) != 0)
+            throw IoError(concat("cannot write \"", path, "\": ", std::strerror(errno)));
     } catch (...) {
         std::remove(temporary.c_str());
         throw;
     }
-    const int sync_descriptor = open(temporary.c_str(), O_RDONLY);
-    if (sync_descriptor >= 0) {
-        fsync(sync_descriptor);
-        close(sync_descriptor);
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) fail(std::strerror(errno));
 }
 
 } // namespace pelab

@@ -30,12 +30,19 @@ void write_pe_json(std::ostream& out, const PeExportInfo& info, const float* val
 /// NumPy .npy v1.0: '<f4', C order, shape (max_len, d_model), header padded to 64 bytes.
 void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* values);
 
+/// "" when write_file_atomically(path, …) can be expected to succeed, else the message it
+/// would give (folder missing or not writable, path is a folder, device not writable). Lets a
+/// command refuse before doing any work or opening a window.
+std::string check_writable(const std::string& path);
+
 /// The attention export of SPEC §3 as pretty-printed JSON text.
 std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions& options);
 
-/// Runs writer on a temporary file beside path, then renames it to path. Throws IoError (the
-/// target untouched, the temporary removed) if the folder is not writable, the writer throws,
-/// or any write fails.
+/// Runs writer on a temporary file beside path, then renames it to path, keeping the replaced
+/// file's permissions. Throws IoError (the target untouched, the temporary removed) if the
+/// folder is not writable, the writer throws, or any write fails. Special files (/dev/null,
+/// /dev/full, FIFOs, terminals) are written directly, never replaced; a symbolic link is
+/// followed and its target replaced.
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& writer);
 
