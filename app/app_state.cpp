@@ -15,18 +15,9 @@ void AppState::Clamp() {
     if (!std::isfinite(pos_b)) pos_b = 0;
     pos_a = std::clamp(pos_a, 0.0, kUiMaxPosition);
     pos_b = std::clamp(pos_b, 0.0, kUiMaxPosition);
-    if (!std::isfinite(pe_scale)) pe_scale = 1.0;
-    pe_scale = std::clamp(pe_scale, 0.0, 100.0);
-    play_speed = std::clamp(play_speed, 0.1, 1000.0);
-    font_scale = std::clamp(font_scale, 0.5f, 4.0f);
+    if (!std::isfinite(play_speed)) play_speed = 2.0;
+    play_speed = std::clamp(play_speed, kUiMinPlaySpeed, kUiMaxPlaySpeed);
     shift_k = std::clamp(shift_k, -kUiMaxShift, kUiMaxShift);
-    if (order_d_model % 2 != 0) order_d_model += 1;
-    order_d_model = std::clamp(order_d_model, 2, kUiMaxOrderDModel);
-    embedding_seed = std::max(embedding_seed, 0);
-}
-
-void AppState::ScaleText(float factor) {
-    font_scale = std::clamp(font_scale * factor, 0.5f, 4.0f);
 }
 
 } // namespace pelab

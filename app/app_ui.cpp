@@ -1,5 +1,6 @@
 #include "app_ui.h"
 
+#include "fonts.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -24,31 +25,20 @@ namespace {
 constexpr float kTextStep = 1.15f; // one Ctrl+= makes text 15 % larger
 } // namespace
 
-bool IsKnownPanel(const std::string& name) {
-    return std::any_of(std::begin(kPanelNames), std::end(kPanelNames),
-                       [&](const char* known) { return name == known; });
-}
-
-std::string PanelNameList() {
-    std::string list;
-    for (const char* name : kPanelNames)
-        list += (list.empty() ? "" : ", ") + std::string(name);
-    return list;
-}
-
-void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses) {
+void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
     const ImGuiIO& io = ImGui::GetIO();
     const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
+    AppState& state = app.state;
     for (const KeyPress& press : presses) {
-        if (press.ctrl && press.key == keys::kQ) state.quit_requested = true;
+        if (press.ctrl && press.key == keys::kQ) app.pending.quit = true;
         if (press.ctrl && (press.key == keys::kEqual || press.key == keys::kKeypadAdd))
-            state.ScaleText(kTextStep);
+            app.view.ScaleText(kTextStep);
         if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract))
-            state.ScaleText(1.0f / kTextStep);
-        if (press.key == keys::kF11) state.fullscreen = !state.fullscreen;
-        if (press.key == keys::kEscape && !editing_text && !state.presented_panel.empty()) {
-            state.presented_panel.clear();
-            state.arrange_panels = true;
+            app.view.ScaleText(1.0f / kTextStep);
+        if (press.key == keys::kF11) app.view.fullscreen = !app.view.fullscreen;
+        if (press.key == keys::kEscape && !editing_text && !app.view.presented_panel.empty()) {
+            app.view.presented_panel.clear();
+            app.pending.arrange = true;
         }
         if (editing_text || press.ctrl) continue;
         const double step = press.shift ? 10.0 : 1.0;
@@ -75,51 +65,80 @@ void HandleShortcuts(AppState& state, const std::vector<KeyPress>& presses) {
     state.Clamp();
 }
 
+Tile TileFor(int index, int count, ImVec2 area_pos, ImVec2 area_size, float gap) {
+    count = std::max(count, 1);
+    const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
+    const int rows = (count + columns - 1) / columns;
+    const int row = index / columns, column = index % columns;
+    const int in_row = std::min(columns, count - row * columns);
+    const float width = area_size.x / static_cast<float>(in_row);
+    const float height = area_size.y / static_cast<float>(rows);
+    return {ImVec2(area_pos.x + column * width + gap, area_pos.y + row * height + gap),
+            ImVec2(width - 2 * gap, height - 2 * gap)};
+}
+
 namespace {
 
-void DrawMainMenu(AppState& state) {
+void DrawMainMenu(App& app) {
     if (!ImGui::BeginMainMenuBar()) return;
+    ViewSettings& view = app.view;
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.quit_requested = true;
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending.quit = true;
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("View")) {
-        ImGui::MenuItem("Waves: frequency explorer", nullptr, &state.show_waves);
-        ImGui::MenuItem("Compare two positions", nullptr, &state.show_compare);
-        ImGui::MenuItem("Clocks: one hand per pair", nullptr, &state.show_clocks);
-        ImGui::MenuItem("Order: PE on / off", nullptr, &state.show_order);
+    const bool view_menu = ImGui::BeginMenu("View");
+    app.recorder.RecordLastItem("menu.view");
+    if (view_menu) {
+        for (PanelEntry& entry : app.panels.Entries()) {
+            ImGui::MenuItem(entry.title.c_str(), nullptr, &entry.open);
+            app.recorder.RecordLastItem(("view." + entry.id).c_str());
+            FormulaTooltip(entry.description.c_str());
+        }
         ImGui::Separator();
         if (ImGui::MenuItem("Arrange panels")) {
-            state.presented_panel.clear();
-            state.arrange_panels = true;
+            view.presented_panel.clear();
+            app.pending.arrange = true;
         }
         if (ImGui::BeginMenu("Present one panel")) {
-            for (const char* name : kPanelNames)
-                if (ImGui::MenuItem(name, nullptr, state.presented_panel == name))
-                    state.presented_panel = name;
-            if (ImGui::MenuItem("Back to all panels", "Esc", false, !state.presented_panel.empty()))
-                state.presented_panel.clear();
+            for (const PanelEntry& entry : app.panels.Entries())
+                if (ImGui::MenuItem(entry.title.c_str(), nullptr, view.presented_panel == entry.id))
+                    view.presented_panel = entry.id;
+            ImGui::Separator();
+            if (ImGui::MenuItem("Back to all panels", "Esc", false,
+                                !view.presented_panel.empty())) {
+                view.presented_panel.clear();
+                app.pending.arrange = true;
+            }
             ImGui::EndMenu();
         }
         ImGui::Separator();
-        if (ImGui::MenuItem("Larger text", "Ctrl+=")) state.ScaleText(kTextStep);
-        if (ImGui::MenuItem("Smaller text", "Ctrl+-")) state.ScaleText(1.0f / kTextStep);
-        ImGui::MenuItem("Fullscreen", "F11", &state.fullscreen);
+        const bool theme_menu = ImGui::BeginMenu("Theme");
+        app.recorder.RecordLastItem("menu.theme");
+        if (theme_menu) {
+            for (ThemeId id : kThemes) {
+                if (ImGui::MenuItem(GetTheme(id).title, nullptr, view.theme == id)) view.theme = id;
+                app.recorder.RecordLastItem((std::string("theme.") + GetTheme(id).name).c_str());
+            }
+            ImGui::EndMenu();
+        }
+        if (ImGui::MenuItem("Larger text", "Ctrl+=")) view.ScaleText(kTextStep);
+        if (ImGui::MenuItem("Smaller text", "Ctrl+-")) view.ScaleText(1.0f / kTextStep);
+        ImGui::MenuItem("Fullscreen", "F11", &view.fullscreen);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
-        ImGui::MenuItem("About PE Lab", nullptr, &state.show_about);
+        ImGui::MenuItem("About PE Lab", nullptr, &view.show_about);
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
 }
 
-void DrawAbout(AppState& state) {
-    if (!state.show_about) return;
+void DrawAbout(ViewSettings& view) {
+    if (!view.show_about) return;
     const ImVec2 centre = ImGui::GetMainViewport()->GetCenter();
     ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
-    if (!ImGui::Begin("About PE Lab", &state.show_about, ImGuiWindowFlags_NoCollapse)) {
+    if (!ImGui::Begin("About PE Lab", &view.show_about, ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
         return;
     }
@@ -150,61 +169,77 @@ void DrawStatusBar(const AppState& state) {
     ImGui::PopStyleVar();
 }
 
-} // namespace
-
-namespace {
-constexpr const char* kWavesTitle = "Waves: frequency explorer";
-constexpr const char* kCompareTitle = "Compare two positions";
-constexpr const char* kClocksTitle = "Clocks: one hand per pair";
-constexpr const char* kOrderTitle = "Order: does the model see word order?";
-
-// Draws the panel called name (one of kPanelNames); p_open as in ImGui::Begin.
-void DrawPanel(const std::string& name, AppState& state, Panels& panels, bool* p_open) {
-    if (name == "waves") panels.waves.Draw(kWavesTitle, p_open, state);
-    if (name == "compare") panels.compare.Draw(kCompareTitle, p_open, state);
-    if (name == "clocks") panels.clocks.Draw(kClocksTitle, p_open, state);
-    if (name == "order") panels.order.Draw(kOrderTitle, p_open, state);
+// The window boilerplate every panel shares, then the panel's own Draw.
+void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags flags) {
+    FrameContext frame{app.state, app.pending, app.recorder, app.stats, GetTheme(app.view.theme)};
+    if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) entry.panel->Draw(frame);
+    ImGui::End();
+    app.state.Clamp();
 }
+
 } // namespace
 
-void DrawFrame(AppState& state, Panels& panels, const FrameOptions& options, float delta_seconds) {
-    state.core_seconds = 0.0;
+void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
+    AppState& state = app.state;
+    // The style follows the theme and the atlas's text size; rebuilding it costs next to
+    // nothing, so it is simply done every frame, before any window.
+    const ImFont* font =
+        ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
+    ApplyThemeStyle(app.view.theme, font ? font->FontSize / kBaseFontPixels : 1.0f);
+    app.stats.core_seconds = 0.0;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const bool resized =
-        panels.last_display_size.x > 0 &&
-        (display.x != panels.last_display_size.x || display.y != panels.last_display_size.y);
-    panels.last_display_size = display;
-    if (resized) state.arrange_panels = true;
+    if (app.last_display_size.x > 0 &&
+        (display.x != app.last_display_size.x || display.y != app.last_display_size.y))
+        app.pending.arrange = true;
+    app.last_display_size = display;
     if (state.playing) {
         state.pos_a += state.play_speed * static_cast<double>(delta_seconds);
         if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
     }
     state.Clamp();
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float bar = ImGui::GetFrameHeight();
     // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
     // stays, to get back; so does the status bar).
     const bool screenshot = !options.solo_panel.empty();
-    const std::string& solo = screenshot ? options.solo_panel : state.presented_panel;
-    if (!solo.empty()) {
-        if (!screenshot) DrawMainMenu(state);
-        const ImGuiViewport* viewport = ImGui::GetMainViewport();
-        const float bar = screenshot ? 0.0f : ImGui::GetFrameHeight();
-        ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + bar), ImGuiCond_Always);
-        ImGui::SetNextWindowSize(ImVec2(viewport->Size.x, viewport->Size.y - 2 * bar),
+    const std::string& solo = screenshot ? options.solo_panel : app.view.presented_panel;
+    if (PanelEntry* entry = solo.empty() ? nullptr : app.panels.Find(solo)) {
+        if (!screenshot) DrawMainMenu(app);
+        const float top = screenshot ? 0.0f : bar;
+        ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + top), ImGuiCond_Always);
+        ImGui::SetNextWindowSize(ImVec2(viewport->Size.x, viewport->Size.y - 2 * top),
                                  ImGuiCond_Always);
-        DrawPanel(solo, state, panels, nullptr);
+        // Neither moved, resized nor collapsed: a double-click on the title must not blank the
+        // screen in front of a room.
+        DrawPanelWindow(app, *entry, nullptr,
+                        ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
+                            ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
         if (!screenshot) {
-            DrawAbout(state);
+            DrawAbout(app.view);
             DrawStatusBar(state);
         }
         return;
     }
-    DrawMainMenu(state);
-    if (state.show_waves) DrawPanel("waves", state, panels, &state.show_waves);
-    if (state.show_compare) DrawPanel("compare", state, panels, &state.show_compare);
-    if (state.show_clocks) DrawPanel("clocks", state, panels, &state.show_clocks);
-    if (state.show_order) DrawPanel("order", state, panels, &state.show_order);
-    state.arrange_panels = false;
-    DrawAbout(state);
+    DrawMainMenu(app);
+    const bool arrange = app.pending.arrange;
+    app.pending.arrange = false;
+    // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
+    // after FirstUseEver has applied; the bars are one frame high each.
+    const ImVec2 area_pos(viewport->Pos.x, viewport->Pos.y + bar);
+    const ImVec2 area_size(viewport->Size.x, viewport->Size.y - 2 * bar);
+    const int open =
+        static_cast<int>(std::count_if(app.panels.Entries().begin(), app.panels.Entries().end(),
+                                       [](const PanelEntry& entry) { return entry.open; }));
+    int index = 0;
+    for (PanelEntry& entry : app.panels.Entries()) {
+        if (!entry.open) continue;
+        const Tile tile = TileFor(index++, open, area_pos, area_size, ImGui::GetFontSize() * 0.3f);
+        const ImGuiCond condition = arrange ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+        ImGui::SetNextWindowPos(tile.pos, condition);
+        ImGui::SetNextWindowSize(tile.size, condition);
+        DrawPanelWindow(app, entry, &entry.open, 0);
+    }
+    DrawAbout(app.view);
     DrawStatusBar(state);
 }
 

@@ -1,6 +1,8 @@
 #include "cli.h"
 
+#include "app.h"
 #include "app_ui.h"
+#include "json_input.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -151,12 +153,19 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->capture_default_str();
     export_attention->add_option("--out", attention.out, "Output file; - or none: stdout");
 
+    const PanelRegistry panels;
+    ReadoutsOptions& readouts = result.readouts;
+    CLI::App* readouts_command = app.add_subcommand(
+        "readouts", "Print a scene with every panel's computed numbers as JSON (no window)");
+    readouts_command->add_option("--scene", readouts.scene, "Start from this scene file");
+    readouts_command->add_option("--out", readouts.out, "Output file; - or none: stdout");
+
     ScreenshotOptions& shot = result.screenshot;
     std::string size_text = "1280x800";
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
     screenshot->add_option("--scene", shot.scene, "Render this scene file");
     screenshot->add_option("--panel", shot.panel,
-                           "Only this panel, filling the image: " + PanelNameList());
+                           "Only this panel, filling the image: " + panels.IdList());
     screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
     screenshot->add_option("--font-scale", shot.font_scale, "Text size factor, 0.5 to 4")
         ->check(CLI::Range(0.5f, 4.0f));
@@ -182,20 +191,38 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         return result;
     }
 
+    // CLI11's Range lets NaN through (every comparison with it is false): check here.
+    const auto font_scale_error = [](float scale) {
+        return std::isfinite(scale) && scale >= 0.5f && scale <= 4.0f
+                   ? std::string()
+                   : "--font-scale: must be a number in [0.5, 4] (got " + std::to_string(scale) +
+                         ")";
+    };
+    result.gui.font_scale_given = app.count("--font-scale") > 0;
+    result.screenshot.font_scale_given = screenshot->count("--font-scale") > 0;
+    for (const std::string& error :
+         {font_scale_error(result.gui.font_scale), font_scale_error(shot.font_scale)})
+        if (!error.empty()) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError(error);
+            return result;
+        }
     if (export_pe->parsed()) {
         result.command = Command::ExportPe;
     } else if (export_attention->parsed()) {
         result.command = Command::ExportAttention;
+    } else if (readouts_command->parsed()) {
+        result.command = Command::Readouts;
     } else if (screenshot->parsed()) {
         result.command = Command::Screenshot;
         const std::string size_error = ParseSize(size_text, &shot.width, &shot.height);
         if (!size_error.empty()) {
             result.command = Command::Exit;
             result.exit_code = UsageError(size_error);
-        } else if (!shot.panel.empty() && !IsKnownPanel(shot.panel)) {
+        } else if (screenshot->count("--panel") > 0 && !panels.IsKnown(shot.panel)) {
             result.command = Command::Exit;
-            result.exit_code = UsageError("--panel: unknown panel \"" + shot.panel +
-                                          "\"; known panels: " + PanelNameList());
+            result.exit_code = UsageError("--panel: unknown panel " + Excerpt(shot.panel) +
+                                          "; known panels: " + panels.IdList());
         } else if (shot.out.empty() || shot.out == "-") {
             result.command = Command::Exit;
             result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
@@ -264,6 +291,23 @@ int RunExportAttention(const ExportAttentionOptions& options) {
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
         const std::string text = attention_json(result, demo);
+        Emit(options.out, [&](std::ostream& out) { out << text; });
+    } catch (const IoError& e) {
+        return RuntimeError(e.what());
+    }
+    return kExitOk;
+}
+
+int RunReadouts(const ReadoutsOptions& options) {
+    App app;
+    if (!options.scene.empty()) {
+        const std::string error = app.LoadScene(options.scene);
+        if (!error.empty()) return UsageError("--scene: " + error);
+    }
+    std::string folder_error;
+    if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
+    try {
+        const std::string text = app.Document(true).dump(2) + "\n";
         Emit(options.out, [&](std::ostream& out) { out << text; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());

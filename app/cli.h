@@ -17,6 +17,7 @@ struct GuiOptions {
     std::string widget_rects; ///< test hook: keep the named widgets' rectangles here (JSON)
     bool fullscreen = false;
     float font_scale = 1.0f;
+    bool font_scale_given = false; ///< --font-scale overrides the scene and the saved settings
     int bench_frames = 0; ///< > 0: run this many frames hidden and print frame-time statistics
 };
 
@@ -26,6 +27,7 @@ struct ScreenshotOptions {
     int width = 1280;
     int height = 800;
     float font_scale = 1.0f;
+    bool font_scale_given = false;
     std::string out;
 };
 
@@ -51,7 +53,12 @@ struct ExportAttentionOptions {
     std::string out;
 };
 
-enum class Command { Gui, ExportPe, ExportAttention, Screenshot, Exit };
+struct ReadoutsOptions {
+    std::string scene; ///< start from this scene (exit 2 if it is bad)
+    std::string out;   ///< empty or "-": stdout
+};
+
+enum class Command { Gui, ExportPe, ExportAttention, Screenshot, Readouts, Exit };
 
 struct CommandLine {
     Command command = Command::Gui;
@@ -60,6 +67,7 @@ struct CommandLine {
     ScreenshotOptions screenshot;
     ExportPeOptions export_pe;
     ExportAttentionOptions export_attention;
+    ReadoutsOptions readouts;
 };
 
 /// Parses argv. Help and version are printed here (Command::Exit, code 0); a usage error prints
@@ -68,5 +76,7 @@ CommandLine ParseCommandLine(int argc, char** argv);
 
 int RunExportPe(const ExportPeOptions& options);
 int RunExportAttention(const ExportAttentionOptions& options);
+/// `pelab readouts`: the scene (defaults, then --scene) with every panel's readouts, as JSON.
+int RunReadouts(const ReadoutsOptions& options);
 
 } // namespace pelab

@@ -63,14 +63,6 @@ void BuildFonts(FontSet& fonts, float pixel_size) {
     int width = 0, height = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
     fonts.pixel_size = pixel_size;
-
-    ImGuiStyle& style = ImGui::GetStyle();
-    style = ImGuiStyle();
-    ImGui::StyleColorsDark(&style);
-    style.WindowRounding = 4.0f;
-    style.FrameRounding = 3.0f;
-    style.GrabRounding = 3.0f;
-    style.ScaleAllSizes(pixel_size / kBaseFontPixels);
 }
 
 } // namespace pelab

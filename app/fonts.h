@@ -20,7 +20,8 @@ struct FontSet {
 constexpr float kBaseFontPixels = 17.0f;
 
 /// Clears io.Fonts and adds the UI font at pixel_size; builds the atlas's RGBA data so that a
-/// backend (or a headless test) can use it. Also resets the style and scales its sizes.
+/// backend (or a headless test) can use it. The style (colours, sizes) is the theme's business:
+/// see ApplyThemeStyle.
 void BuildFonts(FontSet& fonts, float pixel_size);
 
 } // namespace pelab

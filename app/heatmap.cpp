@@ -7,49 +7,10 @@
 namespace pelab {
 
 namespace {
-struct Rgb {
-    float r, g, b;
-};
-Rgb Mix(Rgb a, Rgb b, float t) {
-    return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
-}
-ImU32 ToU32(Rgb c) {
-    return IM_COL32(c.r * 255.0f, c.g * 255.0f, c.b * 255.0f, 255);
-}
-} // namespace
-
-ImU32 DivergingColor(double t) {
-    const float x = static_cast<float>(std::clamp(std::isfinite(t) ? t : 0.0, -1.0, 1.0));
-    const Rgb blue{0.0f, 0.447f, 0.698f}, neutral{0.86f, 0.86f, 0.86f},
-        vermillion{0.835f, 0.369f, 0.0f};
-    return ToU32(x < 0 ? Mix(neutral, blue, -x) : Mix(neutral, vermillion, x));
-}
-
-ImU32 SequentialColor(double t) {
-    const float x = static_cast<float>(std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0));
-    // Five stops of viridis.
-    const Rgb stops[] = {{0.267f, 0.005f, 0.329f},
-                         {0.231f, 0.322f, 0.545f},
-                         {0.129f, 0.569f, 0.549f},
-                         {0.369f, 0.788f, 0.384f},
-                         {0.992f, 0.906f, 0.145f}};
-    const float scaled = x * 4.0f;
-    const int index = std::min(3, static_cast<int>(scaled));
-    return ToU32(Mix(stops[index], stops[index + 1], scaled - static_cast<float>(index)));
-}
-
-ImU32 TextColorOn(ImU32 background) {
-    const float r = static_cast<float>((background >> IM_COL32_R_SHIFT) & 0xFF);
-    const float g = static_cast<float>((background >> IM_COL32_G_SHIFT) & 0xFF);
-    const float b = static_cast<float>((background >> IM_COL32_B_SHIFT) & 0xFF);
-    const float luminance = 0.299f * r + 0.587f * g + 0.114f * b;
-    return luminance > 140.0f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
-}
-
-namespace {
 ImU32 CellColor(const HeatmapStyle& style, double value) {
     const double range = style.range > 0 ? style.range : 1.0;
-    return style.diverging ? DivergingColor(value / range) : SequentialColor(value / range);
+    return style.diverging ? plot::Diverging(value / range, style.map)
+                           : plot::Sequential(value / range);
 }
 } // namespace
 
@@ -98,12 +59,12 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                 const ImVec2 sz = ImGui::CalcTextSize(buffer);
                 draw->PushClipRect(min, max, true);
                 draw->AddText(ImVec2(min.x + (cell - sz.x) * 0.5f, min.y + (cell - sz.y) * 0.5f),
-                              TextColorOn(fill), buffer);
+                              plot::TextColorOn(fill), buffer);
                 draw->PopClipRect();
             }
             if (r == style.highlight_row && c == style.highlight_col)
                 draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1),
-                              IM_COL32(255, 255, 255, 255), 0.0f, 0, 3.0f);
+                              style.highlight, 0.0f, 0, 3.0f);
             if (hovered && mouse.x >= min.x && mouse.x < max.x + 1 && mouse.y >= min.y &&
                 mouse.y < max.y + 1) {
                 ImGui::BeginTooltip();

@@ -1,7 +1,9 @@
 // heatmap.h — an annotated matrix heatmap (rows × columns of cells, each coloured by value
-// and optionally printing it) with row/column labels, and the colour scales shared by every
-// heatmap of PE Lab. Written once, used by the order demo (and later the PE heatmap legend).
+// and optionally printing it) with row/column labels, (colour maps: plot.h). Written once, used by
+// the order demo (and later the PE heatmap legend).
 #pragma once
+
+#include "plot.h"
 
 #include <imgui.h>
 
@@ -10,16 +12,11 @@
 
 namespace pelab {
 
-/// Diverging, colour-blind-safe: Okabe–Ito blue (−1) → neutral grey (0) → vermillion (+1).
-ImU32 DivergingColor(double t);
-/// Sequential for [0, 1] (a viridis-like ramp: dark purple → teal → yellow).
-ImU32 SequentialColor(double t);
-/// Black or white, whichever reads better on the given cell colour.
-ImU32 TextColorOn(ImU32 background);
-
 struct HeatmapStyle {
-    bool diverging = true; ///< DivergingColor over [−range, range], else Sequential [0, range]
-    double range = 1.0;    ///< value that gets the strongest colour
+    bool diverging = true;  ///< plot::Diverging over [−range, range], else Sequential [0, range]
+    plot::DivergingMap map; ///< the theme's diverging colours
+    ImU32 highlight = IM_COL32_WHITE; ///< outline of the highlighted cell
+    double range = 1.0;               ///< value that gets the strongest colour
     const char* value_format = "%.2f";
     float cell_size = 0.0f; ///< 0: chosen from the font size
     int highlight_row = -1; ///< a cell to outline (e.g. the largest difference)

@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
             return pelab::RunExportPe(command.export_pe);
         case pelab::Command::ExportAttention:
             return pelab::RunExportAttention(command.export_attention);
+        case pelab::Command::Readouts:
+            return pelab::RunReadouts(command.readouts);
         case pelab::Command::Screenshot:
             return pelab::RunScreenshot(command.screenshot);
         case pelab::Command::Gui:

@@ -1,6 +1,7 @@
 #include "panel_clocks.h"
 
 #include "pelab/sinusoidal.h"
+#include "scene.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -15,29 +16,24 @@ HandTip HandDirection(double angle) {
     return {static_cast<float>(std::sin(angle)), static_cast<float>(-std::cos(angle))};
 }
 
-void ClocksPanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(2, state.arrange_panels);
-    if (!ImGui::Begin(title, p_open)) {
-        ImGui::End();
-        return;
-    }
-    DrawTransport(state);
+void ClocksPanel::Draw(FrameContext& frame) {
+    DrawTransport(frame);
     ImGui::TextWrapped(
         "Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
         "straight up at pos 0, turning clockwise by ω_i radians per position; one full "
         "turn takes one wavelength.");
     ImGui::Separator();
-    DrawSummary(state);
+    DrawSummary(frame);
     ImGui::Separator();
-    DrawGrid(state);
-    ImGui::End();
+    DrawGrid(frame);
 }
 
-void ClocksPanel::DrawTransport(AppState& state) {
+void ClocksPanel::DrawTransport(FrameContext& frame) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     if (ImGui::Button(state.playing ? "Pause" : "Play", ImVec2(font * 4, 0)))
         state.playing = !state.playing;
-    RecordWidget(state, "clocks.play");
+    frame.Record("clocks.play");
     ImGui::SameLine();
     if (ImGui::Button("-1")) state.pos_a = std::max(0.0, std::round(state.pos_a) - 1);
     ImGui::SameLine();
@@ -72,11 +68,13 @@ void ClocksPanel::DrawTransport(AppState& state) {
     state.Clamp();
 }
 
-bool ClocksPanel::DrawClock(AppState& state, int pair_index, float radius, const char* caption) {
+bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
+                            const char* caption) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     double w = 0, lambda = 0;
     {
-        CoreTimer core_time(state);
+        CoreTimer core_time(frame.stats);
         w = omega(pair_index, state.d_model, state.base);
         lambda = wavelength(pair_index, state.d_model, state.base);
     }
@@ -91,9 +89,9 @@ bool ClocksPanel::DrawClock(AppState& state, int pair_index, float radius, const
     const bool selected = pair_index == state.pair;
     draw->AddCircleFilled(centre, radius, ImGui::GetColorU32(ImGuiCol_FrameBg), 48);
     draw->AddCircle(centre, radius,
-                    selected ? IM_COL32(0xF0, 0xE4, 0x42, 0xFF)
+                    selected ? frame.Color(Role::Highlight)
                              : ImGui::GetColorU32(ImGuiCol_Border, 1.0f),
-                    48, selected ? 3.0f : 1.5f);
+                    48, frame.Px(selected ? 3.0f : 1.5f));
     for (int tick = 0; tick < 12; ++tick) {
         const HandTip t = HandDirection(tick * M_PI / 6.0);
         const float inner = tick % 3 == 0 ? 0.80f : 0.88f;
@@ -113,18 +111,18 @@ bool ClocksPanel::DrawClock(AppState& state, int pair_index, float radius, const
             const float r = radius * 0.62f;
             draw->AddLine(ImVec2(centre.x + t0.dx * r, centre.y + t0.dy * r),
                           ImVec2(centre.x + t1.dx * r, centre.y + t1.dy * r),
-                          IM_COL32(0xCC, 0x79, 0xA7, 0xFF), 3.0f);
+                          frame.Color(Role::ShiftArc), frame.Px(3.0f));
         }
     }
     if (show_b) {
         const HandTip b = HandDirection(w * state.pos_b);
         draw->AddLine(centre,
                       ImVec2(centre.x + b.dx * radius * 0.78f, centre.y + b.dy * radius * 0.78f),
-                      IM_COL32(0x00, 0x9E, 0x73, 0xFF), 3.0f);
+                      frame.Color(Role::PosB), frame.Px(3.0f));
     }
     const HandTip a = HandDirection(angle_a);
     draw->AddLine(centre, ImVec2(centre.x + a.dx * radius * 0.9f, centre.y + a.dy * radius * 0.9f),
-                  IM_COL32(0xD5, 0x5E, 0x00, 0xFF), 3.5f);
+                  frame.Color(Role::PosA), frame.Px(3.5f));
     draw->AddCircleFilled(centre, 3.0f, ImGui::GetColorU32(ImGuiCol_Text));
     const float text_y = centre.y + radius + font * 0.2f;
     const ImVec2 caption_size = ImGui::CalcTextSize(caption);
@@ -151,7 +149,8 @@ bool ClocksPanel::DrawClock(AppState& state, int pair_index, float radius, const
     return clicked;
 }
 
-void ClocksPanel::DrawSummary(AppState& state) {
+void ClocksPanel::DrawSummary(FrameContext& frame) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const int pairs = state.d_model / 2;
     const struct {
@@ -165,22 +164,22 @@ void ClocksPanel::DrawSummary(AppState& state) {
         std::snprintf(caption, sizeof caption, "%s (i = %d)", summary[k].name, summary[k].pair);
         ImGui::BeginGroup();
         ImGui::PushID(k); // at d_model 2 all three summary clocks show pair 0
-        DrawClock(state, summary[k].pair, radius, caption);
+        DrawClock(frame, summary[k].pair, radius, caption);
         ImGui::PopID();
         ImGui::EndGroup();
     }
     ImGui::SameLine(0, font * 2);
     ImGui::BeginGroup();
-    ImGui::TextColored(ImVec4(0.835f, 0.369f, 0.0f, 1.0f), "— pos A = %.2f", state.pos_a);
-    if (show_b) ImGui::TextColored(ImVec4(0.0f, 0.62f, 0.45f, 1.0f), "— pos B = %.2f", state.pos_b);
+    ImGui::TextColored(frame.ColorVec(Role::PosA), "— pos A = %.2f", state.pos_a);
+    if (show_b) ImGui::TextColored(frame.ColorVec(Role::PosB), "— pos B = %.2f", state.pos_b);
     if (show_shift && state.shift_k != 0)
-        ImGui::TextColored(ImVec4(0.8f, 0.475f, 0.655f, 1.0f), "— pos A → pos A + %d",
-                           state.shift_k);
+        ImGui::TextColored(frame.ColorVec(Role::ShiftArc), "— pos A → pos A + %d", state.shift_k);
     ImGui::TextDisabled("selected pair: %d", state.pair);
     ImGui::EndGroup();
 }
 
-void ClocksPanel::DrawGrid(AppState& state) {
+void ClocksPanel::DrawGrid(FrameContext& frame) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const int pairs = state.d_model / 2;
     ImGui::Text("All %d pairs", pairs);
@@ -200,12 +199,42 @@ void ClocksPanel::DrawGrid(AppState& state) {
                 if (pair >= pairs) break;
                 if (column > 0) ImGui::SameLine();
                 std::snprintf(caption, sizeof caption, "i = %d", pair);
-                DrawClock(state, pair, radius, caption);
-                if (pair == 3) RecordWidget(state, "clocks.pair_3");
+                DrawClock(frame, pair, radius, caption);
+                if (pair == 3) frame.Record("clocks.pair_3");
             }
         }
     }
     ImGui::EndChild();
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+void ClocksPanel::AddSceneFields(SceneTable& table) {
+    table.Number("clock_size", "number in [0.6, 2.5]: size of the clock faces", &clock_scale, 0.6,
+                 2.5);
+    table.Bool("clock_show_b", "bool: clocks draw the pos B hand", &show_b);
+    table.Bool("clock_show_shift", "bool: clocks draw the arc of a shift by k", &show_shift);
+}
+
+nlohmann::json ClocksPanel::Readouts(const AppState& state) const {
+    const int pairs = state.d_model / 2;
+    const double w = omega(state.pair, state.d_model, state.base);
+    const double angle = w * state.pos_a;
+    nlohmann::json summary = nlohmann::json::array();
+    for (int pair : {0, pairs / 2, pairs - 1})
+        summary.push_back({{"pair", pair},
+                           {"wavelength", wavelength(pair, state.d_model, state.base)},
+                           {"turns_at_pos_a",
+                            omega(pair, state.d_model, state.base) * state.pos_a / (2 * M_PI)}});
+    return {{"pair", state.pair},
+            {"angle_at_pos_a", angle},
+            {"angle_at_pos_a_mod_2pi", std::fmod(angle, 2 * M_PI)},
+            {"hand_tip_at_pos_a", {std::sin(angle), std::cos(angle)}},
+            {"angle_at_pos_b", w * state.pos_b},
+            {"shift_arc", w * state.shift_k},
+            {"summary", summary}};
 }
 
 } // namespace pelab

@@ -2,24 +2,26 @@
 // position, so pair 0 is a second hand and the last pair an hour hand.
 #pragma once
 
-#include "app_state.h"
+#include "panel.h"
 
 namespace pelab {
 
-struct ClocksPanel {
+struct ClocksPanel : Panel {
     // View state.
     float clock_scale = 1.0f; ///< size of the grid's faces relative to the default
     bool show_b = true;
     bool show_shift = true;
 
-    void Draw(const char* title, bool* p_open, AppState& state);
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
 
 private:
-    void DrawTransport(AppState& state);
-    void DrawSummary(AppState& state);
-    void DrawGrid(AppState& state);
+    void DrawTransport(FrameContext& frame);
+    void DrawSummary(FrameContext& frame);
+    void DrawGrid(FrameContext& frame);
     /// One clickable face for pair i with its label; returns true when clicked.
-    bool DrawClock(AppState& state, int pair_index, float radius, const char* caption);
+    bool DrawClock(FrameContext& frame, int pair_index, float radius, const char* caption);
 };
 
 /// The screen direction of a hand at angle θ = ω_i·pos: (x, y) = (sin θ, cos θ), i.e. straight

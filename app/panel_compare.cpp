@@ -1,7 +1,9 @@
 #include "panel_compare.h"
 
+#include "json_input.h"
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
+#include "scene.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -65,15 +67,11 @@ std::string ExplainDifference(double pos_a, double pos_b, int d_model, double ba
     return text;
 }
 
-void ComparePanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(1, state.arrange_panels);
-    if (!ImGui::Begin(title, p_open)) {
-        ImGui::End();
-        return;
-    }
+void ComparePanel::Draw(FrameContext& frame) {
+    const AppState& state = frame.state;
     const int d = state.d_model;
     {
-        CoreTimer core_time(state);
+        CoreTimer core_time(frame.stats);
         pe_a = pe_vector_double(state.pos_a, d, state.base);
         pe_b = pe_vector_double(state.pos_b, d, state.base);
         contributions = pair_contributions(state.pos_a, state.pos_b, d, state.base);
@@ -82,17 +80,17 @@ void ComparePanel::Draw(const char* title, bool* p_open, AppState& state) {
         explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base);
     }
 
-    DrawPositionInputs(state);
+    DrawPositionInputs(frame);
     ImGui::Separator();
-    DrawReadouts(state);
-    DrawExplanation(state);
-    DrawShift(state);
+    DrawReadouts(frame);
+    DrawExplanation(frame);
+    DrawShift(frame);
     ImGui::Separator();
-    DrawTable(state);
-    ImGui::End();
+    DrawTable(frame);
 }
 
-void ComparePanel::DrawPositionInputs(AppState& state) {
+void ComparePanel::DrawPositionInputs(FrameContext& frame) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const double slider_max = 1000.0, zero = 0.0;
     // Two [slider][typed entry] label groups and a help marker share the row.
@@ -134,7 +132,7 @@ void ComparePanel::DrawPositionInputs(AppState& state) {
                 input_note.clear();
             }
         }
-        RecordWidget(state, field.widget);
+        frame.Record(field.widget);
         ImGui::PopID();
         ImGui::SameLine();
     }
@@ -153,11 +151,12 @@ void ComparePanel::DrawPositionInputs(AppState& state) {
             input_note.clear();
         }
     }
-    if (!input_note.empty()) ErrorText(input_note.c_str());
+    if (!input_note.empty()) ErrorText(frame, input_note.c_str());
     state.Clamp();
 }
 
-void ComparePanel::DrawReadouts(const AppState& state) {
+void ComparePanel::DrawReadouts(FrameContext& frame) {
+    AppState& state = frame.state;
     const PositionComparison& c = comparison;
     char formula[256];
     if (ImGui::BeginTable("##compare_readouts", 4, ImGuiTableFlags_BordersInnerV)) {
@@ -196,17 +195,18 @@ void ComparePanel::DrawReadouts(const AppState& state) {
     ImGui::PopTextWrapPos();
 }
 
-void ComparePanel::DrawExplanation(const AppState& /*state*/) {
+void ComparePanel::DrawExplanation(FrameContext& /*frame*/) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(explanation.c_str());
     ImGui::PopTextWrapPos();
 }
 
-void ComparePanel::DrawShift(AppState& state) {
+void ComparePanel::DrawShift(FrameContext& frame) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     ImGui::SetNextItemWidth(font * 10);
     ImGui::SliderInt("shift k", &state.shift_k, -100, 100, "%d");
-    RecordWidget(state, "compare.shift_k");
+    frame.Record("compare.shift_k");
     ImGui::SameLine();
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (a < 0 || b < 0 || a > kUiMaxPosition || b > kUiMaxPosition) {
@@ -216,7 +216,7 @@ void ComparePanel::DrawShift(AppState& state) {
     const double before = comparison.dot_product;
     double after = 0;
     {
-        CoreTimer core_time(state);
+        CoreTimer core_time(frame.stats);
         after = compare_positions(a, b, state.d_model, state.base).dot_product;
     }
     if (ImGui::SmallButton("move A and B by k")) {
@@ -231,7 +231,8 @@ void ComparePanel::DrawShift(AppState& state) {
                    "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
 }
 
-void ComparePanel::DrawTable(const AppState& state) {
+void ComparePanel::DrawTable(FrameContext& frame) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const int d = state.d_model;
     const char* filters[] = {"all", "sin only (even dims)", "cos only (odd dims)", "range",
@@ -310,7 +311,7 @@ void ComparePanel::DrawTable(const AppState& state) {
                             height = ImGui::GetTextLineHeight();
                 draw->AddRectFilled(
                     p, ImVec2(p.x + width * static_cast<float>(delta / 2.0), p.y + height),
-                    IM_COL32(0x56, 0xB4, 0xE9, 0x90));
+                    frame.Color(Role::Magnitude));
                 ImGui::Text("%.2f", delta);
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip("Δ = |PE_A − PE_B| = |%+.6f − %+.6f| = %.6f (at most 2)",
@@ -325,10 +326,9 @@ void ComparePanel::DrawTable(const AppState& state) {
                             height = ImGui::GetTextLineHeight();
                 const float mid = p.x + width * 0.5f;
                 const float end = mid + width * 0.5f * static_cast<float>(share);
-                draw->AddRectFilled(ImVec2(std::min(mid, end), p.y),
-                                    ImVec2(std::max(mid, end), p.y + height),
-                                    share >= 0 ? IM_COL32(0x00, 0x9E, 0x73, 0xA0)
-                                               : IM_COL32(0xD5, 0x5E, 0x00, 0xA0));
+                draw->AddRectFilled(
+                    ImVec2(std::min(mid, end), p.y), ImVec2(std::max(mid, end), p.y + height),
+                    share >= 0 ? frame.Color(Role::Positive) : frame.Color(Role::Negative));
                 draw->AddLine(ImVec2(mid, p.y), ImVec2(mid, p.y + height), text_color);
                 ImGui::Text("%+.3f", share);
                 if (ImGui::IsItemHovered())
@@ -339,6 +339,49 @@ void ComparePanel::DrawTable(const AppState& state) {
         }
     }
     ImGui::EndTable();
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+namespace {
+constexpr const char* kFilterNames[] = {"all", "sin", "cos", "range", "every-kth"};
+} // namespace
+
+void ComparePanel::AddSceneFields(SceneTable& table) {
+    table.Add({"compare_dims", "\"all\", \"sin\", \"cos\", \"range\" or \"every-kth\": rows shown",
+               [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
+                   for (int k = 0; k < 5; ++k)
+                       if (value == kFilterNames[k])
+                           return [this, k] { filter = static_cast<DimensionFilter>(k); };
+                   throw SceneFieldError{
+                       "must be \"all\", \"sin\", \"cos\", \"range\" or \"every-kth\" (got " +
+                       Excerpt(value) + ")"};
+               },
+               [this] { return nlohmann::json(kFilterNames[static_cast<int>(filter)]); }});
+    table.Integer("compare_range_first", "integer in [0, 4095]: first dimension of \"range\"",
+                  &range_first, 0, kUiMaxDModel - 1);
+    table.Integer("compare_range_last", "integer in [0, 4095]: last dimension of \"range\"",
+                  &range_last, 0, kUiMaxDModel - 1);
+    table.Integer("compare_every_k", "integer in [2, 64]: step of \"every-kth\"", &every_k, 2, 64);
+}
+
+nlohmann::json ComparePanel::Readouts(const AppState& state) const {
+    const PositionComparison c =
+        compare_positions(state.pos_a, state.pos_b, state.d_model, state.base);
+    nlohmann::json readouts = {
+        {"distance", c.distance},
+        {"dot_product", c.dot_product},
+        {"cosine_similarity", c.cosine_similarity},
+        {"euclidean_distance", c.euclidean_distance},
+        {"similarity_label", similarity_label(c.cosine_similarity)},
+        {"explanation", ExplainDifference(state.pos_a, state.pos_b, state.d_model, state.base)}};
+    const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
+    if (a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition)
+        readouts["dot_product_shifted_by_k"] =
+            compare_positions(a, b, state.d_model, state.base).dot_product;
+    return readouts;
 }
 
 } // namespace pelab

@@ -2,7 +2,7 @@
 // by dimension, with the dot product, the similarity, and why the two positions differ.
 #pragma once
 
-#include "app_state.h"
+#include "panel.h"
 #include "pelab/similarity.h"
 
 #include <string>
@@ -10,7 +10,7 @@
 
 namespace pelab {
 
-struct ComparePanel {
+struct ComparePanel : Panel {
     enum class DimensionFilter { All, SinOnly, CosOnly, Range, EveryKth };
     // View state.
     DimensionFilter filter = DimensionFilter::All;
@@ -23,14 +23,16 @@ struct ComparePanel {
     PositionComparison comparison;
     std::string explanation;
 
-    void Draw(const char* title, bool* p_open, AppState& state);
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
 
 private:
-    void DrawPositionInputs(AppState& state);
-    void DrawReadouts(const AppState& state);
-    void DrawExplanation(const AppState& state);
-    void DrawShift(AppState& state);
-    void DrawTable(const AppState& state);
+    void DrawPositionInputs(FrameContext& frame);
+    void DrawReadouts(FrameContext& frame);
+    void DrawExplanation(FrameContext& frame);
+    void DrawShift(FrameContext& frame);
+    void DrawTable(FrameContext& frame);
 };
 
 /// The sentence under the table: which pairs tell pos_a and pos_b apart, and why. Exposed for

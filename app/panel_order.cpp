@@ -2,7 +2,9 @@
 
 #include "heatmap.h"
 #include "pelab/attention.h"
+#include "pelab/embedding.h"
 #include "pelab/error.h"
+#include "scene.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -44,91 +46,95 @@ std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled) {
     return text;
 }
 
-void OrderPanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(3, state.arrange_panels);
-    if (!ImGui::Begin(title, p_open)) {
-        ImGui::End();
-        return;
-    }
-    DrawInputs(state);
+OrderDemoOptions OrderPanel::Options(double base) const {
     OrderDemoOptions options;
-    options.d_model = state.order_d_model;
-    options.embedding = state.random_embeddings ? EmbeddingKind::Random : EmbeddingKind::OneHot;
-    options.seed = static_cast<std::uint64_t>(state.embedding_seed);
-    options.positional.pe_enabled = state.pe_enabled;
-    options.positional.pe_scale = state.pe_scale;
-    options.positional.scale_embeddings = state.scale_embeddings;
-    options.positional.base = state.base;
-    OrderDemoResult result;
-    try {
-        CoreTimer core_time(state);
-        result = run_order_demo(state.sentence_a, state.sentence_b, options);
-    } catch (const InvalidArgument& e) {
-        ErrorText(e.what());
-        ImGui::End();
-        return;
-    }
-    ImGui::Separator();
-    DrawVerdict(state, result);
-    ImGui::Separator();
-    DrawMatrices(state, result);
-    ImGui::End();
+    options.d_model = order_d_model;
+    options.embedding = random_embeddings ? EmbeddingKind::Random : EmbeddingKind::OneHot;
+    options.seed = static_cast<std::uint64_t>(embedding_seed);
+    options.positional.pe_enabled = pe_enabled;
+    options.positional.pe_scale = pe_scale;
+    options.positional.scale_embeddings = scale_embeddings;
+    options.positional.base = base;
+    return options;
 }
 
-void OrderPanel::DrawInputs(AppState& state) {
+void OrderPanel::ClampSettings() {
+    if (!std::isfinite(pe_scale)) pe_scale = 1.0;
+    pe_scale = std::clamp(pe_scale, 0.0, kMaxPeScale);
+    if (order_d_model % 2 != 0) order_d_model += 1;
+    order_d_model = std::clamp(order_d_model, 2, kMaxOrderDModel);
+    embedding_seed = std::max(embedding_seed, 0);
+}
+
+void OrderPanel::Draw(FrameContext& frame) {
+    DrawInputs(frame);
+    OrderDemoResult result;
+    try {
+        CoreTimer core_time(frame.stats);
+        result = run_order_demo(sentence_a, sentence_b, Options(frame.state.base));
+    } catch (const InvalidArgument& e) {
+        ErrorText(frame, e.what());
+        return;
+    }
+    ImGui::Separator();
+    DrawVerdict(frame, result);
+    ImGui::Separator();
+    DrawMatrices(frame, result);
+}
+
+void OrderPanel::DrawInputs(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     ImGui::SetNextItemWidth(font * 16);
-    ImGui::InputText("sentence A", &state.sentence_a);
-    RecordWidget(state, "order.sentence_a");
+    ImGui::InputText("sentence A", &sentence_a);
+    frame.Record("order.sentence_a");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(font * 16);
-    ImGui::InputText("sentence B", &state.sentence_b);
-    RecordWidget(state, "order.sentence_b");
+    ImGui::InputText("sentence B", &sentence_b);
+    frame.Record("order.sentence_b");
     ImGui::SameLine();
-    if (ImGui::SmallButton("swap")) std::swap(state.sentence_a, state.sentence_b);
-    ImGui::Checkbox("add positional encoding", &state.pe_enabled);
-    RecordWidget(state, "order.pe_enabled");
+    if (ImGui::SmallButton("swap")) std::swap(sentence_a, sentence_b);
+    ImGui::Checkbox("add positional encoding", &pe_enabled);
+    frame.Record("order.pe_enabled");
     ImGui::SameLine();
     const double zero = 0.0, max_scale = 10.0;
     ImGui::SetNextItemWidth(font * 7);
-    ImGui::SliderScalar("PE scale", ImGuiDataType_Double, &state.pe_scale, &zero, &max_scale,
-                        "%.2f");
+    ImGui::SliderScalar("PE scale", ImGuiDataType_Double, &pe_scale, &zero, &max_scale, "%.2f");
     ImGui::SameLine();
     HelpMarker("X = E·(√d if ticked) + scale·PE(pos). Scale 0 is the same as no PE.");
     ImGui::SameLine();
-    ImGui::Checkbox("E·√d", &state.scale_embeddings);
+    ImGui::Checkbox("E·√d", &scale_embeddings);
     ImGui::SameLine();
     HelpMarker("Document 003's recipe multiplies the embeddings by √d_model before adding PE, so "
                "that the word signal is not drowned by the position signal.");
-    int kind = state.random_embeddings ? 1 : 0;
+    int kind = random_embeddings ? 1 : 0;
     ImGui::RadioButton("one-hot embeddings", &kind, 0);
     ImGui::SameLine();
     ImGui::RadioButton("random (seeded)", &kind, 1);
-    state.random_embeddings = kind == 1;
-    if (state.random_embeddings) {
+    random_embeddings = kind == 1;
+    if (random_embeddings) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(font * 6);
-        ImGui::InputInt("seed", &state.embedding_seed);
+        ImGui::InputInt("seed", &embedding_seed);
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(font * 7);
-    if (ImGui::SliderInt("demo d_model", &state.order_d_model, 2, kUiMaxOrderDModel))
-        state.order_d_model += state.order_d_model % 2;
+    if (ImGui::SliderInt("demo d_model", &order_d_model, 2, kMaxOrderDModel))
+        order_d_model += order_d_model % 2;
     ImGui::SameLine();
     HelpMarker("Width of the embeddings in this demo (even, 2 to 64). One-hot embeddings need at "
                "least one dimension per distinct word. Small widths keep the numbers readable.");
-    state.Clamp();
+    ClampSettings();
 }
 
-void OrderPanel::DrawVerdict(const AppState& state, const OrderDemoResult& result) {
+void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result) {
     const bool distinguishable =
         result.verdict.same_multiset && !result.verdict.same_up_to_reordering;
-    const ImVec4 colour = !result.verdict.same_multiset ? ImVec4(0.7f, 0.7f, 0.7f, 1.0f)
-                          : distinguishable             ? ImVec4(0.0f, 0.62f, 0.45f, 1.0f)
-                                                        : ImVec4(0.95f, 0.6f, 0.0f, 1.0f);
+    const ImVec4 colour = frame.ColorVec(!result.verdict.same_multiset ? Role::Muted
+                                         : distinguishable             ? Role::Good
+                                                                       : Role::Warning);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(OrderVerdictText(result, state.pe_enabled).c_str());
+    ImGui::TextUnformatted(OrderVerdictText(result, pe_enabled).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     // Document 002's example: the word at position 1 is the same in both sentences, but the
@@ -149,7 +155,17 @@ void OrderPanel::DrawVerdict(const AppState& state, const OrderDemoResult& resul
         "Without PE this is 0 up to rounding: attention is permutation-equivariant.");
 }
 
-void OrderPanel::DrawMatrices(const AppState& state, const OrderDemoResult& result) {
+namespace {
+HeatmapStyle ThemedStyle(const FrameContext& frame) {
+    HeatmapStyle style;
+    style.map = {frame.Color(Role::MapNegative), frame.Color(Role::MapMiddle),
+                 frame.Color(Role::MapPositive)};
+    style.highlight = frame.Color(Role::Highlight);
+    return style;
+}
+} // namespace
+
+void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result) {
     const float font = ImGui::GetFontSize();
     const auto label_tokens = [](const std::vector<std::string>& tokens,
                                  std::vector<std::string>& labels) {
@@ -185,7 +201,7 @@ void OrderPanel::DrawMatrices(const AppState& state, const OrderDemoResult& resu
             FormulaTooltip(
                 "Raw scores x_i · x_j with W_Q = W_K = I (no learned projection), so the "
                 "matrix shows exactly what the input rows X = E + PE give attention.");
-            HeatmapStyle style;
+            HeatmapStyle style = ThemedStyle(frame);
             style.cell_size = cell_size;
             style.range = largest;
             style.highlight_row = mark ? (is_a ? r.verdict.row_a : r.verdict.row_b) : -1;
@@ -199,11 +215,11 @@ void OrderPanel::DrawMatrices(const AppState& state, const OrderDemoResult& resu
         for (int side = 0; side < 2; ++side) {
             ImGui::TableSetColumnIndex(side);
             const bool is_a = side == 0;
-            ImGui::Text("%s: softmax(QKᵀ/√%d)", is_a ? "A" : "B", state.order_d_model);
+            ImGui::Text("%s: softmax(QKᵀ/√%d)", is_a ? "A" : "B", order_d_model);
             FormulaTooltip(
                 "Attention weights: each row is a softmax over the row's scores divided by "
                 "√d_model, so it sums to 1.");
-            HeatmapStyle style;
+            HeatmapStyle style = ThemedStyle(frame);
             style.cell_size = cell_size;
             style.diverging = false;
             style.range = 1.0;
@@ -215,15 +231,15 @@ void OrderPanel::DrawMatrices(const AppState& state, const OrderDemoResult& resu
         }
         ImGui::EndTable();
     }
-    HeatmapStyle legend;
+    HeatmapStyle legend = ThemedStyle(frame);
     legend.range = largest;
     ImGui::TextDisabled("score colours:");
     ImGui::SameLine();
     ColorLegend(legend, font * 12);
     if (ImGui::CollapsingHeader("X = E + PE rows (first dimensions)")) {
         ImGui::SetNextItemWidth(font * 8);
-        ImGui::SliderInt("dims shown", &x_dims_shown, 2, state.order_d_model);
-        x_dims_shown = std::clamp(x_dims_shown, 2, state.order_d_model);
+        ImGui::SliderInt("dims shown", &x_dims_shown, 2, order_d_model);
+        x_dims_shown = std::clamp(x_dims_shown, 2, order_d_model);
         dim_labels.clear();
         for (int dim = 0; dim < x_dims_shown; ++dim)
             dim_labels.push_back("d" + std::to_string(dim));
@@ -233,13 +249,58 @@ void OrderPanel::DrawMatrices(const AppState& state, const OrderDemoResult& resu
             for (int r = 0; r < x.rows; ++r)
                 shown.insert(shown.end(), x.row(r), x.row(r) + x_dims_shown);
             ImGui::Text("sentence %s", side == 0 ? "A" : "B");
-            HeatmapStyle style;
+            HeatmapStyle style = ThemedStyle(frame);
             style.range = 2.0;
             style.cell_size = font * 3.0f;
             AnnotatedHeatmap(side == 0 ? "##x_a" : "##x_b", shown.data(), x.rows, x_dims_shown,
                              side == 0 ? labels_a : labels_b, dim_labels, style,
                              "x = embedding + PE");
         }
+    }
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+void OrderPanel::AddSceneFields(SceneTable& table) {
+    table.Bool("pe_enabled", "bool: order demo adds the positional encoding", &pe_enabled);
+    table.Number("pe_scale", "number in [0, 100]: order demo, X = E + pe_scale·PE", &pe_scale, 0.0,
+                 kMaxPeScale);
+    const auto check_sentence = [](const std::string& text) {
+        try {
+            tokenize(text);
+        } catch (const InvalidArgument& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    table.Text("sentence_a", "text, valid UTF-8, 1 to 32 words: order demo sentence A", &sentence_a,
+               check_sentence);
+    table.Text("sentence_b", "text, valid UTF-8, 1 to 32 words: order demo sentence B", &sentence_b,
+               check_sentence);
+    table.Bool("scale_embeddings", "bool: order demo multiplies embeddings by √d",
+               &scale_embeddings);
+    table.Integer("order_d_model", "even integer in [2, 64]: order demo width", &order_d_model, 2,
+                  kMaxOrderDModel, true);
+    table.Bool("random_embeddings", "bool: order demo uses seeded random embeddings, not one-hot",
+               &random_embeddings);
+    table.Integer("embedding_seed", "integer in [0, 2147483647]: order demo random seed",
+                  &embedding_seed, 0, 2147483647);
+}
+
+nlohmann::json OrderPanel::Readouts(const AppState& state) const {
+    try {
+        const OrderDemoResult r = run_order_demo(sentence_a, sentence_b, Options(state.base));
+        return {{"tokens_a", r.tokens_a},
+                {"tokens_b", r.tokens_b},
+                {"same_multiset", r.verdict.same_multiset},
+                {"same_up_to_reordering", r.verdict.same_up_to_reordering},
+                {"max_reorder_diff", r.verdict.max_difference},
+                {"equivariance_residual", r.equivariance},
+                {"verdict", OrderVerdictText(r, pe_enabled)}};
+    } catch (const InvalidArgument& e) {
+        return {{"error", e.what()}};
     }
 }
 

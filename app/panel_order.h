@@ -2,7 +2,7 @@
 // positional encoding, B's attention scores are A's scores re-ordered; with one, they differ.
 #pragma once
 
-#include "app_state.h"
+#include "panel.h"
 
 #include <string>
 #include <vector>
@@ -10,18 +10,40 @@
 namespace pelab {
 
 struct OrderDemoResult;
+struct OrderDemoOptions;
 
-struct OrderPanel {
+constexpr int kMaxOrderDModel = 64;
+constexpr double kMaxPeScale = 100.0;
+
+struct OrderPanel : Panel {
+    // Own settings (scene fields; see AddSceneFields). The demo has its own small width so
+    // that one-hot rows, X rows and score matrices stay readable: PE is added to
+    // order_d_model-wide embeddings, with the shared base.
+    bool pe_enabled = true;
+    double pe_scale = 1.0;
+    bool scale_embeddings = false;
+    std::string sentence_a = "dog bites man";
+    std::string sentence_b = "man bites dog";
+    int order_d_model = 16;
+    bool random_embeddings = false; ///< false: one-hot over the vocabulary (document 002)
+    int embedding_seed = 42;
     // View state.
     int x_dims_shown = 8; ///< columns of the X rows shown (of order_d_model)
     std::vector<std::string> labels_a, labels_b, dim_labels;
 
-    void Draw(const char* title, bool* p_open, AppState& state);
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+
+    /// The core's options for the current settings at the shared base.
+    OrderDemoOptions Options(double base) const;
+    /// Restores the settings' invariants after an edit.
+    void ClampSettings();
 
 private:
-    void DrawInputs(AppState& state);
-    void DrawVerdict(const AppState& state, const OrderDemoResult& result);
-    void DrawMatrices(const AppState& state, const OrderDemoResult& result);
+    void DrawInputs(FrameContext& frame);
+    void DrawVerdict(FrameContext& frame, const OrderDemoResult& result);
+    void DrawMatrices(FrameContext& frame, const OrderDemoResult& result);
 };
 
 /// The verdict sentence for a result (exposed for tests).

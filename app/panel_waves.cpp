@@ -1,6 +1,7 @@
 #include "panel_waves.h"
 
 #include "pelab/sinusoidal.h"
+#include "scene.h"
 #include "widgets.h"
 
 #include <algorithm>
@@ -13,37 +14,32 @@ namespace {
 constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0 turns ~10 times
 } // namespace
 
-void WavesPanel::Draw(const char* title, bool* p_open, AppState& state) {
-    QuadrantPlacement(0, state.arrange_panels);
-    if (!ImGui::Begin(title, p_open)) {
-        ImGui::End();
-        return;
-    }
-    DrawControls(state);
+void WavesPanel::Draw(FrameContext& frame) {
+    DrawControls(frame);
     ImGui::Separator();
     const float font = ImGui::GetFontSize();
     // The readouts take a third of a narrow window and at most 19 em of a wide one.
     const float readout_width =
         std::clamp(ImGui::GetContentRegionAvail().x * 0.33f, font * 12.0f, font * 19.0f);
     ImGui::BeginChild("##wave_readouts", ImVec2(readout_width, 0), false);
-    DrawReadouts(state);
+    DrawReadouts(frame);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginGroup();
     const float available = ImGui::GetContentRegionAvail().y;
-    DrawWavePlot(state, std::max(font * 10, available * (many_waves ? 0.8f : 0.64f)));
-    DrawSpectrum(state, std::max(font * 7, ImGui::GetContentRegionAvail().y));
+    DrawWavePlot(frame, std::max(font * 10, available * (many_waves ? 0.8f : 0.64f)));
+    DrawSpectrum(frame, std::max(font * 7, ImGui::GetContentRegionAvail().y));
     ImGui::EndGroup();
-    ImGui::End();
 }
 
-void WavesPanel::DrawControls(AppState& state) {
+void WavesPanel::DrawControls(FrameContext& frame) {
+    AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     ImGui::PushItemWidth(std::clamp(ImGui::GetContentRegionAvail().x * 0.5f - font * 6.5f,
                                     font * 6.0f, font * 14.0f));
     ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
                      ImGuiSliderFlags_AlwaysClamp);
-    RecordWidget(state, "waves.pair_slider");
+    frame.Record("waves.pair_slider");
     ImGui::SameLine();
     HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
                "Up/Down arrows change it from anywhere.");
@@ -81,7 +77,7 @@ void WavesPanel::DrawControls(AppState& state) {
     HelpMarker("The cursor position. Left/Right arrows move it by 1 (Shift: 10).");
     ImGui::PopItemWidth();
     ImGui::Checkbox("many waves", &many_waves);
-    RecordWidget(state, "waves.many_waves");
+    frame.Record("waves.many_waves");
     ImGui::SameLine();
     HelpMarker("Stack several dimensions, fast at the top and slow at the bottom, and watch one "
                "position cursor sweep across them (Play or Space). The dots at the cursor are that "
@@ -89,7 +85,7 @@ void WavesPanel::DrawControls(AppState& state) {
     if (many_waves) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(font * 6);
-        ImGui::SliderInt("lanes", &lane_count, 2, 16);
+        ImGui::SliderInt("lanes", &lane_count, 2, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
     }
     ImGui::SameLine();
     if (ImGui::Button(state.playing ? "Pause" : "Play")) state.playing = !state.playing;
@@ -99,12 +95,13 @@ void WavesPanel::DrawControls(AppState& state) {
     ImGui::SliderScalar("positions/s##waves", ImGuiDataType_Double, &state.play_speed, &min_speed,
                         &max_speed, "%.1f",
                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    if (!d_model_note.empty()) ErrorText(d_model_note.c_str());
+    if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
     state.Clamp();
 }
 
-void WavesPanel::DrawReadouts(AppState& state) {
-    CoreTimer core_time(state);
+void WavesPanel::DrawReadouts(FrameContext& frame) {
+    AppState& state = frame.state;
+    CoreTimer core_time(frame.stats);
     const int i = state.pair, d = state.d_model;
     const double exp = exponent(i, d);
     const double denom = denominator(i, d, state.base);
@@ -149,9 +146,10 @@ void WavesPanel::DrawReadouts(AppState& state) {
                        "slow wave that says roughly where in a long sequence you are.");
 }
 
-void WavesPanel::DrawWavePlot(AppState& state, float height) {
+void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
+    AppState& state = frame.state;
     if (many_waves) {
-        DrawManyWaves(state, height);
+        DrawManyWaves(frame, height);
         return;
     }
     const double w = omega(state.pair, state.d_model, state.base);
@@ -171,21 +169,23 @@ void WavesPanel::DrawWavePlot(AppState& state, float height) {
     config.x_limits = plot::Range{0.0, kUiMaxPosition};
     plot::Plot p;
     if (!p.Begin("##waves", wave_view, ImVec2(-1, height), config)) return;
-    RecordWidget(state, "waves.wave_plot");
+    frame.Record("waves.wave_plot");
     const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
     sample_x.resize(samples);
     sample_sin.resize(samples);
     sample_cos.resize(samples);
     {
-        CoreTimer core_time(state);
+        CoreTimer core_time(frame.stats);
         sample_pair(state.pair, state.d_model, state.base, wave_view.x.min, wave_view.x.max,
                     samples, sample_x.data(), sample_sin.data(), sample_cos.data());
     }
     char sin_label[48], cos_label[48];
     std::snprintf(sin_label, sizeof sin_label, "sin  (dim %d)", 2 * state.pair);
     std::snprintf(cos_label, sizeof cos_label, "cos  (dim %d)", 2 * state.pair + 1);
-    p.Line(sin_label, sample_x.data(), sample_sin.data(), samples, palette::kSinOnDark, 2.5f);
-    p.Line(cos_label, sample_x.data(), sample_cos.data(), samples, palette::kOrange, 2.5f);
+    p.Line(sin_label, sample_x.data(), sample_sin.data(), samples, frame.Color(Role::Sin),
+           frame.Px(2.5f));
+    p.Line(cos_label, sample_x.data(), sample_cos.data(), samples, frame.Color(Role::Cos),
+           frame.Px(2.5f));
     // Integer positions are the only ones a model ever sees: mark them while they are apart.
     marker_x.clear(), marker_sin.clear(), marker_cos.clear();
     if (p.PixelsPerUnitX() >= 6.0f) {
@@ -195,25 +195,26 @@ void WavesPanel::DrawWavePlot(AppState& state, float height) {
             marker_cos.push_back(std::cos(w * x));
         }
         p.Markers("##sin markers", marker_x.data(), marker_sin.data(),
-                  static_cast<int>(marker_x.size()), palette::kSinOnDark, 3.5f);
+                  static_cast<int>(marker_x.size()), frame.Color(Role::Sin), frame.Px(3.5f));
         p.Markers("##cos markers", marker_x.data(), marker_cos.data(),
-                  static_cast<int>(marker_x.size()), palette::kOrange, 3.5f);
+                  static_cast<int>(marker_x.size()), frame.Color(Role::Cos), frame.Px(3.5f));
     }
     p.HLine(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.4f));
-    p.VLine(state.pos_a, palette::kVermillion, "pos A", 2.0f);
+    p.VLine(state.pos_a, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
     const double cursor_x[] = {state.pos_a}, cursor_sin[] = {std::sin(w * state.pos_a)},
                  cursor_cos[] = {std::cos(w * state.pos_a)};
-    p.Markers("##cursor sin", cursor_x, cursor_sin, 1, palette::kSinOnDark, 6.0f);
-    p.Markers("##cursor cos", cursor_x, cursor_cos, 1, palette::kOrange, 6.0f);
+    p.Markers("##cursor sin", cursor_x, cursor_sin, 1, frame.Color(Role::Sin), frame.Px(6.0f));
+    p.Markers("##cursor cos", cursor_x, cursor_cos, 1, frame.Color(Role::Cos), frame.Px(6.0f));
     if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
     p.End();
 }
 
-void WavesPanel::DrawSpectrum(AppState& state, float height) {
+void WavesPanel::DrawSpectrum(FrameContext& frame, float height) {
+    AppState& state = frame.state;
     const int pairs = state.d_model / 2;
     std::vector<double> omegas;
     {
-        CoreTimer core_time(state);
+        CoreTimer core_time(frame.stats);
         omegas = frequencies(state.d_model, state.base);
     }
     spectrum_pair.resize(pairs);
@@ -236,11 +237,12 @@ void WavesPanel::DrawSpectrum(AppState& state, float height) {
     config.y_limits = plot::Range{kSpectrumMinOmega, kSpectrumMaxOmega};
     plot::Plot p;
     if (!p.Begin("##spectrum", spectrum_view, ImVec2(-1, height), config)) return;
-    RecordWidget(state, "waves.spectrum");
-    p.Line("ω_i", spectrum_pair.data(), spectrum_omega.data(), pairs, palette::kSkyBlue, 2.0f);
+    frame.Record("waves.spectrum");
+    p.Line("ω_i", spectrum_pair.data(), spectrum_omega.data(), pairs, frame.Color(Role::Accent),
+           frame.Px(2.0f));
     const double chosen_x[] = {static_cast<double>(state.pair)}, chosen_y[] = {omegas[state.pair]};
-    p.VLine(state.pair, palette::kVermillion, nullptr, 1.0f);
-    p.Markers("selected pair", chosen_x, chosen_y, 1, palette::kVermillion, 6.0f);
+    p.VLine(state.pair, frame.Color(Role::PosA), nullptr, frame.Px(1.0f));
+    p.Markers("selected pair", chosen_x, chosen_y, 1, frame.Color(Role::PosA), frame.Px(6.0f));
     if (p.Clicked())
         state.pair = std::clamp(static_cast<int>(std::lround(p.MouseX())), 0, pairs - 1);
     p.End();
@@ -250,7 +252,8 @@ void WavesPanel::DrawSpectrum(AppState& state, float height) {
 
 namespace pelab {
 
-void WavesPanel::DrawManyWaves(AppState& state, float height) {
+void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
+    AppState& state = frame.state;
     const int pairs = state.d_model / 2;
     const int lanes = std::min(lane_count, pairs);
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
@@ -275,7 +278,7 @@ void WavesPanel::DrawManyWaves(AppState& state, float height) {
     config.y_ticks = false;
     plot::Plot p;
     if (!p.Begin("##many_waves", lanes_view, ImVec2(-1, height), config)) return;
-    RecordWidget(state, "waves.many_waves_plot");
+    frame.Record("waves.many_waves_plot");
     wave_view.x = lanes_view.x; // zoom and pan act on the shared position range
     const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
     sample_x.resize(samples);
@@ -289,26 +292,52 @@ void WavesPanel::DrawManyWaves(AppState& state, float height) {
                                                                    (pairs - 1) / (lanes - 1)));
         const double centre = lanes - 1 - lane; // pair 0 on top
         {
-            CoreTimer core_time(state);
+            CoreTimer core_time(frame.stats);
             sample_pair(pair, state.d_model, state.base, lanes_view.x.min, lanes_view.x.max,
                         samples, sample_x.data(), sample_sin.data(), sample_cos.data());
         }
         for (int k = 0; k < samples; ++k)
             lane_y[k] = centre + 0.42 * sample_sin[k];
-        const ImU32 colour = pair == state.pair ? palette::kYellow : palette::kSinOnDark;
+        const ImU32 colour =
+            pair == state.pair ? frame.Color(Role::Highlight) : frame.Color(Role::Sin);
         p.HLine(centre, ImGui::GetColorU32(ImGuiCol_Text, 0.15f));
-        p.Line("##lane", sample_x.data(), lane_y.data(), samples, colour, 2.0f);
+        p.Line("##lane", sample_x.data(), lane_y.data(), samples, colour, frame.Px(2.0f));
         const double w = omega(pair, state.d_model, state.base);
         const double dot_x[] = {state.pos_a}, dot_y[] = {centre + 0.42 * std::sin(w * state.pos_a)};
-        p.Markers("##dot", dot_x, dot_y, 1, palette::kVermillion, 5.0f);
+        p.Markers("##dot", dot_x, dot_y, 1, frame.Color(Role::PosA), frame.Px(5.0f));
         std::snprintf(label, sizeof label, "dim %d (i = %d): %+.3f", 2 * pair, pair,
                       std::sin(w * state.pos_a));
         p.Text(lanes_view.x.min, centre + 0.5, label, ImGui::GetColorU32(ImGuiCol_Text),
                ImVec2(4, 0));
     }
-    p.VLine(state.pos_a, palette::kVermillion, "pos A", 2.0f);
+    p.VLine(state.pos_a, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
     if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
     p.End();
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+void WavesPanel::AddSceneFields(SceneTable& table) {
+    table.Bool("many_waves", "bool: waves panel stacks several dimensions", &many_waves);
+    table.Integer("many_waves_lanes", "integer in [2, 16]: dimensions stacked by many_waves",
+                  &lane_count, 2, 16);
+}
+
+nlohmann::json WavesPanel::Readouts(const AppState& state) const {
+    const int i = state.pair, d = state.d_model;
+    const double w = omega(i, d, state.base);
+    return {{"pair", i},
+            {"dims", {2 * i, 2 * i + 1}},
+            {"exponent", exponent(i, d)},
+            {"denominator", denominator(i, d, state.base)},
+            {"omega", w},
+            {"wavelength", wavelength(i, d, state.base)},
+            {"angle_at_pos_a", w * state.pos_a},
+            {"sin_at_pos_a", std::sin(w * state.pos_a)},
+            {"cos_at_pos_a", std::cos(w * state.pos_a)},
+            {"slowest_wavelength", wavelength(d / 2 - 1, d, state.base)}};
 }
 
 } // namespace pelab

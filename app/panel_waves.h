@@ -2,9 +2,10 @@
 // with the numbers that explain its speed (exponent, denominator, ω, wavelength).
 #pragma once
 
-#include "app_state.h"
+#include "panel.h"
 #include "plot.h"
 
+#include <string>
 #include <vector>
 
 namespace pelab {
@@ -12,8 +13,8 @@ namespace pelab {
 /// How far the ω spectrum's log axis may be zoomed out.
 constexpr double kSpectrumMinOmega = 1e-9, kSpectrumMaxOmega = 1e3;
 
-struct WavesPanel {
-    // View state only; every parameter lives in AppState.
+struct WavesPanel : Panel {
+    // View state and own settings; every shared parameter lives in AppState.
     plot::PlotView wave_view;
     plot::PlotView spectrum_view;
     std::vector<double> sample_x, sample_sin, sample_cos;
@@ -26,14 +27,16 @@ struct WavesPanel {
     int lane_count = 8;
     std::vector<double> lane_y;
 
-    void Draw(const char* title, bool* p_open, AppState& state);
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
 
 private:
-    void DrawControls(AppState& state);
-    void DrawReadouts(AppState& state);
-    void DrawWavePlot(AppState& state, float height);
-    void DrawSpectrum(AppState& state, float height);
-    void DrawManyWaves(AppState& state, float height);
+    void DrawControls(FrameContext& frame);
+    void DrawReadouts(FrameContext& frame);
+    void DrawWavePlot(FrameContext& frame, float height);
+    void DrawSpectrum(FrameContext& frame, float height);
+    void DrawManyWaves(FrameContext& frame, float height);
 };
 
 } // namespace pelab

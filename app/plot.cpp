@@ -16,6 +16,48 @@ void PlotView::SetHome(Range new_x, Range new_y) {
     }
 }
 
+namespace {
+struct Rgb {
+    float r, g, b;
+};
+Rgb Mix(Rgb a, Rgb b, float t) {
+    return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+Rgb FromU32(ImU32 c) {
+    return {static_cast<float>((c >> IM_COL32_R_SHIFT) & 0xFF) / 255.0f,
+            static_cast<float>((c >> IM_COL32_G_SHIFT) & 0xFF) / 255.0f,
+            static_cast<float>((c >> IM_COL32_B_SHIFT) & 0xFF) / 255.0f};
+}
+ImU32 ToU32(Rgb c) {
+    return IM_COL32(c.r * 255.0f + 0.5f, c.g * 255.0f + 0.5f, c.b * 255.0f + 0.5f, 255);
+}
+} // namespace
+
+ImU32 Diverging(double t, const DivergingMap& map) {
+    const float x = static_cast<float>(std::clamp(std::isfinite(t) ? t : 0.0, -1.0, 1.0));
+    const Rgb middle = FromU32(map.middle);
+    return ToU32(x < 0 ? Mix(middle, FromU32(map.negative), -x)
+                       : Mix(middle, FromU32(map.positive), x));
+}
+
+ImU32 Sequential(double t) {
+    const float x = static_cast<float>(std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0));
+    const Rgb stops[] = {{0.267f, 0.005f, 0.329f},
+                         {0.231f, 0.322f, 0.545f},
+                         {0.129f, 0.569f, 0.549f},
+                         {0.369f, 0.788f, 0.384f},
+                         {0.992f, 0.906f, 0.145f}};
+    const float scaled = x * 4.0f;
+    const int index = std::min(3, static_cast<int>(scaled));
+    return ToU32(Mix(stops[index], stops[index + 1], scaled - static_cast<float>(index)));
+}
+
+ImU32 TextColorOn(ImU32 background) {
+    const Rgb c = FromU32(background);
+    const float luminance = 0.299f * c.r + 0.587f * c.g + 0.114f * c.b;
+    return luminance > 0.55f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+}
+
 std::vector<double> NiceTicks(Range range, int target_count) {
     std::vector<double> ticks;
     const double span = range.Size();

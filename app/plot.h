@@ -113,6 +113,19 @@ private:
     std::vector<ImVec2> points_; ///< scratch for Line(), reused across calls
 };
 
+/// Colour maps. Diverging: a colour-blind-safe blue (−1) → neutral (0) → vermillion (+1) by
+/// default, or the theme's; t outside [−1, 1] is clamped, NaN is neutral.
+struct DivergingMap {
+    ImU32 negative = IM_COL32(0x00, 0x72, 0xB2, 0xFF);
+    ImU32 middle = IM_COL32(0xDB, 0xDB, 0xDB, 0xFF);
+    ImU32 positive = IM_COL32(0xD5, 0x5E, 0x00, 0xFF);
+};
+ImU32 Diverging(double t, const DivergingMap& map = {});
+/// Sequential for [0, 1] (five stops of viridis: dark purple → teal → yellow).
+ImU32 Sequential(double t);
+/// Black or white, whichever reads better on the given background.
+ImU32 TextColorOn(ImU32 background);
+
 /// Bounds of any view: a log axis stays inside [kLogAxisMin, kLogAxisMax]; no view is zoomed
 /// out beyond kMaxZoomOut home spans (or the axis limits), nor in below kMaxZoomIn of one.
 constexpr double kLogAxisMin = 1e-300, kLogAxisMax = 1e300;

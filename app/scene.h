@@ -1,37 +1,72 @@
-// scene.h — saving and opening every shared parameter as JSON (`--scene`, `--state-out`).
+// scene.h — scenes as a table. A scene is a JSON object of named fields; every field is one row
+// of a SceneTable (name, one-line doc, a validating reader, a writer), bound to the variable it
+// sets. The shared parameters, the view settings and each panel contribute their own rows, so
+// reading, writing, the README's list and the tests all come from one table.
 //
-// A scene file is an object with the fields below; all are optional when reading (what is
-// absent keeps its default), but a field that is present must have the right type and be in
-// range, and unknown fields are refused (a typo must not pass silently). Errors name the field.
-//   d_model      even integer in [2, 4096]      base        number in [10, 1e6]
-//   pos_a, pos_b number in [0, 1e6]             pair        integer in [0, d_model/2)
-//   pe_enabled   bool                            pe_scale    number in [0, 100]
-//   sentence_a, sentence_b  text the order demo accepts (valid UTF-8, 1 to 32 words)
-//   open_panels  array of panel names ("waves", "compare", "clocks", "order")
-//   shift_k      integer in [-1000, 1000]       scale_embeddings  bool
-//   order_d_model even integer in [2, 64]       random_embeddings bool   embedding_seed  int ≥ 0
-//   font_scale   number in [0.5, 4]         presented_panel  "" or one panel name (shown alone)
-// Written scenes also carry "format": "pelab-scene" and "version": 1, and `--state-out` adds a
-// "readouts" object (numbers computed from the state) that reading ignores.
+// Reading is all or nothing: every present field is validated first (type and range, with a
+// message naming the field), and only when all pass are they committed. Absent fields keep
+// their values; unknown fields are refused (a typo must not pass silently). Written scenes
+// carry "format": "pelab-scene" and "version": 1; `--state-out` and `pelab readouts` add a
+// "readouts" object that reading ignores.
 #pragma once
 
-#include "app_state.h"
+#include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace pelab {
 
-/// Applies the scene in json_text to state. Returns "" on success, else a one-line message
-/// naming the field; on error state is left unchanged.
-std::string ApplySceneText(const std::string& json_text, AppState& state);
+/// Thrown by a field's reader: the message says what the value must be (without the field's
+/// name, which the table adds).
+struct SceneFieldError {
+    std::string message;
+};
 
-/// Reads path and applies it. Missing, unreadable or corrupt files give a message too.
-std::string LoadSceneFile(const std::string& path, AppState& state);
+struct SceneField {
+    std::string name;
+    std::string doc; ///< one line: type and range, e.g. "even integer in [2, 4096]"
+    /// Validates value (doc is the whole scene, for fields whose range depends on another) and
+    /// returns the commit that assigns it; throws SceneFieldError when the value is bad.
+    std::function<std::function<void()>(const nlohmann::json& value, const nlohmann::json& doc)>
+        read;
+    std::function<nlohmann::json()> write;
+};
 
-/// The scene of state as pretty-printed JSON; with_readouts adds the computed numbers.
-std::string SceneText(const AppState& state, bool with_readouts);
+class SceneTable {
+public:
+    void Add(SceneField field);
+    /// Binds a field to a variable (which must outlive the table).
+    void Integer(const char* name, const char* doc, int* target, int min, int max,
+                 bool even = false);
+    void Number(const char* name, const char* doc, double* target, double min, double max);
+    void Number(const char* name, const char* doc, float* target, double min, double max);
+    void Bool(const char* name, const char* doc, bool* target);
+    /// check returns "" when the text is acceptable, else why not.
+    void Text(const char* name, const char* doc, std::string* target,
+              std::function<std::string(const std::string&)> check);
 
-/// Writes SceneText atomically. Returns "" or the error message.
-std::string SaveSceneFile(const std::string& path, const AppState& state, bool with_readouts);
+    const std::vector<SceneField>& Fields() const { return fields_; }
+    const SceneField* Find(const std::string& name) const;
+
+    /// Applies the scene in json_text. Returns "" on success, else a one-line message naming
+    /// the field (or the JSON problem); on error nothing is changed.
+    std::string Apply(const std::string& json_text) const;
+    /// Reads a scene file (at most 1 MiB, a regular file) and applies it.
+    std::string Load(const std::string& path) const;
+    /// Every field's current value, with "format" and "version".
+    nlohmann::json Document() const;
+
+private:
+    std::vector<SceneField> fields_;
+};
+
+// Validators shared by the rows, for fields with their own reader. Each throws SceneFieldError.
+int SceneInteger(const nlohmann::json& value, long long min, long long max);
+double SceneNumber(const nlohmann::json& value, double min, double max);
+
+/// Writes text to path atomically. Returns "" or the error message.
+std::string SaveTextFile(const std::string& path, const std::string& text);
 
 } // namespace pelab

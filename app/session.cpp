@@ -1,12 +1,12 @@
 #include "session.h"
 
-#include "app_state.h"
+#include "app.h"
 #include "app_ui.h"
 #include "fonts.h"
+#include "json_input.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
 #include "platform.h"
-#include "scene.h"
 
 #include <imgui.h>
 #include <stb_image_write.h>
@@ -73,13 +73,31 @@ bool OpenWindow(Platform& platform, const PlatformOptions& options) {
     return false;
 }
 
-// Loads options.scene into state; prints the message and returns false when it is bad.
-bool LoadSceneOption(const std::string& path, AppState& state) {
+// Loads a scene into app; prints the message and returns false when it is bad.
+bool LoadSceneOption(const std::string& path, App& app) {
     if (path.empty()) return true;
-    const std::string error = LoadSceneFile(path, state);
+    const std::string error = app.LoadScene(path);
     if (error.empty()) return true;
     std::fprintf(stderr, "pelab: --scene: %s\n", error.c_str());
     return false;
+}
+
+// Reads the saved layout and view settings now (not at the first frame, as ImGui would), so a
+// scene and the command line can override them. A settings file that is not a small regular
+// file is ignored, with one message.
+void LoadSettings(const std::string& path) {
+    if (path.empty()) return;
+    std::string text;
+    std::error_code missing;
+    if (!std::filesystem::exists(path, missing)) {
+        ImGui::LoadIniSettingsFromMemory("", 0); // marks the settings as loaded
+        return;
+    }
+    const std::string error = ReadInputFile(path, kMaxInputBytes, &text);
+    if (!error.empty())
+        std::fprintf(stderr, "pelab: ignoring saved settings: %s; starting with defaults\n",
+                     error.c_str());
+    ImGui::LoadIniSettingsFromMemory(text.c_str(), text.size());
 }
 
 // A file the app will write later must be writable now: say so before opening a window.
@@ -92,10 +110,10 @@ bool CheckWritableLater(const char* option, const std::string& path) {
 }
 
 // Writes the recorded widget rectangles as {"name": [x0, y0, x1, y1], …} when they changed.
-void WriteWidgetRects(const std::string& path, const AppState& state,
+void WriteWidgetRects(const std::string& path, const WidgetRecorder& recorder,
                       std::map<std::string, WidgetRect>& written) {
-    if (path.empty() || state.widget_rects == written) return;
-    written = state.widget_rects;
+    if (path.empty() || recorder.rects == written) return;
+    written = recorder.rects;
     std::string text = "{\n";
     char line[256];
     for (const auto& [name, rect] : written) {
@@ -105,11 +123,8 @@ void WriteWidgetRects(const std::string& path, const AppState& state,
         text += line;
     }
     text += "\n}\n";
-    try {
-        write_file_atomically(path, [&](std::ostream& out) { out << text; });
-    } catch (const IoError& e) {
-        std::fprintf(stderr, "pelab: --widget-rects: %s\n", e.what());
-    }
+    if (const std::string error = SaveTextFile(path, text); !error.empty())
+        std::fprintf(stderr, "pelab: --widget-rects: %s\n", error.c_str());
 }
 
 double Percentile(std::vector<double> values, double fraction) {
@@ -122,29 +137,44 @@ double Percentile(std::vector<double> values, double fraction) {
 
 } // namespace
 
+namespace {
+
+// The names of the open panels, for the --bench-frames banner.
+std::string OpenPanelList(const PanelRegistry& panels, const std::string& presented) {
+    if (!presented.empty()) return presented + " (presented)";
+    std::string list;
+    for (const PanelEntry& entry : panels.Entries())
+        if (entry.open) list += (list.empty() ? "" : " ") + entry.id;
+    return list.empty() ? "none" : list;
+}
+
+} // namespace
+
 int RunGui(const GuiOptions& options) {
-    AppState state;
-    state.font_scale = options.font_scale;
-    if (!LoadSceneOption(options.scene, state)) return kExitBadUsage;
-    if (options.font_scale != 1.0f) state.font_scale = options.font_scale; // the command line wins
-    state.fullscreen = options.fullscreen;
-    state.record_widgets = !options.widget_rects.empty();
+    const bool benchmark = options.bench_frames > 0;
+    App app;
+    // Saved settings, then the scene, then the command line: each overrides the one before.
+    ImGuiContextOwner context(benchmark ? std::string() : SettingsPath());
+    RegisterViewSettingsHandler(app.view);
+    if (!benchmark) LoadSettings(ImGui::GetIO().IniFilename ? ImGui::GetIO().IniFilename : "");
+    if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
+    if (options.font_scale_given) app.view.font_scale = options.font_scale;
+    app.view.fullscreen = options.fullscreen;
+    app.recorder.enabled = !options.widget_rects.empty();
     if (!CheckWritableLater("--state-out", options.state_out) ||
         !CheckWritableLater("--widget-rects", options.widget_rects))
         return kExitRuntimeFailure;
-    ImGuiContextOwner context(options.bench_frames > 0 ? std::string() : SettingsPath());
     ImGuiIO& io = ImGui::GetIO();
     // No keyboard navigation flag: the arrow keys belong to pos A and the pair (SPEC §5).
 
     Platform platform;
     PlatformOptions platform_options;
-    platform_options.visible = options.bench_frames == 0;
+    platform_options.visible = !benchmark;
     platform_options.fullscreen = options.fullscreen;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
-    Panels panels;
     FontSet fonts;
     const float content_scale = platform.ContentScale();
-    BuildFonts(fonts, kBaseFontPixels * content_scale * state.font_scale);
+    BuildFonts(fonts, kBaseFontPixels * content_scale * app.view.font_scale);
     const FrameOptions frame_options;
 
     std::vector<double> frame_ms, core_ms;
@@ -152,46 +182,49 @@ int RunGui(const GuiOptions& options) {
     core_ms.reserve(frame_ms.capacity());
     std::map<std::string, WidgetRect> written_rects;
     int frame = 0;
-    while (!platform.ShouldClose() && !state.quit_requested) {
+    while (!platform.ShouldClose() && !app.pending.quit) {
         const auto start = std::chrono::steady_clock::now();
         platform.BeginFrame();
         ImGui::NewFrame();
-        HandleShortcuts(state, platform.TakeKeyPresses());
-        if (state.fullscreen != platform.IsFullscreen()) platform.SetFullscreen(state.fullscreen);
-        DrawFrame(state, panels, frame_options, io.DeltaTime);
+        HandleShortcuts(app, platform.TakeKeyPresses());
+        if (app.view.fullscreen != platform.IsFullscreen())
+            platform.SetFullscreen(app.view.fullscreen);
+        DrawFrame(app, frame_options, io.DeltaTime);
         ImGui::Render();
         const auto cpu_done = std::chrono::steady_clock::now();
         platform.EndFrame();
         // Text size changed (keys, menu): re-rasterise the atlas at the new size, crisp.
-        if (const float wanted = kBaseFontPixels * content_scale * state.font_scale;
+        if (const float wanted = kBaseFontPixels * content_scale * app.view.font_scale;
             wanted != fonts.pixel_size) {
             BuildFonts(fonts, wanted);
             platform.ReloadFontTexture();
         }
-        WriteWidgetRects(options.widget_rects, state, written_rects);
-        if (options.bench_frames > 0) {
+        WriteWidgetRects(options.widget_rects, app.recorder, written_rects);
+        if (benchmark) {
             frame_ms.push_back(std::chrono::duration<double, std::milli>(cpu_done - start).count());
-            core_ms.push_back(state.core_seconds * 1e3);
+            core_ms.push_back(app.stats.core_seconds * 1e3);
             // Sweep the shared state so the frames do real work, as a user dragging would.
-            state.pair = frame % (state.d_model / 2);
-            state.pos_a = 3.0 + 0.25 * frame;
+            app.state.pair = frame % (app.state.d_model / 2);
+            app.state.pos_a = 3.0 + 0.25 * frame;
             if (++frame >= options.bench_frames) break;
         }
     }
-    if (options.bench_frames > 0) {
+    if (benchmark) {
         const double median = Percentile(frame_ms, 0.5), core_median = Percentile(core_ms, 0.5);
-        std::printf("frames: %zu (d_model %d, panels open: waves compare clocks order)\n"
+        std::printf("frames: %zu (d_model %d, panels open: %s)\n"
                     "CPU time per frame (ms): median %.3f  p99 %.3f\n"
                     "core (pelab_core) per frame (ms): median %.3f  p99 %.3f  = %.0f%% of the "
                     "median frame\n"
                     "renderer: %s\n",
-                    frame_ms.size(), state.d_model, median, Percentile(frame_ms, 0.99), core_median,
-                    Percentile(core_ms, 0.99), median > 0 ? 100.0 * core_median / median : 0.0,
-                    platform.GlRenderer().c_str());
+                    frame_ms.size(), app.state.d_model,
+                    OpenPanelList(app.panels, app.view.presented_panel).c_str(), median,
+                    Percentile(frame_ms, 0.99), core_median, Percentile(core_ms, 0.99),
+                    median > 0 ? 100.0 * core_median / median : 0.0, platform.GlRenderer().c_str());
     }
     platform.Shutdown();
     if (!options.state_out.empty()) {
-        const std::string error = SaveSceneFile(options.state_out, state, true);
+        const std::string error =
+            SaveTextFile(options.state_out, app.Document(true).dump(2) + "\n");
         if (!error.empty()) {
             std::fprintf(stderr, "pelab: --state-out: %s\n", error.c_str());
             return kExitRuntimeFailure;
@@ -201,9 +234,13 @@ int RunGui(const GuiOptions& options) {
 }
 
 int RunScreenshot(const ScreenshotOptions& options) {
-    AppState state;
-    if (!LoadSceneOption(options.scene, state)) return kExitBadUsage;
-    if (options.font_scale != 1.0f) state.font_scale = options.font_scale; // the command line wins
+    App app;
+    if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
+    if (options.font_scale_given) app.view.font_scale = options.font_scale;
+    if (const std::string error = check_writable(options.out); !error.empty()) {
+        std::fprintf(stderr, "pelab: %s\n", error.c_str());
+        return kExitRuntimeFailure;
+    }
     ImGuiContextOwner context(""); // screenshots are reproducible: no saved layout
     ImGuiIO& io = ImGui::GetIO();
     Platform platform;
@@ -212,9 +249,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
     platform_options.width = options.width;
     platform_options.height = options.height;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
-    Panels panels;
     FontSet fonts;
-    BuildFonts(fonts, kBaseFontPixels * state.font_scale);
+    BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
     FrameOptions frame_options;
     frame_options.solo_panel = options.panel;
     // A few frames: windows size themselves to their content on the first ones.
@@ -222,7 +258,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
         platform.BeginFrame();
         io.DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
-        DrawFrame(state, panels, frame_options, io.DeltaTime);
+        DrawFrame(app, frame_options, io.DeltaTime);
         ImGui::Render();
         if (frame < 3) platform.EndFrame();
     }
@@ -239,13 +275,10 @@ int RunScreenshot(const ScreenshotOptions& options) {
         std::fprintf(stderr, "pelab: PNG encoding failed\n");
         return kExitRuntimeFailure;
     }
-    try {
-        write_file_atomically(options.out, [&](std::ostream& out) {
-            out.write(reinterpret_cast<const char*>(png.data()),
-                      static_cast<std::streamsize>(png.size()));
-        });
-    } catch (const IoError& e) {
-        std::fprintf(stderr, "pelab: %s\n", e.what());
+    if (const std::string write_error =
+            SaveTextFile(options.out, std::string(png.begin(), png.end()));
+        !write_error.empty()) {
+        std::fprintf(stderr, "pelab: %s\n", write_error.c_str());
         return kExitRuntimeFailure;
     }
     std::printf("wrote %s (%dx%d)\n", options.out.c_str(), width, height);

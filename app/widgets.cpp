@@ -1,8 +1,6 @@
 #include "widgets.h"
 
-#include "app_state.h"
-
-#include <imgui_internal.h>
+#include "fonts.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -39,28 +37,18 @@ void ReadoutRow(const char* name, const char* formula, const char* value_format,
     FormulaTooltip(formula);
 }
 
-void DefaultWindowPlacement(ImVec2 pos, ImVec2 size, bool force) {
-    const ImGuiNextWindowDataFlags pending = ImGui::GetCurrentContext()->NextWindowData.Flags;
-    const ImGuiCond condition = force ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-    if (!(pending & ImGuiNextWindowDataFlags_HasPos)) ImGui::SetNextWindowPos(pos, condition);
-    if (!(pending & ImGuiNextWindowDataFlags_HasSize)) ImGui::SetNextWindowSize(size, condition);
+void ErrorText(const FrameContext& frame, const char* message) {
+    ImGui::PushStyleColor(ImGuiCol_Text, frame.Color(Role::Error));
+    ImGui::TextWrapped("%s", message);
+    ImGui::PopStyleColor();
 }
 
-void QuadrantPlacement(int quadrant, bool force) {
-    // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
-    // after FirstUseEver has applied; the bars are one frame high each.
-    const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    const float bar = ImGui::GetFrameHeight();
-    const float gap = ImGui::GetFontSize() * 0.3f;
-    const float top = viewport->Pos.y + bar, height = viewport->Size.y - 2 * bar;
-    const float half_w = viewport->Size.x * 0.5f, half_h = height * 0.5f;
-    const float x = viewport->Pos.x + (quadrant % 2) * half_w, y = top + (quadrant / 2) * half_h;
-    DefaultWindowPlacement(ImVec2(x + gap, y + gap), ImVec2(half_w - 2 * gap, half_h - 2 * gap),
-                           force);
+float FrameContext::Px(float pixels) const {
+    return pixels * ImGui::GetFontSize() / kBaseFontPixels * theme.line_scale;
 }
 
-void RecordWidget(AppState& state, const char* name) {
-    if (!state.record_widgets) return;
+void WidgetRecorder::RecordLastItem(const char* name) {
+    if (!enabled) return;
     // Only the visible part: a test must not click where a person could not.
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 clip_min = draw->GetClipRectMin(), clip_max = draw->GetClipRectMax();
@@ -68,22 +56,10 @@ void RecordWidget(AppState& state, const char* name) {
     const WidgetRect visible{std::max(item_min.x, clip_min.x), std::max(item_min.y, clip_min.y),
                              std::min(item_max.x, clip_max.x), std::min(item_max.y, clip_max.y)};
     if (visible.x1 - visible.x0 < 2.0f || visible.y1 - visible.y0 < 2.0f) {
-        state.widget_rects.erase(name);
+        rects.erase(name);
         return;
     }
-    state.widget_rects[name] = visible;
-}
-
-CoreTimer::CoreTimer(AppState& state) : state_(state), start_(std::chrono::steady_clock::now()) {}
-CoreTimer::~CoreTimer() {
-    state_.core_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-}
-
-void ErrorText(const char* message) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(0xFF, 0x70, 0x60, 0xFF));
-    ImGui::TextWrapped("%s", message);
-    ImGui::PopStyleColor();
+    rects[name] = visible;
 }
 
 } // namespace pelab

@@ -41,7 +41,7 @@ TEST_F(Headless, EveryPanelSurvivesSweepOfSharedState) {
         state.pair = (frame * 37) % (state.d_model / 2);
         state.pos_a = (frame % 3 == 0) ? 0.0 : frame * 2777.7;
         state.pos_b = 1e6 - frame;
-        state.show_about = frame % 50 < 5;
+        app.view.show_about = frame % 50 < 5;
         ImGui::GetIO().MousePos =
             ImVec2(static_cast<float>((frame * 53) % 1280), static_cast<float>((frame * 29) % 800));
         ImGui::GetIO().MouseWheel = (frame % 7 == 0) ? 1.0f : (frame % 11 == 0 ? -2.0f : 0.0f);
@@ -52,9 +52,9 @@ TEST_F(Headless, EveryPanelSurvivesSweepOfSharedState) {
 }
 
 TEST_F(Headless, SoloPanelLayoutDrawsEachPanel) {
-    for (const char* name : kPanelNames) {
+    for (const PanelEntry& entry : app.panels.Entries()) {
         FrameOptions options;
-        options.solo_panel = name;
+        options.solo_panel = entry.id;
         for (int frame = 0; frame < 300; ++frame) {
             state.pos_a = frame * 0.5;
             state.pair = frame % 256;
@@ -99,7 +99,7 @@ TEST_F(Headless, SpaceTogglesPlayAndAnimationFollowsTimeNotFrames) {
 TEST_F(Headless, CtrlQRequestsQuit) {
     Frame();
     PressKey(keys::kQ, false, true);
-    EXPECT_TRUE(state.quit_requested);
+    EXPECT_TRUE(app.pending.quit);
 }
 
 // ImGui 1.86 loses a press and release that fall inside one frame; the queue must not.
@@ -114,9 +114,9 @@ TEST_F(Headless, EveryQueuedPressCountsEvenWithinOneFrame) {
 TEST_F(Headless, F11AndFontSizeShortcutsChangeState) {
     Frame();
     PressKey(keys::kF11);
-    EXPECT_TRUE(state.fullscreen);
+    EXPECT_TRUE(app.view.fullscreen);
     PressKey(keys::kEqual, false, true);
-    EXPECT_GT(state.font_scale, 1.0f);
+    EXPECT_GT(app.view.font_scale, 1.0f);
 }
 
 TEST_F(Headless, ClampRepairsOutOfRangeState) {

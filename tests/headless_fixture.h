@@ -1,15 +1,18 @@
-// A headless PE Lab for tests: an ImGui context with fonts and no window, the shared AppState
-// and the panels, and one call that runs a whole frame as the window's loop does.
+// A headless PE Lab for tests: an ImGui context with fonts and no window, the App (shared state,
+// view settings, every registered panel, the scene table), and one call that runs a whole frame
+// as the window's loop does.
 #pragma once
 
-#include "app_state.h"
+#include "app.h"
 #include "app_ui.h"
 #include "fonts.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 class HeadlessApp : public ::testing::Test {
@@ -30,8 +33,8 @@ protected:
     void Frame(const pelab::FrameOptions& options = {},
                const std::vector<pelab::KeyPress>& presses = {}) {
         ImGui::NewFrame();
-        pelab::HandleShortcuts(state, presses);
-        pelab::DrawFrame(state, panels, options, ImGui::GetIO().DeltaTime);
+        pelab::HandleShortcuts(app, presses);
+        pelab::DrawFrame(app, options, ImGui::GetIO().DeltaTime);
         ImGui::Render();
         ASSERT_NE(ImGui::GetDrawData(), nullptr);
         ASSERT_TRUE(ImGui::GetDrawData()->Valid);
@@ -40,15 +43,26 @@ protected:
         ASSERT_LE(state.d_model, pelab::kUiMaxDModel);
         ASSERT_GE(state.pair, 0);
         ASSERT_LT(state.pair, state.d_model / 2);
-        ASSERT_EQ(state.order_d_model % 2, 0);
         ASSERT_TRUE(std::isfinite(state.pos_a));
         ASSERT_GE(state.pos_a, 0.0);
         ASSERT_GE(state.base, pelab::kUiMinBase);
     }
 
+    // The registered panel with this id, as its own type.
+    template <typename PanelType> PanelType& Get(const std::string& id) {
+        pelab::PanelEntry* entry = app.panels.Find(id);
+        EXPECT_NE(entry, nullptr) << id;
+        return dynamic_cast<PanelType&>(*entry->panel);
+    }
+
+    // The ImGui window of a registered panel.
+    ImGuiWindow* WindowOf(const std::string& id) {
+        return ImGui::FindWindowByName(app.panels.Find(id)->window_name.c_str());
+    }
+
     pelab::FontSet fonts;
-    pelab::AppState state;
-    pelab::Panels panels;
+    pelab::App app;
+    pelab::AppState& state = app.state;
 
 private:
     ImVec2 display_size_;

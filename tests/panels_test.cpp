@@ -4,6 +4,7 @@
 #include "panel_clocks.h"
 #include "panel_compare.h"
 #include "panel_order.h"
+#include "panel_waves.h"
 #include "pelab/attention.h"
 #include "plot.h"
 #include "scene.h"
@@ -39,20 +40,22 @@ TEST_F(Panels4, AllPanelsSurviveSweepOfTheirInputs) {
         "bad \xff utf8",
         "one"};
     for (int frame = 0; frame < 400; ++frame) {
-        state.sentence_a = sentences[frame % 9];
-        state.sentence_b = sentences[(frame / 9) % 9];
-        state.pe_enabled = frame % 2 == 0;
-        state.pe_scale = (frame % 5) * 0.75;
-        state.scale_embeddings = frame % 3 == 0;
-        state.random_embeddings = frame % 4 == 0;
-        state.order_d_model = 2 + 2 * (frame % 32);
+        OrderPanel& order = Get<OrderPanel>("order");
+        order.sentence_a = sentences[frame % 9];
+        order.sentence_b = sentences[(frame / 9) % 9];
+        order.pe_enabled = frame % 2 == 0;
+        order.pe_scale = (frame % 5) * 0.75;
+        order.scale_embeddings = frame % 3 == 0;
+        order.random_embeddings = frame % 4 == 0;
+        order.order_d_model = 2 + 2 * (frame % 32);
         state.d_model = 2 << (frame % 11);
         state.pos_a = frame * 1234.5;
         state.pos_b = (frame % 7) * 3.0;
         state.shift_k = (frame % 21) * 10 - 100;
-        panels.compare.filter = static_cast<ComparePanel::DimensionFilter>(frame % 5);
-        panels.waves.many_waves = frame % 6 < 3;
-        panels.clocks.clock_scale = 0.6f + (frame % 4) * 0.6f;
+        Get<ComparePanel>("compare").filter = static_cast<ComparePanel::DimensionFilter>(frame % 5);
+        Get<WavesPanel>("waves").many_waves = frame % 6 < 3;
+        Get<ClocksPanel>("clocks").clock_scale = 0.6f + (frame % 4) * 0.6f;
+        app.view.theme = kThemes[frame % 3];
         state.Clamp();
         Frame();
         if (HasFatalFailure()) return;
@@ -61,14 +64,14 @@ TEST_F(Panels4, AllPanelsSurviveSweepOfTheirInputs) {
 
 TEST_F(Panels4, RecordsWidgetRectanglesOnlyWhenAsked) {
     Frame();
-    EXPECT_TRUE(state.widget_rects.empty());
-    state.record_widgets = true;
+    EXPECT_TRUE(app.recorder.rects.empty());
+    app.recorder.enabled = true;
     Frame();
     Frame();
     for (const char* name :
          {"waves.pair_slider", "compare.pos_b_input", "clocks.pair_3", "order.pe_enabled"}) {
-        ASSERT_TRUE(state.widget_rects.count(name)) << name;
-        const WidgetRect& r = state.widget_rects[name];
+        ASSERT_TRUE(app.recorder.rects.count(name)) << name;
+        const WidgetRect& r = app.recorder.rects[name];
         EXPECT_LT(r.x0, r.x1) << name;
         EXPECT_LT(r.y0, r.y1) << name;
         EXPECT_GE(r.x0, 0.0f);
@@ -116,47 +119,62 @@ TEST(Order, VerdictTextFollowsTheThreeCases) {
     EXPECT_NE(other.find("not re-orderings"), std::string::npos) << other;
 }
 
+namespace {
+OrderPanel& OrderOf(App& app) {
+    return dynamic_cast<OrderPanel&>(*app.panels.Find("order")->panel);
+}
+} // namespace
+
 TEST(Scene, RoundTripKeepsEveryField) {
-    AppState original;
-    original.d_model = 128;
-    original.base = 500;
-    original.pos_a = 7;
-    original.pos_b = 150;
-    original.pair = 9;
-    original.pe_enabled = false;
-    original.pe_scale = 2.5;
-    original.sentence_a = "the cat sat";
-    original.sentence_b = "sat the cat";
-    original.shift_k = -3;
-    original.order_d_model = 24;
-    original.random_embeddings = true;
-    original.embedding_seed = 7;
-    original.show_clocks = false;
-    AppState loaded;
-    ASSERT_EQ(ApplySceneText(SceneText(original, true), loaded), "");
-    EXPECT_EQ(loaded.d_model, 128);
-    EXPECT_EQ(loaded.base, 500);
-    EXPECT_EQ(loaded.pos_a, 7);
-    EXPECT_EQ(loaded.pos_b, 150);
-    EXPECT_EQ(loaded.pair, 9);
-    EXPECT_FALSE(loaded.pe_enabled);
-    EXPECT_EQ(loaded.pe_scale, 2.5);
-    EXPECT_EQ(loaded.sentence_b, "sat the cat");
-    EXPECT_EQ(loaded.shift_k, -3);
-    EXPECT_EQ(loaded.order_d_model, 24);
-    EXPECT_TRUE(loaded.random_embeddings);
-    EXPECT_EQ(loaded.embedding_seed, 7);
-    EXPECT_FALSE(loaded.show_clocks);
-    EXPECT_TRUE(loaded.show_order);
+    App original;
+    original.state.d_model = 128;
+    original.state.base = 500;
+    original.state.pos_a = 7;
+    original.state.pos_b = 150;
+    original.state.pair = 9;
+    original.state.shift_k = -3;
+    OrderPanel& order = OrderOf(original);
+    order.pe_enabled = false;
+    order.pe_scale = 2.5;
+    order.sentence_a = "the cat sat";
+    order.sentence_b = "sat the cat";
+    order.order_d_model = 24;
+    order.random_embeddings = true;
+    order.embedding_seed = 7;
+    original.panels.Find("clocks")->open = false;
+    original.view.theme = ThemeId::Light;
+    App loaded;
+    ASSERT_EQ(loaded.scene.Apply(original.Document(true).dump()), "");
+    EXPECT_EQ(loaded.state.d_model, 128);
+    EXPECT_EQ(loaded.state.base, 500);
+    EXPECT_EQ(loaded.state.pos_a, 7);
+    EXPECT_EQ(loaded.state.pos_b, 150);
+    EXPECT_EQ(loaded.state.pair, 9);
+    EXPECT_EQ(loaded.state.shift_k, -3);
+    const OrderPanel& read = OrderOf(loaded);
+    EXPECT_FALSE(read.pe_enabled);
+    EXPECT_EQ(read.pe_scale, 2.5);
+    EXPECT_EQ(read.sentence_b, "sat the cat");
+    EXPECT_EQ(read.order_d_model, 24);
+    EXPECT_TRUE(read.random_embeddings);
+    EXPECT_EQ(read.embedding_seed, 7);
+    EXPECT_FALSE(loaded.panels.Find("clocks")->open);
+    EXPECT_TRUE(loaded.panels.Find("order")->open);
+    EXPECT_EQ(loaded.view.theme, ThemeId::Light);
+    // And the documents are identical field by field.
+    EXPECT_EQ(loaded.Document(false), original.Document(false));
 }
 
 TEST(Scene, ReadoutsAreComputedFromTheState) {
-    AppState state;
-    state.d_model = 128;
-    const nlohmann::json doc = nlohmann::json::parse(SceneText(state, true));
-    EXPECT_NEAR(doc["readouts"]["dot_product"].get<double>(), 30.59, 0.005); // document 000
-    EXPECT_EQ(doc["readouts"]["distance"].get<double>(), 47.0);
-    EXPECT_FALSE(doc["readouts"]["order_same_up_to_reordering"].get<bool>());
+    App app;
+    app.state.d_model = 128;
+    const nlohmann::json doc = app.Document(true);
+    // Document 000: d_model 128, positions 3 and 50.
+    EXPECT_NEAR(doc["readouts"]["compare"]["dot_product"].get<double>(), 30.59, 0.005);
+    EXPECT_EQ(doc["readouts"]["compare"]["distance"].get<double>(), 47.0);
+    EXPECT_FALSE(doc["readouts"]["order"]["same_up_to_reordering"].get<bool>());
+    for (const PanelEntry& entry : app.panels.Entries())
+        EXPECT_TRUE(doc["readouts"].contains(entry.id)) << entry.id;
 }
 
 TEST(Scene, BadScenesNameTheFieldAndChangeNothing) {
@@ -176,29 +194,32 @@ TEST(Scene, BadScenesNameTheFieldAndChangeNothing) {
         {"{\"sentence_a\": \"\"}", "\"sentence_a\""},
         {"{\"sentence_b\": 42}", "\"sentence_b\""},
         {"{\"open_panels\": \"waves\"}", "\"open_panels\""},
-        {"{\"open_panels\": [\"waves\", \"heatmap\"]}", "\"open_panels\""},
+        {"{\"open_panels\": [\"waves\", \"nope\"]}", "\"open_panels\""},
         {"{\"shift_k\": 5000}", "\"shift_k\""},
+        {"{\"theme\": \"neon\"}", "\"theme\""},
         {"{\"frobnicate\": true}", "\"frobnicate\""},
         {"{\"d_model\": 128", "not valid JSON"},
         {"[1, 2, 3]", "JSON object"},
         {"", "not valid JSON"},
+        // All or nothing: a good field before a bad one is not applied either.
+        {"{\"d_model\": 64, \"pos_a\": 9, \"pe_scale\": \"x\"}", "\"pe_scale\""},
     };
     for (const auto& c : cases) {
-        AppState state;
-        const std::string error = ApplySceneText(c.text, state);
+        App app;
+        const std::string error = app.scene.Apply(c.text);
         EXPECT_NE(error.find(c.mention), std::string::npos) << c.text << " → " << error;
-        EXPECT_EQ(state.d_model, 512) << c.text;
-        EXPECT_EQ(state.pos_a, 3.0) << c.text;
+        EXPECT_EQ(app.state.d_model, 512) << c.text;
+        EXPECT_EQ(app.state.pos_a, 3.0) << c.text;
     }
 }
 
 TEST(Scene, PartialSceneKeepsDefaultsForTheRest) {
-    AppState state;
-    ASSERT_EQ(ApplySceneText("{\"pos_b\": 150, \"open_panels\": [\"compare\"]}", state), "");
-    EXPECT_EQ(state.pos_b, 150);
-    EXPECT_EQ(state.d_model, 512);
-    EXPECT_TRUE(state.show_compare);
-    EXPECT_FALSE(state.show_waves);
+    App app;
+    ASSERT_EQ(app.scene.Apply("{\"pos_b\": 150, \"open_panels\": [\"compare\"]}"), "");
+    EXPECT_EQ(app.state.pos_b, 150);
+    EXPECT_EQ(app.state.d_model, 512);
+    EXPECT_TRUE(app.panels.Find("compare")->open);
+    EXPECT_FALSE(app.panels.Find("waves")->open);
 }
 
 // The scenes PE Lab ships open without error (and say what they promise).
@@ -207,15 +228,15 @@ TEST(Scene, ShippedScenesLoad) {
         std::filesystem::path(PELAB_SOURCE_DIR) / "assets" / "scenes";
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-        AppState state;
-        EXPECT_EQ(LoadSceneFile(entry.path().string(), state), "") << entry.path();
+        App app;
+        EXPECT_EQ(app.LoadScene(entry.path().string()), "") << entry.path();
         ++count;
     }
     EXPECT_GE(count, 3);
-    AppState document;
-    ASSERT_EQ(LoadSceneFile((folder / "compare-3-vs-50.json").string(), document), "");
-    EXPECT_EQ(document.d_model, 128);
-    EXPECT_EQ(document.pos_b, 50);
+    App document;
+    ASSERT_EQ(document.LoadScene((folder / "compare-3-vs-50.json").string()), "");
+    EXPECT_EQ(document.state.d_model, 128);
+    EXPECT_EQ(document.state.pos_b, 50);
 }
 
 // The plot helper's own contracts.
@@ -254,28 +275,27 @@ TEST_F(Panels4, EqualAspectPlotKeepsCirclesRound) {
 // back to the tiled panels.
 TEST_F(Panels4, PresentedPanelFillsTheWindowAndEscReturns) {
     Frame();
-    state.presented_panel = "compare";
+    app.view.presented_panel = "compare";
     Frame();
     Frame();
-    const ImGuiWindow* window = ImGui::FindWindowByName("Compare two positions");
+    const ImGuiWindow* window = WindowOf("compare");
     ASSERT_NE(window, nullptr);
     const float bar = ImGui::GetFrameHeight();
     EXPECT_FLOAT_EQ(window->Pos.y, bar);
     EXPECT_FLOAT_EQ(window->Size.x, 1600.0f);
     EXPECT_FLOAT_EQ(window->Size.y, 1000.0f - 2 * bar);
-    EXPECT_FALSE(ImGui::FindWindowByName("Waves: frequency explorer")->Active);
+    EXPECT_FALSE(WindowOf("waves")->Active);
     Frame({}, {KeyPress{keys::kEscape}});
-    EXPECT_TRUE(state.presented_panel.empty());
+    EXPECT_TRUE(app.view.presented_panel.empty());
     Frame();
-    EXPECT_LT(ImGui::FindWindowByName("Compare two positions")->Size.x,
+    EXPECT_LT(WindowOf("compare")->Size.x,
               1600.0f * 0.6f); // tiled again
 }
 
 TEST(Scene, PresentedPanelIsValidatedAndKept) {
-    AppState state;
-    EXPECT_NE(
-        ApplySceneText("{\"presented_panel\": \"heatmap\"}", state).find("\"presented_panel\""),
-        std::string::npos);
-    ASSERT_EQ(ApplySceneText("{\"presented_panel\": \"clocks\"}", state), "");
-    EXPECT_EQ(state.presented_panel, "clocks");
+    App app;
+    EXPECT_NE(app.scene.Apply("{\"presented_panel\": \"nope\"}").find("\"presented_panel\""),
+              std::string::npos);
+    ASSERT_EQ(app.scene.Apply("{\"presented_panel\": \"clocks\"}"), "");
+    EXPECT_EQ(app.view.presented_panel, "clocks");
 }

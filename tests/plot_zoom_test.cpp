@@ -3,6 +3,7 @@
 // tick loop to ~2³¹ iterations: a hang, then std::bad_alloc). Every view must stay finite and
 // meaningful however many notches arrive, and tick generation must bound its own work.
 #include "headless_fixture.h"
+#include "panel_waves.h"
 #include "plot.h"
 
 #include <gtest/gtest.h>
@@ -23,14 +24,15 @@ bool FiniteIncreasing(const plot::Range& r) {
 class PlotZoom : public HeadlessApp {
 protected:
     PlotZoom() : HeadlessApp(ImVec2(1280, 800)) {}
+    WavesPanel& Waves() { return Get<WavesPanel>("waves"); }
 
     // Centre of a recorded widget, after a frame or two of layout.
     ImVec2 CentreOf(const std::string& name) {
-        state.record_widgets = true;
+        app.recorder.enabled = true;
         Frame();
         Frame();
-        EXPECT_TRUE(state.widget_rects.count(name)) << name;
-        const WidgetRect& r = state.widget_rects[name];
+        EXPECT_TRUE(app.recorder.rects.count(name)) << name;
+        const WidgetRect& r = app.recorder.rects[name];
         return ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1));
     }
 
@@ -43,10 +45,10 @@ protected:
             io.MouseWheel = static_cast<float>(notches > 0 ? per_frame : -per_frame);
             Frame();
             if (HasFatalFailure()) return;
-            ASSERT_TRUE(FiniteIncreasing(panels.waves.spectrum_view.x));
-            ASSERT_TRUE(FiniteIncreasing(panels.waves.spectrum_view.y));
-            ASSERT_GT(panels.waves.spectrum_view.y.min, 0.0); // a log axis stays positive
-            ASSERT_TRUE(FiniteIncreasing(panels.waves.wave_view.x));
+            ASSERT_TRUE(FiniteIncreasing(Waves().spectrum_view.x));
+            ASSERT_TRUE(FiniteIncreasing(Waves().spectrum_view.y));
+            ASSERT_GT(Waves().spectrum_view.y.min, 0.0); // a log axis stays positive
+            ASSERT_TRUE(FiniteIncreasing(Waves().wave_view.x));
         }
         io.MouseWheel = 0;
     }
@@ -56,19 +58,19 @@ protected:
 
 // The defect as reported: waves presented, wheel down over the spectrum, thousands of notches.
 TEST_F(PlotZoom, SpectrumSurvivesThousandsOfNotchesBothWays) {
-    state.presented_panel = "waves";
+    app.view.presented_panel = "waves";
     const ImVec2 spectrum = CentreOf("waves.spectrum");
     const auto start = std::chrono::steady_clock::now();
     Wheel(spectrum, -3000, 5);
     // Zoomed out as far as it goes: the log axis spans at most kMaxZoomOut home spans.
-    const plot::Range home = panels.waves.spectrum_view.home_y;
+    const plot::Range home = Waves().spectrum_view.home_y;
     const double decades =
-        std::log10(panels.waves.spectrum_view.y.max) - std::log10(panels.waves.spectrum_view.y.min);
+        std::log10(Waves().spectrum_view.y.max) - std::log10(Waves().spectrum_view.y.min);
     const double home_decades = std::log10(home.max) - std::log10(home.min);
     EXPECT_GT(decades, home_decades * 1.5); // the wheel did reach the plot
     // …and stopped at the spectrum's limits.
-    EXPECT_GE(panels.waves.spectrum_view.y.min, kSpectrumMinOmega * (1 - 1e-9));
-    EXPECT_LE(panels.waves.spectrum_view.y.max, kSpectrumMaxOmega * (1 + 1e-9));
+    EXPECT_GE(Waves().spectrum_view.y.min, kSpectrumMinOmega * (1 - 1e-9));
+    EXPECT_LE(Waves().spectrum_view.y.max, kSpectrumMaxOmega * (1 + 1e-9));
     Wheel(spectrum, 3000, 5);
     Wheel(spectrum, -2000, 1000); // a single huge wheel event
     Wheel(spectrum, 2000, 1000);
@@ -79,15 +81,15 @@ TEST_F(PlotZoom, SpectrumSurvivesThousandsOfNotchesBothWays) {
 }
 
 TEST_F(PlotZoom, WavePlotsSurviveThousandsOfNotchesBothWays) {
-    state.presented_panel = "waves";
+    app.view.presented_panel = "waves";
     Wheel(CentreOf("waves.wave_plot"), -3000, 5);
     // Zoomed out: the position axis stops at its limits [0, 1e6].
-    EXPECT_GE(panels.waves.wave_view.x.min, 0.0);
-    EXPECT_LE(panels.waves.wave_view.x.max, kUiMaxPosition);
-    EXPECT_GT(panels.waves.wave_view.x.Size(), 1e5); // the wheel did reach the plot
+    EXPECT_GE(Waves().wave_view.x.min, 0.0);
+    EXPECT_LE(Waves().wave_view.x.max, kUiMaxPosition);
+    EXPECT_GT(Waves().wave_view.x.Size(), 1e5); // the wheel did reach the plot
     Wheel(CentreOf("waves.wave_plot"), 3000, 5);
-    EXPECT_GT(panels.waves.wave_view.x.Size(), 0.0);
-    panels.waves.many_waves = true;
+    EXPECT_GT(Waves().wave_view.x.Size(), 0.0);
+    Waves().many_waves = true;
     const ImVec2 lanes = CentreOf("waves.many_waves_plot");
     Wheel(lanes, -3000, 5);
     Wheel(lanes, 3000, 5);

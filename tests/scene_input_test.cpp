@@ -2,9 +2,8 @@
 // overflowed the stack (the error message echoed the whole value recursively), 1e999 was an
 // "unexpected error" with exit 1, a NUL byte ended the document early and let the rest pass,
 // 2^64 − 1 was reported as −1, and /dev/zero was read without bound.
-#include "app_state.h"
+#include "app.h"
 #include "json_input.h"
-#include "scene.h"
 
 #include <gtest/gtest.h>
 
@@ -27,18 +26,18 @@ bool Mentions(const std::string& text, const std::string& part) {
 
 TEST(SceneInput, DeeplyNestedSceneIsRefusedNamingDepthAndField) {
     for (const std::string field : {"d_model", "open_panels", "sentence_a"}) {
-        AppState state;
+        App app;
         const std::string text = "{\"" + field + "\": " + Nested(10000) + "}";
         ASSERT_EQ(text.size(), 20000 + field.size() + 6); // 20 kB, far below the 1 MiB limit
-        const std::string error = ApplySceneText(text, state);
+        const std::string error = app.scene.Apply(text);
         EXPECT_TRUE(Mentions(error, "nested deeper than 32 levels")) << error;
         EXPECT_TRUE(Mentions(error, "\"" + field + "\"")) << error;
         EXPECT_LT(error.size(), 200u); // the value is not echoed back
-        EXPECT_EQ(state.d_model, 512);
+        EXPECT_EQ(app.state.d_model, 512);
     }
     // A bare nested array (no field): refused too.
-    AppState state;
-    EXPECT_TRUE(Mentions(ApplySceneText(Nested(100000), state), "nested deeper"));
+    App app;
+    EXPECT_TRUE(Mentions(app.scene.Apply(Nested(100000)), "nested deeper"));
     // 32 levels are fine for the parser (the field check then says what is wrong).
     nlohmann::json doc;
     EXPECT_EQ(ParseJsonInput("{\"a\": " + Nested(31, "1") + "}", &doc), "");
@@ -47,46 +46,45 @@ TEST(SceneInput, DeeplyNestedSceneIsRefusedNamingDepthAndField) {
 
 TEST(SceneInput, NumbersThatDoNotFitNameTheField) {
     for (const char* number : {"1e999", "-1e999", "1e400"}) {
-        AppState state;
+        App app;
         const std::string error =
-            ApplySceneText(std::string("{\"pos_a\": 1, \"base\": ") + number + "}", state);
+            app.scene.Apply(std::string("{\"pos_a\": 1, \"base\": ") + number + "}");
         EXPECT_TRUE(Mentions(error, "does not fit")) << error;
         EXPECT_TRUE(Mentions(error, "\"base\"")) << error;
     }
-    AppState state;
+    App app;
     // 2^64 − 1 and 1e29-sized integers are reported as themselves, not wrapped.
-    std::string error = ApplySceneText("{\"embedding_seed\": 18446744073709551615}", state);
+    std::string error = app.scene.Apply("{\"embedding_seed\": 18446744073709551615}");
     EXPECT_TRUE(Mentions(error, "18446744073709551615")) << error;
     EXPECT_FALSE(Mentions(error, "-1")) << error;
-    error = ApplySceneText("{\"d_model\": 100000000000000000000000000000}", state);
+    error = app.scene.Apply("{\"d_model\": 100000000000000000000000000000}");
     EXPECT_TRUE(Mentions(error, "\"d_model\"")) << error;
-    error = ApplySceneText("{\"shift_k\": -9223372036854775808}", state);
+    error = app.scene.Apply("{\"shift_k\": -9223372036854775808}");
     EXPECT_TRUE(Mentions(error, "\"shift_k\"")) << error;
-    EXPECT_EQ(state.shift_k, 5);
+    EXPECT_EQ(app.state.shift_k, 5);
 }
 
 TEST(SceneInput, TrailingBytesAndNulAreRefused) {
-    AppState state;
+    App app;
     const std::string with_nul("{\"d_model\": 64}\0garbage", 23);
-    EXPECT_TRUE(Mentions(ApplySceneText(with_nul, state), "NUL byte at offset 15"));
-    EXPECT_TRUE(Mentions(ApplySceneText("{\"d_model\": 64} x", state), "not valid JSON"));
-    EXPECT_EQ(state.d_model, 512);
-    EXPECT_EQ(ApplySceneText("{\"d_model\": 64}\n  \n", state), ""); // whitespace is fine
-    EXPECT_EQ(state.d_model, 64);
+    EXPECT_TRUE(Mentions(app.scene.Apply(with_nul), "NUL byte at offset 15"));
+    EXPECT_TRUE(Mentions(app.scene.Apply("{\"d_model\": 64} x"), "not valid JSON"));
+    EXPECT_EQ(app.state.d_model, 512);
+    EXPECT_EQ(app.scene.Apply("{\"d_model\": 64}\n  \n"), ""); // whitespace is fine
+    EXPECT_EQ(app.state.d_model, 64);
 }
 
 TEST(SceneInput, MessagesAreShortAndEscaped) {
-    AppState state;
+    App app;
     const std::string huge_key(900 * 1024, 'k');
-    std::string error = ApplySceneText("{\"" + huge_key + "\": 1}", state);
+    std::string error = app.scene.Apply("{\"" + huge_key + "\": 1}");
     EXPECT_TRUE(Mentions(error, "unknown field")) << error.substr(0, 100);
     EXPECT_LT(error.size(), 300u);
-    error = ApplySceneText("{\"bad\\u001b[31m\\nkey\": 1}", state);
+    error = app.scene.Apply("{\"bad\\u001b[31m\\nkey\": 1}");
     EXPECT_EQ(error.find('\x1b'), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
     EXPECT_TRUE(Mentions(error, "\\u001b")) << error;
-    error =
-        ApplySceneText("{\"sentence_a\": 1, \"pos_a\": \"" + std::string(5000, 'x') + "\"}", state);
+    error = app.scene.Apply("{\"sentence_a\": 1, \"pos_a\": \"" + std::string(5000, 'x') + "\"}");
     EXPECT_LT(error.size(), 300u);
 }
 
@@ -96,6 +94,6 @@ TEST(SceneInput, OnlyBoundedRegularFilesAreRead) {
     EXPECT_TRUE(Mentions(ReadInputFile("/", kMaxInputBytes, &text), "folder"));
     EXPECT_TRUE(
         Mentions(ReadInputFile("/nonexistent/scene.json", kMaxInputBytes, &text), "No such file"));
-    AppState state;
-    EXPECT_TRUE(Mentions(LoadSceneFile("/dev/zero", state), "not a regular file"));
+    App app;
+    EXPECT_TRUE(Mentions(app.LoadScene("/dev/zero"), "not a regular file"));
 }

@@ -10,7 +10,7 @@ after=$(e2e_shot compare_after_typing_150)
 e2e_differ "$before" "$after"
 e2e_quit
 e2e_check "s['pos_b'] == 150" "typing 150 into pos B should set it"
-e2e_check "s['readouts']['distance'] == 147" "distance |3 - 150|"
-e2e_check "abs(s['readouts']['dot_product'] - sum(math.cos(10000 ** (-2 * i / 512) * 147) for i in range(256))) < 1e-9" \
+e2e_check "s['readouts']['compare']['distance'] == 147" "distance |3 - 150|"
+e2e_check "abs(s['readouts']['compare']['dot_product'] - sum(math.cos(10000 ** (-2 * i / 512) * 147) for i in range(256))) < 1e-9" \
     "dot product should be the sum of cos(w_i * 147) over the 256 pairs"
 e2e_pass

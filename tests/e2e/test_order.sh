@@ -13,6 +13,6 @@ e2e_shot order_typed_sentence >/dev/null
 e2e_quit
 e2e_check "s['pe_enabled'] is False" "the PE checkbox should be unticked"
 e2e_check "s['sentence_b'] == 'bites man dog'" "the typed sentence should be kept"
-e2e_check "s['readouts']['order_same_up_to_reordering'] is True" "without PE, B must be A re-ordered"
-e2e_check "s['readouts']['order_max_reorder_diff'] == 0" "without PE the re-ordering difference is exactly 0"
+e2e_check "s['readouts']['order']['same_up_to_reordering'] is True" "without PE, B must be A re-ordered"
+e2e_check "s['readouts']['order']['max_reorder_diff'] == 0" "without PE the re-ordering difference is exactly 0"
 e2e_pass

@@ -15,5 +15,5 @@ e2e_quit
 e2e_check "40 <= s['pair'] <= 230" "dragging the pair slider to 40% of its width should pick a middle pair"
 e2e_check "s['pos_a'] == 6" "three Right presses should move pos A from 3 to 6"
 # The wavelength readout of the chosen pair, against the formula computed here.
-e2e_check "abs(s['readouts']['wavelength'] - 2 * math.pi * 10000 ** (2 * s['pair'] / 512)) < 1e-9" "wavelength readout"
+e2e_check "abs(s['readouts']['waves']['wavelength'] - 2 * math.pi * 10000 ** (2 * s['pair'] / 512)) < 1e-9" "wavelength readout"
 e2e_pass

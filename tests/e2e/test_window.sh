@@ -40,7 +40,7 @@ read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -
 [[ "$width" == 1280 && "$height" == 800 ]] || e2e_fail "after F11 again the window is ${width}x${height}"
 e2e_quit
 # The layout is saved where settings belong, and nothing is left in the working folder.
-grep -q '^\[Window\]\[Waves: frequency explorer\]' "$XDG_CONFIG_HOME/pelab/imgui.ini" ||
+grep -q '^\[Window\]\[###waves\]' "$XDG_CONFIG_HOME/pelab/imgui.ini" ||
     e2e_fail "window layout not saved to \$XDG_CONFIG_HOME/pelab/imgui.ini"
 [[ -z "$(ls -A "$workdir")" ]] || e2e_fail "pelab left files in its working folder: $(ls -A "$workdir" | cat -v)"
 e2e_pass

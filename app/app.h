@@ -1,0 +1,59 @@
+// app.h — everything one running PE Lab holds, owned by main() (through the session) and passed
+// by reference: the shared parameters, the view settings, the panel registry, and the scene
+// table built over all of them. Not copyable: the scene table points into it.
+#pragma once
+
+#include "app_state.h"
+#include "frame.h"
+#include "panel_registry.h"
+#include "scene.h"
+#include "theme.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace pelab {
+
+/// How the window looks; persisted between runs (theme, text size) and in scenes.
+struct ViewSettings {
+    ThemeId theme = ThemeId::Dark;
+    /// The user's text zoom on top of the monitor's content scale; the session re-rasterises
+    /// the font atlas whenever the pixel size this implies changes.
+    float font_scale = 1.0f;
+    bool fullscreen = false;
+    /// A panel id shown alone, filling the window, for a room; "" = the tiled panels.
+    std::string presented_panel;
+    bool show_about = false;
+
+    /// Multiplies the text size by factor (Ctrl+= / Ctrl+-, the View menu), within [0.5, 4].
+    void ScaleText(float factor);
+};
+
+constexpr float kMinFontScale = 0.5f, kMaxFontScale = 4.0f;
+
+struct App {
+    AppState state;
+    ViewSettings view;
+    PanelRegistry panels;
+    SceneTable scene;
+    FrameRequests pending; ///< requests made by the last frame or the keys, not yet acted on
+    FrameStats stats;
+    WidgetRecorder recorder;
+    ImVec2 last_display_size{0, 0}; ///< to re-tile the panels when the window changes size
+
+    App(); ///< builds the scene table over the state, the view and every panel
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    /// The scene of every field; with_readouts adds "readouts": {panel id: its numbers}.
+    nlohmann::json Document(bool with_readouts) const;
+    /// Applies the scene file at path (all or nothing); "" or a message naming the field.
+    std::string LoadScene(const std::string& path) { return scene.Load(path); }
+};
+
+/// Registers the "[PELab][View]" section of imgui.ini (theme, text size) so that it is read and
+/// written with the window layout. Call once after creating the ImGui context.
+void RegisterViewSettingsHandler(ViewSettings& view);
+
+} // namespace pelab

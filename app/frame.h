@@ -1,0 +1,80 @@
+// frame.h — what one frame hands to a panel: the shared parameters, the requests a panel may
+// make of the frame, the services of the session (widget recorder for tests, core timing), and
+// the active theme. New services are added here, so a later one never changes every panel's
+// signature.
+#pragma once
+
+#include "app_state.h"
+#include "theme.h"
+
+#include <imgui.h>
+
+#include <chrono>
+#include <map>
+#include <string>
+
+namespace pelab {
+
+/// One-frame commands: made while drawing a frame, acted on by the next frame (arrange) or by
+/// the session when the frame ends (quit).
+struct FrameRequests {
+    bool quit = false;    ///< Ctrl+Q, File → Quit
+    bool arrange = false; ///< tile the open panels again (View → Arrange, Esc, a resize)
+};
+
+/// Frame statistics that --bench-frames reports.
+struct FrameStats {
+    double core_seconds = 0.0; ///< time spent inside pelab_core during the current frame
+};
+
+/// Screen rectangle of a named widget (see WidgetRecorder).
+struct WidgetRect {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool operator==(const WidgetRect& o) const {
+        return x0 == o.x0 && y0 == o.y0 && x1 == o.x1 && y1 == o.y1;
+    }
+};
+
+/// Test hook (`--widget-rects FILE`): when enabled, panels store the visible screen rectangle
+/// of each named widget, so end-to-end tests can click it with xdotool.
+struct WidgetRecorder {
+    bool enabled = false;
+    std::map<std::string, WidgetRect> rects;
+
+    /// Records ImGui's last item under name (only its visible part; nothing if hidden).
+    void RecordLastItem(const char* name);
+};
+
+struct FrameContext {
+    AppState& state;
+    FrameRequests& requests;
+    WidgetRecorder& recorder;
+    FrameStats& stats;
+    const Theme& theme;
+
+    ImU32 Color(Role role) const { return theme.Color(role); }
+    ImVec4 ColorVec(Role role) const { return theme.ColorVec(role); }
+    /// A line width or marker size given in pixels at the base text size: grows with the text
+    /// (Ctrl+=, --font-scale) and with the theme (thicker on the projector theme).
+    float Px(float pixels) const;
+    void Record(const char* name) { recorder.RecordLastItem(name); }
+};
+
+/// Adds the time of its scope to FrameStats::core_seconds: wrap a panel's core calls in it.
+class CoreTimer {
+public:
+    explicit CoreTimer(FrameStats& stats)
+        : stats_(stats), start_(std::chrono::steady_clock::now()) {}
+    ~CoreTimer() {
+        stats_.core_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+    CoreTimer(const CoreTimer&) = delete;
+    CoreTimer& operator=(const CoreTimer&) = delete;
+
+private:
+    FrameStats& stats_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace pelab

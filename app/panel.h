@@ -1,0 +1,27 @@
+// panel.h — what every panel is to the rest of PE Lab. A panel is one struct in its own file
+// pair holding its view state and its own settings; the frame does the window boilerplate
+// (placement, Begin/End, clamping) and calls Draw between Begin and End. The registry
+// (panel_registry.cpp) lists every panel once; the View menu, scenes, screenshots, presenting,
+// readouts and the tests all iterate it.
+#pragma once
+
+#include "frame.h"
+
+#include <nlohmann/json.hpp>
+
+namespace pelab {
+
+class SceneTable;
+
+class Panel {
+public:
+    virtual ~Panel() = default;
+    /// Draws the contents; the frame has called ImGui::Begin and calls End afterwards.
+    virtual void Draw(FrameContext& frame) = 0;
+    /// Adds the settings this panel alone owns to the scene table (default: none).
+    virtual void AddSceneFields(SceneTable& /*table*/) {}
+    /// The panel's key computed numbers for `pelab readouts` and --state-out, as one object.
+    virtual nlohmann::json Readouts(const AppState& state) const = 0;
+};
+
+} // namespace pelab

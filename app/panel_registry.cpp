@@ -1,0 +1,56 @@
+#include "panel_registry.h"
+
+#include "panel_clocks.h"
+#include "panel_compare.h"
+#include "panel_order.h"
+#include "panel_waves.h"
+
+namespace pelab {
+
+PanelRegistry::PanelRegistry() {
+    // clang-format off
+    Add<WavesPanel>("waves", "Waves: frequency explorer",
+        "sin and cos of one pair against position: ω, wavelength, the spectrum of all pairs", true);
+    Add<ComparePanel>("compare", "Compare two positions",
+        "PE(A) and PE(B) dimension by dimension: dot product, similarity, which pairs differ", true);
+    Add<ClocksPanel>("clocks", "Clocks: one hand per pair",
+        "every pair as a clock hand turning ω_i per position; pos A, pos B and a shift by k", true);
+    Add<OrderPanel>("order", "Order: does the model see word order?",
+        "\"dog bites man\" vs \"man bites dog\": attention scores with and without PE", true);
+    // clang-format on
+}
+
+template <typename PanelType>
+void PanelRegistry::Add(const char* id, const char* title, const char* description,
+                        bool open_by_default) {
+    PanelEntry entry;
+    entry.id = id;
+    entry.title = title;
+    entry.description = description;
+    entry.open_by_default = open_by_default;
+    entry.open = open_by_default;
+    entry.panel = std::make_unique<PanelType>();
+    entry.window_name = entry.title + "###" + entry.id;
+    entries_.push_back(std::move(entry));
+}
+
+PanelEntry* PanelRegistry::Find(const std::string& id) {
+    for (PanelEntry& entry : entries_)
+        if (entry.id == id) return &entry;
+    return nullptr;
+}
+
+const PanelEntry* PanelRegistry::Find(const std::string& id) const {
+    for (const PanelEntry& entry : entries_)
+        if (entry.id == id) return &entry;
+    return nullptr;
+}
+
+std::string PanelRegistry::IdList() const {
+    std::string list;
+    for (const PanelEntry& entry : entries_)
+        list += (list.empty() ? "" : ", ") + entry.id;
+    return list;
+}
+
+} // namespace pelab

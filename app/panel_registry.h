@@ -1,0 +1,41 @@
+// panel_registry.h — the one table of panels. Adding a panel is its own file pair, one line in
+// panel_registry.cpp and one line in the CMake source list.
+#pragma once
+
+#include "panel.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+struct PanelEntry {
+    std::string id;          ///< stable name: --panel, open_panels, presented_panel, widget names
+    std::string title;       ///< window title and View menu text
+    std::string description; ///< one line, the View menu's tooltip
+    bool open_by_default = false;
+    std::unique_ptr<Panel> panel;
+    bool open = false;
+    /// "Title###id": ImGui keys the window by id, so a retitled panel keeps its saved layout.
+    std::string window_name;
+};
+
+class PanelRegistry {
+public:
+    PanelRegistry(); ///< creates every panel, open or closed by default
+    std::vector<PanelEntry>& Entries() { return entries_; }
+    const std::vector<PanelEntry>& Entries() const { return entries_; }
+    PanelEntry* Find(const std::string& id);
+    const PanelEntry* Find(const std::string& id) const;
+    bool IsKnown(const std::string& id) const { return Find(id) != nullptr; }
+    /// "waves, compare, …", for messages.
+    std::string IdList() const;
+
+private:
+    template <typename PanelType>
+    void Add(const char* id, const char* title, const char* description, bool open_by_default);
+    std::vector<PanelEntry> entries_;
+};
+
+} // namespace pelab

@@ -1,0 +1,137 @@
+// The panel registry is the one list of panels: every registered panel draws headless under a
+// sweep of the shared state in every theme, is in the View menu, round-trips through
+// open_panels and presented_panel, and reports its readouts. A panel added to the registry is
+// covered by these tests without a line of its own here.
+#include "headless_fixture.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace pelab;
+
+namespace {
+
+class Registry : public HeadlessApp {
+protected:
+    Registry() : HeadlessApp(ImVec2(1280, 800)) {}
+
+    void Click(ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        Frame();
+        io.MouseDown[0] = true;
+        Frame();
+        io.MouseDown[0] = false;
+        Frame();
+    }
+    static ImVec2 Centre(const WidgetRect& r) {
+        return ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1));
+    }
+};
+
+} // namespace
+
+TEST_F(Registry, HasTheFourDesignCardPanelsOpenByDefault) {
+    std::vector<std::string> open;
+    for (const PanelEntry& entry : app.panels.Entries())
+        if (entry.open) open.push_back(entry.id);
+    EXPECT_EQ(open, (std::vector<std::string>{"waves", "compare", "clocks", "order"}));
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        EXPECT_FALSE(entry.title.empty()) << entry.id;
+        EXPECT_FALSE(entry.description.empty()) << entry.id;
+        EXPECT_EQ(entry.window_name, entry.title + "###" + entry.id);
+    }
+}
+
+TEST_F(Registry, EveryPanelDrawsAloneForThreeHundredFramesUnderASweep) {
+    const int d_models[] = {2, 4, 6, 16, 128, 512, 1000, 4096};
+    const double bases[] = {10, 100, 10000, 123456.7, 1e6};
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        FrameOptions options;
+        options.solo_panel = entry.id;
+        for (int frame = 0; frame < 300; ++frame) {
+            state.d_model = d_models[frame % 8];
+            state.base = bases[(frame / 8) % 5];
+            state.pair = (frame * 37) % (state.d_model / 2);
+            state.pos_a = frame % 3 == 0 ? 0.0 : frame * 3333.3;
+            state.pos_b = kUiMaxPosition - frame;
+            state.shift_k = (frame % 41) * 50 - kUiMaxShift;
+            app.view.theme = kThemes[frame % 3];
+            ImGui::GetIO().MousePos = ImVec2(static_cast<float>((frame * 53) % 1280),
+                                             static_cast<float>((frame * 29) % 800));
+            ImGui::GetIO().MouseWheel = frame % 7 == 0 ? 1.0f : (frame % 11 == 0 ? -2.0f : 0.0f);
+            ImGui::GetIO().MouseDown[0] = frame % 13 < 4;
+            Frame(options);
+            if (HasFatalFailure()) return;
+        }
+        ImGui::GetIO().MouseDown[0] = false;
+        ImGui::GetIO().MouseWheel = 0;
+    }
+}
+
+// Opening the View menu with the mouse shows one item per registered panel, and clicking one
+// closes that panel.
+TEST_F(Registry, EveryPanelIsInTheViewMenu) {
+    app.recorder.enabled = true;
+    Frame();
+    Frame();
+    ASSERT_TRUE(app.recorder.rects.count("menu.view"));
+    Click(Centre(app.recorder.rects["menu.view"]));
+    for (const PanelEntry& entry : app.panels.Entries())
+        EXPECT_TRUE(app.recorder.rects.count("view." + entry.id)) << entry.id;
+    ASSERT_TRUE(app.recorder.rects.count("view.clocks"));
+    Click(Centre(app.recorder.rects["view.clocks"]));
+    EXPECT_FALSE(app.panels.Find("clocks")->open);
+    EXPECT_TRUE(app.panels.Find("waves")->open);
+}
+
+TEST_F(Registry, EveryPanelRoundTripsThroughScenes) {
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        App other;
+        ASSERT_EQ(other.scene.Apply("{\"open_panels\": [\"" + entry.id + "\"], " +
+                                    "\"presented_panel\": \"" + entry.id + "\"}"),
+                  "");
+        const nlohmann::json doc = other.Document(false);
+        EXPECT_EQ(doc["open_panels"], nlohmann::json::array({entry.id}));
+        EXPECT_EQ(doc["presented_panel"], entry.id);
+        App again;
+        ASSERT_EQ(again.scene.Apply(doc.dump()), "");
+        EXPECT_EQ(again.Document(false), doc) << entry.id;
+    }
+}
+
+TEST_F(Registry, EveryPanelReportsReadouts) {
+    const nlohmann::json doc = app.Document(true);
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        ASSERT_TRUE(doc["readouts"].contains(entry.id)) << entry.id;
+        EXPECT_TRUE(doc["readouts"][entry.id].is_object()) << entry.id;
+        EXPECT_FALSE(doc["readouts"][entry.id].empty()) << entry.id;
+        EXPECT_FALSE(doc["readouts"][entry.id].contains("error")) << entry.id;
+    }
+}
+
+// README.md lists the scene fields between two markers; the list must be exactly the table's
+// (the test prints the block to paste when a field is added or changed).
+TEST(SceneFields, ReadmeListsEveryFieldOfTheTable) {
+    App app;
+    std::string expected = "<!-- scene-fields: generated from the scene table; "
+                           "tests/registry_test.cpp checks it -->\n| field | value |\n|---|---|\n";
+    for (const SceneField& field : app.scene.Fields())
+        expected += "| `" + field.name + "` | " + field.doc + " |\n";
+    expected += "<!-- /scene-fields -->";
+    std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/README.md");
+    std::stringstream readme;
+    readme << in.rdbuf();
+    const std::string text = readme.str();
+    const std::size_t begin = text.find("<!-- scene-fields");
+    const std::size_t end = text.find("<!-- /scene-fields -->");
+    ASSERT_NE(begin, std::string::npos) << "README.md needs this block:\n" << expected;
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(text.substr(begin, end + 22 - begin), expected)
+        << "README.md's scene field list is out of date; replace it with:\n"
+        << expected;
+}
