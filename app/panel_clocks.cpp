@@ -105,14 +105,13 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
         const double sweep = w * state.shift_k;
         const double shown = std::clamp(sweep, -2 * M_PI, 2 * M_PI);
         const int segments = std::max(2, static_cast<int>(std::fabs(shown) / (2 * M_PI) * 48));
-        for (int k = 0; k < segments; ++k) {
-            const HandTip t0 = HandDirection(angle_a + shown * k / segments);
-            const HandTip t1 = HandDirection(angle_a + shown * (k + 1) / segments);
-            const float r = radius * 0.62f;
-            draw->AddLine(ImVec2(centre.x + t0.dx * r, centre.y + t0.dy * r),
-                          ImVec2(centre.x + t1.dx * r, centre.y + t1.dy * r),
-                          frame.Color(Role::ShiftArc), frame.Px(3.0f));
+        ImVec2 arc[49];
+        const float r = radius * 0.62f;
+        for (int k = 0; k <= segments; ++k) {
+            const HandTip t = HandDirection(angle_a + shown * k / segments);
+            arc[k] = ImVec2(centre.x + t.dx * r, centre.y + t.dy * r);
         }
+        draw->AddPolyline(arc, segments + 1, frame.Color(Role::ShiftArc), 0, frame.Px(3.0f));
     }
     if (show_b) {
         const HandTip b = HandDirection(w * state.pos_b);

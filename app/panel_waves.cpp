@@ -197,14 +197,16 @@ void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
         p.Markers("##sin markers", marker_x.data(), marker_sin.data(),
                   static_cast<int>(marker_x.size()), frame.Color(Role::Sin), frame.Px(3.5f));
         p.Markers("##cos markers", marker_x.data(), marker_cos.data(),
-                  static_cast<int>(marker_x.size()), frame.Color(Role::Cos), frame.Px(3.5f));
+                  static_cast<int>(marker_x.size()), frame.Color(Role::Cos), frame.Px(3.0f),
+                  plot::Marker::Square);
     }
     p.HLine(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.4f));
     p.VLine(state.pos_a, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
     const double cursor_x[] = {state.pos_a}, cursor_sin[] = {std::sin(w * state.pos_a)},
                  cursor_cos[] = {std::cos(w * state.pos_a)};
     p.Markers("##cursor sin", cursor_x, cursor_sin, 1, frame.Color(Role::Sin), frame.Px(6.0f));
-    p.Markers("##cursor cos", cursor_x, cursor_cos, 1, frame.Color(Role::Cos), frame.Px(6.0f));
+    p.Markers("##cursor cos", cursor_x, cursor_cos, 1, frame.Color(Role::Cos), frame.Px(5.5f),
+              plot::Marker::Square);
     if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
     p.End();
 }
@@ -223,7 +225,7 @@ void WavesPanel::DrawSpectrum(FrameContext& frame, float height) {
         spectrum_pair[k] = k;
     const double slowest = omegas.back();
     if (spectrum_d_model != state.d_model || spectrum_base != state.base) {
-        spectrum_view.has_home = false; // new axes: fit them afresh
+        spectrum_view.Refit(plot::Range{-0.5, pairs - 0.5}, plot::Range{slowest / 2, 2.0});
         spectrum_d_model = state.d_model;
         spectrum_base = state.base;
     }
@@ -273,9 +275,8 @@ void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
     config.x_label = "position";
     config.y_flags = plot::AxisFlags_NoZoom;
     config.x_limits = plot::Range{0.0, kUiMaxPosition};
-    config.show_legend = false;
-    config.hover_readout = false;
-    config.y_ticks = false;
+    config.flags =
+        plot::PlotFlags_NoLegend | plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoYTicks;
     plot::Plot p;
     if (!p.Begin("##many_waves", lanes_view, ImVec2(-1, height), config)) return;
     frame.Record("waves.many_waves_plot");

@@ -6,6 +6,11 @@
 
 namespace pelab::plot {
 
+void PlotView::Refit(Range new_x, Range new_y) {
+    has_home = false;
+    SetHome(new_x, new_y);
+}
+
 void PlotView::SetHome(Range new_x, Range new_y) {
     home_x = new_x;
     home_y = new_y;
@@ -244,7 +249,7 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
         const double factor = std::pow(0.85, static_cast<double>(io.MouseWheel));
         if (!(config.x_flags & AxisFlags_NoZoom))
             ZoomRange(view.x, PixelToX(mouse.x), factor, x_log);
-        if (!(config.y_flags & AxisFlags_NoZoom) && !config.equal_aspect)
+        if (!(config.y_flags & AxisFlags_NoZoom) && !(config.flags & PlotFlags_EqualAspect))
             ZoomRange(view.y, PixelToY(mouse.y), factor, y_log);
     }
     if (item_active && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f) &&
@@ -257,7 +262,7 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     if (item_hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) view.Reset();
     ClampView(view.x, view.home_x, config.x_limits, x_log);
     ClampView(view.y, view.home_y, config.y_limits, y_log);
-    if (config.equal_aspect) {
+    if ((config.flags & PlotFlags_EqualAspect)) {
         const double units_per_pixel = view.x.Size() / (plot_max_.x - plot_min_.x);
         const double centre = 0.5 * (view.y.min + view.y.max);
         const double half = 0.5 * units_per_pixel * (plot_max_.y - plot_min_.y);
@@ -292,7 +297,7 @@ void Plot::DrawAxes() {
         draw_list_->AddText(ImVec2(px - w * 0.5f, plot_max_.y + font * 0.2f), text, label);
     }
     const int y_count = std::max(2, static_cast<int>((plot_max_.y - plot_min_.y) / (font * 2.5f)));
-    if (config_.y_ticks)
+    if (!(config_.flags & PlotFlags_NoYTicks))
         for (double tick : axis_ticks(view_->y, config_.y_flags & AxisFlags_Log, y_count)) {
             const float py = ToPixels(view_->x.min, tick).y;
             draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), grid);
@@ -332,18 +337,45 @@ void Plot::Line(const char* label, const double* xs, const double* ys, int count
     }
     flush();
     if (label && label[0] != '#') {
-        legend_.push_back({label, color, false});
+        legend_.push_back({label, color, false, Marker::Circle});
         hover_series_.push_back({label, xs, ys, count, color});
     }
 }
 
+namespace {
+void DrawMarker(ImDrawList* draw, ImVec2 centre, float radius, ImU32 color, Marker shape) {
+    if (shape == Marker::Square)
+        draw->AddRectFilled(ImVec2(centre.x - radius, centre.y - radius),
+                            ImVec2(centre.x + radius, centre.y + radius), color);
+    else
+        draw->AddCircleFilled(centre, radius, color, 12);
+}
+} // namespace
+
 void Plot::Markers(const char* label, const double* xs, const double* ys, int count, ImU32 color,
-                   float radius) {
+                   float radius, Marker shape) {
     for (int k = 0; k < count; ++k) {
         if (!std::isfinite(xs[k]) || !std::isfinite(ys[k])) continue;
-        draw_list_->AddCircleFilled(ToPixels(xs[k], ys[k]), radius, color, 12);
+        DrawMarker(draw_list_, ToPixels(xs[k], ys[k]), radius, color, shape);
     }
-    if (label && label[0] != '#') legend_.push_back({label, color, true});
+    if (label && label[0] != '#') legend_.push_back({label, color, true, shape});
+}
+
+void Plot::Bars(const char* label, const double* xs, const double* ys, int count, double width,
+                ImU32 color) {
+    for (int k = 0; k < count; ++k) {
+        if (!std::isfinite(xs[k]) || !std::isfinite(ys[k])) continue;
+        const ImVec2 a = ToPixels(xs[k] - 0.5 * width, ys[k]);
+        const ImVec2 b = ToPixels(xs[k] + 0.5 * width, 0.0);
+        draw_list_->AddRectFilled(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)),
+                                  ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), color);
+    }
+    if (label && label[0] != '#') legend_.push_back({label, color, true, Marker::Square});
+}
+
+void Plot::Image(ImTextureID texture, Range x, Range y, ImVec2 uv0, ImVec2 uv1) {
+    const ImVec2 top_left = ToPixels(x.min, y.max), bottom_right = ToPixels(x.max, y.min);
+    draw_list_->AddImage(texture, top_left, bottom_right, uv0, uv1);
 }
 
 void Plot::VLine(double x, ImU32 color, const char* label, float thickness) {
@@ -368,7 +400,7 @@ void Plot::End() {
     draw_list_->PopClipRect();
     const float font = ImGui::GetFontSize();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-    if (config_.show_legend && !legend_.empty()) {
+    if (!(config_.flags & PlotFlags_NoLegend) && !legend_.empty()) {
         float width = 0;
         for (const LegendEntry& entry : legend_)
             width = std::max(width, ImGui::CalcTextSize(entry.label).x);
@@ -382,9 +414,9 @@ void Plot::End() {
         float y = box_min.y + font * 0.3f;
         for (const LegendEntry& entry : legend_) {
             if (entry.marker)
-                draw_list_->AddCircleFilled(
-                    ImVec2(box_min.x + font * 0.4f + swatch * 0.5f, y + font * 0.5f), font * 0.3f,
-                    entry.color, 12);
+                DrawMarker(draw_list_,
+                           ImVec2(box_min.x + font * 0.4f + swatch * 0.5f, y + font * 0.5f),
+                           font * 0.3f, entry.color, entry.shape);
             else
                 draw_list_->AddLine(ImVec2(box_min.x + font * 0.4f, y + font * 0.5f),
                                     ImVec2(box_min.x + font * 0.4f + swatch, y + font * 0.5f),
@@ -393,7 +425,7 @@ void Plot::End() {
             y += font * 1.25f;
         }
     }
-    if (hovered_ && config_.hover_readout) {
+    if (hovered_ && !(config_.flags & PlotFlags_NoHoverReadout)) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         const ImU32 cross = ImGui::GetColorU32(ImGuiCol_Text, 0.35f);
         draw_list_->AddLine(ImVec2(mouse.x, plot_min_.y), ImVec2(mouse.x, plot_max_.y), cross);

@@ -8,9 +8,15 @@
 //         p.VLine(cursor_x, palette::kVermillion, "pos A");
 //         p.End();                       // only when Begin returned true
 //     }
-// Data contract: series arrays belong to the caller and are read, not copied, until End().
+// Data contract (as ImPlot's): the caller owns every array and passes pointer + count; the
+// helper reads them during the call (Line, Markers, Bars) and, for the hover readout, again in
+// End(), so they must live until End(). A series' xs are ascending (the hover readout
+// bisects them); NaN or infinite points break a line instead of drawing to infinity. The helper
+// never copies or frees caller data; its own scratch buffers live in the Plot object.
 // Interaction: mouse wheel zooms around the cursor, left-drag pans, double-click resets the
 // view to its home range; hovering shows a crosshair and each line's value under the cursor.
+// Every zoom and pan is bounded (ClampView), whatever the input.
+// Images: Image() draws a texture (e.g. a GPU-computed heatmap) stretched over data bounds.
 #pragma once
 
 #include <imgui.h>
@@ -24,6 +30,18 @@ struct Range {
     double max = 1.0;
     double Size() const { return max - min; }
 };
+
+/// Plot-wide options, combined with |.
+enum PlotFlags {
+    PlotFlags_None = 0,
+    PlotFlags_NoLegend = 1 << 0,       ///< no legend box
+    PlotFlags_NoHoverReadout = 1 << 1, ///< no crosshair and value tooltip on hover
+    PlotFlags_NoYTicks = 1 << 2,       ///< no y tick labels (e.g. stacked lanes label themselves)
+    PlotFlags_EqualAspect = 1 << 3,    ///< one unit is as many pixels on x as on y (round circles)
+};
+
+/// Marker shapes: where two series share a colour family, the shape tells them apart too.
+enum class Marker { Circle, Square };
 
 enum AxisFlags {
     AxisFlags_None = 0,
@@ -40,20 +58,20 @@ struct PlotView {
 
     /// Sets the home range; the first call also shows it.
     void SetHome(Range new_x, Range new_y);
+    /// Sets the home range and shows it now (new axes, e.g. after d_model changed).
+    void Refit(Range new_x, Range new_y);
+    /// Shows the home range again (what a double-click does).
     void Reset() { x = home_x, y = home_y; }
 };
 
 struct PlotConfig {
     const char* x_label = nullptr;
     const char* y_label = nullptr;
+    int flags = PlotFlags_None; ///< PlotFlags
     int x_flags = AxisFlags_None;
     int y_flags = AxisFlags_None;
-    bool equal_aspect = false;     ///< one unit is as many pixels on x as on y (circles stay round)
     Range x_limits{-1e300, 1e300}; ///< panning and zooming never leave these
     Range y_limits{-1e300, 1e300}; ///< (on a log axis also never below kLogAxisMin)
-    bool show_legend = true;
-    bool y_ticks = true; ///< false: no y tick labels (e.g. stacked lanes label themselves)
-    bool hover_readout = true;
 };
 
 class Plot {
@@ -65,7 +83,13 @@ public:
     void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color,
               float thickness = 2.0f);
     void Markers(const char* label, const double* xs, const double* ys, int count, ImU32 color,
-                 float radius = 3.0f);
+                 float radius = 3.0f, Marker shape = Marker::Circle);
+    /// Vertical bars from y = 0 to ys[k], each width data units wide, centred on xs[k].
+    void Bars(const char* label, const double* xs, const double* ys, int count, double width,
+              ImU32 color);
+    /// A texture stretched over the data rectangle x × y (uv0 at (x.min, y.max), the top left).
+    void Image(ImTextureID texture, Range x, Range y, ImVec2 uv0 = ImVec2(0, 0),
+               ImVec2 uv1 = ImVec2(1, 1));
     void VLine(double x, ImU32 color, const char* label = nullptr, float thickness = 1.5f);
     void HLine(double y, ImU32 color, const char* label = nullptr, float thickness = 1.0f);
     void Text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_offset = {0, 0});
@@ -88,7 +112,8 @@ private:
     struct LegendEntry {
         const char* label;
         ImU32 color;
-        bool marker; ///< drawn as a dot instead of a line swatch
+        bool marker; ///< drawn as a marker instead of a line swatch
+        Marker shape;
     };
     struct HoverSeries {
         const char* label;

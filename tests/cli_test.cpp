@@ -392,3 +392,44 @@ TEST_F(Cli, HostileScenesAreRefusedBeforeAnyWindow) {
     EXPECT_EQ(zero.exit_code, 2);
     EXPECT_NE(zero.err.find("not a regular file"), std::string::npos) << zero.err;
 }
+
+// `pelab readouts`: the scene and every panel's numbers, with no display at all. The dot
+// product of positions 3 and 50 at d_model 128 is document 000's 30.59.
+TEST_F(Cli, ReadoutsPrintEveryPanelsNumbersWithoutADisplay) {
+    const std::string scene = std::string(PELAB_SOURCE_DIR) + "/assets/scenes/compare-3-vs-50.json";
+    const Result r = Run({"readouts", "--scene", scene}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["d_model"], 128);
+    const double dot = doc["readouts"]["compare"]["dot_product"].get<double>();
+    EXPECT_NEAR(dot, 30.59, 0.005);
+    long double expected = 0;
+    for (int dim = 0; dim < 128; ++dim)
+        expected += reference::pe(3, dim, 128, 10000) * reference::pe(50, dim, 128, 10000);
+    EXPECT_NEAR(dot, static_cast<double>(expected), 1e-9);
+    for (const char* panel : {"waves", "compare", "clocks", "order"})
+        EXPECT_TRUE(doc["readouts"].contains(panel)) << panel;
+    // The waves readouts at the scene's pair, against the formula.
+    const int pair = doc["pair"].get<int>();
+    EXPECT_NEAR(doc["readouts"]["waves"]["wavelength"].get<double>(),
+                static_cast<double>(2 * M_PIl / reference::omega(pair, 128, 10000)), 1e-9);
+    // To a file, and a bad scene is exit 2 naming the field.
+    const fs::path out = dir / "readouts.json";
+    ASSERT_EQ(Run({"readouts", "--out", out.string()}).exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(ReadAll(out))["d_model"], 512);
+    const fs::path bad = dir / "bad.json";
+    std::ofstream(bad) << "{\"d_model\": 7}";
+    const Result refused = Run({"readouts", "--scene", bad.string()});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("\"d_model\""), std::string::npos) << refused.err;
+}
+
+TEST_F(Cli, FloatOptionsRefuseNanAndEmptyPanel) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--font-scale", "nan"},
+          std::vector<std::string>{"screenshot", "--font-scale", "nan", "--out", "x.png"},
+          std::vector<std::string>{"screenshot", "--panel", "", "--out", "x.png"}}) {
+        const Result r = Run(args, {"DISPLAY", "WAYLAND_DISPLAY"});
+        EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[1] << "\n" << r.err;
+    }
+}

@@ -260,7 +260,7 @@ TEST_F(Panels4, EqualAspectPlotKeepsCirclesRound) {
     plot::PlotView view;
     view.SetHome(plot::Range{-2, 2}, plot::Range{-1, 1});
     plot::PlotConfig config;
-    config.equal_aspect = true;
+    config.flags = plot::PlotFlags_EqualAspect;
     plot::Plot p;
     ASSERT_TRUE(p.Begin("##circle", view, ImVec2(600, 300), config));
     // One unit spans as many pixels vertically as horizontally.

@@ -130,3 +130,37 @@ TEST(PlotBounds, TickGeneratorsBoundTheirWork) {
     EXPECT_LE(plot::NiceTicks(plot::Range{1e16, 1e16 + 2}, 10).size(), 64u);
     EXPECT_TRUE(plot::NiceTicks(plot::Range{0.0, INFINITY}, 10).empty());
 }
+
+// Image items land exactly on their data bounds; bars reach from 0 to their value.
+TEST_F(PlotZoom, ImageAndBarsSitOnTheirDataBounds) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowSize(ImVec2(700, 500));
+    ImGui::Begin("items");
+    plot::PlotView view;
+    view.SetHome(plot::Range{0, 10}, plot::Range{-1, 1});
+    plot::Plot p;
+    ASSERT_TRUE(p.Begin("##items", view, ImVec2(600, 400), plot::PlotConfig{}));
+    ImDrawList* draw = p.DrawList();
+    const ImTextureID texture = reinterpret_cast<ImTextureID>(static_cast<intptr_t>(42));
+    p.Image(texture, plot::Range{2, 4}, plot::Range{-0.5, 0.5});
+    ASSERT_GE(draw->VtxBuffer.Size, 4);
+    const ImDrawVert* quad = &draw->VtxBuffer[draw->VtxBuffer.Size - 4];
+    const ImVec2 top_left = p.ToPixels(2, 0.5), bottom_right = p.ToPixels(4, -0.5);
+    EXPECT_FLOAT_EQ(quad[0].pos.x, top_left.x);
+    EXPECT_FLOAT_EQ(quad[0].pos.y, top_left.y);
+    EXPECT_FLOAT_EQ(quad[2].pos.x, bottom_right.x);
+    EXPECT_FLOAT_EQ(quad[2].pos.y, bottom_right.y);
+    bool uses_texture = false;
+    for (const ImDrawCmd& command : draw->CmdBuffer)
+        uses_texture = uses_texture || command.TextureId == texture;
+    EXPECT_TRUE(uses_texture);
+    const double xs[] = {5}, ys[] = {-0.75};
+    p.Bars("share", xs, ys, 1, 1.0, IM_COL32_WHITE);
+    const ImDrawVert* bar = &draw->VtxBuffer[draw->VtxBuffer.Size - 4];
+    EXPECT_FLOAT_EQ(bar[0].pos.y, p.ToPixels(5, 0).y);     // from 0 …
+    EXPECT_FLOAT_EQ(bar[2].pos.y, p.ToPixels(5, -0.75).y); // … down to the value
+    EXPECT_FLOAT_EQ(bar[2].pos.x - bar[0].pos.x, p.ToPixels(5.5, 0).x - p.ToPixels(4.5, 0).x);
+    p.End();
+    ImGui::End();
+    ImGui::Render();
+}
