@@ -16,3 +16,10 @@ run build/bin/pelab screenshot --panel clocks --size 1280x760 --out "$out/clocks
 run build/bin/pelab screenshot --panel order --size 1280x900 --out "$out/order.png"
 run build/bin/pelab screenshot --panel order --scene assets/scenes/order-pe-off.json --size 1280x900 \
     --out "$out/order_pe_off.png"
+# The two other themes, for the README's theme section.
+scene_dir=$(mktemp -d)
+trap 'rm -rf "$scene_dir"' EXIT
+echo '{"theme": "light"}' >"$scene_dir/light.json"
+echo '{"theme": "high-contrast"}' >"$scene_dir/high-contrast.json"
+run build/bin/pelab screenshot --scene "$scene_dir/light.json" --out "$out/pelab_light.png"
+run build/bin/pelab screenshot --scene "$scene_dir/high-contrast.json" --out "$out/pelab_high_contrast.png"
