@@ -4,6 +4,7 @@
 #include "widgets.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -75,6 +76,12 @@ Tile TileFor(int index, int count, ImVec2 area_pos, ImVec2 area_size, float gap)
     const float height = area_size.y / static_cast<float>(rows);
     return {ImVec2(area_pos.x + column * width + gap, area_pos.y + row * height + gap),
             ImVec2(width - 2 * gap, height - 2 * gap)};
+}
+
+bool TitleBarReachable(ImVec2 pos, float width, ImVec2 display, float bar) {
+    const float grip = bar; // at least this much of the title bar must be on screen
+    return pos.x + width >= grip && pos.x <= display.x - grip && pos.y >= 0 &&
+           pos.y <= display.y - 2 * bar;
 }
 
 namespace {
@@ -238,6 +245,11 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         ImGui::SetNextWindowPos(tile.pos, condition);
         ImGui::SetNextWindowSize(tile.size, condition);
         DrawPanelWindow(app, entry, &entry.open, 0);
+        // A title bar out of reach (a layout saved in a larger or fullscreen window, restored in
+        // a smaller one): tile again next frame rather than leave a panel nobody can move.
+        if (const ImGuiWindow* window = ImGui::FindWindowByName(entry.window_name.c_str()))
+            if (!TitleBarReachable(window->Pos, window->Size.x, display, bar))
+                app.pending.arrange = true;
     }
     DrawAbout(app.view);
     DrawStatusBar(state);

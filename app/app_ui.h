@@ -34,6 +34,10 @@ struct Tile {
 };
 Tile TileFor(int index, int count, ImVec2 area_pos, ImVec2 area_size, float gap);
 
+/// Whether a window at pos, width wide, keeps a grip of its title bar on a display of that size
+/// (below the menu bar, above the status bar).
+bool TitleBarReachable(ImVec2 pos, float width, ImVec2 display, float bar);
+
 extern const char* const kVersion;
 extern const char* const kAboutText;
 

@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -25,11 +27,45 @@ bool WritesToStdout(const std::string& out) {
     return out.empty() || out == "-";
 }
 
-// "WxH" with each side in [64, 8192].
+// A number as a person types it: no spaces around or inside (CLI11 would skip leading ones).
+CLI::Validator PlainNumber() {
+    return CLI::Validator(
+        [](std::string& text) {
+            if (text.empty()) return std::string("must be a number (got nothing)");
+            for (const char c : text)
+                if (std::isspace(static_cast<unsigned char>(c)))
+                    return "must be a number without spaces (got " + Excerpt(text) + ")";
+            return std::string();
+        },
+        "NUMBER");
+}
+
+// A seed is a whole number in [0, 2^64 − 1]: "-1" or 2^64 must not wrap around silently.
+CLI::Validator Seed() {
+    return CLI::Validator(
+        [](std::string& text) {
+            const std::string max = "18446744073709551615";
+            const bool digits =
+                !text.empty() && text.size() <= max.size() &&
+                std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits || (text.size() == max.size() && text > max))
+                return "must be a whole number in [0, " + max + "] (got " + Excerpt(text) + ")";
+            return std::string();
+        },
+        "SEED");
+}
+
+// "WxH" with each side in [64, 8192], digits only.
 std::string ParseSize(const std::string& text, int* width, int* height) {
-    char tail = 0;
-    if (std::sscanf(text.c_str(), "%dx%d%c", width, height, &tail) != 2)
-        return "--size must look like WIDTHxHEIGHT, e.g. 1280x800 (got \"" + text + "\")";
+    const std::size_t x = text.find('x');
+    const auto all_digits = [](const std::string& part) {
+        return !part.empty() && part.size() <= 5 &&
+               std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (x == std::string::npos || !all_digits(text.substr(0, x)) || !all_digits(text.substr(x + 1)))
+        return "--size must look like WIDTHxHEIGHT, e.g. 1280x800 (got " + Excerpt(text) + ")";
+    *width = std::stoi(text.substr(0, x));
+    *height = std::stoi(text.substr(x + 1));
     if (*width < 64 || *width > 8192 || *height < 64 || *height > 8192)
         return "--size: each side must be in [64, 8192] pixels (got " + text + ")";
     return {};
@@ -97,9 +133,11 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->group(""); // hidden from --help: for the end-to-end tests
     app.add_flag("--fullscreen", result.gui.fullscreen, "Start fullscreen (F11 toggles)");
     app.add_option("--font-scale", result.gui.font_scale, "Text size factor, 0.5 to 4")
+        ->check(PlainNumber())
         ->check(CLI::Range(0.5f, 4.0f));
     app.add_option("--bench-frames", result.gui.bench_frames,
                    "Render N frames with the panels open, print median and p99 frame times")
+        ->check(PlainNumber())
         ->check(CLI::Range(1, 1000000));
 
     CLI::App* export_command = app.add_subcommand("export", "Write data to a file or stdout");
@@ -109,9 +147,14 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     CLI::App* export_pe = export_command->add_subcommand(
         "pe", "The (max_len x d_model) sinusoidal PE matrix: row = position, column = dimension");
     export_pe->add_option("--max-len", pe.max_len, "Number of positions (rows), 1 to 1048576")
+        ->check(PlainNumber())
         ->required();
-    export_pe->add_option("--d-model", pe.d_model, "Model width (even, 2 to 16384)")->required();
-    export_pe->add_option("--base", pe.base, "Frequency base (> 1)")->capture_default_str();
+    export_pe->add_option("--d-model", pe.d_model, "Model width (even, 2 to 16384)")
+        ->check(PlainNumber())
+        ->required();
+    export_pe->add_option("--base", pe.base, "Frequency base (> 1)")
+        ->check(PlainNumber())
+        ->capture_default_str();
     export_pe
         ->add_option("--layout", pe.layout,
                      "interleaved: dim 2i = sin, 2i+1 = cos (the paper); "
@@ -135,11 +178,14 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->capture_default_str();
     export_attention
         ->add_option("--d-model", attention.d_model, "Model width (even, >= distinct words)")
+        ->check(PlainNumber())
         ->capture_default_str();
     export_attention->add_option("--base", attention.base, "Frequency base (> 1)")
+        ->check(PlainNumber())
         ->capture_default_str();
     export_attention
         ->add_option("--pe-scale", attention.pe_scale, "X = E + pe_scale * PE, 0 to 1000")
+        ->check(PlainNumber())
         ->capture_default_str();
     export_attention->add_flag("--sqrt-d-scale", attention.scale_embeddings,
                                "Multiply embeddings by sqrt(d_model) first");
@@ -147,6 +193,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->check(CLI::IsMember({"one-hot", "random"}))
         ->capture_default_str();
     export_attention->add_option("--seed", attention.seed, "Seed of the random embeddings")
+        ->check(Seed())
         ->capture_default_str();
     export_attention->add_option("--format", attention.format, "json")
         ->check(CLI::IsMember({"json"}))
@@ -168,6 +215,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
                            "Only this panel, filling the image: " + panels.IdList());
     screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
     screenshot->add_option("--font-scale", shot.font_scale, "Text size factor, 0.5 to 4")
+        ->check(PlainNumber())
         ->check(CLI::Range(0.5f, 4.0f));
     screenshot->add_option("--out", shot.out, "PNG file to write")->required();
 

@@ -12,6 +12,8 @@ namespace pelab {
 
 /// Largest scene or lesson file we read; larger input is refused before it is parsed.
 constexpr std::size_t kMaxInputBytes = 1u << 20;
+/// Largest PNG figure read for the scene it carries (a 4K screenshot is a few MiB).
+constexpr std::size_t kMaxFigureBytes = 64u << 20;
 /// Deepest nesting of arrays and objects accepted (real scenes use 2 or 3 levels). The limit
 /// is checked while parsing, so a 10 000-deep document is refused before it is built.
 constexpr int kMaxJsonDepth = 32;

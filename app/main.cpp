@@ -11,6 +11,11 @@ int main(int argc, char** argv) {
         const pelab::CommandLine command = pelab::ParseCommandLine(argc, argv);
         switch (command.command) {
         case pelab::Command::Exit:
+            // --help and --version print to stdout: a full disk or closed pipe is a failure.
+            if (!(std::cout << std::flush)) {
+                std::cerr << "pelab: writing to standard output failed\n";
+                return pelab::kExitRuntimeFailure;
+            }
             return command.exit_code;
         case pelab::Command::ExportPe:
             return pelab::RunExportPe(command.export_pe);

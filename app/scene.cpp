@@ -3,6 +3,7 @@
 #include "json_input.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
+#include "png_scene.h"
 
 #include <cmath>
 #include <sstream>
@@ -143,9 +144,19 @@ std::string SceneTable::Apply(const std::string& json_text) const {
 }
 
 std::string SceneTable::Load(const std::string& path) const {
-    std::string text;
-    if (std::string error = ReadInputFile(path, kMaxInputBytes, &text); !error.empty())
+    std::string bytes;
+    if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
         return "scene " + error;
+    std::string text;
+    if (LooksLikePng(bytes)) {
+        // A figure made by `pelab screenshot`: its scene is in a text chunk.
+        if (std::string error = ReadPngTextChunk(bytes, kSceneChunkKeyword, &text); !error.empty())
+            return "scene " + Excerpt(json(path), 200) + ": " + error;
+    } else if (bytes.size() > kMaxInputBytes) {
+        return "scene " + Excerpt(json(path), 200) + " is larger than 1024 KiB";
+    } else {
+        text = std::move(bytes);
+    }
     const std::string error = Apply(text);
     return error.empty() ? error : "scene " + Excerpt(json(path), 200) + ": " + error;
 }

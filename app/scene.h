@@ -53,7 +53,8 @@ public:
     /// Applies the scene in json_text. Returns "" on success, else a one-line message naming
     /// the field (or the JSON problem); on error nothing is changed.
     std::string Apply(const std::string& json_text) const;
-    /// Reads a scene file (at most 1 MiB, a regular file) and applies it.
+    /// Reads a scene file (JSON of at most 1 MiB, or a PNG figure written by PE Lab, which
+    /// carries its scene in a text chunk; a regular file either way) and applies it.
     std::string Load(const std::string& path) const;
     /// Every field's current value, with "format" and "version".
     nlohmann::json Document() const;

@@ -7,6 +7,7 @@
 #include "pelab/error.h"
 #include "pelab/export.h"
 #include "platform.h"
+#include "png_scene.h"
 
 #include <imgui.h>
 #include <stb_image_write.h>
@@ -253,6 +254,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
     BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
     FrameOptions frame_options;
     frame_options.solo_panel = options.panel;
+    // The figure's scene presents the panel it shows, so it reopens as the same picture.
+    if (!options.panel.empty()) app.view.presented_panel = options.panel;
     // A few frames: windows size themselves to their content on the first ones.
     for (int frame = 0; frame < 4; ++frame) {
         platform.BeginFrame();
@@ -275,9 +278,11 @@ int RunScreenshot(const ScreenshotOptions& options) {
         std::fprintf(stderr, "pelab: PNG encoding failed\n");
         return kExitRuntimeFailure;
     }
-    if (const std::string write_error =
-            SaveTextFile(options.out, std::string(png.begin(), png.end()));
-        !write_error.empty()) {
+    // The figure carries its scene, so `pelab --scene FIGURE.png` reopens it.
+    const std::string figure =
+        AddPngTextChunk(std::string(png.begin(), png.end()), kSceneChunkKeyword,
+                        app.Document(false).dump(-1, ' ', true));
+    if (const std::string write_error = SaveTextFile(options.out, figure); !write_error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", write_error.c_str());
         return kExitRuntimeFailure;
     }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -213,6 +214,46 @@ std::string check_writable(const std::string& path) {
     return {};
 }
 
+namespace {
+
+// The temporary file being written, for the signal handler: SIGINT or SIGTERM during a long
+// export removes it, then ends the process as the signal would have. Static storage because a
+// signal handler can reach nothing else; one write is in progress at a time.
+char g_temporary_path[PATH_MAX + 1];
+volatile std::sig_atomic_t g_has_temporary = 0;
+
+extern "C" void remove_temporary_and_reraise(int signal_number) {
+    if (g_has_temporary) ::unlink(g_temporary_path);
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+}
+
+// Installs the handler for the lifetime of one temporary file.
+class TemporaryFileGuard {
+public:
+    explicit TemporaryFileGuard(const std::string& path) {
+        if (path.size() > PATH_MAX) return;
+        std::memcpy(g_temporary_path, path.c_str(), path.size() + 1);
+        g_has_temporary = 1;
+        previous_int_ = std::signal(SIGINT, remove_temporary_and_reraise);
+        previous_term_ = std::signal(SIGTERM, remove_temporary_and_reraise);
+    }
+    ~TemporaryFileGuard() {
+        if (!g_has_temporary) return;
+        std::signal(SIGINT, previous_int_);
+        std::signal(SIGTERM, previous_term_);
+        g_has_temporary = 0;
+    }
+    TemporaryFileGuard(const TemporaryFileGuard&) = delete;
+    TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
+
+private:
+    void (*previous_int_)(int) = SIG_DFL;
+    void (*previous_term_)(int) = SIG_DFL;
+};
+
+} // namespace
+
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& writer) {
     if (path.empty()) throw IoError("output path is empty");
@@ -240,6 +281,7 @@ void write_file_atomically(const std::string& path,
     umask(mask);
     fchmod(descriptor, exists ? (existing.st_mode & 07777) : (0666 & ~mask));
     close(descriptor);
+    const TemporaryFileGuard guard(temporary);
     try {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         run_writer(out, path, writer);

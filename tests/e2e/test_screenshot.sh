@@ -24,6 +24,13 @@ for theme in dark light high-contrast; do
     done
 done
 e2e_note "panels: $panels; themes: dark light high-contrast"
+# A figure reopens as its scene: ImageMagick sees the text chunk, and the scene in it presents
+# the panel it shows, in its theme.
+identify -verbose "$SHOTS/screenshot_order_light.png" | grep -q 'pelab-scene:' ||
+    e2e_fail "the PNG carries no pelab-scene text chunk"
+read -r presented theme < <("$PELAB" readouts --scene "$SHOTS/screenshot_order_light.png" |
+    /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["presented_panel"], d["theme"])')
+[[ "$presented $theme" == "order light" ]] || e2e_fail "figure reopened as '$presented $theme', not 'order light'"
 # Another size and a larger font for slides.
 "$PELAB" screenshot --panel waves --size 1920x1080 --font-scale 1.5 --out "$SHOTS/screenshot_waves_projector.png" >/dev/null
 check_png "$SHOTS/screenshot_waves_projector.png" 1920x1080

@@ -1,0 +1,28 @@
+// png_scene.h — a figure that reopens as its scene. PNGs written by PE Lab carry the scene they
+// show as JSON in a tEXt chunk with the keyword "pelab-scene" (ASCII-escaped JSON, as tEXt
+// holds Latin-1); `pelab --scene FIGURE.png` reads it back.
+#pragma once
+
+#include <string>
+
+namespace pelab {
+
+constexpr const char* kSceneChunkKeyword = "pelab-scene";
+
+/// True when bytes start with the 8-byte PNG signature.
+bool LooksLikePng(const std::string& bytes);
+
+/// Returns png with a tEXt chunk (keyword, text) inserted right after IHDR. text must be
+/// Latin-1 without NUL bytes (ASCII JSON is); png must be a well-formed PNG (as stb writes it).
+std::string AddPngTextChunk(const std::string& png, const std::string& keyword,
+                            const std::string& text);
+
+/// Finds the tEXt chunk called keyword in png. Returns "" and sets *text, or a message: not a
+/// PNG, a chunk that runs past the end, a bad CRC, no such chunk. Reads only the chunk headers
+/// it walks over, so any byte string is safe input.
+std::string ReadPngTextChunk(const std::string& png, const std::string& keyword, std::string* text);
+
+/// CRC-32 (ISO 3309, as PNG uses) of bytes.
+unsigned long Crc32(const unsigned char* bytes, std::size_t size);
+
+} // namespace pelab

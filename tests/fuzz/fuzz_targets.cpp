@@ -1,0 +1,87 @@
+#include "fuzz_targets.h"
+
+#include "app.h"
+#include "cli.h"
+#include "pelab/attention.h"
+#include "pelab/embedding.h"
+#include "pelab/error.h"
+#include "png_scene.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace pelab::fuzz {
+
+// libFuzzer target: the scene parser (every field of the scene table, all or nothing). Any input
+// must give "" or a one-line message, never a crash, a sanitizer report, a hang or a leak.
+int Scene(const std::uint8_t* data, std::size_t size) {
+    App app;
+    const std::string error =
+        app.scene.Apply(std::string(reinterpret_cast<const char*>(data), size));
+    if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
+    if (error.empty()) {
+        // What was accepted is within range and writes back as a scene that reads again.
+        if (app.state.d_model % 2 != 0 || app.state.pair >= app.state.d_model / 2) __builtin_trap();
+        App again;
+        if (!again.scene.Apply(app.Document(false).dump()).empty()) __builtin_trap();
+    }
+    return 0;
+}
+
+// libFuzzer target: the PNG text-chunk reader behind `--scene FIGURE.png`, then the scene parser
+// on whatever text it finds.
+int PngScene(const std::uint8_t* data, std::size_t size) {
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    std::string text;
+    if (ReadPngTextChunk(bytes, kSceneChunkKeyword, &text).empty()) {
+        App app;
+        (void)app.scene.Apply(text);
+    }
+    return 0;
+}
+
+// libFuzzer target: the order demo's tokenizer and UTF-8 checker, and the demo itself on what
+// it accepts (sentence A = the input, sentence B = the input reversed word by word).
+int Tokenize(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    try {
+        std::vector<std::string> words = tokenize(text);
+        std::string reversed;
+        std::reverse(words.begin(), words.end());
+        for (const std::string& word : words)
+            reversed += word + " ";
+        OrderDemoOptions options;
+        options.d_model = 64;
+        (void)run_order_demo(text, reversed, options);
+    } catch (const InvalidArgument&) {
+        // refused with a message: fine
+    }
+    return 0;
+}
+
+// libFuzzer target: the command-line parser. The input is split at NUL bytes into arguments;
+// parsing must end in a command or an exit code, never a crash. Nothing is run.
+int CommandLine(const std::uint8_t* data, std::size_t size) {
+    std::vector<std::string> args{"pelab"};
+    std::string current;
+    for (std::size_t k = 0; k < size && args.size() < 64; ++k) {
+        if (data[k] == 0) {
+            args.push_back(current);
+            current.clear();
+        } else {
+            current.push_back(static_cast<char>(data[k]));
+        }
+    }
+    args.push_back(current);
+    std::vector<char*> argv;
+    for (std::string& arg : args)
+        argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    const pelab::CommandLine command = ParseCommandLine(static_cast<int>(args.size()), argv.data());
+    if (command.command == Command::Exit && command.exit_code != 0 && command.exit_code != 2)
+        __builtin_trap(); // only success or bad usage are possible answers
+    return 0;
+}
+
+} // namespace pelab::fuzz

@@ -1,0 +1,80 @@
+// Headless regressions from the hostile-input run: a layout restored off-screen, corrupt or
+// binary settings, and the style surviving a new text size.
+#include "headless_fixture.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <random>
+#include <string>
+
+using namespace pelab;
+
+namespace {
+class Reliability : public HeadlessApp {
+protected:
+    Reliability() : HeadlessApp(ImVec2(1280, 800)) {}
+};
+} // namespace
+
+// After a fullscreen session at 1920×1080 the saved layout put panels where a 1280×800 window
+// cannot reach them; the frame now tiles them again.
+TEST_F(Reliability, PanelsRestoredOutOfReachAreTiledAgain) {
+    Frame();
+    ImGui::SetWindowPos(app.panels.Find("order")->window_name.c_str(), ImVec2(1700, 1000));
+    Frame(); // the frame notices the title bar is out of reach…
+    Frame(); // …and tiles on the next one
+    const ImGuiWindow* order = WindowOf("order");
+    ASSERT_NE(order, nullptr);
+    EXPECT_TRUE(
+        TitleBarReachable(order->Pos, order->Size.x, ImVec2(1280, 800), ImGui::GetFrameHeight()));
+    EXPECT_LT(order->Pos.x + order->Size.x, 1281.0f);
+    EXPECT_FALSE(TitleBarReachable(ImVec2(1700, 1000), 600, ImVec2(1280, 800), 20));
+    EXPECT_FALSE(TitleBarReachable(ImVec2(-700, 100), 600, ImVec2(1280, 800), 20));
+    EXPECT_TRUE(TitleBarReachable(ImVec2(-500, 100), 600, ImVec2(1280, 800), 20));
+}
+
+// imgui.ini is read through our handler too: garbage, binary bytes, absurd values and unknown
+// themes leave the defaults, and nothing crashes.
+TEST_F(Reliability, CorruptSettingsLeaveDefaults) {
+    RegisterViewSettingsHandler(app.view);
+    const std::string texts[] = {
+        "[PELab][View]\nTheme=neon\nFontScale=1e999\n",
+        "[PELab][View]\nFontScale=nan\nFontScale=-3\nTheme=\n",
+        "[PELab][Other]\nTheme=light\n",
+        "[Window][###waves]\nPos=999999999,-99999999\nSize=-5,1e30\n",
+        std::string("\0\xff[PELab][View]\n\x01Theme=light", 30),
+    };
+    for (const std::string& text : texts) {
+        ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
+        EXPECT_EQ(app.view.theme, ThemeId::Dark) << text;
+        EXPECT_EQ(app.view.font_scale, 1.0f) << text;
+        Frame();
+    }
+    std::mt19937 random(7);
+    std::string noise(4096, '\0');
+    for (int round = 0; round < 50; ++round) {
+        for (char& c : noise)
+            c = static_cast<char>(random());
+        ImGui::LoadIniSettingsFromMemory(noise.data(), noise.size());
+    }
+    Frame();
+    const std::string good = "[PELab][View]\nTheme=light\nFontScale=1.5\n";
+    ImGui::LoadIniSettingsFromMemory(good.data(), good.size());
+    EXPECT_EQ(app.view.theme, ThemeId::Light);
+    EXPECT_EQ(app.view.font_scale, 1.5f);
+}
+
+// Ctrl+= used to rebuild the style with the fonts, resetting the colours to the dark theme.
+TEST_F(Reliability, NewTextSizeKeepsTheThemesColours) {
+    app.view.theme = ThemeId::Light;
+    Frame();
+    const ImVec4 light_background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    EXPECT_GT(light_background.x, 0.9f);
+    Frame({}, std::vector<KeyPress>(4, KeyPress{keys::kEqual, false, true})); // 1.15^4 ≈ 1.75
+    BuildFonts(fonts, kBaseFontPixels * app.view.font_scale); // what the session does next
+    Frame();
+    EXPECT_EQ(ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x, light_background.x);
+    EXPECT_GT(ImGui::GetStyle().FramePadding.x, ImGuiStyle().FramePadding.x); // sizes scaled
+}
