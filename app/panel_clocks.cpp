@@ -60,7 +60,7 @@ void ClocksPanel::DrawTransport(FrameContext& frame) {
     ImGui::SetNextItemWidth(font * 8);
     ImGui::SliderInt("k", &state.shift_k, -100, 100);
     ImGui::SameLine();
-    HelpMarker("Moving from pos A to pos A + k turns every hand by ω_i·k: the purple arc. "
+    HelpMarker("Moving from pos A to pos A + k turns every hand by ω_i·k: the reddish-purple arc. "
                "The arc depends on k only, never on where A is; that is the rotation R_k.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(font * 7);

@@ -52,16 +52,31 @@ std::string ExplainDifference(double pos_a, double pos_b, int d_model, double ba
     } else if (telling > 0) {
         std::snprintf(text, sizeof text,
                       "Positions %.6g and %.6g are %.6g apart: far. The %d fastest pairs have "
-                      "turned more than half a cycle and wrapped around, so they look random; "
-                      "pairs %d to %d (wavelengths %.0f to %.0f) separate the two positions in "
-                      "order, and the %d slowest pairs still barely differ.",
+                      "turned more than half a turn between them: they still differ, but no "
+                      "longer in order. Pairs %d to %d (wavelengths %.0f to %.0f) separate the two "
+                      "positions in order, and the %d slowest pairs barely differ.",
                       pos_a, pos_b, distance, wrapped, first_telling, last_telling,
                       2 * M_PI / w[first_telling], 2 * M_PI / w[last_telling], still);
+    } else if (still > 0) {
+        // Small d_model: the frequencies are so far apart that none falls in between.
+        std::snprintf(text, sizeof text,
+                      "Positions %.6g and %.6g are %.6g apart, and no pair turns a readable amount "
+                      "between them: the %d fastest turn more than half a turn (they differ, but "
+                      "not in order) and the %d slowest less than 0.1 rad (they barely differ). "
+                      "With %d pairs the frequencies are too far apart to cover this distance; a "
+                      "larger d_model fills the gap.",
+                      pos_a, pos_b, distance, wrapped, still, pairs);
+    } else if (pairs == 1) {
+        std::snprintf(text, sizeof text,
+                      "Positions %.6g and %.6g are %.6g apart: the only pair (ω_0 = 1 whatever the "
+                      "base) has turned more than half a turn, so its values differ but not in "
+                      "order. A larger d_model adds slower pairs that would order them.",
+                      pos_a, pos_b, distance);
     } else {
         std::snprintf(text, sizeof text,
-                      "Positions %.6g and %.6g are %.6g apart: every pair has wrapped past half a "
-                      "cycle at base %.6g, so the encodings look unrelated; a larger base would "
-                      "give slow pairs that still order them.",
+                      "Positions %.6g and %.6g are %.6g apart: every pair has turned more than "
+                      "half a turn at base %.6g, so the encodings differ but not in order; a "
+                      "larger base or d_model would give slow pairs that still order them.",
                       pos_a, pos_b, distance, base);
     }
     return text;
@@ -289,7 +304,7 @@ void ComparePanel::DrawTable(FrameContext& frame) {
             ImGui::Text("%d %s", dim, dim % 2 == 0 ? "sin" : "cos");
             const char* fn = dim % 2 == 0 ? "sin" : "cos";
             ImGui::TableNextColumn();
-            ImGui::Text("%.3f", omegas[pair]);
+            ImGui::Text(omegas[pair] >= 0.01 ? "%.3f" : "%.2e", omegas[pair]);
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("ω_%d = base^(−2·%d/d) = %.6g^(−%.6f) = %.8g", pair, pair,
                                   state.base, 2.0 * pair / d, omegas[pair]);

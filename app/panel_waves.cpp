@@ -67,8 +67,18 @@ void WavesPanel::DrawControls(FrameContext& frame) {
     ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase, "%.0f",
                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     ImGui::SameLine();
-    HelpMarker("ω_i = 1 / base^(2i/d_model). The paper uses 10000: the slowest pair then needs "
-               "about 2π·10000 ≈ 62 832 positions for one turn.");
+    {
+        // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
+        // wavelength is 2π·base^((d−2)/d), not 2π·base (that would be i = d/2).
+        const int slowest = state.d_model / 2 - 1;
+        char help[256];
+        std::snprintf(help, sizeof help,
+                      "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
+                      "pair, i = %d, needs 2π·%.6g^(%d/%d) = %.6g positions for one turn.",
+                      slowest, state.base, 2 * slowest, state.d_model,
+                      wavelength(slowest, state.d_model, state.base));
+        HelpMarker(help);
+    }
     ImGui::SameLine();
     const double position_min = 0.0;
     ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.05f, &position_min,

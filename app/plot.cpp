@@ -430,21 +430,32 @@ void Plot::End() {
         const ImU32 cross = ImGui::GetColorU32(ImGuiCol_Text, 0.35f);
         draw_list_->AddLine(ImVec2(mouse.x, plot_min_.y), ImVec2(mouse.x, plot_max_.y), cross);
         draw_list_->AddLine(ImVec2(plot_min_.x, mouse.y), ImVec2(plot_max_.x, mouse.y), cross);
-        ImGui::BeginTooltip();
-        ImGui::Text("x = %.6g", mouse_x_);
-        for (const HoverSeries& series : hover_series_) {
-            // Nearest sample by x (series x values are ascending).
+        // Each value is shown with the x it belongs to (the nearest sample), never beside the
+        // mouse's x: sin(32.92) is not sin(32.90).
+        const auto nearest = [&](const HoverSeries& series) {
             const double* found = std::lower_bound(series.xs, series.xs + series.count, mouse_x_);
             int index = static_cast<int>(found - series.xs);
             if (index >= series.count) index = series.count - 1;
             if (index > 0 &&
                 std::fabs(series.xs[index - 1] - mouse_x_) < std::fabs(series.xs[index] - mouse_x_))
                 --index;
+            return index;
+        };
+        const double header_x =
+            hover_series_.empty() ? mouse_x_ : hover_series_[0].xs[nearest(hover_series_[0])];
+        ImGui::BeginTooltip();
+        ImGui::Text("x = %.9g", header_x);
+        for (const HoverSeries& series : hover_series_) {
+            const int index = nearest(series);
             ImGui::PushStyleColor(ImGuiCol_Text, series.color);
             ImGui::Bullet();
             ImGui::PopStyleColor();
             ImGui::SameLine();
-            ImGui::Text("%s: %.6f", series.label, series.ys[index]);
+            if (series.xs[index] == header_x)
+                ImGui::Text("%s: %.6f", series.label, series.ys[index]);
+            else
+                ImGui::Text("%s: %.6f (at x = %.9g)", series.label, series.ys[index],
+                            series.xs[index]);
         }
         ImGui::EndTooltip();
     }

@@ -50,7 +50,11 @@ void HighContrastColors(ImGuiStyle& style) {
     c[ImGuiCol_Button] = ImVec4(0.0f, 0.3f, 0.6f, 1);
     c[ImGuiCol_ButtonHovered] = ImVec4(0.0f, 0.45f, 0.85f, 1);
     c[ImGuiCol_ButtonActive] = ImVec4(0.0f, 0.55f, 1.0f, 1);
-    c[ImGuiCol_CheckMark] = c[ImGuiCol_SliderGrab] = c[ImGuiCol_SliderGrabActive] = yellow;
+    c[ImGuiCol_CheckMark] = yellow;
+    // Slider values are printed over the grab: a yellow grab hid white digits ("1000" for
+    // 10000), so the grab is a saturated blue that white text stays readable on.
+    c[ImGuiCol_SliderGrab] = ImVec4(0.0f, 0.45f, 0.9f, 1);
+    c[ImGuiCol_SliderGrabActive] = ImVec4(0.2f, 0.6f, 1.0f, 1);
     c[ImGuiCol_Header] = ImVec4(0.0f, 0.3f, 0.6f, 1);
     c[ImGuiCol_HeaderHovered] = ImVec4(0.0f, 0.45f, 0.85f, 1);
     c[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.08f);

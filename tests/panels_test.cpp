@@ -87,10 +87,24 @@ TEST(Compare, ExplanationChangesWithTheCase) {
     EXPECT_NE(near.find("close"), std::string::npos) << near;
     EXPECT_NE(near.find("fast pairs"), std::string::npos) << near;
     EXPECT_NE(far.find("far"), std::string::npos) << far;
-    EXPECT_NE(far.find("wrapped"), std::string::npos) << far;
+    EXPECT_NE(far.find("more than half a turn"), std::string::npos) << far;
     // 3 vs 150 at d = 128: ω_i·147 > π for ω_i > 0.02137, i.e. i < 64·log(1/0.02137)/log(10000)
     // = 26.8: pairs 0 … 26 have wrapped (27 pairs). Independent arithmetic, not the panel's.
     EXPECT_NE(far.find("The 27 fastest pairs"), std::string::npos) << far;
+    // d_model 4, 0 vs 7: ω = 1 and 0.01; 7 rad > π wraps, 0.07 rad < 0.1 barely moves. The
+    // text must not blame the base (the reviewer's case), and must name the gap.
+    const std::string gap = ExplainDifference(0, 7, 4, 10000);
+    EXPECT_EQ(gap.find("every pair"), std::string::npos) << gap;
+    EXPECT_NE(gap.find("the 1 fastest"), std::string::npos) << gap;
+    EXPECT_NE(gap.find("the 1 slowest"), std::string::npos) << gap;
+    EXPECT_NE(gap.find("larger d_model"), std::string::npos) << gap;
+    // d_model 2: the base changes nothing, so it is not offered as the remedy.
+    const std::string single = ExplainDifference(0, 7, 2, 1e6);
+    EXPECT_EQ(single.find("larger base"), std::string::npos) << single;
+    EXPECT_NE(single.find("whatever the base"), std::string::npos) << single;
+    // d_model 8, base 10, 0 vs 1000: ω ≥ 10^-0.75 = 0.178, 178 rad > π for every pair.
+    const std::string all = ExplainDifference(0, 1000, 8, 10);
+    EXPECT_NE(all.find("every pair"), std::string::npos) << all;
 }
 
 TEST(Clocks, HandStartsUpAndTurnsClockwise) {

@@ -99,10 +99,12 @@ std::vector<double> dot_product_by_offset(double pos, int max_offset, int d_mode
 }
 
 const char* similarity_label(double cosine_similarity) {
-    if (cosine_similarity >= kSimilarityVeryHigh) return "very high (neighbours)";
+    // No "(neighbours)" or "(far apart)": equal positions, or far ones at a small d_model,
+    // can land in any band, so the label names the band only.
+    if (cosine_similarity >= kSimilarityVeryHigh) return "very high";
     if (cosine_similarity >= kSimilarityHigh) return "high";
     if (cosine_similarity >= kSimilarityModerate) return "moderate";
-    return "low (far apart)";
+    return "low";
 }
 
 } // namespace pelab

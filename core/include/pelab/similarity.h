@@ -35,7 +35,7 @@ std::vector<float> similarity_matrix(int first, int count, int d_model, double b
 std::vector<double> dot_product_by_offset(double pos, int max_offset, int d_model, double base);
 
 /// Qualitative label for a cosine similarity, with the thresholds the UI states:
-///   ≥ 0.9 "very high (neighbours)", ≥ 0.75 "high", ≥ 0.5 "moderate", otherwise "low (far apart)".
+///   ≥ 0.9 "very high", ≥ 0.75 "high", ≥ 0.5 "moderate", otherwise "low".
 const char* similarity_label(double cosine_similarity);
 constexpr double kSimilarityVeryHigh = 0.9;
 constexpr double kSimilarityHigh = 0.75;
