@@ -16,27 +16,40 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <unistd.h>
 #include <vector>
 
 namespace pelab {
 
 namespace {
 
-// Where ImGui keeps window positions between runs: $XDG_CONFIG_HOME/pelab or ~/.config/pelab.
+// Where ImGui keeps window positions and the view settings between runs:
+// $XDG_CONFIG_HOME/pelab or ~/.config/pelab. "" when there is no usable folder, after saying
+// once why (the app then starts with defaults and saves nothing).
 std::string SettingsPath() {
     std::filesystem::path folder;
     if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
         folder = xdg;
     else if (const char* home = std::getenv("HOME"); home && *home)
         folder = std::filesystem::path(home) / ".config";
-    else
+    if (folder.empty()) {
+        std::fprintf(stderr, "pelab: neither XDG_CONFIG_HOME nor HOME is set: settings and "
+                             "layout will not be saved\n");
         return {};
+    }
     folder /= "pelab";
     std::error_code error;
     std::filesystem::create_directories(folder, error);
-    if (error) return {};
+    if (error || ::access(folder.c_str(), W_OK | X_OK) != 0) {
+        std::fprintf(stderr,
+                     "pelab: cannot use the settings folder \"%s\" (%s): settings and layout "
+                     "will not be saved\n",
+                     folder.c_str(), error ? error.message().c_str() : std::strerror(errno));
+        return {};
+    }
     return (folder / "imgui.ini").string();
 }
 

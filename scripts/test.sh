@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One command to install what is missing, build, and run every test:
 #  1. Release build: unit, headless-frame, CLI and end-to-end (Xvfb + xdotool) tests;
-#  2. AddressSanitizer + UndefinedBehaviorSanitizer build: unit, headless-frame and CLI tests.
+#  2. AddressSanitizer + UndefinedBehaviorSanitizer build: unit, headless-frame and CLI tests;
+#  3. libFuzzer on the scene, PNG-scene, tokenizer and command-line parsers (25 s each);
+#  4. a 60-second random-input soak of the sanitizer build's real window under Xvfb.
 # Ends with CTest's summary; exits non-zero on any failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,11 +23,21 @@ scripts/build.sh "$root/build-sanitize" -DPELAB_SANITIZE=ON
 echo "== Sanitizer tests (unit, headless, cli)"
 sanitize_status=0
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j"$jobs" -LE e2e) | tee build-sanitize/ctest.log || sanitize_status=$?
+    ctest --output-on-failure -j"$jobs" -LE "e2e|package") | tee build-sanitize/ctest.log || sanitize_status=$?
+
+echo "== Fuzzing (scripts/fuzz.sh all 25)"
+fuzz_status=0
+scripts/fuzz.sh all 25 | tee build/fuzz.log || fuzz_status=$?
+
+echo "== Soak (scripts/soak.sh 60 with the sanitizer build)"
+soak_status=0
+scripts/soak.sh 60 "$root/build-sanitize/bin/pelab" 1 | tee build/soak.log || soak_status=$?
 
 echo "== Summary"
 echo "release tests: $([[ $release_status -eq 0 ]] && echo passed || echo FAILED)"
 echo "sanitizer tests: $([[ $sanitize_status -eq 0 ]] && echo passed || echo FAILED)"
+echo "fuzzing: $([[ $fuzz_status -eq 0 ]] && echo passed || echo FAILED)"
+echo "soak: $([[ $soak_status -eq 0 ]] && echo passed || echo FAILED)"
 echo "screenshots for a person to look at: build/screenshots/"
 # CTest's own summary lines, then one plain total over both runs.
 total=0
@@ -37,6 +49,10 @@ for log in build/ctest.log build-sanitize/ctest.log; do
     total=$((total + $(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")))
     failed=$((failed + $(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")))
 done
-[[ $release_status -eq 0 && $sanitize_status -eq 0 ]] || failed=$((failed > 0 ? failed : 1))
+# Each fuzz target and the soak count as one test.
+fuzz_passed=$(grep -c 'no failure' build/fuzz.log || true)
+total=$((total + 4 + 1))
+failed=$((failed + (4 - fuzz_passed) + (soak_status != 0 ? 1 : 0)))
+[[ $release_status -eq 0 && $sanitize_status -eq 0 && $fuzz_status -eq 0 ]] || failed=$((failed > 0 ? failed : 1))
 echo "tests: $((total - failed)) passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,13 +50,17 @@ protected:
 
     // Runs pelab with args (no shell: arguments pass through untouched); env_unset names
     // variables removed from the child's environment.
-    Result Run(const std::vector<std::string>& args,
-               const std::vector<std::string>& env_unset = {}) {
-        const fs::path out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
+    Result Run(const std::vector<std::string>& args, const std::vector<std::string>& env_unset = {},
+               const std::vector<std::pair<std::string, std::string>>& env_set = {},
+               const std::string& stdout_to = "") {
+        const fs::path out_path = stdout_to.empty() ? dir / "stdout.txt" : fs::path(stdout_to);
+        const fs::path err_path = dir / "stderr.txt";
         const pid_t pid = fork();
         if (pid == 0) {
             for (const std::string& name : env_unset)
                 unsetenv(name.c_str());
+            for (const auto& [name, value] : env_set)
+                setenv(name.c_str(), value.c_str(), 1);
             std::FILE* out = std::freopen(out_path.c_str(), "w", stdout);
             std::FILE* err = std::freopen(err_path.c_str(), "w", stderr);
             if (!out || !err) _exit(127);
@@ -73,7 +78,7 @@ protected:
         waitpid(pid, &status, 0);
         Result r;
         r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        r.out = ReadAll(out_path);
+        r.out = stdout_to.empty() ? ReadAll(out_path) : std::string();
         r.err = ReadAll(err_path);
         return r;
     }
@@ -432,4 +437,130 @@ TEST_F(Cli, FloatOptionsRefuseNanAndEmptyPanel) {
         const Result r = Run(args, {"DISPLAY", "WAYLAND_DISPLAY"});
         EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[1] << "\n" << r.err;
     }
+}
+
+namespace {
+
+// A small tmpfs (root only): `size` bytes, read-only if asked. Unmounted by the destructor.
+class TinyFilesystem {
+public:
+    TinyFilesystem(const fs::path& where, const char* options) : where_(where) {
+        fs::create_directories(where);
+        const std::string command = "mount -t tmpfs -o " + std::string(options) + " tmpfs '" +
+                                    where.string() + "' 2>/dev/null";
+        mounted_ = ::geteuid() == 0 && std::system(command.c_str()) == 0;
+    }
+    ~TinyFilesystem() {
+        if (mounted_) (void)std::system(("umount '" + where_.string() + "'").c_str());
+    }
+    bool mounted() const { return mounted_; }
+
+private:
+    fs::path where_;
+    bool mounted_ = false;
+};
+
+int CountTemporaries(const fs::path& folder) {
+    int count = 0;
+    for (const auto& entry : fs::directory_iterator(folder))
+        count += entry.path().filename().string().rfind(".pelab-", 0) == 0;
+    return count;
+}
+
+} // namespace
+
+// Write faults: a full filesystem and a read-only one. The old file survives byte for byte, no
+// temporary file is left, and the message names the path and the cause.
+TEST_F(Cli, WriteFaultsKeepTheOldFileAndSayWhy) {
+    const fs::path full_dir = dir / "full";
+    TinyFilesystem full(full_dir, "size=64k");
+    if (!full.mounted()) GTEST_SKIP() << "needs root to mount a small tmpfs";
+    const fs::path target = full_dir / "pe.csv";
+    std::ofstream(target) << "the old file\n";
+    // 512 x 512 values as CSV: about 2.5 MB, far more than 64 KiB.
+    const Result r =
+        Run({"export", "pe", "--max-len", "512", "--d-model", "512", "--out", target.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(target.string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("disk full"), std::string::npos) << r.err;
+    EXPECT_EQ(ReadAll(target), "the old file\n");
+    EXPECT_EQ(CountTemporaries(full_dir), 0);
+    // The same through readouts and the JSON scene writer of --state-out's code path.
+    const Result state = Run({"readouts", "--out", (full_dir / "state.json").string()}, {}, {}, "");
+    EXPECT_EQ(state.exit_code, 0) << state.err; // a small file fits
+
+    const fs::path ro_dir = dir / "readonly";
+    TinyFilesystem readonly(ro_dir, "ro,size=64k");
+    ASSERT_TRUE(readonly.mounted());
+    const Result ro = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
+                           (ro_dir / "pe.csv").string()});
+    EXPECT_EQ(ro.exit_code, 1);
+    EXPECT_NE(ro.err.find("not writable"), std::string::npos) << ro.err;
+    // --state-out into a read-only folder is refused at start, before any window.
+    const Result gui =
+        Run({"--state-out", (ro_dir / "state.json").string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(gui.exit_code, 1);
+    EXPECT_NE(gui.err.find("--state-out"), std::string::npos) << gui.err;
+    EXPECT_EQ(gui.err.find("display"), std::string::npos) << "checked before the display";
+}
+
+TEST_F(Cli, StandardOutputIntoAFullDiskIsAFailure) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--version"}, std::vector<std::string>{"--help"},
+          std::vector<std::string>{"export", "pe", "--max-len", "64", "--d-model", "64"},
+          std::vector<std::string>{"readouts"}}) {
+        const Result r = Run(args, {}, {}, "/dev/full");
+        EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+        EXPECT_FALSE(r.err.empty()) << args[0];
+    }
+}
+
+// SIGTERM in the middle of a long export: the temporary file is removed, the old file stays.
+TEST_F(Cli, InterruptedExportLeavesNoTemporary) {
+    const fs::path target = dir / "big.csv";
+    std::ofstream(target) << "old\n";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        std::freopen("/dev/null", "w", stderr);
+        execl(PELAB_BINARY, PELAB_BINARY, "export", "pe", "--max-len", "60000", "--d-model", "512",
+              "--out", target.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    // Wait until the temporary file exists (the export is under way), then interrupt.
+    for (int k = 0; k < 2000 && CountTemporaries(dir) == 0; ++k)
+        ::usleep(10000);
+    ASSERT_EQ(CountTemporaries(dir), 1) << "the export never started writing";
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    EXPECT_EQ(CountTemporaries(dir), 0);
+    EXPECT_EQ(ReadAll(target), "old\n");
+}
+
+// A comma-decimal locale in the environment changes no number PE Lab writes or reads.
+TEST_F(Cli, CommaDecimalLocaleChangesNothing) {
+    const fs::path locales = dir / "locales";
+    fs::create_directories(locales);
+    const std::string make =
+        "localedef -i de_DE -f UTF-8 '" + (locales / "de_DE.UTF-8").string() + "' >/dev/null 2>&1";
+    if (std::system(make.c_str()) != 0 || !fs::exists(locales / "de_DE.UTF-8"))
+        GTEST_SKIP() << "localedef or the de_DE sources (package locales) are missing";
+    const std::vector<std::pair<std::string, std::string>> german = {
+        {"LOCPATH", locales.string()}, {"LC_ALL", "de_DE.UTF-8"}, {"LANG", "de_DE.UTF-8"}};
+    const Result csv = Run({"export", "pe", "--max-len", "2", "--d-model", "2"}, {}, german);
+    // The expected row from the long double reference, rounded to float32, printed with '.'.
+    char row[96];
+    std::snprintf(row, sizeof row, "1,%.9g,%.9g\n",
+                  static_cast<double>(static_cast<float>(reference::pe(1, 0, 2, 10000))),
+                  static_cast<double>(static_cast<float>(reference::pe(1, 1, 2, 10000))));
+    EXPECT_EQ(csv.out, "pos,d0,d1\n0,0,1\n" + std::string(row));
+    const fs::path scene = dir / "scene.json";
+    std::ofstream(scene) << "{\"base\": 12345.5, \"pos_a\": 2.25}";
+    const Result readouts = Run({"readouts", "--scene", scene.string()}, {}, german);
+    ASSERT_EQ(readouts.exit_code, 0) << readouts.err;
+    const nlohmann::json doc = nlohmann::json::parse(readouts.out);
+    EXPECT_EQ(doc["base"].get<double>(), 12345.5);
+    EXPECT_EQ(doc["pos_a"].get<double>(), 2.25);
+    EXPECT_NE(readouts.out.find("12345.5"), std::string::npos);
 }

@@ -284,7 +284,14 @@ void write_file_atomically(const std::string& path,
     const TemporaryFileGuard guard(temporary);
     try {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        run_writer(out, path, writer);
+        try {
+            run_writer(out, path, writer);
+        } catch (const IoError& e) {
+            // A writer's own message ("disk full") gains the path it was writing.
+            const std::string message = e.what();
+            if (message.find(path) != std::string::npos) throw;
+            throw IoError(concat("cannot write \"", path, "\": ", message));
+        }
         const int sync_descriptor = open(temporary.c_str(), O_RDONLY);
         if (sync_descriptor >= 0) {
             fsync(sync_descriptor);
