@@ -44,7 +44,8 @@ TEST_F(Reliability, CorruptSettingsLeaveDefaults) {
         "[PELab][View]\nFontScale=nan\nFontScale=-3\nTheme=\n",
         "[PELab][Other]\nTheme=light\n",
         "[Window][###waves]\nPos=999999999,-99999999\nSize=-5,1e30\n",
-        std::string("\0\xff[PELab][View]\n\x01Theme=light", 30),
+        std::string("\0\xff[PELab][View]\n\x01Theme=light",
+                    sizeof("\0\xff[PELab][View]\n\x01Theme=light") - 1),
     };
     for (const std::string& text : texts) {
         ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
