@@ -200,7 +200,10 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         app.pending.arrange = true;
     app.last_display_size = display;
     if (state.playing) {
-        state.pos_a += state.play_speed * static_cast<double>(delta_seconds);
+        // At most a quarter second per frame: the first frame after a rest (render on demand)
+        // comes seconds after the one before, and Play must not jump by all of that.
+        const double step = std::min(static_cast<double>(delta_seconds), kMaxAnimationStep);
+        state.pos_a += state.play_speed * step;
         if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
     }
     state.Clamp();

@@ -17,8 +17,12 @@ struct FrameOptions {
     std::string solo_panel; ///< empty: normal layout
 };
 
+/// Longest time step the animation takes in one frame (see DrawFrame).
+constexpr double kMaxAnimationStep = 0.25;
+
 /// Draws one whole frame between ImGui::NewFrame() and ImGui::Render(). delta_seconds drives
-/// the animation clock (so speed does not depend on the frame rate). Requests made during the
+/// the animation clock (so speed does not depend on the frame rate), capped at
+/// kMaxAnimationStep so that a frame after a rest does not jump. Requests made during the
 /// frame are left in app.pending (quit is for the session to act on).
 void DrawFrame(App& app, const FrameOptions& options, float delta_seconds);
 

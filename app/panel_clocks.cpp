@@ -87,11 +87,12 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 centre(origin.x + cell.x * 0.5f, origin.y + radius + font * 0.3f);
     const bool selected = pair_index == state.pair;
-    draw->AddCircleFilled(centre, radius, ImGui::GetColorU32(ImGuiCol_FrameBg), 48);
+    draw->AddCircleFilled(centre, radius, ImGui::GetColorU32(ImGuiCol_FrameBg),
+                          0); // 0: segments by radius (few for small faces)
     draw->AddCircle(centre, radius,
                     selected ? frame.Color(Role::Highlight)
                              : ImGui::GetColorU32(ImGuiCol_Border, 1.0f),
-                    48, frame.Px(selected ? 3.0f : 1.5f));
+                    0, frame.Px(selected ? 3.0f : 1.5f));
     for (int tick = 0; tick < 12; ++tick) {
         const HandTip t = HandDirection(tick * M_PI / 6.0);
         const float inner = tick % 3 == 0 ? 0.80f : 0.88f;

@@ -33,7 +33,14 @@ public:
     void Shutdown();
 
     bool ShouldClose() const;
-    /// Polls events and starts the backends' frame; call ImGui::NewFrame() after.
+    /// Handles the pending events without blocking.
+    void PollEvents();
+    /// Blocks until an event arrives or timeout_seconds pass (render on demand).
+    void WaitEvents(double timeout_seconds);
+    /// Whether any input or window event (key, mouse, wheel, text, resize, focus, expose)
+    /// arrived since the last call.
+    bool TakeActivity();
+    /// Starts the backends' frame; call ImGui::NewFrame() after.
     void BeginFrame();
     /// Renders ImGui's draw data to the window and swaps.
     void EndFrame();
@@ -51,8 +58,9 @@ public:
     void ReloadFontTexture();
     std::string GlRenderer() const;
 
+    struct Impl; ///< opaque: defined in platform_glfw.cpp (public so its callbacks can reach it)
+
 private:
-    struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 

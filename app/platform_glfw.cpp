@@ -17,6 +17,7 @@ struct Platform::Impl {
     bool backends_started = false;
     bool fullscreen = false;
     std::vector<KeyPress> key_presses;
+    bool activity = true; ///< an event arrived since TakeActivity() (the first frame is owed)
     int windowed_x = 100, windowed_y = 100, windowed_w = 1280, windowed_h = 800;
 };
 
@@ -28,12 +29,46 @@ std::string LastGlfwError() {
     if (code == GLFW_NO_ERROR) return "no details";
     return description ? description : "error " + std::to_string(code);
 }
-// Installed before the ImGui backend, which chains to it: records every press and repeat.
+// The callbacks below are installed before the ImGui backend, which chains to those it also
+// installs (keys, buttons, wheel, text, focus, enter). Each marks activity for render on demand.
+Platform::Impl* ImplOf(GLFWwindow* window) {
+    return static_cast<Platform::Impl*>(glfwGetWindowUserPointer(window));
+}
+void MarkActivity(GLFWwindow* window) {
+    if (Platform::Impl* impl = ImplOf(window)) impl->activity = true;
+}
+// Records every press and repeat.
 void OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
-    auto* impl = static_cast<std::vector<KeyPress>*>(glfwGetWindowUserPointer(window));
-    if (impl && (action == GLFW_PRESS || action == GLFW_REPEAT) && impl->size() < 256)
-        impl->push_back(
+    Platform::Impl* impl = ImplOf(window);
+    if (!impl) return;
+    impl->activity = true;
+    if ((action == GLFW_PRESS || action == GLFW_REPEAT) && impl->key_presses.size() < 256)
+        impl->key_presses.push_back(
             KeyPress{key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0});
+}
+void OnCursorPos(GLFWwindow* window, double, double) {
+    MarkActivity(window);
+}
+void OnMouseButton(GLFWwindow* window, int, int, int) {
+    MarkActivity(window);
+}
+void OnScroll(GLFWwindow* window, double, double) {
+    MarkActivity(window);
+}
+void OnChar(GLFWwindow* window, unsigned int) {
+    MarkActivity(window);
+}
+void OnFocus(GLFWwindow* window, int) {
+    MarkActivity(window);
+}
+void OnEnter(GLFWwindow* window, int) {
+    MarkActivity(window);
+}
+void OnSize(GLFWwindow* window, int, int) {
+    MarkActivity(window);
+}
+void OnRefresh(GLFWwindow* window) {
+    MarkActivity(window);
 }
 } // namespace
 
@@ -71,8 +106,16 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
         return false;
     }
     glfwSwapInterval(options.visible ? 1 : 0);
-    glfwSetWindowUserPointer(impl_->window, &impl_->key_presses);
+    glfwSetWindowUserPointer(impl_->window, impl_.get());
     glfwSetKeyCallback(impl_->window, OnKey);
+    glfwSetCursorPosCallback(impl_->window, OnCursorPos);
+    glfwSetMouseButtonCallback(impl_->window, OnMouseButton);
+    glfwSetScrollCallback(impl_->window, OnScroll);
+    glfwSetCharCallback(impl_->window, OnChar);
+    glfwSetWindowFocusCallback(impl_->window, OnFocus);
+    glfwSetCursorEnterCallback(impl_->window, OnEnter);
+    glfwSetFramebufferSizeCallback(impl_->window, OnSize);
+    glfwSetWindowRefreshCallback(impl_->window, OnRefresh);
     ImGui_ImplGlfw_InitForOpenGL(impl_->window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     impl_->backends_started = true;
@@ -97,8 +140,21 @@ bool Platform::ShouldClose() const {
     return glfwWindowShouldClose(impl_->window) != 0;
 }
 
-void Platform::BeginFrame() {
+void Platform::PollEvents() {
     glfwPollEvents();
+}
+
+void Platform::WaitEvents(double timeout_seconds) {
+    glfwWaitEventsTimeout(timeout_seconds);
+}
+
+bool Platform::TakeActivity() {
+    const bool activity = impl_->activity;
+    impl_->activity = false;
+    return activity;
+}
+
+void Platform::BeginFrame() {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
 }

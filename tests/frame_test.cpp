@@ -130,3 +130,14 @@ TEST_F(Headless, ClampRepairsOutOfRangeState) {
     EXPECT_EQ(state.pos_a, 0.0);
     EXPECT_EQ(state.base, 10000.0);
 }
+
+// Render on demand: the first frame after a rest comes seconds after the previous one; Play
+// started by that frame's key press must not jump by the whole rest.
+TEST_F(Headless, PlayDoesNotJumpAfterARest) {
+    Frame();
+    state.pos_a = 3;
+    ImGui::GetIO().DeltaTime = 7.0f; // seven seconds at rest
+    Frame({}, {KeyPress{keys::kSpace}});
+    ASSERT_TRUE(state.playing);
+    EXPECT_LE(state.pos_a, 3 + state.play_speed * kMaxAnimationStep + 1e-9);
+}
