@@ -267,7 +267,10 @@ int RunGui(const GuiOptions& options) {
         if (++frame >= options.bench_frames) break;
     }
     if (benchmark) {
-        // Then rest: a few seconds with no input, paced as the interactive loop is.
+        // Then rest: the frames owed to the last input first, then a few seconds with no
+        // input, paced as the interactive loop is.
+        for (int owed = 0; owed < 100 && !pacer.ShouldWait(); ++owed)
+            pace_one(0.0);
         const double idle_seconds = 3.0;
         const double cpu_before = ProcessCpuSeconds();
         const auto idle_start = std::chrono::steady_clock::now();
