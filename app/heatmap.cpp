@@ -62,9 +62,14 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                               plot::TextColorOn(fill), buffer);
                 draw->PopClipRect();
             }
-            if (r == style.highlight_row && c == style.highlight_col)
+            if (r == style.highlight_row && c == style.highlight_col) {
+                // The highlight colour inside a contrasting ring, so the outline reads on any
+                // cell colour (yellow alone vanished on orange cells).
+                draw->AddRect(ImVec2(min.x - 2, min.y - 2), ImVec2(max.x + 2, max.y + 2),
+                              plot::TextColorOn(style.highlight), 0.0f, 0, 5.0f);
                 draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1),
                               style.highlight, 0.0f, 0, 3.0f);
+            }
             if (hovered && mouse.x >= min.x && mouse.x < max.x + 1 && mouse.y >= min.y &&
                 mouse.y < max.y + 1) {
                 ImGui::BeginTooltip();

@@ -25,7 +25,7 @@ constexpr Theme kThemeTable[] = {
     {ThemeId::HighContrast, "high-contrast", "High contrast", {
         Rgb(0x6CC4FF), Rgb(0xFFB000), Rgb(0xFF6A1A), Rgb(0x00E0A8), Rgb(0xFF8AD0),
         Rgb(0x9AD8FF), Rgb(0x00E0A8, 0xC0), Rgb(0xFF6A1A, 0xC0), Rgb(0x6CC4FF, 0xB0),
-        Rgb(0xFFFFFF), Rgb(0xFF5050), Rgb(0x00E0A8), Rgb(0xFFB000), Rgb(0xC8C8C8),
+        Rgb(0xFFE600), Rgb(0xFF5050), Rgb(0x00E0A8), Rgb(0xFFB000), Rgb(0xC8C8C8),
         Rgb(0x0072B2), Rgb(0x000000), Rgb(0xD55E00)}, 1.4f},
 };
 // clang-format on
