@@ -89,7 +89,9 @@ namespace {
 void DrawMainMenu(App& app) {
     if (!ImGui::BeginMainMenuBar()) return;
     ViewSettings& view = app.view;
-    if (ImGui::BeginMenu("File")) {
+    const bool file_menu = ImGui::BeginMenu("File");
+    app.recorder.RecordLastItem("menu.file");
+    if (file_menu) {
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending.quit = true;
         ImGui::EndMenu();
     }
@@ -133,7 +135,9 @@ void DrawMainMenu(App& app) {
         ImGui::MenuItem("Fullscreen", "F11", &view.fullscreen);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Help")) {
+    const bool help_menu = ImGui::BeginMenu("Help");
+    app.recorder.RecordLastItem("menu.help");
+    if (help_menu) {
         ImGui::MenuItem("About PE Lab", nullptr, &view.show_about);
         ImGui::EndMenu();
     }
