@@ -4,6 +4,7 @@
 // was built without NDEBUG, so the tests also check their own invariants after every frame.
 #include "headless_fixture.h"
 #include "pelab/sinusoidal.h"
+#include "widgets.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -140,4 +141,28 @@ TEST_F(Headless, PlayDoesNotJumpAfterARest) {
     Frame({}, {KeyPress{keys::kSpace}});
     ASSERT_TRUE(state.playing);
     EXPECT_LE(state.pos_a, 3 + state.play_speed * kMaxAnimationStep + 1e-9);
+}
+
+// Wrapping breaks at spaces only: numbers like 1.819 or 5.7e-14 are never split across lines
+// (ImGui 1.86's own wrap breaks after '.'), and every line fits unless one word alone is wider.
+TEST(Wrap, BreaksAtSpacesOnlyAndFits) {
+    const std::string text = "the largest difference is 1.819, for \"dog\" attending to \"dog\": "
+                             "9.000 in A vs 10.819 in B (difference 5.7e-14)";
+    const auto width = [](const std::string& s) { return static_cast<float>(s.size()); };
+    for (float limit : {8.0f, 12.0f, 20.0f, 33.0f, 200.0f}) {
+        const std::vector<std::string> lines = WrapAtSpaces(text, limit / 2, limit, width);
+        std::string joined;
+        for (const std::string& line : lines)
+            joined += (joined.empty() ? "" : " ") + line;
+        EXPECT_EQ(joined, text) << limit; // only spaces were turned into breaks
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+            const float allowed = k == 0 ? limit / 2 : limit;
+            if (lines[k].find(' ') != std::string::npos) {
+                EXPECT_LE(width(lines[k]), allowed);
+            }
+            EXPECT_NE(lines[k].back(), '.') << "a line ends inside a number: " << lines[k];
+        }
+    }
+    EXPECT_EQ(WrapAtSpaces("a\nb c", 100, 100, width), (std::vector<std::string>{"a", "b c"}));
+    EXPECT_EQ(WrapAtSpaces("", 10, 10, width), (std::vector<std::string>{""}));
 }

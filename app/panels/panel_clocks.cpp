@@ -18,10 +18,9 @@ HandTip HandDirection(double angle) {
 
 void ClocksPanel::Draw(FrameContext& frame) {
     DrawTransport(frame);
-    ImGui::TextWrapped(
-        "Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
-        "straight up at pos 0, turning clockwise by ω_i radians per position; one full "
-        "turn takes one wavelength.");
+    WrappedText("Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
+                "straight up at pos 0, turning clockwise by ω_i radians per position; one full "
+                "turn takes one wavelength.");
     ImGui::Separator();
     DrawSummary(frame);
     ImGui::Separator();

@@ -204,16 +204,17 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
     }
     ImGui::Text("similarity: %s", similarity_label(c.cosine_similarity));
     ImGui::SameLine();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("(cosine ≥ %.2f very high · ≥ %.2f high · ≥ %.2f moderate · below: low)",
-                        kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
-    ImGui::PopTextWrapPos();
+    char thresholds[160];
+    std::snprintf(thresholds, sizeof thresholds,
+                  "(cosine ≥ %.2f very high · ≥ %.2f high · ≥ %.2f moderate · below: low)",
+                  kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    WrappedText(thresholds);
+    ImGui::PopStyleColor();
 }
 
 void ComparePanel::DrawExplanation(FrameContext& /*frame*/) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(explanation.c_str());
-    ImGui::PopTextWrapPos();
+    WrappedText(explanation.c_str());
 }
 
 void ComparePanel::DrawShift(FrameContext& frame) {
@@ -238,10 +239,11 @@ void ComparePanel::DrawShift(FrameContext& frame) {
         state.pos_a = a;
         state.pos_b = b;
     }
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %.1e)", after, before,
-                std::fabs(after - before));
-    ImGui::PopTextWrapPos();
+    char shifted[160];
+    std::snprintf(shifted, sizeof shifted,
+                  "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %.1e)", after, before,
+                  std::fabs(after - before));
+    WrappedText(shifted);
     FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
                    "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
 }

@@ -133,9 +133,7 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
                                          : distinguishable             ? Role::Good
                                                                        : Role::Warning);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(OrderVerdictText(result, pe_enabled).c_str());
-    ImGui::PopTextWrapPos();
+    WrappedText(OrderVerdictText(result, pe_enabled).c_str());
     ImGui::PopStyleColor();
     // Document 002's example: the word at position 1 is the same in both sentences, but the
     // first word differs, and so does how strongly the former attends to the latter.

@@ -152,8 +152,8 @@ void WavesPanel::DrawReadouts(FrameContext& frame) {
     ReadoutRow("cos at pos A", formula, "%+.6f", std::cos(angle));
     ImGui::EndTable();
     ImGui::Spacing();
-    ImGui::TextWrapped("Small i: a fast wave that tells neighbouring positions apart. Large i: a "
-                       "slow wave that says roughly where in a long sequence you are.");
+    WrappedText("Small i: a fast wave that tells neighbouring positions apart. Large i: a "
+                "slow wave that says roughly where in a long sequence you are.");
 }
 
 void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {

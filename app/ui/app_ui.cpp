@@ -155,7 +155,7 @@ void DrawAbout(ViewSettings& view) {
     }
     ImGui::Text("PE Lab %s", kVersion);
     ImGui::Separator();
-    ImGui::TextWrapped("%s", kAboutText);
+    WrappedText(kAboutText);
     ImGui::Spacing();
     ImGui::TextDisabled("Dear ImGui %s", ImGui::GetVersion());
     ImGui::End();

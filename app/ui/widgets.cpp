@@ -2,9 +2,12 @@
 
 #include "fonts.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <string>
 
 namespace pelab {
 
@@ -37,9 +40,50 @@ void ReadoutRow(const char* name, const char* formula, const char* value_format,
     FormulaTooltip(formula);
 }
 
+std::vector<std::string> WrapAtSpaces(const std::string& text, float first_width, float width,
+                                      const std::function<float(const std::string&)>& measure) {
+    std::vector<std::string> lines;
+    std::string line;
+    float limit = first_width;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t end = std::min(text.find_first_of(" \n", at), text.size());
+        const std::string word = text.substr(at, end - at);
+        const std::string candidate = line.empty() ? word : line + " " + word;
+        if (!line.empty() && measure(candidate) > limit) {
+            lines.push_back(line);
+            line = word;
+            limit = width;
+        } else {
+            line = candidate;
+        }
+        if (end < text.size() && text[end] == '\n') {
+            lines.push_back(line);
+            line.clear();
+            limit = width;
+        }
+        at = end + 1;
+    }
+    if (!line.empty() || lines.empty()) lines.push_back(line);
+    return lines;
+}
+
+void WrappedText(const char* text) {
+    const float first = std::max(ImGui::GetContentRegionAvail().x, 1.0f);
+    // Later lines start where ImGui starts a new line (the indent of the window or group), so
+    // they also get what the first line lost to a SameLine.
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float line_start = window->Pos.x + window->DC.Indent.x + window->DC.ColumnsOffset.x;
+    const float full = first + std::max(0.0f, ImGui::GetCursorScreenPos().x - line_start);
+    const auto lines = WrapAtSpaces(
+        text, first, full, [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; });
+    for (const std::string& line : lines)
+        ImGui::TextUnformatted(line.c_str());
+}
+
 void ErrorText(const FrameContext& frame, const char* message) {
     ImGui::PushStyleColor(ImGuiCol_Text, frame.Color(Role::Error));
-    ImGui::TextWrapped("%s", message);
+    WrappedText(message);
     ImGui::PopStyleColor();
 }
 

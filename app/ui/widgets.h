@@ -6,6 +6,10 @@
 
 #include <imgui.h>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace pelab {
 
 /// "(?)" marker whose tooltip shows text (the formula behind the number next to it).
@@ -17,6 +21,16 @@ void FormulaTooltip(const char* text);
 /// One row of a two-column readout table ("name", "value"); hovering either cell shows the
 /// formula. Call inside BeginTable(…, 2).
 void ReadoutRow(const char* name, const char* formula, const char* value_format, ...) IM_FMTARGS(3);
+
+/// Text wrapped to the available width at spaces (and '\n') only. ImGui 1.86's own wrapping
+/// also breaks after '.' and ',', splitting numbers across lines ("1.↵819"); this never does.
+/// Starts at the cursor (after SameLine, the first line gets the rest of that line).
+void WrappedText(const char* text);
+/// The lines WrappedText draws: text split at spaces so that each line's width (measured by
+/// measure) stays within first_width for the first line and width after, unless one word alone
+/// is wider. Exposed for tests.
+std::vector<std::string> WrapAtSpaces(const std::string& text, float first_width, float width,
+                                      const std::function<float(const std::string&)>& measure);
 
 /// Text for an input that was refused, saying why, in the theme's error colour.
 void ErrorText(const FrameContext& frame, const char* message);
