@@ -1,5 +1,6 @@
 // PE Lab entry point: parse the command line, then export, screenshot, or open the window.
 #include "cli.h"
+#include "json_input.h"
 #include "session.h"
 
 #include <exception>
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
         }
     } catch (const std::exception& e) {
         // Last line of defence: a message and exit 1, never an unexplained abort.
-        std::cerr << "pelab: unexpected error: " << e.what() << "\n";
+        std::cerr << "pelab: unexpected error: " << pelab::PrintableLine(e.what()) << "\n";
         return pelab::kExitRuntimeFailure;
     }
     return pelab::kExitOk;

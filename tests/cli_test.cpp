@@ -564,3 +564,57 @@ TEST_F(Cli, CommaDecimalLocaleChangesNothing) {
     EXPECT_EQ(doc["pos_a"].get<double>(), 2.25);
     EXPECT_NE(readouts.out.find("12345.5"), std::string::npos);
 }
+
+// Second hostile-input run: what was accepted, misread or printed raw.
+TEST_F(Cli, NumbersArePlainDecimalsAndNamesAreNotEmpty) {
+    for (const std::vector<std::string>& args : {
+             std::vector<std::string>{"export", "pe", "--max-len", "010", "--d-model", "4"},
+             std::vector<std::string>{"export", "pe", "--max-len", "0x10", "--d-model", "4"},
+             std::vector<std::string>{"export", "pe", "--max-len", "4", "--d-model", "4", "--base",
+                                      "0x10"},
+             std::vector<std::string>{"export", "attention", "--sentence-a", "a b", "--sentence-b",
+                                      "b a", "--seed", "010"},
+             std::vector<std::string>{"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
+                                      ""},
+             std::vector<std::string>{"readouts", "--scene", ""},
+             std::vector<std::string>{"--fullscreen=no"},
+             std::vector<std::string>{"--font-scale", "1,5"},
+         }) {
+        const Result r = Run(args, {"DISPLAY", "WAYLAND_DISPLAY"});
+        std::string joined;
+        for (const std::string& a : args)
+            joined += "[" + a + "] ";
+        EXPECT_EQ(r.exit_code, 2) << joined << "\n" << r.err;
+        EXPECT_TRUE(r.out.empty()) << joined;
+    }
+    // Plain decimals still work, with exponents and signs where they make sense.
+    EXPECT_EQ(Run({"export", "pe", "--max-len", "2", "--d-model", "4", "--base", "1e4"}).exit_code,
+              0);
+}
+
+TEST_F(Cli, MessagesAreOneLineWhateverTheInput) {
+    const Result path = Run({"readouts", "--out", "/nonexistent\x1b[31m\n/x.json"});
+    EXPECT_EQ(path.exit_code, 1);
+    EXPECT_EQ(std::count(path.err.begin(), path.err.end(), '\n'), 1) << path.err;
+    EXPECT_EQ(path.err.find('\x1b'), std::string::npos) << path.err;
+    const Result option = Run({"export", "pe", "--max-len", "\x1b[31m5", "--d-model", "4"});
+    EXPECT_EQ(option.exit_code, 2);
+    EXPECT_EQ(std::count(option.err.begin(), option.err.end(), '\n'), 1) << option.err;
+    EXPECT_EQ(option.err.find('\x1b'), std::string::npos) << option.err;
+}
+
+TEST_F(Cli, BrokenSymlinksAreRefusedNotReplaced) {
+    const fs::path dangling = dir / "dangling", loop = dir / "loop";
+    fs::create_symlink(dir / "missing.json", dangling);
+    fs::create_symlink(loop, loop);
+    for (const fs::path& link : {dangling, loop}) {
+        const Result r = Run({"readouts", "--out", link.string()});
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("symbolic link"), std::string::npos) << r.err;
+        EXPECT_TRUE(fs::is_symlink(link)) << link << " was replaced";
+    }
+    std::ofstream(dir / "plain") << "x";
+    const Result under_file = Run({"readouts", "--out", (dir / "plain" / "x.json").string()});
+    EXPECT_EQ(under_file.exit_code, 1);
+    EXPECT_NE(under_file.err.find("is a file, not a folder"), std::string::npos) << under_file.err;
+}

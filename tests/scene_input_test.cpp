@@ -97,3 +97,16 @@ TEST(SceneInput, OnlyBoundedRegularFilesAreRead) {
     App app;
     EXPECT_TRUE(Mentions(app.LoadScene("/dev/zero"), "not a regular file"));
 }
+
+TEST(SceneInput, RepeatedKeysVersionsAndWholeFloats) {
+    App app;
+    EXPECT_TRUE(Mentions(app.scene.Apply("{\"d_model\": 7, \"d_model\": 64}"), "appears twice"));
+    EXPECT_TRUE(Mentions(app.scene.Apply("{\"version\": 2}"), "\"version\""));
+    EXPECT_EQ(app.state.d_model, 512);
+    // 128.0 and 1.28e2 are whole numbers: accepted; 128.5 is not; 1e9 is out of range.
+    ASSERT_EQ(app.scene.Apply("{\"d_model\": 128.0, \"pair\": 1.5e1}"), "");
+    EXPECT_EQ(app.state.d_model, 128);
+    EXPECT_EQ(app.state.pair, 15);
+    EXPECT_TRUE(Mentions(app.scene.Apply("{\"d_model\": 128.5}"), "whole number"));
+    EXPECT_TRUE(Mentions(app.scene.Apply("{\"d_model\": 1e9}"), "must be in [2, 4096]"));
+}

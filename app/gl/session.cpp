@@ -50,7 +50,8 @@ std::string SettingsPath() {
         std::fprintf(stderr,
                      "pelab: cannot use the settings folder \"%s\" (%s): settings and layout "
                      "will not be saved\n",
-                     folder.c_str(), error ? error.message().c_str() : std::strerror(errno));
+                     PrintableLine(folder.string()).c_str(),
+                     error ? error.message().c_str() : std::strerror(errno));
         return {};
     }
     return (folder / "imgui.ini").string();
@@ -86,7 +87,7 @@ void PngToBuffer(void* context, void* data, int size) {
 bool OpenWindow(Platform& platform, const PlatformOptions& options) {
     std::string error;
     if (platform.Init(options, &error)) return true;
-    std::fprintf(stderr, "pelab: %s\n", error.c_str());
+    std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
     return false;
 }
 
@@ -95,7 +96,7 @@ bool LoadSceneOption(const std::string& path, App& app) {
     if (path.empty()) return true;
     const std::string error = app.LoadScene(path);
     if (error.empty()) return true;
-    std::fprintf(stderr, "pelab: --scene: %s\n", error.c_str());
+    std::fprintf(stderr, "pelab: --scene: %s\n", PrintableLine(error).c_str());
     return false;
 }
 
@@ -113,16 +114,16 @@ void LoadSettings(const std::string& path) {
     const std::string error = ReadInputFile(path, kMaxInputBytes, &text);
     if (!error.empty())
         std::fprintf(stderr, "pelab: ignoring saved settings: %s; starting with defaults\n",
-                     error.c_str());
+                     PrintableLine(error).c_str());
     ImGui::LoadIniSettingsFromMemory(text.c_str(), text.size());
 }
 
 // A file the app will write later must be writable now: say so before opening a window.
 bool CheckWritableLater(const char* option, const std::string& path) {
-    if (path.empty()) return true;
+    if (path.empty() || path == "-") return true; // "-": standard output
     const std::string error = check_writable(path);
     if (error.empty()) return true;
-    std::fprintf(stderr, "pelab: %s: %s\n", option, error.c_str());
+    std::fprintf(stderr, "pelab: %s: %s\n", option, PrintableLine(error).c_str());
     return false;
 }
 
@@ -141,7 +142,7 @@ void WriteWidgetRects(const std::string& path, const WidgetRecorder& recorder,
     }
     text += "\n}\n";
     if (const std::string error = SaveTextFile(path, text); !error.empty())
-        std::fprintf(stderr, "pelab: --widget-rects: %s\n", error.c_str());
+        std::fprintf(stderr, "pelab: --widget-rects: %s\n", PrintableLine(error).c_str());
 }
 
 // CPU time (user + system) of this process so far, in seconds.
@@ -300,10 +301,17 @@ int RunGui(const GuiOptions& options) {
     }
     platform.Shutdown();
     if (!options.state_out.empty()) {
-        const std::string error =
-            SaveTextFile(options.state_out, app.Document(true).dump(2) + "\n");
+        const std::string text = app.Document(true).dump(2) + "\n";
+        std::string error;
+        if (options.state_out == "-") {
+            if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+                std::fflush(stdout) != 0)
+                error = "writing to standard output failed";
+        } else {
+            error = SaveTextFile(options.state_out, text);
+        }
         if (!error.empty()) {
-            std::fprintf(stderr, "pelab: --state-out: %s\n", error.c_str());
+            std::fprintf(stderr, "pelab: --state-out: %s\n", PrintableLine(error).c_str());
             return kExitRuntimeFailure;
         }
     }
@@ -315,7 +323,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     if (const std::string error = check_writable(options.out); !error.empty()) {
-        std::fprintf(stderr, "pelab: %s\n", error.c_str());
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
     ImGuiContextOwner context(""); // screenshots are reproducible: no saved layout
@@ -346,7 +354,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     int width = 0, height = 0;
     std::string error;
     if (!platform.Capture(&rgba, &width, &height, &error)) {
-        std::fprintf(stderr, "pelab: screenshot failed: %s\n", error.c_str());
+        std::fprintf(stderr, "pelab: screenshot failed: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
     platform.Shutdown();
@@ -360,7 +368,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
         AddPngTextChunk(std::string(png.begin(), png.end()), kSceneChunkKeyword,
                         app.Document(false).dump(-1, ' ', true));
     if (const std::string write_error = SaveTextFile(options.out, figure); !write_error.empty()) {
-        std::fprintf(stderr, "pelab: %s\n", write_error.c_str());
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(write_error).c_str());
         return kExitRuntimeFailure;
     }
     std::printf("wrote %s (%dx%d)\n", options.out.c_str(), width, height);

@@ -27,17 +27,52 @@ bool WritesToStdout(const std::string& out) {
     return out.empty() || out == "-";
 }
 
-// A number as a person types it: no spaces around or inside (CLI11 would skip leading ones).
+// A decimal number as a person types it: digits, one optional point, an optional exponent; no
+// spaces (CLI11 would skip leading ones), no "0x10" (hexadecimal) and no "010" (which CLI11
+// reads as octal 8).
+bool IsPlainDecimal(const std::string& text) {
+    std::size_t at = 0;
+    if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+    const std::size_t integer_start = at;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
+        ++at;
+    const std::size_t integer_digits = at - integer_start;
+    if (integer_digits > 1 && text[integer_start] == '0') return false; // "010"
+    std::size_t fraction_digits = 0;
+    if (at < text.size() && text[at] == '.') {
+        ++at;
+        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
+            ++at, ++fraction_digits;
+    }
+    if (integer_digits + fraction_digits == 0) return false;
+    if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+        ++at;
+        if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+        const std::size_t exponent_start = at;
+        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
+            ++at;
+        if (at == exponent_start) return false;
+    }
+    return at == text.size();
+}
+
 CLI::Validator PlainNumber() {
     return CLI::Validator(
         [](std::string& text) {
-            if (text.empty()) return std::string("must be a number (got nothing)");
-            for (const char c : text)
-                if (std::isspace(static_cast<unsigned char>(c)))
-                    return "must be a number without spaces (got " + Excerpt(text) + ")";
-            return std::string();
+            return IsPlainDecimal(text)
+                       ? std::string()
+                       : "must be a decimal number like 512 or 0.5 (got " + Excerpt(text) + ")";
         },
         "NUMBER");
+}
+
+// A file name: an empty one would silently mean "no file" (stdout, or no scene).
+CLI::Validator FileName() {
+    return CLI::Validator(
+        [](std::string& text) {
+            return text.empty() ? std::string("needs a file name (got nothing)") : std::string();
+        },
+        "FILE");
 }
 
 // A seed is a whole number in [0, 2^64 − 1]: "-1" or 2^64 must not wrap around silently.
@@ -47,6 +82,7 @@ CLI::Validator Seed() {
             const std::string max = "18446744073709551615";
             const bool digits =
                 !text.empty() && text.size() <= max.size() &&
+                (text.size() == 1 || text[0] != '0') && // "010" would be read as octal
                 std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
             if (!digits || (text.size() == max.size() && text > max))
                 return "must be a whole number in [0, " + max + "] (got " + Excerpt(text) + ")";
@@ -96,12 +132,12 @@ std::string FirstError(std::initializer_list<std::string> errors) {
 }
 
 int UsageError(const std::string& message) {
-    std::cerr << "pelab: " << message << "\n";
+    std::cerr << "pelab: " << PrintableLine(message) << "\n";
     return kExitBadUsage;
 }
 
 int RuntimeError(const std::string& message) {
-    std::cerr << "pelab: " << message << "\n";
+    std::cerr << "pelab: " << PrintableLine(message) << "\n";
     return kExitRuntimeFailure;
 }
 
@@ -125,13 +161,17 @@ CommandLine ParseCommandLine(int argc, char** argv) {
                  "pelab"};
     app.set_version_flag("--version", std::string("pelab ") + kVersion);
     app.require_subcommand(0, 1);
-    app.add_option("--scene", result.gui.scene, "Open a scene file (JSON) saved by --state-out");
+    app.add_option("--scene", result.gui.scene, "Open a scene file (JSON) saved by --state-out")
+        ->check(FileName());
     app.add_option("--state-out", result.gui.state_out,
-                   "When the app exits, save the current scene (and computed readouts) here");
+                   "When the app exits, save the current scene (and computed readouts) here")
+        ->check(FileName());
     app.add_option("--widget-rects", result.gui.widget_rects,
                    "Test hook: keep the screen rectangles of named widgets in this JSON file")
+        ->check(FileName())
         ->group(""); // hidden from --help: for the end-to-end tests
-    app.add_flag("--fullscreen", result.gui.fullscreen, "Start fullscreen (F11 toggles)");
+    app.add_flag("--fullscreen", result.gui.fullscreen, "Start fullscreen (F11 toggles)")
+        ->disable_flag_override(); // "--fullscreen=no" must not mean yes
     app.add_option("--font-scale", result.gui.font_scale, "Text size factor, 0.5 to 4")
         ->check(PlainNumber())
         ->check(CLI::Range(0.5f, 4.0f));
@@ -164,7 +204,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     export_pe->add_option("--format", pe.format, "csv, json or npy (NumPy <f4, C order)")
         ->check(CLI::IsMember({"csv", "json", "npy"}))
         ->capture_default_str();
-    export_pe->add_option("--out", pe.out, "Output file (written atomically); - or none: stdout");
+    export_pe->add_option("--out", pe.out, "Output file (written atomically); - or none: stdout")
+        ->check(FileName());
 
     ExportAttentionOptions& attention = result.export_attention;
     CLI::App* export_attention = export_command->add_subcommand(
@@ -187,8 +228,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->add_option("--pe-scale", attention.pe_scale, "X = E + pe_scale * PE, 0 to 1000")
         ->check(PlainNumber())
         ->capture_default_str();
-    export_attention->add_flag("--sqrt-d-scale", attention.scale_embeddings,
-                               "Multiply embeddings by sqrt(d_model) first");
+    export_attention
+        ->add_flag("--sqrt-d-scale", attention.scale_embeddings,
+                   "Multiply embeddings by sqrt(d_model) first")
+        ->disable_flag_override();
     export_attention->add_option("--embedding", attention.embedding, "one-hot or random (seeded)")
         ->check(CLI::IsMember({"one-hot", "random"}))
         ->capture_default_str();
@@ -198,26 +241,29 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     export_attention->add_option("--format", attention.format, "json")
         ->check(CLI::IsMember({"json"}))
         ->capture_default_str();
-    export_attention->add_option("--out", attention.out, "Output file; - or none: stdout");
+    export_attention->add_option("--out", attention.out, "Output file; - or none: stdout")
+        ->check(FileName());
 
     const PanelRegistry panels;
     ReadoutsOptions& readouts = result.readouts;
     CLI::App* readouts_command = app.add_subcommand(
         "readouts", "Print a scene with every panel's computed numbers as JSON (no window)");
-    readouts_command->add_option("--scene", readouts.scene, "Start from this scene file");
-    readouts_command->add_option("--out", readouts.out, "Output file; - or none: stdout");
+    readouts_command->add_option("--scene", readouts.scene, "Start from this scene file")
+        ->check(FileName());
+    readouts_command->add_option("--out", readouts.out, "Output file; - or none: stdout")
+        ->check(FileName());
 
     ScreenshotOptions& shot = result.screenshot;
     std::string size_text = "1280x800";
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
-    screenshot->add_option("--scene", shot.scene, "Render this scene file");
+    screenshot->add_option("--scene", shot.scene, "Render this scene file")->check(FileName());
     screenshot->add_option("--panel", shot.panel,
                            "Only this panel, filling the image: " + panels.IdList());
     screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
     screenshot->add_option("--font-scale", shot.font_scale, "Text size factor, 0.5 to 4")
         ->check(PlainNumber())
         ->check(CLI::Range(0.5f, 4.0f));
-    screenshot->add_option("--out", shot.out, "PNG file to write")->required();
+    screenshot->add_option("--out", shot.out, "PNG file to write")->check(FileName())->required();
 
     try {
         app.parse(argc, argv);

@@ -1,8 +1,10 @@
 #include "json_input.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sys/stat.h>
 
 namespace pelab {
@@ -22,6 +24,22 @@ std::string InField(const std::string& field) {
 
 } // namespace
 
+std::string PrintableLine(const std::string& message) {
+    std::string line;
+    line.reserve(message.size());
+    for (const char c : message) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7F) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+            line += escaped;
+        } else {
+            line += c;
+        }
+    }
+    return line;
+}
+
 std::string Excerpt(const json& value, std::size_t max_chars) {
     // ensure_ascii escapes every control and non-ASCII character; "replace" keeps invalid
     // UTF-8 from throwing.
@@ -38,10 +56,16 @@ std::string ParseJsonInput(const std::string& text, json* doc) {
     // document followed by a NUL and anything at all would be accepted.
     if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
         return "contains a NUL byte at offset " + std::to_string(nul) +
-               " (a scene or lesson is JSON text)";
+               " (a scene is JSON text, or a PNG figure written by PE Lab)";
     std::string field; // the top-level field being read, for messages
+    std::set<std::string> fields_seen;
     const auto guard = [&](int depth, json::parse_event_t event, json& parsed) {
-        if (event == json::parse_event_t::key && depth == 1) field = parsed.get<std::string>();
+        if (event == json::parse_event_t::key && depth == 1) {
+            field = parsed.get<std::string>();
+            // JSON allows a repeated key, and the parser would keep the last one silently.
+            if (!fields_seen.insert(field).second)
+                throw InputRefused{"field " + Excerpt(json(field)) + " appears twice"};
+        }
         if ((event == json::parse_event_t::object_start ||
              event == json::parse_event_t::array_start) &&
             depth + 1 > kMaxJsonDepth)

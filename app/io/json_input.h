@@ -29,6 +29,10 @@ std::string ParseJsonInput(const std::string& text, nlohmann::json* doc);
 /// larger than max_bytes). Never reads more than max_bytes + 1 bytes.
 std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::string* text);
 
+/// message with every control byte (newline, ESC, …) written as \xNN, so that whatever a path
+/// or an option value contained, the message is one line and reaches the terminal harmless.
+std::string PrintableLine(const std::string& message);
+
 /// A JSON value or text for an error message: escaped (control and non-ASCII characters as
 /// \uXXXX, so nothing reaches the terminal raw) and cut to about max_chars with "…".
 std::string Excerpt(const nlohmann::json& value, std::size_t max_chars = 60);

@@ -23,8 +23,22 @@ std::string RangeText(double min, double max) {
 } // namespace
 
 int SceneInteger(const json& value, long long min, long long max) {
-    if (!value.is_number_integer())
+    // 128.0 or 1e2 is a whole number written as a float: take it, within the range.
+    if (value.is_number_float()) {
+        const double x = value.get<double>();
+        if (std::isfinite(x) && std::floor(x) == x && x >= static_cast<double>(min) &&
+            x <= static_cast<double>(max))
+            return static_cast<int>(x);
+    }
+    if (!value.is_number())
         throw SceneFieldError{"must be a whole number (got " + Excerpt(value) + ")"};
+    if (!value.is_number_integer()) {
+        const double x = value.get<double>();
+        if (std::floor(x) != x)
+            throw SceneFieldError{"must be a whole number (got " + Excerpt(value) + ")"};
+        throw SceneFieldError{"must be in [" + std::to_string(min) + ", " + std::to_string(max) +
+                              "] (got " + Excerpt(value) + ")"};
+    }
     // Unsigned first: 2^64 − 1 must be reported as itself, not wrapped to −1.
     bool in_range = false;
     if (value.is_number_unsigned()) {
@@ -127,6 +141,9 @@ std::string SceneTable::Apply(const std::string& json_text) const {
     }
     if (doc.contains("format") && doc["format"] != "pelab-scene")
         return "field \"format\": must be \"pelab-scene\" (got " + Excerpt(doc["format"]) + ")";
+    if (doc.contains("version") && doc["version"] != 1)
+        return "field \"version\": this PE Lab reads scene version 1 (got " +
+               Excerpt(doc["version"]) + ")";
     // Validate everything, in table order (so a field that depends on another, like pair on
     // d_model, sees that one checked first), then commit everything.
     std::vector<std::function<void()>> commits;

@@ -194,8 +194,20 @@ void run_writer(std::ofstream& out, const std::string& path,
 
 } // namespace
 
+// "" or why a symbolic link cannot be written through (it points nowhere, or in a loop): writing
+// would otherwise replace the link itself with a regular file.
+std::string broken_link(const std::string& path) {
+    struct stat link_info {
+    }, info{};
+    if (::lstat(path.c_str(), &link_info) != 0 || !S_ISLNK(link_info.st_mode)) return {};
+    if (::stat(path.c_str(), &info) == 0) return {};
+    return concat("cannot write \"", path, "\": it is a symbolic link to ",
+                  errno == ELOOP ? "itself (a loop)" : "a file that does not exist");
+}
+
 std::string check_writable(const std::string& path) {
     if (path.empty()) return "output path is empty";
+    if (std::string why = broken_link(path); !why.empty()) return why;
     const std::string target = resolve_links(path);
     struct stat info {};
     if (::stat(target.c_str(), &info) == 0) {
@@ -207,8 +219,10 @@ std::string check_writable(const std::string& path) {
     }
     const std::string folder = folder_of(target);
     struct stat folder_info {};
-    if (::stat(folder.c_str(), &folder_info) != 0 || !S_ISDIR(folder_info.st_mode))
+    if (::stat(folder.c_str(), &folder_info) != 0)
         return concat("cannot write \"", path, "\": folder \"", folder, "\" does not exist");
+    if (!S_ISDIR(folder_info.st_mode))
+        return concat("cannot write \"", path, "\": \"", folder, "\" is a file, not a folder");
     if (::access(folder.c_str(), W_OK | X_OK) != 0)
         return concat("cannot write \"", path, "\": folder \"", folder, "\" is not writable");
     return {};
@@ -257,6 +271,7 @@ private:
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& writer) {
     if (path.empty()) throw IoError("output path is empty");
+    if (std::string why = broken_link(path); !why.empty()) throw IoError(why);
     const std::string target = resolve_links(path);
     struct stat existing {};
     const bool exists = ::stat(target.c_str(), &existing) == 0;

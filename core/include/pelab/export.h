@@ -41,8 +41,10 @@ std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions
 /// Runs writer on a temporary file beside path, then renames it to path, keeping the replaced
 /// file's permissions. Throws IoError (the target untouched, the temporary removed) if the
 /// folder is not writable, the writer throws, or any write fails. Special files (/dev/null,
-/// /dev/full, FIFOs, terminals) are written directly, never replaced; a symbolic link is
-/// followed and its target replaced.
+/// /dev/full, FIFOs, terminals) are written directly, never replaced; a FIFO with no reader
+/// makes the write wait for one, as a shell's `> fifo` does (probing for a reader would itself
+/// connect to, and then fail, a reader that is waiting). A symbolic link is followed and its
+/// target replaced; one that points nowhere or in a loop is refused.
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& writer);
 
