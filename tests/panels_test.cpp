@@ -313,3 +313,25 @@ TEST(Scene, PresentedPanelIsValidatedAndKept) {
     ASSERT_EQ(app.scene.Apply("{\"presented_panel\": \"clocks\"}"), "");
     EXPECT_EQ(app.view.presented_panel, "clocks");
 }
+
+// Regression (600 s soak under ASan): at d_model 2, the "3 & 50" preset sets d_model 128 while
+// the compare panel draws, and its table read the 2-wide PE vectors up to dimension 127.
+TEST_F(Panels4, PresetThatWidensDModelKeepsTheTableInBounds) {
+    state.d_model = 2;
+    app.recorder.enabled = true;
+    Frame();
+    Frame();
+    ASSERT_TRUE(app.recorder.rects.count("compare.preset_3_50"));
+    const WidgetRect& r = app.recorder.rects["compare.preset_3_50"];
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1));
+    Frame();
+    io.MouseDown[0] = true;
+    Frame();
+    io.MouseDown[0] = false;
+    Frame();
+    Frame();
+    EXPECT_EQ(state.d_model, 128);
+    EXPECT_EQ(state.pos_b, 50);
+    EXPECT_EQ(Get<ComparePanel>("compare").pe_a.size(), 128u);
+}

@@ -83,6 +83,9 @@ std::string ExplainDifference(double pos_a, double pos_b, int d_model, double ba
 }
 
 void ComparePanel::Draw(FrameContext& frame) {
+    // The inputs first: a preset changes d_model, and everything below must be computed for the
+    // d_model it draws with (the table once read PE vectors of the old, smaller width).
+    DrawPositionInputs(frame);
     const AppState& state = frame.state;
     const int d = state.d_model;
     {
@@ -94,8 +97,6 @@ void ComparePanel::Draw(FrameContext& frame) {
         comparison = compare_positions(state.pos_a, state.pos_b, d, state.base);
         explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base);
     }
-
-    DrawPositionInputs(frame);
     ImGui::Separator();
     DrawReadouts(frame);
     DrawExplanation(frame);
@@ -159,7 +160,9 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
     } presets[] = {{"3 & 5 (near)", 3, 5}, {"3 & 50", 3, 50}, {"3 & 150 (far)", 3, 150}};
     for (const auto& preset : presets) {
         ImGui::SameLine();
-        if (ImGui::Button(preset.label)) {
+        const bool pressed = ImGui::Button(preset.label);
+        frame.Record(&preset == &presets[1] ? "compare.preset_3_50" : "compare.preset");
+        if (pressed) {
             state.pos_a = preset.a;
             state.pos_b = preset.b;
             state.d_model = 128;
@@ -251,7 +254,8 @@ void ComparePanel::DrawShift(FrameContext& frame) {
 void ComparePanel::DrawTable(FrameContext& frame) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
-    const int d = state.d_model;
+    // The width the vectors were computed for this frame (never past their end).
+    const int d = static_cast<int>(pe_a.size());
     const char* filters[] = {"all", "sin only (even dims)", "cos only (odd dims)", "range",
                              "every k-th"};
     int filter_index = static_cast<int>(filter);
