@@ -45,6 +45,12 @@ for target in "${targets[@]}"; do
     else
         echo "fuzz: $target FAILED (log: $log, input: $(ls "$build"/crashes/"$target"-* 2>/dev/null | head -1))" >&2
         tail -40 "$log" >&2
+        # The input itself, so that a failure on a CI machine can be replayed here.
+        input=$(ls "$build"/crashes/"$target"-* 2>/dev/null | head -1)
+        if [[ -n "$input" && $(stat -c %s "$input") -le 65536 ]]; then
+            echo "fuzz: the input, base64 (decode with: base64 -d > input):" >&2
+            base64 -w 100 "$input" >&2
+        fi
         status=1
     fi
 done

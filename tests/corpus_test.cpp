@@ -31,7 +31,7 @@ int ReplayAll(const char* target, int (*body)(const std::uint8_t*, std::size_t))
 } // namespace
 
 TEST(Corpus, SceneInputsReplay) {
-    EXPECT_GE(ReplayAll("fuzz_scene", pelab::fuzz::Scene), 7);
+    EXPECT_GE(ReplayAll("fuzz_scene", pelab::fuzz::Scene), 8);
 }
 TEST(Corpus, PngSceneInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_png_scene", pelab::fuzz::PngScene), 1);

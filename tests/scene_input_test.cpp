@@ -86,6 +86,16 @@ TEST(SceneInput, MessagesAreShortAndEscaped) {
     EXPECT_TRUE(Mentions(error, "\\u001b")) << error;
     error = app.scene.Apply("{\"sentence_a\": 1, \"pos_a\": \"" + std::string(5000, 'x') + "\"}");
     EXPECT_LT(error.size(), 300u);
+    // A broken key 5 000 bytes long ending in an invalid UTF-8 byte (found by fuzz_scene): the
+    // parser's own message quoted all of it, raw byte included.
+    error = app.scene.Apply("{\n  \"" + std::string(5000, '[') + "\xff\": 1}");
+    EXPECT_TRUE(Mentions(error, "not valid JSON")) << error.substr(0, 200);
+    EXPECT_TRUE(Mentions(error, "line 2, column 5004")) << error.substr(0, 200);
+    EXPECT_TRUE(Mentions(error, "[[[\\xFF'; expected string literal")) << error.substr(0, 200);
+    EXPECT_EQ(error.find("json.exception"), std::string::npos) << error;
+    EXPECT_LT(error.size(), 300u);
+    for (const char c : error)
+        EXPECT_TRUE(c != '\xff' && c != '\n') << error;
 }
 
 TEST(SceneInput, OnlyBoundedRegularFilesAreRead) {

@@ -22,6 +22,47 @@ std::string InField(const std::string& field) {
     return field.empty() ? std::string() : " in field " + Excerpt(json(field));
 }
 
+// Every byte outside printable ASCII as \xNN: the text may be cut inside a UTF-8 sequence.
+std::string AsciiOnly(const std::string& text) {
+    std::string ascii;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte >= 0x7F) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+            ascii += escaped;
+        } else {
+            ascii += c;
+        }
+    }
+    return ascii;
+}
+
+// nlohmann's message quotes everything read of the bad token ("last read: '…'"), which can be
+// the whole file and hold invalid UTF-8. Keep the position and the reason, and only the last
+// 40 bytes of the token (where the error is).
+std::string ShortParseMessage(std::string message) {
+    if (message.rfind("[json.exception.", 0) == 0) {
+        const std::size_t end = message.find("] ");
+        if (end != std::string::npos) message.erase(0, end + 2);
+    }
+    const std::string marker = "; last read: '";
+    const std::size_t at = message.find(marker);
+    if (at == std::string::npos) return AsciiOnly(message);
+    // The token ends at the last "'; " (more text follows) or at the final "'".
+    const std::size_t begin = at + marker.size();
+    std::size_t close = message.rfind("'; ");
+    if (close == std::string::npos || close < begin) close = message.rfind('\'');
+    if (close == std::string::npos || close < begin) close = message.size();
+    std::string token = message.substr(begin, close - begin);
+    const std::string rest = close < message.size() ? message.substr(close) : "'";
+    constexpr std::size_t kKeep = 40;
+    const bool cut = token.size() > kKeep;
+    if (cut) token.erase(0, token.size() - kKeep);
+    return AsciiOnly(message.substr(0, begin)) + (cut ? "…" : "") + AsciiOnly(token) +
+           AsciiOnly(rest);
+}
+
 } // namespace
 
 std::string PrintableLine(const std::string& message) {
@@ -82,7 +123,7 @@ std::string ParseJsonInput(const std::string& text, json* doc) {
         return "a number does not fit a double" + InField(field) +
                " (numbers must be finite, at most ~1.8e308)";
     } catch (const json::exception& e) {
-        return std::string("not valid JSON (") + e.what() + ")";
+        return "not valid JSON (" + ShortParseMessage(e.what()) + ")";
     }
     return {};
 }
