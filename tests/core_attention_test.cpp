@@ -174,6 +174,40 @@ TEST(Attention, WithPeScoresMatchIndependentComputationAndDiffer) {
     EXPECT_GT(r.equivariance, 1e-3);
 }
 
+// "B re-ordered into A's order, minus A", computed here from the reference PE: with PE, "dog"
+// at position 2 of B against "dog" at position 0 of A differs by 2·PE(2)[dog] + |PE(2)|² −
+// 2·PE(0)[dog] − |PE(0)|² (the 10.82 vs 9.00); without PE the whole matrix is 0.
+TEST(Attention, ReorderedDifferenceIsZeroWithoutPeAndMatchesReferenceWithIt) {
+    OrderDemoOptions options; // one-hot, d = 16, PE on
+    OrderDemoResult r = run_order_demo("dog bites man", "man bites dog", options);
+    Matrix d = reordered_difference(r.scores_a, r.scores_b, r.verdict.mapping);
+    ASSERT_EQ(d.rows, 3);
+    const auto self_score = [](int pos, int word) {
+        long double s = 1 + 2 * reference::pe(pos, word, 16, 10000);
+        for (int dim = 0; dim < 16; ++dim)
+            s += reference::pe(pos, dim, 16, 10000) * reference::pe(pos, dim, 16, 10000);
+        return static_cast<double>(s);
+    };
+    // dog: word 0, at position 0 in A and 2 in B.
+    EXPECT_NEAR(d.at(0, 0), self_score(2, 0) - self_score(0, 0), 1e-12);
+    EXPECT_NEAR(self_score(0, 0), 9.00, 0.005);
+    EXPECT_NEAR(self_score(2, 0), 10.82, 0.005);
+    // bites sits at position 1 in both: its own cell does not change.
+    EXPECT_NEAR(d.at(1, 1), 0.0, 1e-12);
+    double largest = 0;
+    for (double v : d.values)
+        largest = std::max(largest, std::fabs(v));
+    EXPECT_NEAR(largest, r.verdict.max_difference, 1e-12);
+
+    options.positional.pe_enabled = false;
+    r = run_order_demo("dog bites man", "man bites dog", options);
+    d = reordered_difference(r.scores_a, r.scores_b, r.verdict.mapping);
+    for (double v : d.values)
+        EXPECT_EQ(v, 0.0);
+    EXPECT_THROW(reordered_difference(r.scores_a, r.scores_b, {0, 0, 1}), InvalidArgument);
+    EXPECT_THROW(reordered_difference(r.scores_a, Matrix(2, 2), {0, 1, 2}), InvalidArgument);
+}
+
 TEST(Attention, SoftmaxRowsSumToOneAndSurviveHugeScores) {
     Matrix s(2, 3);
     s.values = {1000, 1001, 999, -5, 0, 5};

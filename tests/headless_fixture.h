@@ -25,6 +25,9 @@ protected:
         io.IniFilename = nullptr;
         io.DisplaySize = display_size_;
         io.DeltaTime = 1.0f / 60.0f;
+        // As the OpenGL 3 renderer does: draw lists past 65 536 vertices (4K windows full of
+        // clock faces) are split with VtxOffset instead of overflowing 16-bit indices.
+        io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
         pelab::BuildFonts(fonts, pelab::kBaseFontPixels);
     }
     void TearDown() override { ImGui::DestroyContext(); }

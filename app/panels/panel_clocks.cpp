@@ -1,5 +1,6 @@
 #include "panel_clocks.h"
 
+#include "layout.h"
 #include "pelab/sinusoidal.h"
 #include "scene.h"
 #include "widgets.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 namespace pelab {
 
@@ -29,43 +31,57 @@ void ClocksPanel::Draw(FrameContext& frame) {
 
 void ClocksPanel::DrawTransport(FrameContext& frame) {
     AppState& state = frame.state;
-    const float font = ImGui::GetFontSize();
-    if (ImGui::Button(state.playing ? "Pause" : "Play", ImVec2(font * 4, 0)))
-        state.playing = !state.playing;
-    frame.Record("clocks.play");
-    ImGui::SameLine();
+    FlowRow row;
+    PlayControls(frame, row, "clocks");
+    row.Item(ButtonWidth("-1") + FlowRow::Spacing() + ButtonWidth("+1"));
     if (ImGui::Button("-1")) state.pos_a = std::max(0.0, std::round(state.pos_a) - 1);
+    FormulaTooltip("pos A − 1 (Left arrow)");
+    frame.Record("clocks.minus_one");
     ImGui::SameLine();
     if (ImGui::Button("+1")) state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + 1);
-    ImGui::SameLine();
-    const double min_speed = 0.1, max_speed = 1000.0;
-    ImGui::SetNextItemWidth(font * 9);
-    ImGui::SliderScalar("positions/s", ImGuiDataType_Double, &state.play_speed, &min_speed,
-                        &max_speed, "%.1f",
-                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SameLine();
+    FormulaTooltip("pos A + 1 (Right arrow)");
+    frame.Record("clocks.plus_one");
     const double zero = 0.0;
-    ImGui::SetNextItemWidth(font * 7);
-    ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.1f, &zero, &kUiMaxPosition,
-                      "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(font * 7);
-    ImGui::DragScalar("pos B", ImGuiDataType_Double, &state.pos_b, 0.1f, &zero, &kUiMaxPosition,
-                      "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    const float drag = FitWidth(6.0f, "pos A");
+    for (const auto& [label, value, name] : {std::tuple{"pos A", &state.pos_a, "clocks.pos_a"},
+                                             std::tuple{"pos B", &state.pos_b, "clocks.pos_b"}}) {
+        row.Item(LabelledWidth(drag, label));
+        ImGui::SetNextItemWidth(drag);
+        ImGui::DragScalar(label, ImGuiDataType_Double, value, 0.1f, &zero, &kUiMaxPosition, "%.2f",
+                          ImGuiSliderFlags_AlwaysClamp);
+        frame.Record(name);
+    }
+    row.Item(CheckboxWidth("pos B hand"));
     ImGui::Checkbox("pos B hand", &show_b);
-    ImGui::SameLine();
+    frame.Record("clocks.show_b");
+    row.Item(CheckboxWidth("k-shift arc"));
     ImGui::Checkbox("k-shift arc", &show_shift);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(font * 8);
+    frame.Record("clocks.show_shift");
+    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
+    const float k_width = FitWidth(7.0f, "k") - marker;
+    row.Item(LabelledWidth(k_width, "k") + marker);
+    ImGui::SetNextItemWidth(k_width);
     ImGui::SliderInt("k", &state.shift_k, -100, 100);
+    frame.Record("clocks.shift_k");
     ImGui::SameLine();
     HelpMarker("Moving from pos A to pos A + k turns every hand by ω_i·k: the reddish-purple arc. "
                "The arc depends on k only, never on where A is; that is the rotation R_k.");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(font * 7);
+    const float size_width = FitWidth(6.0f, "size");
+    row.Item(LabelledWidth(size_width, "size"));
+    ImGui::SetNextItemWidth(size_width);
     ImGui::SliderFloat("size", &clock_scale, 0.6f, 2.5f, "%.1fx");
+    FormulaTooltip("Size of the clock faces (in present mode they also grow with the window).");
+    frame.Record("clocks.size");
     state.Clamp();
 }
+
+namespace {
+// A face's cell: the face or its caption, whichever is wider, and a margin.
+float ClockCellWidth(float radius, const char* caption) {
+    const float font = ImGui::GetFontSize();
+    return std::max(radius * 2, ImGui::CalcTextSize(caption).x) + font * 0.6f;
+}
+} // namespace
 
 bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
                             const char* caption) {
@@ -77,7 +93,7 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
         w = omega(pair_index, state.d_model, state.base);
         lambda = wavelength(pair_index, state.d_model, state.base);
     }
-    const ImVec2 cell(radius * 2 + font * 0.6f, radius * 2 + font * 2.6f);
+    const ImVec2 cell(ClockCellWidth(radius, caption), radius * 2 + font * 2.6f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::PushID(pair_index);
     const bool clicked = ImGui::InvisibleButton("##clock", cell);
@@ -97,7 +113,7 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
         const float inner = tick % 3 == 0 ? 0.80f : 0.88f;
         draw->AddLine(ImVec2(centre.x + t.dx * radius * inner, centre.y + t.dy * radius * inner),
                       ImVec2(centre.x + t.dx * radius * 0.97f, centre.y + t.dy * radius * 0.97f),
-                      ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
+                      ImGui::GetColorU32(ImGuiCol_Text, 0.5f), frame.Px(1.0f));
     }
     const double angle_a = w * state.pos_a;
     if (show_shift && state.shift_k != 0) {
@@ -122,7 +138,7 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
     const HandTip a = HandDirection(angle_a);
     draw->AddLine(centre, ImVec2(centre.x + a.dx * radius * 0.9f, centre.y + a.dy * radius * 0.9f),
                   frame.Color(Role::PosA), frame.Px(3.5f));
-    draw->AddCircleFilled(centre, 3.0f, ImGui::GetColorU32(ImGuiCol_Text));
+    draw->AddCircleFilled(centre, frame.Px(3.0f), ImGui::GetColorU32(ImGuiCol_Text));
     const float text_y = centre.y + radius + font * 0.2f;
     const ImVec2 caption_size = ImGui::CalcTextSize(caption);
     draw->AddText(ImVec2(centre.x - caption_size.x * 0.5f, text_y),
@@ -156,25 +172,41 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
         const char* name;
         int pair;
     } summary[] = {{"fast: pair 0", 0}, {"middle", pairs / 2}, {"slow: last pair", pairs - 1}};
-    const float radius = font * 3.2f;
+    // Faces as large as 3.2 em, larger when a presented panel has the height for it, smaller
+    // when three do not fit side by side; the faces and the legend wrap when narrow.
+    char legend_a[64], legend_b[64], legend_k[64], legend_pair[48];
+    std::snprintf(legend_a, sizeof legend_a, "— pos A = %.2f", state.pos_a);
+    std::snprintf(legend_b, sizeof legend_b, "— pos B = %.2f", state.pos_b);
+    std::snprintf(legend_k, sizeof legend_k, "— pos A → pos A + %d", state.shift_k);
+    std::snprintf(legend_pair, sizeof legend_pair, "selected pair: %d", state.pair);
+    float legend_width = 0;
+    for (const char* line : {legend_a, legend_b, legend_k, legend_pair})
+        legend_width = std::max(legend_width, ImGui::CalcTextSize(line).x);
+    const float gap = font * 1.5f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float radius =
+        std::max(font * 1.5f, std::min(std::max(font * 3.2f, avail.y * 0.16f),
+                                       ((avail.x - 2 * gap) / 3.0f - font * 0.6f) * 0.5f));
+    FlowRow row;
     for (int k = 0; k < 3; ++k) {
-        if (k > 0) ImGui::SameLine(0, font * 2);
         char caption[48];
         std::snprintf(caption, sizeof caption, "%s (i = %d)", summary[k].name, summary[k].pair);
+        row.Item(ClockCellWidth(radius, caption), gap);
         ImGui::BeginGroup();
         ImGui::PushID(k); // at d_model 2 all three summary clocks show pair 0
         DrawClock(frame, summary[k].pair, radius, caption);
         ImGui::PopID();
         ImGui::EndGroup();
     }
-    ImGui::SameLine(0, font * 2);
+    row.Item(legend_width, gap);
     ImGui::BeginGroup();
-    ImGui::TextColored(frame.ColorVec(Role::PosA), "— pos A = %.2f", state.pos_a);
-    if (show_b) ImGui::TextColored(frame.ColorVec(Role::PosB), "— pos B = %.2f", state.pos_b);
+    ImGui::TextColored(frame.ColorVec(Role::PosA), "%s", legend_a);
+    if (show_b) ImGui::TextColored(frame.ColorVec(Role::PosB), "%s", legend_b);
     if (show_shift && state.shift_k != 0)
-        ImGui::TextColored(frame.ColorVec(Role::ShiftArc), "— pos A → pos A + %d", state.shift_k);
-    ImGui::TextDisabled("selected pair: %d", state.pair);
+        ImGui::TextColored(frame.ColorVec(Role::ShiftArc), "%s", legend_k);
+    ImGui::TextDisabled("%s", legend_pair);
     ImGui::EndGroup();
+    frame.Record("clocks.legend");
 }
 
 void ClocksPanel::DrawGrid(FrameContext& frame) {
@@ -183,8 +215,17 @@ void ClocksPanel::DrawGrid(FrameContext& frame) {
     const int pairs = state.d_model / 2;
     ImGui::Text("All %d pairs", pairs);
     ImGui::BeginChild("##clock_grid", ImVec2(0, 0), false);
-    const float radius = font * 2.0f * clock_scale;
-    const float cell_width = radius * 2 + font * 0.6f + ImGui::GetStyle().ItemSpacing.x;
+    // Faces grow with the window (a presented panel shows fewer, bigger faces) and never get
+    // wider than the window.
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float grow =
+        std::clamp(std::min(avail.x / (font * 40.0f), avail.y / (font * 14.0f)), 1.0f, 3.0f);
+    const float radius = std::max(
+        font * 0.8f, std::min(font * 2.0f * clock_scale * grow,
+                              (avail.x - font * 0.6f - ImGui::GetStyle().ItemSpacing.x) * 0.5f));
+    char widest[32];
+    std::snprintf(widest, sizeof widest, "i = %d", pairs - 1);
+    const float cell_width = ClockCellWidth(radius, widest) + ImGui::GetStyle().ItemSpacing.x;
     const int columns =
         std::max(1, static_cast<int>(ImGui::GetContentRegionAvail().x / cell_width));
     const int rows = (pairs + columns - 1) / columns;

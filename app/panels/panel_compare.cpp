@@ -1,6 +1,7 @@
 #include "panel_compare.h"
 
 #include "json_input.h"
+#include "layout.h"
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
 #include "scene.h"
@@ -109,29 +110,34 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const double slider_max = 1000.0, zero = 0.0;
-    // Two [slider][typed entry] label groups and a help marker share the row.
-    const float label_width = ImGui::CalcTextSize("pos A").x + ImGui::GetStyle().ItemInnerSpacing.x;
-    const float input_width = font * 5.5f;
-    const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const float slider_width =
-        std::max(font * 4.0f, (ImGui::GetContentRegionAvail().x -
-                               2 * (input_width + label_width + 2 * spacing) - font * 2.0f) /
-                                  2.0f);
+    // Each position is a group [slider][typed entry] label; the groups wrap when narrow.
+    const float spacing = FlowRow::Spacing();
+    const float input_width = font * 5.0f;
+    const float group_room = FitWidth(40.0f) - HelpMarkerWidth() - spacing;
+    const float slider_width = std::clamp(group_room - input_width - spacing - LabelWidth("pos A"),
+                                          font * 3.0f, font * 16.0f);
+    const float group_width = slider_width + spacing + LabelledWidth(input_width, "pos A");
     struct Field {
         const char* slider_id;
         const char* input_id;
         const char* name;
         double* value;
         const char* widget;
-    } fields[] = {{"##pos_a_slider", "pos A##input", "A", &state.pos_a, "compare.pos_a_input"},
-                  {"##pos_b_slider", "pos B##input", "B", &state.pos_b, "compare.pos_b_input"}};
+        const char* slider_widget;
+    } fields[] = {{"##pos_a_slider", "pos A##input", "A", &state.pos_a, "compare.pos_a_input",
+                   "compare.pos_a_slider"},
+                  {"##pos_b_slider", "pos B##input", "B", &state.pos_b, "compare.pos_b_input",
+                   "compare.pos_b_slider"}};
+    FlowRow row;
     for (Field& field : fields) {
+        row.Item(group_width + (&field == &fields[1] ? spacing + HelpMarkerWidth() : 0.0f));
         ImGui::PushID(field.name);
         ImGui::SetNextItemWidth(slider_width);
         double slider_value = std::min(*field.value, slider_max);
         if (ImGui::SliderScalar(field.slider_id, ImGuiDataType_Double, &slider_value, &zero,
                                 &slider_max, "%.0f"))
             *field.value = std::round(slider_value);
+        frame.Record(field.slider_widget);
         ImGui::SameLine();
         ImGui::SetNextItemWidth(input_width);
         double typed = *field.value;
@@ -150,18 +156,27 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
         }
         frame.Record(field.widget);
         ImGui::PopID();
-        ImGui::SameLine();
     }
+    ImGui::SameLine();
     HelpMarker("Drag the slider (0 to 1000) or type a position up to 1 000 000 and press Enter.");
-    ImGui::Text("Presets (d_model = 128, as in the document):");
+    // The classic example's pairs; they also set d_model to 128, which every panel shares, so
+    // the row says so.
+    const char* intro = "Classic examples (set d_model = 128):";
+    FlowRow presets_row;
+    presets_row.Item(ImGui::CalcTextSize(intro).x);
+    WrappedText(intro);
     const struct {
         const char* label;
         double a, b;
-    } presets[] = {{"3 & 5 (near)", 3, 5}, {"3 & 50", 3, 50}, {"3 & 150 (far)", 3, 150}};
+        const char* widget;
+    } presets[] = {{"3 & 5", 3, 5, "compare.preset_3_5"},
+                   {"3 & 50", 3, 50, "compare.preset_3_50"},
+                   {"3 & 150", 3, 150, "compare.preset_3_150"}};
     for (const auto& preset : presets) {
-        ImGui::SameLine();
+        presets_row.Item(ButtonWidth(preset.label));
         const bool pressed = ImGui::Button(preset.label);
-        frame.Record(&preset == &presets[1] ? "compare.preset_3_50" : "compare.preset");
+        FormulaTooltip("pos A = 3, pos B as labelled, d_model = 128 (for every panel).");
+        frame.Record(preset.widget);
         if (pressed) {
             state.pos_a = preset.a;
             state.pos_b = preset.b;
@@ -177,43 +192,42 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
     AppState& state = frame.state;
     const PositionComparison& c = comparison;
     char formula[256];
-    if (ImGui::BeginTable("##compare_readouts", 4, ImGuiTableFlags_BordersInnerV)) {
-        ImGui::TableNextRow();
-        const auto cell = [](const char* name, const char* tip, const char* fmt, double value) {
-            ImGui::TableNextColumn();
-            ImGui::TextDisabled("%s", name);
-            FormulaTooltip(tip);
-            ImGui::Text(fmt, value);
-            FormulaTooltip(tip);
-        };
-        std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
-                      state.pos_b);
-        cell("distance", formula, "%.6g positions", c.distance);
-        std::snprintf(formula, sizeof formula,
-                      "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"
-                      "= sum of the %d pair contributions in the table. Maximum d/2 = %d (A = B).",
-                      state.d_model / 2, state.d_model / 2);
-        cell("dot product", formula, "%.2f", c.dot_product);
-        std::snprintf(formula, sizeof formula,
-                      "cos = PE(A)·PE(B) / (‖PE(A)‖ ‖PE(B)‖) = %.4f / (%.4f · %.4f)\n"
-                      "Every pair is a unit vector, so ‖PE‖ = √(d/2) = %.4f.",
-                      c.dot_product, c.norm_a, c.norm_b, std::sqrt(state.d_model / 2.0));
-        cell("cosine similarity", formula, "%.4f", c.cosine_similarity);
-        std::snprintf(formula, sizeof formula,
-                      "‖PE(A) − PE(B)‖ = √(Σ_dim (PE_A − PE_B)²) = √(d − 2·dot) = √(%d − 2·%.4f)",
-                      state.d_model, c.dot_product);
-        cell("Euclidean distance", formula, "%.4f", c.euclidean_distance);
-        ImGui::EndTable();
-    }
+    FlowRow row;
+    const float gap = ImGui::GetFontSize() * 1.5f;
+    const auto block = [&](const char* name, const char* value, const char* record) {
+        row.Item(ReadoutBlockWidth(name, value), gap);
+        ReadoutBlock(frame, name, value, formula, record);
+    };
+    char value[64];
+    std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
+                  state.pos_b);
+    std::snprintf(value, sizeof value, "%.6g positions", c.distance);
+    block("distance", value, "compare.distance");
+    std::snprintf(formula, sizeof formula,
+                  "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"
+                  "= sum of the %d pair contributions in the table. Maximum d/2 = %d (A = B).",
+                  state.d_model / 2, state.d_model / 2);
+    std::snprintf(value, sizeof value, "%.2f", c.dot_product);
+    block("dot product", value, "compare.dot_product");
+    std::snprintf(formula, sizeof formula,
+                  "cos = PE(A)·PE(B) / (‖PE(A)‖ ‖PE(B)‖) = %.4f / (%.4f · %.4f)\n"
+                  "Every pair is a unit vector, so ‖PE‖ = √(d/2) = %.4f.",
+                  c.dot_product, c.norm_a, c.norm_b, std::sqrt(state.d_model / 2.0));
+    std::snprintf(value, sizeof value, "%.4f", c.cosine_similarity);
+    block("cosine similarity", value, "compare.cosine");
+    std::snprintf(formula, sizeof formula,
+                  "‖PE(A) − PE(B)‖ = √(Σ_dim (PE_A − PE_B)²) = √(d − 2·dot) = √(%d − 2·%.4f)",
+                  state.d_model, c.dot_product);
+    std::snprintf(value, sizeof value, "%.4f", c.euclidean_distance);
+    block("Euclidean distance", value, "compare.euclidean");
     ImGui::Text("similarity: %s", similarity_label(c.cosine_similarity));
+    frame.Record("compare.similarity");
     ImGui::SameLine();
     char thresholds[160];
     std::snprintf(thresholds, sizeof thresholds,
                   "(cosine ≥ %.2f very high · ≥ %.2f high · ≥ %.2f moderate · below: low)",
                   kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    WrappedText(thresholds);
-    ImGui::PopStyleColor();
+    MutedWrappedText(thresholds);
 }
 
 void ComparePanel::DrawExplanation(FrameContext& /*frame*/) {
@@ -222,11 +236,13 @@ void ComparePanel::DrawExplanation(FrameContext& /*frame*/) {
 
 void ComparePanel::DrawShift(FrameContext& frame) {
     AppState& state = frame.state;
-    const float font = ImGui::GetFontSize();
-    ImGui::SetNextItemWidth(font * 10);
+    FlowRow row;
+    const float slider = FitWidth(10.0f, "shift k");
+    row.Item(LabelledWidth(slider, "shift k"));
+    ImGui::SetNextItemWidth(slider);
     ImGui::SliderInt("shift k", &state.shift_k, -100, 100, "%d");
     frame.Record("compare.shift_k");
-    ImGui::SameLine();
+    row.Item(SmallButtonWidth("move A and B by k"));
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (a < 0 || b < 0 || a > kUiMaxPosition || b > kUiMaxPosition) {
         ImGui::TextDisabled("A + k and B + k must stay in [0, 1000000].");
@@ -242,6 +258,7 @@ void ComparePanel::DrawShift(FrameContext& frame) {
         state.pos_a = a;
         state.pos_b = b;
     }
+    frame.Record("compare.move_by_k");
     char shifted[160];
     std::snprintf(shifted, sizeof shifted,
                   "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %.1e)", after, before,
@@ -259,17 +276,25 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     const char* filters[] = {"all", "sin only (even dims)", "cos only (odd dims)", "range",
                              "every k-th"};
     int filter_index = static_cast<int>(filter);
-    ImGui::SetNextItemWidth(font * 11);
+    FlowRow row;
+    const float combo = FitWidth(11.0f, "show dimensions");
+    row.Item(LabelledWidth(combo, "show dimensions"));
+    ImGui::SetNextItemWidth(combo);
     if (ImGui::Combo("show dimensions", &filter_index, filters, IM_ARRAYSIZE(filters)))
         filter = static_cast<DimensionFilter>(filter_index);
+    frame.Record("compare.filter");
     if (filter == DimensionFilter::Range) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(font * 12);
+        const float range = FitWidth(12.0f, "dims");
+        row.Item(LabelledWidth(range, "dims"));
+        ImGui::SetNextItemWidth(range);
         ImGui::DragIntRange2("dims", &range_first, &range_last, 1.0f, 0, d - 1);
+        frame.Record("compare.range");
     } else if (filter == DimensionFilter::EveryKth) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(font * 8);
+        const float step = FitWidth(8.0f, "k-th");
+        row.Item(LabelledWidth(step, "k-th"));
+        ImGui::SetNextItemWidth(step);
         ImGui::SliderInt("k-th", &every_k, 2, 64);
+        frame.Record("compare.every_k");
     }
     range_first = std::clamp(range_first, 0, d - 1);
     range_last = std::clamp(range_last, range_first, d - 1);
@@ -294,9 +319,17 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     ImGui::TableSetupColumn("ω", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
     ImGui::TableSetupColumn("PE_A", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
     ImGui::TableSetupColumn("PE_B", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
-    ImGui::TableSetupColumn("Δ = |PE_A − PE_B|", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("pair share cos(ω_i (A−B))", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
+    ImGui::TableSetupColumn("|Δ|", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("pair share", ImGuiTableColumnFlags_WidthStretch);
+    const char* const header_tips[] = {
+        "dimension: 2i holds sin(ω_i·pos), 2i + 1 holds cos(ω_i·pos)",
+        "ω_i = base^(−2i/d_model): how fast pair i turns, in radians per position",
+        "PE(A) in this dimension",
+        "PE(B) in this dimension",
+        "Δ = |PE_A − PE_B|: how much this dimension differs between A and B (0 to 2)",
+        "pair i's share of the dot product: sin·sin + cos·cos = cos(ω_i·(A − B)), from −1 to 1; "
+        "the shares add up to PE(A)·PE(B)"};
+    TableHeadersWithTooltips(frame, header_tips, "compare.table");
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
     ImGuiListClipper clipper;

@@ -1,6 +1,7 @@
 #include "panel_order.h"
 
 #include "heatmap.h"
+#include "layout.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -83,46 +84,69 @@ void OrderPanel::Draw(FrameContext& frame) {
 }
 
 void OrderPanel::DrawInputs(FrameContext& frame) {
-    const float font = ImGui::GetFontSize();
-    ImGui::SetNextItemWidth(font * 16);
+    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
+    FlowRow row;
+    const float text_width = FitWidth(16.0f, "sentence A");
+    row.Item(LabelledWidth(text_width, "sentence A"));
+    ImGui::SetNextItemWidth(text_width);
     ImGui::InputText("sentence A", &sentence_a);
     frame.Record("order.sentence_a");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(font * 16);
+    row.Item(LabelledWidth(text_width, "sentence B"));
+    ImGui::SetNextItemWidth(text_width);
     ImGui::InputText("sentence B", &sentence_b);
     frame.Record("order.sentence_b");
-    ImGui::SameLine();
+    row.Item(SmallButtonWidth("swap"));
     if (ImGui::SmallButton("swap")) std::swap(sentence_a, sentence_b);
+    FormulaTooltip("Exchange sentences A and B.");
+    frame.Record("order.swap");
+
+    FlowRow settings;
+    settings.Item(CheckboxWidth("add positional encoding"));
     ImGui::Checkbox("add positional encoding", &pe_enabled);
     frame.Record("order.pe_enabled");
-    ImGui::SameLine();
     const double zero = 0.0, max_scale = 10.0;
-    ImGui::SetNextItemWidth(font * 7);
+    const float scale_width = FitWidth(7.0f, "PE scale") - marker;
+    settings.Item(LabelledWidth(scale_width, "PE scale") + marker);
+    ImGui::SetNextItemWidth(scale_width);
     ImGui::SliderScalar("PE scale", ImGuiDataType_Double, &pe_scale, &zero, &max_scale, "%.2f");
+    frame.Record("order.pe_scale");
     ImGui::SameLine();
     HelpMarker("X = E·(√d if ticked) + scale·PE(pos). Scale 0 is the same as no PE.");
-    ImGui::SameLine();
+    settings.Item(CheckboxWidth("E·√d") + marker);
     ImGui::Checkbox("E·√d", &scale_embeddings);
+    frame.Record("order.scale_embeddings");
     ImGui::SameLine();
-    HelpMarker("Document 003's recipe multiplies the embeddings by √d_model before adding PE, so "
-               "that the word signal is not drowned by the position signal.");
+    HelpMarker("Some recipes multiply each word's embedding by √d_model before adding the "
+               "encoding, so that the word signal is not drowned by the position signal.");
     int kind = random_embeddings ? 1 : 0;
-    ImGui::RadioButton("one-hot embeddings", &kind, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("random (seeded)", &kind, 1);
+    settings.Item(CheckboxWidth("one-hot words"));
+    ImGui::RadioButton("one-hot words", &kind, 0);
+    FormulaTooltip("Each distinct word gets its own dimension set to 1: every pair of different "
+                   "words has score 0, the same word scores 1.");
+    frame.Record("order.one_hot");
+    settings.Item(CheckboxWidth("random words (seeded)"));
+    ImGui::RadioButton("random words (seeded)", &kind, 1);
+    FormulaTooltip("Each distinct word gets a vector of normally distributed numbers (the same "
+                   "for the same seed): scores between different words are no longer 0.");
+    frame.Record("order.random");
     random_embeddings = kind == 1;
     if (random_embeddings) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(font * 6);
+        const float seed_width = FitWidth(6.0f, "seed");
+        settings.Item(LabelledWidth(seed_width, "seed"));
+        ImGui::SetNextItemWidth(seed_width);
         ImGui::InputInt("seed", &embedding_seed);
+        frame.Record("order.seed");
     }
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(font * 7);
+    const float width_slider = FitWidth(7.0f, "demo d_model") - marker;
+    settings.Item(LabelledWidth(width_slider, "demo d_model") + marker);
+    ImGui::SetNextItemWidth(width_slider);
     if (ImGui::SliderInt("demo d_model", &order_d_model, 2, kMaxOrderDModel))
         order_d_model += order_d_model % 2;
+    frame.Record("order.d_model");
     ImGui::SameLine();
-    HelpMarker("Width of the embeddings in this demo (even, 2 to 64). One-hot embeddings need at "
-               "least one dimension per distinct word. Small widths keep the numbers readable.");
+    HelpMarker("Width of the word vectors in this demo (even, 2 to 64), separate from the shared "
+               "d_model so that the numbers stay readable. One-hot words need at least one "
+               "dimension per distinct word.");
     ClampSettings();
 }
 
@@ -139,18 +163,29 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
     // first word differs, and so does how strongly the former attends to the latter.
     if (result.tokens_a.size() >= 2 && result.tokens_b.size() >= 2 &&
         result.tokens_a[1] == result.tokens_b[1] && result.tokens_a[0] != result.tokens_b[0]) {
-        ImGui::Text("\"%s\" → first word: %.3f (\"%s\" in A) vs %.3f (\"%s\" in B)",
-                    result.tokens_a[1].c_str(), result.scores_a.at(1, 0),
-                    result.tokens_a[0].c_str(), result.scores_b.at(1, 0),
-                    result.tokens_b[0].c_str());
-        FormulaTooltip("Row 1, column 0 of each QKᵀ matrix: x_1 · x_0. Same word at position 1, a "
-                       "different word at position 0.");
+        char line[256];
+        std::snprintf(
+            line, sizeof line, "\"%s\" → first word: %.3f (\"%s\" in A) vs %.3f (\"%s\" in B)",
+            result.tokens_a[1].c_str(), result.scores_a.at(1, 0), result.tokens_a[0].c_str(),
+            result.scores_b.at(1, 0), result.tokens_b[0].c_str());
+        WrappedText(line);
+        FormulaTooltip("Row 1, column 0 of each score matrix: x_1 · x_0. The same word at "
+                       "position 1, a different word at position 0.");
+        frame.Record("order.first_word");
     }
-    ImGui::Text("Permutation check ‖Attn(PX) − P·Attn(X)‖ = %.3g", result.equivariance);
+    char check[256];
+    std::snprintf(check, sizeof check,
+                  "Re-ordering check: attention computed on the re-ordered sentence differs from "
+                  "the re-ordered attention of the original by %.3g (0: word order is invisible "
+                  "to attention).",
+                  result.equivariance);
+    WrappedText(check);
     FormulaTooltip(
-        "Attn(X) = softmax(XXᵀ/√d)·X. P re-orders the tokens of sentence A (into B's order "
-        "when B is a re-ordering, else reversed); positions are added after re-ordering. "
-        "Without PE this is 0 up to rounding: attention is permutation-equivariant.");
+        "‖Attn(PX) − P·Attn(X)‖, with Attn(X) = softmax(XXᵀ/√d)·X and P the re-ordering that "
+        "turns sentence A into B (or reverses A when B is not a re-ordering of it); positions "
+        "are added after re-ordering. Without a positional encoding this is 0 up to rounding: "
+        "attention is permutation-equivariant.");
+    frame.Record("order.reordering_check");
 }
 
 namespace {
@@ -173,67 +208,113 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     };
     label_tokens(result.tokens_a, labels_a);
     label_tokens(result.tokens_b, labels_b);
-    double largest = 1e-12;
-    for (double v : result.scores_a.values)
-        largest = std::max(largest, std::fabs(v));
-    for (double v : result.scores_b.values)
-        largest = std::max(largest, std::fabs(v));
-    const bool mark = result.verdict.same_multiset && !result.verdict.same_up_to_reordering;
-    // Cells as large as 3.4 em, smaller when the half-width column cannot hold them.
-    std::size_t longest_label = 0;
-    for (const auto* labels : {&labels_a, &labels_b})
-        for (const std::string& label : *labels)
-            longest_label = std::max(longest_label, label.size());
-    const int columns = std::max(result.scores_a.cols, result.scores_b.cols);
-    const float column_width =
-        ImGui::GetContentRegionAvail().x * 0.5f - font * (0.6f * longest_label + 1.0f);
-    const float cell_size =
-        std::clamp(column_width / std::max(columns, 1), font * 1.2f, font * 3.4f);
-    if (ImGui::BeginTable("##scores", 2, ImGuiTableFlags_SizingStretchSame)) {
-        ImGui::TableNextRow();
-        for (int side = 0; side < 2; ++side) {
-            ImGui::TableSetColumnIndex(side);
-            const bool is_a = side == 0;
-            const OrderDemoResult& r = result;
-            ImGui::Text("%s: QKᵀ scores", is_a ? "A" : "B");
-            FormulaTooltip(
-                "Raw scores x_i · x_j with W_Q = W_K = I (no learned projection), so the "
-                "matrix shows exactly what the input rows X = E + PE give attention.");
-            HeatmapStyle style = ThemedStyle(frame);
-            style.cell_size = cell_size;
-            style.range = largest;
-            style.highlight_row = mark ? (is_a ? r.verdict.row_a : r.verdict.row_b) : -1;
-            style.highlight_col = mark ? (is_a ? r.verdict.col_a : r.verdict.col_b) : -1;
-            const Matrix& scores = is_a ? r.scores_a : r.scores_b;
-            const std::vector<std::string>& labels = is_a ? labels_a : labels_b;
-            AnnotatedHeatmap(is_a ? "##scores_a" : "##scores_b", scores.values.data(), scores.rows,
-                             scores.cols, labels, labels, style, "score = x_row · x_col");
-        }
-        ImGui::TableNextRow();
-        for (int side = 0; side < 2; ++side) {
-            ImGui::TableSetColumnIndex(side);
-            const bool is_a = side == 0;
-            ImGui::Text("%s: softmax(QKᵀ/√%d)", is_a ? "A" : "B", order_d_model);
-            FormulaTooltip(
-                "Attention weights: each row is a softmax over the row's scores divided by "
-                "√d_model, so it sums to 1.");
-            HeatmapStyle style = ThemedStyle(frame);
-            style.cell_size = cell_size;
-            style.diverging = false;
-            style.range = 1.0;
-            const Matrix& weights = is_a ? result.weights_a : result.weights_b;
-            const std::vector<std::string>& labels = is_a ? labels_a : labels_b;
-            AnnotatedHeatmap(is_a ? "##weights_a" : "##weights_b", weights.values.data(),
-                             weights.rows, weights.cols, labels, labels, style,
-                             "each row sums to 1");
-        }
-        ImGui::EndTable();
+    const ReorderVerdict& verdict = result.verdict;
+    const bool mark = verdict.same_multiset && !verdict.same_up_to_reordering;
+    // The scores' colours span the scores shown (sequential: low → high), so that 9.00 and
+    // 10.82 look different; the difference matrix is diverging around 0.
+    double low = result.scores_a.values.empty() ? 0.0 : result.scores_a.values[0], high = low;
+    for (const Matrix* scores : {&result.scores_a, &result.scores_b})
+        for (double v : scores->values)
+            low = std::min(low, v), high = std::max(high, v);
+    if (high - low < 1e-9) high = low + 1.0;
+    Matrix difference;
+    double largest_difference = 0;
+    if (verdict.same_multiset) {
+        difference = reordered_difference(result.scores_a, result.scores_b, verdict.mapping);
+        for (double v : difference.values)
+            largest_difference = std::max(largest_difference, std::fabs(v));
     }
-    HeatmapStyle legend = ThemedStyle(frame);
-    legend.range = largest;
-    ImGui::TextDisabled("score colours:");
+    // Cells: as large as the room allows (a presented panel fills the window), between 1.2 em
+    // (numbers still fit) and 6 em; smaller still only when one matrix alone would not fit.
+    const int blocks = verdict.same_multiset ? 3 : 2;
+    const int n = std::max(result.scores_a.rows, result.scores_b.rows);
+    const float gap = font * 1.5f;
+    const float label_width = std::max(HeatmapLabelWidth(labels_a), HeatmapLabelWidth(labels_b));
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float fit_width = (avail.x - blocks * label_width - (blocks - 1) * gap) / (blocks * n);
+    const float fit_height = (avail.y - font * 9.0f) / (2.0f * n);
+    float cell_size = std::clamp(std::min(fit_width, fit_height), font * 1.2f, font * 6.0f);
+    cell_size = std::min(cell_size, std::max(font * 0.5f, (avail.x - label_width) / n));
+
+    FlowRow row;
+    const auto block = [&](const char* title, const char* tooltip, const char* id,
+                           const Matrix& values, const std::vector<std::string>& row_labels,
+                           const std::vector<std::string>& col_labels, const HeatmapStyle& style,
+                           const char* note) {
+        row.Item(std::max(HeatmapWidth(row_labels, values.cols, cell_size),
+                          ImGui::CalcTextSize(title).x),
+                 gap);
+        ImGui::BeginGroup();
+        ImGui::TextUnformatted(title);
+        FormulaTooltip(tooltip);
+        AnnotatedHeatmap(id, values.values.data(), values.rows, values.cols, row_labels, col_labels,
+                         style, note);
+        ImGui::EndGroup();
+        frame.Record((std::string("order.") + (id + 2)).c_str());
+    };
+    HeatmapStyle scores_style = ThemedStyle(frame);
+    scores_style.cell_size = cell_size;
+    scores_style.diverging = false;
+    scores_style.range_min = low;
+    scores_style.range = high;
+    const char* scores_tip =
+        "Raw scores x_i · x_j: how strongly word i attends to word j before the softmax. Query "
+        "and key projections are left out (W_Q = W_K = I), so the matrix shows exactly what the "
+        "input rows X = E + PE give attention.";
+    for (int side = 0; side < 2; ++side) {
+        const bool is_a = side == 0;
+        HeatmapStyle style = scores_style;
+        style.highlight_row = mark ? (is_a ? verdict.row_a : verdict.row_b) : -1;
+        style.highlight_col = mark ? (is_a ? verdict.col_a : verdict.col_b) : -1;
+        block(is_a ? "A: scores QKᵀ" : "B: scores QKᵀ", scores_tip,
+              is_a ? "##scores_a" : "##scores_b", is_a ? result.scores_a : result.scores_b,
+              is_a ? labels_a : labels_b, is_a ? labels_a : labels_b, style,
+              "score = x_row · x_col");
+    }
+    HeatmapStyle difference_style = ThemedStyle(frame);
+    difference_style.cell_size = cell_size;
+    difference_style.range = largest_difference > 1e-12 ? largest_difference : 1.0;
+    difference_style.highlight_row = mark ? verdict.row_a : -1;
+    difference_style.highlight_col = mark ? verdict.col_a : -1;
+    if (verdict.same_multiset)
+        block("B − A, in A's word order",
+              "B's scores moved back into A's word order, minus A's scores, cell by cell. All 0: "
+              "the model sees the same thing in both orders. Anything else: the positions make "
+              "the orders different.",
+              "##difference", difference, labels_a, labels_a, difference_style,
+              "B's score for these two words minus A's");
+    ImGui::NewLine();
+    for (int side = 0; side < 2; ++side) {
+        const bool is_a = side == 0;
+        HeatmapStyle style = ThemedStyle(frame);
+        style.cell_size = cell_size;
+        style.diverging = false;
+        style.range = 1.0;
+        char title[64];
+        std::snprintf(title, sizeof title, "%s: softmax(QKᵀ/√%d)", is_a ? "A" : "B", order_d_model);
+        if (side == 0) row = FlowRow();
+        block(title,
+              "Attention weights: each row is a softmax over the row's scores divided by "
+              "√d_model, so it sums to 1.",
+              is_a ? "##weights_a" : "##weights_b", is_a ? result.weights_a : result.weights_b,
+              is_a ? labels_a : labels_b, is_a ? labels_a : labels_b, style, "each row sums to 1");
+    }
+    // The colour keys, with the ranges they stand for.
+    FlowRow keys;
+    const float key_width = std::min(font * 10.0f, avail.x * 0.4f);
+    keys.Item(ImGui::CalcTextSize("scores:").x + FlowRow::Spacing() + key_width);
+    ImGui::TextDisabled("scores:");
     ImGui::SameLine();
-    ColorLegend(legend, font * 12);
+    ColorLegend(scores_style, key_width);
+    if (verdict.same_multiset) {
+        char label[64];
+        std::snprintf(label, sizeof label,
+                      largest_difference > 1e-12 ? "B − A:" : "B − A (all 0):");
+        keys.Item(ImGui::CalcTextSize(label).x + FlowRow::Spacing() + key_width, gap);
+        ImGui::TextDisabled("%s", label);
+        ImGui::SameLine();
+        ColorLegend(difference_style, key_width);
+    }
     if (ImGui::CollapsingHeader("X = E + PE rows (first dimensions)")) {
         ImGui::SetNextItemWidth(font * 8);
         ImGui::SliderInt("dims shown", &x_dims_shown, 2, order_d_model);

@@ -25,7 +25,9 @@ struct OrderPanel : Panel {
     std::string sentence_a = "dog bites man";
     std::string sentence_b = "man bites dog";
     int order_d_model = 16;
-    bool random_embeddings = false; ///< false: one-hot over the vocabulary (document 002)
+    /// Seeded random word vectors by default: with one-hot words and no PE both score matrices
+    /// are the identity, and "B is A re-ordered" cannot be seen.
+    bool random_embeddings = true;
     int embedding_seed = 42;
     // View state.
     int x_dims_shown = 8; ///< columns of the X rows shown (of order_d_model)

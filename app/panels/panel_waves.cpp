@@ -1,5 +1,6 @@
 #include "panel_waves.h"
 
+#include "layout.h"
 #include "pelab/sinusoidal.h"
 #include "scene.h"
 #include "widgets.h"
@@ -21,30 +22,40 @@ void WavesPanel::Draw(FrameContext& frame) {
     // The readouts take a third of a narrow window and at most 19 em of a wide one.
     const float readout_width =
         std::clamp(ImGui::GetContentRegionAvail().x * 0.33f, font * 12.0f, font * 19.0f);
-    ImGui::BeginChild("##wave_readouts", ImVec2(readout_width, 0), false);
-    DrawReadouts(frame);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    // Side by side when the plots keep at least 22 em; stacked (the panel scrolls) when not.
+    const bool side_by_side = ImGui::GetContentRegionAvail().x - readout_width >= font * 22.0f;
+    if (side_by_side) {
+        ImGui::BeginChild("##wave_readouts", ImVec2(readout_width, 0), false);
+        DrawReadouts(frame);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    } else {
+        DrawReadouts(frame);
+    }
     ImGui::BeginGroup();
-    const float available = ImGui::GetContentRegionAvail().y;
+    const float available = side_by_side ? ImGui::GetContentRegionAvail().y : font * 24.0f;
     DrawWavePlot(frame, std::max(font * 10, available * (many_waves ? 0.8f : 0.64f)));
-    DrawSpectrum(frame, std::max(font * 7, ImGui::GetContentRegionAvail().y));
+    DrawSpectrum(frame, side_by_side ? std::max(font * 7, ImGui::GetContentRegionAvail().y)
+                                     : font * 12.0f);
     ImGui::EndGroup();
 }
 
 void WavesPanel::DrawControls(FrameContext& frame) {
     AppState& state = frame.state;
-    const float font = ImGui::GetFontSize();
-    ImGui::PushItemWidth(std::clamp(ImGui::GetContentRegionAvail().x * 0.5f - font * 6.5f,
-                                    font * 6.0f, font * 14.0f));
+    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
+    const float slider = FitWidth(12.0f, "d_model") - marker;
+    FlowRow row;
+    row.Item(LabelledWidth(slider, "pair i") + marker);
+    ImGui::SetNextItemWidth(slider);
     ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
                      ImGuiSliderFlags_AlwaysClamp);
     frame.Record("waves.pair_slider");
     ImGui::SameLine();
     HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
                "Up/Down arrows change it from anywhere.");
-    ImGui::SameLine();
+    row.Item(LabelledWidth(slider, "d_model") + marker);
     int d_model = state.d_model;
+    ImGui::SetNextItemWidth(slider);
     if (ImGui::SliderInt("d_model", &d_model, 2, kUiMaxDModel, "%d",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
         if (d_model % 2 != 0) {
@@ -61,11 +72,15 @@ void WavesPanel::DrawControls(FrameContext& frame) {
         state.d_model = d_model;
         state.Clamp();
     }
+    frame.Record("waves.d_model");
     ImGui::SameLine();
     HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
                "Ctrl+click to type a value; odd values are rounded up to the next even one.");
+    row.Item(LabelledWidth(slider, "base") + marker);
+    ImGui::SetNextItemWidth(slider);
     ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase, "%.0f",
                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    frame.Record("waves.base");
     ImGui::SameLine();
     {
         // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
@@ -79,13 +94,15 @@ void WavesPanel::DrawControls(FrameContext& frame) {
                       wavelength(slowest, state.d_model, state.base));
         HelpMarker(help);
     }
-    ImGui::SameLine();
+    row.Item(LabelledWidth(slider, "pos A") + marker);
     const double position_min = 0.0;
+    ImGui::SetNextItemWidth(slider);
     ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.05f, &position_min,
                       &kUiMaxPosition, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    frame.Record("waves.pos_a");
     ImGui::SameLine();
     HelpMarker("The cursor position. Left/Right arrows move it by 1 (Shift: 10).");
-    ImGui::PopItemWidth();
+    row.Item(CheckboxWidth("many waves") + marker);
     ImGui::Checkbox("many waves", &many_waves);
     frame.Record("waves.many_waves");
     ImGui::SameLine();
@@ -93,18 +110,13 @@ void WavesPanel::DrawControls(FrameContext& frame) {
                "position cursor sweep across them (Play or Space). The dots at the cursor are that "
                "position's fingerprint.");
     if (many_waves) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(font * 6);
+        const float lanes_width = FitWidth(6.0f, "lanes");
+        row.Item(LabelledWidth(lanes_width, "lanes"));
+        ImGui::SetNextItemWidth(lanes_width);
         ImGui::SliderInt("lanes", &lane_count, 2, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("waves.lanes");
     }
-    ImGui::SameLine();
-    if (ImGui::Button(state.playing ? "Pause" : "Play")) state.playing = !state.playing;
-    ImGui::SameLine();
-    const double min_speed = 0.1, max_speed = 1000.0;
-    ImGui::SetNextItemWidth(font * 8);
-    ImGui::SliderScalar("positions/s##waves", ImGuiDataType_Double, &state.play_speed, &min_speed,
-                        &max_speed, "%.1f",
-                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    PlayControls(frame, row, "waves");
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
     state.Clamp();
 }
@@ -120,7 +132,9 @@ void WavesPanel::DrawReadouts(FrameContext& frame) {
     const double visible = wave_view.has_home ? wave_view.x.Size() : kDefaultVisibleSpan;
     const double angle = w * state.pos_a;
     char formula[256];
-    ImGui::TextDisabled("pair %d: dims %d (sin), %d (cos)", i, 2 * i, 2 * i + 1);
+    char dims[96];
+    std::snprintf(dims, sizeof dims, "pair %d: dims %d (sin), %d (cos)", i, 2 * i, 2 * i + 1);
+    MutedWrappedText(dims);
     if (!ImGui::BeginTable("##readouts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
         return;
     ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch);
@@ -156,6 +170,46 @@ void WavesPanel::DrawReadouts(FrameContext& frame) {
                 "slow wave that says roughly where in a long sequence you are.");
 }
 
+void WavesPanel::FollowPosA(FrameContext& frame) {
+    // When pos A moves out of the view (typed, arrow keys, played), the view pans to keep it in
+    // sight, unless pinned; panning away from a pos A that stays put is left alone.
+    const double pos_a = frame.state.pos_a;
+    if (!pin_view && pos_a != followed_pos_a &&
+        (pos_a > wave_view.x.max || pos_a < wave_view.x.min)) {
+        const double span = wave_view.x.Size();
+        const double start =
+            pos_a > wave_view.x.max ? pos_a - 0.9 * span : std::max(0.0, pos_a - 0.1 * span);
+        wave_view.x = plot::Range{std::max(0.0, start), std::max(0.0, start) + span};
+    }
+    followed_pos_a = pos_a;
+}
+
+void WavesPanel::DrawViewButtons(FrameContext& frame, bool fit_button) {
+    AppState& state = frame.state;
+    FlowRow row;
+    row.Item(SmallButtonWidth("Reset view"));
+    if (ImGui::SmallButton("Reset view")) wave_view.Reset();
+    FormulaTooltip("Back to positions 0 to 64 (also: double-click the plot).");
+    frame.Record("waves.reset_view");
+    if (fit_button) {
+        row.Item(SmallButtonWidth("Fit 2 wavelengths"));
+        if (ImGui::SmallButton("Fit 2 wavelengths")) {
+            const double span =
+                std::min(2.0 * wavelength(state.pair, state.d_model, state.base), kUiMaxPosition);
+            wave_view.x = plot::Range{0.0, span};
+        }
+        FormulaTooltip("Show positions 0 to 2 wavelengths of the selected pair.");
+        frame.Record("waves.fit");
+    }
+    row.Item(CheckboxWidth("pin view"));
+    ImGui::Checkbox("pin view", &pin_view);
+    FormulaTooltip("Unticked, the view pans to keep pos A in sight when it moves out.");
+    frame.Record("waves.pin_view");
+    const char* hint = "wheel: zoom  drag: pan  double-click: reset";
+    row.Item(ImGui::CalcTextSize(hint).x);
+    ImGui::TextDisabled("%s", hint);
+}
+
 void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
     AppState& state = frame.state;
     if (many_waves) {
@@ -164,15 +218,8 @@ void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
     }
     const double w = omega(state.pair, state.d_model, state.base);
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
-    if (ImGui::SmallButton("Reset view")) wave_view.Reset();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Fit 2 wavelengths")) {
-        const double span =
-            std::min(2.0 * wavelength(state.pair, state.d_model, state.base), kUiMaxPosition);
-        wave_view.x = plot::Range{0.0, span};
-    }
-    ImGui::SameLine();
-    ImGui::TextDisabled("wheel: zoom  drag: pan  double-click: reset");
+    FollowPosA(frame);
+    DrawViewButtons(frame, true);
     plot::PlotConfig config;
     config.x_label = "position";
     config.y_flags = plot::AxisFlags_NoZoom;
@@ -269,16 +316,13 @@ void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
     const int pairs = state.d_model / 2;
     const int lanes = std::min(lane_count, pairs);
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
-    // Follow the cursor while it plays, so the sweep never leaves the view.
-    if (state.playing && (state.pos_a > wave_view.x.max || state.pos_a < wave_view.x.min)) {
-        const double span = wave_view.x.Size();
-        wave_view.x = plot::Range{std::max(0.0, state.pos_a - 0.1 * span),
-                                  std::max(0.0, state.pos_a - 0.1 * span) + span};
-    }
-    if (ImGui::SmallButton("Reset view")) wave_view.Reset();
-    ImGui::SameLine();
-    ImGui::TextDisabled("%d of %d pairs, fastest at the top; the dots at pos A are its fingerprint",
-                        lanes, pairs);
+    FollowPosA(frame);
+    DrawViewButtons(frame, false);
+    char note[128];
+    std::snprintf(note, sizeof note,
+                  "%d of %d pairs, fastest at the top; the dots at pos A are its fingerprint.",
+                  lanes, pairs);
+    MutedWrappedText(note);
     plot::PlotView lanes_view = wave_view;
     lanes_view.y = plot::Range{-0.6, lanes - 0.4};
     plot::PlotConfig config;

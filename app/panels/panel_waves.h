@@ -22,8 +22,10 @@ struct WavesPanel : Panel {
     std::vector<double> spectrum_pair, spectrum_omega;
     int spectrum_d_model = 0; ///< parameters the spectrum view was fitted to
     double spectrum_base = 0.0;
-    std::string d_model_note; ///< why a typed d_model was changed, shown under the slider
-    bool many_waves = false;  ///< stack several dimensions and sweep a cursor across them
+    std::string d_model_note;   ///< why a typed d_model was changed, shown under the slider
+    bool pin_view = false;      ///< the wave plots stay put when pos A leaves them
+    double followed_pos_a = -1; ///< pos A when the view last followed it
+    bool many_waves = false;    ///< stack several dimensions and sweep a cursor across them
     int lane_count = 8;
     std::vector<double> lane_y;
 
@@ -33,6 +35,8 @@ struct WavesPanel : Panel {
 
 private:
     void DrawControls(FrameContext& frame);
+    void FollowPosA(FrameContext& frame);
+    void DrawViewButtons(FrameContext& frame, bool fit_button);
     void DrawReadouts(FrameContext& frame);
     void DrawWavePlot(FrameContext& frame, float height);
     void DrawSpectrum(FrameContext& frame, float height);

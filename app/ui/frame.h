@@ -40,6 +40,13 @@ struct WidgetRect {
 struct WidgetRecorder {
     bool enabled = false;
     std::map<std::string, WidgetRect> rects;
+    /// The whole rectangle of each named widget (clipped or not) and the right edge of the
+    /// content region it was laid out in: the layout test checks the one against the other.
+    struct Placement {
+        WidgetRect item;
+        float right_edge = 0;
+    };
+    std::map<std::string, Placement> layout;
 
     /// Records ImGui's last item under name (only its visible part; nothing if hidden).
     void RecordLastItem(const char* name);

@@ -8,11 +8,29 @@ namespace pelab {
 
 namespace {
 ImU32 CellColor(const HeatmapStyle& style, double value) {
-    const double range = style.range > 0 ? style.range : 1.0;
-    return style.diverging ? plot::Diverging(value / range, style.map)
-                           : plot::Sequential(value / range);
+    if (style.diverging) {
+        const double range = style.range > 0 ? style.range : 1.0;
+        return plot::Diverging(value / range, style.map);
+    }
+    const double span = style.range - style.range_min;
+    return plot::Sequential(span > 0 ? (value - style.range_min) / span : 0.5);
 }
 } // namespace
+
+float HeatmapLabelWidth(const std::vector<std::string>& row_labels) {
+    float width = 0;
+    for (const std::string& label : row_labels)
+        width = std::max(width, ImGui::CalcTextSize(label.c_str()).x);
+    return width + ImGui::GetFontSize() * 0.5f;
+}
+
+float HeatmapWidth(const std::vector<std::string>& row_labels, int cols, float cell_size) {
+    return HeatmapLabelWidth(row_labels) + cols * cell_size;
+}
+
+float HeatmapHeight(int rows, float cell_size) {
+    return ImGui::GetFontSize() * 1.4f + rows * cell_size;
+}
 
 void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                       const std::vector<std::string>& row_labels,
@@ -20,10 +38,7 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                       const char* tooltip_note) {
     if (rows <= 0 || cols <= 0) return;
     const float font = ImGui::GetFontSize();
-    float label_width = 0;
-    for (const std::string& label : row_labels)
-        label_width = std::max(label_width, ImGui::CalcTextSize(label.c_str()).x);
-    label_width += font * 0.5f;
+    const float label_width = HeatmapLabelWidth(row_labels);
     const float cell = style.cell_size > 0 ? style.cell_size : font * 3.4f;
     const float header = font * 1.4f;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -92,13 +107,15 @@ void ColorLegend(const HeatmapStyle& style, float width) {
     const int steps = 48;
     for (int k = 0; k < steps; ++k) {
         const double t0 = static_cast<double>(k) / steps;
-        const double value = style.diverging ? (2 * t0 - 1) * style.range : t0 * style.range;
+        const double value = style.diverging
+                                 ? (2 * t0 - 1) * style.range
+                                 : style.range_min + t0 * (style.range - style.range_min);
         draw->AddRectFilled(ImVec2(origin.x + width * k / steps, origin.y),
                             ImVec2(origin.x + width * (k + 1) / steps + 1, origin.y + height),
                             CellColor(style, value));
     }
     char low[32], high[32];
-    std::snprintf(low, sizeof low, "%.3g", style.diverging ? -style.range : 0.0);
+    std::snprintf(low, sizeof low, "%.3g", style.diverging ? -style.range : style.range_min);
     std::snprintf(high, sizeof high, "%.3g", style.range);
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     draw->AddText(ImVec2(origin.x, origin.y + height), text, low);

@@ -13,8 +13,10 @@
 namespace pelab {
 
 struct HeatmapStyle {
-    bool diverging = true;  ///< plot::Diverging over [−range, range], else Sequential [0, range]
-    plot::DivergingMap map; ///< the theme's diverging colours
+    /// plot::Diverging over [−range, range], else Sequential over [range_min, range]
+    bool diverging = true;
+    double range_min = 0.0;
+    plot::DivergingMap map;           ///< the theme's diverging colours
     ImU32 highlight = IM_COL32_WHITE; ///< outline of the highlighted cell
     double range = 1.0;               ///< value that gets the strongest colour
     const char* value_format = "%.2f";
@@ -29,6 +31,12 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
                       const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels, const HeatmapStyle& style,
                       const char* tooltip_note = nullptr);
+
+/// Width of the row-label column and of the whole heatmap for cells of the given size.
+float HeatmapLabelWidth(const std::vector<std::string>& row_labels);
+float HeatmapWidth(const std::vector<std::string>& row_labels, int cols, float cell_size);
+/// Height of the heatmap (column labels and rows).
+float HeatmapHeight(int rows, float cell_size);
 
 /// A horizontal colour bar with min / max labels, as a legend for a heatmap.
 void ColorLegend(const HeatmapStyle& style, float width);

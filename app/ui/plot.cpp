@@ -74,6 +74,7 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     view_ = &view;
     config_ = config;
     legend_.clear();
+    line_labels_.clear();
     hover_series_.clear();
     hovered_ = clicked_ = false;
     draw_list_ = ImGui::GetWindowDrawList();
@@ -92,7 +93,9 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     // Margins: room for the widest y tick label on the left and the x labels below.
     const float left = ImGui::CalcTextSize("-0.000k").x + font * 0.6f;
     const float bottom = font * 1.5f + (config.x_label ? font * 1.2f : 0.0f);
-    const float top = font * 0.4f + (config.y_label ? font * 1.2f : 0.0f);
+    // The top margin holds the y label and a row for the legend and line labels, so that
+    // neither covers the data.
+    const float top = font * 0.4f + (config.y_label ? font * 1.2f : 0.0f) + font * 1.3f;
     plot_min_ = ImVec2(frame_min_.x + left, frame_min_.y + top);
     plot_max_ = ImVec2(frame_max_.x - font * 0.6f, frame_max_.y - bottom);
     if (plot_max_.x - plot_min_.x < 8 || plot_max_.y - plot_min_.y < 8) return false;
@@ -239,7 +242,9 @@ void Plot::Image(ImTextureID texture, Range x, Range y, ImVec2 uv0, ImVec2 uv1) 
 void Plot::VLine(double x, ImU32 color, const char* label, float thickness) {
     const float px = ToPixels(x, view_->y.min).x;
     draw_list_->AddLine(ImVec2(px, plot_min_.y), ImVec2(px, plot_max_.y), color, thickness);
-    if (label) draw_list_->AddText(ImVec2(px + 4, plot_min_.y + 2), color, label);
+    // The label goes above the data (in the top margin, drawn by End), never on the curves;
+    // only while the line is in view.
+    if (label && px >= plot_min_.x && px <= plot_max_.x) line_labels_.push_back({label, color, px});
 }
 
 void Plot::HLine(double y, ImU32 color, const char* label, float thickness) {
@@ -258,30 +263,35 @@ void Plot::End() {
     draw_list_->PopClipRect();
     const float font = ImGui::GetFontSize();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    float legend_left = plot_max_.x + font;
     if (!(config_.flags & PlotFlags_NoLegend) && !legend_.empty()) {
+        // One row above the data, right-aligned: [swatch] label  [swatch] label …
+        const float swatch = font * 1.2f, gap = font * 0.9f;
         float width = 0;
         for (const LegendEntry& entry : legend_)
-            width = std::max(width, ImGui::CalcTextSize(entry.label).x);
-        const float swatch = font * 1.2f;
-        const ImVec2 box_max(plot_max_.x - font * 0.4f, plot_min_.y + font * 0.4f +
-                                                            legend_.size() * font * 1.25f +
-                                                            font * 0.3f);
-        const ImVec2 box_min(box_max.x - width - swatch - font * 1.0f, plot_min_.y + font * 0.4f);
-        draw_list_->AddRectFilled(box_min, box_max, ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f),
-                                  3.0f);
-        float y = box_min.y + font * 0.3f;
+            width += swatch + font * 0.3f + ImGui::CalcTextSize(entry.label).x + gap;
+        float x = std::max(frame_min_.x, plot_max_.x - width + gap);
+        legend_left = x;
+        const float y = plot_min_.y - font * 1.25f;
         for (const LegendEntry& entry : legend_) {
+            const ImVec2 mid(x + swatch * 0.5f, y + font * 0.5f);
             if (entry.marker)
-                DrawMarker(draw_list_,
-                           ImVec2(box_min.x + font * 0.4f + swatch * 0.5f, y + font * 0.5f),
-                           font * 0.3f, entry.color, entry.shape);
+                DrawMarker(draw_list_, mid, font * 0.3f, entry.color, entry.shape);
             else
-                draw_list_->AddLine(ImVec2(box_min.x + font * 0.4f, y + font * 0.5f),
-                                    ImVec2(box_min.x + font * 0.4f + swatch, y + font * 0.5f),
-                                    entry.color, 3.0f);
-            draw_list_->AddText(ImVec2(box_min.x + font * 0.7f + swatch, y), text, entry.label);
-            y += font * 1.25f;
+                draw_list_->AddLine(ImVec2(x, mid.y), ImVec2(x + swatch, mid.y), entry.color,
+                                    std::max(2.0f, font * 0.15f));
+            x += swatch + font * 0.3f;
+            draw_list_->AddText(ImVec2(x, y), text, entry.label);
+            x += ImGui::CalcTextSize(entry.label).x + gap;
         }
+    }
+    for (const LineLabel& line : line_labels_) {
+        // Right of its line, or left of it when that would run into the legend.
+        const float width = ImGui::CalcTextSize(line.label).x;
+        float x = line.px + font * 0.2f;
+        if (x + width > legend_left - font * 0.5f) x = line.px - font * 0.2f - width;
+        draw_list_->AddText(ImVec2(std::max(frame_min_.x, x), plot_min_.y - font * 1.25f),
+                            line.color, line.label);
     }
     if (hovered_ && !(config_.flags & PlotFlags_NoHoverReadout)) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -115,6 +115,11 @@ private:
         bool marker; ///< drawn as a marker instead of a line swatch
         Marker shape;
     };
+    struct LineLabel {
+        const char* label;
+        ImU32 color;
+        float px;
+    };
     struct HoverSeries {
         const char* label;
         const double* xs;
@@ -134,6 +139,7 @@ private:
     bool clicked_ = false;
     double mouse_x_ = 0, mouse_y_ = 0;
     std::vector<LegendEntry> legend_;
+    std::vector<LineLabel> line_labels_;
     std::vector<HoverSeries> hover_series_;
     std::vector<ImVec2> points_; ///< scratch for Line(), reused across calls
 };

@@ -1,6 +1,7 @@
 #include "widgets.h"
 
 #include "fonts.h"
+#include "layout.h"
 
 #include <imgui_internal.h>
 
@@ -91,12 +92,79 @@ float FrameContext::Px(float pixels) const {
     return pixels * ImGui::GetFontSize() / kBaseFontPixels * theme.line_scale;
 }
 
+void TableHeadersWithTooltips(FrameContext& frame, const char* const* tooltips,
+                              const char* record_prefix) {
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    const int columns = ImGui::TableGetColumnCount();
+    for (int column = 0; column < columns; ++column) {
+        if (!ImGui::TableSetColumnIndex(column)) continue;
+        const char* name = ImGui::TableGetColumnName(column);
+        ImGui::PushID(column);
+        ImGui::TableHeader(name);
+        ImGui::PopID();
+        if (tooltips[column] != nullptr) FormulaTooltip(tooltips[column]);
+        if (frame.recorder.enabled) {
+            // The width the text needs, against the cell's edge: a header cut to "Δ = |P…" is
+            // a layout failure.
+            const std::string record =
+                std::string(record_prefix) + ".header" + std::to_string(column);
+            frame.Record(record.c_str());
+            WidgetRecorder::Placement& placement = frame.recorder.layout[record];
+            placement.item.x1 = placement.item.x0 + ImGui::CalcTextSize(name, nullptr, true).x;
+        }
+    }
+}
+
+float ReadoutBlockWidth(const char* name, const char* value) {
+    return std::max(ImGui::CalcTextSize(name).x, ImGui::CalcTextSize(value).x);
+}
+
+void ReadoutBlock(FrameContext& frame, const char* name, const char* value, const char* formula,
+                  const char* record_name) {
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("%s", name);
+    FormulaTooltip(formula);
+    ImGui::TextUnformatted(value);
+    FormulaTooltip(formula);
+    ImGui::EndGroup();
+    frame.Record(record_name);
+}
+
+void MutedWrappedText(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    WrappedText(text);
+    ImGui::PopStyleColor();
+}
+
+void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id) {
+    AppState& state = frame.state;
+    const std::string id(panel_id);
+    // As wide as "Pause", so that the row does not move when the label changes.
+    const float button = std::max(ButtonWidth("Pause"), ButtonWidth("Play"));
+    row.Item(button);
+    if (ImGui::Button(state.playing ? "Pause###play" : "Play###play", ImVec2(button, 0)))
+        state.playing = !state.playing;
+    frame.Record((id + ".play").c_str());
+    const double min_speed = 0.1, max_speed = 1000.0;
+    const float slider = FitWidth(8.0f, "positions/s");
+    row.Item(LabelledWidth(slider, "positions/s"));
+    ImGui::SetNextItemWidth(slider);
+    ImGui::SliderScalar("positions/s", ImGuiDataType_Double, &state.play_speed, &min_speed,
+                        &max_speed, "%.1f",
+                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    FormulaTooltip("While playing, pos A grows by this many positions per second (Space plays "
+                   "and pauses from anywhere).");
+    frame.Record((id + ".speed").c_str());
+}
+
 void WidgetRecorder::RecordLastItem(const char* name) {
     if (!enabled) return;
+    const ImVec2 item_min = ImGui::GetItemRectMin(), item_max = ImGui::GetItemRectMax();
+    layout[name] = {{item_min.x, item_min.y, item_max.x, item_max.y},
+                    ImGui::GetCurrentWindowRead()->WorkRect.Max.x};
     // Only the visible part: a test must not click where a person could not.
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 clip_min = draw->GetClipRectMin(), clip_max = draw->GetClipRectMax();
-    const ImVec2 item_min = ImGui::GetItemRectMin(), item_max = ImGui::GetItemRectMax();
     const WidgetRect visible{std::max(item_min.x, clip_min.x), std::max(item_min.y, clip_min.y),
                              std::min(item_max.x, clip_max.x), std::min(item_max.y, clip_max.y)};
     if (visible.x1 - visible.x0 < 2.0f || visible.y1 - visible.y0 < 2.0f) {

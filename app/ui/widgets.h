@@ -26,11 +26,31 @@ void ReadoutRow(const char* name, const char* formula, const char* value_format,
 /// also breaks after '.' and ',', splitting numbers across lines ("1.↵819"); this never does.
 /// Starts at the cursor (after SameLine, the first line gets the rest of that line).
 void WrappedText(const char* text);
+/// WrappedText in the style's dimmed text colour.
+void MutedWrappedText(const char* text);
 /// The lines WrappedText draws: text split at spaces so that each line's width (measured by
 /// measure) stays within first_width for the first line and width after, unless one word alone
 /// is wider. Exposed for tests.
 std::vector<std::string> WrapAtSpaces(const std::string& text, float first_width, float width,
                                       const std::function<float(const std::string&)>& measure);
+
+class FlowRow;
+
+/// The header row of the current table with a tooltip per column (nullptr: none), for short
+/// headers whose full meaning is in the tooltip. Each header is recorded as
+/// "<record_prefix>.header<column>" with the width its text needs.
+void TableHeadersWithTooltips(FrameContext& frame, const char* const* tooltips,
+                              const char* record_prefix);
+
+/// A readout as a small block: the name (dimmed) over the value, both with the formula as
+/// tooltip, recorded as name_id. Place blocks with a FlowRow; ReadoutBlockWidth gives the width.
+float ReadoutBlockWidth(const char* name, const char* value);
+void ReadoutBlock(FrameContext& frame, const char* name, const char* value, const char* formula,
+                  const char* record_name);
+
+/// The Play/Pause button (Space) and the positions-per-second slider, shared by the panels that
+/// animate pos A; placed on a wrapping row and recorded as "<panel_id>.play" / ".speed".
+void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id);
 
 /// Text for an input that was refused, saying why, in the theme's error colour.
 void ErrorText(const FrameContext& frame, const char* message);

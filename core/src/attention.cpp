@@ -156,6 +156,20 @@ ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
     return verdict;
 }
 
+Matrix reordered_difference(const Matrix& scores_a, const Matrix& scores_b,
+                            const std::vector<int>& mapping) {
+    const int n = scores_a.rows;
+    if (scores_a.cols != n || scores_b.rows != n || scores_b.cols != n)
+        throw InvalidArgument("reordered_difference needs two square score matrices of one size");
+    validate_permutation(mapping, n);
+    Matrix difference(n, n);
+    for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k)
+            difference.at(mapping[j], mapping[k]) =
+                scores_b.at(j, k) - scores_a.at(mapping[j], mapping[k]);
+    return difference;
+}
+
 double equivariance_residual(const Matrix& embeddings, const std::vector<int>& permutation,
                              const PositionalOptions& options) {
     validate_permutation(permutation, embeddings.rows);

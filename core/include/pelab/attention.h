@@ -60,6 +60,13 @@ ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
                                  const std::vector<std::string>& tokens_b, const Matrix& scores_a,
                                  const Matrix& scores_b);
 
+/// B's scores put back into A's word order, minus A's: D[π(j)][π(k)] = S_B[j][k] − S_A[π(j)][π(k)]
+/// (rows and columns in A's order; π = verdict.mapping). All zero, up to rounding, exactly when
+/// the model cannot tell the two orders apart. Throws InvalidArgument unless mapping is a
+/// permutation of the rows of two square matrices of the same size.
+Matrix reordered_difference(const Matrix& scores_a, const Matrix& scores_b,
+                            const std::vector<int>& mapping);
+
 /// ‖Attn(P·E + PE) − P·Attn(E + PE)‖_F for the permutation `permutation` (row j of the
 /// permuted input is row permutation[j] of E). 0 up to rounding without PE; > 0 with it.
 double equivariance_residual(const Matrix& embeddings, const std::vector<int>& permutation,
