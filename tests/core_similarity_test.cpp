@@ -1,4 +1,5 @@
 // Facts of SPEC §4 W2 and W7: the two-position comparison and the rotation property.
+#include "pelab/error.h"
 #include "pelab/rotation.h"
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
@@ -77,6 +78,25 @@ TEST(Similarity, DotProductByOffsetCurvesCoincideForEveryStart) {
     for (int k = 0; k <= 200; ++k)
         EXPECT_NEAR(from0[k], from77[k], 1e-9);
     EXPECT_NEAR(from0[47], 30.59, 0.005);
+}
+
+// Σ cos(ω_i k) at the offset of document 000's pair (47 at d = 128 gives its 30.59), d/2 at 0,
+// and the direct dot product of two reference PE vectors k apart from any start.
+TEST(Similarity, DotProductAtOffsetsMatchesDocumentAndDirectSums) {
+    const std::vector<double> at = dot_product_at_offsets({0.0, 47.0, -47.0, 2.5}, 128, 10000);
+    EXPECT_DOUBLE_EQ(at[0], 64.0);
+    EXPECT_NEAR(at[1], 30.59, 0.005);
+    EXPECT_DOUBLE_EQ(at[1], at[2]);
+    for (const double start : {0.0, 3.0, 1000.5}) {
+        long double direct = 0;
+        for (int dim = 0; dim < 128; ++dim)
+            direct +=
+                reference::pe(start, dim, 128, 10000) * reference::pe(start + 2.5, dim, 128, 10000);
+        EXPECT_NEAR(at[3], static_cast<double>(direct), 1e-9) << start;
+    }
+    EXPECT_THROW(dot_product_at_offsets({NAN}, 128, 10000), InvalidArgument);
+    EXPECT_THROW(dot_product_at_offsets({2e6}, 128, 10000), InvalidArgument);
+    EXPECT_THROW(dot_product_at_offsets({1.0}, 7, 10000), InvalidArgument);
 }
 
 TEST(Similarity, MatrixMatchesDirectDotProducts) {

@@ -5,6 +5,7 @@
 // of how far each window's content reached), so it sees every widget and every line of text,
 // named or not; the named widgets the recorder saw are checked against the same edge and
 // listed when one is out.
+#include "glossary.h"
 #include "headless_fixture.h"
 #include "layout.h"
 
@@ -111,6 +112,28 @@ TEST_F(Layout, TiledPanelsAndOptionalControlsFit) {
     }
 }
 
+// A presented panel uses the screen: at 1920×1080 its named widgets (plots, heatmaps, the clock
+// grid, the table) span at least 80% of the window's content area (their bounding box, clipped
+// to the window).
+TEST_F(Layout, PresentedPanelsFillTheWindow) {
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        Present(entry.id, {1920, 1080}, 1.0f);
+        const ImGuiWindow* window = WindowOf(entry.id);
+        ASSERT_NE(window, nullptr);
+        const ImRect inner = window->InnerRect;
+        ImRect used(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+        for (const auto& [name, placement] : app.recorder.layout) {
+            if (name.rfind(entry.id + ".", 0) != 0) continue;
+            used.Add(ImVec2(std::max(placement.item.x0, inner.Min.x),
+                            std::max(placement.item.y0, inner.Min.y)));
+            used.Add(ImVec2(std::min(placement.item.x1, inner.Max.x),
+                            std::min(placement.item.y1, inner.Max.y)));
+        }
+        const float fraction = used.GetArea() / inner.GetArea();
+        EXPECT_GE(fraction, 0.8f) << entry.id << " uses " << fraction * 100 << "% of the window";
+    }
+}
+
 // The recorder sees the panels' controls: a layout failure names the widget, and the e2e tests
 // can click any of them.
 TEST_F(Layout, EveryPanelNamesItsControls) {
@@ -140,4 +163,47 @@ TEST_F(Layout, SameLineIfFitsWrapsOnlyWhatDoesNotFit) {
     EXPECT_LE(ImGui::GetItemRectMax().x, ContentRight());
     ImGui::End();
     ImGui::Render();
+}
+
+// View → Hide controls (H, and the scene field): the pictures and key numbers stay, the
+// control rows go; H again brings them back.
+TEST_F(Layout, HideControlsLeavesThePicturesAndComesBack) {
+    ASSERT_EQ(app.scene.Apply(R"({"hide_controls": true})"), "");
+    Present("", {1920, 1080}, 1.0f);
+    for (const char* control : {"waves.pair_slider", "compare.pos_a_input", "clocks.play",
+                                "order.sentence_a", "compare.shift_k"})
+        EXPECT_EQ(app.recorder.layout.count(control), 0u) << control;
+    for (const char* picture :
+         {"waves.wave_plot", "waves.spectrum", "compare.offset_plot", "compare.dot_product",
+          "clocks.grid", "order.scores_a", "order.difference"})
+        EXPECT_EQ(app.recorder.layout.count(picture), 1u) << picture;
+    EXPECT_TRUE(app.Document(false)["hide_controls"].get<bool>());
+    app.recorder.layout.clear();
+    Frame({}, {KeyPress{keys::kH}});
+    Frame();
+    EXPECT_FALSE(app.view.hide_controls);
+    EXPECT_EQ(app.recorder.layout.count("waves.pair_slider"), 1u);
+}
+
+// Help → Glossary lists every symbol the panels show without explaining it on the spot.
+TEST_F(Layout, GlossaryExplainsTheSymbols) {
+    int count = 0;
+    const GlossaryEntry* entries = GlossaryEntries(&count);
+    for (const char* symbol : {"ω_i", "λ", "QKᵀ", "√d", "softmax", "one-hot", "base", "pair i"}) {
+        bool found = false;
+        for (int k = 0; k < count; ++k)
+            found = found || std::string(entries[k].term).find(symbol) != std::string::npos;
+        EXPECT_TRUE(found) << symbol;
+    }
+    app.view.show_glossary = true;
+    Present("", {1280, 720}, 1.0f);
+    const ImGuiWindow* glossary = ImGui::FindWindowByName("Glossary");
+    ASSERT_NE(glossary, nullptr);
+    EXPECT_TRUE(glossary->WasActive);
+}
+
+// The status bar names the order demo's own width while that panel is presented.
+TEST_F(Layout, StatusBarShowsTheOrderDemosOwnWidth) {
+    EXPECT_EQ(app.panels.Find("order")->panel->StatusNote(), "order demo: its own d_model 16");
+    EXPECT_EQ(app.panels.Find("waves")->panel->StatusNote(), "");
 }

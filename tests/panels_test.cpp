@@ -11,8 +11,10 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+
 #include <imgui_internal.h>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include <cmath>
 #include <filesystem>
@@ -84,9 +86,16 @@ TEST(Compare, ExplanationChangesWithTheCase) {
     const std::string near = ExplainDifference(3, 5, 128, 10000);
     const std::string far = ExplainDifference(3, 150, 128, 10000);
     EXPECT_NE(same.find("same"), std::string::npos) << same;
-    EXPECT_NE(near.find("close"), std::string::npos) << near;
+    // The distance is worded with the similarity readout's own label (cosine thresholds stated in
+    // the UI), never "far" beside "similarity: moderate".
+    for (const auto& [a, b, text] : {std::tuple{3.0, 5.0, near}, std::tuple{3.0, 150.0, far}}) {
+        const std::string label =
+            similarity_label(compare_positions(a, b, 128, 10000).cosine_similarity);
+        EXPECT_NE(text.find("(similarity " + label + ")"), std::string::npos) << text;
+        EXPECT_EQ(text.find(" far."), std::string::npos) << text;
+        EXPECT_EQ(text.find(" close."), std::string::npos) << text;
+    }
     EXPECT_NE(near.find("fast pairs"), std::string::npos) << near;
-    EXPECT_NE(far.find("far"), std::string::npos) << far;
     EXPECT_NE(far.find("more than half a turn"), std::string::npos) << far;
     // 3 vs 150 at d = 128: ω_i·147 > π for ω_i > 0.02137, i.e. i < 64·log(1/0.02137)/log(10000)
     // = 26.8: pairs 0 … 26 have wrapped (27 pairs). Independent arithmetic, not the panel's.

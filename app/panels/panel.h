@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace pelab {
 
 class SceneTable;
@@ -22,6 +24,9 @@ public:
     virtual void AddSceneFields(SceneTable& /*table*/) {}
     /// The panel's key computed numbers for `pelab readouts` and --state-out, as one object.
     virtual nlohmann::json Readouts(const AppState& state) const = 0;
+    /// What the status bar adds while this panel is presented (a setting of its own that the
+    /// shared numbers do not show); default: nothing.
+    virtual std::string StatusNote() const { return {}; }
 };
 
 } // namespace pelab

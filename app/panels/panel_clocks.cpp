@@ -19,7 +19,7 @@ HandTip HandDirection(double angle) {
 }
 
 void ClocksPanel::Draw(FrameContext& frame) {
-    DrawTransport(frame);
+    if (frame.show_controls) DrawTransport(frame);
     WrappedText("Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
                 "straight up at pos 0, turning clockwise by ω_i radians per position; one full "
                 "turn takes one wavelength.");
@@ -245,6 +245,7 @@ void ClocksPanel::DrawGrid(FrameContext& frame) {
         }
     }
     ImGui::EndChild();
+    frame.Record("clocks.grid");
 }
 
 } // namespace pelab

@@ -44,20 +44,26 @@ std::string ExplainDifference(double pos_a, double pos_b, int d_model, double ba
         }
     }
     const int pairs = static_cast<int>(w.size());
+    // The distance is described with the same word as the similarity readout, so the two never
+    // disagree ("far" beside "similarity: moderate" did).
+    const char* label =
+        similarity_label(compare_positions(pos_a, pos_b, d_model, base).cosine_similarity);
     if (wrapped == 0) {
-        std::snprintf(text, sizeof text,
-                      "Positions %.6g and %.6g are %.6g apart: close. The fast pairs (from pair 0) "
-                      "tell them apart, turning up to %.2f rad between them; %d of the %d pairs, "
-                      "the slow ones (wavelength ≫ %.6g), have barely moved and look the same.",
-                      pos_a, pos_b, distance, w[0] * distance, still, pairs, distance);
+        std::snprintf(
+            text, sizeof text,
+            "Positions %.6g and %.6g are %.6g apart (similarity %s). The fast pairs (from pair 0) "
+            "tell them apart, turning up to %.2f rad between them; %d of the %d pairs, "
+            "the slow ones (wavelength ≫ %.6g), have barely moved and look the same.",
+            pos_a, pos_b, distance, label, w[0] * distance, still, pairs, distance);
     } else if (telling > 0) {
-        std::snprintf(text, sizeof text,
-                      "Positions %.6g and %.6g are %.6g apart: far. The %d fastest pairs have "
-                      "turned more than half a turn between them: they still differ, but no "
-                      "longer in order. Pairs %d to %d (wavelengths %.0f to %.0f) separate the two "
-                      "positions in order, and the %d slowest pairs barely differ.",
-                      pos_a, pos_b, distance, wrapped, first_telling, last_telling,
-                      2 * M_PI / w[first_telling], 2 * M_PI / w[last_telling], still);
+        std::snprintf(
+            text, sizeof text,
+            "Positions %.6g and %.6g are %.6g apart (similarity %s). The %d fastest pairs have "
+            "turned more than half a turn between them: they still differ, but no "
+            "longer in order. Pairs %d to %d (wavelengths %.0f to %.0f) separate the two "
+            "positions in order, and the %d slowest pairs barely differ.",
+            pos_a, pos_b, distance, label, wrapped, first_telling, last_telling,
+            2 * M_PI / w[first_telling], 2 * M_PI / w[last_telling], still);
     } else if (still > 0) {
         // Small d_model: the frequencies are so far apart that none falls in between.
         std::snprintf(text, sizeof text,
@@ -86,7 +92,7 @@ std::string ExplainDifference(double pos_a, double pos_b, int d_model, double ba
 void ComparePanel::Draw(FrameContext& frame) {
     // The inputs first: a preset changes d_model, and everything below must be computed for the
     // d_model it draws with (the table once read PE vectors of the old, smaller width).
-    DrawPositionInputs(frame);
+    if (frame.show_controls) DrawPositionInputs(frame);
     const AppState& state = frame.state;
     const int d = state.d_model;
     {
@@ -102,6 +108,9 @@ void ComparePanel::Draw(FrameContext& frame) {
     DrawReadouts(frame);
     DrawExplanation(frame);
     DrawShift(frame);
+    // The picture of "depends only on the offset": a third of what is left, at least 9 em.
+    DrawOffsetPlot(frame,
+                   std::max(ImGui::GetFontSize() * 9.0f, ImGui::GetContentRegionAvail().y * 0.35f));
     ImGui::Separator();
     DrawTable(frame);
 }
@@ -237,12 +246,14 @@ void ComparePanel::DrawExplanation(FrameContext& /*frame*/) {
 void ComparePanel::DrawShift(FrameContext& frame) {
     AppState& state = frame.state;
     FlowRow row;
-    const float slider = FitWidth(10.0f, "shift k");
-    row.Item(LabelledWidth(slider, "shift k"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("shift k", &state.shift_k, -100, 100, "%d");
-    frame.Record("compare.shift_k");
-    row.Item(SmallButtonWidth("move A and B by k"));
+    if (frame.show_controls) {
+        const float slider = FitWidth(10.0f, "shift k");
+        row.Item(LabelledWidth(slider, "shift k"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("shift k", &state.shift_k, -100, 100, "%d");
+        frame.Record("compare.shift_k");
+        row.Item(SmallButtonWidth("move A and B by k"));
+    }
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (a < 0 || b < 0 || a > kUiMaxPosition || b > kUiMaxPosition) {
         ImGui::TextDisabled("A + k and B + k must stay in [0, 1000000].");
@@ -254,11 +265,13 @@ void ComparePanel::DrawShift(FrameContext& frame) {
         CoreTimer core_time(frame.stats);
         after = compare_positions(a, b, state.d_model, state.base).dot_product;
     }
-    if (ImGui::SmallButton("move A and B by k")) {
-        state.pos_a = a;
-        state.pos_b = b;
+    if (frame.show_controls) {
+        if (ImGui::SmallButton("move A and B by k")) {
+            state.pos_a = a;
+            state.pos_b = b;
+        }
+        frame.Record("compare.move_by_k");
     }
-    frame.Record("compare.move_by_k");
     char shifted[160];
     std::snprintf(shifted, sizeof shifted,
                   "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %.1e)", after, before,
@@ -266,6 +279,46 @@ void ComparePanel::DrawShift(FrameContext& frame) {
     WrappedText(shifted);
     FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
                    "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
+}
+
+void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
+    const AppState& state = frame.state;
+    const double offset = std::fabs(state.pos_b - state.pos_a);
+    // Offsets from 0 to twice B − A (at least 64, at most the position range), 512 samples.
+    const double span = std::clamp(2.0 * offset, 64.0, kUiMaxPosition);
+    if (span != curve_span || state.d_model != curve_d_model || state.base != curve_base) {
+        CoreTimer core_time(frame.stats);
+        constexpr int kSamples = 512;
+        curve_k.resize(kSamples);
+        for (int j = 0; j < kSamples; ++j)
+            curve_k[j] = span * j / (kSamples - 1);
+        curve_dot = dot_product_at_offsets(curve_k, state.d_model, state.base);
+        curve_span = span, curve_d_model = state.d_model, curve_base = state.base;
+        offset_view.Refit(plot::Range{0.0, span},
+                          plot::Range{-0.6 * state.d_model / 2, 1.1 * state.d_model / 2});
+    }
+    offset_view.SetHome(plot::Range{0.0, span},
+                        plot::Range{-0.6 * state.d_model / 2, 1.1 * state.d_model / 2});
+    plot::PlotConfig config;
+    config.x_label = "offset k = |B − A| (positions)";
+    config.y_label = "PE(p)·PE(p + k), the same for every start p";
+    config.x_limits = plot::Range{0.0, kUiMaxPosition};
+    plot::Plot p;
+    if (!p.Begin("##offset_plot", offset_view, ImVec2(-1, height), config)) return;
+    frame.Record("compare.offset_plot");
+    p.Line("Σ cos(ω_i k)", curve_k.data(), curve_dot.data(), static_cast<int>(curve_k.size()),
+           frame.Color(Role::Accent), frame.Px(2.0f));
+    const double k_here[] = {offset}, dot_here[] = {comparison.dot_product};
+    p.Markers("A, B", k_here, dot_here, 1, frame.Color(Role::PosA), frame.Px(6.0f));
+    const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
+    if (state.shift_k != 0 && a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition) {
+        const double dot_shifted[] = {
+            compare_positions(a, b, state.d_model, state.base).dot_product};
+        p.Markers("A + k, B + k", k_here, dot_shifted, 1, frame.Color(Role::PosB), frame.Px(4.0f),
+                  plot::Marker::Square);
+    }
+    p.HLine(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f));
+    p.End();
 }
 
 void ComparePanel::DrawTable(FrameContext& frame) {
@@ -393,6 +446,7 @@ void ComparePanel::DrawTable(FrameContext& frame) {
         }
     }
     ImGui::EndTable();
+    frame.Record("compare.table");
 }
 
 } // namespace pelab

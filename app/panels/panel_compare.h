@@ -4,6 +4,7 @@
 
 #include "panel.h"
 #include "pelab/similarity.h"
+#include "plot.h"
 
 #include <string>
 #include <vector>
@@ -21,6 +22,11 @@ struct ComparePanel : Panel {
     std::vector<double> pe_a, pe_b, contributions, omegas;
     std::vector<int> visible_dims;
     PositionComparison comparison;
+    // The dot product against the offset k (cached: recomputed when its inputs change).
+    plot::PlotView offset_view;
+    std::vector<double> curve_k, curve_dot;
+    double curve_span = -1, curve_base = 0;
+    int curve_d_model = 0;
     std::string explanation;
 
     void Draw(FrameContext& frame) override;
@@ -32,6 +38,7 @@ private:
     void DrawReadouts(FrameContext& frame);
     void DrawExplanation(FrameContext& frame);
     void DrawShift(FrameContext& frame);
+    void DrawOffsetPlot(FrameContext& frame, float height);
     void DrawTable(FrameContext& frame);
 };
 

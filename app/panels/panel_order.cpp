@@ -68,7 +68,7 @@ void OrderPanel::ClampSettings() {
 }
 
 void OrderPanel::Draw(FrameContext& frame) {
-    DrawInputs(frame);
+    if (frame.show_controls) DrawInputs(frame);
     OrderDemoResult result;
     try {
         CoreTimer core_time(frame.stats);
@@ -235,13 +235,15 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     const float fit_height = (avail.y - font * 9.0f) / (2.0f * n);
     float cell_size = std::clamp(std::min(fit_width, fit_height), font * 1.2f, font * 6.0f);
     cell_size = std::min(cell_size, std::max(font * 0.5f, (avail.x - label_width) / n));
+    // Cells widen (up to twice their height) so that a row of matrices spans the window.
+    const float cell_width = std::clamp(fit_width, cell_size, cell_size * 2.0f);
 
     FlowRow row;
     const auto block = [&](const char* title, const char* tooltip, const char* id,
                            const Matrix& values, const std::vector<std::string>& row_labels,
                            const std::vector<std::string>& col_labels, const HeatmapStyle& style,
                            const char* note) {
-        row.Item(std::max(HeatmapWidth(row_labels, values.cols, cell_size),
+        row.Item(std::max(HeatmapWidth(row_labels, values.cols, style.cell_width),
                           ImGui::CalcTextSize(title).x),
                  gap);
         ImGui::BeginGroup();
@@ -254,6 +256,7 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     };
     HeatmapStyle scores_style = ThemedStyle(frame);
     scores_style.cell_size = cell_size;
+    scores_style.cell_width = cell_width;
     scores_style.diverging = false;
     scores_style.range_min = low;
     scores_style.range = high;
@@ -273,6 +276,7 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     }
     HeatmapStyle difference_style = ThemedStyle(frame);
     difference_style.cell_size = cell_size;
+    difference_style.cell_width = cell_width;
     difference_style.range = largest_difference > 1e-12 ? largest_difference : 1.0;
     difference_style.highlight_row = mark ? verdict.row_a : -1;
     difference_style.highlight_col = mark ? verdict.col_a : -1;
@@ -288,6 +292,7 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
         const bool is_a = side == 0;
         HeatmapStyle style = ThemedStyle(frame);
         style.cell_size = cell_size;
+        style.cell_width = cell_width;
         style.diverging = false;
         style.range = 1.0;
         char title[64];
@@ -366,6 +371,10 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
                &random_embeddings);
     table.Integer("embedding_seed", "integer in [0, 2147483647]: order demo random seed",
                   &embedding_seed, 0, 2147483647);
+}
+
+std::string OrderPanel::StatusNote() const {
+    return "order demo: its own d_model " + std::to_string(order_d_model);
 }
 
 nlohmann::json OrderPanel::Readouts(const AppState& state) const {

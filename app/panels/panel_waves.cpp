@@ -16,8 +16,10 @@ constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0
 } // namespace
 
 void WavesPanel::Draw(FrameContext& frame) {
-    DrawControls(frame);
-    ImGui::Separator();
+    if (frame.show_controls) {
+        DrawControls(frame);
+        ImGui::Separator();
+    }
     const float font = ImGui::GetFontSize();
     // The readouts take a third of a narrow window and at most 19 em of a wide one.
     const float readout_width =

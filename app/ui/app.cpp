@@ -44,6 +44,8 @@ void AddSharedFields(SceneTable& table, AppState& state) {
 }
 
 void AddViewFields(SceneTable& table, ViewSettings& view, PanelRegistry& panels) {
+    table.Bool("hide_controls", "bool: panels show only their pictures and key numbers",
+               &view.hide_controls);
     table.Number("font_scale", "number in [0.5, 4]: text size", &view.font_scale, kMinFontScale,
                  kMaxFontScale);
     table.Add({"theme", "\"dark\", \"light\" (projector) or \"high-contrast\"",

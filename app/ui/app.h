@@ -24,7 +24,10 @@ struct ViewSettings {
     bool fullscreen = false;
     /// A panel id shown alone, filling the window, for a room; "" = the tiled panels.
     std::string presented_panel;
+    /// Panels show only their picture and key numbers (a clean slide): View → Hide controls, H.
+    bool hide_controls = false;
     bool show_about = false;
+    bool show_glossary = false;
 
     /// Multiplies the text size by factor (Ctrl+= / Ctrl+-, the View menu), within [0.5, 4].
     void ScaleText(float factor);

@@ -1,6 +1,7 @@
 #include "app_ui.h"
 
 #include "fonts.h"
+#include "glossary.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -42,6 +43,7 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
             app.pending.arrange = true;
         }
         if (editing_text || press.ctrl) continue;
+        if (press.key == keys::kH) app.view.hide_controls = !app.view.hide_controls;
         const double step = press.shift ? 10.0 : 1.0;
         switch (press.key) {
         case keys::kLeft:
@@ -133,11 +135,18 @@ void DrawMainMenu(App& app) {
         if (ImGui::MenuItem("Larger text", "Ctrl+=")) view.ScaleText(kTextStep);
         if (ImGui::MenuItem("Smaller text", "Ctrl+-")) view.ScaleText(1.0f / kTextStep);
         ImGui::MenuItem("Fullscreen", "F11", &view.fullscreen);
+        ImGui::MenuItem("Hide controls", "H", &view.hide_controls);
+        app.recorder.RecordLastItem("view.hide_controls");
+        FormulaTooltip("Only the pictures and their key numbers, for a clean slide. H again, or "
+                       "this item, brings the controls back.");
         ImGui::EndMenu();
     }
     const bool help_menu = ImGui::BeginMenu("Help");
     app.recorder.RecordLastItem("menu.help");
     if (help_menu) {
+        ImGui::MenuItem("Glossary", nullptr, &view.show_glossary);
+        app.recorder.RecordLastItem("help.glossary");
+        FormulaTooltip("What ω_i, λ, QKᵀ, √d and the other symbols mean, in plain words.");
         ImGui::MenuItem("About PE Lab", nullptr, &view.show_about);
         ImGui::EndMenu();
     }
@@ -161,7 +170,7 @@ void DrawAbout(ViewSettings& view) {
     ImGui::End();
 }
 
-void DrawStatusBar(const AppState& state) {
+void DrawStatusBar(const AppState& state, const std::string& note) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float height = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(
@@ -172,9 +181,10 @@ void DrawStatusBar(const AppState& state) {
         ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, 2));
     if (ImGui::Begin("##status", nullptr, flags)) {
-        ImGui::Text("d_model %d   base %.0f   pos A %.2f   pos B %.2f   pair %d%s", state.d_model,
-                    state.base, state.pos_a, state.pos_b, state.pair,
-                    state.playing ? "   ▶ playing" : "");
+        ImGui::Text("d_model %d   base %.0f   pos A %.2f   pos B %.2f   pair %d%s%s%s",
+                    state.d_model, state.base, state.pos_a, state.pos_b, state.pair,
+                    state.playing ? "   ▶ playing" : "", note.empty() ? "" : "   ·   ",
+                    note.c_str());
     }
     ImGui::End();
     ImGui::PopStyleVar();
@@ -182,7 +192,12 @@ void DrawStatusBar(const AppState& state) {
 
 // The window boilerplate every panel shares, then the panel's own Draw.
 void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags flags) {
-    FrameContext frame{app.state, app.pending, app.recorder, app.stats, GetTheme(app.view.theme)};
+    FrameContext frame{app.state,
+                       app.pending,
+                       app.recorder,
+                       app.stats,
+                       GetTheme(app.view.theme),
+                       !app.view.hide_controls};
     if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) entry.panel->Draw(frame);
     ImGui::End();
     app.state.Clamp();
@@ -230,7 +245,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
                             ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
         if (!screenshot) {
             DrawAbout(app.view);
-            DrawStatusBar(state);
+            DrawGlossary(&app.view.show_glossary);
+            DrawStatusBar(state, entry->panel->StatusNote());
         }
         return;
     }
@@ -259,7 +275,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
                 app.pending.arrange = true;
     }
     DrawAbout(app.view);
-    DrawStatusBar(state);
+    DrawGlossary(&app.view.show_glossary);
+    DrawStatusBar(state, {});
 }
 
 } // namespace pelab

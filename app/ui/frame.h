@@ -58,6 +58,8 @@ struct FrameContext {
     WidgetRecorder& recorder;
     FrameStats& stats;
     const Theme& theme;
+    /// False under View → Hide controls: panels skip their control rows.
+    bool show_controls = true;
 
     ImU32 Color(Role role) const { return theme.Color(role); }
     ImVec4 ColorVec(Role role) const { return theme.ColorVec(role); }

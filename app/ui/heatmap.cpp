@@ -40,20 +40,21 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
     const float font = ImGui::GetFontSize();
     const float label_width = HeatmapLabelWidth(row_labels);
     const float cell = style.cell_size > 0 ? style.cell_size : font * 3.4f;
+    const float cell_w = style.cell_width > 0 ? style.cell_width : cell; // wider to fill a row
     const float header = font * 1.4f;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 size(label_width + cols * cell, header + rows * cell);
+    const ImVec2 size(label_width + cols * cell_w, header + rows * cell);
     ImGui::InvisibleButton(id, size);
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     // Column labels, clipped to their cell.
     for (int c = 0; c < cols && c < static_cast<int>(col_labels.size()); ++c) {
-        const ImVec2 min(origin.x + label_width + c * cell, origin.y);
-        const ImVec2 max(min.x + cell, origin.y + header);
+        const ImVec2 min(origin.x + label_width + c * cell_w, origin.y);
+        const ImVec2 max(min.x + cell_w, origin.y + header);
         const float w = ImGui::CalcTextSize(col_labels[c].c_str()).x;
         draw->PushClipRect(min, max, true);
-        draw->AddText(ImVec2(min.x + std::max(2.0f, (cell - w) * 0.5f), min.y), text,
+        draw->AddText(ImVec2(min.x + std::max(2.0f, (cell_w - w) * 0.5f), min.y), text,
                       col_labels[c].c_str());
         draw->PopClipRect();
     }
@@ -65,15 +66,15 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
             draw->AddText(ImVec2(origin.x, y + (cell - font) * 0.5f), text, row_labels[r].c_str());
         for (int c = 0; c < cols; ++c) {
             const double value = values[static_cast<std::size_t>(r) * cols + c];
-            const ImVec2 min(origin.x + label_width + c * cell, y);
-            const ImVec2 max(min.x + cell - 1.0f, y + cell - 1.0f);
+            const ImVec2 min(origin.x + label_width + c * cell_w, y);
+            const ImVec2 max(min.x + cell_w - 1.0f, y + cell - 1.0f);
             const ImU32 fill = CellColor(style, value);
             draw->AddRectFilled(min, max, fill);
-            if (style.value_format && cell >= font * 2.0f) {
+            if (style.value_format && cell >= font * 1.2f && cell_w >= font * 2.0f) {
                 std::snprintf(buffer, sizeof buffer, style.value_format, value);
                 const ImVec2 sz = ImGui::CalcTextSize(buffer);
                 draw->PushClipRect(min, max, true);
-                draw->AddText(ImVec2(min.x + (cell - sz.x) * 0.5f, min.y + (cell - sz.y) * 0.5f),
+                draw->AddText(ImVec2(min.x + (cell_w - sz.x) * 0.5f, min.y + (cell - sz.y) * 0.5f),
                               plot::TextColorOn(fill), buffer);
                 draw->PopClipRect();
             }

@@ -20,8 +20,9 @@ struct HeatmapStyle {
     ImU32 highlight = IM_COL32_WHITE; ///< outline of the highlighted cell
     double range = 1.0;               ///< value that gets the strongest colour
     const char* value_format = "%.2f";
-    float cell_size = 0.0f; ///< 0: chosen from the font size
-    int highlight_row = -1; ///< a cell to outline (e.g. the largest difference)
+    float cell_size = 0.0f;  ///< cell height (and width); 0: chosen from the font size
+    float cell_width = 0.0f; ///< 0: square cells
+    int highlight_row = -1;  ///< a cell to outline (e.g. the largest difference)
     int highlight_col = -1;
 };
 

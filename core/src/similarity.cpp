@@ -98,6 +98,27 @@ std::vector<double> dot_product_by_offset(double pos, int max_offset, int d_mode
     return result;
 }
 
+std::vector<double> dot_product_at_offsets(const std::vector<double>& offsets, int d_model,
+                                           double base) {
+    validate_d_model(d_model);
+    validate_base(base);
+    if (offsets.size() > 65536)
+        throw InvalidArgument(concat("at most 65536 offsets (got ", offsets.size(), ")"));
+    for (double k : offsets)
+        if (!std::isfinite(k) || std::fabs(k) > 1e6)
+            throw InvalidArgument(concat("offsets must be finite, |k| <= 1e6 (got ", k, ")"));
+    const std::vector<double> omegas = frequencies(d_model, base);
+    std::vector<double> result;
+    result.reserve(offsets.size());
+    for (double k : offsets) {
+        double sum = 0;
+        for (double w : omegas)
+            sum += std::cos(w * k);
+        result.push_back(sum);
+    }
+    return result;
+}
+
 const char* similarity_label(double cosine_similarity) {
     // No "(neighbours)" or "(far apart)": equal positions, or far ones at a small d_model,
     // can land in any band, so the label names the band only.

@@ -34,6 +34,12 @@ std::vector<float> similarity_matrix(int first, int count, int d_model, double b
 /// PE(p)·PE(p + k) for k = 0 … max_offset (size max_offset + 1), for one start p.
 std::vector<double> dot_product_by_offset(double pos, int max_offset, int d_model, double base);
 
+/// Σ_i cos(ω_i·k) for each offset k: the dot product PE(p)·PE(p + k) of any two positions k
+/// apart, whatever p (the sum of the pairs' cos(ω_i (p − q)) terms). Offsets are finite with
+/// |k| ≤ 1e6; at most 65 536 of them.
+std::vector<double> dot_product_at_offsets(const std::vector<double>& offsets, int d_model,
+                                           double base);
+
 /// Qualitative label for a cosine similarity, with the thresholds the UI states:
 ///   ≥ 0.9 "very high", ≥ 0.75 "high", ≥ 0.5 "moderate", otherwise "low".
 const char* similarity_label(double cosine_similarity);
