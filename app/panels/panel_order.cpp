@@ -231,9 +231,16 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     const float gap = font * 1.5f;
     const float label_width = std::max(HeatmapLabelWidth(labels_a), HeatmapLabelWidth(labels_b));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float fit_width = (avail.x - blocks * label_width - (blocks - 1) * gap) / (blocks * n);
+    // As many matrices per row as keep their cells at least 2.4 em wide (numbers readable).
+    float fit_width = 0;
+    for (int per_row = blocks; per_row >= 1; --per_row) {
+        fit_width = (avail.x - per_row * label_width - (per_row - 1) * gap) / (per_row * n);
+        if (fit_width >= font * 2.4f) break;
+    }
     const float fit_height = (avail.y - font * 9.0f) / (2.0f * n);
-    float cell_size = std::clamp(std::min(fit_width, fit_height), font * 1.2f, font * 6.0f);
+    // When the height is short the panel scrolls instead: cells stay at least 2.4 em tall.
+    float cell_size = std::clamp(std::min(fit_width, std::max(fit_height, font * 2.4f)),
+                                 font * 1.2f, font * 6.0f);
     cell_size = std::min(cell_size, std::max(font * 0.5f, (avail.x - label_width) / n));
     // Cells widen (up to twice their height) so that a row of matrices spans the window.
     const float cell_width = std::clamp(fit_width, cell_size, cell_size * 2.0f);

@@ -24,15 +24,14 @@ void WavesPanel::Draw(FrameContext& frame) {
     // The readouts take a third of a narrow window and at most 19 em of a wide one.
     const float readout_width =
         std::clamp(ImGui::GetContentRegionAvail().x * 0.33f, font * 12.0f, font * 19.0f);
-    // Side by side when the plots keep at least 22 em; stacked (the panel scrolls) when not.
+    // Side by side when the plots keep at least 22 em; else stacked, the pictures first (the
+    // panel scrolls to the readouts).
     const bool side_by_side = ImGui::GetContentRegionAvail().x - readout_width >= font * 22.0f;
     if (side_by_side) {
         ImGui::BeginChild("##wave_readouts", ImVec2(readout_width, 0), false);
         DrawReadouts(frame);
         ImGui::EndChild();
         ImGui::SameLine();
-    } else {
-        DrawReadouts(frame);
     }
     ImGui::BeginGroup();
     const float available = side_by_side ? ImGui::GetContentRegionAvail().y : font * 24.0f;
@@ -40,6 +39,7 @@ void WavesPanel::Draw(FrameContext& frame) {
     DrawSpectrum(frame, side_by_side ? std::max(font * 7, ImGui::GetContentRegionAvail().y)
                                      : font * 12.0f);
     ImGui::EndGroup();
+    if (!side_by_side) DrawReadouts(frame);
 }
 
 void WavesPanel::DrawControls(FrameContext& frame) {

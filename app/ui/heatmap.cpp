@@ -52,10 +52,16 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
     for (int c = 0; c < cols && c < static_cast<int>(col_labels.size()); ++c) {
         const ImVec2 min(origin.x + label_width + c * cell_w, origin.y);
         const ImVec2 max(min.x + cell_w, origin.y + header);
-        const float w = ImGui::CalcTextSize(col_labels[c].c_str()).x;
+        // A label wider than its column is cut at its first space ("0 dog" → "0"), never
+        // clipped mid-word.
+        std::string label = col_labels[c];
+        if (ImGui::CalcTextSize(label.c_str()).x > cell_w - 4.0f &&
+            label.find(' ') != std::string::npos)
+            label.resize(label.find(' '));
+        const float w = ImGui::CalcTextSize(label.c_str()).x;
         draw->PushClipRect(min, max, true);
         draw->AddText(ImVec2(min.x + std::max(2.0f, (cell_w - w) * 0.5f), min.y), text,
-                      col_labels[c].c_str());
+                      label.c_str());
         draw->PopClipRect();
     }
     const ImVec2 mouse = ImGui::GetIO().MousePos;
