@@ -171,7 +171,7 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
     const struct {
         const char* name;
         int pair;
-    } summary[] = {{"fast: pair 0", 0}, {"middle", pairs / 2}, {"slow: last pair", pairs - 1}};
+    } summary[] = {{"fastest", 0}, {"middle", pairs / 2}, {"slowest", pairs - 1}};
     // Faces as large as 3.2 em, larger when a presented panel has the height for it, smaller
     // when three do not fit side by side; the faces and the legend wrap when narrow.
     char legend_a[64], legend_b[64], legend_k[64], legend_pair[48];
@@ -185,12 +185,12 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
     const float gap = font * 1.5f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float radius =
-        std::max(font * 1.5f, std::min(std::max(font * 3.2f, avail.y * 0.16f),
-                                       ((avail.x - 2 * gap) / 3.0f - font * 0.6f) * 0.5f));
+        std::max(font * 1.5f, std::min({std::max(font * 3.2f, avail.y * 0.16f), avail.y * 0.12f,
+                                        ((avail.x - 2 * gap) / 3.0f - font * 0.6f) * 0.5f}));
     FlowRow row;
     for (int k = 0; k < 3; ++k) {
         char caption[48];
-        std::snprintf(caption, sizeof caption, "%s (i = %d)", summary[k].name, summary[k].pair);
+        std::snprintf(caption, sizeof caption, "%s: i = %d", summary[k].name, summary[k].pair);
         row.Item(ClockCellWidth(radius, caption), gap);
         ImGui::BeginGroup();
         ImGui::PushID(k); // at d_model 2 all three summary clocks show pair 0
@@ -214,7 +214,9 @@ void ClocksPanel::DrawGrid(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     const int pairs = state.d_model / 2;
     ImGui::Text("All %d pairs", pairs);
-    ImGui::BeginChild("##clock_grid", ImVec2(0, 0), false);
+    // At least one row of faces stays in view however much the controls above take.
+    ImGui::BeginChild("##clock_grid",
+                      ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, font * 7.0f)), false);
     // Faces grow with the window (a presented panel shows fewer, bigger faces) and never get
     // wider than the window.
     const ImVec2 avail = ImGui::GetContentRegionAvail();

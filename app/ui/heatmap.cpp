@@ -55,7 +55,7 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
         // A label wider than its column is cut at its first space ("0 dog" → "0"), never
         // clipped mid-word.
         std::string label = col_labels[c];
-        if (ImGui::CalcTextSize(label.c_str()).x > cell_w - 4.0f &&
+        if (ImGui::CalcTextSize(label.c_str()).x > cell_w - ImGui::GetFontSize() * 0.5f &&
             label.find(' ') != std::string::npos)
             label.resize(label.find(' '));
         const float w = ImGui::CalcTextSize(label.c_str()).x;
