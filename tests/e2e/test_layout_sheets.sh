@@ -16,10 +16,11 @@ for panel in $panels; do
                 e2e_fail "pelab screenshot --panel $panel --size $size --font-scale $scale failed"
             [[ "$(identify -format '%wx%h' "$out")" == "$size" ]] || e2e_fail "$out is not $size"
             e2e_not_blank "$out"
-            tiles+=(-label "$size x$scale" "$out")
+            tiles+=("$out")
         done
     done
-    montage "${tiles[@]}" -tile 3x4 -geometry 640x400+6+6 -background '#202020' -fill white \
+    # Rows: 1024×768, 1280×720, 1920×1080, 3840×2160; columns: text scale 1, 1.5, 2.
+    montage "${tiles[@]}" -tile 3x4 -geometry 640x400+6+6 -background '#202020' \
         "$SHOTS/layout/$panel.png" || e2e_fail "montage failed for $panel"
 done
 e2e_note "contact sheets: $SHOTS/layout/ ($panels)"
