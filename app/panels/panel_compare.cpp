@@ -104,7 +104,7 @@ void ComparePanel::Draw(FrameContext& frame) {
         comparison = compare_positions(state.pos_a, state.pos_b, d, state.base);
         explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base);
     }
-    ImGui::Separator();
+    if (frame.show_controls) ImGui::Separator();
     DrawReadouts(frame);
     DrawExplanation(frame);
     DrawShift(frame);

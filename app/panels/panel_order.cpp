@@ -77,7 +77,7 @@ void OrderPanel::Draw(FrameContext& frame) {
         ErrorText(frame, e.what());
         return;
     }
-    ImGui::Separator();
+    if (frame.show_controls) ImGui::Separator();
     DrawVerdict(frame, result);
     ImGui::Separator();
     DrawMatrices(frame, result);
@@ -224,8 +224,8 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
         for (double v : difference.values)
             largest_difference = std::max(largest_difference, std::fabs(v));
     }
-    // Cells: as large as the room allows (a presented panel fills the window), between 1.2 em
-    // (numbers still fit) and 6 em; smaller still only when one matrix alone would not fit.
+    // Cells: as large as the room allows (a presented panel fills the window: up to 20 em),
+    // at least 1.2 em (numbers still fit); smaller only when one matrix alone would not fit.
     const int blocks = verdict.same_multiset ? 3 : 2;
     const int n = std::max(result.scores_a.rows, result.scores_b.rows);
     const float gap = font * 1.5f;
@@ -233,14 +233,18 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // As many matrices per row as keep their cells at least 2.4 em wide (numbers readable).
     float fit_width = 0;
-    for (int per_row = blocks; per_row >= 1; --per_row) {
+    int per_row = blocks;
+    for (; per_row >= 1; --per_row) {
         fit_width = (avail.x - per_row * label_width - (per_row - 1) * gap) / (per_row * n);
-        if (fit_width >= font * 2.4f) break;
+        if (fit_width >= font * 2.4f || per_row == 1) break;
     }
-    const float fit_height = (avail.y - font * 9.0f) / (2.0f * n);
+    // Rows of matrices: the scores (and B − A), then the two softmax matrices; each row also
+    // has a title and column labels (~3 em), and the colour keys below take ~3 em.
+    const int matrix_rows = (blocks + per_row - 1) / per_row + (2 + per_row - 1) / per_row;
+    const float fit_height = (avail.y - font * (3.0f * matrix_rows + 4.0f)) / (matrix_rows * n);
     // When the height is short the panel scrolls instead: cells stay at least 2.4 em tall.
     float cell_size = std::clamp(std::min(fit_width, std::max(fit_height, font * 2.4f)),
-                                 font * 1.2f, font * 6.0f);
+                                 font * 1.2f, font * 20.0f);
     cell_size = std::min(cell_size, std::max(font * 0.5f, (avail.x - label_width) / n));
     // Cells widen (up to twice their height) so that a row of matrices spans the window.
     const float cell_width = std::clamp(fit_width, cell_size, cell_size * 2.0f);

@@ -1,5 +1,7 @@
 #include "heatmap.h"
 
+#include "fonts.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -87,10 +89,14 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
             if (r == style.highlight_row && c == style.highlight_col) {
                 // The highlight colour inside a contrasting ring, so the outline reads on any
                 // cell colour (yellow alone vanished on orange cells).
-                draw->AddRect(ImVec2(min.x - 2, min.y - 2), ImVec2(max.x + 2, max.y + 2),
-                              plot::TextColorOn(style.highlight), 0.0f, 0, 5.0f);
-                draw->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1),
-                              style.highlight, 0.0f, 0, 3.0f);
+                // Ring widths grow with the text (3 and 5 px at the base size).
+                const float ring = std::max(1.0f, font / kBaseFontPixels);
+                draw->AddRect(ImVec2(min.x - 2 * ring, min.y - 2 * ring),
+                              ImVec2(max.x + 2 * ring, max.y + 2 * ring),
+                              plot::TextColorOn(style.highlight), 0.0f, 0, 5.0f * ring);
+                draw->AddRect(ImVec2(min.x - ring, min.y - ring),
+                              ImVec2(max.x + ring, max.y + ring), style.highlight, 0.0f, 0,
+                              3.0f * ring);
             }
             if (hovered && mouse.x >= min.x && mouse.x < max.x + 1 && mouse.y >= min.y &&
                 mouse.y < max.y + 1) {
