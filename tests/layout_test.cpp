@@ -8,6 +8,7 @@
 #include "glossary.h"
 #include "headless_fixture.h"
 #include "layout.h"
+#include "panel_waves.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -206,4 +207,37 @@ TEST_F(Layout, GlossaryExplainsTheSymbols) {
 TEST_F(Layout, StatusBarShowsTheOrderDemosOwnWidth) {
     EXPECT_EQ(app.panels.Find("order")->panel->StatusNote(), "order demo: its own d_model 16");
     EXPECT_EQ(app.panels.Find("waves")->panel->StatusNote(), "");
+}
+
+// With one panel open, View → Arrange (and Esc) gives it the whole window, not a quarter.
+TEST_F(Layout, ArrangeGivesASingleOpenPanelTheWholeWindow) {
+    for (PanelEntry& entry : app.panels.Entries())
+        entry.open = entry.id == "clocks";
+    ImGui::GetIO().DisplaySize = ImVec2(1600, 1000);
+    app.pending.arrange = true;
+    Frame();
+    Frame();
+    const ImGuiWindow* window = WindowOf("clocks");
+    ASSERT_NE(window, nullptr);
+    EXPECT_GT(window->Size.x, 1600 * 0.95f);
+    EXPECT_GT(window->Size.y, 1000 * 0.85f);
+}
+
+// Typed or played out of the view, pos A pulls the wave plot along (unless pinned); a view
+// panned away from a pos A that stays put is left alone.
+TEST_F(Layout, WavePlotFollowsPosAUnlessPinned) {
+    WavesPanel& waves = Get<WavesPanel>("waves");
+    Present("waves", {1280, 720}, 1.0f);
+    ASSERT_LT(waves.wave_view.x.max, 100.0);
+    state.pos_a = 100;
+    Frame();
+    EXPECT_LE(waves.wave_view.x.min, 100.0);
+    EXPECT_GE(waves.wave_view.x.max, 100.0);
+    waves.wave_view.x = plot::Range{500, 564}; // the user pans away; pos A stays at 100
+    Frame();
+    EXPECT_EQ(waves.wave_view.x.min, 500);
+    waves.pin_view = true;
+    state.pos_a = 2000;
+    Frame();
+    EXPECT_EQ(waves.wave_view.x.min, 500);
 }
