@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
             return pelab::RunExportAttention(command.export_attention);
         case pelab::Command::Readouts:
             return pelab::RunReadouts(command.readouts);
+        case pelab::Command::Render:
+            return pelab::RunRender(command.render);
         case pelab::Command::Screenshot:
             return pelab::RunScreenshot(command.screenshot);
         case pelab::Command::Gui:

@@ -4,10 +4,12 @@
 #include "app_ui.h"
 #include "fonts.h"
 #include "frame_pacer.h"
+#include "gpu_heatmap.h"
 #include "json_input.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
 #include "platform.h"
+#include "plot.h"
 #include "png_scene.h"
 
 #include <imgui.h>
@@ -200,6 +202,8 @@ int RunGui(const GuiOptions& options) {
     platform_options.visible = !benchmark;
     platform_options.fullscreen = options.fullscreen;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    GlHeatmaps heatmaps;
+    app.gpu = &heatmaps;
     FontSet fonts;
     const float content_scale = platform.ContentScale();
     BuildFonts(fonts, kBaseFontPixels * content_scale * app.view.font_scale);
@@ -299,6 +303,8 @@ int RunGui(const GuiOptions& options) {
                     median > 0 ? 100.0 * core_median / median : 0.0, idle_seconds,
                     100.0 * idle_cpu / idle_seconds, idle_frames, platform.GlRenderer().c_str());
     }
+    heatmaps.Release();
+    app.gpu = nullptr;
     platform.Shutdown();
     if (!options.state_out.empty()) {
         const std::string text = app.Document(true).dump(2) + "\n";
@@ -334,6 +340,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
     platform_options.width = options.width;
     platform_options.height = options.height;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    GlHeatmaps heatmaps;
+    app.gpu = &heatmaps;
     FontSet fonts;
     BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
     FrameOptions frame_options;
@@ -357,6 +365,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
         std::fprintf(stderr, "pelab: screenshot failed: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
+    heatmaps.Release();
+    app.gpu = nullptr;
     platform.Shutdown();
     std::vector<unsigned char> png;
     if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4)) {
@@ -372,6 +382,55 @@ int RunScreenshot(const ScreenshotOptions& options) {
         return kExitRuntimeFailure;
     }
     std::printf("wrote %s (%dx%d)\n", options.out.c_str(), width, height);
+    return kExitOk;
+}
+
+int RunRender(const RenderOptions& options) {
+    if (const std::string error = check_writable(options.out); !error.empty()) {
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
+        return kExitRuntimeFailure;
+    }
+    ImGuiContextOwner context(""); // the platform's backends need one; nothing is drawn with it
+    Platform platform;
+    PlatformOptions platform_options;
+    platform_options.visible = false;
+    platform_options.width = 64;
+    platform_options.height = 64;
+    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    GlHeatmaps heatmaps;
+    PeHeatmapRequest request;
+    request.d_model = options.d_model;
+    request.base = options.base;
+    request.concatenated = options.layout != "interleaved";
+    request.width = options.width;
+    request.height = options.height;
+    request.grey = options.colormap == "grey";
+    const plot::DivergingMap map; // the colour-blind-safe default: blue, light grey, vermillion
+    request.negative = map.negative;
+    request.middle = map.middle;
+    request.positive = map.positive;
+    std::vector<unsigned char> rgba;
+    std::string error;
+    const bool rendered = heatmaps.RenderPeGrid(request, options.max_len, &rgba, &error);
+    heatmaps.Release();
+    platform.Shutdown();
+    if (!rendered) {
+        std::fprintf(stderr, "pelab: render failed: %s\n", PrintableLine(error).c_str());
+        return kExitRuntimeFailure;
+    }
+    std::vector<unsigned char> png;
+    if (!stbi_write_png_to_func(PngToBuffer, &png, options.width, options.height, 4, rgba.data(),
+                                options.width * 4)) {
+        std::fprintf(stderr, "pelab: PNG encoding failed\n");
+        return kExitRuntimeFailure;
+    }
+    if (const std::string write_error =
+            SaveTextFile(options.out, std::string(png.begin(), png.end()));
+        !write_error.empty()) {
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(write_error).c_str());
+        return kExitRuntimeFailure;
+    }
+    std::printf("wrote %s (%dx%d)\n", options.out.c_str(), options.width, options.height);
     return kExitOk;
 }
 

@@ -12,4 +12,7 @@ int RunGui(const GuiOptions& options);
 /// Renders offscreen (hidden window, real GL context) and writes a PNG atomically.
 int RunScreenshot(const ScreenshotOptions& options);
 
+/// `pelab render pe-heatmap`: the shader's picture alone, offscreen, to a PNG.
+int RunRender(const RenderOptions& options);
+
 } // namespace pelab

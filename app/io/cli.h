@@ -58,7 +58,20 @@ struct ReadoutsOptions {
     std::string out;   ///< empty or "-": stdout
 };
 
-enum class Command { Gui, ExportPe, ExportAttention, Screenshot, Readouts, Exit };
+/// `pelab render pe-heatmap`: the GPU heatmap alone, pixel column x = dimension ⌊x·D/W⌋, pixel
+/// row y (from the top) = position ⌊y·L/H⌋; grey level round((v + 1)/2 · 255).
+struct RenderOptions {
+    std::string what = "pe-heatmap";
+    int max_len = 0;
+    int d_model = 0;
+    double base = 10000.0;
+    std::string layout = "interleaved";
+    std::string colormap = "grey";
+    int width = 512, height = 512;
+    std::string out;
+};
+
+enum class Command { Gui, ExportPe, ExportAttention, Screenshot, Readouts, Render, Exit };
 
 struct CommandLine {
     Command command = Command::Gui;
@@ -68,6 +81,7 @@ struct CommandLine {
     ExportPeOptions export_pe;
     ExportAttentionOptions export_attention;
     ReadoutsOptions readouts;
+    RenderOptions render;
 };
 
 /// Parses argv. Help and version are printed here (Command::Exit, code 0); a usage error prints
@@ -78,5 +92,9 @@ int RunExportPe(const ExportPeOptions& options);
 int RunExportAttention(const ExportAttentionOptions& options);
 /// `pelab readouts`: the scene (defaults, then --scene) with every panel's readouts, as JSON.
 int RunReadouts(const ReadoutsOptions& options);
+
+/// The largest picture `pelab render` makes: positions and dimensions the shader is exact for.
+constexpr int kRenderMaxLen = 65536;
+constexpr int kRenderMaxDModel = 4096;
 
 } // namespace pelab

@@ -43,6 +43,8 @@ struct App {
     FrameRequests pending; ///< requests made by the last frame or the keys, not yet acted on
     FrameStats stats;
     WidgetRecorder recorder;
+    /// The GPU pictures (heatmaps), provided by the window's session; null in headless tests.
+    GpuRenderer* gpu = nullptr;
     ImVec2 last_display_size{0, 0}; ///< to re-tile the panels when the window changes size
 
     App(); ///< builds the scene table over the state, the view and every panel

@@ -197,7 +197,8 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
                        app.recorder,
                        app.stats,
                        GetTheme(app.view.theme),
-                       !app.view.hide_controls};
+                       !app.view.hide_controls,
+                       app.gpu};
     if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) entry.panel->Draw(frame);
     ImGui::End();
     app.state.Clamp();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app_state.h"
+#include "gpu.h"
 #include "theme.h"
 
 #include <imgui.h>
@@ -60,6 +61,8 @@ struct FrameContext {
     const Theme& theme;
     /// False under View → Hide controls: panels skip their control rows.
     bool show_controls = true;
+    /// The GPU pictures; null without a GL context (headless tests): say so instead.
+    GpuRenderer* gpu = nullptr;
 
     ImU32 Color(Role role) const { return theme.Color(role); }
     ImVec4 ColorVec(Role role) const { return theme.ColorVec(role); }

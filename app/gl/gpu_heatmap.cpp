@@ -1,0 +1,261 @@
+#include "gpu_heatmap.h"
+
+#include "pelab/sinusoidal.h"
+#include "shaders.h"
+
+#include <glad/gl.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace pelab {
+
+namespace {
+
+constexpr int kTurnsTextureWidth = 64; // pair i sits at texel (i % 64, i / 64)
+
+// The compile or link log, trimmed, on one line.
+std::string OneLine(std::string log) {
+    for (char& c : log)
+        if (c == '\n' || c == '\r') c = ' ';
+    while (!log.empty() && log.back() == ' ')
+        log.pop_back();
+    return log;
+}
+
+GLuint CompileShader(GLenum type, const std::string& source, const char* name, std::string* error) {
+    const GLuint shader = glCreateShader(type);
+    const char* text = source.c_str();
+    glShaderSource(shader, 1, &text, nullptr);
+    glCompileShader(shader);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (ok == GL_TRUE) return shader;
+    GLint length = 0;
+    glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+    std::string log(static_cast<std::size_t>(std::max(length, 1)), '\0');
+    glGetShaderInfoLog(shader, length, nullptr, log.data());
+    std::fprintf(stderr, "pelab: shader %s did not compile:\n%s\n", name, log.c_str());
+    *error = std::string("shader ") + name + " did not compile: " + OneLine(log.c_str());
+    glDeleteShader(shader);
+    return 0;
+}
+
+// f = ω/2π in turns per position, split so that an integer position below 2^16 times the high
+// part is exact in float32 (8 significant bits × 16 bits = 24 bits); see pe_heatmap.frag.
+void SplitTurns(double turns, float* high, float* low) {
+    int exponent = 0;
+    const double mantissa = std::frexp(turns, &exponent);
+    const double rounded = std::ldexp(std::round(mantissa * 256.0) / 256.0, exponent);
+    *high = static_cast<float>(rounded);
+    *low = static_cast<float>(turns - rounded);
+}
+
+} // namespace
+
+struct GlHeatmaps::Impl {
+    bool tried = false;
+    GLuint program = 0;
+    std::string error; ///< why the program is missing, once tried
+    GLuint vertex_array = 0;
+    GLuint turns_texture = 0;
+    int turns_d_model = 0;
+    double turns_base = 0.0;
+    struct Target {
+        GLuint framebuffer = 0, texture = 0;
+        int width = 0, height = 0;
+    };
+    std::vector<Target> targets;
+
+    bool EnsureProgram(std::string* message) {
+        if (!tried) {
+            tried = true;
+            const char* vertex = ShaderSource("fullscreen.vert");
+            const char* fragment = ShaderSource("pe_heatmap.frag");
+            if (vertex == nullptr || fragment == nullptr) {
+                error = "the heatmap shaders are missing from this build";
+            } else {
+                std::string fragment_source = fragment;
+                if (std::getenv(kBrokenShaderVariable) != nullptr)
+                    fragment_source += "\nthis line is not GLSL (" +
+                                       std::string(kBrokenShaderVariable) + " is set)\n";
+                const GLuint vs =
+                    CompileShader(GL_VERTEX_SHADER, vertex, "fullscreen.vert", &error);
+                const GLuint fs = vs == 0 ? 0
+                                          : CompileShader(GL_FRAGMENT_SHADER, fragment_source,
+                                                          "pe_heatmap.frag", &error);
+                if (vs != 0 && fs != 0) {
+                    program = glCreateProgram();
+                    glAttachShader(program, vs);
+                    glAttachShader(program, fs);
+                    glLinkProgram(program);
+                    GLint ok = GL_FALSE;
+                    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+                    if (ok != GL_TRUE) {
+                        char log[2048] = {};
+                        glGetProgramInfoLog(program, sizeof log, nullptr, log);
+                        std::fprintf(stderr, "pelab: the heatmap program did not link:\n%s\n", log);
+                        error = "the heatmap program did not link: " + OneLine(log);
+                        glDeleteProgram(program);
+                        program = 0;
+                    }
+                }
+                if (vs != 0) glDeleteShader(vs);
+                if (fs != 0) glDeleteShader(fs);
+            }
+            glGenVertexArrays(1, &vertex_array);
+        }
+        if (program == 0) *message = error;
+        return program != 0;
+    }
+
+    void EnsureTurns(int d_model, double base) {
+        if (turns_texture != 0 && turns_d_model == d_model && turns_base == base) return;
+        const std::vector<double> omegas = frequencies(d_model, base);
+        const int pairs = static_cast<int>(omegas.size());
+        const int rows = (pairs + kTurnsTextureWidth - 1) / kTurnsTextureWidth;
+        std::vector<float> texels(static_cast<std::size_t>(kTurnsTextureWidth) * rows * 2, 0.0f);
+        for (int i = 0; i < pairs; ++i)
+            SplitTurns(omegas[i] / (2.0 * M_PI), &texels[2 * i], &texels[2 * i + 1]);
+        if (turns_texture == 0) glGenTextures(1, &turns_texture);
+        glBindTexture(GL_TEXTURE_2D, turns_texture);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32F, kTurnsTextureWidth, rows, 0, GL_RG, GL_FLOAT,
+                     texels.data());
+        turns_d_model = d_model;
+        turns_base = base;
+    }
+
+    // Draws the fullscreen triangle into the bound framebuffer of width × height pixels.
+    void Draw(const PeHeatmapRequest& r, int width, int height, const int grid[4]) {
+        glViewport(0, 0, width, height);
+        glDisable(GL_BLEND);
+        glDisable(GL_SCISSOR_TEST);
+        glClearColor(0, 0, 0, 0);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glUseProgram(program);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, turns_texture);
+        const auto at = [&](const char* name) { return glGetUniformLocation(program, name); };
+        glUniform1i(at("u_turns"), 0);
+        glUniform1i(at("u_d_model"), r.d_model);
+        glUniform1i(at("u_concatenated"), r.concatenated ? 1 : 0);
+        glUniform2f(at("u_size"), static_cast<float>(width), static_cast<float>(height));
+        glUniform2f(at("u_dims"), static_cast<float>(r.dim_min), static_cast<float>(r.dim_max));
+        glUniform2f(at("u_positions"), static_cast<float>(r.pos_min),
+                    static_cast<float>(r.pos_max));
+        glUniform4i(at("u_grid"), grid[0], grid[1], grid[2], grid[3]);
+        glUniform1i(at("u_grey"), r.grey ? 1 : 0);
+        const auto colour = [&](const char* name, ImU32 c) {
+            const ImVec4 v = ImGui::ColorConvertU32ToFloat4(c);
+            glUniform3f(at(name), v.x, v.y, v.z);
+        };
+        colour("u_negative", r.negative);
+        colour("u_middle", r.middle);
+        colour("u_positive", r.positive);
+        glBindVertexArray(vertex_array);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glBindVertexArray(0);
+        glUseProgram(0);
+    }
+};
+
+GlHeatmaps::GlHeatmaps() : impl_(std::make_unique<Impl>()) {}
+
+GlHeatmaps::~GlHeatmaps() = default;
+
+ImTextureID GlHeatmaps::RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
+                                        std::string* error) {
+    if (!impl_->EnsureProgram(error)) return nullptr;
+    if (slot < 0 || slot > 15 || request.width < 1 || request.height < 1 || request.width > 8192 ||
+        request.height > 8192) {
+        *error = "heatmap size out of range";
+        return nullptr;
+    }
+    impl_->EnsureTurns(request.d_model, request.base);
+    if (static_cast<int>(impl_->targets.size()) <= slot) impl_->targets.resize(slot + 1);
+    Impl::Target& target = impl_->targets[slot];
+    if (target.width != request.width || target.height != request.height) {
+        if (target.texture == 0) glGenTextures(1, &target.texture);
+        if (target.framebuffer == 0) glGenFramebuffers(1, &target.framebuffer);
+        glBindTexture(GL_TEXTURE_2D, target.texture);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, request.width, request.height, 0, GL_RGBA,
+                     GL_UNSIGNED_BYTE, nullptr);
+        glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.texture,
+                               0);
+        target.width = request.width;
+        target.height = request.height;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        *error = "the heatmap framebuffer is incomplete on this driver";
+        return nullptr;
+    }
+    const int no_grid[4] = {0, 0, 0, 0};
+    impl_->Draw(request, request.width, request.height, no_grid);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(target.texture));
+}
+
+bool GlHeatmaps::RenderPeGrid(const PeHeatmapRequest& request, int max_len,
+                              std::vector<unsigned char>* rgba, std::string* error) {
+    if (!impl_->EnsureProgram(error)) return false;
+    const int width = request.width, height = request.height;
+    GLint largest = 0;
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &largest);
+    if (width > largest || height > largest) {
+        *error = "the picture is larger than this GPU's largest framebuffer (" +
+                 std::to_string(largest) + " pixels a side)";
+        return false;
+    }
+    impl_->EnsureTurns(request.d_model, request.base);
+    GLuint framebuffer = 0, colour = 0;
+    glGenFramebuffers(1, &framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glGenRenderbuffers(1, &colour);
+    glBindRenderbuffer(GL_RENDERBUFFER, colour);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour);
+    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    if (complete) {
+        const int grid[4] = {width, height, request.d_model, max_len};
+        impl_->Draw(request, width, height, grid);
+        std::vector<unsigned char> bottom_up(static_cast<std::size_t>(width) * height * 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+        const std::size_t stride = static_cast<std::size_t>(width) * 4;
+        rgba->resize(bottom_up.size());
+        for (int y = 0; y < height; ++y)
+            std::memcpy(rgba->data() + y * stride, bottom_up.data() + (height - 1 - y) * stride,
+                        stride);
+    } else {
+        *error = "the offscreen framebuffer is incomplete on this driver";
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteRenderbuffers(1, &colour);
+    glDeleteFramebuffers(1, &framebuffer);
+    return complete;
+}
+
+void GlHeatmaps::Release() {
+    for (Impl::Target& target : impl_->targets) {
+        if (target.framebuffer != 0) glDeleteFramebuffers(1, &target.framebuffer);
+        if (target.texture != 0) glDeleteTextures(1, &target.texture);
+    }
+    impl_->targets.clear();
+    if (impl_->turns_texture != 0) glDeleteTextures(1, &impl_->turns_texture);
+    if (impl_->vertex_array != 0) glDeleteVertexArrays(1, &impl_->vertex_array);
+    if (impl_->program != 0) glDeleteProgram(impl_->program);
+    impl_->turns_texture = impl_->vertex_array = impl_->program = 0;
+}
+
+} // namespace pelab

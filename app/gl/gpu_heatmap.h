@@ -1,0 +1,42 @@
+// gpu_heatmap.h — the OpenGL side of the PE heatmap: compiles shaders/pe_heatmap.frag (embedded
+// in the binary), uploads the pairs' frequencies as a small texture, and renders into
+// framebuffer textures the panels draw (GpuRenderer) or into pixels for `pelab render`.
+#pragma once
+
+#include "gpu.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+class GlHeatmaps : public GpuRenderer {
+public:
+    GlHeatmaps();
+    ~GlHeatmaps() override;
+    GlHeatmaps(const GlHeatmaps&) = delete;
+    GlHeatmaps& operator=(const GlHeatmaps&) = delete;
+
+    ImTextureID RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
+                                std::string* error) override;
+
+    /// The render command's picture: width × height pixels where column x shows dimension
+    /// ⌊x·D/W⌋ and row y (from the top) position ⌊y·L/H⌋; RGBA rows, top row first.
+    bool RenderPeGrid(const PeHeatmapRequest& request, int max_len,
+                      std::vector<unsigned char>* rgba, std::string* error);
+
+    /// Frees every GL object; call while the context is still current.
+    void Release();
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+/// For tests: when the environment variable PELAB_TEST_BROKEN_SHADER is set, the heatmap's
+/// fragment shader is compiled with a syntax error added, to exercise the failure path.
+constexpr const char* kBrokenShaderVariable = "PELAB_TEST_BROKEN_SHADER";
+
+} // namespace pelab

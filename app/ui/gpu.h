@@ -1,0 +1,36 @@
+// gpu.h — what the panels may ask of the GPU, without knowing GL: render a PE heatmap into a
+// texture they then draw with ImGui. The window's session provides the OpenGL implementation
+// (gl/gpu_heatmap.cpp); headless tests run with none (FrameContext::gpu is null) and the
+// panels say so in place of the picture.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+namespace pelab {
+
+/// One PE heatmap: the matrix PE(pos, dim) for the shared d_model and base, as seen through a
+/// window of positions × dimensions, rendered at width × height pixels.
+struct PeHeatmapRequest {
+    int d_model = 512;
+    double base = 10000.0;
+    bool concatenated = false;         ///< sin half then cos half, instead of sin/cos alternating
+    double dim_min = 0, dim_max = 512; ///< the visible columns (left to right)
+    double pos_min = 0, pos_max = 128; ///< the visible rows (bottom to top)
+    int width = 256, height = 256;     ///< pixels
+    bool grey = false;                 ///< grey levels (v + 1)/2 instead of the diverging map
+    ImU32 negative = 0, middle = 0, positive = 0; ///< the diverging map's colours
+};
+
+class GpuRenderer {
+public:
+    virtual ~GpuRenderer() = default;
+    /// Renders the heatmap into the texture of `slot` (one per picture on screen) and returns it
+    /// for ImGui::Image / plot::Plot::Image, its first row being the bottom one. On failure
+    /// (a shader that does not compile, no framebuffer) returns nullptr and a one-line reason.
+    virtual ImTextureID RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
+                                        std::string* error) = 0;
+};
+
+} // namespace pelab
