@@ -2,6 +2,7 @@
 
 #include "panel_clocks.h"
 #include "panel_compare.h"
+#include "panel_heatmap.h"
 #include "panel_order.h"
 #include "panel_waves.h"
 
@@ -17,6 +18,9 @@ PanelRegistry::PanelRegistry() {
         "every pair as a clock hand turning ω_i per position; pos A, pos B and a shift by k", true);
     Add<OrderPanel>("order", "Order: does the model see word order?",
         "\"dog bites man\" vs \"man bites dog\": attention scores with and without PE", true);
+    Add<HeatmapPanel>("heatmap", "PE heatmap: positions × dimensions",
+        "the whole PE matrix computed per pixel on the GPU, up to 65 536 × 4 096; zoom, hover, click",
+        false);
     // clang-format on
 }
 

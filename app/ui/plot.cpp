@@ -95,7 +95,9 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     const float bottom = font * 1.5f + (config.x_label ? font * 1.2f : 0.0f);
     // The top margin holds the y label and a row for the legend and line labels, so that
     // neither covers the data.
-    const float top = font * 0.4f + (config.y_label ? font * 1.2f : 0.0f) + font * 1.3f;
+    const bool label_row = !(config.flags & PlotFlags_NoLegend);
+    const float top =
+        font * 0.4f + (config.y_label ? font * 1.2f : 0.0f) + (label_row ? font * 1.3f : 0.0f);
     plot_min_ = ImVec2(frame_min_.x + left, frame_min_.y + top);
     plot_max_ = ImVec2(frame_max_.x - font * 0.6f, frame_max_.y - bottom);
     if (plot_max_.x - plot_min_.x < 8 || plot_max_.y - plot_min_.y < 8) return false;
@@ -250,8 +252,14 @@ void Plot::VLine(double x, ImU32 color, const char* label, float thickness) {
 void Plot::HLine(double y, ImU32 color, const char* label, float thickness) {
     const float py = ToPixels(view_->x.min, y).y;
     draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), color, thickness);
-    if (label)
-        draw_list_->AddText(ImVec2(plot_min_.x + 4, py - ImGui::GetFontSize() - 1), color, label);
+    if (label) {
+        // On a backdrop: the label sits over the data (heatmaps, curves).
+        const ImVec2 at(plot_min_.x + 4, py - ImGui::GetFontSize() - 1);
+        const ImVec2 size = ImGui::CalcTextSize(label);
+        draw_list_->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y),
+                                  ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 2.0f);
+        draw_list_->AddText(at, color, label);
+    }
 }
 
 void Plot::Text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_offset) {
@@ -290,8 +298,14 @@ void Plot::End() {
         const float width = ImGui::CalcTextSize(line.label).x;
         float x = line.px + font * 0.2f;
         if (x + width > legend_left - font * 0.5f) x = line.px - font * 0.2f - width;
-        draw_list_->AddText(ImVec2(std::max(frame_min_.x, x), plot_min_.y - font * 1.25f),
-                            line.color, line.label);
+        // In the row above the data, or inside its top edge when the plot has no such row.
+        const bool above = !(config_.flags & PlotFlags_NoLegend);
+        const ImVec2 at(std::max(frame_min_.x, x),
+                        above ? plot_min_.y - font * 1.25f : plot_min_.y + 2.0f);
+        if (!above)
+            draw_list_->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + width + 2, at.y + font),
+                                      ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 2.0f);
+        draw_list_->AddText(at, line.color, line.label);
     }
     if (hovered_ && !(config_.flags & PlotFlags_NoHoverReadout)) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -1,0 +1,129 @@
+// The PE heatmap panel without a GPU: a recording GpuRenderer stands in for the OpenGL one, so
+// the test sees exactly what the panel asks the shader for (the visible window, the size in
+// pixels, the layout), and drives hover and click as a person would. The shader's own numbers
+// are checked pixel by pixel in tests/e2e/test_render.sh.
+#include "headless_fixture.h"
+#include "panel_heatmap.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace pelab;
+
+namespace {
+
+struct RecordingGpu : GpuRenderer {
+    std::vector<PeHeatmapRequest> requests;
+    std::vector<int> slots;
+    bool fail = false;
+    ImTextureID RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
+                                std::string* error) override {
+        requests.push_back(request);
+        slots.push_back(slot);
+        if (fail) {
+            *error = "shader pe_heatmap.frag did not compile: test";
+            return nullptr;
+        }
+        return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(7 + slot));
+    }
+};
+
+class Heatmap : public HeadlessApp {
+protected:
+    void SetUp() override {
+        HeadlessApp::SetUp();
+        app.gpu = &gpu;
+        app.recorder.enabled = true;
+        app.view.presented_panel = "heatmap";
+        state.d_model = 64;
+    }
+    HeatmapPanel& Panel() { return Get<HeatmapPanel>("heatmap"); }
+    RecordingGpu gpu;
+};
+
+} // namespace
+
+TEST_F(Heatmap, AsksTheShaderForTheWholeMatrixAtThePlotsPixelSize) {
+    Panel().max_len = 65536;
+    state.d_model = 4096;
+    Frame();
+    Frame();
+    ASSERT_FALSE(gpu.requests.empty());
+    const PeHeatmapRequest& r = gpu.requests.back();
+    EXPECT_EQ(r.d_model, 4096);
+    EXPECT_EQ(r.base, 10000.0);
+    EXPECT_FALSE(r.concatenated);
+    EXPECT_EQ(r.dim_min, 0.0);
+    EXPECT_EQ(r.dim_max, 4096.0);
+    EXPECT_EQ(r.pos_min, 0.0);
+    EXPECT_EQ(r.pos_max, 65536.0);
+    const WidgetRecorder::Placement& plot = app.recorder.layout.at("heatmap.plot");
+    // The plot area is the frame minus its axis margins: a few hundred pixels each way here.
+    EXPECT_GT(r.width, 600);
+    EXPECT_LT(r.width, plot.item.x1 - plot.item.x0 + 1);
+    EXPECT_GT(r.height, 400);
+    EXPECT_LT(r.height, plot.item.y1 - plot.item.y0 + 1);
+}
+
+TEST_F(Heatmap, BothLayoutsAskForTwoPicturesOfOneWindow) {
+    Panel().both_layouts = true;
+    Frame();
+    gpu.requests.clear();
+    gpu.slots.clear();
+    Frame();
+    ASSERT_EQ(gpu.requests.size(), 2u);
+    EXPECT_FALSE(gpu.requests[0].concatenated);
+    EXPECT_TRUE(gpu.requests[1].concatenated);
+    EXPECT_EQ(gpu.slots, (std::vector<int>{0, 1}));
+    EXPECT_EQ(gpu.requests[0].pos_max, gpu.requests[1].pos_max);
+}
+
+// Hovering a cell and clicking it sets pos A to its row and the pair to its column's pair, in
+// either layout (concatenated: column 40 of 64 is the cos of pair 8).
+TEST_F(Heatmap, ClickingACellPicksPosAAndThePair) {
+    for (const bool concatenated : {false, true}) {
+        Panel().concatenated = concatenated;
+        Frame();
+        Frame();
+        const WidgetRecorder::Placement& plot = app.recorder.layout.at("heatmap.plot");
+        const PeHeatmapRequest r = gpu.requests.back();
+        // The plot area's right and bottom edges are where the frame's margins begin: find the
+        // pixel of (dimension 40.5, position 100.5) from the request's size, which is the area.
+        const float area_right = plot.item.x1 - ImGui::GetFontSize() * 0.6f;
+        const float area_left = area_right - static_cast<float>(r.width);
+        const float area_bottom =
+            plot.item.y1 - (ImGui::GetFontSize() * 1.5f + ImGui::GetFontSize() * 1.2f);
+        const float area_top = area_bottom - static_cast<float>(r.height);
+        const ImVec2 cell(area_left + (40.5f / 64.0f) * (area_right - area_left),
+                          area_bottom - (100.5f / 128.0f) * (area_bottom - area_top));
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = cell;
+        Frame();
+        io.MouseDown[0] = true;
+        Frame();
+        io.MouseDown[0] = false;
+        Frame();
+        EXPECT_EQ(state.pos_a, 100.0) << concatenated;
+        EXPECT_EQ(state.pair, concatenated ? 8 : 20) << concatenated;
+        io.MousePos = ImVec2(-100, -100);
+        Frame();
+    }
+}
+
+// A shader that does not compile (or no GPU at all) leaves a message in the picture's place;
+// every other panel keeps drawing.
+TEST_F(Heatmap, AFailedShaderIsSaidAndTheOtherPanelsGoOn) {
+    gpu.fail = true;
+    Frame();
+    EXPECT_NE(Panel().gpu_error.find("did not compile"), std::string::npos);
+    app.view.presented_panel.clear();
+    for (PanelEntry& entry : app.panels.Entries())
+        entry.open = true;
+    Frame();
+    Frame();
+    EXPECT_EQ(app.recorder.layout.count("waves.wave_plot"), 1u);
+    app.gpu = nullptr;
+    Frame();
+    EXPECT_NE(Panel().gpu_error.find("no GPU"), std::string::npos);
+}
