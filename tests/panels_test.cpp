@@ -274,6 +274,10 @@ TEST(Plot, NiceTicksUseOneTwoFiveSteps) {
     EXPECT_STREQ(text, "60.6k");
     plot::FormatTick(0.25, text, sizeof text);
     EXPECT_STREQ(text, "0.25");
+    plot::FormatTick(1500, text, sizeof text); // "1.5e+03" on the heatmap's axis before
+    EXPECT_STREQ(text, "1500");
+    plot::FormatTick(5000, text, sizeof text);
+    EXPECT_STREQ(text, "5000");
 }
 
 TEST_F(Panels4, EqualAspectPlotKeepsCirclesRound) {

@@ -108,6 +108,8 @@ void FormatTick(double value, char* buffer, int size) {
         std::snprintf(buffer, size, "%.3gM", value / 1e6);
     else if (magnitude >= 1e4 && magnitude < 1e6)
         std::snprintf(buffer, size, "%.3gk", value / 1e3);
+    else if (magnitude >= 1e3 && magnitude < 1e4)
+        std::snprintf(buffer, size, "%.4g", value); // 1500, not 1.5e+03
     else
         std::snprintf(buffer, size, "%.3g", value);
 }
