@@ -147,3 +147,20 @@ TEST(Rotation, ApplyMovesPointAlongCircle) {
     EXPECT_NEAR(s, static_cast<double>(reference::pe(pos + k, 2 * pair, d, 10000)), 1e-14);
     EXPECT_NEAR(c, static_cast<double>(reference::pe(pos + k, 2 * pair + 1, d, 10000)), 1e-14);
 }
+
+// The similarity heatmap's 1-D function against direct sums of cosines, everywhere up to
+// 65 536 and across an anchoring boundary; f(0) = d/2 and f(47) = document 000's 30.59.
+TEST(Similarity, OffsetRangeMatchesDirectSums) {
+    const std::vector<double> f = dot_product_by_offset_range(65536, 128, 10000);
+    EXPECT_DOUBLE_EQ(f[0], 64.0);
+    EXPECT_NEAR(f[47], 30.59, 0.005);
+    for (const int k : {1, 47, 255, 256, 257, 1000, 4095, 32768, 65535}) {
+        long double direct = 0;
+        for (int i = 0; i < 64; ++i)
+            direct += std::cos(static_cast<long double>(k) *
+                               std::pow(10000.0L, -2.0L * i / 128.0L));
+        EXPECT_NEAR(f[k], static_cast<double>(direct), 1e-10) << k;
+    }
+    EXPECT_THROW(dot_product_by_offset_range(0, 128, 10000), InvalidArgument);
+    EXPECT_THROW(dot_product_by_offset_range(8, 7, 10000), InvalidArgument);
+}

@@ -14,10 +14,10 @@ using namespace pelab;
 namespace {
 
 struct RecordingGpu : GpuRenderer {
-    std::vector<PeHeatmapRequest> requests;
+    std::vector<HeatmapRequest> requests;
     std::vector<int> slots;
     bool fail = false;
-    ImTextureID RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
+    ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request,
                                 std::string* error) override {
         requests.push_back(request);
         slots.push_back(slot);
@@ -50,7 +50,7 @@ TEST_F(Heatmap, AsksTheShaderForTheWholeMatrixAtThePlotsPixelSize) {
     Frame();
     Frame();
     ASSERT_FALSE(gpu.requests.empty());
-    const PeHeatmapRequest& r = gpu.requests.back();
+    const HeatmapRequest& r = gpu.requests.back();
     EXPECT_EQ(r.d_model, 4096);
     EXPECT_EQ(r.base, 10000.0);
     EXPECT_FALSE(r.concatenated);
@@ -87,7 +87,7 @@ TEST_F(Heatmap, ClickingACellPicksPosAAndThePair) {
         Frame();
         Frame();
         const WidgetRecorder::Placement& plot = app.recorder.layout.at("heatmap.plot");
-        const PeHeatmapRequest r = gpu.requests.back();
+        const HeatmapRequest r = gpu.requests.back();
         // The plot area's right and bottom edges are where the frame's margins begin: find the
         // pixel of (dimension 40.5, position 100.5) from the request's size, which is the area.
         const float area_right = plot.item.x1 - ImGui::GetFontSize() * 0.6f;

@@ -1,5 +1,6 @@
 #include "gpu_heatmap.h"
 
+#include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
 #include "shaders.h"
 
@@ -15,7 +16,8 @@ namespace pelab {
 
 namespace {
 
-constexpr int kTurnsTextureWidth = 64; // pair i sits at texel (i % 64, i / 64)
+constexpr int kTurnsTextureWidth = 64;     // pair i sits at texel (i % 64, i / 64)
+constexpr int kOffsetsTextureWidth = 1024; // offset k sits at texel (k % 1024, k / 1024)
 
 // The compile or link log, trimmed, on one line.
 std::string OneLine(std::string log) {
@@ -57,82 +59,117 @@ void SplitTurns(double turns, float* high, float* low) {
 } // namespace
 
 struct GlHeatmaps::Impl {
-    bool tried = false;
-    GLuint program = 0;
-    std::string error; ///< why the program is missing, once tried
+    struct Program {
+        const char* fragment_name;
+        bool tried = false;
+        GLuint id = 0;
+        std::string error; ///< why it is missing, once tried
+    };
+    Program programs[2] = {{"pe_heatmap.frag", false, 0, {}},
+                           {"similarity_heatmap.frag", false, 0, {}}};
     GLuint vertex_array = 0;
-    GLuint turns_texture = 0;
+    GLuint turns_texture = 0; ///< PE matrix: (f_hi, f_lo) per pair
     int turns_d_model = 0;
     double turns_base = 0.0;
+    GLuint offsets_texture = 0; ///< similarity: f(k) / (d/2) per offset k
+    int offsets_d_model = 0, offsets_max_len = 0;
+    double offsets_base = 0.0;
     struct Target {
         GLuint framebuffer = 0, texture = 0;
         int width = 0, height = 0;
     };
     std::vector<Target> targets;
 
-    bool EnsureProgram(std::string* message) {
-        if (!tried) {
-            tried = true;
+    static int Index(HeatmapRequest::Picture picture) {
+        return picture == HeatmapRequest::Picture::PeMatrix ? 0 : 1;
+    }
+
+    bool EnsureProgram(HeatmapRequest::Picture picture, std::string* message) {
+        Program& program = programs[Index(picture)];
+        if (!program.tried) {
+            program.tried = true;
             const char* vertex = ShaderSource("fullscreen.vert");
-            const char* fragment = ShaderSource("pe_heatmap.frag");
+            const char* fragment = ShaderSource(program.fragment_name);
             if (vertex == nullptr || fragment == nullptr) {
-                error = "the heatmap shaders are missing from this build";
+                program.error = "the heatmap shaders are missing from this build";
             } else {
                 std::string fragment_source = fragment;
                 if (std::getenv(kBrokenShaderVariable) != nullptr)
                     fragment_source += "\nthis line is not GLSL (" +
                                        std::string(kBrokenShaderVariable) + " is set)\n";
                 const GLuint vs =
-                    CompileShader(GL_VERTEX_SHADER, vertex, "fullscreen.vert", &error);
+                    CompileShader(GL_VERTEX_SHADER, vertex, "fullscreen.vert", &program.error);
                 const GLuint fs = vs == 0 ? 0
                                           : CompileShader(GL_FRAGMENT_SHADER, fragment_source,
-                                                          "pe_heatmap.frag", &error);
+                                                          program.fragment_name, &program.error);
                 if (vs != 0 && fs != 0) {
-                    program = glCreateProgram();
-                    glAttachShader(program, vs);
-                    glAttachShader(program, fs);
-                    glLinkProgram(program);
+                    program.id = glCreateProgram();
+                    glAttachShader(program.id, vs);
+                    glAttachShader(program.id, fs);
+                    glLinkProgram(program.id);
                     GLint ok = GL_FALSE;
-                    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+                    glGetProgramiv(program.id, GL_LINK_STATUS, &ok);
                     if (ok != GL_TRUE) {
                         char log[2048] = {};
-                        glGetProgramInfoLog(program, sizeof log, nullptr, log);
+                        glGetProgramInfoLog(program.id, sizeof log, nullptr, log);
                         std::fprintf(stderr, "pelab: the heatmap program did not link:\n%s\n", log);
-                        error = "the heatmap program did not link: " + OneLine(log);
-                        glDeleteProgram(program);
-                        program = 0;
+                        program.error = "the heatmap program did not link: " + OneLine(log);
+                        glDeleteProgram(program.id);
+                        program.id = 0;
                     }
                 }
                 if (vs != 0) glDeleteShader(vs);
                 if (fs != 0) glDeleteShader(fs);
             }
-            glGenVertexArrays(1, &vertex_array);
+            if (vertex_array == 0) glGenVertexArrays(1, &vertex_array);
         }
-        if (program == 0) *message = error;
-        return program != 0;
+        if (program.id == 0) *message = program.error;
+        return program.id != 0;
     }
 
-    void EnsureTurns(int d_model, double base) {
-        if (turns_texture != 0 && turns_d_model == d_model && turns_base == base) return;
-        const std::vector<double> omegas = frequencies(d_model, base);
-        const int pairs = static_cast<int>(omegas.size());
-        const int rows = (pairs + kTurnsTextureWidth - 1) / kTurnsTextureWidth;
-        std::vector<float> texels(static_cast<std::size_t>(kTurnsTextureWidth) * rows * 2, 0.0f);
-        for (int i = 0; i < pairs; ++i)
-            SplitTurns(omegas[i] / (2.0 * M_PI), &texels[2 * i], &texels[2 * i + 1]);
-        if (turns_texture == 0) glGenTextures(1, &turns_texture);
-        glBindTexture(GL_TEXTURE_2D, turns_texture);
+    static void Upload(GLuint* texture, GLenum internal, GLenum format, int width, int height,
+                       const float* data) {
+        if (*texture == 0) glGenTextures(1, texture);
+        glBindTexture(GL_TEXTURE_2D, *texture);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
         glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
         glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32F, kTurnsTextureWidth, rows, 0, GL_RG, GL_FLOAT,
-                     texels.data());
-        turns_d_model = d_model;
-        turns_base = base;
+        glTexImage2D(GL_TEXTURE_2D, 0, internal, width, height, 0, format, GL_FLOAT, data);
+    }
+
+    void EnsureData(const HeatmapRequest& r) {
+        if (r.picture == HeatmapRequest::Picture::PeMatrix) {
+            if (turns_texture != 0 && turns_d_model == r.d_model && turns_base == r.base) return;
+            const std::vector<double> omegas = frequencies(r.d_model, r.base);
+            const int pairs = static_cast<int>(omegas.size());
+            const int rows = (pairs + kTurnsTextureWidth - 1) / kTurnsTextureWidth;
+            std::vector<float> texels(static_cast<std::size_t>(kTurnsTextureWidth) * rows * 2, 0.f);
+            for (int i = 0; i < pairs; ++i)
+                SplitTurns(omegas[i] / (2.0 * M_PI), &texels[2 * i], &texels[2 * i + 1]);
+            Upload(&turns_texture, GL_RG32F, GL_RG, kTurnsTextureWidth, rows, texels.data());
+            turns_d_model = r.d_model;
+            turns_base = r.base;
+            return;
+        }
+        if (offsets_texture != 0 && offsets_d_model == r.d_model && offsets_base == r.base &&
+            offsets_max_len == r.max_len)
+            return;
+        const std::vector<double> f = dot_product_by_offset_range(r.max_len, r.d_model, r.base);
+        const int rows = (r.max_len + kOffsetsTextureWidth - 1) / kOffsetsTextureWidth;
+        std::vector<float> texels(static_cast<std::size_t>(kOffsetsTextureWidth) * rows, 0.f);
+        const double half = r.d_model / 2.0;
+        for (int k = 0; k < r.max_len; ++k)
+            texels[k] = static_cast<float>(f[k] / half);
+        Upload(&offsets_texture, GL_R32F, GL_RED, kOffsetsTextureWidth, rows, texels.data());
+        offsets_d_model = r.d_model;
+        offsets_base = r.base;
+        offsets_max_len = r.max_len;
     }
 
     // Draws the fullscreen triangle into the bound framebuffer of width × height pixels.
-    void Draw(const PeHeatmapRequest& r, int width, int height, const int grid[4]) {
+    void Draw(const HeatmapRequest& r, int width, int height, const int grid[4]) {
+        const bool pe = r.picture == HeatmapRequest::Picture::PeMatrix;
+        const GLuint program = programs[Index(r.picture)].id;
         glViewport(0, 0, width, height);
         glDisable(GL_BLEND);
         glDisable(GL_SCISSOR_TEST);
@@ -140,15 +177,9 @@ struct GlHeatmaps::Impl {
         glClear(GL_COLOR_BUFFER_BIT);
         glUseProgram(program);
         glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, turns_texture);
+        glBindTexture(GL_TEXTURE_2D, pe ? turns_texture : offsets_texture);
         const auto at = [&](const char* name) { return glGetUniformLocation(program, name); };
-        glUniform1i(at("u_turns"), 0);
-        glUniform1i(at("u_d_model"), r.d_model);
-        glUniform1i(at("u_concatenated"), r.concatenated ? 1 : 0);
         glUniform2f(at("u_size"), static_cast<float>(width), static_cast<float>(height));
-        glUniform2f(at("u_dims"), static_cast<float>(r.dim_min), static_cast<float>(r.dim_max));
-        glUniform2f(at("u_positions"), static_cast<float>(r.pos_min),
-                    static_cast<float>(r.pos_max));
         glUniform4i(at("u_grid"), grid[0], grid[1], grid[2], grid[3]);
         glUniform1i(at("u_grey"), r.grey ? 1 : 0);
         const auto colour = [&](const char* name, ImU32 c) {
@@ -158,6 +189,21 @@ struct GlHeatmaps::Impl {
         colour("u_negative", r.negative);
         colour("u_middle", r.middle);
         colour("u_positive", r.positive);
+        const auto range = [&](const char* name, double low, double high) {
+            glUniform2f(at(name), static_cast<float>(low), static_cast<float>(high));
+        };
+        if (pe) {
+            glUniform1i(at("u_turns"), 0);
+            glUniform1i(at("u_d_model"), r.d_model);
+            glUniform1i(at("u_concatenated"), r.concatenated ? 1 : 0);
+            range("u_dims", r.dim_min, r.dim_max);
+            range("u_positions", r.pos_min, r.pos_max);
+        } else {
+            glUniform1i(at("u_offsets"), 0);
+            glUniform1i(at("u_max_len"), r.max_len);
+            range("u_columns", r.dim_min, r.dim_max);
+            range("u_rows", r.pos_min, r.pos_max);
+        }
         glBindVertexArray(vertex_array);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glBindVertexArray(0);
@@ -169,15 +215,14 @@ GlHeatmaps::GlHeatmaps() : impl_(std::make_unique<Impl>()) {}
 
 GlHeatmaps::~GlHeatmaps() = default;
 
-ImTextureID GlHeatmaps::RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
-                                        std::string* error) {
-    if (!impl_->EnsureProgram(error)) return nullptr;
+ImTextureID GlHeatmaps::RenderHeatmap(int slot, const HeatmapRequest& request, std::string* error) {
+    if (!impl_->EnsureProgram(request.picture, error)) return nullptr;
     if (slot < 0 || slot > 15 || request.width < 1 || request.height < 1 || request.width > 8192 ||
         request.height > 8192) {
         *error = "heatmap size out of range";
         return nullptr;
     }
-    impl_->EnsureTurns(request.d_model, request.base);
+    impl_->EnsureData(request);
     if (static_cast<int>(impl_->targets.size()) <= slot) impl_->targets.resize(slot + 1);
     Impl::Target& target = impl_->targets[slot];
     if (target.width != request.width || target.height != request.height) {
@@ -206,9 +251,9 @@ ImTextureID GlHeatmaps::RenderPeHeatmap(int slot, const PeHeatmapRequest& reques
     return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(target.texture));
 }
 
-bool GlHeatmaps::RenderPeGrid(const PeHeatmapRequest& request, int max_len,
-                              std::vector<unsigned char>* rgba, std::string* error) {
-    if (!impl_->EnsureProgram(error)) return false;
+bool GlHeatmaps::RenderGrid(const HeatmapRequest& request, int max_len,
+                            std::vector<unsigned char>* rgba, std::string* error) {
+    if (!impl_->EnsureProgram(request.picture, error)) return false;
     const int width = request.width, height = request.height;
     GLint largest = 0;
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &largest);
@@ -217,7 +262,9 @@ bool GlHeatmaps::RenderPeGrid(const PeHeatmapRequest& request, int max_len,
                  std::to_string(largest) + " pixels a side)";
         return false;
     }
-    impl_->EnsureTurns(request.d_model, request.base);
+    HeatmapRequest full = request;
+    full.max_len = max_len;
+    impl_->EnsureData(full);
     GLuint framebuffer = 0, colour = 0;
     glGenFramebuffers(1, &framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
@@ -227,8 +274,9 @@ bool GlHeatmaps::RenderPeGrid(const PeHeatmapRequest& request, int max_len,
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour);
     const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     if (complete) {
-        const int grid[4] = {width, height, request.d_model, max_len};
-        impl_->Draw(request, width, height, grid);
+        const bool pe = request.picture == HeatmapRequest::Picture::PeMatrix;
+        const int grid[4] = {width, height, pe ? request.d_model : max_len, max_len};
+        impl_->Draw(full, width, height, grid);
         std::vector<unsigned char> bottom_up(static_cast<std::size_t>(width) * height * 4);
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
@@ -253,9 +301,14 @@ void GlHeatmaps::Release() {
     }
     impl_->targets.clear();
     if (impl_->turns_texture != 0) glDeleteTextures(1, &impl_->turns_texture);
+    if (impl_->offsets_texture != 0) glDeleteTextures(1, &impl_->offsets_texture);
     if (impl_->vertex_array != 0) glDeleteVertexArrays(1, &impl_->vertex_array);
-    if (impl_->program != 0) glDeleteProgram(impl_->program);
-    impl_->turns_texture = impl_->vertex_array = impl_->program = 0;
+    for (Impl::Program& program : impl_->programs) {
+        if (program.id != 0) glDeleteProgram(program.id);
+        program.id = 0;
+        program.tried = false;
+    }
+    impl_->turns_texture = impl_->offsets_texture = impl_->vertex_array = 0;
 }
 
 } // namespace pelab

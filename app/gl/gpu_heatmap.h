@@ -18,13 +18,13 @@ public:
     GlHeatmaps(const GlHeatmaps&) = delete;
     GlHeatmaps& operator=(const GlHeatmaps&) = delete;
 
-    ImTextureID RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
-                                std::string* error) override;
+    ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request, std::string* error) override;
 
-    /// The render command's picture: width × height pixels where column x shows dimension
-    /// ⌊x·D/W⌋ and row y (from the top) position ⌊y·L/H⌋; RGBA rows, top row first.
-    bool RenderPeGrid(const PeHeatmapRequest& request, int max_len,
-                      std::vector<unsigned char>* rgba, std::string* error);
+    /// The render command's picture of the whole matrix, width × height pixels, RGBA rows, top
+    /// row first. PE matrix: column x shows dimension ⌊x·D/W⌋ and row y (from the top) position
+    /// ⌊y·L/H⌋. Similarity: column x shows q = ⌊x·L/W⌋, row y position p = ⌊y·L/H⌋.
+    bool RenderGrid(const HeatmapRequest& request, int max_len, std::vector<unsigned char>* rgba,
+                    std::string* error);
 
     /// Frees every GL object; call while the context is still current.
     void Release();

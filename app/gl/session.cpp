@@ -398,7 +398,10 @@ int RunRender(const RenderOptions& options) {
     platform_options.height = 64;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
     GlHeatmaps heatmaps;
-    PeHeatmapRequest request;
+    HeatmapRequest request;
+    request.picture = options.what == "similarity" ? HeatmapRequest::Picture::Similarity
+                                                   : HeatmapRequest::Picture::PeMatrix;
+    request.max_len = options.max_len;
     request.d_model = options.d_model;
     request.base = options.base;
     request.concatenated = options.layout != "interleaved";
@@ -411,7 +414,7 @@ int RunRender(const RenderOptions& options) {
     request.positive = map.positive;
     std::vector<unsigned char> rgba;
     std::string error;
-    const bool rendered = heatmaps.RenderPeGrid(request, options.max_len, &rgba, &error);
+    const bool rendered = heatmaps.RenderGrid(request, options.max_len, &rgba, &error);
     heatmaps.Release();
     platform.Shutdown();
     if (!rendered) {

@@ -232,8 +232,9 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         result.command = Command::ExportAttention;
     } else if (readouts_command->parsed()) {
         result.command = Command::Readouts;
-    } else if (render.pe_heatmap->parsed()) {
+    } else if (render.pe_heatmap->parsed() || render.similarity->parsed()) {
         result.command = Command::Render;
+        result.render.what = render.similarity->parsed() ? "similarity" : "pe-heatmap";
         if (const std::string error = CheckRenderOptions(result.render, render_size);
             !error.empty()) {
             result.command = Command::Exit;

@@ -58,10 +58,12 @@ struct ReadoutsOptions {
     std::string out;   ///< empty or "-": stdout
 };
 
-/// `pelab render pe-heatmap`: the GPU heatmap alone, pixel column x = dimension ⌊x·D/W⌋, pixel
-/// row y (from the top) = position ⌊y·L/H⌋; grey level round((v + 1)/2 · 255).
+/// `pelab render pe-heatmap|similarity`: a GPU heatmap alone. PE matrix: pixel column x =
+/// dimension ⌊x·D/W⌋, pixel row y (from the top) = position ⌊y·L/H⌋, grey level
+/// round((v + 1)/2 · 255). Similarity: column x = q = ⌊x·L/W⌋, row y = p = ⌊y·L/H⌋, grey level
+/// round((PE(p)·PE(q)/(D/2) + 1)/2 · 255).
 struct RenderOptions {
-    std::string what = "pe-heatmap";
+    std::string what = "pe-heatmap"; ///< or "similarity"
     int max_len = 0;
     int d_model = 0;
     double base = 10000.0;

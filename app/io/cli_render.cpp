@@ -16,26 +16,35 @@ RenderCommand AddRenderCommand(CLI::App& app, RenderOptions& options, std::strin
     command.pe_heatmap = command.render->add_subcommand(
         "pe-heatmap", "The PE matrix computed per pixel by the shader: pixel column x shows "
                       "dimension floor(x*D/W), row y (from the top) position floor(y*L/H)");
-    CLI::App* pe = command.pe_heatmap;
-    pe->add_option("--max-len", options.max_len, "Positions L, 1 to 65536")
-        ->check(PlainNumber())
-        ->required();
-    pe->add_option("--d-model", options.d_model, "Model width D, even, 2 to 4096")
-        ->check(PlainNumber())
-        ->required();
-    pe->add_option("--base", options.base, "Frequency base (> 1)")
-        ->check(PlainNumber())
-        ->capture_default_str();
-    pe->add_option("--layout", options.layout,
-                   "interleaved: dim 2i = sin, 2i+1 = cos; concat: sin half then cos half")
+    command.similarity = command.render->add_subcommand(
+        "similarity", "PE(p).PE(q) over positions x positions, from the offset function on the "
+                      "GPU: pixel column x shows q = floor(x*L/W), row y (from the top) "
+                      "p = floor(y*L/H); grey level round((s/(D/2)+1)/2*255)");
+    for (CLI::App* picture : {command.pe_heatmap, command.similarity}) {
+        picture->add_option("--max-len", options.max_len, "Positions L, 1 to 65536")
+            ->check(PlainNumber())
+            ->required();
+        picture->add_option("--d-model", options.d_model, "Model width D, even, 2 to 4096")
+            ->check(PlainNumber())
+            ->required();
+        picture->add_option("--base", options.base, "Frequency base (> 1)")
+            ->check(PlainNumber())
+            ->capture_default_str();
+        picture
+            ->add_option("--colormap", options.colormap,
+                         "grey: level round((v+1)/2*255); diverging: blue - white - orange")
+            ->check(CLI::IsMember({"grey", "diverging"}))
+            ->capture_default_str();
+        picture->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
+        picture->add_option("--out", options.out, "PNG file to write")
+            ->check(FileName())
+            ->required();
+    }
+    command.pe_heatmap
+        ->add_option("--layout", options.layout,
+                     "interleaved: dim 2i = sin, 2i+1 = cos; concat: sin half then cos half")
         ->check(CLI::IsMember({"interleaved", "concat", "concatenated"}))
         ->capture_default_str();
-    pe->add_option("--colormap", options.colormap,
-                   "grey: level round((v+1)/2*255); diverging: blue - white - orange")
-        ->check(CLI::IsMember({"grey", "diverging"}))
-        ->capture_default_str();
-    pe->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
-    pe->add_option("--out", options.out, "PNG file to write")->check(FileName())->required();
     return command;
 }
 

@@ -12,6 +12,7 @@ namespace pelab {
 struct RenderCommand {
     CLI::App* render = nullptr;
     CLI::App* pe_heatmap = nullptr;
+    CLI::App* similarity = nullptr;
 };
 
 /// Adds `render` and its subcommands to app, filling options (and size_text for --size).

@@ -117,7 +117,7 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
     frame.Record(slot == 0 ? "heatmap.plot" : "heatmap.plot_concatenated");
     const ImVec2 pixels_min = p.PlotMin(), pixels_max = p.PlotMax();
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    PeHeatmapRequest request;
+    HeatmapRequest request;
     request.d_model = state.d_model;
     request.base = state.base;
     request.concatenated = concatenated_layout;
@@ -132,7 +132,7 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
     ImTextureID texture = nullptr;
     if (frame.gpu != nullptr) {
         gpu_error.clear();
-        texture = frame.gpu->RenderPeHeatmap(slot, request, &gpu_error);
+        texture = frame.gpu->RenderHeatmap(slot, request, &gpu_error);
     } else {
         gpu_error = "no GPU here (this is a test without OpenGL)";
     }

@@ -10,14 +10,18 @@
 
 namespace pelab {
 
-/// One PE heatmap: the matrix PE(pos, dim) for the shared d_model and base, as seen through a
-/// window of positions × dimensions, rendered at width × height pixels.
-struct PeHeatmapRequest {
+/// One heatmap, as seen through a window of its matrix, rendered at width × height pixels:
+/// - PeMatrix: PE(pos, dim) for the shared d_model and base; x = dimension, y = position;
+/// - Similarity: PE(p)·PE(q) / (d/2) over max_len positions; x = q, y = p.
+struct HeatmapRequest {
+    enum class Picture { PeMatrix, Similarity };
+    Picture picture = Picture::PeMatrix;
+    int max_len = 128; ///< Similarity: positions of the matrix
     int d_model = 512;
     double base = 10000.0;
     bool concatenated = false;         ///< sin half then cos half, instead of sin/cos alternating
-    double dim_min = 0, dim_max = 512; ///< the visible columns (left to right)
-    double pos_min = 0, pos_max = 128; ///< the visible rows (bottom to top)
+    double dim_min = 0, dim_max = 512; ///< the visible columns, left to right (Similarity: q)
+    double pos_min = 0, pos_max = 128; ///< the visible rows, bottom to top (Similarity: p)
     int width = 256, height = 256;     ///< pixels
     bool grey = false;                 ///< grey levels (v + 1)/2 instead of the diverging map
     ImU32 negative = 0, middle = 0, positive = 0; ///< the diverging map's colours
@@ -29,8 +33,8 @@ public:
     /// Renders the heatmap into the texture of `slot` (one per picture on screen) and returns it
     /// for ImGui::Image / plot::Plot::Image, its first row being the bottom one. On failure
     /// (a shader that does not compile, no framebuffer) returns nullptr and a one-line reason.
-    virtual ImTextureID RenderPeHeatmap(int slot, const PeHeatmapRequest& request,
-                                        std::string* error) = 0;
+    virtual ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request,
+                                      std::string* error) = 0;
 };
 
 } // namespace pelab

@@ -119,6 +119,30 @@ std::vector<double> dot_product_at_offsets(const std::vector<double>& offsets, i
     return result;
 }
 
+std::vector<double> dot_product_by_offset_range(int count, int d_model, double base) {
+    validate_d_model(d_model);
+    validate_base(base);
+    if (count < 1 || count > 1 << 20)
+        throw InvalidArgument(concat("count must be in [1, 1048576] (got ", count, ")"));
+    const std::vector<double> omegas = frequencies(d_model, base);
+    std::vector<double> result(static_cast<std::size_t>(count), 0.0);
+    for (double w : omegas) {
+        const double step_cos = std::cos(w), step_sin = std::sin(w);
+        double c = 1.0, s = 0.0; // cos and sin of w·k, starting at k = 0
+        for (int k = 0; k < count; ++k) {
+            if (k % kAnchorInterval == 0 && k > 0) {
+                c = std::cos(w * k); // exact again: rounding cannot pile up
+                s = std::sin(w * k);
+            }
+            result[k] += c;
+            const double next_c = c * step_cos - s * step_sin;
+            s = s * step_cos + c * step_sin;
+            c = next_c;
+        }
+    }
+    return result;
+}
+
 const char* similarity_label(double cosine_similarity) {
     // No "(neighbours)" or "(far apart)": equal positions, or far ones at a small d_model,
     // can land in any band, so the label names the band only.

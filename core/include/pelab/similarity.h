@@ -40,6 +40,12 @@ std::vector<double> dot_product_by_offset(double pos, int max_offset, int d_mode
 std::vector<double> dot_product_at_offsets(const std::vector<double>& offsets, int d_model,
                                            double base);
 
+/// f(k) = Σ_i cos(ω_i·k) for k = 0 … count − 1: the whole similarity matrix PE(p)·PE(q) of
+/// `count` positions is f(|p − q|), so this O(count·d) function replaces count² dot products.
+/// Each pair's (cos, sin) turns by a fixed rotation per step, in double, re-anchored to exactly
+/// computed values every kAnchorInterval steps (error ≤ ~1e-12 of d/2). count in [1, 1 << 20].
+std::vector<double> dot_product_by_offset_range(int count, int d_model, double base);
+
 /// Qualitative label for a cosine similarity, with the thresholds the UI states:
 ///   ≥ 0.9 "very high", ≥ 0.75 "high", ≥ 0.5 "moderate", otherwise "low".
 const char* similarity_label(double cosine_similarity);
