@@ -18,7 +18,7 @@ struct RecordingGpu : GpuRenderer {
     std::vector<int> slots;
     bool fail = false;
     ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request,
-                                std::string* error) override {
+                              std::string* error) override {
         requests.push_back(request);
         slots.push_back(slot);
         if (fail) {
@@ -126,4 +126,35 @@ TEST_F(Heatmap, AFailedShaderIsSaidAndTheOtherPanelsGoOn) {
     app.gpu = nullptr;
     Frame();
     EXPECT_NE(Panel().gpu_error.find("no GPU"), std::string::npos);
+}
+
+// The similarity picture asks for PE(p)·PE(q) over max_len × max_len, and a click picks pos A
+// (the row p) and pos B (the column q).
+TEST_F(Heatmap, SimilarityAsksForPositionsByPositionsAndPicksAAndB) {
+    Panel().similarity = true;
+    Panel().max_len = 1000;
+    Frame();
+    Frame();
+    ASSERT_FALSE(gpu.requests.empty());
+    const HeatmapRequest r = gpu.requests.back();
+    EXPECT_EQ(r.picture, HeatmapRequest::Picture::Similarity);
+    EXPECT_EQ(r.max_len, 1000);
+    EXPECT_EQ(r.dim_max, 1000.0);
+    EXPECT_EQ(r.pos_max, 1000.0);
+    const WidgetRecorder::Placement& plot = app.recorder.layout.at("heatmap.similarity_plot");
+    const float area_right = plot.item.x1 - ImGui::GetFontSize() * 0.6f;
+    const float area_left = area_right - static_cast<float>(r.width);
+    const float area_bottom =
+        plot.item.y1 - (ImGui::GetFontSize() * 1.5f + ImGui::GetFontSize() * 1.2f);
+    const float area_top = area_bottom - static_cast<float>(r.height);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(area_left + 0.25f * (area_right - area_left),    // q ≈ 250
+                         area_bottom - 0.75f * (area_bottom - area_top)); // p ≈ 750
+    Frame();
+    io.MouseDown[0] = true;
+    Frame();
+    io.MouseDown[0] = false;
+    Frame();
+    EXPECT_NEAR(state.pos_a, 750.0, 2.0);
+    EXPECT_NEAR(state.pos_b, 250.0, 2.0);
 }

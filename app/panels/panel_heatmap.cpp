@@ -3,6 +3,7 @@
 #include "heatmap.h"
 #include "json_input.h"
 #include "layout.h"
+#include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
 #include "scene.h"
 #include "widgets.h"
@@ -32,9 +33,16 @@ void HeatmapPanel::Draw(FrameContext& frame) {
         view_max_len = max_len;
     }
     view.SetHome(home_x, home_y);
+    const plot::Range positions{0.0, static_cast<double>(max_len)};
+    if (similarity_view.home_x.max != max_len) similarity_view.Refit(positions, positions);
+    similarity_view.SetHome(positions, positions);
     DrawLegend(frame);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float height = std::max(ImGui::GetFontSize() * 12.0f, avail.y);
+    if (similarity) {
+        DrawSimilarity(frame, ImVec2(-1, height));
+        return;
+    }
     if (!both_layouts) {
         DrawHeatmap(frame, "##pe_heatmap", concatenated, 0, ImVec2(-1, height));
         return;
@@ -56,6 +64,16 @@ void HeatmapPanel::Draw(FrameContext& frame) {
 
 void HeatmapPanel::DrawControls(FrameContext& frame) {
     FlowRow row;
+    const char* pictures[] = {"PE matrix", "similarity PE(p)·PE(q)"};
+    int picture = similarity ? 1 : 0;
+    const float picture_width = FitWidth(12.0f, "show");
+    row.Item(LabelledWidth(picture_width, "show"));
+    ImGui::SetNextItemWidth(picture_width);
+    if (ImGui::Combo("show", &picture, pictures, 2)) similarity = picture == 1;
+    FormulaTooltip("PE matrix: PE(pos, dim), positions × dimensions.\nsimilarity: PE(p)·PE(q), "
+                   "positions × positions, divided by its maximum d_model/2; it depends only on "
+                   "p − q, so the GPU looks it up in a table of max_len values.");
+    frame.Record("heatmap.picture");
     const float slider = FitWidth(10.0f, "positions");
     row.Item(LabelledWidth(slider, "positions"));
     ImGui::SetNextItemWidth(slider);
@@ -64,28 +82,33 @@ void HeatmapPanel::DrawControls(FrameContext& frame) {
     FormulaTooltip("How many positions (rows) the whole matrix has: 1 to 65 536. The picture is "
                    "computed per pixel on the GPU, so a larger matrix costs nothing more.");
     frame.Record("heatmap.max_len");
-    const char* layouts[] = {"interleaved", "concatenated"};
-    int layout = concatenated ? 1 : 0;
-    const float combo = FitWidth(9.0f, "layout");
-    row.Item(LabelledWidth(combo, "layout"));
-    ImGui::SetNextItemWidth(combo);
-    if (ImGui::Combo("layout", &layout, layouts, 2)) concatenated = layout == 1;
-    FormulaTooltip("interleaved: dimension 2i = sin(ω_i·pos), 2i + 1 = cos(ω_i·pos) (the paper)\n"
-                   "concatenated: dimensions 0 … d/2 − 1 are the sins, d/2 … d − 1 the cosines "
-                   "(some libraries). Same numbers, different order.");
-    frame.Record("heatmap.layout");
-    row.Item(CheckboxWidth("both layouts"));
-    ImGui::Checkbox("both layouts", &both_layouts);
-    frame.Record("heatmap.both_layouts");
+    if (!similarity) { // the layouts are the PE matrix's business
+        const char* layouts[] = {"interleaved", "concatenated"};
+        int layout = concatenated ? 1 : 0;
+        const float combo = FitWidth(9.0f, "layout");
+        row.Item(LabelledWidth(combo, "layout"));
+        ImGui::SetNextItemWidth(combo);
+        if (ImGui::Combo("layout", &layout, layouts, 2)) concatenated = layout == 1;
+        FormulaTooltip(
+            "interleaved: dimension 2i = sin(ω_i·pos), 2i + 1 = cos(ω_i·pos) (the paper)\n"
+            "concatenated: dimensions 0 … d/2 − 1 are the sins, d/2 … d − 1 the cosines (some "
+            "libraries). Same numbers, different order.");
+        frame.Record("heatmap.layout");
+        row.Item(CheckboxWidth("both layouts"));
+        ImGui::Checkbox("both layouts", &both_layouts);
+        frame.Record("heatmap.both_layouts");
+    }
     row.Item(CheckboxWidth("grey"));
     ImGui::Checkbox("grey", &grey);
     FormulaTooltip("Grey levels (v + 1)/2 instead of colours: for printing.");
     frame.Record("heatmap.grey");
     row.Item(SmallButtonWidth("Reset view"));
-    if (ImGui::SmallButton("Reset view")) view.Reset();
+    if (ImGui::SmallButton("Reset view")) (similarity ? similarity_view : view).Reset();
     FormulaTooltip("The whole matrix again (also: double-click the picture).");
     frame.Record("heatmap.reset_view");
-    const char* hint = "wheel: zoom  drag: pan  click: pick pos A and the pair";
+    const char* hint = similarity ? "wheel: zoom  drag: pan  click: pick pos A (row) and pos B "
+                                    "(column)"
+                                  : "wheel: zoom  drag: pan  click: pick pos A and the pair";
     row.Item(ImGui::CalcTextSize(hint).x);
     ImGui::TextDisabled("%s", hint);
 }
@@ -98,7 +121,7 @@ void HeatmapPanel::DrawLegend(FrameContext& frame) {
         style.map = {IM_COL32(0, 0, 0, 255), IM_COL32(128, 128, 128, 255),
                      IM_COL32(255, 255, 255, 255)};
     style.range = 1.0;
-    ImGui::TextDisabled("PE value:");
+    ImGui::TextDisabled(similarity ? "PE(p)·PE(q) / (d/2):" : "PE value:");
     ImGui::SameLine();
     ColorLegend(style, std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x));
 }
@@ -184,6 +207,69 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
     p.End();
 }
 
+void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
+    AppState& state = frame.state;
+    plot::PlotConfig config;
+    config.x_label = "position q";
+    config.y_label = "position p";
+    config.flags = plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
+    config.x_limits = config.y_limits = plot::Range{0.0, static_cast<double>(max_len)};
+    plot::Plot p;
+    if (!p.Begin("##similarity", similarity_view, size, config)) return;
+    frame.Record("heatmap.similarity_plot");
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    HeatmapRequest request;
+    request.picture = HeatmapRequest::Picture::Similarity;
+    request.max_len = max_len;
+    request.d_model = state.d_model;
+    request.base = state.base;
+    request.dim_min = similarity_view.x.min, request.dim_max = similarity_view.x.max;
+    request.pos_min = similarity_view.y.min, request.pos_max = similarity_view.y.max;
+    request.width = std::max(1, static_cast<int>((p.PlotMax().x - p.PlotMin().x) * scale.x));
+    request.height = std::max(1, static_cast<int>((p.PlotMax().y - p.PlotMin().y) * scale.y));
+    request.grey = grey;
+    request.negative = frame.Color(Role::MapNegative);
+    request.middle = frame.Color(Role::MapMiddle);
+    request.positive = frame.Color(Role::MapPositive);
+    ImTextureID texture = nullptr;
+    if (frame.gpu != nullptr) {
+        gpu_error.clear();
+        texture = frame.gpu->RenderHeatmap(2, request, &gpu_error);
+    } else {
+        gpu_error = "no GPU here (this is a test without OpenGL)";
+    }
+    if (texture != nullptr) {
+        p.Image(texture, similarity_view.x, similarity_view.y, ImVec2(0, 1), ImVec2(1, 0));
+    } else {
+        const std::string message = "The heatmap cannot be drawn: " + gpu_error;
+        p.DrawList()->AddText(ImVec2(p.PlotMin().x + 8, p.PlotMin().y + 8),
+                              frame.Color(Role::Error), message.c_str());
+    }
+    // pos A as a row, pos B as a column: their crossing is the cell of PE(A)·PE(B).
+    if (state.pos_a < max_len)
+        p.HLine(std::floor(state.pos_a) + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
+    if (state.pos_b < max_len)
+        p.VLine(std::floor(state.pos_b) + 0.5, frame.Color(Role::PosB), nullptr, frame.Px(2.0f));
+    const double q = std::floor(p.MouseX()), row = std::floor(p.MouseY());
+    if (p.IsHovered() && q >= 0 && q < max_len && row >= 0 && row < max_len) {
+        const PositionComparison c = compare_positions(row, q, state.d_model, state.base);
+        ImGui::BeginTooltip();
+        ImGui::Text("p = %.0f, q = %.0f: offset p − q = %.0f", row, q, row - q);
+        ImGui::Text("PE(p)·PE(q) = Σ_i cos(ω_i (p − q)) = %.6f", c.dot_product);
+        ImGui::Text("divided by d_model/2 = %d: %+.6f (the colour)", state.d_model / 2,
+                    c.dot_product / (state.d_model / 2.0));
+        ImGui::TextDisabled("Every cell on this diagonal (same p − q) has the same value. Click: "
+                            "pos A = %.0f, pos B = %.0f.",
+                            row, q);
+        ImGui::EndTooltip();
+        if (p.Clicked()) {
+            state.pos_a = row;
+            state.pos_b = q;
+        }
+    }
+    p.End();
+}
+
 void HeatmapPanel::AddSceneFields(SceneTable& table) {
     table.Integer("heatmap_max_len", "integer in [1, 65536]: positions of the PE heatmap", &max_len,
                   1, kHeatmapMaxLen);
@@ -198,6 +284,8 @@ void HeatmapPanel::AddSceneFields(SceneTable& table) {
     table.Bool("heatmap_both_layouts", "bool: the PE heatmap shows both layouts side by side",
                &both_layouts);
     table.Bool("heatmap_grey", "bool: the PE heatmap in grey levels", &grey);
+    table.Bool("heatmap_similarity",
+               "bool: the heatmap shows PE(p)·PE(q) over positions × positions", &similarity);
 }
 
 nlohmann::json HeatmapPanel::Readouts(const AppState& state) const {

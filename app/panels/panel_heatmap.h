@@ -2,6 +2,8 @@
 // computed per pixel on the GPU (shaders/pe_heatmap.frag) for whatever window of the matrix is
 // in view, up to 65 536 positions × 4 096 dimensions. Zoom, pan, hover for the exact value,
 // click to pick pos A and the pair; interleaved or concatenated layout, side by side on request.
+// Or the similarity matrix PE(p)·PE(q) over positions × positions (shaders/similarity_heatmap.frag),
+// which depends only on p − q: click to pick pos A and pos B.
 #pragma once
 
 #include "panel.h"
@@ -19,8 +21,10 @@ struct HeatmapPanel : Panel {
     bool concatenated = false; ///< sin half then cos half, instead of sin/cos alternating
     bool both_layouts = false; ///< the two conventions side by side
     bool grey = false;         ///< grey levels instead of the diverging map
+    bool similarity = false;   ///< show PE(p)·PE(q) over positions × positions instead
     // View state: x = dimension, y = position, shared by both pictures.
     plot::PlotView view;
+    plot::PlotView similarity_view; ///< x = q, y = p
     int view_d_model = 0, view_max_len = 0; ///< what the home view was fitted to
     std::string gpu_error;                  ///< why the picture is missing, if it is
 
@@ -32,6 +36,7 @@ private:
     void DrawControls(FrameContext& frame);
     void DrawHeatmap(FrameContext& frame, const char* id, bool concatenated_layout, int slot,
                      ImVec2 size);
+    void DrawSimilarity(FrameContext& frame, ImVec2 size);
     void DrawLegend(FrameContext& frame);
 };
 
