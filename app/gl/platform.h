@@ -44,6 +44,10 @@ public:
     void BeginFrame();
     /// Renders ImGui's draw data to the window and swaps.
     void EndFrame();
+    /// GPU time of the commands between the two calls (GL_TIME_ELAPSED), in ms; the end waits
+    /// for the GPU to finish them. For --bench-frames.
+    void BeginGpuTimer();
+    double EndGpuTimerMs();
     /// Renders ImGui's current draw data (after ImGui::Render) into an offscreen framebuffer of
     /// the window's size and reads it back as RGBA rows, top row first.
     bool Capture(std::vector<unsigned char>* rgba, int* width, int* height, std::string* error);

@@ -19,6 +19,7 @@ struct Platform::Impl {
     std::vector<KeyPress> key_presses;
     bool activity = true; ///< an event arrived since TakeActivity() (the first frame is owed)
     int windowed_x = 100, windowed_y = 100, windowed_w = 1280, windowed_h = 800;
+    GLuint gpu_timer = 0; ///< GL_TIME_ELAPSED query for --bench-frames
 };
 
 namespace {
@@ -123,7 +124,23 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
     return true;
 }
 
+void Platform::BeginGpuTimer() {
+    if (impl_->gpu_timer == 0) glGenQueries(1, &impl_->gpu_timer);
+    glBeginQuery(GL_TIME_ELAPSED, impl_->gpu_timer);
+}
+
+double Platform::EndGpuTimerMs() {
+    glEndQuery(GL_TIME_ELAPSED);
+    GLuint64 nanoseconds = 0;
+    glGetQueryObjectui64v(impl_->gpu_timer, GL_QUERY_RESULT, &nanoseconds); // waits for the GPU
+    return static_cast<double>(nanoseconds) / 1e6;
+}
+
 void Platform::Shutdown() {
+    if (impl_->gpu_timer != 0 && impl_->window != nullptr) {
+        glDeleteQueries(1, &impl_->gpu_timer);
+        impl_->gpu_timer = 0;
+    }
     if (impl_->backends_started) {
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
