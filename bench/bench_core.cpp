@@ -120,7 +120,22 @@ void BM_SimilarityMatrix(benchmark::State& state) {
     for (auto _ : state)
         benchmark::DoNotOptimize(pelab::similarity_matrix(0, count, d, 10000.0));
 }
-BENCHMARK(BM_SimilarityMatrix)->Args({128, 512})->Args({512, 512})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SimilarityMatrix)
+    ->Args({128, 512})
+    ->Args({512, 512})
+    ->Args({4096, 512})
+    ->Unit(benchmark::kMicrosecond);
+
+// What the similarity heatmap uploads: f(k) for k < L, O(L·d); the GPU does the rest.
+void BM_SimilarityOffsets(benchmark::State& state) {
+    const int count = static_cast<int>(state.range(0)), d = static_cast<int>(state.range(1));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(pelab::dot_product_by_offset_range(count, d, 10000.0));
+}
+BENCHMARK(BM_SimilarityOffsets)
+    ->Args({4096, 512})
+    ->Args({65536, 4096})
+    ->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

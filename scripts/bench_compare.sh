@@ -14,10 +14,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Interleave the two sides twice so that machine noise hits both alike.
 for round in 1 2; do
-    build/bin/pelab_bench --benchmark_filter='BM_PeMatrix(Fresh)?/(2048/512|8192/1024)$|BM_WriteOnly/(2048/512|8192/1024)$' \
+    build/bin/pelab_bench --benchmark_filter='BM_PeMatrix(Fresh)?/(2048/512|8192/1024)$|BM_WriteOnly/(2048/512|8192/1024)$|BM_Similarity(Matrix|Offsets)/4096/512$' \
         --benchmark_repetitions=9 --benchmark_report_aggregates_only=true \
         --benchmark_format=json >"$tmp/pelab_$round.json" 2>/dev/null
     "$python" scripts/bench_reference.py 2048x512 8192x1024 >"$tmp/reference_$round.txt"
+    "$python" scripts/bench_reference.py --similarity 4096x512 >>"$tmp/reference_$round.txt"
 done
 
 "$python" - "$tmp" <<'PY'
@@ -61,4 +62,19 @@ for n, d in (("2048", "512"), ("8192", "1024")):
         ratio_torch = f"{torch_t / t:8.1f}" if torch_t else "       -"
         err_text = f"{err:12.1e}" if err is not None else "           -"
         print(f"{n + 'x' + d:>10} {label:<34} {t * 1e3:10.3f} {err_text} {ratio_numpy} {ratio_torch}")
+# The similarity matrix PE(p).PE(q) at L = 4096, d = 512: NumPy's pe @ pe.T against the core's
+# full matrix from the offset function, and against the offset function alone (all the GPU
+# heatmap needs).
+print()
+print(f"{'size':>10} {'similarity matrix':<34} {'median ms':>10} {'max |error|':>12} {'numpy/x':>8}")
+key = ("numpy_similarity", "4096", "512")
+if key in ref:
+    numpy_t = med(ref[key])
+    for label, name in (("pelab_core, full 4096x4096 matrix", "BM_SimilarityMatrix/4096/512"),
+                        ("pelab_core, offset function only", "BM_SimilarityOffsets/4096/512")):
+        if name in ours:
+            t = med(ours[name])
+            print(f"{'4096x512':>10} {label:<34} {t * 1e3:10.3f} {'-':>12} {numpy_t / t:8.1f}")
+    print(f"{'4096x512':>10} {'NumPy pe @ pe.T (float32)':<34} {numpy_t * 1e3:10.3f} "
+          f"{max(e[1] for e in ref[key]):12.1e} {1.0:8.1f}")
 PY

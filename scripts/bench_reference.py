@@ -41,8 +41,31 @@ def median_seconds(fn, repeats):
     return times[len(times) // 2]
 
 
+def numpy_similarity(max_len, d_model):
+    """The similarity matrix as a script computes it: PE times its transpose (O(L^2 d))."""
+    pe = numpy_float32(max_len, d_model)
+    return pe @ pe.T
+
+
+def similarity_reference(max_len, d_model):
+    """float64: PE(p).PE(q) = sum_i cos(w_i (p - q)), from the offset function."""
+    w = 10000.0 ** (-np.arange(0, d_model, 2, dtype=np.float64) / d_model)
+    f = np.cos(np.arange(max_len, dtype=np.float64)[:, None] * w).sum(axis=1)
+    offsets = np.abs(np.arange(max_len)[:, None] - np.arange(max_len)[None, :])
+    return f[offsets]
+
+
 def main():
-    sizes = [(int(a), int(b)) for a, b in (s.split("x") for s in sys.argv[1:])] or [(2048, 512), (8192, 1024)]
+    args = sys.argv[1:]
+    if args and args[0] == "--similarity":
+        # One line per size: numpy_similarity L D median_seconds max_abs_error
+        for max_len, d_model in ((int(a), int(b)) for a, b in (s.split("x") for s in args[1:])):
+            seconds = median_seconds(lambda: numpy_similarity(max_len, d_model), 5)
+            error = np.abs(numpy_similarity(max_len, d_model).astype(np.float64) -
+                           similarity_reference(max_len, d_model)).max()
+            print(f"numpy_similarity {max_len} {d_model} {seconds:.6e} {error:.3e}")
+        return
+    sizes = [(int(a), int(b)) for a, b in (s.split("x") for s in args)] or [(2048, 512), (8192, 1024)]
     implementations = [("numpy_float32", numpy_float32)]
     try:
         import torch
