@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <vector>
 
 using namespace pelab;
@@ -157,4 +160,48 @@ TEST_F(Heatmap, SimilarityAsksForPositionsByPositionsAndPicksAAndB) {
     Frame();
     EXPECT_NEAR(state.pos_a, 750.0, 2.0);
     EXPECT_NEAR(state.pos_b, 250.0, 2.0);
+}
+
+// The heatmaps' diverging map in every theme stays readable for colour-blind viewers: with
+// protanopia, deuteranopia and tritanopia simulated (Machado, Oliveira & Fernandes 2009,
+// severity 1, applied in linear RGB), −1, 0 and +1 stay far apart (sRGB distance > 100 of 441).
+TEST(HeatmapColours, DivergingMapSurvivesColourBlindness) {
+    const double simulations[3][3][3] = {{{0.152286, 1.052583, -0.204868},
+                                          {0.114503, 0.786281, 0.099216},
+                                          {-0.003882, -0.048116, 1.051998}},
+                                         {{0.367322, 0.860646, -0.227968},
+                                          {0.280085, 0.672501, 0.047413},
+                                          {-0.011820, 0.042940, 0.968881}},
+                                         {{1.255528, -0.076749, -0.178779},
+                                          {-0.078411, 0.930809, 0.147602},
+                                          {0.004733, 0.691367, 0.303900}}};
+    const auto linear = [](double c) {
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const auto encode = [](double c) {
+        c = std::clamp(c, 0.0, 1.0);
+        return 255.0 * (c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055);
+    };
+    for (const ThemeId id : kThemes) {
+        const Theme& theme = GetTheme(id);
+        for (const auto& m : simulations) {
+            std::vector<std::array<double, 3>> seen;
+            for (const Role role : {Role::MapNegative, Role::MapMiddle, Role::MapPositive}) {
+                const ImVec4 c = theme.ColorVec(role);
+                const double rgb[3] = {linear(c.x), linear(c.y), linear(c.z)};
+                std::array<double, 3> out{};
+                for (int i = 0; i < 3; ++i)
+                    out[i] = encode(m[i][0] * rgb[0] + m[i][1] * rgb[1] + m[i][2] * rgb[2]);
+                seen.push_back(out);
+            }
+            const auto distance = [](const std::array<double, 3>& a,
+                                     const std::array<double, 3>& b) {
+                return std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                                 (a[2] - b[2]) * (a[2] - b[2]));
+            };
+            EXPECT_GT(distance(seen[0], seen[2]), 100) << theme.name;
+            EXPECT_GT(distance(seen[0], seen[1]), 100) << theme.name;
+            EXPECT_GT(distance(seen[1], seen[2]), 100) << theme.name;
+        }
+    }
 }
