@@ -2,8 +2,8 @@
 // computed per pixel on the GPU (shaders/pe_heatmap.frag) for whatever window of the matrix is
 // in view, up to 65 536 positions × 4 096 dimensions. Zoom, pan, hover for the exact value,
 // click to pick pos A and the pair; interleaved or concatenated layout, side by side on request.
-// Or the similarity matrix PE(p)·PE(q) over positions × positions (shaders/similarity_heatmap.frag),
-// which depends only on p − q: click to pick pos A and pos B.
+// Or the similarity matrix PE(p)·PE(q) over positions × positions
+// (shaders/similarity_heatmap.frag), which depends only on p − q: click to pick pos A and pos B.
 #pragma once
 
 #include "panel.h"
@@ -24,7 +24,7 @@ struct HeatmapPanel : Panel {
     bool similarity = false;   ///< show PE(p)·PE(q) over positions × positions instead
     // View state: x = dimension, y = position, shared by both pictures.
     plot::PlotView view;
-    plot::PlotView similarity_view; ///< x = q, y = p
+    plot::PlotView similarity_view;         ///< x = q, y = p
     int view_d_model = 0, view_max_len = 0; ///< what the home view was fitted to
     std::string gpu_error;                  ///< why the picture is missing, if it is
 

@@ -37,4 +37,12 @@ bad=0
 grep -q "pe_heatmap.frag did not compile" "$E2E_TMP/broken.err" || e2e_fail "no compile log: $(cat "$E2E_TMP/broken.err")"
 [[ ! -e "$E2E_TMP/broken.png" ]] || e2e_fail "a failed render wrote a file"
 [[ $bad -eq 2 ]] && grep -q -- "--max-len" "$E2E_TMP/bad.err" || e2e_fail "--max-len 70000 should exit 2 naming the option"
+# In the app, the same broken shader costs only the heatmap's picture: the window with every
+# panel open still renders, and the log is on stderr.
+echo '{"open_panels": ["waves", "compare", "clocks", "order", "heatmap"]}' >"$E2E_TMP/all.json"
+PELAB_TEST_BROKEN_SHADER=1 "$PELAB" screenshot --scene "$E2E_TMP/all.json" \
+    --out "$SHOTS/render_broken_shader_app.png" >/dev/null 2>"$E2E_TMP/app_broken.err" ||
+    e2e_fail "the app should still render with a broken heatmap shader: $(cat "$E2E_TMP/app_broken.err")"
+grep -q "pe_heatmap.frag did not compile" "$E2E_TMP/app_broken.err" || e2e_fail "no compile log from the app"
+e2e_not_blank "$SHOTS/render_broken_shader_app.png"
 e2e_pass
