@@ -126,6 +126,16 @@ void HeatmapPanel::DrawLegend(FrameContext& frame) {
     ColorLegend(style, std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x));
 }
 
+void HeatmapPanel::DrawGpuError(FrameContext& frame, plot::Plot& p) const {
+    // In the picture's place, wrapped to its width.
+    const std::string message = "The heatmap cannot be drawn: " + gpu_error;
+    const float margin = ImGui::GetFontSize() * 0.5f;
+    p.DrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
+                          ImVec2(p.PlotMin().x + margin, p.PlotMin().y + margin),
+                          frame.Color(Role::Error), message.c_str(), nullptr,
+                          p.PlotMax().x - p.PlotMin().x - 2 * margin);
+}
+
 void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concatenated_layout,
                                int slot, ImVec2 size) {
     AppState& state = frame.state;
@@ -163,11 +173,7 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
         // The texture's first row is the bottom one (the lowest positions in view).
         p.Image(texture, view.x, view.y, ImVec2(0, 1), ImVec2(1, 0));
     } else {
-        char message[320];
-        std::snprintf(message, sizeof message, "The heatmap cannot be drawn: %s",
-                      gpu_error.c_str());
-        p.DrawList()->AddText(ImVec2(pixels_min.x + 8, pixels_min.y + 8), frame.Color(Role::Error),
-                              message);
+        DrawGpuError(frame, p);
     }
     // pos A and pos B rows, and the selected pair's two columns.
     if (state.pos_a < max_len)
@@ -241,9 +247,7 @@ void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
     if (texture != nullptr) {
         p.Image(texture, similarity_view.x, similarity_view.y, ImVec2(0, 1), ImVec2(1, 0));
     } else {
-        const std::string message = "The heatmap cannot be drawn: " + gpu_error;
-        p.DrawList()->AddText(ImVec2(p.PlotMin().x + 8, p.PlotMin().y + 8),
-                              frame.Color(Role::Error), message.c_str());
+        DrawGpuError(frame, p);
     }
     // pos A as a row, pos B as a column: their crossing is the cell of PE(A)·PE(B).
     if (state.pos_a < max_len)
