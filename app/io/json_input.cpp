@@ -22,20 +22,26 @@ std::string InField(const std::string& field) {
     return field.empty() ? std::string() : " in field " + Excerpt(json(field));
 }
 
-// Every byte outside printable ASCII as \xNN: the text may be cut inside a UTF-8 sequence.
-std::string AsciiOnly(const std::string& text) {
-    std::string ascii;
+// Control bytes (and, unless keep_utf8, every byte ≥ 0x7F) as \xNN.
+std::string EscapeBytes(const std::string& text, bool keep_utf8) {
+    std::string escaped_text;
+    escaped_text.reserve(text.size());
     for (const char c : text) {
         const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte >= 0x7F) {
+        if (byte < 0x20 || byte == 0x7F || (!keep_utf8 && byte > 0x7F)) {
             char escaped[8];
             std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
-            ascii += escaped;
+            escaped_text += escaped;
         } else {
-            ascii += c;
+            escaped_text += c;
         }
     }
-    return ascii;
+    return escaped_text;
+}
+
+// Every byte outside printable ASCII: the text may be cut inside a UTF-8 sequence.
+std::string AsciiOnly(const std::string& text) {
+    return EscapeBytes(text, false);
 }
 
 // nlohmann's message quotes everything read of the bad token ("last read: '…'"), which can be
@@ -66,19 +72,7 @@ std::string ShortParseMessage(std::string message) {
 } // namespace
 
 std::string PrintableLine(const std::string& message) {
-    std::string line;
-    line.reserve(message.size());
-    for (const char c : message) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7F) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
-            line += escaped;
-        } else {
-            line += c;
-        }
-    }
-    return line;
+    return EscapeBytes(message, true);
 }
 
 std::string Excerpt(const json& value, std::size_t max_chars) {

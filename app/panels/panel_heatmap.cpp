@@ -126,6 +126,33 @@ void HeatmapPanel::DrawLegend(FrameContext& frame) {
     ColorLegend(style, std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x));
 }
 
+void HeatmapPanel::DrawPicture(FrameContext& frame, plot::Plot& p, const plot::PlotView& shown,
+                               int slot, HeatmapRequest request) {
+    // The window of the matrix in view, at the plot area's size in framebuffer pixels.
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    request.d_model = frame.state.d_model;
+    request.base = frame.state.base;
+    request.dim_min = shown.x.min, request.dim_max = shown.x.max;
+    request.pos_min = shown.y.min, request.pos_max = shown.y.max;
+    request.width = std::max(1, static_cast<int>((p.PlotMax().x - p.PlotMin().x) * scale.x));
+    request.height = std::max(1, static_cast<int>((p.PlotMax().y - p.PlotMin().y) * scale.y));
+    request.grey = grey;
+    request.negative = frame.Color(Role::MapNegative);
+    request.middle = frame.Color(Role::MapMiddle);
+    request.positive = frame.Color(Role::MapPositive);
+    ImTextureID texture = nullptr;
+    if (frame.gpu != nullptr) {
+        gpu_error.clear();
+        texture = frame.gpu->RenderHeatmap(slot, request, &gpu_error);
+    } else {
+        gpu_error = "no GPU here (this is a test without OpenGL)";
+    }
+    if (texture != nullptr) // its first row is the bottom one (the lowest positions in view)
+        p.Image(texture, shown.x, shown.y, ImVec2(0, 1), ImVec2(1, 0));
+    else
+        DrawGpuError(frame, p);
+}
+
 void HeatmapPanel::DrawGpuError(FrameContext& frame, plot::Plot& p) const {
     // In the picture's place, wrapped to its width.
     const std::string message = "The heatmap cannot be drawn: " + gpu_error;
@@ -148,33 +175,9 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
     plot::Plot p;
     if (!p.Begin(id, view, size, config)) return;
     frame.Record(slot == 0 ? "heatmap.plot" : "heatmap.plot_concatenated");
-    const ImVec2 pixels_min = p.PlotMin(), pixels_max = p.PlotMax();
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
     HeatmapRequest request;
-    request.d_model = state.d_model;
-    request.base = state.base;
     request.concatenated = concatenated_layout;
-    request.dim_min = view.x.min, request.dim_max = view.x.max;
-    request.pos_min = view.y.min, request.pos_max = view.y.max;
-    request.width = std::max(1, static_cast<int>((pixels_max.x - pixels_min.x) * scale.x));
-    request.height = std::max(1, static_cast<int>((pixels_max.y - pixels_min.y) * scale.y));
-    request.grey = grey;
-    request.negative = frame.Color(Role::MapNegative);
-    request.middle = frame.Color(Role::MapMiddle);
-    request.positive = frame.Color(Role::MapPositive);
-    ImTextureID texture = nullptr;
-    if (frame.gpu != nullptr) {
-        gpu_error.clear();
-        texture = frame.gpu->RenderHeatmap(slot, request, &gpu_error);
-    } else {
-        gpu_error = "no GPU here (this is a test without OpenGL)";
-    }
-    if (texture != nullptr) {
-        // The texture's first row is the bottom one (the lowest positions in view).
-        p.Image(texture, view.x, view.y, ImVec2(0, 1), ImVec2(1, 0));
-    } else {
-        DrawGpuError(frame, p);
-    }
+    DrawPicture(frame, p, view, slot, request);
     // pos A and pos B rows, and the selected pair's two columns.
     if (state.pos_a < max_len)
         p.HLine(std::floor(state.pos_a) + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
@@ -223,32 +226,10 @@ void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
     plot::Plot p;
     if (!p.Begin("##similarity", similarity_view, size, config)) return;
     frame.Record("heatmap.similarity_plot");
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
     HeatmapRequest request;
     request.picture = HeatmapRequest::Picture::Similarity;
     request.max_len = max_len;
-    request.d_model = state.d_model;
-    request.base = state.base;
-    request.dim_min = similarity_view.x.min, request.dim_max = similarity_view.x.max;
-    request.pos_min = similarity_view.y.min, request.pos_max = similarity_view.y.max;
-    request.width = std::max(1, static_cast<int>((p.PlotMax().x - p.PlotMin().x) * scale.x));
-    request.height = std::max(1, static_cast<int>((p.PlotMax().y - p.PlotMin().y) * scale.y));
-    request.grey = grey;
-    request.negative = frame.Color(Role::MapNegative);
-    request.middle = frame.Color(Role::MapMiddle);
-    request.positive = frame.Color(Role::MapPositive);
-    ImTextureID texture = nullptr;
-    if (frame.gpu != nullptr) {
-        gpu_error.clear();
-        texture = frame.gpu->RenderHeatmap(2, request, &gpu_error);
-    } else {
-        gpu_error = "no GPU here (this is a test without OpenGL)";
-    }
-    if (texture != nullptr) {
-        p.Image(texture, similarity_view.x, similarity_view.y, ImVec2(0, 1), ImVec2(1, 0));
-    } else {
-        DrawGpuError(frame, p);
-    }
+    DrawPicture(frame, p, similarity_view, 2, request);
     // pos A as a row, pos B as a column: their crossing is the cell of PE(A)·PE(B).
     if (state.pos_a < max_len)
         p.HLine(std::floor(state.pos_a) + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));

@@ -38,6 +38,8 @@ private:
                      ImVec2 size);
     void DrawSimilarity(FrameContext& frame, ImVec2 size);
     void DrawLegend(FrameContext& frame);
+    void DrawPicture(FrameContext& frame, plot::Plot& p, const plot::PlotView& shown, int slot,
+                     HeatmapRequest request);
     void DrawGpuError(FrameContext& frame, plot::Plot& p) const;
 };
 
