@@ -104,6 +104,25 @@ TEST(Sinusoidal, MatrixWithinOneMillionthOfLongDoubleEverywhere) {
     }
 }
 
+// Matrices larger than the cache, in both layouts, widths that are and are not multiples of 4:
+// exact to float rounding at anchors, between them and at the last rows.
+TEST(Sinusoidal, LargeMatricesAreExactInBothLayouts) {
+    for (auto [rows, d] : {std::pair{4100, 1024}, std::pair{3001, 1022}})
+        for (const Layout layout : {Layout::Interleaved, Layout::Concatenated}) {
+            const auto m = pe_matrix(rows, d, 10000, layout);
+            long double worst = 0;
+            for (int pos : {0, 1, 7, 8, 255, 256, 2049, rows - 2, rows - 1})
+                for (int dim = 0; dim < d; ++dim) {
+                    const int pair = layout == Layout::Interleaved ? dim / 2 : dim % (d / 2);
+                    const bool is_cos = layout == Layout::Interleaved ? dim % 2 : dim >= d / 2;
+                    worst = std::max(worst, fabsl(m[static_cast<std::size_t>(pos) * d + dim] -
+                                                  reference::pe(pos, 2 * pair + is_cos, d,
+                                                                10000)));
+                }
+            EXPECT_LT(worst, 1.2e-7L) << rows << " x " << d;
+        }
+}
+
 TEST(Sinusoidal, MatrixRowsEqualVectors) {
     const auto m = pe_matrix(700, 96, 500);
     for (int pos : {0, 1, 255, 256, 257, 511, 512, 699}) {
