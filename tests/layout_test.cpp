@@ -172,8 +172,9 @@ TEST_F(Layout, SameLineIfFitsWrapsOnlyWhatDoesNotFit) {
 TEST_F(Layout, HideControlsLeavesThePicturesAndComesBack) {
     ASSERT_EQ(app.scene.Apply(R"({"hide_controls": true})"), "");
     Present("", {1920, 1080}, 1.0f);
-    for (const char* control : {"waves.pair_slider", "compare.pos_a_input", "clocks.play",
-                                "order.sentence_a", "compare.shift_k"})
+    for (const char* control : {"waves.pair_slider", "waves.reset_view", "waves.fit",
+                                "waves.pin_view", "compare.pos_a_input", "compare.filter",
+                                "clocks.play", "order.sentence_a", "compare.shift_k"})
         EXPECT_EQ(app.recorder.layout.count(control), 0u) << control;
     for (const char* picture :
          {"waves.wave_plot", "waves.spectrum", "compare.offset_plot", "compare.dot_product",
@@ -241,4 +242,36 @@ TEST_F(Layout, WavePlotFollowsPosAUnlessPinned) {
     state.pos_a = 2000;
     Frame();
     EXPECT_EQ(waves.wave_view.x.min, 500);
+}
+
+// The clocks' summary shows each pair once (d_model 4 has two pairs: no "middle" that is also
+// the slowest; d_model 2 has one), and its faces grow with the text: at text scale 2 a face is
+// at least 2.2 text heights across its radius, even in a 1024×768 window.
+TEST_F(Layout, ClockSummaryShowsDistinctPairsAndGrowsWithText) {
+    const auto summary_faces = [&] {
+        std::vector<std::pair<std::string, WidgetRect>> faces;
+        for (const auto& [name, placement] : app.recorder.layout)
+            if (name.rfind("clocks.summary_pair_", 0) == 0)
+                faces.emplace_back(name, placement.item);
+        return faces;
+    };
+    state.d_model = 4;
+    Present("clocks", {1280, 720}, 1.0f);
+    auto faces = summary_faces();
+    ASSERT_EQ(faces.size(), 2u);
+    EXPECT_EQ(faces[0].first, "clocks.summary_pair_0");
+    EXPECT_EQ(faces[1].first, "clocks.summary_pair_1");
+    app.recorder.layout.clear();
+    state.d_model = 2;
+    Present("clocks", {1280, 720}, 1.0f);
+    EXPECT_EQ(summary_faces().size(), 1u);
+    app.recorder.layout.clear();
+    state.d_model = 512;
+    Present("clocks", {1024, 768}, 2.0f);
+    faces = summary_faces();
+    ASSERT_EQ(faces.size(), 3u);
+    // The face's height: the group less its two caption lines (name, wavelength).
+    const float font = ImGui::GetFontSize(), captions = 2 * ImGui::GetTextLineHeightWithSpacing();
+    for (const auto& [name, rect] : faces)
+        EXPECT_GE(rect.y1 - rect.y0 - captions, 2 * 2.2f * font - 1) << name;
 }

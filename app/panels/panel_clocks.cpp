@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <tuple>
 
 namespace pelab {
@@ -168,10 +169,17 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const int pairs = state.d_model / 2;
-    const struct {
+    struct SummaryFace {
         const char* name;
         int pair;
-    } summary[] = {{"fastest", 0}, {"middle", pairs / 2}, {"slowest", pairs - 1}};
+    };
+    // Three distinct pairs when there are three; at d_model 4 the middle pair is the slowest and
+    // at d_model 2 the only pair is both, so each pair is shown once, named for all it is.
+    const SummaryFace three[] = {{"fastest", 0}, {"middle", pairs / 2}, {"slowest", pairs - 1}};
+    const SummaryFace two[] = {{"fastest", 0}, {"slowest", pairs - 1}};
+    const SummaryFace one[] = {{"the only pair", 0}};
+    const SummaryFace* summary = pairs >= 3 ? three : pairs == 2 ? two : one;
+    const int face_count = pairs >= 3 ? 3 : pairs;
     // Faces as large as 3.2 em, larger when a presented panel has the height for it, smaller
     // when three do not fit side by side; the faces and the legend wrap when narrow.
     char legend_a[64], legend_b[64], legend_k[64], legend_pair[48];
@@ -184,19 +192,24 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
         legend_width = std::max(legend_width, ImGui::CalcTextSize(line).x);
     const float gap = font * 1.5f;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // The height share keeps room for the grid below, but never shrinks a face under 2.2 em:
+    // a face must grow with the text, or at text scale 2 it is smaller than its own caption.
     const float radius =
-        std::max(font * 1.5f, std::min({std::max(font * 3.2f, avail.y * 0.16f), avail.y * 0.12f,
+        std::max(font * 1.5f, std::min({std::max(font * 3.2f, avail.y * 0.16f),
+                                        std::max(font * 2.2f, avail.y * 0.12f),
                                         ((avail.x - 2 * gap) / 3.0f - font * 0.6f) * 0.5f}));
     FlowRow row;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < face_count; ++k) {
         char caption[48];
         std::snprintf(caption, sizeof caption, "%s: i = %d", summary[k].name, summary[k].pair);
         row.Item(ClockCellWidth(radius, caption), gap);
         ImGui::BeginGroup();
-        ImGui::PushID(k); // at d_model 2 all three summary clocks show pair 0
+        ImGui::PushID(k);
         DrawClock(frame, summary[k].pair, radius, caption);
         ImGui::PopID();
         ImGui::EndGroup();
+        const std::string name = "clocks.summary_pair_" + std::to_string(summary[k].pair);
+        frame.Record(name.c_str());
     }
     row.Item(legend_width, gap);
     ImGui::BeginGroup();

@@ -247,11 +247,7 @@ void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
     p.End();
 }
 
-void ComparePanel::DrawTable(FrameContext& frame) {
-    AppState& state = frame.state;
-    const float font = ImGui::GetFontSize();
-    // The width the vectors were computed for this frame (never past their end).
-    const int d = static_cast<int>(pe_a.size());
+void ComparePanel::DrawFilterControls(FrameContext& frame, int d) {
     const char* filters[] = {"all", "sin only (even dims)", "cos only (odd dims)", "range",
                              "every k-th"};
     int filter_index = static_cast<int>(filter);
@@ -275,6 +271,14 @@ void ComparePanel::DrawTable(FrameContext& frame) {
         ImGui::SliderInt("k-th", &every_k, 2, 64);
         frame.Record("compare.every_k");
     }
+}
+
+void ComparePanel::DrawTable(FrameContext& frame) {
+    AppState& state = frame.state;
+    const float font = ImGui::GetFontSize();
+    // The width the vectors were computed for this frame (never past their end).
+    const int d = static_cast<int>(pe_a.size());
+    if (frame.show_controls) DrawFilterControls(frame, d);
     range_first = std::clamp(range_first, 0, d - 1);
     range_last = std::clamp(range_last, range_first, d - 1);
     visible_dims.clear();

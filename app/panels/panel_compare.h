@@ -40,6 +40,8 @@ private:
     void DrawShift(FrameContext& frame);
     void DrawOffsetPlot(FrameContext& frame, float height);
     void DrawTable(FrameContext& frame);
+    /// The "show dimensions" filter row (hidden with the controls; the filter still applies).
+    void DrawFilterControls(FrameContext& frame, int d);
 };
 
 /// The sentence under the table: which pairs tell pos_a and pos_b apart, and why. Exposed for

@@ -187,6 +187,7 @@ void WavesPanel::FollowPosA(FrameContext& frame) {
 }
 
 void WavesPanel::DrawViewButtons(FrameContext& frame, bool fit_button) {
+    if (!frame.show_controls) return; // View → Hide controls: the plots alone
     AppState& state = frame.state;
     FlowRow row;
     row.Item(SmallButtonWidth("Reset view"));

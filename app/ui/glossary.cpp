@@ -55,6 +55,8 @@ void DrawGlossary(bool* open) {
     const ImVec2 centre = ImGui::GetMainViewport()->GetCenter();
     ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(font * 36, font * 24), ImGuiCond_Appearing);
+    // Opaque whatever the theme's window alpha: it floats over the panels and must read alone.
+    ImGui::SetNextWindowBgAlpha(1.0f);
     if (!ImGui::Begin("Glossary", open, ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
         return;
