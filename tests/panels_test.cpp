@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <regex>
 
 using namespace pelab;
 
@@ -95,7 +96,10 @@ TEST(Compare, ExplanationChangesWithTheCase) {
         EXPECT_EQ(text.find(" far."), std::string::npos) << text;
         EXPECT_EQ(text.find(" close."), std::string::npos) << text;
     }
-    EXPECT_NE(near.find("fast pairs"), std::string::npos) << near;
+    // 3 vs 5 at d = 128: ω_i·2 ≥ 0.1 for i ≤ 64·log10(20)/4 = 20.8, so pairs 0 to 20 turn a
+    // readable amount; pair 20's wavelength is 2π·10^(40/32) = 111.7.
+    EXPECT_NE(near.find("Pairs 0 to 20 (wavelengths 6 to 112) tell them apart"), std::string::npos)
+        << near;
     EXPECT_NE(far.find("more than half a turn"), std::string::npos) << far;
     // 3 vs 150 at d = 128: ω_i·147 > π for ω_i > 0.02137, i.e. i < 64·log(1/0.02137)/log(10000)
     // = 26.8: pairs 0 … 26 have wrapped (27 pairs). Independent arithmetic, not the panel's.
@@ -104,8 +108,8 @@ TEST(Compare, ExplanationChangesWithTheCase) {
     // text must not blame the base (the reviewer's case), and must name the gap.
     const std::string gap = ExplainDifference(0, 7, 4, 10000);
     EXPECT_EQ(gap.find("every pair"), std::string::npos) << gap;
-    EXPECT_NE(gap.find("the 1 fastest"), std::string::npos) << gap;
-    EXPECT_NE(gap.find("the 1 slowest"), std::string::npos) << gap;
+    EXPECT_NE(gap.find("the fastest pair turns"), std::string::npos) << gap;
+    EXPECT_NE(gap.find("the slowest pair less than 0.1 rad"), std::string::npos) << gap;
     EXPECT_NE(gap.find("larger d_model"), std::string::npos) << gap;
     // d_model 2: the base changes nothing, so it is not offered as the remedy.
     const std::string single = ExplainDifference(0, 7, 2, 1e6);
@@ -113,7 +117,33 @@ TEST(Compare, ExplanationChangesWithTheCase) {
     EXPECT_NE(single.find("whatever the base"), std::string::npos) << single;
     // d_model 8, base 10, 0 vs 1000: ω ≥ 10^-0.75 = 0.178, 178 rad > π for every pair.
     const std::string all = ExplainDifference(0, 1000, 8, 10);
-    EXPECT_NE(all.find("every pair"), std::string::npos) << all;
+    EXPECT_NE(all.find("Every pair has turned more than half a turn"), std::string::npos) << all;
+}
+
+// Counts read as English in every regime: one pair is "the fastest pair", a span of one pair is
+// "Pair 3", a group of none is not mentioned ("the 0 slowest"), and a tiny distance does not
+// claim that any pair tells the positions apart.
+TEST(Compare, ExplanationWordsCountsForOneOrManyAtEveryWidth) {
+    const std::regex bad(R"((\b[Tt]he [01] )|(Pairs (\d+) to \3\b)|(\b0 of the\b)|(1 pairs))");
+    for (int d_model : {2, 4, 6, 8, 16, 128, 512})
+        for (double base : {10.0, 10000.0, 1e6})
+            for (double distance : {0.01, 0.5, 1.0, 3.0, 47.0, 147.0, 1000.0, 60000.0}) {
+                const std::string text = ExplainDifference(3, 3 + distance, d_model, base);
+                EXPECT_FALSE(std::regex_search(text, bad))
+                    << "d_model " << d_model << ", base " << base << ", distance " << distance
+                    << ": " << text;
+            }
+    // 3 vs 3.01 at d = 512: pair 0 turns ω_0·0.01 = 0.01 rad (ω_0 = 1), under the 0.1 rad that
+    // counts as a readable turn: nothing "tells them apart".
+    const std::string tiny = ExplainDifference(3, 3.01, 512, 10000);
+    EXPECT_NE(tiny.find("only 0.01 rad"), std::string::npos) << tiny;
+    EXPECT_EQ(tiny.find("apart, turning"), std::string::npos) << tiny;
+    EXPECT_EQ(tiny.find("tell them apart"), std::string::npos) << tiny;
+    // d_model 4, 0 vs 20, base 10000: ω = 1 (20 rad, wrapped) and 0.01 (0.2 rad, readable):
+    // one pair of each, so "the fastest pair has" and "Pair 1 (wavelength 628) separates".
+    const std::string two = ExplainDifference(0, 20, 4, 10000);
+    EXPECT_NE(two.find("The fastest pair has turned"), std::string::npos) << two;
+    EXPECT_NE(two.find("Pair 1 (wavelength 628) separates"), std::string::npos) << two;
 }
 
 TEST(Clocks, HandStartsUpAndTurnsClockwise) {
