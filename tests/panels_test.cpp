@@ -155,6 +155,28 @@ TEST(Clocks, HandStartsUpAndTurnsClockwise) {
     EXPECT_NEAR(quarter.dy, 0.0f, 1e-6f);
 }
 
+// "bites" → first word differs even without positions (dog vs man); the next line compares the
+// same two words, which is what shows order: one-hot words are orthogonal, so with PE off
+// "bites" → "dog" is 0 in both sentences; with PE on it is A's row 1, column 0 against B's row
+// 1, column 2 ("man bites dog" has dog last).
+TEST(Order, SameWordsLineComparesTheSameTwoWords) {
+    OrderDemoOptions off;
+    off.positional.pe_enabled = false;
+    const std::string same =
+        OrderSameWordsText(run_order_demo("dog bites man", "man bites dog", off));
+    EXPECT_NE(same.find("\"bites\" → \"dog\" scores 0.000 in both"), std::string::npos) << same;
+    const OrderDemoOptions on;
+    const OrderDemoResult result = run_order_demo("dog bites man", "man bites dog", on);
+    char expected[128];
+    std::snprintf(expected, sizeof expected, "is %.3f in A vs %.3f in B", result.scores_a.at(1, 0),
+                  result.scores_b.at(1, 2));
+    const std::string moved = OrderSameWordsText(result);
+    EXPECT_NE(moved.find(expected), std::string::npos) << moved;
+    EXPECT_NE(result.scores_a.at(1, 0), result.scores_b.at(1, 2));
+    // Repeated words make "the same two words" ambiguous: no line.
+    EXPECT_EQ(OrderSameWordsText(run_order_demo("dog bites dog", "dog dog bites", on)), "");
+}
+
 TEST(Order, VerdictTextFollowsTheThreeCases) {
     OrderDemoOptions off;
     off.positional.pe_enabled = false;

@@ -235,7 +235,10 @@ void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
     p.Line("Σ cos(ω_i k)", curve_k.data(), curve_dot.data(), static_cast<int>(curve_k.size()),
            frame.Color(Role::Accent), frame.Px(2.0f));
     const double k_here[] = {offset}, dot_here[] = {comparison.dot_product};
-    p.Markers("A, B", k_here, dot_here, 1, frame.Color(Role::PosA), frame.Px(6.0f));
+    // A shift by k lands on the same point (that is the lesson), so A, B is a ring drawn
+    // around the shifted pair's smaller square: both stay visible where they coincide.
+    p.Markers("A, B", k_here, dot_here, 1, frame.Color(Role::PosA), frame.Px(9.0f),
+              plot::Marker::Ring);
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (state.shift_k != 0 && a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition) {
         const double dot_shifted[] = {

@@ -47,6 +47,39 @@ std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled) {
     return text;
 }
 
+// The same two words in both sentences, "bites" → "dog": equal scores when the order is
+// invisible, different ones when the positions show it. Empty when the first word of A is not
+// exactly once in each sentence.
+std::string OrderSameWordsText(const OrderDemoResult& result) {
+    if (result.tokens_a.size() < 2 || result.tokens_b.size() < 2) return "";
+    const std::string& first = result.tokens_a[0];
+    const std::string& second = result.tokens_a[1];
+    const auto count = [](const std::vector<std::string>& tokens, const std::string& word) {
+        return std::count(tokens.begin(), tokens.end(), word);
+    };
+    if (count(result.tokens_a, first) != 1 || count(result.tokens_b, first) != 1 ||
+        count(result.tokens_a, second) != 1 || count(result.tokens_b, second) != 1)
+        return "";
+    const auto column = [&](const std::string& word) {
+        return static_cast<int>(std::find(result.tokens_b.begin(), result.tokens_b.end(), word) -
+                                result.tokens_b.begin());
+    };
+    const double score_a = result.scores_a.at(1, 0);
+    const double score_b = result.scores_b.at(column(second), column(first));
+    char text[256];
+    if (result.verdict.same_up_to_reordering)
+        std::snprintf(text, sizeof text,
+                      "They differ only because another word comes first: \"%s\" → \"%s\" "
+                      "scores %.3f in both sentences.",
+                      second.c_str(), first.c_str(), score_a);
+    else
+        std::snprintf(text, sizeof text,
+                      "The same two words score differently once the order changes: \"%s\" → "
+                      "\"%s\" is %.3f in A vs %.3f in B.",
+                      second.c_str(), first.c_str(), score_a, score_b);
+    return text;
+}
+
 OrderDemoOptions OrderPanel::Options(double base) const {
     OrderDemoOptions options;
     options.d_model = order_d_model;
@@ -171,6 +204,13 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
         WrappedText(line);
         FormulaTooltip("Row 1, column 0 of each score matrix: x_1 · x_0. The same word at "
                        "position 1, a different word at position 0.");
+        // Those two numbers differ even without positions (they pair different words); the
+        // next line says what does show order.
+        const std::string same_words = OrderSameWordsText(result);
+        if (!same_words.empty()) {
+            MutedWrappedText(same_words.c_str());
+            frame.Record("order.same_words");
+        }
         frame.Record("order.first_word");
     }
     char check[256];

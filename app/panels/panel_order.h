@@ -51,5 +51,7 @@ private:
 
 /// The verdict sentence for a result (exposed for tests).
 std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled);
+/// "bites" → "dog" in both sentences: the same score when order is invisible, two when not.
+std::string OrderSameWordsText(const OrderDemoResult& result);
 
 } // namespace pelab

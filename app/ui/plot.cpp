@@ -210,6 +210,8 @@ void DrawMarker(ImDrawList* draw, ImVec2 centre, float radius, ImU32 color, Mark
     if (shape == Marker::Square)
         draw->AddRectFilled(ImVec2(centre.x - radius, centre.y - radius),
                             ImVec2(centre.x + radius, centre.y + radius), color);
+    else if (shape == Marker::Ring) // a third of the radius thick: reads at any size
+        draw->AddCircle(centre, radius * 0.85f, color, 24, radius * 0.3f);
     else
         draw->AddCircleFilled(centre, radius, color, 12);
 }

@@ -41,7 +41,8 @@ enum PlotFlags {
 };
 
 /// Marker shapes: where two series share a colour family, the shape tells them apart too.
-enum class Marker { Circle, Square };
+/// Ring: hollow, so a smaller marker at the same point stays visible inside it.
+enum class Marker { Circle, Square, Ring };
 
 enum AxisFlags {
     AxisFlags_None = 0,
