@@ -20,14 +20,22 @@ HandTip HandDirection(double angle) {
 }
 
 void ClocksPanel::Draw(FrameContext& frame) {
-    if (frame.show_controls) DrawTransport(frame);
-    WrappedText("Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
-                "straight up at pos 0, turning clockwise by ω_i radians per position; one full "
-                "turn takes one wavelength.");
-    ImGui::Separator();
+    if (BeginControls(frame)) {
+        DrawTransport(frame);
+        EndControls(frame);
+    }
+    const char* description =
+        "Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
+        "straight up at pos 0, turning clockwise by ω_i radians per position; one full turn "
+        "takes one wavelength.";
+    if (!frame.pictures_first) {
+        WrappedText(description);
+        ImGui::Separator();
+    }
     DrawSummary(frame);
     ImGui::Separator();
     DrawGrid(frame);
+    if (frame.pictures_first) WrappedText(description);
 }
 
 void ClocksPanel::DrawTransport(FrameContext& frame) {

@@ -18,7 +18,10 @@ namespace pelab {
 void ComparePanel::Draw(FrameContext& frame) {
     // The inputs first: a preset changes d_model, and everything below must be computed for the
     // d_model it draws with (the table once read PE vectors of the old, smaller width).
-    if (frame.show_controls) DrawPositionInputs(frame);
+    if (BeginControls(frame)) {
+        DrawPositionInputs(frame);
+        EndControls(frame);
+    }
     const AppState& state = frame.state;
     const int d = state.d_model;
     {
@@ -32,11 +35,19 @@ void ComparePanel::Draw(FrameContext& frame) {
     }
     if (frame.show_controls) ImGui::Separator();
     DrawReadouts(frame);
-    DrawExplanation(frame);
-    DrawShift(frame);
-    // The picture of "depends only on the offset": a third of what is left, at least 9 em.
-    DrawOffsetPlot(frame,
-                   std::max(ImGui::GetFontSize() * 9.0f, ImGui::GetContentRegionAvail().y * 0.35f));
+    const float font = ImGui::GetFontSize();
+    if (frame.pictures_first) {
+        // Short presented window: the offset picture right under the numbers, then the words.
+        DrawOffsetPlot(frame, std::max(font * 8.0f, ImGui::GetContentRegionAvail().y));
+        DrawExplanation(frame);
+        DrawShift(frame);
+    } else {
+        DrawExplanation(frame);
+        DrawShift(frame);
+        // The picture of "depends only on the offset": 40 % of what is left, at least 11 em
+        // (the plot's axes and legend take 4 of them).
+        DrawOffsetPlot(frame, std::max(font * 11.0f, ImGui::GetContentRegionAvail().y * 0.4f));
+    }
     ImGui::Separator();
     DrawTable(frame);
 }

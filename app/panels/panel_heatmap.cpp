@@ -23,7 +23,10 @@ int LayoutDimension(int pair, bool is_cos, int d_model, bool concatenated) {
 void HeatmapPanel::Draw(FrameContext& frame) {
     const AppState& state = frame.state;
     max_len = std::clamp(max_len, 1, kHeatmapMaxLen);
-    if (frame.show_controls) DrawControls(frame);
+    if (BeginControls(frame)) {
+        DrawControls(frame);
+        EndControls(frame);
+    }
     // The home view is the whole matrix; it is fitted again when its size changes.
     const plot::Range home_x{0.0, static_cast<double>(state.d_model)};
     const plot::Range home_y{0.0, static_cast<double>(max_len)};

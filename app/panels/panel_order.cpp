@@ -101,7 +101,10 @@ void OrderPanel::ClampSettings() {
 }
 
 void OrderPanel::Draw(FrameContext& frame) {
-    if (frame.show_controls) DrawInputs(frame);
+    if (BeginControls(frame)) {
+        DrawInputs(frame);
+        EndControls(frame);
+    }
     OrderDemoResult result;
     try {
         CoreTimer core_time(frame.stats);
@@ -111,6 +114,12 @@ void OrderPanel::Draw(FrameContext& frame) {
         return;
     }
     if (frame.show_controls) ImGui::Separator();
+    if (frame.pictures_first) {
+        DrawMatrices(frame, result);
+        ImGui::Separator();
+        DrawVerdict(frame, result);
+        return;
+    }
     DrawVerdict(frame, result);
     ImGui::Separator();
     DrawMatrices(frame, result);

@@ -16,8 +16,9 @@ constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0
 } // namespace
 
 void WavesPanel::Draw(FrameContext& frame) {
-    if (frame.show_controls) {
+    if (BeginControls(frame)) {
         DrawControls(frame);
+        EndControls(frame);
         ImGui::Separator();
     }
     const float font = ImGui::GetFontSize();
@@ -34,10 +35,14 @@ void WavesPanel::Draw(FrameContext& frame) {
         ImGui::SameLine();
     }
     ImGui::BeginGroup();
-    const float available = side_by_side ? ImGui::GetContentRegionAvail().y : font * 24.0f;
+    // Stacked, the two plots share what is left of the window, so a presented panel shows both
+    // without scrolling; in a very short window the wave plot keeps 10 em and the spectrum
+    // 8 em, below the fold.
+    const float left = ImGui::GetContentRegionAvail().y;
+    const float available = side_by_side ? left : std::clamp(left, font * 12.0f, font * 34.0f);
     DrawWavePlot(frame, std::max(font * 10, available * (many_waves ? 0.8f : 0.64f)));
     DrawSpectrum(frame, side_by_side ? std::max(font * 7, ImGui::GetContentRegionAvail().y)
-                                     : font * 12.0f);
+                                     : std::max(font * 8, available * (many_waves ? 0.2f : 0.36f)));
     ImGui::EndGroup();
     if (!side_by_side) DrawReadouts(frame);
 }

@@ -191,15 +191,21 @@ void DrawStatusBar(const AppState& state, const std::string& note) {
 }
 
 // The window boilerplate every panel shares, then the panel's own Draw.
-void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags flags) {
+void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags flags,
+                     bool presented) {
     FrameContext frame{app.state,
                        app.pending,
                        app.recorder,
                        app.stats,
                        GetTheme(app.view.theme),
                        !app.view.hide_controls,
-                       app.gpu};
-    if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) entry.panel->Draw(frame);
+                       app.gpu,
+                       presented};
+    if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) {
+        frame.pictures_first =
+            presented && ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kShortWindowEms;
+        entry.panel->Draw(frame);
+    }
     ImGui::End();
     app.state.Clamp();
 }
@@ -243,7 +249,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         // screen in front of a room.
         DrawPanelWindow(app, *entry, nullptr,
                         ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
-                            ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+                            ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings,
+                        true);
         if (!screenshot) {
             DrawAbout(app.view);
             DrawGlossary(&app.view.show_glossary);
@@ -268,7 +275,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         const ImGuiCond condition = arrange ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
         ImGui::SetNextWindowPos(tile.pos, condition);
         ImGui::SetNextWindowSize(tile.size, condition);
-        DrawPanelWindow(app, entry, &entry.open, 0);
+        DrawPanelWindow(app, entry, &entry.open, 0, false);
         // A title bar out of reach (a layout saved in a larger or fullscreen window, restored in
         // a smaller one): tile again next frame rather than leave a panel nobody can move.
         if (const ImGuiWindow* window = ImGui::FindWindowByName(entry.window_name.c_str()))

@@ -63,6 +63,13 @@ struct FrameContext {
     bool show_controls = true;
     /// The GPU pictures; null without a GL context (headless tests): say so instead.
     GpuRenderer* gpu = nullptr;
+    /// True when this panel fills the window alone (presented to a room, or a screenshot).
+    bool presented = false;
+    /// A presented panel in a short window (under kShortWindowEms text heights): its pictures
+    /// come before its prose, which follows below them (the panel scrolls to it).
+    bool pictures_first = false;
+    /// Set by BeginControls: the controls are in a scrolling strip (see widgets.h).
+    bool controls_in_strip = false;
 
     ImU32 Color(Role role) const { return theme.Color(role); }
     ImVec4 ColorVec(Role role) const { return theme.ColorVec(role); }

@@ -6,6 +6,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
@@ -155,6 +156,32 @@ void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id) {
     FormulaTooltip("While playing, pos A grows by this many positions per second (Space plays "
                    "and pauses from anywhere).");
     frame.Record((id + ".speed").c_str());
+}
+
+bool BeginControls(FrameContext& frame) {
+    frame.controls_in_strip = false;
+    if (!frame.show_controls) return false;
+    const float font = ImGui::GetFontSize();
+    const float available = ImGui::GetContentRegionAvail().y;
+    if (!frame.presented || available >= font * kShortWindowEms) return true;
+    frame.controls_in_strip = true;
+    // The strip is as tall as its content was last frame (ImGui's per-window storage), capped.
+    const float content =
+        ImGui::GetStateStorage()->GetFloat(ImGui::GetID("##controls_height"), available);
+    // Whole rows of controls, so the strip never ends in half a slider.
+    const float row = ImGui::GetFrameHeightWithSpacing();
+    const float rows = std::max(2.0f, std::floor(std::max(font * 3.5f, available * 0.25f) / row));
+    const float cap = rows * row - ImGui::GetStyle().ItemSpacing.y;
+    ImGui::BeginChild("##controls", ImVec2(0, std::min(content, cap)), false);
+    return true;
+}
+
+void EndControls(FrameContext& frame) {
+    if (!frame.controls_in_strip) return;
+    const float content = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y;
+    ImGui::EndChild();
+    ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##controls_height"), content);
+    frame.controls_in_strip = false;
 }
 
 void WidgetRecorder::RecordLastItem(const char* name) {
