@@ -350,6 +350,39 @@ TEST_F(Panels4, EqualAspectPlotKeepsCirclesRound) {
     ImGui::Render();
 }
 
+// A vertical line's label never covers the legend: wherever the line is (left, under the
+// legend, at the right edge), the label is drawn clear of the legend row's entries.
+TEST_F(Panels4, LineLabelsNeverCoverTheLegend) {
+    const double xs[] = {0, 100}, ys[] = {0, 1};
+    const auto overlap = [](ImVec4 a, ImVec4 b) {
+        return a.x < b.z && b.x < a.z && a.y < b.w && b.y < a.w;
+    };
+    for (double line_x : {2.0, 50.0, 70.0, 85.0, 97.0, 100.0}) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowSize(ImVec2(700, 400));
+        ImGui::Begin("labels");
+        plot::PlotView view;
+        view.SetHome(plot::Range{0, 100}, plot::Range{0, 1});
+        plot::Plot p;
+        ASSERT_TRUE(p.Begin("##labels", view, ImVec2(600, 300), plot::PlotConfig{}));
+        p.Line("a long legend entry", xs, ys, 2, IM_COL32_WHITE);
+        p.Line("another long one", xs, ys, 2, IM_COL32_WHITE);
+        p.VLine(line_x, IM_COL32_WHITE, "pos A");
+        const ImVec2 plot_min = p.PlotMin(), plot_max = p.PlotMax();
+        p.End();
+        ASSERT_EQ(p.LineLabelRects().size(), 1u);
+        const ImVec4 label = p.LineLabelRects()[0], legend = p.LegendRect();
+        EXPECT_GT(legend.z, legend.x);
+        EXPECT_FALSE(overlap(label, legend))
+            << "line at x = " << line_x << ": label " << label.x << "-" << label.z << ", legend "
+            << legend.x << "-" << legend.z;
+        EXPECT_GE(label.x, plot_min.x - 100); // within the plot's frame (left margin allowed)
+        EXPECT_LE(label.z, plot_max.x + 1);
+        ImGui::End();
+        ImGui::Render();
+    }
+}
+
 // Presenting one panel: it fills the window between the menu bar and the status bar; Esc goes
 // back to the tiled panels.
 TEST_F(Panels4, PresentedPanelFillsTheWindowAndEscReturns) {

@@ -74,6 +74,7 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     view_ = &view;
     config_ = config;
     legend_.clear();
+    legend_rect_ = ImVec4(0, 0, 0, 0);
     line_labels_.clear();
     hover_series_.clear();
     hovered_ = clicked_ = false;
@@ -283,6 +284,7 @@ void Plot::End() {
         float x = std::max(frame_min_.x, plot_max_.x - width + gap);
         legend_left = x;
         const float y = plot_min_.y - font * 1.25f;
+        legend_rect_ = ImVec4(x, y, plot_max_.x, y + font);
         for (const LegendEntry& entry : legend_) {
             const ImVec2 mid(x + swatch * 0.5f, y + font * 0.5f);
             if (entry.marker)
@@ -295,15 +297,20 @@ void Plot::End() {
             x += ImGui::CalcTextSize(entry.label).x + gap;
         }
     }
+    line_label_rects_.clear();
     for (const LineLabel& line : line_labels_) {
         // Right of its line, or left of it when that would run into the legend.
         const float width = ImGui::CalcTextSize(line.label).x;
         float x = line.px + font * 0.2f;
         if (x + width > legend_left - font * 0.5f) x = line.px - font * 0.2f - width;
-        // In the row above the data, or inside its top edge when the plot has no such row.
-        const bool above = !(config_.flags & PlotFlags_NoLegend);
-        const ImVec2 at(std::max(frame_min_.x, x),
-                        above ? plot_min_.y - font * 1.25f : plot_min_.y + 2.0f);
+        x = std::max(frame_min_.x, x);
+        // In the row above the data, or inside its top edge (on a backdrop) when the plot has
+        // no such row or the legend holds that part of it (a line under the legend).
+        const bool row_free = x + width <= legend_left - font * 0.25f;
+        const bool above = !(config_.flags & PlotFlags_NoLegend) && row_free;
+        if (!above) x = std::clamp(line.px + font * 0.2f, plot_min_.x, plot_max_.x - width - 2);
+        const ImVec2 at(x, above ? plot_min_.y - font * 1.25f : plot_min_.y + 2.0f);
+        line_label_rects_.push_back(ImVec4(at.x, at.y, at.x + width, at.y + font));
         if (!above)
             draw_list_->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + width + 2, at.y + font),
                                       ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 2.0f);

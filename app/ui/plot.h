@@ -108,6 +108,10 @@ public:
     ImVec2 PlotMax() const { return plot_max_; }
     /// Pixels per unit on x (how dense integer markers would be).
     float PixelsPerUnitX() const;
+    /// After End: where the legend row and each VLine label were drawn (screen rectangles, as
+    /// min.x, min.y, max.x, max.y), for tests that check nothing overlaps.
+    ImVec4 LegendRect() const { return legend_rect_; }
+    const std::vector<ImVec4>& LineLabelRects() const { return line_label_rects_; }
 
 private:
     struct LegendEntry {
@@ -136,6 +140,8 @@ private:
     PlotConfig config_;
     ImDrawList* draw_list_ = nullptr;
     ImVec2 frame_min_, frame_max_, plot_min_, plot_max_;
+    ImVec4 legend_rect_{0, 0, 0, 0};
+    std::vector<ImVec4> line_label_rects_;
     bool hovered_ = false;
     bool clicked_ = false;
     double mouse_x_ = 0, mouse_y_ = 0;
