@@ -21,12 +21,12 @@ constexpr Theme kThemeTable[] = {
         Rgb(0x0063A0), Rgb(0xC47F00), Rgb(0xC8500A), Rgb(0x007A5A), Rgb(0xA8508A),
         Rgb(0x2C8FC9), Rgb(0x009E73, 0xB0), Rgb(0xD55E00, 0xB0), Rgb(0x2C8FC9, 0x90),
         Rgb(0x111111), Rgb(0xB00020), Rgb(0x007A5A), Rgb(0xA35F00), Rgb(0x606060),
-        Rgb(0x0072B2), Rgb(0xF2F2F2), Rgb(0xD55E00)}, 1.5f},
+        Rgb(0x0072B2), Rgb(0xE0E0E0), Rgb(0xD55E00)}, 1.5f},
     {ThemeId::HighContrast, "high-contrast", "High contrast", {
         Rgb(0x6CC4FF), Rgb(0xFFB000), Rgb(0xFF6A1A), Rgb(0x00E0A8), Rgb(0xFF8AD0),
         Rgb(0x9AD8FF), Rgb(0x00E0A8, 0xC0), Rgb(0xFF6A1A, 0xC0), Rgb(0x6CC4FF, 0xB0),
         Rgb(0xFFE600), Rgb(0xFF5050), Rgb(0x00E0A8), Rgb(0xFFB000), Rgb(0xC8C8C8),
-        Rgb(0x0072B2), Rgb(0x000000), Rgb(0xD55E00)}, 1.4f},
+        Rgb(0x0072B2), Rgb(0xF0F0F0), Rgb(0xD55E00)}, 1.4f},
 };
 // clang-format on
 
@@ -110,6 +110,11 @@ void ApplyThemeStyle(ThemeId id, float size_scale) {
     style.WindowRounding = 4.0f;
     style.FrameRounding = 3.0f;
     style.GrabRounding = 3.0f;
+    // A slider's value is drawn over its grab: a narrow, half-transparent grab keeps the digit
+    // under it readable (a solid 10 px grab hid the last digit of "10000").
+    style.GrabMinSize = 6.0f;
+    for (const ImGuiCol grab : {ImGuiCol_SliderGrab, ImGuiCol_SliderGrabActive})
+        style.Colors[grab].w = 0.55f;
     style.ScaleAllSizes(size_scale);
 }
 

@@ -1,0 +1,65 @@
+// Themes: what a viewer must be able to tell apart is apart, in every theme (WCAG 2 contrast
+// ratios computed here from the colours, not taken from the theme code).
+#include "headless_fixture.h"
+#include "theme.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pelab {
+namespace {
+
+double Luminance(ImVec4 c) {
+    const auto linear = [](double v) {
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * linear(c.x) + 0.7152 * linear(c.y) + 0.0722 * linear(c.z);
+}
+
+double ContrastRatio(ImVec4 a, ImVec4 b) {
+    const double la = Luminance(a), lb = Luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+ImVec4 Over(ImVec4 top, ImVec4 bottom) {
+    return ImVec4(top.x * top.w + bottom.x * (1 - top.w), top.y * top.w + bottom.y * (1 - top.w),
+                  top.z * top.w + bottom.z * (1 - top.w), 1);
+}
+
+class Themes : public HeadlessApp {};
+
+// A heatmap cell near 0 takes the diverging map's middle colour: it must stand out from the
+// panel behind it (high contrast once drew it black on black, and such cells vanished).
+TEST_F(Themes, DivergingMiddleStandsOutFromThePanel) {
+    for (const ThemeId id : kThemes) {
+        ApplyThemeStyle(id, 1.0f);
+        const ImVec4 panel = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        const ImVec4 opaque_panel(panel.x, panel.y, panel.z, 1);
+        const ImVec4 middle = GetTheme(id).ColorVec(Role::MapMiddle);
+        EXPECT_GE(ContrastRatio(middle, opaque_panel), 1.3) << GetTheme(id).name;
+    }
+}
+
+// A slider's value is drawn over its grab: the text must read against the grab as it is drawn
+// over the frame, at WCAG's 4.5:1 for text (the solid grab hid the last digit).
+TEST_F(Themes, SliderTextReadsOverItsGrab) {
+    for (const ThemeId id : kThemes) {
+        ApplyThemeStyle(id, 1.0f);
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const ImVec4 panel = style.Colors[ImGuiCol_WindowBg];
+        const ImVec4 frame =
+            Over(style.Colors[ImGuiCol_FrameBg], ImVec4(panel.x, panel.y, panel.z, 1));
+        for (const ImGuiCol grab : {ImGuiCol_SliderGrab, ImGuiCol_SliderGrabActive}) {
+            const ImVec4 under_text = Over(style.Colors[grab], frame);
+            EXPECT_GE(ContrastRatio(style.Colors[ImGuiCol_Text], under_text), 4.5)
+                << GetTheme(id).name << " grab " << grab;
+        }
+        EXPECT_LE(style.GrabMinSize, 6.0f); // at text scale 1: about a third of a digit's width
+    }
+}
+
+} // namespace
+} // namespace pelab
