@@ -1,6 +1,7 @@
 // Headless tests of the four design-card panels and of scenes: the texts they derive, the
 // state they change, and hundreds of frames across their inputs (bad ones included).
 #include "headless_fixture.h"
+#include "heatmap.h"
 #include "panel_clocks.h"
 #include "panel_compare.h"
 #include "panel_order.h"
@@ -330,6 +331,16 @@ TEST(Plot, NiceTicksUseOneTwoFiveSteps) {
     EXPECT_STREQ(text, "1500");
     plot::FormatTick(5000, text, sizeof text);
     EXPECT_STREQ(text, "5000");
+}
+
+// Narrow matrix columns keep the word ("bites"), which says more than its index; only a word
+// too wide falls back to the index. Measured in characters here (10 px each).
+TEST(MatrixLabels, ColumnLabelsKeepTheWordWhenTheyCan) {
+    const auto measure = [](const std::string& s) { return 10.0f * static_cast<float>(s.size()); };
+    EXPECT_EQ(FitColumnLabel("1 bites", 80, measure), "1 bites");
+    EXPECT_EQ(FitColumnLabel("1 bites", 60, measure), "bites");
+    EXPECT_EQ(FitColumnLabel("1 bites", 40, measure), "1");
+    EXPECT_EQ(FitColumnLabel("12", 10, measure), "12"); // no space: as it is (clipped)
 }
 
 TEST_F(Panels4, EqualAspectPlotKeepsCirclesRound) {

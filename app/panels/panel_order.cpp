@@ -17,6 +17,17 @@
 
 namespace pelab {
 
+std::string OrderHeadlineText(const OrderDemoResult& result) {
+    const ReorderVerdict& v = result.verdict;
+    if (!v.same_multiset) return "Not re-orderings of each other: the words differ.";
+    char text[160];
+    if (v.same_up_to_reordering) return "Same scores, re-ordered: the two orders look alike.";
+    std::snprintf(text, sizeof text,
+                  "Different (largest difference %.3f): the positions tell the orders apart.",
+                  v.max_difference);
+    return text;
+}
+
 std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled) {
     const ReorderVerdict& v = result.verdict;
     char text[512];
@@ -115,6 +126,8 @@ void OrderPanel::Draw(FrameContext& frame) {
     }
     if (frame.show_controls) ImGui::Separator();
     if (frame.pictures_first) {
+        // A short panel: one line of verdict, the matrices, then the whole explanation.
+        DrawHeadline(frame, result);
         DrawMatrices(frame, result);
         ImGui::Separator();
         DrawVerdict(frame, result);
@@ -192,13 +205,24 @@ void OrderPanel::DrawInputs(FrameContext& frame) {
     ClampSettings();
 }
 
+namespace {
+ImVec4 VerdictColour(const FrameContext& frame, const ReorderVerdict& verdict) {
+    const bool distinguishable = verdict.same_multiset && !verdict.same_up_to_reordering;
+    return frame.ColorVec(!verdict.same_multiset ? Role::Muted
+                          : distinguishable      ? Role::Good
+                                                 : Role::Warning);
+}
+} // namespace
+
+void OrderPanel::DrawHeadline(FrameContext& frame, const OrderDemoResult& result) {
+    ImGui::PushStyleColor(ImGuiCol_Text, VerdictColour(frame, result.verdict));
+    WrappedText(OrderHeadlineText(result).c_str());
+    ImGui::PopStyleColor();
+    frame.Record("order.headline");
+}
+
 void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result) {
-    const bool distinguishable =
-        result.verdict.same_multiset && !result.verdict.same_up_to_reordering;
-    const ImVec4 colour = frame.ColorVec(!result.verdict.same_multiset ? Role::Muted
-                                         : distinguishable             ? Role::Good
-                                                                       : Role::Warning);
-    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::PushStyleColor(ImGuiCol_Text, VerdictColour(frame, result.verdict));
     WrappedText(OrderVerdictText(result, pe_enabled).c_str());
     ImGui::PopStyleColor();
     // Document 002's example: the word at position 1 is the same in both sentences, but the

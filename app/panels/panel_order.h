@@ -45,11 +45,14 @@ struct OrderPanel : Panel {
 
 private:
     void DrawInputs(FrameContext& frame);
+    void DrawHeadline(FrameContext& frame, const OrderDemoResult& result);
     void DrawVerdict(FrameContext& frame, const OrderDemoResult& result);
     void DrawMatrices(FrameContext& frame, const OrderDemoResult& result);
 };
 
 /// The verdict sentence for a result (exposed for tests).
+/// The verdict in one short line, shown above the matrices in a short panel.
+std::string OrderHeadlineText(const OrderDemoResult& result);
 std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled);
 /// "bites" → "dog" in both sentences: the same score when order is invisible, two when not.
 std::string OrderSameWordsText(const OrderDemoResult& result);

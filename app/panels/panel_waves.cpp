@@ -35,14 +35,17 @@ void WavesPanel::Draw(FrameContext& frame) {
         ImGui::SameLine();
     }
     ImGui::BeginGroup();
-    // Stacked, the two plots share what is left of the window, so a presented panel shows both
-    // without scrolling; in a very short window the wave plot keeps 10 em and the spectrum
-    // 8 em, below the fold.
+    // The two plots share what is left of the window, so a presented panel shows both without
+    // scrolling. The spectrum keeps at least 9 em (its axes take 4), the wave plot (its buttons
+    // included) the rest, at least 10 em; stacked in a short window it keeps 13 em and the
+    // spectrum goes below the fold.
     const float left = ImGui::GetContentRegionAvail().y;
     const float available = side_by_side ? left : std::clamp(left, font * 12.0f, font * 34.0f);
-    DrawWavePlot(frame, std::max(font * 10, available * (many_waves ? 0.8f : 0.64f)));
-    DrawSpectrum(frame, side_by_side ? std::max(font * 7, ImGui::GetContentRegionAvail().y)
-                                     : std::max(font * 8, available * (many_waves ? 0.2f : 0.36f)));
+    const float spectrum = std::max(font * 9, available * (many_waves ? 0.2f : 0.36f));
+    DrawWavePlot(frame, std::max(font * (side_by_side ? 10.0f : 13.0f),
+                                 available - spectrum - ImGui::GetStyle().ItemSpacing.y));
+    DrawSpectrum(frame,
+                 side_by_side ? std::max(spectrum, ImGui::GetContentRegionAvail().y) : spectrum);
     ImGui::EndGroup();
     if (!side_by_side) DrawReadouts(frame);
 }
@@ -227,7 +230,10 @@ void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
     const double w = omega(state.pair, state.d_model, state.base);
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
     FollowPosA(frame);
+    const float top = ImGui::GetCursorPosY();
     DrawViewButtons(frame, true);
+    // height is the whole picture's, the buttons above the plot included.
+    height = std::max(ImGui::GetFontSize() * 10, height - (ImGui::GetCursorPosY() - top));
     plot::PlotConfig config;
     config.x_label = "position";
     config.y_flags = plot::AxisFlags_NoZoom;
@@ -325,20 +331,30 @@ void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
     const int lanes = std::min(lane_count, pairs);
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
     FollowPosA(frame);
+    const float top = ImGui::GetCursorPosY();
     DrawViewButtons(frame, false);
     char note[128];
     std::snprintf(note, sizeof note,
                   "%d of %d pairs, fastest at the top; the dots at pos A are its fingerprint.",
                   lanes, pairs);
     MutedWrappedText(note);
+    height = std::max(ImGui::GetFontSize() * 8, height - (ImGui::GetCursorPosY() - top));
     plot::PlotView lanes_view = wave_view;
     lanes_view.y = plot::Range{-0.6, lanes - 0.4};
+    // Each lane's label ("dim 438: +0.001", its value at pos A) sits in the left margin, level
+    // with its lane, never on the curves; the lanes are at least a text line apart (the panel
+    // scrolls when that is taller than the room).
+    const float font = ImGui::GetFontSize();
+    char label[48];
+    std::snprintf(label, sizeof label, "dim %d: +0.000", 2 * (pairs - 1));
     plot::PlotConfig config;
     config.x_label = "position";
     config.y_flags = plot::AxisFlags_NoZoom;
     config.x_limits = plot::Range{0.0, kUiMaxPosition};
-    config.flags =
-        plot::PlotFlags_NoLegend | plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoYTicks;
+    config.left_margin = ImGui::CalcTextSize(label).x + font * 0.8f;
+    config.flags = plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoYTicks;
+    const float overhead = font * (0.4f + 1.3f + 1.5f + 1.2f); // label row, ticks, x label
+    height = std::max(height, overhead + lanes * font * 1.25f);
     plot::Plot p;
     if (!p.Begin("##many_waves", lanes_view, ImVec2(-1, height), config)) return;
     frame.Record("waves.many_waves_plot");
@@ -348,7 +364,7 @@ void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
     sample_sin.resize(samples);
     sample_cos.resize(samples);
     lane_y.resize(samples);
-    char label[48];
+    lane_labels.clear();
     for (int lane = 0; lane < lanes; ++lane) {
         const int pair = lanes == 1 ? 0
                                     : static_cast<int>(std::lround(static_cast<double>(lane) *
@@ -368,14 +384,19 @@ void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
         const double w = omega(pair, state.d_model, state.base);
         const double dot_x[] = {state.pos_a}, dot_y[] = {centre + 0.42 * std::sin(w * state.pos_a)};
         p.Markers("##dot", dot_x, dot_y, 1, frame.Color(Role::PosA), frame.Px(5.0f));
-        std::snprintf(label, sizeof label, "dim %d (i = %d): %+.3f", 2 * pair, pair,
-                      std::sin(w * state.pos_a));
-        p.Text(lanes_view.x.min, centre + 0.5, label, ImGui::GetColorU32(ImGuiCol_Text),
-               ImVec2(4, 0));
+        std::snprintf(label, sizeof label, "dim %d: %+.3f", 2 * pair, std::sin(w * state.pos_a));
+        lane_labels.push_back({label, p.ToPixels(lanes_view.x.min, centre).y,
+                               pair == state.pair ? colour : ImGui::GetColorU32(ImGuiCol_Text)});
     }
     p.VLine(state.pos_a, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
     if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
     p.End();
+    // The labels, right-aligned in the margin (after End: outside the data's clipping).
+    for (const LaneLabel& lane : lane_labels) {
+        const ImVec2 size = ImGui::CalcTextSize(lane.text.c_str());
+        p.DrawList()->AddText(ImVec2(p.PlotMin().x - font * 0.4f - size.x, lane.y - size.y * 0.5f),
+                              lane.colour, lane.text.c_str());
+    }
 }
 
 } // namespace pelab

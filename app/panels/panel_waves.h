@@ -28,6 +28,13 @@ struct WavesPanel : Panel {
     bool many_waves = false;    ///< stack several dimensions and sweep a cursor across them
     int lane_count = 8;
     std::vector<double> lane_y;
+    /// The many-waves lane labels of this frame, drawn in the plot's left margin.
+    struct LaneLabel {
+        std::string text;
+        float y; ///< screen y of the lane's centre line
+        ImU32 colour;
+    };
+    std::vector<LaneLabel> lane_labels;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;

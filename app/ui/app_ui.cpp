@@ -203,7 +203,7 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
                        presented};
     if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) {
         frame.pictures_first =
-            presented && ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kShortWindowEms;
+            ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kShortWindowEms;
         entry.panel->Draw(frame);
     }
     ImGui::End();

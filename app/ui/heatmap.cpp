@@ -8,6 +8,14 @@
 
 namespace pelab {
 
+std::string FitColumnLabel(const std::string& label, float width,
+                           const std::function<float(const std::string&)>& measure) {
+    const std::size_t space = label.find(' ');
+    if (measure(label) <= width || space == std::string::npos) return label;
+    const std::string word = label.substr(space + 1), index = label.substr(0, space);
+    return measure(word) <= width ? word : index;
+}
+
 namespace {
 ImU32 CellColor(const HeatmapStyle& style, double value) {
     if (style.diverging) {
@@ -54,12 +62,9 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
     for (int c = 0; c < cols && c < static_cast<int>(col_labels.size()); ++c) {
         const ImVec2 min(origin.x + label_width + c * cell_w, origin.y);
         const ImVec2 max(min.x + cell_w, origin.y + header);
-        // A label wider than its column is cut at its first space ("0 dog" → "0"), never
-        // clipped mid-word.
-        std::string label = col_labels[c];
-        if (ImGui::CalcTextSize(label.c_str()).x > cell_w - ImGui::GetFontSize() * 0.5f &&
-            label.find(' ') != std::string::npos)
-            label.resize(label.find(' '));
+        const std::string label =
+            FitColumnLabel(col_labels[c], cell_w - ImGui::GetFontSize() * 0.5f,
+                           [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; });
         const float w = ImGui::CalcTextSize(label.c_str()).x;
         draw->PushClipRect(min, max, true);
         draw->AddText(ImVec2(min.x + std::max(2.0f, (cell_w - w) * 0.5f), min.y), text,

@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ struct HeatmapStyle {
     int highlight_row = -1;  ///< a cell to outline (e.g. the largest difference)
     int highlight_col = -1;
 };
+
+/// A column label ("1 bites") that fits width as measured: whole, else the word ("bites"), else
+/// the index ("1"); never clipped mid-word. The hover tooltip names the whole cell.
+std::string FitColumnLabel(const std::string& label, float width,
+                           const std::function<float(const std::string&)>& measure);
 
 /// Draws a labelled heatmap of a row-major matrix (rows × cols). Hovering a cell shows
 /// "row → col: value" and tooltip_note.

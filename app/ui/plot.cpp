@@ -92,7 +92,8 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     if (!ImGui::IsItemVisible()) return false;
 
     // Margins: room for the widest y tick label on the left and the x labels below.
-    const float left = ImGui::CalcTextSize("-0.000k").x + font * 0.6f;
+    const float left = config.left_margin > 0 ? config.left_margin
+                                              : ImGui::CalcTextSize("-0.000k").x + font * 0.6f;
     const float bottom = font * 1.5f + (config.x_label ? font * 1.2f : 0.0f);
     // The top margin holds the y label and a row for the legend and line labels, so that
     // neither covers the data.

@@ -71,6 +71,9 @@ struct PlotConfig {
     int flags = PlotFlags_None; ///< PlotFlags
     int x_flags = AxisFlags_None;
     int y_flags = AxisFlags_None;
+    /// Width of the left margin in pixels (0: room for the y tick labels), e.g. for labels
+    /// drawn there after End.
+    float left_margin = 0.0f;
     Range x_limits{-1e300, 1e300}; ///< panning and zooming never leave these
     Range y_limits{-1e300, 1e300}; ///< (on a log axis also never below kLogAxisMin)
 };
