@@ -1,5 +1,6 @@
 #include "gpu_heatmap.h"
 
+#include "offset_table_worker.h"
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
 #include "shaders.h"
@@ -71,9 +72,11 @@ struct GlHeatmaps::Impl {
     GLuint turns_texture = 0; ///< PE matrix: (f_hi, f_lo) per pair
     int turns_d_model = 0;
     double turns_base = 0.0;
-    GLuint offsets_texture = 0; ///< similarity: f(k) / (d/2) per offset k
-    int offsets_d_model = 0, offsets_max_len = 0;
-    double offsets_base = 0.0;
+    GLuint offsets_texture = 0;         ///< similarity: f(k) / (d/2) per offset k
+    OffsetTableWorker::Key offsets_key; ///< what offsets_texture holds
+    OffsetTableWorker offsets_worker;   ///< computes the next table off the frame
+    bool pending = false;               ///< the last similarity render waits for its table
+    bool frame_pending = false;         ///< some render since TakeFramePending() did
     struct Target {
         GLuint framebuffer = 0, texture = 0;
         int width = 0, height = 0;
@@ -137,9 +140,13 @@ struct GlHeatmaps::Impl {
         glTexImage2D(GL_TEXTURE_2D, 0, internal, width, height, 0, format, GL_FLOAT, data);
     }
 
-    void EnsureData(const HeatmapRequest& r) {
+    // The data texture the request's shader reads; wait: compute a missing similarity table now
+    // (the render command) instead of in the background (the window). False when there is
+    // nothing to draw from yet.
+    bool EnsureData(const HeatmapRequest& r, bool wait) {
         if (r.picture == HeatmapRequest::Picture::PeMatrix) {
-            if (turns_texture != 0 && turns_d_model == r.d_model && turns_base == r.base) return;
+            if (turns_texture != 0 && turns_d_model == r.d_model && turns_base == r.base)
+                return true;
             const std::vector<double> omegas = frequencies(r.d_model, r.base);
             const int pairs = static_cast<int>(omegas.size());
             const int rows = (pairs + kTurnsTextureWidth - 1) / kTurnsTextureWidth;
@@ -149,21 +156,27 @@ struct GlHeatmaps::Impl {
             Upload(&turns_texture, GL_RG32F, GL_RG, kTurnsTextureWidth, rows, texels.data());
             turns_d_model = r.d_model;
             turns_base = r.base;
-            return;
+            return true;
         }
-        if (offsets_texture != 0 && offsets_d_model == r.d_model && offsets_base == r.base &&
-            offsets_max_len == r.max_len)
-            return;
-        const std::vector<double> f = dot_product_by_offset_range(r.max_len, r.d_model, r.base);
+        const OffsetTableWorker::Key key{r.max_len, r.d_model, r.base};
+        pending = false;
+        if (offsets_texture != 0 && offsets_key == key) return true;
+        const std::vector<double>* f = wait ? &offsets_worker.GetNow(key) : offsets_worker.Get(key);
+        if (f == nullptr) {
+            // Still being computed: meanwhile the table of another d_model or base still draws
+            // a picture of the right size (not of another max_len: its offsets would not match).
+            pending = frame_pending = true;
+            return offsets_texture != 0 && offsets_key.max_len == key.max_len;
+        }
+        if (static_cast<int>(f->size()) < r.max_len) return false;
         const int rows = (r.max_len + kOffsetsTextureWidth - 1) / kOffsetsTextureWidth;
         std::vector<float> texels(static_cast<std::size_t>(kOffsetsTextureWidth) * rows, 0.f);
         const double half = r.d_model / 2.0;
         for (int k = 0; k < r.max_len; ++k)
-            texels[k] = static_cast<float>(f[k] / half);
+            texels[k] = static_cast<float>((*f)[k] / half);
         Upload(&offsets_texture, GL_R32F, GL_RED, kOffsetsTextureWidth, rows, texels.data());
-        offsets_d_model = r.d_model;
-        offsets_base = r.base;
-        offsets_max_len = r.max_len;
+        offsets_key = key;
+        return true;
     }
 
     // Draws the fullscreen triangle into the bound framebuffer of width × height pixels.
@@ -222,7 +235,12 @@ ImTextureID GlHeatmaps::RenderHeatmap(int slot, const HeatmapRequest& request, s
         *error = "heatmap size out of range";
         return nullptr;
     }
-    impl_->EnsureData(request);
+    if (!impl_->EnsureData(request, false)) {
+        *error = impl_->pending ? "computing the table of PE(p)·PE(p + k) for " +
+                                      std::to_string(request.max_len) + " offsets…"
+                                : "the offset table could not be computed";
+        return nullptr;
+    }
     if (static_cast<int>(impl_->targets.size()) <= slot) impl_->targets.resize(slot + 1);
     Impl::Target& target = impl_->targets[slot];
     if (target.width != request.width || target.height != request.height) {
@@ -264,7 +282,10 @@ bool GlHeatmaps::RenderGrid(const HeatmapRequest& request, int max_len,
     }
     HeatmapRequest full = request;
     full.max_len = max_len;
-    impl_->EnsureData(full);
+    if (!impl_->EnsureData(full, true)) {
+        *error = "the offset table could not be computed";
+        return false;
+    }
     GLuint framebuffer = 0, colour = 0;
     glGenFramebuffers(1, &framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
@@ -292,6 +313,16 @@ bool GlHeatmaps::RenderGrid(const HeatmapRequest& request, int max_len,
     glDeleteRenderbuffers(1, &colour);
     glDeleteFramebuffers(1, &framebuffer);
     return complete;
+}
+
+bool GlHeatmaps::LastPending() const {
+    return impl_->pending;
+}
+
+bool GlHeatmaps::TakeFramePending() {
+    const bool was = impl_->frame_pending;
+    impl_->frame_pending = false;
+    return was;
 }
 
 void GlHeatmaps::Release() {

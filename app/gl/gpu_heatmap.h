@@ -19,6 +19,10 @@ public:
     GlHeatmaps& operator=(const GlHeatmaps&) = delete;
 
     ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request, std::string* error) override;
+    bool LastPending() const override;
+    /// Whether any render since the last call waited for data computed off the frame: the
+    /// session keeps drawing frames until it arrives (render on demand would otherwise wait).
+    bool TakeFramePending();
 
     /// The render command's picture of the whole matrix, width × height pixels, RGBA rows, top
     /// row first. PE matrix: column x shows dimension ⌊x·D/W⌋ and row y (from the top) position

@@ -250,7 +250,10 @@ int RunGui(const GuiOptions& options) {
         const double cpu_before = ProcessCpuSeconds();
         double cpu = 0, total = 0;
         draw_frame(&cpu, &total);
-        const bool animating = app.state.playing || app.pending.arrange;
+        // A table computed off the frame (the similarity heatmap) keeps the frames coming until
+        // it is drawn.
+        const bool animating =
+            app.state.playing || app.pending.arrange || heatmaps.TakeFramePending();
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);
         if (rest > 0) std::this_thread::sleep_for(std::chrono::duration<double>(rest));
@@ -353,15 +356,21 @@ int RunScreenshot(const ScreenshotOptions& options) {
     frame_options.solo_panel = options.panel;
     // The figure's scene presents the panel it shows, so it reopens as the same picture.
     if (!options.panel.empty()) app.view.presented_panel = options.panel;
-    // A few frames: windows size themselves to their content on the first ones.
-    for (int frame = 0; frame < 4; ++frame) {
+    // A few frames: windows size themselves to their content on the first ones; then more
+    // while a picture waits for data computed off the frame (the similarity table), so the
+    // figure never shows "computing…" (at most a minute: a table takes well under a second).
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    for (int frame = 0;; ++frame) {
         platform.PollEvents();
         platform.BeginFrame();
         io.DeltaTime = 1.0f / 60.0f;
         ImGui::NewFrame();
         DrawFrame(app, frame_options, io.DeltaTime);
         ImGui::Render();
-        if (frame < 3) platform.EndFrame();
+        const bool pending = heatmaps.TakeFramePending();
+        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) break;
+        platform.EndFrame();
+        if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     std::vector<unsigned char> rgba;
     int width = 0, height = 0;

@@ -144,16 +144,31 @@ void HeatmapPanel::DrawPicture(FrameContext& frame, plot::Plot& p, const plot::P
     request.middle = frame.Color(Role::MapMiddle);
     request.positive = frame.Color(Role::MapPositive);
     ImTextureID texture = nullptr;
+    bool pending = false;
     if (frame.gpu != nullptr) {
         gpu_error.clear();
         texture = frame.gpu->RenderHeatmap(slot, request, &gpu_error);
+        pending = frame.gpu->LastPending();
     } else {
         gpu_error = "no GPU here (this is a test without OpenGL)";
     }
     if (texture != nullptr) // its first row is the bottom one (the lowest positions in view)
         p.Image(texture, shown.x, shown.y, ImVec2(0, 1), ImVec2(1, 0));
-    else
-        DrawGpuError(frame, p);
+    if (pending) {
+        // The data of the new settings is being computed off the frame: say so, on a backdrop,
+        // over the previous picture (or in its place), instead of freezing the window.
+        const char* note = texture != nullptr ? "updating…" : gpu_error.c_str();
+        const float margin = ImGui::GetFontSize() * 0.5f;
+        const ImVec2 at(p.PlotMin().x + margin, p.PlotMin().y + margin);
+        const ImVec2 size = ImGui::CalcTextSize(note);
+        p.DrawList()->AddRectFilled(ImVec2(at.x - 3, at.y - 2),
+                                    ImVec2(at.x + size.x + 3, at.y + size.y + 2),
+                                    ImGui::GetColorU32(ImGuiCol_PopupBg, 0.9f), 3.0f);
+        p.DrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), note);
+        frame.Record("heatmap.pending_note");
+        return;
+    }
+    if (texture == nullptr) DrawGpuError(frame, p);
 }
 
 void HeatmapPanel::DrawGpuError(FrameContext& frame, plot::Plot& p) const {

@@ -35,6 +35,10 @@ public:
     /// (a shader that does not compile, no framebuffer) returns nullptr and a one-line reason.
     virtual ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request,
                                       std::string* error) = 0;
+    /// Whether the last RenderHeatmap waits for data being computed off the frame (the
+    /// similarity table of a new d_model, base or size): its picture is the previous data's,
+    /// or, returning nullptr, there is none yet (error then says so). Not a failure.
+    virtual bool LastPending() const { return false; }
 };
 
 } // namespace pelab
