@@ -57,6 +57,15 @@ void SplitTurns(double turns, float* high, float* low) {
     *low = static_cast<float>(turns - rounded);
 }
 
+// Every field that changes the pixels (the data itself is tracked by a version number).
+bool SamePicture(const HeatmapRequest& a, const HeatmapRequest& b) {
+    return a.picture == b.picture && a.max_len == b.max_len && a.d_model == b.d_model &&
+           a.base == b.base && a.concatenated == b.concatenated && a.dim_min == b.dim_min &&
+           a.dim_max == b.dim_max && a.pos_min == b.pos_min && a.pos_max == b.pos_max &&
+           a.width == b.width && a.height == b.height && a.grey == b.grey &&
+           a.negative == b.negative && a.middle == b.middle && a.positive == b.positive;
+}
+
 } // namespace
 
 struct GlHeatmaps::Impl {
@@ -80,7 +89,15 @@ struct GlHeatmaps::Impl {
     struct Target {
         GLuint framebuffer = 0, texture = 0;
         int width = 0, height = 0;
+        // What the texture shows: a frame that asks for the same picture of the same data gets
+        // it without drawing again (the pos A/B lines and hover are drawn over it by ImGui).
+        HeatmapRequest drawn;
+        int drawn_data_version = -1;
     };
+    int data_version = 0; ///< bumped whenever a data texture is uploaded
+    /// PELAB_HEATMAP_REDRAW set: draw every frame even when nothing changed (to measure what
+    /// a frame that must draw costs, e.g. while panning, with --bench-frames).
+    bool always_redraw = std::getenv(kRedrawVariable) != nullptr;
     std::vector<Target> targets;
 
     static int Index(HeatmapRequest::Picture picture) {
@@ -154,6 +171,7 @@ struct GlHeatmaps::Impl {
             for (int i = 0; i < pairs; ++i)
                 SplitTurns(omegas[i] / (2.0 * M_PI), &texels[2 * i], &texels[2 * i + 1]);
             Upload(&turns_texture, GL_RG32F, GL_RG, kTurnsTextureWidth, rows, texels.data());
+            ++data_version;
             turns_d_model = r.d_model;
             turns_base = r.base;
             return true;
@@ -175,6 +193,7 @@ struct GlHeatmaps::Impl {
         for (int k = 0; k < r.max_len; ++k)
             texels[k] = static_cast<float>((*f)[k] / half);
         Upload(&offsets_texture, GL_R32F, GL_RED, kOffsetsTextureWidth, rows, texels.data());
+        ++data_version;
         offsets_key = key;
         return true;
     }
@@ -256,7 +275,13 @@ ImTextureID GlHeatmaps::RenderHeatmap(int slot, const HeatmapRequest& request, s
                                0);
         target.width = request.width;
         target.height = request.height;
+        target.drawn_data_version = -1; // a new, empty texture
     }
+    const ImTextureID texture =
+        reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(target.texture));
+    if (!impl_->always_redraw && target.drawn_data_version == impl_->data_version &&
+        SamePicture(target.drawn, request))
+        return texture;
     glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -266,7 +291,9 @@ ImTextureID GlHeatmaps::RenderHeatmap(int slot, const HeatmapRequest& request, s
     const int no_grid[4] = {0, 0, 0, 0};
     impl_->Draw(request, request.width, request.height, no_grid);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(target.texture));
+    target.drawn = request;
+    target.drawn_data_version = impl_->data_version;
+    return texture;
 }
 
 bool GlHeatmaps::RenderGrid(const HeatmapRequest& request, int max_len,

@@ -42,5 +42,8 @@ private:
 /// For tests: when the environment variable PELAB_TEST_BROKEN_SHADER is set, the heatmap's
 /// fragment shader is compiled with a syntax error added, to exercise the failure path.
 constexpr const char* kBrokenShaderVariable = "PELAB_TEST_BROKEN_SHADER";
+/// For measurements: when set, the heatmaps are drawn again every frame even when the picture
+/// has not changed (normally a frame that asks for the same picture reuses its texture).
+constexpr const char* kRedrawVariable = "PELAB_HEATMAP_REDRAW";
 
 } // namespace pelab
