@@ -6,6 +6,11 @@
 // BM_PeMatrixDirect/…                   one sin or cos per value in double: the plain way
 // BM_WriteOnly/…                        the floor: storing as many non-zero floats (not memset,
 //                                       which virtual machines may special-case)
+// BM_WriteOnlyStreaming/…               the same with non-temporal 32-byte stores (no read of
+//                                       each line before it is overwritten): the other floor.
+//                                       Streaming from the PE kernel itself was tried (16- and
+//                                       32-byte stores, 1 and 4 rows per pass) and measured no
+//                                       faster with a reused buffer, slower with a fresh one.
 // Each PE benchmark reports max_abs_error against a long double reference as a counter.
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
@@ -13,7 +18,12 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace {
 
@@ -93,6 +103,39 @@ void BM_WriteOnly(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_WriteOnly)->Apply(SizeArgs);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The other kind of store: non-temporal (streaming) 32-byte stores, which skip reading each line
+// into the cache before it is overwritten. Whichever of the two is faster is the floor.
+__attribute__((target("avx"))) void StreamFill(float* data, std::size_t count, float value) {
+    const __m256 v = _mm256_set1_ps(value);
+    std::size_t k = 0;
+    for (; k < count && (reinterpret_cast<std::uintptr_t>(data + k) & 31) != 0; ++k)
+        data[k] = value;
+    for (; k + 8 <= count; k += 8)
+        _mm256_stream_ps(data + k, v);
+    for (; k < count; ++k)
+        data[k] = value;
+    _mm_sfence();
+}
+
+void BM_WriteOnlyStreaming(benchmark::State& state) {
+    if (!__builtin_cpu_supports("avx")) {
+        state.SkipWithError("no AVX on this CPU");
+        return;
+    }
+    const int max_len = static_cast<int>(state.range(0)), d = static_cast<int>(state.range(1));
+    std::vector<float> buffer(static_cast<std::size_t>(max_len) * d);
+    float value = 0.5f;
+    for (auto _ : state) {
+        value += 1.0f;
+        StreamFill(buffer.data(), buffer.size(), value);
+        benchmark::DoNotOptimize(buffer.data());
+        benchmark::ClobberMemory();
+    }
+}
+BENCHMARK(BM_WriteOnlyStreaming)->Apply(SizeArgs);
+#endif
 
 void BM_PeVector(benchmark::State& state) {
     const int d = static_cast<int>(state.range(0));
