@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Interleave the two sides twice so that machine noise hits both alike.
 for round in 1 2; do
-    build/bin/pelab_bench --benchmark_filter='BM_PeMatrix(Fresh)?/(2048/512|8192/1024)$|BM_WriteOnly/(2048/512|8192/1024)$|BM_Similarity(Matrix|Offsets)/4096/512$' \
+    build/bin/pelab_bench --benchmark_filter='BM_PeMatrix(Fresh)?/(2048/512|8192/1024)$|BM_WriteOnly(Streaming)?/(2048/512|8192/1024)$|BM_Similarity(Matrix|Offsets)/4096/512$' \
         --benchmark_repetitions=9 --benchmark_report_aggregates_only=true \
         --benchmark_format=json >"$tmp/pelab_$round.json" 2>/dev/null
     "$python" scripts/bench_reference.py 2048x512 8192x1024 >"$tmp/reference_$round.txt"
@@ -43,14 +43,15 @@ for path in sorted(glob.glob(os.path.join(tmp, "reference_*.txt"))):
 def med(entries):
     return statistics.median(e[0] for e in entries)
 
-print(f"{'size':>10} {'implementation':<34} {'median ms':>10} {'max |error|':>12} {'numpy/x':>8} {'torch/x':>8}")
+print(f"{'size':>10} {'implementation':<36} {'median ms':>10} {'max |error|':>12} {'numpy/x':>8} {'torch/x':>8}")
 for n, d in (("2048", "512"), ("8192", "1024")):
     numpy_t = med(ref[("numpy_float32", n, d)]) if ("numpy_float32", n, d) in ref else None
     torch_t = med(ref[("torch_reference", n, d)]) if ("torch_reference", n, d) in ref else None
     rows = []
     for label, key in (("pelab_core, reused buffer", f"BM_PeMatrix/{n}/{d}"),
                        ("pelab_core, fresh array", f"BM_PeMatrixFresh/{n}/{d}"),
-                       ("write-only floor (non-zero stores)", f"BM_WriteOnly/{n}/{d}")):
+                       ("floor: plain stores, one thread", f"BM_WriteOnly/{n}/{d}"),
+                       ("floor: streaming stores, one thread", f"BM_WriteOnlyStreaming/{n}/{d}")):
         if key in ours:
             errors = [e[1] for e in ours[key] if e[1] is not None]
             rows.append((label, med(ours[key]), max(errors) if errors else None))
@@ -61,7 +62,7 @@ for n, d in (("2048", "512"), ("8192", "1024")):
         ratio_numpy = f"{numpy_t / t:8.1f}" if numpy_t else "       -"
         ratio_torch = f"{torch_t / t:8.1f}" if torch_t else "       -"
         err_text = f"{err:12.1e}" if err is not None else "           -"
-        print(f"{n + 'x' + d:>10} {label:<34} {t * 1e3:10.3f} {err_text} {ratio_numpy} {ratio_torch}")
+        print(f"{n + 'x' + d:>10} {label:<36} {t * 1e3:10.3f} {err_text} {ratio_numpy} {ratio_torch}")
 # The similarity matrix PE(p).PE(q) at L = 4096, d = 512: NumPy's pe @ pe.T against the core's
 # full matrix from the offset function, and against the offset function alone (all the GPU
 # heatmap needs).

@@ -123,6 +123,29 @@ TEST(Sinusoidal, LargeMatricesAreExactInBothLayouts) {
         }
 }
 
+// Large matrices are shared between threads in blocks of rows: every row of every block must
+// be written, by whichever thread (pair 0 and the slowest pair checked on every row against
+// sin/cos in long double; an unwritten block would hold zeros or stale values).
+TEST(Sinusoidal, EveryRowOfALargeMatrixIsWritten) {
+    const int rows = 4100, d = 1024; // 16.8 MB: the threaded path
+    for (const Layout layout : {Layout::Interleaved, Layout::Concatenated}) {
+        FloatArray m(static_cast<std::size_t>(rows) * d);
+        for (std::size_t k = 0; k < m.size(); ++k)
+            m[k] = 7.0f; // not a value any PE takes
+        pe_matrix_into(rows, d, 10000, layout, m.data());
+        const int last = d / 2 - 1;
+        const long double slow = powl(10000.0L, -2.0L * last / d);
+        for (int pos = 0; pos < rows; ++pos) {
+            const float* row = m.data() + static_cast<std::size_t>(pos) * d;
+            const float sin0 = row[0], cos0 = layout == Layout::Interleaved ? row[1] : row[d / 2];
+            const float sin_last = layout == Layout::Interleaved ? row[2 * last] : row[last];
+            ASSERT_NEAR(sin0, sinl(pos), 1.2e-7L) << pos;
+            ASSERT_NEAR(cos0, cosl(pos), 1.2e-7L) << pos;
+            ASSERT_NEAR(sin_last, sinl(pos * slow), 1.2e-7L) << pos;
+        }
+    }
+}
+
 TEST(Sinusoidal, MatrixRowsEqualVectors) {
     const auto m = pe_matrix(700, 96, 500);
     for (int pos : {0, 1, 255, 256, 257, 511, 512, 699}) {

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <system_error>
+#include <thread>
 
 namespace pelab {
 
@@ -238,16 +241,21 @@ void rotate_rows_concatenated(double* __restrict sin_state, double* __restrict c
 
 } // namespace
 
-void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float* out) {
-    validate_matrix_request(max_len, d_model, base);
+namespace {
+
+// Outputs at least this large are split between threads (smaller ones are done before a thread
+// would have started, and a frame's matrices are small).
+constexpr std::size_t kThreadedMinBytes = std::size_t{8} << 20;
+
+// Rows [first, last) of the matrix, in blocks of kAnchorInterval rows that each start from
+// exact values: blocks are independent, so threads can take any of them.
+void pe_matrix_rows(int first_block, int last_block, int max_len, int d_model,
+                    const std::vector<double>& omegas, const std::vector<double>& cos_step,
+                    const std::vector<double>& sin_step, Layout layout, float* out) {
     const int pairs = d_model / 2;
-    const std::vector<double> omegas = frequencies(d_model, base);
-    std::vector<double> cos_step(pairs), sin_step(pairs), sin_state(pairs), cos_state(pairs);
-    for (int i = 0; i < pairs; ++i) {
-        cos_step[i] = std::cos(omegas[i]);
-        sin_step[i] = std::sin(omegas[i]);
-    }
-    for (int first_row = 0; first_row < max_len; first_row += kAnchorInterval) {
+    std::vector<double> sin_state(pairs), cos_state(pairs);
+    for (int b = first_block; b < last_block; ++b) {
+        const int first_row = b * kAnchorInterval;
         // Re-anchor: the exact double values at this position end any accumulated drift.
         for (int i = 0; i < pairs; ++i) {
             const double angle = static_cast<double>(first_row) * omegas[i];
@@ -256,13 +264,62 @@ void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float*
         }
         const int rows = std::min(kAnchorInterval, max_len - first_row);
         float* block = out + static_cast<std::size_t>(first_row) * d_model;
+        // The steps are read-only and shared; const_cast only because the kernels' parameters
+        // are plain pointers.
+        double* cos_steps = const_cast<double*>(cos_step.data());
+        double* sin_steps = const_cast<double*>(sin_step.data());
         if (layout == Layout::Interleaved)
-            rotate_rows_interleaved(sin_state.data(), cos_state.data(), cos_step.data(),
-                                    sin_step.data(), pairs, rows, block, d_model);
+            rotate_rows_interleaved(sin_state.data(), cos_state.data(), cos_steps, sin_steps, pairs,
+                                    rows, block, d_model);
         else
-            rotate_rows_concatenated(sin_state.data(), cos_state.data(), cos_step.data(),
-                                     sin_step.data(), pairs, rows, block, d_model);
+            rotate_rows_concatenated(sin_state.data(), cos_state.data(), cos_steps, sin_steps,
+                                     pairs, rows, block, d_model);
     }
+}
+
+} // namespace
+
+void pe_matrix_into(int max_len, int d_model, double base, Layout layout, float* out) {
+    validate_matrix_request(max_len, d_model, base);
+    const int pairs = d_model / 2;
+    const std::vector<double> omegas = frequencies(d_model, base);
+    std::vector<double> cos_step(pairs), sin_step(pairs);
+    for (int i = 0; i < pairs; ++i) {
+        cos_step[i] = std::cos(omegas[i]);
+        sin_step[i] = std::sin(omegas[i]);
+    }
+    const int blocks = (max_len + kAnchorInterval - 1) / kAnchorInterval;
+    const std::size_t bytes = static_cast<std::size_t>(max_len) * d_model * sizeof(float);
+    // A large matrix is computed by up to 4 threads, one contiguous share of blocks each (the
+    // rotation, not the memory, limits one core: 3.1 ms for 32 MiB against 2.2 ms to merely
+    // store it). The values do not depend on how the blocks are shared.
+    const int threads = bytes < kThreadedMinBytes
+                            ? 1
+                            : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1,
+                                         std::min(4, blocks));
+    if (threads == 1) {
+        pe_matrix_rows(0, blocks, max_len, d_model, omegas, cos_step, sin_step, layout, out);
+        return;
+    }
+    std::vector<std::thread> workers;
+    workers.reserve(static_cast<std::size_t>(threads - 1));
+    const auto share = [&](int t) {
+        return static_cast<int>(static_cast<long long>(blocks) * t / threads);
+    };
+    try {
+        for (int t = 1; t < threads; ++t)
+            workers.emplace_back(pe_matrix_rows, share(t), share(t + 1), max_len, d_model,
+                                 std::cref(omegas), std::cref(cos_step), std::cref(sin_step),
+                                 layout, out);
+    } catch (const std::system_error&) {
+        // No thread to be had: the blocks not handed out are done here.
+        const int handed = static_cast<int>(workers.size()) + 1;
+        pe_matrix_rows(share(handed), blocks, max_len, d_model, omegas, cos_step, sin_step, layout,
+                       out);
+    }
+    pe_matrix_rows(0, share(1), max_len, d_model, omegas, cos_step, sin_step, layout, out);
+    for (std::thread& worker : workers)
+        worker.join();
 }
 
 FloatArray pe_matrix(int max_len, int d_model, double base, Layout layout) {
