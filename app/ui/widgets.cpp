@@ -163,7 +163,9 @@ bool BeginControls(FrameContext& frame) {
     if (!frame.show_controls) return false;
     const float font = ImGui::GetFontSize();
     const float available = ImGui::GetContentRegionAvail().y;
-    if (!frame.presented || available >= font * kShortWindowEms) return true;
+    // Presented: under 30 em (the pictures are the point). Tiled: only when the tile is so
+    // short (under 16 em: four panels at 1024×768, text scale 2) that the controls would fill it.
+    if (available >= font * (frame.presented ? kShortWindowEms : kShortTileEms)) return true;
     frame.controls_in_strip = true;
     // The strip is as tall as its content was last frame (ImGui's per-window storage), capped.
     const float content =

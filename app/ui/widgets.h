@@ -38,12 +38,14 @@ class FlowRow;
 
 /// Wraps a panel's control rows: `if (BeginControls(frame)) { …controls…; EndControls(frame); }`.
 /// False under View → Hide controls (draw none). A presented panel in a short window (under
-/// kShortWindowEms text heights: 1024×768 at text scale 2) gets its controls in a strip of at
+/// kShortWindowEms text heights: 1024×768 at text scale 2), or a tiled one under kShortTileEms,
+/// gets its controls in a strip of at
 /// most a quarter of the height that scrolls, so the pictures stay in view; otherwise the controls
 /// are drawn as they are.
 bool BeginControls(FrameContext& frame);
 void EndControls(FrameContext& frame);
 constexpr float kShortWindowEms = 30.0f;
+constexpr float kShortTileEms = 16.0f;
 
 /// The header row of the current table with a tooltip per column (nullptr: none), for short
 /// headers whose full meaning is in the tooltip. Each header is recorded as
