@@ -37,8 +37,10 @@ void ComparePanel::Draw(FrameContext& frame) {
     DrawReadouts(frame);
     const float font = ImGui::GetFontSize();
     if (frame.pictures_first) {
-        // Short presented window: the offset picture right under the numbers, then the words.
-        DrawOffsetPlot(frame, std::max(font * 8.0f, ImGui::GetContentRegionAvail().y));
+        // A short panel: the offset picture right under the numbers, then the words.
+        // 60 % of what is left: the sentences and the table's first rows follow in view when
+        // there is room for them (tiled at 1920×1080), the plot alone when there is not.
+        DrawOffsetPlot(frame, std::max(font * 9.0f, ImGui::GetContentRegionAvail().y * 0.6f));
         DrawExplanation(frame);
         DrawShift(frame);
     } else {
