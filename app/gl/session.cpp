@@ -85,6 +85,25 @@ void PngToBuffer(void* context, void* data, int size) {
                   static_cast<unsigned char*>(data) + size);
 }
 
+// Encodes width × height RGBA pixels as PNG, with the scene in a text chunk when given, writes
+// the file atomically and says so; the exit code.
+int WritePng(const std::string& out, const std::vector<unsigned char>& rgba, int width, int height,
+             const std::string& scene = {}) {
+    std::vector<unsigned char> png;
+    if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4)) {
+        std::fprintf(stderr, "pelab: PNG encoding failed\n");
+        return kExitRuntimeFailure;
+    }
+    std::string file(png.begin(), png.end());
+    if (!scene.empty()) file = AddPngTextChunk(file, kSceneChunkKeyword, scene);
+    if (const std::string error = SaveTextFile(out, file); !error.empty()) {
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
+        return kExitRuntimeFailure;
+    }
+    std::printf("wrote %s (%dx%d)\n", out.c_str(), width, height);
+    return kExitOk;
+}
+
 // Opens the window; on failure prints why (no display, no OpenGL 3.3) and returns false.
 bool OpenWindow(Platform& platform, const PlatformOptions& options) {
     std::string error;
@@ -382,21 +401,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
     heatmaps.Release();
     app.gpu = nullptr;
     platform.Shutdown();
-    std::vector<unsigned char> png;
-    if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4)) {
-        std::fprintf(stderr, "pelab: PNG encoding failed\n");
-        return kExitRuntimeFailure;
-    }
     // The figure carries its scene, so `pelab --scene FIGURE.png` reopens it.
-    const std::string figure =
-        AddPngTextChunk(std::string(png.begin(), png.end()), kSceneChunkKeyword,
-                        app.Document(false).dump(-1, ' ', true));
-    if (const std::string write_error = SaveTextFile(options.out, figure); !write_error.empty()) {
-        std::fprintf(stderr, "pelab: %s\n", PrintableLine(write_error).c_str());
-        return kExitRuntimeFailure;
-    }
-    std::printf("wrote %s (%dx%d)\n", options.out.c_str(), width, height);
-    return kExitOk;
+    return WritePng(options.out, rgba, width, height, app.Document(false).dump(-1, ' ', true));
 }
 
 int RunRender(const RenderOptions& options) {
@@ -435,20 +441,7 @@ int RunRender(const RenderOptions& options) {
         std::fprintf(stderr, "pelab: render failed: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
-    std::vector<unsigned char> png;
-    if (!stbi_write_png_to_func(PngToBuffer, &png, options.width, options.height, 4, rgba.data(),
-                                options.width * 4)) {
-        std::fprintf(stderr, "pelab: PNG encoding failed\n");
-        return kExitRuntimeFailure;
-    }
-    if (const std::string write_error =
-            SaveTextFile(options.out, std::string(png.begin(), png.end()));
-        !write_error.empty()) {
-        std::fprintf(stderr, "pelab: %s\n", PrintableLine(write_error).c_str());
-        return kExitRuntimeFailure;
-    }
-    std::printf("wrote %s (%dx%d)\n", options.out.c_str(), options.width, options.height);
-    return kExitOk;
+    return WritePng(options.out, rgba, options.width, options.height);
 }
 
 } // namespace pelab

@@ -1,0 +1,87 @@
+// The order demo's sentences: the verdict, its one-line headline, and the same two words in both
+// sentences, worded from the computed scores.
+#include "panel_order.h"
+
+#include "pelab/attention.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace pelab {
+
+std::string OrderHeadlineText(const OrderDemoResult& result) {
+    const ReorderVerdict& v = result.verdict;
+    if (!v.same_multiset) return "Not re-orderings of each other: the words differ.";
+    char text[160];
+    if (v.same_up_to_reordering) return "Same scores, re-ordered: the two orders look alike.";
+    std::snprintf(text, sizeof text,
+                  "Different (largest difference %.3f): the positions tell the orders apart.",
+                  v.max_difference);
+    return text;
+}
+
+std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled) {
+    const ReorderVerdict& v = result.verdict;
+    char text[512];
+    if (!v.same_multiset) {
+        std::snprintf(text, sizeof text,
+                      "The two sentences are not re-orderings of each other (their words differ), "
+                      "so their score matrices cannot be matched cell by cell.");
+    } else if (v.same_up_to_reordering) {
+        std::snprintf(
+            text, sizeof text,
+            "Identical up to re-ordering: B's scores are A's scores with rows and columns "
+            "shuffled (largest difference after re-ordering: %.3g). %s",
+            v.max_difference,
+            pe_enabled ? "The encoding is too weak here to break the tie."
+                       : "Without positions, the model cannot tell the two orders apart.");
+    } else {
+        const std::string& row_word = result.tokens_b[v.row_b];
+        const std::string& col_word = result.tokens_b[v.col_b];
+        std::snprintf(
+            text, sizeof text,
+            "Different: after matching the words, the largest difference is %.3f, for "
+            "\"%s\" attending to \"%s\": %.3f in A (row %d, column %d) vs %.3f in B (row %d, "
+            "column %d). The positions make the two orders distinguishable.",
+            v.max_difference, row_word.c_str(), col_word.c_str(),
+            result.scores_a.at(v.row_a, v.col_a), v.row_a, v.col_a,
+            result.scores_b.at(v.row_b, v.col_b), v.row_b, v.col_b);
+    }
+    return text;
+}
+
+// The same two words in both sentences, "bites" → "dog": equal scores when the order is
+// invisible, different ones when the positions show it. Empty when the first word of A is not
+// exactly once in each sentence.
+std::string OrderSameWordsText(const OrderDemoResult& result) {
+    if (result.tokens_a.size() < 2 || result.tokens_b.size() < 2) return "";
+    const std::string& first = result.tokens_a[0];
+    const std::string& second = result.tokens_a[1];
+    const auto count = [](const std::vector<std::string>& tokens, const std::string& word) {
+        return std::count(tokens.begin(), tokens.end(), word);
+    };
+    if (count(result.tokens_a, first) != 1 || count(result.tokens_b, first) != 1 ||
+        count(result.tokens_a, second) != 1 || count(result.tokens_b, second) != 1)
+        return "";
+    const auto column = [&](const std::string& word) {
+        return static_cast<int>(std::find(result.tokens_b.begin(), result.tokens_b.end(), word) -
+                                result.tokens_b.begin());
+    };
+    const double score_a = result.scores_a.at(1, 0);
+    const double score_b = result.scores_b.at(column(second), column(first));
+    char text[256];
+    if (result.verdict.same_up_to_reordering)
+        std::snprintf(text, sizeof text,
+                      "They differ only because another word comes first: \"%s\" → \"%s\" "
+                      "scores %.3f in both sentences.",
+                      second.c_str(), first.c_str(), score_a);
+    else
+        std::snprintf(text, sizeof text,
+                      "The same two words score differently once the order changes: \"%s\" → "
+                      "\"%s\" is %.3f in A vs %.3f in B.",
+                      second.c_str(), first.c_str(), score_a, score_b);
+    return text;
+}
+
+} // namespace pelab
