@@ -65,8 +65,8 @@ struct FrameContext {
     GpuRenderer* gpu = nullptr;
     /// True when this panel fills the window alone (presented to a room, or a screenshot).
     bool presented = false;
-    /// A presented panel in a short window (under kShortWindowEms text heights): its pictures
-    /// come before its prose, which follows below them (the panel scrolls to it).
+    /// A short panel (under kShortWindowEms text heights: tiled, or presented on a small
+    /// screen): its pictures come before its prose, which follows below them.
     bool pictures_first = false;
     /// Set by BeginControls: the controls are in a scrolling strip (see widgets.h).
     bool controls_in_strip = false;
