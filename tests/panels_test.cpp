@@ -18,8 +18,8 @@
 #include <tuple>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
-#include <regex>
 
 using namespace pelab;
 
@@ -125,15 +125,29 @@ TEST(Compare, ExplanationChangesWithTheCase) {
 // "Pair 3", a group of none is not mentioned ("the 0 slowest"), and a tiny distance does not
 // claim that any pair tells the positions apart.
 TEST(Compare, ExplanationWordsCountsForOneOrManyAtEveryWidth) {
-    const std::regex bad(R"((\b[Tt]he [01] )|(Pairs (\d+) to \3\b)|(\b0 of the\b)|(1 pairs))");
+    // (No std::regex: GCC 12 warns inside <regex> under the sanitizer build's -Werror.)
+    const auto bad_phrase = [](const std::string& text) -> std::string {
+        for (const char* phrase : {"The 0 ", "the 0 ", "The 1 ", "the 1 ", " 1 pairs", " 0 of the"})
+            if (text.find(phrase) != std::string::npos) return phrase;
+        // "Pairs 5 to 5": a span of one pair.
+        for (std::size_t at = text.find("Pairs "); at != std::string::npos;
+             at = text.find("Pairs ", at + 1)) {
+            int first = -1, last = -2;
+            if (std::sscanf(text.c_str() + at, "Pairs %d to %d", &first, &last) == 2 &&
+                first == last)
+                return "Pairs N to N";
+        }
+        return "";
+    };
     for (int d_model : {2, 4, 6, 8, 16, 128, 512})
         for (double base : {10.0, 10000.0, 1e6})
             for (double distance : {0.01, 0.5, 1.0, 3.0, 47.0, 147.0, 1000.0, 60000.0}) {
                 const std::string text = ExplainDifference(3, 3 + distance, d_model, base);
-                EXPECT_FALSE(std::regex_search(text, bad))
-                    << "d_model " << d_model << ", base " << base << ", distance " << distance
-                    << ": " << text;
+                EXPECT_EQ(bad_phrase(text), "") << "d_model " << d_model << ", base " << base
+                                                << ", distance " << distance << ": " << text;
             }
+    EXPECT_EQ(bad_phrase("Pairs 4 to 4 (wavelengths 6 to 6)"), "Pairs N to N"); // the check works
+    EXPECT_EQ(bad_phrase("The 1 fastest pairs"), "The 1 ");
     // 3 vs 3.01 at d = 512: pair 0 turns ω_0·0.01 = 0.01 rad (ω_0 = 1), under the 0.1 rad that
     // counts as a readable turn: nothing "tells them apart".
     const std::string tiny = ExplainDifference(3, 3.01, 512, 10000);
