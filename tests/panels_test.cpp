@@ -330,6 +330,13 @@ TEST(Scene, ShippedScenesLoad) {
 }
 
 // The plot helper's own contracts.
+// An axis of pair indices at d_model 4 spans −0.5 … 1.5: ticks 0 and 1, never "−0.4" or "1.4".
+TEST(Plot, IntegerTicksAreWholeNumbers) {
+    EXPECT_EQ(plot::IntegerTicks(plot::Range{-0.5, 1.5}, 8), (std::vector<double>{0.0, 1.0}));
+    EXPECT_EQ(plot::IntegerTicks(plot::Range{-0.5, 255.5}, 6),
+              plot::NiceTicks(plot::Range{-0.5, 255.5}, 6)); // steps ≥ 1 are kept as they are
+}
+
 TEST(Plot, NiceTicksUseOneTwoFiveSteps) {
     EXPECT_EQ(plot::NiceTicks(plot::Range{0, 64}, 6),
               (std::vector<double>{0, 10, 20, 30, 40, 50, 60}));

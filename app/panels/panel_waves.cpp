@@ -304,6 +304,7 @@ void WavesPanel::DrawSpectrum(FrameContext& frame, float height) {
     plot::PlotConfig config;
     config.x_label = "pair index i  (click to select)";
     config.y_label = "ω_i, radians per position (log scale)";
+    config.x_flags = plot::AxisFlags_Integer;
     config.y_flags = plot::AxisFlags_Log;
     config.x_limits = plot::Range{-0.5, pairs - 0.5};
     // ω_i lies in [1/base, 1] ⊂ [1e-6, 1]: three decades of room either side are plenty.

@@ -150,11 +150,13 @@ void Plot::DrawAxes() {
     const float font = ImGui::GetFontSize();
     draw_list_->AddRectFilled(plot_min_, plot_max_, background);
     char label[32];
-    const auto axis_ticks = [](Range range, bool log, int count) {
-        return log ? LogTicks(range, count) : NiceTicks(range, count);
+    const auto axis_ticks = [](Range range, int flags, int count) {
+        return (flags & AxisFlags_Log)       ? LogTicks(range, count)
+               : (flags & AxisFlags_Integer) ? IntegerTicks(range, count)
+                                             : NiceTicks(range, count);
     };
     const int x_count = std::max(2, static_cast<int>((plot_max_.x - plot_min_.x) / (font * 5)));
-    for (double tick : axis_ticks(view_->x, config_.x_flags & AxisFlags_Log, x_count)) {
+    for (double tick : axis_ticks(view_->x, config_.x_flags, x_count)) {
         const float px = ToPixels(tick, view_->y.min).x;
         draw_list_->AddLine(ImVec2(px, plot_min_.y), ImVec2(px, plot_max_.y), grid);
         FormatTick(tick, label, sizeof label);
@@ -163,7 +165,7 @@ void Plot::DrawAxes() {
     }
     const int y_count = std::max(2, static_cast<int>((plot_max_.y - plot_min_.y) / (font * 2.5f)));
     if (!(config_.flags & PlotFlags_NoYTicks))
-        for (double tick : axis_ticks(view_->y, config_.y_flags & AxisFlags_Log, y_count)) {
+        for (double tick : axis_ticks(view_->y, config_.y_flags, y_count)) {
             const float py = ToPixels(view_->x.min, tick).y;
             draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), grid);
             FormatTick(tick, label, sizeof label);

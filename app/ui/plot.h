@@ -46,8 +46,9 @@ enum class Marker { Circle, Square, Ring };
 
 enum AxisFlags {
     AxisFlags_None = 0,
-    AxisFlags_Log = 1 << 0,    ///< logarithmic (values must be > 0)
-    AxisFlags_NoZoom = 1 << 1, ///< wheel and drag leave this axis alone
+    AxisFlags_Log = 1 << 0,     ///< logarithmic (values must be > 0)
+    AxisFlags_NoZoom = 1 << 1,  ///< wheel and drag leave this axis alone
+    AxisFlags_Integer = 1 << 2, ///< the axis counts things (pair index): whole-number ticks only
 };
 
 /// Caller-owned view state of one plot: the range shown and the "home" range that a
@@ -179,6 +180,8 @@ void ClampView(Range& range, Range home, Range limits, bool log);
 
 /// "Nice" tick positions (1, 2, 5 × 10^k steps) covering range, about target_count of them.
 std::vector<double> NiceTicks(Range range, int target_count);
+/// NiceTicks without the fractional ones (an axis of pair indices has no pair 0.4).
+std::vector<double> IntegerTicks(Range range, int target_count);
 
 /// Powers of ten inside range (> 0), thinned to about target_count; bounded work for any
 /// finite range, empty for a range that is not.

@@ -65,6 +65,14 @@ ImU32 TextColorOn(ImU32 background) {
     return luminance > 0.55f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
 }
 
+std::vector<double> IntegerTicks(Range range, int target_count) {
+    std::vector<double> ticks = NiceTicks(range, target_count);
+    ticks.erase(std::remove_if(ticks.begin(), ticks.end(),
+                               [](double t) { return std::fabs(t - std::round(t)) > 1e-9; }),
+                ticks.end());
+    return ticks;
+}
+
 std::vector<double> NiceTicks(Range range, int target_count) {
     std::vector<double> ticks;
     const double span = range.Size();
