@@ -161,6 +161,9 @@ struct GlHeatmaps::Impl {
     // (the render command) instead of in the background (the window). False when there is
     // nothing to draw from yet.
     bool EnsureData(const HeatmapRequest& r, bool wait) {
+        // Only a similarity table still being computed makes a render pending; any other
+        // render (the PE matrix after a pending similarity picture) ends it.
+        pending = false;
         if (r.picture == HeatmapRequest::Picture::PeMatrix) {
             if (turns_texture != 0 && turns_d_model == r.d_model && turns_base == r.base)
                 return true;
@@ -177,7 +180,6 @@ struct GlHeatmaps::Impl {
             return true;
         }
         const OffsetTableWorker::Key key{r.max_len, r.d_model, r.base};
-        pending = false;
         if (offsets_texture != 0 && offsets_key == key) return true;
         const std::vector<double>* f = wait ? &offsets_worker.GetNow(key) : offsets_worker.Get(key);
         if (f == nullptr) {

@@ -264,10 +264,8 @@ void pe_matrix_rows(int first_block, int last_block, int max_len, int d_model,
         }
         const int rows = std::min(kAnchorInterval, max_len - first_row);
         float* block = out + static_cast<std::size_t>(first_row) * d_model;
-        // The steps are read-only and shared; const_cast only because the kernels' parameters
-        // are plain pointers.
-        double* cos_steps = const_cast<double*>(cos_step.data());
-        double* sin_steps = const_cast<double*>(sin_step.data());
+        const double* cos_steps = cos_step.data(); // read-only, shared by the threads
+        const double* sin_steps = sin_step.data();
         if (layout == Layout::Interleaved)
             rotate_rows_interleaved(sin_state.data(), cos_state.data(), cos_steps, sin_steps, pairs,
                                     rows, block, d_model);
