@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace pelab;
 
@@ -265,4 +267,49 @@ TEST(Attention, SqrtDEmbeddingScaleMultipliesEmbeddingsOnly) {
     const Matrix x = add_positional_encoding(e, options);
     EXPECT_NEAR(x.at(1, 1), 4.0 + 0.5 * static_cast<double>(reference::pe(1, 1, 16, 10000)), 1e-12);
     EXPECT_NEAR(x.at(1, 5), 0.5 * static_cast<double>(reference::pe(1, 5, 16, 10000)), 1e-12);
+}
+
+// Repeated words: "a a b" vs "b a a" with PE scale 5. Matching the k-th "a" of B with the k-th
+// of A gives 37.25; the other matching gives 14.16 (the numbers, recomputed here from the
+// reference PE over both matchings), and only the better one says how far apart the orders are.
+TEST(Attention, RepeatedWordsUseTheBestMatching) {
+    OrderDemoOptions options; // one-hot, d = 16
+    options.positional.pe_scale = 5.0;
+    const OrderDemoResult r = run_order_demo("a a b", "b a a", options);
+    const int words_a[] = {0, 0, 1}, words_b[] = {1, 0, 0}; // vocabulary: a = 0, b = 1
+    const auto score = [](int i, int wi, int j, int wj) {
+        long double s =
+            (wi == wj) + 5 * reference::pe(i, wj, 16, 10000) + 5 * reference::pe(j, wi, 16, 10000);
+        for (int dim = 0; dim < 16; ++dim)
+            s += 25 * reference::pe(i, dim, 16, 10000) * reference::pe(j, dim, 16, 10000);
+        return static_cast<double>(s);
+    };
+    double best = 1e300, in_order = 0;
+    for (const std::vector<int>& pi : {std::vector<int>{2, 0, 1}, std::vector<int>{2, 1, 0}}) {
+        double largest = 0;
+        for (int j = 0; j < 3; ++j)
+            for (int k = 0; k < 3; ++k)
+                largest = std::max(largest,
+                                   std::fabs(score(j, words_b[j], k, words_b[k]) -
+                                             score(pi[j], words_a[pi[j]], pi[k], words_a[pi[k]])));
+        best = std::min(best, largest);
+        if (pi[1] == 0) in_order = largest;
+    }
+    EXPECT_NEAR(in_order, 37.25, 0.01);
+    EXPECT_NEAR(best, 14.16, 0.01);
+    EXPECT_NEAR(r.verdict.max_difference, best, 1e-9);
+    EXPECT_TRUE(r.verdict.matching_exact);
+    EXPECT_EQ(r.verdict.matchings, 2.0);
+}
+
+// Eight copies of one word: 8! = 40 320 matchings, more than are tried one by one; the descent by
+// swaps still never reports more than the in-order matching, and says it is not exhaustive.
+TEST(Attention, ManyRepeatsFallBackToALocalMinimumAndSaySo) {
+    OrderDemoOptions options;
+    options.d_model = 16;
+    const OrderDemoResult r = run_order_demo("x x x x x x x x y", "y x x x x x x x x", options);
+    EXPECT_FALSE(r.verdict.matching_exact);
+    EXPECT_EQ(r.verdict.matchings, 40320.0);
+    EXPECT_TRUE(r.verdict.same_multiset);
+    EXPECT_GT(r.verdict.max_difference, 0.0);
 }

@@ -7,6 +7,7 @@
 #include "panel_order.h"
 #include "panel_waves.h"
 #include "pelab/attention.h"
+#include "pelab/embedding.h"
 #include "plot.h"
 #include "scene.h"
 
@@ -20,6 +21,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace pelab;
 
@@ -207,6 +210,30 @@ TEST(Order, VerdictTextFollowsTheThreeCases) {
     const std::string other =
         OrderVerdictText(run_order_demo("dog bites man", "cat bites man", on), true);
     EXPECT_NE(other.find("not re-orderings"), std::string::npos) << other;
+}
+
+// Sentences equal after lower-casing are not a tie the encoding failed to break: there is one
+// order, and the verdict says so (it used to say "the encoding is too weak here").
+TEST(Order, IdenticalSentencesAreNotATie) {
+    const OrderDemoOptions on;
+    for (const auto& [a, b] :
+         {std::pair{"cat", "cat"}, std::pair{"Dog bites man", "dog BITES man"}}) {
+        const OrderDemoResult result = run_order_demo(a, b, on);
+        const std::string verdict = OrderVerdictText(result, true);
+        EXPECT_NE(verdict.find("same words in the same order"), std::string::npos) << verdict;
+        EXPECT_EQ(verdict.find("too weak"), std::string::npos) << verdict;
+        EXPECT_EQ(verdict.find("tie"), std::string::npos) << verdict;
+        EXPECT_NE(OrderHeadlineText(result).find("same sentence twice"), std::string::npos);
+    }
+    // Repeated words: the verdict says how the words were matched.
+    const std::string repeated = OrderVerdictText(run_order_demo("a a b", "b a a", on), true);
+    EXPECT_NE(repeated.find("best of all 2 matchings"), std::string::npos) << repeated;
+    // Only ASCII is lower-cased, and the panel's help and the README say so.
+    EXPECT_NE(tokenize("ÄRGER"), tokenize("ärger"));
+    EXPECT_NE(std::string(kOrderWordsHelp).find("ÄRGER"), std::string::npos);
+    std::ifstream readme(std::string(PELAB_SOURCE_DIR) + "/README.md");
+    const std::string text((std::istreambuf_iterator<char>(readme)), {});
+    EXPECT_NE(text.find("Only the ASCII letters A-Z are lower-cased"), std::string::npos);
 }
 
 namespace {

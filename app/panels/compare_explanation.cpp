@@ -53,8 +53,8 @@ std::string ExplainDifference(double pos_a, double pos_b, int d_model, double ba
     }
     // A pair separates the positions when its hands are far apart: the angle between them,
     // ω_i·|A−B| (mod 2π), is large. Pairs that turned less than 0.1 rad are "too slow to
-    // notice"; pairs that turned more than half a turn have wrapped around, so their values
-    // look unrelated rather than ordered.
+    // notice"; past half a turn the gap between the two hands shrinks again as the distance
+    // grows, so such a pair still tells the positions apart but no longer in order of distance.
     const std::vector<double> w = frequencies(d_model, base);
     int wrapped = 0, telling = 0, still = 0, first_telling = -1, last_telling = -1;
     for (int i = 0; i < static_cast<int>(w.size()); ++i) {

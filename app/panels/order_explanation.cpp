@@ -13,6 +13,8 @@ namespace pelab {
 std::string OrderHeadlineText(const OrderDemoResult& result) {
     const ReorderVerdict& v = result.verdict;
     if (!v.same_multiset) return "Not re-orderings of each other: the words differ.";
+    if (result.tokens_a == result.tokens_b)
+        return "The same sentence twice: nothing to tell apart.";
     char text[160];
     if (v.same_up_to_reordering) return "Same scores, re-ordered: the two orders look alike.";
     std::snprintf(text, sizeof text,
@@ -23,28 +25,44 @@ std::string OrderHeadlineText(const OrderDemoResult& result) {
 
 std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled) {
     const ReorderVerdict& v = result.verdict;
-    char text[512];
+    char text[640];
+    // How B's words were matched with A's, when a repeated word leaves a choice.
+    char method[160] = "";
+    if (v.matchings > 1)
+        std::snprintf(method, sizeof method,
+                      v.matching_exact
+                          ? " (repeated words: the best of all %.0f matchings of equal words)"
+                          : " (repeated words: a local best of %.0f matchings, by swapping equal "
+                            "words)",
+                      v.matchings);
     if (!v.same_multiset) {
         std::snprintf(text, sizeof text,
                       "The two sentences are not re-orderings of each other (their words differ), "
                       "so their score matrices cannot be matched cell by cell.");
+    } else if (result.tokens_a == result.tokens_b) {
+        // Equal after lower-casing: there is no second order, so no tie to break.
+        std::snprintf(text, sizeof text,
+                      "Both sentences are the same words in the same order (after lower-casing "
+                      "A–Z), so the scores are equal cell by cell: there is no second order to "
+                      "tell apart. Swap two words in B to see what the positions do.");
     } else if (v.same_up_to_reordering) {
         std::snprintf(
             text, sizeof text,
             "Identical up to re-ordering: B's scores are A's scores with rows and columns "
-            "shuffled (largest difference after re-ordering: %.3g). %s",
-            v.max_difference,
-            pe_enabled ? "The encoding is too weak here to break the tie."
+            "shuffled (largest difference after re-ordering: %.3g%s). %s",
+            v.max_difference, method,
+            pe_enabled ? "The encoding changes the scores by less than rounding here (is "
+                         "its scale 0?), so the tie stands."
                        : "Without positions, the model cannot tell the two orders apart.");
     } else {
         const std::string& row_word = result.tokens_b[v.row_b];
         const std::string& col_word = result.tokens_b[v.col_b];
         std::snprintf(
             text, sizeof text,
-            "Different: after matching the words, the largest difference is %.3f, for "
+            "Different: after matching the words%s, the largest difference is %.3f, for "
             "\"%s\" attending to \"%s\": %.3f in A (row %d, column %d) vs %.3f in B (row %d, "
             "column %d). The positions make the two orders distinguishable.",
-            v.max_difference, row_word.c_str(), col_word.c_str(),
+            method, v.max_difference, row_word.c_str(), col_word.c_str(),
             result.scores_a.at(v.row_a, v.col_a), v.row_a, v.col_a,
             result.scores_b.at(v.row_b, v.col_b), v.row_b, v.col_b);
     }

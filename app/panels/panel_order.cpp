@@ -80,6 +80,9 @@ void OrderPanel::DrawInputs(FrameContext& frame) {
     if (ImGui::SmallButton("swap")) std::swap(sentence_a, sentence_b);
     FormulaTooltip("Exchange sentences A and B.");
     frame.Record("order.swap");
+    row.Item(HelpMarkerWidth());
+    HelpMarker(kOrderWordsHelp);
+    frame.Record("order.words_help");
 
     FlowRow settings;
     settings.Item(CheckboxWidth("add positional encoding"));

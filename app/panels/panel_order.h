@@ -50,9 +50,15 @@ private:
     void DrawMatrices(FrameContext& frame, const OrderDemoResult& result);
 };
 
-/// The verdict sentence for a result (exposed for tests).
+/// How the demo reads words, beside the sentence fields (the README says the same).
+constexpr const char* kOrderWordsHelp =
+    "Words are split at spaces. Only the ASCII letters A-Z are lower-cased, so \"Dog\" and "
+    "\"dog\" are one word, but other letters are kept as typed: \"ÄRGER\" and \"ärger\" are "
+    "two different words.";
+
 /// The verdict in one short line, shown above the matrices in a short panel.
 std::string OrderHeadlineText(const OrderDemoResult& result);
+/// The verdict sentence for a result (exposed for tests).
 std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled);
 /// "bites" → "dog" in both sentences: the same score when order is invisible, two when not.
 std::string OrderSameWordsText(const OrderDemoResult& result);

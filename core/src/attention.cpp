@@ -114,6 +114,42 @@ Matrix self_attention(const Matrix& x) {
     return output;
 }
 
+namespace {
+
+// The largest |S_B[j][k] − S_A[π(j)][π(k)]| under the matching π, and where it is.
+ReorderVerdict score_matching(const Matrix& scores_a, const Matrix& scores_b,
+                              const std::vector<int>& mapping, double* largest_score) {
+    ReorderVerdict verdict;
+    verdict.mapping = mapping;
+    const int n = static_cast<int>(mapping.size());
+    for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k) {
+            const int ja = mapping[j], ka = mapping[k];
+            const double diff = std::fabs(scores_b.at(j, k) - scores_a.at(ja, ka));
+            if (largest_score != nullptr)
+                *largest_score = std::max(
+                    {*largest_score, std::fabs(scores_b.at(j, k)), std::fabs(scores_a.at(ja, ka))});
+            if (diff > verdict.max_difference || verdict.row_b < 0) {
+                verdict.max_difference = diff;
+                verdict.row_b = j, verdict.col_b = k, verdict.row_a = ja, verdict.col_a = ka;
+            }
+        }
+    return verdict;
+}
+
+// One word's occurrences: where it stands in B, and the A positions they are matched with.
+struct WordGroup {
+    std::vector<int> in_b, in_a;
+};
+
+void apply_groups(const std::vector<WordGroup>& groups, std::vector<int>* mapping) {
+    for (const WordGroup& group : groups)
+        for (std::size_t t = 0; t < group.in_b.size(); ++t)
+            (*mapping)[group.in_b[t]] = group.in_a[t];
+}
+
+} // namespace
+
 ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
                                  const std::vector<std::string>& tokens_b, const Matrix& scores_a,
                                  const Matrix& scores_b) {
@@ -121,37 +157,66 @@ ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
     if (scores_a.rows != n_a || scores_a.cols != n_a || scores_b.rows != n_b ||
         scores_b.cols != n_b)
         throw InvalidArgument("score matrices must be tokens x tokens for their sentences");
-    ReorderVerdict verdict;
-    if (n_a != n_b) return verdict;
-    // Match the k-th occurrence of each word in B with the k-th occurrence in A. Without PE,
-    // equal words have equal rows, so any matching of duplicates gives the same scores.
-    std::map<std::string, std::vector<int>> positions_in_a;
+    if (n_a != n_b) return ReorderVerdict{};
+    // Group each word's occurrences in both sentences; the multisets must agree.
+    std::map<std::string, WordGroup> by_word;
     for (int i = 0; i < n_a; ++i)
-        positions_in_a[tokens_a[i]].push_back(i);
-    std::map<std::string, std::size_t> used;
-    verdict.mapping.resize(static_cast<std::size_t>(n_b));
-    for (int j = 0; j < n_b; ++j) {
-        const auto found = positions_in_a.find(tokens_b[j]);
-        std::size_t& next = used[tokens_b[j]];
-        if (found == positions_in_a.end() || next >= found->second.size()) {
-            verdict.mapping.clear();
-            return verdict;
-        }
-        verdict.mapping[j] = found->second[next++];
-    }
-    verdict.same_multiset = true;
-    double largest_score = 0;
+        by_word[tokens_a[i]].in_a.push_back(i);
     for (int j = 0; j < n_b; ++j)
-        for (int k = 0; k < n_b; ++k) {
-            const int ja = verdict.mapping[j], ka = verdict.mapping[k];
-            const double diff = std::fabs(scores_b.at(j, k) - scores_a.at(ja, ka));
-            largest_score = std::max(
-                {largest_score, std::fabs(scores_b.at(j, k)), std::fabs(scores_a.at(ja, ka))});
-            if (diff > verdict.max_difference || verdict.row_b < 0) {
-                verdict.max_difference = diff;
-                verdict.row_b = j, verdict.col_b = k, verdict.row_a = ja, verdict.col_a = ka;
-            }
+        by_word[tokens_b[j]].in_b.push_back(j);
+    std::vector<WordGroup> groups;
+    double matchings = 1;
+    for (auto& [word, group] : by_word) {
+        if (group.in_a.size() != group.in_b.size()) return ReorderVerdict{};
+        for (std::size_t t = 2; t <= group.in_a.size(); ++t)
+            matchings *= static_cast<double>(t);
+        if (group.in_a.size() > 1) groups.push_back(group);
+    }
+    std::vector<int> mapping(static_cast<std::size_t>(n_b));
+    for (const auto& [word, group] : by_word) // in order: the k-th "a" of B ↔ the k-th of A
+        for (std::size_t t = 0; t < group.in_b.size(); ++t)
+            mapping[group.in_b[t]] = group.in_a[t];
+    // A repeated word can be matched with any of its occurrences: with PE, the k-th "a" of B
+    // need not correspond to the k-th "a" of A. The verdict uses the matching with the smallest
+    // largest difference: every matching when there are few (exact), else a descent by swaps
+    // from the in-order matching (a local optimum, said so in matching_exact).
+    ReorderVerdict best = score_matching(scores_a, scores_b, mapping, nullptr);
+    bool exact = true;
+    if (matchings <= kMaxExactMatchings) {
+        // Odometer over the permutations of each group's A positions (each starts sorted).
+        for (;;) {
+            std::size_t g = 0;
+            while (g < groups.size() &&
+                   !std::next_permutation(groups[g].in_a.begin(), groups[g].in_a.end()))
+                ++g;
+            if (g == groups.size()) break;
+            apply_groups(groups, &mapping);
+            ReorderVerdict candidate = score_matching(scores_a, scores_b, mapping, nullptr);
+            if (candidate.max_difference < best.max_difference) best = std::move(candidate);
         }
+    } else {
+        exact = false;
+        for (bool improved = true; improved;) {
+            improved = false;
+            for (WordGroup& group : groups)
+                for (std::size_t s = 0; s < group.in_a.size(); ++s)
+                    for (std::size_t t = s + 1; t < group.in_a.size(); ++t) {
+                        std::vector<int> swapped = best.mapping;
+                        std::swap(swapped[group.in_b[s]], swapped[group.in_b[t]]);
+                        ReorderVerdict candidate =
+                            score_matching(scores_a, scores_b, swapped, nullptr);
+                        if (candidate.max_difference < best.max_difference) {
+                            best = std::move(candidate);
+                            improved = true;
+                        }
+                    }
+        }
+    }
+    double largest_score = 0;
+    ReorderVerdict verdict = score_matching(scores_a, scores_b, best.mapping, &largest_score);
+    verdict.same_multiset = true;
+    verdict.matching_exact = exact;
+    verdict.matchings = matchings;
     verdict.same_up_to_reordering = verdict.max_difference <= 1e-12 * std::max(1.0, largest_score);
     return verdict;
 }

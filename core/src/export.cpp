@@ -153,6 +153,8 @@ std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions
     doc["same_up_to_reordering"] = result.verdict.same_up_to_reordering;
     doc["max_reorder_diff"] = result.verdict.max_difference;
     doc["reorder_mapping_b_to_a"] = result.verdict.mapping;
+    doc["reorder_matchings"] = result.verdict.matchings;
+    doc["reorder_matching_exact"] = result.verdict.matching_exact;
     if (result.verdict.same_multiset)
         doc["largest_difference_at"] = {{"row_b", result.verdict.row_b},
                                         {"col_b", result.verdict.col_b},

@@ -48,13 +48,25 @@ struct ReorderVerdict {
     /// same_multiset and S_B = P S_A Pᵀ to within 1e-12 relative: the model cannot tell the
     /// two orders apart.
     bool same_up_to_reordering = false;
-    /// max |S_B[j][k] − S_A[π(j)][π(k)]| (0 when not a re-ordering: there is no π).
+    /// min over matchings π of max |S_B[j][k] − S_A[π(j)][π(k)]| (0 when not a re-ordering:
+    /// there is no π). A matching pairs each word of B with an occurrence of the same word in
+    /// A; with repeated words there are several, and only the best one says whether the model
+    /// can tell the orders apart.
     double max_difference = 0;
     int row_b = -1, col_b = -1; ///< where in B the largest difference is
     int row_a = -1, col_a = -1; ///< the matching cell of A
-    /// π: B's token j is A's token mapping[j] (the k-th "dog" of B ↔ the k-th "dog" of A).
+    /// π: B's token j is A's token mapping[j], the matching that gives max_difference.
     std::vector<int> mapping;
+    /// True when every matching was tried (at most kMaxExactMatchings of them); false when
+    /// max_difference is a local minimum, reached by swapping equal words from the in-order
+    /// matching until no swap lowers it.
+    bool matching_exact = true;
+    double matchings = 1; ///< how many matchings exist: the product of (count of each word)!
 };
+
+/// Up to this many matchings (7! = 5040: seven copies of one word), compare_orderings tries
+/// them all: each costs one pass over the n × n scores.
+constexpr double kMaxExactMatchings = 5040;
 
 ReorderVerdict compare_orderings(const std::vector<std::string>& tokens_a,
                                  const std::vector<std::string>& tokens_b, const Matrix& scores_a,
