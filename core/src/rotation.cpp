@@ -10,6 +10,16 @@
 
 namespace pelab {
 
+namespace {
+void validate_shift(double pos, double offset) {
+    validate_position(pos);
+    if (!std::isfinite(offset))
+        throw InvalidArgument(
+            detail::concat("offset k must be a finite number (got ", offset, ")"));
+    validate_position(pos + offset);
+}
+} // namespace
+
 Rotation2 rotation_matrix(int pair_index, double offset, int d_model, double base) {
     if (!std::isfinite(offset))
         throw InvalidArgument(
@@ -26,11 +36,7 @@ void apply_rotation(const Rotation2& rotation, double sin_value, double cos_valu
 }
 
 double rotation_residual(double pos, double offset, int d_model, double base) {
-    validate_position(pos);
-    if (!std::isfinite(offset))
-        throw InvalidArgument(
-            detail::concat("offset k must be a finite number (got ", offset, ")"));
-    validate_position(pos + offset);
+    validate_shift(pos, offset);
     const std::vector<float> here = pe_vector(pos, d_model, base);
     const std::vector<float> there = pe_vector(pos + offset, d_model, base);
     double worst = 0;
@@ -42,6 +48,42 @@ double rotation_residual(double pos, double offset, int d_model, double base) {
         worst = std::max(worst, std::fabs(there[2 * i + 1] - rotated_cos));
     }
     return worst;
+}
+
+
+double rotation_residual_double(double pos, double offset, int d_model, double base) {
+    validate_shift(pos, offset);
+    const std::vector<double> here = pe_vector_double(pos, d_model, base);
+    const std::vector<double> there = pe_vector_double(pos + offset, d_model, base);
+    double worst = 0;
+    for (int i = 0; i < d_model / 2; ++i) {
+        double rotated_sin = 0, rotated_cos = 0;
+        apply_rotation(rotation_matrix(i, offset, d_model, base), here[2 * i], here[2 * i + 1],
+                       &rotated_sin, &rotated_cos);
+        worst = std::max(worst, std::fabs(there[2 * i] - rotated_sin));
+        worst = std::max(worst, std::fabs(there[2 * i + 1] - rotated_cos));
+    }
+    return worst;
+}
+
+std::vector<double> shift_dot_products(double pos, int k_min, int k_max, int d_model,
+                                       double base) {
+    if (k_min > k_max || k_max - k_min > 20000)
+        throw InvalidArgument(detail::concat("offsets must satisfy k_min <= k_max <= k_min + 20000 (got ",
+                                             k_min, " to ", k_max, ")"));
+    validate_shift(pos, k_min);
+    validate_shift(pos, k_max);
+    const std::vector<double> start = pe_vector_double(pos, d_model, base);
+    std::vector<double> dots;
+    dots.reserve(static_cast<std::size_t>(k_max - k_min + 1));
+    for (int k = k_min; k <= k_max; ++k) {
+        const std::vector<double> shifted = pe_vector_double(pos + k, d_model, base);
+        double dot = 0;
+        for (int dim = 0; dim < d_model; ++dim)
+            dot += start[dim] * shifted[dim];
+        dots.push_back(dot);
+    }
+    return dots;
 }
 
 } // namespace pelab

@@ -85,6 +85,21 @@ double pe_value(double pos, int dim, int d_model, double base) {
     return dim % 2 == 0 ? std::sin(angle) : std::cos(angle);
 }
 
+PeStep pe_step(double pos, int dim, int d_model, double base) {
+    PeStep step;
+    step.value = pe_value(pos, dim, d_model, base); // validates every argument
+    step.dim = dim;
+    step.pair_index = dim / 2;
+    step.exponent = exponent(step.pair_index, d_model);
+    step.denominator = denominator(step.pair_index, d_model, base);
+    // The same product pe_value forms (pos·ω, not pos / denominator), so sin or cos of this
+    // angle is exactly the value shown next to it.
+    step.angle = pos * std::pow(base, -2.0 * step.pair_index / d_model);
+    step.angle_mod_2pi = std::fmod(step.angle, 2 * M_PI);
+    step.is_cos = dim % 2 == 1;
+    return step;
+}
+
 namespace {
 
 // Column of the sin (first) and cos (second) of pair i inside one row.

@@ -6,6 +6,8 @@
 // Contracts: as in sinusoidal.h; the offset k may be negative as long as pos + k ≥ 0.
 #pragma once
 
+#include <vector>
+
 namespace pelab {
 
 /// Row-major 2×2 matrix acting on the column vector (sin, cos) of one pair.
@@ -24,5 +26,15 @@ void apply_rotation(const Rotation2& rotation, double sin_value, double cos_valu
 /// the way a model holds them: float rounding only, ≈ 1e-7. Shows the identity holds for
 /// the numbers a model actually sees.
 double rotation_residual(double pos, double offset, int d_model, double base);
+
+/// The same maximum in double throughout (PE vectors and R_k in double): only the rounding of
+/// sin, cos and the products, ≈ 1e-16 … 1e-13 (larger for large pos: the angle's own rounding).
+double rotation_residual_double(double pos, double offset, int d_model, double base);
+
+/// PE(pos)·PE(pos + k) for k = k_min … k_max (size k_max − k_min + 1), each an explicit dot
+/// product of two PE vectors (not the offset formula), so curves from different starts can be
+/// compared to show that they coincide. Needs k_min ≤ k_max, k_max − k_min ≤ 20 000, and
+/// pos + k_min ≥ 0, pos + k_max ≤ kMaxPosition.
+std::vector<double> shift_dot_products(double pos, int k_min, int k_max, int d_model, double base);
 
 } // namespace pelab

@@ -1,0 +1,93 @@
+// Core pieces of the "inside the formula" panels: the calculator's steps, the rotation residual
+// in double, the shift curves, and the float32 recipes' errors. Expected values come from the
+// reference documents, the issue's measured numbers, or the long double reference.
+#include "pelab/precision.h"
+#include "pelab/rotation.h"
+#include "pelab/sinusoidal.h"
+#include "reference.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace pelab;
+
+// Document 001's calculator at d 512: dim 0 of pos 1 is sin(1) = 0.841471, dim 1 cos(1) =
+// 0.540302; every step of dim 2i at pos 10 agrees with the formula written out here.
+TEST(Calculator, StepsFollowTheFormula) {
+    const PeStep first = pe_step(1, 0, 512, 10000);
+    EXPECT_NEAR(first.value, 0.841471, 1e-6);
+    EXPECT_FALSE(first.is_cos);
+    EXPECT_NEAR(pe_step(1, 1, 512, 10000).value, 0.540302, 1e-6);
+    for (int dim : {0, 1, 2, 7, 100, 511}) {
+        const PeStep s = pe_step(10, dim, 512, 10000);
+        const int i = dim / 2;
+        EXPECT_EQ(s.pair_index, i);
+        EXPECT_DOUBLE_EQ(s.exponent, 2.0 * i / 512);
+        EXPECT_NEAR(s.denominator, std::pow(10000.0, 2.0 * i / 512), 1e-9 * s.denominator);
+        EXPECT_NEAR(s.angle, 10.0 / s.denominator, 1e-12);
+        EXPECT_NEAR(s.angle_mod_2pi, std::fmod(10.0 / s.denominator, 2 * M_PI), 1e-12);
+        EXPECT_GE(s.angle_mod_2pi, 0.0);
+        EXPECT_LT(s.angle_mod_2pi, 2 * M_PI);
+        EXPECT_EQ(s.is_cos, dim % 2 == 1);
+        EXPECT_NEAR(s.value, static_cast<double>(reference::pe(10, dim, 512, 10000)), 1e-15);
+    }
+}
+
+// PE(pos + k) = R_k·PE(pos) holds to double rounding (the issue: ≈ 1e-16), for every pair.
+TEST(Rotation, ResidualInDoubleIsRoundingOnly) {
+    EXPECT_LT(rotation_residual_double(3, 5, 512, 10000), 1e-14);
+    EXPECT_LT(rotation_residual_double(100, -37, 64, 10000), 1e-13);
+    // float32 storage is ≈ 1e-7: the two residuals are different things.
+    EXPECT_GT(rotation_residual(3, 5, 512, 10000), 1e-9);
+}
+
+// PE(p)·PE(p + k) by explicit dot products: the same function of k from every start p (within
+// rounding), and equal to Σ_i cos(ω_i k) computed here in long double.
+TEST(Rotation, ShiftCurvesCoincideForEveryStart) {
+    const int d = 64;
+    std::vector<std::vector<double>> curves;
+    for (double p : {20.0, 137.0, 5000.0})
+        curves.push_back(shift_dot_products(p, -20, 20, d, 10000));
+    for (int index = 0; index <= 40; ++index) {
+        const int k = index - 20;
+        long double expected = 0;
+        for (int i = 0; i < d / 2; ++i)
+            expected += cosl(k * reference::omega(i, d, 10000));
+        for (const auto& curve : curves)
+            EXPECT_NEAR(curve[index], static_cast<double>(expected), 1e-11) << k;
+    }
+    EXPECT_THROW(shift_dot_products(5, -6, 3, d, 10000), std::exception); // position −1
+    EXPECT_THROW(shift_dot_products(5, 3, 2, d, 10000), std::exception);
+}
+
+// The issue's measured errors at d 512 (float32 code: ≈ 1.2e-4 at 2 048, ≈ 5e-3 at 10⁵,
+// ≈ 0.06 at 10⁶; pelab ≈ 3e-8), each within a factor of 2.5.
+TEST(Precision, Float32RecipeErrorsMatchTheKnownValues) {
+    const struct {
+        double pos, expected;
+    } known[] = {{2048, 1.2e-4}, {1e5, 5e-3}, {1e6, 0.06}};
+    for (const auto& k : known) {
+        const double error = recipe_max_error(PeRecipe::Float32Code, k.pos, 512, 10000);
+        EXPECT_GT(error, k.expected / 2.5) << k.pos;
+        EXPECT_LT(error, k.expected * 2.5) << k.pos;
+        // Double sin/cos of the float32 angle is no better: the angle itself is off.
+        const double half =
+            recipe_max_error(PeRecipe::Float32AngleDouble, k.pos, 512, 10000);
+        EXPECT_GT(half, k.expected / 2.5) << k.pos;
+        EXPECT_LT(recipe_max_error(PeRecipe::PelabCore, k.pos, 512, 10000), 6e-8) << k.pos;
+    }
+}
+
+// Neighbour steps: 2 sin(ω_i / 2) — pair 0 (ω = 1) 0.9589; the slowest pair at d 512 has
+// ω = 10000^(−510/512) ≈ 1.0366e-4, a step of the same size. An error of 1e-3 exceeds the step of
+// every pair with ω_i ≤ 1e-3, i.e. 2i/512 ≥ 0.75: pairs 192 … 255 (64 pairs; pair 192 has
+// ω = 1e-3 exactly, and its step 2 sin(5e-4) is just below that).
+TEST(Precision, NeighbourStepsAndPairsBelowThem) {
+    EXPECT_NEAR(neighbour_step(0, 512, 10000), 2 * std::sin(0.5), 1e-15);
+    EXPECT_NEAR(neighbour_step(255, 512, 10000), 1.0366e-4, 1e-7);
+    EXPECT_EQ(pairs_below_step(1e-3, 512, 10000), 64);
+    EXPECT_EQ(pairs_below_step(1e-9, 512, 10000), 0);
+    EXPECT_EQ(pairs_below_step(10, 512, 10000), 256);
+}
