@@ -65,16 +65,13 @@ TEST(Rotation, ShiftCurvesCoincideForEveryStart) {
 // The measured errors at d 512 (float32 code: ≈ 1.2e-4 at 2 048, ≈ 5e-3 at 10⁵,
 // ≈ 0.06 at 10⁶; pelab ≈ 3e-8), each within a factor of 2.5.
 TEST(Precision, Float32RecipeErrorsMatchTheKnownValues) {
-    const struct {
-        double pos, expected;
-    } known[] = {{2048, 1.2e-4}, {1e5, 5e-3}, {1e6, 0.06}};
+    const struct { double pos, expected; } known[] = {{2048, 1.2e-4}, {1e5, 5e-3}, {1e6, 0.06}};
     for (const auto& k : known) {
         const double error = recipe_max_error(PeRecipe::Float32Code, k.pos, 512, 10000);
         EXPECT_GT(error, k.expected / 2.5) << k.pos;
         EXPECT_LT(error, k.expected * 2.5) << k.pos;
         // Double sin/cos of the float32 angle is no better: the angle itself is off.
-        const double half =
-            recipe_max_error(PeRecipe::Float32AngleDouble, k.pos, 512, 10000);
+        const double half = recipe_max_error(PeRecipe::Float32AngleDouble, k.pos, 512, 10000);
         EXPECT_GT(half, k.expected / 2.5) << k.pos;
         EXPECT_LT(recipe_max_error(PeRecipe::PelabCore, k.pos, 512, 10000), 6e-8) << k.pos;
     }

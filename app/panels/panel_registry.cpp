@@ -1,5 +1,6 @@
 #include "panel_registry.h"
 
+#include "panel_calculator.h"
 #include "panel_clocks.h"
 #include "panel_compare.h"
 #include "panel_heatmap.h"
@@ -20,6 +21,9 @@ PanelRegistry::PanelRegistry() {
         "\"dog bites man\" vs \"man bites dog\": attention scores with and without PE", true);
     Add<HeatmapPanel>("heatmap", "PE heatmap: positions × dimensions",
         "the whole PE matrix computed per pixel on the GPU, up to 65 536 × 4 096; zoom, hover, click",
+        false);
+    Add<CalculatorPanel>("calculator", "Calculator: PE(pos) step by step",
+        "every dimension worked out: i, 2i/d, base^(2i/d), angle, sin or cos; two positions side by side",
         false);
     // clang-format on
 }

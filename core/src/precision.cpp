@@ -9,9 +9,12 @@ namespace pelab {
 
 const char* recipe_name(PeRecipe recipe) {
     switch (recipe) {
-    case PeRecipe::Float32Code: return "float32 code (NumPy/PyTorch recipe)";
-    case PeRecipe::Float32AngleDouble: return "float32 angle, double sin/cos";
-    case PeRecipe::PelabCore: return "pelab_core";
+    case PeRecipe::Float32Code:
+        return "float32 code (NumPy/PyTorch recipe)";
+    case PeRecipe::Float32AngleDouble:
+        return "float32 angle, double sin/cos";
+    case PeRecipe::PelabCore:
+        return "pelab_core";
     }
     return "?";
 }
@@ -47,10 +50,9 @@ double recipe_max_error(PeRecipe recipe, double pos, int d_model, double base) {
     const std::vector<double> values = recipe_vector(recipe, pos, d_model, base);
     long double worst = 0;
     for (int i = 0; i < d_model / 2; ++i) {
-        const long double angle =
-            static_cast<long double>(pos) * powl(base, -2.0L * i / d_model);
-        worst = std::max({worst, fabsl(values[2 * i] - sinl(angle)),
-                          fabsl(values[2 * i + 1] - cosl(angle))});
+        const long double angle = static_cast<long double>(pos) * powl(base, -2.0L * i / d_model);
+        worst = std::max(
+            {worst, fabsl(values[2 * i] - sinl(angle)), fabsl(values[2 * i + 1] - cosl(angle))});
     }
     return static_cast<double>(worst);
 }

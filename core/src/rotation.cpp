@@ -50,7 +50,6 @@ double rotation_residual(double pos, double offset, int d_model, double base) {
     return worst;
 }
 
-
 double rotation_residual_double(double pos, double offset, int d_model, double base) {
     validate_shift(pos, offset);
     const std::vector<double> here = pe_vector_double(pos, d_model, base);
@@ -66,11 +65,11 @@ double rotation_residual_double(double pos, double offset, int d_model, double b
     return worst;
 }
 
-std::vector<double> shift_dot_products(double pos, int k_min, int k_max, int d_model,
-                                       double base) {
+std::vector<double> shift_dot_products(double pos, int k_min, int k_max, int d_model, double base) {
     if (k_min > k_max || k_max - k_min > 20000)
-        throw InvalidArgument(detail::concat("offsets must satisfy k_min <= k_max <= k_min + 20000 (got ",
-                                             k_min, " to ", k_max, ")"));
+        throw InvalidArgument(
+            detail::concat("offsets must satisfy k_min <= k_max <= k_min + 20000 (got ", k_min,
+                           " to ", k_max, ")"));
     validate_shift(pos, k_min);
     validate_shift(pos, k_max);
     const std::vector<double> start = pe_vector_double(pos, d_model, base);

@@ -58,13 +58,13 @@ double pe_value(double pos, int dim, int d_model, double base);
 /// Every intermediate of PE(pos, dim), for a step-by-step table (document 001's calculator).
 struct PeStep {
     int dim = 0;
-    int pair_index = 0;      ///< i = ⌊dim / 2⌋
-    double exponent = 0;     ///< 2i/d
-    double denominator = 0;  ///< base^(2i/d)
-    double angle = 0;        ///< pos / denominator, radians
+    int pair_index = 0;       ///< i = ⌊dim / 2⌋
+    double exponent = 0;      ///< 2i/d
+    double denominator = 0;   ///< base^(2i/d)
+    double angle = 0;         ///< pos / denominator, radians
     double angle_mod_2pi = 0; ///< the same angle reduced to [0, 2π)
-    bool is_cos = false;     ///< odd dims take cos, even dims sin
-    double value = 0;        ///< sin or cos of the angle
+    bool is_cos = false;      ///< odd dims take cos, even dims sin
+    double value = 0;         ///< sin or cos of the angle
 };
 PeStep pe_step(double pos, int dim, int d_model, double base);
 

@@ -1,0 +1,380 @@
+#include "panel_calculator.h"
+
+#include "layout.h"
+#include "pelab/sinusoidal.h"
+#include "scene.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+
+namespace pelab {
+
+namespace {
+
+// "dims 0–255" or "dim 0".
+std::string Dims(int first, int last) {
+    char text[48];
+    if (first == last)
+        std::snprintf(text, sizeof text, "dim %d", first);
+    else
+        std::snprintf(text, sizeof text, "dims %d–%d", first, last);
+    return text;
+}
+
+// The largest |PE(pos, dim) − PE(other, dim)| over dims [first, last], and where.
+double LargestDelta(double pos, double other, int first, int last, int d_model, double base,
+                    int* at) {
+    double largest = -1;
+    for (int dim = first; dim <= last; ++dim) {
+        const double delta =
+            std::fabs(pe_value(pos, dim, d_model, base) - pe_value(other, dim, d_model, base));
+        if (delta > largest) largest = delta, *at = dim;
+    }
+    return largest;
+}
+
+} // namespace
+
+std::string CalculatorSummary(double pos, double other, int first, int last, int d_model,
+                              double base) {
+    char text[640];
+    if (pos == other) {
+        std::snprintf(text, sizeof text,
+                      "Both columns are position %.6g: every |Δ| is 0. Set the offset to compare "
+                      "two positions.",
+                      pos);
+        return text;
+    }
+    int most = first, least = first;
+    double largest = -1, smallest = 3;
+    for (int dim = first; dim <= last; ++dim) {
+        const double delta =
+            std::fabs(pe_value(pos, dim, d_model, base) - pe_value(other, dim, d_model, base));
+        if (delta > largest) largest = delta, most = dim;
+        if (delta < smallest) smallest = delta, least = dim;
+    }
+    std::string summary;
+    if (first == last) {
+        std::snprintf(text, sizeof text, "Between pos %.6g and %.6g, dim %d differs by %.3g.", pos,
+                      other, first, largest);
+        summary = text;
+    } else {
+        std::snprintf(text, sizeof text,
+                      "Between pos %.6g and %.6g, in %s: |Δ| is largest at dim %d (%.3g, pair %d, "
+                      "wavelength %.3g) and smallest at dim %d (%.3g, pair %d, wavelength %.3g).",
+                      pos, other, Dims(first, last).c_str(), most, largest, most / 2,
+                      wavelength(most / 2, d_model, base), least, smallest, least / 2,
+                      wavelength(least / 2, d_model, base));
+        summary = text;
+    }
+    if (d_model < 4) return summary;
+    // The whole vector in two halves: the early dims hold the fast pairs, the late ones the slow.
+    const int half = d_model / 2;
+    int early_at = 0, late_at = half;
+    const double early = LargestDelta(pos, other, 0, half - 1, d_model, base, &early_at);
+    const double late = LargestDelta(pos, other, half, d_model - 1, d_model, base, &late_at);
+    std::snprintf(text, sizeof text,
+                  " Over the whole vector, %s change by up to %.3g and %s by up to %.3g",
+                  Dims(0, half - 1).c_str(), early, Dims(half, d_model - 1).c_str(), late);
+    summary += text;
+    if (early < 0.1)
+        summary += ": the positions are so close that no dimension moves much.";
+    else if (late < 0.1 && early > 10 * late)
+        summary += ": the early, fast dimensions tell these positions apart and the late, slow "
+                   "ones barely move.";
+    else if (late < 0.1)
+        summary += ": only some of the early dimensions move much.";
+    else
+        summary += ": at this distance even the slow dimensions have moved.";
+    return summary;
+}
+
+double CalculatorPanel::SecondPosition(const AppState& state) const {
+    return std::clamp(state.pos_a + second_offset, 0.0, kUiMaxPosition);
+}
+
+void CalculatorPanel::Range(const AppState& state, int* first, int* last) const {
+    *last = std::clamp(dim_to, 0, state.d_model - 1);
+    *first = std::clamp(dim_from, 0, *last);
+}
+
+void CalculatorPanel::Draw(FrameContext& frame) {
+    if (BeginControls(frame)) {
+        DrawControls(frame);
+        EndControls(frame);
+    }
+    if (!frame.pictures_first) {
+        MutedWrappedText("PE(pos, 2i) = sin(pos / base^(2i/d)), PE(pos, 2i+1) = cos(pos / "
+                         "base^(2i/d)): each row works one dimension out, left to right. Hover a "
+                         "header for its formula; click a row to select its pair everywhere.");
+    }
+    DrawSummary(frame);
+    DrawTable(frame);
+}
+
+void CalculatorPanel::DrawControls(FrameContext& frame) {
+    AppState& state = frame.state;
+    const float font = ImGui::GetFontSize();
+    const float spacing = FlowRow::Spacing();
+    FlowRow row;
+    // pos (= pos A everywhere): a slider for the first 1000 positions and a typed entry, with the
+    // label first, as a sentence reads.
+    // The slider covers 0…1000, or up to the next power of ten when pos A is beyond that, so
+    // its handle never shows a number other than pos A.
+    const double zero = 0.0,
+                 slider_max = state.pos_a <= 1000.0
+                                  ? 1000.0
+                                  : std::min(kUiMaxPosition,
+                                             std::pow(10.0, std::ceil(std::log10(state.pos_a))));
+    const float slider_width = FitWidth(10.0f, "pos A");
+    const float input_width = font * 5.5f;
+    row.Item(LabelWidth("pos A") + slider_width + spacing + input_width);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("pos A");
+    ImGui::SameLine();
+    double slider_value = std::min(state.pos_a, slider_max);
+    ImGui::SetNextItemWidth(slider_width);
+    if (ImGui::SliderScalar("##pos_slider", ImGuiDataType_Double, &slider_value, &zero, &slider_max,
+                            "%.0f"))
+        state.pos_a = std::round(slider_value);
+    FormulaTooltip("pos = pos A, shared with every panel (Left/Right arrows: −1 / +1). The "
+                   "slider reaches 1000, or the next power of ten above pos A.");
+    frame.Record("calculator.pos_slider");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(input_width);
+    double typed = state.pos_a;
+    if (ImGui::InputDouble("##pos_input", &typed, 0.0, 0.0, "%.6g",
+                           ImGuiInputTextFlags_EnterReturnsTrue)) {
+        if (std::isfinite(typed) && typed >= 0 && typed <= kUiMaxPosition) {
+            state.pos_a = typed;
+            input_note.clear();
+        } else {
+            char note[128];
+            std::snprintf(note, sizeof note,
+                          "pos must be a number in [0, 1000000] (got %.6g); kept %.6g.", typed,
+                          state.pos_a);
+            input_note = note;
+        }
+    }
+    FormulaTooltip("Type a position (fractions allowed) and press Enter.");
+    frame.Record("calculator.pos_input");
+    // The second column: pos A + offset.
+    const float offset_width = font * 7.0f;
+    row.Item(LabelWidth("second: pos A +") + offset_width + 2 * spacing + HelpMarkerWidth());
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("second: pos A +");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(offset_width);
+    double offset = second_offset;
+    if (ImGui::InputDouble("##offset", &offset, 1.0, 10.0, "%.6g") && std::isfinite(offset) &&
+        std::fabs(offset) <= kUiMaxPosition)
+        second_offset = offset;
+    frame.Record("calculator.offset");
+    ImGui::SameLine();
+    HelpMarker("The second column is PE(pos A + offset); offset 1 compares neighbours. "
+               "The second position stays within [0, 1000000].");
+    // The range of dimensions: "dims [from] to [to]".
+    const float dim_width = font * 6.5f;
+    row.Item(LabelWidth("dims") + LabelWidth("to") + 2 * dim_width + 3 * spacing);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("dims");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(dim_width);
+    ImGui::InputInt("##from", &dim_from, 1, 8);
+    FormulaTooltip("First dimension shown (0 … d_model − 1).");
+    frame.Record("calculator.dim_from");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("to");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(dim_width);
+    ImGui::InputInt("##to", &dim_to, 1, 8);
+    FormulaTooltip("Last dimension shown; the table scrolls through any number of rows.");
+    frame.Record("calculator.dim_to");
+    dim_to = std::clamp(dim_to, 0, kUiMaxDModel - 1);
+    dim_from = std::clamp(dim_from, 0, dim_to);
+    for (const auto& [label, first, last, name] :
+         {std::tuple{"first 8", 0, 7, "calculator.first_8"},
+          std::tuple{"last 8", state.d_model - 8, state.d_model - 1, "calculator.last_8"},
+          std::tuple{"all", 0, state.d_model - 1, "calculator.all"}}) {
+        row.Item(ButtonWidth(label));
+        if (ImGui::Button(label)) dim_from = std::max(0, first), dim_to = last;
+        frame.Record(name);
+    }
+    row.Item(ButtonWidth("Copy as CSV"));
+    if (ImGui::Button("Copy as CSV")) {
+        ImGui::SetClipboardText(Csv(state).c_str());
+        int first = 0, last = 0;
+        Range(state, &first, &last);
+        copy_note = "copied " + std::to_string(last - first + 1) + " rows";
+    }
+    FormulaTooltip("The rows of the shown range, as CSV, to the clipboard.");
+    frame.Record("calculator.copy_csv");
+    row.Item(ButtonWidth("Save CSV…"));
+    save_dialog.Draw(frame, "Save CSV…", "calculator.save_csv", [&] { return Csv(state); });
+    if (!copy_note.empty()) {
+        row.Item(ImGui::CalcTextSize(copy_note.c_str()).x);
+        ImGui::TextDisabled("%s", copy_note.c_str());
+    }
+    if (!save_dialog.message.empty() && !save_dialog.failed) {
+        row.Item(ImGui::CalcTextSize(save_dialog.message.c_str()).x);
+        ImGui::TextDisabled("%s", save_dialog.message.c_str());
+    }
+    if (!input_note.empty()) ErrorText(frame, input_note.c_str());
+    state.Clamp();
+}
+
+void CalculatorPanel::DrawSummary(FrameContext& frame) {
+    const AppState& state = frame.state;
+    int first = 0, last = 0;
+    Range(state, &first, &last);
+    std::string summary;
+    {
+        CoreTimer core_time(frame.stats);
+        summary = CalculatorSummary(state.pos_a, SecondPosition(state), first, last, state.d_model,
+                                    state.base);
+    }
+    WrappedText(summary.c_str());
+    frame.Record("calculator.summary");
+}
+
+void CalculatorPanel::DrawTable(FrameContext& frame) {
+    AppState& state = frame.state;
+    const double other = SecondPosition(state);
+    int first = 0, last = 0;
+    Range(state, &first, &last);
+    const float font = ImGui::GetFontSize();
+    // Wide enough for every column: they share the width; else they scroll sideways.
+    const bool wide = ImGui::GetContentRegionAvail().x > font * 48.0f;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_ScrollY |
+                                  (wide ? ImGuiTableFlags_SizingStretchProp
+                                        : ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit);
+    const float height = std::max(font * 8.0f, ImGui::GetContentRegionAvail().y);
+    if (!ImGui::BeginTable("##steps", 10, flags, ImVec2(0, height))) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    char pos_header[48], other_header[48];
+    std::snprintf(pos_header, sizeof pos_header, "PE(%.6g)", state.pos_a);
+    std::snprintf(other_header, sizeof other_header, "PE(%.6g)", other);
+    const char* headers[] = {"dim",    "i",  "2i/d",     "base^(2i/d)", "angle (rad)",
+                             "mod 2π", "fn", pos_header, other_header,  "|Δ|"};
+    for (const char* header : headers)
+        ImGui::TableSetupColumn(header);
+    const char* tooltips[] = {"dimension of the PE vector (0 … d_model − 1)",
+                              "pair index i = ⌊dim / 2⌋: dims 2i and 2i+1 share one frequency",
+                              "the exponent 2i/d_model, from 0 towards 1",
+                              "the denominator base^(2i/d): pos is divided by it",
+                              "angle = pos / base^(2i/d) = pos · ω_i, in radians",
+                              "the same angle minus whole turns: angle mod 2π, in [0, 2π)",
+                              "sin for even dims, cos for odd dims",
+                              "PE(pos, dim) = sin or cos of the angle",
+                              "PE(pos + offset, dim), the same steps for the second position",
+                              "|PE(pos, dim) − PE(pos + offset, dim)|"};
+    TableHeadersWithTooltips(frame, tooltips, "calculator");
+    ImGuiListClipper clipper;
+    clipper.Begin(last - first + 1);
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const int dim = first + row;
+            PeStep step, step_other;
+            {
+                CoreTimer core_time(frame.stats);
+                step = pe_step(state.pos_a, dim, state.d_model, state.base);
+                step_other = pe_step(other, dim, state.d_model, state.base);
+            }
+            ImGui::TableNextRow();
+            if (step.pair_index == state.pair)
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1,
+                                       ImGui::GetColorU32(ImGuiCol_Header));
+            ImGui::TableNextColumn();
+            char label[16];
+            std::snprintf(label, sizeof label, "%d", dim);
+            if (ImGui::Selectable(label, step.pair_index == state.pair,
+                                  ImGuiSelectableFlags_SpanAllColumns))
+                state.pair = step.pair_index;
+            ImGui::TableNextColumn();
+            ImGui::Text("%d", step.pair_index);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", step.exponent);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.6g", step.denominator);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.6g", step.angle);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", step.angle_mod_2pi);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(step.is_cos ? "cos" : "sin");
+            ImGui::TableNextColumn();
+            ImGui::TextColored(frame.ColorVec(Role::PosA), "%+.6f", step.value);
+            ImGui::TableNextColumn();
+            ImGui::TextColored(frame.ColorVec(Role::PosB), "%+.6f", step_other.value);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.6f", std::fabs(step.value - step_other.value));
+        }
+    }
+    ImGui::EndTable();
+    frame.Record("calculator.table");
+}
+
+std::string CalculatorPanel::Csv(const AppState& state) const {
+    int first = 0, last = 0;
+    Range(state, &first, &last);
+    const double other = SecondPosition(state);
+    std::string csv = "dim,i,exponent_2i_over_d,denominator,angle,angle_mod_2pi,function,pe_pos,"
+                      "pe_other,abs_delta\n";
+    char line[320];
+    for (int dim = first; dim <= last; ++dim) {
+        const PeStep s = pe_step(state.pos_a, dim, state.d_model, state.base);
+        const PeStep o = pe_step(other, dim, state.d_model, state.base);
+        std::snprintf(line, sizeof line, "%d,%d,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%.17g\n",
+                      dim, s.pair_index, s.exponent, s.denominator, s.angle, s.angle_mod_2pi,
+                      s.is_cos ? "cos" : "sin", s.value, o.value, std::fabs(s.value - o.value));
+        csv += line;
+    }
+    return csv;
+}
+
+void CalculatorPanel::AddSceneFields(SceneTable& table) {
+    table.Number("calculator_offset",
+                 "number in [-1000000, 1000000]: the calculator's second column is pos A + this",
+                 &second_offset, -kUiMaxPosition, kUiMaxPosition);
+    table.Integer("calculator_dim_from",
+                  "integer in [0, 4095]: first dimension the calculator shows", &dim_from, 0,
+                  kUiMaxDModel - 1);
+    table.Integer("calculator_dim_to",
+                  "integer in [0, 4095]: last dimension shown (clamped to d_model - 1)", &dim_to, 0,
+                  kUiMaxDModel - 1);
+}
+
+nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
+    int first = 0, last = 0;
+    Range(state, &first, &last);
+    const double other = SecondPosition(state);
+    nlohmann::json rows = nlohmann::json::array();
+    for (int dim = first; dim <= last; ++dim) {
+        const PeStep s = pe_step(state.pos_a, dim, state.d_model, state.base);
+        const double value_other = pe_value(other, dim, state.d_model, state.base);
+        rows.push_back({{"dim", dim},
+                        {"i", s.pair_index},
+                        {"exponent", s.exponent},
+                        {"denominator", s.denominator},
+                        {"angle", s.angle},
+                        {"angle_mod_2pi", s.angle_mod_2pi},
+                        {"function", s.is_cos ? "cos" : "sin"},
+                        {"value", s.value},
+                        {"value_other", value_other},
+                        {"abs_delta", std::fabs(s.value - value_other)}});
+    }
+    return {
+        {"pos", state.pos_a},
+        {"other_pos", other},
+        {"dim_from", first},
+        {"dim_to", last},
+        {"rows", rows},
+        {"summary", CalculatorSummary(state.pos_a, other, first, last, state.d_model, state.base)}};
+}
+
+} // namespace pelab

@@ -1,0 +1,46 @@
+// panel_calculator.h — W5, document 001's position-vector calculator: PE(pos) worked out step by
+// step, one row per dimension (dim, i, 2i/d, base^(2i/d), angle, angle mod 2π, sin or cos,
+// value), for pos = pos A and a second position pos A + offset side by side with |Δ|. Any range
+// of dimensions, virtualised so d_model 4096 scrolls smoothly; copy or save the rows as CSV.
+#pragma once
+
+#include "panel.h"
+#include "widgets.h"
+
+#include <string>
+
+namespace pelab {
+
+struct CalculatorPanel : Panel {
+    // Own settings (scene fields).
+    double second_offset = 1.0; ///< the second column is PE(pos A + second_offset)
+    int dim_from = 0;           ///< first dimension shown
+    int dim_to = 7;             ///< last dimension shown (clamped to d_model − 1 when drawn)
+    // View state.
+    SaveTextDialog save_dialog{"pelab-calculator.csv", "", false};
+    std::string copy_note;  ///< "copied 8 rows" after Copy as CSV
+    std::string input_note; ///< why a typed position was refused
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+
+    /// The second position, kept inside [0, kUiMaxPosition].
+    double SecondPosition(const AppState& state) const;
+    /// The shown dimensions [first, last] for the current d_model.
+    void Range(const AppState& state, int* first, int* last) const;
+    /// The shown rows as CSV (header + one line per dimension, 17 significant digits).
+    std::string Csv(const AppState& state) const;
+
+private:
+    void DrawControls(FrameContext& frame);
+    void DrawSummary(FrameContext& frame);
+    void DrawTable(FrameContext& frame);
+};
+
+/// The one-line summary of the shown rows: where neighbours (or any two positions) differ most
+/// and least, worded from the numbers (exposed for tests).
+std::string CalculatorSummary(double pos, double other, int first, int last, int d_model,
+                              double base);
+
+} // namespace pelab

@@ -1,0 +1,147 @@
+// The "inside the formula" panels (calculator, worked example, rotation, precision), headless:
+// their numbers against the reference documents or the long double reference in reference.h,
+// their sentences against the numbers, and their controls driven through real frames.
+#include "headless_fixture.h"
+#include "panel_calculator.h"
+#include "reference.h"
+#include "scene.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace pelab;
+
+namespace {
+
+class Formula : public HeadlessApp {
+protected:
+    Formula() : HeadlessApp(ImVec2(1920, 1080)) {}
+    void SetUp() override {
+        HeadlessApp::SetUp();
+        app.recorder.enabled = true;
+    }
+    void Present(const char* id) {
+        app.view.presented_panel = id;
+        Frame();
+        Frame();
+    }
+};
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, separator);)
+        parts.push_back(part);
+    return parts;
+}
+
+} // namespace
+
+// Document 001's calculator at d 512, pos 3 and 4: each CSV row's numbers equal the formula
+// evaluated here in long double, for the first 8 dims and for a range at the end of the vector.
+TEST_F(Formula, CalculatorRowsMatchTheFormula) {
+    CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
+    Present("calculator");
+    for (const auto& [from, to] : {std::pair{0, 7}, std::pair{500, 511}}) {
+        calc.dim_from = from, calc.dim_to = to;
+        const std::vector<std::string> lines = Split(calc.Csv(state), '\n');
+        ASSERT_EQ(static_cast<int>(lines.size()), to - from + 2);
+        EXPECT_EQ(lines[0].rfind("dim,i,", 0), 0u);
+        for (int dim = from; dim <= to; ++dim) {
+            const std::vector<std::string> cells = Split(lines[dim - from + 1], ',');
+            ASSERT_EQ(cells.size(), 10u);
+            const int i = dim / 2;
+            const long double denominator = powl(10000.0L, 2.0L * i / 512);
+            EXPECT_EQ(std::stoi(cells[0]), dim);
+            EXPECT_EQ(std::stoi(cells[1]), i);
+            EXPECT_NEAR(std::stod(cells[3]), static_cast<double>(denominator),
+                        1e-12 * static_cast<double>(denominator));
+            EXPECT_NEAR(std::stod(cells[4]), static_cast<double>(3.0L / denominator), 1e-13);
+            EXPECT_EQ(cells[6], dim % 2 ? "cos" : "sin");
+            EXPECT_NEAR(std::stod(cells[7]), static_cast<double>(reference::pe(3, dim, 512, 10000)),
+                        1e-15);
+            EXPECT_NEAR(std::stod(cells[8]), static_cast<double>(reference::pe(4, dim, 512, 10000)),
+                        1e-15);
+        }
+    }
+    // The document's first value: PE(1, 0) = sin(1) = 0.841471.
+    state.pos_a = 1;
+    calc.dim_from = 0, calc.dim_to = 7;
+    const nlohmann::json r = calc.Readouts(state);
+    EXPECT_NEAR(r["rows"][0]["value"].get<double>(), 0.841471, 1e-6);
+    EXPECT_NEAR(r["rows"][1]["value"].get<double>(), 0.540302, 1e-6);
+    EXPECT_EQ(r["rows"].size(), 8u);
+}
+
+// The summary says what the numbers say: at d 512, neighbours (3 vs 4) differ most in the first,
+// fast dimensions and least in the slow, late ones — the opposite of document 001's "nearly
+// identical early values". Far apart (3 vs 100 003) even the slow half has moved.
+TEST_F(Formula, CalculatorSummaryTellsTheTruthAboutNeighbours) {
+    // Independent: the largest |Δ| in each half of the vector, in long double.
+    const auto largest = [](double a, double b, int first, int last) {
+        long double worst = 0;
+        for (int dim = first; dim <= last; ++dim)
+            worst = std::max(worst, fabsl(reference::pe(a, dim, 512, 10000) -
+                                          reference::pe(b, dim, 512, 10000)));
+        return static_cast<double>(worst);
+    };
+    const std::string near = CalculatorSummary(3, 4, 0, 7, 512, 10000);
+    char expected[160];
+    std::snprintf(expected, sizeof expected,
+                  "dims 0–255 change by up to %.3g and dims 256–511 by up to %.3g",
+                  largest(3, 4, 0, 255), largest(3, 4, 256, 511));
+    EXPECT_NE(near.find(expected), std::string::npos) << near;
+    EXPECT_NE(near.find("early, fast dimensions tell these positions apart"), std::string::npos);
+    EXPECT_GT(largest(3, 4, 0, 7), 100 * largest(3, 4, 504, 511)); // the claim, checked
+    const std::string far = CalculatorSummary(3, 100003, 0, 7, 512, 10000);
+    EXPECT_NE(far.find("even the slow dimensions have moved"), std::string::npos) << far;
+    EXPECT_EQ(far.find("barely move"), std::string::npos) << far;
+    // Tiny offsets: nothing moves much, and it is said so.
+    EXPECT_NE(CalculatorSummary(3, 3.001, 0, 7, 512, 10000).find("no dimension moves much"),
+              std::string::npos);
+    EXPECT_NE(CalculatorSummary(3, 3, 0, 7, 512, 10000).find("every |Δ| is 0"), std::string::npos);
+    // d_model 2: one pair, no halves to compare; no claim about them.
+    EXPECT_EQ(CalculatorSummary(3, 4, 0, 1, 2, 10000).find("whole vector"), std::string::npos);
+}
+
+// d_model 4096, every dimension: the clipper draws only the rows in view, so a frame stays cheap.
+TEST_F(Formula, CalculatorScrollsTheWholeOf4096Dims) {
+    CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
+    state.d_model = 4096;
+    calc.dim_from = 0, calc.dim_to = 4095;
+    Present("calculator");
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < 10; ++k)
+        Frame();
+    const double per_frame =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 10;
+    EXPECT_LT(per_frame, 0.05) << "a frame took " << per_frame * 1e3 << " ms";
+    EXPECT_EQ(calc.Readouts(state)["rows"].size(), 4096u);
+    // Out-of-range settings are clamped to the vector.
+    calc.dim_from = 100, calc.dim_to = 4095;
+    state.d_model = 8;
+    int first = 0, last = 0;
+    calc.Range(state, &first, &last);
+    EXPECT_EQ(first, 7);
+    EXPECT_EQ(last, 7);
+}
+
+// The CSV saves through the atomic writer: a folder or a missing folder is refused with a
+// message, a real path gets the rows.
+TEST_F(Formula, CalculatorCsvSavesOrSaysWhyNot) {
+    CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
+    const std::string path = testing::TempDir() + "/calculator.csv";
+    EXPECT_EQ(SaveTextFile(path, calc.Csv(state)), "");
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(text, calc.Csv(state));
+    EXPECT_NE(SaveTextFile(testing::TempDir(), "x"), "");
+    EXPECT_NE(SaveTextFile("/nonexistent-folder/x.csv", "x"), "");
+}
