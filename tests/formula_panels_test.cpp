@@ -3,6 +3,7 @@
 // their sentences against the numbers, and their controls driven through real frames.
 #include "headless_fixture.h"
 #include "panel_calculator.h"
+#include "panel_worked.h"
 #include "reference.h"
 #include "scene.h"
 
@@ -144,4 +145,74 @@ TEST_F(Formula, CalculatorCsvSavesOrSaysWhyNot) {
     EXPECT_EQ(text, calc.Csv(state));
     EXPECT_NE(SaveTextFile(testing::TempDir(), "x"), "");
     EXPECT_NE(SaveTextFile("/nonexistent-folder/x.csv", "x"), "");
+}
+
+// Document 002 with correctly rounded values (the issue's facts): PE(1) = [0.841, 0.540, 0.010,
+// 1.000]; "cat"@1 = [1.541, 0.240, 0.610, 1.100]; "sat"@2 = [0.509, 0.484, 0.220, 0.500].
+TEST_F(Formula, WorkedExampleMatchesDocument002RoundedCorrectly) {
+    WorkedPanel& worked = Get<WorkedPanel>("worked");
+    Present("worked");
+    const nlohmann::json r = worked.Readouts(state);
+    const auto rounded = [](const nlohmann::json& row) {
+        std::vector<double> out;
+        for (const auto& v : row)
+            out.push_back(std::round(v.get<double>() * 1000) / 1000);
+        return out;
+    };
+    EXPECT_EQ(rounded(r["pe"][1]), (std::vector<double>{0.841, 0.540, 0.010, 1.000}));
+    EXPECT_EQ(rounded(r["x_final"][1]), (std::vector<double>{1.541, 0.240, 0.610, 1.100}));
+    EXPECT_EQ(rounded(r["x_final"][2]), (std::vector<double>{0.509, 0.484, 0.220, 0.500}));
+    EXPECT_EQ(rounded(r["x_final"][0]), (std::vector<double>{0.200, 1.500, -0.100, 1.800}));
+    // The cells where the printed document differs from correct rounding are exactly the ones
+    // it truncated: dim 3 of pos 1 and 2 (0.999) and of "cat"@1, "sat"@2 (1.099, 0.499).
+    std::vector<std::pair<int, int>> differ_pe, differ_final;
+    for (int row = 0; row < 3; ++row)
+        for (int dim = 0; dim < 4; ++dim) {
+            if (std::round(r["pe"][row][dim].get<double>() * 1000) / 1000 !=
+                WorkedDocumentPe(row, dim))
+                differ_pe.push_back({row, dim});
+            if (std::round(r["x_final"][row][dim].get<double>() * 1000) / 1000 !=
+                WorkedDocumentFinal(row, dim))
+                differ_final.push_back({row, dim});
+        }
+    const std::vector<std::pair<int, int>> truncated = {{1, 3}, {2, 3}};
+    EXPECT_EQ(differ_pe, truncated);
+    EXPECT_EQ(differ_final, truncated);
+    // The same word elsewhere: "cat"@1 vs "cat"@0 differ by PE(1) − PE(0), computed here.
+    long double distance = 0;
+    for (int dim = 0; dim < 4; ++dim) {
+        const long double delta = reference::pe(1, dim, 4, 10000) - reference::pe(0, dim, 4, 10000);
+        distance += delta * delta;
+    }
+    EXPECT_EQ(r["probe"]["word"], "cat");
+    EXPECT_NEAR(r["probe"]["distance"].get<double>(), std::sqrt(static_cast<double>(distance)),
+                1e-12);
+}
+
+// Edited embeddings come and go through scenes; bad ones are refused naming the field, and a
+// sentence of 17 words is refused with a message instead of drawing.
+TEST_F(Formula, WorkedExampleEditsAndBadInput) {
+    WorkedPanel& worked = Get<WorkedPanel>("worked");
+    ASSERT_EQ(app.scene.Apply(R"({"worked_embeddings": {"Cat": [1.5]}, "worked_d_model": 6})"), "");
+    Present("worked");
+    const nlohmann::json r = worked.Readouts(state);
+    EXPECT_NEAR(r["x_final"][1][0].get<double>(), 1.5 + std::sin(1.0), 1e-12);
+    EXPECT_EQ(r["embeddings"][1].size(), 6u);
+    EXPECT_NEAR(r["embeddings"][1][1].get<double>(), -0.3, 1e-15); // the document's, kept
+    for (const char* bad :
+         {R"({"worked_embeddings": {"cat": [1e9]}})", R"({"worked_embeddings": {"cat": "x"}})",
+          R"({"worked_embeddings": [1, 2]})", R"({"worked_d_model": 5})",
+          R"({"worked_sentence": "a b c d e f g h i j k l m n o p q"})"}) {
+        const std::string error = app.scene.Apply(bad);
+        EXPECT_NE(error.find("worked_"), std::string::npos) << bad << ": " << error;
+    }
+    worked.sentence = "a b c d e f g h i j k l m n o p q";
+    Present("worked");
+    std::string why;
+    EXPECT_TRUE(worked.Tokens(&why).empty());
+    EXPECT_NE(why.find("at most 16 words"), std::string::npos);
+    worked.sentence = "\xff";
+    Present("worked");
+    EXPECT_TRUE(worked.Tokens(&why).empty());
+    EXPECT_NE(why.find("UTF-8"), std::string::npos) << why;
 }

@@ -6,6 +6,7 @@
 #include "panel_heatmap.h"
 #include "panel_order.h"
 #include "panel_waves.h"
+#include "panel_worked.h"
 
 namespace pelab {
 
@@ -24,6 +25,9 @@ PanelRegistry::PanelRegistry() {
         false);
     Add<CalculatorPanel>("calculator", "Calculator: PE(pos) step by step",
         "every dimension worked out: i, 2i/d, base^(2i/d), angle, sin or cos; two positions side by side",
+        false);
+    Add<WorkedPanel>("worked", "Worked example: X = embedding + PE",
+        "\"The cat sat\" at d_model 4: editable embeddings, the PE rows, their sum, the same word elsewhere",
         false);
     // clang-format on
 }

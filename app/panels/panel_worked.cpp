@@ -1,0 +1,503 @@
+#include "panel_worked.h"
+
+#include "layout.h"
+#include "pelab/embedding.h"
+#include "pelab/error.h"
+#include "pelab/sinusoidal.h"
+#include "plot.h"
+#include "scene.h"
+#include "widgets.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace pelab {
+
+namespace {
+
+std::string Lower(std::string word) {
+    for (char& c : word)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return word;
+}
+
+// Correctly rounded to 3 decimals, as the tables print.
+double Rounded3(double value) {
+    return std::round(value * 1000.0) / 1000.0;
+}
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+// The cell colours: which part of X a value came from.
+Role EmbeddingRole() {
+    return Role::Accent;
+}
+Role PeRole() {
+    return Role::ShiftArc;
+}
+
+} // namespace
+
+double WorkedDefaultEmbedding(const std::string& lower_word, int dim) {
+    // Document 002: "The" [0.2, 0.5, −0.1, 0.8], "cat" [0.7, −0.3, 0.6, 0.1],
+    // "sat" [−0.4, 0.9, 0.2, −0.5].
+    const std::map<std::string, std::vector<double>> document = {{"the", {0.2, 0.5, -0.1, 0.8}},
+                                                                 {"cat", {0.7, -0.3, 0.6, 0.1}},
+                                                                 {"sat", {-0.4, 0.9, 0.2, -0.5}}};
+    const auto found = document.find(lower_word);
+    if (found != document.end() && dim < 4) return found->second[dim];
+    SplitMix64 generator(fnv1a_64(lower_word) ^ (0x9E3779B97F4A7C15ull * (dim + 1)));
+    return std::round((generator.uniform() * 2.0 - 1.0) * 10.0) / 10.0;
+}
+
+double WorkedDocumentPe(int pos, int dim) {
+    const double printed[4][4] = {{0.000, 1.000, 0.000, 1.000},
+                                  {0.841, 0.540, 0.010, 0.999},
+                                  {0.909, -0.416, 0.020, 0.999},
+                                  {0.141, -0.990, 0.030, 0.999}};
+    return pos >= 0 && pos < 4 && dim >= 0 && dim < 4 ? printed[pos][dim] : kNone;
+}
+
+double WorkedDocumentFinal(int row, int dim) {
+    const double printed[3][4] = {
+        {0.200, 1.500, -0.100, 1.800}, {1.541, 0.240, 0.610, 1.099}, {0.509, 0.484, 0.220, 0.499}};
+    return row >= 0 && row < 3 && dim >= 0 && dim < 4 ? printed[row][dim] : kNone;
+}
+
+std::vector<std::string> WorkedPanel::Tokens(std::string* why) const {
+    try {
+        tokenize(sentence); // UTF-8, length and emptiness checks
+    } catch (const InvalidArgument& e) {
+        if (why != nullptr) *why = e.what();
+        return {};
+    }
+    std::vector<std::string> tokens;
+    std::string current;
+    for (const char c : sentence + " ") {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+            if (!current.empty()) tokens.push_back(current);
+            current.clear();
+        } else {
+            current.push_back(c);
+        }
+    }
+    if (static_cast<int>(tokens.size()) > kWorkedMaxTokens) {
+        if (why != nullptr)
+            *why = "the worked example takes at most 16 words (got " +
+                   std::to_string(tokens.size()) + ")";
+        return {};
+    }
+    return tokens;
+}
+
+std::vector<double> WorkedPanel::Embedding(const std::string& word) const {
+    const std::string key = Lower(word);
+    std::vector<double> row(static_cast<std::size_t>(worked_d_model));
+    const auto found = edited.find(key);
+    for (int dim = 0; dim < worked_d_model; ++dim)
+        row[dim] = found != edited.end() && dim < static_cast<int>(found->second.size())
+                       ? found->second[dim]
+                       : WorkedDefaultEmbedding(key, dim);
+    return row;
+}
+
+void WorkedPanel::Draw(FrameContext& frame) {
+    std::string why;
+    const std::vector<std::string> tokens = Tokens(&why);
+    sentence_note = why;
+    if (BeginControls(frame)) {
+        DrawControls(frame, tokens);
+        EndControls(frame);
+    }
+    if (tokens.empty()) {
+        ErrorText(frame, ("Sentence not used: " + sentence_note + ".").c_str());
+        return;
+    }
+    probe_token = std::clamp(probe_token, 0, static_cast<int>(tokens.size()) - 1);
+    if (!frame.pictures_first)
+        MutedWrappedText("X_final = token_embedding + positional_encoding, element by element: "
+                         "each word's row gets the PE row of its position added.");
+    ImGui::BeginChild("##worked_tables", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    // The tables share the room: columns widen to the window (up to 9 em), and rows get taller
+    // when there is height to spare, so a presented example reads from the back of a room.
+    const float font = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const int rows = 3 * static_cast<int>(tokens.size()) + 3; // three tables and their headers
+    const float natural = rows * (font + 2 * ImGui::GetStyle().CellPadding.y) + font * 9.0f;
+    const float padding_y = std::clamp((avail.y - natural) / (2.0f * rows),
+                                       ImGui::GetStyle().CellPadding.y, font * 0.8f);
+    // One first-column width for the three tables, so their dims line up.
+    label_width = ImGui::CalcTextSize("word@pos").x;
+    for (int row = 0; row < static_cast<int>(tokens.size()); ++row) {
+        const std::string label = "\"" + tokens[row] + "\"@" + std::to_string(row);
+        label_width = std::max(label_width, ImGui::CalcTextSize(label.c_str()).x);
+    }
+    label_width += font * 0.5f;
+    cell_width = std::clamp((avail.x - label_width - font * 2.0f) / worked_d_model, font * 3.6f,
+                            font * 9.0f);
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding,
+                        ImVec2(ImGui::GetStyle().CellPadding.x, padding_y));
+    DrawEmbeddingTable(frame, tokens);
+    DrawPeTable(frame, static_cast<int>(tokens.size()));
+    DrawFinalTable(frame, tokens);
+    ImGui::PopStyleVar();
+    DrawProbe(frame, tokens);
+    ImGui::EndChild();
+}
+
+void WorkedPanel::DrawControls(FrameContext& frame, const std::vector<std::string>& tokens) {
+    const float font = ImGui::GetFontSize();
+    FlowRow row;
+    const float text_width = FitWidth(14.0f, "sentence");
+    row.Item(LabelledWidth(text_width, "sentence"));
+    ImGui::SetNextItemWidth(text_width);
+    ImGui::InputText("sentence", &sentence);
+    FormulaTooltip("Up to 16 words, split at spaces; \"The\" and \"the\" share one embedding.");
+    frame.Record("worked.sentence");
+    const float d_width = FitWidth(6.0f, "d_model");
+    row.Item(LabelledWidth(d_width, "d_model") + FlowRow::Spacing() + HelpMarkerWidth());
+    ImGui::SetNextItemWidth(d_width);
+    if (ImGui::SliderInt("d_model", &worked_d_model, 2, kWorkedMaxDModel))
+        worked_d_model = std::clamp(worked_d_model / 2 * 2, 2, kWorkedMaxDModel);
+    frame.Record("worked.d_model");
+    ImGui::SameLine();
+    HelpMarker("This example's own width (even, 2 to 16), so every number fits on screen; the "
+               "base is the shared one. Document 002 uses d_model 4.");
+    if (!tokens.empty()) {
+        const float word_width = FitWidth(7.0f, "same word");
+        row.Item(LabelledWidth(word_width, "same word") + FlowRow::Spacing() +
+                 LabelledWidth(font * 5.0f, "at pos"));
+        ImGui::SetNextItemWidth(word_width);
+        const int shown = std::clamp(probe_token, 0, static_cast<int>(tokens.size()) - 1);
+        if (ImGui::BeginCombo("same word", tokens[shown].c_str())) {
+            for (int k = 0; k < static_cast<int>(tokens.size()); ++k) {
+                ImGui::PushID(k);
+                if (ImGui::Selectable(tokens[k].c_str(), k == shown)) probe_token = k;
+                ImGui::PopID();
+            }
+            ImGui::EndCombo();
+        }
+        frame.Record("worked.probe_word");
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(font * 5.0f);
+        ImGui::InputInt("at pos", &probe_position, 0, 0);
+        probe_position = std::clamp(probe_position, 0, 1000);
+        FormulaTooltip("Put the chosen word at this position too (0 to 1000): same embedding, "
+                       "another PE row, so another X.");
+        frame.Record("worked.probe_position");
+    }
+    row.Item(ButtonWidth("document values"));
+    if (ImGui::Button("document values")) {
+        edited.clear();
+        sentence = "The cat sat";
+        worked_d_model = 4;
+        frame.state.base = 10000.0;
+    }
+    FormulaTooltip(
+        "Back to document 002: \"The cat sat\", d_model 4, base 10 000, its embeddings.");
+    frame.Record("worked.reset");
+}
+
+void WorkedPanel::DrawEmbeddingTable(FrameContext& frame, const std::vector<std::string>& tokens) {
+    ImGui::TextColored(frame.ColorVec(EmbeddingRole()), "token_embedding");
+    ImGui::SameLine();
+    MutedWrappedText("(click a cell to edit; Enter to keep)");
+    const int d = worked_d_model;
+    if (!ImGui::BeginTable("##embedding", d + 1,
+                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit,
+                           ImVec2(TableWidth(), 0)))
+        return;
+    ImGui::TableSetupColumn("word", ImGuiTableColumnFlags_WidthFixed, label_width);
+    for (int dim = 0; dim < d; ++dim) {
+        char header[16];
+        std::snprintf(header, sizeof header, "dim %d", dim);
+        ImGui::TableSetupColumn(header, ImGuiTableColumnFlags_WidthFixed, cell_width);
+    }
+    ImGui::TableHeadersRow();
+    for (int row = 0; row < static_cast<int>(tokens.size()); ++row) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("\"%s\"", tokens[row].c_str());
+        const std::vector<double> values = Embedding(tokens[row]);
+        for (int dim = 0; dim < d; ++dim) {
+            ImGui::TableNextColumn();
+            ImGui::PushID(row * kWorkedMaxDModel + dim);
+            double value = values[dim];
+            ImGui::SetNextItemWidth(-1);
+            if (ImGui::InputDouble("##e", &value, 0.0, 0.0, "%.3f",
+                                   ImGuiInputTextFlags_EnterReturnsTrue) &&
+                std::isfinite(value)) {
+                std::vector<double>& stored = edited[Lower(tokens[row])];
+                if (stored.size() < static_cast<std::size_t>(kWorkedMaxDModel)) {
+                    const std::vector<double> old = stored;
+                    stored.resize(kWorkedMaxDModel);
+                    for (int k = 0; k < kWorkedMaxDModel; ++k)
+                        stored[k] = k < static_cast<int>(old.size())
+                                        ? old[k]
+                                        : WorkedDefaultEmbedding(Lower(tokens[row]), k);
+                }
+                stored[dim] = std::clamp(value, -kWorkedMaxValue, kWorkedMaxValue);
+            }
+            FormulaTooltip("A value in [−100, 100]; every occurrence of this word shares it.");
+            if (row == 0 && dim == 0) frame.Record("worked.embedding_0_0");
+            if (row == 1 && dim == 0) frame.Record("worked.embedding_1_0");
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndTable();
+}
+
+void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
+    const AppState& state = frame.state;
+    const int d = worked_d_model;
+    ImGui::TextColored(frame.ColorVec(PeRole()), "positional_encoding");
+    ImGui::SameLine();
+    MutedWrappedText("PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i)");
+    const bool document = d == 4 && state.base == 10000.0;
+    if (!ImGui::BeginTable("##pe", d + 1, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit,
+                           ImVec2(TableWidth(), 0)))
+        return;
+    ImGui::TableSetupColumn("position", ImGuiTableColumnFlags_WidthFixed, label_width);
+    for (int dim = 0; dim < d; ++dim) {
+        char header[16];
+        std::snprintf(header, sizeof header, "dim %d", dim);
+        ImGui::TableSetupColumn(header, ImGuiTableColumnFlags_WidthFixed, cell_width);
+    }
+    ImGui::TableHeadersRow();
+    for (int pos = 0; pos < rows; ++pos) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("pos %d", pos);
+        for (int dim = 0; dim < d; ++dim) {
+            ImGui::TableNextColumn();
+            const double value = pe_value(pos, dim, d, state.base);
+            const double printed = document ? WorkedDocumentPe(pos, dim) : kNone;
+            const bool differs = !std::isnan(printed) && Rounded3(value) != printed;
+            ImGui::Text(differs ? "%.3f*" : "%.3f", value);
+            if (ImGui::IsItemHovered()) {
+                ImGui::BeginTooltip();
+                ImGui::Text("PE(%d, %d) = %s(%d · %.6g) = %.6f", pos, dim, dim % 2 ? "cos" : "sin",
+                            pos, omega(dim / 2, d, state.base), value);
+                if (differs)
+                    ImGui::Text("Document 002 prints %.3f here: it cut the digits off. %.6f rounds "
+                                "to %.3f.",
+                                printed, value, Rounded3(value));
+                ImGui::EndTooltip();
+            }
+            if (pos == 1 && dim == 3) frame.Record("worked.pe_1_3");
+        }
+    }
+    ImGui::EndTable();
+}
+
+void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::string>& tokens) {
+    const AppState& state = frame.state;
+    const int d = worked_d_model;
+    ImGui::TextUnformatted("X_final =");
+    ImGui::SameLine();
+    ImGui::TextColored(frame.ColorVec(EmbeddingRole()), "embedding");
+    ImGui::SameLine();
+    ImGui::TextUnformatted("+");
+    ImGui::SameLine();
+    ImGui::TextColored(frame.ColorVec(PeRole()), "PE");
+    ImGui::SameLine();
+    MutedWrappedText("(the bar under each value: how much of it each part gave, by size)");
+    const bool document = d == 4 && state.base == 10000.0 && edited.empty() && tokens.size() == 3 &&
+                          Lower(tokens[0]) == "the" && Lower(tokens[1]) == "cat" &&
+                          Lower(tokens[2]) == "sat";
+    if (!ImGui::BeginTable("##final", d + 1,
+                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit,
+                           ImVec2(TableWidth(), 0)))
+        return;
+    ImGui::TableSetupColumn("word@pos", ImGuiTableColumnFlags_WidthFixed, label_width);
+    for (int dim = 0; dim < d; ++dim) {
+        char header[16];
+        std::snprintf(header, sizeof header, "dim %d", dim);
+        ImGui::TableSetupColumn(header, ImGuiTableColumnFlags_WidthFixed, cell_width);
+    }
+    ImGui::TableHeadersRow();
+    for (int row = 0; row < static_cast<int>(tokens.size()); ++row) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("\"%s\"@%d", tokens[row].c_str(), row);
+        const std::vector<double> embedding = Embedding(tokens[row]);
+        for (int dim = 0; dim < d; ++dim) {
+            ImGui::TableNextColumn();
+            const double e = embedding[dim], pe = pe_value(row, dim, d, state.base);
+            const double x = e + pe;
+            const double printed = document ? WorkedDocumentFinal(row, dim) : kNone;
+            const bool differs = !std::isnan(printed) && Rounded3(x) != printed;
+            ImGui::Text(differs ? "%.3f*" : "%.3f", x);
+            const ImVec2 text_max = ImGui::GetItemRectMax();
+            const ImVec2 text_min = ImGui::GetItemRectMin();
+            const bool hovered = ImGui::IsItemHovered();
+            // The share bar: |e| and |PE| side by side over the cell's width.
+            const float width = ImGui::GetContentRegionAvail().x;
+            const float total = static_cast<float>(std::fabs(e) + std::fabs(pe));
+            const float split = total > 0 ? width * static_cast<float>(std::fabs(e)) / total : 0;
+            ImDrawList* draw = ImGui::GetWindowDrawList();
+            const float y0 = text_max.y, y1 = text_max.y + frame.Px(4.0f);
+            draw->AddRectFilled(ImVec2(text_min.x, y0), ImVec2(text_min.x + split, y1),
+                                frame.Color(EmbeddingRole()));
+            draw->AddRectFilled(ImVec2(text_min.x + split, y0), ImVec2(text_min.x + width, y1),
+                                frame.Color(PeRole()));
+            ImGui::Dummy(ImVec2(width, frame.Px(4.0f)));
+            if (hovered) {
+                ImGui::BeginTooltip();
+                ImGui::Text("\"%s\"@%d, dim %d: X = embedding + PE = %.3f + %.6f = %.6f",
+                            tokens[row].c_str(), row, dim, e, pe, x);
+                if (differs)
+                    ImGui::Text("Document 002 prints %.3f here: it cut the digits off. %.6f "
+                                "rounds to %.3f.",
+                                printed, x, Rounded3(x));
+                ImGui::EndTooltip();
+            }
+            if (row == 1 && dim == 0) frame.Record("worked.final_1_0");
+        }
+    }
+    ImGui::EndTable();
+    frame.Record("worked.final_table");
+    if (document || (d == 4 && state.base == 10000.0))
+        MutedWrappedText("* document 002 prints 0.999, 1.099 and 0.499 in these cells: it cut "
+                         "the digits off instead of rounding (hover a cell).");
+}
+
+void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>& tokens) {
+    const AppState& state = frame.state;
+    const int d = worked_d_model;
+    const std::string& word = tokens[probe_token];
+    const int there = probe_token, elsewhere = probe_position;
+    const std::vector<double> embedding = Embedding(word);
+    std::vector<double> dims(d), here(d), other(d), here_x(d), other_x(d);
+    double distance_squared = 0, low = 0, high = 0;
+    for (int dim = 0; dim < d; ++dim) {
+        dims[dim] = dim;
+        here[dim] = embedding[dim] + pe_value(there, dim, d, state.base);
+        other[dim] = embedding[dim] + pe_value(elsewhere, dim, d, state.base);
+        here_x[dim] = dim - 0.2;
+        other_x[dim] = dim + 0.2;
+        distance_squared += (here[dim] - other[dim]) * (here[dim] - other[dim]);
+        low = std::min({low, here[dim], other[dim], embedding[dim]});
+        high = std::max({high, here[dim], other[dim], embedding[dim]});
+    }
+    ImGui::Separator();
+    char line[512];
+    if (there == elsewhere)
+        std::snprintf(line, sizeof line,
+                      "\"%s\" at position %d twice: the same vector. Pick another position to "
+                      "see the encoding make the two differ.",
+                      word.c_str(), there);
+    else
+        std::snprintf(line, sizeof line,
+                      "The same word at two positions: \"%s\"@%d and \"%s\"@%d share the "
+                      "embedding (dots) but not the PE, so the rows differ by PE(%d) − PE(%d), a "
+                      "distance of %.3f. The model sees where \"%s\" is.",
+                      word.c_str(), there, word.c_str(), elsewhere, there, elsewhere,
+                      std::sqrt(distance_squared), word.c_str());
+    WrappedText(line);
+    frame.Record("worked.probe");
+    // The two rows as bars per dimension, the shared embedding as dots.
+    const float font = ImGui::GetFontSize();
+    const double margin = 0.15 * std::max(1.0, high - low);
+    probe_view.SetHome(plot::Range{-0.6, d - 0.4}, plot::Range{low - margin, high + margin});
+    if (probe_view_d_model != d) probe_view.Reset(), probe_view_d_model = d;
+    plot::PlotConfig config;
+    config.x_label = "dim";
+    config.y_label = "X_final value";
+    config.x_flags = plot::AxisFlags_Integer;
+    plot::Plot p;
+    char label_here[64], label_other[64];
+    std::snprintf(label_here, sizeof label_here, "\"%s\"@%d", word.c_str(), there);
+    std::snprintf(label_other, sizeof label_other, "\"%s\"@%d", word.c_str(), elsewhere);
+    if (!p.Begin("##probe", probe_view,
+                 ImVec2(-1, std::max(font * 9.0f, ImGui::GetContentRegionAvail().y)), config))
+        return;
+    frame.Record("worked.probe_plot");
+    p.Bars(label_here, here_x.data(), here.data(), d, 0.38, frame.Color(Role::PosA));
+    p.Bars(label_other, other_x.data(), other.data(), d, 0.38, frame.Color(Role::PosB));
+    p.Markers("embedding", dims.data(), embedding.data(), d, frame.Color(EmbeddingRole()),
+              frame.Px(5.0f));
+    p.End();
+}
+
+void WorkedPanel::AddSceneFields(SceneTable& table) {
+    table.Text("worked_sentence", "text, valid UTF-8, 1 to 16 words: the worked example's sentence",
+               &sentence, [](const std::string& text) {
+                   WorkedPanel probe;
+                   probe.sentence = text;
+                   std::string why;
+                   return probe.Tokens(&why).empty() ? why : std::string();
+               });
+    table.Integer("worked_d_model", "even integer in [2, 16]: the worked example's width",
+                  &worked_d_model, 2, kWorkedMaxDModel, true);
+    table.Integer("worked_probe_word",
+                  "integer in [0, 15]: the word also placed at another position", &probe_token, 0,
+                  kWorkedMaxTokens - 1);
+    table.Integer("worked_probe_position", "integer in [0, 1000]: that other position",
+                  &probe_position, 0, 1000);
+    table.Add({"worked_embeddings",
+               "object: word -> list of up to 16 numbers in [-100, 100], edited embeddings",
+               [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
+                   if (!value.is_object())
+                       throw SceneFieldError{"must be an object of word: [numbers]"};
+                   if (value.size() > 256) throw SceneFieldError{"at most 256 words"};
+                   std::map<std::string, std::vector<double>> table_value;
+                   for (const auto& item : value.items()) {
+                       if (!item.value().is_array() || item.value().size() > kWorkedMaxDModel)
+                           throw SceneFieldError{"\"" + item.key() +
+                                                 "\" must be a list of up to 16 numbers"};
+                       std::vector<double>& row = table_value[Lower(item.key())];
+                       for (const nlohmann::json& number : item.value())
+                           row.push_back(SceneNumber(number, -kWorkedMaxValue, kWorkedMaxValue));
+                   }
+                   return [this, table_value] { edited = table_value; };
+               },
+               [this] { return nlohmann::json(edited); }});
+}
+
+nlohmann::json WorkedPanel::Readouts(const AppState& state) const {
+    const std::vector<std::string> tokens = Tokens();
+    nlohmann::json embeddings = nlohmann::json::array(), pe = nlohmann::json::array(),
+                   final_rows = nlohmann::json::array();
+    for (int row = 0; row < static_cast<int>(tokens.size()); ++row) {
+        const std::vector<double> e = Embedding(tokens[row]);
+        std::vector<double> p(static_cast<std::size_t>(worked_d_model)), x(p.size());
+        for (int dim = 0; dim < worked_d_model; ++dim) {
+            p[dim] = pe_value(row, dim, worked_d_model, state.base);
+            x[dim] = e[dim] + p[dim];
+        }
+        embeddings.push_back(e);
+        pe.push_back(p);
+        final_rows.push_back(x);
+    }
+    nlohmann::json result = {{"tokens", tokens},
+                             {"d_model", worked_d_model},
+                             {"embeddings", embeddings},
+                             {"pe", pe},
+                             {"x_final", final_rows}};
+    if (!tokens.empty()) {
+        // The same word at another position: same embedding, another PE row.
+        const int word = std::clamp(probe_token, 0, static_cast<int>(tokens.size()) - 1);
+        const std::vector<double> e = Embedding(tokens[word]);
+        std::vector<double> other(e.size());
+        double distance_squared = 0;
+        for (int dim = 0; dim < worked_d_model; ++dim) {
+            other[dim] = e[dim] + pe_value(probe_position, dim, worked_d_model, state.base);
+            const double here = e[dim] + pe_value(word, dim, worked_d_model, state.base);
+            distance_squared += (here - other[dim]) * (here - other[dim]);
+        }
+        result["probe"] = {{"word", tokens[word]},
+                           {"position", word},
+                           {"other_position", probe_position},
+                           {"x_other", other},
+                           {"distance", std::sqrt(distance_squared)}};
+    }
+    return result;
+}
+
+} // namespace pelab
