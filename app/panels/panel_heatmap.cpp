@@ -1,5 +1,6 @@
 #include "panel_heatmap.h"
 
+#include "gpu_picture.h"
 #include "heatmap.h"
 #include "json_input.h"
 #include "layout.h"
@@ -129,58 +130,6 @@ void HeatmapPanel::DrawLegend(FrameContext& frame) {
     ColorLegend(style, std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x));
 }
 
-void HeatmapPanel::DrawPicture(FrameContext& frame, plot::Plot& p, const plot::PlotView& shown,
-                               int slot, HeatmapRequest request) {
-    // The window of the matrix in view, at the plot area's size in framebuffer pixels.
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    request.d_model = frame.state.d_model;
-    request.base = frame.state.base;
-    request.dim_min = shown.x.min, request.dim_max = shown.x.max;
-    request.pos_min = shown.y.min, request.pos_max = shown.y.max;
-    request.width = std::max(1, static_cast<int>((p.PlotMax().x - p.PlotMin().x) * scale.x));
-    request.height = std::max(1, static_cast<int>((p.PlotMax().y - p.PlotMin().y) * scale.y));
-    request.grey = grey;
-    request.negative = frame.Color(Role::MapNegative);
-    request.middle = frame.Color(Role::MapMiddle);
-    request.positive = frame.Color(Role::MapPositive);
-    ImTextureID texture = nullptr;
-    bool pending = false;
-    if (frame.gpu != nullptr) {
-        gpu_error.clear();
-        texture = frame.gpu->RenderHeatmap(slot, request, &gpu_error);
-        pending = frame.gpu->LastPending();
-    } else {
-        gpu_error = "no GPU here (this is a test without OpenGL)";
-    }
-    if (texture != nullptr) // its first row is the bottom one (the lowest positions in view)
-        p.Image(texture, shown.x, shown.y, ImVec2(0, 1), ImVec2(1, 0));
-    if (pending) {
-        // The data of the new settings is being computed off the frame: say so, on a backdrop,
-        // over the previous picture (or in its place), instead of freezing the window.
-        const char* note = texture != nullptr ? "updating…" : gpu_error.c_str();
-        const float margin = ImGui::GetFontSize() * 0.5f;
-        const ImVec2 at(p.PlotMin().x + margin, p.PlotMin().y + margin);
-        const ImVec2 size = ImGui::CalcTextSize(note);
-        p.DrawList()->AddRectFilled(ImVec2(at.x - 3, at.y - 2),
-                                    ImVec2(at.x + size.x + 3, at.y + size.y + 2),
-                                    ImGui::GetColorU32(ImGuiCol_PopupBg, 0.9f), 3.0f);
-        p.DrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), note);
-        frame.Record("heatmap.pending_note");
-        return;
-    }
-    if (texture == nullptr) DrawGpuError(frame, p);
-}
-
-void HeatmapPanel::DrawGpuError(FrameContext& frame, plot::Plot& p) const {
-    // In the picture's place, wrapped to its width.
-    const std::string message = "The heatmap cannot be drawn: " + gpu_error;
-    const float margin = ImGui::GetFontSize() * 0.5f;
-    p.DrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
-                          ImVec2(p.PlotMin().x + margin, p.PlotMin().y + margin),
-                          frame.Color(Role::Error), message.c_str(), nullptr,
-                          p.PlotMax().x - p.PlotMin().x - 2 * margin);
-}
-
 void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concatenated_layout,
                                int slot, ImVec2 size) {
     AppState& state = frame.state;
@@ -195,7 +144,7 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
     frame.Record(slot == 0 ? "heatmap.plot" : "heatmap.plot_concatenated");
     HeatmapRequest request;
     request.concatenated = concatenated_layout;
-    DrawPicture(frame, p, view, slot, request);
+    DrawGpuPicture(frame, p, view, slot, request, grey, gpu_error, "heatmap");
     // pos A and pos B rows, and the selected pair's two columns.
     if (state.pos_a < max_len)
         p.HLine(std::floor(state.pos_a) + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
@@ -235,42 +184,8 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
 }
 
 void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
-    AppState& state = frame.state;
-    plot::PlotConfig config;
-    config.x_label = "position q";
-    config.y_label = "position p";
-    config.flags = plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
-    config.x_limits = config.y_limits = plot::Range{0.0, static_cast<double>(max_len)};
-    plot::Plot p;
-    if (!p.Begin("##similarity", similarity_view, size, config)) return;
-    frame.Record("heatmap.similarity_plot");
-    HeatmapRequest request;
-    request.picture = HeatmapRequest::Picture::Similarity;
-    request.max_len = max_len;
-    DrawPicture(frame, p, similarity_view, 2, request);
-    // pos A as a row, pos B as a column: their crossing is the cell of PE(A)·PE(B).
-    if (state.pos_a < max_len)
-        p.HLine(std::floor(state.pos_a) + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
-    if (state.pos_b < max_len)
-        p.VLine(std::floor(state.pos_b) + 0.5, frame.Color(Role::PosB), nullptr, frame.Px(2.0f));
-    const double q = std::floor(p.MouseX()), row = std::floor(p.MouseY());
-    if (p.IsHovered() && q >= 0 && q < max_len && row >= 0 && row < max_len) {
-        const PositionComparison c = compare_positions(row, q, state.d_model, state.base);
-        ImGui::BeginTooltip();
-        ImGui::Text("p = %.0f, q = %.0f: offset p − q = %.0f", row, q, row - q);
-        ImGui::Text("PE(p)·PE(q) = Σ_i cos(ω_i (p − q)) = %.6f", c.dot_product);
-        ImGui::Text("divided by d_model/2 = %d: %+.6f (the colour)", state.d_model / 2,
-                    c.dot_product / (state.d_model / 2.0));
-        ImGui::TextDisabled("Every cell on this diagonal (same p − q) has the same value. Click: "
-                            "pos A = %.0f, pos B = %.0f.",
-                            row, q);
-        ImGui::EndTooltip();
-        if (p.Clicked()) {
-            state.pos_a = row;
-            state.pos_b = q;
-        }
-    }
-    p.End();
+    DrawSimilarityPlot(frame, "##similarity", similarity_view, max_len, 2, size, grey, gpu_error,
+                       "heatmap.similarity_plot");
 }
 
 void HeatmapPanel::AddSceneFields(SceneTable& table) {

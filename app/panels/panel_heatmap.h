@@ -38,9 +38,6 @@ private:
                      ImVec2 size);
     void DrawSimilarity(FrameContext& frame, ImVec2 size);
     void DrawLegend(FrameContext& frame);
-    void DrawPicture(FrameContext& frame, plot::Plot& p, const plot::PlotView& shown, int slot,
-                     HeatmapRequest request);
-    void DrawGpuError(FrameContext& frame, plot::Plot& p) const;
 };
 
 /// The dimension that holds pair `pair`'s sin (is_cos false) or cos in a layout.
