@@ -3,7 +3,9 @@
 // their sentences against the numbers, and their controls driven through real frames.
 #include "headless_fixture.h"
 #include "panel_calculator.h"
+#include "panel_rotation.h"
 #include "panel_worked.h"
+#include "pelab/rotation.h"
 #include "reference.h"
 #include "scene.h"
 
@@ -215,4 +217,37 @@ TEST_F(Formula, WorkedExampleEditsAndBadInput) {
     Present("worked");
     EXPECT_TRUE(worked.Tokens(&why).empty());
     EXPECT_NE(why.find("UTF-8"), std::string::npos) << why;
+}
+
+// The rotation panel's numbers: R_k for the selected pair from cos and sin of ω·k computed here;
+// the residual in double is rounding only; the curves from four starts coincide (spread ≈ 0 next
+// to their size d/2), checked against long double dot products of the reference PE.
+TEST_F(Formula, RotationNumbersMatchTheFormula) {
+    RotationPanel& rotation = Get<RotationPanel>("rotation");
+    state.d_model = 64, state.pair = 3, state.shift_k = 7, state.pos_a = 10;
+    Present("rotation");
+    const nlohmann::json r = rotation.Readouts(state);
+    const double angle = static_cast<double>(reference::omega(3, 64, 10000)) * 7;
+    EXPECT_NEAR(r["r_k"][0][0].get<double>(), std::cos(angle), 1e-15);
+    EXPECT_NEAR(r["r_k"][0][1].get<double>(), std::sin(angle), 1e-15);
+    EXPECT_NEAR(r["r_k"][1][0].get<double>(), -std::sin(angle), 1e-15);
+    EXPECT_LT(r["residual_double"].get<double>(), 1e-14);
+    EXPECT_GT(r["residual_float32"].get<double>(), r["residual_double"].get<double>());
+    EXPECT_LT(r["curve_spread"].get<double>(), 1e-9);
+    EXPECT_NEAR(rotation.spread, r["curve_spread"].get<double>(), 1e-12);
+    // One curve point from the reference: PE(110)·PE(110 + 7) = Σ_i cos(ω_i·7).
+    ASSERT_EQ(rotation.curves.size(), 4u);
+    const RotationPanel::Curve& second = rotation.curves[1];
+    EXPECT_EQ(second.start, 110.0);
+    long double expected = 0;
+    for (int dim = 0; dim < 64; ++dim)
+        expected += reference::pe(110, dim, 64, 10000) * reference::pe(117, dim, 64, 10000);
+    const std::size_t index = static_cast<std::size_t>(7 - second.ks.front());
+    EXPECT_NEAR(second.dots[index], static_cast<double>(expected), 1e-11);
+    // The first start (pos A = 10) has no PE(10 + k) for k < −10: its curve starts there.
+    EXPECT_EQ(rotation.curves[0].ks.front(), -10.0);
+    // pos A + k below 0: no residual claimed, and the panel says why instead of throwing.
+    state.pos_a = 2, state.shift_k = -5;
+    Present("rotation");
+    EXPECT_FALSE(rotation.Readouts(state).contains("residual_double"));
 }

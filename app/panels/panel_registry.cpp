@@ -5,6 +5,7 @@
 #include "panel_compare.h"
 #include "panel_heatmap.h"
 #include "panel_order.h"
+#include "panel_rotation.h"
 #include "panel_waves.h"
 #include "panel_worked.h"
 
@@ -28,6 +29,9 @@ PanelRegistry::PanelRegistry() {
         false);
     Add<WorkedPanel>("worked", "Worked example: X = embedding + PE",
         "\"The cat sat\" at d_model 4: editable embeddings, the PE rows, their sum, the same word elsewhere",
+        false);
+    Add<RotationPanel>("rotation", "Rotation: a shift by k is a fixed turn",
+        "PE(pos + k) = R_k·PE(pos) on the unit circle; PE(p)·PE(p + k) depends only on k",
         false);
     // clang-format on
 }
