@@ -3,6 +3,7 @@
 // their sentences against the numbers, and their controls driven through real frames.
 #include "headless_fixture.h"
 #include "panel_calculator.h"
+#include "panel_precision.h"
 #include "panel_rotation.h"
 #include "panel_worked.h"
 #include "pelab/rotation.h"
@@ -250,4 +251,41 @@ TEST_F(Formula, RotationNumbersMatchTheFormula) {
     state.pos_a = 2, state.shift_k = -5;
     Present("rotation");
     EXPECT_FALSE(rotation.Readouts(state).contains("residual_double"));
+}
+
+// The precision panel's readouts against the measured values at d 512 (float32 code
+// ≈ 1.2e-4 near 2048, ≈ 5e-3 at 10⁵, ≈ 0.06 at 10⁶, within a factor 2.5; pelab ≈ 3e-8), and its
+// sentence's pair count against 2·sin(ω_i/2) < error counted here from the reference ω.
+TEST_F(Formula, PrecisionErrorsAndTheirMeaning) {
+    PrecisionPanel& precision = Get<PrecisionPanel>("precision");
+    Present("precision");
+    const nlohmann::json r = precision.Readouts(state);
+    const double known[] = {1.2e-4, 5e-3, 0.06};
+    for (int row = 0; row < 3; ++row) {
+        const double code = r["errors"][row]["float32_code"].get<double>();
+        EXPECT_GT(code, known[row] / 2.5) << row;
+        EXPECT_LT(code, known[row] * 2.5) << row;
+        EXPECT_LT(r["errors"][row]["pelab_core"].get<double>(), 6e-8) << row;
+    }
+    const double error = r["errors"][1]["float32_code"].get<double>();
+    int swamped = 0;
+    for (int i = 0; i < 256; ++i)
+        if (2 * sinl(reference::omega(i, 512, 10000) / 2) < error) ++swamped;
+    EXPECT_EQ(r["errors"][1]["pairs_swamped"].get<int>(), swamped);
+    char expected[96];
+    std::snprintf(expected, sizeof expected, "in the %d slowest of 256 pairs (pairs %d to 255",
+                  swamped, 256 - swamped);
+    const std::string meaning = r["meaning_at_1e5"];
+    EXPECT_NE(meaning.find(expected), std::string::npos) << meaning;
+    // The regimes at the ends: nothing swamped, everything swamped.
+    EXPECT_NE(PrecisionMeaning(10, 1e-9, 512, 10000).find("stay apart in every pair"),
+              std::string::npos);
+    EXPECT_NE(PrecisionMeaning(10, 5, 4, 10000).find("in every pair: the vector cannot tell"),
+              std::string::npos);
+    // The plot's curves: the float32 code grows with the position, pelab_core does not.
+    ASSERT_FALSE(precision.positions.empty());
+    EXPECT_EQ(precision.positions.front(), 1.0);
+    EXPECT_EQ(precision.positions.back(), 1e6);
+    EXPECT_GT(precision.errors[0].back(), 1000 * precision.errors[0][10]);
+    EXPECT_LT(*std::max_element(precision.errors[2].begin(), precision.errors[2].end()), 6e-8);
 }

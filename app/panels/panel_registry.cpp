@@ -5,6 +5,7 @@
 #include "panel_compare.h"
 #include "panel_heatmap.h"
 #include "panel_order.h"
+#include "panel_precision.h"
 #include "panel_rotation.h"
 #include "panel_waves.h"
 #include "panel_worked.h"
@@ -32,6 +33,9 @@ PanelRegistry::PanelRegistry() {
         false);
     Add<RotationPanel>("rotation", "Rotation: a shift by k is a fixed turn",
         "PE(pos + k) = R_k·PE(pos) on the unit circle; PE(p)·PE(p + k) depends only on k",
+        false);
+    Add<PrecisionPanel>("precision", "Precision: float32 against exact",
+        "the error of the common float32 code, of float32 angles and of pelab_core, positions 1 to 10⁶",
         false);
     // clang-format on
 }

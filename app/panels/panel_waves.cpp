@@ -64,24 +64,7 @@ void WavesPanel::DrawControls(FrameContext& frame) {
     HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
                "Up/Down arrows change it from anywhere.");
     row.Item(LabelledWidth(slider, "d_model") + marker);
-    int d_model = state.d_model;
-    ImGui::SetNextItemWidth(slider);
-    if (ImGui::SliderInt("d_model", &d_model, 2, kUiMaxDModel, "%d",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-        if (d_model % 2 != 0) {
-            char note[160];
-            std::snprintf(note, sizeof note,
-                          "d_model must be even (each pair needs a sin and a cos dimension): "
-                          "%d was rounded to %d.",
-                          d_model, d_model + 1);
-            d_model_note = note;
-            d_model += 1;
-        } else {
-            d_model_note.clear();
-        }
-        state.d_model = d_model;
-        state.Clamp();
-    }
+    DModelSlider(frame, slider, &d_model_note);
     frame.Record("waves.d_model");
     ImGui::SameLine();
     HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"

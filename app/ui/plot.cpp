@@ -345,11 +345,13 @@ void Plot::End() {
             ImGui::Bullet();
             ImGui::PopStyleColor();
             ImGui::SameLine();
+            // A log axis spans decades: significant digits, not six decimals (3e-8 is not 0).
+            const bool log_y = (config_.y_flags & AxisFlags_Log) != 0;
             if (series.xs[index] == header_x)
-                ImGui::Text("%s: %.6f", series.label, series.ys[index]);
+                ImGui::Text(log_y ? "%s: %.4g" : "%s: %.6f", series.label, series.ys[index]);
             else
-                ImGui::Text("%s: %.6f (at x = %.9g)", series.label, series.ys[index],
-                            series.xs[index]);
+                ImGui::Text(log_y ? "%s: %.4g (at x = %.9g)" : "%s: %.6f (at x = %.9g)",
+                            series.label, series.ys[index], series.xs[index]);
         }
         ImGui::EndTooltip();
     }

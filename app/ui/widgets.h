@@ -75,6 +75,10 @@ struct SaveTextDialog {
               const std::function<std::string()>& text);
 };
 
+/// The shared d_model as a logarithmic slider (2 … 4096, Ctrl+click to type). An odd value is
+/// rounded up to the next even one and *note says so (cleared by the next even value).
+void DModelSlider(FrameContext& frame, float width, std::string* note);
+
 /// Text for an input that was refused, saying why, in the theme's error colour.
 void ErrorText(const FrameContext& frame, const char* message);
 

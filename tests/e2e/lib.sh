@@ -193,7 +193,7 @@ e2e_type() {
 # e2e_state EXPRESSION: evaluates a Python expression over the saved scene `s` (after e2e_quit).
 e2e_state() {
     [[ -f "$E2E_STATE" ]] || e2e_fail "no state file was written on exit"
-    /usr/bin/python3 -c 'import json, math, sys; s = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$E2E_STATE" "$1"
+    /usr/bin/python3 -c 'import json, math, struct, sys; s = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$E2E_STATE" "$1"
 }
 
 # e2e_check EXPRESSION MESSAGE: fails with MESSAGE unless the expression over `s` is True.

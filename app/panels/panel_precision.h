@@ -1,0 +1,44 @@
+// panel_precision.h — W12, float32 precision: the largest error of PE(pos) against position
+// (log axes, 1 … 10⁶) at the shared d_model and base, for the widely copied float32 code, for
+// float32 angles with double sin/cos, and for pelab_core; what the error means for a model (the
+// slow pairs whose step between neighbouring positions it swamps), at 2048, 10⁵, 10⁶ and at a
+// position the user picks by clicking the plot.
+#pragma once
+
+#include "panel.h"
+#include "plot.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+struct PrecisionPanel : Panel {
+    // Own settings (scene fields).
+    double inspect_position = 30000; ///< the position the table's last row shows (click the plot)
+    // View state.
+    plot::PlotView view;
+    std::string d_model_note;
+    /// The curves, cached for (d_model, base).
+    std::vector<double> positions;
+    std::vector<double> errors[3]; ///< by PeRecipe
+    int cached_d_model = 0;
+    double cached_base = 0;
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+
+    void UpdateCurves(const AppState& state);
+
+private:
+    void DrawControls(FrameContext& frame);
+    void DrawPlot(FrameContext& frame, float height);
+    void DrawTable(FrameContext& frame);
+};
+
+/// What an error of this size means at this position, in one or two sentences computed from
+/// the neighbour steps of the pairs (exposed for tests).
+std::string PrecisionMeaning(double position, double error, int d_model, double base);
+
+} // namespace pelab
