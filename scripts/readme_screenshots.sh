@@ -16,6 +16,11 @@ run build/bin/pelab screenshot --panel clocks --size 1280x760 --out "$out/clocks
 run build/bin/pelab screenshot --panel order --size 1280x900 --out "$out/order.png"
 run build/bin/pelab screenshot --panel order --scene assets/scenes/order-pe-off.json --size 1280x900 \
     --out "$out/order_pe_off.png"
+# The "inside the formula" panels.
+run build/bin/pelab screenshot --panel calculator --size 1280x760 --out "$out/calculator.png"
+run build/bin/pelab screenshot --panel worked --size 1280x900 --out "$out/worked.png"
+run build/bin/pelab screenshot --panel rotation --size 1280x900 --out "$out/rotation.png"
+run build/bin/pelab screenshot --panel precision --size 1280x760 --out "$out/precision.png"
 # The two other themes, for the README's theme section.
 scene_dir=$(mktemp -d)
 trap 'rm -rf "$scene_dir"' EXIT

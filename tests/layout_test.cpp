@@ -289,7 +289,11 @@ TEST_F(Layout, ShortPresentedWindowShowsThePictureWhole) {
                  {"compare", "compare.offset_plot", "compare.pos_a_input", 9.0f},
                  {"clocks", "clocks.summary_pair_0", "clocks.play", 5.0f},
                  {"order", "order.scores_a", "order.sentence_a", 4.0f},
-                 {"heatmap", "heatmap.plot", "heatmap.max_len", 6.0f}};
+                 {"heatmap", "heatmap.plot", "heatmap.max_len", 6.0f},
+                 {"calculator", "calculator.table", "calculator.pos_input", 6.0f},
+                 {"worked", "worked.final_table", "worked.sentence", 4.0f},
+                 {"rotation", "rotation.circle", "rotation.shift_k", 6.0f},
+                 {"precision", "precision.plot", "precision.d_model", 9.0f}};
     for (const auto& c : cases) {
         app.recorder.layout.clear();
         Present(c.panel, {1024, 768}, 2.0f);

@@ -128,9 +128,10 @@ void WorkedPanel::Draw(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const int rows = 3 * static_cast<int>(tokens.size()) + 3; // three tables and their headers
-    const float natural = rows * (font + 2 * ImGui::GetStyle().CellPadding.y) + font * 9.0f;
+    const float natural = rows * (font + 2 * ImGui::GetStyle().CellPadding.y) +
+                          font * 20.0f; // titles, the sentence and its chart
     const float padding_y = std::clamp((avail.y - natural) / (2.0f * rows),
-                                       ImGui::GetStyle().CellPadding.y, font * 0.8f);
+                                       ImGui::GetStyle().CellPadding.y, font * 0.5f);
     // One first-column width for the three tables, so their dims line up.
     label_width = ImGui::CalcTextSize("word@pos").x;
     for (int row = 0; row < static_cast<int>(tokens.size()); ++row) {
@@ -142,9 +143,11 @@ void WorkedPanel::Draw(FrameContext& frame) {
                             font * 9.0f);
     ImGui::PushStyleVar(ImGuiStyleVar_CellPadding,
                         ImVec2(ImGui::GetStyle().CellPadding.x, padding_y));
+    // A short window shows the result first (its bars tell the two parts apart), then the parts.
+    if (frame.pictures_first) DrawFinalTable(frame, tokens);
     DrawEmbeddingTable(frame, tokens);
     DrawPeTable(frame, static_cast<int>(tokens.size()));
-    DrawFinalTable(frame, tokens);
+    if (!frame.pictures_first) DrawFinalTable(frame, tokens);
     ImGui::PopStyleVar();
     DrawProbe(frame, tokens);
     ImGui::EndChild();
