@@ -43,10 +43,7 @@ std::string CalculatorSummary(double pos, double other, int first, int last, int
                               double base) {
     char text[640];
     if (pos == other) {
-        std::snprintf(text, sizeof text,
-                      "Both columns are position %.6g: every |Δ| is 0. Set the offset to compare "
-                      "two positions.",
-                      pos);
+        std::snprintf(text, sizeof text, "Both columns are position %.6g: every |Δ| is 0.", pos);
         return text;
     }
     int most = first, least = first;
@@ -224,6 +221,14 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
         ImGui::TextDisabled("%s", save_dialog.message.c_str());
     }
     if (!input_note.empty()) ErrorText(frame, input_note.c_str());
+    if (SecondPosition(state) != state.pos_a + second_offset) {
+        char note[160];
+        std::snprintf(note, sizeof note,
+                      "pos A + offset = %.6g is outside [0, 1000000]: the second column shows "
+                      "position %.6g.",
+                      state.pos_a + second_offset, SecondPosition(state));
+        ErrorText(frame, note);
+    }
     state.Clamp();
 }
 

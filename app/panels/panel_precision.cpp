@@ -80,6 +80,17 @@ void PrecisionPanel::UpdateCurves(const AppState& state) {
     }
     cached_d_model = state.d_model;
     cached_base = state.base;
+    cached_inspect = -1; // the table too
+}
+
+void PrecisionPanel::UpdateTable(const AppState& state) {
+    if (cached_inspect == inspect_position) return;
+    for (int row = 0; row < 4; ++row) {
+        const double pos = row < 3 ? kMarkedPositions[row] : inspect_position;
+        for (int r = 0; r < 3; ++r)
+            table_errors[row][r] = recipe_max_error(kRecipes[r], pos, state.d_model, state.base);
+    }
+    cached_inspect = inspect_position;
 }
 
 void PrecisionPanel::Draw(FrameContext& frame) {
@@ -90,6 +101,7 @@ void PrecisionPanel::Draw(FrameContext& frame) {
     {
         CoreTimer core_time(frame.stats);
         UpdateCurves(frame.state);
+        UpdateTable(frame.state);
     }
     const float font = ImGui::GetFontSize();
     if (!frame.pictures_first)
@@ -185,11 +197,7 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
         double code_error = 0;
         for (int r = 0; r < 3; ++r) {
             ImGui::TableNextColumn();
-            double error = 0;
-            {
-                CoreTimer core_time(frame.stats);
-                error = recipe_max_error(kRecipes[r], pos, state.d_model, state.base);
-            }
+            const double error = table_errors[row][r];
             if (r == 0) code_error = error;
             ImGui::TextColored(frame.ColorVec(RecipeRole(r)), "%.2g", error);
         }
@@ -205,11 +213,8 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
     }
     ImGui::EndTable();
     frame.Record("precision.table");
-    const double at = kMarkedPositions[1];
-    WrappedText(
-        PrecisionMeaning(at, recipe_max_error(PeRecipe::Float32Code, at, state.d_model, state.base),
-                         state.d_model, state.base)
-            .c_str());
+    WrappedText(PrecisionMeaning(kMarkedPositions[1], table_errors[1][0], state.d_model, state.base)
+                    .c_str());
     frame.Record("precision.meaning");
 }
 

@@ -24,12 +24,17 @@ struct PrecisionPanel : Panel {
     std::vector<double> errors[3]; ///< by PeRecipe
     int cached_d_model = 0;
     double cached_base = 0;
+    /// The table's errors (rows 2048, 1e5, 1e6, the picked position; columns by PeRecipe),
+    /// cached with the curves and the picked position.
+    double table_errors[4][3] = {};
+    double cached_inspect = -1;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
 
     void UpdateCurves(const AppState& state);
+    void UpdateTable(const AppState& state);
 
 private:
     void DrawControls(FrameContext& frame);
