@@ -72,14 +72,24 @@ std::vector<double> shift_dot_products(double pos, int k_min, int k_max, int d_m
                            " to ", k_max, ")"));
     validate_shift(pos, k_min);
     validate_shift(pos, k_max);
-    const std::vector<double> start = pe_vector_double(pos, d_model, base);
+    // The PE values themselves, sin and cos of ω_i·(pos + k) for every pair, multiplied out:
+    // no use of the identity being demonstrated. ω_i is computed once, as pe_value does.
+    const std::vector<double> omegas = frequencies(d_model, base);
+    const int pairs = d_model / 2;
+    std::vector<double> start_sin(pairs), start_cos(pairs);
+    for (int i = 0; i < pairs; ++i) {
+        start_sin[i] = std::sin(pos * omegas[i]);
+        start_cos[i] = std::cos(pos * omegas[i]);
+    }
     std::vector<double> dots;
     dots.reserve(static_cast<std::size_t>(k_max - k_min + 1));
     for (int k = k_min; k <= k_max; ++k) {
-        const std::vector<double> shifted = pe_vector_double(pos + k, d_model, base);
+        const double shifted = pos + k;
         double dot = 0;
-        for (int dim = 0; dim < d_model; ++dim)
-            dot += start[dim] * shifted[dim];
+        for (int i = 0; i < pairs; ++i) {
+            const double angle = shifted * omegas[i];
+            dot += start_sin[i] * std::sin(angle) + start_cos[i] * std::cos(angle);
+        }
         dots.push_back(dot);
     }
     return dots;
