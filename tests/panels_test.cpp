@@ -164,6 +164,27 @@ TEST(Compare, ExplanationWordsCountsForOneOrManyAtEveryWidth) {
     EXPECT_NE(two.find("Pair 1 (wavelength 628) separates"), std::string::npos) << two;
 }
 
+// The cases where the old text said "every pair has wrapped past half a cycle" while a
+// slow pair had barely moved: d 4, base 1e4, 0 vs 5 (pair 1 turns 0.05 rad); d 4, base 1e6,
+// 3 vs 50 (pair 1: ω = 1e6^-0.5 = 0.001, turns 0.047 rad); d 6, base 1e6, 0 vs 3.5 (pairs 1, 2:
+// ω = 0.01 and 1e-4, 0.035 and 0.00035 rad). And nowhere "wrapped around" or "random": a pair
+// between π and 2π has not wrapped, and aliased values are not random.
+TEST(Compare, NoPairIsSaidToWrapWhenASlowPairBarelyMoved) {
+    for (const auto& [a, b, d, base] : {std::tuple{0.0, 5.0, 4, 10000.0},
+                                        std::tuple{3.0, 50.0, 4, 1e6},
+                                        std::tuple{0.0, 3.5, 6, 1e6}}) {
+        const std::string text = ExplainDifference(a, b, d, base);
+        EXPECT_EQ(text.find("Every pair"), std::string::npos) << text;
+        EXPECT_NE(text.find("less than 0.1 rad"), std::string::npos) << text;
+    }
+    for (int d_model : {2, 4, 16, 512})
+        for (double distance : {0.05, 2.0, 4.0, 50.0, 5000.0}) {
+            const std::string text = ExplainDifference(3, 3 + distance, d_model, 10000);
+            EXPECT_EQ(text.find("wrapped around"), std::string::npos) << text;
+            EXPECT_EQ(text.find("random"), std::string::npos) << text;
+        }
+}
+
 TEST(Clocks, HandStartsUpAndTurnsClockwise) {
     const HandTip up = HandDirection(0.0);
     EXPECT_NEAR(up.dx, 0.0f, 1e-6f);
