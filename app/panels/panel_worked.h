@@ -52,12 +52,16 @@ struct WorkedPanel : Panel {
 
 private:
     void DrawControls(FrameContext& frame, const std::vector<std::string>& tokens);
+    /// A table of "first_header" + one column per dimension, at this frame's widths.
+    bool BeginDimTable(const char* id, const char* first_header) const;
     void DrawEmbeddingTable(FrameContext& frame, const std::vector<std::string>& tokens);
     void DrawPeTable(FrameContext& frame, int rows);
     void DrawFinalTable(FrameContext& frame, const std::vector<std::string>& tokens);
     void DrawProbe(FrameContext& frame, const std::vector<std::string>& tokens);
 };
 
+/// The key of a word in the embedding table: ASCII letters lower-cased ("The" and "the" share).
+std::string WorkedKey(std::string word);
 /// Document 002's embeddings for "the", "cat" and "sat" (d 4; dims beyond 4 and other words get
 /// seeded values in [−1, 1] with one decimal, the same on every machine).
 double WorkedDefaultEmbedding(const std::string& lower_word, int dim);

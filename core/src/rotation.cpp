@@ -35,10 +35,10 @@ void apply_rotation(const Rotation2& rotation, double sin_value, double cos_valu
     *out_cos = rotation.m10 * sin_value + rotation.m11 * cos_value;
 }
 
-double rotation_residual(double pos, double offset, int d_model, double base) {
-    validate_shift(pos, offset);
-    const std::vector<float> here = pe_vector(pos, d_model, base);
-    const std::vector<float> there = pe_vector(pos + offset, d_model, base);
+namespace {
+// max over pairs of |PE(pos + k) − R_k·PE(pos)| with both vectors as the caller's type holds them.
+template <typename Vector>
+double residual(const Vector& here, const Vector& there, double offset, int d_model, double base) {
     double worst = 0;
     for (int i = 0; i < d_model / 2; ++i) {
         double rotated_sin = 0, rotated_cos = 0;
@@ -49,20 +49,18 @@ double rotation_residual(double pos, double offset, int d_model, double base) {
     }
     return worst;
 }
+} // namespace
+
+double rotation_residual(double pos, double offset, int d_model, double base) {
+    validate_shift(pos, offset);
+    return residual(pe_vector(pos, d_model, base), pe_vector(pos + offset, d_model, base), offset,
+                    d_model, base);
+}
 
 double rotation_residual_double(double pos, double offset, int d_model, double base) {
     validate_shift(pos, offset);
-    const std::vector<double> here = pe_vector_double(pos, d_model, base);
-    const std::vector<double> there = pe_vector_double(pos + offset, d_model, base);
-    double worst = 0;
-    for (int i = 0; i < d_model / 2; ++i) {
-        double rotated_sin = 0, rotated_cos = 0;
-        apply_rotation(rotation_matrix(i, offset, d_model, base), here[2 * i], here[2 * i + 1],
-                       &rotated_sin, &rotated_cos);
-        worst = std::max(worst, std::fabs(there[2 * i] - rotated_sin));
-        worst = std::max(worst, std::fabs(there[2 * i + 1] - rotated_cos));
-    }
-    return worst;
+    return residual(pe_vector_double(pos, d_model, base),
+                    pe_vector_double(pos + offset, d_model, base), offset, d_model, base);
 }
 
 std::vector<double> shift_dot_products(double pos, int k_min, int k_max, int d_model, double base) {
