@@ -55,8 +55,8 @@ std::string PrecisionMeaning(double position, double error, int d_model, double 
         std::snprintf(text, sizeof text,
                       "At pos %.6g an error of %.2g exceeds the step between neighbouring "
                       "positions in the %d slowest of %d pairs (pairs %d to %d, wavelengths %.3g "
-                      "and more): there pos %.6g and %.6g can no longer be told apart; the other "
-                      "%d pairs still separate them.",
+                      "and more): there pos %.6g and %.6g can no longer be told apart "
+                      "reliably; the other %d pairs still separate them.",
                       position, error, below, pairs, first, pairs - 1,
                       wavelength(first, d_model, base), position, position + 1, pairs - below);
     }

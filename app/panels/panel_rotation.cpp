@@ -289,10 +289,17 @@ void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size) {
     curve_view_k = curve_max_k, curve_view_d_model = state.d_model, curve_view_base = state.base;
     ImGui::BeginGroup();
     char title[200];
-    std::snprintf(title, sizeof title,
-                  "PE(p)·PE(p + k) from %d starts p: the curves lie on each other (largest "
-                  "spread %.2g), so the dot product depends only on k.",
-                  kRotationStarts, spread);
+    // The claim follows the measurement: a spread above a millionth of the curves' size (d/2)
+    // would be visible, and then the sentence only reports it.
+    if (spread <= 1e-6 * state.d_model / 2)
+        std::snprintf(title, sizeof title,
+                      "PE(p)·PE(p + k) from %d starts p: the curves lie on each other (largest "
+                      "spread %.2g), so the dot product depends only on k.",
+                      kRotationStarts, spread);
+    else
+        std::snprintf(title, sizeof title,
+                      "PE(p)·PE(p + k) from %d starts p: largest spread between the curves %.2g.",
+                      kRotationStarts, spread);
     const float title_top = ImGui::GetCursorPosY();
     WrappedText(title);
     frame.Record("rotation.spread");

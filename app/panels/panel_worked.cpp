@@ -280,9 +280,14 @@ void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::str
     }
     ImGui::EndTable();
     frame.Record("worked.final_table");
-    if (document || (d == 4 && state.base == 10000.0))
+    // Only the cells marked on screen are named: the PE table's at the document's d_model and
+    // base, X_final's only for the document's own sentence and embeddings.
+    if (document)
         MutedWrappedText("* document 002 prints 0.999, 1.099 and 0.499 in these cells: it cut "
                          "the digits off instead of rounding (hover a cell).");
+    else if (d == 4 && state.base == 10000.0)
+        MutedWrappedText("* document 002 prints 0.999 in these PE cells: it cut the digits off "
+                         "instead of rounding (hover a cell).");
 }
 
 void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>& tokens) {
