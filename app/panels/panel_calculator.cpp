@@ -181,17 +181,21 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     ImGui::TextUnformatted("dims");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(dim_width);
-    ImGui::InputInt("##from", &dim_from, 1, 8);
+    // Moving one end past the other carries the other along (keeping 8 rows), instead of
+    // silently undoing the edit.
+    if (ImGui::InputInt("##from", &dim_from, 1, 8) && dim_from > dim_to)
+        dim_to = std::min(dim_from + 7, state.d_model - 1);
     FormulaTooltip("First dimension shown (0 … d_model − 1).");
     frame.Record("calculator.dim_from");
     ImGui::SameLine();
     ImGui::TextUnformatted("to");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(dim_width);
-    ImGui::InputInt("##to", &dim_to, 1, 8);
+    if (ImGui::InputInt("##to", &dim_to, 1, 8) && dim_to < dim_from)
+        dim_from = std::max(0, dim_to - 7);
     FormulaTooltip("Last dimension shown; the table scrolls through any number of rows.");
     frame.Record("calculator.dim_to");
-    dim_to = std::clamp(dim_to, 0, kUiMaxDModel - 1);
+    dim_to = std::clamp(dim_to, 0, kUiMaxDModel - 1); // Range() fits it to d_model when drawn
     dim_from = std::clamp(dim_from, 0, dim_to);
     for (const auto& [label, first, last, name] :
          {std::tuple{"first 8", 0, 7, "calculator.first_8"},
