@@ -66,17 +66,16 @@ std::string PrecisionMeaning(double position, double error, int d_model, double 
 void PrecisionPanel::UpdateCurves(const AppState& state) {
     if (cached_d_model == state.d_model && cached_base == state.base) return;
     positions.clear();
-    for (auto& series : errors)
-        series.clear();
     // Whole positions, log-spaced from 1 to 10⁶ (duplicates at the low end dropped).
     for (int k = 0; k <= 6 * kPointsPerDecade; ++k) {
         const double pos = std::round(std::pow(10.0, static_cast<double>(k) / kPointsPerDecade));
-        if (!positions.empty() && pos == positions.back()) continue;
-        positions.push_back(pos);
-        for (int r = 0; r < 3; ++r)
-            // A floor at 1e-12 keeps exact zeros (pos 1, d 2) on the log axis.
-            errors[r].push_back(
-                std::max(1e-12, recipe_max_error(kRecipes[r], pos, state.d_model, state.base)));
+        if (positions.empty() || pos != positions.back()) positions.push_back(pos);
+    }
+    const auto curves = recipe_error_curves(positions, state.d_model, state.base);
+    for (int r = 0; r < 3; ++r) {
+        errors[r] = curves[static_cast<int>(kRecipes[r])];
+        for (double& error : errors[r])
+            error = std::max(1e-12, error); // exact zeros (pos 1, d 2) stay on the log axis
     }
     cached_d_model = state.d_model;
     cached_base = state.base;
@@ -85,11 +84,12 @@ void PrecisionPanel::UpdateCurves(const AppState& state) {
 
 void PrecisionPanel::UpdateTable(const AppState& state) {
     if (cached_inspect == inspect_position) return;
-    for (int row = 0; row < 4; ++row) {
-        const double pos = row < 3 ? kMarkedPositions[row] : inspect_position;
+    const auto rows = recipe_error_curves(
+        {kMarkedPositions[0], kMarkedPositions[1], kMarkedPositions[2], inspect_position},
+        state.d_model, state.base);
+    for (int row = 0; row < 4; ++row)
         for (int r = 0; r < 3; ++r)
-            table_errors[row][r] = recipe_max_error(kRecipes[r], pos, state.d_model, state.base);
-    }
+            table_errors[row][r] = rows[static_cast<int>(kRecipes[r])][row];
     cached_inspect = inspect_position;
 }
 

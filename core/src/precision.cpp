@@ -3,6 +3,7 @@
 #include "pelab/sinusoidal.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace pelab {
@@ -19,42 +20,45 @@ const char* recipe_name(PeRecipe recipe) {
     return "?";
 }
 
-std::vector<double> recipe_vector(PeRecipe recipe, double pos, int d_model, double base) {
-    std::vector<double> values(static_cast<std::size_t>(d_model));
-    if (recipe == PeRecipe::PelabCore) {
-        const std::vector<float> v = pe_vector(pos, d_model, base); // validates
-        std::copy(v.begin(), v.end(), values.begin());
-        return values;
-    }
+std::array<std::vector<double>, 3> recipe_error_curves(const std::vector<double>& positions,
+                                                       int d_model, double base) {
     validate_d_model(d_model);
     validate_base(base);
-    validate_position(pos);
-    // Every step in float32, as the recipe's tensors are.
+    const int pairs = d_model / 2;
+    // Per pair, once: the exact ω in long double and the recipe's float32 div_term.
+    std::vector<long double> exact_omega(pairs);
+    std::vector<float> div_term(pairs);
     const float scale = -std::log(static_cast<float>(base)) / static_cast<float>(d_model);
-    const float position = static_cast<float>(pos);
-    for (int i = 0; i < d_model / 2; ++i) {
-        const float div_term = std::exp(static_cast<float>(2 * i) * scale);
-        const float angle = position * div_term;
-        if (recipe == PeRecipe::Float32Code) {
-            values[2 * i] = std::sin(angle); // the float overloads: sinf, cosf
-            values[2 * i + 1] = std::cos(angle);
-        } else {
-            values[2 * i] = std::sin(static_cast<double>(angle));
-            values[2 * i + 1] = std::cos(static_cast<double>(angle));
-        }
+    for (int i = 0; i < pairs; ++i) {
+        exact_omega[i] = powl(base, -2.0L * i / d_model);
+        div_term[i] = std::exp(static_cast<float>(2 * i) * scale);
     }
-    return values;
+    std::array<std::vector<double>, 3> curves;
+    for (const double pos : positions) {
+        const std::vector<float> core = pe_vector(pos, d_model, base); // validates pos
+        const float position = static_cast<float>(pos);
+        long double worst[3] = {0, 0, 0};
+        for (int i = 0; i < pairs; ++i) {
+            const long double angle = static_cast<long double>(pos) * exact_omega[i];
+            const long double exact_sin = sinl(angle), exact_cos = cosl(angle);
+            const float float_angle = position * div_term[i];
+            const double values[3][2] = {
+                {std::sin(float_angle), std::cos(float_angle)}, // float overloads: sinf, cosf
+                {std::sin(static_cast<double>(float_angle)),
+                 std::cos(static_cast<double>(float_angle))},
+                {core[2 * i], core[2 * i + 1]}};
+            for (int r = 0; r < 3; ++r)
+                worst[r] = std::max(
+                    {worst[r], fabsl(values[r][0] - exact_sin), fabsl(values[r][1] - exact_cos)});
+        }
+        for (int r = 0; r < 3; ++r)
+            curves[r].push_back(static_cast<double>(worst[r]));
+    }
+    return curves;
 }
 
 double recipe_max_error(PeRecipe recipe, double pos, int d_model, double base) {
-    const std::vector<double> values = recipe_vector(recipe, pos, d_model, base);
-    long double worst = 0;
-    for (int i = 0; i < d_model / 2; ++i) {
-        const long double angle = static_cast<long double>(pos) * powl(base, -2.0L * i / d_model);
-        worst = std::max(
-            {worst, fabsl(values[2 * i] - sinl(angle)), fabsl(values[2 * i + 1] - cosl(angle))});
-    }
-    return static_cast<double>(worst);
+    return recipe_error_curves({pos}, d_model, base)[static_cast<int>(recipe)][0];
 }
 
 double neighbour_step(int pair_index, int d_model, double base) {

@@ -12,6 +12,7 @@
 // Contracts: as in sinusoidal.h (d_model even in range, base valid, pos in [0, kMaxPosition]).
 #pragma once
 
+#include <array>
 #include <vector>
 
 namespace pelab {
@@ -23,11 +24,13 @@ enum class PeRecipe {
 };
 const char* recipe_name(PeRecipe recipe);
 
-/// PE(pos) by the recipe (interleaved layout), as the recipe would hand it out.
-std::vector<double> recipe_vector(PeRecipe recipe, double pos, int d_model, double base);
-
 /// max over all dims of |recipe − exact|, the exact value taken in long double.
 double recipe_max_error(PeRecipe recipe, double pos, int d_model, double base);
+
+/// recipe_max_error for every position and all three recipes at once (indexed by PeRecipe),
+/// sharing the exact values and the per-pair constants: what a plot of the errors needs.
+std::array<std::vector<double>, 3> recipe_error_curves(const std::vector<double>& positions,
+                                                       int d_model, double base);
 
 /// The distance between the values of neighbouring positions in pair i,
 /// ‖(sin, cos)(ω_i(p+1)) − (sin, cos)(ω_i p)‖ = 2·sin(ω_i / 2): once a recipe's error reaches
