@@ -77,14 +77,19 @@ TEST(Precision, Float32RecipeErrorsMatchTheKnownValues) {
     }
 }
 
-// Neighbour steps: 2 sin(ω_i / 2) — pair 0 (ω = 1) 0.9589; the slowest pair at d 512 has
-// ω = 10000^(−510/512) ≈ 1.0366e-4, a step of the same size. An error of 1e-3 exceeds the step of
-// every pair with ω_i ≤ 1e-3, i.e. 2i/512 ≥ 0.75: pairs 192 … 255 (64 pairs; pair 192 has
-// ω = 1e-3 exactly, and its step 2 sin(5e-4) is just below that).
-TEST(Precision, NeighbourStepsAndPairsBelowThem) {
-    EXPECT_NEAR(neighbour_step(0, 512, 10000), 2 * std::sin(0.5), 1e-15);
-    EXPECT_NEAR(neighbour_step(255, 512, 10000), 1.0366e-4, 1e-7);
-    EXPECT_EQ(pairs_below_step(1e-3, 512, 10000), 64);
-    EXPECT_EQ(pairs_below_step(1e-9, 512, 10000), 0);
-    EXPECT_EQ(pairs_below_step(10, 512, 10000), 256);
+// The float32 code's angle error in positions. Estimated by hand: the slowest pair's exp
+// argument 2i·ln(10000)/512 ≈ 9.17 is rounded to float32 (2⁻²⁴ ≈ 6e-8 relative, 5.5e-7
+// absolute), so its div_term is off by ≈ 5.5e-7 relative and the angle at pos p by p·5.5e-7
+// positions: ≈ 0.55 at 10⁶, ≈ 0.055 at 10⁵ (within a factor 2 either way, rounding luck), and
+// larger in the slow pairs than in pair 0. Exact at d 2 (ω = 1, pos a float32 integer).
+TEST(Precision, Float32PositionShift) {
+    int pair = -1;
+    const double at_1e6 = float32_position_shift(1e6, 512, 10000, &pair);
+    EXPECT_GT(at_1e6, 0.55 / 2);
+    EXPECT_LT(at_1e6, 0.55 * 2);
+    EXPECT_GT(pair, 128) << "the slow half";
+    const double at_1e5 = float32_position_shift(1e5, 512, 10000);
+    EXPECT_GT(at_1e5, 0.055 / 2);
+    EXPECT_LT(at_1e5, 0.055 * 2);
+    EXPECT_EQ(float32_position_shift(123456, 2, 10000), 0.0);
 }

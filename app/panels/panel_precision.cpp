@@ -34,31 +34,27 @@ Role RecipeRole(int recipe) {
 
 } // namespace
 
-std::string PrecisionMeaning(double position, double error, int d_model, double base) {
-    const int pairs = d_model / 2;
-    const int below = pairs_below_step(error, d_model, base);
-    char text[512];
-    if (below == 0) {
+std::string PrecisionMeaning(double position, double value_error, double shift, int pair) {
+    char text[560];
+    if (shift == 0) {
         std::snprintf(text, sizeof text,
-                      "At pos %.6g an error of %.2g is smaller than the step between neighbouring "
-                      "positions in every pair (the smallest step, pair %d's, is %.2g): pos %.6g "
-                      "and %.6g stay apart in every pair.",
-                      position, error, pairs - 1, neighbour_step(pairs - 1, d_model, base),
-                      position, position + 1);
-    } else if (below == pairs) {
+                      "At pos %.10g the float32 code's angles are exact at this d_model and base, "
+                      "so its error (%.2g) is only the rounding of sin and cos.",
+                      position, value_error);
+    } else if (shift < 0.5) {
         std::snprintf(text, sizeof text,
-                      "At pos %.6g an error of %.2g is as large as the step between neighbouring "
-                      "positions in every pair: the vector cannot tell pos %.6g from %.6g.",
-                      position, error, position, position + 1);
+                      "At pos %.10g the float32 code is off by up to %.2g: in pair %d its angle "
+                      "is that of a position %.2g away (angle error / ω_%d), %.2g%% of the way to "
+                      "a neighbour. Pos %.10g is still nearer to itself than to %.10g, but "
+                      "blurred, and the blur grows in proportion to the position.",
+                      position, value_error, pair, shift, pair, 100 * shift, position,
+                      position + 1);
     } else {
-        const int first = pairs - below;
         std::snprintf(text, sizeof text,
-                      "At pos %.6g an error of %.2g exceeds the step between neighbouring "
-                      "positions in the %d slowest of %d pairs (pairs %d to %d, wavelengths %.3g "
-                      "and more): there pos %.6g and %.6g can no longer be told apart "
-                      "reliably; the other %d pairs still separate them.",
-                      position, error, below, pairs, first, pairs - 1,
-                      wavelength(first, d_model, base), position, position + 1, pairs - below);
+                      "At pos %.10g the float32 code is off by up to %.2g, and in pair %d its "
+                      "angle is that of a position %.2g away: more than half the way to a "
+                      "neighbour, so in that pair pos %.10g reads as %.10g or %.10g.",
+                      position, value_error, pair, shift, position, position - 1, position + 1);
     }
     return text;
 }
@@ -90,6 +86,10 @@ void PrecisionPanel::UpdateTable(const AppState& state) {
     for (int row = 0; row < 4; ++row)
         for (int r = 0; r < 3; ++r)
             table_errors[row][r] = rows[static_cast<int>(kRecipes[r])][row];
+    for (int row = 0; row < 4; ++row)
+        table_shift[row] =
+            float32_position_shift(row < 3 ? kMarkedPositions[row] : inspect_position,
+                                   state.d_model, state.base, &table_shift_pair[row]);
     cached_inspect = inspect_position;
 }
 
@@ -104,10 +104,16 @@ void PrecisionPanel::Draw(FrameContext& frame) {
         UpdateTable(frame.state);
     }
     const float font = ImGui::GetFontSize();
-    if (!frame.pictures_first)
-        MutedWrappedText("The common float32 code forms the angle pos·ω_i in float32: its relative "
-                         "error of ~6e-8 becomes an absolute error that grows with pos. pelab_core "
-                         "forms the angle in double and rounds only the result.");
+    if (!frame.pictures_first) {
+        // Said only when the curve shows it: at d 2 the float32 angle is exact (ω = 1).
+        const bool grows = errors[0].back() > 100 * errors[0][positions.size() / 3];
+        MutedWrappedText(grows ? "The common float32 code forms the angle pos·ω_i in float32: its "
+                                 "relative error of a few 1e-8 becomes an absolute error that "
+                                 "grows with pos. pelab_core forms the angle in double and "
+                                 "rounds only the result."
+                               : "At this d_model and base the float32 code's angles happen to "
+                                 "be exact, so its error does not grow with pos.");
+    }
     // The table below needs about 6 lines; the plot takes the rest.
     const float table = font * 7.5f + ImGui::GetStyle().ItemSpacing.y * 6;
     DrawPlot(frame, std::max(font * 13.0f, ImGui::GetContentRegionAvail().y - table));
@@ -133,7 +139,7 @@ void PrecisionPanel::DrawControls(FrameContext& frame) {
     if (ImGui::InputDouble("inspect pos", &typed, 0, 0, "%.0f",
                            ImGuiInputTextFlags_EnterReturnsTrue) &&
         std::isfinite(typed))
-        inspect_position = std::clamp(std::round(typed), 0.0, kUiMaxPosition);
+        inspect_position = std::clamp(std::round(typed), 1.0, kUiMaxPosition);
     FormulaTooltip("The position of the table's last row (or click the plot).");
     frame.Record("precision.inspect_input");
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
@@ -141,8 +147,7 @@ void PrecisionPanel::DrawControls(FrameContext& frame) {
 }
 
 void PrecisionPanel::DrawPlot(FrameContext& frame, float height) {
-    const AppState& state = frame.state;
-    view.SetHome(plot::Range{1, 1e6}, plot::Range{1e-10, 1});
+    view.SetHome(plot::Range{1, 1e6}, plot::Range{1e-9, 1});
     if (!view.has_home) view.Reset();
     plot::PlotConfig config;
     config.x_label = "position (click: pick it for the table)";
@@ -157,14 +162,17 @@ void PrecisionPanel::DrawPlot(FrameContext& frame, float height) {
     const int count = static_cast<int>(positions.size());
     // The float32 code wide and underneath: the float32-angle line lies on it almost everywhere
     // (double sin/cos cannot repair the angle), and both stay visible.
-    for (int r = 0; r < 3; ++r)
-        p.Line(RecipeLabel(r), positions.data(), errors[r].data(), count,
-               frame.Color(RecipeRole(r)), frame.Px(r == 0 ? 5.0f : 2.0f));
-    // The smallest step between neighbouring positions (the slowest pair's): an error above it
-    // hides a whole position in that pair.
-    const int slowest = state.d_model / 2 - 1;
-    p.HLine(neighbour_step(slowest, state.d_model, state.base), frame.Color(Role::Highlight),
-            "step between neighbours, slowest pair", frame.Px(1.5f));
+    // The float32-angle curve lies on the float32 code's almost everywhere (double sin/cos
+    // cannot repair the angle): a line for one, rings on it for the other, so both show.
+    p.Line(RecipeLabel(0), positions.data(), errors[0].data(), count, frame.Color(RecipeRole(0)),
+           frame.Px(2.5f));
+    std::vector<double> ring_x, ring_y;
+    for (int k = 0; k < count; k += 3)
+        ring_x.push_back(positions[k]), ring_y.push_back(errors[1][k]);
+    p.Markers(RecipeLabel(1), ring_x.data(), ring_y.data(), static_cast<int>(ring_x.size()),
+              frame.Color(RecipeRole(1)), frame.Px(4.0f), plot::Marker::Ring);
+    p.Line(RecipeLabel(2), positions.data(), errors[2].data(), count, frame.Color(RecipeRole(2)),
+           frame.Px(2.5f));
     p.VLine(std::max(1.0, inspect_position), frame.Color(Role::ShiftArc), "picked", frame.Px(1.5f));
     if (p.Clicked() && p.MouseX() >= 1)
         inspect_position = std::clamp(std::round(p.MouseX()), 1.0, kUiMaxPosition);
@@ -172,12 +180,10 @@ void PrecisionPanel::DrawPlot(FrameContext& frame, float height) {
 }
 
 void PrecisionPanel::DrawTable(FrameContext& frame) {
-    const AppState& state = frame.state;
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##errors", 5, flags)) return;
-    const char* headers[] = {"position", "float32 code", "f32 angle", "pelab_core",
-                             "pairs swamped"};
+    const char* headers[] = {"position", "float32 code", "f32 angle", "pelab_core", "as if off by"};
     for (const char* header : headers)
         ImGui::TableSetupColumn(header);
     const char* tooltips[] = {
@@ -186,14 +192,15 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
         "sin and cos, every step in float32",
         "the same float32 angle, then sin and cos in double: no better, the angle is already off",
         "pelab_core: the angle in double, the result rounded once to float32",
-        "pairs whose step between neighbouring positions, 2·sin(ω_i/2), is smaller than the "
-        "float32 code's error: there p and p + 1 look alike"};
+        "how far, in positions, the float32 code's encoding of p is from p: max over pairs of "
+        "|float32 angle − exact angle| / ω_i. Below 0.5, p is still nearer to itself than to "
+        "p ± 1"};
     TableHeadersWithTooltips(frame, tooltips, "precision");
     for (int row = 0; row < 4; ++row) {
         const double pos = row < 3 ? kMarkedPositions[row] : inspect_position;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::Text(row < 3 ? "%.6g" : "%.6g (picked)", pos);
+        ImGui::Text(row < 3 ? "%.10g" : "%.10g (picked)", pos);
         double code_error = 0;
         for (int r = 0; r < 3; ++r) {
             ImGui::TableNextColumn();
@@ -202,26 +209,27 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
             ImGui::TextColored(frame.ColorVec(RecipeRole(r)), "%.2g", error);
         }
         ImGui::TableNextColumn();
-        ImGui::Text("%d of %d", pairs_below_step(code_error, state.d_model, state.base),
-                    state.d_model / 2);
+        ImGui::Text("%.2g positions", table_shift[row]);
         if (row == 3) {
             frame.Record("precision.inspected_row");
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip(
-                    "%s", PrecisionMeaning(pos, code_error, state.d_model, state.base).c_str());
+                    "%s", PrecisionMeaning(pos, code_error, table_shift[row], table_shift_pair[row])
+                              .c_str());
         }
     }
     ImGui::EndTable();
     frame.Record("precision.table");
-    WrappedText(PrecisionMeaning(kMarkedPositions[1], table_errors[1][0], state.d_model, state.base)
+    WrappedText(PrecisionMeaning(kMarkedPositions[2], table_errors[2][0], table_shift[2],
+                                 table_shift_pair[2])
                     .c_str());
     frame.Record("precision.meaning");
 }
 
 void PrecisionPanel::AddSceneFields(SceneTable& table) {
     table.Number("precision_position",
-                 "number in [0, 1e6]: the position the precision panel inspects", &inspect_position,
-                 0, kUiMaxPosition);
+                 "number in [1, 1e6]: the position the precision panel inspects", &inspect_position,
+                 1, kUiMaxPosition);
 }
 
 nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
@@ -233,15 +241,15 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
             const char* keys[] = {"float32_code", "float32_angle_double_sin", "pelab_core"};
             row[keys[r]] = recipe_max_error(kRecipes[r], pos, state.d_model, state.base);
         }
-        row["pairs_swamped"] =
-            pairs_below_step(row["float32_code"].get<double>(), state.d_model, state.base);
+        int pair = 0;
+        row["position_shift"] = float32_position_shift(pos, state.d_model, state.base, &pair);
+        row["position_shift_pair"] = pair;
         rows.push_back(row);
     }
     return {{"errors", rows},
-            {"slowest_neighbour_step",
-             neighbour_step(state.d_model / 2 - 1, state.d_model, state.base)},
-            {"meaning_at_1e5", PrecisionMeaning(1e5, rows[1]["float32_code"].get<double>(),
-                                                state.d_model, state.base)}};
+            {"meaning_at_1e6", PrecisionMeaning(1e6, rows[2]["float32_code"].get<double>(),
+                                                rows[2]["position_shift"].get<double>(),
+                                                rows[2]["position_shift_pair"].get<int>())}};
 }
 
 } // namespace pelab

@@ -1,8 +1,8 @@
 // panel_precision.h — W12, float32 precision: the largest error of PE(pos) against position
 // (log axes, 1 … 10⁶) at the shared d_model and base, for the widely copied float32 code, for
-// float32 angles with double sin/cos, and for pelab_core; what the error means for a model (the
-// slow pairs whose step between neighbouring positions it swamps), at 2048, 10⁵, 10⁶ and at a
-// position the user picks by clicking the plot.
+// float32 angles with double sin/cos, and for pelab_core; what the error means for a model (how
+// far, in positions, the float32 angles put each position), at 2048, 10⁵, 10⁶ and at a position
+// the user picks by clicking the plot.
 #pragma once
 
 #include "panel.h"
@@ -27,6 +27,8 @@ struct PrecisionPanel : Panel {
     /// The table's errors (rows 2048, 1e5, 1e6, the picked position; columns by PeRecipe),
     /// cached with the curves and the picked position.
     double table_errors[4][3] = {};
+    double table_shift[4] = {};   ///< float32_position_shift of each row
+    int table_shift_pair[4] = {}; ///< … and the pair where it is largest
     double cached_inspect = -1;
 
     void Draw(FrameContext& frame) override;
@@ -42,8 +44,9 @@ private:
     void DrawTable(FrameContext& frame);
 };
 
-/// What an error of this size means at this position, in one or two sentences computed from
-/// the neighbour steps of the pairs (exposed for tests).
-std::string PrecisionMeaning(double position, double error, int d_model, double base);
+/// What the float32 code's error means at this position (its largest value error, and its
+/// angle error in positions: float32_position_shift), in sentences computed from the two
+/// numbers (exposed for tests).
+std::string PrecisionMeaning(double position, double value_error, double shift, int pair);
 
 } // namespace pelab

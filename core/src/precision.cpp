@@ -61,15 +61,23 @@ double recipe_max_error(PeRecipe recipe, double pos, int d_model, double base) {
     return recipe_error_curves({pos}, d_model, base)[static_cast<int>(recipe)][0];
 }
 
-double neighbour_step(int pair_index, int d_model, double base) {
-    return 2.0 * std::sin(omega(pair_index, d_model, base) / 2.0);
-}
-
-int pairs_below_step(double error, int d_model, double base) {
-    int count = 0;
-    for (int i = 0; i < d_model / 2; ++i)
-        if (neighbour_step(i, d_model, base) < error) ++count;
-    return count;
+double float32_position_shift(double pos, int d_model, double base, int* worst_pair) {
+    validate_d_model(d_model);
+    validate_base(base);
+    validate_position(pos);
+    const float scale = -std::log(static_cast<float>(base)) / static_cast<float>(d_model);
+    const float position = static_cast<float>(pos);
+    long double worst = 0;
+    for (int i = 0; i < d_model / 2; ++i) {
+        const long double omega = powl(base, -2.0L * i / d_model);
+        const float angle = position * std::exp(static_cast<float>(2 * i) * scale);
+        const long double shift = fabsl(angle - static_cast<long double>(pos) * omega) / omega;
+        if (shift > worst || i == 0) {
+            worst = shift;
+            if (worst_pair != nullptr) *worst_pair = i;
+        }
+    }
+    return static_cast<double>(worst);
 }
 
 } // namespace pelab

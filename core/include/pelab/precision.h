@@ -32,13 +32,13 @@ double recipe_max_error(PeRecipe recipe, double pos, int d_model, double base);
 std::array<std::vector<double>, 3> recipe_error_curves(const std::vector<double>& positions,
                                                        int d_model, double base);
 
-/// The distance between the values of neighbouring positions in pair i,
-/// ‖(sin, cos)(ω_i(p+1)) − (sin, cos)(ω_i p)‖ = 2·sin(ω_i / 2): once a recipe's error reaches
-/// it, pair i no longer tells position p from p + 1.
-double neighbour_step(int pair_index, int d_model, double base);
-
-/// How many pairs have a neighbour step smaller than error (the slowest ones: the step falls
-/// with i), i.e. in how many pairs an error this large can hide a whole position.
-int pairs_below_step(double error, int d_model, double base);
+/// How far, in positions, the float32 code's encoding of pos is from pos: max over pairs of
+/// |float32 angle − exact angle| / ω_i (the angle error measured in the pair's own turn per
+/// position). The float32 div_term = exp(2i·(−ln base / d)) carries the rounding of its
+/// argument, |2i·ln base / d|·2⁻²⁴ relative (up to ≈ 5.5e-7 for the slowest pair at base
+/// 10 000), so the shift is largest in the slow pairs and grows with pos: ≈ 0.06 at 10⁵,
+/// ≈ 0.6 at 10⁶ (d 512). Past 0.5, pos is nearer to pos ± 1 in that pair than to itself.
+/// worst_pair (optional) receives the pair where it is largest.
+double float32_position_shift(double pos, int d_model, double base, int* worst_pair = nullptr);
 
 } // namespace pelab
