@@ -247,6 +247,9 @@ TEST_F(Formula, RotationNumbersMatchTheFormula) {
     EXPECT_NEAR(second.dots[index], static_cast<double>(expected), 1e-11);
     // The first start (pos A = 10) has no PE(10 + k) for k < −10: its curve starts there.
     EXPECT_EQ(rotation.curves[0].ks.front(), -10.0);
+    // At the last position the starts go downwards: four different curves, not one.
+    EXPECT_EQ(RotationPanel::Starts(1e6),
+              (std::vector<double>{1e6, 1e6 - 100, 1e6 - 1000, 1e6 - 10000}));
     // pos A + k below 0: no residual claimed, and the panel says why instead of throwing.
     state.pos_a = 2, state.shift_k = -5;
     Present("rotation");

@@ -185,7 +185,7 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
 
 void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
     DrawSimilarityPlot(frame, "##similarity", similarity_view, max_len, 2, size, grey, gpu_error,
-                       "heatmap.similarity_plot");
+                       "heatmap.similarity_plot", SimilarityColumn::PosB);
 }
 
 void HeatmapPanel::AddSceneFields(SceneTable& table) {

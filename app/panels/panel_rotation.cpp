@@ -13,13 +13,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace pelab {
 
 std::vector<double> RotationPanel::Starts(double pos_a) {
     std::vector<double> starts;
+    // Upwards from pos A, or downwards where that would pass the last position, so the four
+    // starts stay four different positions.
     for (const double offset : {0.0, 100.0, 1000.0, 10000.0})
-        starts.push_back(std::min(pos_a + offset, kUiMaxPosition));
+        starts.push_back(pos_a + offset <= kUiMaxPosition ? pos_a + offset
+                                                          : std::max(0.0, pos_a - offset));
     return starts;
 }
 
@@ -131,7 +136,7 @@ void RotationPanel::Draw(FrameContext& frame) {
     WrappedText(title);
     DrawSimilarityPlot(frame, "##rotation_similarity", similarity_view, similarity_len, 3,
                        ImVec2(-1, ImGui::GetContentRegionAvail().y), false, gpu_error,
-                       "rotation.similarity");
+                       "rotation.similarity", SimilarityColumn::ShiftK);
     ImGui::EndChild();
 }
 
@@ -193,19 +198,23 @@ void RotationPanel::DrawCircle(FrameContext& frame, float size) {
         ys[k] = std::cos(2 * M_PI * k / 128);
     }
     p.Line("##circle", xs, ys, 129, ImGui::GetColorU32(ImGuiCol_Border, 1.0f), frame.Px(1.5f));
-    const double shown = std::clamp(turn, -2 * M_PI, 2 * M_PI);
-    for (int k = 0; k <= 64; ++k) {
-        xs[k] = 0.8 * std::sin(from + shown * k / 64);
-        ys[k] = 0.8 * std::cos(from + shown * k / 64);
-    }
-    p.Line("turn ω_i·k", xs, ys, 65, frame.Color(Role::ShiftArc), frame.Px(3.0f));
     const double ax[] = {0, std::sin(from)}, ay[] = {0, std::cos(from)};
-    const double bx[] = {0, std::sin(from + turn)}, by[] = {0, std::cos(from + turn)};
+    // pos A + k only where it is a position (the text says so otherwise).
+    const double shifted = state.pos_a + state.shift_k;
+    if (shifted >= 0 && shifted <= kUiMaxPosition) {
+        const double shown = std::clamp(turn, -2 * M_PI, 2 * M_PI);
+        for (int k = 0; k <= 64; ++k) {
+            xs[k] = 0.8 * std::sin(from + shown * k / 64);
+            ys[k] = 0.8 * std::cos(from + shown * k / 64);
+        }
+        p.Line("turn ω_i·k", xs, ys, 65, frame.Color(Role::ShiftArc), frame.Px(3.0f));
+        const double bx[] = {0, std::sin(from + turn)}, by[] = {0, std::cos(from + turn)};
+        p.Line("PE_i(pos A + k)", bx, by, 2, frame.Color(Role::PosB), frame.Px(2.5f));
+        p.Markers("##b", bx + 1, by + 1, 1, frame.Color(Role::PosB), frame.Px(6.0f),
+                  plot::Marker::Ring);
+    }
     p.Line("PE_i(pos A)", ax, ay, 2, frame.Color(Role::PosA), frame.Px(2.5f));
-    p.Line("PE_i(pos A + k)", bx, by, 2, frame.Color(Role::PosB), frame.Px(2.5f));
     p.Markers("##a", ax + 1, ay + 1, 1, frame.Color(Role::PosA), frame.Px(6.0f));
-    p.Markers("##b", bx + 1, by + 1, 1, frame.Color(Role::PosB), frame.Px(6.0f),
-              plot::Marker::Ring);
     p.End();
 }
 
@@ -265,9 +274,10 @@ void RotationPanel::DrawMatrix(FrameContext& frame) {
         residual_float = rotation_residual(state.pos_a, k, state.d_model, state.base);
     }
     std::snprintf(line, sizeof line,
-                  "Over all %d pairs, max |PE(pos A + k) − R_k·PE(pos A)| = %.2g in double "
+                  "Over %s %d pair%s, max |PE(pos A + k) − R_k·PE(pos A)| = %.2g in double "
                   "(%.2g with float32 vectors): the same R_k, whatever pos A.",
-                  state.d_model / 2, residual, residual_float);
+                  state.d_model > 2 ? "all" : "its", state.d_model / 2,
+                  state.d_model > 2 ? "s" : "", residual, residual_float);
     WrappedText(line);
     FormulaTooltip("Each pair's (sin, cos) turned by its own R_k, compared with PE(pos A + k) "
                    "computed directly; only rounding is left.");
@@ -288,7 +298,7 @@ void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size) {
         curve_view.Reset();
     curve_view_k = curve_max_k, curve_view_d_model = state.d_model, curve_view_base = state.base;
     ImGui::BeginGroup();
-    char title[200];
+    char title[280];
     // The claim follows the measurement: a spread above a millionth of the curves' size (d/2)
     // would be visible, and then the sentence only reports it.
     if (spread <= 1e-6 * state.d_model / 2)
@@ -300,6 +310,11 @@ void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size) {
         std::snprintf(title, sizeof title,
                       "PE(p)·PE(p + k) from %d starts p: largest spread between the curves %.2g.",
                       kRotationStarts, spread);
+    if (std::abs(state.shift_k) > curve_max_k) {
+        char note[96];
+        std::snprintf(note, sizeof note, " k = %d is beyond ±K, off this chart.", state.shift_k);
+        std::snprintf(title + std::strlen(title), sizeof title - std::strlen(title), "%s", note);
+    }
     const float title_top = ImGui::GetCursorPosY();
     WrappedText(title);
     frame.Record("rotation.spread");

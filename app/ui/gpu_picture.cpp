@@ -64,8 +64,10 @@ void DrawGpuError(FrameContext& frame, plot::Plot& p, const std::string& gpu_err
 
 void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& view, int max_len,
                         int slot, ImVec2 size, bool grey, std::string& gpu_error,
-                        const char* record_name) {
+                        const char* record_name, SimilarityColumn column) {
     AppState& state = frame.state;
+    const bool shift = column == SimilarityColumn::ShiftK;
+    const double column_pos = shift ? state.pos_a + state.shift_k : state.pos_b;
     plot::PlotConfig config;
     config.x_label = "position q";
     config.y_label = "position p";
@@ -80,11 +82,13 @@ void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& vie
     const std::string name = record_name;
     DrawGpuPicture(frame, p, view, slot, request, grey, gpu_error,
                    name.substr(0, name.find('.')).c_str());
-    // pos A as a row, pos B as a column: their crossing is the cell of PE(A)·PE(B).
+    // pos A as a row, pos B (or pos A + k) as a column: their crossing is the cell of the dot
+    // product of the two.
     if (state.pos_a < max_len)
         p.HLine(std::floor(state.pos_a) + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
-    if (state.pos_b < max_len)
-        p.VLine(std::floor(state.pos_b) + 0.5, frame.Color(Role::PosB), nullptr, frame.Px(2.0f));
+    if (column_pos >= 0 && column_pos < max_len)
+        p.VLine(std::floor(column_pos) + 0.5, frame.Color(Role::PosB),
+                shift ? "pos A + k" : "pos B", frame.Px(2.0f));
     const double q = std::floor(p.MouseX()), row = std::floor(p.MouseY());
     if (p.IsHovered() && q >= 0 && q < max_len && row >= 0 && row < max_len) {
         const PositionComparison c = compare_positions(row, q, state.d_model, state.base);
@@ -94,12 +98,16 @@ void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& vie
         ImGui::Text("divided by d_model/2 = %d: %+.6f (the colour)", state.d_model / 2,
                     c.dot_product / (state.d_model / 2.0));
         ImGui::TextDisabled("Every cell on this diagonal (same p − q) has the same value. Click: "
-                            "pos A = %.0f, pos B = %.0f.",
-                            row, q);
+                            "pos A = %.0f, %s = %.0f.",
+                            row, shift ? "k" : "pos B", shift ? q - row : q);
         ImGui::EndTooltip();
         if (p.Clicked()) {
             state.pos_a = row;
-            state.pos_b = q;
+            if (shift)
+                state.shift_k =
+                    static_cast<int>(std::clamp(q - row, -1.0 * kUiMaxShift, 1.0 * kUiMaxShift));
+            else
+                state.pos_b = q;
         }
     }
     p.End();

@@ -21,11 +21,15 @@ void DrawGpuPicture(FrameContext& frame, plot::Plot& p, const plot::PlotView& sh
 /// The reason there is no picture, written in the picture's place.
 void DrawGpuError(FrameContext& frame, plot::Plot& p, const std::string& gpu_error);
 
+/// Which position the similarity plot's marked column is: pos B (a click sets pos A and pos B),
+/// or pos A + k (a click sets pos A and k).
+enum class SimilarityColumn { PosB, ShiftK };
+
 /// The similarity matrix PE(p)·PE(q) / (d/2) over max_len positions as a plot (x = q, y = p),
-/// with the pos A row and pos B column; hover names the cell and its offset, click sets pos A
-/// and pos B. Recorded as record_name.
+/// with the pos A row and the column's position marked and labelled; hover names the cell and
+/// its offset. Recorded as record_name.
 void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& view, int max_len,
                         int slot, ImVec2 size, bool grey, std::string& gpu_error,
-                        const char* record_name);
+                        const char* record_name, SimilarityColumn column);
 
 } // namespace pelab
