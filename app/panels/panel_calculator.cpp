@@ -43,7 +43,7 @@ std::string CalculatorSummary(double pos, double other, int first, int last, int
                               double base) {
     char text[640];
     if (pos == other) {
-        std::snprintf(text, sizeof text, "Both columns are position %.6g: every |Δ| is 0.", pos);
+        std::snprintf(text, sizeof text, "Both columns are position %.10g: every |Δ| is 0.", pos);
         return text;
     }
     int most = first, least = first;
@@ -56,16 +56,17 @@ std::string CalculatorSummary(double pos, double other, int first, int last, int
     }
     std::string summary;
     if (first == last) {
-        std::snprintf(text, sizeof text, "Between pos %.6g and %.6g, dim %d differs by %.3g.", pos,
-                      other, first, largest);
+        std::snprintf(text, sizeof text, "Between pos %.10g and %.10g, dim %d differs by %.3g.",
+                      pos, other, first, largest);
         summary = text;
     } else {
-        std::snprintf(text, sizeof text,
-                      "Between pos %.6g and %.6g, in %s: |Δ| is largest at dim %d (%.3g, pair %d, "
-                      "wavelength %.3g) and smallest at dim %d (%.3g, pair %d, wavelength %.3g).",
-                      pos, other, Dims(first, last).c_str(), most, largest, most / 2,
-                      wavelength(most / 2, d_model, base), least, smallest, least / 2,
-                      wavelength(least / 2, d_model, base));
+        std::snprintf(
+            text, sizeof text,
+            "Between pos %.10g and %.10g, in %s: |Δ| is largest at dim %d (%.3g, pair %d, "
+            "wavelength %.3g) and smallest at dim %d (%.3g, pair %d, wavelength %.3g).",
+            pos, other, Dims(first, last).c_str(), most, largest, most / 2,
+            wavelength(most / 2, d_model, base), least, smallest, least / 2,
+            wavelength(least / 2, d_model, base));
         summary = text;
     }
     if (d_model < 4) return summary;
@@ -144,7 +145,7 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(input_width);
     double typed = state.pos_a;
-    if (ImGui::InputDouble("##pos_input", &typed, 0.0, 0.0, "%.6g",
+    if (ImGui::InputDouble("##pos_input", &typed, 0.0, 0.0, "%.10g",
                            ImGuiInputTextFlags_EnterReturnsTrue)) {
         if (std::isfinite(typed) && typed >= 0 && typed <= kUiMaxPosition) {
             state.pos_a = typed;
@@ -152,7 +153,7 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
         } else {
             char note[128];
             std::snprintf(note, sizeof note,
-                          "pos must be a number in [0, 1000000] (got %.6g); kept %.6g.", typed,
+                          "pos must be a number in [0, 1000000] (got %.10g); kept %.10g.", typed,
                           state.pos_a);
             input_note = note;
         }
@@ -167,7 +168,7 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(offset_width);
     double offset = second_offset;
-    if (ImGui::InputDouble("##offset", &offset, 1.0, 10.0, "%.6g") && std::isfinite(offset) &&
+    if (ImGui::InputDouble("##offset", &offset, 1.0, 10.0, "%.10g") && std::isfinite(offset) &&
         std::fabs(offset) <= kUiMaxPosition)
         second_offset = offset;
     frame.Record("calculator.offset");
@@ -181,22 +182,29 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     ImGui::TextUnformatted("dims");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(dim_width);
+    // The fields show the range as drawn (fitted to d_model); an edit sets the stored range.
     // Moving one end past the other carries the other along (keeping 8 rows), instead of
     // silently undoing the edit.
-    if (ImGui::InputInt("##from", &dim_from, 1, 8) && dim_from > dim_to)
-        dim_to = std::min(dim_from + 7, state.d_model - 1);
+    int shown_from = 0, shown_to = 0;
+    Range(state, &shown_from, &shown_to);
+    if (ImGui::InputInt("##from", &shown_from, 1, 8)) {
+        dim_from = std::clamp(shown_from, 0, state.d_model - 1);
+        dim_to = shown_to;
+        if (dim_from > dim_to) dim_to = std::min(dim_from + 7, state.d_model - 1);
+    }
     FormulaTooltip("First dimension shown (0 … d_model − 1).");
     frame.Record("calculator.dim_from");
     ImGui::SameLine();
     ImGui::TextUnformatted("to");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(dim_width);
-    if (ImGui::InputInt("##to", &dim_to, 1, 8) && dim_to < dim_from)
-        dim_from = std::max(0, dim_to - 7);
+    if (ImGui::InputInt("##to", &shown_to, 1, 8)) {
+        dim_to = std::clamp(shown_to, 0, state.d_model - 1);
+        dim_from = shown_from;
+        if (dim_to < dim_from) dim_from = std::max(0, dim_to - 7);
+    }
     FormulaTooltip("Last dimension shown; the table scrolls through any number of rows.");
     frame.Record("calculator.dim_to");
-    dim_to = std::clamp(dim_to, 0, kUiMaxDModel - 1); // Range() fits it to d_model when drawn
-    dim_from = std::clamp(dim_from, 0, dim_to);
     for (const auto& [label, first, last, name] :
          {std::tuple{"first 8", 0, 7, "calculator.first_8"},
           std::tuple{"last 8", state.d_model - 8, state.d_model - 1, "calculator.last_8"},
@@ -228,8 +236,8 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     if (SecondPosition(state) != state.pos_a + second_offset) {
         char note[160];
         std::snprintf(note, sizeof note,
-                      "pos A + offset = %.6g is outside [0, 1000000]: the second column shows "
-                      "position %.6g.",
+                      "pos A + offset = %.10g is outside [0, 1000000]: the second column shows "
+                      "position %.10g.",
                       state.pos_a + second_offset, SecondPosition(state));
         ErrorText(frame, note);
     }
@@ -266,8 +274,8 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
     if (!ImGui::BeginTable("##steps", 10, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     char pos_header[48], other_header[48];
-    std::snprintf(pos_header, sizeof pos_header, "PE(%.6g)", state.pos_a);
-    std::snprintf(other_header, sizeof other_header, "PE(%.6g)", other);
+    std::snprintf(pos_header, sizeof pos_header, "PE(%.10g)", state.pos_a);
+    std::snprintf(other_header, sizeof other_header, "PE(%.10g)", other);
     const char* headers[] = {"dim",    "i",  "2i/d",     "base^(2i/d)", "angle (rad)",
                              "mod 2π", "fn", pos_header, other_header,  "|Δ|"};
     for (const char* header : headers)
@@ -295,14 +303,16 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
                 step_other = pe_step(other, dim, state.d_model, state.base);
             }
             ImGui::TableNextRow();
-            if (step.pair_index == state.pair)
+            // The selected pair's rows get a light tint, not the solid selection colour: the
+            // coloured values on them must stay readable (a reviewer measured 2.3:1 on solid).
+            const bool selected = step.pair_index == state.pair;
+            if (selected)
                 ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1,
-                                       ImGui::GetColorU32(ImGuiCol_Header));
+                                       ImGui::GetColorU32(ImGuiCol_Header, 0.3f));
             ImGui::TableNextColumn();
-            char label[16];
-            std::snprintf(label, sizeof label, "%d", dim);
-            if (ImGui::Selectable(label, step.pair_index == state.pair,
-                                  ImGuiSelectableFlags_SpanAllColumns))
+            char label[24];
+            std::snprintf(label, sizeof label, selected ? "%d ◀" : "%d", dim);
+            if (ImGui::Selectable(label, false, ImGuiSelectableFlags_SpanAllColumns))
                 state.pair = step.pair_index;
             ImGui::TableNextColumn();
             ImGui::Text("%d", step.pair_index);
@@ -311,9 +321,9 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
             ImGui::TableNextColumn();
             ImGui::Text("%.6g", step.denominator);
             ImGui::TableNextColumn();
-            ImGui::Text("%.6g", step.angle);
+            ImGui::Text("%.10g", step.angle);
             ImGui::TableNextColumn();
-            ImGui::Text("%.4f", step.angle_mod_2pi);
+            ImGui::Text("%.6f", step.angle_mod_2pi);
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(step.is_cos ? "cos" : "sin");
             ImGui::TableNextColumn();
@@ -321,7 +331,7 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
             ImGui::TableNextColumn();
             ImGui::TextColored(frame.ColorVec(Role::PosB), "%+.6f", step_other.value);
             ImGui::TableNextColumn();
-            ImGui::Text("%.6f", std::fabs(step.value - step_other.value));
+            ImGui::Text("%.4g", std::fabs(step.value - step_other.value));
         }
     }
     ImGui::EndTable();
