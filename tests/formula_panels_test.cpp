@@ -181,6 +181,8 @@ TEST_F(Formula, WorkedExampleMatchesDocument002RoundedCorrectly) {
     const std::vector<std::pair<int, int>> truncated = {{1, 3}, {2, 3}};
     EXPECT_EQ(differ_pe, truncated);
     EXPECT_EQ(differ_final, truncated);
+    EXPECT_EQ(worked.marked_pe, 2); // and the panel marks exactly those on screen
+    EXPECT_EQ(worked.marked_final, 2);
     // The same word elsewhere: "cat"@1 vs "cat"@0 differ by PE(1) − PE(0), computed here.
     long double distance = 0;
     for (int dim = 0; dim < 4; ++dim) {
@@ -209,6 +211,20 @@ TEST_F(Formula, WorkedExampleEditsAndBadInput) {
         const std::string error = app.scene.Apply(bad);
         EXPECT_NE(error.find("worked_"), std::string::npos) << bad << ": " << error;
     }
+    // A bad element names the word and its index.
+    EXPECT_NE(app.scene.Apply(R"({"worked_embeddings": {"cat": [0.1, "x"]}})").find("\"cat\"[1]"),
+              std::string::npos);
+    // No negative zeros among the defaults ("-0.000" on screen).
+    for (const char* word : {"two", "the", "zebra", "a"})
+        for (int dim = 0; dim < kWorkedMaxDModel; ++dim)
+            EXPECT_FALSE(std::signbit(WorkedDefaultEmbedding(word, dim)) &&
+                         WorkedDefaultEmbedding(word, dim) == 0.0)
+                << word << " " << dim;
+    // The footnote names only cells that are marked: a one-word sentence marks none in X_final.
+    worked.sentence = "cat";
+    Present("worked");
+    EXPECT_EQ(worked.marked_final, 0);
+    EXPECT_EQ(worked.marked_pe, 0); // pos 0 only: the document prints it exactly
     worked.sentence = "a b c d e f g h i j k l m n o p q";
     Present("worked");
     std::string why;

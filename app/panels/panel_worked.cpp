@@ -35,6 +35,7 @@ Role PeRole() {
 } // namespace
 
 void WorkedPanel::Draw(FrameContext& frame) {
+    marked_pe = marked_final = 0;
     std::string why;
     const std::vector<std::string> tokens = Tokens(&why);
     sentence_note = why;
@@ -77,6 +78,13 @@ void WorkedPanel::Draw(FrameContext& frame) {
     DrawPeTable(frame, static_cast<int>(tokens.size()));
     if (!frame.pictures_first) DrawFinalTable(frame, tokens);
     ImGui::PopStyleVar();
+    // Only the cells marked on screen (counted while drawing) are named.
+    if (marked_final > 0)
+        MutedWrappedText("* document 002 prints 0.999, 1.099 and 0.499 in the marked cells: it "
+                         "cut the digits off instead of rounding (hover a cell).");
+    else if (marked_pe > 0)
+        MutedWrappedText("* document 002 prints 0.999 in the marked PE cells: it cut the digits "
+                         "off instead of rounding (hover a cell).");
     DrawProbe(frame, tokens);
     ImGui::EndChild();
 }
@@ -194,7 +202,12 @@ void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
     const int d = worked_d_model;
     ImGui::TextColored(frame.ColorVec(PeRole()), "positional_encoding");
     ImGui::SameLine();
-    MutedWrappedText("PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i)");
+    char formula[160];
+    std::snprintf(
+        formula, sizeof formula,
+        "PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i), ω_i = %.10g^(−2i/%d)%s",
+        state.base, d, state.base == 10000.0 ? "" : " (the document uses base 10 000)");
+    MutedWrappedText(formula);
     const bool document = d == 4 && state.base == 10000.0;
     if (!BeginDimTable("##pe", "position")) return;
     for (int pos = 0; pos < rows; ++pos) {
@@ -206,6 +219,7 @@ void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
             const double value = pe_value(pos, dim, d, state.base);
             const double printed = document ? WorkedDocumentPe(pos, dim) : kNone;
             const bool differs = !std::isnan(printed) && Rounded3(value) != printed;
+            marked_pe += differs ? 1 : 0;
             ImGui::Text(differs ? "%.3f*" : "%.3f", value);
             if (ImGui::IsItemHovered()) {
                 ImGui::BeginTooltip();
@@ -250,6 +264,7 @@ void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::str
             const double x = e + pe;
             const double printed = document ? WorkedDocumentFinal(row, dim) : kNone;
             const bool differs = !std::isnan(printed) && Rounded3(x) != printed;
+            marked_final += differs ? 1 : 0;
             ImGui::Text(differs ? "%.3f*" : "%.3f", x);
             const ImVec2 text_max = ImGui::GetItemRectMax();
             const ImVec2 text_min = ImGui::GetItemRectMin();
@@ -280,14 +295,6 @@ void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::str
     }
     ImGui::EndTable();
     frame.Record("worked.final_table");
-    // Only the cells marked on screen are named: the PE table's at the document's d_model and
-    // base, X_final's only for the document's own sentence and embeddings.
-    if (document)
-        MutedWrappedText("* document 002 prints 0.999, 1.099 and 0.499 in these cells: it cut "
-                         "the digits off instead of rounding (hover a cell).");
-    else if (d == 4 && state.base == 10000.0)
-        MutedWrappedText("* document 002 prints 0.999 in these PE cells: it cut the digits off "
-                         "instead of rounding (hover a cell).");
 }
 
 void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>& tokens) {

@@ -29,10 +29,11 @@ struct WorkedPanel : Panel {
     /// WorkedDefaultEmbedding.
     std::map<std::string, std::vector<double>> edited;
     // View state.
-    std::string sentence_note; ///< why the typed sentence is not used
-    float cell_width = 0;      ///< this frame's table column width
-    float label_width = 0;     ///< this frame's first-column width
-    plot::PlotView probe_view; ///< the same word at two positions, per dimension
+    std::string sentence_note;           ///< why the typed sentence is not used
+    float cell_width = 0;                ///< this frame's table column width
+    float label_width = 0;               ///< this frame's first-column width
+    int marked_pe = 0, marked_final = 0; ///< cells marked as printed otherwise by the document
+    plot::PlotView probe_view;           ///< the same word at two positions, per dimension
     int probe_view_d_model = 0;
 
     float TableWidth() const {

@@ -28,7 +28,8 @@ double WorkedDefaultEmbedding(const std::string& lower_word, int dim) {
     const auto found = document.find(lower_word);
     if (found != document.end() && dim < 4) return found->second[dim];
     SplitMix64 generator(fnv1a_64(lower_word) ^ (0x9E3779B97F4A7C15ull * (dim + 1)));
-    return std::round((generator.uniform() * 2.0 - 1.0) * 10.0) / 10.0;
+    // + 0.0: a value that rounds to zero from below is 0, not −0 ("-0.000" on screen).
+    return std::round((generator.uniform() * 2.0 - 1.0) * 10.0) / 10.0 + 0.0;
 }
 
 double WorkedDocumentPe(int pos, int dim) {
@@ -99,24 +100,29 @@ void WorkedPanel::AddSceneFields(SceneTable& table) {
                   kWorkedMaxTokens - 1);
     table.Integer("worked_probe_position", "integer in [0, 1000]: that other position",
                   &probe_position, 0, 1000);
-    table.Add({"worked_embeddings",
-               "object: word -> list of up to 16 numbers in [-100, 100], edited embeddings",
-               [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
-                   if (!value.is_object())
-                       throw SceneFieldError{"must be an object of word: [numbers]"};
-                   if (value.size() > 256) throw SceneFieldError{"at most 256 words"};
-                   std::map<std::string, std::vector<double>> table_value;
-                   for (const auto& item : value.items()) {
-                       if (!item.value().is_array() || item.value().size() > kWorkedMaxDModel)
-                           throw SceneFieldError{"\"" + item.key() +
-                                                 "\" must be a list of up to 16 numbers"};
-                       std::vector<double>& row = table_value[WorkedKey(item.key())];
-                       for (const nlohmann::json& number : item.value())
-                           row.push_back(SceneNumber(number, -kWorkedMaxValue, kWorkedMaxValue));
-                   }
-                   return [this, table_value] { edited = table_value; };
-               },
-               [this] { return nlohmann::json(edited); }});
+    table.Add(
+        {"worked_embeddings",
+         "object: word -> list of up to 16 numbers in [-100, 100], edited embeddings",
+         [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
+             if (!value.is_object()) throw SceneFieldError{"must be an object of word: [numbers]"};
+             if (value.size() > 256) throw SceneFieldError{"at most 256 words"};
+             std::map<std::string, std::vector<double>> table_value;
+             for (const auto& item : value.items()) {
+                 if (!item.value().is_array() || item.value().size() > kWorkedMaxDModel)
+                     throw SceneFieldError{"\"" + item.key() +
+                                           "\" must be a list of up to 16 numbers"};
+                 std::vector<double>& row = table_value[WorkedKey(item.key())];
+                 for (const nlohmann::json& number : item.value())
+                     try {
+                         row.push_back(SceneNumber(number, -kWorkedMaxValue, kWorkedMaxValue));
+                     } catch (const SceneFieldError& e) {
+                         throw SceneFieldError{"\"" + item.key() + "\"[" +
+                                               std::to_string(row.size()) + "]: " + e.message};
+                     }
+             }
+             return [this, table_value] { edited = table_value; };
+         },
+         [this] { return nlohmann::json(edited); }});
 }
 
 nlohmann::json WorkedPanel::Readouts(const AppState& state) const {
