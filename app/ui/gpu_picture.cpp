@@ -72,6 +72,7 @@ void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& vie
     config.x_label = "position q";
     config.y_label = "position p";
     config.flags = plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
+    config.x_flags = config.y_flags = plot::AxisFlags_Integer; // positions: whole-number ticks
     config.x_limits = config.y_limits = plot::Range{0.0, static_cast<double>(max_len)};
     plot::Plot p;
     if (!p.Begin(id, view, size, config)) return;
