@@ -112,6 +112,42 @@ void CalculatorPanel::Draw(FrameContext& frame) {
     }
     DrawSummary(frame);
     DrawTable(frame);
+    if (show_chart) DrawChart(frame);
+}
+
+void CalculatorPanel::DrawChart(FrameContext& frame) {
+    const AppState& state = frame.state;
+    const double other = SecondPosition(state);
+    if (chart_pos != state.pos_a || chart_other != other || chart_d_model != state.d_model ||
+        chart_base != state.base) {
+        CoreTimer core_time(frame.stats);
+        chart_dims.resize(state.d_model);
+        chart_delta.resize(state.d_model);
+        for (int dim = 0; dim < state.d_model; ++dim) {
+            chart_dims[dim] = dim;
+            chart_delta[dim] = std::fabs(pe_value(state.pos_a, dim, state.d_model, state.base) -
+                                         pe_value(other, dim, state.d_model, state.base));
+        }
+        chart_pos = state.pos_a, chart_other = other;
+        chart_d_model = state.d_model, chart_base = state.base;
+        chart_view.SetHome(plot::Range{-0.5, state.d_model - 0.5}, plot::Range{0, 2.1});
+        chart_view.Reset();
+    }
+    int first = 0, last = 0;
+    Range(state, &first, &last);
+    plot::PlotConfig config;
+    config.x_label = "dim (the whole vector; the table's rows between the lines)";
+    config.y_label = "|PE(pos A) − PE(second)|";
+    config.x_flags = plot::AxisFlags_Integer;
+    plot::Plot p;
+    if (!p.Begin("##delta_chart", chart_view, ImVec2(-1, ImGui::GetContentRegionAvail().y), config))
+        return;
+    frame.Record("calculator.chart");
+    p.Line("|Δ| per dim", chart_dims.data(), chart_delta.data(), state.d_model,
+           frame.Color(Role::Magnitude), frame.Px(1.5f));
+    p.VLine(first - 0.5, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
+    p.VLine(last + 0.5, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
+    p.End();
 }
 
 void CalculatorPanel::DrawControls(FrameContext& frame) {
@@ -270,7 +306,13 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
                                   ImGuiTableFlags_ScrollY |
                                   (wide ? ImGuiTableFlags_SizingStretchProp
                                         : ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit);
-    const float height = std::max(font * 8.0f, ImGui::GetContentRegionAvail().y);
+    // As tall as its rows need (plus a scrollbar's room), leaving the rest to the chart of the
+    // whole vector when that gets at least 10 text lines; all the height when it would not.
+    const float row_height = font + 2 * ImGui::GetStyle().CellPadding.y;
+    const float needed = (last - first + 2) * row_height + font * 1.5f;
+    const float avail = ImGui::GetContentRegionAvail().y;
+    show_chart = avail - std::min(needed, avail * 0.6f) >= font * 10.0f;
+    const float height = std::max(font * 8.0f, show_chart ? std::min(needed, avail * 0.6f) : avail);
     if (!ImGui::BeginTable("##steps", 10, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     char pos_header[48], other_header[48];

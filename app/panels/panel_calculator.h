@@ -5,9 +5,11 @@
 #pragma once
 
 #include "panel.h"
+#include "plot.h"
 #include "widgets.h"
 
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -20,6 +22,12 @@ struct CalculatorPanel : Panel {
     SaveTextDialog save_dialog{"pelab-calculator.csv", "", false};
     std::string copy_note;  ///< "copied 8 rows" after Copy as CSV
     std::string input_note; ///< why a typed position was refused
+    /// The chart of |Δ| over the whole vector, cached for its inputs.
+    bool show_chart = false;
+    plot::PlotView chart_view;
+    std::vector<double> chart_dims, chart_delta;
+    double chart_pos = -1, chart_other = -1, chart_base = 0;
+    int chart_d_model = 0;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
@@ -36,6 +44,7 @@ private:
     void DrawControls(FrameContext& frame);
     void DrawSummary(FrameContext& frame);
     void DrawTable(FrameContext& frame);
+    void DrawChart(FrameContext& frame);
 };
 
 /// The one-line summary of the shown rows: where neighbours (or any two positions) differ most
