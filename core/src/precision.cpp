@@ -8,18 +8,6 @@
 
 namespace pelab {
 
-const char* recipe_name(PeRecipe recipe) {
-    switch (recipe) {
-    case PeRecipe::Float32Code:
-        return "float32 code (NumPy/PyTorch recipe)";
-    case PeRecipe::Float32AngleDouble:
-        return "float32 angle, double sin/cos";
-    case PeRecipe::PelabCore:
-        return "pelab_core";
-    }
-    return "?";
-}
-
 std::array<std::vector<double>, 3> recipe_error_curves(const std::vector<double>& positions,
                                                        int d_model, double base) {
     validate_d_model(d_model);

@@ -22,7 +22,6 @@ enum class PeRecipe {
     Float32AngleDouble, ///< float32 angle, then sin and cos in double
     PelabCore,          ///< pe_vector: double angle, result rounded to float32
 };
-const char* recipe_name(PeRecipe recipe);
 
 /// max over all dims of |recipe − exact|, the exact value taken in long double.
 double recipe_max_error(PeRecipe recipe, double pos, int d_model, double base);
