@@ -6,7 +6,7 @@ set -euo pipefail
 
 build_packages=(
     build-essential cmake pkg-config
-    libimgui-dev libglfw3-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev
+    libimgui-dev libglfw3-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
     libgtest-dev libbenchmark-dev
     fonts-inter fonts-dejavu-core libgl1-mesa-dri
 )

@@ -1,6 +1,7 @@
 #include "panel_registry.h"
 
 #include "panel_calculator.h"
+#include "panel_candidates.h"
 #include "panel_clocks.h"
 #include "panel_compare.h"
 #include "panel_heatmap.h"
@@ -36,6 +37,9 @@ PanelRegistry::PanelRegistry() {
         false);
     Add<PrecisionPanel>("precision", "Precision: float32 against exact",
         "the error of the common float32 code, of float32 angles and of pelab_core, positions 1 to 10⁶",
+        false);
+    Add<CandidatesPanel>("candidates", "Why the obvious ideas fail",
+        "raw index, [0, 1] scaling, binary, digits, random, sin only, learned: each design constraint measured",
         false);
     // clang-format on
 }

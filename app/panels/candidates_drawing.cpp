@@ -1,0 +1,268 @@
+// candidates_drawing.cpp — the candidates panel's pictures, table, scene fields and readouts
+// (the panel's state and controls are in panel_candidates.cpp).
+#include "layout.h"
+#include "panel_candidates.h"
+#include "pelab/sinusoidal.h"
+#include "scene.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+
+const Role kDimRoles[kCandidateShownDims] = {Role::Sin, Role::Cos, Role::PosB, Role::ShiftArc};
+
+double EmbeddingNorm(double value, int d_model, bool scaled) {
+    const double norm = value * std::sqrt(static_cast<double>(d_model));
+    return scaled ? norm * std::sqrt(static_cast<double>(d_model)) : norm;
+}
+
+} // namespace
+
+void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
+    const AppState& state = frame.state;
+    const Candidate selected = Selected();
+    const int dims = std::min(kCandidateShownDims, state.d_model);
+    if (plotted != candidate) {
+        const CandidateSettings settings = Settings(state);
+        plot_x.clear();
+        for (auto& line : plot_y)
+            line.clear();
+        double values[kCandidateShownDims];
+        double low = 0, high = 1;
+        for (int p = 0; p < positions; ++p) {
+            if (!candidate_encode(selected, p, settings, dims, values)) break;
+            plot_x.push_back(p);
+            for (int j = 0; j < dims; ++j) {
+                plot_y[j].push_back(values[j]);
+                low = std::min(low, values[j]), high = std::max(high, values[j]);
+            }
+        }
+        const double margin = 0.08 * (high - low);
+        // The first 40 positions show each encoding's pattern; zoom out for all N.
+        values_view.Refit(plot::Range{0, std::min(40.0, positions - 1.0)},
+                          plot::Range{low - margin, high + margin});
+        plotted = candidate;
+    }
+    plot::PlotConfig config;
+    config.x_label = "position p";
+    config.y_label = "PE(p)_j";
+    config.x_limits = plot::Range{-positions * 0.5, positions * 1.5};
+    plot::Plot p;
+    char id[64];
+    std::snprintf(id, sizeof id, "%s: dims 0–%d##candidate_values", candidate_name(selected),
+                  dims - 1);
+    if (!p.Begin(id, values_view, size, config)) return;
+    frame.Record("candidates.values");
+    const int count = static_cast<int>(plot_x.size());
+    const char* labels[kCandidateShownDims] = {"dim 0", "dim 1", "dim 2", "dim 3"};
+    for (int j = 0; j < dims; ++j)
+        p.Line(labels[j], plot_x.data(), plot_y[j].data(), count, frame.Color(kDimRoles[j]),
+               frame.Px(j == 0 ? 2.5f : 1.8f));
+    if (count < positions)
+        p.VLine(count, frame.Color(Role::Warning), "no entry from here (L)", frame.Px(2.0f));
+    p.End();
+}
+
+void CandidatesPanel::DrawTable(FrameContext& frame) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+    const float font = ImGui::GetFontSize();
+    const float height = (font + ImGui::GetStyle().CellPadding.y * 2 + 1) * 10 + 4;
+    if (!ImGui::BeginTable("##properties", kPropertyCount + 1, flags, ImVec2(0, height))) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("encoding");
+    for (int property = 0; property < kPropertyCount; ++property)
+        ImGui::TableSetupColumn(PropertyName(property));
+    char tips[kPropertyCount + 1][200];
+    std::snprintf(tips[0], sizeof tips[0], "Click a row to plot that encoding.");
+    std::snprintf(tips[1], sizeof tips[1], "max |value|; ok when ≤ %.0f", kBoundedLimit);
+    std::snprintf(tips[2], sizeof tips[2],
+                  "position pairs closer than %.0e in every dim; ok when 0", kNearCollision);
+    std::snprintf(tips[3], sizeof tips[3], "|PE(5) at L = 10 − PE(5) at L = 100|; ok when 0");
+    std::snprintf(tips[4], sizeof tips[4],
+                  "largest neighbour step / RMS distance between positions; ok when ≤ %.2f",
+                  kSmoothLimit);
+    std::snprintf(tips[5], sizeof tips[5],
+                  "residual of the best linear map PE(p) → PE(p + k); ok when ≤ %.0e",
+                  kLinearShiftLimit);
+    std::snprintf(tips[6], sizeof tips[6], "does position L have a vector?");
+    const char* tooltips[kPropertyCount + 1];
+    for (int column = 0; column <= kPropertyCount; ++column)
+        tooltips[column] = tips[column];
+    TableHeadersWithTooltips(frame, tooltips, "candidates");
+    for (int c = 0; c < kCandidateCount; ++c) {
+        const auto each = static_cast<Candidate>(c);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        if (ImGui::Selectable(candidate_name(each), each == Selected(),
+                              ImGuiSelectableFlags_SpanAllColumns))
+            candidate = candidate_id(each);
+        if (ImGui::IsItemHovered() &&
+            (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))
+            ImGui::SetTooltip("%s", candidate_formula(each));
+        for (int property = 0; property < kPropertyCount; ++property) {
+            ImGui::TableNextColumn();
+            const PropertyCell cell = DescribeProperty(property, properties[c], length);
+            const Role role = !cell.known ? Role::Muted : cell.ok ? Role::Good : Role::Warning;
+            ImGui::TextColored(frame.ColorVec(role), "%s %s",
+                               !cell.known ? "·"
+                               : cell.ok   ? "●"
+                                           : "▲",
+                               cell.text.c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s: %s", candidate_name(each), cell.how.c_str());
+        }
+    }
+    ImGui::EndTable();
+    frame.Record("candidates.table");
+    char legend[200];
+    std::snprintf(legend, sizeof legend,
+                  "● ok   ▲ fails   · cannot say.   Measured over positions 0…%d and dims 0…%d "
+                  "(of %d), k = %d.",
+                  positions - 1, CheckedDims(frame.state) - 1, frame.state.d_model, shift_k);
+    MutedWrappedText(legend);
+    frame.Record("candidates.legend");
+}
+
+void CandidatesPanel::DrawDrowning(FrameContext& frame, float width) {
+    const AppState& state = frame.state;
+    const double embedding = EmbeddingNorm(embedding_value, state.d_model, scale_embedding);
+    const double pe = candidate_norm(Selected(), state.pos_a, Settings(state));
+    ImGui::TextUnformatted("Drowning meter");
+    frame.Record("candidates.drowning_title");
+    const double largest = std::max({embedding, pe, 1e-12});
+    const float bar_height = ImGui::GetFontSize() * 0.8f;
+    const auto bar = [&](const char* name, double value, Role role, const char* record) {
+        char label[96];
+        if (value < 0)
+            std::snprintf(label, sizeof label, "%s: no entry", name);
+        else
+            std::snprintf(label, sizeof label, "%s = %.3g", name, value);
+        ImGui::TextUnformatted(label);
+        const ImVec2 start = ImGui::GetCursorScreenPos();
+        const float length = value <= 0 ? 0.0f : static_cast<float>(width * value / largest);
+        ImGui::GetWindowDrawList()->AddRectFilled(
+            start, ImVec2(start.x + std::max(1.0f, length), start.y + bar_height),
+            frame.Color(role));
+        ImGui::Dummy(ImVec2(width, bar_height));
+        frame.Record(record);
+    };
+    bar(scale_embedding ? "‖embedding·√d‖" : "‖embedding‖", embedding, Role::Accent,
+        "candidates.embedding_bar");
+    char name[64];
+    std::snprintf(name, sizeof name, "‖PE(%.10g)‖", state.pos_a);
+    bar(name, pe, Role::PosA, "candidates.pe_bar");
+    const std::string sentence =
+        DrowningSentence(candidate_name(Selected()), state.pos_a, embedding, pe);
+    WrappedText(sentence.c_str());
+    frame.Record("candidates.drowning");
+}
+
+void CandidatesPanel::DrawAliasing(FrameContext& frame, float size) {
+    const AppState& state = frame.state;
+    const double w = omega(state.pair, state.d_model, state.base);
+    const double angle = std::fmod(w * state.pos_a, 2 * M_PI);
+    const double s = std::sin(angle), c = std::cos(angle);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "sin alone aliases: θ = ω_%d·pos A = %.3f and π − θ share sin = %.3f; cos "
+                  "tells them apart (%.3f vs %.3f).",
+                  state.pair, angle, s, c, -c);
+    WrappedText(line);
+    frame.Record("candidates.aliasing_text");
+    const float circle = size;
+    circle_view.SetHome(plot::Range{-1.3, 1.3}, plot::Range{-1.3, 1.3});
+    if (!circle_view.has_home) circle_view.Reset();
+    plot::PlotConfig config;
+    config.flags =
+        plot::PlotFlags_EqualAspect | plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
+    plot::Plot p;
+    if (!p.Begin("##aliasing", circle_view, ImVec2(circle, circle), config)) return;
+    frame.Record("candidates.aliasing");
+    double xs[129], ys[129];
+    for (int k = 0; k <= 128; ++k)
+        xs[k] = std::sin(2 * M_PI * k / 128), ys[k] = std::cos(2 * M_PI * k / 128);
+    p.Line("##circle", xs, ys, 129, ImGui::GetColorU32(ImGuiCol_Border, 1.0f), frame.Px(1.5f));
+    // Points are (sin θ, cos θ) as on the clocks: sin across, cos up.
+    const double chord_x[] = {s, s}, chord_y[] = {c, -c};
+    p.Line("same sin", chord_x, chord_y, 2, frame.Color(Role::Muted), frame.Px(1.5f));
+    p.Markers("θ", &s, &c, 1, frame.Color(Role::PosA), frame.Px(6.0f));
+    const double alias_y = -c;
+    p.Markers("π − θ", &s, &alias_y, 1, frame.Color(Role::PosB), frame.Px(6.0f),
+              plot::Marker::Ring);
+    p.End();
+}
+
+void CandidatesPanel::AddSceneFields(SceneTable& table) {
+    std::string ids;
+    for (int c = 0; c < kCandidateCount; ++c)
+        ids += std::string(c ? ", " : "") + candidate_id(static_cast<Candidate>(c));
+    table.Text("candidates_plot", "one of: the encoding the candidates panel plots", &candidate,
+               [ids](const std::string& text) {
+                   for (int c = 0; c < kCandidateCount; ++c)
+                       if (text == candidate_id(static_cast<Candidate>(c))) return std::string();
+                   return "must be one of " + ids;
+               });
+    table.Integer("candidates_length",
+                  "integer in [2, 4096]: L, the sequence length and table rows", &length,
+                  kMinCandidateLength, 4096);
+    table.Integer("candidates_positions", "integer in [16, 4096]: N, positions the table measures",
+                  &positions, 16, kMaxCheckedPositions);
+    table.Integer("candidates_shift_k", "integer in [1, 64]: k of the shift-linear test", &shift_k,
+                  1, 64);
+    table.Number("candidates_embedding", "number in [0.01, 1]: one embedding value's size",
+                 &embedding_value, 0.01, 1.0);
+    table.Bool("candidates_scale_embedding", "true or false: embedding × √d_model",
+               &scale_embedding);
+}
+
+std::string CandidatesPanel::StatusNote() const {
+    return std::string("plotting ") + candidate_name(Selected());
+}
+
+nlohmann::json CandidatesPanel::Readouts(const AppState& state) const {
+    nlohmann::json rows = nlohmann::json::array();
+    const CandidateSettings settings = Settings(state);
+    const int n = std::clamp(positions, 16, kMaxCheckedPositions);
+    for (int c = 0; c < kCandidateCount; ++c) {
+        const auto each = static_cast<Candidate>(c);
+        const CandidateProperties m = candidate_properties(each, settings, n, CheckedDims(state),
+                                                           std::clamp(shift_k, 1, n - 1));
+        nlohmann::json row = {{"candidate", candidate_id(each)},
+                              {"max_abs", m.max_abs},
+                              {"collisions_near", m.collisions_near},
+                              {"collisions_exact", m.collisions_exact},
+                              {"length_change", m.length_change},
+                              {"smoothness", m.smoothness},
+                              {"shift_residual", std::isnan(m.shift_residual)
+                                                     ? nlohmann::json(nullptr)
+                                                     : nlohmann::json(m.shift_residual)},
+                              {"defined_beyond_length", m.defined_beyond_length}};
+        for (int property = 0; property < kPropertyCount; ++property) {
+            const PropertyCell cell = DescribeProperty(property, m, length);
+            row["verdicts"][PropertyName(property)] = !cell.known ? "cannot say"
+                                                      : cell.ok   ? "ok"
+                                                                  : "fails";
+        }
+        rows.push_back(row);
+    }
+    const double embedding = EmbeddingNorm(embedding_value, state.d_model, scale_embedding);
+    const double pe = candidate_norm(Selected(), state.pos_a, settings);
+    return {{"plotted", candidate},
+            {"length", length},
+            {"positions", n},
+            {"dims_checked", CheckedDims(state)},
+            {"properties", rows},
+            {"embedding_norm", embedding},
+            {"pe_norm", pe < 0 ? nlohmann::json(nullptr) : nlohmann::json(pe)},
+            {"drowning", DrowningSentence(candidate_name(Selected()), state.pos_a, embedding, pe)}};
+}
+
+} // namespace pelab

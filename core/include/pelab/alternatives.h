@@ -1,0 +1,115 @@
+// pelab/alternatives.h — what models use instead of (or after) the sinusoidal encoding:
+// a learned table, RoPE, ALiBi and T5's relative buckets, each computed exactly.
+//
+// Contracts (InvalidArgument otherwise) are stated per function; positions are finite and in
+// [0, kMaxPosition]; d (a head's or the model's width) is even and in [2, kMaxDModel]; base is
+// valid as in sinusoidal.h.
+#pragma once
+
+#include "pelab/matrix.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace pelab {
+
+// ---- Learned absolute table (BERT, GPT-2) ----------------------------------------------------
+
+/// A seeded stand-in for a trained table of `rows` positions × d values (uniform in [−1, 1]:
+/// only its shape is the point). rows in [1, kMaxLearnedRows].
+constexpr int kMaxLearnedRows = 1 << 20;
+struct LearnedTable {
+    int rows = 0;
+    int d = 0;
+    std::uint64_t seed = 0;
+    /// Row `pos`, or nothing when pos ≥ rows (or not a whole number): the table has no entry
+    /// there, and nothing is invented. Values are generated on demand, so a table of 10⁶ rows
+    /// costs no memory.
+    std::optional<std::vector<double>> lookup(double pos) const;
+    /// rows × d: the parameters a model trains for it (512 × 768 = 393 216 in BERT-base,
+    /// 1 024 × 768 = 786 432 in GPT-2 small).
+    long long parameter_count() const { return static_cast<long long>(rows) * d; }
+};
+LearnedTable make_learned_table(int rows, int d, std::uint64_t seed);
+
+// ---- RoPE (Su et al. 2021, "RoFormer") -------------------------------------------------------
+//
+//   θ_i = base^(−2i/d);  pair i = dims (2i, 2i+1) turned by the angle m·θ_i at position m:
+//   RoPE(x, m)_{2i}   = x_{2i} cos(mθ_i) − x_{2i+1} sin(mθ_i)
+//   RoPE(x, m)_{2i+1} = x_{2i} sin(mθ_i) + x_{2i+1} cos(mθ_i)
+//   score(m, n) = RoPE(q, m) · RoPE(k, n) = Σ_i |q_i||k_i| cos((m − n)θ_i + φ_i)
+//   with |q_i| the length of q's pair i and φ_i = arg q_i − arg k_i.
+
+/// θ_i for i < d/2 (the same spectrum as the sinusoidal encoding's ω_i).
+std::vector<double> rope_frequencies(int d, double base);
+/// x turned pair by pair by pos·θ_i (x.size() = d, even).
+std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double base);
+/// RoPE(q, m) · RoPE(k, n), computed by rotating both and taking the dot product.
+double rope_score(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
+                  double base);
+/// The same score from m − n alone: Σ_i |q_i||k_i| cos((m − n)θ_i + φ_i).
+double rope_score_relative(const std::vector<double>& q, const std::vector<double>& k,
+                           double distance, double base);
+
+/// Moves m and n together: max over s in [0, shift_count) of |score(m + s·step, n + s·step) −
+/// score(m, n)|, with positions kept in range. Zero up to rounding: the score depends on
+/// m − n only. shift_count in [1, 100000], step > 0.
+double rope_max_shift_change(const std::vector<double>& q, const std::vector<double>& k, double m,
+                             double n, double base, int shift_count, double step);
+
+/// E[q·R(Δ)q] / E[q·q] over random q = k with independent, identically distributed components:
+/// the mean over pairs of cos(Δ·θ_i). 1 at Δ = 0, falling with |Δ| as the fast pairs
+/// de-correlate.
+double rope_expected_similarity(double distance, int d, double base);
+/// The RoPE paper's long-term decay bound (its section 3.4.3, figure 2):
+/// (1/(d/2)) Σ_{j=1}^{d/2} |Σ_{i<j} e^{iΔθ_i}|.
+double rope_decay_bound(double distance, int d, double base);
+
+/// A seeded q (or k) vector of d standard normal values.
+std::vector<double> seeded_vector(int d, std::uint64_t seed);
+
+// ---- ALiBi (Press et al. 2022) ----------------------------------------------------------------
+
+/// The head slopes m_h: for H a power of two, m_h = 2^(−8h/H), h = 1 … H. Otherwise the
+/// reference code's rule: the slopes of the nearest smaller power of two n, then every other
+/// slope of 2n until H are filled. heads in [1, kMaxAlibiHeads].
+constexpr int kMaxAlibiHeads = 256;
+std::vector<double> alibi_slopes(int heads);
+/// −slope·|i − j| for query i and key j; with `causal`, keys j > i are masked (−∞).
+double alibi_bias(double slope, int query, int key, bool causal);
+/// The n × n bias matrix of one head.
+Matrix alibi_bias_matrix(double slope, int n, bool causal);
+
+// ---- T5 relative position buckets (Raffel et al. 2020) ---------------------------------------
+//
+// relative_position = key − query. Bidirectional: half the buckets for keys after the query.
+// The first half of a side's buckets are exact distances 0 … max_exact−1 (max_exact = half the
+// side's buckets); beyond, buckets grow logarithmically up to max_distance, and every distance
+// at or past max_distance shares the side's last bucket. num_buckets in [2, 1024] (even when
+// bidirectional), max_distance in [num_buckets' side/2 + 1, 10⁹].
+
+struct T5BucketOptions {
+    int num_buckets = 32;
+    int max_distance = 128;
+    bool bidirectional = true;
+};
+void validate_t5_options(const T5BucketOptions& options);
+int t5_bucket(long long relative_position, const T5BucketOptions& options);
+/// The smallest |distance| (on the side of relative_position's sign) that falls in the last
+/// bucket: beyond it every distance looks the same to the model.
+long long t5_last_bucket_start(const T5BucketOptions& options);
+
+/// One learned scalar per bucket (seeded normal, σ = 1): the bias a head adds to a score.
+std::vector<double> t5_bucket_biases(int num_buckets, std::uint64_t seed);
+
+// ---- Sinusoidal and learned, for the comparison table --------------------------------------
+
+/// max over s in [0, shift_count) of |PE(m+s)·PE(n+s) − PE(m)·PE(n)| for the sinusoidal
+/// encoding (the dot product depends on m − n only; 0 up to rounding).
+double sinusoidal_max_shift_change(double m, double n, int d, double base, int shift_count);
+/// The same for a learned table, over shifts that stay inside the table (large: a learned
+/// table's dot products depend on where the two positions are, not only on their distance).
+double learned_max_shift_change(const LearnedTable& table, int m, int n, int shift_count);
+
+} // namespace pelab
