@@ -1,5 +1,6 @@
 #include "panel_registry.h"
 
+#include "panel_alternatives.h"
 #include "panel_calculator.h"
 #include "panel_candidates.h"
 #include "panel_clocks.h"
@@ -40,6 +41,9 @@ PanelRegistry::PanelRegistry() {
         false);
     Add<CandidatesPanel>("candidates", "Why the obvious ideas fail",
         "raw index, [0, 1] scaling, binary, digits, random, sin only, learned: each design constraint measured",
+        false);
+    Add<AlternativesPanel>("alternatives", "What came after: learned, RoPE, ALiBi, T5",
+        "a learned table's edge, RoPE's q·k from m − n, ALiBi's slopes, T5's buckets, long-context scaling",
         false);
     // clang-format on
 }

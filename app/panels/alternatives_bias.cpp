@@ -1,0 +1,365 @@
+// alternatives_bias.cpp — the alternatives panel's ALiBi and T5 tabs, its scene fields and its
+// readouts.
+#include "layout.h"
+#include "panel_alternatives.h"
+#include "pelab/attention.h"
+#include "pelab/embedding.h"
+#include "pelab/error.h"
+#include "scene.h"
+#include "widgets.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace pelab {
+
+namespace {
+
+constexpr int kAlibiTokens = 12; ///< the bias matrix drawn: 12 × 12 tokens
+
+std::string CheckSentence(const std::string& text) {
+    try {
+        tokenize(text);
+        return "";
+    } catch (const InvalidArgument& error) {
+        return error.what();
+    }
+}
+
+ImU32 Blend(ImVec4 from, ImVec4 to, float t) {
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(from.x + (to.x - from.x) * t,
+                                                 from.y + (to.y - from.y) * t,
+                                                 from.z + (to.z - from.z) * t, 1.0f));
+}
+
+} // namespace
+
+void AlternativesPanel::DrawAlibi(FrameContext& frame) {
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float slider = FitWidth(7.0f, "heads H");
+        row.Item(LabelledWidth(slider, "heads H"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("heads H", &alibi_heads, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("alternatives.alibi_heads");
+        row.Item(LabelledWidth(slider, "head h"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("head h", &alibi_head, 1, alibi_heads, "%d", ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("alternatives.alibi_head");
+        row.Item(CheckboxWidth("causal mask"));
+        ImGui::Checkbox("causal mask", &alibi_causal);
+        frame.Record("alternatives.alibi_causal");
+        const float text = FitWidth(10.0f, "sentence B");
+        for (int which = 0; which < 2; ++which) {
+            const char* label = which == 0 ? "sentence A" : "sentence B";
+            std::string& sentence = which == 0 ? alibi_sentence_a : alibi_sentence_b;
+            row.Item(LabelledWidth(text, label));
+            ImGui::SetNextItemWidth(text);
+            std::string edited = sentence;
+            if (ImGui::InputText(label, &edited)) {
+                const std::string why = CheckSentence(edited);
+                if (why.empty())
+                    sentence = edited, input_error.clear();
+                else
+                    input_error = std::string(label) + " not used: " + why;
+            }
+            frame.Record(which == 0 ? "alternatives.alibi_a" : "alternatives.alibi_b");
+        }
+        EndControls(frame);
+    }
+    alibi_heads = std::clamp(alibi_heads, 1, 64);
+    alibi_head = std::clamp(alibi_head, 1, alibi_heads);
+    const std::vector<double> slopes = alibi_slopes(alibi_heads);
+    const double slope = slopes[alibi_head - 1];
+    std::string list;
+    for (int h = 0; h < alibi_heads && h < 12; ++h) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%s%.4g", h ? ", " : "", slopes[h]);
+        list += value;
+    }
+    if (alibi_heads > 12) list += ", …";
+    char line[640];
+    const bool power_of_two = (alibi_heads & (alibi_heads - 1)) == 0;
+    std::snprintf(line, sizeof line,
+                  "ALiBi adds −m_h·|i − j| to the score of query i and key j: no vector is "
+                  "added to the input. %s slopes for H = %d: %s. Head %d (m = %.4g) is drawn "
+                  "below%s.",
+                  power_of_two ? "The geometric"
+                               : "Not a power of two, so the reference code's "
+                                 "mix of two geometric series gives the",
+                  alibi_heads, list.c_str(), alibi_head, slope,
+                  alibi_causal ? "; keys after the query are masked (the model is causal)" : "");
+    WrappedText(line);
+    frame.Record("alternatives.alibi_slopes");
+    const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slope);
+    if (!tie.error.empty()) {
+        ErrorText(frame, tie.error.c_str());
+    } else if (!tie.same_words) {
+        MutedWrappedText("The two sentences do not hold the same words, so there is no tie to "
+                         "break: write B as a re-ordering of A.");
+    } else {
+        std::snprintf(line, sizeof line,
+                      "Order demo, PE off: \"%s\" and \"%s\" score the same up to re-ordering "
+                      "(largest difference %.3g). With head %d's bias −m·|i − j| on both sides "
+                      "of the diagonal: %.3g. %s",
+                      alibi_sentence_a.c_str(), alibi_sentence_b.c_str(), tie.without_bias,
+                      alibi_head, tie.with_bias,
+                      tie.distances_kept
+                          ? "Every pair of words is as far apart in B as in A, and the bias sees "
+                            "only distance, so the tie stays."
+                      : tie.with_bias > 1e-9 ? "The bias alone breaks the tie."
+                                             : "Still a tie.");
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              frame.ColorVec(tie.with_bias > 1e-9 ? Role::Good : Role::Warning));
+        WrappedText(line);
+        ImGui::PopStyleColor();
+        std::snprintf(line, sizeof line,
+                      "Causal, as ALiBi models run: the attention weights differ by %.3g after "
+                      "re-ordering with the mask and the bias (%.3g with the mask alone: a "
+                      "causal model sees order through its mask too).",
+                      tie.causal_with_bias, tie.causal_mask_only);
+        ImGui::PushStyleColor(
+            ImGuiCol_Text,
+            frame.ColorVec(tie.causal_with_bias > 1e-9 ? Role::Good : Role::Warning));
+        WrappedText(line);
+        ImGui::PopStyleColor();
+    }
+    frame.Record("alternatives.alibi_tie");
+    // The bias matrix of the head: darker the further apart, masked cells hatched grey.
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float font = ImGui::GetFontSize();
+    const float cell =
+        std::max(font * 0.9f, std::min(avail.x, avail.y - font * 1.5f) / (kAlibiTokens + 1));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec4 middle = frame.ColorVec(Role::MapMiddle),
+                 negative = frame.ColorVec(Role::MapNegative);
+    const double most = slope * (kAlibiTokens - 1);
+    const bool numbers = ImGui::CalcTextSize("−5.5").x < cell * 0.9f;
+    for (int i = 0; i < kAlibiTokens; ++i) {
+        char label[8];
+        std::snprintf(label, sizeof label, "%d", i);
+        draw->AddText(ImVec2(origin.x + font * 0.2f, origin.y + cell * (i + 1) + (cell - font) / 2),
+                      ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+        draw->AddText(ImVec2(origin.x + cell * (i + 1) + (cell - ImGui::CalcTextSize(label).x) / 2,
+                             origin.y + (cell - font) / 2),
+                      ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+        for (int j = 0; j < kAlibiTokens; ++j) {
+            const double bias = alibi_bias(slope, i, j, alibi_causal);
+            const ImVec2 a(origin.x + cell * (j + 1), origin.y + cell * (i + 1));
+            const ImVec2 b(a.x + cell - 1, a.y + cell - 1);
+            if (std::isinf(bias)) {
+                draw->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg));
+                draw->AddLine(a, b, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+                continue;
+            }
+            const float t = most > 0 ? static_cast<float>(-bias / most) : 0.0f;
+            draw->AddRectFilled(a, b, Blend(middle, negative, t));
+            if (numbers) {
+                char value[16];
+                std::snprintf(value, sizeof value, "%.2g", bias == 0 ? 0.0 : bias);
+                draw->AddText(ImVec2(a.x + (cell - ImGui::CalcTextSize(value).x) / 2,
+                                     a.y + (cell - font) / 2),
+                              t > 0.55f ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255),
+                              value);
+            }
+        }
+    }
+    ImGui::Dummy(ImVec2(cell * (kAlibiTokens + 1), cell * (kAlibiTokens + 1)));
+    frame.Record("alternatives.alibi_matrix");
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mouse = ImGui::GetMousePos();
+        const int j = static_cast<int>((mouse.x - origin.x) / cell) - 1;
+        const int i = static_cast<int>((mouse.y - origin.y) / cell) - 1;
+        if (i >= 0 && j >= 0 && i < kAlibiTokens && j < kAlibiTokens) {
+            const double bias = alibi_bias(slope, i, j, alibi_causal);
+            if (std::isinf(bias))
+                ImGui::SetTooltip("query %d, key %d: masked (a later key)", i, j);
+            else
+                ImGui::SetTooltip("query %d, key %d: −%.4g·|%d − %d| = %.4g", i, j, slope, i, j,
+                                  bias);
+        }
+    }
+}
+
+void AlternativesPanel::DrawT5(FrameContext& frame) {
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float slider = FitWidth(7.0f, "buckets");
+        row.Item(LabelledWidth(slider, "buckets"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("buckets", &t5_buckets, 4, 128, "%d", ImGuiSliderFlags_AlwaysClamp);
+        t5_buckets += t5_buckets % 2;
+        frame.Record("alternatives.t5_buckets");
+        row.Item(LabelledWidth(slider, "max distance"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("max distance", &t5_max_distance, 8, 4096, "%d",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("alternatives.t5_max_distance");
+        row.Item(CheckboxWidth("bidirectional"));
+        ImGui::Checkbox("bidirectional", &t5_bidirectional);
+        FormulaTooltip("On: an encoder; keys after the query get their own half of the buckets. "
+                       "Off: a decoder; every later key falls in bucket 0 (it is masked anyway).");
+        frame.Record("alternatives.t5_bidirectional");
+        EndControls(frame);
+    }
+    const int side = t5_bidirectional ? t5_buckets / 2 : t5_buckets;
+    t5_max_distance = std::max(t5_max_distance, side / 2 + 1);
+    const T5BucketOptions options = T5Options();
+    const long long last_start = t5_last_bucket_start(options);
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "T5 adds a learned number per bucket of the distance j − i to each score. The "
+                  "first %d distances each get a bucket of their own; then buckets widen "
+                  "logarithmically, and every distance from %lld on shares the last bucket: past "
+                  "it, the model cannot tell distances apart.",
+                  side / 2, last_start);
+    WrappedText(line);
+    frame.Record("alternatives.t5_text");
+    const int reach = std::min(2 * t5_max_distance, 8192);
+    std::vector<double> xs, ys;
+    for (int r = -reach; r <= reach; ++r) {
+        xs.push_back(r);
+        ys.push_back(t5_bucket(r, options));
+    }
+    const float height =
+        std::max(ImGui::GetFontSize() * 8.0f,
+                 (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y) * 0.6f);
+    t5_view.SetHome(plot::Range{-static_cast<double>(reach), static_cast<double>(reach)},
+                    plot::Range{-1, static_cast<double>(t5_buckets)});
+    t5_view.Refit(t5_view.home_x, t5_view.home_y);
+    plot::PlotConfig config;
+    config.x_label = "relative position j − i (key − query)";
+    config.y_label = "bucket";
+    config.y_flags = plot::AxisFlags_Integer;
+    plot::Plot p;
+    if (p.Begin("bucket of each distance##t5_buckets", t5_view, ImVec2(-1, height), config)) {
+        frame.Record("alternatives.t5_plot");
+        p.Line("bucket", xs.data(), ys.data(), static_cast<int>(xs.size()),
+               frame.Color(Role::Accent), frame.Px(2.0f));
+        p.VLine(-static_cast<double>(last_start), frame.Color(Role::Warning), "last bucket");
+        if (t5_bidirectional) p.VLine(static_cast<double>(last_start), frame.Color(Role::Warning));
+        p.End();
+    }
+    const std::vector<double> biases = t5_bucket_biases(t5_buckets, 5);
+    std::vector<double> index(biases.size());
+    for (std::size_t b = 0; b < biases.size(); ++b)
+        index[b] = static_cast<double>(b);
+    plot::PlotView bias_view;
+    bias_view.Refit(plot::Range{-1, static_cast<double>(t5_buckets)}, plot::Range{-3.5, 3.5});
+    config.x_label = "bucket";
+    config.y_label = "bias (seeded)";
+    config.x_flags = plot::AxisFlags_Integer;
+    config.y_flags = 0;
+    plot::Plot b;
+    if (b.Begin("one learned scalar per bucket (a seeded stand-in)##t5_biases", bias_view,
+                ImVec2(-1, -1), config)) {
+        frame.Record("alternatives.t5_biases");
+        b.Bars("bias", index.data(), biases.data(), t5_buckets, 0.8, frame.Color(Role::Cos));
+        b.End();
+    }
+}
+
+void AlternativesPanel::AddSceneFields(SceneTable& table) {
+    table.Text("alternatives_tab", "learned, rope, alibi, t5, scaling or table", &tab,
+               [](const std::string& text) {
+                   for (int t = 0; t < kAlternativesTabCount; ++t)
+                       if (text == AlternativesTabId(t)) return std::string();
+                   return std::string("must be learned, rope, alibi, t5, scaling or table");
+               });
+    table.Integer("learned_rows", "integer in [1, 1048576]: the learned table's rows",
+                  &learned_rows, 1, kMaxLearnedRows);
+    table.Integer("learned_d", "even integer in [2, 16384]: the learned table's width", &learned_d,
+                  2, 16384, true);
+    table.Number("learned_lookup", "number in [0, 1e6]: the position looked up", &learned_lookup, 0,
+                 kUiMaxPosition);
+    table.Integer("rope_seed", "integer in [0, 1000000]: the seed of q and k", &rope_seed, 0,
+                  1000000);
+    table.Integer("alibi_heads", "integer in [1, 64]: ALiBi heads", &alibi_heads, 1, 64);
+    table.Integer("alibi_head", "integer in [1, 64]: the head drawn (at most alibi_heads)",
+                  &alibi_head, 1, 64);
+    table.Bool("alibi_causal", "true or false: mask keys after the query", &alibi_causal);
+    table.Text("alibi_sentence_a", "text: sentence A of the ALiBi tie", &alibi_sentence_a,
+               CheckSentence);
+    table.Text("alibi_sentence_b", "text: sentence B of the ALiBi tie", &alibi_sentence_b,
+               CheckSentence);
+    table.Integer("t5_buckets", "even integer in [4, 128]: T5 buckets", &t5_buckets, 4, 128, true);
+    table.Integer("t5_max_distance", "integer in [8, 4096]: T5 max_distance", &t5_max_distance, 8,
+                  4096);
+    table.Bool("t5_bidirectional", "true or false: encoder (true) or decoder buckets",
+               &t5_bidirectional);
+    table.Integer("scaling_d", "even integer in [4, 1024]: the head width RoPE turns", &scaling_d,
+                  4, 1024, true);
+    table.Number("scaling_factor", "number in [1, 64]: s, new context / original", &scaling_factor,
+                 1, 64);
+    table.Number("scaling_context", "number in [16, 1e7]: the original context length",
+                 &scaling_context, 16, 1e7);
+}
+
+std::string AlternativesPanel::StatusNote() const {
+    return "tab: " + tab;
+}
+
+nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
+    const LearnedTable learned = Learned();
+    const auto row = learned.lookup(learned_lookup);
+    const std::vector<double> q = RopeQuery(state), k = RopeKey(state);
+    const MethodChecks checks = ComputeMethodChecks(*this, state);
+    const int head = std::clamp(alibi_head, 1, alibi_heads);
+    const std::vector<double> slopes = alibi_slopes(alibi_heads);
+    const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slopes[head - 1]);
+    nlohmann::json scaling;
+    const ContextScalingOptions options = ScalingOptions(state);
+    for (int method = 0; method < kContextScalingCount; ++method) {
+        const auto each = static_cast<ContextScaling>(method);
+        scaling[context_scaling_id(each)] = {
+            {"factors", frequency_scale_factors(each, options)},
+            {"temperature_factor", attention_temperature_factor(each, options.factor)}};
+    }
+    return {
+        {"tab", tab},
+        {"learned",
+         {{"rows", learned.rows},
+          {"d", learned.d},
+          {"parameters", learned.parameter_count()},
+          {"lookup", learned_lookup},
+          {"has_entry", row.has_value()}}},
+        {"rope",
+         {{"m", state.pos_a},
+          {"n", state.pos_b},
+          {"score", rope_score(q, k, state.pos_a, state.pos_b, state.base)},
+          {"score_from_distance", rope_score_relative(q, k, state.pos_a - state.pos_b, state.base)},
+          {"max_shift_change", checks.rope_shift_change}}},
+        {"alibi",
+         {{"heads", alibi_heads},
+          {"slopes", slopes},
+          {"head", head},
+          {"tie_without_bias", tie.without_bias},
+          {"tie_with_bias", tie.with_bias},
+          {"distances_kept", tie.distances_kept},
+          {"causal_mask_only", tie.causal_mask_only},
+          {"causal_with_bias", tie.causal_with_bias}}},
+        {"t5",
+         {{"num_buckets", t5_buckets},
+          {"max_distance", t5_max_distance},
+          {"bidirectional", t5_bidirectional},
+          {"last_bucket_start", checks.t5_last_bucket_start}}},
+        {"scaling",
+         {{"d", options.d},
+          {"base", options.base},
+          {"factor", options.factor},
+          {"original_context", options.original_context},
+          {"methods", scaling}}},
+        {"relative_checks",
+         {{"sinusoidal", checks.sinusoidal_shift_change},
+          {"learned", checks.learned_shift_change},
+          {"rope", checks.rope_shift_change},
+          {"alibi", checks.alibi_shift_change}}}};
+}
+
+} // namespace pelab

@@ -1,0 +1,290 @@
+// alternatives_rope.cpp — the alternatives panel's RoPE and long-context tabs.
+#include "layout.h"
+#include "panel_alternatives.h"
+#include "pelab/sinusoidal.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+
+constexpr int kRopeSweep = 1000;
+constexpr int kRopeCurveHalfWidth = 256; ///< q·k is drawn for m − n in [−256, 256]
+constexpr double kDecayMaxDistance = 4096;
+constexpr double kPi = 3.14159265358979323846;
+
+void BasePresets(FrameContext& frame, FlowRow& row, const char* record) {
+    row.Item(ButtonWidth("base 10 000") + ButtonWidth("500 000 (Llama 3)") + FlowRow::Spacing());
+    if (ImGui::Button("base 10 000")) frame.state.base = 10000;
+    frame.Record(record);
+    ImGui::SameLine();
+    if (ImGui::Button("500 000 (Llama 3)")) frame.state.base = 500000;
+    FormulaTooltip("Llama 3 uses RoPE with base (rope_theta) 500 000. The base above 10⁶ is "
+                   "outside PE Lab's shared range, so larger bases are not offered.");
+}
+
+void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double* position,
+                   const char* record) {
+    const float input = FitWidth(6.0f, label);
+    row.Item(LabelledWidth(input, label));
+    ImGui::SetNextItemWidth(input);
+    double typed = *position;
+    if (ImGui::InputDouble(label, &typed, 1, 10, "%.10g") && std::isfinite(typed))
+        *position = std::clamp(typed, 0.0, kUiMaxPosition);
+    frame.Record(record);
+}
+
+} // namespace
+
+void AlternativesPanel::DrawRope(FrameContext& frame) {
+    AppState& state = frame.state;
+    if (BeginControls(frame)) {
+        FlowRow row;
+        PositionInput(frame, row, "m (pos A)", &state.pos_a, "alternatives.rope_m");
+        PositionInput(frame, row, "n (pos B)", &state.pos_b, "alternatives.rope_n");
+        const float input = FitWidth(5.0f, "seed");
+        row.Item(LabelledWidth(input, "seed"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("seed", &rope_seed, 1, 10);
+        rope_seed = std::clamp(rope_seed, 0, 1000000);
+        FormulaTooltip("q and k are d_model standard normal values drawn from this seed.");
+        frame.Record("alternatives.rope_seed");
+        BasePresets(frame, row, "alternatives.rope_base");
+        EndControls(frame);
+        state.Clamp();
+    }
+    const std::vector<double> q = RopeQuery(state), k = RopeKey(state);
+    const double m = state.pos_a, n = state.pos_b;
+    double score = 0, relative = 0, change = 0;
+    {
+        CoreTimer core_time(frame.stats);
+        score = rope_score(q, k, m, n, state.base);
+        relative = rope_score_relative(q, k, m - n, state.base);
+        change = rope_max_shift_change(q, k, std::min(m, kUiMaxPosition - kRopeSweep),
+                                       std::min(n, kUiMaxPosition - kRopeSweep), state.base,
+                                       kRopeSweep, 1);
+    }
+    char line[480];
+    std::snprintf(line, sizeof line,
+                  "RoPE turns pair i of q by m·θ_i and of k by n·θ_i (θ_i = base^(−2i/d), d = "
+                  "%d). Rotating both and taking the dot product gives q·k = %.6f; the sum "
+                  "Σ|q_i||k_i|cos((m − n)θ_i + φ_i), which knows only m − n = %.10g, gives "
+                  "%.6f. Moving m and n together by 1 … %d changes q·k by at most %.1e: the "
+                  "score depends on the distance alone.",
+                  state.d_model, score, m - n, relative, kRopeSweep - 1, change);
+    WrappedText(line);
+    frame.Record("alternatives.rope_check");
+    const float font = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float top_height = std::max(font * 9.0f, avail.y * 0.55f);
+    const float circle = std::min(top_height, avail.x * 0.35f);
+    // Pair i as two hands: q's pair turned by mθ_i, k's by nθ_i.
+    {
+        const int i = std::min(state.pair, state.d_model / 2 - 1);
+        const std::vector<double> rq = rope_rotate(q, m, state.base),
+                                  rk = rope_rotate(k, n, state.base);
+        const double scale = std::max(
+            {std::hypot(q[2 * i], q[2 * i + 1]), std::hypot(k[2 * i], k[2 * i + 1]), 1e-12});
+        plot::PlotView& view = rope_view;
+        view.SetHome(plot::Range{-1.3, 1.3}, plot::Range{-1.3, 1.3});
+        if (!view.has_home) view.Reset();
+        plot::PlotConfig config;
+        config.flags = plot::PlotFlags_EqualAspect | plot::PlotFlags_NoHoverReadout;
+        plot::Plot p;
+        char id[64];
+        std::snprintf(id, sizeof id, "pair %d##rope_circle", i);
+        if (p.Begin(id, view, ImVec2(circle, top_height), config)) {
+            frame.Record("alternatives.rope_circle");
+            double xs[129], ys[129];
+            for (int s = 0; s <= 128; ++s)
+                xs[s] = std::cos(2 * kPi * s / 128), ys[s] = std::sin(2 * kPi * s / 128);
+            p.Line("##circle", xs, ys, 129, ImGui::GetColorU32(ImGuiCol_Border, 1.0f),
+                   frame.Px(1.5f));
+            const double qx[] = {0, rq[2 * i] / scale}, qy[] = {0, rq[2 * i + 1] / scale};
+            const double kx[] = {0, rk[2 * i] / scale}, ky[] = {0, rk[2 * i + 1] / scale};
+            p.Line("q turned by m·θ", qx, qy, 2, frame.Color(Role::PosA), frame.Px(3.0f));
+            p.Line("k turned by n·θ", kx, ky, 2, frame.Color(Role::PosB), frame.Px(3.0f));
+            p.End();
+        }
+    }
+    ImGui::SameLine();
+    {
+        std::vector<double> xs, ys;
+        for (int delta = -kRopeCurveHalfWidth; delta <= kRopeCurveHalfWidth; ++delta) {
+            xs.push_back(delta);
+            ys.push_back(rope_score_relative(q, k, delta, state.base));
+        }
+        double low = 0, high = 0;
+        for (const double value : ys)
+            low = std::min(low, value), high = std::max(high, value);
+        plot::PlotConfig config;
+        config.x_label = "m − n";
+        config.y_label = "q·k";
+        plot::PlotView& view = rope_curve_view;
+        view.SetHome(plot::Range{-static_cast<double>(kRopeCurveHalfWidth), kRopeCurveHalfWidth},
+                     plot::Range{low * 1.1, high * 1.1});
+        if (!view.has_home) view.Reset();
+        plot::Plot p;
+        if (p.Begin("q·k against m − n (this q and k)##rope_curve", view, ImVec2(-1, top_height),
+                    config)) {
+            frame.Record("alternatives.rope_curve");
+            p.Line("q·k", xs.data(), ys.data(), static_cast<int>(xs.size()),
+                   frame.Color(Role::Accent), frame.Px(2.0f));
+            if (std::abs(m - n) <= kRopeCurveHalfWidth) {
+                const double here_x = m - n;
+                p.Markers("m − n now", &here_x, &relative, 1, frame.Color(Role::PosA),
+                          frame.Px(6.0f));
+            }
+            p.End();
+        }
+    }
+    // The decay with distance: expected q·k for random q = k, and the RoPE paper's bound.
+    std::vector<double> distances, expected, bound;
+    for (int s = 0; s <= 400; ++s) {
+        const double distance = kDecayMaxDistance * s / 400.0;
+        distances.push_back(distance);
+        expected.push_back(rope_expected_similarity(distance, state.d_model, state.base));
+        bound.push_back(rope_decay_bound(distance, state.d_model, state.base) /
+                        rope_decay_bound(0, state.d_model, state.base));
+    }
+    decay_view.SetHome(plot::Range{0, kDecayMaxDistance}, plot::Range{-0.3, 1.05});
+    if (!decay_view.has_home || decay_view_d != state.d_model) decay_view.Reset();
+    decay_view_d = state.d_model;
+    plot::PlotConfig config;
+    config.x_label = "distance |m − n|";
+    config.y_label = "relative to distance 0";
+    plot::Plot p;
+    if (p.Begin("decay with distance##rope_decay", decay_view, ImVec2(-1, -1), config)) {
+        frame.Record("alternatives.rope_decay");
+        const int count = static_cast<int>(distances.size());
+        p.Line("mean q·k over random q = k (mean of cos Δθ_i)", distances.data(), expected.data(),
+               count, frame.Color(Role::Sin), frame.Px(2.0f));
+        p.Line("RoPE paper's bound (Σ_j |Σ_{i<j} e^{iΔθ_i}|)", distances.data(), bound.data(),
+               count, frame.Color(Role::Cos), frame.Px(2.0f));
+        p.VLine(std::abs(m - n), frame.Color(Role::PosA), "|m − n|");
+        p.End();
+    }
+}
+
+void AlternativesPanel::DrawScaling(FrameContext& frame) {
+    AppState& state = frame.state;
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float slider = FitWidth(8.0f, "factor s");
+        row.Item(LabelledWidth(slider, "factor s"));
+        ImGui::SetNextItemWidth(slider);
+        const double low = 1, high = 64;
+        ImGui::SliderScalar("factor s", ImGuiDataType_Double, &scaling_factor, &low, &high, "%.2f",
+                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        FormulaTooltip("s = new context / original context (Llama 3.1: 8).");
+        frame.Record("alternatives.scaling_factor");
+        const float input = FitWidth(6.0f, "original L");
+        row.Item(LabelledWidth(input, "original L"));
+        ImGui::SetNextItemWidth(input);
+        double typed = scaling_context;
+        if (ImGui::InputDouble("original L", &typed, 0, 0, "%.0f") && std::isfinite(typed))
+            scaling_context = std::clamp(std::round(typed), 16.0, 1e7);
+        frame.Record("alternatives.scaling_context");
+        row.Item(LabelledWidth(input, "head d"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("head d", &scaling_d, 2, 16);
+        scaling_d = std::clamp(scaling_d + scaling_d % 2, 4, 1024);
+        FormulaTooltip("The width of one attention head, whose pairs RoPE turns (Llama: 128).");
+        frame.Record("alternatives.scaling_d");
+        BasePresets(frame, row, "alternatives.scaling_base");
+        EndControls(frame);
+        state.Clamp();
+    }
+    const ContextScalingOptions options = ScalingOptions(state);
+    const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,
+                                      ContextScaling::Yarn, ContextScaling::Llama3};
+    const Role roles[] = {Role::PosA, Role::PosB, Role::Sin, Role::Cos};
+    std::vector<double> factors[4], wavelengths[5], pairs;
+    {
+        CoreTimer core_time(frame.stats);
+        for (int method = 0; method < 4; ++method) {
+            factors[method] = frequency_scale_factors(methods[method], options);
+            wavelengths[method] = scaled_frequencies(methods[method], options);
+        }
+        wavelengths[4] = scaled_frequencies(ContextScaling::None, options);
+    }
+    for (auto& curve : wavelengths)
+        for (double& value : curve)
+            value = 2 * kPi / value;
+    for (int i = 0; i < options.d / 2; ++i)
+        pairs.push_back(i);
+    // How many pairs each ramp method leaves alone and slows fully, counted from the factors.
+    int kept[4] = {}, slowed[4] = {};
+    for (int method = 0; method < 4; ++method)
+        for (const double factor : factors[method]) {
+            kept[method] += std::abs(factor - 1) < 1e-12;
+            slowed[method] += std::abs(factor * options.factor - 1) < 1e-12;
+        }
+    char line[640];
+    std::snprintf(line, sizeof line,
+                  "To run at %.4g× the original context (L = %.0f → %.0f), each method slows "
+                  "pairs by a factor between 1 and 1/s = %.3g. Linear slows all %d pairs; "
+                  "NTK-aware keeps pair 0 and slows the last by exactly 1/s; YaRN keeps %d pairs "
+                  "and slows %d fully, Llama 3 keeps %d and slows %d fully (the fast pairs, which "
+                  "turn many times within L, are kept; the long waves are slowed). YaRN also "
+                  "scales the logits by (0.1·ln s + 1)² = %.4f.",
+                  options.factor, options.original_context,
+                  options.original_context * options.factor, 1 / options.factor, options.d / 2,
+                  kept[2], slowed[2], kept[3], slowed[3],
+                  std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2));
+    WrappedText(line);
+    frame.Record("alternatives.scaling_text");
+    const int count = static_cast<int>(pairs.size());
+    const float height =
+        std::max(ImGui::GetFontSize() * 8.0f,
+                 (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y) / 2);
+    plot::PlotConfig config;
+    config.x_label = "pair i";
+    config.y_label = "θ'_i / θ_i";
+    config.x_flags = plot::AxisFlags_Integer;
+    factor_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{0, 1.08});
+    if (!factor_view.has_home) factor_view.Reset();
+    plot::Plot p;
+    if (p.Begin("how much each pair is slowed##scaling_factors", factor_view, ImVec2(-1, height),
+                config)) {
+        frame.Record("alternatives.scaling_factors");
+        for (int method = 0; method < 4; ++method)
+            p.Line(context_scaling_name(methods[method]), pairs.data(), factors[method].data(),
+                   count, frame.Color(roles[method]), frame.Px(2.2f));
+        p.HLine(1 / options.factor, frame.Color(Role::Muted), "1/s");
+        p.End();
+    }
+    config.y_label = "wavelength 2π/θ'_i";
+    config.y_flags = plot::AxisFlags_Log;
+    wavelength_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{1, wavelengths[0].back() * 4});
+    if (!wavelength_view.has_home) wavelength_view.Reset();
+    plot::Plot w;
+    if (w.Begin("wavelengths against the context##scaling_wavelengths", wavelength_view,
+                ImVec2(-1, -1), config)) {
+        frame.Record("alternatives.scaling_wavelengths");
+        // The band between the original and the new context length.
+        const ImVec2 from = w.ToPixels(0, options.original_context * options.factor);
+        const ImVec2 to = w.ToPixels(count - 1.0, options.original_context);
+        ImVec4 band = frame.ColorVec(Role::Muted);
+        band.w = 0.18f;
+        w.DrawList()->AddRectFilled(ImVec2(w.PlotMin().x, std::max(from.y, w.PlotMin().y)),
+                                    ImVec2(w.PlotMax().x, std::min(to.y, w.PlotMax().y)),
+                                    ImGui::ColorConvertFloat4ToU32(band));
+        w.Line("unscaled", pairs.data(), wavelengths[4].data(), count, frame.Color(Role::Muted),
+               frame.Px(1.5f));
+        for (int method = 0; method < 4; ++method)
+            w.Line(context_scaling_name(methods[method]), pairs.data(), wavelengths[method].data(),
+                   count, frame.Color(roles[method]), frame.Px(2.2f));
+        w.HLine(options.original_context, frame.Color(Role::Muted), "original L");
+        w.HLine(options.original_context * options.factor, frame.Color(Role::Muted), "s·L");
+        w.End();
+    }
+}
+
+} // namespace pelab

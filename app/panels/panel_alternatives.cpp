@@ -1,0 +1,329 @@
+#include "panel_alternatives.h"
+
+#include "layout.h"
+#include "pelab/attention.h"
+#include "pelab/error.h"
+#include "pelab/sinusoidal.h"
+#include "scene.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+
+const char* kTabIds[kAlternativesTabCount] = {"learned", "rope", "alibi", "t5", "scaling", "table"};
+const char* kTabTitles[kAlternativesTabCount] = {"Learned table", "RoPE",         "ALiBi",
+                                                 "T5 buckets",    "Long context", "Side by side"};
+constexpr int kShiftSweep = 1000; ///< shifts tried by the "depends only on m − n" checks
+constexpr std::uint64_t kLearnedSeed = 2024;
+
+} // namespace
+
+const char* AlternativesTabId(int tab) {
+    return kTabIds[tab];
+}
+
+LearnedTable AlternativesPanel::Learned() const {
+    return make_learned_table(learned_rows, learned_d, kLearnedSeed);
+}
+
+T5BucketOptions AlternativesPanel::T5Options() const {
+    T5BucketOptions options;
+    options.num_buckets = t5_buckets;
+    options.max_distance = t5_max_distance;
+    options.bidirectional = t5_bidirectional;
+    return options;
+}
+
+ContextScalingOptions AlternativesPanel::ScalingOptions(const AppState& state) const {
+    ContextScalingOptions options;
+    options.d = scaling_d;
+    options.base = state.base;
+    options.factor = scaling_factor;
+    options.original_context = scaling_context;
+    return options;
+}
+
+std::vector<double> AlternativesPanel::RopeQuery(const AppState& state) const {
+    return seeded_vector(state.d_model, static_cast<std::uint64_t>(rope_seed) * 2);
+}
+
+std::vector<double> AlternativesPanel::RopeKey(const AppState& state) const {
+    return seeded_vector(state.d_model, static_cast<std::uint64_t>(rope_seed) * 2 + 1);
+}
+
+namespace {
+
+// scores + bias (−m·|i − j|, masked above the diagonal when causal).
+Matrix WithAlibi(Matrix scores, double slope, bool causal) {
+    for (int i = 0; i < scores.rows; ++i)
+        for (int j = 0; j < scores.cols; ++j)
+            scores.at(i, j) += alibi_bias(slope, i, j, causal);
+    return scores;
+}
+
+} // namespace
+
+AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& sentence_b,
+                        double slope) {
+    AlibiTie tie;
+    try {
+        OrderDemoOptions options;
+        options.positional.pe_enabled = false;
+        const OrderDemoResult demo = run_order_demo(sentence_a, sentence_b, options);
+        tie.same_words = demo.verdict.same_multiset;
+        tie.without_bias = demo.verdict.max_difference;
+        const auto difference = [&](const Matrix& a, const Matrix& b) {
+            return compare_orderings(demo.tokens_a, demo.tokens_b, a, b);
+        };
+        const ReorderVerdict biased = difference(WithAlibi(demo.scores_a, slope, false),
+                                                 WithAlibi(demo.scores_b, slope, false));
+        tie.with_bias = biased.max_difference;
+        tie.distances_kept = tie.same_words;
+        const std::vector<int>& map = biased.mapping;
+        for (std::size_t j = 0; tie.same_words && j < map.size(); ++j)
+            for (std::size_t k = 0; k < map.size(); ++k)
+                if (std::abs(map[j] - map[k]) !=
+                    std::abs(static_cast<int>(j) - static_cast<int>(k)))
+                    tie.distances_kept = false;
+        const double scale = 1 / std::sqrt(static_cast<double>(options.d_model));
+        tie.causal_mask_only = difference(softmax_rows(WithAlibi(demo.scores_a, 0, true), scale),
+                                          softmax_rows(WithAlibi(demo.scores_b, 0, true), scale))
+                                   .max_difference;
+        tie.causal_with_bias =
+            difference(softmax_rows(WithAlibi(demo.scores_a, slope, true), scale),
+                       softmax_rows(WithAlibi(demo.scores_b, slope, true), scale))
+                .max_difference;
+    } catch (const InvalidArgument& error) {
+        tie.error = error.what();
+    }
+    return tie;
+}
+
+MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state) {
+    MethodChecks checks;
+    const double m = std::min(state.pos_a, kUiMaxPosition - kShiftSweep);
+    const double n = std::min(state.pos_b, kUiMaxPosition - kShiftSweep);
+    checks.sinusoidal_shift_change =
+        sinusoidal_max_shift_change(m, n, state.d_model, state.base, 100);
+    const LearnedTable table = panel.Learned();
+    const int rows = table.rows;
+    checks.learned_shift_change =
+        rows >= 4 ? learned_max_shift_change(table, 0, std::min(3, rows - 1), rows) : 0;
+    checks.learned_has_entry_at_rows = table.lookup(rows).has_value();
+    checks.rope_shift_change = rope_max_shift_change(panel.RopeQuery(state), panel.RopeKey(state),
+                                                     m, n, state.base, kShiftSweep, 1);
+    double alibi_change = 0;
+    for (int s = 1; s < kShiftSweep; ++s)
+        alibi_change = std::max(alibi_change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -
+                                                       alibi_bias(0.5, 3, 9, false)));
+    checks.alibi_shift_change = alibi_change;
+    checks.t5_last_bucket_start = t5_last_bucket_start(panel.T5Options());
+    return checks;
+}
+
+void AlternativesPanel::Draw(FrameContext& frame) {
+    if (!input_error.empty()) ErrorText(frame, input_error.c_str());
+    if (!ImGui::BeginTabBar("##alternatives")) return;
+    for (int t = 0; t < kAlternativesTabCount; ++t) {
+        // A scene (or lesson) that names a tab selects it once; clicks select the rest.
+        const bool requested = tab == kTabIds[t] && shown_tab != tab;
+        const bool open = ImGui::BeginTabItem(kTabTitles[t], nullptr,
+                                              requested ? ImGuiTabItemFlags_SetSelected : 0);
+        char record[48];
+        std::snprintf(record, sizeof record, "alternatives.tab_%s", kTabIds[t]);
+        frame.Record(record);
+        if (open) {
+            // While a requested tab is not shown yet, the tab still drawn does not take over.
+            if (tab == shown_tab || tab == kTabIds[t]) tab = shown_tab = kTabIds[t];
+            ImGui::BeginChild("##tab_body");
+            switch (t) {
+            case 0:
+                DrawLearned(frame);
+                break;
+            case 1:
+                DrawRope(frame);
+                break;
+            case 2:
+                DrawAlibi(frame);
+                break;
+            case 3:
+                DrawT5(frame);
+                break;
+            case 4:
+                DrawScaling(frame);
+                break;
+            default:
+                DrawSideBySide(frame);
+                break;
+            }
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        }
+    }
+    ImGui::EndTabBar();
+}
+
+void AlternativesPanel::DrawLearned(FrameContext& frame) {
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float input = FitWidth(7.0f, "rows L");
+        row.Item(LabelledWidth(input, "rows L"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("rows L", &learned_rows, 0, 0);
+        learned_rows = std::clamp(learned_rows, 1, kMaxLearnedRows);
+        frame.Record("alternatives.learned_rows");
+        row.Item(LabelledWidth(input, "width d"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("width d", &learned_d, 0, 0);
+        learned_d = std::clamp(learned_d + learned_d % 2, 2, kUiMaxDModel * 4);
+        frame.Record("alternatives.learned_d");
+        row.Item(LabelledWidth(input, "look up pos"));
+        ImGui::SetNextItemWidth(input);
+        double typed = learned_lookup;
+        if (ImGui::InputDouble("look up pos", &typed, 1, 100, "%.0f") && std::isfinite(typed))
+            learned_lookup = std::clamp(std::round(typed), 0.0, kUiMaxPosition);
+        frame.Record("alternatives.learned_lookup");
+        row.Item(ButtonWidth("BERT-base") + ButtonWidth("GPT-2") + FlowRow::Spacing());
+        if (ImGui::Button("BERT-base")) learned_rows = 512, learned_d = 768;
+        ImGui::SameLine();
+        if (ImGui::Button("GPT-2")) learned_rows = 1024, learned_d = 768;
+        EndControls(frame);
+    }
+    const LearnedTable table = Learned();
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "A learned table is one trained vector per position: %d rows × %d values = "
+                  "%lld parameters to train (BERT-base: 512 × 768 = %lld; GPT-2: 1 024 × 768 = "
+                  "%lld).",
+                  table.rows, table.d, table.parameter_count(),
+                  make_learned_table(512, 768, 0).parameter_count(),
+                  make_learned_table(1024, 768, 0).parameter_count());
+    WrappedText(line);
+    frame.Record("alternatives.learned_parameters");
+    const auto row = table.lookup(learned_lookup);
+    if (!row)
+        std::snprintf(line, sizeof line,
+                      "PE(%.0f): no entry. The table has %d rows (positions 0 … %d); a model "
+                      "trained with it has nothing to add at position %.0f, and nothing is "
+                      "invented here.",
+                      learned_lookup, table.rows, table.rows - 1, learned_lookup);
+    else
+        std::snprintf(line, sizeof line,
+                      "PE(%.0f) is row %.0f: its first values are %.3f, %.3f, … (a seeded "
+                      "stand-in for trained values).",
+                      learned_lookup, learned_lookup, (*row)[0], (*row)[1]);
+    ImGui::TextColored(frame.ColorVec(row ? Role::Good : Role::Warning), "%s",
+                       row ? "entry" : "no entry");
+    ImGui::SameLine();
+    WrappedText(line);
+    frame.Record("alternatives.learned_lookup_result");
+    // The row's first values as bars (or an empty plot with the edge marked).
+    const int shown = std::min(table.d, 64);
+    std::vector<double> xs(static_cast<std::size_t>(shown)), ys(xs.size(), 0.0);
+    for (int j = 0; j < shown; ++j)
+        xs[j] = j, ys[j] = row ? (*row)[j] : 0.0;
+    learned_view.SetHome(plot::Range{-1, static_cast<double>(shown)}, plot::Range{-1.1, 1.1});
+    if (!learned_view.has_home) learned_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "dim j";
+    config.y_label = "PE(pos)_j";
+    config.x_flags = plot::AxisFlags_Integer;
+    plot::Plot p;
+    if (p.Begin("##learned_row", learned_view, ImVec2(-1, -1), config)) {
+        frame.Record("alternatives.learned_plot");
+        if (row)
+            p.Bars("row values", xs.data(), ys.data(), shown, 0.8, frame.Color(Role::Accent));
+        else
+            p.Text(shown / 2.0, 0, "no entry: the table ends before this position",
+                   frame.Color(Role::Warning));
+        p.End();
+    }
+}
+
+void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
+    const AppState& state = frame.state;
+    MethodChecks checks;
+    {
+        CoreTimer core_time(frame.stats);
+        checks = ComputeMethodChecks(*this, state);
+    }
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("##methods", 6, flags)) return;
+    const char* tips[6] = {
+        "the method",
+        "models that use it",
+        "where the position enters the computation",
+        "parameters it adds",
+        "computed here: what happens past the training length",
+        "computed here: does a score depend only on the distance m − n? Largest change of the "
+        "score when both positions move together by 1 … 999 (pos A, pos B)"};
+    ImGui::TableSetupColumn("method");
+    ImGui::TableSetupColumn("used in");
+    ImGui::TableSetupColumn("where position enters");
+    ImGui::TableSetupColumn("parameters");
+    ImGui::TableSetupColumn("past the training length");
+    ImGui::TableSetupColumn("relative?");
+    TableHeadersWithTooltips(frame, tips, "alternatives.table");
+    char params[64], beyond[160], relative[160];
+    const auto emit = [&](const char* method, const char* used, const char* where,
+                          bool is_relative) {
+        ImGui::TableNextRow();
+        const char* cells[] = {method, used, where, params, beyond, relative};
+        for (int column = 0; column < 6; ++column) {
+            ImGui::TableNextColumn();
+            if (column == 5)
+                ImGui::PushStyleColor(ImGuiCol_Text,
+                                      frame.ColorVec(is_relative ? Role::Good : Role::Warning));
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextUnformatted(cells[column]);
+            ImGui::PopTextWrapPos();
+            if (column == 5) ImGui::PopStyleColor();
+        }
+    };
+    std::snprintf(params, sizeof params, "0");
+    std::snprintf(beyond, sizeof beyond, "defined at any position (PE(10⁶) is computed)");
+    std::snprintf(relative, sizeof relative, "yes, in PE(m)·PE(n): change %.1e",
+                  checks.sinusoidal_shift_change);
+    emit("sinusoidal", "the original Transformer", "added to the input embeddings",
+         checks.sinusoidal_shift_change < 1e-6);
+    std::snprintf(params, sizeof params, "L × d = %lld", Learned().parameter_count());
+    std::snprintf(beyond, sizeof beyond,
+                  checks.learned_has_entry_at_rows ? "has a row at L"
+                                                   : "no entry at position L = %d",
+                  learned_rows);
+    std::snprintf(relative, sizeof relative, "no: row 0·row 3 vs shifted rows change by %.2g",
+                  checks.learned_shift_change);
+    emit("learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
+         checks.learned_shift_change < 1e-6);
+    std::snprintf(params, sizeof params, "0");
+    std::snprintf(beyond, sizeof beyond,
+                  "defined at any position; quality past training needs "
+                  "scaling (Long context tab)");
+    std::snprintf(relative, sizeof relative, "yes, q·k: change %.1e", checks.rope_shift_change);
+    emit("RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer",
+         checks.rope_shift_change < 1e-6);
+    std::snprintf(beyond, sizeof beyond,
+                  "defined at any distance: the penalty keeps growing "
+                  "linearly");
+    std::snprintf(relative, sizeof relative, "yes, −m·|i − j|: change %.1e",
+                  checks.alibi_shift_change);
+    emit("ALiBi", "BLOOM, MPT", "a bias added to each attention score",
+         checks.alibi_shift_change == 0);
+    std::snprintf(params, sizeof params, "%d per head (shared by layers)", t5_buckets);
+    std::snprintf(beyond, sizeof beyond, "every distance ≥ %lld shares the last bucket",
+                  checks.t5_last_bucket_start);
+    std::snprintf(relative, sizeof relative, "yes: the bucket of j − i");
+    emit("T5 relative bias", "T5", "a learned bias per distance bucket, added to scores", true);
+    ImGui::EndTable();
+    frame.Record("alternatives.methods");
+}
+
+} // namespace pelab

@@ -1,0 +1,96 @@
+// panel_alternatives.h — W10, what came after the sinusoidal encoding (documents 000, 001, 003),
+// one tab each: a learned table (and its hard edge), RoPE (q·k depends only on m − n, checked),
+// ALiBi (slopes, the bias per head, and how it breaks the word-order tie), T5's relative buckets,
+// long-context scaling of RoPE's spectrum (linear, NTK-aware, YaRN, Llama 3), and a side-by-side
+// table whose "relative" and "extrapolation" cells are computed here. Every number comes from
+// pelab/alternatives.h and pelab/context_scaling.h.
+#pragma once
+
+#include "panel.h"
+#include "pelab/alternatives.h"
+#include "pelab/context_scaling.h"
+#include "plot.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+constexpr int kAlternativesTabCount = 6;
+/// Scene values of the tabs, in order.
+const char* AlternativesTabId(int tab);
+
+struct AlternativesPanel : Panel {
+    // Own settings (scene fields).
+    std::string tab = "rope";
+    int learned_rows = 512;
+    int learned_d = 768;
+    double learned_lookup = 512; ///< the position looked up in the learned table
+    int rope_seed = 7;           ///< q and k are seeded normal vectors of d_model values
+    int alibi_heads = 8;
+    int alibi_head = 1; ///< 1 … heads
+    bool alibi_causal = true;
+    std::string alibi_sentence_a = "dog bites man", alibi_sentence_b = "man bites dog";
+    int t5_buckets = 32;
+    int t5_max_distance = 128;
+    bool t5_bidirectional = true;
+    int scaling_d = 128;
+    double scaling_factor = 8;
+    double scaling_context = 8192;
+    // View state.
+    std::string shown_tab;
+    plot::PlotView learned_view, rope_view, rope_curve_view, decay_view, t5_view, factor_view,
+        wavelength_view;
+    int decay_view_d = 0;
+    std::string input_error;
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+    std::string StatusNote() const override;
+
+    LearnedTable Learned() const;
+    T5BucketOptions T5Options() const;
+    ContextScalingOptions ScalingOptions(const AppState& state) const;
+    /// q and k for RoPE at the shared d_model.
+    std::vector<double> RopeQuery(const AppState& state) const;
+    std::vector<double> RopeKey(const AppState& state) const;
+
+private:
+    void DrawLearned(FrameContext& frame);
+    void DrawRope(FrameContext& frame);
+    void DrawAlibi(FrameContext& frame);
+    void DrawT5(FrameContext& frame);
+    void DrawScaling(FrameContext& frame);
+    void DrawSideBySide(FrameContext& frame);
+};
+
+/// The order demo's tie and ALiBi (one-hot embeddings, d_model 16, PE off). Scores: the largest
+/// difference after re-ordering, without and with head's bias −m·|i − j| added in both
+/// directions. Weights: the same for the causal softmax weights, with the mask alone and with
+/// mask and bias (ALiBi is used in causal models, and the mask by itself already sees order).
+struct AlibiTie {
+    double without_bias = 0;
+    double with_bias = 0;
+    /// Every pair of words is as far apart in B as in A under the best matching (B is A
+    /// backwards, say): then −m·|i − j| cannot tell the orders apart.
+    bool distances_kept = false;
+    double causal_mask_only = 0;
+    double causal_with_bias = 0;
+    bool same_words = false;
+    std::string error; ///< a sentence the order demo refuses
+};
+AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& sentence_b, double slope);
+
+/// The side-by-side table's computed cells, for tests and readouts.
+struct MethodChecks {
+    double sinusoidal_shift_change = 0; ///< max |PE(m+s)·PE(n+s) − PE(m)·PE(n)|
+    double learned_shift_change = 0;
+    double rope_shift_change = 0;
+    double alibi_shift_change = 0;
+    long long t5_last_bucket_start = 0;
+    bool learned_has_entry_at_rows = false;
+};
+MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state);
+
+} // namespace pelab
