@@ -16,6 +16,7 @@ namespace pelab {
 
 namespace {
 
+constexpr int kShownPositions = 40; ///< the plot starts on positions 0 … 40 (zoom out for all)
 const Role kDimRoles[kCandidateShownDims] = {Role::Sin, Role::Cos, Role::PosB, Role::ShiftArc};
 
 double EmbeddingNorm(double value, int d_model, bool scaled) {
@@ -41,12 +42,13 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
             plot_x.push_back(p);
             for (int j = 0; j < dims; ++j) {
                 plot_y[j].push_back(values[j]);
-                low = std::min(low, values[j]), high = std::max(high, values[j]);
+                if (p <= kShownPositions) // the range of the positions shown at first
+                    low = std::min(low, values[j]), high = std::max(high, values[j]);
             }
         }
         const double margin = 0.08 * (high - low);
         // The first 40 positions show each encoding's pattern; zoom out for all N.
-        values_view.Refit(plot::Range{0, std::min(40.0, positions - 1.0)},
+        values_view.Refit(plot::Range{0, std::min<double>(kShownPositions, positions - 1.0)},
                           plot::Range{low - margin, high + margin});
         plotted = candidate;
     }
@@ -71,15 +73,18 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
 }
 
 void CandidatesPanel::DrawTable(FrameContext& frame) {
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     const float font = ImGui::GetFontSize();
     const float height = (font + ImGui::GetStyle().CellPadding.y * 2 + 1) * 10 + 4;
     if (!ImGui::BeginTable("##properties", kPropertyCount + 1, flags, ImVec2(0, height))) return;
-    ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("encoding");
-    for (int property = 0; property < kPropertyCount; ++property)
-        ImGui::TableSetupColumn(PropertyName(property));
+    // Short headers and names so that the table reads whole at 1024×768 and text scale 2; the
+    // tooltips say the rest.
+    const char* headers[kPropertyCount] = {"bounded", "unique", "same L",
+                                           "smooth",  "linear", "past L"};
+    ImGui::TableSetupColumn("encoding", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    for (const char* header : headers)
+        ImGui::TableSetupColumn(header, ImGuiTableColumnFlags_WidthStretch, 1.0f);
     char tips[kPropertyCount + 1][200];
     std::snprintf(tips[0], sizeof tips[0], "Click a row to plot that encoding.");
     std::snprintf(tips[1], sizeof tips[1], "max |value|; ok when ≤ %.0f", kBoundedLimit);
@@ -97,16 +102,24 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
     for (int column = 0; column <= kPropertyCount; ++column)
         tooltips[column] = tips[column];
     TableHeadersWithTooltips(frame, tooltips, "candidates");
+    const char* short_names[kCandidateCount] = {"raw index", "index / L",     "binary",
+                                                "decimal",   "random + step", "sin only",
+                                                "(sin+1)/2", "sin + cos",     "learned"};
     for (int c = 0; c < kCandidateCount; ++c) {
         const auto each = static_cast<Candidate>(c);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        if (ImGui::Selectable(candidate_name(each), each == Selected(),
+        // A light tint for the plotted row, so that its coloured verdicts still read.
+        ImVec4 tint = ImGui::GetStyleColorVec4(ImGuiCol_Header);
+        tint.w *= 0.45f;
+        ImGui::PushStyleColor(ImGuiCol_Header, tint);
+        if (ImGui::Selectable(short_names[c], each == Selected(),
                               ImGuiSelectableFlags_SpanAllColumns))
             candidate = candidate_id(each);
+        ImGui::PopStyleColor();
         if (ImGui::IsItemHovered() &&
             (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))
-            ImGui::SetTooltip("%s", candidate_formula(each));
+            ImGui::SetTooltip("%s: %s", candidate_name(each), candidate_formula(each));
         for (int property = 0; property < kPropertyCount; ++property) {
             ImGui::TableNextColumn();
             const PropertyCell cell = DescribeProperty(property, properties[c], length);

@@ -39,7 +39,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
     char how[512];
     switch (property) {
     case 0:
-        cell.text = Format("max %.3g", m.max_abs);
+        cell.text = Format("%.3g", m.max_abs);
         cell.ok = m.max_abs <= kBoundedLimit;
         std::snprintf(how, sizeof how,
                       "max |PE(p)_j| over positions 0…%d and dims 0…%d = %.6g. ok when ≤ %.0f, "
@@ -47,9 +47,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
                       m.positions_checked - 1, m.dims_checked - 1, m.max_abs, kBoundedLimit);
         break;
     case 1:
-        cell.text = m.collisions_near == 0
-                        ? std::string("0 clashes")
-                        : Format("%.0f clashes", static_cast<double>(m.collisions_near));
+        cell.text = Format("%.0f", static_cast<double>(m.collisions_near));
         cell.ok = m.collisions_near == 0;
         std::snprintf(how, sizeof how,
                       "Pairs of positions p < q among the first %d whose vectors agree within "
@@ -61,7 +59,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
                           m.first_collision_p, m.first_collision_q);
         break;
     case 2:
-        cell.text = Format("Δ %.3g", m.length_change);
+        cell.text = Format("%.2g", m.length_change);
         cell.ok = m.length_change <= kSameAcrossLengthsLimit;
         std::snprintf(how, sizeof how,
                       "max_j |PE(5)_j in a sequence of length 10 − PE(5)_j in one of length "
@@ -79,7 +77,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
         break;
     case 4:
         cell.known = !std::isnan(m.shift_residual);
-        cell.text = cell.known ? Format("%.1e", m.shift_residual) : std::string("n/a");
+        cell.text = cell.known ? Format("%.0e", m.shift_residual) : std::string("n/a");
         cell.ok = cell.known && m.shift_residual <= kLinearShiftLimit;
         if (cell.known)
             std::snprintf(how, sizeof how,
@@ -96,7 +94,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
                           m.shift_pairs, m.shift_k, m.dims_checked);
         break;
     default:
-        cell.text = m.defined_beyond_length ? "yes" : "no entry";
+        cell.text = m.defined_beyond_length ? "yes" : "no";
         cell.ok = m.defined_beyond_length;
         std::snprintf(how, sizeof how,
                       m.defined_beyond_length
@@ -121,7 +119,7 @@ std::string DrowningSentence(const char* candidate, double pos, double embedding
                       pe_norm, embedding_norm);
     else {
         const double ratio = pe_norm / embedding_norm;
-        std::snprintf(text, sizeof text, "At pos %.10g, %s's ‖PE‖ is %.3g× the embedding's: %s.",
+        std::snprintf(text, sizeof text, "At pos %.10g, %s's ‖PE‖ is %.4g× the embedding's: %s.",
                       pos, candidate, ratio,
                       ratio > 10    ? "the position drowns the word"
                       : ratio < 0.1 ? "the position is a whisper beside the word"

@@ -1,0 +1,240 @@
+// The "why sinusoids, and what came after" panels (candidates, alternatives), headless: their
+// verdicts against the reference documents' claims and independent arithmetic, every tab drawn,
+// the sentences against the numbers, scene fields and bad input.
+#include "headless_fixture.h"
+#include "panel_alternatives.h"
+#include "panel_candidates.h"
+#include "pelab/sinusoidal.h"
+#include "scene.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace pelab;
+
+namespace {
+
+class History : public HeadlessApp {
+protected:
+    History() : HeadlessApp(ImVec2(1920, 1080)) {}
+    void SetUp() override {
+        HeadlessApp::SetUp();
+        app.recorder.enabled = true;
+    }
+    void Present(const char* id) {
+        app.view.presented_panel = id;
+        for (int frame = 0; frame < 3; ++frame)
+            Frame();
+    }
+    bool Recorded(const std::string& name) const { return app.recorder.rects.count(name) > 0; }
+};
+
+const nlohmann::json& Row(const nlohmann::json& readouts, const std::string& id) {
+    for (const auto& row : readouts["properties"])
+        if (row["candidate"] == id) return row;
+    static const nlohmann::json none; // test helper only
+    return none;
+}
+
+} // namespace
+
+// Document 001/004's verdicts, measured: the raw index is unbounded (max = N − 1), index / length
+// changes with L (5/10 − 5/100 = 0.45), binary is not smooth (7 → 8 flips 4 bits), the learned
+// table has no row past L, and sin + cos pairs pass every column.
+TEST_F(History, CandidateVerdictsFollowTheDocuments) {
+    CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
+    Present("candidates");
+    const nlohmann::json r = panel.Readouts(state);
+    EXPECT_EQ(r["positions"], 256);
+    EXPECT_EQ(Row(r, "raw_index")["max_abs"].get<double>(), 255.0);
+    EXPECT_EQ(Row(r, "raw_index")["verdicts"]["bounded"], "fails");
+    EXPECT_NEAR(Row(r, "index_over_length")["length_change"].get<double>(), 0.5 - 0.05, 1e-15);
+    EXPECT_EQ(Row(r, "index_over_length")["verdicts"]["same across L"], "fails");
+    EXPECT_EQ(Row(r, "binary")["verdicts"]["smooth"], "fails");
+    EXPECT_EQ(Row(r, "decimal")["max_abs"].get<double>(), 9.0);
+    EXPECT_EQ(Row(r, "learned")["verdicts"]["beyond L"], "fails");
+    EXPECT_EQ(Row(r, "sin_only")["verdicts"]["shift linear"], "fails");
+    for (const char* property :
+         {"bounded", "unique", "same across L", "smooth", "shift linear", "beyond L"})
+        EXPECT_EQ(Row(r, "sin_cos")["verdicts"][property], "ok") << property;
+    // With L = 10 the learned table has 9 pairs (p, p+1) for 64 dims: the test cannot say.
+    EXPECT_EQ(Row(r, "learned")["verdicts"]["shift linear"], "cannot say");
+    EXPECT_TRUE(Recorded("candidates.table"));
+    EXPECT_TRUE(Recorded("candidates.values"));
+    EXPECT_TRUE(Recorded("candidates.aliasing"));
+}
+
+// Document 001: "embedding values are tiny (~0.05, −0.2). Adding 100 obliterates the word":
+// ‖PE(100)‖ of the raw index at d 512 is 100·√512, a thousand times 0.1·√512. Document 003's
+// √d_model scaling makes the embedding 0.1·512 = 51.2 against sin + cos's √256 = 16.
+TEST_F(History, DrowningMeterMeasuresBothNorms) {
+    CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
+    ASSERT_EQ(app.scene.Apply(R"({"candidates_plot": "raw_index", "pos_a": 100})"), "");
+    Present("candidates");
+    nlohmann::json r = panel.Readouts(state);
+    EXPECT_NEAR(r["pe_norm"].get<double>(), 100 * std::sqrt(512.0), 1e-9);
+    EXPECT_NEAR(r["embedding_norm"].get<double>(), 0.1 * std::sqrt(512.0), 1e-12);
+    EXPECT_NE(r["drowning"].get<std::string>().find("1000×"), std::string::npos) << r["drowning"];
+    EXPECT_NE(r["drowning"].get<std::string>().find("drowns"), std::string::npos);
+    ASSERT_EQ(
+        app.scene.Apply(R"({"candidates_plot": "sin_cos", "candidates_scale_embedding": true})"),
+        "");
+    Frame();
+    r = panel.Readouts(state);
+    EXPECT_NEAR(r["pe_norm"].get<double>(), 16.0, 1e-9);
+    EXPECT_NEAR(r["embedding_norm"].get<double>(), 51.2, 1e-9);
+    EXPECT_NE(r["drowning"].get<std::string>().find("similar scale"), std::string::npos);
+    // The learned table has no vector at pos 100 when L = 10.
+    ASSERT_EQ(app.scene.Apply(R"({"candidates_plot": "learned"})"), "");
+    Frame();
+    EXPECT_TRUE(panel.Readouts(state)["pe_norm"].is_null());
+    EXPECT_NE(DrowningSentence("learned table", 100, 1, -1).find("no vector"), std::string::npos);
+}
+
+TEST_F(History, CandidatesSurviveTheirRangesAndRefuseBadScenes) {
+    CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
+    for (
+        const char* scene :
+        {R"({"d_model": 2, "candidates_length": 2, "candidates_positions": 16})",
+         R"({"d_model": 4096, "candidates_length": 4096, "candidates_positions": 4096,
+              "candidates_shift_k": 64, "candidates_plot": "decimal"})",
+         R"({"d_model": 4, "base": 1000000, "pos_a": 1000000, "candidates_plot": "shifted_sin"})"}) {
+        ASSERT_EQ(app.scene.Apply(scene), "") << scene;
+        Present("candidates");
+        const nlohmann::json r = panel.Readouts(state);
+        EXPECT_EQ(r["properties"].size(), static_cast<std::size_t>(kCandidateCount));
+    }
+    const std::string before = panel.candidate;
+    EXPECT_NE(app.scene.Apply(R"({"candidates_plot": "fourier"})").find("candidates_plot"),
+              std::string::npos);
+    EXPECT_NE(app.scene.Apply(R"({"candidates_positions": 8})").find("candidates_positions"),
+              std::string::npos);
+    EXPECT_EQ(panel.candidate, before);
+}
+
+TEST_F(History, EveryAlternativesTabDraws) {
+    const char* expected[kAlternativesTabCount] = {
+        "alternatives.learned_lookup_result", "alternatives.rope_check",
+        "alternatives.alibi_matrix",          "alternatives.t5_plot",
+        "alternatives.scaling_wavelengths",   "alternatives.methods"};
+    for (int tab = 0; tab < kAlternativesTabCount; ++tab) {
+        const std::string scene =
+            std::string(R"({"alternatives_tab": ")") + AlternativesTabId(tab) + R"("})";
+        ASSERT_EQ(app.scene.Apply(scene), "");
+        app.recorder.rects.clear();
+        Present("alternatives");
+        EXPECT_TRUE(Recorded(expected[tab])) << AlternativesTabId(tab);
+        EXPECT_EQ(Get<AlternativesPanel>("alternatives").tab, AlternativesTabId(tab));
+    }
+}
+
+// RoPE: the score from rotating both vectors, recomputed here pair by pair, equals the panel's
+// and the one from m − n alone; moving both positions together leaves it.
+TEST_F(History, RopeScoreDependsOnlyOnTheDistance) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "rope", "d_model": 64, "pos_a": 17,
+                                  "pos_b": 5, "base": 10000})"),
+              "");
+    Present("alternatives");
+    const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
+    long double dot = 0;
+    for (int i = 0; i < 32; ++i) {
+        const long double theta = powl(10000.0L, -2.0L * i / 64);
+        const long double qa = 17 * theta, ka = 5 * theta;
+        const long double q0 = q[2 * i] * cosl(qa) - q[2 * i + 1] * sinl(qa);
+        const long double q1 = q[2 * i] * sinl(qa) + q[2 * i + 1] * cosl(qa);
+        const long double k0 = k[2 * i] * cosl(ka) - k[2 * i + 1] * sinl(ka);
+        const long double k1 = k[2 * i] * sinl(ka) + k[2 * i + 1] * cosl(ka);
+        dot += q0 * k0 + q1 * k1;
+    }
+    const nlohmann::json r = panel.Readouts(state)["rope"];
+    EXPECT_NEAR(r["score"].get<double>(), static_cast<double>(dot), 1e-12);
+    EXPECT_NEAR(r["score_from_distance"].get<double>(), static_cast<double>(dot), 1e-11);
+    EXPECT_LT(r["max_shift_change"].get<double>(), 1e-9);
+}
+
+// The learned table's edge and parameter count (document 000: 512 × 768 = 393 216).
+TEST_F(History, LearnedTableHasAHardEdge) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "learned", "learned_lookup": 512})"), "");
+    Present("alternatives");
+    nlohmann::json r = panel.Readouts(state)["learned"];
+    EXPECT_EQ(r["parameters"], 393216);
+    EXPECT_FALSE(r["has_entry"].get<bool>());
+    ASSERT_EQ(app.scene.Apply(R"({"learned_lookup": 511, "learned_rows": 1024})"), "");
+    Frame();
+    r = panel.Readouts(state)["learned"];
+    EXPECT_TRUE(r["has_entry"].get<bool>());
+    EXPECT_EQ(r["parameters"], 786432); // GPT-2 small: 1 024 × 768
+    const nlohmann::json checks = panel.Readouts(state)["relative_checks"];
+    EXPECT_GT(checks["learned"].get<double>(), 0.1);
+    EXPECT_LT(checks["sinusoidal"].get<double>(), 1e-9);
+    EXPECT_EQ(checks["alibi"].get<double>(), 0.0);
+}
+
+// ALiBi and the order tie: reversing "dog bites man" keeps every distance |i − j|, so the
+// symmetric bias cannot break the tie; a re-ordering that moves words closer does. The causal
+// mask breaks it in the attention weights either way.
+TEST_F(History, AlibiBreaksTheTieOnlyWhereDistancesChange) {
+    const AlibiTie reversed = AlibiBreaksTie("dog bites man", "man bites dog", 0.5);
+    EXPECT_TRUE(reversed.same_words);
+    EXPECT_EQ(reversed.without_bias, 0.0);
+    EXPECT_TRUE(reversed.distances_kept);
+    EXPECT_LT(reversed.with_bias, 1e-12);
+    EXPECT_GT(reversed.causal_mask_only, 0.01);
+    const AlibiTie moved = AlibiBreaksTie("dog bites man", "bites dog man", 0.5);
+    EXPECT_FALSE(moved.distances_kept);
+    // One-hot words: "dog"→"man" sits at distance 2 in A and 1 in B, so the biased scores differ
+    // by 0.5·(2 − 1) = 0.5.
+    EXPECT_NEAR(moved.with_bias, 0.5, 1e-12);
+    EXPECT_FALSE(AlibiBreaksTie("dog", "", 0.5).error.empty());
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "alibi", "alibi_heads": 8})"), "");
+    Present("alternatives");
+    const nlohmann::json slopes = panel.Readouts(state)["alibi"]["slopes"];
+    ASSERT_EQ(slopes.size(), 8u);
+    for (int h = 1; h <= 8; ++h)
+        EXPECT_EQ(slopes[h - 1].get<double>(), std::ldexp(1.0, -h)); // 2^(−8h/8)
+}
+
+// Long-context scaling readouts at Llama 3's settings: pair 0 (wavelength 2π < 8192/4) kept,
+// the last pair (wavelength ≫ 8192) divided by 8; YaRN's temperature 0.1·ln 8 + 1.
+TEST_F(History, ScalingReadoutsAtLlama3Settings) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "scaling", "base": 500000, "scaling_d": 128,
+                                  "scaling_factor": 8, "scaling_context": 8192})"),
+              "");
+    Present("alternatives");
+    const nlohmann::json r = panel.Readouts(state)["scaling"]["methods"];
+    EXPECT_EQ(r["llama3"]["factors"][0].get<double>(), 1.0);
+    EXPECT_NEAR(r["llama3"]["factors"][63].get<double>(), 0.125, 1e-15);
+    EXPECT_NEAR(r["linear"]["factors"][10].get<double>(), 0.125, 1e-15);
+    EXPECT_NEAR(r["yarn"]["temperature_factor"].get<double>(), 0.1 * std::log(8.0) + 1, 1e-15);
+    EXPECT_EQ(r["none"]["temperature_factor"].get<double>(), 1.0);
+}
+
+TEST_F(History, AlternativesRefuseBadScenes) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "nope"})").find("alternatives_tab"),
+              std::string::npos);
+    EXPECT_NE(app.scene.Apply(R"({"t5_buckets": 33})").find("t5_buckets"), std::string::npos);
+    EXPECT_NE(app.scene.Apply(R"({"alibi_sentence_a": ""})").find("alibi_sentence_a"),
+              std::string::npos);
+    EXPECT_NE(app.scene.Apply(R"({"scaling_factor": 0.5})").find("scaling_factor"),
+              std::string::npos);
+    EXPECT_EQ(panel.tab, "rope");
+    // Extremes draw without an assertion.
+    for (const char* scene :
+         {R"({"alternatives_tab": "t5", "t5_buckets": 4, "t5_max_distance": 8,
+              "t5_bidirectional": false})",
+          R"({"alternatives_tab": "alibi", "alibi_heads": 3, "alibi_head": 3})",
+          R"({"alternatives_tab": "scaling", "scaling_d": 4, "scaling_factor": 1})",
+          R"({"alternatives_tab": "rope", "d_model": 2, "pos_a": 1000000, "pos_b": 0})",
+          R"({"alternatives_tab": "learned", "learned_rows": 1, "learned_d": 2})"}) {
+        ASSERT_EQ(app.scene.Apply(scene), "") << scene;
+        Present("alternatives");
+    }
+}
