@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <string>
@@ -25,10 +26,9 @@ constexpr Candidate kAllCandidates[] = {
 };
 constexpr double kUntouched = -12345.0;
 
-CandidateSettings make_settings(int d_model = 512, int length = 10) {
+CandidateSettings make_settings(int d_model = 512, int length = 10, std::uint64_t seed = 42) {
     CandidateSettings s;
-    s.d_model = d_model;
-    s.length = length;
+    s.d_model = d_model, s.length = length, s.seed = seed;
     return s;
 }
 
@@ -140,9 +140,7 @@ TEST(CandidateEncode, RandomIncrementStepsByTwoHundredths) {
     }
     EXPECT_EQ(encode(Candidate::RandomIncrement, 3, s, 16),
               encode(Candidate::RandomIncrement, 3, s, 16));
-    CandidateSettings other = s;
-    other.seed = 43;
-    EXPECT_NE(encode(Candidate::RandomIncrement, 3, other, 16),
+    EXPECT_NE(encode(Candidate::RandomIncrement, 3, make_settings(512, 10, 43), 16),
               encode(Candidate::RandomIncrement, 3, s, 16));
 }
 
@@ -193,9 +191,8 @@ TEST(CandidateEncode, LearnedRowsAreSeededAndEndAtTheLength) {
         }
     EXPECT_EQ(encode(Candidate::Learned, 4, s, 16), encode(Candidate::Learned, 4, s, 16));
     EXPECT_NE(encode(Candidate::Learned, 4, s, 16), encode(Candidate::Learned, 5, s, 16));
-    CandidateSettings other = s;
-    other.seed = 7;
-    EXPECT_NE(encode(Candidate::Learned, 4, other, 16), encode(Candidate::Learned, 4, s, 16));
+    EXPECT_NE(encode(Candidate::Learned, 4, make_settings(512, 10, 7), 16),
+              encode(Candidate::Learned, 4, s, 16));
     for (double pos : {10.0, 11.0, 1000.0})
         EXPECT_TRUE(has_no_value(Candidate::Learned, pos, s, 16)) << pos;
 }
@@ -287,11 +284,9 @@ TEST(CandidateProperties, LengthChange) {
         EXPECT_NEAR(candidate_properties(Candidate::IndexOverLength, s, 20, 4, 1).length_change,
                     0.45, 1e-15);
         for (Candidate c : kAllCandidates) {
-            if (c != Candidate::IndexOverLength) {
-                EXPECT_LE(candidate_properties(c, s, 20, 4, 1).length_change,
-                          kSameAcrossLengthsLimit)
-                    << candidate_id(c);
-            }
+            if (c == Candidate::IndexOverLength) continue;
+            EXPECT_LE(candidate_properties(c, s, 20, 4, 1).length_change, kSameAcrossLengthsLimit)
+                << candidate_id(c);
         }
     }
 }

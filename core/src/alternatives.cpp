@@ -203,8 +203,10 @@ void validate_t5_options(const T5BucketOptions& options) {
     if (options.num_buckets < 2 || options.num_buckets > 1024)
         throw InvalidArgument("num_buckets must be in [2, 1024] (got " +
                               std::to_string(options.num_buckets) + ")");
-    if (options.bidirectional && options.num_buckets % 2 != 0)
-        throw InvalidArgument("bidirectional buckets need an even num_buckets (half per side)");
+    if (options.bidirectional && (options.num_buckets % 2 != 0 || options.num_buckets < 4))
+        throw InvalidArgument("bidirectional buckets need an even num_buckets ≥ 4 (half per side, "
+                              "and each side at least one exact bucket; got " +
+                              std::to_string(options.num_buckets) + ")");
     const int side = options.bidirectional ? options.num_buckets / 2 : options.num_buckets;
     if (options.max_distance <= side / 2 || options.max_distance > 1000000000)
         throw InvalidArgument("max_distance must be in [" + std::to_string(side / 2 + 1) +

@@ -48,7 +48,8 @@ std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double
 /// RoPE(q, m) · RoPE(k, n), computed by rotating both and taking the dot product.
 double rope_score(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
                   double base);
-/// The same score from m − n alone: Σ_i |q_i||k_i| cos((m − n)θ_i + φ_i).
+/// The same score from m − n alone: Σ_i |q_i||k_i| cos((m − n)θ_i + φ_i). distance may be
+/// negative (|distance| ≤ kMaxPosition).
 double rope_score_relative(const std::vector<double>& q, const std::vector<double>& k,
                            double distance, double base);
 
@@ -63,7 +64,8 @@ double rope_max_shift_change(const std::vector<double>& q, const std::vector<dou
 /// de-correlate.
 double rope_expected_similarity(double distance, int d, double base);
 /// The RoPE paper's long-term decay bound (its section 3.4.3, figure 2):
-/// (1/(d/2)) Σ_{j=1}^{d/2} |Σ_{i<j} e^{iΔθ_i}|.
+/// (1/(d/2)) Σ_{j=1}^{d/2} |S_j| with S_j = Σ_{p=0}^{j−1} exp(√−1 · Δ·θ_p) (pairs counted from 0,
+/// so S_j has j terms and the bound is (d/2 + 1)/2 at Δ = 0).
 double rope_decay_bound(double distance, int d, double base);
 
 /// A seeded q (or k) vector of d standard normal values.
@@ -86,8 +88,9 @@ Matrix alibi_bias_matrix(double slope, int n, bool causal);
 // relative_position = key − query. Bidirectional: half the buckets for keys after the query.
 // The first half of a side's buckets are exact distances 0 … max_exact−1 (max_exact = half the
 // side's buckets); beyond, buckets grow logarithmically up to max_distance, and every distance
-// at or past max_distance shares the side's last bucket. num_buckets in [2, 1024] (even when
-// bidirectional), max_distance in [num_buckets' side/2 + 1, 10⁹].
+// at or past max_distance shares the side's last bucket (it can start earlier: the int cast
+// truncates). num_buckets in [2, 1024], even and at least 4 when bidirectional (a side needs an
+// exact bucket), max_distance in [side/2 + 1, 10⁹].
 
 struct T5BucketOptions {
     int num_buckets = 32;
@@ -96,8 +99,8 @@ struct T5BucketOptions {
 };
 void validate_t5_options(const T5BucketOptions& options);
 int t5_bucket(long long relative_position, const T5BucketOptions& options);
-/// The smallest |distance| (on the side of relative_position's sign) that falls in the last
-/// bucket: beyond it every distance looks the same to the model.
+/// The smallest distance n = query − key ≥ 0 (a key before the query) that falls in that side's
+/// last bucket: from there on every distance looks the same to the model.
 long long t5_last_bucket_start(const T5BucketOptions& options);
 
 /// One learned scalar per bucket (seeded normal, σ = 1): the bias a head adds to a score.
