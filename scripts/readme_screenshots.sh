@@ -21,6 +21,17 @@ run build/bin/pelab screenshot --panel calculator --size 1280x760 --out "$out/ca
 run build/bin/pelab screenshot --panel worked --size 1280x900 --out "$out/worked.png"
 run build/bin/pelab screenshot --panel rotation --size 1280x900 --out "$out/rotation.png"
 run build/bin/pelab screenshot --panel precision --size 1280x760 --out "$out/precision.png"
+# Why sinusoids, and what came after.
+run build/bin/pelab screenshot --panel candidates --scene assets/scenes/raw-index-drowns.json \
+    --size 1280x900 --out "$out/candidates.png"
+run build/bin/pelab screenshot --panel alternatives --scene assets/scenes/rope-relative.json \
+    --size 1280x900 --out "$out/alternatives_rope.png"
+run build/bin/pelab screenshot --panel alternatives --scene assets/scenes/llama3-long-context.json \
+    --size 1280x900 --out "$out/alternatives_scaling.png"
+echo '{"alternatives_tab": "alibi", "alibi_sentence_b": "bites dog man"}' >"$out/.alibi.json"
+run build/bin/pelab screenshot --panel alternatives --scene "$out/.alibi.json" --size 1280x900 \
+    --out "$out/alternatives_alibi.png"
+rm -f "$out/.alibi.json"
 # The two other themes, for the README's theme section.
 scene_dir=$(mktemp -d)
 trap 'rm -rf "$scene_dir"' EXIT

@@ -16,6 +16,7 @@ namespace pelab {
 
 namespace {
 
+constexpr int kGridPositions = 64, kGridDims = 16; ///< the grid's size at most
 constexpr int kShownPositions = 40; ///< the plot starts on positions 0 … 40 (zoom out for all)
 const Role kDimRoles[kCandidateShownDims] = {Role::Sin, Role::Cos, Role::PosB, Role::ShiftArc};
 
@@ -26,7 +27,81 @@ double EmbeddingNorm(double value, int d_model, bool scaled) {
 
 } // namespace
 
+void CandidatesPanel::DrawGrid(FrameContext& frame, ImVec2 size) {
+    const AppState& state = frame.state;
+    const CandidateSettings settings = Settings(state);
+    const int columns = std::min(positions, kGridPositions);
+    const int rows = std::min(CheckedDims(state), kGridDims);
+    std::vector<double> values(static_cast<std::size_t>(columns) * rows, 0.0);
+    std::vector<bool> defined(static_cast<std::size_t>(columns), false);
+    double largest = 0;
+    for (int p = 0; p < columns; ++p) {
+        defined[p] = candidate_encode(Selected(), p, settings, rows, values.data() + p * rows);
+        for (int j = 0; defined[p] && j < rows; ++j)
+            largest = std::max(largest, std::abs(values[p * rows + j]));
+    }
+    const float font = ImGui::GetFontSize();
+    char title[160];
+    std::snprintf(title, sizeof title,
+                  "%s: positions 0–%d across, dims 0–%d down; colour from −%.3g to +%.3g (hover "
+                  "a cell)",
+                  candidate_name(Selected()), columns - 1, rows - 1, largest, largest);
+    ImGui::TextUnformatted(title);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float label = font * 2.5f;
+    const float cell_w = std::max(2.0f, (size.x - label) / columns);
+    const float cell_h = std::max(2.0f, (size.y - font * 2.5f) / rows);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec4 middle = frame.ColorVec(Role::MapMiddle), plus = frame.ColorVec(Role::MapPositive),
+                 minus = frame.ColorVec(Role::MapNegative);
+    const auto blend = [](ImVec4 a, ImVec4 b, float t) {
+        return ImGui::ColorConvertFloat4ToU32(
+            ImVec4(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, 1.0f));
+    };
+    for (int p = 0; p < columns; ++p)
+        for (int j = 0; j < rows; ++j) {
+            const ImVec2 a(origin.x + label + cell_w * p, origin.y + cell_h * j);
+            const ImVec2 b(a.x + cell_w - 1, a.y + cell_h - 1);
+            if (!defined[p]) {
+                draw->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+                continue;
+            }
+            const float t = largest > 0 ? static_cast<float>(values[p * rows + j] / largest) : 0;
+            draw->AddRectFilled(a, b, t >= 0 ? blend(middle, plus, t) : blend(middle, minus, -t));
+        }
+    for (int j = 0; j < rows; j += std::max(1, rows / 8)) {
+        char text[16];
+        std::snprintf(text, sizeof text, "%d", j);
+        draw->AddText(ImVec2(origin.x, origin.y + cell_h * j + (cell_h - font) / 2),
+                      ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+    }
+    for (int p = 0; p < columns; p += 8) {
+        char text[16];
+        std::snprintf(text, sizeof text, "%d", p);
+        draw->AddText(ImVec2(origin.x + label + cell_w * p, origin.y + cell_h * rows + 2),
+                      ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+    }
+    ImGui::Dummy(ImVec2(size.x, cell_h * rows + font * 1.3f));
+    frame.Record("candidates.values");
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mouse = ImGui::GetMousePos();
+        const int p = static_cast<int>((mouse.x - origin.x - label) / cell_w);
+        const int j = static_cast<int>((mouse.y - origin.y) / cell_h);
+        if (p >= 0 && p < columns && j >= 0 && j < rows) {
+            if (defined[p])
+                ImGui::SetTooltip("PE(%d)_%d = %.6g   (colour scale: ±%.3g)", p, j,
+                                  values[p * rows + j], largest);
+            else
+                ImGui::SetTooltip("position %d: no entry (L = %d)", p, length);
+        }
+    }
+}
+
 void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
+    if (grid) {
+        DrawGrid(frame, size);
+        return;
+    }
     const AppState& state = frame.state;
     const Candidate selected = Selected();
     const int dims = std::min(kCandidateShownDims, state.d_model);
@@ -138,8 +213,10 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
     char legend[200];
     std::snprintf(legend, sizeof legend,
                   "● ok   ▲ fails   · cannot say.   Measured over positions 0…%d and dims 0…%d "
-                  "(of %d), k = %d.",
-                  positions - 1, CheckedDims(frame.state) - 1, frame.state.d_model, shift_k);
+                  "(of %d), k = %d.%s",
+                  cached_positions - 1, std::min(cached_d_model, kMaxCheckedDims) - 1,
+                  cached_d_model, cached_k,
+                  table_stale ? "  Updating when the slider is let go." : "");
     MutedWrappedText(legend);
     frame.Record("candidates.legend");
 }
@@ -234,6 +311,7 @@ void CandidatesPanel::AddSceneFields(SceneTable& table) {
                  &embedding_value, 0.01, 1.0);
     table.Bool("candidates_scale_embedding", "true or false: embedding × √d_model",
                &scale_embedding);
+    table.Bool("candidates_grid", "true or false: values as a positions × dims grid", &grid);
 }
 
 std::string CandidatesPanel::StatusNote() const {

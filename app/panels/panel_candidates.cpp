@@ -119,11 +119,12 @@ std::string DrowningSentence(const char* candidate, double pos, double embedding
                       pe_norm, embedding_norm);
     else {
         const double ratio = pe_norm / embedding_norm;
-        std::snprintf(text, sizeof text, "At pos %.10g, %s's ‖PE‖ is %.4g× the embedding's: %s.",
-                      pos, candidate, ratio,
+        std::snprintf(text, sizeof text, "At pos %.10g, ‖PE‖ of %s is %.4g× ‖embedding‖: %s.", pos,
+                      candidate, ratio,
                       ratio > 10    ? "the position drowns the word"
                       : ratio < 0.1 ? "the position is a whisper beside the word"
-                                    : "the two are on a similar scale");
+                      : ratio >= 1  ? "the same order of magnitude, the position the larger"
+                                    : "the same order of magnitude, the word the larger");
     }
     return text;
 }
@@ -148,8 +149,14 @@ int CandidatesPanel::CheckedDims(const AppState& state) {
 
 void CandidatesPanel::UpdateProperties(const AppState& state) {
     if (cached_d_model == state.d_model && cached_base == state.base && cached_length == length &&
-        cached_positions == positions && cached_k == shift_k)
+        cached_positions == positions && cached_k == shift_k) {
+        table_stale = false;
         return;
+    }
+    // A long table (≈ 50 ms per thousand positions) waits while a slider is dragged, so that the
+    // drag stays smooth; it is computed when the slider is let go.
+    table_stale = positions >= 1024 && ImGui::IsAnyItemActive() && cached_d_model != 0;
+    if (table_stale) return;
     const CandidateSettings settings = Settings(state);
     for (int c = 0; c < kCandidateCount; ++c)
         properties[c] = candidate_properties(static_cast<Candidate>(c), settings, positions,
@@ -253,6 +260,11 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
     FormulaTooltip("The size of one embedding value (documents 001 and 002: about 0.05 to "
                    "0.2): ‖embedding‖ = value·√d_model.");
     frame.Record("candidates.embedding");
+    row.Item(CheckboxWidth("grid"));
+    ImGui::Checkbox("grid", &grid);
+    FormulaTooltip("Show the values as a grid, positions across and dims down (the documents' "
+                   "\"bar code\"), instead of lines for the first four dims.");
+    frame.Record("candidates.grid");
     row.Item(CheckboxWidth("×√d_model"));
     ImGui::Checkbox("×√d_model", &scale_embedding);
     FormulaTooltip("Multiply the embedding by √d_model before adding PE (document 003's "

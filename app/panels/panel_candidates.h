@@ -24,6 +24,7 @@ struct CandidatesPanel : Panel {
     int shift_k = 1;                  ///< k of the "shift is linear" test
     double embedding_value = 0.1;     ///< typical |value| of one embedding dim
     bool scale_embedding = false;     ///< multiply the embedding by √d_model (document 003)
+    bool grid = false;                ///< the values as a positions × dims grid, not lines
     // View state.
     plot::PlotView values_view, circle_view;
     std::string d_model_note;
@@ -31,6 +32,7 @@ struct CandidatesPanel : Panel {
     CandidateProperties properties[kCandidateCount];
     int cached_d_model = 0, cached_length = 0, cached_positions = 0, cached_k = 0;
     double cached_base = 0;
+    bool table_stale = false; ///< settings changed during a drag; the table shows the old ones
     /// The plotted candidate's first dims over positions (NaN where it has no value).
     std::vector<double> plot_x, plot_y[kCandidateShownDims];
     std::string plotted;
@@ -49,6 +51,7 @@ struct CandidatesPanel : Panel {
 private:
     void DrawControls(FrameContext& frame);
     void DrawValues(FrameContext& frame, ImVec2 size);
+    void DrawGrid(FrameContext& frame, ImVec2 size);
     void DrawTable(FrameContext& frame);
     void DrawDrowning(FrameContext& frame, float width);
     void DrawAliasing(FrameContext& frame, float size);

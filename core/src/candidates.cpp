@@ -221,9 +221,28 @@ CandidateProperties candidate_properties(Candidate candidate, const CandidateSet
     result.shift_k = shift_k;
     std::vector<double> rows(static_cast<std::size_t>(positions) * dims);
     std::vector<bool> defined(static_cast<std::size_t>(positions));
-    for (int p = 0; p < positions; ++p)
-        defined[p] = candidate_encode(candidate, p, settings, dims,
-                                      rows.data() + static_cast<std::size_t>(p) * dims);
+    // The sinusoids' frequencies once, not once per position (this loop is most of the cost).
+    const bool sinusoid = candidate == Candidate::SinOnly || candidate == Candidate::ShiftedSin ||
+                          candidate == Candidate::SinCos;
+    std::vector<double> frequency(static_cast<std::size_t>(dims));
+    for (int j = 0; sinusoid && j < dims; ++j)
+        frequency[j] = candidate == Candidate::SinCos
+                           ? omega(j / 2, settings.d_model, settings.base)
+                           : std::pow(settings.base, -j / static_cast<double>(settings.d_model));
+    for (int p = 0; p < positions; ++p) {
+        double* row = rows.data() + static_cast<std::size_t>(p) * dims;
+        if (!sinusoid) {
+            defined[p] = candidate_encode(candidate, p, settings, dims, row);
+            continue;
+        }
+        defined[p] = true;
+        for (int j = 0; j < dims; ++j) {
+            const double angle = p * frequency[j];
+            row[j] =
+                candidate == Candidate::SinCos && j % 2 == 1 ? std::cos(angle) : std::sin(angle);
+            if (candidate == Candidate::ShiftedSin) row[j] = (row[j] + 1) / 2;
+        }
+    }
     // The defined rows, packed (every candidate defines a prefix 0 … n−1).
     const int count = static_cast<int>(std::count(defined.begin(), defined.end(), true));
     result.positions_checked = count;
