@@ -241,3 +241,29 @@ TEST_F(History, AlternativesRefuseBadScenes) {
         Present("alternatives");
     }
 }
+
+// Typed q and k (d 4): the score recomputed by hand in Python,
+//   rot(x, p) turns pair i by p·10000^(−2i/4); q = (1, 0, 0.5, 0.5) at m = 5, k = (0, 1, 1, 0) at n
+//   = 2 sum(a·b for rot(q, 5), rot(k, 2)) = 0.6258972748331131;
+// bad typed vectors are refused with the reason, and unequal lengths fall back to the seeded ones.
+TEST_F(History, RopeTakesTypedVectors) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "rope", "rope_typed": true, "pos_a": 5,
+                                  "pos_b": 2, "rope_q": "1, 0, 0.5, 0.5", "rope_k": "0 1 1 0"})"),
+              "");
+    Present("alternatives");
+    nlohmann::json r = panel.Readouts(state)["rope"];
+    EXPECT_TRUE(r["typed"].get<bool>());
+    EXPECT_EQ(r["d"], 4);
+    EXPECT_NEAR(r["score"].get<double>(), 0.6258972748331131, 1e-15);
+    EXPECT_NEAR(r["score_from_distance"].get<double>(), 0.6258972748331131, 1e-14);
+    EXPECT_NE(ParseRopeVector("1, 2, 3", nullptr).find("even count"), std::string::npos);
+    EXPECT_NE(ParseRopeVector("1, x", nullptr).find("\"x\""), std::string::npos);
+    EXPECT_NE(ParseRopeVector("1e999, 0", nullptr).find("not a number"), std::string::npos);
+    EXPECT_NE(app.scene.Apply(R"({"rope_k": ""})").find("rope_k"), std::string::npos);
+    ASSERT_EQ(app.scene.Apply(R"({"rope_k": "0 1 1 0 2 2", "d_model": 8})"), "");
+    Frame();
+    r = panel.Readouts(state)["rope"];
+    EXPECT_FALSE(r["typed"].get<bool>());
+    EXPECT_EQ(r["d"], 8);
+}

@@ -280,6 +280,11 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
                  kUiMaxPosition);
     table.Integer("rope_seed", "integer in [0, 1000000]: the seed of q and k", &rope_seed, 0,
                   1000000);
+    table.Bool("rope_typed", "true or false: RoPE uses rope_q and rope_k instead of seeded vectors",
+               &rope_typed);
+    for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
+        table.Text(name, "text: 2 to 64 numbers (an even count), the typed q or k", target,
+                   [](const std::string& text) { return ParseRopeVector(text, nullptr); });
     table.Integer("alibi_heads", "integer in [1, 64]: ALiBi heads", &alibi_heads, 1, 64);
     table.Integer("alibi_head", "integer in [1, 64]: the head drawn (at most alibi_heads)",
                   &alibi_head, 1, 64);
@@ -332,6 +337,8 @@ nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
         {"rope",
          {{"m", state.pos_a},
           {"n", state.pos_b},
+          {"d", q.size()},
+          {"typed", UsesTypedVectors()},
           {"score", rope_score(q, k, state.pos_a, state.pos_b, state.base)},
           {"score_from_distance", rope_score_relative(q, k, state.pos_a - state.pos_b, state.base)},
           {"max_shift_change", checks.rope_shift_change}}},

@@ -5,6 +5,7 @@
 #include "widgets.h"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -48,18 +49,45 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         FlowRow row;
         PositionInput(frame, row, "m (pos A)", &state.pos_a, "alternatives.rope_m");
         PositionInput(frame, row, "n (pos B)", &state.pos_b, "alternatives.rope_n");
-        const float input = FitWidth(5.0f, "seed");
-        row.Item(LabelledWidth(input, "seed"));
-        ImGui::SetNextItemWidth(input);
-        ImGui::InputInt("seed", &rope_seed, 1, 10);
-        rope_seed = std::clamp(rope_seed, 0, 1000000);
-        FormulaTooltip("q and k are d_model standard normal values drawn from this seed.");
-        frame.Record("alternatives.rope_seed");
+        row.Item(CheckboxWidth("type q, k"));
+        ImGui::Checkbox("type q, k", &rope_typed);
+        FormulaTooltip("Off: q and k are d_model standard normal values drawn from a seed. On: "
+                       "type them (2 to 64 numbers each, the same even count).");
+        frame.Record("alternatives.rope_typed");
+        if (!rope_typed) {
+            const float input = FitWidth(5.0f, "seed");
+            row.Item(LabelledWidth(input, "seed"));
+            ImGui::SetNextItemWidth(input);
+            ImGui::InputInt("seed", &rope_seed, 1, 10);
+            rope_seed = std::clamp(rope_seed, 0, 1000000);
+            frame.Record("alternatives.rope_seed");
+        } else {
+            const float text = FitWidth(10.0f, "q");
+            for (int which = 0; which < 2; ++which) {
+                const char* label = which == 0 ? "q" : "k";
+                std::string& vector = which == 0 ? rope_q : rope_k;
+                row.Item(LabelledWidth(text, label));
+                ImGui::SetNextItemWidth(text);
+                std::string edited = vector;
+                if (ImGui::InputText(label, &edited, ImGuiInputTextFlags_EnterReturnsTrue)) {
+                    const std::string why = ParseRopeVector(edited, nullptr);
+                    if (why.empty())
+                        vector = edited, input_error.clear();
+                    else
+                        input_error = std::string(label) + " not used: " + why;
+                }
+                FormulaTooltip("Numbers separated by commas or spaces; Enter to use them.");
+                frame.Record(which == 0 ? "alternatives.rope_q" : "alternatives.rope_k");
+            }
+        }
         BasePresets(frame, row, "alternatives.rope_base");
         EndControls(frame);
         state.Clamp();
     }
     const std::vector<double> q = RopeQuery(state), k = RopeKey(state);
+    const int d = static_cast<int>(q.size());
+    if (rope_typed && !UsesTypedVectors())
+        ErrorText(frame, "q and k need the same number of values: the seeded vectors are used.");
     const double m = state.pos_a, n = state.pos_b;
     double score = 0, relative = 0, change = 0;
     {
@@ -77,7 +105,7 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
                   "Σ|q_i||k_i|cos((m − n)θ_i + φ_i), which knows only m − n = %.10g, gives "
                   "%.6f. Moving m and n together by 1 … %d changes q·k by at most %.1e: the "
                   "score depends on the distance alone.",
-                  state.d_model, score, m - n, relative, kRopeSweep - 1, change);
+                  d, score, m - n, relative, kRopeSweep - 1, change);
     WrappedText(line);
     frame.Record("alternatives.rope_check");
     const float font = ImGui::GetFontSize();
@@ -86,7 +114,7 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     const float circle = std::min(top_height, avail.x * 0.35f);
     // Pair i as two hands: q's pair turned by mθ_i, k's by nθ_i.
     {
-        const int i = std::min(state.pair, state.d_model / 2 - 1);
+        const int i = std::min(state.pair, d / 2 - 1);
         const std::vector<double> rq = rope_rotate(q, m, state.base),
                                   rk = rope_rotate(k, n, state.base);
         const double scale = std::max(
@@ -149,13 +177,13 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     for (int s = 0; s <= 400; ++s) {
         const double distance = kDecayMaxDistance * s / 400.0;
         distances.push_back(distance);
-        expected.push_back(rope_expected_similarity(distance, state.d_model, state.base));
-        bound.push_back(rope_decay_bound(distance, state.d_model, state.base) /
-                        rope_decay_bound(0, state.d_model, state.base));
+        expected.push_back(rope_expected_similarity(distance, d, state.base));
+        bound.push_back(rope_decay_bound(distance, d, state.base) /
+                        rope_decay_bound(0, d, state.base));
     }
     decay_view.SetHome(plot::Range{0, kDecayMaxDistance}, plot::Range{-0.3, 1.05});
-    if (!decay_view.has_home || decay_view_d != state.d_model) decay_view.Reset();
-    decay_view_d = state.d_model;
+    if (!decay_view.has_home || decay_view_d != d) decay_view.Reset();
+    decay_view_d = d;
     plot::PlotConfig config;
     config.x_label = "distance |m − n|";
     config.y_label = "relative to distance 0";

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace pelab {
 
@@ -50,11 +51,49 @@ ContextScalingOptions AlternativesPanel::ScalingOptions(const AppState& state) c
     return options;
 }
 
+std::string ParseRopeVector(const std::string& text, std::vector<double>* values) {
+    std::vector<double> parsed;
+    std::string token;
+    const auto flush = [&]() -> std::string {
+        if (token.empty()) return "";
+        char* end = nullptr;
+        const double value = std::strtod(token.c_str(), &end);
+        if (end == token.c_str() || *end != '\0' || !std::isfinite(value) || std::abs(value) > 1e6)
+            return "\"" + token + "\" is not a number within ±1e6";
+        parsed.push_back(value);
+        token.clear();
+        return "";
+    };
+    for (const char c : text + " ") {
+        if (c == ',' || c == ' ' || c == '\t') {
+            const std::string error = flush();
+            if (!error.empty()) return error;
+        } else {
+            token += c;
+        }
+    }
+    if (parsed.size() < 2 || parsed.size() > 64 || parsed.size() % 2 != 0)
+        return "needs an even count of 2 to 64 numbers, one pair per rotation (got " +
+               std::to_string(parsed.size()) + ")";
+    if (values) *values = parsed;
+    return "";
+}
+
+bool AlternativesPanel::UsesTypedVectors() const {
+    std::vector<double> q, k;
+    return rope_typed && ParseRopeVector(rope_q, &q).empty() &&
+           ParseRopeVector(rope_k, &k).empty() && q.size() == k.size();
+}
+
 std::vector<double> AlternativesPanel::RopeQuery(const AppState& state) const {
+    std::vector<double> q;
+    if (UsesTypedVectors() && ParseRopeVector(rope_q, &q).empty()) return q;
     return seeded_vector(state.d_model, static_cast<std::uint64_t>(rope_seed) * 2);
 }
 
 std::vector<double> AlternativesPanel::RopeKey(const AppState& state) const {
+    std::vector<double> k;
+    if (UsesTypedVectors() && ParseRopeVector(rope_k, &k).empty()) return k;
     return seeded_vector(state.d_model, static_cast<std::uint64_t>(rope_seed) * 2 + 1);
 }
 

@@ -26,7 +26,9 @@ struct AlternativesPanel : Panel {
     int learned_rows = 512;
     int learned_d = 768;
     double learned_lookup = 512; ///< the position looked up in the learned table
-    int rope_seed = 7;           ///< q and k are seeded normal vectors of d_model values
+    int rope_seed = 7;           ///< q and k are seeded normal vectors of d_model values…
+    bool rope_typed = false;     ///< … or typed here (their own even length, 2 to 64)
+    std::string rope_q = "1, 0, 0.5, 0.5", rope_k = "0, 1, 1, 0";
     int alibi_heads = 8;
     int alibi_head = 1; ///< 1 … heads
     bool alibi_causal = true;
@@ -52,9 +54,11 @@ struct AlternativesPanel : Panel {
     LearnedTable Learned() const;
     T5BucketOptions T5Options() const;
     ContextScalingOptions ScalingOptions(const AppState& state) const;
-    /// q and k for RoPE at the shared d_model.
+    /// q and k for RoPE: the typed ones when rope_typed and they have the same length, else
+    /// seeded at the shared d_model.
     std::vector<double> RopeQuery(const AppState& state) const;
     std::vector<double> RopeKey(const AppState& state) const;
+    bool UsesTypedVectors() const;
 
 private:
     void DrawLearned(FrameContext& frame);
@@ -64,6 +68,10 @@ private:
     void DrawScaling(FrameContext& frame);
     void DrawSideBySide(FrameContext& frame);
 };
+
+/// Reads "1, 0, 0.5, 0.5" (commas or spaces) into values: "" or why not (an even count of 2 to
+/// 64 finite numbers, each within ±1e6).
+std::string ParseRopeVector(const std::string& text, std::vector<double>* values);
 
 /// The order demo's tie and ALiBi (one-hot embeddings, d_model 16, PE off). Scores: the largest
 /// difference after re-ordering, without and with head's bias −m·|i − j| added in both
