@@ -96,51 +96,20 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
                   alibi_causal ? "; keys after the query are masked (the model is causal)" : "");
     WrappedText(line);
     frame.Record("alternatives.alibi_slopes");
-    const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slope);
-    if (!tie.error.empty()) {
-        ErrorText(frame, tie.error.c_str());
-    } else if (!tie.same_words) {
-        MutedWrappedText("The two sentences do not hold the same words, so there is no tie to "
-                         "break: write B as a re-ordering of A.");
-    } else {
-        std::snprintf(line, sizeof line,
-                      "Order demo, PE off: \"%s\" and \"%s\" score the same up to re-ordering "
-                      "(largest difference %.3g). With head %d's bias −m·|i − j| on both sides "
-                      "of the diagonal: %.3g. %s",
-                      alibi_sentence_a.c_str(), alibi_sentence_b.c_str(), tie.without_bias,
-                      alibi_head, tie.with_bias,
-                      tie.distances_kept
-                          ? "Every pair of words is as far apart in B as in A, and the bias sees "
-                            "only distance, so the tie stays."
-                      : tie.with_bias > 1e-9 ? "The bias alone breaks the tie."
-                                             : "Still a tie.");
-        ImGui::PushStyleColor(ImGuiCol_Text,
-                              frame.ColorVec(tie.with_bias > 1e-9 ? Role::Good : Role::Warning));
-        WrappedText(line);
-        ImGui::PopStyleColor();
-        std::snprintf(line, sizeof line,
-                      "Causal, as ALiBi models run: the attention weights differ by %.3g after "
-                      "re-ordering with the mask and the bias (%.3g with the mask alone: a "
-                      "causal model sees order through its mask too).",
-                      tie.causal_with_bias, tie.causal_mask_only);
-        ImGui::PushStyleColor(
-            ImGuiCol_Text,
-            frame.ColorVec(tie.causal_with_bias > 1e-9 ? Role::Good : Role::Warning));
-        WrappedText(line);
-        ImGui::PopStyleColor();
-    }
-    frame.Record("alternatives.alibi_tie");
     // The bias matrix of the head: darker the further apart, masked cells hatched grey.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float font = ImGui::GetFontSize();
-    const float cell =
-        std::max(font * 0.9f, std::min(avail.x, avail.y - font * 1.5f) / (kAlibiTokens + 1));
+    // Fill the room below; when the window is short (a projector at text scale 2), take half
+    // the width and let the tab scroll, so that the cells keep their numbers.
+    const float below = avail.y - font * 1.5f;
+    const float room = below > font * 14 ? std::min(avail.x, below) : avail.x * 0.55f;
+    const float cell = std::max(font * 1.6f, room / (kAlibiTokens + 1));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec4 middle = frame.ColorVec(Role::MapMiddle),
                  negative = frame.ColorVec(Role::MapNegative);
     const double most = slope * (kAlibiTokens - 1);
-    const bool numbers = ImGui::CalcTextSize("−5.5").x < cell * 0.9f;
+    const bool numbers = ImGui::CalcTextSize("-5.5").x < cell - 2.0f;
     for (int i = 0; i < kAlibiTokens; ++i) {
         char label[8];
         std::snprintf(label, sizeof label, "%d", i);
@@ -185,6 +154,40 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
                                   bias);
         }
     }
+    const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slope);
+    if (!tie.error.empty()) {
+        ErrorText(frame, tie.error.c_str());
+    } else if (!tie.same_words) {
+        MutedWrappedText("The two sentences do not hold the same words, so there is no tie to "
+                         "break: write B as a re-ordering of A.");
+    } else {
+        std::snprintf(line, sizeof line,
+                      "Order demo, PE off: \"%s\" and \"%s\" score the same up to re-ordering "
+                      "(largest difference %.3g). With head %d's bias −m·|i − j| on both sides "
+                      "of the diagonal: %.3g. %s",
+                      alibi_sentence_a.c_str(), alibi_sentence_b.c_str(), tie.without_bias,
+                      alibi_head, tie.with_bias,
+                      tie.distances_kept
+                          ? "Every pair of words is as far apart in B as in A, and the bias sees "
+                            "only distance, so the tie stays."
+                      : tie.with_bias > 1e-9 ? "The bias alone breaks the tie."
+                                             : "Still a tie.");
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              frame.ColorVec(tie.with_bias > 1e-9 ? Role::Good : Role::Warning));
+        WrappedText(line);
+        ImGui::PopStyleColor();
+        std::snprintf(line, sizeof line,
+                      "Causal, as ALiBi models run: the attention weights differ by %.3g after "
+                      "re-ordering with the mask and the bias (%.3g with the mask alone: a "
+                      "causal model sees order through its mask too).",
+                      tie.causal_with_bias, tie.causal_mask_only);
+        ImGui::PushStyleColor(
+            ImGuiCol_Text,
+            frame.ColorVec(tie.causal_with_bias > 1e-9 ? Role::Good : Role::Warning));
+        WrappedText(line);
+        ImGui::PopStyleColor();
+    }
+    frame.Record("alternatives.alibi_tie");
 }
 
 void AlternativesPanel::DrawT5(FrameContext& frame) {
@@ -258,7 +261,7 @@ void AlternativesPanel::DrawT5(FrameContext& frame) {
     config.y_flags = 0;
     plot::Plot b;
     if (b.Begin("one learned scalar per bucket (a seeded stand-in)##t5_biases", bias_view,
-                ImVec2(-1, -1), config)) {
+                ImVec2(-1, RemainingHeight()), config)) {
         frame.Record("alternatives.t5_biases");
         b.Bars("bias", index.data(), biases.data(), t5_buckets, 0.8, frame.Color(Role::Cos));
         b.End();

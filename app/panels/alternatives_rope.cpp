@@ -110,8 +110,8 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     frame.Record("alternatives.rope_check");
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float top_height = std::max(font * 9.0f, avail.y * 0.55f);
-    const float circle = std::min(top_height, avail.x * 0.35f);
+    const float top_height = std::max(font * 10.0f, avail.y * 0.55f);
+    const float circle = std::min(top_height - font * 2.5f, avail.x * 0.35f);
     // Pair i as two hands: q's pair turned by mθ_i, k's by nθ_i.
     {
         const int i = std::min(state.pair, d / 2 - 1);
@@ -123,11 +123,14 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         view.SetHome(plot::Range{-1.3, 1.3}, plot::Range{-1.3, 1.3});
         if (!view.has_home) view.Reset();
         plot::PlotConfig config;
-        config.flags = plot::PlotFlags_EqualAspect | plot::PlotFlags_NoHoverReadout;
+        config.flags =
+            plot::PlotFlags_EqualAspect | plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
+        // The legend as two coloured lines above the circle (a narrow plot has no room for it).
+        ImGui::BeginGroup();
+        ImGui::TextColored(frame.ColorVec(Role::PosA), "q's pair %d, turned by m·θ", i);
+        ImGui::TextColored(frame.ColorVec(Role::PosB), "k's pair %d, turned by n·θ", i);
         plot::Plot p;
-        char id[64];
-        std::snprintf(id, sizeof id, "pair %d##rope_circle", i);
-        if (p.Begin(id, view, ImVec2(circle, top_height), config)) {
+        if (p.Begin("##rope_circle", view, ImVec2(circle, circle), config)) {
             frame.Record("alternatives.rope_circle");
             double xs[129], ys[129];
             for (int s = 0; s <= 128; ++s)
@@ -140,6 +143,7 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
             p.Line("k turned by n·θ", kx, ky, 2, frame.Color(Role::PosB), frame.Px(3.0f));
             p.End();
         }
+        ImGui::EndGroup();
     }
     ImGui::SameLine();
     {
@@ -188,7 +192,8 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     config.x_label = "distance |m − n|";
     config.y_label = "relative to distance 0";
     plot::Plot p;
-    if (p.Begin("decay with distance##rope_decay", decay_view, ImVec2(-1, -1), config)) {
+    if (p.Begin("decay with distance##rope_decay", decay_view, ImVec2(-1, RemainingHeight()),
+                config)) {
         frame.Record("alternatives.rope_decay");
         const int count = static_cast<int>(distances.size());
         p.Line("mean q·k over random q = k (mean of cos Δθ_i)", distances.data(), expected.data(),
@@ -294,7 +299,7 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
     if (!wavelength_view.has_home) wavelength_view.Reset();
     plot::Plot w;
     if (w.Begin("wavelengths against the context##scaling_wavelengths", wavelength_view,
-                ImVec2(-1, -1), config)) {
+                ImVec2(-1, RemainingHeight()), config)) {
         frame.Record("alternatives.scaling_wavelengths");
         // The band between the original and the new context length.
         const ImVec2 from = w.ToPixels(0, options.original_context * options.factor);

@@ -30,6 +30,10 @@ const char* AlternativesTabId(int tab) {
     return kTabIds[tab];
 }
 
+float RemainingHeight(float lines) {
+    return std::max(ImGui::GetFontSize() * lines, ImGui::GetContentRegionAvail().y);
+}
+
 LearnedTable AlternativesPanel::Learned() const {
     return make_learned_table(learned_rows, learned_d, kLearnedSeed);
 }
@@ -181,7 +185,6 @@ void AlternativesPanel::Draw(FrameContext& frame) {
         if (open) {
             // While a requested tab is not shown yet, the tab still drawn does not take over.
             if (tab == shown_tab || tab == kTabIds[t]) tab = shown_tab = kTabIds[t];
-            ImGui::BeginChild("##tab_body");
             switch (t) {
             case 0:
                 DrawLearned(frame);
@@ -202,7 +205,6 @@ void AlternativesPanel::Draw(FrameContext& frame) {
                 DrawSideBySide(frame);
                 break;
             }
-            ImGui::EndChild();
             ImGui::EndTabItem();
         }
     }
@@ -275,12 +277,12 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     config.y_label = "PE(pos)_j";
     config.x_flags = plot::AxisFlags_Integer;
     plot::Plot p;
-    if (p.Begin("##learned_row", learned_view, ImVec2(-1, -1), config)) {
+    if (p.Begin("##learned_row", learned_view, ImVec2(-1, RemainingHeight()), config)) {
         frame.Record("alternatives.learned_plot");
         if (row)
             p.Bars("row values", xs.data(), ys.data(), shown, 0.8, frame.Color(Role::Accent));
         else
-            p.Text(shown / 2.0, 0, "no entry: the table ends before this position",
+            p.Text(1, 0.5, "no entry: the table ends before this position",
                    frame.Color(Role::Warning));
         p.End();
     }
@@ -293,42 +295,18 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
         CoreTimer core_time(frame.stats);
         checks = ComputeMethodChecks(*this, state);
     }
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("##methods", 6, flags)) return;
-    const char* tips[6] = {
-        "the method",
-        "models that use it",
-        "where the position enters the computation",
-        "parameters it adds",
-        "computed here: what happens past the training length",
-        "computed here: does a score depend only on the distance m − n? Largest change of the "
-        "score when both positions move together by 1 … 999 (pos A, pos B)"};
-    ImGui::TableSetupColumn("method");
-    ImGui::TableSetupColumn("used in");
-    ImGui::TableSetupColumn("where position enters");
-    ImGui::TableSetupColumn("parameters");
-    ImGui::TableSetupColumn("past the training length");
-    ImGui::TableSetupColumn("relative?");
-    TableHeadersWithTooltips(frame, tips, "alternatives.table");
+    struct Row {
+        std::string cells[6];
+        bool relative = false;
+    };
+    std::vector<Row> rows;
     char params[64], beyond[160], relative[160];
     const auto emit = [&](const char* method, const char* used, const char* where,
                           bool is_relative) {
-        ImGui::TableNextRow();
-        const char* cells[] = {method, used, where, params, beyond, relative};
-        for (int column = 0; column < 6; ++column) {
-            ImGui::TableNextColumn();
-            if (column == 5)
-                ImGui::PushStyleColor(ImGuiCol_Text,
-                                      frame.ColorVec(is_relative ? Role::Good : Role::Warning));
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextUnformatted(cells[column]);
-            ImGui::PopTextWrapPos();
-            if (column == 5) ImGui::PopStyleColor();
-        }
+        rows.push_back(Row{{method, used, where, params, beyond, relative}, is_relative});
     };
     std::snprintf(params, sizeof params, "0");
-    std::snprintf(beyond, sizeof beyond, "defined at any position (PE(10⁶) is computed)");
+    std::snprintf(beyond, sizeof beyond, "defined at any position: a formula, not a table");
     std::snprintf(relative, sizeof relative, "yes, in PE(m)·PE(n): change %.1e",
                   checks.sinusoidal_shift_change);
     emit("sinusoidal", "the original Transformer", "added to the input embeddings",
@@ -361,6 +339,55 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
                   checks.t5_last_bucket_start);
     std::snprintf(relative, sizeof relative, "yes: the bucket of j − i");
     emit("T5 relative bias", "T5", "a learned bias per distance bucket, added to scores", true);
+    const char* headers[6] = {
+        "method",   "used in", "where position enters", "parameters", "past the training length",
+        "relative?"};
+    const char* tips[6] = {
+        "the method",
+        "models that use it",
+        "where the position enters the computation",
+        "parameters it adds",
+        "computed here: what happens past the training length",
+        "computed here: does a score depend only on the distance m − n? Largest change of the "
+        "score when both positions move together by 1 … 999 (pos A, pos B)"};
+    const float font = ImGui::GetFontSize();
+    if (ImGui::GetContentRegionAvail().x < font * 50) {
+        // Narrow (a projector at text scale 2): one block per method, its facts as lines.
+        ImGui::BeginGroup();
+        for (const Row& row : rows) {
+            ImGui::TextColored(frame.ColorVec(Role::Accent), "%s", row.cells[0].c_str());
+            for (int column = 1; column < 6; ++column) {
+                if (column == 5)
+                    ImGui::PushStyleColor(
+                        ImGuiCol_Text, frame.ColorVec(row.relative ? Role::Good : Role::Warning));
+                WrappedText((std::string(headers[column]) + ": " + row.cells[column]).c_str());
+                if (column == 5) ImGui::PopStyleColor();
+            }
+            ImGui::Spacing();
+        }
+        ImGui::EndGroup();
+        frame.Record("alternatives.methods");
+        return;
+    }
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("##methods", 6, flags)) return;
+    for (const char* header : headers)
+        ImGui::TableSetupColumn(header);
+    TableHeadersWithTooltips(frame, tips, "alternatives.table");
+    for (const Row& row : rows) {
+        ImGui::TableNextRow();
+        for (int column = 0; column < 6; ++column) {
+            ImGui::TableNextColumn();
+            if (column == 5)
+                ImGui::PushStyleColor(ImGuiCol_Text,
+                                      frame.ColorVec(row.relative ? Role::Good : Role::Warning));
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextUnformatted(row.cells[column].c_str());
+            ImGui::PopTextWrapPos();
+            if (column == 5) ImGui::PopStyleColor();
+        }
+    }
     ImGui::EndTable();
     frame.Record("alternatives.methods");
 }

@@ -69,6 +69,10 @@ private:
     void DrawSideBySide(FrameContext& frame);
 };
 
+/// The height left in the tab, but at least `lines` text lines (the tab then scrolls): a plot
+/// on a projector at text scale 2 stays readable.
+float RemainingHeight(float lines = 10.0f);
+
 /// Reads "1, 0, 0.5, 0.5" (commas or spaces) into values: "" or why not (an even count of 2 to
 /// 64 finite numbers, each within ±1e6).
 std::string ParseRopeVector(const std::string& text, std::vector<double>* values);
