@@ -296,6 +296,24 @@ TEST_F(Cli, BadScreenshotAndGuiArgumentsExitTwo) {
     EXPECT_NE(r.err.find("--font-scale"), std::string::npos) << r.err;
 }
 
+// A screenshot or readouts pointed at its own scene file would replace the scene: refused, and the
+// scene is untouched.
+TEST_F(Cli, OutputThatIsTheSceneIsRefused) {
+    const fs::path scene = dir / "scene.json";
+    const std::string text = R"({"d_model": 64})";
+    std::ofstream(scene) << text;
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"screenshot", "--scene", scene.string(), "--out",
+                                   (dir / "." / "scene.json").string()},
+          std::vector<std::string>{"readouts", "--scene", scene.string(), "--out",
+                                   scene.string()}}) {
+        const Result r = Run(args);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("is the --scene file"), std::string::npos) << r.err;
+        EXPECT_EQ(ReadAll(scene), text);
+    }
+}
+
 TEST_F(Cli, UnwritableOutputIsRuntimeFailure) {
     const Result r = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
                           "/nonexistent-folder-pelab/x.csv"});

@@ -157,8 +157,8 @@ TEST(Similarity, OffsetRangeMatchesDirectSums) {
     for (const int k : {1, 47, 255, 256, 257, 1000, 4095, 32768, 65535}) {
         long double direct = 0;
         for (int i = 0; i < 64; ++i)
-            direct += std::cos(static_cast<long double>(k) *
-                               std::pow(10000.0L, -2.0L * i / 128.0L));
+            direct +=
+                std::cos(static_cast<long double>(k) * std::pow(10000.0L, -2.0L * i / 128.0L));
         EXPECT_NEAR(f[k], static_cast<double>(direct), 1e-10) << k;
     }
     EXPECT_THROW(dot_product_by_offset_range(0, 128, 10000), InvalidArgument);

@@ -116,8 +116,7 @@ TEST(Sinusoidal, LargeMatricesAreExactInBothLayouts) {
                     const int pair = layout == Layout::Interleaved ? dim / 2 : dim % (d / 2);
                     const bool is_cos = layout == Layout::Interleaved ? dim % 2 : dim >= d / 2;
                     worst = std::max(worst, fabsl(m[static_cast<std::size_t>(pos) * d + dim] -
-                                                  reference::pe(pos, 2 * pair + is_cos, d,
-                                                                10000)));
+                                                  reference::pe(pos, 2 * pair + is_cos, d, 10000)));
                 }
             EXPECT_LT(worst, 1.2e-7L) << rows << " x " << d;
         }

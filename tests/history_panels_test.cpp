@@ -86,10 +86,15 @@ TEST_F(History, DrowningMeterMeasuresBothNorms) {
     r = panel.Readouts(state);
     EXPECT_NEAR(r["pe_norm"].get<double>(), 16.0, 1e-9);
     EXPECT_NEAR(r["embedding_norm"].get<double>(), 51.2, 1e-9);
-    // 16 / 51.2 = 0.3125: within a factor of 10, the word the larger.
-    EXPECT_NE(r["drowning"].get<std::string>().find("same order of magnitude, the word the larger"),
+    // 16 / 51.2 = 0.3125: the word outweighs the position (between 0.1 and 0.5).
+    EXPECT_NE(r["drowning"].get<std::string>().find("the word outweighs the position"),
               std::string::npos)
         << r["drowning"];
+    // Document 003's point the other way: without the scaling, sin + cos is 16 / 2.26 = 7.07×.
+    EXPECT_NE(
+        DrowningSentence("sin + cos", 3, 0.1 * std::sqrt(512.0), 16).find("outweighs the word"),
+        std::string::npos);
+    EXPECT_NE(DrowningSentence("sin + cos", 3, 10, 12).find("similar scale"), std::string::npos);
     // The learned table has no vector at pos 100 when L = 10.
     ASSERT_EQ(app.scene.Apply(R"({"candidates_plot": "learned"})"), "");
     Frame();

@@ -170,9 +170,9 @@ TEST(Compare, ExplanationWordsCountsForOneOrManyAtEveryWidth) {
 // ω = 0.01 and 1e-4, 0.035 and 0.00035 rad). And nowhere "wrapped around" or "random": a pair
 // between π and 2π has not wrapped, and aliased values are not random.
 TEST(Compare, NoPairIsSaidToWrapWhenASlowPairBarelyMoved) {
-    for (const auto& [a, b, d, base] : {std::tuple{0.0, 5.0, 4, 10000.0},
-                                        std::tuple{3.0, 50.0, 4, 1e6},
-                                        std::tuple{0.0, 3.5, 6, 1e6}}) {
+    for (const auto& [a, b, d, base] :
+         {std::tuple{0.0, 5.0, 4, 10000.0}, std::tuple{3.0, 50.0, 4, 1e6},
+          std::tuple{0.0, 3.5, 6, 1e6}}) {
         const std::string text = ExplainDifference(a, b, d, base);
         EXPECT_EQ(text.find("Every pair"), std::string::npos) << text;
         EXPECT_NE(text.find("less than 0.1 rad"), std::string::npos) << text;

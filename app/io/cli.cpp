@@ -25,6 +25,13 @@ namespace pelab {
 
 namespace {
 
+// Two paths that name one existing file (a link, "./x" and "x"…): writing one replaces the other.
+bool SameFile(const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty() || a == "-" || b == "-") return false;
+    std::error_code error;
+    return std::filesystem::equivalent(a, b, error) && !error;
+}
+
 bool WritesToStdout(const std::string& out) {
     return out.empty() || out == "-";
 }
@@ -253,6 +260,11 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         } else if (shot.out.empty() || shot.out == "-") {
             result.command = Command::Exit;
             result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
+        } else if (SameFile(shot.out, shot.scene)) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError("--out: " + Excerpt(shot.out) +
+                                          " is the --scene file; the picture would replace the "
+                                          "scene (choose another name)");
         }
     }
     return result;
@@ -326,6 +338,10 @@ int RunExportAttention(const ExportAttentionOptions& options) {
 }
 
 int RunReadouts(const ReadoutsOptions& options) {
+    if (SameFile(options.out, options.scene))
+        return UsageError("--out: " + Excerpt(options.out) +
+                          " is the --scene file; the readouts would replace the scene (choose "
+                          "another name)");
     App app;
     if (!options.scene.empty()) {
         const std::string error = app.LoadScene(options.scene);

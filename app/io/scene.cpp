@@ -74,8 +74,7 @@ void SceneTable::Integer(const char* name, const char* doc, int* target, int min
          [=](const json& value, const json&) -> std::function<void()> {
              const int x = SceneInteger(value, min, max);
              if (even && x % 2 != 0)
-                 throw SceneFieldError{"must be even (got " + std::to_string(x) +
-                                       "): sin/cos pairs need two dimensions each"};
+                 throw SceneFieldError{"must be even (got " + std::to_string(x) + ")"};
              return [=] { *target = x; };
          },
          [=] { return json(*target); }});

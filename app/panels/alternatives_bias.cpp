@@ -79,7 +79,7 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     std::string list;
     for (int h = 0; h < alibi_heads && h < 12; ++h) {
         char value[32];
-        std::snprintf(value, sizeof value, "%s%.4g", h ? ", " : "", slopes[h]);
+        std::snprintf(value, sizeof value, "%s%.6g", h ? ", " : "", slopes[h]);
         list += value;
     }
     if (alibi_heads > 12) list += ", …";
@@ -108,8 +108,8 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec4 middle = frame.ColorVec(Role::MapMiddle),
                  negative = frame.ColorVec(Role::MapNegative);
-    const double most = slope * (kAlibiTokens - 1);
-    const bool numbers = ImGui::CalcTextSize("-5.5").x < cell - 2.0f;
+    // Colours on head 1's scale (the steepest), so that a gentle head looks pale.
+    const double most = slopes[0] * (kAlibiTokens - 1);
     for (int i = 0; i < kAlibiTokens; ++i) {
         char label[8];
         std::snprintf(label, sizeof label, "%d", i);
@@ -129,9 +129,10 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
             }
             const float t = most > 0 ? static_cast<float>(-bias / most) : 0.0f;
             draw->AddRectFilled(a, b, Blend(middle, negative, t));
-            if (numbers) {
-                char value[16];
-                std::snprintf(value, sizeof value, "%.2g", bias == 0 ? 0.0 : bias);
+            char value[16];
+            std::snprintf(value, sizeof value, "%.3g", bias == 0 ? 0.0 : bias);
+            // Each number only where it fits its cell (hover gives every value).
+            if (ImGui::CalcTextSize(value).x < cell - 2.0f) {
                 draw->AddText(ImVec2(a.x + (cell - ImGui::CalcTextSize(value).x) / 2,
                                      a.y + (cell - font) / 2),
                               t > 0.55f ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255),
@@ -163,8 +164,8 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     } else {
         std::snprintf(line, sizeof line,
                       "Order demo, PE off: \"%s\" and \"%s\" score the same up to re-ordering "
-                      "(largest difference %.3g). With head %d's bias −m·|i − j| on both sides "
-                      "of the diagonal: %.3g. %s",
+                      "(largest difference %.3g). With head %d's bias −m·|i − j| added to every "
+                      "score (no mask, for this check): %.3g. %s",
                       alibi_sentence_a.c_str(), alibi_sentence_b.c_str(), tie.without_bias,
                       alibi_head, tie.with_bias,
                       tie.distances_kept
@@ -212,23 +213,51 @@ void AlternativesPanel::DrawT5(FrameContext& frame) {
         EndControls(frame);
     }
     const int side = t5_bidirectional ? t5_buckets / 2 : t5_buckets;
-    t5_max_distance = std::max(t5_max_distance, side / 2 + 1);
     const T5BucketOptions options = T5Options();
     const long long last_start = t5_last_bucket_start(options);
-    char line[400];
-    std::snprintf(line, sizeof line,
-                  "T5 adds a learned number per bucket of the distance j − i to each score. The "
-                  "first %d distances each get a bucket of their own; then buckets widen "
-                  "logarithmically, and every distance from %lld on shares the last bucket: past "
-                  "it, the model cannot tell distances apart.",
-                  side / 2, last_start);
+    const int exact = side / 2;
+    // Which of a side's buckets some distance reaches (the log steps can skip some).
+    std::vector<bool> reached(static_cast<std::size_t>(side), false);
+    for (long long n = 0; n <= last_start; ++n)
+        reached[static_cast<std::size_t>(t5_bucket(-n, options) - 0)] = true;
+    const int unused = static_cast<int>(std::count(reached.begin(), reached.end(), false));
+    char exact_part[96];
+    if (exact == 1)
+        std::snprintf(exact_part, sizeof exact_part, "Distance 0 gets a bucket of its own");
+    else
+        std::snprintf(exact_part, sizeof exact_part,
+                      "Distances 0 … %d each get a bucket of their own", exact - 1);
+    char line[720];
+    std::snprintf(
+        line, sizeof line,
+        "T5 adds a learned number per bucket of the distance (query − key) to each score. "
+        "%s%s, and every distance from %lld on shares the last bucket: past it the model "
+        "cannot tell distances apart.%s%s",
+        exact_part, last_start > exact ? "; then buckets widen logarithmically" : "", last_start,
+        unused > 0 ? (" At this max distance " + std::to_string(unused) + " of a side's " +
+                      std::to_string(side) +
+                      " buckets are never reached: the "
+                      "logarithmic steps skip them.")
+                         .c_str()
+                   : "",
+        t5_bidirectional ? " Keys after the query use the other half of the buckets the same way."
+                         : " Causal: every key after the query falls in bucket 0 (it is masked "
+                           "anyway).");
+    if (options.max_distance != t5_max_distance) {
+        char raised[160];
+        std::snprintf(raised, sizeof raised,
+                      "max distance %d is raised to %d: it must pass the %d exact buckets.",
+                      t5_max_distance, options.max_distance, exact);
+        ErrorText(frame, raised);
+    }
     WrappedText(line);
     frame.Record("alternatives.t5_text");
-    const int reach = std::min(2 * t5_max_distance, 8192);
+    const int reach = std::min(2 * options.max_distance, 8192);
     std::vector<double> xs, ys;
-    for (int r = -reach; r <= reach; ++r) {
-        xs.push_back(r);
-        ys.push_back(t5_bucket(r, options));
+    for (int r = -reach; r <= reach; ++r) { // a staircase: each distance is one flat step
+        const double bucket = t5_bucket(r, options);
+        xs.push_back(r - 0.5), ys.push_back(bucket);
+        xs.push_back(r + 0.5), ys.push_back(bucket);
     }
     const float height =
         std::max(ImGui::GetFontSize() * 8.0f,
@@ -279,8 +308,8 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
                   &learned_rows, 1, kMaxLearnedRows);
     table.Integer("learned_d", "even integer in [2, 16384]: the learned table's width", &learned_d,
                   2, 16384, true);
-    table.Number("learned_lookup", "number in [0, 1e6]: the position looked up", &learned_lookup, 0,
-                 kUiMaxPosition);
+    table.Integer("learned_lookup", "integer in [0, 1000000]: the position looked up",
+                  &learned_lookup, 0, 1000000);
     table.Integer("rope_seed", "integer in [0, 1000000]: the seed of q and k", &rope_seed, 0,
                   1000000);
     table.Bool("rope_typed", "true or false: RoPE uses rope_q and rope_k instead of seeded vectors",
@@ -289,8 +318,16 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
         table.Text(name, "text: 2 to 64 numbers (an even count), the typed q or k", target,
                    [](const std::string& text) { return ParseRopeVector(text, nullptr); });
     table.Integer("alibi_heads", "integer in [1, 64]: ALiBi heads", &alibi_heads, 1, 64);
-    table.Integer("alibi_head", "integer in [1, 64]: the head drawn (at most alibi_heads)",
-                  &alibi_head, 1, 64);
+    // The head must exist: its range is the scene's alibi_heads (or the current one).
+    table.Add(
+        {"alibi_head", "integer in [1, alibi_heads]: the head drawn",
+         [this](const nlohmann::json& value, const nlohmann::json& doc) -> std::function<void()> {
+             int heads = alibi_heads;
+             if (doc.contains("alibi_heads")) heads = SceneInteger(doc["alibi_heads"], 1, 64);
+             const int head = SceneInteger(value, 1, heads);
+             return [this, head] { alibi_head = head; };
+         },
+         [this] { return nlohmann::json(alibi_head); }});
     table.Bool("alibi_causal", "true or false: mask keys after the query", &alibi_causal);
     table.Text("alibi_sentence_a", "text: sentence A of the ALiBi tie", &alibi_sentence_a,
                CheckSentence);
@@ -356,7 +393,7 @@ nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
           {"causal_with_bias", tie.causal_with_bias}}},
         {"t5",
          {{"num_buckets", t5_buckets},
-          {"max_distance", t5_max_distance},
+          {"max_distance", T5Options().max_distance},
           {"bidirectional", t5_bidirectional},
           {"last_bucket_start", checks.t5_last_bucket_start}}},
         {"scaling",

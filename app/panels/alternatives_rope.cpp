@@ -15,7 +15,7 @@ namespace pelab {
 
 namespace {
 
-constexpr int kRopeSweep = 1000;
+constexpr int kRopeShifts = 100, kRopeShiftStep = 10; ///< m, n moved together by 10 … 990
 constexpr int kRopeCurveHalfWidth = 256; ///< q·k is drawn for m − n in [−256, 256]
 constexpr double kDecayMaxDistance = 4096;
 constexpr double kPi = 3.14159265358979323846;
@@ -32,7 +32,7 @@ void BasePresets(FrameContext& frame, FlowRow& row, const char* record) {
 
 void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double* position,
                    const char* record) {
-    const float input = FitWidth(6.0f, label);
+    const float input = FitWidth(8.0f, label); // room for 1000000 beside the ± buttons
     row.Item(LabelledWidth(input, label));
     ImGui::SetNextItemWidth(input);
     double typed = *position;
@@ -42,6 +42,49 @@ void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double*
 }
 
 } // namespace
+
+const AlternativesPanel::RopeNumbers& AlternativesPanel::UpdateRope(const AppState& state) {
+    char key[160];
+    std::snprintf(key, sizeof key, "%d|%.17g|%.17g|%.17g|%d|%d", state.d_model, state.base,
+                  state.pos_a, state.pos_b, rope_seed, rope_typed ? 1 : 0);
+    const std::string full_key = std::string(key) + "|" + rope_q + "|" + rope_k;
+    if (full_key == rope.key) return rope;
+    rope.key = full_key;
+    rope.q = RopeQuery(state), rope.k = RopeKey(state);
+    const double m = state.pos_a, n = state.pos_b;
+    rope.score = rope_score(rope.q, rope.k, m, n, state.base);
+    rope.relative = rope_score_relative(rope.q, rope.k, m - n, state.base);
+    const double room = kRopeShiftStep * kRopeShifts;
+    rope.change = rope_max_shift_change(rope.q, rope.k, std::min(m, kUiMaxPosition - room),
+                                        std::min(n, kUiMaxPosition - room), state.base, kRopeShifts,
+                                        kRopeShiftStep);
+    const int d = static_cast<int>(rope.q.size());
+    // q·k against m − n depends on q, k and the base only, not on where m and n are.
+    std::snprintf(key, sizeof key, "%d|%.17g|%d|%d", state.d_model, state.base, rope_seed,
+                  rope_typed ? 1 : 0);
+    const std::string curve_key = std::string(key) + "|" + rope_q + "|" + rope_k;
+    if (curve_key != rope.curve_key) {
+        rope.curve_key = curve_key;
+        rope.curve_x.clear(), rope.curve_y.clear();
+        for (int delta = -kRopeCurveHalfWidth; delta <= kRopeCurveHalfWidth; ++delta) {
+            rope.curve_x.push_back(delta);
+            rope.curve_y.push_back(rope_score_relative(rope.q, rope.k, delta, state.base));
+        }
+    }
+    std::snprintf(key, sizeof key, "%d|%.17g", d, state.base);
+    if (rope.decay_key != key) {
+        rope.decay_key = key;
+        rope.distances.clear(), rope.expected.clear(), rope.bound.clear();
+        const double at_zero = rope_decay_bound(0, d, state.base);
+        for (int s = 0; s <= 400; ++s) {
+            const double distance = kDecayMaxDistance * s / 400.0;
+            rope.distances.push_back(distance);
+            rope.expected.push_back(rope_expected_similarity(distance, d, state.base));
+            rope.bound.push_back(rope_decay_bound(distance, d, state.base) / at_zero);
+        }
+    }
+    return rope;
+}
 
 void AlternativesPanel::DrawRope(FrameContext& frame) {
     AppState& state = frame.state;
@@ -84,28 +127,27 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         EndControls(frame);
         state.Clamp();
     }
-    const std::vector<double> q = RopeQuery(state), k = RopeKey(state);
+    const RopeNumbers* numbers = nullptr;
+    {
+        CoreTimer core_time(frame.stats);
+        numbers = &UpdateRope(state);
+    }
+    const std::vector<double>& q = numbers->q;
+    const std::vector<double>& k = numbers->k;
     const int d = static_cast<int>(q.size());
     if (rope_typed && !UsesTypedVectors())
         ErrorText(frame, "q and k need the same number of values: the seeded vectors are used.");
     const double m = state.pos_a, n = state.pos_b;
-    double score = 0, relative = 0, change = 0;
-    {
-        CoreTimer core_time(frame.stats);
-        score = rope_score(q, k, m, n, state.base);
-        relative = rope_score_relative(q, k, m - n, state.base);
-        change = rope_max_shift_change(q, k, std::min(m, kUiMaxPosition - kRopeSweep),
-                                       std::min(n, kUiMaxPosition - kRopeSweep), state.base,
-                                       kRopeSweep, 1);
-    }
+    const double score = numbers->score, relative = numbers->relative, change = numbers->change;
     char line[480];
     std::snprintf(line, sizeof line,
-                  "RoPE turns pair i of q by m·θ_i and of k by n·θ_i (θ_i = base^(−2i/d), d = "
-                  "%d). Rotating both and taking the dot product gives q·k = %.6f; the sum "
-                  "Σ|q_i||k_i|cos((m − n)θ_i + φ_i), which knows only m − n = %.10g, gives "
-                  "%.6f. Moving m and n together by 1 … %d changes q·k by at most %.1e: the "
-                  "score depends on the distance alone.",
-                  d, score, m - n, relative, kRopeSweep - 1, change);
+                  "RoPE turns pair i of q by m·θ_i and of k by n·θ_i (θ_i = base^(−2i/d), base "
+                  "%.10g, d = %d). Rotating both and taking the dot product gives q·k = %.6f; "
+                  "the sum Σ|q_i||k_i|cos((m − n)θ_i + φ_i), which knows only m − n = %.10g, "
+                  "gives %.6f. Moving m and n together by 10, 20, … %d changes q·k by at most "
+                  "%.1e: the score depends on the distance alone.",
+                  state.base, d, score, m - n, relative, kRopeShiftStep * (kRopeShifts - 1),
+                  change);
     WrappedText(line);
     frame.Record("alternatives.rope_check");
     const float font = ImGui::GetFontSize();
@@ -147,11 +189,8 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     }
     ImGui::SameLine();
     {
-        std::vector<double> xs, ys;
-        for (int delta = -kRopeCurveHalfWidth; delta <= kRopeCurveHalfWidth; ++delta) {
-            xs.push_back(delta);
-            ys.push_back(rope_score_relative(q, k, delta, state.base));
-        }
+        const std::vector<double>& xs = numbers->curve_x;
+        const std::vector<double>& ys = numbers->curve_y;
         double low = 0, high = 0;
         for (const double value : ys)
             low = std::min(low, value), high = std::max(high, value);
@@ -176,15 +215,9 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
             p.End();
         }
     }
-    // The decay with distance: expected q·k for random q = k, and the RoPE paper's bound.
-    std::vector<double> distances, expected, bound;
-    for (int s = 0; s <= 400; ++s) {
-        const double distance = kDecayMaxDistance * s / 400.0;
-        distances.push_back(distance);
-        expected.push_back(rope_expected_similarity(distance, d, state.base));
-        bound.push_back(rope_decay_bound(distance, d, state.base) /
-                        rope_decay_bound(0, d, state.base));
-    }
+    const std::vector<double>& distances = numbers->distances;
+    const std::vector<double>& expected = numbers->expected;
+    const std::vector<double>& bound = numbers->bound;
     decay_view.SetHome(plot::Range{0, kDecayMaxDistance}, plot::Range{-0.3, 1.05});
     if (!decay_view.has_home || decay_view_d != d) decay_view.Reset();
     decay_view_d = d;
@@ -198,8 +231,8 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         const int count = static_cast<int>(distances.size());
         p.Line("mean q·k over random q = k (mean of cos Δθ_i)", distances.data(), expected.data(),
                count, frame.Color(Role::Sin), frame.Px(2.0f));
-        p.Line("RoPE paper's bound (Σ_j |Σ_{i<j} e^{iΔθ_i}|)", distances.data(), bound.data(),
-               count, frame.Color(Role::Cos), frame.Px(2.0f));
+        p.Line("RoPE paper's decay term Σ_j |S_j|, scaled to 1 at 0", distances.data(),
+               bound.data(), count, frame.Color(Role::Cos), frame.Px(2.0f));
         p.VLine(std::abs(m - n), frame.Color(Role::PosA), "|m − n|");
         p.End();
     }
@@ -259,18 +292,27 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
             kept[method] += std::abs(factor - 1) < 1e-12;
             slowed[method] += std::abs(factor * options.factor - 1) < 1e-12;
         }
-    char line[640];
-    std::snprintf(line, sizeof line,
-                  "To run at %.4g× the original context (L = %.0f → %.0f), each method slows "
-                  "pairs by a factor between 1 and 1/s = %.3g. Linear slows all %d pairs; "
-                  "NTK-aware keeps pair 0 and slows the last by exactly 1/s; YaRN keeps %d pairs "
-                  "and slows %d fully, Llama 3 keeps %d and slows %d fully (the fast pairs, which "
-                  "turn many times within L, are kept; the long waves are slowed). YaRN also "
-                  "scales the logits by (0.1·ln s + 1)² = %.4f.",
-                  options.factor, options.original_context,
-                  options.original_context * options.factor, 1 / options.factor, options.d / 2,
-                  kept[2], slowed[2], kept[3], slowed[3],
-                  std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2));
+    char line[760];
+    if (options.factor == 1)
+        std::snprintf(line, sizeof line,
+                      "s = 1: the context is not stretched, so every method leaves every θ_i as "
+                      "it is (base %.10g, head d %d, L = %.0f). Raise s to see how they differ.",
+                      options.base, options.d, options.original_context);
+    else
+        std::snprintf(
+            line, sizeof line,
+            "To run at %.4g× the original context (L = %.0f → %.0f; base %.10g, head d %d), each "
+            "method slows pairs by a factor between 1 and 1/s = %.3g. Linear slows all %d pairs; "
+            "NTK-aware keeps pair 0 and slows the last by exactly 1/s; YaRN keeps %d pairs and "
+            "slows %d fully, Llama 3 keeps %d and slows %d fully: the fast pairs, which turn many "
+            "times within L, are kept, the long waves slowed. YaRN also scales the logits by "
+            "(0.1·ln s + 1)² = %.4f. (YaRN is drawn as in its paper, a ramp linear in turns per "
+            "context; the reference code's ramp is linear in the pair index, a slightly different "
+            "curve.)",
+            options.factor, options.original_context, options.original_context * options.factor,
+            options.base, options.d, 1 / options.factor, options.d / 2, kept[2], slowed[2], kept[3],
+            slowed[3],
+            std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2));
     WrappedText(line);
     frame.Record("alternatives.scaling_text");
     const int count = static_cast<int>(pairs.size());
@@ -315,7 +357,9 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
             w.Line(context_scaling_name(methods[method]), pairs.data(), wavelengths[method].data(),
                    count, frame.Color(roles[method]), frame.Px(2.2f));
         w.HLine(options.original_context, frame.Color(Role::Muted), "original L");
-        w.HLine(options.original_context * options.factor, frame.Color(Role::Muted), "s·L");
+        // Its label only where it does not sit on "original L".
+        w.HLine(options.original_context * options.factor, frame.Color(Role::Muted),
+                options.factor >= 2 ? "s·L" : nullptr);
         w.End();
     }
 }

@@ -104,7 +104,10 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
     }
     const AppState& state = frame.state;
     const Candidate selected = Selected();
-    const int dims = std::min(kCandidateShownDims, state.d_model);
+    // Raw index and index / length repeat one value in every dim: one line says it.
+    const bool one_value =
+        selected == Candidate::RawIndex || selected == Candidate::IndexOverLength;
+    const int dims = one_value ? 1 : std::min(kCandidateShownDims, state.d_model);
     if (plotted != candidate) {
         const CandidateSettings settings = Settings(state);
         plot_x.clear();
@@ -139,6 +142,7 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
     frame.Record("candidates.values");
     const int count = static_cast<int>(plot_x.size());
     const char* labels[kCandidateShownDims] = {"dim 0", "dim 1", "dim 2", "dim 3"};
+    if (one_value) labels[0] = "every dim (all equal)";
     for (int j = 0; j < dims; ++j)
         p.Line(labels[j], plot_x.data(), plot_y[j].data(), count, frame.Color(kDimRoles[j]),
                frame.Px(j == 0 ? 2.5f : 1.8f));
@@ -188,10 +192,13 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
         ImVec4 tint = ImGui::GetStyleColorVec4(ImGuiCol_Header);
         tint.w *= 0.45f;
         ImGui::PushStyleColor(ImGuiCol_Header, tint);
+        ImGui::PushStyleColor(ImGuiCol_HeaderHovered,
+                              ImVec4(tint.x, tint.y, tint.z, tint.w * 0.6f));
+        ImGui::PushStyleColor(ImGuiCol_HeaderActive, tint);
         if (ImGui::Selectable(short_names[c], each == Selected(),
                               ImGuiSelectableFlags_SpanAllColumns))
             candidate = candidate_id(each);
-        ImGui::PopStyleColor();
+        ImGui::PopStyleColor(3);
         if (ImGui::IsItemHovered() &&
             (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))
             ImGui::SetTooltip("%s: %s", candidate_name(each), candidate_formula(each));
@@ -205,7 +212,7 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
                                            : "▲",
                                cell.text.c_str());
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s: %s", candidate_name(each), cell.how.c_str());
+                FormulaTooltip((std::string(candidate_name(each)) + ": " + cell.how).c_str());
         }
     }
     ImGui::EndTable();
@@ -260,11 +267,19 @@ void CandidatesPanel::DrawAliasing(FrameContext& frame, float size) {
     const double w = omega(state.pair, state.d_model, state.base);
     const double angle = std::fmod(w * state.pos_a, 2 * M_PI);
     const double s = std::sin(angle), c = std::cos(angle);
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "sin alone aliases: θ = ω_%d·pos A = %.3f and π − θ share sin = %.3f; cos "
-                  "tells them apart (%.3f vs %.3f).",
-                  state.pair, angle, s, c, -c);
+    char line[320];
+    if (std::abs(c) < 5e-4) // π − θ is θ itself (to the digits shown): nothing is aliased
+        std::snprintf(line, sizeof line,
+                      "Why sin needs cos: sin alone confuses θ with π − θ, but here θ = ω_%d·pos A "
+                      "= %.3f is a quarter "
+                      "turn, where the two meet (cos θ = 0) and sin loses nothing. Move pos A to "
+                      "see two angles share one sin.",
+                      state.pair, angle);
+    else
+        std::snprintf(line, sizeof line,
+                      "Why sin needs cos: θ = ω_%d·pos A = %.3f and π − θ share sin θ = %.3f; "
+                      "cos tells them apart (%.3f vs %.3f). The circle: sin across, cos up.",
+                      state.pair, angle, s, c, -c);
     WrappedText(line);
     frame.Record("candidates.aliasing_text");
     const float circle = size;
@@ -273,6 +288,8 @@ void CandidatesPanel::DrawAliasing(FrameContext& frame, float size) {
     plot::PlotConfig config;
     config.flags =
         plot::PlotFlags_EqualAspect | plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
+    config.x_label = "sin θ";
+    config.y_label = "cos θ";
     plot::Plot p;
     if (!p.Begin("##aliasing", circle_view, ImVec2(circle, circle), config)) return;
     frame.Record("candidates.aliasing");

@@ -3,6 +3,7 @@
 #include "layout.h"
 #include "pelab/attention.h"
 #include "pelab/error.h"
+#include "pelab/limits.h"
 #include "pelab/sinusoidal.h"
 #include "scene.h"
 #include "widgets.h"
@@ -21,7 +22,8 @@ namespace {
 const char* kTabIds[kAlternativesTabCount] = {"learned", "rope", "alibi", "t5", "scaling", "table"};
 const char* kTabTitles[kAlternativesTabCount] = {"Learned table", "RoPE",         "ALiBi",
                                                  "T5 buckets",    "Long context", "Side by side"};
-constexpr int kShiftSweep = 1000; ///< shifts tried by the "depends only on m − n" checks
+constexpr int kShiftSweep = 1000; ///< the "depends only on m − n" checks move both by up to this
+constexpr int kShiftChecks = 100; ///< … in this many shifts
 constexpr std::uint64_t kLearnedSeed = 2024;
 
 } // namespace
@@ -41,8 +43,11 @@ LearnedTable AlternativesPanel::Learned() const {
 T5BucketOptions AlternativesPanel::T5Options() const {
     T5BucketOptions options;
     options.num_buckets = t5_buckets;
-    options.max_distance = t5_max_distance;
     options.bidirectional = t5_bidirectional;
+    // max_distance must pass the exact buckets (half a side); a smaller value is raised to it,
+    // and the tab says so.
+    const int side = t5_bidirectional ? t5_buckets / 2 : t5_buckets;
+    options.max_distance = std::max(t5_max_distance, side / 2 + 1);
     return options;
 }
 
@@ -119,6 +124,7 @@ AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& senten
     try {
         OrderDemoOptions options;
         options.positional.pe_enabled = false;
+        options.d_model = kMaxSentenceTokens; // one-hot room for any sentence the field accepts
         const OrderDemoResult demo = run_order_demo(sentence_a, sentence_b, options);
         tie.same_words = demo.verdict.same_multiset;
         tie.without_bias = demo.verdict.max_difference;
@@ -154,14 +160,16 @@ MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState&
     const double m = std::min(state.pos_a, kUiMaxPosition - kShiftSweep);
     const double n = std::min(state.pos_b, kUiMaxPosition - kShiftSweep);
     checks.sinusoidal_shift_change =
-        sinusoidal_max_shift_change(m, n, state.d_model, state.base, 100);
+        sinusoidal_max_shift_change(m, n, state.d_model, state.base, kShiftChecks);
     const LearnedTable table = panel.Learned();
     const int rows = table.rows;
+    // Rows 0 and 3 against rows s and s + 3 for the first shifts the table holds.
     checks.learned_shift_change =
-        rows >= 4 ? learned_max_shift_change(table, 0, std::min(3, rows - 1), rows) : 0;
+        rows >= 4 ? learned_max_shift_change(table, 0, 3, std::min(rows, kShiftChecks)) : 0;
     checks.learned_has_entry_at_rows = table.lookup(rows).has_value();
-    checks.rope_shift_change = rope_max_shift_change(panel.RopeQuery(state), panel.RopeKey(state),
-                                                     m, n, state.base, kShiftSweep, 1);
+    checks.rope_shift_change =
+        rope_max_shift_change(panel.RopeQuery(state), panel.RopeKey(state), m, n, state.base,
+                              kShiftChecks, kShiftSweep / kShiftChecks);
     double alibi_change = 0;
     for (int s = 1; s < kShiftSweep; ++s)
         alibi_change = std::max(alibi_change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -
@@ -227,9 +235,8 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
         frame.Record("alternatives.learned_d");
         row.Item(LabelledWidth(input, "look up pos"));
         ImGui::SetNextItemWidth(input);
-        double typed = learned_lookup;
-        if (ImGui::InputDouble("look up pos", &typed, 1, 100, "%.0f") && std::isfinite(typed))
-            learned_lookup = std::clamp(std::round(typed), 0.0, kUiMaxPosition);
+        ImGui::InputInt("look up pos", &learned_lookup, 1, 100);
+        learned_lookup = std::clamp(learned_lookup, 0, static_cast<int>(kUiMaxPosition));
         frame.Record("alternatives.learned_lookup");
         row.Item(ButtonWidth("BERT-base") + ButtonWidth("GPT-2") + FlowRow::Spacing());
         if (ImGui::Button("BERT-base")) learned_rows = 512, learned_d = 768;
@@ -240,10 +247,10 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     const LearnedTable table = Learned();
     char line[320];
     std::snprintf(line, sizeof line,
-                  "A learned table is one trained vector per position: %d rows × %d values = "
-                  "%lld parameters to train (BERT-base: 512 × 768 = %lld; GPT-2: 1 024 × 768 = "
+                  "A learned table is one trained vector per position: %d %s × %d values = "
+                  "%lld parameters to train (BERT-base: 512 × 768 = %lld; GPT-2: 1024 × 768 = "
                   "%lld).",
-                  table.rows, table.d, table.parameter_count(),
+                  table.rows, table.rows == 1 ? "row" : "rows", table.d, table.parameter_count(),
                   make_learned_table(512, 768, 0).parameter_count(),
                   make_learned_table(1024, 768, 0).parameter_count());
     WrappedText(line);
@@ -251,13 +258,13 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     const auto row = table.lookup(learned_lookup);
     if (!row)
         std::snprintf(line, sizeof line,
-                      "PE(%.0f): no entry. The table has %d rows (positions 0 … %d); a model "
-                      "trained with it has nothing to add at position %.0f, and nothing is "
+                      "PE(%d): no entry. The table has %d rows (positions 0 … %d); a model "
+                      "trained with it has nothing to add at position %d, and nothing is "
                       "invented here.",
                       learned_lookup, table.rows, table.rows - 1, learned_lookup);
     else
         std::snprintf(line, sizeof line,
-                      "PE(%.0f) is row %.0f: its first values are %.3f, %.3f, … (a seeded "
+                      "PE(%d) is row %d: its first values are %.3f, %.3f, … (a seeded "
                       "stand-in for trained values).",
                       learned_lookup, learned_lookup, (*row)[0], (*row)[1]);
     ImGui::TextColored(frame.ColorVec(row ? Role::Good : Role::Warning), "%s",
@@ -290,10 +297,15 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
 
 void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     const AppState& state = frame.state;
-    MethodChecks checks;
-    {
+    char key[200];
+    std::snprintf(key, sizeof key, "%d|%.17g|%.17g|%.17g|%d|%d|%d|%d|%d|%d|%d", state.d_model,
+                  state.base, state.pos_a, state.pos_b, rope_seed, rope_typed ? 1 : 0, learned_rows,
+                  learned_d, t5_buckets, t5_max_distance, t5_bidirectional ? 1 : 0);
+    const std::string full_key = std::string(key) + "|" + rope_q + "|" + rope_k;
+    if (full_key != checks_key) {
         CoreTimer core_time(frame.stats);
         checks = ComputeMethodChecks(*this, state);
+        checks_key = full_key;
     }
     struct Row {
         std::string cells[6];
@@ -349,9 +361,9 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
         "parameters it adds",
         "computed here: what happens past the training length",
         "computed here: does a score depend only on the distance m − n? Largest change of the "
-        "score when both positions move together by 1 … 999 (pos A, pos B)"};
+        "score when both positions move together by 10, 20, … 990 (from pos A, pos B)"};
     const float font = ImGui::GetFontSize();
-    if (ImGui::GetContentRegionAvail().x < font * 50) {
+    if (ImGui::GetContentRegionAvail().x < font * 64) {
         // Narrow (a projector at text scale 2): one block per method, its facts as lines.
         ImGui::BeginGroup();
         for (const Row& row : rows) {
@@ -372,8 +384,10 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##methods", 6, flags)) return;
-    for (const char* header : headers)
-        ImGui::TableSetupColumn(header);
+    const float weights[6] = {1.0f, 1.2f, 1.5f, 1.2f, 2.0f, 2.0f};
+    for (int column = 0; column < 6; ++column)
+        ImGui::TableSetupColumn(headers[column], ImGuiTableColumnFlags_WidthStretch,
+                                weights[column]);
     TableHeadersWithTooltips(frame, tips, "alternatives.table");
     for (const Row& row : rows) {
         ImGui::TableNextRow();
@@ -382,9 +396,7 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
             if (column == 5)
                 ImGui::PushStyleColor(ImGuiCol_Text,
                                       frame.ColorVec(row.relative ? Role::Good : Role::Warning));
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextUnformatted(row.cells[column].c_str());
-            ImGui::PopTextWrapPos();
+            WrappedText(row.cells[column].c_str()); // breaks at spaces only, never in a number
             if (column == 5) ImGui::PopStyleColor();
         }
     }

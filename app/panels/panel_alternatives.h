@@ -20,14 +20,23 @@ constexpr int kAlternativesTabCount = 6;
 /// Scene values of the tabs, in order.
 const char* AlternativesTabId(int tab);
 
+/// The side-by-side table's computed cells, for tests and readouts.
+struct MethodChecks {
+    double sinusoidal_shift_change = 0; ///< max |PE(m+s)·PE(n+s) − PE(m)·PE(n)|
+    double learned_shift_change = 0;
+    double rope_shift_change = 0;
+    double alibi_shift_change = 0;
+    long long t5_last_bucket_start = 0;
+    bool learned_has_entry_at_rows = false;
+};
 struct AlternativesPanel : Panel {
     // Own settings (scene fields).
     std::string tab = "rope";
     int learned_rows = 512;
     int learned_d = 768;
-    double learned_lookup = 512; ///< the position looked up in the learned table
-    int rope_seed = 7;           ///< q and k are seeded normal vectors of d_model values…
-    bool rope_typed = false;     ///< … or typed here (their own even length, 2 to 64)
+    int learned_lookup = 512; ///< the position looked up in the learned table
+    int rope_seed = 7;        ///< q and k are seeded normal vectors of d_model values…
+    bool rope_typed = false;  ///< … or typed here (their own even length, 2 to 64)
     std::string rope_q = "1, 0, 0.5, 0.5", rope_k = "0, 1, 1, 0";
     int alibi_heads = 8;
     int alibi_head = 1; ///< 1 … heads
@@ -39,6 +48,19 @@ struct AlternativesPanel : Panel {
     int scaling_d = 128;
     double scaling_factor = 8;
     double scaling_context = 8192;
+    // Cached numbers (the RoPE tab and the side-by-side checks cost up to ~100 ms at d 4096, so
+    // they are computed when an input changes, not every frame).
+    struct RopeNumbers {
+        std::string key;
+        std::vector<double> q, k;
+        double score = 0, relative = 0, change = 0;
+        std::string curve_key;
+        std::vector<double> curve_x, curve_y; ///< q·k against m − n
+        std::string decay_key;
+        std::vector<double> distances, expected, bound;
+    } rope;
+    std::string checks_key;
+    MethodChecks checks;
     // View state.
     std::string shown_tab;
     plot::PlotView learned_view, rope_view, rope_curve_view, decay_view, t5_view, factor_view,
@@ -59,6 +81,8 @@ struct AlternativesPanel : Panel {
     std::vector<double> RopeQuery(const AppState& state) const;
     std::vector<double> RopeKey(const AppState& state) const;
     bool UsesTypedVectors() const;
+    /// Recomputes the RoPE tab's numbers when an input changed.
+    const RopeNumbers& UpdateRope(const AppState& state);
 
 private:
     void DrawLearned(FrameContext& frame);
@@ -94,15 +118,6 @@ struct AlibiTie {
 };
 AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& sentence_b, double slope);
 
-/// The side-by-side table's computed cells, for tests and readouts.
-struct MethodChecks {
-    double sinusoidal_shift_change = 0; ///< max |PE(m+s)·PE(n+s) − PE(m)·PE(n)|
-    double learned_shift_change = 0;
-    double rope_shift_change = 0;
-    double alibi_shift_change = 0;
-    long long t5_last_bucket_start = 0;
-    bool learned_has_entry_at_rows = false;
-};
 MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state);
 
 } // namespace pelab

@@ -67,7 +67,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
                       m.length_change);
         break;
     case 3:
-        cell.text = Format("%.2f", m.smoothness);
+        cell.text = Format("%.2g", m.smoothness);
         cell.ok = m.smoothness <= kSmoothLimit;
         std::snprintf(how, sizeof how,
                       "The largest step between neighbours, max ‖PE(p+1) − PE(p)‖ = %.4g, over "
@@ -83,9 +83,14 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
             std::snprintf(how, sizeof how,
                           "The best matrix M (least squares, Eigen's pivoting QR) mapping "
                           "PE(p) to PE(p+%d) over %d positions leaves ‖PE(p)·M − PE(p+%d)‖ / "
-                          "‖PE(p+%d)‖ = %.3g. ok when ≤ %.0e: the shift is a fixed linear map.",
+                          "‖PE(p+%d)‖ = %.3g. ok when ≤ %.0e: the shift is a fixed linear map.%s",
                           m.shift_k, m.shift_pairs, m.shift_k, m.shift_k, m.shift_residual,
-                          kLinearShiftLimit);
+                          kLinearShiftLimit,
+                          m.shift_residual > kLinearShiftLimit
+                              ? " Even a small residual fails: a shift that adds a constant "
+                                "(p → p + k in every dim) is affine, and no matrix adds a "
+                                "constant to 0."
+                              : "");
         else
             std::snprintf(how, sizeof how,
                           "Only %d pairs (p, p+%d) exist and they have %d dims: with no more "
@@ -121,10 +126,11 @@ std::string DrowningSentence(const char* candidate, double pos, double embedding
         const double ratio = pe_norm / embedding_norm;
         std::snprintf(text, sizeof text, "At pos %.10g, ‖PE‖ of %s is %.4g× ‖embedding‖: %s.", pos,
                       candidate, ratio,
-                      ratio > 10    ? "the position drowns the word"
-                      : ratio < 0.1 ? "the position is a whisper beside the word"
-                      : ratio >= 1  ? "the same order of magnitude, the position the larger"
-                                    : "the same order of magnitude, the word the larger");
+                      ratio > 10     ? "the position drowns the word"
+                      : ratio > 2    ? "the position outweighs the word"
+                      : ratio >= 0.5 ? "the two are on a similar scale"
+                      : ratio >= 0.1 ? "the word outweighs the position"
+                                     : "the position is a whisper beside the word");
     }
     return text;
 }
@@ -186,7 +192,7 @@ void CandidatesPanel::Draw(FrameContext& frame) {
         (font + style.CellPadding.y * 2 + 1) * 10 + font * 2 + style.ItemSpacing.y * 3;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float height = std::max(font * 9.0f, avail.y - table);
-    if (avail.x > font * 45.0f) {
+    if (avail.x > font * 45.0f && avail.y - table > font * 16.0f) {
         // Wide: the plot, and beside it the meter over the circle.
         const float side = std::clamp(avail.x * 0.28f, font * 14.0f, font * 24.0f);
         DrawValues(frame, ImVec2(avail.x - side - style.ItemSpacing.x, height));
