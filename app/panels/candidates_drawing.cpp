@@ -154,9 +154,7 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
 void CandidatesPanel::DrawTable(FrameContext& frame) {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-    const float font = ImGui::GetFontSize();
-    const float height = (font + ImGui::GetStyle().CellPadding.y * 2 + 1) * 10 + 4;
-    if (!ImGui::BeginTable("##properties", kPropertyCount + 1, flags, ImVec2(0, height))) return;
+    if (!ImGui::BeginTable("##properties", kPropertyCount + 1, flags)) return;
     // Short headers and names so that the table reads whole at 1024×768 and text scale 2; the
     // tooltips say the rest.
     const char* headers[kPropertyCount] = {"bounded", "unique", "same L",

@@ -280,7 +280,7 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     learned_view.SetHome(plot::Range{-1, static_cast<double>(shown)}, plot::Range{-1.1, 1.1});
     if (!learned_view.has_home) learned_view.Reset();
     plot::PlotConfig config;
-    config.x_label = "dim j";
+    config.x_label = shown < table.d ? "dim j (the first 64)" : "dim j";
     config.y_label = "PE(pos)_j";
     config.x_flags = plot::AxisFlags_Integer;
     plot::Plot p;
