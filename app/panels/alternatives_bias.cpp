@@ -155,6 +155,12 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
                                   bias);
         }
     }
+    // Beside the matrix when the window is wide enough, else below it.
+    const bool beside = avail.x - cell * (kAlibiTokens + 1) > font * 18;
+    if (beside) {
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+    }
     const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slope);
     if (!tie.error.empty()) {
         ErrorText(frame, tie.error.c_str());
@@ -189,6 +195,7 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
         ImGui::PopStyleColor();
     }
     frame.Record("alternatives.alibi_tie");
+    if (beside) ImGui::EndGroup();
 }
 
 void AlternativesPanel::DrawT5(FrameContext& frame) {
