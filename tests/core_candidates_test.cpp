@@ -397,3 +397,34 @@ TEST(CandidateProperties, BadInputThrows) {
         EXPECT_NO_THROW(candidate_properties(c, s, 2, 1, 1));
     }
 }
+
+// The closest pair is the brute-force minimum over all pairs of the largest per-dim gap,
+// recomputed here from the formulas (sin + cos at d 2: points on one circle; random + step; and
+// an encoding with exact collisions, where the closest distance is 0).
+TEST(CandidateProperties, ClosestPairIsTheBruteForceMinimum) {
+    CandidateSettings settings;
+    settings.d_model = 2;
+    const int n = 700;
+    double best = 1e9;
+    int best_p = -1, best_q = -1;
+    for (int p = 0; p < n; ++p)
+        for (int q = p + 1; q < n; ++q) {
+            const double gap =
+                std::max(std::abs(std::sin(p) - std::sin(q)), std::abs(std::cos(p) - std::cos(q)));
+            if (gap < best) best = gap, best_p = p, best_q = q;
+        }
+    const CandidateProperties m = candidate_properties(Candidate::SinCos, settings, n, 2, 1);
+    EXPECT_NEAR(m.closest_distance, best, 1e-12);
+    EXPECT_EQ(m.closest_p, best_p);
+    EXPECT_EQ(m.closest_q, best_q);
+    // random + 0.02 per position: every neighbour is 0.02 apart in every dim, nothing closer.
+    settings.d_model = 8;
+    EXPECT_NEAR(
+        candidate_properties(Candidate::RandomIncrement, settings, 100, 8, 1).closest_distance,
+        0.02, 1e-12);
+    // Binary with 4 bits over 20 positions: 16 equals 0, so the closest pair is (0, 16) at 0.
+    const CandidateProperties binary = candidate_properties(Candidate::Binary, settings, 20, 4, 1);
+    EXPECT_EQ(binary.closest_distance, 0.0);
+    EXPECT_EQ(binary.closest_p, 0);
+    EXPECT_EQ(binary.closest_q, 16);
+}

@@ -345,6 +345,8 @@ nlohmann::json CandidatesPanel::Readouts(const AppState& state) const {
                               {"max_abs", m.max_abs},
                               {"collisions_near", m.collisions_near},
                               {"collisions_exact", m.collisions_exact},
+                              {"closest_pair", {m.closest_p, m.closest_q}},
+                              {"closest_distance", m.closest_distance},
                               {"length_change", m.length_change},
                               {"smoothness", m.smoothness},
                               {"shift_residual", std::isnan(m.shift_residual)

@@ -57,6 +57,11 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
         if (m.collisions_near > 0)
             std::snprintf(how + std::strlen(how), sizeof how - std::strlen(how), "%d and %d.",
                           m.first_collision_p, m.first_collision_q);
+        else if (m.closest_p >= 0)
+            std::snprintf(how + std::strlen(how), sizeof how - std::strlen(how),
+                          " The closest two are positions %d and %d, %.2g apart in their most "
+                          "different dim.",
+                          m.closest_p, m.closest_q, m.closest_distance);
         break;
     case 2:
         cell.text = Format("%.2g", m.length_change);

@@ -84,16 +84,28 @@ void count_collisions(const std::vector<double>& rows, int count, int dims,
     double largest = 0;
     for (const double value : rows)
         largest = std::max(largest, std::abs(value));
-    const double slack = kNearCollision + 1e-12 * (1 + largest);
+    const double rounding = 1e-12 * (1 + largest);
+    const double slack = kNearCollision + rounding;
+    // The closest pair too: two rows within d in every dim have projections within d, so the
+    // scan only needs to reach the closest distance found so far.
+    double closest = std::numeric_limits<double>::infinity();
     for (int a = 0; a < count; ++a) {
         const int p = order[a];
-        for (int b = a + 1; b < count && projection[order[b]] - projection[p] <= slack; ++b) {
+        for (int b = a + 1; b < count && projection[order[b]] - projection[p] <=
+                                             std::max(slack, closest + rounding);
+             ++b) {
             const int q = order[b];
             const double* row_p = rows.data() + static_cast<std::size_t>(p) * dims;
             const double* row_q = rows.data() + static_cast<std::size_t>(q) * dims;
             double largest_gap = 0;
             for (int j = 0; j < dims; ++j)
                 largest_gap = std::max(largest_gap, std::abs(row_p[j] - row_q[j]));
+            if (largest_gap < closest ||
+                (largest_gap == closest && std::max(p, q) < result.closest_q)) {
+                closest = largest_gap;
+                result.closest_distance = largest_gap;
+                result.closest_p = std::min(p, q), result.closest_q = std::max(p, q);
+            }
             if (largest_gap > kNearCollision) continue;
             ++result.collisions_near;
             if (largest_gap == 0) ++result.collisions_exact;
