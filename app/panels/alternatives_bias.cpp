@@ -31,12 +31,6 @@ std::string CheckSentence(const std::string& text) {
     }
 }
 
-ImU32 Blend(ImVec4 from, ImVec4 to, float t) {
-    return ImGui::ColorConvertFloat4ToU32(ImVec4(from.x + (to.x - from.x) * t,
-                                                 from.y + (to.y - from.y) * t,
-                                                 from.z + (to.z - from.z) * t, 1.0f));
-}
-
 } // namespace
 
 void AlternativesPanel::DrawAlibi(FrameContext& frame) {
@@ -106,8 +100,8 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     const float cell = std::max(font * 1.6f, room / (kAlibiTokens + 1));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec4 middle = frame.ColorVec(Role::MapMiddle),
-                 negative = frame.ColorVec(Role::MapNegative);
+    const plot::DivergingMap map{frame.Color(Role::MapNegative), frame.Color(Role::MapMiddle),
+                                 frame.Color(Role::MapPositive)};
     // Colours on head 1's scale (the steepest), so that a gentle head looks pale.
     const double most = slopes[0] * (kAlibiTokens - 1);
     for (int i = 0; i < kAlibiTokens; ++i) {
@@ -128,15 +122,15 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
                 continue;
             }
             const float t = most > 0 ? static_cast<float>(-bias / most) : 0.0f;
-            draw->AddRectFilled(a, b, Blend(middle, negative, t));
+            const ImU32 colour = plot::Diverging(-t, map);
+            draw->AddRectFilled(a, b, colour);
             char value[16];
             std::snprintf(value, sizeof value, "%.3g", bias == 0 ? 0.0 : bias);
             // Each number only where it fits its cell (hover gives every value).
             if (ImGui::CalcTextSize(value).x < cell - 2.0f) {
                 draw->AddText(ImVec2(a.x + (cell - ImGui::CalcTextSize(value).x) / 2,
                                      a.y + (cell - font) / 2),
-                              t > 0.55f ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255),
-                              value);
+                              plot::TextColorOn(colour), value);
             }
         }
     }

@@ -52,12 +52,8 @@ void CandidatesPanel::DrawGrid(FrameContext& frame, ImVec2 size) {
     const float cell_w = std::max(2.0f, (size.x - label) / columns);
     const float cell_h = std::max(2.0f, (size.y - font * 2.5f) / rows);
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec4 middle = frame.ColorVec(Role::MapMiddle), plus = frame.ColorVec(Role::MapPositive),
-                 minus = frame.ColorVec(Role::MapNegative);
-    const auto blend = [](ImVec4 a, ImVec4 b, float t) {
-        return ImGui::ColorConvertFloat4ToU32(
-            ImVec4(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, 1.0f));
-    };
+    const plot::DivergingMap map{frame.Color(Role::MapNegative), frame.Color(Role::MapMiddle),
+                                 frame.Color(Role::MapPositive)};
     for (int p = 0; p < columns; ++p)
         for (int j = 0; j < rows; ++j) {
             const ImVec2 a(origin.x + label + cell_w * p, origin.y + cell_h * j);
@@ -67,7 +63,7 @@ void CandidatesPanel::DrawGrid(FrameContext& frame, ImVec2 size) {
                 continue;
             }
             const float t = largest > 0 ? static_cast<float>(values[p * rows + j] / largest) : 0;
-            draw->AddRectFilled(a, b, t >= 0 ? blend(middle, plus, t) : blend(middle, minus, -t));
+            draw->AddRectFilled(a, b, plot::Diverging(t, map));
         }
     for (int j = 0; j < rows; j += std::max(1, rows / 8)) {
         char text[16];
