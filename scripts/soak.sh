@@ -5,10 +5,14 @@
 # Usage: scripts/soak.sh SECONDS [PELAB_BINARY] [SEED]
 # Passes when: no crash, no sanitizer report or assertion, the state written at Ctrl+Q is a
 # valid scene (pelab readouts accepts it), and the resident memory at the end is within 10% of
-# the memory after the warm-up. The warm-up is the first quarter of the run (at least 10 s) and
+# the memory after the warm-up. The warm-up is the first half of the run (at least 10 s) and
 # its memory is the highest sampled in it: random input visits states that legitimately need
 # more memory (a 4× text size has a 16× font atlas, d_model 4096), and the allocator keeps
 # what it had; a leak is memory that keeps growing past that. Prints the RSS curve (every 10 s).
+# SOAK_MEMORY_CHECK=0 prints the curve without judging it: under AddressSanitizer the resident
+# memory is mostly the allocator's quarantine and per-size caches (it swung between 216 and 270
+# MiB for one seed while the release build stayed at 134-142 MiB), so scripts/test.sh judges
+# memory on the release build and uses the sanitizer build for crashes, reports and leaks (LSan).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -174,10 +178,13 @@ fi
 if [[ ! -s "$work/state.json" ]] || ! "$binary" readouts --scene "$work/state.json" >/dev/null 2>"$work/readouts.err"; then
     echo "soak: FAILED: the state written at exit is not a valid scene: $(cat "$work/readouts.err")"; status=1
 fi
-warm_up=$((seconds / 4 > 10 ? seconds / 4 : 10))
+# Half the run: with eleven panels a one-minute random walk still meets states for the first time
+# (a panel opened, a 4× text atlas) after its first quarter; a leak keeps growing in the second
+# half as well.
+warm_up=$((seconds / 2 > 10 ? seconds / 2 : 10))
 warm=$(awk -v w="$warm_up" '$1 <= w && $2 > max { max = $2 } END { if (max) print max }' "$work/rss.txt")
 echo "  warm-up: the first $warm_up s, highest RSS $warm KiB"
-if [[ -n "$warm" ]] && ! awk -v w="$warm" -v e="$final_rss" 'BEGIN { exit !(e <= w * 1.10) }'; then
+if [[ "${SOAK_MEMORY_CHECK:-1}" != 0 && -n "$warm" ]] && ! awk -v w="$warm" -v e="$final_rss" 'BEGIN { exit !(e <= w * 1.10) }'; then
     echo "soak: FAILED: memory grew from $warm KiB after warm-up to $final_rss KiB (> 10%)"; status=1
 fi
 [[ $status -eq 0 ]] && echo "soak: passed"

@@ -314,6 +314,17 @@ TEST_F(Cli, OutputThatIsTheSceneIsRefused) {
     }
 }
 
+// A bad lesson is refused before any window, naming the step and the field.
+TEST_F(Cli, BadLessonExitsTwoNamingTheStep) {
+    const fs::path lesson = dir / "lesson.json";
+    std::ofstream(lesson) << R"({"title": "t", "steps": [{"caption": "a"},
+        {"caption": "b", "scene": {"base": 1}}]})";
+    const Result r = Run({"--lesson", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--lesson"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("step 2: field \"base\""), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, UnwritableOutputIsRuntimeFailure) {
     const Result r = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
                           "/nonexistent-folder-pelab/x.csv"});

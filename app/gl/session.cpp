@@ -208,6 +208,15 @@ int RunGui(const GuiOptions& options) {
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     app.view.fullscreen = options.fullscreen;
     app.recorder.enabled = !options.widget_rects.empty();
+    if (!options.lesson.empty()) {
+        Lesson lesson;
+        if (const std::string error = LoadLesson(options.lesson, app.scene, app.panels, &lesson);
+            !error.empty()) {
+            std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(error).c_str());
+            return kExitBadUsage;
+        }
+        StartLesson(app, std::move(lesson));
+    }
     if (!CheckWritableLater("--state-out", options.state_out) ||
         !CheckWritableLater("--widget-rects", options.widget_rects))
         return kExitRuntimeFailure;
@@ -272,7 +281,8 @@ int RunGui(const GuiOptions& options) {
         // A table computed off the frame (the similarity heatmap) keeps the frames coming until
         // it is drawn.
         const bool animating =
-            app.state.playing || app.pending.arrange || heatmaps.TakeFramePending();
+            app.state.playing || app.pending.arrange || heatmaps.TakeFramePending() ||
+            (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);
         if (rest > 0) std::this_thread::sleep_for(std::chrono::duration<double>(rest));

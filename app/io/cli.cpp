@@ -92,6 +92,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     app.require_subcommand(0, 1);
     app.add_option("--scene", result.gui.scene, "Open a scene file (JSON) saved by --state-out")
         ->check(FileName());
+    app.add_option(
+           "--lesson", result.gui.lesson,
+           "Teach a lesson file (JSON, assets/lessons/): PageDown / PageUp move between steps")
+        ->check(FileName());
     app.add_option("--state-out", result.gui.state_out,
                    "When the app exits, save the current scene (and computed readouts) here")
         ->check(FileName());

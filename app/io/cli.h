@@ -13,6 +13,7 @@ constexpr int kExitBadUsage = 2;
 
 struct GuiOptions {
     std::string scene;        ///< open this scene first (exit 2 if it is bad)
+    std::string lesson;       ///< then start this lesson at its first step (exit 2 if it is bad)
     std::string state_out;    ///< write the scene here when the app exits
     std::string widget_rects; ///< test hook: keep the named widgets' rectangles here (JSON)
     bool fullscreen = false;

@@ -131,6 +131,23 @@ const SceneField* SceneTable::Find(const std::string& name) const {
 std::string SceneTable::Apply(const std::string& json_text) const {
     json doc;
     if (std::string error = ParseJsonInput(json_text, &doc); !error.empty()) return error;
+    return ApplyDocument(doc);
+}
+
+std::string SceneTable::Check(const nlohmann::json& doc) const {
+    return Read(doc, nullptr);
+}
+
+std::string SceneTable::ApplyDocument(const nlohmann::json& doc) const {
+    std::vector<std::function<void()>> commits;
+    if (std::string error = Read(doc, &commits); !error.empty()) return error;
+    for (const auto& commit : commits)
+        commit();
+    return {};
+}
+
+std::string SceneTable::Read(const nlohmann::json& doc,
+                             std::vector<std::function<void()>>* commits) const {
     if (!doc.is_object()) return "a scene must be a JSON object { … }";
     for (const auto& item : doc.items()) {
         const std::string& key = item.key();
@@ -144,18 +161,16 @@ std::string SceneTable::Apply(const std::string& json_text) const {
         return "field \"version\": this PE Lab reads scene version 1 (got " +
                Excerpt(doc["version"]) + ")";
     // Validate everything, in table order (so a field that depends on another, like pair on
-    // d_model, sees that one checked first), then commit everything.
-    std::vector<std::function<void()>> commits;
+    // d_model, sees that one checked first); the caller commits everything or nothing.
     for (const SceneField& field : fields_) {
         if (!doc.contains(field.name)) continue;
         try {
-            commits.push_back(field.read(doc[field.name], doc));
+            std::function<void()> commit = field.read(doc[field.name], doc);
+            if (commits) commits->push_back(std::move(commit));
         } catch (const SceneFieldError& e) {
             return "field \"" + field.name + "\": " + e.message;
         }
     }
-    for (const auto& commit : commits)
-        commit();
     return {};
 }
 

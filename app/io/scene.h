@@ -53,6 +53,10 @@ public:
     /// Applies the scene in json_text. Returns "" on success, else a one-line message naming
     /// the field (or the JSON problem); on error nothing is changed.
     std::string Apply(const std::string& json_text) const;
+    /// The same for a parsed document.
+    std::string ApplyDocument(const nlohmann::json& doc) const;
+    /// Checks doc as Apply would, changing nothing: "" or the same message.
+    std::string Check(const nlohmann::json& doc) const;
     /// Reads a scene file (JSON of at most 1 MiB, or a PNG figure written by PE Lab, which
     /// carries its scene in a text chunk; a regular file either way) and applies it.
     std::string Load(const std::string& path) const;
@@ -60,6 +64,8 @@ public:
     nlohmann::json Document() const;
 
 private:
+    /// Validates doc; on success appends each field's commit to *commits (when given).
+    std::string Read(const nlohmann::json& doc, std::vector<std::function<void()>>* commits) const;
     std::vector<SceneField> fields_;
 };
 

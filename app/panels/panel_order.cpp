@@ -154,6 +154,7 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
     ImGui::PushStyleColor(ImGuiCol_Text, VerdictColour(frame, result.verdict));
     WrappedText(OrderVerdictText(result, pe_enabled).c_str());
     ImGui::PopStyleColor();
+    frame.Record("order.verdict");
     // Document 002's example: the word at position 1 is the same in both sentences, but the
     // first word differs, and so does how strongly the former attends to the latter.
     if (result.tokens_a.size() >= 2 && result.tokens_b.size() >= 2 &&

@@ -102,6 +102,7 @@ json App::Document(bool with_readouts) const {
         json readouts = json::object();
         for (const PanelEntry& entry : panels.Entries())
             readouts[entry.id] = entry.panel->Readouts(state);
+        if (lesson.Active()) readouts["lesson"] = LessonReadout(lesson);
         doc["readouts"] = readouts;
     }
     return doc;

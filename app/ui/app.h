@@ -5,6 +5,7 @@
 
 #include "app_state.h"
 #include "frame.h"
+#include "lesson_player.h"
 #include "panel_registry.h"
 #include "scene.h"
 #include "theme.h"
@@ -43,6 +44,7 @@ struct App {
     FrameRequests pending; ///< requests made by the last frame or the keys, not yet acted on
     FrameStats stats;
     WidgetRecorder recorder;
+    LessonPlayer lesson; ///< the guided lesson on screen, if any
     /// The GPU pictures (heatmaps), provided by the window's session; null in headless tests.
     GpuRenderer* gpu = nullptr;
     ImVec2 last_display_size{0, 0}; ///< to re-tile the panels when the window changes size

@@ -31,7 +31,36 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
     const ImGuiIO& io = ImGui::GetIO();
     const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
     AppState& state = app.state;
+    LessonPlayer& lesson = app.lesson;
     for (const KeyPress& press : presses) {
+        if (lesson.Active()) {
+            // A black screen comes back with any key, which does nothing else.
+            if (lesson.blank) {
+                lesson.blank = false;
+                continue;
+            }
+            // What a presentation clicker sends works even while a text field has the focus.
+            if (press.key == keys::kPageDown) {
+                GoToStep(app, lesson.step + 1);
+                continue;
+            }
+            if (press.key == keys::kPageUp) {
+                GoToStep(app, lesson.step - 1);
+                continue;
+            }
+            if (!editing_text && !press.ctrl) {
+                const int key = press.key;
+                if (key == keys::kN || key == keys::kP || key == keys::kHome || key == keys::kR ||
+                    key == keys::kB) {
+                    if (key == keys::kN) GoToStep(app, lesson.step + 1);
+                    if (key == keys::kP) GoToStep(app, lesson.step - 1);
+                    if (key == keys::kHome) GoToStep(app, 0);
+                    if (key == keys::kR) GoToStep(app, lesson.step);
+                    if (key == keys::kB) lesson.blank = true;
+                    continue;
+                }
+            }
+        }
         if (press.ctrl && press.key == keys::kQ) app.pending.quit = true;
         if (press.ctrl && (press.key == keys::kEqual || press.key == keys::kKeypadAdd))
             app.view.ScaleText(kTextStep);
@@ -190,6 +219,17 @@ void DrawStatusBar(const AppState& state, const std::string& note) {
     ImGui::PopStyleVar();
 }
 
+// The lesson bar above the status bar, the highlights over the panels, and B's black screen.
+void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
+    if (!app.lesson.Active()) return;
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    DrawLessonBar(
+        app, ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
+        ImVec2(viewport->Size.x, lesson_bar));
+    DrawLessonHighlights(app);
+    if (app.lesson.blank) DrawBlankScreen();
+}
+
 // The window boilerplate every panel shares, then the panel's own Draw.
 void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags flags,
                      bool presented) {
@@ -232,9 +272,13 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         state.pos_a += state.play_speed * step;
         if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
     }
+    AdvanceGlide(app, std::min(static_cast<double>(delta_seconds), kMaxAnimationStep));
     state.Clamp();
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float bar = ImGui::GetFrameHeight();
+    // A lesson's bar sits above the status bar; the panels get what is left.
+    const float lesson_bar = options.solo_panel.empty() ? LessonBarHeight(app) : 0.0f;
+    if (lesson_bar > 0) app.recorder.rects.clear(); // highlights only where a widget is now
     // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
     // stays, to get back; so does the status bar).
     const bool screenshot = !options.solo_panel.empty();
@@ -243,7 +287,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         if (!screenshot) DrawMainMenu(app);
         const float top = screenshot ? 0.0f : bar;
         ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + top), ImGuiCond_Always);
-        ImGui::SetNextWindowSize(ImVec2(viewport->Size.x, viewport->Size.y - 2 * top),
+        ImGui::SetNextWindowSize(ImVec2(viewport->Size.x, viewport->Size.y - 2 * top - lesson_bar),
                                  ImGuiCond_Always);
         // Neither moved, resized nor collapsed: a double-click on the title must not blank the
         // screen in front of a room.
@@ -254,6 +298,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         if (!screenshot) {
             DrawAbout(app.view);
             DrawGlossary(&app.view.show_glossary);
+            DrawLessonParts(app, bar, lesson_bar);
             DrawStatusBar(state, entry->panel->StatusNote());
         }
         return;
@@ -264,7 +309,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
     // after FirstUseEver has applied; the bars are one frame high each.
     const ImVec2 area_pos(viewport->Pos.x, viewport->Pos.y + bar);
-    const ImVec2 area_size(viewport->Size.x, viewport->Size.y - 2 * bar);
+    const ImVec2 area_size(viewport->Size.x, viewport->Size.y - 2 * bar - lesson_bar);
     const int open =
         static_cast<int>(std::count_if(app.panels.Entries().begin(), app.panels.Entries().end(),
                                        [](const PanelEntry& entry) { return entry.open; }));
@@ -284,6 +329,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     }
     DrawAbout(app.view);
     DrawGlossary(&app.view.show_glossary);
+    DrawLessonParts(app, bar, lesson_bar);
     DrawStatusBar(state, {});
 }
 

@@ -1,0 +1,46 @@
+// lesson.h — a guided lesson a teacher can write: a JSON file with a title and steps, each step
+// a caption, a partial scene (any scene fields, applied all or nothing through the scene
+// table), the panel to present or the panels to open, and the widgets to highlight.
+//
+//   {"format": "pelab-lesson", "version": 1, "title": "Why transformers need positions",
+//    "steps": [{"caption": "…", "present": "order", "scene": {"pe_enabled": false},
+//               "highlight": ["order.pe_enabled"]}, …]}
+//
+// A lesson is checked whole when it is read: a bad field in step 7 refuses the file with
+// "step 7: field …", before anything is applied.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+class SceneTable;
+class PanelRegistry;
+
+struct LessonStep {
+    std::string caption;                ///< a few sentences; *stars* mark emphasis
+    nlohmann::json scene;               ///< the step's scene fields (present/open folded in)
+    std::vector<std::string> highlight; ///< widget names, as the widget recorder knows them
+};
+
+struct Lesson {
+    std::string title;
+    std::string path; ///< where it was read from ("" for text)
+    std::vector<LessonStep> steps;
+};
+
+constexpr int kMaxLessonSteps = 200;
+constexpr std::size_t kMaxCaptionBytes = 2000;
+
+/// Parses and checks a lesson: "" or one line saying what is wrong and where ("step 7: field
+/// \"pos_a\": must be in [0, 1e6] (got -3)"); *out is only written on success.
+std::string ParseLesson(const std::string& text, const SceneTable& table,
+                        const PanelRegistry& panels, Lesson* out);
+/// Reads the file (a regular file of at most 1 MiB) and parses it.
+std::string LoadLesson(const std::string& path, const SceneTable& table,
+                       const PanelRegistry& panels, Lesson* out);
+
+} // namespace pelab

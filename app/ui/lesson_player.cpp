@@ -1,0 +1,183 @@
+#include "lesson_player.h"
+
+#include "app.h"
+#include "layout.h"
+#include "widgets.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace pelab {
+
+namespace {
+
+constexpr int kCaptionLines = 3; ///< the bar keeps room for three lines; longer captions scroll
+
+// 0 → 1 with zero speed at both ends (the glide starts and lands softly).
+double Ease(double t) {
+    t = std::clamp(t, 0.0, 1.0);
+    return t * t * (3 - 2 * t);
+}
+
+} // namespace
+
+void StartLesson(App& app, Lesson lesson) {
+    app.lesson.lesson = std::move(lesson);
+    app.lesson.start = app.scene.Document();
+    app.lesson.blank = false;
+    app.lesson.step = -1;
+    // Highlights need the widgets' rectangles.
+    app.recorder.enabled = true;
+    GoToStep(app, 0);
+}
+
+void GoToStep(App& app, int k) {
+    LessonPlayer& player = app.lesson;
+    if (player.lesson.steps.empty()) return;
+    k = std::clamp(k, 0, player.StepCount() - 1);
+    const double pos_a = app.state.pos_a, pos_b = app.state.pos_b, base = app.state.base;
+    // Every step was checked in this order when the lesson was read, so none of these fails.
+    app.scene.ApplyDocument(player.start);
+    for (int s = 0; s <= k; ++s)
+        app.scene.ApplyDocument(player.lesson.steps[s].scene);
+    player.shown = app.scene.Document();
+    const bool had_step = player.step >= 0;
+    player.step = k;
+    app.pending.arrange = true;
+    // Glide the numbers that changed from where they were (not on the first step: there is
+    // nothing on screen to glide from).
+    player.to_pos_a = app.state.pos_a, player.to_pos_b = app.state.pos_b;
+    player.to_base = app.state.base;
+    player.from_pos_a = pos_a, player.from_pos_b = pos_b, player.from_base = base;
+    player.glide_elapsed = had_step ? 0.0 : kStepGlideSeconds;
+    AdvanceGlide(app, 0.0);
+}
+
+void AdvanceGlide(App& app, double seconds) {
+    LessonPlayer& player = app.lesson;
+    if (!player.Active() || player.glide_elapsed >= kStepGlideSeconds) return;
+    player.glide_elapsed = std::min(kStepGlideSeconds, player.glide_elapsed + seconds);
+    const double t = Ease(player.glide_elapsed / kStepGlideSeconds);
+    AppState& state = app.state;
+    state.pos_a = player.from_pos_a + (player.to_pos_a - player.from_pos_a) * t;
+    state.pos_b = player.from_pos_b + (player.to_pos_b - player.from_pos_b) * t;
+    // The base on a log scale, as its slider is.
+    state.base = std::exp(std::log(player.from_base) +
+                          (std::log(player.to_base) - std::log(player.from_base)) * t);
+    if (player.glide_elapsed >= kStepGlideSeconds) {
+        // Land exactly on the step's values.
+        state.pos_a = player.to_pos_a, state.pos_b = player.to_pos_b, state.base = player.to_base;
+    }
+    state.Clamp();
+}
+
+float LessonBarHeight(const App& app) {
+    if (!app.lesson.Active()) return 0.0f;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    return ImGui::GetFrameHeightWithSpacing() +
+           ImGui::GetTextLineHeightWithSpacing() * kCaptionLines + style.WindowPadding.y * 2;
+}
+
+void DrawCaption(const std::string& caption, ImU32 emphasis) {
+    // Word by word: a word (or run of words) between stars is drawn in the accent colour.
+    std::istringstream words(caption);
+    std::string word;
+    bool emphasised = false, first = true;
+    const float space = ImGui::CalcTextSize(" ").x;
+    while (words >> word) {
+        const bool opens = word.front() == '*';
+        if (opens) emphasised = true, word.erase(0, 1);
+        const bool closes =
+            !word.empty() &&
+            (word.back() == '*' || (word.size() > 1 && word[word.size() - 2] == '*' &&
+                                    std::ispunct(static_cast<unsigned char>(word.back()))));
+        if (closes) word.erase(word.rfind('*'), 1);
+        if (!first) SameLineIfFits(ImGui::CalcTextSize(word.c_str()).x, space);
+        first = false;
+        if (emphasised)
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(emphasis), "%s", word.c_str());
+        else
+            ImGui::TextUnformatted(word.c_str());
+        if (closes) emphasised = false;
+    }
+}
+
+void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {
+    LessonPlayer& player = app.lesson;
+    if (!player.Active()) return;
+    ImGui::SetNextWindowPos(pos);
+    ImGui::SetNextWindowSize(size);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoFocusOnAppearing;
+    if (ImGui::Begin("##lesson", nullptr, flags)) {
+        const Theme& theme = GetTheme(app.view.theme);
+        const int step = player.step + 1, steps = player.StepCount();
+        FlowRow row;
+        char heading[280];
+        std::snprintf(heading, sizeof heading, "Step %d of %d · %s", step, steps,
+                      player.lesson.title.c_str());
+        row.Item(ImGui::CalcTextSize(heading).x);
+        ImGui::TextDisabled("%s", heading);
+        app.recorder.RecordLastItem("lesson.heading");
+        row.Item(ButtonWidth("◀ Prev") + ButtonWidth("Next ▶") + ButtonWidth("Back to this step") +
+                 FlowRow::Spacing(2));
+        ImGui::BeginDisabled(step == 1);
+        if (ImGui::Button("◀ Prev")) GoToStep(app, player.step - 1);
+        ImGui::EndDisabled();
+        FormulaTooltip("The step before (PageUp or P).");
+        app.recorder.RecordLastItem("lesson.prev");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(step == steps);
+        if (ImGui::Button("Next ▶")) GoToStep(app, player.step + 1);
+        ImGui::EndDisabled();
+        FormulaTooltip("The next step (PageDown, N, or a presentation clicker).");
+        app.recorder.RecordLastItem("lesson.next");
+        ImGui::SameLine();
+        if (ImGui::Button("Back to this step")) GoToStep(app, player.step);
+        FormulaTooltip("Undo what you changed since this step began (R).");
+        app.recorder.RecordLastItem("lesson.restore");
+        ImGui::BeginChild("##caption");
+        DrawCaption(player.lesson.steps[player.step].caption, theme.Color(Role::Accent));
+        ImGui::EndChild();
+        app.recorder.RecordLastItem("lesson.caption");
+    }
+    ImGui::End();
+}
+
+void DrawLessonHighlights(App& app) {
+    const LessonPlayer& player = app.lesson;
+    if (!player.Active() || player.blank) return;
+    const ImU32 colour = GetTheme(app.view.theme).Color(Role::Highlight);
+    const float pad = ImGui::GetFontSize() * 0.25f;
+    // A still outline (a pulse would keep the window redrawing, and the laptop's fan running).
+    ImDrawList* draw = ImGui::GetForegroundDrawList();
+    for (const std::string& name : player.lesson.steps[player.step].highlight) {
+        const auto found = app.recorder.rects.find(name);
+        if (found == app.recorder.rects.end()) continue;
+        const WidgetRect& r = found->second;
+        draw->AddRect(ImVec2(r.x0 - pad, r.y0 - pad), ImVec2(r.x1 + pad, r.y1 + pad), colour, pad,
+                      0, std::max(2.0f, ImGui::GetFontSize() * 0.18f));
+    }
+}
+
+void DrawBlankScreen() {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::GetForegroundDrawList()->AddRectFilled(
+        viewport->Pos,
+        ImVec2(viewport->Pos.x + viewport->Size.x, viewport->Pos.y + viewport->Size.y),
+        IM_COL32(0, 0, 0, 255));
+}
+
+nlohmann::json LessonReadout(const LessonPlayer& player) {
+    if (!player.Active()) return nullptr;
+    return {
+        {"title", player.lesson.title}, {"path", player.lesson.path},
+        {"step", player.step + 1},      {"steps", player.StepCount()},
+        {"blank", player.blank},        {"highlight", player.lesson.steps[player.step].highlight}};
+}
+
+} // namespace pelab

@@ -1,0 +1,37 @@
+# A teacher's lecture with a clicker: the shipped lesson "Why transformers need positions" from
+# its first step to its last with PageDown only, through the real window. At each step the widget
+# the step highlights must be on screen (read from the widget rectangles the app writes), and a
+# picture of each step goes to build/screenshots/lesson/ to look at. At the end the saved state
+# says the last step, with its panel presented. Then PageUp goes back one step, and B blanks the
+# screen until a key.
+source "$(dirname "$0")/lib.sh"
+e2e_setup lesson "$@"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+lesson=$root/assets/lessons/why-positions.json
+mkdir -p "$SHOTS/lesson"
+e2e_start_lab --lesson "$lesson"
+steps=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["steps"]))' "$lesson")
+for ((step = 1; step <= steps; step++)); do
+    # The step's first highlighted widget, named in the lesson file.
+    name=$(/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["steps"][int(sys.argv[2]) - 1]; print(s.get("highlight", ["lesson.caption"])[0])' "$lesson" "$step")
+    sleep 0.6 # the glide, then a frame
+    e2e_point "$name" >/dev/null || e2e_fail "step $step: $name is not on screen"
+    e2e_shot "lesson/step_$(printf %02d "$step")" >/dev/null
+    ((step < steps)) && e2e_press Page_Down
+done
+e2e_press Page_Up
+sleep 0.6
+back=$(e2e_shot lesson/back_one)
+e2e_press b
+blank=$(e2e_shot lesson/blank)
+colours=$(identify -format '%k' "$blank")
+((colours <= 4)) || e2e_fail "B should blank the screen (the picture has $colours colours)"
+e2e_press x
+again=$(e2e_shot lesson/after_blank)
+e2e_differ "$blank" "$again"
+e2e_quit
+e2e_check "s['readouts']['lesson']['step'] == $steps - 1" "PageUp after the last step shows the one before"
+e2e_check "s['readouts']['lesson']['steps'] == $steps" "the lesson has $steps steps"
+e2e_check "s['presented_panel'] == 'rotation'" "the step before the last presents the rotation panel"
+e2e_check "s['readouts']['lesson']['blank'] == False" "a key brings the screen back"
+e2e_pass

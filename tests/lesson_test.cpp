@@ -1,0 +1,202 @@
+// Guided lessons, headless: the shipped lessons load, every step applies what its file says (read
+// here with nlohmann directly, not through the lesson reader) and its highlighted widgets exist
+// on screen; bad lesson files are refused naming the step and field with nothing applied; the
+// clicker keys, the black screen, "back to this step" and the glide work through real frames.
+#include "headless_fixture.h"
+#include "lesson.h"
+#include "lesson_player.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace pelab;
+namespace fs = std::filesystem;
+
+namespace {
+
+class Lessons : public HeadlessApp {
+protected:
+    Lessons() : HeadlessApp(ImVec2(1600, 1000)) {}
+    void SetUp() override {
+        HeadlessApp::SetUp();
+        app.recorder.enabled = true;
+    }
+    // Frames until the step's glide has landed (0.4 s at 60 frames a second).
+    void Settle() {
+        for (int frame = 0; frame < 30; ++frame)
+            Frame();
+    }
+    void Press(int key) { Frame({}, {KeyPress{key, false, false}}); }
+};
+
+nlohmann::json ReadJson(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return nlohmann::json::parse(text.str());
+}
+
+std::vector<fs::path> ShippedLessons() {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(fs::path(PELAB_SOURCE_DIR) / "assets/lessons"))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    return files;
+}
+
+} // namespace
+
+// Each shipped lesson, stepped through with PageDown as a clicker does: at every step the panel
+// presented and each scene field are what the file says, and every highlighted widget is drawn.
+TEST_F(Lessons, ShippedLessonsStepThroughWithPageDown) {
+    const std::vector<fs::path> files = ShippedLessons();
+    ASSERT_GE(files.size(), 2u);
+    for (const fs::path& file : files) {
+        SCOPED_TRACE(file.filename().string());
+        App fresh_defaults;
+        ASSERT_EQ(app.scene.ApplyDocument(fresh_defaults.scene.Document()), "");
+        Lesson lesson;
+        ASSERT_EQ(LoadLesson(file.string(), app.scene, app.panels, &lesson), "");
+        const nlohmann::json doc = ReadJson(file);
+        ASSERT_EQ(lesson.steps.size(), doc["steps"].size());
+        StartLesson(app, lesson);
+        std::string presented;
+        for (std::size_t k = 0; k < doc["steps"].size(); ++k) {
+            SCOPED_TRACE("step " + std::to_string(k + 1));
+            if (k > 0) Press(keys::kPageDown);
+            Settle();
+            EXPECT_EQ(app.lesson.step, static_cast<int>(k));
+            const nlohmann::json& step = doc["steps"][k];
+            if (step.contains("present")) presented = step["present"];
+            EXPECT_EQ(app.view.presented_panel, presented);
+            const nlohmann::json scene = app.scene.Document();
+            const nlohmann::json step_scene = step.value("scene", nlohmann::json::object());
+            for (const auto& field : step_scene.items()) {
+                EXPECT_EQ(scene[field.key()], field.value()) << field.key();
+            }
+            const nlohmann::json highlight = step.value("highlight", nlohmann::json::array());
+            for (const auto& name : highlight) {
+                EXPECT_TRUE(app.recorder.rects.count(name.get<std::string>()))
+                    << name << " is not on screen";
+            }
+        }
+        // Past the last step PageDown stays there.
+        Press(keys::kPageDown);
+        EXPECT_EQ(app.lesson.step, static_cast<int>(doc["steps"].size()) - 1);
+    }
+}
+
+TEST_F(Lessons, BadLessonsNameTheStepAndChangeNothing) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("pelab_lessons_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const auto write = [&](const char* name, const std::string& text) {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    };
+    std::string steps;
+    for (int k = 1; k <= 6; ++k)
+        steps += R"({"caption": "fine", "scene": {"pos_a": )" + std::to_string(k) + "}},";
+    const std::string bad_value =
+        write("bad_value.json", R"({"title": "t", "steps": [)" + steps +
+                                    R"({"caption": "seven", "scene": {"pos_a": -3}}]})");
+    const std::string unknown =
+        write("unknown.json", R"({"title": "t", "steps": [)" + steps +
+                                  R"({"caption": "seven", "scene": {"pos_z": 1}}]})");
+    const std::string bad_panel =
+        write("panel.json", R"({"title": "t", "steps": [{"caption": "x", "present": "nope"}]})");
+    const std::string corrupt = write("corrupt.json", R"({"title": "t", "steps": [)");
+    // A pair that needs the d_model of an earlier step is fine; one beyond it is not.
+    const std::string ordered =
+        write("ordered.json",
+              R"({"title": "t", "steps": [{"caption": "a", "scene": {"d_model": 1024}},
+                  {"caption": "b", "scene": {"pair": 400}}]})");
+    const std::string too_far =
+        write("too_far.json",
+              R"({"title": "t", "steps": [{"caption": "a", "scene": {"d_model": 64}},
+                  {"caption": "b", "scene": {"pair": 40}}]})");
+    state.pos_a = 42;
+    const nlohmann::json before = app.scene.Document();
+    const struct {
+        std::string path, expected;
+    } cases[] = {{bad_value, "step 7: field \"pos_a\""},
+                 {unknown, "step 7: field \"scene\": unknown field \"pos_z\""},
+                 {bad_panel, "step 1: field \"present\""},
+                 {corrupt, "not valid JSON"},
+                 {(dir / "missing.json").string(), "missing.json"},
+                 {too_far, "step 2: field \"pair\""}};
+    for (const auto& c : cases) {
+        Lesson lesson;
+        const std::string error = LoadLesson(c.path, app.scene, app.panels, &lesson);
+        EXPECT_NE(error.find(c.expected), std::string::npos) << error;
+        EXPECT_TRUE(lesson.steps.empty());
+        EXPECT_EQ(app.scene.Document(), before) << "half-applied: " << c.path;
+    }
+    Lesson lesson;
+    EXPECT_EQ(LoadLesson(ordered, app.scene, app.panels, &lesson), "");
+    EXPECT_EQ(app.scene.Document(), before);
+    fs::remove_all(dir);
+}
+
+// N / P / Home move, B blanks until any key (which does nothing else), R and "Back to this step"
+// undo what the student changed, and the arrow keys keep moving pos A.
+TEST_F(Lessons, ClickerKeysBlankAndBackToThisStep) {
+    Lesson lesson;
+    ASSERT_EQ(LoadLesson((fs::path(PELAB_SOURCE_DIR) / "assets/lessons/frequencies.json").string(),
+                         app.scene, app.panels, &lesson),
+              "");
+    StartLesson(app, lesson);
+    Settle();
+    Press(keys::kN);
+    Press(keys::kN);
+    Settle();
+    EXPECT_EQ(app.lesson.step, 2);
+    EXPECT_EQ(state.pair, 100);
+    Press(keys::kPageUp);
+    EXPECT_EQ(app.lesson.step, 1);
+    Press(keys::kP);
+    Press(keys::kP);
+    EXPECT_EQ(app.lesson.step, 0);
+    Press(keys::kPageDown);
+    Settle();
+    EXPECT_EQ(state.pair, 10);
+    // The student plays: the arrows still move pos A and the pair.
+    Press(keys::kRight);
+    Press(keys::kUp);
+    EXPECT_EQ(state.pos_a, 4.0);
+    EXPECT_EQ(state.pair, 11);
+    Press(keys::kR);
+    Settle();
+    EXPECT_EQ(state.pos_a, 3.0);
+    EXPECT_EQ(state.pair, 10);
+    Press(keys::kB);
+    EXPECT_TRUE(app.lesson.blank);
+    Press(keys::kPageDown); // brings the screen back, moves nothing
+    EXPECT_FALSE(app.lesson.blank);
+    EXPECT_EQ(app.lesson.step, 1);
+    Press(keys::kHome);
+    EXPECT_EQ(app.lesson.step, 0);
+    EXPECT_NE(LessonReadout(app.lesson)["title"], nullptr);
+}
+
+// A step glides pos A from where it was to the step's value over 0.4 s, and lands exactly.
+TEST_F(Lessons, StepsGlideTheNumbersTheyChange) {
+    Lesson lesson;
+    ASSERT_EQ(ParseLesson(R"({"title": "glide", "steps": [
+                  {"caption": "a", "scene": {"pos_a": 10}},
+                  {"caption": "b", "scene": {"pos_a": 110}}]})",
+                          app.scene, app.panels, &lesson),
+              "");
+    StartLesson(app, lesson);
+    EXPECT_EQ(state.pos_a, 10.0); // the first step lands at once
+    Press(keys::kPageDown);
+    Frame();
+    EXPECT_GT(state.pos_a, 10.0);
+    EXPECT_LT(state.pos_a, 110.0);
+    Settle();
+    EXPECT_EQ(state.pos_a, 110.0);
+    EXPECT_EQ(app.lesson.shown["pos_a"], 110.0);
+}
