@@ -55,7 +55,7 @@ done
 # Each fuzz target and the soak count as one test.
 fuzz_passed=$(grep -c 'no failure' build/fuzz.log || true)
 total=$((total + 4 + 1))
-failed=$((failed + (4 - fuzz_passed) + (soak_status != 0 ? 1 : 0)))
+failed=$((failed + (5 - fuzz_passed) + (soak_status != 0 ? 1 : 0)))
 [[ $release_status -eq 0 && $sanitize_status -eq 0 && $fuzz_status -eq 0 ]] || failed=$((failed > 0 ? failed : 1))
 echo "tests: $((total - failed)) passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -36,6 +36,9 @@ TEST(Corpus, SceneInputsReplay) {
 TEST(Corpus, PngSceneInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_png_scene", pelab::fuzz::PngScene), 1);
 }
+TEST(Corpus, LessonInputsReplay) {
+    EXPECT_GE(ReplayAll("fuzz_lesson", pelab::fuzz::Lesson), 4);
+}
 TEST(Corpus, TokenizerInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_tokenize", pelab::fuzz::Tokenize), 3);
 }

@@ -2,6 +2,8 @@
 
 #include "app.h"
 #include "cli.h"
+#include "lesson.h"
+#include "lesson_player.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -26,6 +28,26 @@ int Scene(const std::uint8_t* data, std::size_t size) {
         App again;
         if (!again.scene.Apply(app.Document(false).dump()).empty()) __builtin_trap();
     }
+    return 0;
+}
+
+// libFuzzer target: the lesson reader. Any input gives "" or a one-line message naming where;
+// a refused lesson changes nothing; an accepted one can be stepped through to its end and back.
+int Lesson(const std::uint8_t* data, std::size_t size) {
+    App app;
+    const nlohmann::json before = app.scene.Document();
+    pelab::Lesson lesson;
+    const std::string error = ParseLesson(std::string(reinterpret_cast<const char*>(data), size),
+                                          app.scene, app.panels, &lesson);
+    if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
+    if (app.scene.Document() != before) __builtin_trap(); // checking never leaves a trace
+    if (!error.empty()) return 0;
+    if (lesson.steps.empty()) __builtin_trap();
+    StartLesson(app, lesson);
+    for (int k = 1; k < static_cast<int>(lesson.steps.size()); ++k)
+        GoToStep(app, k);
+    GoToStep(app, 0);
+    if (app.state.d_model % 2 != 0 || app.state.pair >= app.state.d_model / 2) __builtin_trap();
     return 0;
 }
 

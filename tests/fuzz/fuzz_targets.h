@@ -12,5 +12,6 @@ int Scene(const std::uint8_t* data, std::size_t size);       ///< the scene pars
 int PngScene(const std::uint8_t* data, std::size_t size);    ///< PNG text chunk, then the scene
 int Tokenize(const std::uint8_t* data, std::size_t size);    ///< order demo tokenizer + demo
 int CommandLine(const std::uint8_t* data, std::size_t size); ///< argv split at NUL bytes
+int Lesson(const std::uint8_t* data, std::size_t size);      ///< the lesson reader, then its steps
 
 } // namespace pelab::fuzz
