@@ -276,6 +276,8 @@ void CandidatesPanel::DrawAliasing(FrameContext& frame, float size) {
                       state.pair, angle, s, c, -c);
     WrappedText(line);
     frame.Record("candidates.aliasing_text");
+    // Too small a circle says nothing its sentence does not (a short window, the lesson bar).
+    if (size < ImGui::GetFontSize() * 8.0f) return;
     const float circle = size;
     circle_view.SetHome(plot::Range{-1.3, 1.3}, plot::Range{-1.3, 1.3});
     if (!circle_view.has_home) circle_view.Reset();

@@ -23,9 +23,12 @@ void HelpMarker(const char* text) {
 void FormulaTooltip(const char* text) {
     if (!ImGui::IsItemHovered()) return;
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    // Wrapped at spaces only, as WrappedText: ImGui's own wrap splits "2.828" after the point.
+    const float width = ImGui::GetFontSize() * 32.0f;
+    for (const std::string& line : WrapAtSpaces(text, width, width, [](const std::string& part) {
+             return ImGui::CalcTextSize(part.c_str()).x;
+         }))
+        ImGui::TextUnformatted(line.c_str());
     ImGui::EndTooltip();
 }
 
