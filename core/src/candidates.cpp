@@ -88,12 +88,22 @@ void count_collisions(const std::vector<double>& rows, int count, int dims,
     const double slack = kNearCollision + rounding;
     // The closest pair too: two rows within d in every dim have projections within d, so the
     // scan only needs to reach the closest distance found so far.
+    // When the projection does not separate the rows (bits and digits crowd into a narrow
+    // range), that search would compare most pairs: past a budget of comparisons it stops, and
+    // the closest pair is not reported (closest_p stays −1) rather than reported wrong.
     double closest = std::numeric_limits<double>::infinity();
+    bool searching = true;
+    long long extra_comparisons = 0;
+    const long long budget = 32LL * count;
     for (int a = 0; a < count; ++a) {
         const int p = order[a];
-        for (int b = a + 1; b < count && projection[order[b]] - projection[p] <=
-                                             std::max(slack, closest + rounding);
-             ++b) {
+        for (int b = a + 1; b < count; ++b) {
+            const double gap = projection[order[b]] - projection[p];
+            if (gap > (searching ? std::max(slack, closest + rounding) : slack)) break;
+            if (gap > slack && ++extra_comparisons > budget) {
+                searching = false;
+                break;
+            }
             const int q = order[b];
             const double* row_p = rows.data() + static_cast<std::size_t>(p) * dims;
             const double* row_q = rows.data() + static_cast<std::size_t>(q) * dims;
@@ -116,6 +126,10 @@ void count_collisions(const std::vector<double>& rows, int count, int dims,
                 result.first_collision_q = high;
             }
         }
+    }
+    if (!searching) {
+        result.closest_p = result.closest_q = -1;
+        result.closest_distance = 0;
     }
 }
 

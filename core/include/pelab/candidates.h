@@ -78,7 +78,8 @@ struct CandidateProperties {
     long long collisions_near = 0;
     int first_collision_p = -1, first_collision_q = -1; ///< the first near pair (smallest q)
     /// The two positions closest to each other: min over p < q of max_j |PE(p)_j − PE(q)_j|
-    /// (0 when some pair is equal; -1 positions when fewer than two are defined).
+    /// (0 when some pair is equal; -1 positions when fewer than two are defined, or when the
+    /// rows crowd together so that an exact search would compare most pairs: not reported).
     double closest_distance = 0;
     int closest_p = -1, closest_q = -1;
     /// Same across lengths: max_j |PE(5)_j at L = 10 − PE(5)_j at L = 100|.
