@@ -5,6 +5,7 @@
 #include "scene.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -313,6 +314,10 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
     const float avail = ImGui::GetContentRegionAvail().y;
     show_chart = avail - std::min(needed, avail * 0.6f) >= font * 10.0f;
     const float height = std::max(font * 8.0f, show_chart ? std::min(needed, avail * 0.6f) : avail);
+    // A scrolling table makes a child window; in a window that is drawn hidden this frame (as
+    // ImGui does while it measures one) the child skips its items while the table's columns
+    // count as visible, and ImGui 1.86 asserts. Such a frame shows nothing anyway.
+    if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f) return;
     if (!ImGui::BeginTable("##steps", 10, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(1, 1);
     char pos_header[48], other_header[48];

@@ -8,6 +8,7 @@
 #include "widgets.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -310,6 +311,10 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersV |
                                   ImGuiTableFlags_Resizable;
+    // A scrolling table makes a child window; in a window that is drawn hidden this frame (as
+    // ImGui does while it measures one) the child skips its items while the table's columns
+    // count as visible, and ImGui 1.86 asserts. Such a frame shows nothing anyway.
+    if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f) return;
     if (!ImGui::BeginTable("##dims", 6, flags,
                            ImVec2(0, std::max(font * 8, ImGui::GetContentRegionAvail().y))))
         return;
