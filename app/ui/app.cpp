@@ -94,6 +94,9 @@ App::App() {
     AddViewFields(scene, view, panels);
     for (PanelEntry& entry : panels.Entries())
         entry.panel->AddSceneFields(scene);
+    defaults = scene.Document();
+    defaults.erase("theme");
+    defaults.erase("font_scale");
 }
 
 json App::Document(bool with_readouts) const {

@@ -29,6 +29,8 @@ struct ViewSettings {
     bool hide_controls = false;
     bool show_about = false;
     bool show_glossary = false;
+    bool show_keys = false;     ///< the keyboard help (F1, ?)
+    bool confirm_reset = false; ///< Reset all waits for Enter / Esc or a button
 
     /// Multiplies the text size by factor (Ctrl+= / Ctrl+-, the View menu), within [0.5, 4].
     void ScaleText(float factor);
@@ -48,6 +50,9 @@ struct App {
     /// The GPU pictures (heatmaps), provided by the window's session; null in headless tests.
     GpuRenderer* gpu = nullptr;
     ImVec2 last_display_size{0, 0}; ///< to re-tile the panels when the window changes size
+    /// The scene as the app starts, before settings or files, less the theme and text size
+    /// (the user's, kept by Reset all).
+    nlohmann::json defaults;
 
     App(); ///< builds the scene table over the state, the view and every panel
     App(const App&) = delete;

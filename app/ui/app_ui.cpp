@@ -2,6 +2,7 @@
 
 #include "fonts.h"
 #include "glossary.h"
+#include "keyboard_help.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -33,6 +34,24 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
     AppState& state = app.state;
     LessonPlayer& lesson = app.lesson;
     for (const KeyPress& press : presses) {
+        // The reset question takes only its answer.
+        if (app.view.confirm_reset) {
+            if (press.key == keys::kEnter || press.key == keys::kKeypadEnter) ResetAll(app);
+            if (press.key == keys::kEscape) app.view.confirm_reset = false;
+            continue;
+        }
+        if (press.key == keys::kF1 || (press.key == keys::kSlash && press.shift && !editing_text)) {
+            app.view.show_keys = !app.view.show_keys;
+            continue;
+        }
+        if (press.key == keys::kEscape && app.view.show_keys) {
+            app.view.show_keys = false;
+            continue;
+        }
+        if (press.ctrl && press.key == keys::kR) {
+            RequestReset(app);
+            continue;
+        }
         if (lesson.Active()) {
             // A black screen comes back with any key, which does nothing else.
             if (lesson.blank) {
@@ -168,11 +187,18 @@ void DrawMainMenu(App& app) {
         app.recorder.RecordLastItem("view.hide_controls");
         FormulaTooltip("Only the pictures and their key numbers, for a clean slide. H again, or "
                        "this item, brings the controls back.");
+        ImGui::Separator();
+        if (ImGui::MenuItem("Reset all", "Ctrl+R")) RequestReset(app);
+        app.recorder.RecordLastItem("view.reset");
+        FormulaTooltip("Every panel and number back to its defaults; the theme and text size "
+                       "stay.");
         ImGui::EndMenu();
     }
     const bool help_menu = ImGui::BeginMenu("Help");
     app.recorder.RecordLastItem("menu.help");
     if (help_menu) {
+        ImGui::MenuItem("Keyboard help", "F1", &view.show_keys);
+        app.recorder.RecordLastItem("help.keyboard");
         ImGui::MenuItem("Glossary", nullptr, &view.show_glossary);
         app.recorder.RecordLastItem("help.glossary");
         FormulaTooltip("What ω_i, λ, QKᵀ, √d and the other symbols mean, in plain words.");
@@ -226,7 +252,8 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
     DrawLessonBar(
         app, ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
         ImVec2(viewport->Size.x, lesson_bar));
-    DrawLessonHighlights(app);
+    // The outlines are drawn over everything: not over the help or a question.
+    if (!app.view.show_keys && !app.view.confirm_reset) DrawLessonHighlights(app);
     if (app.lesson.blank) DrawBlankScreen();
 }
 
@@ -298,6 +325,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         if (!screenshot) {
             DrawAbout(app.view);
             DrawGlossary(&app.view.show_glossary);
+            DrawKeyboardHelp(app);
+            DrawResetConfirmation(app);
             DrawLessonParts(app, bar, lesson_bar);
             DrawStatusBar(state, entry->panel->StatusNote());
         }
@@ -329,6 +358,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     }
     DrawAbout(app.view);
     DrawGlossary(&app.view.show_glossary);
+    DrawKeyboardHelp(app);
+    DrawResetConfirmation(app);
     DrawLessonParts(app, bar, lesson_bar);
     DrawStatusBar(state, {});
 }

@@ -1,0 +1,143 @@
+#include "keyboard_help.h"
+
+#include "app.h"
+#include "widgets.h"
+
+#include <imgui.h>
+
+#include <iterator>
+
+namespace pelab {
+
+namespace {
+
+constexpr ShortcutRow kEverywhere[] = {
+    {"F1 or ?", "this list of keys (Esc, F1 or ? closes it)"},
+    {"Ctrl+R", "reset all: every panel back to its defaults (asks first in a lesson or while a "
+               "panel is presented)"},
+    {"Ctrl+= / Ctrl+-", "larger / smaller text"},
+    {"F11", "fullscreen"},
+    {"Ctrl+Q", "quit"},
+};
+constexpr ShortcutRow kNotTyping[] = {
+    {"← / →", "pos A one position back / on (with Shift: ten)"},
+    {"↑ / ↓", "the next / previous (sin, cos) pair"},
+    {"Space", "play / pause pos A"},
+    {"H", "hide / show the controls, for a clean slide"},
+    {"Esc", "back from a presented panel to all panels"},
+};
+constexpr ShortcutRow kLesson[] = {
+    {"PageDown / PageUp", "next / previous step: what a presentation clicker sends; works even "
+                          "while a text field is being edited"},
+    {"N / P", "next / previous step"},
+    {"Home", "the first step"},
+    {"R", "back to this step: undoes what was changed since"},
+    {"B", "a black screen; any key brings the picture back"},
+};
+constexpr ShortcutRow kMouse[] = {
+    {"hover", "a number's tooltip shows the formula that produced it"},
+    {"wheel over a plot", "zoom around the pointer"},
+    {"drag in a plot", "pan"},
+    {"double-click a plot", "back to the whole range"},
+};
+constexpr ShortcutGroup kGroups[] = {
+    {"Everywhere", kEverywhere, std::size(kEverywhere)},
+    {"When no text field is being edited", kNotTyping, std::size(kNotTyping)},
+    {"During a lesson", kLesson, std::size(kLesson)},
+    {"Mouse", kMouse, std::size(kMouse)},
+};
+
+constexpr const char* kResetPopup = "Reset all?";
+
+} // namespace
+
+const ShortcutGroup* ShortcutGroups(std::size_t* count) {
+    *count = std::size(kGroups);
+    return kGroups;
+}
+
+void DrawKeyboardHelp(App& app) {
+    if (!app.view.show_keys) return;
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    // As wide as the text needs up to 44 em, never wider than the window.
+    ImGui::SetNextWindowSizeConstraints(
+        ImVec2(0, 0), ImVec2(std::min(em * 44, viewport->Size.x), viewport->Size.y * 0.9f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(em * 44, viewport->Size.x), 0), ImGuiCond_Appearing);
+    ImGui::SetNextWindowFocus();
+    ImGui::SetNextWindowBgAlpha(1.0f); // read over busy plots
+    if (!ImGui::Begin("Keyboard help###keyboard_help", &app.view.show_keys,
+                      ImGuiWindowFlags_NoCollapse)) {
+        ImGui::End();
+        return;
+    }
+    for (const ShortcutGroup& group : kGroups) {
+        ImGui::TextColored(GetTheme(app.view.theme).ColorVec(Role::Accent), "%s", group.heading);
+        if (&group == kGroups) app.recorder.RecordLastItem("help.keys");
+        if (ImGui::BeginTable(group.heading, 2, ImGuiTableFlags_SizingFixedFit)) {
+            ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, em * 10);
+            ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
+            for (std::size_t k = 0; k < group.count; ++k) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(group.rows[k].keys);
+                ImGui::TableNextColumn();
+                WrappedText(group.rows[k].action);
+            }
+            ImGui::EndTable();
+        }
+        ImGui::Spacing();
+    }
+    ImGui::End();
+}
+
+void ResetAll(App& app) {
+    app.lesson = LessonPlayer{};
+    // The defaults were valid when the app was built, so they apply.
+    app.scene.ApplyDocument(app.defaults);
+    app.pending.arrange = true;
+    app.view.confirm_reset = false;
+}
+
+void RequestReset(App& app) {
+    if (app.lesson.Active() || !app.view.presented_panel.empty())
+        app.view.confirm_reset = true;
+    else
+        ResetAll(app);
+}
+
+void DrawResetConfirmation(App& app) {
+    if (app.view.confirm_reset && !ImGui::IsPopupOpen(kResetPopup)) ImGui::OpenPopup(kResetPopup);
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing,
+                            ImVec2(0.5f, 0.5f));
+    if (!ImGui::BeginPopupModal(kResetPopup, nullptr,
+                                ImGuiWindowFlags_AlwaysAutoResize |
+                                    ImGuiWindowFlags_NoSavedSettings))
+        return;
+    // Answered by a key (Enter, Esc: see HandleShortcuts) since the last frame.
+    if (!app.view.confirm_reset) {
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    ImGui::TextUnformatted(app.lesson.Active()
+                               ? "Every panel goes back to its defaults, and the lesson ends."
+                               : "Every panel goes back to its defaults.");
+    ImGui::TextDisabled("Enter: reset all    Esc: cancel");
+    ImGui::Spacing();
+    if (ImGui::Button("Reset all")) {
+        ResetAll(app);
+        ImGui::CloseCurrentPopup();
+    }
+    app.recorder.RecordLastItem("reset.confirm");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) {
+        app.view.confirm_reset = false;
+        ImGui::CloseCurrentPopup();
+    }
+    app.recorder.RecordLastItem("reset.cancel");
+    ImGui::EndPopup();
+}
+
+} // namespace pelab
