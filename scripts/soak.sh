@@ -35,6 +35,11 @@ cleanup() {
 trap cleanup EXIT
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config
 mkdir -p "$HOME"
+# The random walk reaches File → Save and Export: PE Lab's own dialog (never a desktop chooser
+# window), and whatever it writes lands in the work folder, removed at the end.
+export PELAB_FILE_CHOOSER=builtin
+binary=$(realpath "$binary")
+cd "$work"
 mkfifo "$work/display"
 exec {fd}<>"$work/display"
 Xvfb -displayfd "$fd" -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
@@ -83,7 +88,7 @@ rng = random.Random(seed)
 W, H = 1280, 800
 keys = ["Left", "Right", "Up", "Down", "shift+Left", "shift+Right", "space", "Escape", "F11",
         "ctrl+equal", "ctrl+minus", "Tab", "Return", "BackSpace", "Delete", "Home", "End",
-        "ctrl+a", "Prior", "Next"]
+        "ctrl+a", "Prior", "Next", "F1", "shift+slash", "ctrl+r", "ctrl+s", "ctrl+o"]
 texts = ["1e999", "-5", "nan", "inf", "123456789012345678901234567890", "0.000001", "4096",
          "ωπΔ√≤≈", "dog bites man", "x" * 200, "😀 漢字 ﬁ", "  ", "3,5", "1e-320", "0x10"]
 def xdo(*args):

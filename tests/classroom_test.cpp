@@ -6,11 +6,19 @@
 #include "keyboard_help.h"
 #include "lesson.h"
 #include "lesson_player.h"
+#include "png_scene.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace pelab;
 
@@ -163,4 +171,295 @@ TEST_F(Classroom, ResetAsksFirstInALessonAndWhilePresenting) {
     Click("reset.confirm");
     EXPECT_FALSE(app.view.confirm_reset);
     ExpectDefaults();
+}
+
+// ---- Files: File → Open / Save / Export, the recent list, the choosers --------------------
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A private folder, removed at the end.
+struct TempFolder {
+    fs::path path =
+        fs::temp_directory_path() / ("pelab_files_" + std::to_string(::getpid()) + "_" +
+                                     std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    TempFolder() { fs::create_directories(path); }
+    ~TempFolder() { fs::remove_all(path); }
+    std::string Write(const std::string& name, const std::string& text) const {
+        std::ofstream(path / name, std::ios::binary) << text;
+        return (path / name).string();
+    }
+};
+
+std::string ReadText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// CSV lines split at commas (the exports quote nothing in these tables).
+std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::stringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::string> cells;
+        std::stringstream fields(line);
+        for (std::string cell; std::getline(fields, cell, ',');)
+            cells.push_back(cell);
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
+// A minimal PNG (signature, 1×1 IHDR, IEND) as png_scene_test builds it.
+std::string TinyPng() {
+    std::string png("\x89PNG\r\n\x1a\n", 8);
+    const std::string ihdr_body("IHDR\0\0\0\x01\0\0\0\x01\x08\x00\x00\x00\x00", 17);
+    png += std::string("\0\0\0\x0d", 4) + ihdr_body;
+    const unsigned long crc =
+        Crc32(reinterpret_cast<const unsigned char*>(ihdr_body.data()), ihdr_body.size());
+    for (int shift = 24; shift >= 0; shift -= 8)
+        png.push_back(static_cast<char>((crc >> shift) & 0xFF));
+    png += std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    return png;
+}
+
+} // namespace
+
+// Open… reads a file by what it holds: a scene, a figure (PNG with its scene), or a lesson. A
+// bad file is refused with a message and changes nothing; good ones go to the recent list.
+TEST_F(Classroom, OpenReadsScenesFiguresAndLessonsByContent) {
+    TempFolder folder;
+    const std::string scene = folder.Write("s.json", R"({"pos_a": 12, "d_model": 64})");
+    const std::string figure = folder.Write(
+        "f.png", AddPngTextChunk(TinyPng(), kSceneChunkKeyword, R"({"pos_b": 99, "pair": 5})"));
+    const std::string lesson = folder.Write(
+        "l.json", R"({"title": "t", "steps": [{"caption": "a", "scene": {"pos_a": 7}}]})");
+    const std::string corrupt = folder.Write("c.json", R"({"pos_a": )");
+    const std::string plain_png = folder.Write("p.png", TinyPng());
+    const std::string bad_lesson = folder.Write(
+        "b.json", R"({"title": "t", "steps": [{"caption": "a", "scene": {"pos_a": -1}}]})");
+
+    EXPECT_EQ(OpenFile(app, scene), "");
+    EXPECT_EQ(state.pos_a, 12.0);
+    EXPECT_EQ(state.d_model, 64);
+    EXPECT_EQ(OpenFile(app, figure), "");
+    EXPECT_EQ(state.pos_b, 99.0);
+    EXPECT_EQ(state.pair, 5);
+    EXPECT_FALSE(app.lesson.Active());
+    EXPECT_EQ(OpenFile(app, lesson), "");
+    EXPECT_TRUE(app.lesson.Active());
+    EXPECT_EQ(state.pos_a, 7.0);
+    // A scene opened during a lesson ends it.
+    EXPECT_EQ(OpenFile(app, scene), "");
+    EXPECT_FALSE(app.lesson.Active());
+
+    const nlohmann::json before = app.scene.Document();
+    for (const std::string& bad : {corrupt, plain_png, bad_lesson,
+                                   (folder.path / "missing.json").string(), folder.path.string()}) {
+        const std::string error = OpenFile(app, bad);
+        EXPECT_FALSE(error.empty()) << bad;
+        EXPECT_EQ(app.scene.Document(), before) << bad;
+    }
+    EXPECT_NE(OpenFile(app, bad_lesson).find("step 1: field \"pos_a\""), std::string::npos);
+    // Newest first, each once.
+    ASSERT_EQ(app.view.recent_files.size(), 3u);
+    EXPECT_EQ(app.view.recent_files[0], fs::path(scene).lexically_normal().string());
+    EXPECT_EQ(app.view.recent_files[1], fs::path(lesson).lexically_normal().string());
+    EXPECT_EQ(app.view.recent_files[2], fs::path(figure).lexically_normal().string());
+}
+
+// Save scene as… writes every field; opening the file in a fresh app gives the same scene.
+TEST_F(Classroom, SavedScenesOpenAsTheyWere) {
+    TempFolder folder;
+    ASSERT_EQ(app.scene.Apply(R"({"pos_a": 123.5, "base": 500, "d_model": 96, "pair": 40,
+                                  "theme": "high-contrast", "pe_enabled": false})"),
+              "");
+    const std::string path = (folder.path / "saved.json").string();
+    ASSERT_EQ(SaveSceneFile(app, path), "");
+    App reopened;
+    ASSERT_EQ(OpenFile(reopened, path), "");
+    EXPECT_EQ(reopened.scene.Document(), app.scene.Document());
+    // Ctrl+S opens PE Lab's own dialog here; Ctrl+Q still quits while it is open.
+    setenv("PELAB_FILE_CHOOSER", "builtin", 1);
+    Press(keys::kS, false, true);
+    EXPECT_TRUE(app.file_dialog.IsOpen());
+    Frame();
+    EXPECT_TRUE(app.recorder.rects.count("file.path"));
+    Press(keys::kQ, false, true);
+    EXPECT_TRUE(app.pending.quit);
+    unsetenv("PELAB_FILE_CHOOSER");
+    // Unwritable: a message, no crash.
+    EXPECT_FALSE(SaveSceneFile(app, (folder.path / "no/such/folder/x.json").string()).empty());
+}
+
+// The compare table's CSV parses back to the numbers: each PE value against a long double
+// computation here, the pair shares adding up to the dot product the panel shows, and the rows
+// the dimension filter shows.
+TEST_F(Classroom, CompareCsvParsesBackToTheNumbers) {
+    TempFolder folder;
+    ASSERT_EQ(app.scene.Apply(R"({"pos_a": 3, "pos_b": 50, "d_model": 128})"), "");
+    Frame();
+    const std::string path = (folder.path / "compare.csv").string();
+    ASSERT_EQ(ExportTableCsv(app, "compare", path), "");
+    const auto rows = ParseCsv(ReadText(path));
+    ASSERT_EQ(rows.size(), 129u);
+    EXPECT_EQ(rows[0][0], "dim");
+    double dot = 0;
+    for (int dim = 0; dim < 128; ++dim) {
+        const auto& row = rows[dim + 1];
+        ASSERT_EQ(row.size(), 7u);
+        EXPECT_EQ(std::stoi(row[0]), dim);
+        const long double omega = std::pow(10000.0L, -2.0L * (dim / 2) / 128.0L);
+        const long double a = dim % 2 == 0 ? std::sin(3.0L * omega) : std::cos(3.0L * omega);
+        const long double b = dim % 2 == 0 ? std::sin(50.0L * omega) : std::cos(50.0L * omega);
+        EXPECT_NEAR(std::stod(row[2]), static_cast<double>(omega), 1e-15);
+        EXPECT_NEAR(std::stod(row[3]), static_cast<double>(a), 1e-13) << dim;
+        EXPECT_NEAR(std::stod(row[4]), static_cast<double>(b), 1e-13) << dim;
+        if (dim % 2 == 0) dot += std::stod(row[6]);
+    }
+    // Document 003's dot product of PE(3) and PE(50) at d_model 128: 30.59 (README).
+    EXPECT_NEAR(dot, 30.59, 0.005);
+    const nlohmann::json readouts = app.Document(true)["readouts"]["compare"];
+    EXPECT_NEAR(dot, readouts["dot_product"].get<double>(), 1e-9);
+    // The sin-only filter exports the sin rows only.
+    ASSERT_EQ(app.scene.Apply(R"({"compare_dims": "sin"})"), "");
+    ASSERT_EQ(ExportTableCsv(app, "compare", path), "");
+    const auto sin_rows = ParseCsv(ReadText(path));
+    ASSERT_EQ(sin_rows.size(), 65u);
+    for (std::size_t k = 1; k < sin_rows.size(); ++k) {
+        EXPECT_EQ(sin_rows[k][1], "sin");
+    }
+    EXPECT_FALSE(ExportTableCsv(app, "waves", path).empty()) << "waves has no table";
+}
+
+// The calculator's CSV and the property table's: the calculator's rows are the dims it shows,
+// each value against std::sin/cos; the property table has the documents' verdicts.
+TEST_F(Classroom, CalculatorAndPropertyTableCsv) {
+    TempFolder folder;
+    ASSERT_EQ(app.scene.Apply(R"({"pos_a": 1, "d_model": 4, "calculator_dim_from": 0,
+                                  "calculator_dim_to": 3})"),
+              "");
+    const std::string path = (folder.path / "calc.csv").string();
+    ASSERT_EQ(ExportTableCsv(app, "calculator", path), "");
+    const auto rows = ParseCsv(ReadText(path));
+    ASSERT_EQ(rows.size(), 5u);
+    // Document 001's PE(1) at d_model 4: [0.841, 0.540, 0.010, 1.000].
+    const double expected[] = {0.841, 0.540, 0.010, 1.000};
+    for (int dim = 0; dim < 4; ++dim) {
+        EXPECT_NEAR(std::stod(rows[dim + 1][7]), expected[dim], 5e-4) << dim;
+    }
+    ASSERT_EQ(ExportTableCsv(app, "candidates", path), "");
+    const auto table = ParseCsv(ReadText(path));
+    ASSERT_EQ(table.size(), 10u); // header + nine encodings
+    EXPECT_EQ(table[0][0], "encoding");
+    const auto verdict = [&](const std::string& name_start, int property) {
+        for (const auto& row : table)
+            if (row[0].rfind(name_start, 0) == 0) return row[2 + 2 * property];
+        return std::string("(no row)");
+    };
+    EXPECT_EQ(verdict("raw index", 0), "fails"); // unbounded (document 002)
+    EXPECT_EQ(verdict("binary", 3), "fails");    // not smooth (document 002)
+    EXPECT_EQ(verdict("sin + cos", 0), "ok");
+    EXPECT_EQ(verdict("sin + cos", 1), "ok");
+}
+
+// Recent files are kept with the settings: written in the [PELab][View] section and read back;
+// a line that is not a path is ignored.
+TEST_F(Classroom, RecentFilesPersistWithTheSettings) {
+    RegisterViewSettingsHandler(app.view);
+    app.view.recent_files = {"/a/one.json", "/b/two words.png"};
+    std::size_t size = 0;
+    const std::string ini = ImGui::SaveIniSettingsToMemory(&size);
+    EXPECT_NE(ini.find("Recent=/b/two words.png"), std::string::npos);
+    app.view.recent_files.clear();
+    ImGui::LoadIniSettingsFromMemory(ini.c_str(), ini.size());
+    EXPECT_EQ(app.view.recent_files, (std::vector<std::string>{"/a/one.json", "/b/two words.png"}));
+    app.view.recent_files.clear();
+    const std::string odd = "[PELab][View]\nRecent=\nTheme=nonsense\nRecent=/c.json\n";
+    ImGui::LoadIniSettingsFromMemory(odd.c_str(), odd.size());
+    EXPECT_EQ(app.view.recent_files, std::vector<std::string>{"/c.json"});
+}
+
+TEST(FileDialogListing, FoldersFirstMatchingFilesNoDotFiles) {
+    TempFolder folder;
+    fs::create_directories(folder.path / "zeta");
+    fs::create_directories(folder.path / "alpha");
+    fs::create_directories(folder.path / ".hidden");
+    folder.Write("b.json", "{}");
+    folder.Write("a.PNG", "");
+    folder.Write("c.txt", "");
+    folder.Write(".dot.json", "{}");
+    std::vector<FolderEntry> entries;
+    ASSERT_EQ(ListFolder(folder.path.string(), {".json", ".png"}, 100, &entries), "");
+    std::vector<std::string> names;
+    for (const FolderEntry& entry : entries)
+        names.push_back(entry.name + (entry.is_folder ? "/" : ""));
+    EXPECT_EQ(names, (std::vector<std::string>{"alpha/", "zeta/", "a.PNG", "b.json"}));
+    EXPECT_NE(ListFolder((folder.path / "nope").string(), {}, 100, &entries), "");
+    EXPECT_TRUE(entries.empty());
+}
+
+// The desktop's chooser as a child process: a stand-in "zenity" on PATH prints a path and the
+// dialog hands it over; one that fails, or none at all, opens the builtin dialog with a message.
+// The frames never wait for the child.
+TEST_F(Classroom, DesktopChooserAnswersAndFailuresFallBack) {
+    TempFolder folder;
+    const std::string chosen = (folder.path / "picked.json").string();
+    const auto fake = [&](const std::string& body) {
+        const std::string path = folder.Write("zenity", "#!/bin/sh\n" + body + "\n");
+        fs::permissions(path, fs::perms::owner_all);
+    };
+    const char* old_path = std::getenv("PATH");
+    const std::string saved_path = old_path ? old_path : "";
+    setenv("PATH", (folder.path.string() + ":/usr/bin:/bin").c_str(), 1);
+    setenv("PELAB_FILE_CHOOSER", "zenity", 1);
+    FrameContext frame{state, app.pending, app.recorder, app.stats, GetTheme(ThemeId::Dark),
+                       true,  nullptr,     false};
+    const auto run = [&](std::string* path) {
+        // Frames until the child answers or the dialog falls back (at most 10 s).
+        for (int k = 0; k < 1000; ++k) {
+            ImGui::NewFrame();
+            const bool got = app.file_dialog.Draw(frame, path);
+            ImGui::Render();
+            if (got) return true;
+            if (!app.file_dialog.Waiting()) return false;
+            ::usleep(10000);
+        }
+        return false;
+    };
+    FileDialogRequest request;
+    request.title = "Open";
+    fake("sleep 0.2; echo '" + chosen + "'");
+    app.file_dialog.Open(request);
+    EXPECT_TRUE(app.file_dialog.Waiting());
+    std::string path;
+    EXPECT_TRUE(run(&path));
+    EXPECT_EQ(path, chosen);
+    app.file_dialog.Close();
+    EXPECT_FALSE(app.file_dialog.IsOpen());
+    // Cancelled (exit 1): nothing, no dialog.
+    fake("exit 1");
+    app.file_dialog.Open(request);
+    EXPECT_FALSE(run(&path));
+    EXPECT_FALSE(app.file_dialog.IsOpen());
+    // Broken (exit 5): the builtin dialog takes over.
+    fake("exit 5");
+    app.file_dialog.Open(request);
+    EXPECT_FALSE(run(&path));
+    EXPECT_TRUE(app.file_dialog.IsOpen());
+    EXPECT_FALSE(app.file_dialog.Waiting());
+    app.file_dialog.Close();
+    // Not installed at all.
+    fs::remove(folder.path / "zenity");
+    setenv("PATH", folder.path.string().c_str(), 1);
+    app.file_dialog.Open(request);
+    EXPECT_FALSE(run(&path));
+    EXPECT_TRUE(app.file_dialog.IsOpen());
+    app.file_dialog.Close();
+    setenv("PATH", saved_path.c_str(), 1);
+    unsetenv("PELAB_FILE_CHOOSER");
+    Frame();
 }

@@ -56,6 +56,8 @@ public:
     bool IsFullscreen() const;
     /// Key presses since the last call, in order (see KeyPress in app_ui.h).
     std::vector<KeyPress> TakeKeyPresses();
+    /// Paths of the files dropped on the window since the last call, in order.
+    std::vector<std::string> TakeDroppedPaths();
     /// The monitor's content scale (1 on an ordinary screen, 2 on a HiDPI one).
     float ContentScale() const;
     /// Re-uploads the font atlas after it was rebuilt (e.g. at a new font scale).

@@ -17,6 +17,7 @@ struct Platform::Impl {
     bool backends_started = false;
     bool fullscreen = false;
     std::vector<KeyPress> key_presses;
+    std::vector<std::string> dropped_paths;
     bool activity = true; ///< an event arrived since TakeActivity() (the first frame is owed)
     int windowed_x = 100, windowed_y = 100, windowed_w = 1280, windowed_h = 800;
     GLuint gpu_timer = 0; ///< GL_TIME_ELAPSED query for --bench-frames
@@ -46,6 +47,14 @@ void OnKey(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) 
     if ((action == GLFW_PRESS || action == GLFW_REPEAT) && impl->key_presses.size() < 256)
         impl->key_presses.push_back(
             KeyPress{key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0});
+}
+// Files dropped on the window, kept for the session to open (at most 16 at a time).
+void OnDrop(GLFWwindow* window, int count, const char** paths) {
+    Platform::Impl* impl = ImplOf(window);
+    if (!impl) return;
+    impl->activity = true;
+    for (int k = 0; k < count && impl->dropped_paths.size() < 16; ++k)
+        if (paths[k] != nullptr) impl->dropped_paths.emplace_back(paths[k]);
 }
 void OnCursorPos(GLFWwindow* window, double, double) {
     MarkActivity(window);
@@ -113,6 +122,7 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
     glfwSetMouseButtonCallback(impl_->window, OnMouseButton);
     glfwSetScrollCallback(impl_->window, OnScroll);
     glfwSetCharCallback(impl_->window, OnChar);
+    glfwSetDropCallback(impl_->window, OnDrop);
     glfwSetWindowFocusCallback(impl_->window, OnFocus);
     glfwSetCursorEnterCallback(impl_->window, OnEnter);
     glfwSetFramebufferSizeCallback(impl_->window, OnSize);
@@ -252,6 +262,12 @@ std::vector<KeyPress> Platform::TakeKeyPresses() {
     std::vector<KeyPress> presses;
     presses.swap(impl_->key_presses);
     return presses;
+}
+
+std::vector<std::string> Platform::TakeDroppedPaths() {
+    std::vector<std::string> paths;
+    paths.swap(impl_->dropped_paths);
+    return paths;
 }
 
 float Platform::ContentScale() const {

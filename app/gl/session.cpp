@@ -13,6 +13,7 @@
 #include "png_scene.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
@@ -85,23 +86,74 @@ void PngToBuffer(void* context, void* data, int size) {
                   static_cast<unsigned char*>(data) + size);
 }
 
-// Encodes width × height RGBA pixels as PNG, with the scene in a text chunk when given, writes
-// the file atomically and says so; the exit code.
-int WritePng(const std::string& out, const std::vector<unsigned char>& rgba, int width, int height,
-             const std::string& scene = {}) {
+// Encodes width × height RGBA pixels as PNG, with the scene in a text chunk when given, and
+// writes the file atomically; "" or why not.
+std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
+                         int height, const std::string& scene) {
     std::vector<unsigned char> png;
-    if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4)) {
-        std::fprintf(stderr, "pelab: PNG encoding failed\n");
-        return kExitRuntimeFailure;
-    }
+    if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4))
+        return "PNG encoding failed";
     std::string file(png.begin(), png.end());
     if (!scene.empty()) file = AddPngTextChunk(file, kSceneChunkKeyword, scene);
-    if (const std::string error = SaveTextFile(out, file); !error.empty()) {
+    return SaveTextFile(out, file);
+}
+
+// WritePngFile for the commands: says what it wrote or why not; the exit code.
+int WritePng(const std::string& out, const std::vector<unsigned char>& rgba, int width, int height,
+             const std::string& scene = {}) {
+    if (const std::string error = WritePngFile(out, rgba, width, height, scene); !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
     std::printf("wrote %s (%dx%d)\n", out.c_str(), width, height);
     return kExitOk;
+}
+
+// File → Export as PNG: the panel's window as it is on screen, cut from a capture of the frame
+// just rendered, with the scene in a text chunk; the result goes to the status bar or a notice.
+void ExportPanelPng(App& app, Platform& platform) {
+    const std::string path = app.pending.export_png;
+    const PanelEntry* entry = app.panels.Find(app.pending.export_png_panel);
+    app.pending.export_png.clear();
+    const ImGuiWindow* window =
+        entry ? ImGui::FindWindowByName(entry->window_name.c_str()) : nullptr;
+    if (window == nullptr || !window->WasActive) {
+        app.notice = "nothing exported: the panel is no longer open";
+        return;
+    }
+    std::vector<unsigned char> rgba;
+    int width = 0, height = 0;
+    std::string error;
+    if (!platform.Capture(&rgba, &width, &height, &error)) {
+        app.notice = "export failed: " + error;
+        return;
+    }
+    // The capture is in framebuffer pixels; windows are placed in ImGui's display units.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float scale_x = display.x > 0 ? width / display.x : 1.0f;
+    const float scale_y = display.y > 0 ? height / display.y : 1.0f;
+    const int x0 = std::clamp(static_cast<int>(window->Pos.x * scale_x), 0, width);
+    const int y0 = std::clamp(static_cast<int>(window->Pos.y * scale_y), 0, height);
+    const int x1 =
+        std::clamp(static_cast<int>((window->Pos.x + window->Size.x) * scale_x), x0, width);
+    const int y1 =
+        std::clamp(static_cast<int>((window->Pos.y + window->Size.y) * scale_y), y0, height);
+    if (x1 - x0 < 1 || y1 - y0 < 1) {
+        app.notice = "nothing exported: the panel is off screen";
+        return;
+    }
+    std::vector<unsigned char> cut(static_cast<std::size_t>(x1 - x0) * (y1 - y0) * 4);
+    for (int y = y0; y < y1; ++y)
+        std::copy_n(&rgba[(static_cast<std::size_t>(y) * width + x0) * 4],
+                    static_cast<std::size_t>(x1 - x0) * 4,
+                    &cut[static_cast<std::size_t>(y - y0) * (x1 - x0) * 4]);
+    error = WritePngFile(path, cut, x1 - x0, y1 - y0, app.Document(false).dump(-1, ' ', true));
+    if (!error.empty()) {
+        app.notice = "export failed: " + error;
+        return;
+    }
+    AddRecentFile(app.view, path);
+    app.status_note = "exported " + std::filesystem::path(path).filename().string();
 }
 
 // Opens the window; on failure prints why (no display, no OpenGL 3.3) and returns false.
@@ -249,10 +301,16 @@ int RunGui(const GuiOptions& options) {
         platform.BeginFrame();
         ImGui::NewFrame();
         HandleShortcuts(app, platform.TakeKeyPresses());
+        // A file dropped on the window opens as File → Open… would (the last one wins).
+        for (const std::string& dropped : platform.TakeDroppedPaths())
+            if (const std::string error = OpenFile(app, dropped); !error.empty())
+                app.notice = PrintableLine(error);
         if (app.view.fullscreen != platform.IsFullscreen())
             platform.SetFullscreen(app.view.fullscreen);
         DrawFrame(app, frame_options, io.DeltaTime);
         ImGui::Render();
+        if (!app.pending.export_png.empty() && --app.pending.export_png_frames <= 0)
+            ExportPanelPng(app, platform);
         const auto cpu_done = std::chrono::steady_clock::now();
         platform.EndFrame();
         if (gpu_time_ms != nullptr) *gpu_time_ms = platform.EndGpuTimerMs();
@@ -282,6 +340,7 @@ int RunGui(const GuiOptions& options) {
         // it is drawn.
         const bool animating =
             app.state.playing || app.pending.arrange || heatmaps.TakeFramePending() ||
+            app.file_dialog.Waiting() || !app.pending.export_png.empty() ||
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);

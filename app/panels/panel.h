@@ -27,6 +27,11 @@ public:
     /// What the status bar adds while this panel is presented (a setting of its own that the
     /// shared numbers do not show); default: nothing.
     virtual std::string StatusNote() const { return {}; }
+    /// The panel's table as CSV (a header line, then one line per row, full precision), for
+    /// File → Export table as CSV; "" when the panel has no table.
+    virtual std::string TableCsv(const AppState& /*state*/) const { return {}; }
+    /// Whether TableCsv has a table to give (cheap: asked while the File menu is drawn).
+    virtual bool HasTable() const { return false; }
 };
 
 } // namespace pelab

@@ -39,6 +39,8 @@ struct CalculatorPanel : Panel {
     void Range(const AppState& state, int* first, int* last) const;
     /// The shown rows as CSV (header + one line per dimension, 17 significant digits).
     std::string Csv(const AppState& state) const;
+    std::string TableCsv(const AppState& state) const override { return Csv(state); }
+    bool HasTable() const override { return true; }
 
 private:
     void DrawControls(FrameContext& frame);

@@ -287,4 +287,41 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
     state.Clamp();
 }
 
+namespace {
+
+// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+std::string CsvField(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+} // namespace
+
+std::string CandidatesPanel::TableCsv(const AppState& state) const {
+    std::string csv = "encoding";
+    for (int property = 0; property < kPropertyCount; ++property)
+        csv +=
+            std::string(",") + PropertyName(property) + "," + PropertyName(property) + " verdict";
+    csv += "\n";
+    const CandidateSettings settings = Settings(state);
+    for (int c = 0; c < kCandidateCount; ++c) {
+        const auto each = static_cast<Candidate>(c);
+        const CandidateProperties measured =
+            candidate_properties(each, settings, positions, CheckedDims(state), shift_k);
+        csv += CsvField(candidate_name(each));
+        for (int property = 0; property < kPropertyCount; ++property) {
+            const PropertyCell cell = DescribeProperty(property, measured, length);
+            csv += "," + CsvField(cell.text) + "," +
+                   (!cell.known ? "cannot say"
+                    : cell.ok   ? "ok"
+                                : "fails");
+        }
+        csv += "\n";
+    }
+    return csv;
+}
+
 } // namespace pelab

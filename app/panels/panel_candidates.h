@@ -41,6 +41,10 @@ struct CandidatesPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     std::string StatusNote() const override;
+    /// The property table: each encoding's cells as shown, with their verdicts (ok, fails,
+    /// cannot say), measured afresh for the current settings.
+    std::string TableCsv(const AppState& state) const override;
+    bool HasTable() const override { return true; }
 
     Candidate Selected() const;
     CandidateSettings Settings(const AppState& state) const;

@@ -299,15 +299,8 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     range_first = std::clamp(range_first, 0, d - 1);
     range_last = std::clamp(range_last, range_first, d - 1);
     visible_dims.clear();
-    for (int dim = 0; dim < d; ++dim) {
-        const bool keep =
-            filter == DimensionFilter::All ||
-            (filter == DimensionFilter::SinOnly && dim % 2 == 0) ||
-            (filter == DimensionFilter::CosOnly && dim % 2 == 1) ||
-            (filter == DimensionFilter::Range && dim >= range_first && dim <= range_last) ||
-            (filter == DimensionFilter::EveryKth && dim % every_k == 0);
-        if (keep) visible_dims.push_back(dim);
-    }
+    for (int dim = 0; dim < d; ++dim)
+        if (Shows(dim, d)) visible_dims.push_back(dim);
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersV |
                                   ImGuiTableFlags_Resizable;
@@ -441,6 +434,43 @@ nlohmann::json ComparePanel::Readouts(const AppState& state) const {
         readouts["dot_product_shifted_by_k"] =
             compare_positions(a, b, state.d_model, state.base).dot_product;
     return readouts;
+}
+
+bool ComparePanel::Shows(int dim, int d) const {
+    const int first = std::clamp(range_first, 0, d - 1);
+    const int last = std::clamp(range_last, first, d - 1);
+    switch (filter) {
+    case DimensionFilter::All:
+        return true;
+    case DimensionFilter::SinOnly:
+        return dim % 2 == 0;
+    case DimensionFilter::CosOnly:
+        return dim % 2 == 1;
+    case DimensionFilter::Range:
+        return dim >= first && dim <= last;
+    case DimensionFilter::EveryKth:
+        return dim % std::max(every_k, 1) == 0;
+    }
+    return true;
+}
+
+std::string ComparePanel::TableCsv(const AppState& state) const {
+    const int d = state.d_model;
+    const std::vector<double> a = pe_vector_double(state.pos_a, d, state.base);
+    const std::vector<double> b = pe_vector_double(state.pos_b, d, state.base);
+    std::string csv = "dim,function,omega,pe_a,pe_b,abs_delta,pair_share\n";
+    char line[256];
+    for (int dim = 0; dim < d; ++dim) {
+        if (!Shows(dim, d)) continue;
+        const int pair = dim / 2;
+        const double omega = std::pow(state.base, -2.0 * pair / d);
+        const double share = a[2 * pair] * b[2 * pair] + a[2 * pair + 1] * b[2 * pair + 1];
+        std::snprintf(line, sizeof line, "%d,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", dim,
+                      dim % 2 == 0 ? "sin" : "cos", omega, a[dim], b[dim],
+                      std::fabs(a[dim] - b[dim]), share);
+        csv += line;
+    }
+    return csv;
 }
 
 } // namespace pelab

@@ -15,6 +15,11 @@ struct ComparePanel : Panel {
     enum class DimensionFilter { All, SinOnly, CosOnly, Range, EveryKth };
     // View state.
     DimensionFilter filter = DimensionFilter::All;
+    /// Whether the filter shows dimension dim of d (range bounds clamped as drawn).
+    bool Shows(int dim, int d) const;
+    /// The shown rows: dim, function, ω, PE_A, PE_B, |Δ|, the pair's share of the dot product.
+    std::string TableCsv(const AppState& state) const override;
+    bool HasTable() const override { return true; }
     int range_first = 0, range_last = 63;
     int every_k = 8;
     std::string input_note; ///< why a typed position was changed

@@ -128,13 +128,19 @@ void ViewSettingsReadLine(ImGuiContext*, ImGuiSettingsHandler*, void* entry, con
     } else if (std::sscanf(line, "FontScale=%f", &scale) == 1 && scale >= kMinFontScale &&
                scale <= kMaxFontScale) {
         view->font_scale = scale;
+    } else if (std::strncmp(line, "Recent=", 7) == 0 && line[7] != '\0' &&
+               view->recent_files.size() < kMaxRecentFiles) {
+        view->recent_files.emplace_back(line + 7);
     }
 }
 
 void ViewSettingsWriteAll(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* out) {
     const auto* view = static_cast<const ViewSettings*>(handler->UserData);
-    out->appendf("[%s][View]\nTheme=%s\nFontScale=%.4f\n\n", handler->TypeName,
+    out->appendf("[%s][View]\nTheme=%s\nFontScale=%.4f\n", handler->TypeName,
                  GetTheme(view->theme).name, view->font_scale);
+    for (const std::string& path : view->recent_files)
+        out->appendf("Recent=%s\n", path.c_str());
+    out->append("\n");
 }
 
 } // namespace

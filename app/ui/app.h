@@ -4,6 +4,8 @@
 #pragma once
 
 #include "app_state.h"
+#include "file_dialog.h"
+#include "file_menu.h"
 #include "frame.h"
 #include "lesson_player.h"
 #include "panel_registry.h"
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -31,6 +34,8 @@ struct ViewSettings {
     bool show_glossary = false;
     bool show_keys = false;     ///< the keyboard help (F1, ?)
     bool confirm_reset = false; ///< Reset all waits for Enter / Esc or a button
+    /// Files opened or saved, newest first (File → Open recent; kept with the settings).
+    std::vector<std::string> recent_files;
 
     /// Multiplies the text size by factor (Ctrl+= / Ctrl+-, the View menu), within [0.5, 4].
     void ScaleText(float factor);
@@ -53,6 +58,15 @@ struct App {
     /// The scene as the app starts, before settings or files, less the theme and text size
     /// (the user's, kept by Reset all).
     nlohmann::json defaults;
+    /// The file dialog, what it is for, and the panel an export acts on.
+    FileDialog file_dialog;
+    FileTask file_task = FileTask::None;
+    std::string file_task_panel;
+    std::string focused_panel; ///< the panel last clicked or typed in (for the exports)
+    /// A file that could not be opened (a drop, a recent file): shown in a window until OK.
+    std::string notice;
+    /// The last file action's result ("saved scene.json"), on the status bar.
+    std::string status_note;
 
     App(); ///< builds the scene table over the state, the view and every panel
     App(const App&) = delete;

@@ -34,6 +34,21 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
     AppState& state = app.state;
     LessonPlayer& lesson = app.lesson;
     for (const KeyPress& press : presses) {
+        // Quit works whatever is open.
+        if (press.ctrl && press.key == keys::kQ) {
+            app.pending.quit = true;
+            continue;
+        }
+        // A file dialog or a message takes the keys (ImGui gives them to its fields).
+        if (app.file_dialog.IsOpen() || !app.notice.empty()) continue;
+        if (press.ctrl && press.key == keys::kO) {
+            BeginFileTask(app, FileTask::Open);
+            continue;
+        }
+        if (press.ctrl && press.key == keys::kS) {
+            BeginFileTask(app, FileTask::SaveScene);
+            continue;
+        }
         // The reset question takes only its answer.
         if (app.view.confirm_reset) {
             if (press.key == keys::kEnter || press.key == keys::kKeypadEnter) ResetAll(app);
@@ -142,7 +157,7 @@ void DrawMainMenu(App& app) {
     const bool file_menu = ImGui::BeginMenu("File");
     app.recorder.RecordLastItem("menu.file");
     if (file_menu) {
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending.quit = true;
+        DrawFileMenuItems(app);
         ImGui::EndMenu();
     }
     const bool view_menu = ImGui::BeginMenu("View");
@@ -253,7 +268,8 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
         app, ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
         ImVec2(viewport->Size.x, lesson_bar));
     // The outlines are drawn over everything: not over the help or a question.
-    if (!app.view.show_keys && !app.view.confirm_reset) DrawLessonHighlights(app);
+    if (!app.view.show_keys && !app.view.confirm_reset && !app.file_dialog.IsOpen())
+        DrawLessonHighlights(app);
     if (app.lesson.blank) DrawBlankScreen();
 }
 
@@ -269,6 +285,8 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
                        app.gpu,
                        presented};
     if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) {
+        if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows))
+            app.focused_panel = entry.id;
         frame.pictures_first =
             ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kShortWindowEms;
         entry.panel->Draw(frame);
@@ -327,8 +345,11 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
             DrawGlossary(&app.view.show_glossary);
             DrawKeyboardHelp(app);
             DrawResetConfirmation(app);
+            DrawFileWindows(app);
             DrawLessonParts(app, bar, lesson_bar);
-            DrawStatusBar(state, entry->panel->StatusNote());
+            std::string note = entry->panel->StatusNote();
+            if (!app.status_note.empty()) note += (note.empty() ? "" : "   ·   ") + app.status_note;
+            DrawStatusBar(state, note);
         }
         return;
     }
@@ -360,8 +381,9 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     DrawGlossary(&app.view.show_glossary);
     DrawKeyboardHelp(app);
     DrawResetConfirmation(app);
+    DrawFileWindows(app);
     DrawLessonParts(app, bar, lesson_bar);
-    DrawStatusBar(state, {});
+    DrawStatusBar(state, app.status_note);
 }
 
 } // namespace pelab

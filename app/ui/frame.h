@@ -21,6 +21,11 @@ namespace pelab {
 struct FrameRequests {
     bool quit = false;    ///< Ctrl+Q, File → Quit
     bool arrange = false; ///< tile the open panels again (View → Arrange, Esc, a resize)
+    /// File → Export as PNG: the session captures this panel to this path once
+    /// export_png_frames more frames are drawn (the dialog that asked must be gone first).
+    std::string export_png;
+    std::string export_png_panel;
+    int export_png_frames = 0;
 };
 
 /// Frame statistics that --bench-frames reports.

@@ -13,6 +13,8 @@ namespace {
 
 constexpr ShortcutRow kEverywhere[] = {
     {"F1 or ?", "this list of keys (Esc, F1 or ? closes it)"},
+    {"Ctrl+O", "open a scene, a PNG figure or a lesson (or drop the file on the window)"},
+    {"Ctrl+S", "save the scene as…"},
     {"Ctrl+R", "reset all: every panel back to its defaults (asks first in a lesson or while a "
                "panel is presented)"},
     {"Ctrl+= / Ctrl+-", "larger / smaller text"},

@@ -1,0 +1,271 @@
+#include "file_menu.h"
+
+#include "app.h"
+#include "json_input.h"
+#include "pelab/export.h"
+#include "png_scene.h"
+#include "widgets.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace pelab {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kNoticePopup = "PE Lab###notice";
+
+// A lesson is a JSON object with "steps" (or says it is one); anything else is read as a scene.
+bool HoldsLesson(const std::string& bytes) {
+    if (LooksLikePng(bytes)) return false;
+    const json doc = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+    return doc.is_object() &&
+           (doc.contains("steps") || (doc.contains("format") && doc["format"] == "pelab-lesson"));
+}
+
+std::string Quoted(const std::string& path) {
+    return Excerpt(json(path), 200);
+}
+
+// Where a dialog starts: the folder of the newest recent file that still exists.
+std::string StartFolder(const ViewSettings& view) {
+    for (const std::string& recent : view.recent_files) {
+        std::error_code error;
+        const fs::path folder = fs::path(recent).parent_path();
+        if (!folder.empty() && fs::is_directory(folder, error)) return folder.string();
+    }
+    return {};
+}
+
+FrameContext Frame(App& app) {
+    return FrameContext{app.state, app.pending, app.recorder, app.stats, GetTheme(app.view.theme),
+                        true,      app.gpu,     false};
+}
+
+// Does what the dialog was opened for with the chosen path; "" or why not.
+std::string CarryOut(App& app, const std::string& path) {
+    switch (app.file_task) {
+    case FileTask::Open:
+        return OpenFile(app, path);
+    case FileTask::OpenLesson: {
+        std::string bytes;
+        if (std::string error = ReadInputFile(path, kMaxInputBytes, &bytes); !error.empty())
+            return "lesson " + error;
+        if (!HoldsLesson(bytes))
+            return Quoted(path) + " is not a lesson (a lesson is a JSON object with \"steps\")";
+        return OpenFile(app, path);
+    }
+    case FileTask::SaveScene:
+        return SaveSceneFile(app, path);
+    case FileTask::ExportPng: {
+        if (std::string error = check_writable(path); !error.empty()) return error;
+        app.pending.export_png = path;
+        app.pending.export_png_panel = app.file_task_panel;
+        // The dialog is still on screen this frame; the picture is taken once it has gone.
+        app.pending.export_png_frames = 3;
+        return {};
+    }
+    case FileTask::ExportCsv:
+        return ExportTableCsv(app, app.file_task_panel, path);
+    case FileTask::None:
+        break;
+    }
+    return {};
+}
+
+} // namespace
+
+void AddRecentFile(ViewSettings& view, const std::string& path) {
+    if (path.empty() || path.find_first_of("\n\r") != std::string::npos) return;
+    std::error_code error;
+    fs::path absolute = fs::absolute(path, error);
+    const std::string entry = error ? path : absolute.lexically_normal().string();
+    auto& recent = view.recent_files;
+    recent.erase(std::remove(recent.begin(), recent.end(), entry), recent.end());
+    recent.insert(recent.begin(), entry);
+    if (recent.size() > kMaxRecentFiles) recent.resize(kMaxRecentFiles);
+    if (ImGui::GetCurrentContext()) ImGui::MarkIniSettingsDirty();
+}
+
+std::string OpenFile(App& app, const std::string& path) {
+    std::string bytes;
+    if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
+        return error;
+    if (HoldsLesson(bytes)) {
+        Lesson lesson;
+        if (std::string error = LoadLesson(path, app.scene, app.panels, &lesson); !error.empty())
+            return "lesson " + Quoted(path) + ": " + error;
+        StartLesson(app, std::move(lesson));
+    } else {
+        if (std::string error = app.scene.Load(path); !error.empty()) return error;
+        app.lesson = LessonPlayer{}; // a scene of one's own: the lesson's steps no longer apply
+        app.pending.arrange = true;
+    }
+    AddRecentFile(app.view, path);
+    app.status_note = "opened " + fs::path(path).filename().string();
+    return {};
+}
+
+std::string SaveSceneFile(App& app, const std::string& path) {
+    if (std::string error = SaveTextFile(path, app.Document(false).dump(2) + "\n"); !error.empty())
+        return error;
+    AddRecentFile(app.view, path);
+    app.status_note = "saved " + fs::path(path).filename().string();
+    return {};
+}
+
+std::string ExportTableCsv(App& app, const std::string& panel_id, const std::string& path) {
+    const PanelEntry* entry = app.panels.Find(panel_id);
+    if (entry == nullptr || !entry->panel->HasTable())
+        return "the panel \"" + panel_id + "\" has no table to export";
+    if (std::string error = SaveTextFile(path, entry->panel->TableCsv(app.state)); !error.empty())
+        return error;
+    app.status_note = "exported " + fs::path(path).filename().string();
+    return {};
+}
+
+std::string ExportPanel(const App& app) {
+    if (!app.view.presented_panel.empty()) return app.view.presented_panel;
+    if (const PanelEntry* focused = app.panels.Find(app.focused_panel); focused && focused->open)
+        return focused->id;
+    for (const PanelEntry& entry : app.panels.Entries())
+        if (entry.open) return entry.id;
+    return {};
+}
+
+void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
+    FileDialogRequest request;
+    request.folder = StartFolder(app.view);
+    switch (task) {
+    case FileTask::Open:
+        request.title = "Open a scene, figure or lesson";
+        request.extensions = {".json", ".png"};
+        break;
+    case FileTask::OpenLesson:
+        request.title = "Open lesson";
+        request.extensions = {".json"};
+        break;
+    case FileTask::SaveScene:
+        request.title = "Save scene as";
+        request.save = true;
+        request.extensions = {".json"};
+        request.suggested_name = "pelab-scene.json";
+        break;
+    case FileTask::ExportPng:
+        request.title = "Export panel as PNG";
+        request.save = true;
+        request.extensions = {".png"};
+        request.suggested_name = "pelab-" + panel_id + ".png";
+        break;
+    case FileTask::ExportCsv:
+        request.title = "Export table as CSV";
+        request.save = true;
+        request.extensions = {".csv"};
+        request.suggested_name = "pelab-" + panel_id + ".csv";
+        break;
+    case FileTask::None:
+        return;
+    }
+    app.file_task = task;
+    app.file_task_panel = panel_id;
+    app.file_dialog.Open(request);
+}
+
+void DrawFileMenuItems(App& app) {
+    if (ImGui::MenuItem("Open…", "Ctrl+O")) BeginFileTask(app, FileTask::Open);
+    app.recorder.RecordLastItem("file.open");
+    FormulaTooltip("A scene (.json), a PNG figure PE Lab exported (it carries its scene), or a "
+                   "lesson. Dropping a file on the window does the same.");
+    if (ImGui::MenuItem("Open lesson…")) BeginFileTask(app, FileTask::OpenLesson);
+    app.recorder.RecordLastItem("file.open_lesson");
+    const bool recent_menu = ImGui::BeginMenu("Open recent", !app.view.recent_files.empty());
+    app.recorder.RecordLastItem("file.recent");
+    if (recent_menu) {
+        std::string chosen;
+        for (std::size_t k = 0; k < app.view.recent_files.size(); ++k) {
+            const std::string& path = app.view.recent_files[k];
+            ImGui::PushID(static_cast<int>(k));
+            if (ImGui::MenuItem(fs::path(path).filename().string().c_str())) chosen = path;
+            app.recorder.RecordLastItem(("file.recent." + std::to_string(k)).c_str());
+            FormulaTooltip(path.c_str());
+            ImGui::PopID();
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem("Clear the list")) {
+            app.view.recent_files.clear();
+            ImGui::MarkIniSettingsDirty();
+        }
+        ImGui::EndMenu();
+        if (!chosen.empty()) {
+            if (std::string error = OpenFile(app, chosen); !error.empty()) {
+                app.notice = error;
+                std::error_code missing;
+                if (!fs::exists(chosen, missing)) {
+                    auto& recent = app.view.recent_files;
+                    recent.erase(std::remove(recent.begin(), recent.end(), chosen), recent.end());
+                }
+            }
+        }
+    }
+    if (ImGui::MenuItem("Save scene as…", "Ctrl+S")) BeginFileTask(app, FileTask::SaveScene);
+    app.recorder.RecordLastItem("file.save_scene");
+    FormulaTooltip("Every setting of every panel, as JSON: `pelab --scene FILE` or Open… "
+                   "brings it back.");
+    ImGui::Separator();
+    const std::string panel_id = ExportPanel(app);
+    const PanelEntry* panel = app.panels.Find(panel_id);
+    const std::string title = panel ? panel->title : std::string("a panel");
+    if (ImGui::MenuItem(("Export \"" + title + "\" as PNG…").c_str(), nullptr, false,
+                        panel != nullptr))
+        BeginFileTask(app, FileTask::ExportPng, panel_id);
+    app.recorder.RecordLastItem("file.export_png");
+    FormulaTooltip("The panel as it is on screen. The PNG carries the scene: open it to get this "
+                   "exact view back. Click in another panel first to export that one.");
+    const bool has_table = panel && panel->panel->HasTable();
+    if (ImGui::MenuItem(("Export \"" + title + "\" table as CSV…").c_str(), nullptr, false,
+                        has_table))
+        BeginFileTask(app, FileTask::ExportCsv, panel_id);
+    app.recorder.RecordLastItem("file.export_csv");
+    FormulaTooltip(has_table ? "The table's rows with every digit, for a spreadsheet."
+                             : "Compare, Calculator and Why the obvious ideas fail have tables: "
+                               "click in one of them first.");
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending.quit = true;
+}
+
+void DrawFileWindows(App& app) {
+    FrameContext frame = Frame(app);
+    std::string path;
+    if (app.file_dialog.Draw(frame, &path)) {
+        if (const std::string error = CarryOut(app, path); error.empty()) {
+            app.file_dialog.Close();
+            app.file_task = FileTask::None;
+        } else {
+            app.file_dialog.Fail(PrintableLine(error));
+        }
+    }
+    if (app.notice.empty()) return;
+    if (!ImGui::IsPopupOpen(kNoticePopup)) ImGui::OpenPopup(kNoticePopup);
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 32, viewport->Size.x), 0));
+    if (ImGui::BeginPopupModal(kNoticePopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+        ErrorText(frame, app.notice.c_str());
+        app.recorder.RecordLastItem("notice.text");
+        if (ImGui::Button("OK") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+            app.notice.clear();
+            ImGui::CloseCurrentPopup();
+        }
+        app.recorder.RecordLastItem("notice.ok");
+        ImGui::EndPopup();
+    }
+}
+
+} // namespace pelab
