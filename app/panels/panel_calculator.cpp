@@ -260,14 +260,13 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     FormulaTooltip("The rows of the shown range, as CSV, to the clipboard.");
     frame.Record("calculator.copy_csv");
     row.Item(ButtonWidth("Save CSV…"));
-    save_dialog.Draw(frame, "Save CSV…", "calculator.save_csv", [&] { return Csv(state); });
+    // The File menu's export, with the app's file dialog.
+    if (ImGui::Button("Save CSV…")) frame.requests.export_csv = "calculator";
+    FormulaTooltip("The rows of the shown range, as CSV, to a file (File → Export table as CSV).");
+    frame.Record("calculator.save_csv");
     if (!copy_note.empty()) {
         row.Item(ImGui::CalcTextSize(copy_note.c_str()).x);
         ImGui::TextDisabled("%s", copy_note.c_str());
-    }
-    if (!save_dialog.message.empty() && !save_dialog.failed) {
-        row.Item(ImGui::CalcTextSize(save_dialog.message.c_str()).x);
-        ImGui::TextDisabled("%s", save_dialog.message.c_str());
     }
     if (!input_note.empty()) ErrorText(frame, input_note.c_str());
     if (SecondPosition(state) != state.pos_a + second_offset) {

@@ -19,7 +19,6 @@ struct CalculatorPanel : Panel {
     int dim_from = 0;           ///< first dimension shown
     int dim_to = 7;             ///< last dimension shown (clamped to d_model − 1 when drawn)
     // View state.
-    SaveTextDialog save_dialog{"pelab-calculator.csv", "", false};
     std::string copy_note;  ///< "copied 8 rows" after Copy as CSV
     std::string input_note; ///< why a typed position was refused
     /// The chart of |Δ| over the whole vector, cached for its inputs.

@@ -299,6 +299,10 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
 
 void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     AppState& state = app.state;
+    if (!app.pending.export_csv.empty()) {
+        BeginFileTask(app, FileTask::ExportCsv, app.pending.export_csv);
+        app.pending.export_csv.clear();
+    }
     // The style follows the theme and the atlas's text size; rebuilding it costs next to
     // nothing, so it is simply done every frame, before any window.
     const ImFont* font =

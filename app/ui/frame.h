@@ -26,6 +26,8 @@ struct FrameRequests {
     std::string export_png;
     std::string export_png_panel;
     int export_png_frames = 0;
+    /// A panel's "Save CSV…" button: the frame opens the file dialog for that panel's table.
+    std::string export_csv;
 };
 
 /// Frame statistics that --bench-frames reports.

@@ -5,7 +5,6 @@
 #include "scene.h"
 
 #include <imgui_internal.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -114,37 +113,6 @@ void DModelSlider(FrameContext& frame, float width, std::string* note) {
         state.d_model = d_model;
         state.Clamp();
     }
-}
-
-void SaveTextDialog::Draw(FrameContext& frame, const char* button_label, const char* record_name,
-                          const std::function<std::string()>& text) {
-    ImGui::PushID(record_name);
-    if (ImGui::Button(button_label)) {
-        ImGui::OpenPopup("save");
-        message.clear();
-        failed = false;
-    }
-    frame.Record(record_name);
-    if (ImGui::BeginPopupModal("save", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        ImGui::TextUnformatted("Save to file (a path relative to the folder PE Lab started in):");
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 28.0f);
-        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-        const bool enter = ImGui::InputText("##path", &path, ImGuiInputTextFlags_EnterReturnsTrue);
-        const std::string record_path = std::string(record_name) + "_path";
-        frame.Record(record_path.c_str());
-        if (ImGui::Button("Save") || enter) {
-            const std::string why = SaveTextFile(path, text());
-            failed = !why.empty();
-            message = failed ? why : "saved " + path;
-            if (!failed) ImGui::CloseCurrentPopup();
-        }
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
-            ImGui::CloseCurrentPopup();
-        if (failed) ErrorText(frame, message.c_str());
-        ImGui::EndPopup();
-    }
-    ImGui::PopID();
 }
 
 float FrameContext::Px(float pixels) const {

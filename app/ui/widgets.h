@@ -63,18 +63,6 @@ void ReadoutBlock(FrameContext& frame, const char* name, const char* value, cons
 /// animate pos A; placed on a wrapping row and recorded as "<panel_id>.play" / ".speed".
 void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id);
 
-/// "Save CSV…": a button that opens a small modal with a path field (written atomically with
-/// SaveTextFile when Save or Enter is pressed; a refused path keeps the dialog open and says
-/// why). The state lives in the panel that owns the dialog.
-struct SaveTextDialog {
-    std::string path;    ///< what the field holds (starts as the suggested file name)
-    std::string message; ///< the result of the last save: "saved …" or why not
-    bool failed = false;
-    /// Draws the button and, while open, the modal; text() is called only when saving.
-    void Draw(FrameContext& frame, const char* button_label, const char* record_name,
-              const std::function<std::string()>& text);
-};
-
 /// The shared d_model as a logarithmic slider (2 … 4096, Ctrl+click to type). An odd value is
 /// rounded up to the next even one and *note says so (cleared by the next even value).
 void DModelSlider(FrameContext& frame, float width, std::string* note);
