@@ -200,3 +200,54 @@ TEST_F(Lessons, StepsGlideTheNumbersTheyChange) {
     EXPECT_EQ(state.pos_a, 110.0);
     EXPECT_EQ(app.lesson.shown["pos_a"], 110.0);
 }
+
+// A step's "lock" holds its fields: the arrow keys and a scene change snap back, and the lesson
+// bar says why; the next step without a lock frees them. Unknown fields are refused.
+TEST_F(Lessons, LockedFieldsSnapBackAndSaySo) {
+    Lesson lesson;
+    ASSERT_EQ(ParseLesson(R"({"title": "locks", "steps": [
+                  {"caption": "a", "scene": {"pair": 3, "pos_a": 20}, "lock": ["pair", "pos_a"]},
+                  {"caption": "b"}]})",
+                          app.scene, app.panels, &lesson),
+              "");
+    StartLesson(app, lesson);
+    Settle();
+    Press(keys::kUp);
+    Press(keys::kRight);
+    EXPECT_EQ(state.pair, 3);
+    EXPECT_EQ(state.pos_a, 20.0);
+    EXPECT_NE(app.lesson.lock_note.find("locked"), std::string::npos);
+    Frame();
+    EXPECT_TRUE(app.recorder.rects.count("lesson.lock_note"));
+    Press(keys::kPageDown);
+    Settle();
+    EXPECT_TRUE(app.lesson.lock_note.empty());
+    Press(keys::kUp);
+    EXPECT_EQ(state.pair, 4);
+    Lesson bad;
+    const std::string error = ParseLesson(
+        R"({"title": "t", "steps": [{"caption": "a"}, {"caption": "b", "lock": ["pair_z"]}]})",
+        app.scene, app.panels, &bad);
+    EXPECT_NE(error.find("step 2: field \"lock\""), std::string::npos) << error;
+}
+
+// The pair and k glide too, through the whole numbers between.
+TEST_F(Lessons, PairAndShiftGlide) {
+    Lesson lesson;
+    ASSERT_EQ(ParseLesson(R"({"title": "glide", "steps": [
+                  {"caption": "a", "scene": {"pair": 0, "shift_k": 0}},
+                  {"caption": "b", "scene": {"pair": 40, "shift_k": 100}}]})",
+                          app.scene, app.panels, &lesson),
+              "");
+    StartLesson(app, lesson);
+    Press(keys::kPageDown);
+    Frame();
+    Frame();
+    EXPECT_GT(state.pair, 0);
+    EXPECT_LT(state.pair, 40);
+    EXPECT_GT(state.shift_k, 0);
+    EXPECT_LT(state.shift_k, 100);
+    Settle();
+    EXPECT_EQ(state.pair, 40);
+    EXPECT_EQ(state.shift_k, 100);
+}

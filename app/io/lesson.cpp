@@ -29,9 +29,9 @@ std::string ReadStep(const json& item, const PanelRegistry& panels, LessonStep* 
     for (const auto& field : item.items()) {
         const std::string& key = field.key();
         if (key != "caption" && key != "scene" && key != "present" && key != "open" &&
-            key != "highlight")
+            key != "highlight" && key != "lock")
             return "unknown field " + Excerpt(json(key)) +
-                   " (a step has caption, scene, present, open and highlight)";
+                   " (a step has caption, scene, present, open, highlight and lock)";
     }
     if (!item.contains("caption") || !item["caption"].is_string() ||
         item["caption"].get<std::string>().empty())
@@ -58,6 +58,9 @@ std::string ReadStep(const json& item, const PanelRegistry& panels, LessonStep* 
     if (item.contains("highlight"))
         if (std::string error = StringList(item["highlight"], &step->highlight); !error.empty())
             return "field \"highlight\": " + error;
+    if (item.contains("lock"))
+        if (std::string error = StringList(item["lock"], &step->lock); !error.empty())
+            return "field \"lock\": " + error;
     return "";
 }
 
@@ -93,6 +96,11 @@ std::string ParseLesson(const std::string& text, const SceneTable& table,
         // Steps are counted from 1, as the lesson bar shows them.
         if (std::string error = ReadStep(doc["steps"][k], panels, &step); !error.empty())
             return "step " + std::to_string(k + 1) + ": " + error;
+        for (const std::string& name : step.lock)
+            if (table.Find(name) == nullptr || name == "playing")
+                return "step " + std::to_string(k + 1) +
+                       ": field \"lock\": " + Excerpt(json(name)) +
+                       " is not a scene field that can be locked";
         lesson.steps.push_back(std::move(step));
     }
     // Each step's scene is checked where it will be applied: after the steps before it (a pair

@@ -4,7 +4,7 @@
 //
 //   {"format": "pelab-lesson", "version": 1, "title": "Why transformers need positions",
 //    "steps": [{"caption": "…", "present": "order", "scene": {"pe_enabled": false},
-//               "highlight": ["order.pe_enabled"]}, …]}
+//               "highlight": ["order.pe_enabled"], "lock": ["pe_enabled"]}, …]}
 //
 // A lesson is checked whole when it is read: a bad field in step 7 refuses the file with
 // "step 7: field …", before anything is applied.
@@ -24,6 +24,8 @@ struct LessonStep {
     std::string caption;                ///< a few sentences; *stars* mark emphasis
     nlohmann::json scene;               ///< the step's scene fields (present/open folded in)
     std::vector<std::string> highlight; ///< widget names, as the widget recorder knows them
+    /// Scene fields held at the step's values while it is on screen (a change snaps back).
+    std::vector<std::string> lock;
 };
 
 struct Lesson {

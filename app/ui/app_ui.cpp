@@ -350,6 +350,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
             DrawKeyboardHelp(app);
             DrawResetConfirmation(app);
             DrawFileWindows(app);
+            HoldLockedFields(app);
             DrawLessonParts(app, bar, lesson_bar);
             std::string note = entry->panel->StatusNote();
             if (!app.status_note.empty()) note += (note.empty() ? "" : "   ·   ") + app.status_note;
@@ -386,6 +387,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     DrawKeyboardHelp(app);
     DrawResetConfirmation(app);
     DrawFileWindows(app);
+    HoldLockedFields(app);
     DrawLessonParts(app, bar, lesson_bar);
     DrawStatusBar(state, app.status_note);
 }

@@ -39,6 +39,7 @@ void GoToStep(App& app, int k) {
     if (player.lesson.steps.empty()) return;
     k = std::clamp(k, 0, player.StepCount() - 1);
     const double pos_a = app.state.pos_a, pos_b = app.state.pos_b, base = app.state.base;
+    const double pair = app.state.pair, shift = app.state.shift_k;
     // Every step was checked in this order when the lesson was read, so none of these fails.
     app.scene.ApplyDocument(player.start);
     for (int s = 0; s <= k; ++s)
@@ -52,6 +53,9 @@ void GoToStep(App& app, int k) {
     player.to_pos_a = app.state.pos_a, player.to_pos_b = app.state.pos_b;
     player.to_base = app.state.base;
     player.from_pos_a = pos_a, player.from_pos_b = pos_b, player.from_base = base;
+    player.to_pair = app.state.pair, player.to_shift = app.state.shift_k;
+    player.from_pair = pair, player.from_shift = shift;
+    player.lock_note.clear();
     player.glide_elapsed = had_step ? 0.0 : kStepGlideSeconds;
     AdvanceGlide(app, 0.0);
 }
@@ -67,11 +71,40 @@ void AdvanceGlide(App& app, double seconds) {
     // The base on a log scale, as its slider is.
     state.base = std::exp(std::log(player.from_base) +
                           (std::log(player.to_base) - std::log(player.from_base)) * t);
+    // The pair and k are whole numbers: they count through the ones between.
+    state.pair =
+        static_cast<int>(std::lround(player.from_pair + (player.to_pair - player.from_pair) * t));
+    state.shift_k = static_cast<int>(
+        std::lround(player.from_shift + (player.to_shift - player.from_shift) * t));
     if (player.glide_elapsed >= kStepGlideSeconds) {
         // Land exactly on the step's values.
         state.pos_a = player.to_pos_a, state.pos_b = player.to_pos_b, state.base = player.to_base;
+        state.pair = static_cast<int>(player.to_pair);
+        state.shift_k = static_cast<int>(player.to_shift);
     }
     state.Clamp();
+}
+
+void HoldLockedFields(App& app) {
+    LessonPlayer& player = app.lesson;
+    if (!player.Active() || player.glide_elapsed < kStepGlideSeconds) return;
+    const std::vector<std::string>& locked = player.lesson.steps[player.step].lock;
+    if (locked.empty()) return;
+    nlohmann::json restore = nlohmann::json::object();
+    for (const std::string& name : locked) {
+        const SceneField* field = app.scene.Find(name);
+        if (field == nullptr || !player.shown.contains(name)) continue;
+        if (field->write() != player.shown[name]) restore[name] = player.shown[name];
+    }
+    if (restore.empty()) return;
+    app.scene.ApplyDocument(restore); // the step's own values: valid when it was shown
+    std::string names;
+    for (const auto& item : restore.items())
+        names += (names.empty() ? "" : ", ") + item.key();
+    player.lock_note = names + (restore.size() == 1 ? " is" : " are") +
+                       " locked in this step: the lesson keeps " +
+                       (restore.size() == 1 ? "it" : "them") + " where the step set " +
+                       (restore.size() == 1 ? "it" : "them") + ".";
 }
 
 float LessonBarHeight(const App& app) {
@@ -141,6 +174,10 @@ void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {
         FormulaTooltip("Undo what you changed since this step began (R).");
         app.recorder.RecordLastItem("lesson.restore");
         ImGui::BeginChild("##caption");
+        if (!player.lock_note.empty()) {
+            ImGui::TextColored(theme.ColorVec(Role::Warning), "%s", player.lock_note.c_str());
+            app.recorder.RecordLastItem("lesson.lock_note");
+        }
         DrawCaption(player.lesson.steps[player.step].caption, theme.Color(Role::Accent));
         ImGui::EndChild();
         app.recorder.RecordLastItem("lesson.caption");
@@ -174,10 +211,13 @@ void DrawBlankScreen() {
 
 nlohmann::json LessonReadout(const LessonPlayer& player) {
     if (!player.Active()) return nullptr;
-    return {
-        {"title", player.lesson.title}, {"path", player.lesson.path},
-        {"step", player.step + 1},      {"steps", player.StepCount()},
-        {"blank", player.blank},        {"highlight", player.lesson.steps[player.step].highlight}};
+    return {{"title", player.lesson.title},
+            {"path", player.lesson.path},
+            {"step", player.step + 1},
+            {"steps", player.StepCount()},
+            {"blank", player.blank},
+            {"highlight", player.lesson.steps[player.step].highlight},
+            {"lock", player.lesson.steps[player.step].lock}};
 }
 
 } // namespace pelab

@@ -14,7 +14,7 @@ namespace pelab {
 
 struct App;
 
-/// Seconds a step takes to glide pos A, pos B and the base to their new values.
+/// Seconds a step takes to glide pos A, pos B, the base, the pair and k to their new values.
 constexpr double kStepGlideSeconds = 0.4;
 
 struct LessonPlayer {
@@ -25,8 +25,10 @@ struct LessonPlayer {
     nlohmann::json shown; ///< the scene the current step set (R / "Back to this step")
     // The glide: from → to over kStepGlideSeconds.
     double glide_elapsed = kStepGlideSeconds;
-    double from_pos_a = 0, from_pos_b = 0, from_base = 0;
-    double to_pos_a = 0, to_pos_b = 0, to_base = 0;
+    double from_pos_a = 0, from_pos_b = 0, from_base = 0, from_pair = 0, from_shift = 0;
+    double to_pos_a = 0, to_pos_b = 0, to_base = 0, to_pair = 0, to_shift = 0;
+    /// The locked fields a change was snapped back on, for the lesson bar ("" = none lately).
+    std::string lock_note;
 
     bool Active() const { return step >= 0 && !lesson.steps.empty(); }
     int StepCount() const { return static_cast<int>(lesson.steps.size()); }
@@ -41,6 +43,9 @@ void GoToStep(App& app, int k);
 /// Moves the glide on by seconds (called once per frame).
 void AdvanceGlide(App& app, double seconds);
 
+/// Puts the step's locked fields back to the step's values if anything changed them (called once
+/// a frame, after the panels; not during a glide). Says so in the lesson bar.
+void HoldLockedFields(App& app);
 /// Height of the lesson bar at the current text size (0 without a lesson).
 float LessonBarHeight(const App& app);
 /// The bar, in the rectangle at the bottom of the window above the status bar.
