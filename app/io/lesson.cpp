@@ -24,7 +24,10 @@ std::string StringList(const json& value, std::vector<std::string>* out) {
     return "";
 }
 
-std::string ReadStep(const json& item, const PanelRegistry& panels, LessonStep* step) {
+} // namespace
+
+std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool needs_caption,
+                           LessonStep* step) {
     if (!item.is_object()) return "must be an object {\"caption\": …}";
     for (const auto& field : item.items()) {
         const std::string& key = field.key();
@@ -33,10 +36,12 @@ std::string ReadStep(const json& item, const PanelRegistry& panels, LessonStep* 
             return "unknown field " + Excerpt(json(key)) +
                    " (a step has caption, scene, present, open, highlight and lock)";
     }
-    if (!item.contains("caption") || !item["caption"].is_string() ||
-        item["caption"].get<std::string>().empty())
-        return "field \"caption\": a step needs its text";
-    step->caption = item["caption"].get<std::string>();
+    if (needs_caption || item.contains("caption")) {
+        if (!item.contains("caption") || !item["caption"].is_string() ||
+            item["caption"].get<std::string>().empty())
+            return "field \"caption\": a step needs its text";
+        step->caption = item["caption"].get<std::string>();
+    }
     if (step->caption.size() > kMaxCaptionBytes)
         return "field \"caption\": at most " + std::to_string(kMaxCaptionBytes) + " bytes";
     step->scene = item.contains("scene") ? item["scene"] : json::object();
@@ -63,8 +68,6 @@ std::string ReadStep(const json& item, const PanelRegistry& panels, LessonStep* 
             return "field \"lock\": " + error;
     return "";
 }
-
-} // namespace
 
 std::string ParseLesson(const std::string& text, const SceneTable& table,
                         const PanelRegistry& panels, Lesson* out) {
@@ -94,7 +97,8 @@ std::string ParseLesson(const std::string& text, const SceneTable& table,
     for (std::size_t k = 0; k < doc["steps"].size(); ++k) {
         LessonStep step;
         // Steps are counted from 1, as the lesson bar shows them.
-        if (std::string error = ReadStep(doc["steps"][k], panels, &step); !error.empty())
+        if (std::string error = ReadLessonStep(doc["steps"][k], panels, true, &step);
+            !error.empty())
             return "step " + std::to_string(k + 1) + ": " + error;
         for (const std::string& name : step.lock)
             if (table.Find(name) == nullptr || name == "playing")

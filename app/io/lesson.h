@@ -41,6 +41,11 @@ constexpr std::size_t kMaxCaptionBytes = 2000;
 /// \"pos_a\": must be in [0, 1e6] (got -3)"); *out is only written on success.
 std::string ParseLesson(const std::string& text, const SceneTable& table,
                         const PanelRegistry& panels, Lesson* out);
+/// Reads one step (caption, scene, present, open, highlight, lock) without applying its scene:
+/// "" or what is wrong ("field \"present\": …"). The quiz's "show" objects are steps whose
+/// caption is optional (needs_caption false).
+std::string ReadLessonStep(const nlohmann::json& item, const PanelRegistry& panels,
+                           bool needs_caption, LessonStep* step);
 /// Reads the file (a regular file of at most 1 MiB) and parses it.
 std::string LoadLesson(const std::string& path, const SceneTable& table,
                        const PanelRegistry& panels, Lesson* out);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "frame.h"
+#include "input.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@
 namespace pelab {
 
 class SceneTable;
+class PanelRegistry;
 
 class Panel {
 public:
@@ -22,6 +24,12 @@ public:
     virtual void Draw(FrameContext& frame) = 0;
     /// Adds the settings this panel alone owns to the scene table (default: none).
     virtual void AddSceneFields(SceneTable& /*table*/) {}
+    /// Called once every panel has added its fields (the table is complete): for data checked
+    /// against the scene table (the quiz's shows).
+    virtual void Ready(const SceneTable& /*table*/, const PanelRegistry& /*panels*/) {}
+    /// A key pressed while this panel has the focus (or is presented) and no text is being
+    /// edited, before the app's own shortcuts; true when the panel used it.
+    virtual bool TakeKey(const KeyPress& /*press*/, FrameRequests& /*requests*/) { return false; }
     /// The panel's key computed numbers for `pelab readouts` and --state-out, as one object.
     virtual nlohmann::json Readouts(const AppState& state) const = 0;
     /// What the status bar adds while this panel is presented (a setting of its own that the

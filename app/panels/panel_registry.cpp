@@ -8,6 +8,7 @@
 #include "panel_heatmap.h"
 #include "panel_order.h"
 #include "panel_precision.h"
+#include "panel_quiz.h"
 #include "panel_rotation.h"
 #include "panel_waves.h"
 #include "panel_worked.h"
@@ -44,6 +45,9 @@ PanelRegistry::PanelRegistry() {
         false);
     Add<AlternativesPanel>("alternatives", "What came after: learned, RoPE, ALiBi, T5",
         "a learned table's edge, RoPE's q·k from m − n, ALiBi's slopes, T5's buckets, long-context scaling",
+        false);
+    Add<QuizPanel>("quiz", "Quiz, flashcards and teach-back",
+        "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
         false);
     // clang-format on
 }

@@ -94,6 +94,8 @@ App::App() {
     AddViewFields(scene, view, panels);
     for (PanelEntry& entry : panels.Entries())
         entry.panel->AddSceneFields(scene);
+    for (PanelEntry& entry : panels.Entries())
+        entry.panel->Ready(scene, panels);
     defaults = scene.Document();
     defaults.erase("theme");
     defaults.erase("font_scale");

@@ -63,10 +63,13 @@ struct App {
     FileTask file_task = FileTask::None;
     std::string file_task_panel;
     std::string focused_panel; ///< the panel last clicked or typed in (for the exports)
+    std::string refocus_panel; ///< gets the focus back after the panels it opened appear
     /// A file that could not be opened (a drop, a recent file): shown in a window until OK.
     std::string notice;
     /// The last file action's result ("saved scene.json"), on the status bar.
     std::string status_note;
+    /// Widgets outlined outside a lesson (a revealed quiz answer's), by recorder name.
+    std::vector<std::string> highlight_widgets;
 
     App(); ///< builds the scene table over the state, the view and every panel
     App(const App&) = delete;

@@ -95,7 +95,15 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
                 }
             }
         }
-        if (press.ctrl && press.key == keys::kQ) app.pending.quit = true;
+        // The panel with the focus (or presented) first: the quiz's 1–9, Enter and Space.
+        if (!editing_text) {
+            const std::string& target =
+                app.view.presented_panel.empty() ? app.focused_panel : app.view.presented_panel;
+            PanelEntry* entry = app.panels.Find(target);
+            if (entry && (entry->open || target == app.view.presented_panel) &&
+                entry->panel->TakeKey(press, app.pending))
+                continue;
+        }
         if (press.ctrl && (press.key == keys::kEqual || press.key == keys::kKeypadAdd))
             app.view.ScaleText(kTextStep);
         if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract))
@@ -262,18 +270,30 @@ void DrawStatusBar(const AppState& state, const std::string& note) {
 
 // The lesson bar above the status bar, the highlights over the panels, and B's black screen.
 void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
-    if (!app.lesson.Active()) return;
+    const bool covered = app.view.show_keys || app.view.confirm_reset || app.file_dialog.IsOpen();
+    if (!app.lesson.Active()) {
+        if (!covered) DrawWidgetOutlines(app, app.highlight_widgets);
+        return;
+    }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     DrawLessonBar(
         app, ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
         ImVec2(viewport->Size.x, lesson_bar));
     // The outlines are drawn over everything: not over the help or a question.
-    if (!app.view.show_keys && !app.view.confirm_reset && !app.file_dialog.IsOpen())
-        DrawLessonHighlights(app);
+    if (!covered) DrawLessonHighlights(app);
     if (app.lesson.blank) DrawBlankScreen();
 }
 
 // The window boilerplate every panel shares, then the panel's own Draw.
+// Gives the focus back to the panel that had it before a scene change opened others.
+void RestoreFocus(App& app) {
+    if (app.refocus_panel.empty()) return;
+    if (const PanelEntry* entry = app.panels.Find(app.refocus_panel))
+        if (ImGui::FindWindowByName(entry->window_name.c_str()))
+            ImGui::SetWindowFocus(entry->window_name.c_str());
+    app.refocus_panel.clear();
+}
+
 void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags flags,
                      bool presented) {
     FrameContext frame{app.state,
@@ -303,6 +323,22 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         BeginFileTask(app, FileTask::ExportCsv, app.pending.export_csv);
         app.pending.export_csv.clear();
     }
+    // What a panel asked of the last frame: scene fields (a quiz answer's panel), outlines.
+    if (!app.pending.apply_scene.is_null()) {
+        if (std::string error = app.scene.ApplyDocument(app.pending.apply_scene); !error.empty())
+            app.notice = "could not show the answer's panel: " + error;
+        app.pending.apply_scene = nullptr;
+        app.pending.arrange = true;
+        // A panel that opens now would take the focus (ImGui focuses appearing windows); the
+        // panel that asked keeps it, so its keys (the quiz's Enter) go on working.
+        app.refocus_panel = app.focused_panel;
+    }
+    if (app.pending.set_highlight) {
+        app.highlight_widgets = std::move(app.pending.highlight);
+        app.pending.highlight.clear();
+        app.pending.set_highlight = false;
+        if (!app.highlight_widgets.empty()) app.recorder.enabled = true;
+    }
     // The style follows the theme and the atlas's text size; rebuilding it costs next to
     // nothing, so it is simply done every frame, before any window.
     const ImFont* font =
@@ -327,7 +363,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     const float bar = ImGui::GetFrameHeight();
     // A lesson's bar sits above the status bar; the panels get what is left.
     const float lesson_bar = options.solo_panel.empty() ? LessonBarHeight(app) : 0.0f;
-    if (lesson_bar > 0) app.recorder.rects.clear(); // highlights only where a widget is now
+    // Outlines only where a widget is now.
+    if (lesson_bar > 0 || !app.highlight_widgets.empty()) app.recorder.rects.clear();
     // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
     // stays, to get back; so does the status bar).
     const bool screenshot = !options.solo_panel.empty();
@@ -344,6 +381,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
                         ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
                             ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings,
                         true);
+        RestoreFocus(app);
         if (!screenshot) {
             DrawAbout(app.view);
             DrawGlossary(&app.view.show_glossary);
@@ -382,6 +420,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
             if (!TitleBarReachable(window->Pos, window->Size.x, display, bar))
                 app.pending.arrange = true;
     }
+    RestoreFocus(app);
     DrawAbout(app.view);
     DrawGlossary(&app.view.show_glossary);
     DrawKeyboardHelp(app);

@@ -2,6 +2,7 @@
 
 #include "app.h"
 #include "json_input.h"
+#include "panel_quiz.h"
 #include "pelab/export.h"
 #include "png_scene.h"
 #include "widgets.h"
@@ -21,12 +22,24 @@ namespace {
 
 constexpr const char* kNoticePopup = "PE Lab###notice";
 
-// A lesson is a JSON object with "steps" (or says it is one); anything else is read as a scene.
-bool HoldsLesson(const std::string& bytes) {
-    if (LooksLikePng(bytes)) return false;
+// A lesson is a JSON object with "steps" (or says it is one), a quiz one with "questions",
+// "cards" or "teach_back" (or says so); anything else is read as a scene.
+enum class Holds { Scene, Lesson, Quiz };
+Holds WhatItHolds(const std::string& bytes) {
+    if (LooksLikePng(bytes)) return Holds::Scene;
     const json doc = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-    return doc.is_object() &&
-           (doc.contains("steps") || (doc.contains("format") && doc["format"] == "pelab-lesson"));
+    if (!doc.is_object()) return Holds::Scene;
+    const std::string format =
+        doc.contains("format") && doc["format"].is_string() ? doc["format"].get<std::string>() : "";
+    if (format == "pelab-lesson" || (format.empty() && doc.contains("steps"))) return Holds::Lesson;
+    if (format == "pelab-quiz" ||
+        (format.empty() &&
+         (doc.contains("questions") || doc.contains("cards") || doc.contains("teach_back"))))
+        return Holds::Quiz;
+    return Holds::Scene;
+}
+bool HoldsLesson(const std::string& bytes) {
+    return WhatItHolds(bytes) == Holds::Lesson;
 }
 
 std::string Quoted(const std::string& path) {
@@ -97,7 +110,21 @@ std::string OpenFile(App& app, const std::string& path) {
     std::string bytes;
     if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
         return error;
-    if (HoldsLesson(bytes)) {
+    const Holds holds = WhatItHolds(bytes);
+    if (holds == Holds::Quiz) {
+        PanelEntry* entry = app.panels.Find("quiz");
+        auto* panel = entry ? dynamic_cast<QuizPanel*>(entry->panel.get()) : nullptr;
+        if (panel == nullptr) return "this PE Lab has no quiz panel";
+        Quiz quiz;
+        if (std::string error = LoadQuiz(path, app.scene, app.panels, &quiz); !error.empty())
+            return error;
+        panel->SetQuiz(std::move(quiz));
+        if (app.view.presented_panel.empty())
+            entry->open = true;
+        else
+            app.view.presented_panel = "quiz";
+        app.pending.arrange = true;
+    } else if (holds == Holds::Lesson) {
         Lesson lesson;
         if (std::string error = LoadLesson(path, app.scene, app.panels, &lesson); !error.empty())
             return "lesson " + Quoted(path) + ": " + error;
@@ -144,7 +171,7 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
     request.folder = StartFolder(app.view);
     switch (task) {
     case FileTask::Open:
-        request.title = "Open a scene, figure or lesson";
+        request.title = "Open a scene, figure, lesson or quiz";
         request.extensions = {".json", ".png"};
         break;
     case FileTask::OpenLesson:
@@ -180,8 +207,8 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
 void DrawFileMenuItems(App& app) {
     if (ImGui::MenuItem("Open…", "Ctrl+O")) BeginFileTask(app, FileTask::Open);
     app.recorder.RecordLastItem("file.open");
-    FormulaTooltip("A scene (.json), a PNG figure PE Lab exported (it carries its scene), or a "
-                   "lesson. Dropping a file on the window does the same.");
+    FormulaTooltip("A scene (.json), a PNG figure PE Lab exported (it carries its scene), a lesson "
+                   "or a quiz. Dropping a file on the window does the same.");
     if (ImGui::MenuItem("Open lesson…")) BeginFileTask(app, FileTask::OpenLesson);
     app.recorder.RecordLastItem("file.open_lesson");
     const bool recent_menu = ImGui::BeginMenu("Open recent", !app.view.recent_files.empty());

@@ -9,10 +9,12 @@
 #include "theme.h"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -28,6 +30,11 @@ struct FrameRequests {
     int export_png_frames = 0;
     /// A panel's "Save CSV…" button: the frame opens the file dialog for that panel's table.
     std::string export_csv;
+    /// Scene fields to apply at the start of the next frame (null: none), e.g. the panel that
+    /// shows a quiz answer; and, when set_highlight, the widgets to outline from then on.
+    nlohmann::json apply_scene;
+    bool set_highlight = false;
+    std::vector<std::string> highlight;
 };
 
 /// Frame statistics that --bench-frames reports.

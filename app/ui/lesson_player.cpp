@@ -188,11 +188,15 @@ void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {
 void DrawLessonHighlights(App& app) {
     const LessonPlayer& player = app.lesson;
     if (!player.Active() || player.blank) return;
+    DrawWidgetOutlines(app, player.lesson.steps[player.step].highlight);
+}
+
+void DrawWidgetOutlines(App& app, const std::vector<std::string>& names) {
     const ImU32 colour = GetTheme(app.view.theme).Color(Role::Highlight);
     const float pad = ImGui::GetFontSize() * 0.25f;
     // A still outline (a pulse would keep the window redrawing, and the laptop's fan running).
     ImDrawList* draw = ImGui::GetForegroundDrawList();
-    for (const std::string& name : player.lesson.steps[player.step].highlight) {
+    for (const std::string& name : names) {
         const auto found = app.recorder.rects.find(name);
         if (found == app.recorder.rects.end()) continue;
         const WidgetRect& r = found->second;

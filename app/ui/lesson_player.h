@@ -52,6 +52,8 @@ float LessonBarHeight(const App& app);
 void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size);
 /// Outlines the step's highlighted widgets (from the widget recorder) over everything.
 void DrawLessonHighlights(App& app);
+/// Outlines the named widgets drawn this frame (from the widget recorder) over everything.
+void DrawWidgetOutlines(App& app, const std::vector<std::string>& names);
 /// The black screen of B, over everything.
 void DrawBlankScreen();
 /// A caption with *emphasis*: words between stars in the accent colour, wrapped at spaces.

@@ -1,0 +1,523 @@
+#include "panel_quiz.h"
+
+#include "json_input.h"
+#include "layout.h"
+#include "lesson_player.h"
+#include "scene.h"
+#include "widgets.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+
+namespace pelab {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kModeNames[] = {"questions", "cards", "teach-back"};
+constexpr std::size_t kMaxTeachBackBytes = 8000;
+
+// A typed number: the whole field must be one finite number ("6.28", "1e4", " 3 ").
+bool ParseTyped(const std::string& text, double* value) {
+    const char* start = text.c_str();
+    char* end = nullptr;
+    const double parsed = std::strtod(start, &end);
+    if (end == start) return false;
+    while (*end == ' ')
+        ++end;
+    if (*end != '\0' || !std::isfinite(parsed)) return false;
+    *value = parsed;
+    return true;
+}
+
+// Breaks the line being typed at its last space once it is wider than width.
+struct HardWrap {
+    float width;
+    static int Callback(ImGuiInputTextCallbackData* data) {
+        const auto* wrap = static_cast<const HardWrap*>(data->UserData);
+        int line_start = data->CursorPos;
+        while (line_start > 0 && data->Buf[line_start - 1] != '\n')
+            --line_start;
+        const char* begin = data->Buf + line_start;
+        if (ImGui::CalcTextSize(begin, data->Buf + data->CursorPos).x <= wrap->width) return 0;
+        for (int k = data->CursorPos - 1; k > line_start; --k)
+            if (data->Buf[k] == ' ') {
+                data->Buf[k] = '\n';
+                data->BufDirty = true;
+                break;
+            }
+        return 0;
+    }
+};
+
+// The shortest way to write an answer: 6.28, 60611, 0.0001.
+std::string FormatNumber(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+} // namespace
+
+void QuizPanel::Ready(const SceneTable& table, const PanelRegistry& panels) {
+    Quiz built_in;
+    load_error = ParseQuiz(BuiltInQuizText(), table, panels, &built_in);
+    SetQuiz(std::move(built_in));
+}
+
+void QuizPanel::SetQuiz(Quiz replacement) {
+    quiz = std::move(replacement);
+    answers.assign(quiz.questions.size(), QuizAnswer{});
+    question = 0;
+    card = 0;
+    card_back = false;
+    ticked.clear();
+}
+
+int QuizPanel::CardAt(int k) const {
+    const int count = static_cast<int>(quiz.cards.size());
+    if (count == 0) return 0;
+    k = std::clamp(k, 0, count - 1);
+    if (!shuffle) return k;
+    // A fixed permutation (a multiplicative step coprime with the count), so that a scene
+    // reopens on the same card.
+    int step = 7;
+    while (std::gcd(step, count) != 1)
+        ++step;
+    return static_cast<int>((static_cast<long long>(k) * step + 3) % count);
+}
+
+int QuizPanel::Score() const {
+    return static_cast<int>(
+        std::count_if(answers.begin(), answers.end(), [](const QuizAnswer& a) { return a.right; }));
+}
+
+int QuizPanel::Answered() const {
+    return static_cast<int>(std::count_if(answers.begin(), answers.end(),
+                                          [](const QuizAnswer& a) { return a.revealed; }));
+}
+
+void QuizPanel::RequestShow(const LessonStep& show, FrameRequests& requests) {
+    json scene = show.scene;
+    // The panel that shows the answer opens beside the quiz (presenting it alone would hide the
+    // question).
+    if (scene.contains("presented_panel")) {
+        const std::string panel = scene["presented_panel"].get<std::string>();
+        scene.erase("presented_panel");
+        if (!panel.empty() && panel != "quiz") {
+            scene["open_panels"] = json::array({"quiz", panel});
+            scene["presented_panel"] = "";
+        }
+    }
+    if (!scene.empty()) requests.apply_scene = scene;
+    requests.set_highlight = true;
+    requests.highlight = show.highlight;
+}
+
+bool QuizPanel::Reveal(FrameRequests& requests) {
+    if (quiz.questions.empty()) return false;
+    const QuizQuestion& q = quiz.questions[question];
+    QuizAnswer& answer = answers[question];
+    if (answer.revealed) return true;
+    if (q.IsNumber()) {
+        double typed = 0;
+        if (!ParseTyped(answer.typed, &typed)) return false;
+        answer.right = std::fabs(typed - q.number) <= q.tolerance;
+    } else {
+        if (answer.choice < 0) return false;
+        answer.right = answer.choice == q.answer;
+    }
+    answer.revealed = true;
+    RequestShow(q.show, requests);
+    return true;
+}
+
+void QuizPanel::GoToQuestion(int k, FrameRequests& requests) {
+    if (quiz.questions.empty()) return;
+    question = std::clamp(k, 0, static_cast<int>(quiz.questions.size()) - 1);
+    // The outline belonged to the last answer.
+    requests.set_highlight = true;
+    requests.highlight.clear();
+}
+
+bool QuizPanel::TakeKey(const KeyPress& press, FrameRequests& requests) {
+    if (press.ctrl) return false;
+    const int key = press.key;
+    if (mode == Mode::Questions && !quiz.questions.empty()) {
+        const QuizQuestion& q = quiz.questions[question];
+        QuizAnswer& answer = answers[question];
+        int digit = -1;
+        if (key >= keys::kDigit1 && key <= keys::kDigit9) digit = key - keys::kDigit1;
+        if (key >= keys::kKeypad1 && key <= keys::kKeypad9) digit = key - keys::kKeypad1;
+        if (digit >= 0 && !q.IsNumber() && !answer.revealed &&
+            digit < static_cast<int>(q.choices.size())) {
+            answer.choice = digit;
+            return true;
+        }
+        if (key == keys::kEnter || key == keys::kKeypadEnter) {
+            if (!answer.revealed)
+                Reveal(requests);
+            else
+                GoToQuestion(question + 1, requests);
+            return true;
+        }
+    }
+    if (mode == Mode::Cards && !quiz.cards.empty()) {
+        if (key == keys::kSpace) {
+            card_back = !card_back;
+            return true;
+        }
+        if (key == keys::kEnter || key == keys::kKeypadEnter) {
+            card = std::min(card + 1, static_cast<int>(quiz.cards.size()) - 1);
+            card_back = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+void QuizPanel::Draw(FrameContext& frame) {
+    if (!load_error.empty()) {
+        ErrorText(frame, ("The quiz could not be read: " + load_error).c_str());
+        return;
+    }
+    // Presented to a room, the words are the picture: larger text, up to twice the size, so
+    // that a line holds about 60 characters across the window.
+    // (The atlas's size, not GetFontSize(), which already holds last frame's scale.)
+    const float base_size = ImGui::GetFontSize() / ImGui::GetCurrentWindow()->FontWindowScale;
+    const float fit = ImGui::GetContentRegionAvail().x / (base_size * 34.0f);
+    ImGui::SetWindowFontScale(frame.presented ? std::clamp(fit, 1.0f, 2.0f) : 1.0f);
+    if (!ImGui::BeginTabBar("##quiz_modes")) return;
+    const struct {
+        const char* label;
+        Mode mode;
+        const char* record;
+    } tabs[] = {{"Questions", Mode::Questions, "quiz.tab_questions"},
+                {"Flashcards", Mode::Cards, "quiz.tab_cards"},
+                {"Teach-back", Mode::TeachBack, "quiz.tab_teach"}};
+    for (const auto& tab : tabs) {
+        // A scene (or a key) that changes the mode selects its tab once.
+        const ImGuiTabItemFlags flags =
+            mode == tab.mode && drawn_mode != mode ? ImGuiTabItemFlags_SetSelected : 0;
+        const bool open = ImGui::BeginTabItem(tab.label, nullptr, flags);
+        frame.Record(tab.record);
+        if (!open) continue;
+        // While a requested tab is not shown yet, the tab still drawn does not take over.
+        if (mode == drawn_mode || mode == tab.mode) mode = drawn_mode = tab.mode;
+        if (mode == Mode::Questions) DrawQuestions(frame);
+        if (mode == Mode::Cards) DrawCards(frame);
+        if (mode == Mode::TeachBack) DrawTeachBack(frame);
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+}
+
+void QuizPanel::DrawQuestions(FrameContext& frame) {
+    if (quiz.questions.empty()) {
+        ImGui::TextDisabled("This quiz has no questions.");
+        return;
+    }
+    question = std::clamp(question, 0, static_cast<int>(quiz.questions.size()) - 1);
+    const QuizQuestion& q = quiz.questions[question];
+    QuizAnswer& answer = answers[question];
+    char heading[200];
+    std::snprintf(heading, sizeof heading, "Question %d of %zu%s%s", question + 1,
+                  quiz.questions.size(), q.topic.empty() ? "" : " · ", q.topic.c_str());
+    char score[120];
+    std::snprintf(score, sizeof score, "score: %d right of %d answered", Score(), Answered());
+    FlowRow row;
+    row.Item(ImGui::CalcTextSize(heading).x);
+    ImGui::TextDisabled("%s", heading);
+    row.Item(ImGui::CalcTextSize(score).x);
+    ImGui::TextUnformatted(score);
+    frame.Record("quiz.score");
+    ImGui::Separator();
+    WrappedText(q.question.c_str());
+    frame.Record("quiz.question");
+    ImGui::Spacing();
+    if (answer.revealed)
+        ImGui::TextDisabled("Your prediction:");
+    else if (q.IsNumber())
+        ImGui::TextDisabled("First predict: type a number, then reveal.");
+    else
+        ImGui::TextDisabled("First predict (keys 1–%zu), then reveal (Enter):", q.choices.size());
+    ImGui::BeginDisabled(answer.revealed);
+    if (q.IsNumber()) {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+        ImGui::InputText("##typed", &answer.typed, ImGuiInputTextFlags_CharsScientific);
+        frame.Record("quiz.number");
+        if (!q.unit.empty()) {
+            ImGui::SameLine();
+            ImGui::TextUnformatted(q.unit.c_str());
+        }
+        double typed = 0;
+        if (!answer.typed.empty() && !ParseTyped(answer.typed, &typed))
+            ErrorText(frame, "Type one number, e.g. 6.28 or 1e4.");
+    } else {
+        for (std::size_t k = 0; k < q.choices.size(); ++k) {
+            ImGui::PushID(static_cast<int>(k));
+            const std::string label = std::to_string(k + 1) + ". " + q.choices[k];
+            if (ImGui::RadioButton(label.c_str(), answer.choice == static_cast<int>(k)))
+                answer.choice = static_cast<int>(k);
+            frame.Record(("quiz.choice" + std::to_string(k + 1)).c_str());
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndDisabled();
+    double typed = 0;
+    const bool predicted = q.IsNumber() ? ParseTyped(answer.typed, &typed) : answer.choice >= 0;
+    if (!answer.revealed) {
+        ImGui::BeginDisabled(!predicted);
+        if (ImGui::Button("Reveal the answer")) Reveal(frame.requests);
+        ImGui::EndDisabled();
+        frame.Record("quiz.reveal");
+        FormulaTooltip(predicted ? "Scores your prediction and opens the panel that shows why."
+                                 : "Make a prediction first: choose or type an answer.");
+    } else {
+        const std::string right_answer =
+            q.IsNumber() ? FormatNumber(q.number) + (q.unit.empty() ? "" : " " + q.unit) +
+                               (q.tolerance > 0 ? " (± " + FormatNumber(q.tolerance) + ")" : "")
+                         : "\"" + q.choices[q.answer] + "\"";
+        const std::string verdict = answer.right ? "Right: " + right_answer + "."
+                                                 : "Not quite: the answer is " + right_answer + ".";
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              frame.Color(answer.right ? Role::Good : Role::Warning));
+        WrappedText(verdict.c_str());
+        ImGui::PopStyleColor();
+        frame.Record("quiz.verdict");
+        DrawCaption(q.explanation, frame.Color(Role::Accent));
+        frame.Record("quiz.explanation");
+        if (!q.show.scene.empty() || !q.show.highlight.empty()) {
+            if (ImGui::Button("Show me again")) RequestShow(q.show, frame.requests);
+            frame.Record("quiz.show");
+            FormulaTooltip("Opens the panel that shows the answer, set as the question needs.");
+        }
+    }
+    ImGui::Spacing();
+    FlowRow nav;
+    nav.Item(ButtonWidth("◀ Previous") + ButtonWidth("Next ▶") + ButtonWidth("Start again") +
+             FlowRow::Spacing(2));
+    ImGui::BeginDisabled(question == 0);
+    if (ImGui::Button("◀ Previous")) GoToQuestion(question - 1, frame.requests);
+    ImGui::EndDisabled();
+    frame.Record("quiz.previous");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(question + 1 >= static_cast<int>(quiz.questions.size()));
+    if (ImGui::Button("Next ▶")) GoToQuestion(question + 1, frame.requests);
+    ImGui::EndDisabled();
+    frame.Record("quiz.next");
+    ImGui::SameLine();
+    if (ImGui::Button("Start again")) {
+        answers.assign(quiz.questions.size(), QuizAnswer{});
+        GoToQuestion(0, frame.requests);
+    }
+    frame.Record("quiz.restart");
+    FormulaTooltip("Clears every prediction and the score.");
+    if (Answered() == static_cast<int>(quiz.questions.size())) {
+        char done[160];
+        std::snprintf(done, sizeof done, "All %zu answered: %d right.", quiz.questions.size(),
+                      Score());
+        ImGui::TextColored(frame.ColorVec(Role::Accent), "%s", done);
+    }
+}
+
+void QuizPanel::DrawCards(FrameContext& frame) {
+    if (quiz.cards.empty()) {
+        ImGui::TextDisabled("This quiz has no flashcards.");
+        return;
+    }
+    const int count = static_cast<int>(quiz.cards.size());
+    card = std::clamp(card, 0, count - 1);
+    const QuizCard& shown = quiz.cards[CardAt(card)];
+    char heading[120];
+    std::snprintf(heading, sizeof heading, "Card %d of %d · %s", card + 1, count,
+                  card_back ? "back" : "front");
+    FlowRow row;
+    row.Item(ImGui::CalcTextSize(heading).x);
+    ImGui::TextDisabled("%s", heading);
+    row.Item(ImGui::GetFrameHeight() + ImGui::CalcTextSize("shuffled").x + FlowRow::Spacing());
+    if (ImGui::Checkbox("shuffled", &shuffle)) card_back = false;
+    frame.Record("quiz.shuffle");
+    // The card: a framed face as wide as the panel; a click flips it, as Space does.
+    const float em = ImGui::GetFontSize();
+    const float width = std::max(ImGui::GetContentRegionAvail().x, em * 6);
+    const float button_row = ImGui::GetFrameHeightWithSpacing() * 2;
+    const float height = std::max(ImGui::GetContentRegionAvail().y - button_row, em * 5);
+    const ImVec2 top_left = ImGui::GetCursorScreenPos();
+    if (ImGui::InvisibleButton("##card", ImVec2(width, height))) card_back = !card_back;
+    frame.Record("quiz.card");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 bottom_right(top_left.x + width, top_left.y + height);
+    draw->AddRectFilled(top_left, bottom_right, ImGui::GetColorU32(ImGuiCol_FrameBg), em * 0.4f);
+    draw->AddRect(top_left, bottom_right, frame.Color(card_back ? Role::Accent : Role::Muted),
+                  em * 0.4f, 0, frame.Px(2.0f));
+    // The face's text, wrapped at spaces and centred.
+    const std::string& text = card_back ? shown.back : shown.front;
+    const float pad = em;
+    const std::vector<std::string> lines =
+        WrapAtSpaces(text, width - 2 * pad, width - 2 * pad,
+                     [](const std::string& line) { return ImGui::CalcTextSize(line.c_str()).x; });
+    const float line_height = ImGui::GetTextLineHeightWithSpacing();
+    float y = top_left.y + std::max(pad, (height - line_height * lines.size()) / 2);
+    const ImU32 ink = card_back ? ImGui::GetColorU32(ImGuiCol_Text) : frame.Color(Role::Accent);
+    draw->PushClipRect(top_left, bottom_right, true);
+    for (const std::string& line : lines) {
+        const float line_width = ImGui::CalcTextSize(line.c_str()).x;
+        draw->AddText(ImVec2(top_left.x + (width - line_width) / 2, y), ink, line.c_str());
+        y += line_height;
+    }
+    draw->PopClipRect();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click or press Space to flip the card.");
+    FlowRow nav;
+    nav.Item(ButtonWidth("◀ Previous") + ButtonWidth("Flip") + ButtonWidth("Next ▶") +
+             FlowRow::Spacing(2));
+    ImGui::BeginDisabled(card == 0);
+    if (ImGui::Button("◀ Previous")) card -= 1, card_back = false;
+    ImGui::EndDisabled();
+    frame.Record("quiz.card_previous");
+    ImGui::SameLine();
+    if (ImGui::Button("Flip")) card_back = !card_back;
+    frame.Record("quiz.flip");
+    FormulaTooltip("Space flips the card too (while this panel has the focus).");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(card + 1 >= count);
+    if (ImGui::Button("Next ▶")) card += 1, card_back = false;
+    ImGui::EndDisabled();
+    frame.Record("quiz.card_next");
+    if (!shown.show.scene.empty() || !shown.show.highlight.empty()) {
+        nav.Item(ButtonWidth("Show me"));
+        if (ImGui::Button("Show me")) RequestShow(shown.show, frame.requests);
+        frame.Record("quiz.card_show");
+        FormulaTooltip("Opens the panel that illustrates this card.");
+    }
+}
+
+void QuizPanel::DrawTeachBack(FrameContext& frame) {
+    if (quiz.rubric.empty()) {
+        ImGui::TextDisabled("This quiz has no teach-back rubric.");
+        return;
+    }
+    WrappedText(quiz.teach_back_prompt.c_str());
+    const float em = ImGui::GetFontSize();
+    const float rubric_height =
+        ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(quiz.rubric.size()) + 3.5f);
+    const float box_height =
+        std::clamp(ImGui::GetContentRegionAvail().y - rubric_height, em * 4, em * 14);
+    // ImGui 1.86's text boxes do not wrap: the line being typed is broken at its last space
+    // when it reaches the box's edge (HardWrap), so a paragraph stays readable.
+    HardWrap wrap{ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2 -
+                  ImGui::GetStyle().ScrollbarSize};
+    ImGui::InputTextMultiline("##teach_back", &teach_back_text, ImVec2(-1, box_height),
+                              ImGuiInputTextFlags_CallbackEdit, HardWrap::Callback, &wrap);
+    frame.Record("quiz.teach_text");
+    if (teach_back_text.size() > kMaxTeachBackBytes) teach_back_text.resize(kMaxTeachBackBytes);
+    const std::vector<bool> mentioned = MentionedIdeas(quiz.rubric, teach_back_text);
+    const int found = static_cast<int>(std::count(mentioned.begin(), mentioned.end(), true));
+    char summary[200];
+    std::snprintf(summary, sizeof summary, "Ticked %zu of %zu ideas · words linked to %d found",
+                  ticked.size(), quiz.rubric.size(), found);
+    const char* legend = "◆: your text uses a word linked to the idea (a hint, not a grade)";
+    FlowRow row;
+    row.Item(ImGui::CalcTextSize(summary).x);
+    ImGui::TextUnformatted(summary);
+    frame.Record("quiz.rubric_summary");
+    row.Item(ImGui::CalcTextSize(legend).x);
+    ImGui::TextDisabled("%s", legend);
+    row.Item(ImGui::CalcTextSize("(?)").x);
+    HelpMarker("Tick an idea when your explanation really covers it. The ◆ marks are a hint from "
+               "word matching (your text uses a word linked to the idea); they do not grade, "
+               "and they cannot tell a right sentence from a wrong one.");
+    for (std::size_t k = 0; k < quiz.rubric.size(); ++k) {
+        ImGui::PushID(static_cast<int>(k));
+        const int index = static_cast<int>(k);
+        bool on = std::find(ticked.begin(), ticked.end(), index) != ticked.end();
+        if (ImGui::Checkbox("##tick", &on)) {
+            if (on)
+                ticked.push_back(index);
+            else
+                ticked.erase(std::remove(ticked.begin(), ticked.end(), index), ticked.end());
+            std::sort(ticked.begin(), ticked.end());
+        }
+        frame.Record(("quiz.tick" + std::to_string(k + 1)).c_str());
+        ImGui::SameLine();
+        if (mentioned[k]) {
+            ImGui::TextColored(frame.ColorVec(Role::Accent), "◆");
+            ImGui::SameLine();
+        }
+        WrappedText(quiz.rubric[k].idea.c_str());
+        ImGui::PopID();
+    }
+}
+
+void QuizPanel::AddSceneFields(SceneTable& table) {
+    table.Add({"quiz_mode", "\"questions\", \"cards\" or \"teach-back\": the quiz tab shown",
+               [this](const json& value, const json&) -> std::function<void()> {
+                   for (int k = 0; k < 3; ++k)
+                       if (value == kModeNames[k])
+                           return [this, k] { mode = static_cast<Mode>(k); };
+                   throw SceneFieldError{
+                       "must be \"questions\", \"cards\" or \"teach-back\" (got " + Excerpt(value) +
+                       ")"};
+               },
+               [this] { return json(kModeNames[static_cast<int>(mode)]); }});
+    table.Integer("quiz_question", "integer in [0, 199]: the question shown (from 0)", &question, 0,
+                  static_cast<int>(kMaxQuizItems) - 1);
+    table.Integer("quiz_card", "integer in [0, 199]: the flashcard shown (from 0)", &card, 0,
+                  static_cast<int>(kMaxQuizItems) - 1);
+    table.Bool("quiz_card_back", "bool: the flashcard shows its back", &card_back);
+    table.Bool("quiz_shuffle", "bool: flashcards in a shuffled (repeatable) order", &shuffle);
+    table.Text("teach_back_text", "text, valid UTF-8, at most 8000 bytes: the teach-back answer",
+               &teach_back_text, [](const std::string& text) {
+                   return text.size() > kMaxTeachBackBytes
+                              ? std::string("must be at most 8000 bytes")
+                              : std::string();
+               });
+    table.Add({"teach_back_ticked", "list of rubric idea indices (from 0) the student ticked",
+               [this](const json& value, const json&) -> std::function<void()> {
+                   if (!value.is_array() || value.size() > 30)
+                       throw SceneFieldError{"must be a list of at most 30 indices"};
+                   std::vector<int> list;
+                   for (const json& item : value) {
+                       const int index = SceneInteger(item, 0, 29);
+                       if (std::find(list.begin(), list.end(), index) == list.end())
+                           list.push_back(index);
+                   }
+                   std::sort(list.begin(), list.end());
+                   return [this, list] { ticked = list; };
+               },
+               [this] { return json(ticked); }});
+}
+
+nlohmann::json QuizPanel::Readouts(const AppState& /*state*/) const {
+    json readouts = {{"title", quiz.title},
+                     {"source", quiz.path.empty() ? "built in" : quiz.path},
+                     {"mode", kModeNames[static_cast<int>(mode)]},
+                     {"questions", quiz.questions.size()},
+                     {"answered", Answered()},
+                     {"right", Score()},
+                     {"cards", quiz.cards.size()},
+                     {"card_shown", quiz.cards.empty() ? -1 : CardAt(card)},
+                     {"rubric", quiz.rubric.size()},
+                     {"ticked", ticked}};
+    if (!quiz.questions.empty()) {
+        const int k = std::clamp(question, 0, static_cast<int>(quiz.questions.size()) - 1);
+        readouts["question"] = k + 1;
+        readouts["revealed"] = answers[k].revealed;
+        readouts["prediction_right"] = answers[k].right;
+    }
+    const std::vector<bool> mentioned = MentionedIdeas(quiz.rubric, teach_back_text);
+    json found = json::array();
+    for (std::size_t k = 0; k < mentioned.size(); ++k)
+        if (mentioned[k]) found.push_back(k);
+    readouts["mentioned"] = found;
+    return readouts;
+}
+
+} // namespace pelab
