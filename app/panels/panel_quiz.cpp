@@ -219,6 +219,55 @@ void QuizPanel::Draw(FrameContext& frame) {
     ImGui::EndTabBar();
 }
 
+void QuizPanel::DrawChoices(FrameContext& frame, const QuizQuestion& q, QuizAnswer& answer) {
+    // Each choice a wide block, as tall as the room allows (a quiz on a projector is read from
+    // the back): a click predicts it. Once revealed, the right one is framed in the "good"
+    // colour and a wrong prediction in the warning colour.
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float below = line * 7; // verdict, explanation and buttons under the choices
+    const float count = static_cast<float>(q.choices.size());
+    const float height = std::clamp(
+        (ImGui::GetContentRegionAvail().y - below) / count - spacing, line * 1.6f, line * 3.2f);
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 6);
+    const float pad = ImGui::GetFontSize() * 0.6f;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (std::size_t k = 0; k < q.choices.size(); ++k) {
+        const int index = static_cast<int>(k);
+        ImGui::PushID(index);
+        const ImVec2 top_left = ImGui::GetCursorScreenPos();
+        if (ImGui::InvisibleButton("##choice", ImVec2(width, height)) && !answer.revealed)
+            answer.choice = index;
+        frame.Record(("quiz.choice" + std::to_string(k + 1)).c_str());
+        const bool hovered = ImGui::IsItemHovered() && !answer.revealed;
+        const bool chosen = answer.choice == index;
+        const ImVec2 bottom_right(top_left.x + width, top_left.y + height);
+        const ImU32 fill = ImGui::GetColorU32(chosen    ? ImGuiCol_ButtonActive
+                                              : hovered ? ImGuiCol_ButtonHovered
+                                                        : ImGuiCol_FrameBg);
+        draw->AddRectFilled(top_left, bottom_right, fill, pad * 0.5f);
+        if (answer.revealed && (index == q.answer || chosen))
+            draw->AddRect(top_left, bottom_right,
+                          frame.Color(index == q.answer ? Role::Good : Role::Warning), pad * 0.5f,
+                          0, frame.Px(3.0f));
+        // "1  Yes: the scores are the same", wrapped at spaces, centred vertically.
+        const std::string label = std::to_string(k + 1) + "   " + q.choices[k];
+        const std::vector<std::string> lines = WrapAtSpaces(
+            label, width - 2 * pad, width - 2 * pad,
+            [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+        const float text_height = ImGui::GetTextLineHeight() * static_cast<float>(lines.size());
+        float y = top_left.y + std::max(0.0f, (height - text_height) / 2);
+        draw->PushClipRect(top_left, bottom_right, true);
+        for (const std::string& text : lines) {
+            draw->AddText(ImVec2(top_left.x + pad, y), ImGui::GetColorU32(ImGuiCol_Text),
+                          text.c_str());
+            y += ImGui::GetTextLineHeight();
+        }
+        draw->PopClipRect();
+        ImGui::PopID();
+    }
+}
+
 void QuizPanel::DrawQuestions(FrameContext& frame) {
     if (quiz.questions.empty()) {
         ImGui::TextDisabled("This quiz has no questions.");
@@ -248,8 +297,8 @@ void QuizPanel::DrawQuestions(FrameContext& frame) {
         ImGui::TextDisabled("First predict: type a number, then reveal.");
     else
         ImGui::TextDisabled("First predict (keys 1–%zu), then reveal (Enter):", q.choices.size());
-    ImGui::BeginDisabled(answer.revealed);
     if (q.IsNumber()) {
+        ImGui::BeginDisabled(answer.revealed);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
         ImGui::InputText("##typed", &answer.typed, ImGuiInputTextFlags_CharsScientific);
         frame.Record("quiz.number");
@@ -260,17 +309,10 @@ void QuizPanel::DrawQuestions(FrameContext& frame) {
         double typed = 0;
         if (!answer.typed.empty() && !ParseTyped(answer.typed, &typed))
             ErrorText(frame, "Type one number, e.g. 6.28 or 1e4.");
+        ImGui::EndDisabled();
     } else {
-        for (std::size_t k = 0; k < q.choices.size(); ++k) {
-            ImGui::PushID(static_cast<int>(k));
-            const std::string label = std::to_string(k + 1) + ". " + q.choices[k];
-            if (ImGui::RadioButton(label.c_str(), answer.choice == static_cast<int>(k)))
-                answer.choice = static_cast<int>(k);
-            frame.Record(("quiz.choice" + std::to_string(k + 1)).c_str());
-            ImGui::PopID();
-        }
+        DrawChoices(frame, q, answer);
     }
-    ImGui::EndDisabled();
     double typed = 0;
     const bool predicted = q.IsNumber() ? ParseTyped(answer.typed, &typed) : answer.choice >= 0;
     if (!answer.revealed) {

@@ -58,6 +58,7 @@ struct QuizPanel : Panel {
 
 private:
     void DrawQuestions(FrameContext& frame);
+    void DrawChoices(FrameContext& frame, const QuizQuestion& q, QuizAnswer& answer);
     void DrawCards(FrameContext& frame);
     void DrawTeachBack(FrameContext& frame);
     void GoToQuestion(int k, FrameRequests& requests);

@@ -48,9 +48,11 @@ e2e_setup() {
     export HOME=$E2E_TMP/home XDG_CONFIG_HOME=$E2E_TMP/home/.config
     mkdir -p "$HOME"
     # -displayfd: Xvfb picks a free display number and writes it to the descriptor (a FIFO).
+    # -noreset: when the last client leaves (one pelab quits, the next starts) the server would
+    # reset, and a client connecting during the reset is refused ("Failed to open display").
     mkfifo "$E2E_TMP/display"
     exec {fd}<>"$E2E_TMP/display"
-    Xvfb -displayfd "$fd" -screen 0 1600x1000x24 -nolisten tcp >"$E2E_TMP/xvfb.log" 2>&1 &
+    Xvfb -displayfd "$fd" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$E2E_TMP/xvfb.log" 2>&1 &
     E2E_XVFB_PID=$!
     local number=""
     read -r -t 20 -u "$fd" number || e2e_fail "Xvfb did not start: $(cat "$E2E_TMP/xvfb.log")"
