@@ -325,6 +325,26 @@ TEST_F(Cli, BadLessonExitsTwoNamingTheStep) {
     EXPECT_NE(r.err.find("step 2: field \"base\""), std::string::npos) << r.err;
 }
 
+// `pelab screenshot --lesson F --step N`: a step past the end, a bad lesson, or both --lesson and
+// --panel exit 2 before any window, saying which.
+TEST_F(Cli, LessonScreenshotOptionsAreChecked) {
+    const fs::path lesson = dir / "two.json";
+    std::ofstream(lesson) << R"({"title": "t", "steps": [{"caption": "a"}, {"caption": "b"}]})";
+    const fs::path out = dir / "slide.png";
+    const Result past =
+        Run({"screenshot", "--lesson", lesson.string(), "--step", "3", "--out", out.string()},
+            {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(past.exit_code, 2) << past.err;
+    EXPECT_NE(past.err.find("the lesson has 2 steps"), std::string::npos) << past.err;
+    const Result both =
+        Run({"screenshot", "--lesson", lesson.string(), "--panel", "waves", "--out", out.string()});
+    EXPECT_EQ(both.exit_code, 2) << both.err;
+    EXPECT_NE(both.err.find("--lesson and --panel"), std::string::npos) << both.err;
+    const Result same = Run({"screenshot", "--lesson", lesson.string(), "--out", lesson.string()});
+    EXPECT_EQ(same.exit_code, 2) << same.err;
+    EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(Cli, UnwritableOutputIsRuntimeFailure) {
     const Result r = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
                           "/nonexistent-folder-pelab/x.csv"});

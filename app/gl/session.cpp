@@ -424,6 +424,22 @@ int RunScreenshot(const ScreenshotOptions& options) {
     App app;
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
+    if (!options.lesson.empty()) {
+        Lesson lesson;
+        if (const std::string error = LoadLesson(options.lesson, app.scene, app.panels, &lesson);
+            !error.empty()) {
+            std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(error).c_str());
+            return kExitBadUsage;
+        }
+        if (options.step > static_cast<int>(lesson.steps.size())) {
+            std::fprintf(stderr, "pelab: --step: the lesson has %zu steps (got %d)\n",
+                         lesson.steps.size(), options.step);
+            return kExitBadUsage;
+        }
+        StartLesson(app, std::move(lesson));
+        GoToStep(app, options.step - 1);
+        AdvanceGlide(app, kStepGlideSeconds); // the step's numbers, not half-way there
+    }
     if (const std::string error = check_writable(options.out); !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;

@@ -196,6 +196,13 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     screenshot->add_option("--font-scale", shot.font_scale, "Text size factor, 0.5 to 4")
         ->check(PlainNumber())
         ->check(CLI::Range(0.5f, 4.0f));
+    screenshot
+        ->add_option("--lesson", shot.lesson,
+                     "Show this lesson at --step, with its lesson bar (a slide of it)")
+        ->check(FileName());
+    screenshot->add_option("--step", shot.step, "The lesson step shown, from 1")
+        ->check(CLI::Range(1, 200))
+        ->capture_default_str();
     screenshot->add_option("--out", shot.out, "PNG file to write")->check(FileName())->required();
 
     std::string render_size = "512x512";
@@ -261,10 +268,14 @@ CommandLine ParseCommandLine(int argc, char** argv) {
             result.command = Command::Exit;
             result.exit_code = UsageError("--panel: unknown panel " + Excerpt(shot.panel) +
                                           "; known panels: " + panels.IdList());
+        } else if (!shot.lesson.empty() && !shot.panel.empty()) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError(
+                "--lesson and --panel: a lesson's step says which panel it shows; give one");
         } else if (shot.out.empty() || shot.out == "-") {
             result.command = Command::Exit;
             result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
-        } else if (SameFile(shot.out, shot.scene)) {
+        } else if (SameFile(shot.out, shot.scene) || SameFile(shot.out, shot.lesson)) {
             result.command = Command::Exit;
             result.exit_code = UsageError("--out: " + Excerpt(shot.out) +
                                           " is the --scene file; the picture would replace the "

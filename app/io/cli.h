@@ -23,8 +23,10 @@ struct GuiOptions {
 };
 
 struct ScreenshotOptions {
-    std::string scene; ///< render this scene
-    std::string panel; ///< empty: the whole window as it opens
+    std::string scene;  ///< render this scene
+    std::string panel;  ///< empty: the whole window as it opens
+    std::string lesson; ///< a lesson shown at `step` (1-based), with its bar; "" = none
+    int step = 1;
     int width = 1280;
     int height = 800;
     float font_scale = 1.0f;
