@@ -32,6 +32,16 @@ echo '{"alternatives_tab": "alibi", "alibi_sentence_b": "bites dog man"}' >"$out
 run build/bin/pelab screenshot --panel alternatives --scene "$out/.alibi.json" --size 1280x900 \
     --out "$out/alternatives_alibi.png"
 rm -f "$out/.alibi.json"
+# Teaching: a lesson step as a slide (with its bar), and the quiz.
+run build/bin/pelab screenshot --lesson assets/lessons/why-positions.json --step 7 --size 1280x800 \
+    --out "$out/lesson_step.png"
+echo '{"open_panels": ["quiz"], "quiz_question": 2}' >"$out/.quiz.json"
+run build/bin/pelab screenshot --panel quiz --scene "$out/.quiz.json" --size 1280x800 \
+    --out "$out/quiz.png"
+echo '{"quiz_mode": "teach-back", "teach_back_ticked": [0], "teach_back_text": "A transformer adds position vectors to the word vectors. Without them, adding is commutative and the order is lost. Each position gets a point on many circles."}' >"$out/.quiz.json"
+run build/bin/pelab screenshot --panel quiz --scene "$out/.quiz.json" --size 1280x800 \
+    --out "$out/teach_back.png"
+rm -f "$out/.quiz.json"
 # The two other themes, for the README's theme section.
 scene_dir=$(mktemp -d)
 trap 'rm -rf "$scene_dir"' EXIT

@@ -57,6 +57,34 @@ struct HardWrap {
     }
 };
 
+// Breaks every line of text wider than width at its last space that fits (text set by a scene
+// or pasted arrives in long lines; the box does not wrap by itself). Never removes a break.
+void HardWrapAll(std::string* text, float width) {
+    std::size_t line_start = 0;
+    while (line_start < text->size()) {
+        std::size_t line_end = text->find('\n', line_start);
+        if (line_end == std::string::npos) line_end = text->size();
+        const char* begin = text->data() + line_start;
+        if (ImGui::CalcTextSize(begin, text->data() + line_end).x > width) {
+            // The last space before the width runs out.
+            std::size_t cut = std::string::npos;
+            for (std::size_t k = line_start; k < line_end; ++k)
+                if ((*text)[k] == ' ') {
+                    if (ImGui::CalcTextSize(begin, text->data() + k).x > width &&
+                        cut != std::string::npos)
+                        break;
+                    cut = k;
+                }
+            if (cut != std::string::npos && cut > line_start) {
+                (*text)[cut] = '\n';
+                line_start = cut + 1;
+                continue;
+            }
+        }
+        line_start = line_end + 1;
+    }
+}
+
 // The shortest way to write an answer: 6.28, 60611, 0.0001.
 std::string FormatNumber(double value) {
     char text[64];
@@ -188,11 +216,12 @@ void QuizPanel::Draw(FrameContext& frame) {
         ErrorText(frame, ("The quiz could not be read: " + load_error).c_str());
         return;
     }
-    // Presented to a room, the words are the picture: larger text, up to twice the size, so
-    // that a line holds about 60 characters across the window.
+    // Presented to a room, the words are the picture: larger text, up to twice the size, as long
+    // as a line still holds about 80 characters and the panel about 26 lines.
     // (The atlas's size, not GetFontSize(), which already holds last frame's scale.)
     const float base_size = ImGui::GetFontSize() / ImGui::GetCurrentWindow()->FontWindowScale;
-    const float fit = ImGui::GetContentRegionAvail().x / (base_size * 34.0f);
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float fit = std::min(room.x / (base_size * 40.0f), room.y / (base_size * 26.0f));
     ImGui::SetWindowFontScale(frame.presented ? std::clamp(fit, 1.0f, 2.0f) : 1.0f);
     if (!ImGui::BeginTabBar("##quiz_modes")) return;
     const struct {
@@ -210,7 +239,14 @@ void QuizPanel::Draw(FrameContext& frame) {
         frame.Record(tab.record);
         if (!open) continue;
         // While a requested tab is not shown yet, the tab still drawn does not take over.
-        if (mode == drawn_mode || mode == tab.mode) mode = drawn_mode = tab.mode;
+        if (mode == drawn_mode || mode == tab.mode) {
+            // Another tab: the outlines of the last revealed answer no longer belong.
+            if (drawn_mode != tab.mode) {
+                frame.requests.set_highlight = true;
+                frame.requests.highlight.clear();
+            }
+            mode = drawn_mode = tab.mode;
+        }
         if (mode == Mode::Questions) DrawQuestions(frame);
         if (mode == Mode::Cards) DrawCards(frame);
         if (mode == Mode::TeachBack) DrawTeachBack(frame);
@@ -288,7 +324,10 @@ void QuizPanel::DrawQuestions(FrameContext& frame) {
     ImGui::TextUnformatted(score);
     frame.Record("quiz.score");
     ImGui::Separator();
+    ImGui::BeginGroup(); // the whole wrapped question is one recorded rectangle
     WrappedText(q.question.c_str());
+    ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, 0));
+    ImGui::EndGroup();
     frame.Record("quiz.question");
     ImGui::Spacing();
     if (answer.revealed)
@@ -342,7 +381,16 @@ void QuizPanel::DrawQuestions(FrameContext& frame) {
             FormulaTooltip("Opens the panel that shows the answer, set as the question needs.");
         }
     }
+    if (Answered() == static_cast<int>(quiz.questions.size())) {
+        char done[160];
+        std::snprintf(done, sizeof done, "All %zu answered: %d right.", quiz.questions.size(),
+                      Score());
+        ImGui::TextColored(frame.ColorVec(Role::Accent), "%s", done);
+    }
     ImGui::Spacing();
+    // The way on sits at the bottom of the panel, where it stays from question to question.
+    const float bottom = ImGui::GetWindowContentRegionMax().y - ImGui::GetFrameHeight();
+    if (ImGui::GetCursorPosY() < bottom) ImGui::SetCursorPosY(bottom);
     FlowRow nav;
     nav.Item(ButtonWidth("◀ Previous") + ButtonWidth("Next ▶") + ButtonWidth("Start again") +
              FlowRow::Spacing(2));
@@ -362,12 +410,6 @@ void QuizPanel::DrawQuestions(FrameContext& frame) {
     }
     frame.Record("quiz.restart");
     FormulaTooltip("Clears every prediction and the score.");
-    if (Answered() == static_cast<int>(quiz.questions.size())) {
-        char done[160];
-        std::snprintf(done, sizeof done, "All %zu answered: %d right.", quiz.questions.size(),
-                      Score());
-        ImGui::TextColored(frame.ColorVec(Role::Accent), "%s", done);
-    }
 }
 
 void QuizPanel::DrawCards(FrameContext& frame) {
@@ -451,11 +493,14 @@ void QuizPanel::DrawTeachBack(FrameContext& frame) {
     const float rubric_height =
         ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(quiz.rubric.size()) + 3.5f);
     const float box_height =
-        std::clamp(ImGui::GetContentRegionAvail().y - rubric_height, em * 4, em * 14);
+        std::clamp(ImGui::GetContentRegionAvail().y - rubric_height, em * 4, em * 9);
     // ImGui 1.86's text boxes do not wrap: the line being typed is broken at its last space
     // when it reaches the box's edge (HardWrap), so a paragraph stays readable.
     HardWrap wrap{ImGui::GetContentRegionAvail().x - ImGui::GetStyle().FramePadding.x * 2 -
                   ImGui::GetStyle().ScrollbarSize};
+    if (ImGui::GetActiveID() != ImGui::GetID("##teach_back") &&
+        wrap.width > ImGui::GetFontSize() * 4)
+        HardWrapAll(&teach_back_text, wrap.width);
     ImGui::InputTextMultiline("##teach_back", &teach_back_text, ImVec2(-1, box_height),
                               ImGuiInputTextFlags_CallbackEdit, HardWrap::Callback, &wrap);
     frame.Record("quiz.teach_text");
@@ -489,11 +534,14 @@ void QuizPanel::DrawTeachBack(FrameContext& frame) {
         }
         frame.Record(("quiz.tick" + std::to_string(k + 1)).c_str());
         ImGui::SameLine();
+        // A group, so that a wrapped idea's second line starts under its first.
+        ImGui::BeginGroup();
         if (mentioned[k]) {
             ImGui::TextColored(frame.ColorVec(Role::Accent), "◆");
             ImGui::SameLine();
         }
         WrappedText(quiz.rubric[k].idea.c_str());
+        ImGui::EndGroup();
         ImGui::PopID();
     }
 }
