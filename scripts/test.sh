@@ -2,7 +2,7 @@
 # One command to install what is missing, build, and run every test:
 #  1. Release build: unit, headless-frame, CLI and end-to-end (Xvfb + xdotool) tests;
 #  2. AddressSanitizer + UndefinedBehaviorSanitizer build: unit, headless-frame and CLI tests;
-#  3. libFuzzer on the scene, PNG-scene, tokenizer and command-line parsers (25 s each);
+#  3. libFuzzer on the scene, PNG-scene, tokenizer, command-line, lesson and quiz readers (20 s each);
 #  4. a 60-second random-input soak of the sanitizer build's real window under Xvfb (crashes,
 #     sanitizer reports, leaks), and one of the release build whose memory must not keep growing.
 # Ends with CTest's summary; exits non-zero on any failure.
@@ -26,9 +26,9 @@ sanitize_status=0
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j"$jobs" -LE "e2e|package") | tee build-sanitize/ctest.log || sanitize_status=$?
 
-echo "== Fuzzing (scripts/fuzz.sh all 25)"
+echo "== Fuzzing (scripts/fuzz.sh all 20)"
 fuzz_status=0
-scripts/fuzz.sh all 25 | tee build/fuzz.log || fuzz_status=$?
+scripts/fuzz.sh all 20 | tee build/fuzz.log || fuzz_status=$?
 
 echo "== Soak (scripts/soak.sh 60: the sanitizer build for crashes and reports, the release build for memory)"
 soak_status=0

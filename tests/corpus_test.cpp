@@ -39,6 +39,10 @@ TEST(Corpus, PngSceneInputsReplay) {
 TEST(Corpus, LessonInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_lesson", pelab::fuzz::Lesson), 4);
 }
+
+TEST(Corpus, QuizInputsReplay) {
+    EXPECT_GE(ReplayAll("fuzz_quiz", pelab::fuzz::Quiz), 5);
+}
 TEST(Corpus, TokenizerInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_tokenize", pelab::fuzz::Tokenize), 3);
 }

@@ -7,7 +7,9 @@
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
+#include "panel_quiz.h"
 #include "png_scene.h"
+#include "quiz.h"
 
 #include <algorithm>
 #include <string>
@@ -47,6 +49,31 @@ int Lesson(const std::uint8_t* data, std::size_t size) {
     for (int k = 1; k < static_cast<int>(lesson.steps.size()); ++k)
         GoToStep(app, k);
     GoToStep(app, 0);
+    if (app.state.d_model % 2 != 0 || app.state.pair >= app.state.d_model / 2) __builtin_trap();
+    return 0;
+}
+
+// libFuzzer target: the quiz reader (questions, cards, rubric, each show's scene checked). Any
+// input gives "" or a one-line message, leaves the scene as it was when refused; an accepted
+// quiz is installed in the panel, each show applied as a reveal applies it, and the rubric hint
+// run over the input itself.
+int Quiz(const std::uint8_t* data, std::size_t size) {
+    App app;
+    const nlohmann::json before = app.scene.Document();
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    pelab::Quiz quiz;
+    const std::string error = ParseQuiz(text, app.scene, app.panels, &quiz);
+    if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
+    if (app.scene.Document() != before) __builtin_trap();
+    if (!error.empty()) return 0;
+    (void)MentionedIdeas(quiz.rubric, text);
+    auto& panel = dynamic_cast<QuizPanel&>(*app.panels.Find("quiz")->panel);
+    panel.SetQuiz(quiz);
+    for (std::size_t k = 0; k < quiz.questions.size(); ++k) {
+        FrameRequests requests;
+        QuizPanel::RequestShow(quiz.questions[k].show, requests);
+        if (!requests.apply_scene.is_null()) (void)app.scene.ApplyDocument(requests.apply_scene);
+    }
     if (app.state.d_model % 2 != 0 || app.state.pair >= app.state.d_model / 2) __builtin_trap();
     return 0;
 }

@@ -13,5 +13,6 @@ int PngScene(const std::uint8_t* data, std::size_t size);    ///< PNG text chunk
 int Tokenize(const std::uint8_t* data, std::size_t size);    ///< order demo tokenizer + demo
 int CommandLine(const std::uint8_t* data, std::size_t size); ///< argv split at NUL bytes
 int Lesson(const std::uint8_t* data, std::size_t size);      ///< the lesson reader, then its steps
+int Quiz(const std::uint8_t* data, std::size_t size);        ///< the quiz reader, then its shows
 
 } // namespace pelab::fuzz
