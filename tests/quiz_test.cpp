@@ -28,7 +28,7 @@ nlohmann::json BuiltInFile() {
 
 class QuizTest : public HeadlessApp {
 protected:
-    QuizTest() : HeadlessApp(ImVec2(1600, 1000)) {}
+    explicit QuizTest(ImVec2 size = ImVec2(1600, 1000)) : HeadlessApp(size) {}
     void SetUp() override {
         HeadlessApp::SetUp();
         app.recorder.enabled = true;
@@ -71,6 +71,35 @@ TEST_F(QuizTest, BuiltInQuizIsCompleteAndMatchesItsFile) {
         EXPECT_GE(mentioned(sentence), 1) << sentence;
     }
     EXPECT_EQ(mentioned("I like turtles."), 0);
+}
+
+// The same at the default window size (1280×800): an outlined widget below the fold of its
+// panel is scrolled into view.
+class QuizAtDefaultSize : public QuizTest {
+protected:
+    QuizAtDefaultSize() : QuizTest(ImVec2(1280, 800)) {}
+};
+
+TEST_F(QuizAtDefaultSize, EveryOutlinedWidgetIsScrolledIntoView) {
+    const nlohmann::json file = BuiltInFile();
+    Frame();
+    for (std::size_t k = 0; k < file["questions"].size(); ++k) {
+        SCOPED_TRACE("question " + std::to_string(k + 1));
+        const nlohmann::json& q = file["questions"][k];
+        quiz().question = static_cast<int>(k);
+        if (q.contains("number"))
+            quiz().answers[k].typed = std::to_string(q["number"]["answer"].get<double>());
+        else
+            quiz().answers[k].choice = q["answer"].get<int>();
+        ASSERT_TRUE(quiz().Reveal(app.pending));
+        for (int frame = 0; frame < 4; ++frame)
+            Frame();
+        const nlohmann::json highlight = q["show"].value("highlight", nlohmann::json::array());
+        if (!highlight.empty()) {
+            EXPECT_TRUE(app.recorder.rects.count(highlight[0].get<std::string>()))
+                << highlight[0] << " is not on screen";
+        }
+    }
 }
 
 // Every question, answered right: the reveal scores it and opens the panel of its show, with the

@@ -263,8 +263,8 @@ void QuizPanel::DrawChoices(FrameContext& frame, const QuizQuestion& q, QuizAnsw
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
     const float below = line * 7; // verdict, explanation and buttons under the choices
     const float count = static_cast<float>(q.choices.size());
-    const float height = std::clamp(
-        (ImGui::GetContentRegionAvail().y - below) / count - spacing, line * 1.6f, line * 3.2f);
+    const float height = std::clamp((ImGui::GetContentRegionAvail().y - below) / count - spacing,
+                                    line * 1.6f, line * 3.2f);
     const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 6);
     const float pad = ImGui::GetFontSize() * 0.6f;
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -288,9 +288,10 @@ void QuizPanel::DrawChoices(FrameContext& frame, const QuizQuestion& q, QuizAnsw
                           0, frame.Px(3.0f));
         // "1  Yes: the scores are the same", wrapped at spaces, centred vertically.
         const std::string label = std::to_string(k + 1) + "   " + q.choices[k];
-        const std::vector<std::string> lines = WrapAtSpaces(
-            label, width - 2 * pad, width - 2 * pad,
-            [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+        const std::vector<std::string> lines =
+            WrapAtSpaces(label, width - 2 * pad, width - 2 * pad, [](const std::string& text) {
+                return ImGui::CalcTextSize(text.c_str()).x;
+            });
         const float text_height = ImGui::GetTextLineHeight() * static_cast<float>(lines.size());
         float y = top_left.y + std::max(0.0f, (height - text_height) / 2);
         draw->PushClipRect(top_left, bottom_right, true);

@@ -338,6 +338,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         app.pending.highlight.clear();
         app.pending.set_highlight = false;
         if (!app.highlight_widgets.empty()) app.recorder.enabled = true;
+        app.recorder.scroll_to =
+            app.highlight_widgets.empty() ? std::string() : app.highlight_widgets.front();
     }
     // The style follows the theme and the atlas's text size; rebuilding it costs next to
     // nothing, so it is simply done every frame, before any window.

@@ -62,6 +62,9 @@ struct WidgetRecorder {
         float right_edge = 0;
     };
     std::map<std::string, Placement> layout;
+    /// A widget to scroll into view the next time it is drawn (the first outlined widget of a
+    /// lesson step or a quiz answer, which may sit below the fold of its panel); "" = none.
+    std::string scroll_to;
 
     /// Records ImGui's last item under name (only its visible part; nothing if hidden).
     void RecordLastItem(const char* name);

@@ -57,6 +57,8 @@ void GoToStep(App& app, int k) {
     player.from_pair = pair, player.from_shift = shift;
     player.lock_note.clear();
     player.glide_elapsed = had_step ? 0.0 : kStepGlideSeconds;
+    const std::vector<std::string>& outlined = player.lesson.steps[k].highlight;
+    app.recorder.scroll_to = outlined.empty() ? std::string() : outlined.front();
     AdvanceGlide(app, 0.0);
 }
 

@@ -214,6 +214,10 @@ void EndControls(FrameContext& frame) {
 
 void WidgetRecorder::RecordLastItem(const char* name) {
     if (!enabled) return;
+    if (!scroll_to.empty() && scroll_to == name) {
+        ImGui::ScrollToItem(ImGuiScrollFlags_KeepVisibleEdgeY);
+        scroll_to.clear();
+    }
     const ImVec2 item_min = ImGui::GetItemRectMin(), item_max = ImGui::GetItemRectMax();
     layout[name] = {{item_min.x, item_min.y, item_max.x, item_max.y},
                     ImGui::GetCurrentWindowRead()->WorkRect.Max.x};

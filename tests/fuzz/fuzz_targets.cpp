@@ -4,10 +4,10 @@
 #include "cli.h"
 #include "lesson.h"
 #include "lesson_player.h"
+#include "panel_quiz.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
-#include "panel_quiz.h"
 #include "png_scene.h"
 #include "quiz.h"
 
