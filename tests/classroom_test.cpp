@@ -7,6 +7,7 @@
 #include "lesson.h"
 #include "lesson_player.h"
 #include "png_scene.h"
+#include "tiny_png.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include <vector>
 
 using namespace pelab;
+using pelab::test::TinyPng;
 
 namespace {
 
@@ -211,19 +213,6 @@ std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
         rows.push_back(cells);
     }
     return rows;
-}
-
-// A minimal PNG (signature, 1×1 IHDR, IEND) as png_scene_test builds it.
-std::string TinyPng() {
-    std::string png("\x89PNG\r\n\x1a\n", 8);
-    const std::string ihdr_body("IHDR\0\0\0\x01\0\0\0\x01\x08\x00\x00\x00\x00", 17);
-    png += std::string("\0\0\0\x0d", 4) + ihdr_body;
-    const unsigned long crc =
-        Crc32(reinterpret_cast<const unsigned char*>(ihdr_body.data()), ihdr_body.size());
-    for (int shift = 24; shift >= 0; shift -= 8)
-        png.push_back(static_cast<char>((crc >> shift) & 0xFF));
-    png += std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12);
-    return png;
 }
 
 } // namespace

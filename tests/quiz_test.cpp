@@ -36,6 +36,13 @@ protected:
         app.focused_panel = "quiz";
     }
     QuizPanel& quiz() { return Get<QuizPanel>("quiz"); }
+    // Predicts question k's right answer, as the file gives it.
+    void PredictRight(std::size_t k, const nlohmann::json& q) {
+        if (q.contains("number"))
+            quiz().answers[k].typed = std::to_string(q["number"]["answer"].get<double>());
+        else
+            quiz().answers[k].choice = q["answer"].get<int>();
+    }
     void Press(int key) { Frame({}, {KeyPress{key, false, false}}); }
 };
 
@@ -87,10 +94,7 @@ TEST_F(QuizAtDefaultSize, EveryOutlinedWidgetIsScrolledIntoView) {
         SCOPED_TRACE("question " + std::to_string(k + 1));
         const nlohmann::json& q = file["questions"][k];
         quiz().question = static_cast<int>(k);
-        if (q.contains("number"))
-            quiz().answers[k].typed = std::to_string(q["number"]["answer"].get<double>());
-        else
-            quiz().answers[k].choice = q["answer"].get<int>();
+        PredictRight(k, q);
         ASSERT_TRUE(quiz().Reveal(app.pending));
         for (int frame = 0; frame < 4; ++frame)
             Frame();
@@ -115,10 +119,7 @@ TEST_F(QuizTest, EveryQuestionRevealsThePanelThatShowsWhy) {
         Frame();
         QuizAnswer& answer = quiz().answers[k];
         EXPECT_FALSE(quiz().Reveal(app.pending)) << "no reveal before a prediction";
-        if (q.contains("number"))
-            answer.typed = std::to_string(q["number"]["answer"].get<double>());
-        else
-            answer.choice = q["answer"].get<int>();
+        PredictRight(k, q);
         ASSERT_TRUE(quiz().Reveal(app.pending));
         EXPECT_TRUE(answer.right);
         Frame();

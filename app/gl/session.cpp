@@ -173,6 +173,27 @@ bool LoadSceneOption(const std::string& path, App& app) {
     return false;
 }
 
+// Starts the lesson at path ("" = none) at step (from 1), landed (no glide); prints the message
+// and returns false when the lesson is bad or has fewer steps.
+bool LoadLessonOption(const std::string& path, int step, App& app) {
+    if (path.empty()) return true;
+    Lesson lesson;
+    if (const std::string error = LoadLesson(path, app.scene, app.panels, &lesson);
+        !error.empty()) {
+        std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(error).c_str());
+        return false;
+    }
+    if (step > static_cast<int>(lesson.steps.size())) {
+        std::fprintf(stderr, "pelab: --step: the lesson has %zu steps (got %d)\n",
+                     lesson.steps.size(), step);
+        return false;
+    }
+    StartLesson(app, std::move(lesson));
+    GoToStep(app, step - 1);
+    AdvanceGlide(app, kStepGlideSeconds); // the step's numbers, not half-way there
+    return true;
+}
+
 // Reads the saved layout and view settings now (not at the first frame, as ImGui would), so a
 // scene and the command line can override them. A settings file that is not a small regular
 // file is ignored, with one message.
@@ -260,15 +281,7 @@ int RunGui(const GuiOptions& options) {
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     app.view.fullscreen = options.fullscreen;
     app.recorder.enabled = !options.widget_rects.empty();
-    if (!options.lesson.empty()) {
-        Lesson lesson;
-        if (const std::string error = LoadLesson(options.lesson, app.scene, app.panels, &lesson);
-            !error.empty()) {
-            std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(error).c_str());
-            return kExitBadUsage;
-        }
-        StartLesson(app, std::move(lesson));
-    }
+    if (!LoadLessonOption(options.lesson, 1, app)) return kExitBadUsage;
     if (!CheckWritableLater("--state-out", options.state_out) ||
         !CheckWritableLater("--widget-rects", options.widget_rects))
         return kExitRuntimeFailure;
@@ -424,22 +437,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     App app;
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
-    if (!options.lesson.empty()) {
-        Lesson lesson;
-        if (const std::string error = LoadLesson(options.lesson, app.scene, app.panels, &lesson);
-            !error.empty()) {
-            std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(error).c_str());
-            return kExitBadUsage;
-        }
-        if (options.step > static_cast<int>(lesson.steps.size())) {
-            std::fprintf(stderr, "pelab: --step: the lesson has %zu steps (got %d)\n",
-                         lesson.steps.size(), options.step);
-            return kExitBadUsage;
-        }
-        StartLesson(app, std::move(lesson));
-        GoToStep(app, options.step - 1);
-        AdvanceGlide(app, kStepGlideSeconds); // the step's numbers, not half-way there
-    }
+    if (!LoadLessonOption(options.lesson, options.step, app)) return kExitBadUsage;
     if (const std::string error = check_writable(options.out); !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
