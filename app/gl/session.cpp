@@ -194,6 +194,24 @@ bool LoadLessonOption(const std::string& path, int step, App& app) {
     return true;
 }
 
+// --state-out: the scene with every panel's readouts, to the file (atomically) or "-" (standard
+// output); "" writes nothing. Says why and returns false when it cannot.
+bool WriteStateOut(const std::string& path, const App& app) {
+    if (path.empty()) return true;
+    const std::string text = app.Document(true).dump(2) + "\n";
+    std::string error;
+    if (path == "-") {
+        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+            std::fflush(stdout) != 0)
+            error = "writing to standard output failed";
+    } else {
+        error = SaveTextFile(path, text);
+    }
+    if (error.empty()) return true;
+    std::fprintf(stderr, "pelab: --state-out: %s\n", PrintableLine(error).c_str());
+    return false;
+}
+
 // Reads the saved layout and view settings now (not at the first frame, as ImGui would), so a
 // scene and the command line can override them. A settings file that is not a small regular
 // file is ignored, with one message.
@@ -340,6 +358,7 @@ int RunGui(const GuiOptions& options) {
     };
     // Render on demand: wait for events at rest, draw while something moves (see FramePacer).
     FramePacer pacer(kMaxFps);
+    int state_step = -1; // the lesson step last written to --state-out
     const auto pace_one = [&](double max_wait_seconds) {
         if (pacer.ShouldWait())
             platform.WaitEvents(std::min(pacer.WaitSeconds(), max_wait_seconds));
@@ -349,6 +368,13 @@ int RunGui(const GuiOptions& options) {
         const double cpu_before = ProcessCpuSeconds();
         double cpu = 0, total = 0;
         draw_frame(&cpu, &total);
+        // In a lesson the state file is also written at each step, once it has landed, so that
+        // a test (or a teacher's script) can follow the lecture step by step.
+        if (app.lesson.Active() && options.state_out != "-" &&
+            app.lesson.glide_elapsed >= kStepGlideSeconds && app.lesson.step != state_step) {
+            state_step = app.lesson.step;
+            WriteStateOut(options.state_out, app);
+        }
         // A table computed off the frame (the similarity heatmap) keeps the frames coming until
         // it is drawn.
         const bool animating =
@@ -415,21 +441,7 @@ int RunGui(const GuiOptions& options) {
     heatmaps.Release();
     app.gpu = nullptr;
     platform.Shutdown();
-    if (!options.state_out.empty()) {
-        const std::string text = app.Document(true).dump(2) + "\n";
-        std::string error;
-        if (options.state_out == "-") {
-            if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
-                std::fflush(stdout) != 0)
-                error = "writing to standard output failed";
-        } else {
-            error = SaveTextFile(options.state_out, text);
-        }
-        if (!error.empty()) {
-            std::fprintf(stderr, "pelab: --state-out: %s\n", PrintableLine(error).c_str());
-            return kExitRuntimeFailure;
-        }
-    }
+    if (!WriteStateOut(options.state_out, app)) return kExitRuntimeFailure;
     return kExitOk;
 }
 

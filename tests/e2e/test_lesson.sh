@@ -1,6 +1,7 @@
 # A teacher's lecture with a clicker: the shipped lesson "Why transformers need positions" from
 # its first step to its last with PageDown only, through the real window. At each step the widget
-# the step highlights must be on screen (read from the widget rectangles the app writes), and a
+# the step highlights must be on screen (read from the widget rectangles the app writes), the
+# state the app writes when a step lands must be that step (its panel and scene fields), and a
 # picture of each step goes to build/screenshots/lesson/ to look at. At the end the saved state
 # says the last step, with its panel presented. Then PageUp goes back one step, and B blanks the
 # screen until a key.
@@ -16,6 +17,26 @@ for ((step = 1; step <= steps; step++)); do
     name=$(/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["steps"][int(sys.argv[2]) - 1]; print(s.get("highlight", ["lesson.caption"])[0])' "$lesson" "$step")
     sleep 0.6 # the glide, then a frame
     e2e_point "$name" >/dev/null || e2e_fail "step $step: $name is not on screen"
+    # The state the app wrote when the step landed: this step, its panel, its scene fields.
+    /usr/bin/python3 - "$lesson" "$step" "$E2E_STATE" <<'PY' || e2e_fail "step $step: the state on screen is not the step's"
+import json, sys, time
+lesson, step, path = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3]
+present = ""
+for s in lesson["steps"][:step]:
+    present = s.get("present", present)
+for attempt in range(20):  # the file is written once the step's glide has landed
+    try:
+        state = json.load(open(path))
+        if state["readouts"]["lesson"]["step"] == step:
+            break
+    except (OSError, ValueError, KeyError):
+        pass
+    time.sleep(0.1)
+assert state["readouts"]["lesson"]["step"] == step, state["readouts"].get("lesson")
+assert state["presented_panel"] == present, (state["presented_panel"], present)
+for key, value in lesson["steps"][step - 1].get("scene", {}).items():
+    assert state[key] == value, (key, state[key], value)
+PY
     e2e_shot "lesson/step_$(printf %02d "$step")" >/dev/null
     ((step < steps)) && e2e_press Page_Down
 done
