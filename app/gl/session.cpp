@@ -147,7 +147,9 @@ void ExportPanelPng(App& app, Platform& platform) {
         std::copy_n(&rgba[(static_cast<std::size_t>(y) * width + x0) * 4],
                     static_cast<std::size_t>(x1 - x0) * 4,
                     &cut[static_cast<std::size_t>(y - y0) * (x1 - x0) * 4]);
-    error = WritePngFile(path, cut, x1 - x0, y1 - y0, app.Document(false).dump(-1, ' ', true));
+    error = WritePngFile(
+        path, cut, x1 - x0, y1 - y0,
+        app.Document(false).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
     if (!error.empty()) {
         app.notice = "export failed: " + error;
         return;
@@ -198,7 +200,8 @@ bool LoadLessonOption(const std::string& path, int step, App& app) {
 // output); "" writes nothing. Says why and returns false when it cannot.
 bool WriteStateOut(const std::string& path, const App& app) {
     if (path.empty()) return true;
-    const std::string text = app.Document(true).dump(2) + "\n";
+    const std::string text =
+        app.Document(true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::string error;
     if (path == "-") {
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
@@ -379,7 +382,7 @@ int RunGui(const GuiOptions& options) {
         // it is drawn.
         const bool animating =
             app.state.playing || app.pending.arrange || heatmaps.TakeFramePending() ||
-            app.file_dialog.Waiting() || !app.pending.export_png.empty() ||
+            app.file_dialog.NeedsFrames() || !app.pending.export_png.empty() ||
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);
@@ -497,7 +500,9 @@ int RunScreenshot(const ScreenshotOptions& options) {
     app.gpu = nullptr;
     platform.Shutdown();
     // The figure carries its scene, so `pelab --scene FIGURE.png` reopens it.
-    return WritePng(options.out, rgba, width, height, app.Document(false).dump(-1, ' ', true));
+    return WritePng(
+        options.out, rgba, width, height,
+        app.Document(false).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
 }
 
 int RunRender(const RenderOptions& options) {

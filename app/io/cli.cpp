@@ -276,10 +276,15 @@ CommandLine ParseCommandLine(int argc, char** argv) {
             result.command = Command::Exit;
             result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
         } else if (SameFile(shot.out, shot.scene) || SameFile(shot.out, shot.lesson)) {
+            const bool lesson = SameFile(shot.out, shot.lesson);
             result.command = Command::Exit;
-            result.exit_code = UsageError("--out: " + Excerpt(shot.out) +
-                                          " is the --scene file; the picture would replace the "
-                                          "scene (choose another name)");
+            result.exit_code = UsageError("--out: " + Excerpt(shot.out) + " is the " +
+                                          (lesson ? "--lesson" : "--scene") +
+                                          " file; the picture would replace the " +
+                                          (lesson ? "lesson" : "scene") + " (choose another name)");
+        } else if (screenshot->count("--step") > 0 && shot.lesson.empty()) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError("--step: only with --lesson (the lesson step to show)");
         }
     }
     return result;
@@ -365,7 +370,8 @@ int RunReadouts(const ReadoutsOptions& options) {
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
-        const std::string text = app.Document(true).dump(2) + "\n";
+        const std::string text =
+            app.Document(true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         Emit(options.out, [&](std::ostream& out) { out << text; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());

@@ -100,11 +100,16 @@ std::string ParseLesson(const std::string& text, const SceneTable& table,
         if (std::string error = ReadLessonStep(doc["steps"][k], panels, true, &step);
             !error.empty())
             return "step " + std::to_string(k + 1) + ": " + error;
-        for (const std::string& name : step.lock)
+        const bool plays = step.scene.value("playing", false) == true;
+        for (const std::string& name : step.lock) {
+            if (name == "pos_a" && plays)
+                return "step " + std::to_string(k + 1) +
+                       ": field \"lock\": pos A cannot be locked in a step that plays it";
             if (table.Find(name) == nullptr || name == "playing")
                 return "step " + std::to_string(k + 1) +
                        ": field \"lock\": " + Excerpt(json(name)) +
                        " is not a scene field that can be locked";
+        }
         lesson.steps.push_back(std::move(step));
     }
     // Each step's scene is checked where it will be applied: after the steps before it (a pair

@@ -45,8 +45,15 @@ std::string OnlyFields(const json& item, std::initializer_list<const char*> know
 
 std::string ReadShow(const json& item, const PanelRegistry& panels, LessonStep* show) {
     if (!item.contains("show")) return "";
+    if (item["show"].is_object() && item["show"].contains("lock"))
+        return "field \"show\": a show cannot lock fields (only lesson steps do)";
     if (std::string error = ReadLessonStep(item["show"], panels, false, show); !error.empty())
         return "field \"show\": " + error;
+    // A show is applied on top of whatever the student has set, so the pair it names must exist
+    // whatever d_model that is.
+    if (show->scene.contains("pair") && !show->scene.contains("d_model"))
+        return "field \"show\": a show that sets \"pair\" sets \"d_model\" too (the pair must "
+               "exist whatever d_model the student chose)";
     return "";
 }
 

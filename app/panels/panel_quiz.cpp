@@ -144,12 +144,28 @@ void QuizPanel::RequestShow(const LessonStep& show, FrameRequests& requests) {
             scene["presented_panel"] = "";
         }
     }
+    // A show that tiles panels of its own keeps the quiz among them.
+    if (scene.contains("open_panels") && scene["open_panels"].is_array()) {
+        json& open = scene["open_panels"];
+        if (std::find(open.begin(), open.end(), "quiz") == open.end())
+            open.insert(open.begin(), "quiz");
+    }
     if (!scene.empty()) requests.apply_scene = scene;
     requests.set_highlight = true;
     requests.highlight = show.highlight;
 }
 
+void QuizPanel::ClampPositions() {
+    // A scene (or lock) may name a question or card past the end of this quiz.
+    const int questions = static_cast<int>(quiz.questions.size());
+    question = questions == 0 ? 0 : std::clamp(question, 0, questions - 1);
+    const int cards = static_cast<int>(quiz.cards.size());
+    card = cards == 0 ? 0 : std::clamp(card, 0, cards - 1);
+    answers.resize(quiz.questions.size());
+}
+
 bool QuizPanel::Reveal(FrameRequests& requests) {
+    ClampPositions();
     if (quiz.questions.empty()) return false;
     const QuizQuestion& q = quiz.questions[question];
     QuizAnswer& answer = answers[question];
@@ -177,6 +193,7 @@ void QuizPanel::GoToQuestion(int k, FrameRequests& requests) {
 
 bool QuizPanel::TakeKey(const KeyPress& press, FrameRequests& requests) {
     if (press.ctrl) return false;
+    ClampPositions();
     const int key = press.key;
     if (mode == Mode::Questions && !quiz.questions.empty()) {
         const QuizQuestion& q = quiz.questions[question];
@@ -212,6 +229,7 @@ bool QuizPanel::TakeKey(const KeyPress& press, FrameRequests& requests) {
 }
 
 void QuizPanel::Draw(FrameContext& frame) {
+    ClampPositions();
     if (!load_error.empty()) {
         ErrorText(frame, ("The quiz could not be read: " + load_error).c_str());
         return;
@@ -340,7 +358,11 @@ void QuizPanel::DrawQuestions(FrameContext& frame) {
     if (q.IsNumber()) {
         ImGui::BeginDisabled(answer.revealed);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-        ImGui::InputText("##typed", &answer.typed, ImGuiInputTextFlags_CharsScientific);
+        // Enter in the field reveals (ImGui keeps that Enter from the app's keys).
+        if (ImGui::InputText("##typed", &answer.typed,
+                             ImGuiInputTextFlags_CharsScientific |
+                                 ImGuiInputTextFlags_EnterReturnsTrue))
+            Reveal(frame.requests);
         frame.Record("quiz.number");
         if (!q.unit.empty()) {
             ImGui::SameLine();
@@ -464,6 +486,7 @@ void QuizPanel::DrawCards(FrameContext& frame) {
     nav.Item(ButtonWidth("◀ Previous") + ButtonWidth("Flip") + ButtonWidth("Next ▶") +
              FlowRow::Spacing(2));
     ImGui::BeginDisabled(card == 0);
+    const int card_before = card;
     if (ImGui::Button("◀ Previous")) card -= 1, card_back = false;
     ImGui::EndDisabled();
     frame.Record("quiz.card_previous");
@@ -476,6 +499,10 @@ void QuizPanel::DrawCards(FrameContext& frame) {
     if (ImGui::Button("Next ▶")) card += 1, card_back = false;
     ImGui::EndDisabled();
     frame.Record("quiz.card_next");
+    if (card != card_before) {
+        frame.requests.set_highlight = true; // the last card's "show me" outline goes
+        frame.requests.highlight.clear();
+    }
     if (!shown.show.scene.empty() || !shown.show.highlight.empty()) {
         nav.Item(ButtonWidth("Show me"));
         if (ImGui::Button("Show me")) RequestShow(shown.show, frame.requests);
@@ -505,12 +532,21 @@ void QuizPanel::DrawTeachBack(FrameContext& frame) {
     ImGui::InputTextMultiline("##teach_back", &teach_back_text, ImVec2(-1, box_height),
                               ImGuiInputTextFlags_CallbackEdit, HardWrap::Callback, &wrap);
     frame.Record("quiz.teach_text");
-    if (teach_back_text.size() > kMaxTeachBackBytes) teach_back_text.resize(kMaxTeachBackBytes);
+    if (teach_back_text.size() > kMaxTeachBackBytes) {
+        // Cut at a character boundary: never half a UTF-8 sequence (the scene must stay text).
+        std::size_t cut = kMaxTeachBackBytes;
+        while (cut > 0 && (static_cast<unsigned char>(teach_back_text[cut]) & 0xC0) == 0x80)
+            --cut;
+        teach_back_text.resize(cut);
+    }
     const std::vector<bool> mentioned = MentionedIdeas(quiz.rubric, teach_back_text);
     const int found = static_cast<int>(std::count(mentioned.begin(), mentioned.end(), true));
     char summary[200];
-    std::snprintf(summary, sizeof summary, "Ticked %zu of %zu ideas · words linked to %d found",
-                  ticked.size(), quiz.rubric.size(), found);
+    const long ticked_here = std::count_if(ticked.begin(), ticked.end(), [this](int index) {
+        return index < static_cast<int>(quiz.rubric.size());
+    });
+    std::snprintf(summary, sizeof summary, "Ticked %ld of %zu ideas · words linked to %d found",
+                  ticked_here, quiz.rubric.size(), found);
     const char* legend = "◆: your text uses a word linked to the idea (a hint, not a grade)";
     FlowRow row;
     row.Item(ImGui::CalcTextSize(summary).x);
@@ -600,8 +636,9 @@ nlohmann::json QuizPanel::Readouts(const AppState& /*state*/) const {
     if (!quiz.questions.empty()) {
         const int k = std::clamp(question, 0, static_cast<int>(quiz.questions.size()) - 1);
         readouts["question"] = k + 1;
-        readouts["revealed"] = answers[k].revealed;
-        readouts["prediction_right"] = answers[k].right;
+        const bool known = k < static_cast<int>(answers.size());
+        readouts["revealed"] = known && answers[k].revealed;
+        readouts["prediction_right"] = known && answers[k].right;
     }
     const std::vector<bool> mentioned = MentionedIdeas(quiz.rubric, teach_back_text);
     json found = json::array();

@@ -54,6 +54,8 @@ struct QuizPanel : Panel {
     /// Asks the frame to open a show's panel beside the quiz, set its scene, outline its widgets.
     static void RequestShow(const LessonStep& show, FrameRequests& requests);
     int Score() const;
+    /// Brings question and card within this quiz (a scene may name one past its end).
+    void ClampPositions();
     int Answered() const;
 
 private:

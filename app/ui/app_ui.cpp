@@ -372,6 +372,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     const bool screenshot = !options.solo_panel.empty();
     const std::string& solo = screenshot ? options.solo_panel : app.view.presented_panel;
     if (PanelEntry* entry = solo.empty() ? nullptr : app.panels.Find(solo)) {
+        // One panel fills the window: nothing to tile (Esc asks again when the tiles come back).
+        app.pending.arrange = false;
         if (!screenshot) DrawMainMenu(app);
         const float top = screenshot ? 0.0f : bar;
         ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + top), ImGuiCond_Always);

@@ -138,6 +138,7 @@ void FileDialog::OpenBuiltin(const FileDialogRequest& request, std::string messa
     answered_ = false;
     builtin_open_ = true;
     popup_pending_ = true;
+    frames_owed_ = 3; // a popup shows on the frame after it opens: keep frames coming
     Refresh();
 }
 
@@ -180,9 +181,15 @@ void FileDialog::StartChooser(const std::string& program) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    // Its own process group, so that Cancel ends the chooser and anything it started.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     pid_t pid = -1;
     const int spawned =
-        posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+        posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     ::close(pipe_fds[1]);
     if (spawned != 0) {
@@ -223,9 +230,19 @@ bool FileDialog::PollChooser(int* status) {
 
 void FileDialog::StopChooser() {
     if (chooser_pid_ > 0) {
-        ::kill(chooser_pid_, SIGTERM);
+        // Asked to stop, then (after 0.2 s) made to: a chooser that ignores SIGTERM must not
+        // freeze the window waiting for it.
+        ::kill(-chooser_pid_, SIGTERM);
         int status = 0;
-        ::waitpid(chooser_pid_, &status, 0);
+        bool gone = false;
+        for (int k = 0; k < 20 && !gone; ++k) {
+            gone = ::waitpid(chooser_pid_, &status, WNOHANG) != 0;
+            if (!gone) ::usleep(10000);
+        }
+        if (!gone) {
+            ::kill(-chooser_pid_, SIGKILL);
+            ::waitpid(chooser_pid_, &status, 0);
+        }
     }
     if (chooser_output_ >= 0) ::close(chooser_output_);
     chooser_pid_ = -1;
@@ -235,6 +252,7 @@ void FileDialog::StopChooser() {
 void FileDialog::Close() {
     StopChooser();
     close_pending_ = builtin_open_;
+    frames_owed_ = 3;
     builtin_open_ = false;
     answered_ = false;
     message_.clear();
@@ -287,6 +305,7 @@ bool FileDialog::Accept(std::string* path) {
 }
 
 bool FileDialog::Draw(FrameContext& frame, std::string* path) {
+    if (frames_owed_ > 0) --frames_owed_;
     if (chooser_pid_ > 0) {
         int status = 0;
         if (PollChooser(&status)) {
@@ -301,10 +320,12 @@ bool FileDialog::Draw(FrameContext& frame, std::string* path) {
                 return true;
             }
             if (WIFEXITED(status) && WEXITSTATUS(status) == 1) return false; // cancelled
-            OpenBuiltin(request_, chooser_program_ + " did not work (" +
-                                      (WIFEXITED(status)
-                                           ? "exit status " + std::to_string(WEXITSTATUS(status))
-                                           : std::string("it stopped on a signal")) +
+            const std::string why = !WIFEXITED(status) ? "it stopped on a signal"
+                                    : WEXITSTATUS(status) != 0
+                                        ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                    : chosen.empty() ? "it answered with no path"
+                                                     : "it answered with more than one line";
+            OpenBuiltin(request_, chooser_program_ + " did not work (" + why +
                                       "); using PE Lab's own dialog");
         } else {
             // A small note while the desktop's dialog is up, with a way out should it hide.
@@ -371,13 +392,16 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
             const std::string label = entry.is_folder ? entry.name + "/" : entry.name;
             ImGui::PushID(static_cast<int>(k));
             const bool selected = !entry.is_folder && field_ == entry.name;
+            // A double-click opens only the file its first click selected (not the file that
+            // moved under the pointer when that click entered a folder).
             if (ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_AllowDoubleClick)) {
                 if (entry.is_folder) {
                     enter_folder = entry.name;
                 } else {
                     field_ = entry.name;
                     confirm_replace_ = false;
-                    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) chosen = Accept(path);
+                    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && selected)
+                        chosen = Accept(path);
                 }
             }
             if (frame.recorder.enabled) frame.Record(("file.entry." + entry.name).c_str());
@@ -396,10 +420,13 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
     ImGui::TextUnformatted(request_.save ? "Save as" : "File");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    if (ImGui::InputText("##path", &field_, ImGuiInputTextFlags_EnterReturnsTrue))
+    // Back in the field after a refused Enter, so that Enter again (Replace) works.
+    if (ImGui::IsWindowAppearing() || refocus_field_) ImGui::SetKeyboardFocusHere();
+    refocus_field_ = false;
+    if (ImGui::InputText("##path", &field_, ImGuiInputTextFlags_EnterReturnsTrue)) {
         chosen = Accept(path);
-    else if (ImGui::IsItemEdited())
+        refocus_field_ = !chosen;
+    } else if (ImGui::IsItemEdited())
         confirm_replace_ = false;
     frame.Record("file.path");
     if (!message_.empty())

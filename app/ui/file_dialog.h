@@ -50,6 +50,8 @@ public:
     bool IsOpen() const { return builtin_open_ || chooser_pid_ > 0; }
     /// A child chooser is running: the session keeps drawing frames to notice its answer.
     bool Waiting() const { return chooser_pid_ > 0; }
+    /// Frames are needed now: a chooser runs, or the dialog is appearing or closing.
+    bool NeedsFrames() const { return chooser_pid_ > 0 || frames_owed_ > 0; }
     /// Draws the dialog (or the "waiting for the chooser" note) while open. Returns true, once,
     /// with the chosen path in *path; the dialog then stays open until Close() (the file was
     /// used) or Fail(why) (it was not: the builtin dialog shows why and lets the user retry).
@@ -72,6 +74,8 @@ private:
     bool builtin_open_ = false;
     bool popup_pending_ = false; ///< OpenPopup on the next Draw (ids must match Begin's)
     bool close_pending_ = false; ///< CloseCurrentPopup on the next Draw
+    bool refocus_field_ = false; ///< SetKeyboardFocusHere on the path field next frame
+    int frames_owed_ = 0;        ///< frames still to draw for an opening or closing popup
     std::string field_;          ///< the path field
     std::string folder_;         ///< the listing's folder, absolute
     std::vector<FolderEntry> entries_;

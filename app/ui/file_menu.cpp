@@ -26,8 +26,10 @@ constexpr const char* kNoticePopup = "PE Lab###notice";
 // "cards" or "teach_back" (or says so); anything else is read as a scene.
 enum class Holds { Scene, Lesson, Quiz };
 Holds WhatItHolds(const std::string& bytes) {
-    if (LooksLikePng(bytes)) return Holds::Scene;
-    const json doc = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+    // A PNG, or more than any lesson, quiz or scene may be: the scene reader says why not.
+    if (LooksLikePng(bytes) || bytes.size() > kMaxInputBytes) return Holds::Scene;
+    json doc;
+    if (!ParseJsonInput(bytes, &doc).empty()) return Holds::Scene;
     if (!doc.is_object()) return Holds::Scene;
     const std::string format =
         doc.contains("format") && doc["format"].is_string() ? doc["format"].get<std::string>() : "";
@@ -44,6 +46,15 @@ bool HoldsLesson(const std::string& bytes) {
 
 std::string Quoted(const std::string& path) {
     return Excerpt(json(path), 200);
+}
+
+// "" when path may be written from the app: a new file or a regular one. Writing to a pipe
+// would wait for a reader with the window frozen, and a device is not a file to keep.
+std::string CheckSaveTarget(const std::string& path) {
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (error || !fs::exists(status) || fs::is_regular_file(status)) return {};
+    return Quoted(path) + " is not a regular file (a folder, a device or a pipe): choose a file";
 }
 
 // Where a dialog starts: the folder of the newest recent file that still exists.
@@ -75,8 +86,10 @@ std::string CarryOut(App& app, const std::string& path) {
         return OpenFile(app, path);
     }
     case FileTask::SaveScene:
+        if (std::string error = CheckSaveTarget(path); !error.empty()) return error;
         return SaveSceneFile(app, path);
     case FileTask::ExportPng: {
+        if (std::string error = CheckSaveTarget(path); !error.empty()) return error;
         if (std::string error = check_writable(path); !error.empty()) return error;
         app.pending.export_png = path;
         app.pending.export_png_panel = app.file_task_panel;
@@ -85,6 +98,7 @@ std::string CarryOut(App& app, const std::string& path) {
         return {};
     }
     case FileTask::ExportCsv:
+        if (std::string error = CheckSaveTarget(path); !error.empty()) return error;
         return ExportTableCsv(app, app.file_task_panel, path);
     case FileTask::None:
         break;
@@ -97,6 +111,7 @@ std::string CarryOut(App& app, const std::string& path) {
 void AddRecentFile(ViewSettings& view, const std::string& path) {
     if (path.empty() || path.find_first_of("\n\r") != std::string::npos) return;
     std::error_code error;
+    if (!fs::is_regular_file(path, error)) return; // /dev/null is not a file to come back to
     fs::path absolute = fs::absolute(path, error);
     const std::string entry = error ? path : absolute.lexically_normal().string();
     auto& recent = view.recent_files;
@@ -127,9 +142,14 @@ std::string OpenFile(App& app, const std::string& path) {
     } else if (holds == Holds::Lesson) {
         Lesson lesson;
         if (std::string error = LoadLesson(path, app.scene, app.panels, &lesson); !error.empty())
-            return "lesson " + Quoted(path) + ": " + error;
+            return error; // "lesson "path": step 7: …"
         StartLesson(app, std::move(lesson));
     } else {
+        // Not JSON at all: say so plainly, not as a scene's fault.
+        json doc;
+        if (!LooksLikePng(bytes) && bytes.size() <= kMaxInputBytes)
+            if (std::string error = ParseJsonInput(bytes, &doc); !error.empty())
+                return Quoted(path) + ": " + error;
         if (std::string error = app.scene.Load(path); !error.empty()) return error;
         app.lesson = LessonPlayer{}; // a scene of one's own: the lesson's steps no longer apply
         app.pending.arrange = true;
@@ -140,7 +160,9 @@ std::string OpenFile(App& app, const std::string& path) {
 }
 
 std::string SaveSceneFile(App& app, const std::string& path) {
-    if (std::string error = SaveTextFile(path, app.Document(false).dump(2) + "\n"); !error.empty())
+    if (std::string error = SaveTextFile(
+            path, app.Document(false).dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+        !error.empty())
         return error;
     AddRecentFile(app.view, path);
     app.status_note = "saved " + fs::path(path).filename().string();

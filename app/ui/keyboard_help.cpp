@@ -36,6 +36,11 @@ constexpr ShortcutRow kLesson[] = {
     {"R", "back to this step: undoes what was changed since"},
     {"B", "a black screen; any key brings the picture back"},
 };
+constexpr ShortcutRow kQuiz[] = {
+    {"1 … 9", "predict that choice (the quiz has the focus: click in it)"},
+    {"Enter", "reveal the answer; again: the next question (or card)"},
+    {"Space", "flip the flashcard"},
+};
 constexpr ShortcutRow kMouse[] = {
     {"hover", "a number's tooltip shows the formula that produced it"},
     {"wheel over a plot", "zoom around the pointer"},
@@ -46,6 +51,7 @@ constexpr ShortcutGroup kGroups[] = {
     {"Everywhere", kEverywhere, std::size(kEverywhere)},
     {"When no text field is being edited", kNotTyping, std::size(kNotTyping)},
     {"During a lesson", kLesson, std::size(kLesson)},
+    {"In the quiz", kQuiz, std::size(kQuiz)},
     {"Mouse", kMouse, std::size(kMouse)},
 };
 
@@ -103,7 +109,10 @@ void ResetAll(App& app) {
 }
 
 void RequestReset(App& app) {
-    if (app.lesson.Active() || !app.view.presented_panel.empty())
+    // A student's teach-back text is work that Reset all would throw away: ask first.
+    const SceneField* teach_back = app.scene.Find("teach_back_text");
+    const bool student_work = teach_back && teach_back->write() != nlohmann::json("");
+    if (app.lesson.Active() || !app.view.presented_panel.empty() || student_work)
         app.view.confirm_reset = true;
     else
         ResetAll(app);
@@ -123,9 +132,14 @@ void DrawResetConfirmation(App& app) {
         ImGui::EndPopup();
         return;
     }
+    const SceneField* teach_back = app.scene.Find("teach_back_text");
+    const bool student_work = teach_back && teach_back->write() != nlohmann::json("");
     ImGui::TextUnformatted(app.lesson.Active()
                                ? "Every panel goes back to its defaults, and the lesson ends."
                                : "Every panel goes back to its defaults.");
+    if (student_work)
+        ImGui::TextUnformatted("The teach-back text is cleared too (File → Save scene as… keeps "
+                               "it).");
     ImGui::TextDisabled("Enter: reset all    Esc: cancel");
     ImGui::Spacing();
     if (ImGui::Button("Reset all")) {

@@ -41,7 +41,12 @@ void GoToStep(App& app, int k) {
     const double pos_a = app.state.pos_a, pos_b = app.state.pos_b, base = app.state.base;
     const double pair = app.state.pair, shift = app.state.shift_k;
     // Every step was checked in this order when the lesson was read, so none of these fails.
-    app.scene.ApplyDocument(player.start);
+    // The theme, text size and hidden controls are the room's: the scene from before the lesson
+    // does not bring back the old ones (a step may still set them).
+    nlohmann::json start = player.start;
+    for (const char* room : {"theme", "font_scale", "hide_controls"})
+        start.erase(room);
+    app.scene.ApplyDocument(start);
     for (int s = 0; s <= k; ++s)
         app.scene.ApplyDocument(player.lesson.steps[s].scene);
     player.shown = app.scene.Document();
@@ -99,7 +104,16 @@ void HoldLockedFields(App& app) {
         if (field->write() != player.shown[name]) restore[name] = player.shown[name];
     }
     if (restore.empty()) return;
-    app.scene.ApplyDocument(restore); // the step's own values: valid when it was shown
+    // The step's own values were valid when it was shown; a locked pair may need the step's
+    // d_model back with it (the student changed d_model, which is not locked).
+    if (!app.scene.ApplyDocument(restore).empty()) {
+        restore["d_model"] = player.shown.value("d_model", nlohmann::json(app.state.d_model));
+        if (!app.scene.ApplyDocument(restore).empty()) {
+            player.lock_note = "This step's locked values no longer fit the settings; Back to "
+                               "this step (R) restores them.";
+            return;
+        }
+    }
     std::string names;
     for (const auto& item : restore.items())
         names += (names.empty() ? "" : ", ") + item.key();

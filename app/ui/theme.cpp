@@ -107,6 +107,10 @@ void ApplyThemeStyle(ThemeId id, float size_scale) {
         style.FrameBorderSize = 1.0f;
         break;
     }
+    // Opaque windows, popups and menus: a panel opened over another, a menu or the file dialog
+    // must not let the text beneath show through (unreadable on a projector).
+    for (ImGuiCol part : {ImGuiCol_WindowBg, ImGuiCol_PopupBg, ImGuiCol_MenuBarBg})
+        style.Colors[part].w = 1.0f;
     style.WindowRounding = 4.0f;
     style.FrameRounding = 3.0f;
     style.GrabRounding = 3.0f;

@@ -83,8 +83,14 @@ void WrappedText(const char* text) {
     const float full = first + std::max(0.0f, ImGui::GetCursorScreenPos().x - line_start);
     const auto lines = WrapAtSpaces(
         text, first, full, [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; });
-    for (const std::string& line : lines)
+    ImRect block(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+    for (const std::string& line : lines) {
         ImGui::TextUnformatted(line.c_str());
+        block.Add(ImRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax()));
+    }
+    // The whole block is the last item, so a recorded name (an outline, a test's click) covers
+    // every line, not the last one.
+    if (!lines.empty()) ImGui::GetCurrentContext()->LastItemData.Rect = block;
 }
 
 void ErrorText(const FrameContext& frame, const char* message) {
