@@ -22,6 +22,9 @@ struct QuizAnswer {
     bool right = false;
 };
 
+/// The longest teach-back text, in bytes (a scene field; typing stops there).
+constexpr std::size_t kMaxTeachBackBytes = 8000;
+
 struct QuizPanel : Panel {
     enum class Mode { Questions, Cards, TeachBack };
     Quiz quiz;
