@@ -14,7 +14,7 @@ namespace pelab {
 
 namespace {
 
-constexpr int kCaptionLines = 3; ///< the bar keeps room for three lines; longer captions scroll
+constexpr int kCaptionLines = 3; ///< the bar is never lower than three caption lines
 
 // 0 → 1 with zero speed at both ends (the glide starts and lands softly).
 double Ease(double t) {
@@ -126,8 +126,32 @@ void HoldLockedFields(App& app) {
 float LessonBarHeight(const App& app) {
     if (!app.lesson.Active()) return 0.0f;
     const ImGuiStyle& style = ImGui::GetStyle();
-    return ImGui::GetFrameHeightWithSpacing() +
-           ImGui::GetTextLineHeightWithSpacing() * kCaptionLines + style.WindowPadding.y * 2;
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float width = std::max(viewport->Size.x - style.WindowPadding.x * 2, 1.0f);
+    // The heading and the buttons share a row when they fit (as DrawLessonBar's FlowRow does).
+    const LessonPlayer& player = app.lesson;
+    char heading[280];
+    std::snprintf(heading, sizeof heading, "Step %d of %d · %s", player.step + 1,
+                  player.StepCount(), player.lesson.title.c_str());
+    const float buttons = ButtonWidth("◀ Prev") + ButtonWidth("Next ▶") +
+                          ButtonWidth("Back to this step") + FlowRow::Spacing(3);
+    const int rows = ImGui::CalcTextSize(heading).x + buttons <= width ? 1 : 2;
+    // The whole caption, wrapped as it will be drawn, up to 45 % of the window: a room reads
+    // it without scrolling; a longer one scrolls inside the bar.
+    std::string caption = player.lesson.steps[player.step].caption;
+    caption.erase(std::remove(caption.begin(), caption.end(), '*'), caption.end());
+    const auto lines = WrapAtSpaces(caption, width, width, [](const std::string& text) {
+        return ImGui::CalcTextSize(text.c_str()).x;
+    });
+    const float wanted = ImGui::GetFrameHeightWithSpacing() * rows +
+                         ImGui::GetTextLineHeightWithSpacing() *
+                             static_cast<float>(std::max<std::size_t>(lines.size(), 1) +
+                                                (player.lock_note.empty() ? 0 : 1)) +
+                         style.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing() * 0.5f;
+    const float floor = ImGui::GetFrameHeightWithSpacing() +
+                        ImGui::GetTextLineHeightWithSpacing() * kCaptionLines +
+                        style.WindowPadding.y * 2;
+    return std::min(std::max(wanted, floor), viewport->Size.y * 0.45f);
 }
 
 void DrawCaption(const std::string& caption, ImU32 emphasis) {
