@@ -234,11 +234,14 @@ void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
             curve_k[j] = span * j / (kSamples - 1);
         curve_dot = dot_product_at_offsets(curve_k, state.d_model, state.base);
         curve_span = span, curve_d_model = state.d_model, curve_base = state.base;
-        offset_view.Refit(plot::Range{0.0, span},
-                          plot::Range{-0.6 * state.d_model / 2, 1.1 * state.d_model / 2});
+        // Room below for the curve's lowest point: with few pairs (d_model 2, 4) the sum dips
+        // to −d_model/2, which a fixed −0.6·d_model/2 would cut off.
+        const double half = state.d_model / 2.0;
+        const double lowest = *std::min_element(curve_dot.begin(), curve_dot.end());
+        curve_y = plot::Range{std::min(-0.6 * half, lowest - 0.1 * half), 1.1 * half};
+        offset_view.Refit(plot::Range{0.0, span}, curve_y);
     }
-    offset_view.SetHome(plot::Range{0.0, span},
-                        plot::Range{-0.6 * state.d_model / 2, 1.1 * state.d_model / 2});
+    offset_view.SetHome(plot::Range{0.0, span}, curve_y);
     plot::PlotConfig config;
     config.x_label = "offset k = |B − A| (positions)";
     config.y_label = "PE(p)·PE(p + k), the same for every start p";

@@ -30,6 +30,7 @@ struct ComparePanel : Panel {
     // The dot product against the offset k (cached: recomputed when its inputs change).
     plot::PlotView offset_view;
     std::vector<double> curve_k, curve_dot;
+    plot::Range curve_y{-0.6, 1.1}; ///< the offset plot's y range: the curve's, with a margin
     double curve_span = -1, curve_base = 0;
     int curve_d_model = 0;
     std::string explanation;
