@@ -19,7 +19,7 @@ constexpr Theme kThemeTable[] = {
         Rgb(0x0072B2), Rgb(0xDBDBDB), Rgb(0xD55E00)}, 1.0f},
     {ThemeId::Light, "light", "Light (projector)", {
         Rgb(0x0063A0), Rgb(0xC47F00), Rgb(0xC8500A), Rgb(0x007A5A), Rgb(0xA8508A),
-        Rgb(0x2C8FC9), Rgb(0x009E73, 0xB0), Rgb(0xD55E00, 0xB0), Rgb(0x2C8FC9, 0x90),
+        Rgb(0x1B6FA8), Rgb(0x009E73, 0xB0), Rgb(0xD55E00, 0xB0), Rgb(0x2C8FC9, 0x90),
         Rgb(0x111111), Rgb(0xB00020), Rgb(0x007A5A), Rgb(0xA35F00), Rgb(0x606060),
         Rgb(0x0072B2), Rgb(0xE0E0E0), Rgb(0xD55E00)}, 1.5f},
     {ThemeId::HighContrast, "high-contrast", "High contrast", {
