@@ -34,7 +34,8 @@ echo "== Soak (scripts/soak.sh 60: the sanitizer build for crashes and reports, 
 soak_status=0
 SOAK_MEMORY_CHECK=0 scripts/soak.sh 60 "$root/build-sanitize/bin/pelab" 1 | tee build/soak.log ||
     soak_status=$?
-scripts/soak.sh 60 "$root/build/bin/pelab" 1 | tee -a build/soak.log || soak_status=$?
+SOAK_STEADY_VIEW=1 scripts/soak.sh 60 "$root/build/bin/pelab" 1 | tee -a build/soak.log ||
+    soak_status=$?
 
 echo "== Summary"
 echo "release tests: $([[ $release_status -eq 0 ]] && echo passed || echo FAILED)"
@@ -52,10 +53,11 @@ for log in build/ctest.log build-sanitize/ctest.log; do
     total=$((total + $(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")))
     failed=$((failed + $(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")))
 done
-# Each fuzz target and the soak count as one test.
+# Each fuzz target (the list in scripts/fuzz.sh) and the soak count as one test.
+fuzz_targets=$(sed -n 's/^targets=(\(.*\))$/\1/p' scripts/fuzz.sh | wc -w)
 fuzz_passed=$(grep -c 'no failure' build/fuzz.log || true)
-total=$((total + 4 + 1))
-failed=$((failed + (5 - fuzz_passed) + (soak_status != 0 ? 1 : 0)))
+total=$((total + fuzz_targets + 1))
+failed=$((failed + (fuzz_targets - fuzz_passed) + (soak_status != 0 ? 1 : 0)))
 [[ $release_status -eq 0 && $sanitize_status -eq 0 && $fuzz_status -eq 0 ]] || failed=$((failed > 0 ? failed : 1))
 echo "tests: $((total - failed)) passed, $failed failed"
 [[ $failed -eq 0 ]]
