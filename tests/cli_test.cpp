@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -531,7 +533,7 @@ TEST_F(Cli, WriteFaultsKeepTheOldFileAndSayWhy) {
         Run({"export", "pe", "--max-len", "512", "--d-model", "512", "--out", target.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find(target.string()), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("disk full"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
     EXPECT_EQ(ReadAll(target), "the old file\n");
     EXPECT_EQ(CountTemporaries(full_dir), 0);
     // The same through readouts and the JSON scene writer of --state-out's code path.
@@ -666,4 +668,178 @@ TEST_F(Cli, BrokenSymlinksAreRefusedNotReplaced) {
     const Result under_file = Run({"readouts", "--out", (dir / "plain" / "x.json").string()});
     EXPECT_EQ(under_file.exit_code, 1);
     EXPECT_NE(under_file.err.find("is a file, not a folder"), std::string::npos) << under_file.err;
+}
+
+// A lesson value of the wrong JSON type once quit with "unexpected error" (a type_error thrown
+// while reading "playing"). Every field, of the step, of the lesson and of the step's scene, is
+// read by type: exit 2 before any window, with a message naming the step and the field.
+TEST_F(Cli, WrongTypesInALessonExitTwoNamingStepAndField) {
+    const auto lesson_with = [](const std::string& step) {
+        return R"({"format":"pelab-lesson","version":1,"title":"t","steps":[)" + step + "]}";
+    };
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {lesson_with(R"({"caption":"x","scene":{"playing":1}})"),
+         "step 1: field \"playing\": must be true or false (got 1)"},
+        {lesson_with(R"({"caption":"x","scene":{"playing":"yes"}})"),
+         "step 1: field \"playing\": must be true or false (got \"yes\")"},
+        {lesson_with(R"({"caption":"x","scene":{"playing":null}})"),
+         "step 1: field \"playing\": must be true or false (got null)"},
+        {lesson_with(R"({"caption":"x"},{"caption":"y","scene":{"playing":1},"lock":["pos_a"]})"),
+         "step 2: field \"playing\""},
+        {lesson_with(R"({"caption":5})"), "step 1: field \"caption\": must be text"},
+        {lesson_with(R"({"caption":"x","scene":[]})"),
+         "step 1: field \"scene\": must be an object"},
+        {lesson_with(R"({"caption":"x","present":7})"), "step 1: field \"present\": must be text"},
+        {lesson_with(R"({"caption":"x","open":"waves"})"),
+         "step 1: field \"open\": must be a list"},
+        {lesson_with(R"({"caption":"x","open":[1]})"), "step 1: field \"open\": each item"},
+        {lesson_with(R"({"caption":"x","highlight":{}})"), "step 1: field \"highlight\""},
+        {lesson_with(R"({"caption":"x","lock":[null]})"), "step 1: field \"lock\""},
+        {lesson_with(R"("just text")"), "step 1: must be an object"},
+        {lesson_with(R"({"caption":"x","caption":"y"})"),
+         "step 1: field \"caption\" appears twice"},
+        {lesson_with(R"({"caption":"x","scene":{"d_model":8,"d_model":8}})"),
+         "step 1: field \"scene\": field \"d_model\" appears twice"},
+        {lesson_with(R"({"caption":"a\u0000b"})"), "step 1: field \"caption\": text holds a NUL"},
+        {R"({"title":["t"],"steps":[{"caption":"x"}]})", "field \"title\": must be text"},
+        {R"({"title":"t","steps":{"caption":"x"}})", "field \"steps\": must be a list"},
+        {R"({"title":"t","version":"1","steps":[{"caption":"x"}]})", "field \"version\""},
+    };
+    for (const auto& [text, mention] : cases) {
+        const fs::path lesson = dir / "lesson.json";
+        std::ofstream(lesson, std::ios::trunc) << text;
+        const fs::path state = dir / "state.json";
+        const Result r = Run({"--lesson", lesson.string(), "--state-out", state.string()},
+                             {"DISPLAY", "WAYLAND_DISPLAY"});
+        EXPECT_EQ(r.exit_code, 2) << text << "\n" << r.err;
+        EXPECT_NE(r.err.find(mention), std::string::npos) << text << "\n" << r.err;
+        EXPECT_EQ(r.err.find("unexpected"), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        // The same file as a slide: the same message, no picture.
+        const Result slide =
+            Run({"screenshot", "--lesson", lesson.string(), "--out", (dir / "slide.png").string()},
+                {"DISPLAY", "WAYLAND_DISPLAY"});
+        EXPECT_EQ(slide.exit_code, 2) << text << "\n" << slide.err;
+        EXPECT_NE(slide.err.find(mention), std::string::npos) << slide.err;
+        EXPECT_FALSE(fs::exists(dir / "slide.png"));
+    }
+}
+
+// --step reads numbers the way every other option does: " 2", 0x2 and 010 (octal in CLI11) are
+// refused before any window.
+TEST_F(Cli, StepIsAPlainDecimalLikeEveryOtherNumber) {
+    const fs::path lesson = dir / "two.json";
+    std::ofstream(lesson) << R"({"title": "t", "steps": [{"caption": "a"}, {"caption": "b"}]})";
+    for (const std::string step : {" 2", "0x2", "010", "2 ", "2.5", "1e0x"}) {
+        const Result r = Run({"screenshot", "--lesson", lesson.string(), "--step", step, "--out",
+                              (dir / "slide.png").string()},
+                             {"DISPLAY", "WAYLAND_DISPLAY"});
+        EXPECT_EQ(r.exit_code, 2) << "[" << step << "] " << r.err;
+        EXPECT_NE(r.err.find("--step"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "slide.png"));
+    }
+}
+
+// Each message names the file and the real cause.
+TEST_F(Cli, MessagesNameTheFileAndTheRealCause) {
+    // A base past the range is not "every pair turns at the same speed".
+    const Result big = Run({"export", "pe", "--max-len", "2", "--d-model", "4", "--base", "1e308"});
+    EXPECT_EQ(big.exit_code, 2);
+    EXPECT_NE(big.err.find("at most 1e+12"), std::string::npos) << big.err;
+    EXPECT_EQ(big.err.find("same speed"), std::string::npos) << big.err;
+    const Result one = Run({"export", "pe", "--max-len", "2", "--d-model", "4", "--base", "1"});
+    EXPECT_NE(one.err.find("same speed"), std::string::npos) << one.err;
+    // 1e309 does not fit a double: said so, not "got inf".
+    const Result inf = Run({"export", "pe", "--max-len", "2", "--d-model", "4", "--base", "1e309"});
+    EXPECT_EQ(inf.exit_code, 2);
+    EXPECT_NE(inf.err.find("1e309"), std::string::npos) << inf.err;
+    EXPECT_EQ(inf.err.find("inf"), std::string::npos) << inf.err;
+    // Writing onto /dev/full names the file and the cause, for every format and for stdout.
+    for (const std::string format : {"csv", "json", "npy"}) {
+        const Result full = Run({"export", "pe", "--max-len", "4096", "--d-model", "64", "--format",
+                                 format, "--out", "/dev/full"});
+        EXPECT_EQ(full.exit_code, 1) << format;
+        EXPECT_NE(full.err.find("\"/dev/full\""), std::string::npos) << full.err;
+        EXPECT_NE(full.err.find("No space left on device"), std::string::npos) << full.err;
+    }
+    const Result out =
+        Run({"export", "pe", "--max-len", "4096", "--d-model", "64"}, {}, {}, "/dev/full");
+    EXPECT_NE(out.err.find("standard output: writing failed: No space left on device"),
+              std::string::npos)
+        << out.err;
+    // A missing file is "No such file"; one that cannot be read is "Permission denied" (checked
+    // as an unprivileged user: root reads everything).
+    const Result missing = Run({"readouts", "--scene", (dir / "none.json").string()});
+    EXPECT_NE(missing.err.find("No such file"), std::string::npos) << missing.err;
+    if (::geteuid() == 0) {
+        const fs::path locked = dir / "locked";
+        fs::create_directories(locked / "inner");
+        std::ofstream(locked / "inner" / "scene.json") << "{}";
+        fs::permissions(locked, fs::perms::owner_all);
+        fs::permissions(dir, fs::perms::all);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            const std::string err = (dir / "nobody.txt").string();
+            if (!std::freopen(err.c_str(), "w", stderr) || setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(126);
+            std::string binary = PELAB_BINARY;
+            std::string scene = (locked / "inner" / "scene.json").string();
+            std::string out_file = (locked / "inner" / "out.csv").string();
+            const pid_t reader = fork();
+            if (reader == 0) {
+                std::vector<char*> argv = {binary.data(), const_cast<char*>("readouts"),
+                                           const_cast<char*>("--scene"), scene.data(), nullptr};
+                execv(binary.c_str(), argv.data());
+                _exit(127);
+            }
+            int status = 0;
+            waitpid(reader, &status, 0);
+            std::vector<char*> argv = {binary.data(),           const_cast<char*>("export"),
+                                       const_cast<char*>("pe"), const_cast<char*>("--max-len"),
+                                       const_cast<char*>("2"),  const_cast<char*>("--d-model"),
+                                       const_cast<char*>("2"),  const_cast<char*>("--out"),
+                                       out_file.data(),         nullptr};
+            execv(binary.c_str(), argv.data());
+            _exit(127);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        if (WIFEXITED(status) && WEXITSTATUS(status) >= 126)
+            GTEST_SKIP() << "cannot run pelab as an unprivileged user here";
+        const std::string err = ReadAll(dir / "nobody.txt");
+        EXPECT_NE(err.find("scene.json\": Permission denied"), std::string::npos) << err;
+        EXPECT_NE(err.find("inner\": Permission denied"), std::string::npos) << err;
+        EXPECT_EQ(err.find("does not exist"), std::string::npos) << err;
+        EXPECT_EQ(err.find("No such file"), std::string::npos) << err;
+    }
+}
+
+// A PNG figure whose scene chunk is larger than any scene is refused with exit 2 at once (a
+// 60 MB chunk once ran for hours at 1.15 GB).
+TEST_F(Cli, FigureWithAnOversizedSceneChunkIsRefused) {
+    const fs::path shot = dir / "fig.png";
+    ASSERT_EQ(Run({"readouts"}).exit_code, 0);
+    // A valid PNG: signature, IHDR, a 60 MB tEXt "pelab-scene" chunk, IEND. The CRCs do not
+    // matter: the size is refused before any is checked.
+    std::string png("\x89PNG\r\n\x1a\n", 8);
+    const auto chunk = [&](const std::string& type, const std::string& data) {
+        const std::uint32_t n = static_cast<std::uint32_t>(data.size());
+        png += std::string{static_cast<char>(n >> 24), static_cast<char>(n >> 16),
+                           static_cast<char>(n >> 8), static_cast<char>(n)};
+        png += type + data + std::string(4, '\0');
+    };
+    chunk("IHDR", std::string("\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0", 13));
+    chunk("tEXt", std::string("pelab-scene\0", 12) + "{\"d_model\": 64" +
+                      std::string(60u << 20, ' ') + "}");
+    chunk("IEND", "");
+    std::ofstream(shot, std::ios::binary) << png;
+    png.clear();
+    const auto start = std::chrono::steady_clock::now();
+    const Result r = Run({"readouts", "--scene", shot.string()});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("at most 1024 KiB"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("fig.png"), std::string::npos) << r.err;
+    EXPECT_LT(seconds, 5.0);
 }

@@ -41,8 +41,15 @@ TEST(Validation, DModelOutOfRange) {
 }
 
 TEST(Validation, BaseMustExceedOneAndBeFinite) {
-    for (double base : {1.0, 0.5, -3.0, kNaN, kInf, 1e13})
+    for (double base : {1.0, 0.5, -3.0, kNaN, kInf})
         ExpectRejected([base] { omega(0, 8, base); }, {"base", "> 1"});
+    // Too large is said as such, not with the reason for a base of 1 or less.
+    ExpectRejected([] { omega(0, 8, 1e13); }, {"base", "at most 1e+12", "got 1e+13"});
+    try {
+        omega(0, 8, 1e13);
+    } catch (const std::exception& e) {
+        EXPECT_EQ(std::string(e.what()).find("same speed"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Validation, PositionsMustBeFiniteAndNonNegative) {

@@ -73,9 +73,14 @@ int RuntimeError(const std::string& message) {
 // Sends bytes to stdout or, atomically, to the file.
 void Emit(const std::string& out, const std::function<void(std::ostream&)>& writer) {
     if (WritesToStdout(out)) {
-        writer(std::cout);
-        std::cout.flush();
-        if (!std::cout) throw IoError("writing to standard output failed");
+        try {
+            writer(std::cout);
+            std::cout.flush();
+            if (!std::cout) throw IoError("writing failed");
+        } catch (const IoError& e) {
+            // The writer's message says why ("No space left on device"); say where.
+            throw IoError(std::string("cannot write to standard output: ") + e.what());
+        }
     } else {
         write_file_atomically(out, writer);
     }
@@ -201,6 +206,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
                      "Show this lesson at --step, with its lesson bar (a slide of it)")
         ->check(FileName());
     screenshot->add_option("--step", shot.step, "The lesson step shown, from 1")
+        ->check(PlainNumber())
         ->check(CLI::Range(1, 200))
         ->capture_default_str();
     screenshot->add_option("--out", shot.out, "PNG file to write")->check(FileName())->required();

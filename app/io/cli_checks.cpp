@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <system_error>
 
 namespace pelab {
 
@@ -39,9 +41,20 @@ bool IsPlainDecimal(const std::string& text) {
 CLI::Validator PlainNumber() {
     return CLI::Validator(
         [](std::string& text) {
-            return IsPlainDecimal(text)
-                       ? std::string()
-                       : "must be a decimal number like 512 or 0.5 (got " + Excerpt(text) + ")";
+            if (!IsPlainDecimal(text))
+                return "must be a decimal number like 512 or 0.5 (got " + Excerpt(text) + ")";
+            // 1e309 would otherwise arrive as infinity and be reported as "inf". Out of range
+            // with a negative exponent is a number too small to hold, which reads as 0.
+            double value = 0;
+            const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+            const std::size_t exponent = text.find_first_of("eE");
+            const bool tiny = exponent != std::string::npos && text[exponent + 1] == '-';
+            if (std::from_chars(begin, text.data() + text.size(), value).ec ==
+                    std::errc::result_out_of_range &&
+                !tiny)
+                return "is larger than any number PE Lab can hold (about 1.8e308; got " +
+                       Excerpt(text) + ")";
+            return std::string();
         },
         "NUMBER");
 }

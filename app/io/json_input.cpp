@@ -1,22 +1,21 @@
 #include "json_input.h"
 
+#include "png_scene.h"
+
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <set>
 #include <sys/stat.h>
+#include <vector>
 
 namespace pelab {
 
 using nlohmann::json;
 
 namespace {
-
-// Thrown from the parser callback to stop at the first violation, before more is built.
-struct InputRefused {
-    std::string message;
-};
 
 std::string InField(const std::string& field) {
     return field.empty() ? std::string() : " in field " + Excerpt(json(field));
@@ -69,6 +68,150 @@ std::string ShortParseMessage(std::string message) {
            AsciiOnly(rest);
 }
 
+// Builds the document through nlohmann's own DOM builder while enforcing the limits at each
+// event, so a refused input stops at the first violation, before more is built, and the whole
+// parse stays linear (the callback parser of nlohmann 3.11 rescans a parent's members after each
+// child, which made 1 MiB of `{},{},…` take half a minute).
+class LimitedBuilder {
+public:
+    using Json = json;
+    using number_integer_t = json::number_integer_t;
+    using number_unsigned_t = json::number_unsigned_t;
+    using number_float_t = json::number_float_t;
+    using string_t = json::string_t;
+    using binary_t = json::binary_t;
+
+    explicit LimitedBuilder(json& root) : dom_(root, false) {}
+
+    /// "" while nothing was refused, else the one-line reason.
+    const std::string& Refusal() const { return refusal_; }
+
+    bool null() { return Value() && dom_.null(); }
+    bool boolean(bool value) { return Value() && dom_.boolean(value); }
+    bool number_integer(number_integer_t value) { return Value() && dom_.number_integer(value); }
+    bool number_unsigned(number_unsigned_t value) { return Value() && dom_.number_unsigned(value); }
+    bool number_float(number_float_t value, const string_t& text) {
+        return Value() && dom_.number_float(value, text);
+    }
+    bool string(string_t& value) {
+        if (value.find('\0') != std::string::npos)
+            return Refuse("text holds a NUL character (\\u0000), which no text field may hold");
+        return Value() && dom_.string(value);
+    }
+    bool binary(binary_t& value) { return Value() && dom_.binary(value); }
+    bool start_object(std::size_t size) {
+        if (!Value() || !Open()) return false;
+        frames_.push_back(Frame{true, {}, 0, {}});
+        return dom_.start_object(size);
+    }
+    bool key(string_t& name) {
+        if (name.find('\0') != std::string::npos)
+            return Refuse("a field name holds a NUL character (\\u0000)");
+        Frame& frame = frames_.back();
+        frame.key = name;
+        // JSON allows a repeated key, and the parser would keep the last one silently.
+        if (!frame.keys.insert(name).second)
+            return Refuse("field " + Excerpt(json(name)) + " appears twice", true);
+        return dom_.key(name);
+    }
+    bool end_object() {
+        frames_.pop_back();
+        return dom_.end_object();
+    }
+    bool start_array(std::size_t size) {
+        if (!Value() || !Open()) return false;
+        frames_.push_back(Frame{false, {}, 0, {}});
+        return dom_.start_array(size);
+    }
+    bool end_array() {
+        frames_.pop_back();
+        return dom_.end_array();
+    }
+    bool parse_error(std::size_t position, const std::string& token,
+                     const nlohmann::detail::exception& error) {
+        if (error.id == 406) // a number such as 1e999 that does not fit a double
+            return Stop("a number does not fit a double" + InField(TopField()) +
+                        " (numbers must be finite, at most ~1.8e308)");
+        static_cast<void>(position); // the message holds both
+        static_cast<void>(token);
+        return Stop("not valid JSON (" + ShortParseMessage(error.what()) + ")");
+    }
+
+private:
+    struct Frame {
+        bool is_object;
+        std::string key;            ///< object: the field being read
+        std::size_t index;          ///< array: the element being read
+        std::set<std::string> keys; ///< object: the fields read so far
+    };
+
+    // Every value: counts it, and moves an enclosing array on to its next element.
+    bool Value() {
+        if (++values_ > kMaxJsonValues)
+            return Stop("holds more than " + std::to_string(kMaxJsonValues) +
+                        " values (numbers, texts, lists, objects)" + InField(TopField()));
+        if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
+        return true;
+    }
+    bool Open() {
+        if (frames_.size() + 1 > static_cast<std::size_t>(kMaxJsonDepth))
+            return Stop("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels" +
+                        InField(TopField()));
+        return true;
+    }
+    // reason, placed where it happened: "step 3: field "scene": field "pair" appears twice".
+    bool Refuse(const std::string& reason, bool at_key = false) {
+        refusal_ = Where(at_key) + reason;
+        return false;
+    }
+    std::string Where(bool at_key) const;
+    // reason as it is (it names the top-level field itself).
+    bool Stop(std::string reason) {
+        refusal_ = std::move(reason);
+        return false;
+    }
+    std::string TopField() const {
+        return !frames_.empty() && frames_[0].is_object ? frames_[0].key : std::string();
+    }
+
+    nlohmann::detail::json_sax_dom_parser<json> dom_;
+    std::vector<Frame> frames_;
+    std::size_t values_ = 0;
+    std::string refusal_;
+};
+
+// The name of element k of a list called key, as a person counts them ("step 3").
+std::string ItemName(const std::string& key) {
+    if (key == "steps") return "step";
+    if (key == "questions") return "question";
+    if (key == "cards") return "card";
+    if (key == "rubric") return "rubric idea";
+    if (key == "choices") return "choice";
+    if (key == "keywords") return "keyword";
+    return "";
+}
+
+std::string LimitedBuilder::Where(bool at_key) const {
+    std::string where;
+    for (std::size_t i = 0; i < frames_.size(); ++i) {
+        const Frame& frame = frames_[i];
+        const bool innermost = i + 1 == frames_.size();
+        if (frame.is_object) {
+            if ((innermost && at_key) || frame.key.empty()) break;
+            // A list with a name of its own ("step 3") says the field's name already.
+            if (!innermost && !frames_[i + 1].is_object && !ItemName(frame.key).empty()) continue;
+            where += "field " + Excerpt(json(frame.key)) + ": ";
+        } else {
+            if (frame.index == 0) break;
+            const std::string item =
+                i > 0 && frames_[i - 1].is_object ? ItemName(frames_[i - 1].key) : "";
+            where += (item.empty() ? std::string("item") : item) + " " +
+                     std::to_string(frame.index) + ": ";
+        }
+    }
+    return where;
+}
+
 } // namespace
 
 std::string PrintableLine(const std::string& message) {
@@ -91,34 +234,16 @@ std::string ParseJsonInput(const std::string& text, json* doc) {
     // document followed by a NUL and anything at all would be accepted.
     if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
         return "contains a NUL byte at offset " + std::to_string(nul) +
-               " (a scene is JSON text, or a PNG figure written by PE Lab)";
-    std::string field; // the top-level field being read, for messages
-    std::set<std::string> fields_seen;
-    const auto guard = [&](int depth, json::parse_event_t event, json& parsed) {
-        if (event == json::parse_event_t::key && depth == 1) {
-            field = parsed.get<std::string>();
-            // JSON allows a repeated key, and the parser would keep the last one silently.
-            if (!fields_seen.insert(field).second)
-                throw InputRefused{"field " + Excerpt(json(field)) + " appears twice"};
-        }
-        if ((event == json::parse_event_t::object_start ||
-             event == json::parse_event_t::array_start) &&
-            depth + 1 > kMaxJsonDepth)
-            throw InputRefused{"nested deeper than " + std::to_string(kMaxJsonDepth) + " levels" +
-                               InField(field)};
-        return true;
-    };
+               " (PE Lab reads JSON text, or a PNG figure written by PE Lab)";
+    json parsed;
+    LimitedBuilder builder(parsed);
     try {
-        *doc = json::parse(text, guard);
-    } catch (const InputRefused& e) {
-        return e.message;
-    } catch (const json::out_of_range&) {
-        // 406: a number such as 1e999 that does not fit a double.
-        return "a number does not fit a double" + InField(field) +
-               " (numbers must be finite, at most ~1.8e308)";
+        if (!json::sax_parse(text, &builder, json::input_format_t::json, true))
+            return builder.Refusal().empty() ? "not valid JSON" : builder.Refusal();
     } catch (const json::exception& e) {
         return "not valid JSON (" + ShortParseMessage(e.what()) + ")";
     }
+    *doc = std::move(parsed);
     return {};
 }
 
@@ -131,7 +256,7 @@ std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::s
     if (!S_ISREG(info.st_mode))
         return quoted + " is not a regular file (a device, FIFO or socket cannot be read as one)";
     std::ifstream in(path, std::ios::binary);
-    if (!in) return "cannot open " + quoted + " (unreadable)";
+    if (!in) return "cannot open " + quoted + ": " + std::strerror(errno);
     // Read at most max_bytes + 1: enough to know the file is too large, whatever it claims.
     text->assign(max_bytes + 1, '\0');
     in.read(text->data(), static_cast<std::streamsize>(max_bytes + 1));
@@ -140,6 +265,145 @@ std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::s
     if (text->size() > max_bytes)
         return quoted + " is larger than " + std::to_string(max_bytes / 1024) + " KiB";
     return {};
+}
+
+std::string ReadJsonFile(const std::string& path, JsonFile* out) {
+    std::string bytes;
+    if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
+        return error;
+    const std::string quoted = Excerpt(json(path), 200);
+    JsonFile file;
+    std::string text;
+    if (LooksLikePng(bytes)) {
+        // A figure made by PE Lab: its scene is in a text chunk.
+        if (std::string error = ReadPngTextChunk(bytes, kSceneChunkKeyword, kMaxInputBytes, &text);
+            !error.empty())
+            return quoted + ": " + error;
+        file.png = true;
+    } else if (bytes.size() > kMaxInputBytes) {
+        return quoted + " is larger than " + std::to_string(kMaxInputBytes / 1024) +
+               " KiB (a scene, lesson or quiz file is at most that; a PNG figure may be larger)";
+    } else {
+        text = std::move(bytes);
+    }
+    if (std::string error = ParseJsonInput(text, &file.doc); !error.empty())
+        return quoted + ": " + error;
+    *out = std::move(file);
+    return {};
+}
+
+namespace {
+
+std::string FieldName(const char* key) {
+    return "field " + Excerpt(json(key)) + ": ";
+}
+
+std::string Got(const json& value) {
+    return " (got " + Excerpt(value) + ")";
+}
+
+} // namespace
+
+std::string FieldReader::OnlyFields(std::initializer_list<const char*> known,
+                                    const char* what) const {
+    if (!object_.is_object()) return std::string("must be an object (") + what + ")" + Got(object_);
+    for (const auto& field : object_.items()) {
+        bool found = false;
+        std::string list;
+        std::size_t k = 0;
+        for (const char* name : known) {
+            found = found || field.key() == name;
+            list += (k == 0 ? "" : k + 1 == known.size() ? " and " : ", ") + std::string(name);
+            ++k;
+        }
+        if (!found)
+            return "unknown field " + Excerpt(json(field.key())) + " (" + what + " has " + list +
+                   ")";
+    }
+    return {};
+}
+
+std::string FieldReader::Text(const char* key, bool required, std::size_t min_bytes,
+                              std::size_t max_bytes, std::string* out) const {
+    if (!Has(key)) return required ? FieldName(key) + "missing (it is required)" : "";
+    const json& value = object_[key];
+    if (!value.is_string() || value.get_ref<const std::string&>().size() < min_bytes ||
+        value.get_ref<const std::string&>().size() > max_bytes)
+        return FieldName(key) + "must be text of " + std::to_string(min_bytes) + " to " +
+               std::to_string(max_bytes) + " bytes" + Got(value);
+    *out = value.get<std::string>();
+    return {};
+}
+
+std::string FieldReader::TextList(const char* key, std::size_t min_items, std::size_t max_items,
+                                  std::size_t min_bytes, std::size_t max_bytes,
+                                  std::vector<std::string>* out) const {
+    const json* list = nullptr;
+    if (std::string error = List(key, min_items > 0, min_items, max_items, &list); !error.empty())
+        return error;
+    if (list == nullptr) return {};
+    std::vector<std::string> texts;
+    for (const json& item : *list) {
+        if (!item.is_string() || item.get_ref<const std::string&>().size() < min_bytes ||
+            item.get_ref<const std::string&>().size() > max_bytes)
+            return FieldName(key) + "each item must be text of " + std::to_string(min_bytes) +
+                   " to " + std::to_string(max_bytes) + " bytes" + Got(item);
+        texts.push_back(item.get<std::string>());
+    }
+    out->insert(out->end(), texts.begin(), texts.end());
+    return {};
+}
+
+std::string FieldReader::Index(const char* key, std::size_t count, int* out) const {
+    const std::string range =
+        "must be a whole number from 0 to " +
+        (count == 0 ? std::string("(none: the list is empty)") : std::to_string(count - 1));
+    if (!Has(key)) return FieldName(key) + "missing (it " + range + ")";
+    const json& value = object_[key];
+    if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<long long>() >= 0))
+        return FieldName(key) + range + Got(value);
+    const auto index = value.get<unsigned long long>();
+    if (index >= count) return FieldName(key) + range + Got(value);
+    *out = static_cast<int>(index);
+    return {};
+}
+
+std::string FieldReader::Number(const char* key, bool required, double min, double max,
+                                double* out) const {
+    if (!Has(key)) return required ? FieldName(key) + "missing (it is required)" : "";
+    const json& value = object_[key];
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < min ||
+        value.get<double>() > max)
+        return FieldName(key) + "must be a number from " + Excerpt(json(min)) + " to " +
+               Excerpt(json(max)) + Got(value);
+    *out = value.get<double>();
+    return {};
+}
+
+std::string FieldReader::Object(const char* key, const json** out) const {
+    if (!Has(key)) return {};
+    if (!object_[key].is_object())
+        return FieldName(key) + "must be an object { … }" + Got(object_[key]);
+    *out = &object_[key];
+    return {};
+}
+
+std::string FieldReader::List(const char* key, bool required, std::size_t min_items,
+                              std::size_t max_items, const json** out) const {
+    const std::string range = "must be a list of " + std::to_string(min_items) + " to " +
+                              std::to_string(max_items) + " items";
+    if (!Has(key)) return required ? FieldName(key) + "missing (it " + range + ")" : "";
+    const json& value = object_[key];
+    if (!value.is_array() || value.size() < min_items || value.size() > max_items)
+        return FieldName(key) + range +
+               (value.is_array() ? " (got " + std::to_string(value.size()) + ")" : Got(value));
+    *out = &value;
+    return {};
+}
+
+std::string FieldReader::Exactly(const char* key, const json& expected, const char* why) const {
+    if (!Has(key) || object_[key] == expected) return {};
+    return FieldName(key) + why + Got(object_[key]);
 }
 
 } // namespace pelab

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -18,16 +20,74 @@ constexpr std::size_t kMaxFigureBytes = 64u << 20;
 /// is checked while parsing, so a 10 000-deep document is refused before it is built.
 constexpr int kMaxJsonDepth = 32;
 
-/// Parses text as one JSON document into *doc. Returns "" on success, else a one-line message:
-/// not JSON (with the byte offset), trailing bytes or a NUL byte, nesting deeper than
-/// kMaxJsonDepth, or a number that does not fit a double; the last two name the top-level
-/// field they occurred in.
+/// Most values (numbers, texts, lists, objects, each counted) in one document: a lesson of 200
+/// steps holds a few thousand; a 1 MiB list of empty objects would hold 350 000.
+constexpr std::size_t kMaxJsonValues = 100000;
+
+/// Parses text as one JSON document into *doc, in time linear in its size; the limits are
+/// checked while parsing, so a refused document stops at the first violation. Returns "" on
+/// success, else a one-line message: not JSON (with the byte offset), trailing bytes or a NUL byte,
+/// nesting deeper than kMaxJsonDepth or more than kMaxJsonValues values, a number that does not fit
+/// a double (these name the top-level field they occurred in), a key that appears twice in one
+/// object or a text holding a NUL character (these say where: "step 3: field \"scene\": field
+/// \"pair\" appears twice").
 std::string ParseJsonInput(const std::string& text, nlohmann::json* doc);
 
 /// Reads at most max_bytes of the regular file at path into *text. Returns "" or a message
 /// (missing, unreadable, not a regular file — a FIFO, a device like /dev/zero, a folder — or
 /// larger than max_bytes). Never reads more than max_bytes + 1 bytes.
 std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::string* text);
+
+/// A file a person handed us (a scene, a lesson, a quiz, a PNG figure), read once and parsed
+/// once.
+struct JsonFile {
+    nlohmann::json doc;
+    bool png = false; ///< doc is the scene that a PNG figure carries
+};
+
+/// Reads path and parses it: JSON text of at most kMaxInputBytes, or a PNG figure of at most
+/// kMaxFigureBytes whose "pelab-scene" chunk holds at most kMaxInputBytes. Returns "" or a
+/// message that names the file and the real cause ("cannot open \"f\": Permission denied",
+/// "\"f\" is larger than 1024 KiB …", "\"f\": not valid JSON (…)"); the caller puts what
+/// kind of file it wanted in front ("lesson …").
+std::string ReadJsonFile(const std::string& path, JsonFile* out);
+
+/// Typed reading of one JSON object of a file (a lesson and its steps, a quiz and its questions,
+/// cards and rubric ideas). Each call checks one field's presence, type and range and returns ""
+/// or a message naming it: "field \"caption\": must be text of 1 to 2000 bytes (got 3)". Every
+/// field of every file kind except scene fields (SceneTable reads those) is read this way, so a
+/// value of the wrong type is a message, never an exception. *out is written only on success.
+class FieldReader {
+public:
+    /// object must outlive the reader; when it is not an JSON object, every field is absent.
+    explicit FieldReader(const nlohmann::json& object) : object_(object) {}
+
+    bool Has(const char* key) const { return object_.is_object() && object_.contains(key); }
+    /// "" when the object is a JSON object whose fields are all in known, else "must be an
+    /// object (what)" or "unknown field \"x\" (what has a, b and c)".
+    std::string OnlyFields(std::initializer_list<const char*> known, const char* what) const;
+    /// Text of min_bytes to max_bytes bytes; absent is "" (and *out untouched) unless required.
+    std::string Text(const char* key, bool required, std::size_t min_bytes, std::size_t max_bytes,
+                     std::string* out) const;
+    /// A list of at most max_items texts of min_bytes to max_bytes bytes each (appended to *out).
+    std::string TextList(const char* key, std::size_t min_items, std::size_t max_items,
+                         std::size_t min_bytes, std::size_t max_bytes,
+                         std::vector<std::string>* out) const;
+    /// A whole number in [0, count): an index into a list of count items.
+    std::string Index(const char* key, std::size_t count, int* out) const;
+    /// A finite number in [min, max].
+    std::string Number(const char* key, bool required, double min, double max, double* out) const;
+    /// An object (any fields; its reader checks them).
+    std::string Object(const char* key, const nlohmann::json** out) const;
+    /// A list of 1 to max_items items (their reader checks them).
+    std::string List(const char* key, bool required, std::size_t min_items, std::size_t max_items,
+                     const nlohmann::json** out) const;
+    /// Absent, or exactly expected ("format": "pelab-lesson", "version": 1); why is the message.
+    std::string Exactly(const char* key, const nlohmann::json& expected, const char* why) const;
+
+private:
+    const nlohmann::json& object_;
+};
 
 /// message with every control byte (newline, ESC, …) written as \xNN, so that whatever a path
 /// or an option value contained, the message is one line and reaches the terminal harmless.

@@ -8,64 +8,108 @@
 
 namespace pelab {
 
-namespace {
-
 using nlohmann::json;
-
-// "" or why the step's "field" is not a list of short strings.
-std::string StringList(const json& value, std::vector<std::string>* out) {
-    if (!value.is_array()) return "must be a list of names";
-    for (const json& item : value) {
-        if (!item.is_string() || item.get<std::string>().empty() ||
-            item.get<std::string>().size() > 100)
-            return "must hold names (text of 1 to 100 characters), got " + Excerpt(item);
-        out->push_back(item.get<std::string>());
-    }
-    return "";
-}
-
-} // namespace
 
 std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool needs_caption,
                            LessonStep* step) {
-    if (!item.is_object()) return "must be an object {\"caption\": …}";
-    for (const auto& field : item.items()) {
-        const std::string& key = field.key();
-        if (key != "caption" && key != "scene" && key != "present" && key != "open" &&
-            key != "highlight" && key != "lock")
-            return "unknown field " + Excerpt(json(key)) +
-                   " (a step has caption, scene, present, open, highlight and lock)";
-    }
-    if (needs_caption || item.contains("caption")) {
-        if (!item.contains("caption") || !item["caption"].is_string() ||
-            item["caption"].get<std::string>().empty())
-            return "field \"caption\": a step needs its text";
-        step->caption = item["caption"].get<std::string>();
-    }
-    if (step->caption.size() > kMaxCaptionBytes)
-        return "field \"caption\": at most " + std::to_string(kMaxCaptionBytes) + " bytes";
-    step->scene = item.contains("scene") ? item["scene"] : json::object();
-    if (!step->scene.is_object()) return "field \"scene\": must be an object of scene fields";
+    const FieldReader fields(item);
+    if (std::string error = fields.OnlyFields(
+            {"caption", "scene", "present", "open", "highlight", "lock"}, "a step");
+        !error.empty())
+        return error;
+    if (std::string error =
+            fields.Text("caption", needs_caption, 1, kMaxCaptionBytes, &step->caption);
+        !error.empty())
+        return error;
+    const json* scene = nullptr;
+    if (std::string error = fields.Object("scene", &scene); !error.empty())
+        return error + " (an object of scene fields)";
+    step->scene = scene ? *scene : json::object();
     // "present" and "open" are the scene's presented_panel and open_panels, said plainly.
-    if (item.contains("present")) {
-        if (!item["present"].is_string() || !panels.Find(item["present"].get<std::string>()))
+    std::string present;
+    if (std::string error = fields.Text("present", false, 0, 100, &present); !error.empty())
+        return error;
+    if (fields.Has("present")) {
+        if (!panels.Find(present))
             return "field \"present\": must be one panel id (" + panels.IdList() + "), got " +
-                   Excerpt(item["present"]);
-        step->scene["presented_panel"] = item["present"];
+                   Excerpt(json(present));
+        step->scene["presented_panel"] = present;
     }
-    if (item.contains("open")) {
-        std::vector<std::string> ids;
-        if (std::string error = StringList(item["open"], &ids); !error.empty())
-            return "field \"open\": " + error;
-        step->scene["open_panels"] = item["open"];
-        if (!item.contains("present")) step->scene["presented_panel"] = "";
+    std::vector<std::string> open;
+    if (std::string error = fields.TextList("open", 0, 100, 1, 100, &open); !error.empty())
+        return error;
+    if (fields.Has("open")) {
+        for (const std::string& id : open)
+            if (!panels.Find(id))
+                return "field \"open\": unknown panel " + Excerpt(json(id)) +
+                       " (panels: " + panels.IdList() + ")";
+        step->scene["open_panels"] = open;
+        if (!fields.Has("present")) step->scene["presented_panel"] = "";
     }
-    if (item.contains("highlight"))
-        if (std::string error = StringList(item["highlight"], &step->highlight); !error.empty())
-            return "field \"highlight\": " + error;
-    if (item.contains("lock"))
-        if (std::string error = StringList(item["lock"], &step->lock); !error.empty())
-            return "field \"lock\": " + error;
+    if (std::string error = fields.TextList("highlight", 0, 100, 1, 100, &step->highlight);
+        !error.empty())
+        return error;
+    if (std::string error = fields.TextList("lock", 0, 100, 1, 100, &step->lock); !error.empty())
+        return error;
+    return "";
+}
+
+std::string ReadLesson(const json& doc, const SceneTable& table, const PanelRegistry& panels,
+                       Lesson* out) {
+    const FieldReader fields(doc);
+    if (std::string error = fields.OnlyFields({"format", "version", "title", "steps"}, "a lesson");
+        !error.empty())
+        return error;
+    if (std::string error = fields.Exactly("format", "pelab-lesson", "must be \"pelab-lesson\"");
+        !error.empty())
+        return error;
+    if (std::string error = fields.Exactly("version", 1, "this PE Lab reads lesson version 1");
+        !error.empty())
+        return error;
+    Lesson lesson;
+    if (std::string error = fields.Text("title", true, 1, 200, &lesson.title); !error.empty())
+        return error;
+    const json* steps = nullptr;
+    if (std::string error =
+            fields.List("steps", true, 1, static_cast<std::size_t>(kMaxLessonSteps), &steps);
+        !error.empty())
+        return error;
+    for (std::size_t k = 0; k < steps->size(); ++k) {
+        LessonStep step;
+        // Steps are counted from 1, as the lesson bar shows them.
+        if (std::string error = ReadLessonStep((*steps)[k], panels, true, &step); !error.empty())
+            return "step " + std::to_string(k + 1) + ": " + error;
+        lesson.steps.push_back(std::move(step));
+    }
+    // Each step's scene is checked where it will be applied: after the steps before it (a pair
+    // that needs the d_model an earlier step set). The steps are applied in turn to the live
+    // table, then the scene from before is put back, whatever happened. Locks are checked once
+    // the step's scene has passed, so every value read there has its type.
+    const json before = table.Document();
+    std::string error;
+    for (std::size_t k = 0; k < lesson.steps.size() && error.empty(); ++k) {
+        const LessonStep& step = lesson.steps[k];
+        const std::string where = "step " + std::to_string(k + 1) + ": ";
+        if (std::string why = table.ApplyDocument(step.scene); !why.empty()) {
+            error = where + (why.rfind("field ", 0) == 0 ? why : "field \"scene\": " + why);
+            break;
+        }
+        const bool plays = step.scene.contains("playing") && step.scene["playing"] == true;
+        for (const std::string& name : step.lock) {
+            if (name == "pos_a" && plays) {
+                error = where + "field \"lock\": pos A cannot be locked in a step that plays it";
+                break;
+            }
+            if (table.Find(name) == nullptr || name == "playing") {
+                error = where + "field \"lock\": " + Excerpt(json(name)) +
+                        " is not a scene field that can be locked";
+                break;
+            }
+        }
+    }
+    table.ApplyDocument(before);
+    if (!error.empty()) return error;
+    *out = std::move(lesson);
     return "";
 }
 
@@ -73,67 +117,18 @@ std::string ParseLesson(const std::string& text, const SceneTable& table,
                         const PanelRegistry& panels, Lesson* out) {
     json doc;
     if (std::string error = ParseJsonInput(text, &doc); !error.empty()) return error;
-    if (!doc.is_object()) return "a lesson must be a JSON object {\"title\": …, \"steps\": […]}";
-    for (const auto& item : doc.items()) {
-        const std::string& key = item.key();
-        if (key != "format" && key != "version" && key != "title" && key != "steps")
-            return "unknown field " + Excerpt(json(key)) +
-                   " (a lesson has format, version, title and steps)";
-    }
-    if (doc.contains("format") && doc["format"] != "pelab-lesson")
-        return "field \"format\": must be \"pelab-lesson\" (got " + Excerpt(doc["format"]) + ")";
-    if (doc.contains("version") && doc["version"] != 1)
-        return "field \"version\": this PE Lab reads lesson version 1 (got " +
-               Excerpt(doc["version"]) + ")";
-    if (!doc.contains("title") || !doc["title"].is_string() ||
-        doc["title"].get<std::string>().empty() || doc["title"].get<std::string>().size() > 200)
-        return "field \"title\": a lesson needs a title (text of 1 to 200 bytes)";
-    if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty() ||
-        doc["steps"].size() > static_cast<std::size_t>(kMaxLessonSteps))
-        return "field \"steps\": must be a list of 1 to " + std::to_string(kMaxLessonSteps) +
-               " steps";
-    Lesson lesson;
-    lesson.title = doc["title"].get<std::string>();
-    for (std::size_t k = 0; k < doc["steps"].size(); ++k) {
-        LessonStep step;
-        // Steps are counted from 1, as the lesson bar shows them.
-        if (std::string error = ReadLessonStep(doc["steps"][k], panels, true, &step);
-            !error.empty())
-            return "step " + std::to_string(k + 1) + ": " + error;
-        const bool plays = step.scene.value("playing", false) == true;
-        for (const std::string& name : step.lock) {
-            if (name == "pos_a" && plays)
-                return "step " + std::to_string(k + 1) +
-                       ": field \"lock\": pos A cannot be locked in a step that plays it";
-            if (table.Find(name) == nullptr || name == "playing")
-                return "step " + std::to_string(k + 1) +
-                       ": field \"lock\": " + Excerpt(json(name)) +
-                       " is not a scene field that can be locked";
-        }
-        lesson.steps.push_back(std::move(step));
-    }
-    // Each step's scene is checked where it will be applied: after the steps before it (a pair
-    // that needs the d_model an earlier step set). The steps are applied in turn to the live
-    // table, then the scene from before is put back, whatever happened.
-    const json before = table.Document();
-    std::string error;
-    for (std::size_t k = 0; k < lesson.steps.size() && error.empty(); ++k)
-        if (std::string why = table.ApplyDocument(lesson.steps[k].scene); !why.empty())
-            error = "step " + std::to_string(k + 1) + ": " +
-                    (why.rfind("field ", 0) == 0 ? why : "field \"scene\": " + why);
-    table.ApplyDocument(before);
-    if (!error.empty()) return error;
-    *out = std::move(lesson);
-    return "";
+    return ReadLesson(doc, table, panels, out);
 }
 
 std::string LoadLesson(const std::string& path, const SceneTable& table,
                        const PanelRegistry& panels, Lesson* out) {
-    std::string text;
-    if (std::string error = ReadInputFile(path, kMaxInputBytes, &text); !error.empty())
-        return "lesson " + error;
+    JsonFile file;
+    if (std::string error = ReadJsonFile(path, &file); !error.empty()) return "lesson " + error;
+    if (file.png)
+        return "lesson " + Excerpt(json(path), 200) +
+               " is a PNG figure: open it as a scene (--scene); a lesson is a JSON file";
     Lesson lesson;
-    if (std::string error = ParseLesson(text, table, panels, &lesson); !error.empty())
+    if (std::string error = ReadLesson(file.doc, table, panels, &lesson); !error.empty())
         return "lesson " + Excerpt(json(path), 200) + ": " + error;
     lesson.path = path;
     *out = std::move(lesson);

@@ -41,6 +41,9 @@ constexpr std::size_t kMaxCaptionBytes = 2000;
 /// \"pos_a\": must be in [0, 1e6] (got -3)"); *out is only written on success.
 std::string ParseLesson(const std::string& text, const SceneTable& table,
                         const PanelRegistry& panels, Lesson* out);
+/// The same for a document already parsed (File → Open reads and parses a file once).
+std::string ReadLesson(const nlohmann::json& doc, const SceneTable& table,
+                       const PanelRegistry& panels, Lesson* out);
 /// Reads one step (caption, scene, present, open, highlight, lock) without applying its scene:
 /// "" or what is wrong ("field \"present\": …"). The quiz's "show" objects are steps whose
 /// caption is optional (needs_caption false).

@@ -60,7 +60,7 @@ std::string AddPngTextChunk(const std::string& png, const std::string& keyword,
 }
 
 std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
-                             std::string* text) {
+                             std::size_t max_text_bytes, std::string* text) {
     if (!LooksLikePng(png)) return "not a PNG file";
     std::size_t at = 8;
     while (at + 12 <= png.size()) {
@@ -72,10 +72,16 @@ std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
             const std::uint32_t crc = ReadBigEndian(png, at + 8 + length);
             const std::string name(data, std::min<std::size_t>(length, keyword.size() + 1));
             if (name == keyword + std::string(1, '\0')) {
+                const std::size_t text_bytes = length - keyword.size() - 1;
+                if (text_bytes > max_text_bytes)
+                    return "the PNG's \"" + keyword + "\" chunk holds " +
+                           std::to_string(text_bytes / 1024) + " KiB of text; a scene is at most " +
+                           std::to_string(max_text_bytes / 1024) +
+                           " KiB (this figure was not written by PE Lab as it is)";
                 if (Crc32(reinterpret_cast<const unsigned char*>(png.data() + at + 4),
                           length + 4) != crc)
                     return "the PNG's \"" + keyword + "\" chunk is damaged (CRC mismatch)";
-                text->assign(data + keyword.size() + 1, length - keyword.size() - 1);
+                text->assign(data + keyword.size() + 1, text_bytes);
                 return {};
             }
         }

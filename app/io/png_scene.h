@@ -3,6 +3,7 @@
 // holds Latin-1); `pelab --scene FIGURE.png` reads it back.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace pelab {
@@ -18,9 +19,11 @@ std::string AddPngTextChunk(const std::string& png, const std::string& keyword,
                             const std::string& text);
 
 /// Finds the tEXt chunk called keyword in png. Returns "" and sets *text, or a message: not a
-/// PNG, a chunk that runs past the end, a bad CRC, no such chunk. Reads only the chunk headers
-/// it walks over, so any byte string is safe input.
-std::string ReadPngTextChunk(const std::string& png, const std::string& keyword, std::string* text);
+/// PNG, a chunk that runs past the end, a text longer than max_text_bytes (refused before it
+/// is copied or checked), a bad CRC, no such chunk. Reads only the chunk headers it walks over,
+/// so any byte string is safe input.
+std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
+                             std::size_t max_text_bytes, std::string* text);
 
 /// CRC-32 (ISO 3309, as PNG uses) of bytes.
 unsigned long Crc32(const unsigned char* bytes, std::size_t size);

@@ -66,6 +66,9 @@ constexpr std::size_t kMaxQuizText = 2000;
 /// on success. The scene table is used to check each show's scene, and left as it was.
 std::string ParseQuiz(const std::string& text, const SceneTable& table, const PanelRegistry& panels,
                       Quiz* out);
+/// The same for a document already parsed (File → Open reads and parses a file once).
+std::string ReadQuiz(const nlohmann::json& doc, const SceneTable& table,
+                     const PanelRegistry& panels, Quiz* out);
 /// Reads the file (a regular file of at most 1 MiB) and parses it.
 std::string LoadQuiz(const std::string& path, const SceneTable& table, const PanelRegistry& panels,
                      Quiz* out);

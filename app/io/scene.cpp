@@ -3,7 +3,6 @@
 #include "json_input.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
-#include "png_scene.h"
 
 #include <cmath>
 #include <sstream>
@@ -175,20 +174,9 @@ std::string SceneTable::Read(const nlohmann::json& doc,
 }
 
 std::string SceneTable::Load(const std::string& path) const {
-    std::string bytes;
-    if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
-        return "scene " + error;
-    std::string text;
-    if (LooksLikePng(bytes)) {
-        // A figure made by `pelab screenshot`: its scene is in a text chunk.
-        if (std::string error = ReadPngTextChunk(bytes, kSceneChunkKeyword, &text); !error.empty())
-            return "scene " + Excerpt(json(path), 200) + ": " + error;
-    } else if (bytes.size() > kMaxInputBytes) {
-        return "scene " + Excerpt(json(path), 200) + " is larger than 1024 KiB";
-    } else {
-        text = std::move(bytes);
-    }
-    const std::string error = Apply(text);
+    JsonFile file;
+    if (std::string error = ReadJsonFile(path, &file); !error.empty()) return "scene " + error;
+    const std::string error = ApplyDocument(file.doc);
     return error.empty() ? error : "scene " + Excerpt(json(path), 200) + ": " + error;
 }
 

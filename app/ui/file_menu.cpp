@@ -25,12 +25,9 @@ constexpr const char* kNoticePopup = "PE Lab###notice";
 // A lesson is a JSON object with "steps" (or says it is one), a quiz one with "questions",
 // "cards" or "teach_back" (or says so); anything else is read as a scene.
 enum class Holds { Scene, Lesson, Quiz };
-Holds WhatItHolds(const std::string& bytes) {
-    // A PNG, or more than any lesson, quiz or scene may be: the scene reader says why not.
-    if (LooksLikePng(bytes) || bytes.size() > kMaxInputBytes) return Holds::Scene;
-    json doc;
-    if (!ParseJsonInput(bytes, &doc).empty()) return Holds::Scene;
-    if (!doc.is_object()) return Holds::Scene;
+Holds WhatItHolds(const JsonFile& file) {
+    const json& doc = file.doc;
+    if (file.png || !doc.is_object()) return Holds::Scene;
     const std::string format =
         doc.contains("format") && doc["format"].is_string() ? doc["format"].get<std::string>() : "";
     if (format == "pelab-lesson" || (format.empty() && doc.contains("steps"))) return Holds::Lesson;
@@ -39,9 +36,6 @@ Holds WhatItHolds(const std::string& bytes) {
          (doc.contains("questions") || doc.contains("cards") || doc.contains("teach_back"))))
         return Holds::Quiz;
     return Holds::Scene;
-}
-bool HoldsLesson(const std::string& bytes) {
-    return WhatItHolds(bytes) == Holds::Lesson;
 }
 
 std::string Quoted(const std::string& path) {
@@ -77,14 +71,8 @@ std::string CarryOut(App& app, const std::string& path) {
     switch (app.file_task) {
     case FileTask::Open:
         return OpenFile(app, path);
-    case FileTask::OpenLesson: {
-        std::string bytes;
-        if (std::string error = ReadInputFile(path, kMaxInputBytes, &bytes); !error.empty())
-            return "lesson " + error;
-        if (!HoldsLesson(bytes))
-            return Quoted(path) + " is not a lesson (a lesson is a JSON object with \"steps\")";
-        return OpenFile(app, path);
-    }
+    case FileTask::OpenLesson:
+        return OpenFile(app, path, true);
     case FileTask::SaveScene:
         if (std::string error = CheckSaveTarget(path); !error.empty()) return error;
         return SaveSceneFile(app, path);
@@ -121,18 +109,23 @@ void AddRecentFile(ViewSettings& view, const std::string& path) {
     if (ImGui::GetCurrentContext()) ImGui::MarkIniSettingsDirty();
 }
 
-std::string OpenFile(App& app, const std::string& path) {
-    std::string bytes;
-    if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
-        return error;
-    const Holds holds = WhatItHolds(bytes);
+namespace {
+
+std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesson) {
+    // Read and parsed once, whatever it holds.
+    JsonFile file;
+    if (std::string error = ReadJsonFile(path, &file); !error.empty()) return error;
+    const Holds holds = WhatItHolds(file);
+    if (only_lesson && holds != Holds::Lesson)
+        return Quoted(path) + " is not a lesson (a lesson is a JSON object with \"steps\")";
     if (holds == Holds::Quiz) {
         PanelEntry* entry = app.panels.Find("quiz");
         auto* panel = entry ? dynamic_cast<QuizPanel*>(entry->panel.get()) : nullptr;
         if (panel == nullptr) return "this PE Lab has no quiz panel";
         Quiz quiz;
-        if (std::string error = LoadQuiz(path, app.scene, app.panels, &quiz); !error.empty())
-            return error;
+        if (std::string error = ReadQuiz(file.doc, app.scene, app.panels, &quiz); !error.empty())
+            return "quiz " + Quoted(path) + ": " + error;
+        quiz.path = path;
         panel->SetQuiz(std::move(quiz));
         if (app.view.presented_panel.empty())
             entry->open = true;
@@ -141,22 +134,35 @@ std::string OpenFile(App& app, const std::string& path) {
         app.pending.arrange = true;
     } else if (holds == Holds::Lesson) {
         Lesson lesson;
-        if (std::string error = LoadLesson(path, app.scene, app.panels, &lesson); !error.empty())
-            return error; // "lesson "path": step 7: …"
+        if (std::string error = ReadLesson(file.doc, app.scene, app.panels, &lesson);
+            !error.empty())
+            return "lesson " + Quoted(path) + ": " + error; // "lesson "path": step 7: …"
+        lesson.path = path;
         StartLesson(app, std::move(lesson));
     } else {
-        // Not JSON at all: say so plainly, not as a scene's fault.
-        json doc;
-        if (!LooksLikePng(bytes) && bytes.size() <= kMaxInputBytes)
-            if (std::string error = ParseJsonInput(bytes, &doc); !error.empty())
-                return Quoted(path) + ": " + error;
-        if (std::string error = app.scene.Load(path); !error.empty()) return error;
+        if (std::string error = app.scene.ApplyDocument(file.doc); !error.empty())
+            return "scene " + Quoted(path) + ": " + error;
         app.lesson = LessonPlayer{}; // a scene of one's own: the lesson's steps no longer apply
         app.pending.arrange = true;
     }
     AddRecentFile(app.view, path);
     app.status_note = "opened " + fs::path(path).filename().string();
     return {};
+}
+
+} // namespace
+
+std::string OpenFile(App& app, const std::string& path, bool only_lesson) {
+    // Every reader returns its refusals as messages; should one still throw, the class keeps
+    // its session: the scene as it was, and a message instead of an exit.
+    const json before = app.scene.Document();
+    try {
+        return OpenFileUnguarded(app, path, only_lesson);
+    } catch (const std::exception& e) {
+        app.scene.ApplyDocument(before);
+        return Quoted(path) + " could not be opened (" + PrintableLine(e.what()) +
+               "); nothing was changed";
+    }
 }
 
 std::string SaveSceneFile(App& app, const std::string& path) {

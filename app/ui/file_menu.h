@@ -19,8 +19,9 @@ constexpr std::size_t kMaxRecentFiles = 10;
 
 /// Opens path by its contents: a PNG written by PE Lab or a scene (the scene, all or nothing;
 /// any lesson ends), or a lesson (JSON with "steps": it starts). Returns "" or why not, with
-/// nothing changed; a file that opened goes to the top of the recent files.
-std::string OpenFile(App& app, const std::string& path);
+/// nothing changed; a file that opened goes to the top of the recent files. only_lesson (File →
+/// Open lesson…) refuses anything but a lesson. The file is read and parsed once.
+std::string OpenFile(App& app, const std::string& path, bool only_lesson = false);
 /// Writes the current scene to path as JSON (atomically); "" or why not.
 std::string SaveSceneFile(App& app, const std::string& path);
 /// Writes the panel's table (Panel::TableCsv) to path; "" or why not.

@@ -33,8 +33,13 @@ std::size_t element_count(const PeExportInfo& info) {
     return static_cast<std::size_t>(info.max_len) * static_cast<std::size_t>(info.d_model);
 }
 
+// The stream's failure is the last write(2) that failed, so errno still holds its cause
+// (ENOSPC for a full disk or /dev/full, EPIPE for a reader that went away).
 void check_stream(std::ostream& out) {
-    if (!out) throw IoError("writing the output failed (disk full or stream closed)");
+    if (out) return;
+    const int cause = errno;
+    throw IoError(cause != 0 ? concat("writing failed: ", std::strerror(cause))
+                             : std::string("writing failed (disk full or stream closed)"));
 }
 
 } // namespace
@@ -187,9 +192,19 @@ std::string resolve_links(const std::string& path) {
 void run_writer(std::ofstream& out, const std::string& path,
                 const std::function<void(std::ostream&)>& writer) {
     if (!out) throw IoError(concat("cannot write \"", path, "\": ", std::strerror(errno)));
-    writer(out);
+    try {
+        writer(out);
+    } catch (const IoError& e) {
+        // A writer's own message ("writing failed: No space left on device") gains the path.
+        const std::string message = e.what();
+        if (message.find(path) != std::string::npos) throw;
+        throw IoError(concat("cannot write \"", path, "\": ", message));
+    }
+    errno = 0;
     out.flush();
-    if (!out) throw IoError(concat("cannot write \"", path, "\": write failed (disk full?)"));
+    if (!out)
+        throw IoError(concat("cannot write \"", path, "\": ",
+                             errno != 0 ? std::strerror(errno) : "write failed (disk full?)"));
     out.close();
     if (out.fail()) throw IoError(concat("cannot write \"", path, "\": closing the file failed"));
 }
@@ -222,7 +237,10 @@ std::string check_writable(const std::string& path) {
     const std::string folder = folder_of(target);
     struct stat folder_info {};
     if (::stat(folder.c_str(), &folder_info) != 0)
-        return concat("cannot write \"", path, "\": folder \"", folder, "\" does not exist");
+        return errno == ENOENT
+                   ? concat("cannot write \"", path, "\": folder \"", folder, "\" does not exist")
+                   : concat("cannot write \"", path, "\": folder \"", folder,
+                            "\": ", std::strerror(errno));
     if (!S_ISDIR(folder_info.st_mode))
         return concat("cannot write \"", path, "\": \"", folder, "\" is a file, not a folder");
     if (::access(folder.c_str(), W_OK | X_OK) != 0)

@@ -27,10 +27,22 @@ void validate_d_model(int d_model) {
 }
 
 void validate_base(double base) {
-    if (!std::isfinite(base) || base <= kMinBaseExclusive || base > kMaxBase)
-        throw InvalidArgument(concat("base must be a finite number > 1 and <= ", kMaxBase, " (got ",
-                                     base,
-                                     "): with base <= 1 every pair would turn at the same speed"));
+    // The reason depends on the side the base is on: only a base of 1 or less makes the pairs
+    // stop slowing down; a base past kMaxBase is simply outside the range PE Lab supports.
+    if (!std::isfinite(base))
+        throw InvalidArgument(
+            concat("base must be a finite number > 1 and <= ", kMaxBase, " (got ", base, ")"));
+    if (base <= 0)
+        throw InvalidArgument(concat("base must be > 1 (got ", base,
+                                     "): base^(-2i/d_model) is not a real number for a base <= 0"));
+    if (base <= kMinBaseExclusive)
+        throw InvalidArgument(concat("base must be > 1 (got ", base,
+                                     "): at base 1 every pair turns at the same speed, and below "
+                                     "1 the later pairs turn faster instead of slower"));
+    if (base > kMaxBase)
+        throw InvalidArgument(
+            concat("base must be at most ", kMaxBase, " (got ", base,
+                   "): that is the largest base PE Lab accepts (the paper uses 10000)"));
 }
 
 void validate_position(double pos) {

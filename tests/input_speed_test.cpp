@@ -1,0 +1,80 @@
+// Every reader of a person's file answers a 1 MiB hostile input (hostile_json.h) within 2 s: ten
+// times what the benchmark (bench/bench_input.cpp, `pelab_input_bench`) allows a release build,
+// so a sanitizer build passes too, while a quadratic parse (31 s for the first input once) fails.
+#include "app.h"
+#include "file_menu.h"
+#include "hostile_json.h"
+#include "json_input.h"
+#include "lesson.h"
+#include "quiz.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+using namespace pelab;
+
+namespace {
+
+constexpr double kMaxSeconds = 2.0;
+
+template <typename Work> double SecondsFor(Work&& work) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+TEST(InputSpeed, EveryReaderAnswersHostileMegabyteInputsQuickly) {
+    App app;
+    const nlohmann::json before = app.Document(false);
+    for (const auto& [name, text] : hostile::Inputs()) {
+        ASSERT_LE(text.size(), kMaxInputBytes) << name;
+        EXPECT_LT(SecondsFor([&] {
+                      nlohmann::json doc;
+                      (void)ParseJsonInput(text, &doc);
+                  }),
+                  kMaxSeconds)
+            << name;
+        EXPECT_LT(SecondsFor([&] { (void)app.scene.Apply(text); }), kMaxSeconds) << name;
+        Lesson lesson;
+        EXPECT_LT(SecondsFor([&] { (void)ParseLesson(text, app.scene, app.panels, &lesson); }),
+                  kMaxSeconds)
+            << name;
+        Quiz quiz;
+        EXPECT_LT(SecondsFor([&] { (void)ParseQuiz(text, app.scene, app.panels, &quiz); }),
+                  kMaxSeconds)
+            << name;
+        // File → Open and a drop on the window: read, parse and apply, once.
+        const std::string path = ::testing::TempDir() + "/pelab_hostile_" + name + ".json";
+        std::FILE* file = std::fopen(path.c_str(), "wb");
+        ASSERT_NE(file, nullptr);
+        std::fwrite(text.data(), 1, text.size(), file);
+        std::fclose(file);
+        EXPECT_LT(SecondsFor([&] { (void)OpenFile(app, path); }), kMaxSeconds) << name;
+        std::remove(path.c_str());
+        app.scene.ApplyDocument(before);
+        app.lesson = LessonPlayer{};
+    }
+}
+
+// The lesson and quiz at their size limits are real documents: they are accepted, not merely
+// refused fast.
+TEST(InputSpeed, LargestLessonAndQuizAreAccepted) {
+    App app;
+    for (const auto& [name, text] : hostile::Inputs()) {
+        if (name == "lesson_200_long_steps") {
+            Lesson lesson;
+            EXPECT_EQ(ParseLesson(text, app.scene, app.panels, &lesson), "");
+            EXPECT_EQ(lesson.steps.size(), 200u);
+        }
+        if (name == "quiz_400_items") {
+            Quiz quiz;
+            EXPECT_EQ(ParseQuiz(text, app.scene, app.panels, &quiz), "");
+            EXPECT_EQ(quiz.questions.size() + quiz.cards.size(), 400u);
+        }
+    }
+}
