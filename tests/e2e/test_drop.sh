@@ -1,6 +1,7 @@
 # Drag and drop through the real window, as from a file manager (tests/e2e/xdnd_drop.py speaks
 # the XDND protocol that xdotool cannot): a dropped scene opens, a dropped lesson starts, and a
-# dropped file that is neither says why in a message and changes nothing.
+# dropped file that is neither, or a lesson with a value of the wrong type, says why in a message
+# and changes nothing.
 source "$(dirname "$0")/lib.sh"
 e2e_setup drop "$@"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +28,13 @@ e2e_check "s['pos_a'] == 42 and s['d_model'] == 64 and s['theme'] == 'light'" "t
 e2e_start_lab
 drop "$root/assets/lessons/frequencies.json"
 e2e_shot drop/lesson >/dev/null
+# A lesson with a value of the wrong type once quit the app, and --state-out was never written:
+# now it is a message, the running lesson goes on, and the session ends as usual.
+echo '{"format":"pelab-lesson","version":1,"title":"t","steps":[{"caption":"x","scene":{"playing":1}}]}' >"$E2E_TMP/typed.json"
+drop "$E2E_TMP/typed.json"
+e2e_point notice.text >/dev/null || e2e_fail "a lesson with a wrong type gave no message"
+e2e_shot drop/wrong_type >/dev/null
+e2e_press Return
 e2e_quit
-e2e_check "s['readouts']['lesson']['title'] == 'Frequencies and wavelengths'" "the dropped lesson started"
+e2e_check "s['readouts']['lesson']['title'] == 'Frequencies and wavelengths'" "the dropped lesson started, and the lesson with a wrong type left it running"
 e2e_pass

@@ -13,10 +13,49 @@
 #include "quiz.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace pelab::fuzz {
+
+namespace {
+
+// Calls read(mutated) for copies of doc where one value (object member or list item, at any
+// depth) is replaced by a value of another type: the typed-value mutations that once quit the
+// app ("playing": 1 in a lesson step). At most max_nodes values are replaced, 4 types each.
+template <typename Read>
+void ForEachTypedMutation(const nlohmann::json& doc, std::size_t max_nodes, Read&& read) {
+    std::vector<nlohmann::json::json_pointer> pointers;
+    const std::function<void(const nlohmann::json&, const nlohmann::json::json_pointer&)> walk =
+        [&](const nlohmann::json& value, const nlohmann::json::json_pointer& at) {
+            if (pointers.size() >= max_nodes) return;
+            if (!at.empty()) pointers.push_back(at);
+            if (value.is_object())
+                for (const auto& item : value.items())
+                    walk(item.value(), at / item.key());
+            else if (value.is_array())
+                for (std::size_t k = 0; k < value.size(); ++k)
+                    walk(value[k], at / k);
+        };
+    walk(doc, nlohmann::json::json_pointer());
+    // Values of every JSON type, to put where the file had something else.
+    const nlohmann::json types =
+        nlohmann::json::parse(R"([null, true, 1, -1, 1.5, 1e300, "x", "", [], [1], {}, {"a": 1}])");
+    for (std::size_t k = 0; k < pointers.size(); ++k)
+        for (std::size_t j = 0; j < 4; ++j) {
+            nlohmann::json mutated = doc;
+            mutated[pointers[k]] = types[(k + 3 * j) % types.size()];
+            read(mutated);
+        }
+}
+
+// The message promise of every reader: one line, short.
+void CheckMessage(const std::string& error) {
+    if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
+}
+
+} // namespace
 
 // libFuzzer target: the scene parser (every field of the scene table, all or nothing). Any input
 // must give "" or a one-line message, never a crash, a sanitizer report, a hang or a leak.
@@ -25,6 +64,12 @@ int Scene(const std::uint8_t* data, std::size_t size) {
     const std::string error =
         app.scene.Apply(std::string(reinterpret_cast<const char*>(data), size));
     if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
+    if (nlohmann::json doc;
+        ParseJsonInput(std::string(reinterpret_cast<const char*>(data), size), &doc).empty())
+        ForEachTypedMutation(doc, 60, [&](const nlohmann::json& mutated) {
+            App scratch;
+            CheckMessage(scratch.scene.ApplyDocument(mutated));
+        });
     if (error.empty()) {
         // What was accepted is within range and writes back as a scene that reads again.
         if (app.state.d_model % 2 != 0 || app.state.pair >= app.state.d_model / 2) __builtin_trap();
@@ -44,6 +89,14 @@ int Lesson(const std::uint8_t* data, std::size_t size) {
                                           app.scene, app.panels, &lesson);
     if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
     if (app.scene.Document() != before) __builtin_trap(); // checking never leaves a trace
+    // Every field of the input, with a value of each other type: a message, never an exception.
+    if (nlohmann::json doc;
+        ParseJsonInput(std::string(reinterpret_cast<const char*>(data), size), &doc).empty())
+        ForEachTypedMutation(doc, 150, [&](const nlohmann::json& mutated) {
+            pelab::Lesson ignored;
+            CheckMessage(ReadLesson(mutated, app.scene, app.panels, &ignored));
+        });
+    if (app.scene.Document() != before) __builtin_trap();
     if (!error.empty()) return 0;
     if (lesson.steps.empty()) __builtin_trap();
     StartLesson(app, lesson);
@@ -65,6 +118,12 @@ int Quiz(const std::uint8_t* data, std::size_t size) {
     pelab::Quiz quiz;
     const std::string error = ParseQuiz(text, app.scene, app.panels, &quiz);
     if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
+    if (app.scene.Document() != before) __builtin_trap();
+    if (nlohmann::json doc; ParseJsonInput(text, &doc).empty())
+        ForEachTypedMutation(doc, 150, [&](const nlohmann::json& mutated) {
+            pelab::Quiz ignored;
+            CheckMessage(ReadQuiz(mutated, app.scene, app.panels, &ignored));
+        });
     if (app.scene.Document() != before) __builtin_trap();
     if (!error.empty()) return 0;
     (void)MentionedIdeas(quiz.rubric, text);

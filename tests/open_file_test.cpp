@@ -1,0 +1,81 @@
+// File → Open, Open lesson…, Open recent and a drop on the window all go through OpenFile: a file
+// with a value of the wrong type, a repeated key or a NUL in a text is a message, and the class's
+// session goes on with nothing changed (it once quit the app and lost --state-out).
+#include "file_menu.h"
+#include "headless_fixture.h"
+#include "json_input.h"
+#include "temp_folder.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace pelab;
+
+namespace {
+class OpenFileTest : public HeadlessApp {};
+} // namespace
+
+TEST_F(OpenFileTest, WrongTypesAreAMessageAndChangeNothing) {
+    TempFolder folder;
+    // A lesson under way, with a student's changes: all of it must survive the bad files.
+    ASSERT_EQ(OpenFile(app, folder.Write("good.json", R"({"title": "t", "steps": [
+        {"caption": "a", "scene": {"pos_a": 7}}, {"caption": "b"}]})")),
+              "");
+    ASSERT_TRUE(app.lesson.Active());
+    app.state.pos_b = 33;
+    Frame();
+    const nlohmann::json before = app.scene.Document();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"({"title":"t","steps":[{"caption":"x","scene":{"playing":1}}]})",
+         "step 1: field \"playing\": must be true or false (got 1)"},
+        {R"({"title":"t","steps":[{"caption":"x","scene":{"playing":"yes"}}]})",
+         "step 1: field \"playing\""},
+        {R"({"title":"t","steps":[{"caption":"x","scene":{"playing":null}}]})",
+         "step 1: field \"playing\""},
+        {R"({"title":"t","steps":[{"caption":"x","caption":"y"}]})",
+         "step 1: field \"caption\" appears twice"},
+        {R"({"title":"t","steps":[{"caption":"x\u0000y"}]})", "NUL"},
+        {R"({"format":"pelab-quiz","title":"q","questions":[{"question":"q","choices":["a","b"],
+            "answer":"1","explanation":"e"}]})",
+         "question 1: field \"answer\": must be a whole number from 0 to 1 (got \"1\")"},
+        {R"({"title":"q","cards":[{"front":"f","back":7}]})", "card 1: field \"back\""},
+        {R"({"title":"q","cards":[{"front":"f","back":"b","show":{"scene":{"pair":"3"}}}]})",
+         "card 1: field \"show\""},
+        {R"({"pos_a": "12"})", "field \"pos_a\": must be a number"},
+        {R"({"pos_a": 1, "pos_a": 2})", "field \"pos_a\" appears twice"},
+    };
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        const std::string path = folder.Write("bad" + std::to_string(k) + ".json", cases[k].first);
+        const std::string error = OpenFile(app, path);
+        EXPECT_NE(error.find(cases[k].second), std::string::npos) << cases[k].first << "\n"
+                                                                  << error;
+        EXPECT_NE(error.find("bad" + std::to_string(k) + ".json"), std::string::npos) << error;
+        EXPECT_EQ(app.scene.Document(), before) << cases[k].first;
+        EXPECT_TRUE(app.lesson.Active());
+        Frame();
+    }
+}
+
+// A quiz (or lesson) over 1 MiB is named as what it is not: not "a scene".
+TEST_F(OpenFileTest, OversizedFilesAreNotCalledScenes) {
+    TempFolder folder;
+    const std::string quiz =
+        folder.Write("big_quiz.json", R"({"format":"pelab-quiz","title":")" +
+                                          std::string(kMaxInputBytes, 'q') + R"(","cards":[]})");
+    const std::string error = OpenFile(app, quiz);
+    EXPECT_NE(error.find("larger than 1024 KiB"), std::string::npos) << error;
+    EXPECT_EQ(error.find("scene \""), std::string::npos) << error;
+    EXPECT_NE(error.find("big_quiz.json"), std::string::npos) << error;
+}
+
+// File → Open lesson… refuses what is not a lesson, whatever it holds.
+TEST_F(OpenFileTest, OpenLessonRefusesOtherKinds) {
+    TempFolder folder;
+    const std::string scene = folder.Write("s.json", R"({"pos_a": 12})");
+    const nlohmann::json before = app.scene.Document();
+    const std::string error = OpenFile(app, scene, true);
+    EXPECT_NE(error.find("is not a lesson"), std::string::npos) << error;
+    EXPECT_EQ(app.scene.Document(), before);
+}
