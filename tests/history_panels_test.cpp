@@ -183,6 +183,23 @@ TEST_F(History, LearnedTableHasAHardEdge) {
     EXPECT_EQ(checks["alibi"].get<double>(), 0.0);
 }
 
+// The causal weights follow ALiBi's own equation, softmax(q·kᵀ/√d + m·(j − i)): the bias is
+// added after the scaling. For "the cat" against "cat the" (one-hot words, d = 32), each
+// sentence's second row weighs its first word by e^(−m)/(e^(−m) + e^(1/√32)) and its first row
+// is all on itself, so the re-ordered weights differ by exactly 1/(1 + e^(m + 1/√32)); with the
+// bias divided by √d it would be 1/(1 + e^((m + 1)/√32)).
+TEST_F(History, AlibiCausalWeightsAddTheBiasAfterScaling) {
+    for (const double m : {0.0, 0.25, 0.5, 1.0, 2.0}) {
+        const AlibiTie tie = AlibiBreaksTie("the cat", "cat the", m);
+        ASSERT_TRUE(tie.error.empty()) << tie.error;
+        const double expected = 1 / (1 + std::exp(m + 1 / std::sqrt(32.0)));
+        EXPECT_NEAR(tie.causal_with_bias, expected, 1e-12) << "m = " << m;
+        if (m == 0) {
+            EXPECT_NEAR(tie.causal_mask_only, expected, 1e-12);
+        }
+    }
+}
+
 // ALiBi and the order tie: reversing "dog bites man" keeps every distance |i − j|, so the
 // symmetric bias cannot break the tie; a re-ordering that moves words closer does. The causal
 // mask breaks it in the attention weights either way.

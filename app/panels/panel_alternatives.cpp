@@ -141,13 +141,19 @@ AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& senten
                 if (std::abs(map[j] - map[k]) !=
                     std::abs(static_cast<int>(j) - static_cast<int>(k)))
                     tie.distances_kept = false;
+        // As ALiBi (Press et al., 2022) defines it: the bias is added to the already scaled
+        // scores, softmax(q·kᵀ/√d + m·(j − i)), so it is not divided by √d.
         const double scale = 1 / std::sqrt(static_cast<double>(options.d_model));
-        tie.causal_mask_only = difference(softmax_rows(WithAlibi(demo.scores_a, 0, true), scale),
-                                          softmax_rows(WithAlibi(demo.scores_b, 0, true), scale))
+        const auto weights = [&](const Matrix& scores, double head_slope) {
+            Matrix scaled = scores;
+            for (double& value : scaled.values)
+                value *= scale;
+            return softmax_rows(WithAlibi(std::move(scaled), head_slope, true), 1.0);
+        };
+        tie.causal_mask_only = difference(weights(demo.scores_a, 0), weights(demo.scores_b, 0))
                                    .max_difference;
         tie.causal_with_bias =
-            difference(softmax_rows(WithAlibi(demo.scores_a, slope, true), scale),
-                       softmax_rows(WithAlibi(demo.scores_b, slope, true), scale))
+            difference(weights(demo.scores_a, slope), weights(demo.scores_b, slope))
                 .max_difference;
     } catch (const InvalidArgument& error) {
         tie.error = error.what();
