@@ -150,11 +150,10 @@ AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& senten
                 value *= scale;
             return softmax_rows(WithAlibi(std::move(scaled), head_slope, true), 1.0);
         };
-        tie.causal_mask_only = difference(weights(demo.scores_a, 0), weights(demo.scores_b, 0))
-                                   .max_difference;
+        tie.causal_mask_only =
+            difference(weights(demo.scores_a, 0), weights(demo.scores_b, 0)).max_difference;
         tie.causal_with_bias =
-            difference(weights(demo.scores_a, slope), weights(demo.scores_b, slope))
-                .max_difference;
+            difference(weights(demo.scores_a, slope), weights(demo.scores_b, slope)).max_difference;
     } catch (const InvalidArgument& error) {
         tie.error = error.what();
     }

@@ -91,7 +91,7 @@ struct CandidateProperties {
     double rms_distance = 0;
     double smoothness = 0; ///< largest_step / rms_distance (0 when rms_distance is 0)
     /// Shift is linear: min over d×d matrices M of ‖PE(p)·M − PE(p+k)‖_F / ‖PE(p+k)‖_F over
-    /// the n defined pairs (p, p+k); least squares by column-pivoting Householder QR (Eigen).
+    /// the n defined pairs (p, p+k), by relative_least_squares_residual.
     /// NaN when n ≤ dims: with no more pairs than dims any data fits, so the test says nothing.
     double shift_residual = 0;
     int shift_pairs = 0; ///< n
@@ -115,6 +115,13 @@ constexpr double kBoundedLimit = 1.0; ///< max |value| ≤ 1, the scale of embed
 constexpr double kSameAcrossLengthsLimit = 1e-12;
 constexpr double kSmoothLimit = 0.75;      ///< largest step ≤ 3/4 of the RMS distance
 constexpr double kLinearShiftLimit = 1e-6; ///< relative least-squares residual
+
+/// min over matrices M of ‖X·M − Y‖_F / ‖Y‖_F, for X (rows × x_cols) and Y (rows × y_cols)
+/// row-major; 0 when Y is all zero. Solved by SVD with NumPy's rank rule (numpy.linalg.lstsq,
+/// rcond = eps·max(rows, x_cols) relative to the largest singular value), so a rank-deficient X
+/// gives the true minimum, as lstsq does.
+double relative_least_squares_residual(const std::vector<double>& x, const std::vector<double>& y,
+                                       int rows, int x_cols, int y_cols);
 
 /// ‖PE(pos)‖ over all d_model dims, or −1 when the candidate has no value at pos.
 double candidate_norm(Candidate candidate, double pos, const CandidateSettings& settings);
