@@ -304,3 +304,35 @@ TEST_F(Formula, PrecisionErrorsAndTheirMeaning) {
     EXPECT_GT(precision.errors[0].back(), 1000 * precision.errors[0][10]);
     EXPECT_LT(*std::max_element(precision.errors[2].begin(), precision.errors[2].end()), 6e-8);
 }
+
+// A value that was not computed is null in the readouts, never a number that reads as a
+// measurement: the candidates' closest pair when the search was not run (positions 4096, where
+// bits and digits crowd together) once read "closest_distance": 0 with the pair [-1, -1].
+TEST(Readouts, ValuesNotComputedAreNullNotSentinels) {
+    pelab::App app;
+    for (const char* scene :
+         {R"({"candidates_positions": 4096, "d_model": 512})", R"({"candidates_positions": 16})",
+          R"({"candidates_positions": 4096, "d_model": 2, "candidates_length": 4096})"}) {
+        ASSERT_EQ(app.scene.Apply(scene), "") << scene;
+        const nlohmann::json readouts = app.Document(true)["readouts"];
+        int searched = 0, not_searched = 0;
+        for (const nlohmann::json& row : readouts["candidates"]["properties"]) {
+            const nlohmann::json& pair = row["closest_pair"];
+            const nlohmann::json& distance = row["closest_distance"];
+            EXPECT_EQ(pair.is_null(), distance.is_null()) << row.dump();
+            if (pair.is_null()) {
+                ++not_searched;
+                continue;
+            }
+            ++searched;
+            ASSERT_TRUE(pair.is_array() && pair.size() == 2) << row.dump();
+            EXPECT_GE(pair[0].get<int>(), 0) << row.dump();
+            EXPECT_GT(pair[1].get<int>(), pair[0].get<int>()) << row.dump();
+            EXPECT_GE(distance.get<double>(), 0.0) << row.dump();
+        }
+        EXPECT_GT(searched, 0) << scene;
+        if (std::string(scene).find("4096, \"d_model\": 512") != std::string::npos) {
+            EXPECT_GT(not_searched, 0) << "the crowded search is skipped at N 4096";
+        }
+    }
+}

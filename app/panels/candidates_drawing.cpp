@@ -339,18 +339,22 @@ nlohmann::json CandidatesPanel::Readouts(const AppState& state) const {
         const auto each = static_cast<Candidate>(c);
         const CandidateProperties m = candidate_properties(each, settings, n, CheckedDims(state),
                                                            std::clamp(shift_k, 1, n - 1));
-        nlohmann::json row = {{"candidate", candidate_id(each)},
-                              {"max_abs", m.max_abs},
-                              {"collisions_near", m.collisions_near},
-                              {"collisions_exact", m.collisions_exact},
-                              {"closest_pair", {m.closest_p, m.closest_q}},
-                              {"closest_distance", m.closest_distance},
-                              {"length_change", m.length_change},
-                              {"smoothness", m.smoothness},
-                              {"shift_residual", std::isnan(m.shift_residual)
-                                                     ? nlohmann::json(nullptr)
-                                                     : nlohmann::json(m.shift_residual)},
-                              {"defined_beyond_length", m.defined_beyond_length}};
+        nlohmann::json row = {
+            {"candidate", candidate_id(each)},
+            {"max_abs", m.max_abs},
+            {"collisions_near", m.collisions_near},
+            {"collisions_exact", m.collisions_exact},
+            // Not searched (fewer than two positions, or rows so crowded that
+            // an exact search would compare most pairs): null, not a number.
+            {"closest_pair", m.closest_p < 0 ? nlohmann::json(nullptr)
+                                             : nlohmann::json({m.closest_p, m.closest_q})},
+            {"closest_distance",
+             m.closest_p < 0 ? nlohmann::json(nullptr) : nlohmann::json(m.closest_distance)},
+            {"length_change", m.length_change},
+            {"smoothness", m.smoothness},
+            {"shift_residual", std::isnan(m.shift_residual) ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(m.shift_residual)},
+            {"defined_beyond_length", m.defined_beyond_length}};
         for (int property = 0; property < kPropertyCount; ++property) {
             const PropertyCell cell = DescribeProperty(property, m, length);
             row["verdicts"][PropertyName(property)] = !cell.known ? "cannot say"
