@@ -96,7 +96,7 @@ TEST_F(Formula, CalculatorSummaryTellsTheTruthAboutNeighbours) {
                                           reference::pe(b, dim, 512, 10000)));
         return static_cast<double>(worst);
     };
-    const std::string near = CalculatorSummary(3, 4, 0, 7, 512, 10000);
+    const std::string near = CalculatorSummary(3, 4, 0, 7, 512, 10000).text;
     char expected[160];
     std::snprintf(expected, sizeof expected,
                   "dims 0–255 change by up to %.3g and dims 256–511 by up to %.3g",
@@ -104,15 +104,16 @@ TEST_F(Formula, CalculatorSummaryTellsTheTruthAboutNeighbours) {
     EXPECT_NE(near.find(expected), std::string::npos) << near;
     EXPECT_NE(near.find("early, fast dimensions tell these positions apart"), std::string::npos);
     EXPECT_GT(largest(3, 4, 0, 7), 100 * largest(3, 4, 504, 511)); // the claim, checked
-    const std::string far = CalculatorSummary(3, 100003, 0, 7, 512, 10000);
+    const std::string far = CalculatorSummary(3, 100003, 0, 7, 512, 10000).text;
     EXPECT_NE(far.find("even the slow dimensions have moved"), std::string::npos) << far;
     EXPECT_EQ(far.find("barely move"), std::string::npos) << far;
     // Tiny offsets: nothing moves much, and it is said so.
-    EXPECT_NE(CalculatorSummary(3, 3.001, 0, 7, 512, 10000).find("no dimension moves much"),
+    EXPECT_NE(CalculatorSummary(3, 3.001, 0, 7, 512, 10000).text.find("no dimension moves much"),
               std::string::npos);
-    EXPECT_NE(CalculatorSummary(3, 3, 0, 7, 512, 10000).find("every |Δ| is 0"), std::string::npos);
+    EXPECT_NE(CalculatorSummary(3, 3, 0, 7, 512, 10000).text.find("every |Δ| is 0"),
+              std::string::npos);
     // d_model 2: one pair, no halves to compare; no claim about them.
-    EXPECT_EQ(CalculatorSummary(3, 4, 0, 1, 2, 10000).find("whole vector"), std::string::npos);
+    EXPECT_EQ(CalculatorSummary(3, 4, 0, 1, 2, 10000).text.find("whole vector"), std::string::npos);
 }
 
 // d_model 4096, every dimension: the clipper draws only the rows in view, so a frame stays cheap.

@@ -87,9 +87,9 @@ TEST_F(Panels4, RecordsWidgetRectanglesOnlyWhenAsked) {
 }
 
 TEST(Compare, ExplanationChangesWithTheCase) {
-    const std::string same = ExplainDifference(7, 7, 128, 10000);
-    const std::string near = ExplainDifference(3, 5, 128, 10000);
-    const std::string far = ExplainDifference(3, 150, 128, 10000);
+    const std::string same = ExplainDifference(7, 7, 128, 10000).text;
+    const std::string near = ExplainDifference(3, 5, 128, 10000).text;
+    const std::string far = ExplainDifference(3, 150, 128, 10000).text;
     EXPECT_NE(same.find("same"), std::string::npos) << same;
     // The distance is worded with the similarity readout's own label (cosine thresholds stated in
     // the UI), never "far" beside "similarity: moderate".
@@ -110,17 +110,17 @@ TEST(Compare, ExplanationChangesWithTheCase) {
     EXPECT_NE(far.find("The 27 fastest pairs"), std::string::npos) << far;
     // d_model 4, 0 vs 7: ω = 1 and 0.01; 7 rad > π wraps, 0.07 rad < 0.1 barely moves. The
     // text must not blame the base (the reviewer's case), and must name the gap.
-    const std::string gap = ExplainDifference(0, 7, 4, 10000);
+    const std::string gap = ExplainDifference(0, 7, 4, 10000).text;
     EXPECT_EQ(gap.find("every pair"), std::string::npos) << gap;
     EXPECT_NE(gap.find("the fastest pair turns"), std::string::npos) << gap;
     EXPECT_NE(gap.find("the slowest pair less than 0.1 rad"), std::string::npos) << gap;
     EXPECT_NE(gap.find("larger d_model"), std::string::npos) << gap;
     // d_model 2: the base changes nothing, so it is not offered as the remedy.
-    const std::string single = ExplainDifference(0, 7, 2, 1e6);
+    const std::string single = ExplainDifference(0, 7, 2, 1e6).text;
     EXPECT_EQ(single.find("larger base"), std::string::npos) << single;
     EXPECT_NE(single.find("whatever the base"), std::string::npos) << single;
     // d_model 8, base 10, 0 vs 1000: ω ≥ 10^-0.75 = 0.178, 178 rad > π for every pair.
-    const std::string all = ExplainDifference(0, 1000, 8, 10);
+    const std::string all = ExplainDifference(0, 1000, 8, 10).text;
     EXPECT_NE(all.find("Every pair has turned more than half a turn"), std::string::npos) << all;
 }
 
@@ -145,7 +145,7 @@ TEST(Compare, ExplanationWordsCountsForOneOrManyAtEveryWidth) {
     for (int d_model : {2, 4, 6, 8, 16, 128, 512})
         for (double base : {10.0, 10000.0, 1e6})
             for (double distance : {0.01, 0.5, 1.0, 3.0, 47.0, 147.0, 1000.0, 60000.0}) {
-                const std::string text = ExplainDifference(3, 3 + distance, d_model, base);
+                const std::string text = ExplainDifference(3, 3 + distance, d_model, base).text;
                 EXPECT_EQ(bad_phrase(text), "") << "d_model " << d_model << ", base " << base
                                                 << ", distance " << distance << ": " << text;
             }
@@ -153,13 +153,13 @@ TEST(Compare, ExplanationWordsCountsForOneOrManyAtEveryWidth) {
     EXPECT_EQ(bad_phrase("The 1 fastest pairs"), "The 1 ");
     // 3 vs 3.01 at d = 512: pair 0 turns ω_0·0.01 = 0.01 rad (ω_0 = 1), under the 0.1 rad that
     // counts as a readable turn: nothing "tells them apart".
-    const std::string tiny = ExplainDifference(3, 3.01, 512, 10000);
+    const std::string tiny = ExplainDifference(3, 3.01, 512, 10000).text;
     EXPECT_NE(tiny.find("only 0.01 rad"), std::string::npos) << tiny;
     EXPECT_EQ(tiny.find("apart, turning"), std::string::npos) << tiny;
     EXPECT_EQ(tiny.find("tell them apart"), std::string::npos) << tiny;
     // d_model 4, 0 vs 20, base 10000: ω = 1 (20 rad, wrapped) and 0.01 (0.2 rad, readable):
     // one pair of each, so "the fastest pair has" and "Pair 1 (wavelength 628) separates".
-    const std::string two = ExplainDifference(0, 20, 4, 10000);
+    const std::string two = ExplainDifference(0, 20, 4, 10000).text;
     EXPECT_NE(two.find("The fastest pair has turned"), std::string::npos) << two;
     EXPECT_NE(two.find("Pair 1 (wavelength 628) separates"), std::string::npos) << two;
 }
@@ -173,13 +173,13 @@ TEST(Compare, NoPairIsSaidToWrapWhenASlowPairBarelyMoved) {
     for (const auto& [a, b, d, base] :
          {std::tuple{0.0, 5.0, 4, 10000.0}, std::tuple{3.0, 50.0, 4, 1e6},
           std::tuple{0.0, 3.5, 6, 1e6}}) {
-        const std::string text = ExplainDifference(a, b, d, base);
+        const std::string text = ExplainDifference(a, b, d, base).text;
         EXPECT_EQ(text.find("Every pair"), std::string::npos) << text;
         EXPECT_NE(text.find("less than 0.1 rad"), std::string::npos) << text;
     }
     for (int d_model : {2, 4, 16, 512})
         for (double distance : {0.05, 2.0, 4.0, 50.0, 5000.0}) {
-            const std::string text = ExplainDifference(3, 3 + distance, d_model, 10000);
+            const std::string text = ExplainDifference(3, 3 + distance, d_model, 10000).text;
             EXPECT_EQ(text.find("wrapped around"), std::string::npos) << text;
             EXPECT_EQ(text.find("random"), std::string::npos) << text;
         }

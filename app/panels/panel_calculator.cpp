@@ -1,6 +1,8 @@
 #include "panel_calculator.h"
 
 #include "layout.h"
+#include "number_text.h"
+#include "pelab/pair_turns.h"
 #include "pelab/sinusoidal.h"
 #include "scene.h"
 
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <tuple>
 
 namespace pelab {
@@ -26,62 +29,95 @@ std::string Dims(int first, int last) {
     return text;
 }
 
-// The largest |PE(pos, dim) − PE(other, dim)| over dims [first, last], and where.
-double LargestDelta(double pos, double other, int first, int last, int d_model, double base,
-                    int* at) {
-    double largest = -1;
-    for (int dim = first; dim <= last; ++dim) {
-        const double delta =
-            std::fabs(pe_value(pos, dim, d_model, base) - pe_value(other, dim, d_model, base));
-        if (delta > largest) largest = delta, *at = dim;
-    }
-    return largest;
-}
-
 } // namespace
 
-std::string CalculatorSummary(double pos, double other, int first, int last, int d_model,
+Explanation CalculatorSummary(double pos, double other, int first, int last, int d_model,
                               double base) {
+    Explanation out;
     char text[640];
+    const std::vector<PairTurn> turns = pair_turns(pos, other, d_model, base);
+    const MotionCounts counts = count_motions(turns);
+    out.Claims("came_round_pairs", counts.came_round);
+    const auto [shown_pos, shown_other] = ShownPair(pos, other, 10);
     if (pos == other) {
-        std::snprintf(text, sizeof text, "Both columns are position %.10g: every |Δ| is 0.", pos);
-        return text;
+        std::snprintf(text, sizeof text, "Both columns are position %s: every |Δ| is 0.",
+                      shown_pos.c_str());
+        out.text = text;
+        out.Claims("no_dimension_moves", 1);
+        return out;
     }
+    // |Δ| of every dim, once (the whole vector is summarised below too).
+    const std::vector<double> pe_pos = pe_vector_double(pos, d_model, base),
+                              pe_other = pe_vector_double(other, d_model, base);
+    std::vector<double> deltas(static_cast<std::size_t>(d_model));
+    for (int dim = 0; dim < d_model; ++dim)
+        deltas[dim] = std::fabs(pe_pos[dim] - pe_other[dim]);
+    const auto largest_in = [&](int from, int to) {
+        return *std::max_element(deltas.begin() + from, deltas.begin() + to + 1);
+    };
     int most = first, least = first;
     double largest = -1, smallest = 3;
     for (int dim = first; dim <= last; ++dim) {
-        const double delta =
-            std::fabs(pe_value(pos, dim, d_model, base) - pe_value(other, dim, d_model, base));
+        const double delta = deltas[dim];
         if (delta > largest) largest = delta, most = dim;
         if (delta < smallest) smallest = delta, least = dim;
     }
+    out.Claims("largest_delta", largest);
     std::string summary;
     if (first == last) {
-        std::snprintf(text, sizeof text, "Between pos %.10g and %.10g, dim %d differs by %.3g.",
-                      pos, other, first, largest);
+        std::snprintf(text, sizeof text, "Between pos %s and %s, dim %d differs by %s.",
+                      shown_pos.c_str(), shown_other.c_str(), first,
+                      ShownNumber(largest, 3).c_str());
         summary = text;
     } else {
-        std::snprintf(
-            text, sizeof text,
-            "Between pos %.10g and %.10g, in %s: |Δ| is largest at dim %d (%.3g, pair %d, "
-            "wavelength %.3g) and smallest at dim %d (%.3g, pair %d, wavelength %.3g).",
-            pos, other, Dims(first, last).c_str(), most, largest, most / 2,
-            wavelength(most / 2, d_model, base), least, smallest, least / 2,
-            wavelength(least / 2, d_model, base));
+        std::snprintf(text, sizeof text,
+                      "Between pos %s and %s, in %s: |Δ| is largest at dim %d (%s, pair %d, "
+                      "wavelength %s) and smallest at dim %d (%s, pair %d, wavelength %s).",
+                      shown_pos.c_str(), shown_other.c_str(), Dims(first, last).c_str(), most,
+                      ShownNumber(largest, 3).c_str(), most / 2,
+                      ShownNumber(wavelength(most / 2, d_model, base), 3).c_str(), least,
+                      ShownNumber(smallest, 3).c_str(), least / 2,
+                      ShownNumber(wavelength(least / 2, d_model, base), 3).c_str());
         summary = text;
     }
-    if (d_model < 4) return summary;
+    // Pairs that came round look alike at both positions however far apart they are: said
+    // whenever there are some, because "close" would be the wrong reason.
+    std::string came_round;
+    if (counts.came_round > 0) {
+        const bool one = counts.came_round == 1;
+        came_round = " " + Capitalised(PairList(turns, PairMotion::CameRound)) +
+                     (one ? " has" : " have") + " come round to within 0.1 rad of " +
+                     (one ? "its" : "their") +
+                     " starting angle (a whole number of turns: aliasing), so " +
+                     (one ? "its" : "their") + " dims look alike although the positions are " +
+                     ShownNumber(std::fabs(pos - other)) + " apart.";
+    }
+    const bool all_still = counts.still == static_cast<int>(turns.size());
+    out.Claims("no_dimension_moves", all_still ? 1 : 0);
+    if (d_model < 4) {
+        if (all_still) summary += " The positions are so close that no dimension moves much.";
+        out.text = summary + came_round;
+        out.Claims("slow_half_barely_moves", std::numeric_limits<double>::quiet_NaN());
+        return out;
+    }
     // The whole vector in two halves: the early dims hold the fast pairs, the late ones the slow.
     const int half = d_model / 2;
-    int early_at = 0, late_at = half;
-    const double early = LargestDelta(pos, other, 0, half - 1, d_model, base, &early_at);
-    const double late = LargestDelta(pos, other, half, d_model - 1, d_model, base, &late_at);
+    const double early = largest_in(0, half - 1);
+    const double late = largest_in(half, d_model - 1);
+    out.Claims("early_delta", early);
+    out.Claims("late_delta", late);
     std::snprintf(text, sizeof text,
-                  " Over the whole vector, %s change by up to %.3g and %s by up to %.3g",
-                  Dims(0, half - 1).c_str(), early, Dims(half, d_model - 1).c_str(), late);
+                  " Over the whole vector, %s change by up to %s and %s by up to %s",
+                  Dims(0, half - 1).c_str(), ShownNumber(early, 3).c_str(),
+                  Dims(half, d_model - 1).c_str(), ShownNumber(late, 3).c_str());
     summary += text;
-    if (early < 0.1)
+    const bool looks_alike = counts.in_order == 0 && counts.wrapped == 0 && !all_still;
+    out.Claims("slow_half_barely_moves", late < 0.1 ? 1 : 0);
+    if (all_still)
         summary += ": the positions are so close that no dimension moves much.";
+    else if (looks_alike)
+        summary += ": every pair either barely moved or came round to almost the same angle, so "
+                   "the two columns look alike.";
     else if (late < 0.1 && early > 10 * late)
         summary += ": the early, fast dimensions tell these positions apart and the late, slow "
                    "ones barely move.";
@@ -89,7 +125,8 @@ std::string CalculatorSummary(double pos, double other, int first, int last, int
         summary += ": only some of the early dimensions move much.";
     else
         summary += ": at this distance even the slow dimensions have moved.";
-    return summary;
+    out.text = summary + came_round;
+    return out;
 }
 
 double CalculatorPanel::SecondPosition(const AppState& state) const {
@@ -288,7 +325,8 @@ void CalculatorPanel::DrawSummary(FrameContext& frame) {
     {
         CoreTimer core_time(frame.stats);
         summary = CalculatorSummary(state.pos_a, SecondPosition(state), first, last, state.d_model,
-                                    state.base);
+                                    state.base)
+                      .text;
     }
     WrappedText(summary.c_str());
     frame.Record("calculator.summary");
@@ -433,13 +471,13 @@ nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
                         {"value_other", value_other},
                         {"abs_delta", std::fabs(s.value - value_other)}});
     }
-    return {
-        {"pos", state.pos_a},
-        {"other_pos", other},
-        {"dim_from", first},
-        {"dim_to", last},
-        {"rows", rows},
-        {"summary", CalculatorSummary(state.pos_a, other, first, last, state.d_model, state.base)}};
+    return {{"pos", state.pos_a},
+            {"other_pos", other},
+            {"dim_from", first},
+            {"dim_to", last},
+            {"rows", rows},
+            {"summary",
+             CalculatorSummary(state.pos_a, other, first, last, state.d_model, state.base).text}};
 }
 
 } // namespace pelab

@@ -4,6 +4,8 @@
 // of dimensions, virtualised so d_model 4096 scrolls smoothly; copy or save the rows as CSV.
 #pragma once
 
+#include "explanation.h"
+
 #include "panel.h"
 #include "plot.h"
 #include "widgets.h"
@@ -48,9 +50,9 @@ private:
     void DrawChart(FrameContext& frame);
 };
 
-/// The one-line summary of the shown rows: where neighbours (or any two positions) differ most
-/// and least, worded from the numbers (exposed for tests).
-std::string CalculatorSummary(double pos, double other, int first, int last, int d_model,
+/// The summary of the shown rows: where neighbours (or any two positions) differ most and
+/// least, and which pairs came round (aliasing), worded from the numbers, with its claims.
+Explanation CalculatorSummary(double pos, double other, int first, int last, int d_model,
                               double base);
 
 } // namespace pelab

@@ -32,7 +32,7 @@ void ComparePanel::Draw(FrameContext& frame) {
         contributions = pair_contributions(state.pos_a, state.pos_b, d, state.base);
         omegas = frequencies(d, state.base);
         comparison = compare_positions(state.pos_a, state.pos_b, d, state.base);
-        explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base);
+        explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base).text;
     }
     if (frame.show_controls) ImGui::Separator();
     DrawReadouts(frame);
@@ -431,7 +431,8 @@ nlohmann::json ComparePanel::Readouts(const AppState& state) const {
         {"cosine_similarity", c.cosine_similarity},
         {"euclidean_distance", c.euclidean_distance},
         {"similarity_label", similarity_label(c.cosine_similarity)},
-        {"explanation", ExplainDifference(state.pos_a, state.pos_b, state.d_model, state.base)}};
+        {"explanation",
+         ExplainDifference(state.pos_a, state.pos_b, state.d_model, state.base).text}};
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition)
         readouts["dot_product_shifted_by_k"] =

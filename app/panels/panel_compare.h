@@ -2,6 +2,8 @@
 // by dimension, with the dot product, the similarity, and why the two positions differ.
 #pragma once
 
+#include "explanation.h"
+
 #include "panel.h"
 #include "pelab/similarity.h"
 #include "plot.h"
@@ -50,8 +52,8 @@ private:
     void DrawFilterControls(FrameContext& frame, int d);
 };
 
-/// The sentence under the table: which pairs tell pos_a and pos_b apart, and why. Exposed for
-/// the tests: it must change with the case (near / far / equal).
-std::string ExplainDifference(double pos_a, double pos_b, int d_model, double base);
+/// The sentence under the table: which pairs tell pos_a and pos_b apart, which came round to
+/// nearly the same angle (pelab/pair_turns.h), and why; with its claims (explanation.h).
+Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double base);
 
 } // namespace pelab

@@ -1,5 +1,8 @@
 #include "panel_worked.h"
 
+#include "number_text.h"
+#include "pelab/pair_turns.h"
+
 #include "layout.h"
 #include "pelab/sinusoidal.h"
 #include "plot.h"
@@ -297,6 +300,56 @@ void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::str
     frame.Record("worked.final_table");
 }
 
+Explanation ProbeSentence(const std::string& word, int there, int elsewhere, int d_model,
+                          double base) {
+    Explanation out;
+    char line[640];
+    if (there == elsewhere) {
+        std::snprintf(line, sizeof line,
+                      "\"%s\" at position %d twice: the same vector. Pick another position to "
+                      "see the encoding make the two differ.",
+                      word.c_str(), there);
+        out.text = line;
+        out.Claims("tells_apart", 0);
+        return out;
+    }
+    // The embedding is shared, so the rows differ by PE(there) − PE(elsewhere) alone.
+    const std::vector<double> pe_there = pe_vector_double(there, d_model, base),
+                              pe_elsewhere = pe_vector_double(elsewhere, d_model, base);
+    double distance_squared = 0;
+    for (int dim = 0; dim < d_model; ++dim) {
+        const double delta = pe_there[dim] - pe_elsewhere[dim];
+        distance_squared += delta * delta;
+    }
+    const std::vector<PairTurn> turns = pair_turns(there, elsewhere, d_model, base);
+    const MotionCounts counts = count_motions(turns);
+    // Every pair barely moved or came back round: the two rows are nearly one vector.
+    const bool tells_apart = counts.in_order > 0 || counts.wrapped > 0;
+    out.Claims("tells_apart", tells_apart ? 1 : 0);
+    out.Claims("came_round_pairs", counts.came_round);
+    out.Claims("distance", std::sqrt(distance_squared));
+    std::snprintf(line, sizeof line,
+                  "The same word at two positions: \"%s\"@%d and \"%s\"@%d share the embedding "
+                  "(dots) but not the PE, so the rows differ by PE(%d) − PE(%d), a distance of "
+                  "%s.",
+                  word.c_str(), there, word.c_str(), elsewhere, there, elsewhere,
+                  ShownNumber(std::sqrt(distance_squared), 3).c_str());
+    out.text = line;
+    if (tells_apart) {
+        out.text += " The encoding tells the model where \"" + word + "\" is.";
+    } else if (counts.came_round > 0) {
+        out.text += " But at d_model " + std::to_string(d_model) + " " +
+                    PairList(turns, PairMotion::CameRound) +
+                    (counts.came_round == 1 ? " has" : " have") +
+                    " come round to almost the same angle (aliasing): the two rows are nearly "
+                    "the same, and the encoding can hardly tell these positions apart.";
+    } else {
+        out.text += " Every pair has barely moved: the two rows are nearly the same, and the "
+                    "encoding can hardly tell these positions apart.";
+    }
+    return out;
+}
+
 void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>& tokens) {
     const AppState& state = frame.state;
     const int d = worked_d_model;
@@ -317,18 +370,8 @@ void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>&
     }
     ImGui::Separator();
     char line[512];
-    if (there == elsewhere)
-        std::snprintf(line, sizeof line,
-                      "\"%s\" at position %d twice: the same vector. Pick another position to "
-                      "see the encoding make the two differ.",
-                      word.c_str(), there);
-    else
-        std::snprintf(line, sizeof line,
-                      "The same word at two positions: \"%s\"@%d and \"%s\"@%d share the "
-                      "embedding (dots) but not the PE, so the rows differ by PE(%d) − PE(%d), a "
-                      "distance of %.3f. The model sees where \"%s\" is.",
-                      word.c_str(), there, word.c_str(), elsewhere, there, elsewhere,
-                      std::sqrt(distance_squared), word.c_str());
+    std::snprintf(line, sizeof line, "%s",
+                  ProbeSentence(word, there, elsewhere, d, state.base).text.c_str());
     WrappedText(line);
     frame.Record("worked.probe");
     // The two rows as bars per dimension, the shared embedding as dots.

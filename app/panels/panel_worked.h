@@ -4,6 +4,8 @@
 // to show that "cat"@0 ≠ "cat"@1.
 #pragma once
 
+#include "explanation.h"
+
 #include "panel.h"
 #include "plot.h"
 
@@ -70,5 +72,11 @@ double WorkedDefaultEmbedding(const std::string& lower_word, int dim);
 /// sat" (rows 0–2), or NaN where it printed none; the panel marks where ours differ.
 double WorkedDocumentPe(int pos, int dim);
 double WorkedDocumentFinal(int row, int dim);
+
+/// The probe's sentence: the same word at two positions, how far apart its rows are, and
+/// whether the encoding tells the positions apart (not when every pair barely moved or came
+/// round: d_model 2, positions 0 and 44), with its claims.
+Explanation ProbeSentence(const std::string& word, int there, int elsewhere, int d_model,
+                          double base);
 
 } // namespace pelab

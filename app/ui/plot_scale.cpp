@@ -2,6 +2,8 @@
 // positions and labels, and the colour maps. Plot (plot.cpp) draws with them.
 #include "plot.h"
 
+#include "number_text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -111,15 +113,7 @@ std::vector<double> LogTicks(Range range, int target_count) {
 }
 
 void FormatTick(double value, char* buffer, int size) {
-    const double magnitude = std::fabs(value);
-    if (magnitude >= 1e6 && magnitude < 1e15)
-        std::snprintf(buffer, size, "%.3gM", value / 1e6);
-    else if (magnitude >= 1e4 && magnitude < 1e6)
-        std::snprintf(buffer, size, "%.3gk", value / 1e3);
-    else if (magnitude >= 1e3 && magnitude < 1e4)
-        std::snprintf(buffer, size, "%.4g", value); // 1500, not 1.5e+03
-    else
-        std::snprintf(buffer, size, "%.3g", value);
+    std::snprintf(buffer, size, "%s", TickText(value).c_str());
 }
 
 namespace {

@@ -1,0 +1,58 @@
+#include "sentences.h"
+
+#include "panel_calculator.h"
+#include "panel_compare.h"
+#include "panel_worked.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pelab {
+
+double Explanation::Value(const std::string& name) const {
+    for (const Claim& claim : claims)
+        if (claim.name == name) return claim.value;
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string PairList(const std::vector<PairTurn>& turns, PairMotion motion) {
+    std::vector<int> pairs;
+    for (const PairTurn& turn : turns)
+        if (turn.motion == motion) pairs.push_back(turn.pair);
+    std::string text = pairs.size() == 1 ? "pair " : "pairs ";
+    const std::size_t named = std::min<std::size_t>(pairs.size(), 5);
+    for (std::size_t k = 0; k < named; ++k) {
+        if (k > 0) text += k + 1 == named && named == pairs.size() ? " and " : ", ";
+        text += std::to_string(pairs[k]);
+    }
+    if (named < pairs.size()) text += " and " + std::to_string(pairs.size() - named) + " more";
+    return text;
+}
+
+std::string Capitalised(std::string text) {
+    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
+        text[0] = static_cast<char>(text[0] - 32);
+    return text;
+}
+
+std::vector<SentenceBuilder> SentenceBuilders() {
+    return {
+        {"compare.explanation",
+         [](const SentenceScene& s) {
+             return ExplainDifference(s.pos_a, s.pos_b, s.d_model, s.base);
+         }},
+        {"calculator.summary",
+         [](const SentenceScene& s) {
+             return CalculatorSummary(s.pos_a, s.pos_b, 0, s.d_model - 1, s.d_model, s.base);
+         }},
+        {"worked.probe",
+         [](const SentenceScene& s) {
+             // The worked example's positions are whole: a word's index in the sentence.
+             return ProbeSentence("the", static_cast<int>(s.pos_a), static_cast<int>(s.pos_b),
+                                  s.d_model, s.base);
+         }},
+    };
+}
+
+} // namespace pelab

@@ -1,0 +1,30 @@
+// sentences.h — every sentence builder of PE Lab in one list, for the sweep test
+// (tests/sentences_test.cpp): each takes a scene of the shared parameters and returns its text
+// with its claims (explanation.h). A builder added here without claims fails that test; a
+// sentence built from numbers that is not listed here is a review finding.
+#pragma once
+
+#include "explanation.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+/// The numbers a sentence may be built from: the shared parameters of a scene.
+struct SentenceScene {
+    double pos_a = 0, pos_b = 0;
+    int d_model = 512;
+    double base = 10000;
+};
+
+struct SentenceBuilder {
+    std::string name; ///< "compare.explanation": the panel and the sentence
+    std::function<Explanation(const SentenceScene&)> build;
+};
+
+/// Every builder, in panel order.
+std::vector<SentenceBuilder> SentenceBuilders();
+
+} // namespace pelab

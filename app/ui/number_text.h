@@ -1,0 +1,29 @@
+// number_text.h — numbers as PE Lab writes them for people (sentences, captions, axis ticks);
+// the readouts' JSON keeps full precision and never goes through here.
+//
+//   ShownNumber(1000000)        "1 000 000"     whole numbers whole, grouped by thousands
+//   ShownNumber(0.0177)         "0.0177"        others with `significant` digits, no exponent
+//   ShownPair(1e6, 1e6 + 0.5)   "1 000 000" and "1 000 000.5": each with the digits needed to
+//                               tell the two apart
+//   TickText(1500)              "1.5k"          SI suffixes (k, M, G, T; m, µ, n), no exponent
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace pelab {
+
+/// value for a sentence: a whole number (|value| < 1e15) is written whole and grouped by
+/// thousands with spaces; any other number with `significant` significant digits, trailing
+/// zeros dropped, in plain decimals down to 1e-6 (smaller magnitudes keep an exponent, written
+/// ×10^n, the only place one appears). NaN and infinities are "undefined" and "∞".
+std::string ShownNumber(double value, int significant = 6);
+
+/// a and b for one sentence: as ShownNumber, with more digits when `significant` would show
+/// two different numbers alike (at most 17).
+std::pair<std::string, std::string> ShownPair(double a, double b, int significant = 6);
+
+/// An axis tick: at most 3 significant digits and an SI suffix, never exponent notation.
+std::string TickText(double value);
+
+} // namespace pelab
