@@ -5,6 +5,7 @@
 #include "panel_alternatives.h"
 #include "panel_candidates.h"
 #include "pelab/sinusoidal.h"
+#include "reference.h"
 #include "scene.h"
 
 #include <gtest/gtest.h>
@@ -92,14 +93,20 @@ TEST_F(History, DrowningMeterMeasuresBothNorms) {
         << r["drowning"];
     // Document 003's point the other way: without the scaling, sin + cos is 16 / 2.26 = 7.07×.
     EXPECT_NE(
-        DrowningSentence("sin + cos", 3, 0.1 * std::sqrt(512.0), 16).find("outweighs the word"),
+        DrowningSentence("sin + cos", 3, 10, 0.1 * std::sqrt(512.0), 16).find("outweighs the word"),
         std::string::npos);
-    EXPECT_NE(DrowningSentence("sin + cos", 3, 10, 12).find("similar scale"), std::string::npos);
+    EXPECT_NE(DrowningSentence("sin + cos", 3, 10, 10, 12).find("similar scale"),
+              std::string::npos);
     // The learned table has no vector at pos 100 when L = 10.
     ASSERT_EQ(app.scene.Apply(R"({"candidates_plot": "learned"})"), "");
     Frame();
     EXPECT_TRUE(panel.Readouts(state)["pe_norm"].is_null());
-    EXPECT_NE(DrowningSentence("learned table", 100, 1, -1).find("no vector"), std::string::npos);
+    EXPECT_NE(DrowningSentence("learned table", 100, 10, 1, -1).find("past L = 10"),
+              std::string::npos);
+    // 3.5 < L = 10: the reason is that 3.5 is not a whole position, not "past L".
+    const std::string fractional = DrowningSentence("learned table", 3.5, 10, 1, -1);
+    EXPECT_NE(fractional.find("whole positions"), std::string::npos) << fractional;
+    EXPECT_EQ(fractional.find("past L"), std::string::npos) << fractional;
 }
 
 TEST_F(History, CandidatesSurviveTheirRangesAndRefuseBadScenes) {
@@ -288,4 +295,37 @@ TEST_F(History, RopeTakesTypedVectors) {
     r = panel.Readouts(state)["rope"];
     EXPECT_FALSE(r["typed"].get<bool>());
     EXPECT_EQ(r["d"], 8);
+}
+
+// Sinusoidal PE is absolute: it is added to the input, and the score of two real inputs
+// (word + PE) changes when both move together; only two bare encodings' dot product depends on
+// m − n alone. The side-by-side table says so, in the plain text colour, not a green "yes".
+TEST_F(History, SinusoidalIsMarkedAbsoluteNotRelative) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    const std::vector<MethodRow> rows = panel.MethodRows(ComputeMethodChecks(panel, state));
+    ASSERT_FALSE(rows.empty());
+    EXPECT_EQ(rows[0].cells[0], "sinusoidal");
+    EXPECT_EQ(rows[0].relative, Verdict::Neither);
+    EXPECT_EQ(rows[0].cells[5].rfind("no, absolute", 0), 0u) << rows[0].cells[5];
+    // The claim, computed here: with word vectors x and y (d 8), (x + PE(m))·(y + PE(n)) moves
+    // by far more than rounding when m and n both move by 10, while PE(m)·PE(n) does not.
+    const int d = 8;
+    const long double x[d] = {0.3L, -0.2L, 0.5L, 0.1L, -0.4L, 0.2L, 0.0L, 0.6L};
+    const long double y[d] = {-0.1L, 0.4L, 0.2L, -0.3L, 0.5L, 0.1L, -0.2L, 0.3L};
+    const auto score = [&](long double m, long double n, bool with_words) {
+        long double sum = 0;
+        for (int dim = 0; dim < d; ++dim)
+            sum += ((with_words ? x[dim] : 0) + reference::pe(m, dim, d, 10000)) *
+                   ((with_words ? y[dim] : 0) + reference::pe(n, dim, d, 10000));
+        return sum;
+    };
+    EXPECT_LT(fabsl(score(13, 5, false) - score(23, 15, false)), 1e-12L);
+    EXPECT_GT(fabsl(score(13, 5, true) - score(23, 15, true)), 0.01L);
+    // The other rows' words follow their own checks.
+    for (const MethodRow& row : rows)
+        if (row.relative == Verdict::Yes) {
+            EXPECT_EQ(row.cells[5].rfind("yes", 0), 0u) << row.cells[0] << ": " << row.cells[5];
+        } else if (row.relative == Verdict::No) {
+            EXPECT_EQ(row.cells[5].rfind("no", 0), 0u) << row.cells[0] << ": " << row.cells[5];
+        }
 }

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -250,4 +252,44 @@ TEST_F(Lessons, PairAndShiftGlide) {
     Settle();
     EXPECT_EQ(state.pair, 40);
     EXPECT_EQ(state.shift_k, 100);
+}
+
+// A caption's numbers are the screen's: the why-positions step about positions 3 and 5 says two
+// thirds of the pairs (the slow ones) still point the same way, and cosine 0.91; computed here
+// from the formula at the step's own scene (it once said "almost every pair").
+TEST_F(Lessons, CloseNeighboursCaptionMatchesItsScene) {
+    Lesson lesson;
+    ASSERT_EQ(
+        LoadLesson((fs::path(PELAB_SOURCE_DIR) / "assets/lessons/why-positions.json").string(),
+                   app.scene, app.panels, &lesson),
+        "");
+    int step = -1;
+    for (std::size_t k = 0; k < lesson.steps.size(); ++k)
+        if (lesson.steps[k].caption.rfind("Positions 3 and 5 are close", 0) == 0)
+            step = static_cast<int>(k);
+    ASSERT_GE(step, 0) << "the step about positions 3 and 5";
+    StartLesson(app, lesson);
+    GoToStep(app, step);
+    Settle();
+    ASSERT_EQ(state.pos_a, 3.0);
+    ASSERT_EQ(state.pos_b, 5.0);
+    const int pairs = state.d_model / 2;
+    int still = 0;
+    long double dot = 0, norm_a = 0, norm_b = 0;
+    for (int i = 0; i < pairs; ++i) {
+        const long double w = powl(state.base, -2.0L * i / state.d_model);
+        still += w * 2 < 0.1L; // turned less than 0.1 rad between 3 and 5
+        for (const bool cosine : {false, true}) {
+            const long double a = cosine ? cosl(w * 3) : sinl(w * 3);
+            const long double b = cosine ? cosl(w * 5) : sinl(w * 5);
+            dot += a * b, norm_a += a * a, norm_b += b * b;
+        }
+    }
+    const double share = static_cast<double>(still) / pairs;
+    EXPECT_GT(share, 0.6) << still << " of " << pairs; // "two thirds"
+    EXPECT_LT(share, 0.72) << still << " of " << pairs;
+    char cosine[16];
+    std::snprintf(cosine, sizeof cosine, "%.2f", static_cast<double>(dot / sqrtl(norm_a * norm_b)));
+    EXPECT_NE(lesson.steps[step].caption.find(std::string("cosine ") + cosine), std::string::npos)
+        << lesson.steps[step].caption;
 }

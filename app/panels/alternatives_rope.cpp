@@ -1,6 +1,8 @@
 // alternatives_rope.cpp — the alternatives panel's RoPE and long-context tabs.
 #include "layout.h"
 #include "panel_alternatives.h"
+
+#include "number_text.h"
 #include "pelab/sinusoidal.h"
 #include "widgets.h"
 
@@ -238,6 +240,101 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     }
 }
 
+namespace {
+
+// "keeps 3 pairs and slows 5 fully", "keeps no pair and slows all 64 fully", …
+std::string KeepsAndSlows(int kept, int slowed, int pairs) {
+    const auto count = [pairs](int n) {
+        if (n == 0) return std::string("no pair");
+        if (n == pairs && pairs > 1) return "all " + std::to_string(n) + " pairs";
+        return std::to_string(n) + (n == 1 ? " pair" : " pairs");
+    };
+    return "keeps " + count(kept) + " and slows " + (slowed == 0 ? "none" : count(slowed)) +
+           " fully";
+}
+
+} // namespace
+
+Explanation ScalingSentence(const ContextScalingOptions& options) {
+    Explanation out;
+    const int pairs = options.d / 2;
+    // How many pairs each ramp method leaves alone and slows fully, counted from the factors.
+    const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,
+                                      ContextScaling::Yarn, ContextScaling::Llama3};
+    int kept[4] = {}, slowed[4] = {};
+    for (int method = 0; method < 4; ++method)
+        for (const double factor : frequency_scale_factors(methods[method], options)) {
+            kept[method] += std::abs(factor - 1) < 1e-12;
+            slowed[method] += std::abs(factor * options.factor - 1) < 1e-12;
+        }
+    char line[900];
+    if (options.factor == 1) {
+        std::snprintf(line, sizeof line,
+                      "s = 1: the context is not stretched, so every method leaves every θ_i as "
+                      "it is (base %s, head d %d, L = %s). Raise s to see how they differ.",
+                      ShownNumber(options.base).c_str(), options.d,
+                      ShownNumber(options.original_context).c_str());
+        out.text = line;
+        out.Claims("changes_nothing", 1);
+        return out;
+    }
+    out.Claims("changes_nothing", 0);
+    out.Claims("linear_slowed", slowed[0]);
+    out.Claims("yarn_kept", kept[2]);
+    out.Claims("yarn_slowed", slowed[2]);
+    out.Claims("llama_kept", kept[3]);
+    out.Claims("llama_slowed", slowed[3]);
+    std::snprintf(
+        line, sizeof line,
+        "To run at %s× the original context (L = %s → %s; base %s, head d %d), each "
+        "method slows pairs by a factor between 1 and 1/s = %s. Linear slows all %d "
+        "pairs; NTK-aware keeps pair 0 and slows the last by exactly 1/s; YaRN %s; "
+        "Llama 3 %s.",
+        ShownNumber(options.factor, 4).c_str(), ShownNumber(options.original_context).c_str(),
+        ShownNumber(options.original_context * options.factor).c_str(),
+        ShownNumber(options.base).c_str(), options.d, ShownNumber(1 / options.factor, 3).c_str(),
+        pairs, KeepsAndSlows(kept[2], slowed[2], pairs).c_str(),
+        KeepsAndSlows(kept[3], slowed[3], pairs).c_str());
+    out.text = line;
+    // What the ramps do, said only where the counts show it.
+    const bool both_ways = (kept[2] > 0 && slowed[2] > 0) || (kept[3] > 0 && slowed[3] > 0);
+    out.Claims("says_fast_kept_slow_slowed", both_ways ? 1 : 0);
+    // Turns of pair 0 (θ_0 = 1) and of the last pair within the original context.
+    const double fastest_turns = options.original_context / (2 * M_PI);
+    const double slowest_turns =
+        fastest_turns * std::pow(options.base, -2.0 * (pairs - 1) / options.d);
+    if (both_ways) {
+        out.text += " The pairs they keep are the fast ones, which turn many times within L; "
+                    "the ones they slow fully are the long waves.";
+    } else if (kept[2] + kept[3] == 0) {
+        std::snprintf(line, sizeof line,
+                      " Neither keeps a pair: at L = %s even the fastest pair turns only %s "
+                      "times within the context.",
+                      ShownNumber(options.original_context).c_str(),
+                      ShownNumber(fastest_turns, 3).c_str());
+        out.text += line;
+    } else if (slowed[2] + slowed[3] == 0) {
+        std::snprintf(line, sizeof line,
+                      " Neither slows a pair fully: even the slowest pair turns %s times within "
+                      "L = %s.",
+                      ShownNumber(slowest_turns, 3).c_str(),
+                      ShownNumber(options.original_context).c_str());
+        out.text += line;
+    }
+    out.Claims("fastest_turns", fastest_turns);
+    out.Claims("slowest_turns", slowest_turns);
+    std::snprintf(
+        line, sizeof line,
+        " YaRN also scales the logits by (0.1·ln s + 1)² = %s. (YaRN is drawn as in its "
+        "paper, a ramp linear in turns per context; the reference code's ramp is linear "
+        "in the pair index, a slightly different curve.)",
+        ShownNumber(std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2),
+                    4)
+            .c_str());
+    out.text += line;
+    return out;
+}
+
 void AlternativesPanel::DrawScaling(FrameContext& frame) {
     AppState& state = frame.state;
     if (BeginControls(frame)) {
@@ -285,34 +382,8 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
             value = 2 * kPi / value;
     for (int i = 0; i < options.d / 2; ++i)
         pairs.push_back(i);
-    // How many pairs each ramp method leaves alone and slows fully, counted from the factors.
-    int kept[4] = {}, slowed[4] = {};
-    for (int method = 0; method < 4; ++method)
-        for (const double factor : factors[method]) {
-            kept[method] += std::abs(factor - 1) < 1e-12;
-            slowed[method] += std::abs(factor * options.factor - 1) < 1e-12;
-        }
-    char line[760];
-    if (options.factor == 1)
-        std::snprintf(line, sizeof line,
-                      "s = 1: the context is not stretched, so every method leaves every θ_i as "
-                      "it is (base %.10g, head d %d, L = %.0f). Raise s to see how they differ.",
-                      options.base, options.d, options.original_context);
-    else
-        std::snprintf(
-            line, sizeof line,
-            "To run at %.4g× the original context (L = %.0f → %.0f; base %.10g, head d %d), each "
-            "method slows pairs by a factor between 1 and 1/s = %.3g. Linear slows all %d pairs; "
-            "NTK-aware keeps pair 0 and slows the last by exactly 1/s; YaRN keeps %d pairs and "
-            "slows %d fully, Llama 3 keeps %d and slows %d fully: the fast pairs, which turn many "
-            "times within L, are kept, the long waves slowed. YaRN also scales the logits by "
-            "(0.1·ln s + 1)² = %.4f. (YaRN is drawn as in its paper, a ramp linear in turns per "
-            "context; the reference code's ramp is linear in the pair index, a slightly different "
-            "curve.)",
-            options.factor, options.original_context, options.original_context * options.factor,
-            options.base, options.d, 1 / options.factor, options.d / 2, kept[2], slowed[2], kept[3],
-            slowed[3],
-            std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2));
+    char line[900];
+    std::snprintf(line, sizeof line, "%s", ScalingSentence(options).text.c_str());
     WrappedText(line);
     frame.Record("alternatives.scaling_text");
     const int count = static_cast<int>(pairs.size());

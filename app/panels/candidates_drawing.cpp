@@ -251,7 +251,7 @@ void CandidatesPanel::DrawDrowning(FrameContext& frame, float width) {
     std::snprintf(name, sizeof name, "‖PE(%.10g)‖", state.pos_a);
     bar(name, pe, Role::PosA, "candidates.pe_bar");
     const std::string sentence =
-        DrowningSentence(candidate_name(Selected()), state.pos_a, embedding, pe);
+        DrowningSentence(candidate_name(Selected()), state.pos_a, length, embedding, pe);
     WrappedText(sentence.c_str());
     frame.Record("candidates.drowning");
 }
@@ -372,7 +372,8 @@ nlohmann::json CandidatesPanel::Readouts(const AppState& state) const {
             {"properties", rows},
             {"embedding_norm", embedding},
             {"pe_norm", pe < 0 ? nlohmann::json(nullptr) : nlohmann::json(pe)},
-            {"drowning", DrowningSentence(candidate_name(Selected()), state.pos_a, embedding, pe)}};
+            {"drowning",
+             DrowningSentence(candidate_name(Selected()), state.pos_a, length, embedding, pe)}};
 }
 
 } // namespace pelab

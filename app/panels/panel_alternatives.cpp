@@ -300,6 +300,65 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     }
 }
 
+std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks) const {
+    std::vector<MethodRow> rows;
+    char params[64], beyond[160], relative[160];
+    const auto emit = [&](const char* method, const char* used, const char* where,
+                          Verdict verdict) {
+        rows.push_back(MethodRow{{method, used, where, params, beyond, relative}, verdict});
+    };
+    const auto yes_if = [](bool holds) { return holds ? Verdict::Yes : Verdict::No; };
+    std::snprintf(params, sizeof params, "0");
+    std::snprintf(beyond, sizeof beyond, "defined at any position: a formula, not a table");
+    // Added to the input, so absolute: attention's q·k of real inputs (word + PE) depends on
+    // where the words are, not only on how far apart; only the dot product of two bare
+    // encodings depends on m − n alone.
+    std::snprintf(relative, sizeof relative,
+                  "no, absolute (added to the input); PE(m)·PE(n) alone depends only on m − n: "
+                  "change %.1e",
+                  checks.sinusoidal_shift_change);
+    emit("sinusoidal", "the original Transformer", "added to the input embeddings",
+         Verdict::Neither);
+    std::snprintf(params, sizeof params, "L × d = %lld", Learned().parameter_count());
+    std::snprintf(beyond, sizeof beyond,
+                  checks.learned_has_entry_at_rows ? "has a row at L"
+                                                   : "no entry at position L = %d",
+                  learned_rows);
+    std::snprintf(relative, sizeof relative,
+                  checks.learned_shift_change < 1e-6
+                      ? "yes here: row 0·row 3 vs shifted rows change by %.2g"
+                      : "no: row 0·row 3 vs shifted rows change by %.2g",
+                  checks.learned_shift_change);
+    emit("learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
+         yes_if(checks.learned_shift_change < 1e-6));
+    std::snprintf(params, sizeof params, "0");
+    std::snprintf(beyond, sizeof beyond,
+                  "defined at any position; quality past training needs "
+                  "scaling (Long context tab)");
+    std::snprintf(relative, sizeof relative,
+                  checks.rope_shift_change < 1e-6 ? "yes, q·k: change %.1e"
+                                                  : "no: q·k changes by %.1e",
+                  checks.rope_shift_change);
+    emit("RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer",
+         yes_if(checks.rope_shift_change < 1e-6));
+    std::snprintf(beyond, sizeof beyond,
+                  "defined at any distance: the penalty keeps growing "
+                  "linearly");
+    std::snprintf(relative, sizeof relative,
+                  checks.alibi_shift_change == 0 ? "yes, −m·|i − j|: change %.1e"
+                                                 : "no: the bias changes by %.1e",
+                  checks.alibi_shift_change);
+    emit("ALiBi", "BLOOM, MPT", "a bias added to each attention score",
+         yes_if(checks.alibi_shift_change == 0));
+    std::snprintf(params, sizeof params, "%d per head (shared by layers)", t5_buckets);
+    std::snprintf(beyond, sizeof beyond, "every distance ≥ %lld shares the last bucket",
+                  checks.t5_last_bucket_start);
+    std::snprintf(relative, sizeof relative, "yes: the bucket of j − i");
+    emit("T5 relative bias", "T5", "a learned bias per distance bucket, added to scores",
+         Verdict::Yes);
+    return rows;
+}
+
 void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     const AppState& state = frame.state;
     char key[200];
@@ -312,50 +371,7 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
         checks = ComputeMethodChecks(*this, state);
         checks_key = full_key;
     }
-    struct Row {
-        std::string cells[6];
-        bool relative = false;
-    };
-    std::vector<Row> rows;
-    char params[64], beyond[160], relative[160];
-    const auto emit = [&](const char* method, const char* used, const char* where,
-                          bool is_relative) {
-        rows.push_back(Row{{method, used, where, params, beyond, relative}, is_relative});
-    };
-    std::snprintf(params, sizeof params, "0");
-    std::snprintf(beyond, sizeof beyond, "defined at any position: a formula, not a table");
-    std::snprintf(relative, sizeof relative, "yes, in PE(m)·PE(n): change %.1e",
-                  checks.sinusoidal_shift_change);
-    emit("sinusoidal", "the original Transformer", "added to the input embeddings",
-         checks.sinusoidal_shift_change < 1e-6);
-    std::snprintf(params, sizeof params, "L × d = %lld", Learned().parameter_count());
-    std::snprintf(beyond, sizeof beyond,
-                  checks.learned_has_entry_at_rows ? "has a row at L"
-                                                   : "no entry at position L = %d",
-                  learned_rows);
-    std::snprintf(relative, sizeof relative, "no: row 0·row 3 vs shifted rows change by %.2g",
-                  checks.learned_shift_change);
-    emit("learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
-         checks.learned_shift_change < 1e-6);
-    std::snprintf(params, sizeof params, "0");
-    std::snprintf(beyond, sizeof beyond,
-                  "defined at any position; quality past training needs "
-                  "scaling (Long context tab)");
-    std::snprintf(relative, sizeof relative, "yes, q·k: change %.1e", checks.rope_shift_change);
-    emit("RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer",
-         checks.rope_shift_change < 1e-6);
-    std::snprintf(beyond, sizeof beyond,
-                  "defined at any distance: the penalty keeps growing "
-                  "linearly");
-    std::snprintf(relative, sizeof relative, "yes, −m·|i − j|: change %.1e",
-                  checks.alibi_shift_change);
-    emit("ALiBi", "BLOOM, MPT", "a bias added to each attention score",
-         checks.alibi_shift_change == 0);
-    std::snprintf(params, sizeof params, "%d per head (shared by layers)", t5_buckets);
-    std::snprintf(beyond, sizeof beyond, "every distance ≥ %lld shares the last bucket",
-                  checks.t5_last_bucket_start);
-    std::snprintf(relative, sizeof relative, "yes: the bucket of j − i");
-    emit("T5 relative bias", "T5", "a learned bias per distance bucket, added to scores", true);
+    const std::vector<MethodRow> rows = MethodRows(checks);
     const char* headers[6] = {
         "method",   "used in", "where position enters", "parameters", "past the training length",
         "relative?"};
@@ -371,14 +387,16 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     if (ImGui::GetContentRegionAvail().x < font * 64) {
         // Narrow (a projector at text scale 2): one block per method, its facts as lines.
         ImGui::BeginGroup();
-        for (const Row& row : rows) {
+        for (const MethodRow& row : rows) {
             ImGui::TextColored(frame.ColorVec(Role::Accent), "%s", row.cells[0].c_str());
             for (int column = 1; column < 6; ++column) {
-                if (column == 5)
+                const bool coloured = column == 5 && row.relative != Verdict::Neither;
+                if (coloured)
                     ImGui::PushStyleColor(
-                        ImGuiCol_Text, frame.ColorVec(row.relative ? Role::Good : Role::Warning));
+                        ImGuiCol_Text,
+                        frame.ColorVec(row.relative == Verdict::Yes ? Role::Good : Role::Warning));
                 WrappedText((std::string(headers[column]) + ": " + row.cells[column]).c_str());
-                if (column == 5) ImGui::PopStyleColor();
+                if (coloured) ImGui::PopStyleColor();
             }
             ImGui::Spacing();
         }
@@ -394,15 +412,17 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
         ImGui::TableSetupColumn(headers[column], ImGuiTableColumnFlags_WidthStretch,
                                 weights[column]);
     TableHeadersWithTooltips(frame, tips, "alternatives.table");
-    for (const Row& row : rows) {
+    for (const MethodRow& row : rows) {
         ImGui::TableNextRow();
         for (int column = 0; column < 6; ++column) {
             ImGui::TableNextColumn();
-            if (column == 5)
-                ImGui::PushStyleColor(ImGuiCol_Text,
-                                      frame.ColorVec(row.relative ? Role::Good : Role::Warning));
+            const bool coloured = column == 5 && row.relative != Verdict::Neither;
+            if (coloured)
+                ImGui::PushStyleColor(
+                    ImGuiCol_Text,
+                    frame.ColorVec(row.relative == Verdict::Yes ? Role::Good : Role::Warning));
             WrappedText(row.cells[column].c_str()); // breaks at spaces only, never in a number
-            if (column == 5) ImGui::PopStyleColor();
+            if (coloured) ImGui::PopStyleColor();
         }
     }
     ImGui::EndTable();

@@ -6,6 +6,8 @@
 // pelab/alternatives.h and pelab/context_scaling.h.
 #pragma once
 
+#include "explanation.h"
+
 #include "panel.h"
 #include "pelab/alternatives.h"
 #include "pelab/context_scaling.h"
@@ -21,6 +23,17 @@ constexpr int kAlternativesTabCount = 6;
 const char* AlternativesTabId(int tab);
 
 /// The side-by-side table's computed cells, for tests and readouts.
+/// The "relative?" answer of a method: yes (green), no (amber), or neither (plain text):
+/// sinusoidal PE is absolute, yet the dot product of two bare encodings depends on m − n alone.
+enum class Verdict { Yes, No, Neither };
+
+/// One row of the side-by-side table: method, used in, where position enters, parameters,
+/// past the training length, relative?
+struct MethodRow {
+    std::string cells[6];
+    Verdict relative = Verdict::No;
+};
+
 struct MethodChecks {
     double sinusoidal_shift_change = 0; ///< max |PE(m+s)·PE(n+s) − PE(m)·PE(n)|
     double learned_shift_change = 0;
@@ -83,6 +96,8 @@ struct AlternativesPanel : Panel {
     bool UsesTypedVectors() const;
     /// Recomputes the RoPE tab's numbers when an input changed.
     const RopeNumbers& UpdateRope(const AppState& state);
+    /// The side-by-side table's rows, worded from the checks.
+    std::vector<MethodRow> MethodRows(const MethodChecks& checks) const;
 
 private:
     void DrawLearned(FrameContext& frame);
@@ -117,6 +132,10 @@ struct AlibiTie {
     std::string error; ///< a sentence the order demo refuses
 };
 AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& sentence_b, double slope);
+
+/// The long-context tab's sentence: what each scaling method keeps and slows at these options,
+/// worded from the counts of its factors, with its claims.
+Explanation ScalingSentence(const ContextScalingOptions& options);
 
 MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state);
 

@@ -118,12 +118,18 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
     return cell;
 }
 
-std::string DrowningSentence(const char* candidate, double pos, double embedding_norm,
+std::string DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
                              double pe_norm) {
     char text[320];
-    if (pe_norm < 0)
-        std::snprintf(text, sizeof text, "%s has no vector for pos %.10g (past L).", candidate,
-                      pos);
+    // The real reason there is no vector: a position at or past L, or (a table's rows) one
+    // that is not whole.
+    if (pe_norm < 0 && pos >= length)
+        std::snprintf(text, sizeof text, "%s has no vector for pos %.10g: it is past L = %d.",
+                      candidate, pos, length);
+    else if (pe_norm < 0)
+        std::snprintf(text, sizeof text,
+                      "%s has no vector for pos %.10g: a table has rows only at whole positions.",
+                      candidate, pos);
     else if (embedding_norm <= 0 || pe_norm == 0)
         std::snprintf(text, sizeof text, "At pos %.10g, ‖PE‖ = %.3g and ‖embedding‖ = %.3g.", pos,
                       pe_norm, embedding_norm);

@@ -74,7 +74,7 @@ const char* PropertyName(int property);
 PropertyCell DescribeProperty(int property, const CandidateProperties& measured, int length);
 
 /// The drowning meter's sentence: how ‖PE(pos)‖ compares with ‖embedding‖.
-std::string DrowningSentence(const char* candidate, double pos, double embedding_norm,
+std::string DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
                              double pe_norm);
 
 } // namespace pelab

@@ -1,5 +1,6 @@
 #include "sentences.h"
 
+#include "panel_alternatives.h"
 #include "panel_calculator.h"
 #include "panel_compare.h"
 #include "panel_worked.h"
@@ -51,6 +52,15 @@ std::vector<SentenceBuilder> SentenceBuilders() {
              // The worked example's positions are whole: a word's index in the sentence.
              return ProbeSentence("the", static_cast<int>(s.pos_a), static_cast<int>(s.pos_b),
                                   s.d_model, s.base);
+         }},
+        {"alternatives.scaling",
+         [](const SentenceScene& s) {
+             ContextScalingOptions options;
+             options.d = s.head_d;
+             options.base = s.base;
+             options.factor = s.scale_factor;
+             options.original_context = s.original_context;
+             return ScalingSentence(options);
          }},
     };
 }

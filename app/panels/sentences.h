@@ -12,11 +12,15 @@
 
 namespace pelab {
 
-/// The numbers a sentence may be built from: the shared parameters of a scene.
+/// The numbers a sentence may be built from: the shared parameters of a scene, and the settings
+/// of the panels whose sentences read more.
 struct SentenceScene {
     double pos_a = 0, pos_b = 0;
     int d_model = 512;
     double base = 10000;
+    /// The long-context tab: s, the original context L and one head's width.
+    double scale_factor = 8, original_context = 8192;
+    int head_d = 128;
 };
 
 struct SentenceBuilder {
