@@ -12,17 +12,17 @@ using namespace pelab;
 TEST(NumberText, WholeNumbersAreWholeAndGrouped) {
     EXPECT_EQ(ShownNumber(0), "0");
     EXPECT_EQ(ShownNumber(44), "44");
-    EXPECT_EQ(ShownNumber(1000), "1 000");
-    EXPECT_EQ(ShownNumber(1000000), "1 000 000");
-    EXPECT_EQ(ShownNumber(-123456), "−123 456");
-    EXPECT_EQ(ShownNumber(10000), "10 000");
+    EXPECT_EQ(ShownNumber(1000), "1\u00a0000");
+    EXPECT_EQ(ShownNumber(1000000), "1\u00a0000\u00a0000");
+    EXPECT_EQ(ShownNumber(-123456), "−123\u00a0456");
+    EXPECT_EQ(ShownNumber(10000), "10\u00a0000");
 }
 
 TEST(NumberText, FractionsHaveTheirDigitsAndNoExponent) {
     EXPECT_EQ(ShownNumber(0.5), "0.5");
     EXPECT_EQ(ShownNumber(0.0177, 3), "0.0177");
     EXPECT_EQ(ShownNumber(3.14159265, 3), "3.14");
-    EXPECT_EQ(ShownNumber(999999.5), "999 999.5");
+    EXPECT_EQ(ShownNumber(999999.5), "999\u00a0999.5");
     EXPECT_EQ(ShownNumber(1.25e-5, 3), "0.0000125");
     EXPECT_EQ(ShownNumber(6.1e-9, 2), "6.1×10^−9"); // below 1e-6: a power of ten, written out
     EXPECT_EQ(ShownNumber(std::nan("")), "undefined");
@@ -33,8 +33,8 @@ TEST(NumberText, FractionsHaveTheirDigitsAndNoExponent) {
 TEST(NumberText, TwoNumbersAreToldApart) {
     // "%.6g" wrote both as 1e+06.
     const auto [a, b] = ShownPair(1e6, 1e6 - 0.5);
-    EXPECT_EQ(a, "1 000 000");
-    EXPECT_EQ(b, "999 999.5");
+    EXPECT_EQ(a, "1\u00a0000\u00a0000");
+    EXPECT_EQ(b, "999\u00a0999.5");
     const auto [c, d] = ShownPair(1.0000001, 1.0000002);
     EXPECT_NE(c, d);
     const auto [e, f] = ShownPair(3, 3);

@@ -1,8 +1,10 @@
 #include "panel_precision.h"
 
 #include "layout.h"
+#include "number_text.h"
 #include "pelab/precision.h"
 #include "pelab/sinusoidal.h"
+#include "precision_measured.h"
 #include "scene.h"
 #include "widgets.h"
 
@@ -23,7 +25,8 @@ constexpr int kPointsPerDecade = 20;
 
 // Short names for the legend and the table (the tooltips say what each recipe does).
 const char* RecipeLabel(int recipe) {
-    const char* labels[3] = {"float32 code", "float32 angle, double sin", "pelab_core"};
+    const char* labels[3] = {"float32, correctly rounded", "float32 angle, double sin",
+                             "pelab_core"};
     return labels[recipe];
 }
 
@@ -34,27 +37,63 @@ Role RecipeRole(int recipe) {
 
 } // namespace
 
+const MeasuredFloat32Errors* MeasuredErrors(int d_model, double base) {
+    if (base != kMeasuredBase) return nullptr;
+    for (const MeasuredFloat32Errors& row : kMeasuredFloat32Errors)
+        if (row.d_model == d_model) return &row;
+    return nullptr;
+}
+
+std::string FrameworkRangeSentence(int d_model, double base) {
+    const MeasuredFloat32Errors* measured = MeasuredErrors(d_model, base);
+    if (measured == nullptr)
+        return "The float32 code frameworks run (NumPy, PyTorch) lands elsewhere than this "
+               "correctly rounded recipe, by how much depends on the library's float32 exp and "
+               "sin; it was measured at base " +
+               ShownNumber(kMeasuredBase) +
+               " and d_model 128, 256, 512, … 4096: pick one of those to see the range.";
+    std::string text = "The float32 code frameworks run, measured at d_model " +
+                       std::to_string(d_model) +
+                       " (each library rounds its float32 exp and sin its own way):";
+    for (int k = 0; k < 3; ++k) {
+        const bool numpy_worse = measured->numpy[k] >= measured->torch[k];
+        const double low = numpy_worse ? measured->torch[k] : measured->numpy[k];
+        const double high = numpy_worse ? measured->numpy[k] : measured->torch[k];
+        char part[200];
+        std::snprintf(part, sizeof part, "%s at %s: %s (%s) to %s (%s)", k == 0 ? "" : ";",
+                      ShownNumber(kMeasuredPositions[k]).c_str(), ShownNumber(low, 2).c_str(),
+                      numpy_worse ? kMeasuredTorch : kMeasuredNumpy, ShownNumber(high, 2).c_str(),
+                      numpy_worse ? kMeasuredNumpy : kMeasuredTorch);
+        text += part;
+    }
+    return text + ".";
+}
+
 std::string PrecisionMeaning(double position, double value_error, double shift, int pair) {
     char text[560];
     if (shift == 0) {
         std::snprintf(text, sizeof text,
-                      "At pos %.10g the float32 code's angles are exact at this d_model and base, "
-                      "so its error (%.2g) is only the rounding of sin and cos.",
+                      "At pos %.10g float32 angles are exact at this d_model and base, so the "
+                      "correctly rounded float32 code's error (%.2g) is only the rounding of sin "
+                      "and cos.",
                       position, value_error);
     } else if (shift < 0.5) {
         std::snprintf(text, sizeof text,
-                      "At pos %.10g the float32 code is off by up to %.2g: in pair %d its angle "
+                      "At pos %.10g float32 code, even correctly rounded, is off by up to %.2g: in "
+                      "pair %d its angle "
                       "is that of a position %.2g away (angle error / ω_%d), %.2g%% of the way to "
                       "a neighbour. Pos %.10g is still nearer to itself than to %.10g, but "
                       "blurred, and the blur grows in proportion to the position.",
                       position, value_error, pair, shift, pair, 100 * shift, position,
                       position + 1);
     } else {
-        std::snprintf(text, sizeof text,
-                      "At pos %.10g the float32 code is off by up to %.2g, and in pair %d its "
-                      "angle is that of a position %.2g away: more than half the way to a "
-                      "neighbour, so in that pair pos %.10g reads as %.10g or %.10g.",
-                      position, value_error, pair, shift, position, position - 1, position + 1);
+        std::snprintf(
+            text, sizeof text,
+            "At pos %.10g float32 code, even correctly rounded, is off by up to %.2g, and "
+            "in pair %d its "
+            "angle is that of a position %.2g away: more than half the way to a "
+            "neighbour, so in that pair pos %.10g reads as %.10g or %.10g.",
+            position, value_error, pair, shift, position, position - 1, position + 1);
     }
     return text;
 }
@@ -114,8 +153,8 @@ void PrecisionPanel::Draw(FrameContext& frame) {
                                : "At this d_model and base the float32 code's angles happen to "
                                  "be exact, so its error does not grow with pos.");
     }
-    // The table below needs about 6 lines; the plot takes the rest.
-    const float table = font * 7.5f + ImGui::GetStyle().ItemSpacing.y * 6;
+    // The table below needs about 6 lines and the framework sentence 3; the plot takes the rest.
+    const float table = font * 10.5f + ImGui::GetStyle().ItemSpacing.y * 7;
     DrawPlot(frame, std::max(font * 13.0f, ImGui::GetContentRegionAvail().y - table));
     DrawTable(frame);
 }
@@ -183,13 +222,14 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##errors", 5, flags)) return;
-    const char* headers[] = {"position", "float32 code", "f32 angle", "pelab_core", "as if off by"};
+    const char* headers[] = {"position", "f32 rounded", "f32 angle", "pelab_core", "as if off by"};
     for (const char* header : headers)
         ImGui::TableSetupColumn(header);
     const char* tooltips[] = {
         "the position p (the last row: the one you inspect)",
-        "max over dims of |PE − exact|: div_term = exp(2i·(−ln base/d)), angle = p·div_term, "
-        "sin and cos, every step in float32",
+        "max over dims of |PE − exact| for the float32 recipe div_term = exp(2i·(−ln base/d)), "
+        "angle = p·div_term, sin and cos, each step correctly rounded to float32; the code "
+        "frameworks run (NumPy, PyTorch) rounds its own way: measured below the table",
         "the same float32 angle, then sin and cos in double: no better, the angle is already off",
         "pelab_core: the angle in double, the result rounded once to float32",
         "how far, in positions, the float32 code's encoding of p is from p: max over pairs of "
@@ -220,6 +260,8 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
     }
     ImGui::EndTable();
     frame.Record("precision.table");
+    WrappedText(FrameworkRangeSentence(frame.state.d_model, frame.state.base).c_str());
+    frame.Record("precision.frameworks");
     WrappedText(PrecisionMeaning(kMarkedPositions[2], table_errors[2][0], table_shift[2],
                                  table_shift_pair[2])
                     .c_str());
@@ -246,7 +288,20 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
         row["position_shift_pair"] = pair;
         rows.push_back(row);
     }
+    // The measured framework range (tests/reference/float32_frameworks.py), null where it was
+    // not measured.
+    nlohmann::json frameworks = nullptr;
+    if (const MeasuredFloat32Errors* measured = MeasuredErrors(state.d_model, state.base)) {
+        frameworks = nlohmann::json::array();
+        for (int k = 0; k < 3; ++k)
+            frameworks.push_back({{"position", kMeasuredPositions[k]},
+                                  {"numpy", measured->numpy[k]},
+                                  {"torch", measured->torch[k]},
+                                  {"correctly_rounded", measured->correctly_rounded[k]}});
+    }
     return {{"errors", rows},
+            {"float32_frameworks", frameworks},
+            {"framework_versions", {kMeasuredNumpy, kMeasuredTorch}},
             {"meaning_at_1e6", PrecisionMeaning(1e6, rows[2]["float32_code"].get<double>(),
                                                 rows[2]["position_shift"].get<double>(),
                                                 rows[2]["position_shift_pair"].get<int>())}};

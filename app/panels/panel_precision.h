@@ -49,4 +49,10 @@ private:
 /// numbers (exposed for tests).
 std::string PrecisionMeaning(double position, double value_error, double shift, int pair);
 
+struct MeasuredFloat32Errors;
+/// The framework float32 errors measured at (d_model, base), or nullptr where none were.
+const MeasuredFloat32Errors* MeasuredErrors(int d_model, double base);
+/// The range of framework float32 code's error at 2 048, 10⁵ and 10⁶, both ends named.
+std::string FrameworkRangeSentence(int d_model, double base);
+
 } // namespace pelab

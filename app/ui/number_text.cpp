@@ -8,12 +8,13 @@ namespace pelab {
 
 namespace {
 
-// digits with a space between each group of three, from the right ("1234567" → "1 234 567").
+// digits with a no-break space between each group of three, from the right ("1234567" →
+// "1 234 567"): a wrapped line never splits a number.
 std::string Grouped(const std::string& digits) {
     std::string out;
     const std::size_t count = digits.size();
     for (std::size_t k = 0; k < count; ++k) {
-        if (k > 0 && (count - k) % 3 == 0) out += ' ';
+        if (k > 0 && (count - k) % 3 == 0) out += kGroupSeparator;
         out += digits[k];
     }
     return out;

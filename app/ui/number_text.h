@@ -13,8 +13,11 @@
 
 namespace pelab {
 
+/// Between groups of three digits: U+00A0, a no-break space (in every font's Latin-1 range).
+constexpr const char* kGroupSeparator = "\u00a0";
+
 /// value for a sentence: a whole number (|value| < 1e15) is written whole and grouped by
-/// thousands with spaces; any other number with `significant` significant digits, trailing
+/// thousands with kGroupSeparator; any other number with `significant` significant digits, trailing
 /// zeros dropped, in plain decimals down to 1e-6 (smaller magnitudes keep an exponent, written
 /// ×10^n, the only place one appears). NaN and infinities are "undefined" and "∞".
 std::string ShownNumber(double value, int significant = 6);

@@ -4,10 +4,15 @@
 //   div_term = exp(float(2i) · float(−ln(base) / d))     in float32
 //   angle    = float(pos) · div_term                      in float32
 //   PE       = sinf(angle), cosf(angle)                   in float32
-// Its angle carries a relative error of a few float32 epsilons (≈ 6e-8), so the absolute error
-// grows with the position: ≈ 1e-4 at pos 2 048, ≈ 5e-3 at 10⁵, ≈ 0.06 at 10⁶ (d 512).
-// Taking sin and cos in double does not help: the angle is already wrong. pelab_core forms the
-// angle in double and rounds only the result to float32 (error ≤ 6e-8).
+// Its angle carries a relative error of a few float32 epsilons, so the absolute error grows with
+// the position. PeRecipe::Float32Code is that recipe with every step correctly rounded to
+// float32: 6.1e-5 at pos 2 048, 5.3e-3 at 10⁵, 0.038 at 10⁶ (d 512, base 10 000). The code
+// frameworks run lands elsewhere, by how much depends on the library's float32 exp and sin:
+// 6.5e-5 / 5.3e-3 / 0.045 with PyTorch 1.13 up to 1.3e-4 /
+// 6.3e-3 / 0.068 with NumPy 1.24 (measured by tests/reference/float32_frameworks.py, shipped in
+// app/panels/precision_measured.h). Taking sin and cos in double does not help: the angle is
+// already wrong. pelab_core forms the angle in double and rounds only the result to float32:
+// within kPelabCoreErrorBound of the exact value (measured 3.0e-8, float32 rounding alone).
 //
 // Contracts: as in sinusoidal.h (d_model even in range, base valid, pos in [0, kMaxPosition]).
 #pragma once
@@ -16,6 +21,11 @@
 #include <vector>
 
 namespace pelab {
+
+/// pelab_core's float32 values are within this of the exact value at every position up to
+/// kMaxPosition: one float32 step (2⁻²³), since the matrix path may land one step from the
+/// nearest float (tests/core_sinusoidal_test.cpp).
+constexpr double kPelabCoreErrorBound = 1.2e-7;
 
 enum class PeRecipe {
     Float32Code,        ///< the widely copied float32 code above
