@@ -78,7 +78,8 @@ TEST_F(History, DrowningMeterMeasuresBothNorms) {
     nlohmann::json r = panel.Readouts(state);
     EXPECT_NEAR(r["pe_norm"].get<double>(), 100 * std::sqrt(512.0), 1e-9);
     EXPECT_NEAR(r["embedding_norm"].get<double>(), 0.1 * std::sqrt(512.0), 1e-12);
-    EXPECT_NE(r["drowning"].get<std::string>().find("1000×"), std::string::npos) << r["drowning"];
+    EXPECT_NE(r["drowning"].get<std::string>().find("1\u00a0000×"), std::string::npos)
+        << r["drowning"];
     EXPECT_NE(r["drowning"].get<std::string>().find("drowns"), std::string::npos);
     ASSERT_EQ(
         app.scene.Apply(R"({"candidates_plot": "sin_cos", "candidates_scale_embedding": true})"),
@@ -92,19 +93,19 @@ TEST_F(History, DrowningMeterMeasuresBothNorms) {
               std::string::npos)
         << r["drowning"];
     // Document 003's point the other way: without the scaling, sin + cos is 16 / 2.26 = 7.07×.
-    EXPECT_NE(
-        DrowningSentence("sin + cos", 3, 10, 0.1 * std::sqrt(512.0), 16).find("outweighs the word"),
-        std::string::npos);
-    EXPECT_NE(DrowningSentence("sin + cos", 3, 10, 10, 12).find("similar scale"),
+    EXPECT_NE(DrowningSentence("sin + cos", 3, 10, 0.1 * std::sqrt(512.0), 16)
+                  .text.find("outweighs the word"),
+              std::string::npos);
+    EXPECT_NE(DrowningSentence("sin + cos", 3, 10, 10, 12).text.find("similar scale"),
               std::string::npos);
     // The learned table has no vector at pos 100 when L = 10.
     ASSERT_EQ(app.scene.Apply(R"({"candidates_plot": "learned"})"), "");
     Frame();
     EXPECT_TRUE(panel.Readouts(state)["pe_norm"].is_null());
-    EXPECT_NE(DrowningSentence("learned table", 100, 10, 1, -1).find("past L = 10"),
+    EXPECT_NE(DrowningSentence("learned table", 100, 10, 1, -1).text.find("past L = 10"),
               std::string::npos);
     // 3.5 < L = 10: the reason is that 3.5 is not a whole position, not "past L".
-    const std::string fractional = DrowningSentence("learned table", 3.5, 10, 1, -1);
+    const std::string fractional = DrowningSentence("learned table", 3.5, 10, 1, -1).text;
     EXPECT_NE(fractional.find("whole positions"), std::string::npos) << fractional;
     EXPECT_EQ(fractional.find("past L"), std::string::npos) << fractional;
 }

@@ -202,6 +202,36 @@ std::map<std::string, Checker> Checkers() {
         // Never "keeps 0 pairs" or "slows 0 fully".
         EXPECT_FALSE(Has(e.text, "keeps 0") || Has(e.text, "slows 0")) << where;
     };
+    checkers["candidates.drowning"] = [](const Explanation& e, const SentenceScene& s,
+                                         const Motions&, const std::string& where) {
+        const int candidate = s.candidate % 9;
+        // index / length (1) and the learned table (8) stop at L; the table also needs a whole
+        // position. Every other candidate is a formula defined everywhere.
+        const bool whole = s.pos_a == std::floor(s.pos_a);
+        const bool has_vector = candidate == 1   ? s.pos_a < s.length
+                                : candidate == 8 ? s.pos_a < s.length && whole
+                                                 : true;
+        EXPECT_EQ(e.Value("has_vector"), has_vector ? 1 : 0) << where;
+        if (!has_vector) {
+            EXPECT_EQ(Has(e.text, "past L"), s.pos_a >= s.length) << where;
+            EXPECT_EQ(Has(e.text, "whole positions"), s.pos_a < s.length) << where;
+            return;
+        }
+        const double ratio = e.Value("ratio");
+        if (std::isnan(ratio)) return; // a zero vector: the norms are stated, no verdict
+        // sin + cos (7): ‖PE‖ = √(d/2) at every position, against ‖embedding‖ = 0.1·√d.
+        if (candidate == 7) {
+            EXPECT_NEAR(ratio, std::sqrt(0.5) / 0.1, 1e-9) << where;
+        }
+        // raw index (0): every dim is pos, ‖PE‖ = pos·√d: the ratio is pos / 0.1.
+        if (candidate == 0) {
+            EXPECT_NEAR(ratio, s.pos_a / 0.1, 1e-9 * (1 + s.pos_a)) << where;
+        }
+        EXPECT_EQ(Has(e.text, "drowns the word"), ratio > 10) << where;
+        EXPECT_EQ(Has(e.text, "outweighs the word"), ratio > 2 && ratio <= 10) << where;
+        EXPECT_EQ(Has(e.text, "similar scale"), ratio >= 0.5 && ratio <= 2) << where;
+        EXPECT_EQ(Has(e.text, "whisper"), ratio < 0.1) << where;
+    };
     return checkers;
 }
 
@@ -241,6 +271,9 @@ std::vector<SentenceScene> Sweep(int count) {
         s.scale_factor = factors[random() % std::size(factors)];
         s.original_context = contexts[random() % std::size(contexts)];
         s.head_d = heads[random() % std::size(heads)];
+        s.candidate = static_cast<int>(random() % 9);
+        const int lengths[] = {2, 10, 100, 4096, 100000};
+        s.length = lengths[random() % std::size(lengths)];
         scenes.push_back(s);
     }
     return scenes;

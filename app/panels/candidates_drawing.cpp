@@ -251,7 +251,7 @@ void CandidatesPanel::DrawDrowning(FrameContext& frame, float width) {
     std::snprintf(name, sizeof name, "‖PE(%.10g)‖", state.pos_a);
     bar(name, pe, Role::PosA, "candidates.pe_bar");
     const std::string sentence =
-        DrowningSentence(candidate_name(Selected()), state.pos_a, length, embedding, pe);
+        DrowningSentence(candidate_name(Selected()), state.pos_a, length, embedding, pe).text;
     WrappedText(sentence.c_str());
     frame.Record("candidates.drowning");
 }
@@ -365,15 +365,16 @@ nlohmann::json CandidatesPanel::Readouts(const AppState& state) const {
     }
     const double embedding = EmbeddingNorm(embedding_value, state.d_model, scale_embedding);
     const double pe = candidate_norm(Selected(), state.pos_a, settings);
-    return {{"plotted", candidate},
-            {"length", length},
-            {"positions", n},
-            {"dims_checked", CheckedDims(state)},
-            {"properties", rows},
-            {"embedding_norm", embedding},
-            {"pe_norm", pe < 0 ? nlohmann::json(nullptr) : nlohmann::json(pe)},
-            {"drowning",
-             DrowningSentence(candidate_name(Selected()), state.pos_a, length, embedding, pe)}};
+    return {
+        {"plotted", candidate},
+        {"length", length},
+        {"positions", n},
+        {"dims_checked", CheckedDims(state)},
+        {"properties", rows},
+        {"embedding_norm", embedding},
+        {"pe_norm", pe < 0 ? nlohmann::json(nullptr) : nlohmann::json(pe)},
+        {"drowning",
+         DrowningSentence(candidate_name(Selected()), state.pos_a, length, embedding, pe).text}};
 }
 
 } // namespace pelab

@@ -1,5 +1,7 @@
 #include "panel_candidates.h"
 
+#include "number_text.h"
+
 #include "layout.h"
 #include "scene.h"
 #include "widgets.h"
@@ -118,32 +120,39 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
     return cell;
 }
 
-std::string DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
+Explanation DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
                              double pe_norm) {
+    Explanation out;
     char text[320];
+    out.Claims("has_vector", pe_norm >= 0 ? 1 : 0);
     // The real reason there is no vector: a position at or past L, or (a table's rows) one
     // that is not whole.
-    if (pe_norm < 0 && pos >= length)
-        std::snprintf(text, sizeof text, "%s has no vector for pos %.10g: it is past L = %d.",
-                      candidate, pos, length);
-    else if (pe_norm < 0)
+    if (pe_norm < 0 && pos >= length) {
+        std::snprintf(text, sizeof text, "%s has no vector for pos %s: it is past L = %d.",
+                      candidate, ShownNumber(pos, 10).c_str(), length);
+        out.Claims("past_length", 1);
+    } else if (pe_norm < 0) {
         std::snprintf(text, sizeof text,
-                      "%s has no vector for pos %.10g: a table has rows only at whole positions.",
-                      candidate, pos);
-    else if (embedding_norm <= 0 || pe_norm == 0)
-        std::snprintf(text, sizeof text, "At pos %.10g, ‖PE‖ = %.3g and ‖embedding‖ = %.3g.", pos,
-                      pe_norm, embedding_norm);
-    else {
+                      "%s has no vector for pos %s: a table has rows only at whole positions.",
+                      candidate, ShownNumber(pos, 10).c_str());
+        out.Claims("past_length", 0);
+    } else if (embedding_norm <= 0 || pe_norm == 0) {
+        std::snprintf(text, sizeof text, "At pos %s, ‖PE‖ = %s and ‖embedding‖ = %s.",
+                      ShownNumber(pos, 10).c_str(), ShownNumber(pe_norm, 3).c_str(),
+                      ShownNumber(embedding_norm, 3).c_str());
+    } else {
         const double ratio = pe_norm / embedding_norm;
-        std::snprintf(text, sizeof text, "At pos %.10g, ‖PE‖ of %s is %.4g× ‖embedding‖: %s.", pos,
-                      candidate, ratio,
+        out.Claims("ratio", ratio);
+        std::snprintf(text, sizeof text, "At pos %s, ‖PE‖ of %s is %s× ‖embedding‖: %s.",
+                      ShownNumber(pos, 10).c_str(), candidate, ShownNumber(ratio, 4).c_str(),
                       ratio > 10     ? "the position drowns the word"
                       : ratio > 2    ? "the position outweighs the word"
                       : ratio >= 0.5 ? "the two are on a similar scale"
                       : ratio >= 0.1 ? "the word outweighs the position"
                                      : "the position is a whisper beside the word");
     }
-    return text;
+    out.text = text;
+    return out;
 }
 
 Candidate CandidatesPanel::Selected() const {

@@ -5,6 +5,8 @@
 // meter (‖embedding‖ against ‖PE(pos A)‖) and sin's aliasing on the unit circle.
 #pragma once
 
+#include "explanation.h"
+
 #include "panel.h"
 #include "pelab/candidates.h"
 #include "plot.h"
@@ -74,7 +76,7 @@ const char* PropertyName(int property);
 PropertyCell DescribeProperty(int property, const CandidateProperties& measured, int length);
 
 /// The drowning meter's sentence: how ‖PE(pos)‖ compares with ‖embedding‖.
-std::string DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
+Explanation DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
                              double pe_norm);
 
 } // namespace pelab

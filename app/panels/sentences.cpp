@@ -2,8 +2,10 @@
 
 #include "panel_alternatives.h"
 #include "panel_calculator.h"
+#include "panel_candidates.h"
 #include "panel_compare.h"
 #include "panel_worked.h"
+#include "pelab/candidates.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +54,18 @@ std::vector<SentenceBuilder> SentenceBuilders() {
              // The worked example's positions are whole: a word's index in the sentence.
              return ProbeSentence("the", static_cast<int>(s.pos_a), static_cast<int>(s.pos_b),
                                   s.d_model, s.base);
+         }},
+        {"candidates.drowning",
+         [](const SentenceScene& s) {
+             // One embedding value of 0.1 per dim, not scaled: ‖embedding‖ = 0.1·√d_model.
+             const auto candidate = static_cast<Candidate>(s.candidate % kCandidateCount);
+             CandidateSettings settings;
+             settings.d_model = s.d_model;
+             settings.base = s.base;
+             settings.length = s.length;
+             return DrowningSentence(candidate_name(candidate), s.pos_a, s.length,
+                                     0.1 * std::sqrt(static_cast<double>(s.d_model)),
+                                     candidate_norm(candidate, s.pos_a, settings));
          }},
         {"alternatives.scaling",
          [](const SentenceScene& s) {

@@ -21,6 +21,8 @@ struct SentenceScene {
     /// The long-context tab: s, the original context L and one head's width.
     double scale_factor = 8, original_context = 8192;
     int head_d = 128;
+    /// The candidates panel: which of the kCandidateCount encodings, and L.
+    int candidate = 0, length = 10;
 };
 
 struct SentenceBuilder {
