@@ -292,12 +292,13 @@ TEST_F(Formula, PrecisionErrorsAndTheirMeaning) {
     const double shift = r["errors"][2]["position_shift"].get<double>();
     EXPECT_GT(shift, 0.5);
     const std::string meaning = r["meaning_at_1e6"];
-    EXPECT_NE(meaning.find("reads as 999999 or 1000001"), std::string::npos) << meaning;
+    EXPECT_NE(meaning.find("reads as 999\u00a0999 or 1\u00a0000\u00a0001"), std::string::npos)
+        << meaning;
     EXPECT_LT(r["errors"][1]["position_shift"].get<double>(), 0.5);
     EXPECT_NE(PrecisionMeaning(1e5, 5e-3, r["errors"][1]["position_shift"].get<double>(), 200)
-                  .find("still nearer to itself"),
+                  .text.find("still nearer to itself"),
               std::string::npos);
-    EXPECT_NE(PrecisionMeaning(10, 1e-8, 0, 0).find("angles are exact"), std::string::npos);
+    EXPECT_NE(PrecisionMeaning(10, 1e-8, 0, 0).text.find("angles are exact"), std::string::npos);
     // The plot's curves: the float32 code grows with the position, pelab_core does not.
     ASSERT_FALSE(precision.positions.empty());
     EXPECT_EQ(precision.positions.front(), 1.0);

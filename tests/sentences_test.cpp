@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -231,6 +232,34 @@ std::map<std::string, Checker> Checkers() {
         EXPECT_EQ(Has(e.text, "outweighs the word"), ratio > 2 && ratio <= 10) << where;
         EXPECT_EQ(Has(e.text, "similar scale"), ratio >= 0.5 && ratio <= 2) << where;
         EXPECT_EQ(Has(e.text, "whisper"), ratio < 0.1) << where;
+    };
+    checkers["precision.meaning"] = [](const Explanation& e, const SentenceScene& s,
+                                       const Motions& m, const std::string& where) {
+        // The float32 code's angle for pair i, each step rounded to float32 (the recipe the
+        // panel names), against the exact angle, in positions: |angle − exact| / ω_i.
+        const float pos = static_cast<float>(std::clamp(std::round(s.pos_a), 1.0, 1e6));
+        // −ln(base)/d with base, its log and the quotient each a float32 (pelab/precision.h).
+        const float log_base =
+            static_cast<float>(std::log(static_cast<double>(static_cast<float>(s.base))));
+        const float step = -log_base / static_cast<float>(s.d_model);
+        long double shift = 0;
+        for (int i = 0; i < s.d_model / 2; ++i) {
+            const float argument = static_cast<float>(2 * i) * step;
+            const float div_term = static_cast<float>(std::exp(static_cast<double>(argument)));
+            const float angle = pos * div_term;
+            const long double exact = static_cast<long double>(pos) * m.omegas[i];
+            shift = std::max(shift, fabsl(angle - exact) / m.omegas[i]);
+        }
+        // One float32 step in exp (libm's expf need not round as exp does) moves the angle by
+        // pos·2⁻²³ of a turn's worth of positions: the tolerance.
+        const double tolerance = 1e-9 + 1.2e-7 * pos;
+        EXPECT_NEAR(e.Value("shift"), static_cast<double>(shift), tolerance) << where;
+        if (fabsl(shift - 0.5L) < tolerance || (shift > 0 && shift < tolerance))
+            return; // at an edge: either word is fair
+        EXPECT_EQ(e.Value("nearer_to_itself"), shift < 0.5L ? 1 : 0) << where;
+        EXPECT_EQ(Has(e.text, "still nearer to itself"), shift > 0 && shift < 0.5L) << where;
+        EXPECT_EQ(Has(e.text, "more than half the way"), shift >= 0.5L) << where;
+        EXPECT_EQ(Has(e.text, "angles are exact"), shift == 0) << where;
     };
     return checkers;
 }

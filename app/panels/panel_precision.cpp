@@ -69,33 +69,38 @@ std::string FrameworkRangeSentence(int d_model, double base) {
     return text + ".";
 }
 
-std::string PrecisionMeaning(double position, double value_error, double shift, int pair) {
-    char text[560];
+Explanation PrecisionMeaning(double position, double value_error, double shift, int pair) {
+    Explanation out;
+    out.Claims("shift", shift);
+    out.Claims("exact_angles", shift == 0 ? 1 : 0);
+    out.Claims("nearer_to_itself", shift < 0.5 ? 1 : 0);
+    const auto [shown, next] = ShownPair(position, position + 1, 10);
+    const std::string error = ShownNumber(value_error, 2);
+    char text[640];
     if (shift == 0) {
         std::snprintf(text, sizeof text,
-                      "At pos %.10g float32 angles are exact at this d_model and base, so the "
-                      "correctly rounded float32 code's error (%.2g) is only the rounding of sin "
+                      "At pos %s float32 angles are exact at this d_model and base, so the "
+                      "correctly rounded float32 code's error (%s) is only the rounding of sin "
                       "and cos.",
-                      position, value_error);
+                      shown.c_str(), error.c_str());
     } else if (shift < 0.5) {
         std::snprintf(text, sizeof text,
-                      "At pos %.10g float32 code, even correctly rounded, is off by up to %.2g: in "
-                      "pair %d its angle "
-                      "is that of a position %.2g away (angle error / ω_%d), %.2g%% of the way to "
-                      "a neighbour. Pos %.10g is still nearer to itself than to %.10g, but "
-                      "blurred, and the blur grows in proportion to the position.",
-                      position, value_error, pair, shift, pair, 100 * shift, position,
-                      position + 1);
+                      "At pos %s float32 code, even correctly rounded, is off by up to %s: in "
+                      "pair %d its angle is that of a position %s away (angle error / ω_%d), %s%% "
+                      "of the way to a neighbour. Pos %s is still nearer to itself than to %s, "
+                      "but blurred, and the blur grows in proportion to the position.",
+                      shown.c_str(), error.c_str(), pair, ShownNumber(shift, 2).c_str(), pair,
+                      ShownNumber(100 * shift, 2).c_str(), shown.c_str(), next.c_str());
     } else {
-        std::snprintf(
-            text, sizeof text,
-            "At pos %.10g float32 code, even correctly rounded, is off by up to %.2g, and "
-            "in pair %d its "
-            "angle is that of a position %.2g away: more than half the way to a "
-            "neighbour, so in that pair pos %.10g reads as %.10g or %.10g.",
-            position, value_error, pair, shift, position, position - 1, position + 1);
+        std::snprintf(text, sizeof text,
+                      "At pos %s float32 code, even correctly rounded, is off by up to %s, and "
+                      "in pair %d its angle is that of a position %s away: more than half the "
+                      "way to a neighbour, so in that pair pos %s reads as %s or %s.",
+                      shown.c_str(), error.c_str(), pair, ShownNumber(shift, 2).c_str(),
+                      shown.c_str(), ShownNumber(position - 1, 10).c_str(), next.c_str());
     }
-    return text;
+    out.text = text;
+    return out;
 }
 
 void PrecisionPanel::UpdateCurves(const AppState& state) {
@@ -255,7 +260,7 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip(
                     "%s", PrecisionMeaning(pos, code_error, table_shift[row], table_shift_pair[row])
-                              .c_str());
+                              .text.c_str());
         }
     }
     ImGui::EndTable();
@@ -264,7 +269,7 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
     frame.Record("precision.frameworks");
     WrappedText(PrecisionMeaning(kMarkedPositions[2], table_errors[2][0], table_shift[2],
                                  table_shift_pair[2])
-                    .c_str());
+                    .text.c_str());
     frame.Record("precision.meaning");
 }
 
@@ -304,7 +309,8 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
             {"framework_versions", {kMeasuredNumpy, kMeasuredTorch}},
             {"meaning_at_1e6", PrecisionMeaning(1e6, rows[2]["float32_code"].get<double>(),
                                                 rows[2]["position_shift"].get<double>(),
-                                                rows[2]["position_shift_pair"].get<int>())}};
+                                                rows[2]["position_shift_pair"].get<int>())
+                                   .text}};
 }
 
 } // namespace pelab

@@ -5,6 +5,8 @@
 // the user picks by clicking the plot.
 #pragma once
 
+#include "explanation.h"
+
 #include "panel.h"
 #include "plot.h"
 
@@ -47,7 +49,7 @@ private:
 /// What the float32 code's error means at this position (its largest value error, and its
 /// angle error in positions: float32_position_shift), in sentences computed from the two
 /// numbers (exposed for tests).
-std::string PrecisionMeaning(double position, double value_error, double shift, int pair);
+Explanation PrecisionMeaning(double position, double value_error, double shift, int pair);
 
 struct MeasuredFloat32Errors;
 /// The framework float32 errors measured at (d_model, base), or nullptr where none were.

@@ -4,8 +4,10 @@
 #include "panel_calculator.h"
 #include "panel_candidates.h"
 #include "panel_compare.h"
+#include "panel_precision.h"
 #include "panel_worked.h"
 #include "pelab/candidates.h"
+#include "pelab/precision.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,6 +68,15 @@ std::vector<SentenceBuilder> SentenceBuilders() {
              return DrowningSentence(candidate_name(candidate), s.pos_a, s.length,
                                      0.1 * std::sqrt(static_cast<double>(s.d_model)),
                                      candidate_norm(candidate, s.pos_a, settings));
+         }},
+        {"precision.meaning",
+         [](const SentenceScene& s) {
+             // The precision panel inspects whole positions from 1 to 10⁶.
+             const double pos = std::clamp(std::round(s.pos_a), 1.0, 1e6);
+             int pair = 0;
+             const double shift = float32_position_shift(pos, s.d_model, s.base, &pair);
+             return PrecisionMeaning(
+                 pos, recipe_max_error(PeRecipe::Float32Code, pos, s.d_model, s.base), shift, pair);
          }},
         {"alternatives.scaling",
          [](const SentenceScene& s) {

@@ -1,7 +1,7 @@
 // pelab/precision.h — how far float32 recipes for the sinusoidal PE drift from the exact values.
 //
 // The widely copied recipe (NumPy / PyTorch tutorials, "The Annotated Transformer") computes
-//   div_term = exp(float(2i) · float(−ln(base) / d))     in float32
+//   div_term = exp(float(2i) · (−ln(float(base)) / d))   in float32 (base, ln, ÷ d, ×, exp)
 //   angle    = float(pos) · div_term                      in float32
 //   PE       = sinf(angle), cosf(angle)                   in float32
 // Its angle carries a relative error of a few float32 epsilons, so the absolute error grows with
