@@ -1,6 +1,7 @@
 // alternatives_bias.cpp — the alternatives panel's ALiBi and T5 tabs, its scene fields and its
 // readouts.
 #include "layout.h"
+#include "number_text.h"
 #include "panel_alternatives.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
@@ -73,7 +74,7 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     std::string list;
     for (int h = 0; h < alibi_heads && h < 12; ++h) {
         char value[32];
-        std::snprintf(value, sizeof value, "%s%.6g", h ? ", " : "", slopes[h]);
+        std::snprintf(value, sizeof value, "%s%s", h ? ", " : "", ShownNumber(slopes[h]).c_str());
         list += value;
     }
     if (alibi_heads > 12) list += ", …";
@@ -81,12 +82,12 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     const bool power_of_two = (alibi_heads & (alibi_heads - 1)) == 0;
     std::snprintf(line, sizeof line,
                   "ALiBi adds −m_h·|i − j| to the score of query i and key j: no vector is "
-                  "added to the input. %s slopes for H = %d: %s. Head %d (m = %.4g) is drawn "
+                  "added to the input. %s slopes for H = %d: %s. Head %d (m = %s) is drawn "
                   "below%s.",
                   power_of_two ? "The geometric"
                                : "Not a power of two, so the reference code's "
                                  "mix of two geometric series gives the",
-                  alibi_heads, list.c_str(), alibi_head, slope,
+                  alibi_heads, list.c_str(), alibi_head, ShownNumber(slope, 4).c_str(),
                   alibi_causal ? "; keys after the query are masked (the model is causal)" : "");
     WrappedText(line);
     frame.Record("alternatives.alibi_slopes");
@@ -164,10 +165,11 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     } else {
         std::snprintf(line, sizeof line,
                       "Order demo, PE off: \"%s\" and \"%s\" score the same up to re-ordering "
-                      "(largest difference %.3g). With head %d's bias −m·|i − j| added to every "
-                      "score (no mask, for this check): %.3g. %s",
-                      alibi_sentence_a.c_str(), alibi_sentence_b.c_str(), tie.without_bias,
-                      alibi_head, tie.with_bias,
+                      "(largest difference %s). With head %d's bias −m·|i − j| added to every "
+                      "score (no mask, for this check): %s. %s",
+                      alibi_sentence_a.c_str(), alibi_sentence_b.c_str(),
+                      ShownNumber(tie.without_bias, 3).c_str(), alibi_head,
+                      ShownNumber(tie.with_bias, 3).c_str(),
                       tie.distances_kept
                           ? "Every pair of words is as far apart in B as in A, and the bias sees "
                             "only distance, so the tie stays."
@@ -178,10 +180,11 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
         WrappedText(line);
         ImGui::PopStyleColor();
         std::snprintf(line, sizeof line,
-                      "Causal, as ALiBi models run: the attention weights differ by %.3g after "
-                      "re-ordering with the mask and the bias (%.3g with the mask alone: a "
+                      "Causal, as ALiBi models run: the attention weights differ by %s after "
+                      "re-ordering with the mask and the bias (%s with the mask alone: a "
                       "causal model sees order through its mask too).",
-                      tie.causal_with_bias, tie.causal_mask_only);
+                      ShownNumber(tie.causal_with_bias, 3).c_str(),
+                      ShownNumber(tie.causal_mask_only, 3).c_str());
         ImGui::PushStyleColor(
             ImGuiCol_Text,
             frame.ColorVec(tie.causal_with_bias > 1e-9 ? Role::Good : Role::Warning));

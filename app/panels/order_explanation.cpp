@@ -1,5 +1,6 @@
 // The order demo's sentences: the verdict, its one-line headline, and the same two words in both
 // sentences, worded from the computed scores.
+#include "number_text.h"
 #include "panel_order.h"
 
 #include "pelab/attention.h"
@@ -49,8 +50,8 @@ std::string OrderVerdictText(const OrderDemoResult& result, bool pe_enabled) {
         std::snprintf(
             text, sizeof text,
             "Identical up to re-ordering: B's scores are A's scores with rows and columns "
-            "shuffled (largest difference after re-ordering: %.3g%s). %s",
-            v.max_difference, method,
+            "shuffled (largest difference after re-ordering: %s%s). %s",
+            ShownNumber(v.max_difference, 3).c_str(), method,
             pe_enabled ? "The encoding changes the scores by less than rounding here (is "
                          "its scale 0?), so the tie stands."
                        : "Without positions, the model cannot tell the two orders apart.");

@@ -1,4 +1,5 @@
 #include "panel_order.h"
+#include "number_text.h"
 
 #include "heatmap.h"
 #include "layout.h"
@@ -179,9 +180,9 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
     char check[256];
     std::snprintf(check, sizeof check,
                   "Re-ordering check: attention computed on the re-ordered sentence differs from "
-                  "the re-ordered attention of the original by %.3g (0: word order is invisible "
+                  "the re-ordered attention of the original by %s (0: word order is invisible "
                   "to attention).",
-                  result.equivariance);
+                  ShownNumber(result.equivariance, 3).c_str());
     WrappedText(check);
     FormulaTooltip(
         "‖Attn(PX) − P·Attn(X)‖, with Attn(X) = softmax(XXᵀ/√d)·X and P the re-ordering that "

@@ -1,4 +1,5 @@
 #include "panel_rotation.h"
+#include "number_text.h"
 
 #include "gpu_picture.h"
 #include "layout.h"
@@ -225,9 +226,9 @@ void RotationPanel::DrawMatrix(FrameContext& frame) {
     const Rotation2 r = rotation_matrix(i, k, state.d_model, state.base);
     char line[256];
     std::snprintf(line, sizeof line,
-                  "Pair %d turns ω_%d = %.6g rad per position, so k = %d turns it by ω·k = %.6g "
+                  "Pair %d turns ω_%d = %s rad per position, so k = %d turns it by ω·k = %s "
                   "rad (the arc).",
-                  i, i, w, k, w * k);
+                  i, i, ShownNumber(w).c_str(), k, ShownNumber(w * k).c_str());
     WrappedText(line);
     // R_k beside its numbers, as two aligned rows.
     const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
@@ -274,10 +275,11 @@ void RotationPanel::DrawMatrix(FrameContext& frame) {
         residual_float = rotation_residual(state.pos_a, k, state.d_model, state.base);
     }
     std::snprintf(line, sizeof line,
-                  "Over %s %d pair%s, max |PE(pos A + k) − R_k·PE(pos A)| = %.2g in double "
-                  "(%.2g with float32 vectors): the same R_k, whatever pos A.",
+                  "Over %s %d pair%s, max |PE(pos A + k) − R_k·PE(pos A)| = %s in double "
+                  "(%s with float32 vectors): the same R_k, whatever pos A.",
                   state.d_model > 2 ? "all" : "its", state.d_model / 2,
-                  state.d_model > 2 ? "s" : "", residual, residual_float);
+                  state.d_model > 2 ? "s" : "", ShownNumber(residual, 2).c_str(),
+                  ShownNumber(residual_float, 2).c_str());
     WrappedText(line);
     FormulaTooltip("Each pair's (sin, cos) turned by its own R_k, compared with PE(pos A + k) "
                    "computed directly; only rounding is left.");
@@ -304,12 +306,12 @@ void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size) {
     if (spread <= 1e-6 * state.d_model / 2)
         std::snprintf(title, sizeof title,
                       "PE(p)·PE(p + k) from %d starts p: the curves lie on each other (largest "
-                      "spread %.2g), so the dot product depends only on k.",
-                      kRotationStarts, spread);
+                      "spread %s), so the dot product depends only on k.",
+                      kRotationStarts, ShownNumber(spread, 2).c_str());
     else
         std::snprintf(title, sizeof title,
-                      "PE(p)·PE(p + k) from %d starts p: largest spread between the curves %.2g.",
-                      kRotationStarts, spread);
+                      "PE(p)·PE(p + k) from %d starts p: largest spread between the curves %s.",
+                      kRotationStarts, ShownNumber(spread, 2).c_str());
     if (std::abs(state.shift_k) > curve_max_k) {
         char note[96];
         std::snprintf(note, sizeof note, " k = %d is beyond ±K, off this chart.", state.shift_k);

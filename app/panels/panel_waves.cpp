@@ -1,4 +1,5 @@
 #include "panel_waves.h"
+#include "number_text.h"
 
 #include "layout.h"
 #include "pelab/sinusoidal.h"
@@ -82,9 +83,9 @@ void WavesPanel::DrawControls(FrameContext& frame) {
         char help[256];
         std::snprintf(help, sizeof help,
                       "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
-                      "pair, i = %d, needs 2π·%.6g^(%d/%d) = %.6g positions for one turn.",
-                      slowest, state.base, 2 * slowest, state.d_model,
-                      wavelength(slowest, state.d_model, state.base));
+                      "pair, i = %d, needs 2π·%s^(%d/%d) = %s positions for one turn.",
+                      slowest, ShownNumber(state.base).c_str(), 2 * slowest, state.d_model,
+                      ShownNumber(wavelength(slowest, state.d_model, state.base)).c_str());
         HelpMarker(help);
     }
     row.Item(LabelledWidth(slider, "pos A") + marker);
