@@ -3,11 +3,15 @@
 #include "json_input.h"
 #include "session.h"
 
+#include <csignal>
 #include <exception>
 #include <iostream>
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
+    // A reader that went away (`pelab export pe … | head`) makes writes fail with EPIPE, which
+    // the writers report with the file's name, instead of ending the process without a word.
+    std::signal(SIGPIPE, SIG_IGN);
     try {
         const pelab::CommandLine command = pelab::ParseCommandLine(argc, argv);
         switch (command.command) {

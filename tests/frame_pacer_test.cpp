@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using pelab::FramePacer;
 
 TEST(FramePacer, DrawsAFewFramesAfterInputThenWaits) {
@@ -46,4 +48,28 @@ TEST(FramePacer, AnimationNeverWaitsButKeepsTheCapAndTheCpuBudget) {
     for (int k = 0; k <= FramePacer::kFramesAfterInput; ++k)
         software.FrameDone(false, 0.030, 0.050);
     EXPECT_TRUE(software.ShouldWait());
+}
+
+// One long frame (a freeze, a 10 s stall) is not paid back by sleeping: no rest after it is
+// longer than kMaxRestSeconds, and the pace is back to normal within a few frames. Once a
+// 10 s frame made the pacer sleep for seconds per frame and ignore input for about 2 minutes.
+TEST(FramePacer, ALongFrameIsNotPaidBackBySleeping) {
+    FramePacer pacer(60.0);
+    pacer.ShouldDraw(true);
+    for (int k = 0; k < 20; ++k)
+        pacer.FrameDone(true, 0.002, 0.001);
+    double longest = pacer.FrameDone(true, 10.0, 10.0); // the stall itself
+    double total = 0;
+    for (int k = 0; k < 60; ++k) {
+        const double rest = pacer.FrameDone(true, 0.002, 0.001);
+        longest = std::max(longest, rest);
+        total += rest;
+    }
+    EXPECT_LE(longest, FramePacer::kMaxRestSeconds);
+    // The next second of frames rests about as much as 60 fps does, not seconds more.
+    EXPECT_LT(total, 2.0);
+    // A software renderer that really costs 0.5 s of CPU a frame still rests at most the bound.
+    FramePacer slow(60.0);
+    for (int k = 0; k < 50; ++k)
+        EXPECT_LE(slow.FrameDone(true, 0.1, 0.5), FramePacer::kMaxRestSeconds);
 }

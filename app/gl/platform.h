@@ -37,6 +37,8 @@ public:
     void PollEvents();
     /// Blocks until an event arrives or timeout_seconds pass (render on demand).
     void WaitEvents(double timeout_seconds);
+    /// Ends a WaitEvents early; may be called from any thread while the window is open.
+    void Wake();
     /// Whether any input or window event (key, mouse, wheel, text, resize, focus, expose)
     /// arrived since the last call.
     bool TakeActivity();

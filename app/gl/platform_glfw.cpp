@@ -175,6 +175,10 @@ void Platform::WaitEvents(double timeout_seconds) {
     glfwWaitEventsTimeout(timeout_seconds);
 }
 
+void Platform::Wake() {
+    glfwPostEmptyEvent();
+}
+
 bool Platform::TakeActivity() {
     const bool activity = impl_->activity;
     impl_->activity = false;

@@ -11,6 +11,7 @@
 #include "platform.h"
 #include "plot.h"
 #include "png_scene.h"
+#include "termination_watch.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -292,6 +293,8 @@ std::string OpenPanelList(const PanelRegistry& panels, const std::string& presen
 } // namespace
 
 int RunGui(const GuiOptions& options) {
+    // First, before any thread starts: SIGTERM, SIGINT and SIGHUP end the session as Ctrl+Q.
+    TerminationWatch termination;
     const bool benchmark = options.bench_frames > 0;
     App app;
     // Saved settings, then the scene, then the command line: each overrides the one before.
@@ -316,6 +319,7 @@ int RunGui(const GuiOptions& options) {
     platform_options.visible = !benchmark;
     platform_options.fullscreen = options.fullscreen;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    termination.SetWake([&platform] { platform.Wake(); });
     GlHeatmaps heatmaps;
     app.gpu = &heatmaps;
     FontSet fonts;
@@ -386,11 +390,12 @@ int RunGui(const GuiOptions& options) {
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);
-        if (rest > 0) std::this_thread::sleep_for(std::chrono::duration<double>(rest));
+        // Waiting for events, not sleeping: a key, a click or a signal ends the rest at once.
+        if (rest > 0) platform.WaitEvents(rest);
         return true;
     };
     int frame = 0;
-    while (!platform.ShouldClose() && !app.pending.quit) {
+    while (!platform.ShouldClose() && !app.pending.quit && termination.Signal() == 0) {
         if (!benchmark) {
             pace_one(FramePacer::kIdleWaitSeconds);
             continue;
@@ -443,8 +448,12 @@ int RunGui(const GuiOptions& options) {
     }
     heatmaps.Release();
     app.gpu = nullptr;
+    termination.SetWake({});
     platform.Shutdown();
     if (!WriteStateOut(options.state_out, app)) return kExitRuntimeFailure;
+    // Ended by a signal: the status a shell expects of it, after the work was saved.
+    if (const int signal_number = termination.Signal(); signal_number != 0)
+        return 128 + signal_number;
     return kExitOk;
 }
 

@@ -24,6 +24,9 @@ public:
     static constexpr int kFramesAfterInput = 5;
     /// Longest wait for events at rest; no timer of PE Lab needs a wake-up sooner.
     static constexpr double kIdleWaitSeconds = 5.0;
+    /// Longest rest between two animated frames, however slow the frames were: the rest is a
+    /// wait for events (input ends it), and a slow frame is not paid back by slower ones after.
+    static constexpr double kMaxRestSeconds = 0.25;
 
     explicit FramePacer(double max_fps = 60.0) : min_frame_seconds_(1.0 / max_fps) {}
 
@@ -44,10 +47,12 @@ public:
     double FrameDone(bool animating, double wall_seconds, double cpu_seconds) {
         animating_ = animating;
         if (frames_owed_ > 0) --frames_owed_;
-        // A smoothed cost: one slow frame (a font rebuild) must not stall the next ones.
-        cpu_per_frame_ =
-            cpu_per_frame_ < 0 ? cpu_seconds : 0.8 * cpu_per_frame_ + 0.2 * cpu_seconds;
-        const double interval = std::max(min_frame_seconds_, cpu_per_frame_ / kAnimationCpuBudget);
+        // A smoothed cost: one slow frame (a font rebuild, a freeze) must not stall the next
+        // ones, so a sample counts for at most kMaxRestSeconds of CPU.
+        const double sample = std::min(cpu_seconds, kMaxRestSeconds);
+        cpu_per_frame_ = cpu_per_frame_ < 0 ? sample : 0.8 * cpu_per_frame_ + 0.2 * sample;
+        const double interval = std::min(
+            kMaxRestSeconds, std::max(min_frame_seconds_, cpu_per_frame_ / kAnimationCpuBudget));
         return std::max(0.0, interval - wall_seconds);
     }
     void SetMaxFps(double max_fps) { min_frame_seconds_ = 1.0 / max_fps; }

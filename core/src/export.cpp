@@ -17,6 +17,7 @@
 #include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace pelab {
 
@@ -250,9 +251,10 @@ std::string check_writable(const std::string& path) {
 
 namespace {
 
-// The temporary file being written, for the signal handler: SIGINT or SIGTERM during a long
-// export removes it, then ends the process as the signal would have. Static storage because a
-// signal handler can reach nothing else; one write is in progress at a time.
+// The temporary file being written, for the signal handler: a signal that would end the
+// process during a long export removes it first, then ends the process as the signal would
+// have. Static storage because a signal handler can reach nothing else; one write is in
+// progress at a time.
 char g_temporary_path[PATH_MAX + 1];
 volatile std::sig_atomic_t g_has_temporary = 0;
 
@@ -262,29 +264,112 @@ extern "C" void remove_temporary_and_reraise(int signal_number) {
     std::raise(signal_number);
 }
 
-// Installs the handler for the lifetime of one temporary file.
+// Every catchable signal whose default action ends the process, except the crashes (SIGSEGV,
+// SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT: the sanitizers report those, and the unnamed
+// temporary file below leaves nothing behind anyway), plus the real-time signals.
+std::vector<int> TerminatingSignals() {
+    std::vector<int> signals = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE,  SIGALRM,   SIGTERM,
+                                SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,  SIGVTALRM, SIGPROF,
+                                SIGIO,   SIGPWR,  SIGSYS,  SIGSTKFLT};
+    for (int real_time = SIGRTMIN; real_time <= SIGRTMAX; ++real_time)
+        signals.push_back(real_time);
+    return signals;
+}
+
+// Installs the handler for the lifetime of one named temporary file (a handler the program set
+// itself, or SIG_IGN, is kept: only default actions would end the process).
 class TemporaryFileGuard {
 public:
     explicit TemporaryFileGuard(const std::string& path) {
         if (path.size() > PATH_MAX) return;
         std::memcpy(g_temporary_path, path.c_str(), path.size() + 1);
         g_has_temporary = 1;
-        previous_int_ = std::signal(SIGINT, remove_temporary_and_reraise);
-        previous_term_ = std::signal(SIGTERM, remove_temporary_and_reraise);
+        struct sigaction action {};
+        action.sa_handler = remove_temporary_and_reraise;
+        sigemptyset(&action.sa_mask);
+        for (const int signal_number : TerminatingSignals()) {
+            struct sigaction previous {};
+            if (sigaction(signal_number, nullptr, &previous) != 0 ||
+                previous.sa_handler != SIG_DFL || (previous.sa_flags & SA_SIGINFO))
+                continue;
+            if (sigaction(signal_number, &action, nullptr) == 0) replaced_.push_back(signal_number);
+        }
     }
     ~TemporaryFileGuard() {
-        if (!g_has_temporary) return;
-        std::signal(SIGINT, previous_int_);
-        std::signal(SIGTERM, previous_term_);
+        for (const int signal_number : replaced_)
+            std::signal(signal_number, SIG_DFL);
         g_has_temporary = 0;
     }
     TemporaryFileGuard(const TemporaryFileGuard&) = delete;
     TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
 
 private:
-    void (*previous_int_)(int) = SIG_DFL;
-    void (*previous_term_)(int) = SIG_DFL;
+    std::vector<int> replaced_;
 };
+
+// The permissions of the file written: the replaced file's, or what a plain create gives.
+mode_t NewFileMode(bool exists, const struct stat& existing) {
+    const mode_t mask = umask(0);
+    umask(mask);
+    return exists ? (existing.st_mode & 07777) : (0666 & ~mask);
+}
+
+// Runs the writer into out, giving a writer's own message ("writing failed: …") the path.
+void WriteInto(std::ofstream& out, const std::string& path,
+               const std::function<void(std::ostream&)>& writer) {
+    try {
+        run_writer(out, path, writer);
+    } catch (const IoError& e) {
+        const std::string message = e.what();
+        if (message.find(path) != std::string::npos) throw;
+        throw IoError(concat("cannot write \"", path, "\": ", message));
+    }
+}
+
+// Writes through an unnamed temporary file (O_TMPFILE) in the target's folder: until it is
+// complete it has no name, so SIGKILL or a power cut leaves nothing behind. Then it is linked
+// under a short temporary name and renamed over the target (the only moment a name exists).
+// Returns false, having written nothing, when the file system does not offer O_TMPFILE.
+bool WriteThroughUnnamedFile(const std::string& path, const std::string& target, mode_t mode,
+                             const std::function<void(std::ostream&)>& writer) {
+#ifdef O_TMPFILE
+    const std::string folder = folder_of(target);
+    const int descriptor = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    if (descriptor < 0) return false;
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{descriptor};
+    fchmod(descriptor, mode);
+    const std::string self = "/proc/self/fd/" + std::to_string(descriptor);
+    {
+        std::ofstream out(self, std::ios::binary | std::ios::trunc);
+        if (!out) return false; // no /proc: the named temporary file instead
+        WriteInto(out, path, writer);
+    }
+    fsync(descriptor);
+    // A name next to the target, unique among concurrent writers.
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const std::string temporary = concat(folder, "/.pelab-", ::getpid(), "-", attempt);
+        const TemporaryFileGuard guard(temporary);
+        if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temporary.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+            if (errno == EEXIST) continue;
+            throw IoError(concat("cannot write \"", path, "\": ", std::strerror(errno)));
+        }
+        if (std::rename(temporary.c_str(), target.c_str()) != 0) {
+            const int cause = errno;
+            ::unlink(temporary.c_str());
+            throw IoError(concat("cannot write \"", path, "\": ", std::strerror(cause)));
+        }
+        return true;
+    }
+    throw IoError(concat("cannot write \"", path, "\": no free temporary name in its folder"));
+#else
+    static_cast<void>(path), static_cast<void>(target), static_cast<void>(mode);
+    static_cast<void>(writer);
+    return false;
+#endif
+}
 
 } // namespace
 
@@ -304,29 +389,20 @@ void write_file_atomically(const std::string& path,
         run_writer(out, path, writer);
         return;
     }
-    // A short temporary name in the same folder (same filesystem, so rename is atomic), whatever
-    // the length of the target's name.
+    const mode_t mode = NewFileMode(exists, existing);
+    if (WriteThroughUnnamedFile(path, target, mode, writer)) return;
+    // No O_TMPFILE here: a short temporary name in the same folder (same filesystem, so rename
+    // is atomic), removed by the signal handler if the process is told to end meanwhile.
     std::string temporary = folder_of(target) + "/.pelab-XXXXXX";
     const int descriptor = mkstemp(temporary.data());
     if (descriptor < 0)
         throw IoError(concat("cannot write \"", path, "\": ", std::strerror(errno)));
-    // mkstemp creates 0600: keep the replaced file's permissions, or use what a plain create
-    // would give.
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(descriptor, exists ? (existing.st_mode & 07777) : (0666 & ~mask));
+    fchmod(descriptor, mode);
     close(descriptor);
     const TemporaryFileGuard guard(temporary);
     try {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        try {
-            run_writer(out, path, writer);
-        } catch (const IoError& e) {
-            // A writer's own message ("disk full") gains the path it was writing.
-            const std::string message = e.what();
-            if (message.find(path) != std::string::npos) throw;
-            throw IoError(concat("cannot write \"", path, "\": ", message));
-        }
+        WriteInto(out, path, writer);
         const int sync_descriptor = open(temporary.c_str(), O_RDONLY);
         if (sync_descriptor >= 0) {
             fsync(sync_descriptor);

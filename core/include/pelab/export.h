@@ -39,7 +39,10 @@ std::string check_writable(const std::string& path);
 std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions& options);
 
 /// Runs writer on a temporary file beside path, then renames it to path, keeping the replaced
-/// file's permissions. Throws IoError (the target untouched, the temporary removed) if the
+/// file's permissions. The temporary file has no name while it is written (O_TMPFILE, where
+/// the file system offers it), so even SIGKILL or a power cut leaves nothing behind; where it
+/// must have a name (.pelab-XXXXXX), every catchable signal that would end the process removes
+/// it first. Throws IoError (the target untouched, the temporary removed) if the
 /// folder is not writable, the writer throws, or any write fails. Special files (/dev/null,
 /// /dev/full, FIFOs, terminals) are written directly, never replaced; a FIFO with no reader
 /// makes the write wait for one, as a shell's `> fifo` does (probing for a reader would itself
