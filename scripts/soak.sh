@@ -117,7 +117,15 @@ start = time.time()
 next_sample = start + 10
 samples = []
 actions = 0
+# SOAK_END_WITH_SIGTERM=1: the run ends with SIGTERM at a random moment of its second half, in
+# the middle of whatever the random input was doing; the app must end as Ctrl+Q ends it.
+signal_at = start + seconds * rng.uniform(0.5, 1.0) if os.environ.get("SOAK_END_WITH_SIGTERM") == "1" else None
 while time.time() - start < seconds and alive():
+    if signal_at is not None and time.time() >= signal_at:
+        import signal
+        os.kill(pid, signal.SIGTERM)
+        print(f"soak: SIGTERM after {time.time() - start:.1f} s")
+        break
     r = rng.random()
     x, y = rng.randrange(W), rng.randrange(H)
     # Never open the File menu (where the app says it is, at any text size): its Quit would end
@@ -161,6 +169,20 @@ with open(rss_path, "w") as f:
         f.write(f"{t} {kb}\n")
 print(f"soak: {actions} random actions")
 PY
+code=0
+if [[ "${SOAK_END_WITH_SIGTERM:-0}" == 1 ]]; then
+    # Ended by SIGTERM: within 2 s, with the status of a SIGTERM after a clean save (143).
+    for _ in $(seq 20); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$app_pid" 2>/dev/null; then
+        echo "soak: FAILED: pelab still running 2 s after SIGTERM"; kill -KILL "$app_pid"; exit 1
+    fi
+    wait "$app_pid" || code=$?
+    app_pid=""
+    final_rss=0
+    [[ $code -eq 143 ]] || { echo "soak: FAILED: after SIGTERM pelab exited with $code, not 143"; tail -60 "$work/app.err"; exit 1; }
+    code=0
+fi
+if [[ -n "$app_pid" ]]; then
 kill -0 "$app_pid" 2>/dev/null || { code=0; wait "$app_pid" || code=$?; app_pid=""; echo "soak: FAILED: pelab died (exit $code)"; tail -60 "$work/app.err"; exit 1; }
 final_rss=$(rss)
 # Leave fullscreen and any text field, then Ctrl+Q.
@@ -181,6 +203,7 @@ if kill -0 "$app_pid" 2>/dev/null; then
 fi
 wait "$app_pid" || code=$?
 app_pid=""
+fi
 status=0
 echo "soak: RSS curve (seconds, KiB):"
 sed 's/^/  /' "$work/rss.txt"

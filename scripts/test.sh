@@ -32,7 +32,7 @@ scripts/fuzz.sh all 20 | tee build/fuzz.log || fuzz_status=$?
 
 echo "== Soak (scripts/soak.sh 60: the sanitizer build for crashes and reports, the release build for memory)"
 soak_status=0
-SOAK_MEMORY_CHECK=0 scripts/soak.sh 60 "$root/build-sanitize/bin/pelab" 1 | tee build/soak.log ||
+SOAK_MEMORY_CHECK=0 SOAK_END_WITH_SIGTERM=1 scripts/soak.sh 60 "$root/build-sanitize/bin/pelab" 1 | tee build/soak.log ||
     soak_status=$?
 SOAK_STEADY_VIEW=1 scripts/soak.sh 60 "$root/build/bin/pelab" 1 | tee -a build/soak.log ||
     soak_status=$?
