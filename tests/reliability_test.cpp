@@ -1,13 +1,18 @@
 // Headless regressions from the hostile-input run: a layout restored off-screen, corrupt or
 // binary settings, and the style surviving a new text size.
 #include "headless_fixture.h"
+#include "settings_file.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace pelab;
 
@@ -78,4 +83,45 @@ TEST_F(Reliability, NewTextSizeKeepsTheThemesColours) {
     Frame();
     EXPECT_EQ(ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x, light_background.x);
     EXPECT_GT(ImGui::GetStyle().FramePadding.x, ImGuiStyle().FramePadding.x); // sizes scaled
+}
+
+// What counts as a settings file, and what SettingsFile does with everything else: read nothing,
+// write nothing, say why once; never block on a FIFO.
+TEST(SettingsFile, OnlySettingsAreReadAndWritten) {
+    EXPECT_TRUE(LooksLikeSettings(""));
+    EXPECT_TRUE(LooksLikeSettings("[PELab][View]\nTheme=light\n\n[Window][###waves]\r\nPos=1,2\n"));
+    EXPECT_FALSE(LooksLikeSettings("root:x:0:0:root:/root:/bin/bash\n"));
+    EXPECT_FALSE(LooksLikeSettings("Theme=light\n")); // a key before any section
+    EXPECT_FALSE(LooksLikeSettings("[PELab][View]\nnot a setting\n"));
+    EXPECT_FALSE(LooksLikeSettings(std::string("[A][B]\nK=\0V\n", 12)));
+
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("pelab_settings_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / "fifo.ini").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    SettingsFile on_fifo(fifo);
+    std::string text = "x";
+    EXPECT_FALSE(on_fifo.Load(&text)); // returns at once: nothing opens the FIFO
+    EXPECT_EQ(text, "");
+    EXPECT_NE(on_fifo.Warning().find("not a regular file"), std::string::npos);
+    EXPECT_FALSE(on_fifo.Save("[PELab][View]\nTheme=dark\n").empty());
+
+    const std::string target = (dir / "dotfile.ini").string(), link = (dir / "link.ini").string();
+    { std::ofstream(target) << "[PELab][View]\nTheme=light\n"; }
+    std::filesystem::create_symlink(target, link);
+    SettingsFile through_link(link);
+    ASSERT_TRUE(through_link.Load(&text));
+    EXPECT_EQ(text, "[PELab][View]\nTheme=light\n");
+    EXPECT_EQ(through_link.Save("[PELab][View]\nTheme=dark\n"), "");
+    EXPECT_TRUE(std::filesystem::is_symlink(link));
+    std::ifstream in(target);
+    std::string first, second;
+    std::getline(in, first), std::getline(in, second);
+    EXPECT_EQ(second, "Theme=dark");
+
+    SettingsFile missing((dir / "new.ini").string());
+    EXPECT_TRUE(missing.Load(&text));
+    EXPECT_EQ(missing.Save("[PELab][View]\nTheme=dark\n"), "");
+    std::filesystem::remove_all(dir);
 }

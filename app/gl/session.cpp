@@ -11,6 +11,7 @@
 #include "platform.h"
 #include "plot.h"
 #include "png_scene.h"
+#include "settings_file.h"
 #include "termination_watch.h"
 
 #include <imgui.h>
@@ -64,21 +65,17 @@ std::string SettingsPath() {
 // One ImGui context for the lifetime of a session (RAII so every exit path destroys it).
 class ImGuiContextOwner {
 public:
-    /// settings_path: where ImGui keeps window positions ("" = nowhere). Held here because
-    /// ImGui reads io.IniFilename again when the context is destroyed (it saves on exit), so
-    /// the string must live exactly as long as the context.
-    explicit ImGuiContextOwner(std::string settings_path)
-        : settings_path_(std::move(settings_path)) {
+    /// ImGui never touches a settings file itself (io.IniFilename stays null): the session
+    /// reads and writes it through SettingsFile, which leaves anything that is not a settings
+    /// file alone and writes atomically.
+    ImGuiContextOwner() {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
-        ImGui::GetIO().IniFilename = settings_path_.empty() ? nullptr : settings_path_.c_str();
+        ImGui::GetIO().IniFilename = nullptr;
     }
     ~ImGuiContextOwner() { ImGui::DestroyContext(); }
     ImGuiContextOwner(const ImGuiContextOwner&) = delete;
     ImGuiContextOwner& operator=(const ImGuiContextOwner&) = delete;
-
-private:
-    std::string settings_path_;
 };
 
 void PngToBuffer(void* context, void* data, int size) {
@@ -217,21 +214,26 @@ bool WriteStateOut(const std::string& path, const App& app) {
 }
 
 // Reads the saved layout and view settings now (not at the first frame, as ImGui would), so a
-// scene and the command line can override them. A settings file that is not a small regular
-// file is ignored, with one message.
-void LoadSettings(const std::string& path) {
-    if (path.empty()) return;
+// scene and the command line can override them. A path that is not a settings file is left
+// alone, with one message, and the session runs on defaults.
+void LoadSettings(SettingsFile& settings) {
     std::string text;
-    std::error_code missing;
-    if (!std::filesystem::exists(path, missing)) {
-        ImGui::LoadIniSettingsFromMemory("", 0); // marks the settings as loaded
-        return;
-    }
-    const std::string error = ReadInputFile(path, kMaxInputBytes, &text);
-    if (!error.empty())
-        std::fprintf(stderr, "pelab: ignoring saved settings: %s; starting with defaults\n",
-                     PrintableLine(error).c_str());
-    ImGui::LoadIniSettingsFromMemory(text.c_str(), text.size());
+    if (!settings.Load(&text) && !settings.Warning().empty())
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(settings.Warning()).c_str());
+    ImGui::LoadIniSettingsFromMemory(text.data(), text.size()); // also marks them as loaded
+}
+
+// Writes ImGui's settings (layout, and the view settings through their handler) when they
+// changed, or now when `now`; says why once if they cannot be written.
+void SaveSettings(SettingsFile& settings, bool now) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (!now && !io.WantSaveIniSettings) return;
+    io.WantSaveIniSettings = false;
+    if (!settings.Usable()) return;
+    std::size_t size = 0;
+    const char* text = ImGui::SaveIniSettingsToMemory(&size);
+    if (const std::string error = settings.Save(std::string(text, size)); !error.empty())
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
 }
 
 // A file the app will write later must be writable now: say so before opening a window.
@@ -298,9 +300,10 @@ int RunGui(const GuiOptions& options) {
     const bool benchmark = options.bench_frames > 0;
     App app;
     // Saved settings, then the scene, then the command line: each overrides the one before.
-    ImGuiContextOwner context(benchmark ? std::string() : SettingsPath());
+    ImGuiContextOwner context;
+    SettingsFile settings(benchmark ? std::string() : SettingsPath());
     RegisterViewSettingsHandler(app.view);
-    if (!benchmark) LoadSettings(ImGui::GetIO().IniFilename ? ImGui::GetIO().IniFilename : "");
+    if (!benchmark) LoadSettings(settings);
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     app.view.fullscreen = options.fullscreen;
@@ -359,6 +362,7 @@ int RunGui(const GuiOptions& options) {
             platform.ReloadFontTexture();
         }
         WriteWidgetRects(options.widget_rects, app.recorder, written_rects);
+        SaveSettings(settings, false);
         const auto done = std::chrono::steady_clock::now();
         *cpu_ms = std::chrono::duration<double, std::milli>(cpu_done - start).count();
         *total_ms = std::chrono::duration<double, std::milli>(done - start).count();
@@ -450,6 +454,7 @@ int RunGui(const GuiOptions& options) {
     app.gpu = nullptr;
     termination.SetWake({});
     platform.Shutdown();
+    SaveSettings(settings, true);
     if (!WriteStateOut(options.state_out, app)) return kExitRuntimeFailure;
     // Ended by a signal: the status a shell expects of it, after the work was saved.
     if (const int signal_number = termination.Signal(); signal_number != 0)
@@ -466,7 +471,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
-    ImGuiContextOwner context(""); // screenshots are reproducible: no saved layout
+    ImGuiContextOwner context; // screenshots are reproducible: no saved layout
     ImGuiIO& io = ImGui::GetIO();
     Platform platform;
     PlatformOptions platform_options;
@@ -519,7 +524,7 @@ int RunRender(const RenderOptions& options) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
-    ImGuiContextOwner context(""); // the platform's backends need one; nothing is drawn with it
+    ImGuiContextOwner context; // the platform's backends need one; nothing is drawn with it
     Platform platform;
     PlatformOptions platform_options;
     platform_options.visible = false;
