@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -245,20 +246,24 @@ bool CheckWritableLater(const char* option, const std::string& path) {
     return false;
 }
 
-// Writes the recorded widget rectangles as {"name": [x0, y0, x1, y1], …} when they changed.
+// Writes the recorded widget rectangles as {"name": [x0, y0, x1, y1], …} when they changed:
+// always valid JSON (names escaped, whatever text a widget's name holds; a coordinate that is
+// not finite, as a collapsed window can give, is null) and written atomically, so a reader
+// never sees half a file.
 void WriteWidgetRects(const std::string& path, const WidgetRecorder& recorder,
                       std::map<std::string, WidgetRect>& written) {
     if (path.empty() || recorder.rects == written) return;
     written = recorder.rects;
-    std::string text = "{\n";
-    char line[256];
-    for (const auto& [name, rect] : written) {
-        std::snprintf(line, sizeof line, "%s  \"%s\": [%.1f, %.1f, %.1f, %.1f]",
-                      text.size() > 2 ? ",\n" : "", name.c_str(), rect.x0, rect.y0, rect.x1,
-                      rect.y1);
-        text += line;
-    }
-    text += "\n}\n";
+    nlohmann::json rects = nlohmann::json::object();
+    const auto coordinate = [](float value) {
+        return std::isfinite(value) ? nlohmann::json(std::round(value * 10) / 10)
+                                    : nlohmann::json(nullptr);
+    };
+    for (const auto& [name, rect] : written)
+        rects[name] = {coordinate(rect.x0), coordinate(rect.y0), coordinate(rect.x1),
+                       coordinate(rect.y1)};
+    const std::string text =
+        rects.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     if (const std::string error = SaveTextFile(path, text); !error.empty())
         std::fprintf(stderr, "pelab: --widget-rects: %s\n", PrintableLine(error).c_str());
 }
