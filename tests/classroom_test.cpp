@@ -12,8 +12,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -451,4 +453,52 @@ TEST_F(Classroom, DesktopChooserAnswersAndFailuresFallBack) {
     setenv("PATH", saved_path.c_str(), 1);
     unsetenv("PELAB_FILE_CHOOSER");
     Frame();
+}
+
+// A folder of 20 000 files: listed whole and sorted by name (once 5 000 came in directory order,
+// unsorted, with no word about the rest); a smaller limit keeps the first names and counts the
+// others; the filter narrows as the user types, whatever the case.
+TEST(FileDialogListing, LargeFoldersAreSortedCountedAndFiltered) {
+    TempFolder folder;
+    for (int k = 19999; k >= 0; --k) {
+        char name[32];
+        std::snprintf(name, sizeof name, "scene_%05d.json", k);
+        std::ofstream(folder.path / name) << "{}";
+    }
+    fs::create_directories(folder.path / "zz_folder");
+    std::vector<FolderEntry> entries;
+    std::size_t left_out = 99;
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(ListFolder(folder.path.string(), {".json"}, 200000, &entries, &left_out), "");
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 2.0); // listed once per folder, not per frame
+    ASSERT_EQ(entries.size(), 20001u);
+    EXPECT_EQ(left_out, 0u);
+    EXPECT_TRUE(entries[0].is_folder); // folders first
+    EXPECT_EQ(entries[1].name, "scene_00000.json");
+    EXPECT_EQ(entries.back().name, "scene_19999.json");
+    for (std::size_t k = 2; k < entries.size(); ++k)
+        ASSERT_LT(entries[k - 1].name, entries[k].name);
+    ASSERT_EQ(ListFolder(folder.path.string(), {".json"}, 5000, &entries, &left_out), "");
+    EXPECT_EQ(entries.size(), 5000u);
+    EXPECT_EQ(left_out, 15001u);
+    EXPECT_EQ(entries.back().name, "scene_04998.json"); // the first 5 000 by name
+    // The filter, through the dialog.
+    FileDialog dialog;
+    FileDialogRequest request;
+    request.title = "Open";
+    request.folder = folder.path.string();
+    request.extensions = {".json"};
+    dialog.OpenBuiltin(request);
+    EXPECT_EQ(dialog.ShownNames().size(), 20001u);
+    dialog.SetFilter("SCENE_1234");
+    const std::vector<std::string> shown = dialog.ShownNames();
+    ASSERT_EQ(shown.size(), 10u); // scene_12340 … scene_12349, whatever the case typed
+    EXPECT_EQ(shown[0], "scene_12340.json");
+    EXPECT_EQ(shown[9], "scene_12349.json");
+    dialog.SetFilter("1234");
+    EXPECT_EQ(dialog.ShownNames().size(), 12u); // 01234, 11234 and 12340 … 12349
+    dialog.SetFilter("no such name");
+    EXPECT_TRUE(dialog.ShownNames().empty());
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -26,7 +27,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kPopupId = "###file_dialog"; // the title may change; the id not
-constexpr std::size_t kMaxListing = 5000;
+// Entries kept for one folder: the first kMaxListing by name (listed through a clipper, so a
+// frame draws only the rows in view); folders with more say how many are left out.
+constexpr std::size_t kMaxListing = 200000;
 constexpr std::size_t kMaxChooserOutput = 64 * 1024;
 
 bool HasExtension(const std::string& name, const std::vector<std::string>& extensions) {
@@ -71,29 +74,50 @@ std::string CurrentFolder() {
 } // namespace
 
 std::string ListFolder(const std::string& folder, const std::vector<std::string>& extensions,
-                       std::size_t max_entries, std::vector<FolderEntry>* out) {
+                       std::size_t max_entries, std::vector<FolderEntry>* out,
+                       std::size_t* left_out) {
     out->clear();
+    if (left_out) *left_out = 0;
     std::error_code error;
     fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error);
     if (error) return "cannot list \"" + folder + "\": " + error.message();
-    std::vector<FolderEntry> folders, files;
+    std::vector<FolderEntry> entries;
     for (; it != fs::directory_iterator(); it.increment(error)) {
         if (error) return "cannot list \"" + folder + "\": " + error.message();
         const std::string name = it->path().filename().string();
         if (name.empty() || name[0] == '.') continue;
         std::error_code type_error;
         if (it->is_directory(type_error))
-            folders.push_back({name, true});
+            entries.push_back({name, true});
         else if (HasExtension(name, extensions))
-            files.push_back({name, false});
-        if (folders.size() + files.size() >= max_entries) break;
+            entries.push_back({name, false});
     }
-    const auto by_name = [](const FolderEntry& a, const FolderEntry& b) { return a.name < b.name; };
-    std::sort(folders.begin(), folders.end(), by_name);
-    std::sort(files.begin(), files.end(), by_name);
-    *out = std::move(folders);
-    out->insert(out->end(), files.begin(), files.end());
+    // Folders first, each group by name; then the first max_entries of that order are kept.
+    std::sort(entries.begin(), entries.end(), [](const FolderEntry& a, const FolderEntry& b) {
+        return a.is_folder != b.is_folder ? a.is_folder : a.name < b.name;
+    });
+    if (entries.size() > max_entries) {
+        if (left_out) *left_out = entries.size() - max_entries;
+        entries.resize(max_entries);
+    }
+    *out = std::move(entries);
     return {};
+}
+
+std::vector<std::size_t> FilterEntries(const std::vector<FolderEntry>& entries,
+                                       const std::string& filter) {
+    const auto lower = [](std::string text) {
+        for (char& c : text)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return text;
+    };
+    const std::string wanted = lower(filter);
+    std::vector<std::size_t> shown;
+    shown.reserve(entries.size());
+    for (std::size_t k = 0; k < entries.size(); ++k)
+        if (wanted.empty() || lower(entries[k].name).find(wanted) != std::string::npos)
+            shown.push_back(k);
+    return shown;
 }
 
 FileDialog::~FileDialog() {
@@ -272,7 +296,21 @@ void FileDialog::Fail(const std::string& why) {
 }
 
 void FileDialog::Refresh() {
-    listing_error_ = ListFolder(folder_, request_.extensions, kMaxListing, &entries_);
+    listing_error_ = ListFolder(folder_, request_.extensions, kMaxListing, &entries_, &left_out_);
+    filter_.clear();
+    shown_ = FilterEntries(entries_, filter_);
+}
+
+void FileDialog::SetFilter(const std::string& filter) {
+    filter_ = filter;
+    shown_ = FilterEntries(entries_, filter_);
+}
+
+std::vector<std::string> FileDialog::ShownNames() const {
+    std::vector<std::string> names;
+    for (const std::size_t k : shown_)
+        names.push_back(entries_[k].name);
+    return names;
 }
 
 bool FileDialog::Accept(std::string* path) {
@@ -383,39 +421,67 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
     frame.Record("file.up");
     ImGui::SameLine();
     ImGui::TextDisabled("%s", folder_.c_str());
-    const float footer = ImGui::GetFrameHeightWithSpacing() * 3 + ImGui::GetTextLineHeight();
+    // Filter as you type: entries whose name holds the text, whatever the case.
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputTextWithHint("##filter", "type to filter this folder", &filter_))
+        shown_ = FilterEntries(entries_, filter_);
+    frame.Record("file.filter");
+    const float footer = ImGui::GetFrameHeightWithSpacing() * 3 + ImGui::GetTextLineHeight() * 2;
     if (ImGui::BeginChild("##listing", ImVec2(0, -footer), true)) {
         if (!listing_error_.empty()) ErrorText(frame, listing_error_.c_str());
         std::string enter_folder;
-        for (std::size_t k = 0; k < entries_.size(); ++k) {
-            const FolderEntry& entry = entries_[k];
-            const std::string label = entry.is_folder ? entry.name + "/" : entry.name;
-            ImGui::PushID(static_cast<int>(k));
-            const bool selected = !entry.is_folder && field_ == entry.name;
-            // A double-click opens only the file its first click selected (not the file that
-            // moved under the pointer when that click entered a folder).
-            if (ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_AllowDoubleClick)) {
-                if (entry.is_folder) {
-                    enter_folder = entry.name;
-                } else {
-                    field_ = entry.name;
-                    confirm_replace_ = false;
-                    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && selected)
-                        chosen = Accept(path);
+        // Only the rows in view are drawn: a folder of 100 000 files costs what 30 rows cost.
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(shown_.size()));
+        while (clipper.Step())
+            for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+                const std::size_t k = shown_[static_cast<std::size_t>(row)];
+                const FolderEntry& entry = entries_[k];
+                const std::string label = entry.is_folder ? entry.name + "/" : entry.name;
+                ImGui::PushID(static_cast<int>(k));
+                const bool selected = !entry.is_folder && field_ == entry.name;
+                // A double-click opens only the file its first click selected (not the file
+                // that moved under the pointer when that click entered a folder).
+                if (ImGui::Selectable(label.c_str(), selected,
+                                      ImGuiSelectableFlags_AllowDoubleClick)) {
+                    if (entry.is_folder) {
+                        enter_folder = entry.name;
+                    } else {
+                        field_ = entry.name;
+                        confirm_replace_ = false;
+                        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && selected)
+                            chosen = Accept(path);
+                    }
                 }
+                if (frame.recorder.enabled) frame.Record(("file.entry." + entry.name).c_str());
+                ImGui::PopID();
             }
-            if (frame.recorder.enabled) frame.Record(("file.entry." + entry.name).c_str());
-            ImGui::PopID();
-        }
         if (entries_.empty() && listing_error_.empty())
             ImGui::TextDisabled(request_.extensions.empty() ? "(empty folder)"
                                                             : "(no matching files here)");
+        else if (shown_.empty() && listing_error_.empty())
+            ImGui::TextDisabled("(no name here holds \"%s\")", filter_.c_str());
         if (!enter_folder.empty()) {
             folder_ = (fs::path(folder_) / enter_folder).string();
             Refresh();
         }
     }
     ImGui::EndChild();
+    // How much of the folder the listing holds, so that nothing is missing without a word.
+    char counts[200];
+    if (left_out_ > 0)
+        std::snprintf(counts, sizeof counts,
+                      "%zu of %zu entries shown, sorted by name; %zu more are not listed: type to "
+                      "filter or a path below",
+                      shown_.size(), entries_.size() + left_out_, left_out_);
+    else if (!filter_.empty())
+        std::snprintf(counts, sizeof counts, "%zu of %zu entries hold \"%s\"", shown_.size(),
+                      entries_.size(), filter_.c_str());
+    else
+        std::snprintf(counts, sizeof counts, "%zu entries, folders first, sorted by name",
+                      entries_.size());
+    ImGui::TextDisabled("%s", counts);
+    frame.Record("file.counts");
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(request_.save ? "Save as" : "File");
     ImGui::SameLine();

@@ -31,10 +31,15 @@ struct FolderEntry {
 };
 
 /// The folder's visible entries (no dot files): folders first, then files with one of the
-/// extensions (all files when none), each group sorted by name; at most max_entries. Returns ""
-/// or why the folder cannot be listed.
+/// extensions (all files when none), each group sorted by name; the first max_entries of that
+/// order, *left_out (when given) counting the rest. Returns "" or why the folder cannot be
+/// listed.
 std::string ListFolder(const std::string& folder, const std::vector<std::string>& extensions,
-                       std::size_t max_entries, std::vector<FolderEntry>* out);
+                       std::size_t max_entries, std::vector<FolderEntry>* out,
+                       std::size_t* left_out = nullptr);
+/// Indices of the entries whose name holds filter, ignoring case (all when filter is "").
+std::vector<std::size_t> FilterEntries(const std::vector<FolderEntry>& entries,
+                                       const std::string& filter);
 
 class FileDialog {
 public:
@@ -60,6 +65,9 @@ public:
     void Fail(const std::string& why);
     /// Which chooser Open() uses: "builtin", or the program's name.
     static std::string ChooserName();
+    /// The builtin dialog's filter, as if typed; and the names it lists now, in order.
+    void SetFilter(const std::string& filter);
+    std::vector<std::string> ShownNames() const;
 
 private:
     void StartChooser(const std::string& program);
@@ -79,6 +87,9 @@ private:
     std::string field_;          ///< the path field
     std::string folder_;         ///< the listing's folder, absolute
     std::vector<FolderEntry> entries_;
+    std::size_t left_out_ = 0;       ///< entries past the listing's limit
+    std::string filter_;             ///< the filter field
+    std::vector<std::size_t> shown_; ///< entries_ indices that hold the filter, in order
     std::string listing_error_;
     std::string message_; ///< why the last choice was refused
     bool confirm_replace_ = false;
