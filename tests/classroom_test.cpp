@@ -502,3 +502,49 @@ TEST(FileDialogListing, LargeFoldersAreSortedCountedAndFiltered) {
     dialog.SetFilter("no such name");
     EXPECT_TRUE(dialog.ShownNames().empty());
 }
+
+// A student's teach-back text is their work: a scene applied on top of the screen (a quiz show,
+// a lesson step, File → Open) never empties it, and one that brings other text asks first. Once
+// a show with "teach_back_text": "" erased what a student had typed, without a word.
+TEST_F(Classroom, TeachBackTextIsNeverLostToAScene) {
+    const auto text = [&] { return app.scene.Find("teach_back_text")->write(); };
+    ASSERT_EQ(app.scene.Apply(R"({"teach_back_text": "my own words"})"), "");
+    // A quiz show (what a reveal applies) with empty text: kept, nothing asked.
+    app.pending.apply_scene = {{"teach_back_text", ""}, {"pos_a", 9}};
+    Frame();
+    EXPECT_EQ(text(), "my own words");
+    EXPECT_EQ(state.pos_a, 9.0);
+    EXPECT_FALSE(app.incoming_teach_back.has_value());
+    // Other text: the question, and the student's text until they answer.
+    app.pending.apply_scene = {{"teach_back_text", "the show's text"}};
+    Frame();
+    Frame();
+    EXPECT_EQ(text(), "my own words");
+    ASSERT_TRUE(app.incoming_teach_back.has_value());
+    EXPECT_TRUE(app.recorder.rects.count("teach_back.keep"));
+    EXPECT_TRUE(app.recorder.rects.count("teach_back.replace"));
+    app.AnswerTeachBackQuestion(false);
+    EXPECT_EQ(text(), "my own words");
+    app.pending.apply_scene = {{"teach_back_text", "the show's text"}};
+    Frame();
+    app.AnswerTeachBackQuestion(true);
+    EXPECT_EQ(text(), "the show's text");
+    // File → Open of a scene with empty text, and a lesson's steps: the text stays.
+    TempFolder folder;
+    ASSERT_EQ(OpenFile(app, folder.Write("s.json", R"({"teach_back_text": "", "pos_b": 77})")), "");
+    EXPECT_EQ(text(), "the show's text");
+    EXPECT_EQ(state.pos_b, 77.0);
+    ASSERT_EQ(OpenFile(app, folder.Write("l.json", R"({"title": "t", "steps": [
+        {"caption": "a"}, {"caption": "b", "scene": {"teach_back_text": ""}}]})")),
+              "");
+    ASSERT_EQ(app.scene.Apply(R"({"teach_back_text": "typed during the lesson"})"), "");
+    Press(keys::kPageDown);
+    Press(keys::kPageUp);
+    EXPECT_EQ(text(), "typed during the lesson");
+    // With no text of the student's, a scene's text simply applies.
+    ASSERT_EQ(app.scene.Apply(R"({"teach_back_text": ""})"), "");
+    app.pending.apply_scene = {{"teach_back_text", "a model answer"}};
+    Frame();
+    EXPECT_EQ(text(), "a model answer");
+    EXPECT_FALSE(app.incoming_teach_back.has_value());
+}

@@ -101,6 +101,27 @@ App::App() {
     defaults.erase("font_scale");
 }
 
+json App::GuardStudentWork(json doc) {
+    const SceneField* field = scene.Find("teach_back_text");
+    if (field == nullptr || !doc.is_object() || !doc.contains("teach_back_text")) return doc;
+    const json incoming = doc["teach_back_text"];
+    const json current = field->write();
+    if (!incoming.is_string()) return doc; // the scene table refuses it, with its message
+    if (incoming == "" || incoming == current) {
+        doc.erase("teach_back_text");
+    } else if (current != "") {
+        doc.erase("teach_back_text");
+        incoming_teach_back = incoming.get<std::string>();
+    }
+    return doc;
+}
+
+void App::AnswerTeachBackQuestion(bool replace) {
+    if (replace && incoming_teach_back)
+        scene.ApplyDocument(json{{"teach_back_text", *incoming_teach_back}});
+    incoming_teach_back.reset();
+}
+
 json App::Document(bool with_readouts) const {
     json doc = scene.Document();
     if (with_readouts) {

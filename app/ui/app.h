@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,9 @@ struct App {
     std::string status_note;
     /// Widgets outlined outside a lesson (a revealed quiz answer's), by recorder name.
     std::vector<std::string> highlight_widgets;
+    /// A scene applied on top of the screen brought teach-back text different from what the
+    /// student typed: held here while the app asks whether to replace it.
+    std::optional<std::string> incoming_teach_back;
 
     App(); ///< builds the scene table over the state, the view and every panel
     App(const App&) = delete;
@@ -79,6 +83,14 @@ struct App {
     nlohmann::json Document(bool with_readouts) const;
     /// Applies the scene file at path (all or nothing); "" or a message naming the field.
     std::string LoadScene(const std::string& path) { return scene.Load(path); }
+    /// Fields a student types (the teach-back text) in a scene about to be applied on top of
+    /// the screen (a quiz show, a lesson step, File → Open, a drop): an empty one is removed
+    /// (it never erases the student's text); a different non-empty one is removed too and kept
+    /// in incoming_teach_back, for the question "Replace your teach-back text?", when the
+    /// student has typed something. Returns doc ready to apply.
+    nlohmann::json GuardStudentWork(nlohmann::json doc);
+    /// The student's answer to that question.
+    void AnswerTeachBackQuestion(bool replace);
 };
 
 /// Registers the "[PELab][View]" section of imgui.ini (theme, text size) so that it is read and

@@ -325,7 +325,9 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     }
     // What a panel asked of the last frame: scene fields (a quiz answer's panel), outlines.
     if (!app.pending.apply_scene.is_null()) {
-        if (std::string error = app.scene.ApplyDocument(app.pending.apply_scene); !error.empty())
+        if (std::string error =
+                app.scene.ApplyDocument(app.GuardStudentWork(app.pending.apply_scene));
+            !error.empty())
             app.notice = "could not show the answer's panel: " + error;
         app.pending.apply_scene = nullptr;
         app.pending.arrange = true;
@@ -391,6 +393,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
             DrawGlossary(&app.view.show_glossary);
             DrawKeyboardHelp(app);
             DrawResetConfirmation(app);
+            DrawTeachBackQuestion(app);
             DrawFileWindows(app);
             HoldLockedFields(app);
             DrawLessonParts(app, bar, lesson_bar);
@@ -429,6 +432,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     DrawGlossary(&app.view.show_glossary);
     DrawKeyboardHelp(app);
     DrawResetConfirmation(app);
+    DrawTeachBackQuestion(app);
     DrawFileWindows(app);
     HoldLockedFields(app);
     DrawLessonParts(app, bar, lesson_bar);

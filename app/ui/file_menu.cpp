@@ -140,7 +140,12 @@ std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesso
         lesson.path = path;
         StartLesson(app, std::move(lesson));
     } else {
-        if (std::string error = app.scene.ApplyDocument(file.doc); !error.empty())
+        // Checked whole first (a bad file changes nothing), then applied with the student's
+        // teach-back text guarded.
+        if (std::string error = app.scene.Check(file.doc); !error.empty())
+            return "scene " + Quoted(path) + ": " + error;
+        if (std::string error = app.scene.ApplyDocument(app.GuardStudentWork(file.doc));
+            !error.empty())
             return "scene " + Quoted(path) + ": " + error;
         app.lesson = LessonPlayer{}; // a scene of one's own: the lesson's steps no longer apply
         app.pending.arrange = true;

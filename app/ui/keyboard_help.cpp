@@ -156,4 +156,34 @@ void DrawResetConfirmation(App& app) {
     ImGui::EndPopup();
 }
 
+void DrawTeachBackQuestion(App& app) {
+    constexpr const char* kPopup = "Replace your teach-back text?###teach_back_question";
+    if (app.incoming_teach_back && !ImGui::IsPopupOpen(kPopup)) ImGui::OpenPopup(kPopup);
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing,
+                            ImVec2(0.5f, 0.5f));
+    if (!ImGui::BeginPopupModal(
+            kPopup, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+        return;
+    if (!app.incoming_teach_back) {
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    ImGui::TextUnformatted("What was just opened brings its own teach-back text.");
+    ImGui::TextUnformatted("Keep what you typed, or replace it?");
+    ImGui::Spacing();
+    if (ImGui::Button("Keep mine") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+        app.AnswerTeachBackQuestion(false);
+        ImGui::CloseCurrentPopup();
+    }
+    app.recorder.RecordLastItem("teach_back.keep");
+    ImGui::SameLine();
+    if (ImGui::Button("Replace")) {
+        app.AnswerTeachBackQuestion(true);
+        ImGui::CloseCurrentPopup();
+    }
+    app.recorder.RecordLastItem("teach_back.replace");
+    ImGui::EndPopup();
+}
+
 } // namespace pelab

@@ -33,5 +33,8 @@ void ResetAll(App& app);
 void RequestReset(App& app);
 /// The confirmation window, while it is asked for.
 void DrawResetConfirmation(App& app);
+/// Asks whether teach-back text brought by a scene replaces the student's (App::
+/// GuardStudentWork); Esc or "Keep mine" keeps it.
+void DrawTeachBackQuestion(App& app);
 
 } // namespace pelab

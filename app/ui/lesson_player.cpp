@@ -44,11 +44,13 @@ void GoToStep(App& app, int k) {
     // The theme, text size and hidden controls are the room's: the scene from before the lesson
     // does not bring back the old ones (a step may still set them).
     nlohmann::json start = player.start;
-    for (const char* room : {"theme", "font_scale", "hide_controls"})
+    // The teach-back text is the student's work, typed during the lesson: a step never takes
+    // it back to what it was when the lesson began (and asks before replacing it).
+    for (const char* room : {"theme", "font_scale", "hide_controls", "teach_back_text"})
         start.erase(room);
     app.scene.ApplyDocument(start);
     for (int s = 0; s <= k; ++s)
-        app.scene.ApplyDocument(player.lesson.steps[s].scene);
+        app.scene.ApplyDocument(app.GuardStudentWork(player.lesson.steps[s].scene));
     player.shown = app.scene.Document();
     const bool had_step = player.step >= 0;
     player.step = k;
