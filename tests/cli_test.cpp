@@ -884,3 +884,25 @@ TEST_F(Cli, FigureWithAnOversizedSceneChunkIsRefused) {
     EXPECT_NE(r.err.find("fig.png"), std::string::npos) << r.err;
     EXPECT_LT(seconds, 5.0);
 }
+
+// A misspelt highlight name once outlined nothing, silently: it is refused when the lesson is
+// opened, naming the step and the name, with the declared names closest to it.
+TEST_F(Cli, UnknownHighlightNamesAreRefusedWithCloseMatches) {
+    const fs::path lesson = dir / "lesson.json";
+    std::ofstream(lesson) << R"({"title": "t", "steps": [{"caption": "a"},
+        {"caption": "b", "present": "compare", "highlight": ["compare.dot_prodct"]}]})";
+    const Result r = Run({"--lesson", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("step 2: field \"highlight\": unknown widget \"compare.dot_prodct\" "
+                         "(did you mean \"compare.dot_product\""),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    // Numbered names match their declared pattern (clocks.summary_pair_<i>).
+    std::ofstream(lesson, std::ios::trunc) << R"({"title": "t", "steps": [{"caption": "a",
+        "present": "clocks", "highlight": ["clocks.summary_pair_3", "quiz.choice2"]}]})";
+    const Result ok =
+        Run({"screenshot", "--lesson", lesson.string(), "--out", (dir / "slide.png").string()},
+            {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(ok.err.find("highlight"), std::string::npos) << ok.err; // fails later: no display
+}

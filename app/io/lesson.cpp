@@ -49,6 +49,10 @@ std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool n
     if (std::string error = fields.TextList("highlight", 0, 100, 1, 100, &step->highlight);
         !error.empty())
         return error;
+    // A misspelt name would outline nothing, silently: only names a panel declares.
+    for (const std::string& name : step->highlight)
+        if (std::string error = panels.CheckWidgetName(name); !error.empty())
+            return "field \"highlight\": " + error;
     if (std::string error = fields.TextList("lock", 0, 100, 1, 100, &step->lock); !error.empty())
         return error;
     return "";

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -40,6 +41,10 @@ public:
     virtual std::string TableCsv(const AppState& /*state*/) const { return {}; }
     /// Whether TableCsv has a table to give (cheap: asked while the File menu is drawn).
     virtual bool HasTable() const { return false; }
+    /// Every widget name the panel records ("compare.dot_product"), "<i>" standing for a
+    /// number ("clocks.summary_pair_<i>"): what lessons and quizzes may highlight. A test draws
+    /// the panel in each of its modes and checks these are exactly the names it records.
+    virtual std::vector<std::string> WidgetNames() const { return {}; }
 };
 
 } // namespace pelab

@@ -84,6 +84,7 @@ struct AlternativesPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
     std::string StatusNote() const override;
 
     LearnedTable Learned() const;

@@ -480,4 +480,13 @@ nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
              CalculatorSummary(state.pos_a, other, first, last, state.d_model, state.base).text}};
 }
 
+std::vector<std::string> CalculatorPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"calculator.all",       "calculator.chart",      "calculator.copy_csv",
+            "calculator.dim_from",  "calculator.dim_to",     "calculator.first_8",
+            "calculator.header<i>", "calculator.last_8",     "calculator.offset",
+            "calculator.pos_input", "calculator.pos_slider", "calculator.save_csv",
+            "calculator.summary",   "calculator.table"};
+}
+
 } // namespace pelab

@@ -33,6 +33,7 @@ struct CalculatorPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
 
     /// The second position, kept inside [0, kUiMaxPosition].
     double SecondPosition(const AppState& state) const;

@@ -339,4 +339,14 @@ std::string CandidatesPanel::TableCsv(const AppState& state) const {
     return csv;
 }
 
+std::vector<std::string> CandidatesPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"candidates.aliasing",  "candidates.aliasing_text", "candidates.choice",
+            "candidates.d_model",   "candidates.drowning",      "candidates.drowning_title",
+            "candidates.embedding", "candidates.embedding_bar", "candidates.grid",
+            "candidates.header<i>", "candidates.legend",        "candidates.length",
+            "candidates.pe_bar",    "candidates.positions",     "candidates.scale_embedding",
+            "candidates.shift_k",   "candidates.table",         "candidates.values"};
+}
+
 } // namespace pelab

@@ -301,4 +301,12 @@ nlohmann::json ClocksPanel::Readouts(const AppState& state) const {
             {"summary", summary}};
 }
 
+std::vector<std::string> ClocksPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"clocks.grid",    "clocks.legend",          "clocks.minus_one",  "clocks.pair_3",
+            "clocks.play",    "clocks.plus_one",        "clocks.pos_a",      "clocks.pos_b",
+            "clocks.shift_k", "clocks.show_b",          "clocks.show_shift", "clocks.size",
+            "clocks.speed",   "clocks.summary_pair_<i>"};
+}
+
 } // namespace pelab

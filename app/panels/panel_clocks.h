@@ -15,6 +15,7 @@ struct ClocksPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
 
 private:
     void DrawTransport(FrameContext& frame);

@@ -477,4 +477,14 @@ std::string ComparePanel::TableCsv(const AppState& state) const {
     return csv;
 }
 
+std::vector<std::string> ComparePanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"compare.cosine",      "compare.distance",     "compare.dot_product",
+            "compare.euclidean",   "compare.filter",       "compare.move_by_k",
+            "compare.offset_plot", "compare.pos_a_input",  "compare.pos_a_slider",
+            "compare.pos_b_input", "compare.pos_b_slider", "compare.preset_3_150",
+            "compare.preset_3_5",  "compare.preset_3_50",  "compare.shift_k",
+            "compare.similarity",  "compare.table",        "compare.table.header<i>"};
+}
+
 } // namespace pelab

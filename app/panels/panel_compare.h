@@ -40,6 +40,7 @@ struct ComparePanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
 
 private:
     void DrawPositionInputs(FrameContext& frame);

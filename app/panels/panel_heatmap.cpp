@@ -218,4 +218,11 @@ nlohmann::json HeatmapPanel::Readouts(const AppState& state) const {
             {"cos_value", pe_value(pos, 2 * state.pair + 1, state.d_model, state.base)}};
 }
 
+std::vector<std::string> HeatmapPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"heatmap.both_layouts",      "heatmap.grey",       "heatmap.layout",
+            "heatmap.max_len",           "heatmap.picture",    "heatmap.plot",
+            "heatmap.plot_concatenated", "heatmap.reset_view", "heatmap.similarity_plot"};
+}
+
 } // namespace pelab

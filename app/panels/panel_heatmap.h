@@ -31,6 +31,7 @@ struct HeatmapPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
 
 private:
     void DrawControls(FrameContext& frame);

@@ -407,4 +407,14 @@ nlohmann::json OrderPanel::Readouts(const AppState& state) const {
     }
 }
 
+std::vector<std::string> OrderPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {
+        "order.d_model",    "order.difference",       "order.first_word", "order.one_hot",
+        "order.pe_enabled", "order.pe_scale",         "order.random",     "order.reordering_check",
+        "order.same_words", "order.scale_embeddings", "order.scores_a",   "order.scores_b",
+        "order.seed",       "order.sentence_a",       "order.sentence_b", "order.swap",
+        "order.verdict",    "order.weights_a",        "order.weights_b",  "order.words_help"};
+}
+
 } // namespace pelab

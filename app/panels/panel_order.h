@@ -36,6 +36,7 @@ struct OrderPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
     std::string StatusNote() const override;
 
     /// The core's options for the current settings at the shared base.

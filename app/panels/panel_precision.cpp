@@ -313,4 +313,11 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
                                    .text}};
 }
 
+std::vector<std::string> PrecisionPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"precision.base",      "precision.d_model",       "precision.frameworks",
+            "precision.header<i>", "precision.inspect_input", "precision.inspected_row",
+            "precision.meaning",   "precision.plot",          "precision.table"};
+}
+
 } // namespace pelab

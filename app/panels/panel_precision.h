@@ -36,6 +36,7 @@ struct PrecisionPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
 
     void UpdateCurves(const AppState& state);
     void UpdateTable(const AppState& state);

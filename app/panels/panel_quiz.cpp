@@ -451,4 +451,14 @@ nlohmann::json QuizPanel::Readouts(const AppState& /*state*/) const {
     return readouts;
 }
 
+std::vector<std::string> QuizPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"quiz.card",       "quiz.card_next",      "quiz.card_previous", "quiz.card_show",
+            "quiz.choice<i>",  "quiz.explanation",    "quiz.flip",          "quiz.next",
+            "quiz.number",     "quiz.previous",       "quiz.question",      "quiz.restart",
+            "quiz.reveal",     "quiz.rubric_summary", "quiz.score",         "quiz.show",
+            "quiz.shuffle",    "quiz.tab_cards",      "quiz.tab_questions", "quiz.tab_teach",
+            "quiz.teach_text", "quiz.tick<i>",        "quiz.verdict"};
+}
+
 } // namespace pelab

@@ -45,6 +45,7 @@ struct QuizPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
     bool TakeKey(const KeyPress& press, FrameRequests& requests) override;
 
     /// Replaces the quiz (progress starts again).

@@ -1,5 +1,7 @@
 #include "panel_registry.h"
 
+#include <algorithm>
+
 #include "panel_alternatives.h"
 #include "panel_calculator.h"
 #include "panel_candidates.h"
@@ -83,6 +85,78 @@ std::string PanelRegistry::IdList() const {
     for (const PanelEntry& entry : entries_)
         list += (list.empty() ? "" : ", ") + entry.id;
     return list;
+}
+
+bool WidgetNameMatches(const std::string& pattern, const std::string& name) {
+    std::size_t p = 0, n = 0;
+    while (p < pattern.size()) {
+        if (pattern.compare(p, 3, "<i>") == 0) {
+            const std::size_t digits_start = n;
+            while (n < name.size() && name[n] >= '0' && name[n] <= '9')
+                ++n;
+            if (n == digits_start) return false;
+            p += 3;
+        } else {
+            if (n >= name.size() || name[n] != pattern[p]) return false;
+            ++p, ++n;
+        }
+    }
+    return n == name.size();
+}
+
+std::vector<std::string> PanelRegistry::WidgetNames() const {
+    std::vector<std::string> names;
+    for (const PanelEntry& entry : entries_)
+        for (const std::string& name : entry.panel->WidgetNames())
+            names.push_back(name);
+    return names;
+}
+
+bool PanelRegistry::IsKnownWidget(const std::string& name) const {
+    for (const std::string& pattern : WidgetNames())
+        if (WidgetNameMatches(pattern, name)) return true;
+    return false;
+}
+
+namespace {
+
+// Edits (insert, delete, replace one character) from a to b.
+std::size_t EditDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] =
+                std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+std::string PanelRegistry::CheckWidgetName(const std::string& name) const {
+    if (IsKnownWidget(name)) return {};
+    // The closest declared names, at most three, within a third of the name's length.
+    std::vector<std::pair<std::size_t, std::string>> close;
+    for (const std::string& pattern : WidgetNames())
+        close.emplace_back(EditDistance(name, pattern), pattern);
+    std::sort(close.begin(), close.end());
+    std::string suggestions;
+    for (std::size_t k = 0; k < close.size() && k < 3; ++k)
+        if (close[k].first <= std::max<std::size_t>(2, name.size() / 3))
+            suggestions += (suggestions.empty() ? "\"" : ", \"") + close[k].second + "\"";
+    const std::string panel = name.substr(0, name.find('.'));
+    return "unknown widget \"" + name + "\"" +
+           (suggestions.empty() ? std::string() : " (did you mean " + suggestions + "?)") +
+           (suggestions.empty() && IsKnown(panel)
+                ? " (`pelab --help` lists the panels; the README lists their widget names)"
+                : "");
 }
 
 } // namespace pelab

@@ -21,6 +21,10 @@ struct PanelEntry {
     std::string window_name;
 };
 
+/// Whether a declared widget name matches name: equal, or with "<i>" standing for one or more
+/// digits ("clocks.summary_pair_<i>" matches "clocks.summary_pair_3").
+bool WidgetNameMatches(const std::string& pattern, const std::string& name);
+
 class PanelRegistry {
 public:
     PanelRegistry(); ///< creates every panel, open or closed by default
@@ -31,6 +35,14 @@ public:
     bool IsKnown(const std::string& id) const { return Find(id) != nullptr; }
     /// "waves, compare, …", for messages.
     std::string IdList() const;
+    /// Every panel's declared widget names (Panel::WidgetNames), panel by panel.
+    std::vector<std::string> WidgetNames() const;
+    /// Whether name is one a panel declares (a lesson or quiz may highlight it).
+    bool IsKnownWidget(const std::string& name) const;
+    /// "" when name is known, else a message for a lesson: the unknown name and the closest
+    /// declared names ("unknown widget \"compare.dot_prodct\" (did you mean
+    /// \"compare.dot_product\"?)").
+    std::string CheckWidgetName(const std::string& name) const;
 
 private:
     template <typename PanelType>

@@ -380,4 +380,12 @@ nlohmann::json RotationPanel::Readouts(const AppState& state) const {
     return result;
 }
 
+std::vector<std::string> RotationPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"rotation.circle",         "rotation.curves",  "rotation.matrix",
+            "rotation.max_k",          "rotation.pair",    "rotation.pos_a",
+            "rotation.residual",       "rotation.shift_k", "rotation.similarity",
+            "rotation.similarity_len", "rotation.spread"};
+}
+
 } // namespace pelab

@@ -409,4 +409,12 @@ nlohmann::json WavesPanel::Readouts(const AppState& state) const {
             {"slowest_wavelength", wavelength(d / 2 - 1, d, state.base)}};
 }
 
+std::vector<std::string> WavesPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"waves.base",       "waves.d_model",         "waves.fit",         "waves.lanes",
+            "waves.many_waves", "waves.many_waves_plot", "waves.pair_slider", "waves.pin_view",
+            "waves.play",       "waves.pos_a",           "waves.reset_view",  "waves.spectrum",
+            "waves.speed",      "waves.wave_plot"};
+}
+
 } // namespace pelab

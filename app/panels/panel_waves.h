@@ -39,6 +39,7 @@ struct WavesPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
 
 private:
     void DrawControls(FrameContext& frame);

@@ -398,4 +398,12 @@ void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>&
     p.End();
 }
 
+std::vector<std::string> WorkedPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"worked.d_model",    "worked.embedding_0_0", "worked.embedding_1_0",
+            "worked.final_1_0",  "worked.final_table",   "worked.pe_1_3",
+            "worked.probe",      "worked.probe_plot",    "worked.probe_position",
+            "worked.probe_word", "worked.reset",         "worked.sentence"};
+}
+
 } // namespace pelab

@@ -46,6 +46,7 @@ struct WorkedPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
 
     /// The words as typed (case kept for display), split at ASCII spaces; empty when the
     /// sentence is refused (then *why says why).

@@ -1,0 +1,115 @@
+// Every panel declares the widget names it draws (Panel::WidgetNames, patterns with <i> for a
+// number), and the declaration is what it records: each panel is drawn alone in each of its
+// modes (tabs, plots, toggles), at a wide and a narrow window, text ×1 and ×2, controls shown
+// and hidden; every recorded name matches a declaration, and every declaration is recorded in
+// some mode. Lessons and quizzes are checked against this list when they are opened.
+#include "headless_fixture.h"
+#include "panel_quiz.h"
+#include "panel_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace pelab;
+
+namespace {
+
+class WidgetNames : public HeadlessApp {
+protected:
+    WidgetNames() : HeadlessApp(ImVec2(1600, 1000)) {}
+    void SetUp() override {
+        HeadlessApp::SetUp();
+        app.recorder.enabled = true;
+    }
+};
+
+// The scenes each panel is drawn in: its modes, beside the shared variations.
+std::vector<std::string> Modes(const std::string& id) {
+    if (id == "alternatives")
+        return {R"({"alternatives_tab": "learned"})",
+                R"({"alternatives_tab": "rope"})",
+                R"({"alternatives_tab": "rope", "rope_typed": true})",
+                R"({"alternatives_tab": "alibi"})",
+                R"({"alternatives_tab": "alibi", "alibi_causal": false})",
+                R"({"alternatives_tab": "t5"})",
+                R"({"alternatives_tab": "scaling"})",
+                R"({"alternatives_tab": "table"})"};
+    if (id == "candidates")
+        return {R"({"candidates_plot": "raw_index"})",
+                R"({"candidates_plot": "binary"})",
+                R"({"candidates_plot": "learned", "pos_a": 100})",
+                R"({"candidates_plot": "sin_only"})",
+                R"({"candidates_grid": true})",
+                R"({"candidates_scale_embedding": true})"};
+    if (id == "heatmap")
+        return {R"({"heatmap_similarity": true})", R"({"heatmap_both_layouts": true})",
+                R"({"heatmap_grey": true})"};
+    if (id == "clocks") return {R"({"clock_show_b": false})", R"({"clock_show_shift": true})"};
+    if (id == "order") return {R"({"pe_enabled": false})", R"({"random_embeddings": true})"};
+    if (id == "waves") return {R"({"many_waves": true})", R"({"playing": true})"};
+    if (id == "quiz")
+        return {R"({"quiz_question": 0})", R"({"quiz_question": 11})",
+                R"({"quiz_card_back": true})"};
+    return {"{}"};
+}
+
+} // namespace
+
+TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
+    const nlohmann::json start = app.scene.Document();
+    std::map<std::string, std::set<std::string>> recorded; // panel id → names
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        for (const std::string& mode : Modes(entry.id))
+            for (const bool hidden : {false, true})
+                for (const float scale : {1.0f, 2.0f})
+                    for (const ImVec2 size : {ImVec2(1600, 1000), ImVec2(1024, 768)}) {
+                        ASSERT_EQ(app.scene.ApplyDocument(start), "");
+                        ASSERT_EQ(app.scene.Apply(mode), "") << mode;
+                        app.view.hide_controls = hidden;
+                        app.view.font_scale = scale;
+                        app.view.presented_panel = entry.id;
+                        ImGui::GetIO().DisplaySize = size;
+                        const auto collect = [&](const std::vector<KeyPress>& keys) {
+                            app.recorder.rects.clear();
+                            Frame({}, keys);
+                            for (const auto& [name, rect] : app.recorder.rects)
+                                if (name.rfind(entry.id + ".", 0) == 0)
+                                    recorded[entry.id].insert(name);
+                        };
+                        for (int k = 0; k < 3; ++k)
+                            collect({});
+                        if (entry.id == "quiz") {
+                            // Each tab, and a question answered and revealed (1, Enter).
+                            auto& quiz = dynamic_cast<QuizPanel&>(*entry.panel);
+                            for (const auto mode :
+                                 {QuizPanel::Mode::Cards, QuizPanel::Mode::TeachBack,
+                                  QuizPanel::Mode::Questions}) {
+                                quiz.mode = mode;
+                                collect({});
+                                collect({});
+                            }
+                            collect({KeyPress{'1', false, false}});
+                            collect({KeyPress{keys::kEnter, false, false}});
+                            collect({});
+                        }
+                    }
+    }
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        const std::vector<std::string> declared = entry.panel->WidgetNames();
+        std::set<std::string> used;
+        for (const std::string& name : recorded[entry.id]) {
+            bool matched = false;
+            for (const std::string& pattern : declared)
+                if (WidgetNameMatches(pattern, name)) matched = true, used.insert(pattern);
+            EXPECT_TRUE(matched) << entry.id << " records \"" << name
+                                 << "\" but does not declare it";
+        }
+        for (const std::string& pattern : declared)
+            EXPECT_TRUE(used.count(pattern))
+                << entry.id << " declares \"" << pattern << "\" but never records it";
+    }
+}
