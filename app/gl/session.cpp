@@ -399,8 +399,10 @@ int RunGui(const GuiOptions& options) {
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);
-        // Waiting for events, not sleeping: a key, a click or a signal ends the rest at once.
-        if (rest > 0) platform.WaitEvents(rest);
+        // The rest is at most one frame interval (FramePacer::kMaxRestSeconds), so input waits
+        // no longer than that. (Waiting for events here instead lost an arrow key now and then:
+        // events handled between frames reached ImGui's polled state out of step.)
+        if (rest > 0) std::this_thread::sleep_for(std::chrono::duration<double>(rest));
         return true;
     };
     int frame = 0;

@@ -24,8 +24,8 @@ public:
     static constexpr int kFramesAfterInput = 5;
     /// Longest wait for events at rest; no timer of PE Lab needs a wake-up sooner.
     static constexpr double kIdleWaitSeconds = 5.0;
-    /// Longest rest between two animated frames, however slow the frames were: the rest is a
-    /// wait for events (input ends it), and a slow frame is not paid back by slower ones after.
+    /// Longest rest between two animated frames, however slow the frames were: input waits at
+    /// most this long, and a slow frame is not paid back by slower ones after.
     static constexpr double kMaxRestSeconds = 0.25;
 
     explicit FramePacer(double max_fps = 60.0) : min_frame_seconds_(1.0 / max_fps) {}
