@@ -357,14 +357,13 @@ void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>&
     const int there = probe_token, elsewhere = probe_position;
     const std::vector<double> embedding = Embedding(word);
     std::vector<double> dims(d), here(d), other(d), here_x(d), other_x(d);
-    double distance_squared = 0, low = 0, high = 0;
+    double low = 0, high = 0;
     for (int dim = 0; dim < d; ++dim) {
         dims[dim] = dim;
         here[dim] = embedding[dim] + pe_value(there, dim, d, state.base);
         other[dim] = embedding[dim] + pe_value(elsewhere, dim, d, state.base);
         here_x[dim] = dim - 0.2;
         other_x[dim] = dim + 0.2;
-        distance_squared += (here[dim] - other[dim]) * (here[dim] - other[dim]);
         low = std::min({low, here[dim], other[dim], embedding[dim]});
         high = std::max({high, here[dim], other[dim], embedding[dim]});
     }
