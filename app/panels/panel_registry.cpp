@@ -52,6 +52,10 @@ PanelRegistry::PanelRegistry() {
         "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
         false);
     // clang-format on
+    // The declared widget names, once: lessons and quizzes check every highlight against them.
+    for (const PanelEntry& entry : entries_)
+        for (const std::string& name : entry.panel->WidgetNames())
+            widget_names_.push_back(name);
 }
 
 template <typename PanelType>
@@ -104,16 +108,8 @@ bool WidgetNameMatches(const std::string& pattern, const std::string& name) {
     return n == name.size();
 }
 
-std::vector<std::string> PanelRegistry::WidgetNames() const {
-    std::vector<std::string> names;
-    for (const PanelEntry& entry : entries_)
-        for (const std::string& name : entry.panel->WidgetNames())
-            names.push_back(name);
-    return names;
-}
-
 bool PanelRegistry::IsKnownWidget(const std::string& name) const {
-    for (const std::string& pattern : WidgetNames())
+    for (const std::string& pattern : widget_names_)
         if (WidgetNameMatches(pattern, name)) return true;
     return false;
 }
@@ -144,7 +140,7 @@ std::string PanelRegistry::CheckWidgetName(const std::string& name) const {
     if (IsKnownWidget(name)) return {};
     // The closest declared names, at most three, within a third of the name's length.
     std::vector<std::pair<std::size_t, std::string>> close;
-    for (const std::string& pattern : WidgetNames())
+    for (const std::string& pattern : widget_names_)
         close.emplace_back(EditDistance(name, pattern), pattern);
     std::sort(close.begin(), close.end());
     std::string suggestions;

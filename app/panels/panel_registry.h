@@ -36,7 +36,7 @@ public:
     /// "waves, compare, …", for messages.
     std::string IdList() const;
     /// Every panel's declared widget names (Panel::WidgetNames), panel by panel.
-    std::vector<std::string> WidgetNames() const;
+    const std::vector<std::string>& WidgetNames() const { return widget_names_; }
     /// Whether name is one a panel declares (a lesson or quiz may highlight it).
     bool IsKnownWidget(const std::string& name) const;
     /// "" when name is known, else a message for a lesson: the unknown name and the closest
@@ -48,6 +48,7 @@ private:
     template <typename PanelType>
     void Add(const char* id, const char* title, const char* description, bool open_by_default);
     std::vector<PanelEntry> entries_;
+    std::vector<std::string> widget_names_;
 };
 
 } // namespace pelab

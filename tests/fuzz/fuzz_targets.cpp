@@ -23,13 +23,15 @@ namespace {
 
 // Calls read(mutated) for copies of doc where one value (object member or list item, at any
 // depth) is replaced by a value of another type: the typed-value mutations that once quit the
-// app ("playing": 1 in a lesson step). At most max_nodes values are replaced, 4 types each.
+// app ("playing": 1 in a lesson step). A small document has every value replaced; a large one
+// has 4 of them, spread over it and picked by seed (the input's size), so a fuzzer running
+// on it still tries thousands of inputs a minute while covering every value over many inputs.
 template <typename Read>
-void ForEachTypedMutation(const nlohmann::json& doc, std::size_t max_nodes, Read&& read) {
+void ForEachTypedMutation(const nlohmann::json& doc, std::size_t seed, Read&& read) {
     std::vector<nlohmann::json::json_pointer> pointers;
     const std::function<void(const nlohmann::json&, const nlohmann::json::json_pointer&)> walk =
         [&](const nlohmann::json& value, const nlohmann::json::json_pointer& at) {
-            if (pointers.size() >= max_nodes) return;
+            if (pointers.size() >= 4000) return;
             if (!at.empty()) pointers.push_back(at);
             if (value.is_object())
                 for (const auto& item : value.items())
@@ -39,15 +41,21 @@ void ForEachTypedMutation(const nlohmann::json& doc, std::size_t max_nodes, Read
                     walk(value[k], at / k);
         };
     walk(doc, nlohmann::json::json_pointer());
+    if (pointers.empty()) return;
     // Values of every JSON type, to put where the file had something else.
     const nlohmann::json types =
         nlohmann::json::parse(R"([null, true, 1, -1, 1.5, 1e300, "x", "", [], [1], {}, {"a": 1}])");
-    for (std::size_t k = 0; k < pointers.size(); ++k)
-        for (std::size_t j = 0; j < 4; ++j) {
+    const bool every = pointers.size() <= 32;
+    const std::size_t count = every ? pointers.size() : 4;
+    const std::size_t step = every ? 1 : pointers.size() / count;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t node = every ? k : (seed + k * step) % pointers.size();
+        for (std::size_t j = 0; j < (every ? 4u : 2u); ++j) {
             nlohmann::json mutated = doc;
-            mutated[pointers[k]] = types[(k + 3 * j) % types.size()];
+            mutated[pointers[node]] = types[(node + 3 * j + seed) % types.size()];
             read(mutated);
         }
+    }
 }
 
 // The message promise of every reader: one line, short.
@@ -65,11 +73,12 @@ int Scene(const std::uint8_t* data, std::size_t size) {
         app.scene.Apply(std::string(reinterpret_cast<const char*>(data), size));
     if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
     if (nlohmann::json doc;
-        ParseJsonInput(std::string(reinterpret_cast<const char*>(data), size), &doc).empty())
-        ForEachTypedMutation(doc, 60, [&](const nlohmann::json& mutated) {
-            App scratch;
+        ParseJsonInput(std::string(reinterpret_cast<const char*>(data), size), &doc).empty()) {
+        App scratch; // one for all the mutations: a refused scene changes nothing
+        ForEachTypedMutation(doc, size, [&](const nlohmann::json& mutated) {
             CheckMessage(scratch.scene.ApplyDocument(mutated));
         });
+    }
     if (error.empty()) {
         // What was accepted is within range and writes back as a scene that reads again.
         if (app.state.d_model % 2 != 0 || app.state.pair >= app.state.d_model / 2) __builtin_trap();
@@ -92,7 +101,7 @@ int Lesson(const std::uint8_t* data, std::size_t size) {
     // Every field of the input, with a value of each other type: a message, never an exception.
     if (nlohmann::json doc;
         ParseJsonInput(std::string(reinterpret_cast<const char*>(data), size), &doc).empty())
-        ForEachTypedMutation(doc, 150, [&](const nlohmann::json& mutated) {
+        ForEachTypedMutation(doc, size, [&](const nlohmann::json& mutated) {
             pelab::Lesson ignored;
             CheckMessage(ReadLesson(mutated, app.scene, app.panels, &ignored));
         });
@@ -120,7 +129,7 @@ int Quiz(const std::uint8_t* data, std::size_t size) {
     if (error.find('\n') != std::string::npos || error.size() > 4096) __builtin_trap();
     if (app.scene.Document() != before) __builtin_trap();
     if (nlohmann::json doc; ParseJsonInput(text, &doc).empty())
-        ForEachTypedMutation(doc, 150, [&](const nlohmann::json& mutated) {
+        ForEachTypedMutation(doc, size, [&](const nlohmann::json& mutated) {
             pelab::Quiz ignored;
             CheckMessage(ReadQuiz(mutated, app.scene, app.panels, &ignored));
         });
