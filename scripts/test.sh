@@ -24,7 +24,7 @@ scripts/build.sh "$root/build-sanitize" -DPELAB_SANITIZE=ON
 echo "== Sanitizer tests (unit, headless, cli)"
 sanitize_status=0
 (cd build-sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j"$jobs" -LE "e2e|package") | tee build-sanitize/ctest.log || sanitize_status=$?
+    ctest --output-on-failure -j"$jobs" -LE "e2e|package|slow") | tee build-sanitize/ctest.log || sanitize_status=$?
 
 echo "== Fuzzing (scripts/fuzz.sh all 20)"
 fuzz_status=0

@@ -53,8 +53,10 @@ void OrderPanel::Draw(FrameContext& frame) {
     }
     if (frame.show_controls) ImGui::Separator();
     if (frame.pictures_first) {
-        // A short panel: one line of verdict, the matrices, then the whole explanation.
+        // A short panel (a projector): the one-line verdict, the matrices, then the whole
+        // explanation. The one line is the verdict a room reads.
         DrawHeadline(frame, result);
+        frame.Record("order.verdict");
         DrawMatrices(frame, result);
         ImGui::Separator();
         DrawVerdict(frame, result);
@@ -66,7 +68,13 @@ void OrderPanel::Draw(FrameContext& frame) {
 }
 
 void OrderPanel::DrawInputs(FrameContext& frame) {
-    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
+    // In a strip (a short window) the switch comes first: it is what a room looks for.
+    if (frame.controls_in_strip) DrawSettings(frame);
+    DrawSentences(frame);
+    if (!frame.controls_in_strip) DrawSettings(frame);
+}
+
+void OrderPanel::DrawSentences(FrameContext& frame) {
     FlowRow row;
     const float text_width = FitWidth(16.0f, "sentence A");
     row.Item(LabelledWidth(text_width, "sentence A"));
@@ -84,7 +92,10 @@ void OrderPanel::DrawInputs(FrameContext& frame) {
     row.Item(HelpMarkerWidth());
     HelpMarker(kOrderWordsHelp);
     frame.Record("order.words_help");
+}
 
+void OrderPanel::DrawSettings(FrameContext& frame) {
+    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
     FlowRow settings;
     settings.Item(CheckboxWidth("add positional encoding"));
     ImGui::Checkbox("add positional encoding", &pe_enabled);
@@ -155,7 +166,8 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
     ImGui::PushStyleColor(ImGuiCol_Text, VerdictColour(frame, result.verdict));
     WrappedText(OrderVerdictText(result, pe_enabled).c_str());
     ImGui::PopStyleColor();
-    frame.Record("order.verdict");
+    if (!frame.pictures_first) frame.Record("order.verdict");
+    frame.Record("order.explanation");
     // Document 002's example: the word at position 1 is the same in both sentences, but the
     // first word differs, and so does how strongly the former attends to the latter.
     if (result.tokens_a.size() >= 2 && result.tokens_b.size() >= 2 &&
@@ -246,8 +258,10 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     // has a title and column labels (~3 em), and the colour keys below take ~3 em.
     const int matrix_rows = (blocks + per_row - 1) / per_row + (2 + per_row - 1) / per_row;
     const float fit_height = (avail.y - font * (3.0f * matrix_rows + 4.0f)) / (matrix_rows * n);
-    // When the height is short the panel scrolls instead: cells stay at least 2.4 em tall.
-    float cell_size = std::clamp(std::min(fit_width, std::max(fit_height, font * 2.4f)),
+    // When the height is short the panel scrolls instead: cells stay at least 2.4 em tall
+    // (1.3 em, one line of numbers, in a short window: the room sees all four matrices).
+    const float least_height = font * (frame.pictures_first ? 1.3f : 2.4f);
+    float cell_size = std::clamp(std::min(fit_width, std::max(fit_height, least_height)),
                                  font * 1.2f, font * 20.0f);
     cell_size = std::min(cell_size, std::max(font * 0.5f, (avail.x - label_width) / n));
     // Cells widen (up to twice their height) so that a row of matrices spans the window.
@@ -295,29 +309,47 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     difference_style.range = largest_difference > 1e-12 ? largest_difference : 1.0;
     difference_style.highlight_row = mark ? verdict.row_a : -1;
     difference_style.highlight_col = mark ? verdict.col_a : -1;
-    if (verdict.same_multiset)
-        block("B − A, in A's word order",
-              "B's scores moved back into A's word order, minus A's scores, cell by cell. All 0: "
-              "the model sees the same thing in both orders. Anything else: the positions make "
-              "the orders different.",
-              "##difference", difference, labels_a, labels_a, difference_style,
-              "B's score for these two words minus A's");
-    ImGui::NewLine();
-    for (int side = 0; side < 2; ++side) {
-        const bool is_a = side == 0;
-        HeatmapStyle style = ThemedStyle(frame);
-        style.cell_size = cell_size;
-        style.cell_width = cell_width;
-        style.diverging = false;
-        style.range = 1.0;
-        char title[64];
-        std::snprintf(title, sizeof title, "%s: softmax(QKᵀ/√%d)", is_a ? "A" : "B", order_d_model);
-        if (side == 0) row = FlowRow();
-        block(title,
-              "Attention weights: each row is a softmax over the row's scores divided by "
-              "√d_model, so it sums to 1.",
-              is_a ? "##weights_a" : "##weights_b", is_a ? result.weights_a : result.weights_b,
-              is_a ? labels_a : labels_b, is_a ? labels_a : labels_b, style, "each row sums to 1");
+    HeatmapStyle weights_style = ThemedStyle(frame);
+    weights_style.cell_size = cell_size;
+    weights_style.cell_width = cell_width;
+    weights_style.diverging = false;
+    weights_style.range_min = 0.0;
+    weights_style.range = 1.0;
+    const auto draw_difference = [&] {
+        if (verdict.same_multiset)
+            block(
+                "B − A, in A's word order",
+                "B's scores moved back into A's word order, minus A's scores, cell by cell. All 0: "
+                "the model sees the same thing in both orders. Anything else: the positions make "
+                "the orders different.",
+                "##difference", difference, labels_a, labels_a, difference_style,
+                "B's score for these two words minus A's");
+    };
+    const auto draw_weights = [&] {
+        for (int side = 0; side < 2; ++side) {
+            const bool is_a = side == 0;
+            const HeatmapStyle& style = weights_style;
+            char title[64];
+            std::snprintf(title, sizeof title, "%s: softmax(QKᵀ/√%d)", is_a ? "A" : "B",
+                          order_d_model);
+            if (side == 0) row = FlowRow();
+            block(title,
+                  "Attention weights: each row is a softmax over the row's scores divided by "
+                  "√d_model, so it sums to 1.",
+                  is_a ? "##weights_a" : "##weights_b", is_a ? result.weights_a : result.weights_b,
+                  is_a ? labels_a : labels_b, is_a ? labels_a : labels_b, style,
+                  "each row sums to 1");
+        }
+    };
+    if (frame.pictures_first) {
+        // A short window: the scores, then the weights (what a room compares), then B − A.
+        draw_weights();
+        row = FlowRow();
+        draw_difference();
+    } else {
+        draw_difference();
+        ImGui::NewLine();
+        draw_weights();
     }
     // The colour keys, with the ranges they stand for.
     FlowRow keys;
@@ -335,6 +367,12 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
         ImGui::SameLine();
         ColorLegend(difference_style, key_width);
     }
+    // The weights have a scale of their own: 0 to 1, whatever the scores are.
+    keys.Item(ImGui::CalcTextSize("weights:").x + FlowRow::Spacing() + key_width, gap);
+    ImGui::TextDisabled("weights:");
+    ImGui::SameLine();
+    ColorLegend(weights_style, key_width);
+    frame.Record("order.weights_legend");
     if (ImGui::CollapsingHeader("X = E + PE rows (first dimensions)")) {
         ImGui::SetNextItemWidth(font * 8);
         ImGui::SliderInt("dims shown", &x_dims_shown, 2, order_d_model);
@@ -409,12 +447,28 @@ nlohmann::json OrderPanel::Readouts(const AppState& state) const {
 
 std::vector<std::string> OrderPanel::WidgetNames() const {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {
-        "order.d_model",    "order.difference",       "order.first_word", "order.one_hot",
-        "order.pe_enabled", "order.pe_scale",         "order.random",     "order.reordering_check",
-        "order.same_words", "order.scale_embeddings", "order.scores_a",   "order.scores_b",
-        "order.seed",       "order.sentence_a",       "order.sentence_b", "order.swap",
-        "order.verdict",    "order.weights_a",        "order.weights_b",  "order.words_help"};
+    return {"order.d_model",
+            "order.difference",
+            "order.explanation",
+            "order.first_word",
+            "order.one_hot",
+            "order.pe_enabled",
+            "order.pe_scale",
+            "order.random",
+            "order.reordering_check",
+            "order.same_words",
+            "order.scale_embeddings",
+            "order.scores_a",
+            "order.scores_b",
+            "order.seed",
+            "order.sentence_a",
+            "order.sentence_b",
+            "order.swap",
+            "order.verdict",
+            "order.weights_a",
+            "order.weights_b",
+            "order.weights_legend",
+            "order.words_help"};
 }
 
 } // namespace pelab

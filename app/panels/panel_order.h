@@ -46,6 +46,8 @@ struct OrderPanel : Panel {
 
 private:
     void DrawInputs(FrameContext& frame);
+    void DrawSentences(FrameContext& frame);
+    void DrawSettings(FrameContext& frame);
     void DrawHeadline(FrameContext& frame, const OrderDemoResult& result);
     void DrawVerdict(FrameContext& frame, const OrderDemoResult& result);
     void DrawMatrices(FrameContext& frame, const OrderDemoResult& result);

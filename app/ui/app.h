@@ -31,6 +31,9 @@ struct ViewSettings {
     std::string presented_panel;
     /// Panels show only their picture and key numbers (a clean slide): View → Hide controls, H.
     bool hide_controls = false;
+    /// Slides: a lesson shown without the menu bar and status bar, its step's panels above a
+    /// compact lesson bar. On when a lesson starts; F5 toggles, Esc leaves.
+    bool slide_mode = false;
     bool show_about = false;
     bool show_glossary = false;
     bool show_keys = false;     ///< the keyboard help (F1, ?)
@@ -74,6 +77,9 @@ struct App {
     /// A scene applied on top of the screen brought teach-back text different from what the
     /// student typed: held here while the app asks whether to replace it.
     std::optional<std::string> incoming_teach_back;
+
+    /// Whether the frame is drawn as slides (a lesson is on and slide mode is not left).
+    bool Slides() const { return view.slide_mode && lesson.Active(); }
 
     App(); ///< builds the scene table over the state, the view and every panel
     App(const App&) = delete;

@@ -28,6 +28,32 @@ namespace {
 constexpr float kTextStep = 1.15f; // one Ctrl+= makes text 15 % larger
 } // namespace
 
+bool EscapeClosesSomething(App& app) {
+    ImGuiContext& context = *GImGui;
+    if (context.OpenPopupStack.Size > 0) {
+        ImGui::ClosePopupToLevel(context.OpenPopupStack.Size - 1, true);
+        return true;
+    }
+    ViewSettings& view = app.view;
+    for (bool* shown : {&view.show_keys, &view.show_glossary, &view.show_about}) {
+        if (*shown) {
+            *shown = false;
+            return true;
+        }
+    }
+    if (app.Slides()) {
+        view.slide_mode = false;
+        app.pending.arrange = true;
+        return true;
+    }
+    if (!view.presented_panel.empty()) {
+        view.presented_panel.clear();
+        app.pending.arrange = true;
+        return true;
+    }
+    return false;
+}
+
 void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
     const ImGuiIO& io = ImGui::GetIO();
     const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
@@ -59,8 +85,12 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
             app.view.show_keys = !app.view.show_keys;
             continue;
         }
-        if (press.key == keys::kEscape && app.view.show_keys) {
-            app.view.show_keys = false;
+        // Esc closes the topmost thing first: a menu or popup, then a help window, then the
+        // slides, then the presented panel.
+        if (press.key == keys::kEscape && !editing_text && EscapeClosesSomething(app)) continue;
+        if (press.key == keys::kF5 && app.lesson.Active()) {
+            app.view.slide_mode = !app.view.slide_mode;
+            app.pending.arrange = true;
             continue;
         }
         if (press.ctrl && press.key == keys::kR) {
@@ -109,12 +139,15 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
         if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract))
             app.view.ScaleText(1.0f / kTextStep);
         if (press.key == keys::kF11) app.view.fullscreen = !app.view.fullscreen;
-        if (press.key == keys::kEscape && !editing_text && !app.view.presented_panel.empty()) {
-            app.view.presented_panel.clear();
-            app.pending.arrange = true;
-        }
         if (editing_text || press.ctrl) continue;
-        if (press.key == keys::kH) app.view.hide_controls = !app.view.hide_controls;
+        if (press.key == keys::kH) {
+            // In slides the controls are the step's; H brings every control row back (and
+            // hides them again).
+            if (app.Slides())
+                lesson.all_controls = !lesson.all_controls;
+            else
+                app.view.hide_controls = !app.view.hide_controls;
+        }
         const double step = press.shift ? 10.0 : 1.0;
         switch (press.key) {
         case keys::kLeft:
@@ -294,6 +327,12 @@ void RestoreFocus(App& app) {
     app.refocus_panel.clear();
 }
 
+// The widgets outlined now: the lesson step's, or a quiz answer's.
+const std::vector<std::string>& Outlined(const App& app) {
+    if (app.lesson.Active()) return app.lesson.lesson.steps[app.lesson.step].highlight;
+    return app.highlight_widgets;
+}
+
 void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags flags,
                      bool presented) {
     FrameContext frame{app.state,
@@ -309,7 +348,22 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
             app.focused_panel = entry.id;
         frame.pictures_first =
             ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kShortWindowEms;
+        const std::vector<std::string>& outlined = Outlined(app);
+        frame.slides = app.Slides();
+        if (frame.slides) {
+            // The step's controls: shown when it outlines one of this panel's (or one never
+            // drawn yet, which may be one), or when H asked for them all.
+            frame.slide_controls = app.lesson.all_controls;
+            for (const std::string& name : outlined)
+                if (WidgetBelongsTo(name, entry.id) && (app.recorder.control_names.count(name) ||
+                                                        !app.recorder.seen_names.count(name)))
+                    frame.slide_controls = true;
+        }
+        frame.outlined = &outlined;
+        frame.panel_id = entry.id;
         entry.panel->Draw(frame);
+        if (app.recorder.focus_frames > 0 && app.recorder.enabled)
+            KeepOutlinedInView(app.recorder, outlined, entry.id, false);
     }
     ImGui::End();
     app.state.Clamp();
@@ -319,6 +373,11 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
 
 void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     AppState& state = app.state;
+    // The outlined widgets are scrolled into view for a few frames after they change.
+    struct FocusCountdown {
+        int& frames;
+        ~FocusCountdown() { frames = std::max(0, frames - 1); }
+    } countdown{app.recorder.focus_frames};
     if (!app.pending.export_csv.empty()) {
         BeginFileTask(app, FileTask::ExportCsv, app.pending.export_csv);
         app.pending.export_csv.clear();
@@ -342,6 +401,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         if (!app.highlight_widgets.empty()) app.recorder.enabled = true;
         app.recorder.scroll_to =
             app.highlight_widgets.empty() ? std::string() : app.highlight_widgets.front();
+        app.recorder.focus_frames = kFocusFrames;
     }
     // The style follows the theme and the atlas's text size; rebuilding it costs next to
     // nothing, so it is simply done every frame, before any window.
@@ -368,19 +428,27 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     // A lesson's bar sits above the status bar; the panels get what is left.
     const float lesson_bar = options.solo_panel.empty() ? LessonBarHeight(app) : 0.0f;
     // Outlines only where a widget is now.
-    if (lesson_bar > 0 || !app.highlight_widgets.empty()) app.recorder.rects.clear();
+    if (lesson_bar > 0 || !app.highlight_widgets.empty()) {
+        app.recorder.rects.clear();
+        app.recorder.layout.clear();
+    }
+    if (app.pending.arrange) app.recorder.focus_frames = kFocusFrames;
     // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
     // stays, to get back; so does the status bar).
     const bool screenshot = !options.solo_panel.empty();
+    // Slides: no menu bar and no status bar, the lesson bar at the very bottom.
+    const bool slides = !screenshot && app.Slides();
+    const float top = screenshot || slides ? 0.0f : bar;
+    const float status_bar = top;
     const std::string& solo = screenshot ? options.solo_panel : app.view.presented_panel;
     if (PanelEntry* entry = solo.empty() ? nullptr : app.panels.Find(solo)) {
         // One panel fills the window: nothing to tile (Esc asks again when the tiles come back).
         app.pending.arrange = false;
-        if (!screenshot) DrawMainMenu(app);
-        const float top = screenshot ? 0.0f : bar;
+        if (top > 0) DrawMainMenu(app);
         ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + top), ImGuiCond_Always);
-        ImGui::SetNextWindowSize(ImVec2(viewport->Size.x, viewport->Size.y - 2 * top - lesson_bar),
-                                 ImGuiCond_Always);
+        ImGui::SetNextWindowSize(
+            ImVec2(viewport->Size.x, viewport->Size.y - top - status_bar - lesson_bar),
+            ImGuiCond_Always);
         // Neither moved, resized nor collapsed: a double-click on the title must not blank the
         // screen in front of a room.
         DrawPanelWindow(app, *entry, nullptr,
@@ -396,20 +464,20 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
             DrawTeachBackQuestion(app);
             DrawFileWindows(app);
             HoldLockedFields(app);
-            DrawLessonParts(app, bar, lesson_bar);
+            DrawLessonParts(app, status_bar, lesson_bar);
             std::string note = entry->panel->StatusNote();
             if (!app.status_note.empty()) note += (note.empty() ? "" : "   ·   ") + app.status_note;
-            DrawStatusBar(state, note);
+            if (status_bar > 0) DrawStatusBar(state, note);
         }
         return;
     }
-    DrawMainMenu(app);
+    if (top > 0) DrawMainMenu(app);
     const bool arrange = app.pending.arrange;
     app.pending.arrange = false;
     // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
     // after FirstUseEver has applied; the bars are one frame high each.
-    const ImVec2 area_pos(viewport->Pos.x, viewport->Pos.y + bar);
-    const ImVec2 area_size(viewport->Size.x, viewport->Size.y - 2 * bar - lesson_bar);
+    const ImVec2 area_pos(viewport->Pos.x, viewport->Pos.y + top);
+    const ImVec2 area_size(viewport->Size.x, viewport->Size.y - top - status_bar - lesson_bar);
     const int open =
         static_cast<int>(std::count_if(app.panels.Entries().begin(), app.panels.Entries().end(),
                                        [](const PanelEntry& entry) { return entry.open; }));
@@ -435,8 +503,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     DrawTeachBackQuestion(app);
     DrawFileWindows(app);
     HoldLockedFields(app);
-    DrawLessonParts(app, bar, lesson_bar);
-    DrawStatusBar(state, app.status_note);
+    DrawLessonParts(app, status_bar, lesson_bar);
+    if (status_bar > 0) DrawStatusBar(state, app.status_note);
 }
 
 } // namespace pelab

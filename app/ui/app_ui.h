@@ -31,6 +31,10 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds);
 /// Space play/pause, Esc back from presenting one panel.
 void HandleShortcuts(App& app, const std::vector<KeyPress>& presses);
 
+/// Esc: closes the topmost of an open menu or popup, the keyboard help, the glossary, About,
+/// then leaves the slides, then the presented panel. False when there was nothing to close.
+bool EscapeClosesSomething(App& app);
+
 /// Where the k-th of n tiled panels goes, between the menu bar and the status bar: a grid of
 /// ⌈√n⌉ columns; a last row with fewer panels stretches them to the full width.
 struct Tile {

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ struct WidgetRect {
     }
 };
 
+/// Whether a recorder name is one of this panel's ("compare.table" is compare's).
+inline bool WidgetBelongsTo(const std::string& name, const std::string& panel_id) {
+    return name.size() > panel_id.size() && name.compare(0, panel_id.size(), panel_id) == 0 &&
+           name[panel_id.size()] == '.';
+}
+
 /// Test hook (`--widget-rects FILE`): when enabled, panels store the visible screen rectangle
 /// of each named widget, so end-to-end tests can click it with xdotool.
 struct WidgetRecorder {
@@ -62,6 +69,16 @@ struct WidgetRecorder {
         float right_edge = 0;
     };
     std::map<std::string, Placement> layout;
+    /// Names recorded between BeginControls and EndControls (a panel's control rows), learned
+    /// as they are drawn: slides show a panel's controls only when the step highlights one.
+    std::set<std::string> control_names;
+    /// Every name recorded so far (a highlighted name never seen may be a control).
+    std::set<std::string> seen_names;
+    bool in_controls = false; ///< between BeginControls and EndControls
+    /// Frames left in which each panel scrolls so that its outlined widgets are in view (set
+    /// when a step or a quiz answer outlines them, and when the window changes size); after
+    /// that the student may scroll away.
+    int focus_frames = 0;
     /// A widget to scroll into view the next time it is drawn (the first outlined widget of a
     /// lesson step or a quiz answer, which may sit below the fold of its panel); "" = none.
     std::string scroll_to;
@@ -71,6 +88,13 @@ struct WidgetRecorder {
 };
 
 struct FrameContext {
+    FrameContext(AppState& state_in, FrameRequests& requests_in, WidgetRecorder& recorder_in,
+                 FrameStats& stats_in, const Theme& theme_in, bool show_controls_in = true,
+                 GpuRenderer* gpu_in = nullptr, bool presented_in = false)
+        : state(state_in), requests(requests_in), recorder(recorder_in), stats(stats_in),
+          theme(theme_in), show_controls(show_controls_in), gpu(gpu_in),
+          presented(presented_in) {}
+
     AppState& state;
     FrameRequests& requests;
     WidgetRecorder& recorder;
@@ -85,6 +109,13 @@ struct FrameContext {
     /// A short panel (under kShortWindowEms text heights: tiled, or presented on a small
     /// screen): its pictures come before its prose, which follows below them.
     bool pictures_first = false;
+    /// Slides: the panel is part of a lesson step shown without the menus; its control rows are
+    /// drawn only when slide_controls (the step highlights one of them, or H asked for them).
+    bool slides = false;
+    bool slide_controls = true;
+    /// The widgets outlined now (a lesson step's or a quiz answer's); null: none.
+    const std::vector<std::string>* outlined = nullptr;
+    std::string panel_id; ///< the id of the panel being drawn
     /// Set by BeginControls: the controls are in a scrolling strip (see widgets.h).
     bool controls_in_strip = false;
 

@@ -14,7 +14,6 @@ namespace pelab {
 
 namespace {
 
-constexpr int kCaptionLines = 3; ///< the bar is never lower than three caption lines
 
 // 0 → 1 with zero speed at both ends (the glide starts and lands softly).
 double Ease(double t) {
@@ -29,6 +28,7 @@ void StartLesson(App& app, Lesson lesson) {
     app.lesson.start = app.scene.Document();
     app.lesson.blank = false;
     app.lesson.step = -1;
+    app.view.slide_mode = true;
     // Highlights need the widgets' rectangles.
     app.recorder.enabled = true;
     GoToStep(app, 0);
@@ -66,6 +66,8 @@ void GoToStep(App& app, int k) {
     player.glide_elapsed = had_step ? 0.0 : kStepGlideSeconds;
     const std::vector<std::string>& outlined = player.lesson.steps[k].highlight;
     app.recorder.scroll_to = outlined.empty() ? std::string() : outlined.front();
+    app.recorder.focus_frames = kFocusFrames;
+    player.all_controls = false;
     AdvanceGlide(app, 0.0);
 }
 
@@ -125,35 +127,69 @@ void HoldLockedFields(App& app) {
                        (restore.size() == 1 ? "it" : "them") + ".";
 }
 
-float LessonBarHeight(const App& app) {
-    if (!app.lesson.Active()) return 0.0f;
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    const float width = std::max(viewport->Size.x - style.WindowPadding.x * 2, 1.0f);
-    // The heading and the buttons share a row when they fit (as DrawLessonBar's FlowRow does).
-    const LessonPlayer& player = app.lesson;
-    char heading[280];
-    std::snprintf(heading, sizeof heading, "Step %d of %d · %s", player.step + 1,
-                  player.StepCount(), player.lesson.title.c_str());
-    const float buttons = ButtonWidth("◀ Prev") + ButtonWidth("Next ▶") +
-                          ButtonWidth("Back to this step") + FlowRow::Spacing(3);
-    const int rows = ImGui::CalcTextSize(heading).x + buttons <= width ? 1 : 2;
-    // The whole caption, wrapped as it will be drawn, up to 45 % of the window: a room reads
-    // it without scrolling; a longer one scrolls inside the bar.
+namespace {
+
+// The bar's right-hand column: "Step n of N" over the ◀ ▶ ↺ buttons.
+constexpr const char* kPrevLabel = "◀##prev";
+constexpr const char* kNextLabel = "▶##next";
+constexpr const char* kRestoreLabel = "↺##restore";
+
+float StepColumnWidth(const LessonPlayer& player) {
+    char widest[64];
+    std::snprintf(widest, sizeof widest, "Step %d of %d", player.StepCount(), player.StepCount());
+    return std::max(ImGui::CalcTextSize(widest).x, ButtonWidth(kPrevLabel) +
+                                                       ButtonWidth(kNextLabel) +
+                                                       ButtonWidth(kRestoreLabel) +
+                                                       FlowRow::Spacing(2));
+}
+
+float BarPadding() { return ImGui::GetFontSize() * 0.3f; }
+
+// The caption without its stars, and the lock note, as the lines they wrap to at this width
+// and text scale.
+int CaptionLines(const LessonPlayer& player, float width, float scale) {
     std::string caption = player.lesson.steps[player.step].caption;
     caption.erase(std::remove(caption.begin(), caption.end(), '*'), caption.end());
-    const auto lines = WrapAtSpaces(caption, width, width, [](const std::string& text) {
-        return ImGui::CalcTextSize(text.c_str()).x;
-    });
-    const float wanted = ImGui::GetFrameHeightWithSpacing() * rows +
-                         ImGui::GetTextLineHeightWithSpacing() *
-                             static_cast<float>(std::max<std::size_t>(lines.size(), 1) +
-                                                (player.lock_note.empty() ? 0 : 1)) +
-                         style.WindowPadding.y * 2 + ImGui::GetTextLineHeightWithSpacing() * 0.5f;
-    const float floor = ImGui::GetFrameHeightWithSpacing() +
-                        ImGui::GetTextLineHeightWithSpacing() * kCaptionLines +
-                        style.WindowPadding.y * 2;
-    return std::min(std::max(wanted, floor), viewport->Size.y * 0.45f);
+    const auto measure = [scale](const std::string& text) {
+        return ImGui::CalcTextSize(text.c_str()).x * scale;
+    };
+    int lines = static_cast<int>(std::max<std::size_t>(
+        WrapAtSpaces(caption, width, width, measure).size(), 1));
+    if (!player.lock_note.empty())
+        lines += static_cast<int>(WrapAtSpaces(player.lock_note, width, width, measure).size());
+    return lines;
+}
+
+float CaptionWidth(const LessonPlayer& player, float bar_width) {
+    return std::max(bar_width - BarPadding() * 2 - StepColumnWidth(player) -
+                        ImGui::GetStyle().ItemSpacing.x * 2,
+                    ImGui::GetFontSize() * 4);
+}
+
+} // namespace
+
+int CaptionLinesAt(const LessonPlayer& player, float bar_width, float scale) {
+    if (!player.Active()) return 0;
+    return CaptionLines(player, CaptionWidth(player, bar_width), scale);
+}
+
+float CaptionScale(const LessonPlayer& player, float bar_width) {
+    if (!player.Active()) return 1.0f;
+    const float width = CaptionWidth(player, bar_width);
+    for (const float scale : {1.0f, 0.9f, kMinCaptionScale})
+        if (CaptionLines(player, width, scale) <= kCaptionLines) return scale;
+    return kMinCaptionScale;
+}
+
+float LessonBarHeight(const App& app) {
+    if (!app.lesson.Active()) return 0.0f;
+    // Three caption lines (the caption shrinks, down to kMinCaptionScale, rather than grow the
+    // bar), or the step column, whichever is taller.
+    const float line = ImGui::GetTextLineHeight();
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float caption = line * kCaptionLines + spacing * (kCaptionLines - 1);
+    const float column = line + spacing + ImGui::GetFrameHeight();
+    return std::max(caption, column) + BarPadding() * 2;
 }
 
 void DrawCaption(const std::string& caption, ImU32 emphasis) {
@@ -188,41 +224,52 @@ void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                    ImGuiWindowFlags_NoSavedSettings |
                                    ImGuiWindowFlags_NoFocusOnAppearing;
-    if (ImGui::Begin("##lesson", nullptr, flags)) {
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(BarPadding(), BarPadding()));
+    const bool visible = ImGui::Begin("##lesson", nullptr, flags);
+    ImGui::PopStyleVar();
+    if (visible) {
+        app.recorder.RecordLastItem("lesson.bar");
         const Theme& theme = GetTheme(app.view.theme);
         const int step = player.step + 1, steps = player.StepCount();
-        FlowRow row;
-        char heading[280];
-        std::snprintf(heading, sizeof heading, "Step %d of %d · %s", step, steps,
-                      player.lesson.title.c_str());
-        row.Item(ImGui::CalcTextSize(heading).x);
-        ImGui::TextDisabled("%s", heading);
-        app.recorder.RecordLastItem("lesson.heading");
-        row.Item(ButtonWidth("◀ Prev") + ButtonWidth("Next ▶") + ButtonWidth("Back to this step") +
-                 FlowRow::Spacing(2));
-        ImGui::BeginDisabled(step == 1);
-        if (ImGui::Button("◀ Prev")) GoToStep(app, player.step - 1);
-        ImGui::EndDisabled();
-        FormulaTooltip("The step before (PageUp or P).");
-        app.recorder.RecordLastItem("lesson.prev");
-        ImGui::SameLine();
-        ImGui::BeginDisabled(step == steps);
-        if (ImGui::Button("Next ▶")) GoToStep(app, player.step + 1);
-        ImGui::EndDisabled();
-        FormulaTooltip("The next step (PageDown, N, or a presentation clicker).");
-        app.recorder.RecordLastItem("lesson.next");
-        ImGui::SameLine();
-        if (ImGui::Button("Back to this step")) GoToStep(app, player.step);
-        FormulaTooltip("Undo what you changed since this step began (R).");
-        app.recorder.RecordLastItem("lesson.restore");
-        ImGui::BeginChild("##caption");
+        // The caption on the left, as large as three lines allow.
+        const float scale = CaptionScale(player, size.x);
+        const float column = StepColumnWidth(player);
+        ImGui::BeginChild("##caption", ImVec2(CaptionWidth(player, size.x), 0));
+        ImGui::SetWindowFontScale(scale);
         if (!player.lock_note.empty()) {
+            ImGui::PushTextWrapPos(0.0f);
             ImGui::TextColored(theme.ColorVec(Role::Warning), "%s", player.lock_note.c_str());
+            ImGui::PopTextWrapPos();
             app.recorder.RecordLastItem("lesson.lock_note");
         }
         DrawCaption(player.lesson.steps[player.step].caption, theme.Color(Role::Accent));
         ImGui::EndChild();
         app.recorder.RecordLastItem("lesson.caption");
+        // The step and the buttons on the right.
+        ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - column);
+        ImGui::BeginGroup();
+        ImGui::TextDisabled("Step %d of %d", step, steps);
+        app.recorder.RecordLastItem("lesson.heading");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s\n\nF5: %s.", player.lesson.title.c_str(),
+                              app.view.slide_mode ? "the menus and the status bar"
+                                                  : "slides (the lesson without the menus)");
+        ImGui::BeginDisabled(step == 1);
+        if (ImGui::Button(kPrevLabel)) GoToStep(app, player.step - 1);
+        ImGui::EndDisabled();
+        FormulaTooltip("The step before (PageUp or P).");
+        app.recorder.RecordLastItem("lesson.prev");
+        ImGui::SameLine();
+        ImGui::BeginDisabled(step == steps);
+        if (ImGui::Button(kNextLabel)) GoToStep(app, player.step + 1);
+        ImGui::EndDisabled();
+        FormulaTooltip("The next step (PageDown, N, or a presentation clicker).");
+        app.recorder.RecordLastItem("lesson.next");
+        ImGui::SameLine();
+        if (ImGui::Button(kRestoreLabel)) GoToStep(app, player.step);
+        FormulaTooltip("Back to this step: undo what was changed since it began (R).");
+        app.recorder.RecordLastItem("lesson.restore");
+        ImGui::EndGroup();
     }
     ImGui::End();
 }

@@ -14,6 +14,10 @@ namespace pelab {
 
 struct App;
 
+/// Frames in which panels scroll their outlined widgets into view after a step changes (ImGui
+/// settles window sizes over two frames).
+constexpr int kFocusFrames = 4;
+
 /// Seconds a step takes to glide pos A, pos B, the base, the pair and k to their new values.
 constexpr double kStepGlideSeconds = 0.4;
 
@@ -27,6 +31,8 @@ struct LessonPlayer {
     double glide_elapsed = kStepGlideSeconds;
     double from_pos_a = 0, from_pos_b = 0, from_base = 0, from_pair = 0, from_shift = 0;
     double to_pos_a = 0, to_pos_b = 0, to_base = 0, to_pair = 0, to_shift = 0;
+    /// H in slides: every control row, not only those the step outlines.
+    bool all_controls = false;
     /// The locked fields a change was snapped back on, for the lesson bar ("" = none lately).
     std::string lock_note;
 
@@ -46,9 +52,21 @@ void AdvanceGlide(App& app, double seconds);
 /// Puts the step's locked fields back to the step's values if anything changed them (called once
 /// a frame, after the panels; not during a glide). Says so in the lesson bar.
 void HoldLockedFields(App& app);
-/// Height of the lesson bar at the current text size (0 without a lesson).
+/// The lesson bar holds three caption lines; a longer caption is drawn smaller, down to
+/// kMinCaptionScale of the text size, and beyond that scrolls (`pelab lesson check` and the
+/// reader keep captions within kMaxCaptionCharacters so that it does not happen).
+constexpr int kCaptionLines = 3;
+constexpr float kMinCaptionScale = 0.8f;
+
+/// Height of the lesson bar at the current text size (0 without a lesson): three caption lines.
 float LessonBarHeight(const App& app);
-/// The bar, in the rectangle at the bottom of the window above the status bar.
+/// The text scale the step's caption is drawn at in a bar bar_width wide: 1, 0.9 or 0.8, the
+/// largest at which it takes at most kCaptionLines lines.
+float CaptionScale(const LessonPlayer& player, float bar_width);
+/// Lines the step's caption (and lock note) wrap to in a bar bar_width wide at this text scale.
+int CaptionLinesAt(const LessonPlayer& player, float bar_width, float scale);
+/// The bar, in the rectangle at the bottom of the window (above the status bar outside slides):
+/// the caption on the left, "Step n of N" and ◀ ▶ ↺ on the right.
 void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size);
 /// Outlines the step's highlighted widgets (from the widget recorder) over everything.
 void DrawLessonHighlights(App& app);

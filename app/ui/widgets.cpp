@@ -192,7 +192,8 @@ void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id) {
 
 bool BeginControls(FrameContext& frame) {
     frame.controls_in_strip = false;
-    if (!frame.show_controls) return false;
+    if (!frame.show_controls || (frame.slides && !frame.slide_controls)) return false;
+    frame.recorder.in_controls = true;
     const float font = ImGui::GetFontSize();
     const float available = ImGui::GetContentRegionAvail().y;
     // Presented: under 30 em (the pictures are the point). Tiled: only when the tile is so
@@ -210,8 +211,35 @@ bool BeginControls(FrameContext& frame) {
     return true;
 }
 
+void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
+                        const std::string& panel_id, bool controls) {
+    ImGuiWindow* window = ImGui::GetCurrentWindow();
+    float top = 0, bottom = 0;
+    bool any = false;
+    for (const std::string& name : names) {
+        if (!WidgetBelongsTo(name, panel_id) || recorder.control_names.count(name) != controls)
+            continue;
+        const auto placed = recorder.layout.find(name);
+        if (placed == recorder.layout.end()) continue;
+        top = any ? std::min(top, placed->second.item.y0) : placed->second.item.y0;
+        bottom = any ? std::max(bottom, placed->second.item.y1) : placed->second.item.y1;
+        any = true;
+    }
+    if (!any) return;
+    const float view_top = window->InnerRect.Min.y, view_bottom = window->InnerRect.Max.y;
+    float scroll = window->Scroll.y;
+    if (bottom - top > view_bottom - view_top || top < view_top)
+        scroll += top - view_top;
+    else if (bottom > view_bottom)
+        scroll += bottom - view_bottom;
+    if (std::fabs(scroll - window->Scroll.y) >= 1.0f) ImGui::SetScrollY(scroll);
+}
+
 void EndControls(FrameContext& frame) {
+    frame.recorder.in_controls = false;
     if (!frame.controls_in_strip) return;
+    if (frame.outlined != nullptr && frame.recorder.focus_frames > 0 && frame.recorder.enabled)
+        KeepOutlinedInView(frame.recorder, *frame.outlined, frame.panel_id, true);
     const float content = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y;
     ImGui::EndChild();
     ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##controls_height"), content);
@@ -224,6 +252,8 @@ void WidgetRecorder::RecordLastItem(const char* name) {
         ImGui::ScrollToItem(ImGuiScrollFlags_KeepVisibleEdgeY);
         scroll_to.clear();
     }
+    if (seen_names.count(name) == 0) seen_names.insert(name);
+    if (in_controls && control_names.count(name) == 0) control_names.insert(name);
     const ImVec2 item_min = ImGui::GetItemRectMin(), item_max = ImGui::GetItemRectMax();
     layout[name] = {{item_min.x, item_min.y, item_max.x, item_max.y},
                     ImGui::GetCurrentWindowRead()->WorkRect.Max.x};

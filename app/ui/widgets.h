@@ -43,6 +43,11 @@ class FlowRow;
 /// most a quarter of the height that scrolls, so the pictures stay in view; otherwise the controls
 /// are drawn as they are.
 bool BeginControls(FrameContext& frame);
+/// Scrolls the current window so that the outlined widgets of the panel it drew are in view:
+/// all of them when they fit, else the top of the first. controls: the names in its control rows
+/// (the strip), else the others (the panel's window).
+void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
+                        const std::string& panel_id, bool controls);
 void EndControls(FrameContext& frame);
 constexpr float kShortWindowEms = 30.0f;
 constexpr float kShortTileEms = 16.0f;

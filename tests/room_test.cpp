@@ -1,0 +1,160 @@
+// The room: a 1024×768 projector at text ×2, and a 1920×1080 screen at ×1, in every theme.
+//  - Step fit: every step of every shipped lesson, shown as slides, shows each widget it
+//    highlights inside the window, above the lesson bar, with its content in view (for a table
+//    or a grid, its first rows: at least kShownLines text lines of it, or all of it when it is
+//    smaller), and the lesson bar takes at most a fifth of the height.
+//  - Presented panels: each design-card panel presented alone at 1024×768 ×2 keeps its defining
+//    element and its result in view, the same way.
+// The expected widget lists come from the issue that asked for them (the picture, the element
+// that is the widget, the result), not from the panels' code.
+#include "headless_fixture.h"
+#include "lesson.h"
+#include "lesson_player.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+using namespace pelab;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Room {
+    const char* name;
+    float width, height, text_scale;
+};
+constexpr Room kProjector{"1024x768 text x2", 1024, 768, 2.0f};
+constexpr Room kRooms[] = {kProjector, {"1920x1080 text x1", 1920, 1080, 1.0f}};
+
+/// How much of a highlighted widget must be in view: all of it, or this many text lines of it
+/// (a table's header and first three rows) and this many text heights of its width.
+constexpr float kShownLines = 4.0f;
+constexpr float kShownEms = 12.0f;
+
+class RoomTest : public HeadlessApp {
+protected:
+    void Enter(const Room& room, ThemeId theme) {
+        ImGui::GetIO().DisplaySize = ImVec2(room.width, room.height);
+        app.view.font_scale = room.text_scale;
+        app.view.theme = theme;
+        BuildFonts(fonts, kBaseFontPixels * room.text_scale);
+        app.recorder.enabled = true;
+    }
+    // A few frames with a long time step: the step's glide lands, ImGui settles the windows'
+    // sizes and scrollbars; the last frame records the rectangles afresh.
+    void Settle() {
+        ImGui::GetIO().DeltaTime = 0.1f;
+        for (int frame = 0; frame < 6; ++frame) {
+            app.recorder.rects.clear();
+            app.recorder.layout.clear();
+            Frame();
+            if (HasFatalFailure()) return;
+        }
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    }
+
+    // "" when the widget is in view as the room needs it, else what is wrong.
+    std::string InView(const std::string& name, float bottom) {
+        const auto placed = app.recorder.layout.find(name);
+        const auto shown = app.recorder.rects.find(name);
+        if (placed == app.recorder.layout.end()) return name + " is not drawn";
+        if (shown == app.recorder.rects.end()) return name + " is drawn but scrolled out of view";
+        const WidgetRect& whole = placed->second.item;
+        const WidgetRect& seen = shown->second;
+        const ImVec2 display = ImGui::GetIO().DisplaySize;
+        std::ostringstream out;
+        if (seen.x0 < -0.5f || seen.y0 < -0.5f || seen.x1 > display.x + 0.5f ||
+            seen.y1 > display.y + 0.5f)
+            out << name << " reaches outside the window; ";
+        if (seen.y1 > bottom + 0.5f)
+            out << name << " runs under the lesson bar (ends at y " << seen.y1 << ", bar at "
+                << bottom << "); ";
+        const float line = ImGui::GetTextLineHeightWithSpacing();
+        const float need_height = std::min(whole.y1 - whole.y0, kShownLines * line);
+        const float need_width = std::min(whole.x1 - whole.x0, kShownEms * ImGui::GetFontSize());
+        if (seen.y1 - seen.y0 + 1.0f < need_height)
+            out << name << " shows " << seen.y1 - seen.y0 << " px of its height, needs "
+                << need_height << "; ";
+        if (seen.x1 - seen.x0 + 1.0f < need_width)
+            out << name << " shows " << seen.x1 - seen.x0 << " px of its width, needs "
+                << need_width << "; ";
+        return out.str();
+    }
+};
+
+std::vector<fs::path> ShippedLessons() {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(fs::path(PELAB_SOURCE_DIR) / "assets/lessons"))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace
+
+TEST_F(RoomTest, EveryLessonStepShowsWhatItHighlights) {
+    const std::vector<fs::path> files = ShippedLessons();
+    ASSERT_GE(files.size(), 2u);
+    int checked = 0;
+    for (const fs::path& file : files) {
+        Lesson lesson;
+        ASSERT_EQ(LoadLesson(file.string(), app.scene, app.panels, &lesson), "") << file;
+        for (const Room& room : kRooms) {
+            for (const ThemeId theme : kThemes) {
+                Enter(room, theme);
+                StartLesson(app, lesson);
+                ASSERT_TRUE(app.Slides());
+                for (int k = 0; k < app.lesson.StepCount(); ++k) {
+                    GoToStep(app, k);
+                    Settle();
+                    if (HasFatalFailure()) return;
+                    const std::string where = file.filename().string() + " step " +
+                                              std::to_string(k + 1) + " (\"" +
+                                              lesson.steps[k].caption.substr(0, 40) + "…\") at " +
+                                              room.name + ", theme " + GetTheme(theme).name;
+                    const float bar = LessonBarHeight(app);
+                    EXPECT_LE(bar, room.height * 0.2f) << where;
+                    EXPECT_GE(CaptionScale(app.lesson, room.width), kMinCaptionScale) << where;
+                    EXPECT_LE(CaptionLinesAt(app.lesson, room.width, kMinCaptionScale),
+                              kCaptionLines)
+                        << where << ": the caption needs more than " << kCaptionLines
+                        << " lines at " << kMinCaptionScale << " of the text size";
+                    for (const std::string& name : lesson.steps[k].highlight) {
+                        const std::string problem = InView(name, room.height - bar);
+                        if (!problem.empty()) ADD_FAILURE() << where << ": " << problem;
+                        ++checked;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
+// Presented alone on the projector, each panel keeps its picture, its defining element and its
+// result in view; other controls may scroll.
+TEST_F(RoomTest, PresentedPanelsKeepTheirDefiningElementInView) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> defining = {
+        {"compare", {"compare.offset_plot", "compare.table", "compare.similarity"}},
+        {"order",
+         {"order.pe_enabled", "order.verdict", "order.scores_a", "order.scores_b",
+          "order.weights_a", "order.weights_b"}},
+        {"waves", {"waves.wave_plot", "waves.spectrum", "waves.base"}},
+        {"clocks", {"clocks.grid", "clocks.shift_k"}},
+    };
+    for (const ThemeId theme : kThemes) {
+        for (const auto& [panel, names] : defining) {
+            Enter(kProjector, theme);
+            app.view.presented_panel = panel;
+            Settle();
+            if (HasFatalFailure()) return;
+            for (const std::string& name : names)
+                if (const std::string problem = InView(name, kProjector.height); !problem.empty())
+                    ADD_FAILURE() << panel << " presented at " << kProjector.name << ", theme "
+                                  << GetTheme(theme).name << ": " << problem;
+        }
+    }
+}
