@@ -43,7 +43,8 @@ inline std::vector<std::pair<std::string, std::string>> Inputs() {
     inputs.emplace_back("escapes", Repeat("{\"teach_back_text\":\"", "\\u00e9\\n\\\"", "", "\"}"));
     std::string lesson = "{\"format\":\"pelab-lesson\",\"title\":\"t\",\"steps\":[";
     for (int k = 0; k < 200; ++k)
-        lesson += std::string(k ? "," : "") + "{\"caption\":\"" + std::string(1900, 'c') +
+        lesson += std::string(k ? "," : "") + "{\"caption\":\"" + std::string(160, 'c') +
+                  "\",\"notes\":\"" + std::string(3000, 'n') +
                   "\",\"scene\":{\"d_model\":64,\"pair\":3,\"pos_a\":" + std::to_string(k) +
                   "},\"highlight\":[\"compare.dot_product\"]}";
     inputs.emplace_back("lesson_200_long_steps", lesson + "]}");

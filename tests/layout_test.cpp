@@ -267,13 +267,23 @@ TEST_F(Layout, ClockSummaryShowsDistinctPairsAndGrowsWithText) {
     EXPECT_EQ(summary_faces().size(), 1u);
     app.recorder.layout.clear();
     state.d_model = 512;
-    Present("clocks", {1024, 768}, 2.0f);
+    Present("clocks", {1024, 768}, 1.0f);
     faces = summary_faces();
     ASSERT_EQ(faces.size(), 3u);
     // The face's height: the group less its two caption lines (name, wavelength).
-    const float font = ImGui::GetFontSize(), captions = 2 * ImGui::GetTextLineHeightWithSpacing();
+    float font = ImGui::GetFontSize(), captions = 2 * ImGui::GetTextLineHeightWithSpacing();
     for (const auto& [name, rect] : faces)
         EXPECT_GE(rect.y1 - rect.y0 - captions, 2 * 2.2f * font - 1) << name;
+    // A projector at text scale 2: no room for a summary row; the grid, which has the same
+    // faces (the fastest first), keeps the height, and the legend stays.
+    app.recorder.layout.clear();
+    Present("clocks", {1024, 768}, 2.0f);
+    EXPECT_EQ(summary_faces().size(), 0u);
+    EXPECT_EQ(app.recorder.layout.count("clocks.legend"), 1u);
+    ASSERT_EQ(app.recorder.layout.count("clocks.grid"), 1u);
+    font = ImGui::GetFontSize();
+    const WidgetRect grid = app.recorder.layout["clocks.grid"].item;
+    EXPECT_GE(grid.y1 - grid.y0, 2 * 2.2f * font) << "the grid's faces grow with the text";
 }
 
 // An old projector at text scale 2 (1024×768): a presented panel's main picture is wholly in
@@ -287,7 +297,7 @@ TEST_F(Layout, ShortPresentedWindowShowsThePictureWhole) {
         float min_ems; // the picture's height at least, in text heights
     } cases[] = {{"waves", "waves.wave_plot", "waves.pair_slider", 9.0f},
                  {"compare", "compare.offset_plot", "compare.pos_a_input", 9.0f},
-                 {"clocks", "clocks.summary_pair_0", "clocks.play", 5.0f},
+                 {"clocks", "clocks.grid", "clocks.shift_k", 5.0f},
                  {"order", "order.scores_a", "order.sentence_a", 4.0f},
                  {"heatmap", "heatmap.plot", "heatmap.max_len", 6.0f},
                  {"calculator", "calculator.table", "calculator.pos_input", 6.0f},

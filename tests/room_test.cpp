@@ -30,9 +30,11 @@ constexpr Room kProjector{"1024x768 text x2", 1024, 768, 2.0f};
 constexpr Room kRooms[] = {kProjector, {"1920x1080 text x1", 1920, 1080, 1.0f}};
 
 /// How much of a highlighted widget must be in view: all of it, or this many text lines of it
-/// (a table's header and first three rows) and this many text heights of its width.
+/// (a table's header and first three rows) and this many text heights of its width (a plot's
+/// frame, without its axis labels: two plots side by side on a 1024-pixel screen at ×2 keep
+/// about 10 each).
 constexpr float kShownLines = 4.0f;
-constexpr float kShownEms = 12.0f;
+constexpr float kShownEms = 9.0f;
 
 class RoomTest : public HeadlessApp {
 protected:
@@ -151,6 +153,10 @@ TEST_F(RoomTest, PresentedPanelsKeepTheirDefiningElementInView) {
             app.view.presented_panel = panel;
             Settle();
             if (HasFatalFailure()) return;
+            if (getenv("ROOM_DEBUG"))
+                for (const auto& [n, r] : app.recorder.rects)
+                    if (n.rfind(panel, 0) == 0)
+                        printf("%s %.0f %.0f %.0f %.0f\n", n.c_str(), r.x0, r.y0, r.x1, r.y1);
             for (const std::string& name : names)
                 if (const std::string problem = InView(name, kProjector.height); !problem.empty())
                     ADD_FAILURE() << panel << " presented at " << kProjector.name << ", theme "

@@ -179,7 +179,8 @@ bool LoadSceneOption(const std::string& path, App& app) {
 bool LoadLessonOption(const std::string& path, int step, App& app) {
     if (path.empty()) return true;
     Lesson lesson;
-    if (const std::string error = LoadLesson(path, app.scene, app.panels, &lesson);
+    if (const std::string error =
+            LoadLesson(path, app.scene, app.panels, &lesson, LessonStart(app));
         !error.empty()) {
         std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(error).c_str());
         return false;

@@ -13,14 +13,37 @@ using nlohmann::json;
 std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool needs_caption,
                            LessonStep* step) {
     const FieldReader fields(item);
-    if (std::string error = fields.OnlyFields(
-            {"caption", "scene", "present", "open", "highlight", "lock"}, "a step");
+    // A lesson step (needs_caption) also has notes and fresh; a quiz's "show" object does not.
+    if (std::string error =
+            needs_caption
+                ? fields.OnlyFields({"caption", "notes", "scene", "present", "open", "highlight",
+                                     "lock", "fresh"},
+                                    "a step")
+                : fields.OnlyFields({"caption", "scene", "present", "open", "highlight", "lock"},
+                                    "a step");
         !error.empty())
         return error;
     if (std::string error =
             fields.Text("caption", needs_caption, 1, kMaxCaptionBytes, &step->caption);
         !error.empty())
         return error;
+    if (needs_caption) {
+        if (const std::size_t characters = CaptionCharacters(step->caption);
+            characters > kMaxCaptionCharacters)
+            return "field \"caption\": " + std::to_string(characters) +
+                   " characters; the lesson bar shows at most " +
+                   std::to_string(kMaxCaptionCharacters) +
+                   " (three lines at 1024x768, text x2): move the rest to the step's \"notes\"";
+        if (std::string error = fields.Text("notes", false, 0, kMaxNotesBytes, &step->notes);
+            !error.empty())
+            return error;
+        if (fields.Has("fresh")) {
+            if (!item["fresh"].is_boolean())
+                return "field \"fresh\": must be true or false (got " + Excerpt(item["fresh"]) +
+                       ")";
+            step->fresh = item["fresh"].get<bool>();
+        }
+    }
     const json* scene = nullptr;
     if (std::string error = fields.Object("scene", &scene); !error.empty())
         return error + " (an object of scene fields)";
@@ -58,81 +81,103 @@ std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool n
     return "";
 }
 
-std::string ReadLesson(const json& doc, const SceneTable& table, const PanelRegistry& panels,
-                       Lesson* out) {
+std::size_t CaptionCharacters(const std::string& caption) {
+    std::size_t characters = 0;
+    for (const char c : caption)
+        // A code point starts at every byte that is not a continuation byte (10xxxxxx).
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80 && c != '*') ++characters;
+    return characters;
+}
+
+std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
+                                     const PanelRegistry& panels, const json& start, Lesson* out) {
+    std::vector<std::string> problems;
     const FieldReader fields(doc);
     if (std::string error = fields.OnlyFields({"format", "version", "title", "steps"}, "a lesson");
-        !error.empty())
-        return error;
+        !error.empty()) {
+        problems.push_back(error);
+        if (!doc.is_object()) return problems;
+    }
     if (std::string error = fields.Exactly("format", "pelab-lesson", "must be \"pelab-lesson\"");
         !error.empty())
-        return error;
+        problems.push_back(error);
     if (std::string error = fields.Exactly("version", 1, "this PE Lab reads lesson version 1");
         !error.empty())
-        return error;
+        problems.push_back(error);
     Lesson lesson;
     if (std::string error = fields.Text("title", true, 1, 200, &lesson.title); !error.empty())
-        return error;
+        problems.push_back(error);
     const json* steps = nullptr;
     if (std::string error =
             fields.List("steps", true, 1, static_cast<std::size_t>(kMaxLessonSteps), &steps);
-        !error.empty())
-        return error;
+        !error.empty()) {
+        problems.push_back(error);
+        return problems;
+    }
+    // Steps are counted from 1, as the lesson bar shows them.
+    const auto where = [](std::size_t k) { return "step " + std::to_string(k + 1) + ": "; };
+    std::vector<bool> readable(steps->size(), false);
     for (std::size_t k = 0; k < steps->size(); ++k) {
         LessonStep step;
-        // Steps are counted from 1, as the lesson bar shows them.
         if (std::string error = ReadLessonStep((*steps)[k], panels, true, &step); !error.empty())
-            return "step " + std::to_string(k + 1) + ": " + error;
+            problems.push_back(where(k) + error);
+        else
+            readable[k] = true;
         lesson.steps.push_back(std::move(step));
     }
     // Each step's scene is checked where it will be applied: after the steps before it (a pair
-    // that needs the d_model an earlier step set). The steps are applied in turn to the live
-    // table, then the scene from before is put back, whatever happened. Locks are checked once
-    // the step's scene has passed, so every value read there has its type.
+    // that needs the d_model an earlier step set), or from the start when it is fresh. The
+    // steps are applied in turn to the live table, then the scene from before is put back,
+    // whatever happened. Locks are checked once the step's scene has passed, so every value
+    // read there has its type. A step that could not be read is skipped.
     const json before = table.Document();
-    std::string error;
-    for (std::size_t k = 0; k < lesson.steps.size() && error.empty(); ++k) {
+    table.ApplyDocument(start);
+    for (std::size_t k = 0; k < lesson.steps.size(); ++k) {
+        if (!readable[k]) continue;
         const LessonStep& step = lesson.steps[k];
-        const std::string where = "step " + std::to_string(k + 1) + ": ";
+        if (step.fresh) table.ApplyDocument(start);
         if (std::string why = table.ApplyDocument(step.scene); !why.empty()) {
-            error = where + (why.rfind("field ", 0) == 0 ? why : "field \"scene\": " + why);
-            break;
+            problems.push_back(where(k) +
+                               (why.rfind("field ", 0) == 0 ? why : "field \"scene\": " + why));
+            continue;
         }
         const bool plays = step.scene.contains("playing") && step.scene["playing"] == true;
         for (const std::string& name : step.lock) {
-            if (name == "pos_a" && plays) {
-                error = where + "field \"lock\": pos A cannot be locked in a step that plays it";
-                break;
-            }
-            if (table.Find(name) == nullptr || name == "playing") {
-                error = where + "field \"lock\": " + Excerpt(json(name)) +
-                        " is not a scene field that can be locked";
-                break;
-            }
+            if (name == "pos_a" && plays)
+                problems.push_back(
+                    where(k) + "field \"lock\": pos A cannot be locked in a step that plays it");
+            else if (table.Find(name) == nullptr || name == "playing")
+                problems.push_back(where(k) + "field \"lock\": " + Excerpt(json(name)) +
+                                   " is not a scene field that can be locked");
         }
     }
     table.ApplyDocument(before);
-    if (!error.empty()) return error;
-    *out = std::move(lesson);
-    return "";
+    if (problems.empty()) *out = std::move(lesson);
+    return problems;
+}
+
+std::string ReadLesson(const json& doc, const SceneTable& table, const PanelRegistry& panels,
+                       Lesson* out, const json& start) {
+    const std::vector<std::string> problems = CheckLesson(doc, table, panels, start, out);
+    return problems.empty() ? "" : problems.front();
 }
 
 std::string ParseLesson(const std::string& text, const SceneTable& table,
-                        const PanelRegistry& panels, Lesson* out) {
+                        const PanelRegistry& panels, Lesson* out, const json& start) {
     json doc;
     if (std::string error = ParseJsonInput(text, &doc); !error.empty()) return error;
-    return ReadLesson(doc, table, panels, out);
+    return ReadLesson(doc, table, panels, out, start);
 }
 
 std::string LoadLesson(const std::string& path, const SceneTable& table,
-                       const PanelRegistry& panels, Lesson* out) {
+                       const PanelRegistry& panels, Lesson* out, const json& start) {
     JsonFile file;
     if (std::string error = ReadJsonFile(path, &file); !error.empty()) return "lesson " + error;
     if (file.png)
         return "lesson " + Excerpt(json(path), 200) +
                " is a PNG figure: open it as a scene (--scene); a lesson is a JSON file";
     Lesson lesson;
-    if (std::string error = ReadLesson(file.doc, table, panels, &lesson); !error.empty())
+    if (std::string error = ReadLesson(file.doc, table, panels, &lesson, start); !error.empty())
         return "lesson " + Excerpt(json(path), 200) + ": " + error;
     lesson.path = path;
     *out = std::move(lesson);

@@ -41,6 +41,24 @@ void ClocksPanel::Draw(FrameContext& frame) {
 void ClocksPanel::DrawTransport(FrameContext& frame) {
     AppState& state = frame.state;
     FlowRow row;
+    const auto shift_controls = [&] {
+        row.Item(CheckboxWidth("k-shift arc"));
+        ImGui::Checkbox("k-shift arc", &show_shift);
+        frame.Record("clocks.show_shift");
+        const float marker = FlowRow::Spacing() + HelpMarkerWidth();
+        const float k_width = FitWidth(7.0f, "k") - marker;
+        row.Item(LabelledWidth(k_width, "k") + marker);
+        ImGui::SetNextItemWidth(k_width);
+        ImGui::SliderInt("k", &state.shift_k, -100, 100);
+        frame.Record("clocks.shift_k");
+        ImGui::SameLine();
+        HelpMarker(
+            "Moving from pos A to pos A + k turns every hand by ω_i·k: the reddish-purple arc. "
+            "The arc depends on k only, never on where A is; that is the rotation R_k.");
+    };
+    // In a strip (a short window: two rows show) the shift k comes first: it is what the clocks
+    // are there to show.
+    if (frame.controls_in_strip) shift_controls();
     PlayControls(frame, row, "clocks");
     row.Item(ButtonWidth("-1") + FlowRow::Spacing() + ButtonWidth("+1"));
     if (ImGui::Button("-1")) state.pos_a = std::max(0.0, std::round(state.pos_a) - 1);
@@ -63,18 +81,7 @@ void ClocksPanel::DrawTransport(FrameContext& frame) {
     row.Item(CheckboxWidth("pos B hand"));
     ImGui::Checkbox("pos B hand", &show_b);
     frame.Record("clocks.show_b");
-    row.Item(CheckboxWidth("k-shift arc"));
-    ImGui::Checkbox("k-shift arc", &show_shift);
-    frame.Record("clocks.show_shift");
-    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
-    const float k_width = FitWidth(7.0f, "k") - marker;
-    row.Item(LabelledWidth(k_width, "k") + marker);
-    ImGui::SetNextItemWidth(k_width);
-    ImGui::SliderInt("k", &state.shift_k, -100, 100);
-    frame.Record("clocks.shift_k");
-    ImGui::SameLine();
-    HelpMarker("Moving from pos A to pos A + k turns every hand by ω_i·k: the reddish-purple arc. "
-               "The arc depends on k only, never on where A is; that is the rotation R_k.");
+    if (!frame.controls_in_strip) shift_controls();
     const float size_width = FitWidth(6.0f, "size");
     row.Item(LabelledWidth(size_width, "size"));
     ImGui::SetNextItemWidth(size_width);
@@ -199,6 +206,23 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
     for (const char* line : {legend_a, legend_b, legend_k, legend_pair})
         legend_width = std::max(legend_width, ImGui::CalcTextSize(line).x);
     const float gap = font * 1.5f;
+    if (frame.pictures_first) {
+        // A short window (a projector at text ×2): the grid below has every face, the fastest
+        // first, so the summary is the legend alone, on as few lines as the width allows.
+        FlowRow legend;
+        ImGui::BeginGroup();
+        const auto item = [&](const char* text, const ImVec4& colour) {
+            legend.Item(ImGui::CalcTextSize(text).x, gap);
+            ImGui::TextColored(colour, "%s", text);
+        };
+        item(legend_a, frame.ColorVec(Role::PosA));
+        if (show_b) item(legend_b, frame.ColorVec(Role::PosB));
+        if (show_shift && state.shift_k != 0) item(legend_k, frame.ColorVec(Role::ShiftArc));
+        item(legend_pair, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::EndGroup();
+        frame.Record("clocks.legend");
+        return;
+    }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // The height share keeps room for the grid below, but never shrinks a face under 2.2 em:
     // a face must grow with the text, or at text scale 2 it is smaller than its own caption.

@@ -19,8 +19,15 @@ namespace pelab {
 void ComparePanel::Draw(FrameContext& frame) {
     // The inputs first: a preset changes d_model, and everything below must be computed for the
     // d_model it draws with (the table once read PE vectors of the old, smaller width).
+    filter_in_strip = false;
     if (BeginControls(frame)) {
         DrawPositionInputs(frame);
+        // In a strip (a short presented window) the table's filter joins the controls, which
+        // may scroll: the table below keeps its lines for its rows.
+        if (frame.controls_in_strip && frame.presented) {
+            DrawFilterControls(frame, frame.state.d_model);
+            filter_in_strip = true;
+        }
         EndControls(frame);
     }
     const AppState& state = frame.state;
@@ -35,16 +42,39 @@ void ComparePanel::Draw(FrameContext& frame) {
         explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base).text;
     }
     if (frame.show_controls) ImGui::Separator();
-    DrawReadouts(frame);
     const float font = ImGui::GetFontSize();
-    if (frame.pictures_first) {
-        // A short panel: the offset picture right under the numbers, then the words.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float half = (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x) * 0.5f;
+    in_band = frame.presented && frame.pictures_first && half >= font * 14.0f;
+    if (in_band) {
+        // Presented in a short window (a projector at text ×2): the offset picture on the left, the
+        // numbers and the words on the right (each half needs 14 em: "Euclidean distance" and
+        // its value), and below them the table with its header and first rows (5.5 text
+        // heights, and the filter row when it is not in the strip).
+        const float table =
+            font * 5.5f + style.ItemSpacing.y * 2 +
+            (frame.show_controls && !filter_in_strip ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
+        const float band = std::max(font * 9.0f, ImGui::GetContentRegionAvail().y - table);
+        ImGui::BeginChild("##offset_half", ImVec2(half, band), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        DrawOffsetPlot(frame, band);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##compare_words", ImVec2(0, band), false);
+        DrawReadouts(frame);
+        DrawExplanation(frame);
+        DrawShift(frame);
+        ImGui::EndChild();
+    } else if (frame.pictures_first) {
+        // A short tile: the offset picture right under the numbers, then the words.
         // 60 % of what is left: the sentences and the table's first rows follow in view when
         // there is room for them (tiled at 1920×1080), the plot alone when there is not.
+        DrawReadouts(frame);
         DrawOffsetPlot(frame, std::max(font * 9.0f, ImGui::GetContentRegionAvail().y * 0.6f));
         DrawExplanation(frame);
         DrawShift(frame);
     } else {
+        DrawReadouts(frame);
         DrawExplanation(frame);
         DrawShift(frame);
         // The picture of "depends only on the offset": 40 % of what is left, at least 11 em
@@ -143,7 +173,15 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
     char formula[256];
     FlowRow row;
     const float gap = ImGui::GetFontSize() * 1.5f;
+    // In a short window the numbers sit in a half-width column: one name and value per row.
+    const bool as_table =
+        in_band && ImGui::BeginTable("##compare_numbers", 2, ImGuiTableFlags_SizingFixedFit);
     const auto block = [&](const char* name, const char* value, const char* record) {
+        if (as_table) {
+            ReadoutRow(name, formula, "%s", value);
+            frame.Record(record);
+            return;
+        }
         row.Item(ReadoutBlockWidth(name, value), gap);
         ReadoutBlock(frame, name, value, formula, record);
     };
@@ -169,13 +207,18 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
                   state.d_model, c.dot_product);
     std::snprintf(value, sizeof value, "%.4f", c.euclidean_distance);
     block("Euclidean distance", value, "compare.euclidean");
+    if (as_table) ImGui::EndTable();
     ImGui::Text("similarity: %s", similarity_label(c.cosine_similarity));
     frame.Record("compare.similarity");
-    ImGui::SameLine();
     char thresholds[160];
     std::snprintf(thresholds, sizeof thresholds,
                   "(cosine ≥ %.2f very high · ≥ %.2f high · ≥ %.2f moderate · below: low)",
                   kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
+    if (as_table) {
+        FormulaTooltip(thresholds);
+        return;
+    }
+    ImGui::SameLine();
     MutedWrappedText(thresholds);
 }
 
@@ -298,7 +341,7 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     // The width the vectors were computed for this frame (never past their end).
     const int d = static_cast<int>(pe_a.size());
-    if (frame.show_controls) DrawFilterControls(frame, d);
+    if (frame.show_controls && !filter_in_strip) DrawFilterControls(frame, d);
     range_first = std::clamp(range_first, 0, d - 1);
     range_last = std::clamp(range_last, range_first, d - 1);
     visible_dims.clear();
@@ -311,8 +354,9 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     // ImGui does while it measures one) the child skips its items while the table's columns
     // count as visible, and ImGui 1.86 asserts. Such a frame shows nothing anyway.
     if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f) return;
-    if (!ImGui::BeginTable("##dims", 6, flags,
-                           ImVec2(0, std::max(font * 8, ImGui::GetContentRegionAvail().y))))
+    if (!ImGui::BeginTable(
+            "##dims", 6, flags,
+            ImVec2(0, std::max(font * (in_band ? 5.5f : 8.0f), ImGui::GetContentRegionAvail().y))))
         return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);

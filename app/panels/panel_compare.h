@@ -24,7 +24,9 @@ struct ComparePanel : Panel {
     bool HasTable() const override { return true; }
     int range_first = 0, range_last = 63;
     int every_k = 8;
-    std::string input_note; ///< why a typed position was changed
+    std::string input_note;       ///< why a typed position was changed
+    bool filter_in_strip = false; ///< this frame's filter row went into the controls strip
+    bool in_band = false; ///< this frame: the plot beside the numbers, over the table's first rows
     // Per-frame data (kept to reuse the allocations).
     std::vector<double> pe_a, pe_b, contributions, omegas;
     std::vector<int> visible_dims;

@@ -100,10 +100,45 @@ void RotationPanel::Draw(FrameContext& frame) {
     }
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // The circle and its matrix on top, the two "depends only on k" pictures below: side by
-    // side when there is width for both, stacked otherwise.
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    // The similarity picture, in a child of its own width so that its title wraps to it.
+    const auto draw_similarity = [&](float width, float height) {
+        similarity_view.SetHome(plot::Range{0, static_cast<double>(similarity_len)},
+                                plot::Range{0, static_cast<double>(similarity_len)});
+        if (similarity_view_len != similarity_len)
+            similarity_view.Reset(), similarity_view_len = similarity_len;
+        ImGui::BeginChild("##similarity_area", ImVec2(width, height), false,
+                          ImGuiWindowFlags_NoScrollbar);
+        char title[160];
+        std::snprintf(title, sizeof title,
+                      "PE(p)·PE(q) / %d over %d positions: each diagonal (one p − q) has one "
+                      "colour.",
+                      frame.state.d_model / 2, similarity_len);
+        WrappedText(title);
+        DrawSimilarityPlot(frame, "##rotation_similarity", similarity_view, similarity_len, 3,
+                           ImVec2(-1, ImGui::GetContentRegionAvail().y), false, gpu_error,
+                           "rotation.similarity", SimilarityColumn::ShiftK);
+        ImGui::EndChild();
+    };
     // Beside the text when the width allows (then 40 % of the height), else alone on its row.
     const bool beside = avail.x > font * 48.0f;
+    if (frame.pictures_first && !beside) {
+        // A short, narrow window (a projector at text ×2): the circle and the curves side by
+        // side over the whole height, the two pictures of "a shift is a fixed turn"; the matrix,
+        // its residual and the similarity picture follow below the fold.
+        const float band = std::max(font * 10.0f, avail.y);
+        const float circle = std::min(band, (avail.x - spacing) * 0.42f);
+        DrawCircle(frame, circle);
+        ImGui::SameLine();
+        ImGui::BeginChild("##curves_area", ImVec2(0, band), false, ImGuiWindowFlags_NoScrollbar);
+        DrawCurves(frame, ImGui::GetContentRegionAvail());
+        ImGui::EndChild();
+        DrawMatrix(frame);
+        draw_similarity(avail.x, std::max(font * 12.0f, avail.y));
+        return;
+    }
+    // The circle and its matrix on top, the two "depends only on k" pictures below: side by
+    // side when there is width for both, stacked otherwise.
     const float circle_size =
         beside ? std::clamp(std::min(avail.y * 0.4f, avail.x * 0.4f), font * 8.0f, font * 24.0f)
                : std::clamp(std::min(std::max(avail.y * 0.6f, font * 12.0f), avail.x), font * 8.0f,
@@ -115,7 +150,7 @@ void RotationPanel::Draw(FrameContext& frame) {
     ImGui::EndGroup();
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool side_by_side = avail.x > font * 50.0f;
-    const float width = side_by_side ? (avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f : -1.0f;
+    const float width = side_by_side ? (avail.x - spacing) * 0.5f : -1.0f;
     const float height = std::max(font * 10.0f, side_by_side ? rest : rest * 0.5f);
     // Each picture in a child of its own width, so that its title wraps to the picture.
     const float child_width = side_by_side ? width : avail.x;
@@ -124,21 +159,7 @@ void RotationPanel::Draw(FrameContext& frame) {
     DrawCurves(frame, ImGui::GetContentRegionAvail());
     ImGui::EndChild();
     if (side_by_side) ImGui::SameLine();
-    similarity_view.SetHome(plot::Range{0, static_cast<double>(similarity_len)},
-                            plot::Range{0, static_cast<double>(similarity_len)});
-    if (similarity_view_len != similarity_len)
-        similarity_view.Reset(), similarity_view_len = similarity_len;
-    ImGui::BeginChild("##similarity_area", ImVec2(child_width, height), false,
-                      ImGuiWindowFlags_NoScrollbar);
-    char title[160];
-    std::snprintf(title, sizeof title,
-                  "PE(p)·PE(q) / %d over %d positions: each diagonal (one p − q) has one colour.",
-                  frame.state.d_model / 2, similarity_len);
-    WrappedText(title);
-    DrawSimilarityPlot(frame, "##rotation_similarity", similarity_view, similarity_len, 3,
-                       ImVec2(-1, ImGui::GetContentRegionAvail().y), false, gpu_error,
-                       "rotation.similarity", SimilarityColumn::ShiftK);
-    ImGui::EndChild();
+    draw_similarity(child_width, height);
 }
 
 void RotationPanel::DrawControls(FrameContext& frame) {

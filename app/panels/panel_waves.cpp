@@ -41,6 +41,27 @@ void WavesPanel::Draw(FrameContext& frame) {
     // included) the rest, at least 10 em; stacked in a short window it keeps 13 em and the
     // spectrum goes below the fold.
     const float left = ImGui::GetContentRegionAvail().y;
+    if (frame.pictures_first && !side_by_side) {
+        // A short window (a projector at text ×2): the waves and the spectrum side by side,
+        // sharing the width and each the whole height left, so that the room sees both.
+        const float height = std::max(font * 10.0f, left);
+        // The stacked waves carry a label column of their own, so they take the larger share.
+        const float share = many_waves ? 0.62f : 0.5f;
+        const float half =
+            (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * share;
+        const ImGuiWindowFlags flags =
+            ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+        ImGui::BeginChild("##wave_half", ImVec2(half, height), false, flags);
+        DrawWavePlot(frame, height);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##spectrum_half", ImVec2(0, height), false, flags);
+        DrawSpectrum(frame, height);
+        ImGui::EndChild();
+        ImGui::EndGroup();
+        DrawReadouts(frame);
+        return;
+    }
     const float available = side_by_side ? left : std::clamp(left, font * 12.0f, font * 34.0f);
     const float spectrum = std::max(font * 9, available * (many_waves ? 0.2f : 0.36f));
     DrawWavePlot(frame, std::max(font * (side_by_side ? 10.0f : 13.0f),
@@ -56,37 +77,53 @@ void WavesPanel::DrawControls(FrameContext& frame) {
     const float marker = FlowRow::Spacing() + HelpMarkerWidth();
     const float slider = FitWidth(12.0f, "d_model") - marker;
     FlowRow row;
-    row.Item(LabelledWidth(slider, "pair i") + marker);
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
-                     ImGuiSliderFlags_AlwaysClamp);
-    frame.Record("waves.pair_slider");
-    ImGui::SameLine();
-    HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
-               "Up/Down arrows change it from anywhere.");
-    row.Item(LabelledWidth(slider, "d_model") + marker);
-    DModelSlider(frame, slider, &d_model_note);
-    frame.Record("waves.d_model");
-    ImGui::SameLine();
-    HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
-               "Ctrl+click to type a value; odd values are rounded up to the next even one.");
-    row.Item(LabelledWidth(slider, "base") + marker);
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase, "%.0f",
-                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    frame.Record("waves.base");
-    ImGui::SameLine();
-    {
-        // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
-        // wavelength is 2π·base^((d−2)/d), not 2π·base (that would be i = d/2).
-        const int slowest = state.d_model / 2 - 1;
-        char help[256];
-        std::snprintf(help, sizeof help,
-                      "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
-                      "pair, i = %d, needs 2π·%s^(%d/%d) = %s positions for one turn.",
-                      slowest, ShownNumber(state.base).c_str(), 2 * slowest, state.d_model,
-                      ShownNumber(wavelength(slowest, state.d_model, state.base)).c_str());
-        HelpMarker(help);
+    const auto pair_slider = [&] {
+        row.Item(LabelledWidth(slider, "pair i") + marker);
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
+                         ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("waves.pair_slider");
+        ImGui::SameLine();
+        HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
+                   "Up/Down arrows change it from anywhere.");
+    };
+    const auto d_model_slider = [&] {
+        row.Item(LabelledWidth(slider, "d_model") + marker);
+        DModelSlider(frame, slider, &d_model_note);
+        frame.Record("waves.d_model");
+        ImGui::SameLine();
+        HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
+                   "Ctrl+click to type a value; odd values are rounded up to the next even one.");
+    };
+    const auto base_slider = [&] {
+        row.Item(LabelledWidth(slider, "base") + marker);
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase,
+                            "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("waves.base");
+        ImGui::SameLine();
+        {
+            // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
+            // wavelength is 2π·base^((d−2)/d), not 2π·base (that would be i = d/2).
+            const int slowest = state.d_model / 2 - 1;
+            char help[256];
+            std::snprintf(
+                help, sizeof help,
+                "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
+                "pair, i = %d, needs 2π·%s^(%d/%d) = %s positions for one turn.",
+                slowest, ShownNumber(state.base).c_str(), 2 * slowest, state.d_model,
+                ShownNumber(wavelength(slowest, state.d_model, state.base)).c_str());
+            HelpMarker(help);
+        }
+    };
+    // In a strip (a short window) the base comes second: it is what sets the spectrum.
+    pair_slider();
+    if (frame.controls_in_strip) {
+        base_slider();
+        d_model_slider();
+    } else {
+        d_model_slider();
+        base_slider();
     }
     row.Item(LabelledWidth(slider, "pos A") + marker);
     const double position_min = 0.0;
@@ -200,6 +237,8 @@ void WavesPanel::DrawViewButtons(FrameContext& frame, bool fit_button) {
     ImGui::Checkbox("pin view", &pin_view);
     FormulaTooltip("Unticked, the view pans to keep pos A in sight when it moves out.");
     frame.Record("waves.pin_view");
+    // The mouse hint takes a line a short window (a projector) cannot spare.
+    if (frame.pictures_first) return;
     const char* hint = "wheel: zoom  drag: pan  double-click: reset";
     row.Item(ImGui::CalcTextSize(hint).x);
     ImGui::TextDisabled("%s", hint);

@@ -434,10 +434,14 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     }
     if (app.pending.arrange) app.recorder.focus_frames = kFocusFrames;
     // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
-    // stays, to get back; so does the status bar).
+    // stays, to get back, and so does the status bar, unless the screen is short).
     const bool screenshot = !options.solo_panel.empty();
-    // Slides: no menu bar and no status bar, the lesson bar at the very bottom.
-    const bool slides = !screenshot && app.Slides();
+    // Slides: no menu bar and no status bar, the lesson bar at the very bottom. So for a panel
+    // presented on a short screen (a projector at text ×2), which needs every line; Esc (or F1's
+    // sheet) brings back the tiles and the menus.
+    const bool short_screen = viewport->Size.y < ImGui::GetFontSize() * kShortWindowEms;
+    const bool slides =
+        !screenshot && (app.Slides() || (!app.view.presented_panel.empty() && short_screen));
     const float top = screenshot || slides ? 0.0f : bar;
     const float status_bar = top;
     const std::string& solo = screenshot ? options.solo_panel : app.view.presented_panel;

@@ -134,7 +134,8 @@ std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesso
         app.pending.arrange = true;
     } else if (holds == Holds::Lesson) {
         Lesson lesson;
-        if (std::string error = ReadLesson(file.doc, app.scene, app.panels, &lesson);
+        if (std::string error =
+                ReadLesson(file.doc, app.scene, app.panels, &lesson, LessonStart(app));
             !error.empty())
             return "lesson " + Quoted(path) + ": " + error; // "lesson "path": step 7: …"
         lesson.path = path;

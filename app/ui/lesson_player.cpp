@@ -14,7 +14,6 @@ namespace pelab {
 
 namespace {
 
-
 // 0 → 1 with zero speed at both ends (the glide starts and lands softly).
 double Ease(double t) {
     t = std::clamp(t, 0.0, 1.0);
@@ -23,9 +22,19 @@ double Ease(double t) {
 
 } // namespace
 
+nlohmann::json LessonStart(const App& app) {
+    nlohmann::json start = app.defaults;
+    // The theme, text size and hidden controls are the room's (a step may still set them); the
+    // teach-back text is the student's work, typed during the lesson: a step never takes it back
+    // (and asks before replacing it).
+    for (const char* room : {"theme", "font_scale", "hide_controls", "teach_back_text"})
+        start.erase(room);
+    return start;
+}
+
 void StartLesson(App& app, Lesson lesson) {
     app.lesson.lesson = std::move(lesson);
-    app.lesson.start = app.scene.Document();
+    app.lesson.start = LessonStart(app);
     app.lesson.blank = false;
     app.lesson.step = -1;
     app.view.slide_mode = true;
@@ -41,16 +50,13 @@ void GoToStep(App& app, int k) {
     const double pos_a = app.state.pos_a, pos_b = app.state.pos_b, base = app.state.base;
     const double pair = app.state.pair, shift = app.state.shift_k;
     // Every step was checked in this order when the lesson was read, so none of these fails.
-    // The theme, text size and hidden controls are the room's: the scene from before the lesson
-    // does not bring back the old ones (a step may still set them).
-    nlohmann::json start = player.start;
-    // The teach-back text is the student's work, typed during the lesson: a step never takes
-    // it back to what it was when the lesson began (and asks before replacing it).
-    for (const char* room : {"theme", "font_scale", "hide_controls", "teach_back_text"})
-        start.erase(room);
-    app.scene.ApplyDocument(start);
-    for (int s = 0; s <= k; ++s)
+    // A step is the lesson's own scene: the steps up to it applied to the start (the defaults),
+    // or from the start again at a fresh step; what the students changed is undone.
+    app.scene.ApplyDocument(player.start);
+    for (int s = 0; s <= k; ++s) {
+        if (player.lesson.steps[s].fresh) app.scene.ApplyDocument(player.start);
         app.scene.ApplyDocument(app.GuardStudentWork(player.lesson.steps[s].scene));
+    }
     player.shown = app.scene.Document();
     const bool had_step = player.step >= 0;
     player.step = k;
@@ -137,13 +143,14 @@ constexpr const char* kRestoreLabel = "↺##restore";
 float StepColumnWidth(const LessonPlayer& player) {
     char widest[64];
     std::snprintf(widest, sizeof widest, "Step %d of %d", player.StepCount(), player.StepCount());
-    return std::max(ImGui::CalcTextSize(widest).x, ButtonWidth(kPrevLabel) +
-                                                       ButtonWidth(kNextLabel) +
-                                                       ButtonWidth(kRestoreLabel) +
-                                                       FlowRow::Spacing(2));
+    return std::max(ImGui::CalcTextSize(widest).x,
+                    ButtonWidth(kPrevLabel) + ButtonWidth(kNextLabel) + ButtonWidth(kRestoreLabel) +
+                        FlowRow::Spacing(2));
 }
 
-float BarPadding() { return ImGui::GetFontSize() * 0.3f; }
+float BarPadding() {
+    return ImGui::GetFontSize() * 0.3f;
+}
 
 // The caption without its stars, and the lock note, as the lines they wrap to at this width
 // and text scale.
@@ -153,8 +160,8 @@ int CaptionLines(const LessonPlayer& player, float width, float scale) {
     const auto measure = [scale](const std::string& text) {
         return ImGui::CalcTextSize(text.c_str()).x * scale;
     };
-    int lines = static_cast<int>(std::max<std::size_t>(
-        WrapAtSpaces(caption, width, width, measure).size(), 1));
+    int lines = static_cast<int>(
+        std::max<std::size_t>(WrapAtSpaces(caption, width, width, measure).size(), 1));
     if (!player.lock_note.empty())
         lines += static_cast<int>(WrapAtSpaces(player.lock_note, width, width, measure).size());
     return lines;
@@ -234,7 +241,12 @@ void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {
         // The caption on the left, as large as three lines allow.
         const float scale = CaptionScale(player, size.x);
         const float column = StepColumnWidth(player);
-        ImGui::BeginChild("##caption", ImVec2(CaptionWidth(player, size.x), 0));
+        // A caption that fits its three lines needs no scrollbar (the last line's spacing would
+        // otherwise show one); a longer one (lesson check refuses it) can still be scrolled.
+        const float caption_width = CaptionWidth(player, size.x);
+        const bool fits = CaptionLines(player, caption_width, scale) <= kCaptionLines;
+        ImGui::BeginChild("##caption", ImVec2(caption_width, 0), false,
+                          fits ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_None);
         ImGui::SetWindowFontScale(scale);
         if (!player.lock_note.empty()) {
             ImGui::PushTextWrapPos(0.0f);

@@ -25,7 +25,7 @@ struct LessonPlayer {
     Lesson lesson;
     int step = -1;        ///< 0-based step on screen; -1: no lesson
     bool blank = false;   ///< B: a black screen until any key
-    nlohmann::json start; ///< the scene from before the lesson began
+    nlohmann::json start; ///< where every step's scene starts: LessonStart
     nlohmann::json shown; ///< the scene the current step set (R / "Back to this step")
     // The glide: from → to over kStepGlideSeconds.
     double glide_elapsed = kStepGlideSeconds;
@@ -40,7 +40,11 @@ struct LessonPlayer {
     int StepCount() const { return static_cast<int>(lesson.steps.size()); }
 };
 
-/// Starts lesson (already checked by ParseLesson) at its first step.
+/// Where a lesson's steps start: the app's defaults without the room's fields (theme, text
+/// size, hidden controls) and the student's teach-back text. Pass it to LoadLesson / ReadLesson
+/// so that a lesson is checked from where it will be shown.
+nlohmann::json LessonStart(const App& app);
+/// Starts lesson (already checked by ReadLesson from LessonStart) at its first step.
 void StartLesson(App& app, Lesson lesson);
 /// Shows step k (clamped to the lesson): the scene before the lesson, then steps 1 … k applied
 /// in order, so that going back restores exactly what that step showed; pos A, pos B and the

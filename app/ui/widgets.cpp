@@ -205,7 +205,7 @@ bool BeginControls(FrameContext& frame) {
         ImGui::GetStateStorage()->GetFloat(ImGui::GetID("##controls_height"), available);
     // Whole rows of controls, so the strip never ends in half a slider.
     const float row = ImGui::GetFrameHeightWithSpacing();
-    const float rows = std::max(2.0f, std::floor(std::max(font * 3.5f, available * 0.25f) / row));
+    const float rows = std::max(2.0f, std::floor(std::max(font * 3.5f, available * 0.2f) / row));
     const float cap = rows * row - ImGui::GetStyle().ItemSpacing.y;
     ImGui::BeginChild("##controls", ImVec2(0, std::min(content, cap)), false);
     return true;

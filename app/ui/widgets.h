@@ -40,8 +40,8 @@ class FlowRow;
 /// False under View → Hide controls (draw none). A presented panel in a short window (under
 /// kShortWindowEms text heights: 1024×768 at text scale 2), or a tiled one under kShortTileEms,
 /// gets its controls in a strip of at
-/// most a quarter of the height that scrolls, so the pictures stay in view; otherwise the controls
-/// are drawn as they are.
+/// most a fifth of the height (two rows on a projector) that scrolls, so the pictures stay in
+/// view; otherwise the controls are drawn as they are.
 bool BeginControls(FrameContext& frame);
 /// Scrolls the current window so that the outlined widgets of the panel it drew are in view:
 /// all of them when they fit, else the top of the first. controls: the names in its control rows
