@@ -1,5 +1,6 @@
 // PE Lab entry point: parse the command line, then export, screenshot, or open the window.
 #include "cli.h"
+#include "cli_lesson.h"
 #include "json_input.h"
 #include "session.h"
 
@@ -30,6 +31,14 @@ int main(int argc, char** argv) {
             return pelab::RunReadouts(command.readouts);
         case pelab::Command::Render:
             return pelab::RunRender(command.render);
+        case pelab::Command::LessonCheck:
+            return pelab::RunLessonCheck(command.lesson);
+        case pelab::Command::LessonNotes:
+            return pelab::RunLessonNotes(command.lesson);
+        case pelab::Command::LessonWidgets:
+            return pelab::RunLessonWidgets(command.lesson);
+        case pelab::Command::LessonHandout:
+            return pelab::RunLessonHandout(command.lesson);
         case pelab::Command::Screenshot:
             return pelab::RunScreenshot(command.screenshot);
         case pelab::Command::Gui:

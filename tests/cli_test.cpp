@@ -900,9 +900,149 @@ TEST_F(Cli, UnknownHighlightNamesAreRefusedWithCloseMatches) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     // Numbered names match their declared pattern (clocks.summary_pair_<i>).
     std::ofstream(lesson, std::ios::trunc) << R"({"title": "t", "steps": [{"caption": "a",
-        "present": "clocks", "highlight": ["clocks.summary_pair_3", "quiz.choice2"]}]})";
+        "present": "clocks", "highlight": ["clocks.summary_pair_3"]},
+        {"caption": "b", "present": "quiz", "highlight": ["quiz.choice2"]}]})";
     const Result ok =
         Run({"screenshot", "--lesson", lesson.string(), "--out", (dir / "slide.png").string()},
             {"DISPLAY", "WAYLAND_DISPLAY"});
     EXPECT_EQ(ok.err.find("highlight"), std::string::npos) << ok.err; // fails later: no display
+}
+
+// `pelab lesson check` lists every problem, in step order, one per line, and exits 2; the same
+// checks as opening the lesson (the expected messages are the lesson format's rules: fields,
+// types, the 160-character caption, highlights of the panel the step shows).
+TEST_F(Cli, LessonCheckListsEveryProblemInStepOrder) {
+    const fs::path lesson = dir / "bad.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "bad", "steps": [
+        {"caption": "ok", "present": "waves", "highlight": ["compare.table"]},
+        {"caption": "x", "present": "nope"},
+        {"caption": "y", "scene": {"pos_a": -3}, "fresh": "yes"},
+        {"caption": "z", "colour": 3},
+        {"caption": ")" + std::string(161, 'w') +
+                                 R"("},
+        {"caption": "fine", "present": "compare", "highlight": ["compare.table"]}]})";
+    const Result r = Run({"lesson", "check", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    std::vector<std::string> lines;
+    std::istringstream out(r.out);
+    for (std::string line; std::getline(out, line);)
+        lines.push_back(line);
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"step 1:", "is in the compare panel, which this step does not show"},
+        {"step 2:", "field \"present\""},
+        {"step 3:", "field \"fresh\": must be true or false"},
+        {"step 3:", "field \"pos_a\""},
+        {"step 4:", "unknown field \"colour\" (a step has caption, notes, scene, present, open, "
+                    "highlight, lock and fresh)"},
+        {"step 5:", "161 characters; the lesson bar shows at most 160"},
+        {"", "6 problems"}};
+    ASSERT_EQ(lines.size(), expected.size()) << r.out;
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        EXPECT_EQ(lines[k].rfind(lesson.string() + ": " + expected[k].first, 0), 0u) << lines[k];
+        EXPECT_NE(lines[k].find(expected[k].second), std::string::npos) << lines[k];
+    }
+    // A file that is not there, and one that is not JSON: one problem each, exit 2.
+    const Result missing = Run({"lesson", "check", (dir / "none.json").string()});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.out.find("1 problem"), std::string::npos) << missing.out;
+    std::ofstream(dir / "text.json") << "not json";
+    EXPECT_EQ(Run({"lesson", "check", (dir / "text.json").string()}).exit_code, 2);
+}
+
+// Every shipped lesson passes its own check, and says how many steps it has.
+TEST_F(Cli, LessonCheckPassesTheShippedLessons) {
+    int lessons = 0;
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(PELAB_SOURCE_DIR) / "assets/lessons")) {
+        if (entry.path().extension() != ".json") continue;
+        const Result r = Run({"lesson", "check", entry.path().string()});
+        EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("steps, no problems"), std::string::npos) << r.out;
+        ++lessons;
+    }
+    EXPECT_GE(lessons, 3);
+}
+
+// `pelab lesson notes` prints each step's caption (without the emphasis stars) and its notes,
+// wrapped for a terminal; a step without notes says so.
+TEST_F(Cli, LessonNotesPrintsCaptionsAndNotes) {
+    const fs::path lesson = dir / "notes.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "Two steps",
+        "steps": [{"caption": "The *first* step.", "present": "waves",
+                   "notes": "Ask the room what the orange line is. )"
+                          << std::string(40, 'x') << R"( then wait for an answer before going on."},
+                  {"caption": "The second step."}]})";
+    const Result r = Run({"lesson", "notes", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("Two steps (2 steps)\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("Step 1 of 2 (waves)\n  The first step.\n  Notes:\n    Ask the room"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Step 2 of 2\n  The second step.\n  (no notes)"), std::string::npos)
+        << r.out;
+    std::istringstream out(r.out);
+    for (std::string line; std::getline(out, line);)
+        EXPECT_LE(line.size(), 78u) << "wrapped for a terminal: " << line;
+    // A bad lesson: its first problem, exit 2, and where to see them all.
+    std::ofstream(dir / "bad.json") << R"({"title": "t", "steps": [{"caption": 3}]})";
+    const Result bad = Run({"lesson", "notes", (dir / "bad.json").string()});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("pelab lesson check"), std::string::npos) << bad.err;
+}
+
+// `pelab lesson widgets` lists the names a step may highlight: the waves panel's include the
+// spectrum and the base slider (the issue's names), every line is the panel's; all panels with
+// their titles; an unknown panel is refused with the list.
+TEST_F(Cli, LessonWidgetsListsTheDeclaredNames) {
+    const Result waves = Run({"lesson", "widgets", "waves"}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(waves.exit_code, 0) << waves.err;
+    std::istringstream out(waves.out);
+    std::vector<std::string> names;
+    for (std::string line; std::getline(out, line);)
+        names.push_back(line);
+    for (const char* name : {"waves.spectrum", "waves.base", "waves.wave_plot"})
+        EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+    for (const std::string& name : names)
+        EXPECT_EQ(name.rfind("waves.", 0), 0u) << name;
+    const Result all = Run({"lesson", "widgets"});
+    ASSERT_EQ(all.exit_code, 0);
+    EXPECT_NE(all.out.find("order (Order: does the model see word order?)\n  order."),
+              std::string::npos)
+        << all.out;
+    EXPECT_NE(all.out.find("  clocks.shift_k\n"), std::string::npos);
+    const Result unknown = Run({"lesson", "widgets", "wave"});
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("known panels: waves"), std::string::npos) << unknown.err;
+}
+
+// The handout's options are checked before any window: a theme, a size, a lesson that is bad.
+TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
+    const fs::path lesson = dir / "one.json";
+    std::ofstream(lesson) << R"({"title": "t", "steps": [{"caption": "a"}]})";
+    const fs::path out = dir / "handout";
+    for (const auto& [args, mention] :
+         std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{"--theme", "pink"}, "--theme"},
+             {{"--size", "wide"}, "--size"},
+             {{"--font-scale", "9"}, "--font-scale"}}) {
+        std::vector<std::string> command = {"lesson", "handout", lesson.string(), "--out",
+                                            out.string()};
+        command.insert(command.end(), args.begin(), args.end());
+        const Result r = Run(command, {"DISPLAY", "WAYLAND_DISPLAY"});
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find(mention), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(out));
+    }
+    std::ofstream(dir / "bad.json") << R"({"title": "t", "steps": [{"caption": "a", "x": 1}]})";
+    const Result bad =
+        Run({"lesson", "handout", (dir / "bad.json").string(), "--out", out.string()},
+            {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(bad.exit_code, 2) << bad.err;
+    EXPECT_NE(bad.err.find("unknown field \"x\""), std::string::npos) << bad.err;
+    EXPECT_FALSE(fs::exists(out));
+    // And the screenshot's theme.
+    const Result theme = Run({"screenshot", "--theme", "sepia", "--out", (dir / "s.png").string()},
+                             {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(theme.exit_code, 2);
+    EXPECT_NE(theme.err.find("dark, light, high-contrast"), std::string::npos) << theme.err;
 }

@@ -99,7 +99,7 @@ std::vector<fs::path> ShippedLessons() {
 
 TEST_F(RoomTest, EveryLessonStepShowsWhatItHighlights) {
     const std::vector<fs::path> files = ShippedLessons();
-    ASSERT_GE(files.size(), 2u);
+    ASSERT_GE(files.size(), 3u);
     int checked = 0;
     for (const fs::path& file : files) {
         Lesson lesson;
@@ -124,6 +124,11 @@ TEST_F(RoomTest, EveryLessonStepShowsWhatItHighlights) {
                               kCaptionLines)
                         << where << ": the caption needs more than " << kCaptionLines
                         << " lines at " << kMinCaptionScale << " of the text size";
+                    if (getenv("ROOM_DEBUG"))
+                        for (const auto& [n, r] : app.recorder.layout)
+                            if (n.rfind("compare", 0) == 0)
+                                printf("%s %.0f %.0f %.0f %.0f | %.0f\n", n.c_str(), r.item.x0,
+                                       r.item.y0, r.item.x1, r.item.y1, bar);
                     for (const std::string& name : lesson.steps[k].highlight) {
                         const std::string problem = InView(name, room.height - bar);
                         if (!problem.empty()) ADD_FAILURE() << where << ": " << problem;
@@ -153,10 +158,6 @@ TEST_F(RoomTest, PresentedPanelsKeepTheirDefiningElementInView) {
             app.view.presented_panel = panel;
             Settle();
             if (HasFatalFailure()) return;
-            if (getenv("ROOM_DEBUG"))
-                for (const auto& [n, r] : app.recorder.rects)
-                    if (n.rfind(panel, 0) == 0)
-                        printf("%s %.0f %.0f %.0f %.0f\n", n.c_str(), r.x0, r.y0, r.x1, r.y1);
             for (const std::string& name : names)
                 if (const std::string problem = InView(name, kProjector.height); !problem.empty())
                     ADD_FAILURE() << panel << " presented at " << kProjector.name << ", theme "

@@ -470,17 +470,88 @@ int RunGui(const GuiOptions& options) {
     return kExitOk;
 }
 
+namespace {
+
+// Draws frames offscreen until the picture has settled and captures it: a few frames (windows
+// size themselves to their content on the first ones), then more while a picture waits for data
+// computed off the frame (the similarity table), so a figure never shows "computing…" (at most a
+// minute: a table takes well under a second).
+bool DrawSettledFrame(App& app, Platform& platform, GlHeatmaps& heatmaps,
+                      const FrameOptions& frame_options, std::vector<unsigned char>* rgba,
+                      int* width, int* height, std::string* error) {
+    ImGuiIO& io = ImGui::GetIO();
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    for (int frame = 0;; ++frame) {
+        platform.PollEvents();
+        platform.BeginFrame();
+        io.DeltaTime = 1.0f / 60.0f;
+        ImGui::NewFrame();
+        DrawFrame(app, frame_options, io.DeltaTime);
+        ImGui::Render();
+        const bool pending = heatmaps.TakeFramePending();
+        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) break;
+        platform.EndFrame();
+        if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return platform.Capture(rgba, width, height, error);
+}
+
+// HTML text: the five characters with a meaning in HTML escaped.
+std::string HtmlText(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+// A caption as HTML: the words between stars emphasised, as the lesson bar draws them.
+std::string CaptionHtml(const std::string& caption) {
+    std::string out;
+    bool open = false;
+    for (const char c : caption) {
+        if (c == '*') {
+            out += open ? "</em>" : "<em>";
+            open = !open;
+        } else {
+            out += HtmlText(std::string(1, c));
+        }
+    }
+    if (open) out += "</em>";
+    return out;
+}
+
+} // namespace
+
 int RunScreenshot(const ScreenshotOptions& options) {
     App app;
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
+    if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     if (!LoadLessonOption(options.lesson, options.step, app)) return kExitBadUsage;
     if (const std::string error = check_writable(options.out); !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
     ImGuiContextOwner context; // screenshots are reproducible: no saved layout
-    ImGuiIO& io = ImGui::GetIO();
     Platform platform;
     PlatformOptions platform_options;
     platform_options.visible = false;
@@ -495,26 +566,10 @@ int RunScreenshot(const ScreenshotOptions& options) {
     frame_options.solo_panel = options.panel;
     // The figure's scene presents the panel it shows, so it reopens as the same picture.
     if (!options.panel.empty()) app.view.presented_panel = options.panel;
-    // A few frames: windows size themselves to their content on the first ones; then more
-    // while a picture waits for data computed off the frame (the similarity table), so the
-    // figure never shows "computing…" (at most a minute: a table takes well under a second).
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-    for (int frame = 0;; ++frame) {
-        platform.PollEvents();
-        platform.BeginFrame();
-        io.DeltaTime = 1.0f / 60.0f;
-        ImGui::NewFrame();
-        DrawFrame(app, frame_options, io.DeltaTime);
-        ImGui::Render();
-        const bool pending = heatmaps.TakeFramePending();
-        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) break;
-        platform.EndFrame();
-        if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
     std::vector<unsigned char> rgba;
     int width = 0, height = 0;
     std::string error;
-    if (!platform.Capture(&rgba, &width, &height, &error)) {
+    if (!DrawSettledFrame(app, platform, heatmaps, frame_options, &rgba, &width, &height, &error)) {
         std::fprintf(stderr, "pelab: screenshot failed: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
@@ -525,6 +580,98 @@ int RunScreenshot(const ScreenshotOptions& options) {
     return WritePng(
         options.out, rgba, width, height,
         app.Document(false).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
+}
+
+int RunLessonHandout(const LessonOptions& options) {
+    App app;
+    ThemeFromName(options.theme, &app.view.theme); // checked: cli_lesson.cpp
+    app.view.font_scale = options.font_scale;
+    Lesson lesson;
+    if (const std::string error =
+            LoadLesson(options.file, app.scene, app.panels, &lesson, LessonStart(app));
+        !error.empty()) {
+        std::fprintf(stderr, "pelab: %s (pelab lesson check lists every problem)\n",
+                     PrintableLine(error).c_str());
+        return kExitBadUsage;
+    }
+    namespace fs = std::filesystem;
+    std::error_code fs_error;
+    fs::create_directories(options.out, fs_error);
+    if (fs_error || !fs::is_directory(options.out)) {
+        std::fprintf(stderr, "pelab: --out: cannot make the folder %s (%s)\n",
+                     PrintableLine(options.out).c_str(),
+                     fs_error ? fs_error.message().c_str() : "a file has that name");
+        return kExitRuntimeFailure;
+    }
+    ImGuiContextOwner context; // reproducible: no saved layout
+    Platform platform;
+    PlatformOptions platform_options;
+    platform_options.visible = false;
+    platform_options.width = options.width;
+    platform_options.height = options.height;
+    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    GlHeatmaps heatmaps;
+    app.gpu = &heatmaps;
+    FontSet fonts;
+    BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
+    FrameOptions frame_options;
+    frame_options.handout = true;
+    StartLesson(app, lesson);
+    std::string html =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
+        HtmlText(lesson.title) +
+        "</title>\n<style>\nbody{font-family:sans-serif;max-width:52em;margin:2em "
+        "auto;line-height:1.4}\nsection{page-break-inside:avoid;margin-bottom:"
+        "2em}\nimg{width:100%;border:1px solid #999}\nem{font-style:normal;font-"
+        "weight:bold}\n.notes{color:#333;border-left:3px solid #999;padding-left:"
+        "0.8em}\n</style></head><body>\n<h1>" +
+        HtmlText(lesson.title) + "</h1>\n";
+    int status = kExitOk;
+    for (int k = 0; k < app.lesson.StepCount(); ++k) {
+        GoToStep(app, k);
+        AdvanceGlide(app, kStepGlideSeconds); // the step's numbers, not half-way there
+        std::vector<unsigned char> rgba;
+        int width = 0, height = 0;
+        std::string error;
+        if (!DrawSettledFrame(app, platform, heatmaps, frame_options, &rgba, &width, &height,
+                              &error)) {
+            std::fprintf(stderr, "pelab: step %d: the picture failed: %s\n", k + 1,
+                         PrintableLine(error).c_str());
+            status = kExitRuntimeFailure;
+            break;
+        }
+        char name[32];
+        std::snprintf(name, sizeof name, "step-%02d.png", k + 1);
+        const std::string path = (fs::path(options.out) / name).string();
+        // Each picture carries its scene, so `pelab --scene step-03.png` reopens the step.
+        if (WritePng(path, rgba, width, height,
+                     app.Document(false).dump(
+                         -1, ' ', true, nlohmann::json::error_handler_t::replace)) != kExitOk) {
+            status = kExitRuntimeFailure;
+            break;
+        }
+        const LessonStep& step = lesson.steps[k];
+        html += "<section>\n<h2>Step " + std::to_string(k + 1) + " of " +
+                std::to_string(lesson.steps.size()) + "</h2>\n<img src=\"" + name +
+                "\" alt=\"Step " + std::to_string(k + 1) + "\">\n<p>" + CaptionHtml(step.caption) +
+                "</p>\n";
+        if (!step.notes.empty()) html += "<p class=\"notes\">" + HtmlText(step.notes) + "</p>\n";
+        html += "</section>\n";
+    }
+    heatmaps.Release();
+    app.gpu = nullptr;
+    platform.Shutdown();
+    if (status != kExitOk) return status;
+    html += "</body></html>\n";
+    const std::string index = (fs::path(options.out) / "index.html").string();
+    try {
+        write_file_atomically(index, [&](std::ostream& out) { out << html; });
+    } catch (const IoError& e) {
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(e.what()).c_str());
+        return kExitRuntimeFailure;
+    }
+    std::printf("wrote %s and %d pictures\n", index.c_str(), app.lesson.StepCount());
+    return kExitOk;
 }
 
 int RunRender(const RenderOptions& options) {

@@ -3,6 +3,7 @@
 #include "app.h"
 #include "app_ui.h"
 #include "cli_checks.h"
+#include "cli_lesson.h"
 #include "cli_render.h"
 #include "json_input.h"
 #include "pelab/attention.h"
@@ -10,6 +11,7 @@
 #include "pelab/error.h"
 #include "pelab/export.h"
 #include "pelab/limits.h"
+#include "theme.h"
 
 #include <CLI/CLI.hpp>
 
@@ -211,8 +213,14 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->capture_default_str();
     screenshot->add_option("--out", shot.out, "PNG file to write")->check(FileName())->required();
 
+    screenshot->add_option("--theme", shot.theme,
+                           "dark, light or high-contrast (default: the "
+                           "scene's)");
+
     std::string render_size = "512x512";
     const RenderCommand render = AddRenderCommand(app, result.render, render_size);
+    std::string handout_size = "1024x768";
+    const LessonCommand lesson = AddLessonCommand(app, result.lesson, handout_size);
 
     try {
         app.parse(argc, argv);
@@ -264,6 +272,19 @@ CommandLine ParseCommandLine(int argc, char** argv) {
             result.command = Command::Exit;
             result.exit_code = UsageError(error);
         }
+    } else if (lesson.check->parsed()) {
+        result.command = Command::LessonCheck;
+    } else if (lesson.notes->parsed()) {
+        result.command = Command::LessonNotes;
+    } else if (lesson.widgets->parsed()) {
+        result.command = Command::LessonWidgets;
+    } else if (lesson.handout->parsed()) {
+        result.command = Command::LessonHandout;
+        if (const std::string error = CheckHandoutOptions(result.lesson, handout_size);
+            !error.empty()) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError(error);
+        }
     } else if (screenshot->parsed()) {
         result.command = Command::Screenshot;
         const std::string size_error = ParseSize(size_text, &shot.width, &shot.height);
@@ -288,6 +309,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
                                           (lesson ? "--lesson" : "--scene") +
                                           " file; the picture would replace the " +
                                           (lesson ? "lesson" : "scene") + " (choose another name)");
+        } else if (ThemeId theme; !shot.theme.empty() && !ThemeFromName(shot.theme, &theme)) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError("--theme: must be one of " + ThemeNameList() + " (got " +
+                                          Excerpt(shot.theme) + ")");
         } else if (screenshot->count("--step") > 0 && shot.lesson.empty()) {
             result.command = Command::Exit;
             result.exit_code = UsageError("--step: only with --lesson (the lesson step to show)");

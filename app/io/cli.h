@@ -24,6 +24,7 @@ struct GuiOptions {
 
 struct ScreenshotOptions {
     std::string scene;  ///< render this scene
+    std::string theme;  ///< "" = the scene's (or the default); else dark, light or high-contrast
     std::string panel;  ///< empty: the whole window as it opens
     std::string lesson; ///< a lesson shown at `step` (1-based), with its bar; "" = none
     int step = 1;
@@ -76,7 +77,29 @@ struct RenderOptions {
     std::string out;
 };
 
-enum class Command { Gui, ExportPe, ExportAttention, Screenshot, Readouts, Render, Exit };
+/// `pelab lesson …`: the lesson file and, for a handout, where and how to draw it.
+struct LessonOptions {
+    std::string file;  ///< the lesson (check, notes, handout)
+    std::string panel; ///< widgets: only this panel's names ("" = every panel)
+    std::string out;   ///< handout: the folder for the PNGs and index.html
+    std::string theme = "light";
+    int width = 1024, height = 768;
+    float font_scale = 1.0f;
+};
+
+enum class Command {
+    Gui,
+    ExportPe,
+    ExportAttention,
+    Screenshot,
+    Readouts,
+    Render,
+    LessonCheck,
+    LessonNotes,
+    LessonWidgets,
+    LessonHandout,
+    Exit
+};
 
 struct CommandLine {
     Command command = Command::Gui;
@@ -87,6 +110,7 @@ struct CommandLine {
     ExportAttentionOptions export_attention;
     ReadoutsOptions readouts;
     RenderOptions render;
+    LessonOptions lesson;
 };
 
 /// Parses argv. Help and version are printed here (Command::Exit, code 0); a usage error prints

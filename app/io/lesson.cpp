@@ -4,6 +4,7 @@
 #include "panel_registry.h"
 #include "scene.h"
 
+#include <algorithm>
 #include <string>
 
 namespace pelab {
@@ -116,42 +117,72 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
     }
     // Steps are counted from 1, as the lesson bar shows them.
     const auto where = [](std::size_t k) { return "step " + std::to_string(k + 1) + ": "; };
-    std::vector<bool> readable(steps->size(), false);
+    // Each step's problems, listed in step order after the lesson's own.
+    std::vector<std::vector<std::string>> step_problems(steps->size());
     for (std::size_t k = 0; k < steps->size(); ++k) {
         LessonStep step;
         if (std::string error = ReadLessonStep((*steps)[k], panels, true, &step); !error.empty())
-            problems.push_back(where(k) + error);
-        else
-            readable[k] = true;
+            step_problems[k].push_back(where(k) + error);
         lesson.steps.push_back(std::move(step));
     }
     // Each step's scene is checked where it will be applied: after the steps before it (a pair
     // that needs the d_model an earlier step set), or from the start when it is fresh. The
     // steps are applied in turn to the live table, then the scene from before is put back,
     // whatever happened. Locks are checked once the step's scene has passed, so every value
-    // read there has its type. A step that could not be read is skipped.
+    // read there has its type. Of a step that could not be read only the scene is checked.
     const json before = table.Document();
     table.ApplyDocument(start);
     for (std::size_t k = 0; k < lesson.steps.size(); ++k) {
-        if (!readable[k]) continue;
+        std::vector<std::string>& found = step_problems[k];
+        const auto scene_problem = [&](const std::string& why) {
+            found.push_back(where(k) +
+                            (why.rfind("field ", 0) == 0 ? why : "field \"scene\": " + why));
+        };
+        if (!found.empty()) {
+            const json& item = (*steps)[k];
+            if (item.is_object() && item.contains("scene") && item["scene"].is_object())
+                if (std::string why = table.ApplyDocument(item["scene"]); !why.empty())
+                    scene_problem(why);
+            continue;
+        }
         const LessonStep& step = lesson.steps[k];
         if (step.fresh) table.ApplyDocument(start);
         if (std::string why = table.ApplyDocument(step.scene); !why.empty()) {
-            problems.push_back(where(k) +
-                               (why.rfind("field ", 0) == 0 ? why : "field \"scene\": " + why));
+            scene_problem(why);
             continue;
+        }
+        // An outline needs its widget on screen: in the panel presented, or in an open one.
+        if (!step.highlight.empty()) {
+            const json shown = table.Document();
+            const std::string presented = shown.value("presented_panel", std::string());
+            const json open = shown.value("open_panels", json::array());
+            for (const std::string& name : step.highlight) {
+                const std::string panel = name.substr(0, name.find('.'));
+                const bool on_screen = presented.empty() ? std::find(open.begin(), open.end(),
+                                                                     json(panel)) != open.end()
+                                                         : presented == panel;
+                if (!on_screen)
+                    found.push_back(where(k) + "field \"highlight\": " + Excerpt(json(name)) +
+                                    " is in the " + panel +
+                                    " panel, which this step does not show (" +
+                                    (presented.empty() ? "it shows the open panels"
+                                                       : "it presents " + presented) +
+                                    ")");
+            }
         }
         const bool plays = step.scene.contains("playing") && step.scene["playing"] == true;
         for (const std::string& name : step.lock) {
             if (name == "pos_a" && plays)
-                problems.push_back(
-                    where(k) + "field \"lock\": pos A cannot be locked in a step that plays it");
+                found.push_back(where(k) +
+                                "field \"lock\": pos A cannot be locked in a step that plays it");
             else if (table.Find(name) == nullptr || name == "playing")
-                problems.push_back(where(k) + "field \"lock\": " + Excerpt(json(name)) +
-                                   " is not a scene field that can be locked");
+                found.push_back(where(k) + "field \"lock\": " + Excerpt(json(name)) +
+                                " is not a scene field that can be locked");
         }
     }
     table.ApplyDocument(before);
+    for (const std::vector<std::string>& found : step_problems)
+        problems.insert(problems.end(), found.begin(), found.end());
     if (problems.empty()) *out = std::move(lesson);
     return problems;
 }

@@ -34,8 +34,9 @@ void ClocksPanel::Draw(FrameContext& frame) {
     }
     DrawSummary(frame);
     ImGui::Separator();
-    DrawGrid(frame);
-    if (frame.pictures_first) WrappedText(description);
+    // In a short window the grid takes all the height left (one scrollbar, the grid's): the
+    // description is the "(?)" beside its heading.
+    DrawGrid(frame, frame.pictures_first ? description : nullptr);
 }
 
 void ClocksPanel::DrawTransport(FrameContext& frame) {
@@ -254,11 +255,15 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
     frame.Record("clocks.legend");
 }
 
-void ClocksPanel::DrawGrid(FrameContext& frame) {
+void ClocksPanel::DrawGrid(FrameContext& frame, const char* description) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const int pairs = state.d_model / 2;
     ImGui::Text("All %d pairs", pairs);
+    if (description != nullptr) {
+        ImGui::SameLine();
+        HelpMarker(description);
+    }
     // At least one row of faces stays in view however much the controls above take.
     ImGui::BeginChild("##clock_grid",
                       ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, font * 7.0f)), false);

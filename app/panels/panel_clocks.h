@@ -20,7 +20,9 @@ struct ClocksPanel : Panel {
 private:
     void DrawTransport(FrameContext& frame);
     void DrawSummary(FrameContext& frame);
-    void DrawGrid(FrameContext& frame);
+    void
+    DrawGrid(FrameContext& frame,
+             const char* description); ///< description: a "(?)" beside its heading (nullptr: none)
     /// One clickable face for pair i with its label; returns true when clicked.
     bool DrawClock(FrameContext& frame, int pair_index, float radius, const char* caption);
 };

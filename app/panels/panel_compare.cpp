@@ -16,6 +16,17 @@
 
 namespace pelab {
 
+float ComparePanel::ShortTableHeight() {
+    // The header and three rows, each a text line and its cell padding, and the borders.
+    const float row = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
+    return row * 4 + 2.0f;
+}
+
+bool ComparePanel::FilterUnderTable(const FrameContext& frame) const {
+    // Not when it went into the strip, and not on a slide whose step needs no controls.
+    return frame.show_controls && !filter_in_strip && (!frame.slides || frame.slide_controls);
+}
+
 void ComparePanel::Draw(FrameContext& frame) {
     // The inputs first: a preset changes d_model, and everything below must be computed for the
     // d_model it draws with (the table once read PE vectors of the old, smaller width).
@@ -45,15 +56,14 @@ void ComparePanel::Draw(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
     const float half = (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x) * 0.5f;
-    in_band = frame.presented && frame.pictures_first && half >= font * 14.0f;
+    in_band = frame.presented && frame.pictures_first && half >= font * 13.0f;
     if (in_band) {
         // Presented in a short window (a projector at text ×2): the offset picture on the left, the
-        // numbers and the words on the right (each half needs 14 em: "Euclidean distance" and
-        // its value), and below them the table with its header and first rows (5.5 text
-        // heights, and the filter row when it is not in the strip).
-        const float table =
-            font * 5.5f + style.ItemSpacing.y * 2 +
-            (frame.show_controls && !filter_in_strip ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
+        // numbers and the words on the right (each half needs 13 em: "Euclidean distance" and
+        // its value), and below them the table with its header and first three rows (and the
+        // filter row when it is not in the strip).
+        const float table = ShortTableHeight() + style.ItemSpacing.y +
+                            (FilterUnderTable(frame) ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
         const float band = std::max(font * 9.0f, ImGui::GetContentRegionAvail().y - table);
         ImGui::BeginChild("##offset_half", ImVec2(half, band), false,
                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -81,7 +91,8 @@ void ComparePanel::Draw(FrameContext& frame) {
         // (the plot's axes and legend take 4 of them).
         DrawOffsetPlot(frame, std::max(font * 11.0f, ImGui::GetContentRegionAvail().y * 0.4f));
     }
-    ImGui::Separator();
+    // The table's own border separates it from the band above.
+    if (!in_band) ImGui::Separator();
     DrawTable(frame);
 }
 
@@ -341,7 +352,7 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     // The width the vectors were computed for this frame (never past their end).
     const int d = static_cast<int>(pe_a.size());
-    if (frame.show_controls && !filter_in_strip) DrawFilterControls(frame, d);
+    if (FilterUnderTable(frame)) DrawFilterControls(frame, d);
     range_first = std::clamp(range_first, 0, d - 1);
     range_last = std::clamp(range_last, range_first, d - 1);
     visible_dims.clear();
@@ -354,9 +365,9 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     // ImGui does while it measures one) the child skips its items while the table's columns
     // count as visible, and ImGui 1.86 asserts. Such a frame shows nothing anyway.
     if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f) return;
-    if (!ImGui::BeginTable(
-            "##dims", 6, flags,
-            ImVec2(0, std::max(font * (in_band ? 5.5f : 8.0f), ImGui::GetContentRegionAvail().y))))
+    if (!ImGui::BeginTable("##dims", 6, flags,
+                           ImVec2(0, std::max(in_band ? ShortTableHeight() : font * 8.0f,
+                                              ImGui::GetContentRegionAvail().y))))
         return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);

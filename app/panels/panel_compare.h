@@ -53,6 +53,10 @@ private:
     void DrawTable(FrameContext& frame);
     /// The "show dimensions" filter row (hidden with the controls; the filter still applies).
     void DrawFilterControls(FrameContext& frame, int d);
+    /// The table's height in a short window: its header and first three rows.
+    static float ShortTableHeight();
+    /// Whether the table's filter row is drawn above it this frame.
+    bool FilterUnderTable(const FrameContext& frame) const;
 };
 
 /// The sentence under the table: which pairs tell pos_a and pos_b apart, which came round to

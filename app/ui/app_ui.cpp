@@ -115,12 +115,13 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
             if (!editing_text && !press.ctrl) {
                 const int key = press.key;
                 if (key == keys::kN || key == keys::kP || key == keys::kHome || key == keys::kR ||
-                    key == keys::kB) {
+                    key == keys::kB || key == keys::kS) {
                     if (key == keys::kN) GoToStep(app, lesson.step + 1);
                     if (key == keys::kP) GoToStep(app, lesson.step - 1);
                     if (key == keys::kHome) GoToStep(app, 0);
                     if (key == keys::kR) GoToStep(app, lesson.step);
                     if (key == keys::kB) lesson.blank = true;
+                    if (key == keys::kS) lesson.show_notes = !lesson.show_notes;
                     continue;
                 }
             }
@@ -309,11 +310,15 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
         return;
     }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    DrawLessonBar(
-        app, ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
-        ImVec2(viewport->Size.x, lesson_bar));
+    // A handout's picture has no bar (its caption is printed beside it).
+    if (lesson_bar > 0)
+        DrawLessonBar(
+            app,
+            ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
+            ImVec2(viewport->Size.x, lesson_bar));
     // The outlines are drawn over everything: not over the help or a question.
     if (!covered) DrawLessonHighlights(app);
+    if (lesson_bar > 0 && app.lesson.show_notes) DrawLessonNotes(app);
     if (app.lesson.blank) DrawBlankScreen();
 }
 
@@ -426,7 +431,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float bar = ImGui::GetFrameHeight();
     // A lesson's bar sits above the status bar; the panels get what is left.
-    const float lesson_bar = options.solo_panel.empty() ? LessonBarHeight(app) : 0.0f;
+    const float lesson_bar =
+        options.solo_panel.empty() && !options.handout ? LessonBarHeight(app) : 0.0f;
     // Outlines only where a widget is now.
     if (lesson_bar > 0 || !app.highlight_widgets.empty()) {
         app.recorder.rects.clear();

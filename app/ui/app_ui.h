@@ -15,6 +15,9 @@ namespace pelab {
 /// one panel fills the window with no menu.
 struct FrameOptions {
     std::string solo_panel; ///< empty: normal layout
+    /// A handout's picture of the lesson's step: the slide without its lesson bar (the caption
+    /// and notes are printed beside it), the step's outlines kept.
+    bool handout = false;
 };
 
 /// Longest time step the animation takes in one frame (see DrawFrame).

@@ -35,6 +35,10 @@ constexpr ShortcutRow kLesson[] = {
     {"Home", "the first step"},
     {"R", "back to this step: undoes what was changed since"},
     {"B", "a black screen; any key brings the picture back"},
+    {"S", "show / hide the step's speaker notes (over the top of the picture)"},
+    {"F5", "slides (the lesson without menus and status bar) / the whole app"},
+    {"H", "in slides: every control row / only those the step needs"},
+    {"Esc", "closes the topmost window first, then leaves the slides"},
 };
 constexpr ShortcutRow kQuiz[] = {
     {"1 … 9", "predict that choice (the quiz has the focus: click in it)"},

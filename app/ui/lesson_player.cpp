@@ -292,6 +292,33 @@ void DrawLessonHighlights(App& app) {
     DrawWidgetOutlines(app, player.lesson.steps[player.step].highlight);
 }
 
+void DrawLessonNotes(App& app) {
+    const LessonPlayer& player = app.lesson;
+    if (!player.Active() || player.blank) return;
+    const std::string& notes = player.lesson.steps[player.step].notes;
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float pad = BarPadding();
+    ImGui::SetNextWindowPos(viewport->Pos);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(viewport->Size.x, 0),
+                                        ImVec2(viewport->Size.x, viewport->Size.y * 0.4f));
+    ImGui::SetNextWindowBgAlpha(0.96f);
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+        ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
+    if (ImGui::Begin("##lesson_notes", nullptr, flags)) {
+        app.recorder.RecordLastItem("lesson.notes");
+        ImGui::TextDisabled("Notes, step %d of %d (S hides them)", player.step + 1,
+                            player.StepCount());
+        if (notes.empty())
+            ImGui::TextUnformatted("This step has no notes.");
+        else
+            WrappedText(notes.c_str());
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+}
+
 void DrawWidgetOutlines(App& app, const std::vector<std::string>& names) {
     const ImU32 colour = GetTheme(app.view.theme).Color(Role::Highlight);
     const float pad = ImGui::GetFontSize() * 0.25f;

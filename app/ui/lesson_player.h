@@ -33,6 +33,8 @@ struct LessonPlayer {
     double to_pos_a = 0, to_pos_b = 0, to_base = 0, to_pair = 0, to_shift = 0;
     /// H in slides: every control row, not only those the step outlines.
     bool all_controls = false;
+    /// S: the step's speaker notes over the top of the picture (stays on from step to step).
+    bool show_notes = false;
     /// The locked fields a change was snapped back on, for the lesson bar ("" = none lately).
     std::string lock_note;
 
@@ -74,6 +76,9 @@ int CaptionLinesAt(const LessonPlayer& player, float bar_width, float scale);
 void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size);
 /// Outlines the step's highlighted widgets (from the widget recorder) over everything.
 void DrawLessonHighlights(App& app);
+/// The step's speaker notes (S), in a window over the top of the picture: at most 40 % of the
+/// height, scrolling when longer; "no notes" when the step has none. Recorded as "lesson.notes".
+void DrawLessonNotes(App& app);
 /// Outlines the named widgets drawn this frame (from the widget recorder) over everything.
 void DrawWidgetOutlines(App& app, const std::vector<std::string>& names);
 /// The black screen of B, over everything.

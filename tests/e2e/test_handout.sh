@@ -1,0 +1,52 @@
+# `pelab lesson handout`: one chrome-free picture per step (the slide without the lesson bar,
+# in the theme asked for) and an index.html with the captions (emphasis kept, HTML escaped) and
+# the speaker notes; each picture reopens as its step's scene. `pelab screenshot --theme` draws
+# in the theme it names.
+source "$(dirname "$0")/lib.sh"
+e2e_setup handout "$@"
+lesson="$E2E_TMP/three.json"
+cat >"$lesson" <<'JSON'
+{"format": "pelab-lesson", "version": 1, "title": "Three <steps> & more",
+ "steps": [
+  {"caption": "The *fast* pair.", "present": "waves", "scene": {"pair": 0},
+   "notes": "Say: 6.28 positions per turn & why.", "highlight": ["waves.wave_plot"]},
+  {"caption": "Clocks at k = 7.", "present": "clocks", "scene": {"shift_k": 7}},
+  {"caption": "Back to waves, fresh.", "present": "waves", "fresh": true}
+ ]}
+JSON
+out="$E2E_TMP/handout"
+"$PELAB" lesson handout "$lesson" --out "$out" --theme light --size 1024x768 --font-scale 2 \
+    >"$E2E_TMP/handout.out" || e2e_fail "pelab lesson handout failed: $(cat "$E2E_TMP/handout.out")"
+for k in 01 02 03; do
+    [[ "$(identify -format '%wx%h' "$out/step-$k.png")" == 1024x768 ]] || e2e_fail "step-$k.png is not 1024x768"
+    e2e_not_blank "$out/step-$k.png"
+    cp "$out/step-$k.png" "$SHOTS/handout_step_$k.png"
+done
+[[ ! -e "$out/step-04.png" ]] || e2e_fail "a picture for a step the lesson does not have"
+html="$out/index.html"
+grep -q '<title>Three &lt;steps&gt; &amp; more</title>' "$html" || e2e_fail "the title is not escaped"
+grep -q '<p>The <em>fast</em> pair.</p>' "$html" || e2e_fail "the caption's emphasis is lost"
+grep -q 'class="notes">Say: 6.28 positions per turn &amp; why.</p>' "$html" || e2e_fail "the notes are missing"
+[[ $(grep -c '<img src="step-0[123].png"' "$html") == 3 ]] || e2e_fail "index.html does not show 3 pictures"
+# Chrome-free and light: the bottom rows (where the lesson bar would be) are the light theme's
+# window background, not the bar's; the mean brightness of the whole picture is a light page's.
+mean=$(convert "$out/step-02.png" -colorspace Gray -format '%[fx:mean]' info:)
+/usr/bin/python3 -c "import sys; sys.exit(0 if float('$mean') > 0.6 else 1)" ||
+    e2e_fail "the light handout is dark (mean brightness $mean)"
+# Each picture is its step's scene: step 2 presents the clocks with k = 7; step 3 is fresh (the
+# defaults: k back to its default, the pair too).
+read -r presented k < <("$PELAB" readouts --scene "$out/step-02.png" |
+    /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["presented_panel"], d["shift_k"])')
+[[ "$presented $k" == "clocks 7" ]] || e2e_fail "step-02.png reopens as '$presented k=$k'"
+default_k=$("$PELAB" readouts | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["shift_k"])')
+k3=$("$PELAB" readouts --scene "$out/step-03.png" | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["shift_k"])')
+[[ "$k3" == "$default_k" ]] || e2e_fail "the fresh step 3 kept k = $k3 (default $default_k)"
+# `pelab screenshot --theme`: the same panel is dark in dark, light in light.
+"$PELAB" screenshot --panel compare --theme dark --size 640x480 --out "$E2E_TMP/dark.png" >/dev/null
+"$PELAB" screenshot --panel compare --theme light --size 640x480 --out "$E2E_TMP/light.png" >/dev/null
+dark=$(convert "$E2E_TMP/dark.png" -colorspace Gray -format '%[fx:mean]' info:)
+light=$(convert "$E2E_TMP/light.png" -colorspace Gray -format '%[fx:mean]' info:)
+/usr/bin/python3 -c "import sys; sys.exit(0 if float('$light') > float('$dark') + 0.3 else 1)" ||
+    e2e_fail "--theme: dark $dark vs light $light"
+e2e_note "3 pictures and index.html; light mean $mean; screenshot dark $dark, light $light"
+e2e_pass
