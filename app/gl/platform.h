@@ -16,6 +16,9 @@ struct PlatformOptions {
     int height = 800;
     bool visible = true; ///< false: a hidden window for `pelab screenshot`
     bool fullscreen = false;
+    /// The interactive window: shrunk to the monitor's work area when width × height does not
+    /// fit it (a 1024×768 projector), frame included. Off for pictures of an exact size.
+    bool fit_to_screen = false;
     const char* title = "PE Lab";
 };
 
@@ -30,6 +33,8 @@ public:
     /// backends (the ImGui context must exist). On failure returns false and a message that
     /// says what is missing (no display, no OpenGL 3.3).
     bool Init(const PlatformOptions& options, std::string* error);
+    /// Whether Init made the window smaller than asked, to fit the screen.
+    bool ShrunkToFit() const;
     void Shutdown();
 
     bool ShouldClose() const;

@@ -8,6 +8,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace pelab {
@@ -20,6 +21,7 @@ struct Platform::Impl {
     std::vector<std::string> dropped_paths;
     bool activity = true; ///< an event arrived since TakeActivity() (the first frame is owed)
     int windowed_x = 100, windowed_y = 100, windowed_w = 1280, windowed_h = 800;
+    bool shrunk_to_fit = false;
     GLuint gpu_timer = 0; ///< GL_TIME_ELAPSED query for --bench-frames
 };
 
@@ -99,13 +101,32 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-    impl_->window =
-        glfwCreateWindow(options.width, options.height, options.title, nullptr, nullptr);
+    // The work area: the monitor less the desktop's panels (the whole screen without a window
+    // manager, as under Xvfb).
+    int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor(); monitor && options.fit_to_screen)
+        glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
+    const bool shrink =
+        area_w > 0 && area_h > 0 && (options.width > area_w || options.height > area_h);
+    impl_->window = glfwCreateWindow(shrink ? std::min(options.width, area_w) : options.width,
+                                     shrink ? std::min(options.height, area_h) : options.height,
+                                     options.title, nullptr, nullptr);
     if (!impl_->window) {
         *error = "cannot create an OpenGL 3.3 core window (GLFW: " + LastGlfwError() +
                  "). PE Lab needs OpenGL 3.3; on Debian, Mesa (libgl1-mesa-dri) provides it.";
         glfwTerminate();
         return false;
+    }
+    if (shrink) {
+        // The frame (title bar, borders) counts too: the client area is what is left, placed
+        // at the work area's corner.
+        int left = 0, top = 0, right = 0, bottom = 0;
+        glfwGetWindowFrameSize(impl_->window, &left, &top, &right, &bottom);
+        glfwSetWindowSize(impl_->window,
+                          std::max(200, std::min(options.width, area_w - left - right)),
+                          std::max(150, std::min(options.height, area_h - top - bottom)));
+        glfwSetWindowPos(impl_->window, area_x + left, area_y + top);
+        impl_->shrunk_to_fit = true;
     }
     glfwMakeContextCurrent(impl_->window);
     if (!gladLoadGL(glfwGetProcAddress)) {
@@ -256,6 +277,10 @@ void Platform::SetFullscreen(bool fullscreen) {
                              impl_->windowed_w, impl_->windowed_h, 0);
         impl_->fullscreen = false;
     }
+}
+
+bool Platform::ShrunkToFit() const {
+    return impl_->shrunk_to_fit;
 }
 
 bool Platform::IsFullscreen() const {

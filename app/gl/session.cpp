@@ -327,7 +327,11 @@ int RunGui(const GuiOptions& options) {
     PlatformOptions platform_options;
     platform_options.visible = !benchmark;
     platform_options.fullscreen = options.fullscreen;
+    platform_options.fit_to_screen = !benchmark;
     if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    // A layout saved in another window size (fullscreen now, or shrunk to a small screen) is
+    // tiled afresh on the first frame rather than left half outside.
+    if (options.fullscreen || platform.ShrunkToFit()) app.pending.arrange = true;
     termination.SetWake([&platform] { platform.Wake(); });
     GlHeatmaps heatmaps;
     app.gpu = &heatmaps;

@@ -3,6 +3,7 @@
 #include "fonts.h"
 #include "glossary.h"
 #include "keyboard_help.h"
+#include "layout.h"
 #include "widgets.h"
 
 #include <imgui.h>
@@ -260,6 +261,7 @@ void DrawMainMenu(App& app) {
         app.recorder.RecordLastItem("help.glossary");
         FormulaTooltip("What ω_i, λ, QKᵀ, √d and the other symbols mean, in plain words.");
         ImGui::MenuItem("About PE Lab", nullptr, &view.show_about);
+        app.recorder.RecordLastItem("help.about");
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
@@ -267,13 +269,12 @@ void DrawMainMenu(App& app) {
 
 void DrawAbout(ViewSettings& view) {
     if (!view.show_about) return;
-    const ImVec2 centre = ImGui::GetMainViewport()->GetCenter();
-    ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30, 0), ImGuiCond_Appearing);
+    PlaceFloatingWindow(ImVec2(ImGui::GetFontSize() * 30, 0));
     if (!ImGui::Begin("About PE Lab", &view.show_about, ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
         return;
     }
+    KeepWindowInViewport();
     ImGui::Text("PE Lab %s", kVersion);
     ImGui::Separator();
     WrappedText(kAboutText);
@@ -300,6 +301,30 @@ void DrawStatusBar(const AppState& state, const std::string& note) {
     }
     ImGui::End();
     ImGui::PopStyleVar();
+}
+
+// The floating windows' rectangles, as "window.<name>" (while open), for the tests that check
+// that they open inside the screen.
+void RecordFloatingWindows(App& app) {
+    if (!app.recorder.enabled) return;
+    const struct {
+        const char* window;
+        const char* name;
+    } floating[] = {{"Glossary", "window.glossary"},
+                    {"Keyboard help###keyboard_help", "window.keyboard_help"},
+                    {"About PE Lab", "window.about"}};
+    for (const auto& [window_name, name] : floating) {
+        const ImGuiWindow* window = ImGui::FindWindowByName(window_name);
+        if (window == nullptr || !window->Active) {
+            app.recorder.rects.erase(name);
+            app.recorder.layout.erase(name);
+            continue;
+        }
+        const WidgetRect rect{window->Pos.x, window->Pos.y, window->Pos.x + window->Size.x,
+                              window->Pos.y + window->Size.y};
+        app.recorder.rects[name] = rect;
+        app.recorder.layout[name] = {rect, rect.x1};
+    }
 }
 
 // The lesson bar above the status bar, the highlights over the panels, and B's black screen.
@@ -475,6 +500,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
             DrawFileWindows(app);
             HoldLockedFields(app);
             DrawLessonParts(app, status_bar, lesson_bar);
+            RecordFloatingWindows(app);
             std::string note = entry->panel->StatusNote();
             if (!app.status_note.empty()) note += (note.empty() ? "" : "   ·   ") + app.status_note;
             if (status_bar > 0) DrawStatusBar(state, note);
@@ -514,6 +540,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     DrawFileWindows(app);
     HoldLockedFields(app);
     DrawLessonParts(app, status_bar, lesson_bar);
+    RecordFloatingWindows(app);
     if (status_bar > 0) DrawStatusBar(state, app.status_note);
 }
 

@@ -1,4 +1,5 @@
 #include "file_dialog.h"
+#include "layout.h"
 
 #include "widgets.h"
 
@@ -412,6 +413,7 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
         builtin_open_ = false; // closed by ImGui (the title bar's ×)
         return false;
     }
+    KeepWindowInViewport();
     bool chosen = false;
     if (ImGui::Button("Up")) {
         folder_ = fs::path(folder_).parent_path().string();

@@ -1,4 +1,5 @@
 #include "file_menu.h"
+#include "layout.h"
 
 #include "app.h"
 #include "json_input.h"
@@ -317,6 +318,7 @@ void DrawFileWindows(App& app) {
     ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 32, viewport->Size.x), 0));
     if (ImGui::BeginPopupModal(kNoticePopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+        KeepWindowInViewport();
         ErrorText(frame, app.notice.c_str());
         app.recorder.RecordLastItem("notice.text");
         if (ImGui::Button("OK") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||

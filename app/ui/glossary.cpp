@@ -1,5 +1,7 @@
 #include "glossary.h"
 
+#include "layout.h"
+
 #include "widgets.h"
 
 #include <imgui.h>
@@ -52,15 +54,14 @@ const GlossaryEntry* GlossaryEntries(int* count) {
 void DrawGlossary(bool* open) {
     if (!*open) return;
     const float font = ImGui::GetFontSize();
-    const ImVec2 centre = ImGui::GetMainViewport()->GetCenter();
-    ImGui::SetNextWindowPos(centre, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(font * 36, font * 24), ImGuiCond_Appearing);
+    PlaceFloatingWindow(ImVec2(font * 36, font * 24));
     // Opaque whatever the theme's window alpha: it floats over the panels and must read alone.
     ImGui::SetNextWindowBgAlpha(1.0f);
     if (!ImGui::Begin("Glossary", open, ImGuiWindowFlags_NoCollapse)) {
         ImGui::End();
         return;
     }
+    KeepWindowInViewport();
     if (ImGui::BeginTable("##glossary", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthFixed, font * 9);
         ImGui::TableSetupColumn("meaning", ImGuiTableColumnFlags_WidthStretch);

@@ -1,4 +1,5 @@
 #include "keyboard_help.h"
+#include "layout.h"
 
 #include "app.h"
 #include "widgets.h"
@@ -84,6 +85,7 @@ void DrawKeyboardHelp(App& app) {
         ImGui::End();
         return;
     }
+    KeepWindowInViewport();
     for (const ShortcutGroup& group : kGroups) {
         ImGui::TextColored(GetTheme(app.view.theme).ColorVec(Role::Accent), "%s", group.heading);
         if (&group == kGroups) app.recorder.RecordLastItem("help.keys");

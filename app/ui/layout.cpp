@@ -52,4 +52,24 @@ void SameLineIfFits(float width, float spacing) {
         ImGui::SameLine(0.0f, gap);
 }
 
+void PlaceFloatingWindow(ImVec2 size) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const ImVec2 most(viewport->Size.x * 0.95f, viewport->Size.y * 0.95f);
+    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(size.x, most.x), std::min(size.y, most.y)),
+                             ImGuiCond_Appearing);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), most);
+}
+
+void KeepWindowInViewport() {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const ImVec2 fitted(std::min(size.x, viewport->Size.x), std::min(size.y, viewport->Size.y));
+    const ImVec2 placed(
+        std::clamp(pos.x, viewport->Pos.x, viewport->Pos.x + viewport->Size.x - fitted.x),
+        std::clamp(pos.y, viewport->Pos.y, viewport->Pos.y + viewport->Size.y - fitted.y));
+    if (fitted.x != size.x || fitted.y != size.y) ImGui::SetWindowSize(fitted);
+    if (placed.x != pos.x || placed.y != pos.y) ImGui::SetWindowPos(placed);
+}
+
 } // namespace pelab

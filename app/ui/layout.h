@@ -32,6 +32,13 @@ void SameLineIfFits(float width, float spacing = -1.0f);
 /// The right edge of the current content region, in screen coordinates.
 float ContentRight();
 
+/// Before Begin of a floating window (help, glossary, a dialog): centred in the viewport when
+/// it appears, at `size` (0 on an axis: fit the content) shrunk to 95 % of the viewport.
+void PlaceFloatingWindow(ImVec2 size);
+/// After Begin of a floating window: moves it (and shrinks it when larger) so that it lies
+/// inside the viewport, whatever was saved or dragged; a 1024×768 screen at text ×2 keeps it.
+void KeepWindowInViewport();
+
 /// A row of controls that wraps: call Item(width) before each item (or group kept together,
 /// such as a slider and its "(?)"), with the group's whole width.
 class FlowRow {

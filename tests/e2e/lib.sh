@@ -52,7 +52,8 @@ e2e_setup() {
     # reset, and a client connecting during the reset is refused ("Failed to open display").
     mkfifo "$E2E_TMP/display"
     exec {fd}<>"$E2E_TMP/display"
-    Xvfb -displayfd "$fd" -screen 0 1600x1000x24 -nolisten tcp -noreset >"$E2E_TMP/xvfb.log" 2>&1 &
+    # E2E_SCREEN: the screen's size (the room: 1024x768x24); 1600x1000 by default.
+    Xvfb -displayfd "$fd" -screen 0 "${E2E_SCREEN:-1600x1000x24}" -nolisten tcp -noreset >"$E2E_TMP/xvfb.log" 2>&1 &
     E2E_XVFB_PID=$!
     local number=""
     read -r -t 20 -u "$fd" number || e2e_fail "Xvfb did not start: $(cat "$E2E_TMP/xvfb.log")"
