@@ -249,53 +249,67 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
     }
     FormulaTooltip(candidate_formula(Selected()));
     frame.Record("candidates.choice");
+    // The plot and the grid for everyone; the sizes, shift and embedding are advanced settings.
     const float slider = FitWidth(8.0f, "d_model");
-    row.Item(LabelledWidth(slider, "d_model"));
-    DModelSlider(frame, slider, &d_model_note);
-    frame.Record("candidates.d_model");
-    row.Item(LabelledWidth(slider, "L"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("L", &length, kMinCandidateLength, kMaxLength, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    FormulaTooltip("L: the sequence length index / length divides by, and the learned table's "
-                   "rows (it has no entry for position L or later).");
-    frame.Record("candidates.length");
-    const float small = FitWidth(5.0f, "N");
-    row.Item(LabelledWidth(small, "N"));
-    ImGui::SetNextItemWidth(small);
-    char current[16];
-    std::snprintf(current, sizeof current, "%d", positions);
-    if (ImGui::BeginCombo("N", current)) {
-        for (const int choice : kPositionChoices) {
-            std::snprintf(current, sizeof current, "%d", choice);
-            if (ImGui::Selectable(current, choice == positions)) positions = choice;
-        }
-        ImGui::EndCombo();
+    if (frame.ShowsAdvanced("candidates.d_model")) {
+        row.Item(LabelledWidth(slider, "d_model"));
+        DModelSlider(frame, slider, &d_model_note);
+        frame.Record("candidates.d_model");
     }
-    FormulaTooltip("N: the table measures positions 0 … N−1.");
-    frame.Record("candidates.positions");
-    row.Item(LabelledWidth(small, "k"));
-    ImGui::SetNextItemWidth(small);
-    ImGui::SliderInt("k", &shift_k, 1, kMaxShiftK, "%d", ImGuiSliderFlags_AlwaysClamp);
-    FormulaTooltip("k: the shift of the \"shift linear\" column, PE(p) → PE(p + k).");
-    frame.Record("candidates.shift_k");
-    row.Item(LabelledWidth(slider, "embedding"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderScalar("embedding", ImGuiDataType_Double, &embedding_value, &kMinEmbeddingValue,
-                        &kMaxEmbeddingValue, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    FormulaTooltip("The size of one embedding value (documents 001 and 002: about 0.05 to "
-                   "0.2): ‖embedding‖ = value·√d_model.");
-    frame.Record("candidates.embedding");
+    if (frame.ShowsAdvanced("candidates.length")) {
+        row.Item(LabelledWidth(slider, "L"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("L", &length, kMinCandidateLength, kMaxLength, "%d",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        FormulaTooltip("L: the sequence length index / length divides by, and the learned table's "
+                       "rows (it has no entry for position L or later).");
+        frame.Record("candidates.length");
+    }
+    const float small = FitWidth(5.0f, "N");
+    if (frame.ShowsAdvanced("candidates.positions")) {
+        row.Item(LabelledWidth(small, "N"));
+        ImGui::SetNextItemWidth(small);
+        char current[16];
+        std::snprintf(current, sizeof current, "%d", positions);
+        if (ImGui::BeginCombo("N", current)) {
+            for (const int choice : kPositionChoices) {
+                std::snprintf(current, sizeof current, "%d", choice);
+                if (ImGui::Selectable(current, choice == positions)) positions = choice;
+            }
+            ImGui::EndCombo();
+        }
+        FormulaTooltip("N: the table measures positions 0 … N−1.");
+        frame.Record("candidates.positions");
+    }
+    if (frame.ShowsAdvanced("candidates.shift_k")) {
+        row.Item(LabelledWidth(small, "k"));
+        ImGui::SetNextItemWidth(small);
+        ImGui::SliderInt("k", &shift_k, 1, kMaxShiftK, "%d", ImGuiSliderFlags_AlwaysClamp);
+        FormulaTooltip("k: the shift of the \"shift linear\" column, PE(p) → PE(p + k).");
+        frame.Record("candidates.shift_k");
+    }
+    if (frame.ShowsAdvanced("candidates.embedding")) {
+        row.Item(LabelledWidth(slider, "embedding"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderScalar("embedding", ImGuiDataType_Double, &embedding_value,
+                            &kMinEmbeddingValue, &kMaxEmbeddingValue, "%.2f",
+                            ImGuiSliderFlags_AlwaysClamp);
+        FormulaTooltip("The size of one embedding value (documents 001 and 002: about 0.05 to "
+                       "0.2): ‖embedding‖ = value·√d_model.");
+        frame.Record("candidates.embedding");
+    }
     row.Item(CheckboxWidth("grid"));
     ImGui::Checkbox("grid", &grid);
     FormulaTooltip("Show the values as a grid, positions across and dims down (the documents' "
                    "\"bar code\"), instead of lines for the first four dims.");
     frame.Record("candidates.grid");
-    row.Item(CheckboxWidth("×√d_model"));
-    ImGui::Checkbox("×√d_model", &scale_embedding);
-    FormulaTooltip("Multiply the embedding by √d_model before adding PE (document 003's "
-                   "recipe).");
-    frame.Record("candidates.scale_embedding");
+    if (frame.ShowsAdvanced("candidates.scale_embedding")) {
+        row.Item(CheckboxWidth("×√d_model"));
+        ImGui::Checkbox("×√d_model", &scale_embedding);
+        FormulaTooltip("Multiply the embedding by √d_model before adding PE (document 003's "
+                       "recipe).");
+        frame.Record("candidates.scale_embedding");
+    }
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
     positions = std::clamp(positions, 16, kMaxCheckedPositions);
     shift_k = std::clamp(shift_k, 1, positions - 1);

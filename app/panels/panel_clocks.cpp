@@ -1,4 +1,5 @@
 #include "panel_clocks.h"
+#include "number_text.h"
 
 #include "layout.h"
 #include "pelab/sinusoidal.h"
@@ -75,8 +76,8 @@ void ClocksPanel::DrawTransport(FrameContext& frame) {
                                              std::tuple{"pos B", &state.pos_b, "clocks.pos_b"}}) {
         row.Item(LabelledWidth(drag, label));
         ImGui::SetNextItemWidth(drag);
-        ImGui::DragScalar(label, ImGuiDataType_Double, value, 0.1f, &zero, &kUiMaxPosition, "%.2f",
-                          ImGuiSliderFlags_AlwaysClamp);
+        ImGui::DragScalar(label, ImGuiDataType_Double, value, 0.1f, &zero, &kUiMaxPosition,
+                          PositionFormat(*value), ImGuiSliderFlags_AlwaysClamp);
         frame.Record(name);
     }
     row.Item(CheckboxWidth("pos B hand"));
@@ -199,8 +200,8 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
     // Faces as large as 3.2 em, larger when a presented panel has the height for it, smaller
     // when three do not fit side by side; the faces and the legend wrap when narrow.
     char legend_a[64], legend_b[64], legend_k[64], legend_pair[48];
-    std::snprintf(legend_a, sizeof legend_a, "— pos A = %.2f", state.pos_a);
-    std::snprintf(legend_b, sizeof legend_b, "— pos B = %.2f", state.pos_b);
+    std::snprintf(legend_a, sizeof legend_a, "— pos A = %s", PositionText(state.pos_a).c_str());
+    std::snprintf(legend_b, sizeof legend_b, "— pos B = %s", PositionText(state.pos_b).c_str());
     std::snprintf(legend_k, sizeof legend_k, "— pos A → pos A + %d", state.shift_k);
     std::snprintf(legend_pair, sizeof legend_pair, "selected pair: %d", state.pair);
     float legend_width = 0;
@@ -332,10 +333,10 @@ nlohmann::json ClocksPanel::Readouts(const AppState& state) const {
 
 std::vector<std::string> ClocksPanel::WidgetNames() const {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"clocks.grid",    "clocks.legend",          "clocks.minus_one",  "clocks.pair_3",
-            "clocks.play",    "clocks.plus_one",        "clocks.pos_a",      "clocks.pos_b",
-            "clocks.shift_k", "clocks.show_b",          "clocks.show_shift", "clocks.size",
-            "clocks.speed",   "clocks.summary_pair_<i>"};
+    return {"clocks.grid",    "clocks.legend",   "clocks.minus_one",       "clocks.pair_3",
+            "clocks.play",    "clocks.plus_one", "clocks.pos_a",           "clocks.pos_b",
+            "clocks.shift_k", "clocks.show_b",   "clocks.show_shift",      "clocks.size",
+            "clocks.smooth",  "clocks.speed",    "clocks.summary_pair_<i>"};
 }
 
 } // namespace pelab

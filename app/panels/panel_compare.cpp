@@ -1,5 +1,7 @@
 #include "panel_compare.h"
 
+#include "number_text.h"
+
 #include "json_input.h"
 #include "layout.h"
 #include "pelab/similarity.h"
@@ -125,7 +127,7 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
         ImGui::SetNextItemWidth(slider_width);
         double slider_value = std::min(*field.value, slider_max);
         if (ImGui::SliderScalar(field.slider_id, ImGuiDataType_Double, &slider_value, &zero,
-                                &slider_max, "%.0f"))
+                                &slider_max, PositionFormat(slider_value)))
             *field.value = std::round(slider_value);
         frame.Record(field.slider_widget);
         ImGui::SameLine();

@@ -86,7 +86,8 @@ void HeatmapPanel::DrawControls(FrameContext& frame) {
     FormulaTooltip("How many positions (rows) the whole matrix has: 1 to 65 536. The picture is "
                    "computed per pixel on the GPU, so a larger matrix costs nothing more.");
     frame.Record("heatmap.max_len");
-    if (!similarity) { // the layouts are the PE matrix's business
+    // The layouts are the PE matrix's business, and an advanced setting.
+    if (!similarity && frame.ShowsAdvanced("heatmap.layout")) {
         const char* layouts[] = {"interleaved", "concatenated"};
         int layout = concatenated ? 1 : 0;
         const float combo = FitWidth(9.0f, "layout");

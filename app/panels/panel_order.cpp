@@ -101,19 +101,24 @@ void OrderPanel::DrawSettings(FrameContext& frame) {
     ImGui::Checkbox("add positional encoding", &pe_enabled);
     frame.Record("order.pe_enabled");
     const double zero = 0.0, max_scale = 10.0;
-    const float scale_width = FitWidth(7.0f, "PE scale") - marker;
-    settings.Item(LabelledWidth(scale_width, "PE scale") + marker);
-    ImGui::SetNextItemWidth(scale_width);
-    ImGui::SliderScalar("PE scale", ImGuiDataType_Double, &pe_scale, &zero, &max_scale, "%.2f");
-    frame.Record("order.pe_scale");
-    ImGui::SameLine();
-    HelpMarker("X = E·(√d if ticked) + scale·PE(pos). Scale 0 is the same as no PE.");
-    settings.Item(CheckboxWidth("E·√d") + marker);
-    ImGui::Checkbox("E·√d", &scale_embeddings);
-    frame.Record("order.scale_embeddings");
-    ImGui::SameLine();
-    HelpMarker("Some recipes multiply each word's embedding by √d_model before adding the "
-               "encoding, so that the word signal is not drowned by the position signal.");
+    // The scale and √d are advanced settings (beginner mode hides them).
+    if (frame.ShowsAdvanced("order.pe_scale")) {
+        const float scale_width = FitWidth(7.0f, "PE scale") - marker;
+        settings.Item(LabelledWidth(scale_width, "PE scale") + marker);
+        ImGui::SetNextItemWidth(scale_width);
+        ImGui::SliderScalar("PE scale", ImGuiDataType_Double, &pe_scale, &zero, &max_scale, "%.2f");
+        frame.Record("order.pe_scale");
+        ImGui::SameLine();
+        HelpMarker("X = E·(√d if ticked) + scale·PE(pos). Scale 0 is the same as no PE.");
+    }
+    if (frame.ShowsAdvanced("order.scale_embeddings")) {
+        settings.Item(CheckboxWidth("E·√d") + marker);
+        ImGui::Checkbox("E·√d", &scale_embeddings);
+        frame.Record("order.scale_embeddings");
+        ImGui::SameLine();
+        HelpMarker("Some recipes multiply each word's embedding by √d_model before adding the "
+                   "encoding, so that the word signal is not drowned by the position signal.");
+    }
     int kind = random_embeddings ? 1 : 0;
     settings.Item(CheckboxWidth("one-hot words"));
     ImGui::RadioButton("one-hot words", &kind, 0);

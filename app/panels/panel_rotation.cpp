@@ -180,7 +180,7 @@ void RotationPanel::DrawControls(FrameContext& frame) {
     row.Item(LabelledWidth(slider, "pos A"));
     ImGui::SetNextItemWidth(slider);
     ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.5f, &zero, &kUiMaxPosition,
-                      "%.2f", ImGuiSliderFlags_AlwaysClamp);
+                      PositionFormat(state.pos_a), ImGuiSliderFlags_AlwaysClamp);
     frame.Record("rotation.pos_a");
     row.Item(LabelledWidth(slider, "curves ±K"));
     ImGui::SetNextItemWidth(slider);

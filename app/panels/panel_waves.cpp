@@ -96,6 +96,7 @@ void WavesPanel::DrawControls(FrameContext& frame) {
                    "Ctrl+click to type a value; odd values are rounded up to the next even one.");
     };
     const auto base_slider = [&] {
+        if (!frame.ShowsAdvanced("waves.base")) return; // an advanced setting
         row.Item(LabelledWidth(slider, "base") + marker);
         ImGui::SetNextItemWidth(slider);
         ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase,
@@ -129,7 +130,7 @@ void WavesPanel::DrawControls(FrameContext& frame) {
     const double position_min = 0.0;
     ImGui::SetNextItemWidth(slider);
     ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.05f, &position_min,
-                      &kUiMaxPosition, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+                      &kUiMaxPosition, PositionFormat(state.pos_a), ImGuiSliderFlags_AlwaysClamp);
     frame.Record("waves.pos_a");
     ImGui::SameLine();
     HelpMarker("The cursor position. Left/Right arrows move it by 1 (Shift: 10).");
@@ -453,7 +454,7 @@ std::vector<std::string> WavesPanel::WidgetNames() const {
     return {"waves.base",       "waves.d_model",         "waves.fit",         "waves.lanes",
             "waves.many_waves", "waves.many_waves_plot", "waves.pair_slider", "waves.pin_view",
             "waves.play",       "waves.pos_a",           "waves.reset_view",  "waves.spectrum",
-            "waves.speed",      "waves.wave_plot"};
+            "waves.smooth",     "waves.speed",           "waves.wave_plot"};
 }
 
 } // namespace pelab

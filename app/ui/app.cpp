@@ -41,11 +41,23 @@ void AddSharedFields(SceneTable& table, AppState& state) {
     table.Bool("playing", "bool: pos A moves by itself", &state.playing);
     table.Number("play_speed", "number in [0.1, 1000]: positions per second while playing",
                  &state.play_speed, kUiMinPlaySpeed, kUiMaxPlaySpeed);
+    table.Bool("play_smooth",
+               "bool: Play glides through fractional positions (false: whole positions)",
+               &state.play_smooth);
 }
 
 void AddViewFields(SceneTable& table, ViewSettings& view, PanelRegistry& panels) {
     table.Bool("hide_controls", "bool: panels show only their pictures and key numbers",
                &view.hide_controls);
+    table.Add({"mode", "\"beginner\" (the advanced controls hidden) or \"advanced\"",
+               [&view](const json& value, const json&) -> std::function<void()> {
+                   if (value != "beginner" && value != "advanced")
+                       throw SceneFieldError{"must be \"beginner\" or \"advanced\" (got " +
+                                             Excerpt(value) + ")"};
+                   const bool advanced = value == "advanced";
+                   return [&view, advanced] { view.advanced = advanced; };
+               },
+               [&view] { return json(view.advanced ? "advanced" : "beginner"); }});
     table.Number("font_scale", "number in [0.5, 4]: text size", &view.font_scale, kMinFontScale,
                  kMaxFontScale);
     table.Add({"theme", "\"dark\", \"light\" (projector) or \"high-contrast\"",
@@ -99,6 +111,7 @@ App::App() {
     defaults = scene.Document();
     defaults.erase("theme");
     defaults.erase("font_scale");
+    defaults.erase("mode");
 }
 
 json App::GuardStudentWork(json doc) {
@@ -151,6 +164,8 @@ void ViewSettingsReadLine(ImGuiContext*, ImGuiSettingsHandler*, void* entry, con
     } else if (std::sscanf(line, "FontScale=%f", &scale) == 1 && scale >= kMinFontScale &&
                scale <= kMaxFontScale) {
         view->font_scale = scale;
+    } else if (std::strcmp(line, "Mode=beginner") == 0 || std::strcmp(line, "Mode=advanced") == 0) {
+        view->advanced = std::strcmp(line, "Mode=advanced") == 0;
     } else if (std::strncmp(line, "Recent=", 7) == 0 && line[7] != '\0' &&
                view->recent_files.size() < kMaxRecentFiles) {
         view->recent_files.emplace_back(line + 7);
@@ -159,8 +174,9 @@ void ViewSettingsReadLine(ImGuiContext*, ImGuiSettingsHandler*, void* entry, con
 
 void ViewSettingsWriteAll(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* out) {
     const auto* view = static_cast<const ViewSettings*>(handler->UserData);
-    out->appendf("[%s][View]\nTheme=%s\nFontScale=%.4f\n", handler->TypeName,
-                 GetTheme(view->theme).name, view->font_scale);
+    out->appendf("[%s][View]\nTheme=%s\nFontScale=%.4f\nMode=%s\n", handler->TypeName,
+                 GetTheme(view->theme).name, view->font_scale,
+                 view->advanced ? "advanced" : "beginner");
     for (const std::string& path : view->recent_files)
         out->appendf("Recent=%s\n", path.c_str());
     out->append("\n");

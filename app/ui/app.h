@@ -31,6 +31,10 @@ struct ViewSettings {
     std::string presented_panel;
     /// Panels show only their picture and key numbers (a clean slide): View → Hide controls, H.
     bool hide_controls = false;
+    /// Advanced (today's whole app) or beginner: the advanced controls (the base, the heatmap's
+    /// layout, the order panel's scale and √d, the candidates' settings, Play's smooth glide)
+    /// hidden unless a lesson step outlines one. View → Beginner / Advanced; saved.
+    bool advanced = true;
     /// Slides: a lesson shown without the menu bar and status bar, its step's panels above a
     /// compact lesson bar. On when a lesson starts; F5 toggles, Esc leaves.
     bool slide_mode = false;

@@ -18,6 +18,11 @@ struct AppState {
     /// Animation of pos A, in positions per second (independent of the frame rate).
     bool playing = false;
     double play_speed = 2.0;
+    /// Play moves pos A a whole position at a time (every position a number of its own); smooth
+    /// glides through the fractions between them.
+    bool play_smooth = false;
+    /// The part of a position Play has accumulated towards the next whole step (not saved).
+    double play_carry = 0.0;
 
     /// Restores the invariants above after any edit.
     void Clamp();

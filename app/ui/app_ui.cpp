@@ -1,4 +1,5 @@
 #include "app_ui.h"
+#include "number_text.h"
 
 #include "fonts.h"
 #include "glossary.h"
@@ -241,6 +242,15 @@ void DrawMainMenu(App& app) {
         if (ImGui::MenuItem("Larger text", "Ctrl+=")) view.ScaleText(kTextStep);
         if (ImGui::MenuItem("Smaller text", "Ctrl+-")) view.ScaleText(1.0f / kTextStep);
         ImGui::MenuItem("Fullscreen", "F11", &view.fullscreen);
+        if (ImGui::MenuItem("Beginner", nullptr, !view.advanced)) view.advanced = false;
+        app.recorder.RecordLastItem("view.beginner");
+        FormulaTooltip("The pictures and the first controls: the base, layouts, scales and "
+                       "other advanced settings are hidden (a lesson still shows the ones it "
+                       "points at).");
+        if (ImGui::MenuItem("Advanced", nullptr, view.advanced)) view.advanced = true;
+        app.recorder.RecordLastItem("view.advanced");
+        FormulaTooltip("Every control of every panel.");
+        ImGui::Separator();
         ImGui::MenuItem("Hide controls", "H", &view.hide_controls);
         app.recorder.RecordLastItem("view.hide_controls");
         FormulaTooltip("Only the pictures and their key numbers, for a clean slide. H again, or "
@@ -294,8 +304,9 @@ void DrawStatusBar(const AppState& state, const std::string& note) {
         ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, 2));
     if (ImGui::Begin("##status", nullptr, flags)) {
-        ImGui::Text("d_model %d   base %.0f   pos A %.2f   pos B %.2f   pair %d%s%s%s",
-                    state.d_model, state.base, state.pos_a, state.pos_b, state.pair,
+        ImGui::Text("d_model %d   base %.0f   pos A %s   pos B %s   pair %d%s%s%s", state.d_model,
+                    state.base, PositionText(state.pos_a).c_str(),
+                    PositionText(state.pos_b).c_str(), state.pair,
                     state.playing ? "   ▶ playing" : "", note.empty() ? "" : "   ·   ",
                     note.c_str());
     }
@@ -380,6 +391,7 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
             ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kShortWindowEms;
         const std::vector<std::string>& outlined = Outlined(app);
         frame.slides = app.Slides();
+        frame.advanced = app.view.advanced;
         if (frame.slides) {
             // The step's controls: shown when it outlines one of this panel's (or one never
             // drawn yet, which may be one), or when H asked for them all.
@@ -448,7 +460,15 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         // At most a quarter second per frame: the first frame after a rest (render on demand)
         // comes seconds after the one before, and Play must not jump by all of that.
         const double step = std::min(static_cast<double>(delta_seconds), kMaxAnimationStep);
-        state.pos_a += state.play_speed * step;
+        if (state.play_smooth) {
+            state.pos_a += state.play_speed * step;
+        } else {
+            // Whole positions: the carry gathers the fractions until a whole step is due.
+            state.play_carry += state.play_speed * step;
+            const double whole = std::floor(state.play_carry);
+            state.play_carry -= whole;
+            state.pos_a = std::round(state.pos_a) + whole;
+        }
         if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
     }
     AdvanceGlide(app, std::min(static_cast<double>(delta_seconds), kMaxAnimationStep));

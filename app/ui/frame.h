@@ -92,8 +92,7 @@ struct FrameContext {
                  FrameStats& stats_in, const Theme& theme_in, bool show_controls_in = true,
                  GpuRenderer* gpu_in = nullptr, bool presented_in = false)
         : state(state_in), requests(requests_in), recorder(recorder_in), stats(stats_in),
-          theme(theme_in), show_controls(show_controls_in), gpu(gpu_in),
-          presented(presented_in) {}
+          theme(theme_in), show_controls(show_controls_in), gpu(gpu_in), presented(presented_in) {}
 
     AppState& state;
     FrameRequests& requests;
@@ -118,6 +117,18 @@ struct FrameContext {
     std::string panel_id; ///< the id of the panel being drawn
     /// Set by BeginControls: the controls are in a scrolling strip (see widgets.h).
     bool controls_in_strip = false;
+    /// View → Advanced (today's whole app); false: beginner, see ShowsAdvanced.
+    bool advanced = true;
+
+    /// Whether an advanced control (recorded as name) is drawn: in advanced mode, or in beginner
+    /// mode when the lesson step or quiz answer outlines it.
+    bool ShowsAdvanced(const char* name) const {
+        if (advanced) return true;
+        if (outlined == nullptr) return false;
+        for (const std::string& shown : *outlined)
+            if (shown == name) return true;
+        return false;
+    }
 
     ImU32 Color(Role role) const { return theme.Color(role); }
     ImVec4 ColorVec(Role role) const { return theme.ColorVec(role); }

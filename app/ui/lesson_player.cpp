@@ -24,10 +24,10 @@ double Ease(double t) {
 
 nlohmann::json LessonStart(const App& app) {
     nlohmann::json start = app.defaults;
-    // The theme, text size and hidden controls are the room's (a step may still set them); the
-    // teach-back text is the student's work, typed during the lesson: a step never takes it back
-    // (and asks before replacing it).
-    for (const char* room : {"theme", "font_scale", "hide_controls", "teach_back_text"})
+    // The theme, text size, mode and hidden controls are the room's (a step may still set them);
+    // the teach-back text is the student's work, typed during the lesson: a step never takes it
+    // back (and asks before replacing it).
+    for (const char* room : {"theme", "font_scale", "mode", "hide_controls", "teach_back_text"})
         start.erase(room);
     return start;
 }

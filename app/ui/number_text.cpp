@@ -94,4 +94,14 @@ std::string TickText(double value) {
     return sign + ShownNumber(magnitude, 3);
 }
 
+const char* PositionFormat(double position) {
+    return position == std::round(position) ? "%.0f" : "%.2f";
+}
+
+std::string PositionText(double position) {
+    char text[48];
+    std::snprintf(text, sizeof text, PositionFormat(position), position);
+    return text;
+}
+
 } // namespace pelab

@@ -29,4 +29,10 @@ std::pair<std::string, std::string> ShownPair(double a, double b, int significan
 /// An axis tick: at most 3 significant digits and an SI suffix, never exponent notation.
 std::string TickText(double value);
 
+/// The one way a position is written, in every panel, field and bar: a whole position without
+/// decimals ("3"), any other with two ("3.37"). PositionFormat is the printf format for it (for
+/// ImGui's drag fields); PositionText the text.
+const char* PositionFormat(double position);
+std::string PositionText(double position);
+
 } // namespace pelab

@@ -188,6 +188,13 @@ void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id) {
     FormulaTooltip("While playing, pos A grows by this many positions per second (Space plays "
                    "and pauses from anywhere).");
     frame.Record((id + ".speed").c_str());
+    const std::string smooth = id + ".smooth";
+    if (!frame.ShowsAdvanced(smooth.c_str())) return;
+    row.Item(CheckboxWidth("smooth"));
+    ImGui::Checkbox("smooth", &state.play_smooth);
+    FormulaTooltip("Unticked, Play steps pos A a whole position at a time; ticked, it glides "
+                   "through the fractions between them.");
+    frame.Record(smooth.c_str());
 }
 
 bool BeginControls(FrameContext& frame) {
