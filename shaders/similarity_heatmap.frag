@@ -18,6 +18,7 @@ uniform int u_grey;       // 1: grey level (s + 1) / 2; 0: the diverging map
 uniform vec3 u_negative;  // colour at -1
 uniform vec3 u_middle;    // colour at 0
 uniform vec3 u_positive;  // colour at +1
+uniform vec2 u_value_range; // the values the map's ends stand for: (-1, 1), or fitted to the table
 
 out vec4 colour;
 
@@ -40,7 +41,12 @@ void main() {
         p = int(floor(fp));
     }
     int k = abs(p - q);
-    float s = texelFetch(u_offsets, ivec2(k % 1024, k / 1024), 0).r;
+    float v = texelFetch(u_offsets, ivec2(k % 1024, k / 1024), 0).r;
+    // Onto -1 ... 1; the fixed range (-1, 1) keeps v exactly (the render command's grey levels
+    // are checked to the unit).
+    float s = v;
+    if (u_value_range != vec2(-1.0, 1.0))
+        s = clamp(2.0 * (v - u_value_range.x) / (u_value_range.y - u_value_range.x) - 1.0, -1.0, 1.0);
     if (u_grey == 1) {
         colour = vec4(vec3((s + 1.0) * 0.5), 1.0);
     } else {

@@ -7,6 +7,7 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -63,7 +64,8 @@ bool SamePicture(const HeatmapRequest& a, const HeatmapRequest& b) {
            a.base == b.base && a.concatenated == b.concatenated && a.dim_min == b.dim_min &&
            a.dim_max == b.dim_max && a.pos_min == b.pos_min && a.pos_max == b.pos_max &&
            a.width == b.width && a.height == b.height && a.grey == b.grey &&
-           a.negative == b.negative && a.middle == b.middle && a.positive == b.positive;
+           a.negative == b.negative && a.middle == b.middle && a.positive == b.positive &&
+           a.fit_values == b.fit_values;
 }
 
 } // namespace
@@ -81,11 +83,14 @@ struct GlHeatmaps::Impl {
     GLuint turns_texture = 0; ///< PE matrix: (f_hi, f_lo) per pair
     int turns_d_model = 0;
     double turns_base = 0.0;
-    GLuint offsets_texture = 0;         ///< similarity: f(k) / (d/2) per offset k
-    OffsetTableWorker::Key offsets_key; ///< what offsets_texture holds
-    OffsetTableWorker offsets_worker;   ///< computes the next table off the frame
-    bool pending = false;               ///< the last similarity render waits for its table
-    bool frame_pending = false;         ///< some render since TakeFramePending() did
+    GLuint offsets_texture = 0;               ///< similarity: f(k) / (d/2) per offset k
+    OffsetTableWorker::Key offsets_key;       ///< what offsets_texture holds
+    OffsetTableWorker offsets_worker;         ///< computes the next table off the frame
+    float offsets_low = -1, offsets_high = 1; ///< the lowest and highest f(k) / (d/2) uploaded
+    double drawn_low = -1, drawn_high = 1;    ///< where the last picture's map ends
+    bool drew = false;                        ///< the last RenderHeatmap gave a picture
+    bool pending = false;                     ///< the last similarity render waits for its table
+    bool frame_pending = false;               ///< some render since TakeFramePending() did
     struct Target {
         GLuint framebuffer = 0, texture = 0;
         int width = 0, height = 0;
@@ -192,8 +197,12 @@ struct GlHeatmaps::Impl {
         const int rows = (r.max_len + kOffsetsTextureWidth - 1) / kOffsetsTextureWidth;
         std::vector<float> texels(static_cast<std::size_t>(kOffsetsTextureWidth) * rows, 0.f);
         const double half = r.d_model / 2.0;
-        for (int k = 0; k < r.max_len; ++k)
+        offsets_low = offsets_high = static_cast<float>((*f)[0] / half);
+        for (int k = 0; k < r.max_len; ++k) {
             texels[k] = static_cast<float>((*f)[k] / half);
+            offsets_low = std::min(offsets_low, texels[k]);
+            offsets_high = std::max(offsets_high, texels[k]);
+        }
         Upload(&offsets_texture, GL_R32F, GL_RED, kOffsetsTextureWidth, rows, texels.data());
         ++data_version;
         offsets_key = key;
@@ -237,6 +246,11 @@ struct GlHeatmaps::Impl {
             glUniform1i(at("u_max_len"), r.max_len);
             range("u_columns", r.dim_min, r.dim_max);
             range("u_rows", r.pos_min, r.pos_max);
+            // The map's ends: fitted to the table (a matrix of one value keeps ±1).
+            const bool fit = r.fit_values && offsets_high > offsets_low;
+            drawn_low = fit ? offsets_low : -1.0;
+            drawn_high = fit ? offsets_high : 1.0;
+            range("u_value_range", drawn_low, drawn_high);
         }
         glBindVertexArray(vertex_array);
         glDrawArrays(GL_TRIANGLES, 0, 3);
@@ -250,6 +264,7 @@ GlHeatmaps::GlHeatmaps() : impl_(std::make_unique<Impl>()) {}
 GlHeatmaps::~GlHeatmaps() = default;
 
 ImTextureID GlHeatmaps::RenderHeatmap(int slot, const HeatmapRequest& request, std::string* error) {
+    impl_->drew = false;
     if (!impl_->EnsureProgram(request.picture, error)) return nullptr;
     if (slot < 0 || slot > 15 || request.width < 1 || request.height < 1 || request.width > 8192 ||
         request.height > 8192) {
@@ -281,9 +296,16 @@ ImTextureID GlHeatmaps::RenderHeatmap(int slot, const HeatmapRequest& request, s
     }
     const ImTextureID texture =
         reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(target.texture));
+    impl_->drew = true;
     if (!impl_->always_redraw && target.drawn_data_version == impl_->data_version &&
-        SamePicture(target.drawn, request))
+        SamePicture(target.drawn, request)) {
+        // The same picture: its map's ends are the ones computed when it was drawn.
+        const bool fit = request.fit_values && impl_->offsets_high > impl_->offsets_low &&
+                         request.picture == HeatmapRequest::Picture::Similarity;
+        impl_->drawn_low = fit ? impl_->offsets_low : -1.0;
+        impl_->drawn_high = fit ? impl_->offsets_high : 1.0;
         return texture;
+    }
     glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer);
     if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -346,6 +368,13 @@ bool GlHeatmaps::RenderGrid(const HeatmapRequest& request, int max_len,
 
 bool GlHeatmaps::LastPending() const {
     return impl_->pending;
+}
+
+bool GlHeatmaps::LastValueRange(double* low, double* high) const {
+    if (!impl_->drew) return false;
+    *low = impl_->drawn_low;
+    *high = impl_->drawn_high;
+    return true;
 }
 
 bool GlHeatmaps::TakeFramePending() {

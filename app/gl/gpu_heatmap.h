@@ -20,6 +20,7 @@ public:
 
     ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request, std::string* error) override;
     bool LastPending() const override;
+    bool LastValueRange(double* low, double* high) const override;
     /// Whether any render since the last call waited for data computed off the frame: the
     /// session keeps drawing frames until it arrives (render on demand would otherwise wait).
     bool TakeFramePending();

@@ -103,6 +103,18 @@ void HeatmapPanel::DrawControls(FrameContext& frame) {
         ImGui::Checkbox("both layouts", &both_layouts);
         frame.Record("heatmap.both_layouts");
     }
+    if (similarity) {
+        const char* scales[] = {"fitted to the data", "fixed −1 … 1"};
+        int scale = fitted_colours ? 0 : 1;
+        const float combo = FitWidth(10.0f, "colours");
+        row.Item(LabelledWidth(combo, "colours"));
+        ImGui::SetNextItemWidth(combo);
+        if (ImGui::Combo("colours", &scale, scales, 2)) fitted_colours = scale == 0;
+        FormulaTooltip("fitted: the colours span the lowest to the highest value of the matrix "
+                       "(over a few hundred positions every value is close to 1, and −1 … 1 "
+                       "shows one colour); fixed: −1 … 1, the same scale for every matrix.");
+        frame.Record("heatmap.colour_scale");
+    }
     row.Item(CheckboxWidth("grey"));
     ImGui::Checkbox("grey", &grey);
     FormulaTooltip("Grey levels (v + 1)/2 instead of colours: for printing.");
@@ -128,7 +140,12 @@ void HeatmapPanel::DrawLegend(FrameContext& frame) {
     style.range = 1.0;
     ImGui::TextDisabled(similarity ? "PE(p)·PE(q) / (d/2):" : "PE value:");
     ImGui::SameLine();
-    ColorLegend(style, std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x));
+    const float width = std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x);
+    if (similarity && (colour_low != -1.0 || colour_high != 1.0))
+        FittedColorLegend(style.map, colour_low, colour_high, width);
+    else
+        ColorLegend(style, width);
+    frame.Record("heatmap.colour_bar");
 }
 
 void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concatenated_layout,
@@ -186,7 +203,10 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
 
 void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
     DrawSimilarityPlot(frame, "##similarity", similarity_view, max_len, 2, size, grey, gpu_error,
-                       "heatmap.similarity_plot", SimilarityColumn::PosB);
+                       "heatmap.similarity_plot", SimilarityColumn::PosB, fitted_colours);
+    double low = -1.0, high = 1.0;
+    if (frame.gpu != nullptr && frame.gpu->LastValueRange(&low, &high))
+        colour_low = low, colour_high = high;
 }
 
 void HeatmapPanel::AddSceneFields(SceneTable& table) {
@@ -205,6 +225,14 @@ void HeatmapPanel::AddSceneFields(SceneTable& table) {
     table.Bool("heatmap_grey", "bool: the PE heatmap in grey levels", &grey);
     table.Bool("heatmap_similarity",
                "bool: the heatmap shows PE(p)·PE(q) over positions × positions", &similarity);
+    table.Add({"heatmap_colours", "\"fitted\" or \"fixed\": the similarity's colour scale",
+               [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
+                   if (value == "fitted") return [this] { fitted_colours = true; };
+                   if (value == "fixed") return [this] { fitted_colours = false; };
+                   throw SceneFieldError{"must be \"fitted\" or \"fixed\" (got " + Excerpt(value) +
+                                         ")"};
+               },
+               [this] { return nlohmann::json(fitted_colours ? "fitted" : "fixed"); }});
 }
 
 nlohmann::json HeatmapPanel::Readouts(const AppState& state) const {
@@ -216,14 +244,21 @@ nlohmann::json HeatmapPanel::Readouts(const AppState& state) const {
             {"sin_column", LayoutDimension(state.pair, false, state.d_model, concatenated)},
             {"cos_column", LayoutDimension(state.pair, true, state.d_model, concatenated)},
             {"sin_value", pe_value(pos, 2 * state.pair, state.d_model, state.base)},
-            {"cos_value", pe_value(pos, 2 * state.pair + 1, state.d_model, state.base)}};
+            {"cos_value", pe_value(pos, 2 * state.pair + 1, state.d_model, state.base)},
+            // What the similarity picture's colour map ends at, as last drawn (±1 when fixed or
+            // never drawn).
+            {"similarity_colours",
+             {{"scale", fitted_colours ? "fitted" : "fixed"},
+              {"low", colour_low},
+              {"high", colour_high}}}};
 }
 
 std::vector<std::string> HeatmapPanel::WidgetNames() const {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"heatmap.both_layouts",      "heatmap.grey",       "heatmap.layout",
             "heatmap.max_len",           "heatmap.picture",    "heatmap.plot",
-            "heatmap.plot_concatenated", "heatmap.reset_view", "heatmap.similarity_plot"};
+            "heatmap.plot_concatenated", "heatmap.reset_view", "heatmap.similarity_plot",
+            "heatmap.colour_scale",      "heatmap.colour_bar"};
 }
 
 } // namespace pelab

@@ -22,6 +22,11 @@ struct HeatmapPanel : Panel {
     bool both_layouts = false; ///< the two conventions side by side
     bool grey = false;         ///< grey levels instead of the diverging map
     bool similarity = false;   ///< show PE(p)·PE(q) over positions × positions instead
+    /// The similarity's colours span the matrix's own lowest to highest value (at a few hundred
+    /// positions every value is close to 1 and a −1 … 1 scale shows one colour); false: −1 … 1.
+    bool fitted_colours = true;
+    /// The values the similarity picture's colour map ends at, as the GPU last drew it.
+    double colour_low = -1.0, colour_high = 1.0;
     // View state: x = dimension, y = position, shared by both pictures.
     plot::PlotView view;
     plot::PlotView similarity_view;         ///< x = q, y = p

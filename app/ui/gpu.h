@@ -24,6 +24,9 @@ struct HeatmapRequest {
     double pos_min = 0, pos_max = 128; ///< the visible rows, bottom to top (Similarity: p)
     int width = 256, height = 256;     ///< pixels
     bool grey = false;                 ///< grey levels (v + 1)/2 instead of the diverging map
+    /// Similarity: the map's ends at the lowest and highest value of the matrix shown (its
+    /// middle colour then marks their midpoint, not 0) instead of at −1 and +1.
+    bool fit_values = false;
     ImU32 negative = 0, middle = 0, positive = 0; ///< the diverging map's colours
 };
 
@@ -39,6 +42,12 @@ public:
     /// similarity table of a new d_model, base or size): its picture is the previous data's,
     /// or, returning nullptr, there is none yet (error then says so). Not a failure.
     virtual bool LastPending() const { return false; }
+    /// The values the last RenderHeatmap's colour map ends at (−1 and +1, or the fitted lowest
+    /// and highest value); false when it drew nothing.
+    virtual bool LastValueRange(double* low, double* high) const {
+        (void)low, (void)high;
+        return false;
+    }
 };
 
 } // namespace pelab

@@ -64,7 +64,7 @@ void DrawGpuError(FrameContext& frame, plot::Plot& p, const std::string& gpu_err
 
 void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& view, int max_len,
                         int slot, ImVec2 size, bool grey, std::string& gpu_error,
-                        const char* record_name, SimilarityColumn column) {
+                        const char* record_name, SimilarityColumn column, bool fit_values) {
     AppState& state = frame.state;
     const bool shift = column == SimilarityColumn::ShiftK;
     const double column_pos = shift ? state.pos_a + state.shift_k : state.pos_b;
@@ -80,6 +80,7 @@ void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& vie
     HeatmapRequest request;
     request.picture = HeatmapRequest::Picture::Similarity;
     request.max_len = max_len;
+    request.fit_values = fit_values;
     const std::string name = record_name;
     DrawGpuPicture(frame, p, view, slot, request, grey, gpu_error,
                    name.substr(0, name.find('.')).c_str());

@@ -28,8 +28,10 @@ enum class SimilarityColumn { PosB, ShiftK };
 /// The similarity matrix PE(p)·PE(q) / (d/2) over max_len positions as a plot (x = q, y = p),
 /// with the pos A row and the column's position marked and labelled; hover names the cell and
 /// its offset. Recorded as record_name.
+/// fit_values: the colour map's ends at the matrix's lowest and highest value (see
+/// HeatmapRequest::fit_values); GpuRenderer::LastValueRange then says which they were.
 void DrawSimilarityPlot(FrameContext& frame, const char* id, plot::PlotView& view, int max_len,
                         int slot, ImVec2 size, bool grey, std::string& gpu_error,
-                        const char* record_name, SimilarityColumn column);
+                        const char* record_name, SimilarityColumn column, bool fit_values = false);
 
 } // namespace pelab

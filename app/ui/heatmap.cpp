@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace pelab {
 
@@ -140,6 +141,39 @@ void ColorLegend(const HeatmapStyle& style, float width) {
     draw->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(high).x, origin.y + height), text,
                   high);
     ImGui::Dummy(ImVec2(width, height + font * 1.1f));
+}
+
+void FittedColorLegend(const plot::DivergingMap& map, double low, double high, float width) {
+    const float font = ImGui::GetFontSize();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float height = font * 0.8f;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const int steps = 48;
+    for (int k = 0; k < steps; ++k)
+        draw->AddRectFilled(ImVec2(origin.x + width * k / steps, origin.y),
+                            ImVec2(origin.x + width * (k + 1) / steps + 1, origin.y + height),
+                            plot::Diverging(2.0 * k / (steps - 1) - 1.0, map));
+    // Enough digits to tell the three labels apart (a table of near-1 values needs more than 3).
+    const double middle = (low + high) / 2;
+    int digits = 3;
+    char text[3][32];
+    for (; digits <= 8; ++digits) {
+        std::snprintf(text[0], sizeof text[0], "%.*g", digits, low);
+        std::snprintf(text[1], sizeof text[1], "%.*g", digits, middle);
+        std::snprintf(text[2], sizeof text[2], "%.*g", digits, high);
+        if (std::strcmp(text[0], text[1]) != 0 && std::strcmp(text[1], text[2]) != 0) break;
+    }
+    const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
+    const float y = origin.y + height;
+    draw->AddText(ImVec2(origin.x, y), colour, text[0]);
+    draw->AddText(ImVec2(origin.x + (width - ImGui::CalcTextSize(text[1]).x) / 2, y), colour,
+                  text[1]);
+    draw->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(text[2]).x, y), colour, text[2]);
+    ImGui::Dummy(ImVec2(width, height + font * 1.1f));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Colours fitted to the values shown: %s (lowest) … %s (highest); the "
+                          "middle colour is their midpoint %s, not 0.",
+                          text[0], text[2], text[1]);
 }
 
 } // namespace pelab

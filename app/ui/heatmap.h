@@ -47,5 +47,9 @@ float HeatmapHeight(int rows, float cell_size);
 
 /// A horizontal colour bar with min / max labels, as a legend for a heatmap.
 void ColorLegend(const HeatmapStyle& style, float width);
+/// A colour bar for a map fitted to the data: map's −1 end at low, +1 end at high, labelled
+/// low, the midpoint (which the middle colour marks: not 0) and high, each to 3 significant
+/// digits (more where two labels would read alike).
+void FittedColorLegend(const plot::DivergingMap& map, double low, double high, float width);
 
 } // namespace pelab
