@@ -309,6 +309,12 @@ int RunGui(const GuiOptions& options) {
     ImGuiContextOwner context;
     SettingsFile settings(benchmark ? std::string() : SettingsPath());
     RegisterViewSettingsHandler(app.view);
+    // The very first run (no settings file yet) opens on the "Start here" map.
+    std::error_code no_file;
+    const bool first_run = !benchmark && !std::filesystem::exists(settings.Path(), no_file) &&
+                           !no_file && !settings.Path().empty();
+    if (first_run && options.scene.empty() && options.lesson.empty())
+        app.view.presented_panel = "start";
     if (!benchmark) LoadSettings(settings);
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;

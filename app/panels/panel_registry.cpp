@@ -12,6 +12,7 @@
 #include "panel_precision.h"
 #include "panel_quiz.h"
 #include "panel_rotation.h"
+#include "panel_start.h"
 #include "panel_waves.h"
 #include "panel_worked.h"
 
@@ -50,6 +51,9 @@ PanelRegistry::PanelRegistry() {
         false);
     Add<QuizPanel>("quiz", "Quiz, flashcards and teach-back",
         "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
+        false);
+    Add<StartPanel>("start", "Start here: where positions enter a transformer",
+        "tokens → embeddings + positional encoding → Q, K, V → scores → softmax; each box opens its panel",
         false);
     // clang-format on
     // The declared widget names, once: lessons and quizzes check every highlight against them.

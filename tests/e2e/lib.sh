@@ -47,6 +47,10 @@ e2e_setup() {
     # A clean home: no saved layout or settings from the developer's own runs.
     export HOME=$E2E_TMP/home XDG_CONFIG_HOME=$E2E_TMP/home/.config
     mkdir -p "$HOME"
+    # Settings that say this is not the first run (which opens on "Start here"): the tests start
+    # from the tiled panels, as a returning user does; test_start.sh removes them.
+    mkdir -p "$XDG_CONFIG_HOME/pelab"
+    printf '[PELab][View]\nTheme=dark\n' >"$XDG_CONFIG_HOME/pelab/imgui.ini"
     # -displayfd: Xvfb picks a free display number and writes it to the descriptor (a FIFO).
     # -noreset: when the last client leaves (one pelab quits, the next starts) the server would
     # reset, and a client connecting during the reset is refused ("Failed to open display").

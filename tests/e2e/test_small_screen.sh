@@ -28,6 +28,9 @@ gone() { # gone NAME: the named window is no longer reported
 # A layout saved in a 1600x1000 window: the waves panel far down and right.
 mkdir -p "$XDG_CONFIG_HOME/pelab"
 cat >"$XDG_CONFIG_HOME/pelab/imgui.ini" <<'INI'
+[PELab][View]
+Theme=dark
+
 [Window][Waves: frequency explorer###waves]
 Pos=900,600
 Size=700,400
