@@ -1045,4 +1045,39 @@ TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
                              {"DISPLAY", "WAYLAND_DISPLAY"});
     EXPECT_EQ(theme.exit_code, 2);
     EXPECT_NE(theme.err.find("dark, light, high-contrast"), std::string::npos) << theme.err;
+    // --notes belongs to a lesson's step.
+    const Result notes = Run({"screenshot", "--notes", "--out", (dir / "s.png").string()},
+                             {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(notes.exit_code, 2);
+    EXPECT_NE(notes.err.find("--notes: only with --lesson"), std::string::npos) << notes.err;
+}
+
+// The pictures of the README and of the teacher's page are taken at the room's size, 1024×768
+// (scripts/readme_screenshots.sh, at text ×2): every one they show exists and is that size.
+TEST_F(Cli, DocumentPicturesAreTakenAtTheRoomsSize) {
+    int pictures = 0;
+    for (const char* page : {"README.md", "docs/teaching.md"}) {
+        const fs::path path = fs::path(PELAB_SOURCE_DIR) / page;
+        const std::string text = ReadAll(path);
+        for (std::size_t at = text.find("]("); at != std::string::npos;
+             at = text.find("](", at + 2)) {
+            const std::size_t end = text.find(')', at);
+            const std::string link = text.substr(at + 2, end - at - 2);
+            if (link.size() < 4 || link.substr(link.size() - 4) != ".png") continue;
+            const fs::path picture = path.parent_path() / link;
+            const std::string png = ReadAll(picture);
+            ASSERT_GE(png.size(), 24u) << page << ": " << link << " is missing";
+            // The IHDR chunk: width and height, big-endian, at bytes 16 and 20.
+            const auto word = [&](std::size_t offset) {
+                return (static_cast<unsigned>(static_cast<unsigned char>(png[offset])) << 24) |
+                       (static_cast<unsigned>(static_cast<unsigned char>(png[offset + 1])) << 16) |
+                       (static_cast<unsigned>(static_cast<unsigned char>(png[offset + 2])) << 8) |
+                       static_cast<unsigned>(static_cast<unsigned char>(png[offset + 3]));
+            };
+            EXPECT_EQ(word(16), 1024u) << page << ": " << link;
+            EXPECT_EQ(word(20), 768u) << page << ": " << link;
+            ++pictures;
+        }
+    }
+    EXPECT_GE(pictures, 20);
 }

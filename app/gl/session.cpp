@@ -557,6 +557,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     if (!LoadLessonOption(options.lesson, options.step, app)) return kExitBadUsage;
+    app.lesson.show_notes = options.notes;
     if (const std::string error = check_writable(options.out); !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;

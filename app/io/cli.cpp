@@ -207,6 +207,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->add_option("--lesson", shot.lesson,
                      "Show this lesson at --step, with its lesson bar (a slide of it)")
         ->check(FileName());
+    screenshot->add_flag("--notes", shot.notes, "With --lesson: show the step's speaker notes")
+        ->disable_flag_override();
     screenshot->add_option("--step", shot.step, "The lesson step shown, from 1")
         ->check(PlainNumber())
         ->check(CLI::Range(1, 200))
@@ -313,6 +315,9 @@ CommandLine ParseCommandLine(int argc, char** argv) {
             result.command = Command::Exit;
             result.exit_code = UsageError("--theme: must be one of " + ThemeNameList() + " (got " +
                                           Excerpt(shot.theme) + ")");
+        } else if (shot.notes && shot.lesson.empty()) {
+            result.command = Command::Exit;
+            result.exit_code = UsageError("--notes: only with --lesson (the step's notes)");
         } else if (screenshot->count("--step") > 0 && shot.lesson.empty()) {
             result.command = Command::Exit;
             result.exit_code = UsageError("--step: only with --lesson (the lesson step to show)");

@@ -28,6 +28,7 @@ struct ScreenshotOptions {
     std::string panel;  ///< empty: the whole window as it opens
     std::string lesson; ///< a lesson shown at `step` (1-based), with its bar; "" = none
     int step = 1;
+    bool notes = false; ///< with --lesson: the step's speaker notes shown (as S does)
     int width = 1280;
     int height = 800;
     float font_scale = 1.0f;

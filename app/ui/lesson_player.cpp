@@ -4,6 +4,8 @@
 #include "layout.h"
 #include "widgets.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -301,12 +303,14 @@ void DrawLessonNotes(App& app) {
     ImGui::SetNextWindowPos(viewport->Pos);
     ImGui::SetNextWindowSizeConstraints(ImVec2(viewport->Size.x, 0),
                                         ImVec2(viewport->Size.x, viewport->Size.y * 0.4f));
-    ImGui::SetNextWindowBgAlpha(0.96f);
+    ImGui::SetNextWindowBgAlpha(1.0f); // read over the busy picture below
     const ImGuiWindowFlags flags =
         ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
         ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
     if (ImGui::Begin("##lesson_notes", nullptr, flags)) {
+        // Over the panels, which come to the front when clicked.
+        ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
         app.recorder.RecordLastItem("lesson.notes");
         ImGui::TextDisabled("Notes, step %d of %d (S hides them)", player.step + 1,
                             player.StepCount());
