@@ -56,8 +56,16 @@ public:
     void BeginGpuTimer();
     double EndGpuTimerMs();
     /// Renders ImGui's current draw data (after ImGui::Render) into an offscreen framebuffer of
-    /// the window's size and reads it back as RGBA rows, top row first.
-    bool Capture(std::vector<unsigned char>* rgba, int* width, int* height, std::string* error);
+    /// the window's size (or of *width × *height when `sized`) and reads it back as RGBA rows,
+    /// top row first.
+    bool Capture(std::vector<unsigned char>* rgba, int* width, int* height, std::string* error,
+                 bool sized = false);
+    /// For a second ImGui context drawn offscreen in the window's GL context (an export at
+    /// another size): starts and ends the OpenGL renderer backend in the current context, and
+    /// begins its frame (call ImGui::NewFrame after).
+    void StartRendererInCurrentContext();
+    void StopRendererInCurrentContext();
+    void BeginRendererFrame();
 
     void SetFullscreen(bool fullscreen);
     bool IsFullscreen() const;

@@ -222,9 +222,21 @@ void Platform::EndFrame() {
     glfwSwapBuffers(impl_->window);
 }
 
+void Platform::StartRendererInCurrentContext() {
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+void Platform::StopRendererInCurrentContext() {
+    ImGui_ImplOpenGL3_Shutdown();
+}
+
+void Platform::BeginRendererFrame() {
+    ImGui_ImplOpenGL3_NewFrame();
+}
+
 bool Platform::Capture(std::vector<unsigned char>* rgba, int* width, int* height,
-                       std::string* error) {
-    glfwGetFramebufferSize(impl_->window, width, height);
+                       std::string* error, bool sized) {
+    if (!sized) glfwGetFramebufferSize(impl_->window, width, height);
     if (*width <= 0 || *height <= 0) {
         *error = "the window has no framebuffer to capture";
         return false;

@@ -108,53 +108,80 @@ int WritePng(const std::string& out, const std::vector<unsigned char>& rgba, int
     return kExitOk;
 }
 
-// File → Export as PNG: the panel's window as it is on screen, cut from a capture of the frame
-// just rendered, with the scene in a text chunk; the result goes to the status bar or a notice.
+// File → Export as PNG: the panel drawn alone, offscreen, at the size chosen in the export
+// dialog (a second ImGui context with the display at that size, in the window's GL context):
+// not a grab of its window with the scrollbars; the scene goes in a text chunk, the student's
+// teach-back text only when asked. The result goes to the status bar or a notice.
 void ExportPanelPng(App& app, Platform& platform) {
     const std::string path = app.pending.export_png;
-    const PanelEntry* entry = app.panels.Find(app.pending.export_png_panel);
+    const std::string panel = app.pending.export_png_panel;
+    const int width = app.pending.export_png_width, height = app.pending.export_png_height;
     app.pending.export_png.clear();
-    const ImGuiWindow* window =
-        entry ? ImGui::FindWindowByName(entry->window_name.c_str()) : nullptr;
-    if (window == nullptr || !window->WasActive) {
-        app.notice = "nothing exported: the panel is no longer open";
+    if (app.panels.Find(panel) == nullptr || width < 1 || height < 1) {
+        app.notice = "nothing exported: no panel to draw";
         return;
     }
+    // The teach-back text stays out unless asked for: blanked while the picture is drawn.
+    const nlohmann::json before = app.scene.Document();
+    const bool hide_text = !app.pending.export_png_teach_back;
+    if (hide_text)
+        app.scene.ApplyDocument(
+            {{"teach_back_text", ""}, {"teach_back_ticked", nlohmann::json::array()}});
+    nlohmann::json scene = app.Document(false);
+    // What the main window's frames keep between frames, untouched by the picture's frames.
+    const ImVec2 display_size = app.last_display_size;
+    const bool recording = app.recorder.enabled;
+    const float font_size = ImGui::GetFontSize();
+    ImGuiContext* window_context = ImGui::GetCurrentContext();
+    ImGuiContext* picture_context = ImGui::CreateContext();
+    ImGui::SetCurrentContext(picture_context);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+    io.DeltaTime = 1.0f / 60.0f;
+    FontSet fonts;
+    BuildFonts(fonts, font_size);
+    platform.StartRendererInCurrentContext();
+    app.recorder.enabled = false;
+    FrameOptions options;
+    options.solo_panel = panel;
     std::vector<unsigned char> rgba;
-    int width = 0, height = 0;
+    int out_width = width, out_height = height;
     std::string error;
-    if (!platform.Capture(&rgba, &width, &height, &error)) {
+    bool captured = false;
+    GlHeatmaps* heatmaps = dynamic_cast<GlHeatmaps*>(app.gpu);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (int frame = 0;; ++frame) {
+        platform.BeginRendererFrame();
+        ImGui::NewFrame();
+        DrawFrame(app, options, 0.0f); // no animation step: the picture is of this moment
+        ImGui::Render();
+        const bool pending = heatmaps != nullptr && heatmaps->TakeFramePending();
+        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) {
+            captured = platform.Capture(&rgba, &out_width, &out_height, &error, true);
+            break;
+        }
+        if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    platform.StopRendererInCurrentContext();
+    ImGui::DestroyContext(picture_context);
+    ImGui::SetCurrentContext(window_context);
+    app.recorder.enabled = recording;
+    app.last_display_size = display_size;
+    if (hide_text) app.scene.ApplyDocument(before);
+    if (!captured) {
         app.notice = "export failed: " + error;
         return;
     }
-    // The capture is in framebuffer pixels; windows are placed in ImGui's display units.
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float scale_x = display.x > 0 ? width / display.x : 1.0f;
-    const float scale_y = display.y > 0 ? height / display.y : 1.0f;
-    const int x0 = std::clamp(static_cast<int>(window->Pos.x * scale_x), 0, width);
-    const int y0 = std::clamp(static_cast<int>(window->Pos.y * scale_y), 0, height);
-    const int x1 =
-        std::clamp(static_cast<int>((window->Pos.x + window->Size.x) * scale_x), x0, width);
-    const int y1 =
-        std::clamp(static_cast<int>((window->Pos.y + window->Size.y) * scale_y), y0, height);
-    if (x1 - x0 < 1 || y1 - y0 < 1) {
-        app.notice = "nothing exported: the panel is off screen";
-        return;
-    }
-    std::vector<unsigned char> cut(static_cast<std::size_t>(x1 - x0) * (y1 - y0) * 4);
-    for (int y = y0; y < y1; ++y)
-        std::copy_n(&rgba[(static_cast<std::size_t>(y) * width + x0) * 4],
-                    static_cast<std::size_t>(x1 - x0) * 4,
-                    &cut[static_cast<std::size_t>(y - y0) * (x1 - x0) * 4]);
-    error = WritePngFile(
-        path, cut, x1 - x0, y1 - y0,
-        app.Document(false).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
+    error = WritePngFile(path, rgba, out_width, out_height,
+                         scene.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
     if (!error.empty()) {
         app.notice = "export failed: " + error;
         return;
     }
     AddRecentFile(app.view, path);
-    app.status_note = "exported " + std::filesystem::path(path).filename().string();
+    app.status_note = "exported " + std::filesystem::path(path).filename().string() + " (" +
+                      std::to_string(out_width) + "×" + std::to_string(out_height) + ")";
 }
 
 // Opens the window; on failure prints why (no display, no OpenGL 3.3) and returns false.

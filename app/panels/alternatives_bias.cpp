@@ -234,7 +234,8 @@ void AlternativesPanel::DrawT5(FrameContext& frame) {
     char line[720];
     std::snprintf(
         line, sizeof line,
-        "T5 adds a learned number per bucket of the distance (query − key) to each score. "
+        "T5 adds a learned number per bucket of the relative position (key − query) to each "
+        "score. "
         "%s%s, and every distance from %lld on shares the last bucket: past it the model "
         "cannot tell distances apart.%s%s",
         exact_part, last_start > exact ? "; then buckets widen logarithmically" : "", last_start,

@@ -70,6 +70,14 @@ struct App {
     FileDialog file_dialog;
     FileTask file_task = FileTask::None;
     std::string file_task_panel;
+    /// File → Export as PNG's choices, asked before the file name: the size (0: the panel's
+    /// window, 1: 1024×768, 2: 1920×1080, 3: custom), and whether the teach-back text goes in.
+    struct ExportChoice {
+        bool asking = false; ///< the options window is open
+        int size = 0;
+        int width = 1280, height = 800; ///< custom
+        bool teach_back = false;
+    } export_choice;
     std::string focused_panel; ///< the panel last clicked or typed in (for the exports)
     std::string refocus_panel; ///< gets the focus back after the panels it opened appear
     /// A file that could not be opened (a drop, a recent file): shown in a window until OK.

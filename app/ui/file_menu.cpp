@@ -1,8 +1,8 @@
 #include "file_menu.h"
-#include "layout.h"
 
 #include "app.h"
 #include "json_input.h"
+#include "layout.h"
 #include "panel_quiz.h"
 #include "pelab/export.h"
 #include "png_scene.h"
@@ -62,6 +62,26 @@ std::string StartFolder(const ViewSettings& view) {
     return {};
 }
 
+// The export's size in pixels: the panel's window as it is on screen, a projector's or a full HD
+// screen's, or the custom one.
+void ExportSize(const App& app, int* width, int* height) {
+    const App::ExportChoice& choice = app.export_choice;
+    if (choice.size == 1) {
+        *width = 1024, *height = 768;
+    } else if (choice.size == 2) {
+        *width = 1920, *height = 1080;
+    } else if (choice.size == 3) {
+        *width = choice.width, *height = choice.height;
+    } else {
+        const PanelEntry* entry = app.panels.Find(app.file_task_panel);
+        const ImGuiWindow* window =
+            entry ? ImGui::FindWindowByName(entry->window_name.c_str()) : nullptr;
+        const ImVec2 size = window ? window->Size : ImGui::GetIO().DisplaySize;
+        *width = std::max(64, static_cast<int>(size.x));
+        *height = std::max(64, static_cast<int>(size.y));
+    }
+}
+
 FrameContext Frame(App& app) {
     return FrameContext{app.state, app.pending, app.recorder, app.stats, GetTheme(app.view.theme),
                         true,      app.gpu,     false};
@@ -82,6 +102,8 @@ std::string CarryOut(App& app, const std::string& path) {
         if (std::string error = check_writable(path); !error.empty()) return error;
         app.pending.export_png = path;
         app.pending.export_png_panel = app.file_task_panel;
+        app.pending.export_png_teach_back = app.export_choice.teach_back;
+        ExportSize(app, &app.pending.export_png_width, &app.pending.export_png_height);
         // The dialog is still on screen this frame; the picture is taken once it has gone.
         app.pending.export_png_frames = 3;
         return {};
@@ -284,11 +306,15 @@ void DrawFileMenuItems(App& app) {
     const PanelEntry* panel = app.panels.Find(panel_id);
     const std::string title = panel ? panel->title : std::string("a panel");
     if (ImGui::MenuItem(("Export \"" + title + "\" as PNG…").c_str(), nullptr, false,
-                        panel != nullptr))
-        BeginFileTask(app, FileTask::ExportPng, panel_id);
+                        panel != nullptr)) {
+        // The size and what goes in first, then the file name.
+        app.file_task_panel = panel_id;
+        app.export_choice.asking = true;
+    }
     app.recorder.RecordLastItem("file.export_png");
-    FormulaTooltip("The panel as it is on screen. The PNG carries the scene: open it to get this "
-                   "exact view back. Click in another panel first to export that one.");
+    FormulaTooltip("The panel drawn alone at the size you choose (its window's, 1024×768, "
+                   "1920×1080 or your own). The PNG carries the scene: open it to get this exact "
+                   "view back. Click in another panel first to export that one.");
     const bool has_table = panel && panel->panel->HasTable();
     if (ImGui::MenuItem(("Export \"" + title + "\" table as CSV…").c_str(), nullptr, false,
                         has_table))
@@ -301,8 +327,77 @@ void DrawFileMenuItems(App& app) {
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending.quit = true;
 }
 
+namespace {
+
+// File → Export as PNG's options: the size and the teach-back text, then "Choose file…".
+void DrawExportChoice(App& app) {
+    constexpr const char* kPopup = "Export as PNG###export_png";
+    App::ExportChoice& choice = app.export_choice;
+    if (!choice.asking) return;
+    if (!ImGui::IsPopupOpen(kPopup)) ImGui::OpenPopup(kPopup);
+    PlaceFloatingWindow(ImVec2(ImGui::GetFontSize() * 26, 0));
+    if (!ImGui::BeginPopupModal(kPopup, nullptr,
+                                ImGuiWindowFlags_NoSavedSettings |
+                                    ImGuiWindowFlags_AlwaysAutoResize)) {
+        choice.asking = false;
+        return;
+    }
+    KeepWindowInViewport();
+    const PanelEntry* entry = app.panels.Find(app.file_task_panel);
+    ImGui::Text("\"%s\", drawn alone:", entry ? entry->title.c_str() : "the panel");
+    int window_width = 0, window_height = 0;
+    const int chosen = choice.size;
+    choice.size = 0;
+    ExportSize(app, &window_width, &window_height);
+    choice.size = chosen;
+    char label[64];
+    std::snprintf(label, sizeof label, "as its window, %d × %d", window_width, window_height);
+    const char* sizes[] = {label, "1024 × 768 (a projector)", "1920 × 1080", "custom"};
+    for (int k = 0; k < 4; ++k) {
+        ImGui::RadioButton(sizes[k], &choice.size, k);
+        app.recorder.RecordLastItem(("export.size" + std::to_string(k)).c_str());
+    }
+    if (choice.size == 3) {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+        ImGui::InputInt("width", &choice.width, 0);
+        app.recorder.RecordLastItem("export.width");
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+        ImGui::InputInt("height", &choice.height, 0);
+        app.recorder.RecordLastItem("export.height");
+        // A picture the GPU can hold and a person can read.
+        choice.width = std::clamp(choice.width, 200, 8192);
+        choice.height = std::clamp(choice.height, 150, 8192);
+        ImGui::TextDisabled("200 to 8192 pixels a side");
+    }
+    const bool has_text = !app.scene.Document()["teach_back_text"].get<std::string>().empty();
+    ImGui::BeginDisabled(!has_text);
+    ImGui::Checkbox("include the teach-back text", &choice.teach_back);
+    ImGui::EndDisabled();
+    app.recorder.RecordLastItem("export.teach_back");
+    FormulaTooltip(has_text ? "The student's explanation is theirs: it goes into the picture and "
+                              "its scene only when ticked."
+                            : "There is no teach-back text to include.");
+    if (!has_text) choice.teach_back = false;
+    if (ImGui::Button("Choose file…")) {
+        choice.asking = false;
+        ImGui::CloseCurrentPopup();
+        BeginFileTask(app, FileTask::ExportPng, app.file_task_panel);
+    }
+    app.recorder.RecordLastItem("export.choose");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+        choice.asking = false;
+        ImGui::CloseCurrentPopup();
+    }
+    app.recorder.RecordLastItem("export.cancel");
+    ImGui::EndPopup();
+}
+
+} // namespace
+
 void DrawFileWindows(App& app) {
     FrameContext frame = Frame(app);
+    DrawExportChoice(app);
     std::string path;
     if (app.file_dialog.Draw(frame, &path)) {
         if (const std::string error = CarryOut(app, path); error.empty()) {

@@ -29,6 +29,10 @@ struct FrameRequests {
     std::string export_png;
     std::string export_png_panel;
     int export_png_frames = 0;
+    /// The picture's size in pixels (the panel drawn alone, offscreen, at that size) and
+    /// whether the student's teach-back text may be in it (and in the scene it carries).
+    int export_png_width = 0, export_png_height = 0;
+    bool export_png_teach_back = false;
     /// A panel's "Save CSV…" button: the frame opens the file dialog for that panel's table.
     std::string export_csv;
     /// Scene fields to apply at the start of the next frame (null: none), e.g. the panel that

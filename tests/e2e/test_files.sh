@@ -28,6 +28,8 @@ e2e_click compare.dot_product
 e2e_click menu.file
 e2e_shot files/file_menu >/dev/null
 e2e_click file.export_png
+e2e_shot files/export_options >/dev/null
+e2e_click export.choose # the size as its window (the default)
 e2e_type "$out/compare.png"
 sleep 1
 [[ -s "$out/compare.png" ]] || e2e_fail "Export as PNG wrote nothing"
@@ -67,6 +69,19 @@ for row in rows:
     assert abs(float(row["pe_a"]) - f(4 * omega)) < 1e-12, row
     assert abs(float(row["pe_b"]) - f(50 * omega)) < 1e-12, row
 PY
+
+# The same panel at a projector's size: drawn alone at 1024x768, not cut from the window.
+e2e_click compare.dot_product
+e2e_click menu.file
+e2e_click file.export_png
+e2e_click export.size1
+e2e_click export.choose
+e2e_type "$out/compare_1024.png"
+sleep 1
+[[ "$(identify -format '%wx%h' "$out/compare_1024.png")" == 1024x768 ]] ||
+    e2e_fail "the 1024x768 export is $(identify -format '%wx%h' "$out/compare_1024.png")"
+e2e_not_blank "$out/compare_1024.png"
+cp "$out/compare_1024.png" "$SHOTS/files/exported_compare_1024.png"
 
 # Ctrl+O with a lesson: it starts.
 e2e_press ctrl+o
