@@ -1081,3 +1081,21 @@ TEST_F(Cli, DocumentPicturesAreTakenAtTheRoomsSize) {
     }
     EXPECT_GE(pictures, 20);
 }
+
+// On a slide the order panel takes sentences of at most 8 words (its matrices stay readable at
+// 1024×768 ×2): lesson check refuses a step that presents it with more, and accepts 8.
+TEST_F(Cli, LessonCheckKeepsTheOrderPanelsSentencesShort) {
+    const fs::path lesson = dir / "order.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "t", "steps": [
+        {"caption": "eight", "present": "order",
+         "scene": {"sentence_a": "one two three four five six seven eight"}},
+        {"caption": "nine", "scene": {"sentence_b": "a b c d e f g h i"}},
+        {"caption": "elsewhere", "present": "waves"}]})";
+    const Result r = Run({"lesson", "check", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.out.find("step 2: field \"scene\": sentence_b has 9 words; on a slide the order "
+                         "panel takes at most 8"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(": 1 problem\n"), std::string::npos) << r.out;
+}

@@ -111,3 +111,19 @@ TEST(PositionText, WholePositionsWithoutDecimalsOthersWithTwo) {
     EXPECT_STREQ(PositionFormat(12.0), "%.0f");
     EXPECT_STREQ(PositionFormat(12.25), "%.2f");
 }
+
+// In slides the order panel refuses a sentence of more than 8 words with a message instead of
+// matrices too small to read; outside slides it draws them.
+TEST_F(Modes, OrderPanelOnASlideTakesEightWords) {
+    Lesson lesson;
+    ASSERT_EQ(ParseLesson(R"({"title": "t", "steps": [{"caption": "Order.", "present": "order"}]})",
+                          app.scene, app.panels, &lesson, LessonStart(app)),
+              "");
+    StartLesson(app, lesson);
+    ASSERT_EQ(app.scene.Apply(R"({"sentence_a": "the dog that the man saw bites the cat"})"), "");
+    Present("order");
+    EXPECT_FALSE(Drawn("order.scores_a")) << "nine words on a slide";
+    ASSERT_EQ(app.scene.Apply(R"({"sentence_a": "the dog that the man saw bites"})"), "");
+    Present("order");
+    EXPECT_TRUE(Drawn("order.scores_a")) << "seven words";
+}

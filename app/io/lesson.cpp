@@ -1,6 +1,7 @@
 #include "lesson.h"
 
 #include "json_input.h"
+#include "panel_order.h"
 #include "panel_registry.h"
 #include "scene.h"
 
@@ -170,6 +171,15 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
                                     ")");
             }
         }
+        // The order panel on a slide reads sentences of at most kSlideMaxWords words.
+        if (const json shown = table.Document(); shown.value("presented_panel", "") == "order")
+            for (const char* field : {"sentence_a", "sentence_b"})
+                if (const std::size_t words = SentenceWords(shown.value(field, ""));
+                    words > kSlideMaxWords)
+                    found.push_back(
+                        where(k) + "field \"scene\": " + field + " has " + std::to_string(words) +
+                        " words; on a slide the order panel takes at most " +
+                        std::to_string(kSlideMaxWords) + ", so that its matrices stay readable");
         const bool plays = step.scene.contains("playing") && step.scene["playing"] == true;
         for (const std::string& name : step.lock) {
             if (name == "pos_a" && plays)

@@ -401,13 +401,15 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
             ImGui::TableNextColumn();
             ImGui::Text("%d", step.pair_index);
             ImGui::TableNextColumn();
-            ImGui::Text("%.4f", step.exponent);
+            // One style for the working: 6 significant digits (the tooltips and the CSV keep
+            // every digit); the values below keep 6 decimals, signed, so that they line up.
+            ImGui::TextUnformatted(ShownNumber(step.exponent).c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%.6g", step.denominator);
+            ImGui::TextUnformatted(ShownNumber(step.denominator).c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%.10g", step.angle);
+            ImGui::TextUnformatted(ShownNumber(step.angle).c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%.6f", step.angle_mod_2pi);
+            ImGui::TextUnformatted(ShownNumber(step.angle_mod_2pi).c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(step.is_cos ? "cos" : "sin");
             ImGui::TableNextColumn();
@@ -415,7 +417,7 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
             ImGui::TableNextColumn();
             ImGui::TextColored(frame.ColorVec(Role::PosB), "%+.6f", step_other.value);
             ImGui::TableNextColumn();
-            ImGui::Text("%.4g", std::fabs(step.value - step_other.value));
+            ImGui::TextUnformatted(ShownNumber(std::fabs(step.value - step_other.value)).c_str());
         }
     }
     ImGui::EndTable();

@@ -1,8 +1,8 @@
 #include "panel_order.h"
-#include "number_text.h"
 
 #include "heatmap.h"
 #include "layout.h"
+#include "number_text.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 namespace pelab {
 
@@ -38,10 +39,34 @@ void OrderPanel::ClampSettings() {
     embedding_seed = std::max(embedding_seed, 0);
 }
 
+std::size_t SentenceWords(const std::string& sentence) {
+    std::istringstream words(sentence);
+    std::size_t count = 0;
+    for (std::string word; words >> word;)
+        ++count;
+    return count;
+}
+
 void OrderPanel::Draw(FrameContext& frame) {
     if (BeginControls(frame)) {
         DrawInputs(frame);
         EndControls(frame);
+    }
+    // On a slide the matrices must stay readable from the back: at most kSlideMaxWords words.
+    if (frame.slides) {
+        for (const auto& [name, sentence] :
+             {std::pair{"A", &sentence_a}, std::pair{"B", &sentence_b}}) {
+            const std::size_t words = SentenceWords(*sentence);
+            if (words <= kSlideMaxWords) continue;
+            char note[200];
+            std::snprintf(note, sizeof note,
+                          "On a slide the order panel takes sentences of up to %zu words, so that "
+                          "its matrices stay readable; sentence %s has %zu. Shorten it, or press "
+                          "F5 for the whole app.",
+                          kSlideMaxWords, name, words);
+            ErrorText(frame, note);
+            return;
+        }
     }
     OrderDemoResult result;
     try {

@@ -14,6 +14,11 @@ struct OrderDemoOptions;
 
 constexpr int kMaxOrderDModel = 64;
 constexpr double kMaxPeScale = 100.0;
+/// On a slide (a lesson on a projector) the order panel's sentences have at most this many
+/// words, so that its matrices stay readable; lesson check refuses a step with more.
+constexpr std::size_t kSlideMaxWords = 8;
+/// Words of a sentence as the order demo splits it: at whitespace.
+std::size_t SentenceWords(const std::string& sentence);
 
 struct OrderPanel : Panel {
     // Own settings (scene fields; see AddSceneFields). The demo has its own small width so
