@@ -291,11 +291,27 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     plot::Plot p;
     if (p.Begin("##learned_row", learned_view, ImVec2(-1, RemainingHeight()), config)) {
         frame.Record("alternatives.learned_plot");
-        if (row)
+        if (row) {
             p.Bars("row values", xs.data(), ys.data(), shown, 0.8, frame.Color(Role::Accent));
-        else
-            p.Text(1, 0.5, "no entry: the table ends before this position",
-                   frame.Color(Role::Warning));
+        } else {
+            // Past the table: its last row, the nearest thing it has, beside the sinusoidal
+            // encoding's vector at the position asked for, which a formula gives for any
+            // position (both stand-ins: the learned values are seeded, not trained).
+            const auto last = table.lookup(table.rows - 1);
+            std::vector<double> last_values(xs.size(), 0.0), sinusoid(xs.size(), 0.0);
+            const std::vector<double> formula =
+                pe_vector_double(learned_lookup, table.d % 2 == 0 ? table.d : table.d + 1, 10000.0);
+            for (int j = 0; j < shown; ++j) {
+                last_values[j] = last ? (*last)[j] : 0.0;
+                sinusoid[j] = formula[j];
+            }
+            char last_label[64], formula_label[64];
+            std::snprintf(last_label, sizeof last_label, "row %d, the last one", table.rows - 1);
+            std::snprintf(formula_label, sizeof formula_label, "sinusoidal PE(%d)", learned_lookup);
+            p.Bars(last_label, xs.data(), last_values.data(), shown, 0.8, frame.Color(Role::Muted));
+            p.Markers(formula_label, xs.data(), sinusoid.data(), shown, frame.Color(Role::Sin),
+                      frame.Px(4.0f), plot::Marker::Circle);
+        }
         p.End();
     }
 }
