@@ -127,3 +127,15 @@ TEST_F(Modes, OrderPanelOnASlideTakesEightWords) {
     Present("order");
     EXPECT_TRUE(Drawn("order.scores_a")) << "seven words";
 }
+
+// Beginner mode puts the short reading in place of the paragraphs: the order panel's verdict
+// without the word-by-word numbers and the re-ordering check; the clocks' description as a
+// "(?)" beside the grid.
+TEST_F(Modes, BeginnerShowsTheShortReading) {
+    for (const bool is_advanced : {true, false}) {
+        app.view.advanced = is_advanced;
+        Present("order");
+        EXPECT_TRUE(Drawn("order.explanation"));
+        EXPECT_EQ(Drawn("order.reordering_check"), is_advanced);
+    }
+}

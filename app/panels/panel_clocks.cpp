@@ -29,7 +29,10 @@ void ClocksPanel::Draw(FrameContext& frame) {
         "Each clock is one pair i. Its hand points to (x, y) = (sin ω_i·pos, cos ω_i·pos): "
         "straight up at pos 0, turning clockwise by ω_i radians per position; one full turn "
         "takes one wavelength.";
-    if (!frame.pictures_first) {
+    // The paragraph for the advanced reading; in a short window or beginner mode it is the
+    // "(?)" beside the grid's heading.
+    const bool as_marker = frame.pictures_first || !frame.advanced;
+    if (!as_marker) {
         WrappedText(description);
         ImGui::Separator();
     }
@@ -37,7 +40,7 @@ void ClocksPanel::Draw(FrameContext& frame) {
     ImGui::Separator();
     // In a short window the grid takes all the height left (one scrollbar, the grid's): the
     // description is the "(?)" beside its heading.
-    DrawGrid(frame, frame.pictures_first ? description : nullptr);
+    DrawGrid(frame, as_marker ? description : nullptr);
 }
 
 void ClocksPanel::DrawTransport(FrameContext& frame) {

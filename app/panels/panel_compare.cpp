@@ -235,7 +235,15 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
     MutedWrappedText(thresholds);
 }
 
-void ComparePanel::DrawExplanation(FrameContext& /*frame*/) {
+void ComparePanel::DrawExplanation(FrameContext& frame) {
+    // Beginner mode: the first sentence (where the two positions stand); the pairs' story is
+    // the advanced reading.
+    if (!frame.advanced) {
+        const std::size_t end = explanation.find(". ");
+        WrappedText(end == std::string::npos ? explanation.c_str()
+                                             : explanation.substr(0, end + 1).c_str());
+        return;
+    }
     WrappedText(explanation.c_str());
 }
 

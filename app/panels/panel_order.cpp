@@ -198,6 +198,10 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
     ImGui::PopStyleColor();
     if (!frame.pictures_first) frame.Record("order.verdict");
     frame.Record("order.explanation");
+    // Beginner mode: the verdict alone; the word-by-word numbers and the re-ordering check are
+    // the advanced reading (shown when a lesson points at them).
+    if (!frame.ShowsAdvanced("order.first_word") && !frame.ShowsAdvanced("order.reordering_check"))
+        return;
     // Document 002's example: the word at position 1 is the same in both sentences, but the
     // first word differs, and so does how strongly the former attends to the latter.
     if (result.tokens_a.size() >= 2 && result.tokens_b.size() >= 2 &&
