@@ -218,9 +218,15 @@ void DrawMainMenu(App& app) {
             app.pending.arrange = true;
         }
         if (ImGui::BeginMenu("Present one panel")) {
-            for (const PanelEntry& entry : app.panels.Entries())
-                if (ImGui::MenuItem(entry.title.c_str(), nullptr, view.presented_panel == entry.id))
+            // Short names ("Waves", "What came after"): at text ×2 on a 1024-pixel screen the
+            // whole titles made this submenu too wide to open beside its parent, and it covered
+            // it.
+            for (const PanelEntry& entry : app.panels.Entries()) {
+                const std::string name = entry.title.substr(0, entry.title.find(':'));
+                if (ImGui::MenuItem(name.c_str(), nullptr, view.presented_panel == entry.id))
                     view.presented_panel = entry.id;
+                FormulaTooltip(entry.title.c_str());
+            }
             ImGui::Separator();
             if (ImGui::MenuItem("Back to all panels", "Esc", false,
                                 !view.presented_panel.empty())) {
