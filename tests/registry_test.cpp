@@ -73,7 +73,7 @@ TEST_F(Registry, EveryPanelDrawsAloneForThreeHundredFramesUnderASweep) {
     }
 }
 
-// Opening the View menu with the mouse shows one item per registered panel, and clicking one
+// Opening View → Panels with the mouse shows one item per registered panel, and clicking one
 // closes that panel.
 TEST_F(Registry, EveryPanelIsInTheViewMenu) {
     app.recorder.enabled = true;
@@ -81,6 +81,8 @@ TEST_F(Registry, EveryPanelIsInTheViewMenu) {
     Frame();
     ASSERT_TRUE(app.recorder.rects.count("menu.view"));
     Click(Centre(app.recorder.rects["menu.view"]));
+    ASSERT_TRUE(app.recorder.rects.count("menu.panels"));
+    Click(Centre(app.recorder.rects["menu.panels"]));
     for (const PanelEntry& entry : app.panels.Entries())
         EXPECT_TRUE(app.recorder.rects.count("view." + entry.id)) << entry.id;
     ASSERT_TRUE(app.recorder.rects.count("view.clocks"));

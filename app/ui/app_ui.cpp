@@ -27,6 +27,12 @@ const char* const kAboutText =
     "produced it.";
 
 namespace {
+// A panel's title up to its colon or comma ("Waves", "What came after", "Quiz"): for menus that
+// must fit beside their parent at text ×2 on a 1024-pixel screen.
+std::string ShortTitle(const std::string& title) {
+    return title.substr(0, title.find_first_of(":,"));
+}
+
 constexpr float kTextStep = 1.15f; // one Ctrl+= makes text 15 % larger
 } // namespace
 
@@ -207,12 +213,20 @@ void DrawMainMenu(App& app) {
     const bool view_menu = ImGui::BeginMenu("View");
     app.recorder.RecordLastItem("menu.view");
     if (view_menu) {
-        for (PanelEntry& entry : app.panels.Entries()) {
-            ImGui::MenuItem(entry.title.c_str(), nullptr, &entry.open);
-            app.recorder.RecordLastItem(("view." + entry.id).c_str());
-            FormulaTooltip(entry.description.c_str());
+        // The panels in a submenu of short names ("Waves", "What came after"): at text ×2 on a
+        // 1024-pixel screen the whole titles made the View menu as wide as the screen, and
+        // every submenu then opened over it.
+        const bool panels_menu = ImGui::BeginMenu("Panels");
+        app.recorder.RecordLastItem("menu.panels");
+        if (panels_menu) {
+            for (PanelEntry& entry : app.panels.Entries()) {
+                const std::string name = ShortTitle(entry.title);
+                ImGui::MenuItem(name.c_str(), nullptr, &entry.open);
+                app.recorder.RecordLastItem(("view." + entry.id).c_str());
+                FormulaTooltip((entry.title + ": " + entry.description).c_str());
+            }
+            ImGui::EndMenu();
         }
-        ImGui::Separator();
         if (ImGui::MenuItem("Arrange panels")) {
             view.presented_panel.clear();
             app.pending.arrange = true;
@@ -222,7 +236,7 @@ void DrawMainMenu(App& app) {
             // whole titles made this submenu too wide to open beside its parent, and it covered
             // it.
             for (const PanelEntry& entry : app.panels.Entries()) {
-                const std::string name = entry.title.substr(0, entry.title.find(':'));
+                const std::string name = ShortTitle(entry.title);
                 if (ImGui::MenuItem(name.c_str(), nullptr, view.presented_panel == entry.id))
                     view.presented_panel = entry.id;
                 FormulaTooltip(entry.title.c_str());
