@@ -66,6 +66,9 @@ inline bool WidgetBelongsTo(const std::string& name, const std::string& panel_id
 struct WidgetRecorder {
     bool enabled = false;
     std::map<std::string, WidgetRect> rects;
+    /// The inside of the window each named widget was drawn in (the panel's, not a child's):
+    /// its outline is clipped to it, never drawn over a neighbouring window or bar.
+    std::map<std::string, WidgetRect> clips;
     /// The whole rectangle of each named widget (clipped or not) and the right edge of the
     /// content region it was laid out in: the layout test checks the one against the other.
     struct Placement {

@@ -332,8 +332,14 @@ void DrawWidgetOutlines(App& app, const std::vector<std::string>& names) {
         const auto found = app.recorder.rects.find(name);
         if (found == app.recorder.rects.end()) continue;
         const WidgetRect& r = found->second;
+        // Within the window the widget is in (the outline's pad would reach over a neighbour).
+        const auto clip = app.recorder.clips.find(name);
+        if (clip != app.recorder.clips.end())
+            draw->PushClipRect(ImVec2(clip->second.x0, clip->second.y0),
+                               ImVec2(clip->second.x1, clip->second.y1), false);
         draw->AddRect(ImVec2(r.x0 - pad, r.y0 - pad), ImVec2(r.x1 + pad, r.y1 + pad), colour, pad,
                       0, std::max(2.0f, ImGui::GetFontSize() * 0.18f));
+        if (clip != app.recorder.clips.end()) draw->PopClipRect();
     }
 }
 

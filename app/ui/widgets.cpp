@@ -274,6 +274,8 @@ void WidgetRecorder::RecordLastItem(const char* name) {
         return;
     }
     rects[name] = visible;
+    const ImRect root = ImGui::GetCurrentWindowRead()->RootWindow->InnerClipRect;
+    clips[name] = {root.Min.x, root.Min.y, root.Max.x, root.Max.y};
 }
 
 } // namespace pelab
