@@ -509,6 +509,21 @@ int RunGui(const GuiOptions& options) {
 
 namespace {
 
+// A hidden window of width × height for pictures (the screenshot and the handout): its GL
+// context, the GPU heatmaps in app.gpu, and the fonts at the app's text size. False (and a
+// message) when there is no display or no OpenGL 3.3.
+bool OpenOffscreen(App& app, int width, int height, Platform& platform, GlHeatmaps& heatmaps,
+                   FontSet& fonts) {
+    PlatformOptions platform_options;
+    platform_options.visible = false;
+    platform_options.width = width;
+    platform_options.height = height;
+    if (!OpenWindow(platform, platform_options)) return false;
+    app.gpu = &heatmaps;
+    BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
+    return true;
+}
+
 // Draws frames offscreen until the picture has settled and captures it: a few frames (windows
 // size themselves to their content on the first ones), then more while a picture waits for data
 // computed off the frame (the similarity table), so a figure never shows "computing…" (at most a
@@ -591,15 +606,10 @@ int RunScreenshot(const ScreenshotOptions& options) {
     }
     ImGuiContextOwner context; // screenshots are reproducible: no saved layout
     Platform platform;
-    PlatformOptions platform_options;
-    platform_options.visible = false;
-    platform_options.width = options.width;
-    platform_options.height = options.height;
-    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
     GlHeatmaps heatmaps;
-    app.gpu = &heatmaps;
     FontSet fonts;
-    BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
+    if (!OpenOffscreen(app, options.width, options.height, platform, heatmaps, fonts))
+        return kExitRuntimeFailure;
     FrameOptions frame_options;
     frame_options.solo_panel = options.panel;
     // The figure's scene presents the panel it shows, so it reopens as the same picture.
@@ -643,15 +653,10 @@ int RunLessonHandout(const LessonOptions& options) {
     }
     ImGuiContextOwner context; // reproducible: no saved layout
     Platform platform;
-    PlatformOptions platform_options;
-    platform_options.visible = false;
-    platform_options.width = options.width;
-    platform_options.height = options.height;
-    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
     GlHeatmaps heatmaps;
-    app.gpu = &heatmaps;
     FontSet fonts;
-    BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
+    if (!OpenOffscreen(app, options.width, options.height, platform, heatmaps, fonts))
+        return kExitRuntimeFailure;
     FrameOptions frame_options;
     frame_options.handout = true;
     StartLesson(app, lesson);
