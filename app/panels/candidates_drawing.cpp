@@ -160,17 +160,28 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
         ImGui::TableSetupColumn(header, ImGuiTableColumnFlags_WidthStretch, 1.0f);
     char tips[kPropertyCount + 1][200];
     std::snprintf(tips[0], sizeof tips[0], "Click a row to plot that encoding.");
-    std::snprintf(tips[1], sizeof tips[1], "max |value|; ok when ≤ %.0f", kBoundedLimit);
+    std::snprintf(tips[1], sizeof tips[1],
+                  "The largest |value| of any dimension, in the encoding's own units (an "
+                  "embedding value is about 0.1); ok when ≤ %.0f",
+                  kBoundedLimit);
     std::snprintf(tips[2], sizeof tips[2],
-                  "position pairs closer than %.0e in every dim; ok when 0", kNearCollision);
-    std::snprintf(tips[3], sizeof tips[3], "|PE(5) at L = 10 − PE(5) at L = 100|; ok when 0");
+                  "A count: pairs of positions whose vectors agree within %.0e in every "
+                  "dimension; ok when 0",
+                  kNearCollision);
+    std::snprintf(tips[3], sizeof tips[3],
+                  "The largest change of one dimension of PE(5) between a text of length 10 and "
+                  "one of length 100, in the encoding's units; ok when 0");
     std::snprintf(tips[4], sizeof tips[4],
-                  "largest neighbour step / RMS distance between positions; ok when ≤ %.2f",
+                  "A ratio, no unit: the largest step to the next position over the RMS "
+                  "distance between two positions; ok when ≤ %.2f",
                   kSmoothLimit);
     std::snprintf(tips[5], sizeof tips[5],
-                  "residual of the best linear map PE(p) → PE(p + k); ok when ≤ %.0e",
+                  "A ratio, no unit: what the best linear map PE(p) → PE(p + k) misses, relative "
+                  "to PE(p + k); ok when ≤ %.0e",
                   kLinearShiftLimit);
-    std::snprintf(tips[6], sizeof tips[6], "does position L have a vector?");
+    std::snprintf(tips[6], sizeof tips[6],
+                  "yes or no: does position L (one past the table or the length) have a "
+                  "vector?");
     const char* tooltips[kPropertyCount + 1];
     for (int column = 0; column <= kPropertyCount; ++column)
         tooltips[column] = tips[column];

@@ -88,7 +88,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
         cell.ok = cell.known && m.shift_residual <= kLinearShiftLimit;
         if (cell.known)
             std::snprintf(how, sizeof how,
-                          "The best matrix M (least squares, Eigen's pivoting QR) mapping "
+                          "The best matrix M (least squares by SVD, NumPy's rank rule) mapping "
                           "PE(p) to PE(p+%d) over %d positions leaves ‖PE(p)·M − PE(p+%d)‖ / "
                           "‖PE(p+%d)‖ = %.3g. ok when ≤ %.0e: the shift is a fixed linear map.%s",
                           m.shift_k, m.shift_pairs, m.shift_k, m.shift_k, m.shift_residual,
