@@ -1099,3 +1099,18 @@ TEST_F(Cli, LessonCheckKeepsTheOrderPanelsSentencesShort) {
         << r.out;
     EXPECT_NE(r.out.find(": 1 problem\n"), std::string::npos) << r.out;
 }
+
+// One step with many mistakes: every one is listed, not only the first.
+TEST_F(Cli, LessonCheckListsEveryProblemOfOneStep) {
+    const fs::path lesson = dir / "many.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "t", "steps": [
+        {"caption": ")" + std::string(170, 'w') +
+                                 R"(", "present": "nope",
+         "highlight": "waves.base", "scene": {"pos_a": "three"}, "lock": [3]}]})";
+    const Result r = Run({"lesson", "check", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2);
+    for (const char* mention : {"field \"caption\": 170 characters", "field \"present\"",
+                                "field \"highlight\": must be a list", "field \"lock\"",
+                                "field \"pos_a\"", ": 5 problems"})
+        EXPECT_NE(r.out.find(mention), std::string::npos) << mention << "\n" << r.out;
+}

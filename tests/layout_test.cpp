@@ -274,11 +274,11 @@ TEST_F(Layout, ClockSummaryShowsDistinctPairsAndGrowsWithText) {
     float font = ImGui::GetFontSize(), captions = 2 * ImGui::GetTextLineHeightWithSpacing();
     for (const auto& [name, rect] : faces)
         EXPECT_GE(rect.y1 - rect.y0 - captions, 2 * 2.2f * font - 1) << name;
-    // A projector at text scale 2: no room for a summary row; the grid, which has the same
-    // faces (the fastest first), keeps the height, and the legend stays.
+    // A projector at text scale 2: the summary's three faces, small, on one row (the slow hand
+    // is there too), and the grid below keeps its height; the legend stays.
     app.recorder.layout.clear();
     Present("clocks", {1024, 768}, 2.0f);
-    EXPECT_EQ(summary_faces().size(), 0u);
+    EXPECT_EQ(summary_faces().size(), 3u);
     EXPECT_EQ(app.recorder.layout.count("clocks.legend"), 1u);
     ASSERT_EQ(app.recorder.layout.count("clocks.grid"), 1u);
     font = ImGui::GetFontSize();

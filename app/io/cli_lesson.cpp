@@ -33,7 +33,12 @@ void PrintWrapped(std::ostream& out, const std::string& text, const char* indent
 // Reads the file and checks it as the app does (from the app's defaults): every problem.
 std::vector<std::string> ReadAndCheck(App& app, const std::string& path, Lesson* lesson) {
     JsonFile file;
-    if (std::string error = ReadJsonFile(path, &file); !error.empty()) return {error};
+    if (std::string error = ReadJsonFile(path, &file); !error.empty()) {
+        // The file's name leads each line already: not twice.
+        const std::string named = Excerpt(nlohmann::json(path), 200) + ": ";
+        if (error.rfind(named, 0) == 0) error.erase(0, named.size());
+        return {error};
+    }
     if (file.png) return {"a PNG figure is a scene, not a lesson (open it with --scene)"};
     return CheckLesson(file.doc, app.scene, app.panels, LessonStart(app), lesson);
 }

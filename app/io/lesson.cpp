@@ -12,75 +12,77 @@ namespace pelab {
 
 using nlohmann::json;
 
-std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool needs_caption,
-                           LessonStep* step) {
+std::vector<std::string> ReadLessonStepProblems(const json& item, const PanelRegistry& panels,
+                                                bool needs_caption, LessonStep* step) {
+    std::vector<std::string> problems;
+    const auto note = [&problems](std::string error) {
+        if (!error.empty()) problems.push_back(std::move(error));
+    };
     const FieldReader fields(item);
     // A lesson step (needs_caption) also has notes and fresh; a quiz's "show" object does not.
-    if (std::string error =
-            needs_caption
-                ? fields.OnlyFields({"caption", "notes", "scene", "present", "open", "highlight",
-                                     "lock", "fresh"},
-                                    "a step")
-                : fields.OnlyFields({"caption", "scene", "present", "open", "highlight", "lock"},
-                                    "a step");
-        !error.empty())
-        return error;
-    if (std::string error =
-            fields.Text("caption", needs_caption, 1, kMaxCaptionBytes, &step->caption);
-        !error.empty())
-        return error;
+    note(needs_caption
+             ? fields.OnlyFields(
+                   {"caption", "notes", "scene", "present", "open", "highlight", "lock", "fresh"},
+                   "a step")
+             : fields.OnlyFields({"caption", "scene", "present", "open", "highlight", "lock"},
+                                 "a step"));
+    if (!item.is_object()) return problems;
+    note(fields.Text("caption", needs_caption, 1, kMaxCaptionBytes, &step->caption));
     if (needs_caption) {
         if (const std::size_t characters = CaptionCharacters(step->caption);
             characters > kMaxCaptionCharacters)
-            return "field \"caption\": " + std::to_string(characters) +
-                   " characters; the lesson bar shows at most " +
-                   std::to_string(kMaxCaptionCharacters) +
-                   " (three lines at 1024x768, text x2): move the rest to the step's \"notes\"";
-        if (std::string error = fields.Text("notes", false, 0, kMaxNotesBytes, &step->notes);
-            !error.empty())
-            return error;
+            note("field \"caption\": " + std::to_string(characters) +
+                 " characters; the lesson bar shows at most " +
+                 std::to_string(kMaxCaptionCharacters) +
+                 " (three lines at 1024x768, text x2): move the rest to the step's \"notes\"");
+        note(fields.Text("notes", false, 0, kMaxNotesBytes, &step->notes));
         if (fields.Has("fresh")) {
             if (!item["fresh"].is_boolean())
-                return "field \"fresh\": must be true or false (got " + Excerpt(item["fresh"]) +
-                       ")";
-            step->fresh = item["fresh"].get<bool>();
+                note("field \"fresh\": must be true or false (got " + Excerpt(item["fresh"]) + ")");
+            else
+                step->fresh = item["fresh"].get<bool>();
         }
     }
     const json* scene = nullptr;
     if (std::string error = fields.Object("scene", &scene); !error.empty())
-        return error + " (an object of scene fields)";
+        note(error + " (an object of scene fields)");
     step->scene = scene ? *scene : json::object();
     // "present" and "open" are the scene's presented_panel and open_panels, said plainly.
     std::string present;
     if (std::string error = fields.Text("present", false, 0, 100, &present); !error.empty())
-        return error;
-    if (fields.Has("present")) {
-        if (!panels.Find(present))
-            return "field \"present\": must be one panel id (" + panels.IdList() + "), got " +
-                   Excerpt(json(present));
+        note(error);
+    else if (fields.Has("present") && !panels.Find(present))
+        note("field \"present\": must be one panel id (" + panels.IdList() + "), got " +
+             Excerpt(json(present)));
+    else if (fields.Has("present"))
         step->scene["presented_panel"] = present;
-    }
     std::vector<std::string> open;
-    if (std::string error = fields.TextList("open", 0, 100, 1, 100, &open); !error.empty())
-        return error;
-    if (fields.Has("open")) {
+    if (std::string error = fields.TextList("open", 0, 100, 1, 100, &open); !error.empty()) {
+        note(error);
+    } else if (fields.Has("open")) {
         for (const std::string& id : open)
             if (!panels.Find(id))
-                return "field \"open\": unknown panel " + Excerpt(json(id)) +
-                       " (panels: " + panels.IdList() + ")";
+                note("field \"open\": unknown panel " + Excerpt(json(id)) +
+                     " (panels: " + panels.IdList() + ")");
         step->scene["open_panels"] = open;
         if (!fields.Has("present")) step->scene["presented_panel"] = "";
     }
     if (std::string error = fields.TextList("highlight", 0, 100, 1, 100, &step->highlight);
         !error.empty())
-        return error;
+        note(error);
     // A misspelt name would outline nothing, silently: only names a panel declares.
     for (const std::string& name : step->highlight)
         if (std::string error = panels.CheckWidgetName(name); !error.empty())
-            return "field \"highlight\": " + error;
-    if (std::string error = fields.TextList("lock", 0, 100, 1, 100, &step->lock); !error.empty())
-        return error;
-    return "";
+            note("field \"highlight\": " + error);
+    note(fields.TextList("lock", 0, 100, 1, 100, &step->lock));
+    return problems;
+}
+
+std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool needs_caption,
+                           LessonStep* step) {
+    const std::vector<std::string> problems =
+        ReadLessonStepProblems(item, panels, needs_caption, step);
+    return problems.empty() ? "" : problems.front();
 }
 
 std::size_t CaptionCharacters(const std::string& caption) {
@@ -122,7 +124,7 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
     std::vector<std::vector<std::string>> step_problems(steps->size());
     for (std::size_t k = 0; k < steps->size(); ++k) {
         LessonStep step;
-        if (std::string error = ReadLessonStep((*steps)[k], panels, true, &step); !error.empty())
+        for (const std::string& error : ReadLessonStepProblems((*steps)[k], panels, true, &step))
             step_problems[k].push_back(where(k) + error);
         lesson.steps.push_back(std::move(step));
     }

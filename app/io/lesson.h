@@ -73,6 +73,10 @@ std::string ReadLesson(const nlohmann::json& doc, const SceneTable& table,
 /// (needs_caption false), without notes or fresh and without the caption's length limit.
 std::string ReadLessonStep(const nlohmann::json& item, const PanelRegistry& panels,
                            bool needs_caption, LessonStep* step);
+/// The same, with every problem of the step (for `pelab lesson check`), in field order.
+std::vector<std::string> ReadLessonStepProblems(const nlohmann::json& item,
+                                                const PanelRegistry& panels, bool needs_caption,
+                                                LessonStep* step);
 /// Reads the file (a regular file of at most 1 MiB) and parses it.
 std::string LoadLesson(const std::string& path, const SceneTable& table,
                        const PanelRegistry& panels, Lesson* out,

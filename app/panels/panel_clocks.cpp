@@ -212,8 +212,23 @@ void ClocksPanel::DrawSummary(FrameContext& frame) {
         legend_width = std::max(legend_width, ImGui::CalcTextSize(line).x);
     const float gap = font * 1.5f;
     if (frame.pictures_first) {
-        // A short window (a projector at text ×2): the grid below has every face, the fastest
-        // first, so the summary is the legend alone, on as few lines as the width allows.
+        // A short window (a projector at text ×2): the fastest, middle and slowest faces small,
+        // on one row (the grid below starts with the fast ones; these show the slow hands too),
+        // then the legend on as few lines as the width allows.
+        const float small = font * 1.4f;
+        FlowRow faces;
+        for (int k = 0; k < face_count; ++k) {
+            char caption[48];
+            std::snprintf(caption, sizeof caption, "%s: i = %d", summary[k].name, summary[k].pair);
+            faces.Item(ClockCellWidth(small, caption), gap);
+            ImGui::BeginGroup();
+            ImGui::PushID(k);
+            DrawClock(frame, summary[k].pair, small, caption);
+            ImGui::PopID();
+            ImGui::EndGroup();
+            const std::string name = "clocks.summary_pair_" + std::to_string(summary[k].pair);
+            frame.Record(name.c_str());
+        }
         FlowRow legend;
         ImGui::BeginGroup();
         const auto item = [&](const char* text, const ImVec4& colour) {
@@ -276,9 +291,11 @@ void ClocksPanel::DrawGrid(FrameContext& frame, const char* description) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float grow =
         std::clamp(std::min(avail.x / (font * 40.0f), avail.y / (font * 14.0f)), 1.0f, 3.0f);
+    // In a short window (a projector) the faces stay small enough for eight of them to show.
+    const float largest = frame.pictures_first ? font * 1.2f : font * 2.0f * clock_scale * grow;
     const float radius = std::max(
-        font * 0.8f, std::min(font * 2.0f * clock_scale * grow,
-                              (avail.x - font * 0.6f - ImGui::GetStyle().ItemSpacing.x) * 0.5f));
+        font * 0.8f,
+        std::min(largest, (avail.x - font * 0.6f - ImGui::GetStyle().ItemSpacing.x) * 0.5f));
     char widest[32];
     std::snprintf(widest, sizeof widest, "i = %d", pairs - 1);
     const float cell_width = ClockCellWidth(radius, widest) + ImGui::GetStyle().ItemSpacing.x;

@@ -74,8 +74,8 @@ void ComparePanel::Draw(FrameContext& frame) {
         ImGui::SameLine();
         ImGui::BeginChild("##compare_words", ImVec2(0, band), false);
         DrawReadouts(frame);
+        DrawShift(frame); // the shift's two products first: what the plot's markers show
         DrawExplanation(frame);
-        DrawShift(frame);
         ImGui::EndChild();
     } else if (frame.pictures_first) {
         // A short tile: the offset picture right under the numbers, then the words.

@@ -127,7 +127,8 @@ void RotationPanel::Draw(FrameContext& frame) {
         // side over the whole height, the two pictures of "a shift is a fixed turn"; the matrix,
         // its residual and the similarity picture follow below the fold.
         const float band = std::max(font * 10.0f, avail.y);
-        const float circle = std::min(band, (avail.x - spacing) * 0.42f);
+        // The curves take the larger share: their legend names all four starts.
+        const float circle = std::min(band, (avail.x - spacing) * 0.28f);
         DrawCircle(frame, circle);
         ImGui::SameLine();
         ImGui::BeginChild("##curves_area", ImVec2(0, band), false, ImGuiWindowFlags_NoScrollbar);

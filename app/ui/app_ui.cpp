@@ -373,8 +373,10 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
             ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
             ImVec2(viewport->Size.x, lesson_bar));
     // The outlines are drawn over everything: not over the help or a question.
-    if (!covered) DrawLessonHighlights(app);
-    if (lesson_bar > 0 && app.lesson.show_notes) DrawLessonNotes(app);
+    // The notes first: the outlines (drawn over every window) stop at their bottom edge.
+    const float notes_bottom =
+        lesson_bar > 0 && app.lesson.show_notes ? DrawLessonNotes(app) : -1e30f;
+    if (!covered) DrawLessonHighlights(app, notes_bottom);
     if (app.lesson.blank) DrawBlankScreen();
 }
 
@@ -511,8 +513,10 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     // presented on a short screen (a projector at text ×2), which needs every line; Esc (or F1's
     // sheet) brings back the tiles and the menus.
     const bool short_screen = viewport->Size.y < ImGui::GetFontSize() * kShortWindowEms;
+    // In a lesson, F5 decides (slides off: the menus come back whatever the screen).
     const bool slides =
-        !screenshot && (app.Slides() || (!app.view.presented_panel.empty() && short_screen));
+        !screenshot && (app.Slides() || (!app.lesson.Active() &&
+                                         !app.view.presented_panel.empty() && short_screen));
     const float top = screenshot || slides ? 0.0f : bar;
     const float status_bar = top;
     const std::string& solo = screenshot ? options.solo_panel : app.view.presented_panel;

@@ -288,15 +288,15 @@ void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {
     ImGui::End();
 }
 
-void DrawLessonHighlights(App& app) {
+void DrawLessonHighlights(App& app, float top) {
     const LessonPlayer& player = app.lesson;
     if (!player.Active() || player.blank) return;
-    DrawWidgetOutlines(app, player.lesson.steps[player.step].highlight);
+    DrawWidgetOutlines(app, player.lesson.steps[player.step].highlight, top);
 }
 
-void DrawLessonNotes(App& app) {
+float DrawLessonNotes(App& app) {
     const LessonPlayer& player = app.lesson;
-    if (!player.Active() || player.blank) return;
+    if (!player.Active() || player.blank) return -1e30f;
     const std::string& notes = player.lesson.steps[player.step].notes;
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float pad = BarPadding();
@@ -308,7 +308,9 @@ void DrawLessonNotes(App& app) {
         ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
         ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
+    float bottom = -1e30f;
     if (ImGui::Begin("##lesson_notes", nullptr, flags)) {
+        bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
         // Over the panels, which come to the front when clicked.
         ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
         app.recorder.RecordLastItem("lesson.notes");
@@ -321,9 +323,10 @@ void DrawLessonNotes(App& app) {
     }
     ImGui::End();
     ImGui::PopStyleVar();
+    return bottom;
 }
 
-void DrawWidgetOutlines(App& app, const std::vector<std::string>& names) {
+void DrawWidgetOutlines(App& app, const std::vector<std::string>& names, float top) {
     const ImU32 colour = GetTheme(app.view.theme).Color(Role::Highlight);
     const float pad = ImGui::GetFontSize() * 0.25f;
     // A still outline (a pulse would keep the window redrawing, and the laptop's fan running).
@@ -335,7 +338,7 @@ void DrawWidgetOutlines(App& app, const std::vector<std::string>& names) {
         // Within the window the widget is in (the outline's pad would reach over a neighbour).
         const auto clip = app.recorder.clips.find(name);
         if (clip != app.recorder.clips.end())
-            draw->PushClipRect(ImVec2(clip->second.x0, clip->second.y0),
+            draw->PushClipRect(ImVec2(clip->second.x0, std::max(clip->second.y0, top)),
                                ImVec2(clip->second.x1, clip->second.y1), false);
         draw->AddRect(ImVec2(r.x0 - pad, r.y0 - pad), ImVec2(r.x1 + pad, r.y1 + pad), colour, pad,
                       0, std::max(2.0f, ImGui::GetFontSize() * 0.18f));

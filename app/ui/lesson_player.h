@@ -75,12 +75,14 @@ int CaptionLinesAt(const LessonPlayer& player, float bar_width, float scale);
 /// the caption on the left, "Step n of N" and ◀ ▶ ↺ on the right.
 void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size);
 /// Outlines the step's highlighted widgets (from the widget recorder) over everything.
-void DrawLessonHighlights(App& app);
+/// top: outlines are cut above this y (the notes' bottom edge when they are shown).
+void DrawLessonHighlights(App& app, float top = -1e30f);
 /// The step's speaker notes (S), in a window over the top of the picture: at most 40 % of the
 /// height, scrolling when longer; "no notes" when the step has none. Recorded as "lesson.notes".
-void DrawLessonNotes(App& app);
+/// Returns the notes' bottom edge (y), to keep the outlines off them.
+float DrawLessonNotes(App& app);
 /// Outlines the named widgets drawn this frame (from the widget recorder) over everything.
-void DrawWidgetOutlines(App& app, const std::vector<std::string>& names);
+void DrawWidgetOutlines(App& app, const std::vector<std::string>& names, float top = -1e30f);
 /// The black screen of B, over everything.
 void DrawBlankScreen();
 /// A caption with *emphasis*: words between stars in the accent colour, wrapped at spaces.
