@@ -162,6 +162,15 @@ TEST_F(RoomTest, PresentedPanelsKeepTheirDefiningElementInView) {
                 if (const std::string problem = InView(name, kProjector.height); !problem.empty())
                     ADD_FAILURE() << panel << " presented at " << kProjector.name << ", theme "
                                   << GetTheme(theme).name << ": " << problem;
+            // One scrollbar at a time: where the grid or the table scrolls, the window around
+            // it does not.
+            if (panel == "clocks" || panel == "compare") {
+                const ImGuiWindow* window = WindowOf(panel);
+                ASSERT_NE(window, nullptr);
+                EXPECT_LT(window->ScrollMax.y, 1.0f)
+                    << panel << " scrolls around its own scrolling "
+                    << (panel == "clocks" ? "grid" : "table");
+            }
         }
     }
 }

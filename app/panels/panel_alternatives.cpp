@@ -288,6 +288,8 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     config.x_label = shown < table.d ? "dim j (the first 64)" : "dim j";
     config.y_label = "PE(pos)_j";
     config.x_flags = plot::AxisFlags_Integer;
+    // The legend keeps the labels' addresses until End: they live as long as the plot.
+    char last_label[64], formula_label[64];
     plot::Plot p;
     if (p.Begin("##learned_row", learned_view, ImVec2(-1, RemainingHeight()), config)) {
         frame.Record("alternatives.learned_plot");
@@ -305,7 +307,6 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
                 last_values[j] = last ? (*last)[j] : 0.0;
                 sinusoid[j] = formula[j];
             }
-            char last_label[64], formula_label[64];
             std::snprintf(last_label, sizeof last_label, "row %d, the last one", table.rows - 1);
             std::snprintf(formula_label, sizeof formula_label, "sinusoidal PE(%d)", learned_lookup);
             p.Bars(last_label, xs.data(), last_values.data(), shown, 0.8, frame.Color(Role::Muted));

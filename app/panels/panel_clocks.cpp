@@ -284,8 +284,12 @@ void ClocksPanel::DrawGrid(FrameContext& frame, const char* description) {
         HelpMarker(description);
     }
     // At least one row of faces stays in view however much the controls above take.
-    ImGui::BeginChild("##clock_grid",
-                      ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, font * 7.0f)), false);
+    // In a short window the grid takes exactly what is left (at least four text lines), so that
+    // only the grid scrolls, not the window around it as well.
+    const float least =
+        frame.pictures_first ? ImGui::GetTextLineHeightWithSpacing() * 4.0f : font * 7.0f;
+    ImGui::BeginChild("##clock_grid", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, least)),
+                      false);
     // Faces grow with the window (a presented panel shows fewer, bigger faces) and never get
     // wider than the window.
     const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -85,6 +85,8 @@ public:
     bool Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& config);
     void End();
 
+    /// The series' labels (and VLine/HLine labels) are kept as pointers for the legend, drawn
+    /// by End: the text must live until End returns.
     void Line(const char* label, const double* xs, const double* ys, int count, ImU32 color,
               float thickness = 2.0f);
     void Markers(const char* label, const double* xs, const double* ys, int count, ImU32 color,
