@@ -350,7 +350,12 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
     const float needed = (last - first + 2) * row_height + font * 1.5f;
     const float avail = ImGui::GetContentRegionAvail().y;
     show_chart = avail - std::min(needed, avail * 0.6f) >= font * 10.0f;
-    const float height = std::max(font * 8.0f, show_chart ? std::min(needed, avail * 0.6f) : avail);
+    // In a short window the table takes what is left (its header, three rows and the sideways
+    // scrollbar at least), so that only the table scrolls, not the window around it as well.
+    const float least = frame.pictures_first
+                            ? row_height * 4 + ImGui::GetStyle().ScrollbarSize + 2.0f
+                            : font * 8.0f;
+    const float height = std::max(least, show_chart ? std::min(needed, avail * 0.6f) : avail);
     // A scrolling table makes a child window; in a window that is drawn hidden this frame (as
     // ImGui does while it measures one) the child skips its items while the table's columns
     // count as visible, and ImGui 1.86 asserts. Such a frame shows nothing anyway.
