@@ -463,6 +463,73 @@ TEST_F(Panels4, LineLabelsNeverCoverTheLegend) {
     }
 }
 
+// A legend wider than a narrow plot wraps onto more rows instead of running past the frame's
+// right edge, and from the next frame on the top margin keeps room for all the rows, so the
+// legend never covers the data.
+TEST_F(Panels4, LegendWrapsInANarrowPlot) {
+    const double xs[] = {0, 1}, ys[] = {0, 1};
+    plot::PlotView view; // kept across frames, as a panel keeps it
+    view.SetHome(plot::Range{0, 1}, plot::Range{0, 1});
+    float first_top = 0;
+    for (int frame = 0; frame < 2; ++frame) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowSize(ImVec2(400, 400));
+        ImGui::Begin("narrow legend");
+        plot::Plot p;
+        const ImVec2 corner = ImGui::GetCursorScreenPos();
+        const float left = corner.x;
+        ASSERT_TRUE(p.Begin("##narrow", view, ImVec2(220, 300), plot::PlotConfig{}));
+        for (const char* label : {"linear (PI)", "NTK-aware", "YaRN", "Llama 3", "unscaled"})
+            p.Line(label, xs, ys, 2, IM_COL32_WHITE);
+        const ImVec2 plot_min = p.PlotMin(), plot_max = p.PlotMax();
+        p.End();
+        const ImVec4 legend = p.LegendRect();
+        EXPECT_GE(legend.x, left - 0.5f) << "frame " << frame;
+        EXPECT_LE(legend.z, plot_max.x + 0.5f) << "frame " << frame;
+        EXPECT_GE(view.legend_rows, 2) << "five entries do not fit 220 px in one row";
+        // Rows stacked upward from the row just above the data.
+        EXPECT_GT(legend.w - legend.y, 2.0f * ImGui::GetFontSize());
+        if (frame == 0)
+            first_top = plot_min.y;
+        else {
+            EXPECT_GT(plot_min.y, first_top + ImGui::GetFontSize()); // the margin grew
+            EXPECT_LE(legend.w, plot_min.y + 0.5f);                  // and holds every row
+            EXPECT_GE(legend.y, corner.y - 0.5f);                    // inside the frame's top
+        }
+        ImGui::End();
+        ImGui::Render();
+    }
+}
+
+// A y label wider than its plot is drawn smaller, never past the frame (and cut with "…" only
+// when even 0.7 of the text size does not fit).
+TEST_F(Panels4, LongYLabelStaysInsideItsFrame) {
+    const double xs[] = {0, 1}, ys[] = {0, 1};
+    for (const float width : {500.0f, 260.0f, 90.0f}) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowSize(ImVec2(600, 400));
+        ImGui::Begin("long y label");
+        plot::PlotView view;
+        view.SetHome(plot::Range{0, 1}, plot::Range{0, 1});
+        plot::PlotConfig config;
+        config.y_label = "PE(p)·PE(p + k), the same for every start p";
+        plot::Plot p;
+        const ImDrawList* draw = ImGui::GetWindowDrawList();
+        const int before = draw->VtxBuffer.Size;
+        const float left = ImGui::GetCursorScreenPos().x;
+        ASSERT_TRUE(p.Begin("##long", view, ImVec2(width, 300), config));
+        p.Line("a", xs, ys, 2, IM_COL32_WHITE);
+        p.End();
+        // Every vertex drawn (the label's glyphs among them) lies within the frame across.
+        for (int v = before; v < draw->VtxBuffer.Size; ++v) {
+            EXPECT_GE(draw->VtxBuffer[v].pos.x, left - 1.0f) << width;
+            EXPECT_LE(draw->VtxBuffer[v].pos.x, left + width + 1.0f) << width;
+        }
+        ImGui::End();
+        ImGui::Render();
+    }
+}
+
 // Presenting one panel: it fills the window between the menu bar and the status bar; Esc goes
 // back to the tiled panels.
 TEST_F(Panels4, PresentedPanelFillsTheWindowAndEscReturns) {

@@ -175,3 +175,43 @@ TEST_F(RoomTest, PresentedPanelsKeepTheirDefiningElementInView) {
         }
     }
 }
+
+// No scrollbar inside a scrolling region: a panel's window, its control strip, its body and its
+// own grids or tables each scroll alone, side by side. Checked for every panel (and every tab of
+// the alternatives) presented in both rooms, and with the panels tiled.
+TEST_F(RoomTest, NoScrollbarScrollsInsideAnother) {
+    std::vector<std::pair<std::string, std::string>> shown; // panel, alternatives tab
+    for (const PanelEntry& entry : app.panels.Entries())
+        shown.emplace_back(entry.id, "");
+    for (const char* tab : {"learned", "rope", "alibi", "t5", "scaling", "table"})
+        shown.emplace_back("alternatives", tab);
+    int scrolling = 0; // windows seen scrolling: the check is not vacuous
+    const auto check = [&](const std::string& where) {
+        for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+            if (!window->Active || !window->ScrollbarY) continue;
+            ++scrolling;
+            for (const ImGuiWindow* outer = window->ParentWindow; outer != nullptr;
+                 outer = outer->ParentWindow)
+                if (outer->ScrollbarY)
+                    ADD_FAILURE() << where << ": " << window->Name << " scrolls inside "
+                                  << outer->Name;
+        }
+    };
+    for (const Room& room : kRooms) {
+        for (const auto& [panel, tab] : shown) {
+            Enter(room, ThemeId::Dark);
+            app.view.presented_panel = panel;
+            if (!tab.empty()) {
+                ASSERT_EQ(app.scene.ApplyDocument(nlohmann::json{{"alternatives_tab", tab}}), "");
+            }
+            Settle();
+            if (HasFatalFailure()) return;
+            check(panel + (tab.empty() ? "" : " (" + tab + ")") + " presented at " + room.name);
+        }
+        Enter(room, ThemeId::Dark);
+        app.view.presented_panel.clear();
+        Settle();
+        check(std::string("the tiled panels at ") + room.name);
+    }
+    EXPECT_GT(scrolling, 20);
+}

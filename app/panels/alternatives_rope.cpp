@@ -144,17 +144,22 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     char line[480];
     std::snprintf(line, sizeof line,
                   "RoPE turns pair i of q by m·θ_i and of k by n·θ_i (θ_i = base^(−2i/d), base "
-                  "%.10g, d = %d). Rotating both and taking the dot product gives q·k = %.6f; "
-                  "the sum Σ|q_i||k_i|cos((m − n)θ_i + φ_i), which knows only m − n = %.10g, "
+                  "%s, d = %d). Rotating both and taking the dot product gives q·k = %.6f; "
+                  "the sum Σ|q_i||k_i|cos((m − n)θ_i + φ_i), which knows only m − n = %s, "
                   "gives %.6f. Moving m and n together by 10, 20, … %d changes q·k by at most "
-                  "%.1e: the score depends on the distance alone.",
-                  state.base, d, score, m - n, relative, kRopeShiftStep * (kRopeShifts - 1),
-                  change);
-    WrappedText(line);
-    frame.Record("alternatives.rope_check");
+                  "%s: the score depends on the distance alone.",
+                  ShownNumber(state.base).c_str(), d, score, ShownNumber(m - n).c_str(), relative,
+                  kRopeShiftStep * (kRopeShifts - 1), ShownNumber(change, 2).c_str());
+    const auto check_sentence = [&] {
+        WrappedText(line);
+        frame.Record("alternatives.rope_check");
+    };
+    // A short window (a projector) shows the pair and the curve first, then the sentence.
+    if (!frame.pictures_first) check_sentence();
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float top_height = std::max(font * 10.0f, avail.y * 0.55f);
+    const float top_height =
+        std::max(font * 10.0f, avail.y * (frame.pictures_first ? 0.7f : 0.55f));
     const float circle = std::min(top_height - font * 2.5f, avail.x * 0.35f);
     // Pair i as two hands: q's pair turned by mθ_i, k's by nθ_i.
     {
@@ -217,6 +222,7 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
             p.End();
         }
     }
+    if (frame.pictures_first) check_sentence();
     const std::vector<double>& distances = numbers->distances;
     const std::vector<double>& expected = numbers->expected;
     const std::vector<double>& bound = numbers->bound;
@@ -382,14 +388,21 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
             value = 2 * kPi / value;
     for (int i = 0; i < options.d / 2; ++i)
         pairs.push_back(i);
-    char line[900];
-    std::snprintf(line, sizeof line, "%s", ScalingSentence(options).text.c_str());
-    WrappedText(line);
-    frame.Record("alternatives.scaling_text");
+    const auto sentence = [&] {
+        WrappedText(ScalingSentence(options).text.c_str());
+        frame.Record("alternatives.scaling_text");
+    };
+    // A short window (a projector) shows the two plots side by side first, then the sentence;
+    // otherwise the sentence, then the plots one above the other.
+    if (!frame.pictures_first) sentence();
     const int count = static_cast<int>(pairs.size());
-    const float height =
-        std::max(ImGui::GetFontSize() * 8.0f,
-                 (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y) / 2);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const ImVec2 factors_size =
+        frame.pictures_first
+            ? ImVec2((avail.x - spacing) / 2, std::max(ImGui::GetFontSize() * 8.0f, avail.y * 0.7f))
+            : ImVec2(-1, std::max(ImGui::GetFontSize() * 8.0f,
+                                  (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2));
     plot::PlotConfig config;
     config.x_label = "pair i";
     config.y_label = "θ'_i / θ_i";
@@ -397,7 +410,7 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
     factor_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{0, 1.08});
     if (!factor_view.has_home) factor_view.Reset();
     plot::Plot p;
-    if (p.Begin("how much each pair is slowed##scaling_factors", factor_view, ImVec2(-1, height),
+    if (p.Begin("how much each pair is slowed##scaling_factors", factor_view, factors_size,
                 config)) {
         frame.Record("alternatives.scaling_factors");
         for (int method = 0; method < 4; ++method)
@@ -406,13 +419,14 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
         p.HLine(1 / options.factor, frame.Color(Role::Muted), "1/s");
         p.End();
     }
+    if (frame.pictures_first) ImGui::SameLine();
     config.y_label = "wavelength 2π/θ'_i";
     config.y_flags = plot::AxisFlags_Log;
     wavelength_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{1, wavelengths[0].back() * 4});
     if (!wavelength_view.has_home) wavelength_view.Reset();
     plot::Plot w;
     if (w.Begin("wavelengths against the context##scaling_wavelengths", wavelength_view,
-                ImVec2(-1, RemainingHeight()), config)) {
+                ImVec2(-1, frame.pictures_first ? factors_size.y : RemainingHeight()), config)) {
         frame.Record("alternatives.scaling_wavelengths");
         // The band between the original and the new context length.
         const ImVec2 from = w.ToPixels(0, options.original_context * options.factor);
@@ -433,6 +447,7 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
                 options.factor >= 2 ? "s·L" : nullptr);
         w.End();
     }
+    if (frame.pictures_first) sentence();
 }
 
 } // namespace pelab

@@ -1,6 +1,7 @@
 #include "panel_alternatives.h"
 
 #include "layout.h"
+#include "number_text.h"
 #include "pelab/attention.h"
 #include "pelab/error.h"
 #include "pelab/limits.h"
@@ -218,6 +219,7 @@ void AlternativesPanel::Draw(FrameContext& frame) {
                 DrawSideBySide(frame);
                 break;
             }
+            EndPanelBody(frame); // the body a strip opened belongs inside this tab
             ImGui::EndTabItem();
         }
     }
@@ -251,27 +253,34 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     }
     const LearnedTable table = Learned();
     char line[320];
-    std::snprintf(line, sizeof line,
-                  "A learned table is one trained vector per position: %d %s × %d values = "
-                  "%lld parameters to train (BERT-base: 512 × 768 = %lld; GPT-2: 1024 × 768 = "
-                  "%lld).",
-                  table.rows, table.rows == 1 ? "row" : "rows", table.d, table.parameter_count(),
-                  make_learned_table(512, 768, 0).parameter_count(),
-                  make_learned_table(1024, 768, 0).parameter_count());
+    std::snprintf(
+        line, sizeof line,
+        "A learned table is one trained vector per position: %s %s × %s values = "
+        "%s parameters to train (BERT-base: 512 × 768 = %s; GPT-2: %s × 768 = %s).",
+        ShownNumber(table.rows).c_str(), table.rows == 1 ? "row" : "rows",
+        ShownNumber(table.d).c_str(),
+        ShownNumber(static_cast<double>(table.parameter_count())).c_str(),
+        ShownNumber(static_cast<double>(make_learned_table(512, 768, 0).parameter_count())).c_str(),
+        ShownNumber(1024).c_str(),
+        ShownNumber(static_cast<double>(make_learned_table(1024, 768, 0).parameter_count()))
+            .c_str());
     WrappedText(line);
     frame.Record("alternatives.learned_parameters");
     const auto row = table.lookup(learned_lookup);
     if (!row)
         std::snprintf(line, sizeof line,
-                      "PE(%d): no entry. The table has %d rows (positions 0 … %d); a model "
-                      "trained with it has nothing to add at position %d, and nothing is "
+                      "PE(%s): no entry. The table has %s %s (positions 0 … %s); a model "
+                      "trained with it has nothing to add at position %s, and nothing is "
                       "invented here.",
-                      learned_lookup, table.rows, table.rows - 1, learned_lookup);
+                      ShownNumber(learned_lookup).c_str(), ShownNumber(table.rows).c_str(),
+                      table.rows == 1 ? "row" : "rows", ShownNumber(table.rows - 1).c_str(),
+                      ShownNumber(learned_lookup).c_str());
     else
         std::snprintf(line, sizeof line,
-                      "PE(%d) is row %d: its first values are %.3f, %.3f, … (a seeded "
+                      "PE(%s) is row %s: its first values are %.3f, %.3f, … (a seeded "
                       "stand-in for trained values).",
-                      learned_lookup, learned_lookup, (*row)[0], (*row)[1]);
+                      ShownNumber(learned_lookup).c_str(), ShownNumber(learned_lookup).c_str(),
+                      (*row)[0], (*row)[1]);
     ImGui::TextColored(frame.ColorVec(row ? Role::Good : Role::Warning), "%s",
                        row ? "entry" : "no entry");
     ImGui::SameLine();
@@ -332,20 +341,21 @@ std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks)
     // encodings depends on m − n alone.
     std::snprintf(relative, sizeof relative,
                   "no, absolute (added to the input); PE(m)·PE(n) alone depends only on m − n: "
-                  "change %.1e",
-                  checks.sinusoidal_shift_change);
+                  "change %s",
+                  ShownNumber(checks.sinusoidal_shift_change, 2).c_str());
     emit("sinusoidal", "the original Transformer", "added to the input embeddings",
          Verdict::Neither);
-    std::snprintf(params, sizeof params, "L × d = %lld", Learned().parameter_count());
+    std::snprintf(params, sizeof params, "L × d = %s",
+                  ShownNumber(static_cast<double>(Learned().parameter_count())).c_str());
     std::snprintf(beyond, sizeof beyond,
                   checks.learned_has_entry_at_rows ? "has a row at L"
-                                                   : "no entry at position L = %d",
-                  learned_rows);
+                                                   : "no entry at position L = %s",
+                  ShownNumber(learned_rows).c_str());
     std::snprintf(relative, sizeof relative,
                   checks.learned_shift_change < 1e-6
-                      ? "yes here: row 0·row 3 vs shifted rows change by %.2g"
-                      : "no: row 0·row 3 vs shifted rows change by %.2g",
-                  checks.learned_shift_change);
+                      ? "yes here: row 0·row 3 vs shifted rows change by %s"
+                      : "no: row 0·row 3 vs shifted rows change by %s",
+                  ShownNumber(checks.learned_shift_change, 2).c_str());
     emit("learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
          yes_if(checks.learned_shift_change < 1e-6));
     std::snprintf(params, sizeof params, "0");
@@ -353,23 +363,22 @@ std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks)
                   "defined at any position; quality past training needs "
                   "scaling (Long context tab)");
     std::snprintf(relative, sizeof relative,
-                  checks.rope_shift_change < 1e-6 ? "yes, q·k: change %.1e"
-                                                  : "no: q·k changes by %.1e",
-                  checks.rope_shift_change);
+                  checks.rope_shift_change < 1e-6 ? "yes, q·k: change %s" : "no: q·k changes by %s",
+                  ShownNumber(checks.rope_shift_change, 2).c_str());
     emit("RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer",
          yes_if(checks.rope_shift_change < 1e-6));
     std::snprintf(beyond, sizeof beyond,
                   "defined at any distance: the penalty keeps growing "
                   "linearly");
     std::snprintf(relative, sizeof relative,
-                  checks.alibi_shift_change == 0 ? "yes, −m·|i − j|: change %.1e"
-                                                 : "no: the bias changes by %.1e",
-                  checks.alibi_shift_change);
+                  checks.alibi_shift_change == 0 ? "yes, −m·|i − j|: change %s"
+                                                 : "no: the bias changes by %s",
+                  ShownNumber(checks.alibi_shift_change, 2).c_str());
     emit("ALiBi", "BLOOM, MPT", "a bias added to each attention score",
          yes_if(checks.alibi_shift_change == 0));
     std::snprintf(params, sizeof params, "%d per head (shared by layers)", t5_buckets);
-    std::snprintf(beyond, sizeof beyond, "every distance ≥ %lld shares the last bucket",
-                  checks.t5_last_bucket_start);
+    std::snprintf(beyond, sizeof beyond, "every distance ≥ %s shares the last bucket",
+                  ShownNumber(static_cast<double>(checks.t5_last_bucket_start)).c_str());
     std::snprintf(relative, sizeof relative, "yes: the bucket of j − i");
     emit("T5 relative bias", "T5", "a learned bias per distance bucket, added to scores",
          Verdict::Yes);

@@ -426,6 +426,7 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
         frame.outlined = &outlined;
         frame.panel_id = entry.id;
         entry.panel->Draw(frame);
+        EndPanelBody(frame);
         if (app.recorder.focus_frames > 0 && app.recorder.enabled)
             KeepOutlinedInView(app.recorder, outlined, entry.id, false);
     }

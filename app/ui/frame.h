@@ -124,6 +124,10 @@ struct FrameContext {
     std::string panel_id; ///< the id of the panel being drawn
     /// Set by BeginControls: the controls are in a scrolling strip (see widgets.h).
     bool controls_in_strip = false;
+    /// Set by EndControls after a strip: the rest of the panel is in a child window of its own
+    /// (the body) that EndPanelBody closes, so the strip and the body scroll side by side and
+    /// the panel's window never scrolls around them.
+    bool body_in_child = false;
     /// View → Advanced (today's whole app); false: beginner, see ShowsAdvanced.
     bool advanced = true;
 

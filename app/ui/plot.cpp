@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace pelab::plot {
 
@@ -98,8 +99,8 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     // The top margin holds the y label and a row for the legend and line labels, so that
     // neither covers the data.
     const bool label_row = !(config.flags & PlotFlags_NoLegend);
-    const float top =
-        font * 0.4f + (config.y_label ? font * 1.2f : 0.0f) + (label_row ? font * 1.3f : 0.0f);
+    const float top = font * 0.4f + (config.y_label ? font * 1.2f : 0.0f) +
+                      (label_row ? font * 1.3f * std::max(1, view.legend_rows) : 0.0f);
     plot_min_ = ImVec2(frame_min_.x + left, frame_min_.y + top);
     plot_max_ = ImVec2(frame_max_.x - font * 0.6f, frame_max_.y - bottom);
     if (plot_max_.x - plot_min_.x < 8 || plot_max_.y - plot_min_.y < 8) return false;
@@ -179,8 +180,7 @@ void Plot::DrawAxes() {
             ImVec2(0.5f * (plot_min_.x + plot_max_.x) - w * 0.5f, plot_max_.y + font * 1.4f), text,
             config_.x_label);
     }
-    if (config_.y_label)
-        draw_list_->AddText(ImVec2(frame_min_.x, frame_min_.y), text, config_.y_label);
+    if (config_.y_label) DrawFittedLabel(config_.y_label, text);
 }
 
 void Plot::Line(const char* label, const double* xs, const double* ys, int count, ImU32 color,
@@ -273,31 +273,70 @@ void Plot::Text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_
     draw_list_->AddText(ImVec2(p.x + pixel_offset.x, p.y + pixel_offset.y), color, text);
 }
 
+void Plot::DrawFittedLabel(const char* label, ImU32 color) {
+    // The label over the frame's width: smaller when it is wider (down to 0.7 of the text
+    // size), and beyond that cut at a character with "…" (the whole label in a tooltip).
+    const float font = ImGui::GetFontSize(), room = frame_max_.x - frame_min_.x;
+    const float natural = ImGui::CalcTextSize(label).x;
+    const float scale = natural > room ? std::max(0.7f, room / natural) : 1.0f;
+    std::string shown = label;
+    if (natural * scale > room) {
+        const float ellipsis = ImGui::CalcTextSize("…").x;
+        while (!shown.empty() && (ImGui::CalcTextSize(shown.c_str()).x + ellipsis) * scale > room) {
+            // A whole UTF-8 character at a time: its continuation bytes, then its first byte.
+            while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80)
+                shown.pop_back();
+            if (!shown.empty()) shown.pop_back();
+        }
+        shown += "…";
+        if (ImGui::IsMouseHoveringRect(frame_min_, ImVec2(frame_max_.x, frame_min_.y + font)))
+            ImGui::SetTooltip("%s", label);
+    }
+    draw_list_->AddText(ImGui::GetFont(), font * scale,
+                        ImVec2(frame_min_.x, frame_min_.y + font * (1.0f - scale) * 0.5f), color,
+                        shown.c_str());
+}
+
 void Plot::End() {
     draw_list_->PopClipRect();
     const float font = ImGui::GetFontSize();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
     float legend_left = plot_max_.x + font;
     if (!(config_.flags & PlotFlags_NoLegend) && !legend_.empty()) {
-        // One row above the data, right-aligned: [swatch] label  [swatch] label …
+        // Rows above the data, right-aligned: [swatch] label  [swatch] label … Entries that do
+        // not fit the frame's width wrap onto more rows (the top margin keeps as many rows as
+        // the legend needed last frame: PlotView::legend_rows), so no entry is ever cut.
         const float swatch = font * 1.2f, gap = font * 0.9f;
-        float width = 0;
-        for (const LegendEntry& entry : legend_)
-            width += swatch + font * 0.3f + ImGui::CalcTextSize(entry.label).x + gap;
-        float x = std::max(frame_min_.x, plot_max_.x - width + gap);
-        legend_left = x;
-        const float y = plot_min_.y - font * 1.25f;
-        legend_rect_ = ImVec4(x, y, plot_max_.x, y + font);
-        for (const LegendEntry& entry : legend_) {
-            const ImVec2 mid(x + swatch * 0.5f, y + font * 0.5f);
-            if (entry.marker)
-                DrawMarker(draw_list_, mid, font * 0.3f, entry.color, entry.shape);
-            else
-                draw_list_->AddLine(ImVec2(x, mid.y), ImVec2(x + swatch, mid.y), entry.color,
-                                    std::max(2.0f, font * 0.15f));
-            x += swatch + font * 0.3f;
-            draw_list_->AddText(ImVec2(x, y), text, entry.label);
-            x += ImGui::CalcTextSize(entry.label).x + gap;
+        const float room = frame_max_.x - frame_min_.x + gap;
+        std::vector<std::pair<std::size_t, float>> rows; // first entry, width of the row
+        for (std::size_t e = 0; e < legend_.size(); ++e) {
+            const float width =
+                swatch + font * 0.3f + ImGui::CalcTextSize(legend_[e].label).x + gap;
+            if (rows.empty() || rows.back().second + width > room) rows.emplace_back(e, 0.0f);
+            rows.back().second += width;
+        }
+        const int row_count = static_cast<int>(rows.size());
+        view_->legend_rows = row_count;
+        for (int r = 0; r < row_count; ++r) {
+            const std::size_t end = r + 1 < row_count ? rows[r + 1].first : legend_.size();
+            float x = std::max(frame_min_.x, plot_max_.x - rows[r].second + gap);
+            const float y = plot_min_.y - font * 1.25f - font * 1.3f * (row_count - 1 - r);
+            if (r == 0) legend_rect_ = ImVec4(x, y, plot_max_.x, y + font);
+            legend_rect_.x = std::min(legend_rect_.x, x);
+            legend_rect_.w = y + font;
+            legend_left = x; // the last row is the one beside the line labels
+            for (std::size_t e = rows[r].first; e < end; ++e) {
+                const LegendEntry& entry = legend_[e];
+                const ImVec2 mid(x + swatch * 0.5f, y + font * 0.5f);
+                if (entry.marker)
+                    DrawMarker(draw_list_, mid, font * 0.3f, entry.color, entry.shape);
+                else
+                    draw_list_->AddLine(ImVec2(x, mid.y), ImVec2(x + swatch, mid.y), entry.color,
+                                        std::max(2.0f, font * 0.15f));
+                x += swatch + font * 0.3f;
+                draw_list_->AddText(ImVec2(x, y), text, entry.label);
+                x += ImGui::CalcTextSize(entry.label).x + gap;
+            }
         }
     }
     line_label_rects_.clear();

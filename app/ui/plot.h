@@ -57,6 +57,8 @@ struct PlotView {
     Range x, y;
     Range home_x, home_y;
     bool has_home = false;
+    /// Rows the legend took last frame (it wraps when the plot is narrow); Begin keeps room.
+    int legend_rows = 1;
 
     /// Sets the home range; the first call also shows it.
     void SetHome(Range new_x, Range new_y);
@@ -120,6 +122,7 @@ public:
     const std::vector<ImVec4>& LineLabelRects() const { return line_label_rects_; }
 
 private:
+    void DrawFittedLabel(const char* label, ImU32 color);
     struct LegendEntry {
         const char* label;
         ImU32 color;

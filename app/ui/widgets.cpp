@@ -251,6 +251,18 @@ void EndControls(FrameContext& frame) {
     ImGui::EndChild();
     ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##controls_height"), content);
     frame.controls_in_strip = false;
+    // The body takes the rest of the window: if it does not fit, it alone scrolls (beside the
+    // strip, not around it), and the controls stay in view above it.
+    ImGui::BeginChild("##body", ImVec2(0, 0), false);
+    frame.body_in_child = true;
+}
+
+void EndPanelBody(FrameContext& frame) {
+    if (!frame.body_in_child) return;
+    if (frame.outlined != nullptr && frame.recorder.focus_frames > 0 && frame.recorder.enabled)
+        KeepOutlinedInView(frame.recorder, *frame.outlined, frame.panel_id, false);
+    ImGui::EndChild();
+    frame.body_in_child = false;
 }
 
 void WidgetRecorder::RecordLastItem(const char* name) {
@@ -265,8 +277,10 @@ void WidgetRecorder::RecordLastItem(const char* name) {
     layout[name] = {{item_min.x, item_min.y, item_max.x, item_max.y},
                     ImGui::GetCurrentWindowRead()->WorkRect.Max.x};
     // Only the visible part: a test must not click where a person could not.
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 clip_min = draw->GetClipRectMin(), clip_max = draw->GetClipRectMax();
+    // The window's clip rectangle (a table cell's inside a table), not the draw list's: a plot
+    // clips its drawing to its data area, but its frame around it is on screen too.
+    const ImRect& clip = ImGui::GetCurrentWindowRead()->ClipRect;
+    const ImVec2 clip_min = clip.Min, clip_max = clip.Max;
     const WidgetRect visible{std::max(item_min.x, clip_min.x), std::max(item_min.y, clip_min.y),
                              std::min(item_max.x, clip_max.x), std::min(item_max.y, clip_max.y)};
     if (visible.x1 - visible.x0 < 2.0f || visible.y1 - visible.y0 < 2.0f) {
@@ -274,8 +288,12 @@ void WidgetRecorder::RecordLastItem(const char* name) {
         return;
     }
     rects[name] = visible;
-    const ImRect root = ImGui::GetCurrentWindowRead()->RootWindow->InnerClipRect;
-    clips[name] = {root.Min.x, root.Min.y, root.Max.x, root.Max.y};
+    // Outlines stay in the panel's window across, and in the scrolling part they belong to
+    // down (a body outline never covers the control strip above it).
+    const ImGuiWindow* window = ImGui::GetCurrentWindowRead();
+    const ImRect root = window->RootWindow->InnerClipRect, own = window->InnerClipRect;
+    clips[name] = {root.Min.x, std::max(root.Min.y, own.Min.y), root.Max.x,
+                   std::min(root.Max.y, own.Max.y)};
 }
 
 } // namespace pelab

@@ -48,7 +48,13 @@ bool BeginControls(FrameContext& frame);
 /// (the strip), else the others (the panel's window).
 void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
                         const std::string& panel_id, bool controls);
+/// Ends the control rows; after a strip it opens the panel's body (see FrameContext::
+/// body_in_child), which EndPanelBody closes.
 void EndControls(FrameContext& frame);
+/// Closes the body EndControls opened (no-op without one), first scrolling it to the outlined
+/// widgets. The shell calls it after Draw; a panel whose controls sit inside a scope of its own
+/// (a tab item) calls it before closing that scope.
+void EndPanelBody(FrameContext& frame);
 constexpr float kShortWindowEms = 30.0f;
 constexpr float kShortTileEms = 16.0f;
 
