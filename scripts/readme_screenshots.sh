@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the pictures of the README and docs/teaching.md with PE Lab's own screenshot
+# Regenerates the pictures of the README and the docs/ pages with PE Lab's own screenshot
 # command (under xvfb-run when there is no display), all at the room's size: 1024x768, text x2.
 # Lesson steps are found by the start of their caption, not by number (numbers shift).
 # Usage: scripts/readme_screenshots.sh

@@ -1052,11 +1052,12 @@ TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
     EXPECT_NE(notes.err.find("--notes: only with --lesson"), std::string::npos) << notes.err;
 }
 
-// The pictures of the README and of the teacher's page are taken at the room's size, 1024×768
+// The pictures of the README and of the docs pages are taken at the room's size, 1024×768
 // (scripts/readme_screenshots.sh, at text ×2): every one they show exists and is that size.
 TEST_F(Cli, DocumentPicturesAreTakenAtTheRoomsSize) {
     int pictures = 0;
-    for (const char* page : {"README.md", "docs/teaching.md"}) {
+    for (const char* page :
+         {"README.md", "docs/teaching.md", "docs/panels.md", "docs/lessons.md"}) {
         const fs::path path = fs::path(PELAB_SOURCE_DIR) / page;
         const std::string text = ReadAll(path);
         for (std::size_t at = text.find("]("); at != std::string::npos;

@@ -249,11 +249,11 @@ TEST(Order, IdenticalSentencesAreNotATie) {
     // Repeated words: the verdict says how the words were matched.
     const std::string repeated = OrderVerdictText(run_order_demo("a a b", "b a a", on), true);
     EXPECT_NE(repeated.find("best of all 2 matchings"), std::string::npos) << repeated;
-    // Only ASCII is lower-cased, and the panel's help and the README say so.
+    // Only ASCII is lower-cased, and the panel's help and the command-line page say so.
     EXPECT_NE(tokenize("ÄRGER"), tokenize("ärger"));
     EXPECT_NE(std::string(kOrderWordsHelp).find("ÄRGER"), std::string::npos);
-    std::ifstream readme(std::string(PELAB_SOURCE_DIR) + "/README.md");
-    const std::string text((std::istreambuf_iterator<char>(readme)), {});
+    std::ifstream page(std::string(PELAB_SOURCE_DIR) + "/docs/command-line.md");
+    const std::string text((std::istreambuf_iterator<char>(page)), {});
     EXPECT_NE(text.find("Only the ASCII letters A-Z are lower-cased"), std::string::npos);
 }
 

@@ -116,24 +116,25 @@ TEST_F(Registry, EveryPanelReportsReadouts) {
     }
 }
 
-// README.md lists the scene fields between two markers; the list must be exactly the table's
-// (the test prints the block to paste when a field is added or changed).
-TEST(SceneFields, ReadmeListsEveryFieldOfTheTable) {
+// docs/file-formats.md lists the scene fields between two markers; the list must be exactly the
+// table's (the test prints the block to paste when a field is added or changed;
+// scripts/update_scene_fields.sh pastes it).
+TEST(SceneFields, DocsListEveryFieldOfTheTable) {
     App app;
     std::string expected = "<!-- scene-fields: generated from the scene table; "
                            "tests/registry_test.cpp checks it -->\n| field | value |\n|---|---|\n";
     for (const SceneField& field : app.scene.Fields())
         expected += "| `" + field.name + "` | " + field.doc + " |\n";
     expected += "<!-- /scene-fields -->";
-    std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/README.md");
-    std::stringstream readme;
-    readme << in.rdbuf();
-    const std::string text = readme.str();
+    std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/docs/file-formats.md");
+    std::stringstream page;
+    page << in.rdbuf();
+    const std::string text = page.str();
     const std::size_t begin = text.find("<!-- scene-fields");
     const std::size_t end = text.find("<!-- /scene-fields -->");
-    ASSERT_NE(begin, std::string::npos) << "README.md needs this block:\n" << expected;
+    ASSERT_NE(begin, std::string::npos) << "docs/file-formats.md needs this block:\n" << expected;
     ASSERT_NE(end, std::string::npos);
     EXPECT_EQ(text.substr(begin, end + 22 - begin), expected)
-        << "README.md's scene field list is out of date; replace it with:\n"
+        << "docs/file-formats.md's scene field list is out of date; replace it with:\n"
         << expected;
 }

@@ -4,6 +4,7 @@
 // 2^64 − 1 was reported as −1, and /dev/zero was read without bound.
 #include "app.h"
 #include "json_input.h"
+#include "suggest.h"
 
 #include <gtest/gtest.h>
 
@@ -119,4 +120,30 @@ TEST(SceneInput, RepeatedKeysVersionsAndWholeFloats) {
     EXPECT_EQ(app.state.pair, 15);
     EXPECT_TRUE(Mentions(app.scene.Apply("{\"d_model\": 128.5}"), "whole number"));
     EXPECT_TRUE(Mentions(app.scene.Apply("{\"d_model\": 1e9}"), "must be in [2, 4096]"));
+}
+
+// A misspelt field is answered with the closest names and where the whole list is; a long key
+// (not a typo) gets no suggestion, and the message stays short either way.
+TEST(SceneInput, UnknownFieldSuggestsTheClosestNames) {
+    App app;
+    std::string error = app.scene.Apply(R"({"pos_aa": 3})");
+    EXPECT_TRUE(Mentions(error, "unknown field \"pos_aa\" (did you mean \"pos_a\"")) << error;
+    EXPECT_TRUE(Mentions(error, "docs/file-formats.md")) << error;
+    EXPECT_LT(error.size(), 300u) << error;
+    error = app.scene.Apply(R"({"heatmap_colors": "fitted"})");
+    EXPECT_TRUE(Mentions(error, "did you mean \"heatmap_colours\"")) << error;
+    error = app.scene.Apply("{\"" + std::string(200, 'p') + "\": 1}");
+    EXPECT_FALSE(Mentions(error, "did you mean")) << error;
+    EXPECT_LT(error.size(), 300u);
+}
+
+// The textbook distances: kitten → sitting is 3 edits, flaw → lawn 2; a name is 0 from itself.
+TEST(SceneInput, EditDistanceAndClosestNames) {
+    EXPECT_EQ(EditDistance("kitten", "sitting"), 3u);
+    EXPECT_EQ(EditDistance("flaw", "lawn"), 2u);
+    EXPECT_EQ(EditDistance("", "abc"), 3u);
+    EXPECT_EQ(EditDistance("pos_a", "pos_a"), 0u);
+    EXPECT_EQ(ClosestNames("bsae", {"base", "pair", "pos_a"}), "\"base\"");
+    EXPECT_EQ(ClosestNames("zzzzzzzz", {"base", "pair"}), "");
+    EXPECT_EQ(ClosestNames(std::string(65, 'b'), {std::string(65, 'b')}), "");
 }

@@ -3,6 +3,7 @@
 #include "json_input.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
+#include "suggest.h"
 
 #include <cmath>
 #include <sstream>
@@ -151,8 +152,14 @@ std::string SceneTable::Read(const nlohmann::json& doc,
     for (const auto& item : doc.items()) {
         const std::string& key = item.key();
         if (key == "format" || key == "version" || key == "readouts" || Find(key)) continue;
+        // The closest names and where the whole list is: the message stays one short line.
+        std::vector<std::string> names;
+        for (const SceneField& field : fields_)
+            names.push_back(field.name);
+        const std::string closest = ClosestNames(key, names);
         return "unknown field " + Excerpt(json(key)) +
-               " (check the spelling; `pelab --help` and the README list the fields)";
+               (closest.empty() ? std::string() : " (did you mean " + closest + "?)") +
+               "; `pelab readouts` prints every field, docs/file-formats.md says what each holds";
     }
     if (doc.contains("format") && doc["format"] != "pelab-scene")
         return "field \"format\": must be \"pelab-scene\" (got " + Excerpt(doc["format"]) + ")";

@@ -15,6 +15,7 @@
 #include "panel_start.h"
 #include "panel_waves.h"
 #include "panel_worked.h"
+#include "suggest.h"
 
 namespace pelab {
 
@@ -118,44 +119,14 @@ bool PanelRegistry::IsKnownWidget(const std::string& name) const {
     return false;
 }
 
-namespace {
-
-// Edits (insert, delete, replace one character) from a to b.
-std::size_t EditDistance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] =
-                std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-} // namespace
-
 std::string PanelRegistry::CheckWidgetName(const std::string& name) const {
     if (IsKnownWidget(name)) return {};
-    // The closest declared names, at most three, within a third of the name's length.
-    std::vector<std::pair<std::size_t, std::string>> close;
-    for (const std::string& pattern : widget_names_)
-        close.emplace_back(EditDistance(name, pattern), pattern);
-    std::sort(close.begin(), close.end());
-    std::string suggestions;
-    for (std::size_t k = 0; k < close.size() && k < 3; ++k)
-        if (close[k].first <= std::max<std::size_t>(2, name.size() / 3))
-            suggestions += (suggestions.empty() ? "\"" : ", \"") + close[k].second + "\"";
+    const std::string suggestions = ClosestNames(name, widget_names_);
     const std::string panel = name.substr(0, name.find('.'));
     return "unknown widget \"" + name + "\"" +
            (suggestions.empty() ? std::string() : " (did you mean " + suggestions + "?)") +
            (suggestions.empty() && IsKnown(panel)
-                ? " (`pelab --help` lists the panels; the README lists their widget names)"
+                ? " (`pelab lesson widgets " + panel + "` lists that panel's widgets)"
                 : "");
 }
 
