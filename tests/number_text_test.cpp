@@ -24,7 +24,10 @@ TEST(NumberText, FractionsHaveTheirDigitsAndNoExponent) {
     EXPECT_EQ(ShownNumber(3.14159265, 3), "3.14");
     EXPECT_EQ(ShownNumber(999999.5), "999\u00a0999.5");
     EXPECT_EQ(ShownNumber(1.25e-5, 3), "0.0000125");
-    EXPECT_EQ(ShownNumber(6.1e-9, 2), "6.1×10^−9"); // below 1e-6: a power of ten, written out
+    EXPECT_EQ(ShownNumber(6.1e-9, 2), "6.1×10⁻⁹"); // below 1e-6: a power of ten, written out
+    EXPECT_EQ(ShownNumber(-4.4e-16, 2), "−4.4×10⁻¹⁶");
+    EXPECT_EQ(Superscript(10), "¹⁰");
+    EXPECT_EQ(Superscript(-123), "⁻¹²³");
     EXPECT_EQ(ShownNumber(std::nan("")), "undefined");
     for (const double x : {1e5 + 0.25, 123.456, 7e-4, 0.1, 2.5e6 + 0.5})
         EXPECT_EQ(ShownNumber(x).find('e'), std::string::npos) << x;

@@ -105,6 +105,23 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
                                  frame.Color(Role::MapPositive)};
     // Colours on head 1's scale (the steepest), so that a gentle head looks pale.
     const double most = slopes[0] * (kAlibiTokens - 1);
+    // Every cell's number at one size: the widest fits its cell (down to 0.6 of the text size;
+    // below that none is drawn and hovering gives them). A number missing from some cells only
+    // would read as "no penalty" there.
+    const auto cell_text = [&](double bias, char* out, std::size_t size) {
+        std::snprintf(out, size, "%.3g", bias == 0 ? 0.0 : bias);
+    };
+    float widest = 0;
+    for (int i = 0; i < kAlibiTokens; ++i)
+        for (int j = 0; j < kAlibiTokens; ++j) {
+            const double bias = alibi_bias(slope, i, j, alibi_causal);
+            if (std::isinf(bias)) continue;
+            char value[16];
+            cell_text(bias, value, sizeof value);
+            widest = std::max(widest, ImGui::CalcTextSize(value).x);
+        }
+    const float number_size =
+        widest > 0 ? std::min(font, font * (cell - font * 0.3f) / widest) : font;
     for (int i = 0; i < kAlibiTokens; ++i) {
         char label[8];
         std::snprintf(label, sizeof label, "%d", i);
@@ -126,11 +143,11 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
             const ImU32 colour = plot::Diverging(-t, map);
             draw->AddRectFilled(a, b, colour);
             char value[16];
-            std::snprintf(value, sizeof value, "%.3g", bias == 0 ? 0.0 : bias);
-            // Each number only where it fits its cell (hover gives every value).
-            if (ImGui::CalcTextSize(value).x < cell - 2.0f) {
-                draw->AddText(ImVec2(a.x + (cell - ImGui::CalcTextSize(value).x) / 2,
-                                     a.y + (cell - font) / 2),
+            cell_text(bias, value, sizeof value);
+            if (number_size >= font * 0.6f) {
+                const float width = ImGui::CalcTextSize(value).x * number_size / font;
+                draw->AddText(ImGui::GetFont(), number_size,
+                              ImVec2(a.x + (cell - width) / 2, a.y + (cell - number_size) / 2),
                               plot::TextColorOn(colour), value);
             }
         }

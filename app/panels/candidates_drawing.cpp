@@ -1,6 +1,7 @@
 // candidates_drawing.cpp — the candidates panel's pictures, table, scene fields and readouts
 // (the panel's state and controls are in panel_candidates.cpp).
 #include "layout.h"
+#include "number_text.h"
 #include "panel_candidates.h"
 #include "pelab/sinusoidal.h"
 #include "scene.h"
@@ -155,9 +156,26 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
     // tooltips say the rest.
     const char* headers[kPropertyCount] = {"bounded", "unique", "same L",
                                            "smooth",  "linear", "past L"};
-    ImGui::TableSetupColumn("encoding", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    for (const char* header : headers)
-        ImGui::TableSetupColumn(header, ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    const char* short_names[kCandidateCount] = {"raw index", "index / L",     "binary",
+                                                "decimal",   "random + step", "sin only",
+                                                "(sin+1)/2", "sin + cos",     "learned"};
+    // Each column as wide as its widest text needs, in proportion when the room is short: a
+    // name or number is never cut while a neighbouring column has room to spare.
+    float need[kPropertyCount + 1];
+    need[0] = ImGui::CalcTextSize("encoding").x;
+    for (const char* name : short_names)
+        need[0] = std::max(need[0], ImGui::CalcTextSize(name).x);
+    for (int property = 0; property < kPropertyCount; ++property) {
+        need[property + 1] = ImGui::CalcTextSize(headers[property]).x;
+        for (int c = 0; c < kCandidateCount; ++c) {
+            const std::string shown = "▲ " + DescribeProperty(property, properties[c], length).text;
+            need[property + 1] = std::max(need[property + 1], ImGui::CalcTextSize(shown.c_str()).x);
+        }
+    }
+    ImGui::TableSetupColumn("encoding", ImGuiTableColumnFlags_WidthStretch, need[0]);
+    for (int property = 0; property < kPropertyCount; ++property)
+        ImGui::TableSetupColumn(headers[property], ImGuiTableColumnFlags_WidthStretch,
+                                need[property + 1]);
     char tips[kPropertyCount + 1][200];
     std::snprintf(tips[0], sizeof tips[0], "Click a row to plot that encoding.");
     std::snprintf(tips[1], sizeof tips[1],
@@ -186,9 +204,6 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
     for (int column = 0; column <= kPropertyCount; ++column)
         tooltips[column] = tips[column];
     TableHeadersWithTooltips(frame, tooltips, "candidates");
-    const char* short_names[kCandidateCount] = {"raw index", "index / L",     "binary",
-                                                "decimal",   "random + step", "sin only",
-                                                "(sin+1)/2", "sin + cos",     "learned"};
     for (int c = 0; c < kCandidateCount; ++c) {
         const auto each = static_cast<Candidate>(c);
         ImGui::TableNextRow();
@@ -246,7 +261,7 @@ void CandidatesPanel::DrawDrowning(FrameContext& frame, float width) {
         if (value < 0)
             std::snprintf(label, sizeof label, "%s: no entry", name);
         else
-            std::snprintf(label, sizeof label, "%s = %.3g", name, value);
+            std::snprintf(label, sizeof label, "%s = %s", name, ShownNumber(value, 3).c_str());
         ImGui::TextUnformatted(label);
         const ImVec2 start = ImGui::GetCursorScreenPos();
         const float length = value <= 0 ? 0.0f : static_cast<float>(width * value / largest);
@@ -259,7 +274,7 @@ void CandidatesPanel::DrawDrowning(FrameContext& frame, float width) {
     bar(scale_embedding ? "‖embedding·√d‖" : "‖embedding‖", embedding, Role::Accent,
         "candidates.embedding_bar");
     char name[64];
-    std::snprintf(name, sizeof name, "‖PE(%.10g)‖", state.pos_a);
+    std::snprintf(name, sizeof name, "‖PE(%s)‖", PositionText(state.pos_a).c_str());
     bar(name, pe, Role::PosA, "candidates.pe_bar");
     const std::string sentence =
         DrowningSentence(candidate_name(Selected()), state.pos_a, length, embedding, pe).text;

@@ -22,12 +22,6 @@ constexpr int kMaxShiftK = 64;
 constexpr int kMaxLength = 4096;
 constexpr double kMinEmbeddingValue = 0.01, kMaxEmbeddingValue = 1.0;
 
-std::string Format(const char* format, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
-
 } // namespace
 
 const char* PropertyName(int property) {
@@ -41,7 +35,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
     char how[512];
     switch (property) {
     case 0:
-        cell.text = Format("%.3g", m.max_abs);
+        cell.text = ShownNumber(m.max_abs, 3);
         cell.ok = m.max_abs <= kBoundedLimit;
         std::snprintf(how, sizeof how,
                       "max |PE(p)_j| over positions 0…%d and dims 0…%d = %.6g. ok when ≤ %.0f, "
@@ -49,7 +43,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
                       m.positions_checked - 1, m.dims_checked - 1, m.max_abs, kBoundedLimit);
         break;
     case 1:
-        cell.text = Format("%.0f", static_cast<double>(m.collisions_near));
+        cell.text = ShownNumber(static_cast<double>(m.collisions_near));
         cell.ok = m.collisions_near == 0;
         std::snprintf(how, sizeof how,
                       "Pairs of positions p < q among the first %d whose vectors agree within "
@@ -66,7 +60,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
                           m.closest_p, m.closest_q, m.closest_distance);
         break;
     case 2:
-        cell.text = Format("%.2g", m.length_change);
+        cell.text = ShownNumber(m.length_change, 2);
         cell.ok = m.length_change <= kSameAcrossLengthsLimit;
         std::snprintf(how, sizeof how,
                       "max_j |PE(5)_j in a sequence of length 10 − PE(5)_j in one of length "
@@ -74,7 +68,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
                       m.length_change);
         break;
     case 3:
-        cell.text = Format("%.2g", m.smoothness);
+        cell.text = ShownNumber(m.smoothness, 2);
         cell.ok = m.smoothness <= kSmoothLimit;
         std::snprintf(how, sizeof how,
                       "The largest step between neighbours, max ‖PE(p+1) − PE(p)‖ = %.4g, over "
@@ -84,7 +78,7 @@ PropertyCell DescribeProperty(int property, const CandidateProperties& m, int le
         break;
     case 4:
         cell.known = !std::isnan(m.shift_residual);
-        cell.text = cell.known ? Format("%.0e", m.shift_residual) : std::string("n/a");
+        cell.text = cell.known ? ShownNumber(m.shift_residual, 1) : std::string("n/a");
         cell.ok = cell.known && m.shift_residual <= kLinearShiftLimit;
         if (cell.known)
             std::snprintf(how, sizeof how,

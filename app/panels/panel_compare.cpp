@@ -76,6 +76,7 @@ void ComparePanel::Draw(FrameContext& frame) {
         DrawReadouts(frame);
         DrawShift(frame); // the shift's two products first: what the plot's markers show
         DrawExplanation(frame);
+        KeepOutlinedInView(frame); // a step about the shift scrolls its products into view
         ImGui::EndChild();
     } else if (frame.pictures_first) {
         // A short tile: the offset picture right under the numbers, then the words.
@@ -276,11 +277,14 @@ void ComparePanel::DrawShift(FrameContext& frame) {
         }
         frame.Record("compare.move_by_k");
     }
-    char shifted[160];
+    char shifted[200];
     std::snprintf(shifted, sizeof shifted,
-                  "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %.1e)", after, before,
-                  std::fabs(after - before));
+                  "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %s)", after, before,
+                  ShownNumber(std::fabs(after - before), 2).c_str());
+    ImGui::BeginGroup(); // both products, however they wrap, are one recorded rectangle
     WrappedText(shifted);
+    ImGui::EndGroup();
+    frame.Record("compare.shift_products");
     FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
                    "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
 }
@@ -544,12 +548,13 @@ std::string ComparePanel::TableCsv(const AppState& state) const {
 
 std::vector<std::string> ComparePanel::WidgetNames() const {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"compare.cosine",      "compare.distance",     "compare.dot_product",
-            "compare.euclidean",   "compare.filter",       "compare.move_by_k",
-            "compare.offset_plot", "compare.pos_a_input",  "compare.pos_a_slider",
-            "compare.pos_b_input", "compare.pos_b_slider", "compare.preset_3_150",
-            "compare.preset_3_5",  "compare.preset_3_50",  "compare.shift_k",
-            "compare.similarity",  "compare.table",        "compare.table.header<i>"};
+    return {"compare.cosine",         "compare.distance",     "compare.dot_product",
+            "compare.euclidean",      "compare.filter",       "compare.move_by_k",
+            "compare.offset_plot",    "compare.pos_a_input",  "compare.pos_a_slider",
+            "compare.pos_b_input",    "compare.pos_b_slider", "compare.preset_3_150",
+            "compare.preset_3_5",     "compare.preset_3_50",  "compare.shift_k",
+            "compare.shift_products", "compare.similarity",   "compare.table",
+            "compare.table.header<i>"};
 }
 
 } // namespace pelab

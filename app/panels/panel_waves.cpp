@@ -202,6 +202,23 @@ void WavesPanel::DrawReadouts(FrameContext& frame) {
                 "slow wave that says roughly where in a long sequence you are.");
 }
 
+void WavesPanel::FitWavelengths(const AppState& state) {
+    if (!fit_wavelengths) {
+        // Turned off (by a scene or a lesson step): back to the usual positions 0 to 64.
+        if (!fitted_for.empty()) wave_view.Reset();
+        fitted_for.clear();
+        return;
+    }
+    const std::string key = std::to_string(state.pair) + "|" + std::to_string(state.d_model) + "|" +
+                            ShownNumber(state.base, 17);
+    if (key == fitted_for) return; // fitted already: a zoom or pan since then stays
+    fitted_for = key;
+    const double span =
+        std::min(2.0 * wavelength(state.pair, state.d_model, state.base), kUiMaxPosition);
+    wave_view.x = plot::Range{0.0, span};
+    followed_pos_a = state.pos_a;
+}
+
 void WavesPanel::FollowPosA(FrameContext& frame) {
     // When pos A moves out of the view (typed, arrow keys, played), the view pans to keep it in
     // sight, unless pinned; panning away from a pos A that stays put is left alone.
@@ -221,17 +238,21 @@ void WavesPanel::DrawViewButtons(FrameContext& frame, bool fit_button) {
     AppState& state = frame.state;
     FlowRow row;
     row.Item(SmallButtonWidth("Reset view"));
-    if (ImGui::SmallButton("Reset view")) wave_view.Reset();
+    if (ImGui::SmallButton("Reset view")) {
+        wave_view.Reset();
+        fit_wavelengths = false;
+    }
     FormulaTooltip("Back to positions 0 to 64 (also: double-click the plot).");
     frame.Record("waves.reset_view");
     if (fit_button) {
         row.Item(SmallButtonWidth("Fit 2 wavelengths"));
         if (ImGui::SmallButton("Fit 2 wavelengths")) {
-            const double span =
-                std::min(2.0 * wavelength(state.pair, state.d_model, state.base), kUiMaxPosition);
-            wave_view.x = plot::Range{0.0, span};
+            fit_wavelengths = true;
+            fitted_for.clear();
+            FitWavelengths(state);
         }
-        FormulaTooltip("Show positions 0 to 2 wavelengths of the selected pair.");
+        FormulaTooltip("Show positions 0 to 2 wavelengths of the selected pair, and again "
+                       "whenever the pair, d_model or the base changes (Reset view stops it).");
         frame.Record("waves.fit");
     }
     row.Item(CheckboxWidth("pin view"));
@@ -253,6 +274,7 @@ void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
     }
     const double w = omega(state.pair, state.d_model, state.base);
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
+    FitWavelengths(state);
     FollowPosA(frame);
     const float top = ImGui::GetCursorPosY();
     DrawViewButtons(frame, true);
@@ -432,6 +454,9 @@ void WavesPanel::AddSceneFields(SceneTable& table) {
     table.Bool("many_waves", "bool: waves panel stacks several dimensions", &many_waves);
     table.Integer("many_waves_lanes", "integer in [2, 16]: dimensions stacked by many_waves",
                   &lane_count, 2, 16);
+    table.Bool("waves_fit",
+               "bool: the wave plot spans two wavelengths of the selected pair, following it",
+               &fit_wavelengths);
 }
 
 nlohmann::json WavesPanel::Readouts(const AppState& state) const {

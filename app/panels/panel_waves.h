@@ -25,7 +25,11 @@ struct WavesPanel : Panel {
     std::string d_model_note;   ///< why a typed d_model was changed, shown under the slider
     bool pin_view = false;      ///< the wave plots stay put when pos A leaves them
     double followed_pos_a = -1; ///< pos A when the view last followed it
-    bool many_waves = false;    ///< stack several dimensions and sweep a cursor across them
+    /// The wave plot shows positions 0 to two wavelengths of the selected pair, refitted when
+    /// the pair, d_model or the base changes (Fit 2 wavelengths turns it on, Reset view off).
+    bool fit_wavelengths = false;
+    std::string fitted_for;  ///< the pair, d_model and base the view was last fitted to
+    bool many_waves = false; ///< stack several dimensions and sweep a cursor across them
     int lane_count = 8;
     std::vector<double> lane_y;
     /// The many-waves lane labels of this frame, drawn in the plot's left margin.
@@ -44,6 +48,7 @@ struct WavesPanel : Panel {
 private:
     void DrawControls(FrameContext& frame);
     void FollowPosA(FrameContext& frame);
+    void FitWavelengths(const AppState& state);
     void DrawViewButtons(FrameContext& frame, bool fit_button);
     void DrawReadouts(FrameContext& frame);
     void DrawWavePlot(FrameContext& frame, float height);

@@ -428,7 +428,7 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
         entry.panel->Draw(frame);
         EndPanelBody(frame);
         if (app.recorder.focus_frames > 0 && app.recorder.enabled)
-            KeepOutlinedInView(app.recorder, outlined, entry.id, false);
+            KeepOutlinedInView(app.recorder, outlined, entry.id);
     }
     ImGui::End();
     app.state.Clamp();

@@ -74,6 +74,7 @@ struct WidgetRecorder {
     struct Placement {
         WidgetRect item;
         float right_edge = 0;
+        unsigned window_id = 0; ///< the ImGui window (or child) it was drawn in
     };
     std::map<std::string, Placement> layout;
     /// Names recorded between BeginControls and EndControls (a panel's control rows), learned

@@ -43,16 +43,24 @@ std::string Fixed(double value, int significant) {
 
 } // namespace
 
+std::string Superscript(int exponent) {
+    static const char* const kDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    const std::string digits = std::to_string(std::abs(static_cast<long long>(exponent)));
+    std::string out = exponent < 0 ? "⁻" : "";
+    for (const char digit : digits)
+        out += kDigits[digit - '0'];
+    return out;
+}
+
 std::string ShownNumber(double value, int significant) {
     if (std::isnan(value)) return "undefined";
     if (std::isinf(value)) return value > 0 ? "∞" : "−∞";
     const double magnitude = std::fabs(value);
     if (magnitude == std::floor(magnitude) && magnitude < 1e15) return Fixed(value, 17);
     if (magnitude >= 1e-6 || magnitude == 0) return Fixed(value, significant);
-    // Tiny: a mantissa and a power of ten.
+    // Tiny: a mantissa and a power of ten, its exponent in superscript digits (4.4×10⁻¹⁶).
     const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
-    return Fixed(value / std::pow(10.0, exponent), significant) + "×10^" +
-           (exponent < 0 ? "−" : "") + std::to_string(std::abs(exponent));
+    return Fixed(value / std::pow(10.0, exponent), significant) + "×10" + Superscript(exponent);
 }
 
 std::pair<std::string, std::string> ShownPair(double a, double b, int significant) {

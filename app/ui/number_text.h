@@ -19,8 +19,12 @@ constexpr const char* kGroupSeparator = "\u00a0";
 /// value for a sentence: a whole number (|value| < 1e15) is written whole and grouped by
 /// thousands with kGroupSeparator; any other number with `significant` significant digits, trailing
 /// zeros dropped, in plain decimals down to 1e-6 (smaller magnitudes keep an exponent, written
-/// ×10^n, the only place one appears). NaN and infinities are "undefined" and "∞".
+/// ×10ⁿ with a superscript exponent, the only place one appears). NaN and infinities are
+/// "undefined" and "∞".
 std::string ShownNumber(double value, int significant = 6);
+
+/// exponent in superscript digits, with a superscript minus when negative: −16 → "⁻¹⁶".
+std::string Superscript(int exponent);
 
 /// a and b for one sentence: as ShownNumber, with more digits when `significant` would show
 /// two different numbers alike (at most 17).

@@ -219,15 +219,21 @@ bool BeginControls(FrameContext& frame) {
 }
 
 void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
-                        const std::string& panel_id, bool controls) {
+                        const std::string& panel_id) {
     ImGuiWindow* window = ImGui::GetCurrentWindow();
+    // Only what this window scrolls: widgets drawn in it or in a child of it.
+    const auto inside = [window](unsigned window_id) {
+        for (const ImGuiWindow* w = ImGui::FindWindowByID(window_id); w != nullptr;
+             w = w->ParentWindow)
+            if (w == window) return true;
+        return false;
+    };
     float top = 0, bottom = 0;
     bool any = false;
     for (const std::string& name : names) {
-        if (!WidgetBelongsTo(name, panel_id) || recorder.control_names.count(name) != controls)
-            continue;
+        if (!WidgetBelongsTo(name, panel_id)) continue;
         const auto placed = recorder.layout.find(name);
-        if (placed == recorder.layout.end()) continue;
+        if (placed == recorder.layout.end() || !inside(placed->second.window_id)) continue;
         top = any ? std::min(top, placed->second.item.y0) : placed->second.item.y0;
         bottom = any ? std::max(bottom, placed->second.item.y1) : placed->second.item.y1;
         any = true;
@@ -242,11 +248,15 @@ void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::s
     if (std::fabs(scroll - window->Scroll.y) >= 1.0f) ImGui::SetScrollY(scroll);
 }
 
+void KeepOutlinedInView(const FrameContext& frame) {
+    if (frame.outlined != nullptr && frame.recorder.focus_frames > 0 && frame.recorder.enabled)
+        KeepOutlinedInView(frame.recorder, *frame.outlined, frame.panel_id);
+}
+
 void EndControls(FrameContext& frame) {
     frame.recorder.in_controls = false;
     if (!frame.controls_in_strip) return;
-    if (frame.outlined != nullptr && frame.recorder.focus_frames > 0 && frame.recorder.enabled)
-        KeepOutlinedInView(frame.recorder, *frame.outlined, frame.panel_id, true);
+    KeepOutlinedInView(frame);
     const float content = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y;
     ImGui::EndChild();
     ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##controls_height"), content);
@@ -259,8 +269,7 @@ void EndControls(FrameContext& frame) {
 
 void EndPanelBody(FrameContext& frame) {
     if (!frame.body_in_child) return;
-    if (frame.outlined != nullptr && frame.recorder.focus_frames > 0 && frame.recorder.enabled)
-        KeepOutlinedInView(frame.recorder, *frame.outlined, frame.panel_id, false);
+    KeepOutlinedInView(frame);
     ImGui::EndChild();
     frame.body_in_child = false;
 }
@@ -275,7 +284,8 @@ void WidgetRecorder::RecordLastItem(const char* name) {
     if (in_controls && control_names.count(name) == 0) control_names.insert(name);
     const ImVec2 item_min = ImGui::GetItemRectMin(), item_max = ImGui::GetItemRectMax();
     layout[name] = {{item_min.x, item_min.y, item_max.x, item_max.y},
-                    ImGui::GetCurrentWindowRead()->WorkRect.Max.x};
+                    ImGui::GetCurrentWindowRead()->WorkRect.Max.x,
+                    ImGui::GetCurrentWindowRead()->ID};
     // Only the visible part: a test must not click where a person could not.
     // The window's clip rectangle (a table cell's inside a table), not the draw list's: a plot
     // clips its drawing to its data area, but its frame around it is on screen too.

@@ -43,11 +43,14 @@ class FlowRow;
 /// most a fifth of the height (two rows on a projector) that scrolls, so the pictures stay in
 /// view; otherwise the controls are drawn as they are.
 bool BeginControls(FrameContext& frame);
-/// Scrolls the current window so that the outlined widgets of the panel it drew are in view:
-/// all of them when they fit, else the top of the first. controls: the names in its control rows
-/// (the strip), else the others (the panel's window).
+/// Scrolls the current window so that the outlined widgets of the panel drawn in it (or in its
+/// children) are in view: all of them when they fit, else the top of the first. Called at the
+/// end of each scrolling part: the control strip, the body, the panel's window, and a panel's
+/// own scrolling child (compare's words beside its plot).
 void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
-                        const std::string& panel_id, bool controls);
+                        const std::string& panel_id);
+/// The same for the current window, from a panel's Draw: a no-op unless outlines just changed.
+void KeepOutlinedInView(const FrameContext& frame);
 /// Ends the control rows; after a strip it opens the panel's body (see FrameContext::
 /// body_in_child), which EndPanelBody closes.
 void EndControls(FrameContext& frame);
