@@ -11,6 +11,8 @@
 #include "panel_waves.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -242,6 +244,26 @@ TEST_F(Layout, WavePlotFollowsPosAUnlessPinned) {
     state.pos_a = 2000;
     Frame();
     EXPECT_EQ(waves.wave_view.x.min, 500);
+}
+
+// waves_fit: the wave plot spans two wavelengths of the selected pair and follows the pair, the
+// base and d_model; turned off, the view is back at positions 0 to 64. The spans are computed
+// here from the paper's formula, λ_i = 2π·base^(2i/d).
+TEST_F(Layout, WavePlotFitsTwoWavelengthsOfThePair) {
+    WavesPanel& waves = Get<WavesPanel>("waves");
+    Present("waves", {1280, 720}, 1.0f);
+    ASSERT_EQ(app.scene.ApplyDocument(nlohmann::json{{"pair", 100}, {"waves_fit", true}}), "");
+    Frame();
+    const double two_pi = 6.283185307179586;
+    EXPECT_EQ(waves.wave_view.x.min, 0.0);
+    EXPECT_NEAR(waves.wave_view.x.max, 2 * two_pi * std::pow(10000.0, 200.0 / 512), 1e-6);
+    ASSERT_EQ(app.scene.ApplyDocument(nlohmann::json{{"pair", 255}, {"base", 100}}), "");
+    Frame();
+    EXPECT_NEAR(waves.wave_view.x.max, 2 * two_pi * std::pow(100.0, 510.0 / 512), 1e-6);
+    ASSERT_EQ(app.scene.ApplyDocument(nlohmann::json{{"waves_fit", false}}), "");
+    Frame();
+    EXPECT_EQ(waves.wave_view.x.min, 0.0);
+    EXPECT_EQ(waves.wave_view.x.max, 64.0);
 }
 
 // The clocks' summary shows each pair once (d_model 4 has two pairs: no "middle" that is also
