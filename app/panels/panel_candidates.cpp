@@ -300,8 +300,9 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
     if (frame.ShowsAdvanced("candidates.scale_embedding")) {
         row.Item(CheckboxWidth("×√d_model"));
         ImGui::Checkbox("×√d_model", &scale_embedding);
-        FormulaTooltip("Multiply the embedding by √d_model before adding PE (document 003's "
-                       "recipe).");
+        FormulaTooltip(
+            "Multiply the embedding by √d_model before adding PE (as the original Transformer's "
+            "embedding layer does).");
         frame.Record("candidates.scale_embedding");
     }
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());

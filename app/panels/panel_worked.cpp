@@ -83,11 +83,13 @@ void WorkedPanel::Draw(FrameContext& frame) {
     ImGui::PopStyleVar();
     // Only the cells marked on screen (counted while drawing) are named.
     if (marked_final > 0)
-        MutedWrappedText("* document 002 prints 0.999, 1.099 and 0.499 in the marked cells: it "
-                         "cut the digits off instead of rounding (hover a cell).");
+        MutedWrappedText(
+            "* the published example prints 0.999, 1.099 and 0.499 in the marked cells: it "
+            "cut the digits off instead of rounding (hover a cell).");
     else if (marked_pe > 0)
-        MutedWrappedText("* document 002 prints 0.999 in the marked PE cells: it cut the digits "
-                         "off instead of rounding (hover a cell).");
+        MutedWrappedText(
+            "* the published example prints 0.999 in the marked PE cells: it cut the digits "
+            "off instead of rounding (hover a cell).");
     DrawProbe(frame, tokens);
     ImGui::EndChild();
 }
@@ -109,7 +111,7 @@ void WorkedPanel::DrawControls(FrameContext& frame, const std::vector<std::strin
     frame.Record("worked.d_model");
     ImGui::SameLine();
     HelpMarker("This example's own width (even, 2 to 16), so every number fits on screen; the "
-               "base is the shared one. Document 002 uses d_model 4.");
+               "base is the shared one. The published example uses d_model 4.");
     if (!tokens.empty()) {
         const float word_width = FitWidth(7.0f, "same word");
         row.Item(LabelledWidth(word_width, "same word") + FlowRow::Spacing() +
@@ -141,7 +143,7 @@ void WorkedPanel::DrawControls(FrameContext& frame, const std::vector<std::strin
         frame.state.base = 10000.0;
     }
     FormulaTooltip(
-        "Back to document 002: \"The cat sat\", d_model 4, base 10 000, its embeddings.");
+        "Back to the published example: \"The cat sat\", d_model 4, base 10 000, its embeddings.");
     frame.Record("worked.reset");
 }
 
@@ -229,7 +231,8 @@ void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
                 ImGui::Text("PE(%d, %d) = %s(%d · %.6g) = %.6f", pos, dim, dim % 2 ? "cos" : "sin",
                             pos, omega(dim / 2, d, state.base), value);
                 if (differs)
-                    ImGui::Text("Document 002 prints %.3f here: it cut the digits off. %.6f rounds "
+                    ImGui::Text("The published example prints %.3f here: it cut the digits off. "
+                                "%.6f rounds "
                                 "to %.3f.",
                                 printed, value, Rounded3(value));
                 ImGui::EndTooltip();
@@ -288,9 +291,10 @@ void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::str
                 ImGui::Text("\"%s\"@%d, dim %d: X = embedding + PE = %.3f + %.6f = %.6f",
                             tokens[row].c_str(), row, dim, e, pe, x);
                 if (differs)
-                    ImGui::Text("Document 002 prints %.3f here: it cut the digits off. %.6f "
-                                "rounds to %.3f.",
-                                printed, x, Rounded3(x));
+                    ImGui::Text(
+                        "The published example prints %.3f here: it cut the digits off. %.6f "
+                        "rounds to %.3f.",
+                        printed, x, Rounded3(x));
                 ImGui::EndTooltip();
             }
             if (row == 1 && dim == 0) frame.Record("worked.final_1_0");
