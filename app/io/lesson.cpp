@@ -1,8 +1,7 @@
 #include "lesson.h"
 
 #include "json_input.h"
-#include "panel_order.h"
-#include "panel_registry.h"
+#include "panel_catalog.h"
 #include "scene.h"
 
 #include <algorithm>
@@ -12,7 +11,7 @@ namespace pelab {
 
 using nlohmann::json;
 
-std::vector<std::string> ReadLessonStepProblems(const json& item, const PanelRegistry& panels,
+std::vector<std::string> ReadLessonStepProblems(const json& item, const PanelCatalog& panels,
                                                 bool needs_caption, LessonStep* step) {
     std::vector<std::string> problems;
     const auto note = [&problems](std::string error) {
@@ -51,7 +50,7 @@ std::vector<std::string> ReadLessonStepProblems(const json& item, const PanelReg
     std::string present;
     if (std::string error = fields.Text("present", false, 0, 100, &present); !error.empty())
         note(error);
-    else if (fields.Has("present") && !panels.Find(present))
+    else if (fields.Has("present") && !panels.IsKnown(present))
         note("field \"present\": must be one panel id (" + panels.IdList() + "), got " +
              Excerpt(json(present)));
     else if (fields.Has("present"))
@@ -61,7 +60,7 @@ std::vector<std::string> ReadLessonStepProblems(const json& item, const PanelReg
         note(error);
     } else if (fields.Has("open")) {
         for (const std::string& id : open)
-            if (!panels.Find(id))
+            if (!panels.IsKnown(id))
                 note("field \"open\": unknown panel " + Excerpt(json(id)) +
                      " (panels: " + panels.IdList() + ")");
         step->scene["open_panels"] = open;
@@ -78,7 +77,7 @@ std::vector<std::string> ReadLessonStepProblems(const json& item, const PanelReg
     return problems;
 }
 
-std::string ReadLessonStep(const json& item, const PanelRegistry& panels, bool needs_caption,
+std::string ReadLessonStep(const json& item, const PanelCatalog& panels, bool needs_caption,
                            LessonStep* step) {
     const std::vector<std::string> problems =
         ReadLessonStepProblems(item, panels, needs_caption, step);
@@ -94,7 +93,7 @@ std::size_t CaptionCharacters(const std::string& caption) {
 }
 
 std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
-                                     const PanelRegistry& panels, const json& start, Lesson* out) {
+                                     const PanelCatalog& panels, const json& start, Lesson* out) {
     std::vector<std::string> problems;
     const FieldReader fields(doc);
     if (std::string error = fields.OnlyFields({"format", "version", "title", "steps"}, "a lesson");
@@ -173,15 +172,11 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
                                     ")");
             }
         }
-        // The order panel on a slide reads sentences of at most kSlideMaxWords words.
-        if (const json shown = table.Document(); shown.value("presented_panel", "") == "order")
-            for (const char* field : {"sentence_a", "sentence_b"})
-                if (const std::size_t words = SentenceWords(shown.value(field, ""));
-                    words > kSlideMaxWords)
-                    found.push_back(
-                        where(k) + "field \"scene\": " + field + " has " + std::to_string(words) +
-                        " words; on a slide the order panel takes at most " +
-                        std::to_string(kSlideMaxWords) + ", so that its matrices stay readable");
+        // What the presented panel cannot show on a slide (the order panel: long sentences).
+        if (const json shown = table.Document(); !shown.value("presented_panel", "").empty())
+            for (const std::string& problem :
+                 panels.SlideSceneProblems(shown.value("presented_panel", ""), shown))
+                found.push_back(where(k) + "field \"scene\": " + problem);
         const bool plays = step.scene.contains("playing") && step.scene["playing"] == true;
         for (const std::string& name : step.lock) {
             if (name == "pos_a" && plays)
@@ -199,21 +194,21 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
     return problems;
 }
 
-std::string ReadLesson(const json& doc, const SceneTable& table, const PanelRegistry& panels,
+std::string ReadLesson(const json& doc, const SceneTable& table, const PanelCatalog& panels,
                        Lesson* out, const json& start) {
     const std::vector<std::string> problems = CheckLesson(doc, table, panels, start, out);
     return problems.empty() ? "" : problems.front();
 }
 
 std::string ParseLesson(const std::string& text, const SceneTable& table,
-                        const PanelRegistry& panels, Lesson* out, const json& start) {
+                        const PanelCatalog& panels, Lesson* out, const json& start) {
     json doc;
     if (std::string error = ParseJsonInput(text, &doc); !error.empty()) return error;
     return ReadLesson(doc, table, panels, out, start);
 }
 
-std::string LoadLesson(const std::string& path, const SceneTable& table,
-                       const PanelRegistry& panels, Lesson* out, const json& start) {
+std::string LoadLesson(const std::string& path, const SceneTable& table, const PanelCatalog& panels,
+                       Lesson* out, const json& start) {
     JsonFile file;
     if (std::string error = ReadJsonFile(path, &file); !error.empty()) return "lesson " + error;
     if (file.png)

@@ -19,7 +19,7 @@
 namespace pelab {
 
 class SceneTable;
-class PanelRegistry;
+class PanelCatalog;
 
 struct LessonStep {
     std::string caption; ///< a few sentences; *stars* mark emphasis
@@ -57,29 +57,28 @@ std::size_t CaptionCharacters(const std::string& caption);
 /// scene as it is), after the steps before it, or from `start` again when it is fresh. The
 /// table is left as it was. *out is only written when there is no problem.
 std::vector<std::string> CheckLesson(const nlohmann::json& doc, const SceneTable& table,
-                                     const PanelRegistry& panels, const nlohmann::json& start,
+                                     const PanelCatalog& panels, const nlohmann::json& start,
                                      Lesson* out);
 /// Parses and checks a lesson: "" or its first problem (as CheckLesson); *out is only written
 /// on success.
 std::string ParseLesson(const std::string& text, const SceneTable& table,
-                        const PanelRegistry& panels, Lesson* out,
+                        const PanelCatalog& panels, Lesson* out,
                         const nlohmann::json& start = nlohmann::json::object());
 /// The same for a document already parsed (File → Open reads and parses a file once).
 std::string ReadLesson(const nlohmann::json& doc, const SceneTable& table,
-                       const PanelRegistry& panels, Lesson* out,
+                       const PanelCatalog& panels, Lesson* out,
                        const nlohmann::json& start = nlohmann::json::object());
 /// Reads one step (kLessonStepFields) without applying its scene: "" or what is wrong ("field
 /// \"present\": …"). The quiz's "show" objects are steps whose caption is optional
 /// (needs_caption false), without notes or fresh and without the caption's length limit.
-std::string ReadLessonStep(const nlohmann::json& item, const PanelRegistry& panels,
+std::string ReadLessonStep(const nlohmann::json& item, const PanelCatalog& panels,
                            bool needs_caption, LessonStep* step);
 /// The same, with every problem of the step (for `pelab lesson check`), in field order.
 std::vector<std::string> ReadLessonStepProblems(const nlohmann::json& item,
-                                                const PanelRegistry& panels, bool needs_caption,
+                                                const PanelCatalog& panels, bool needs_caption,
                                                 LessonStep* step);
 /// Reads the file (a regular file of at most 1 MiB) and parses it.
-std::string LoadLesson(const std::string& path, const SceneTable& table,
-                       const PanelRegistry& panels, Lesson* out,
-                       const nlohmann::json& start = nlohmann::json::object());
+std::string LoadLesson(const std::string& path, const SceneTable& table, const PanelCatalog& panels,
+                       Lesson* out, const nlohmann::json& start = nlohmann::json::object());
 
 } // namespace pelab

@@ -1,7 +1,7 @@
 #include "quiz.h"
 
 #include "json_input.h"
-#include "panel_registry.h"
+#include "panel_catalog.h"
 #include "scene.h"
 
 #include <algorithm>
@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string ReadShow(const FieldReader& fields, const PanelRegistry& panels, LessonStep* show) {
+std::string ReadShow(const FieldReader& fields, const PanelCatalog& panels, LessonStep* show) {
     const json* item = nullptr;
     if (std::string error = fields.Object("show", &item); !error.empty()) return error;
     if (item == nullptr) return "";
@@ -30,7 +30,7 @@ std::string ReadShow(const FieldReader& fields, const PanelRegistry& panels, Les
     return "";
 }
 
-std::string ReadQuestion(const json& item, const PanelRegistry& panels, QuizQuestion* q) {
+std::string ReadQuestion(const json& item, const PanelCatalog& panels, QuizQuestion* q) {
     const FieldReader fields(item);
     if (std::string error = fields.OnlyFields(
             {"topic", "question", "choices", "answer", "number", "explanation", "show"},
@@ -79,7 +79,7 @@ std::string ReadQuestion(const json& item, const PanelRegistry& panels, QuizQues
     return ReadShow(fields, panels, &q->show);
 }
 
-std::string ReadCard(const json& item, const PanelRegistry& panels, QuizCard* card) {
+std::string ReadCard(const json& item, const PanelCatalog& panels, QuizCard* card) {
     const FieldReader fields(item);
     if (std::string error = fields.OnlyFields({"front", "back", "show"}, "a card"); !error.empty())
         return error;
@@ -132,7 +132,7 @@ std::string CheckShow(const LessonStep& show, const SceneTable& table) {
 
 } // namespace
 
-std::string ReadQuiz(const json& doc, const SceneTable& table, const PanelRegistry& panels,
+std::string ReadQuiz(const json& doc, const SceneTable& table, const PanelCatalog& panels,
                      Quiz* out) {
     const FieldReader fields(doc);
     if (std::string error = fields.OnlyFields(
@@ -186,14 +186,14 @@ std::string ReadQuiz(const json& doc, const SceneTable& table, const PanelRegist
     return "";
 }
 
-std::string ParseQuiz(const std::string& text, const SceneTable& table, const PanelRegistry& panels,
+std::string ParseQuiz(const std::string& text, const SceneTable& table, const PanelCatalog& panels,
                       Quiz* out) {
     json doc;
     if (std::string error = ParseJsonInput(text, &doc); !error.empty()) return error;
     return ReadQuiz(doc, table, panels, out);
 }
 
-std::string LoadQuiz(const std::string& path, const SceneTable& table, const PanelRegistry& panels,
+std::string LoadQuiz(const std::string& path, const SceneTable& table, const PanelCatalog& panels,
                      Quiz* out) {
     JsonFile file;
     if (std::string error = ReadJsonFile(path, &file); !error.empty()) return "quiz " + error;

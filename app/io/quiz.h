@@ -25,7 +25,7 @@
 namespace pelab {
 
 class SceneTable;
-class PanelRegistry;
+class PanelCatalog;
 
 struct QuizQuestion {
     std::string topic;
@@ -64,13 +64,13 @@ constexpr std::size_t kMaxQuizText = 2000;
 
 /// Parses and checks a quiz: "" or one line saying what is wrong and where; *out is written only
 /// on success. The scene table is used to check each show's scene, and left as it was.
-std::string ParseQuiz(const std::string& text, const SceneTable& table, const PanelRegistry& panels,
+std::string ParseQuiz(const std::string& text, const SceneTable& table, const PanelCatalog& panels,
                       Quiz* out);
 /// The same for a document already parsed (File → Open reads and parses a file once).
-std::string ReadQuiz(const nlohmann::json& doc, const SceneTable& table,
-                     const PanelRegistry& panels, Quiz* out);
+std::string ReadQuiz(const nlohmann::json& doc, const SceneTable& table, const PanelCatalog& panels,
+                     Quiz* out);
 /// Reads the file (a regular file of at most 1 MiB) and parses it.
-std::string LoadQuiz(const std::string& path, const SceneTable& table, const PanelRegistry& panels,
+std::string LoadQuiz(const std::string& path, const SceneTable& table, const PanelCatalog& panels,
                      Quiz* out);
 /// The quiz built into PE Lab (assets/quiz/positional-encoding.json, compiled in).
 const char* BuiltInQuizText();

@@ -16,7 +16,7 @@
 namespace pelab {
 
 class SceneTable;
-class PanelRegistry;
+class PanelCatalog;
 
 class Panel {
 public:
@@ -27,7 +27,7 @@ public:
     virtual void AddSceneFields(SceneTable& /*table*/) {}
     /// Called once every panel has added its fields (the table is complete): for data checked
     /// against the scene table (the quiz's shows).
-    virtual void Ready(const SceneTable& /*table*/, const PanelRegistry& /*panels*/) {}
+    virtual void Ready(const SceneTable& /*table*/, const PanelCatalog& /*panels*/) {}
     /// A key pressed while this panel has the focus (or is presented) and no text is being
     /// edited, before the app's own shortcuts; true when the panel used it.
     virtual bool TakeKey(const KeyPress& /*press*/, FrameRequests& /*requests*/) { return false; }
@@ -45,6 +45,20 @@ public:
     /// number ("clocks.summary_pair_<i>"): what lessons and quizzes may highlight. A test draws
     /// the panel in each of its modes and checks these are exactly the names it records.
     virtual std::vector<std::string> WidgetNames() const { return {}; }
+    /// What this panel cannot show on a slide with scene (every field's value), one message per
+    /// problem: `lesson check` and opening a lesson refuse such a step. Default: none.
+    virtual std::vector<std::string> SlideSceneProblems(const nlohmann::json& /*scene*/) const {
+        return {};
+    }
+    /// The kind of document this panel opens (File → Open hands it over): "quiz" for the quiz
+    /// panel; "" for none.
+    virtual std::string DocumentKind() const { return {}; }
+    /// Reads doc (a file of DocumentKind, at path) and shows it: "" or why it was refused, in
+    /// which case nothing changes.
+    virtual std::string OpenDocument(const nlohmann::json& /*doc*/, const std::string& /*path*/,
+                                     const SceneTable& /*table*/, const PanelCatalog& /*panels*/) {
+        return "this panel opens no files";
+    }
 };
 
 } // namespace pelab

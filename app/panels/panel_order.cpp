@@ -47,6 +47,21 @@ std::size_t SentenceWords(const std::string& sentence) {
     return count;
 }
 
+std::vector<std::string> OrderPanel::SlideSceneProblems(const nlohmann::json& scene) const {
+    std::vector<std::string> problems;
+    for (const char* field : {"sentence_a", "sentence_b"}) {
+        const auto value = scene.find(field);
+        if (value == scene.end() || !value->is_string()) continue;
+        if (const std::size_t words = SentenceWords(value->get<std::string>());
+            words > kSlideMaxWords)
+            problems.push_back(std::string(field) + " has " + std::to_string(words) +
+                               " words; on a slide the order panel takes at most " +
+                               std::to_string(kSlideMaxWords) +
+                               ", so that its matrices stay readable");
+    }
+    return problems;
+}
+
 void OrderPanel::Draw(FrameContext& frame) {
     if (BeginControls(frame)) {
         DrawInputs(frame);

@@ -43,6 +43,8 @@ struct OrderPanel : Panel {
     nlohmann::json Readouts(const AppState& state) const override;
     std::vector<std::string> WidgetNames() const override;
     std::string StatusNote() const override;
+    /// A sentence of more than kSlideMaxWords words (sentence_a, sentence_b in scene).
+    std::vector<std::string> SlideSceneProblems(const nlohmann::json& scene) const override;
 
     /// The core's options for the current settings at the shared base.
     OrderDemoOptions Options(double base) const;

@@ -2,7 +2,6 @@
 
 #include "json_input.h"
 #include "layout.h"
-#include "lesson_player.h"
 #include "scene.h"
 #include "widgets.h"
 
@@ -45,10 +44,19 @@ std::string FormatNumber(double value) {
 
 } // namespace
 
-void QuizPanel::Ready(const SceneTable& table, const PanelRegistry& panels) {
+void QuizPanel::Ready(const SceneTable& table, const PanelCatalog& panels) {
     Quiz built_in;
     load_error = ParseQuiz(BuiltInQuizText(), table, panels, &built_in);
     SetQuiz(std::move(built_in));
+}
+
+std::string QuizPanel::OpenDocument(const nlohmann::json& doc, const std::string& path,
+                                    const SceneTable& table, const PanelCatalog& panels) {
+    Quiz read;
+    if (std::string error = ReadQuiz(doc, table, panels, &read); !error.empty()) return error;
+    read.path = path;
+    SetQuiz(std::move(read));
+    return {};
 }
 
 void QuizPanel::SetQuiz(Quiz replacement) {

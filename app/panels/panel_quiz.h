@@ -41,12 +41,16 @@ struct QuizPanel : Panel {
     std::vector<QuizAnswer> answers;
     Mode drawn_mode = Mode::Questions; ///< the tab drawn last frame (to follow a scene's mode)
 
-    void Ready(const SceneTable& table, const PanelRegistry& panels) override;
+    void Ready(const SceneTable& table, const PanelCatalog& panels) override;
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     std::vector<std::string> WidgetNames() const override;
     bool TakeKey(const KeyPress& press, FrameRequests& requests) override;
+    std::string DocumentKind() const override { return "quiz"; }
+    /// Reads a quiz file (checked whole: nothing changes when it is refused) and shows it.
+    std::string OpenDocument(const nlohmann::json& doc, const std::string& path,
+                             const SceneTable& table, const PanelCatalog& panels) override;
 
     /// Replaces the quiz (progress starts again).
     void SetQuiz(Quiz replacement);

@@ -130,4 +130,10 @@ std::string PanelRegistry::CheckWidgetName(const std::string& name) const {
                 : "");
 }
 
+std::vector<std::string> PanelRegistry::SlideSceneProblems(const std::string& panel_id,
+                                                           const nlohmann::json& scene) const {
+    const PanelEntry* entry = Find(panel_id);
+    return entry != nullptr ? entry->panel->SlideSceneProblems(scene) : std::vector<std::string>{};
+}
+
 } // namespace pelab

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "panel.h"
+#include "panel_catalog.h"
 
 #include <memory>
 #include <string>
@@ -25,16 +26,16 @@ struct PanelEntry {
 /// digits ("clocks.summary_pair_<i>" matches "clocks.summary_pair_3").
 bool WidgetNameMatches(const std::string& pattern, const std::string& name);
 
-class PanelRegistry {
+class PanelRegistry : public PanelCatalog {
 public:
     PanelRegistry(); ///< creates every panel, open or closed by default
     std::vector<PanelEntry>& Entries() { return entries_; }
     const std::vector<PanelEntry>& Entries() const { return entries_; }
     PanelEntry* Find(const std::string& id);
     const PanelEntry* Find(const std::string& id) const;
-    bool IsKnown(const std::string& id) const { return Find(id) != nullptr; }
+    bool IsKnown(const std::string& id) const override { return Find(id) != nullptr; }
     /// "waves, compare, …", for messages.
-    std::string IdList() const;
+    std::string IdList() const override;
     /// Every panel's declared widget names (Panel::WidgetNames), panel by panel.
     const std::vector<std::string>& WidgetNames() const { return widget_names_; }
     /// Whether name is one a panel declares (a lesson or quiz may highlight it).
@@ -42,7 +43,10 @@ public:
     /// "" when name is known, else a message for a lesson: the unknown name and the closest
     /// declared names ("unknown widget \"compare.dot_prodct\" (did you mean
     /// \"compare.dot_product\"?)").
-    std::string CheckWidgetName(const std::string& name) const;
+    std::string CheckWidgetName(const std::string& name) const override;
+    /// The panel's own Panel::SlideSceneProblems (none for an unknown id).
+    std::vector<std::string> SlideSceneProblems(const std::string& panel_id,
+                                                const nlohmann::json& scene) const override;
 
 private:
     template <typename PanelType>

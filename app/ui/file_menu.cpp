@@ -3,7 +3,6 @@
 #include "app.h"
 #include "json_input.h"
 #include "layout.h"
-#include "panel_quiz.h"
 #include "pelab/export.h"
 #include "png_scene.h"
 #include "widgets.h"
@@ -142,18 +141,18 @@ std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesso
     if (only_lesson && holds != Holds::Lesson)
         return Quoted(path) + " is not a lesson (a lesson is a JSON object with \"steps\")";
     if (holds == Holds::Quiz) {
-        PanelEntry* entry = app.panels.Find("quiz");
-        auto* panel = entry ? dynamic_cast<QuizPanel*>(entry->panel.get()) : nullptr;
-        if (panel == nullptr) return "this PE Lab has no quiz panel";
-        Quiz quiz;
-        if (std::string error = ReadQuiz(file.doc, app.scene, app.panels, &quiz); !error.empty())
+        // The panel that owns quizzes reads and shows it (Panel::OpenDocument).
+        PanelEntry* entry = nullptr;
+        for (PanelEntry& each : app.panels.Entries())
+            if (each.panel->DocumentKind() == "quiz") entry = &each;
+        if (entry == nullptr) return "this PE Lab has no quiz panel";
+        if (std::string error = entry->panel->OpenDocument(file.doc, path, app.scene, app.panels);
+            !error.empty())
             return "quiz " + Quoted(path) + ": " + error;
-        quiz.path = path;
-        panel->SetQuiz(std::move(quiz));
         if (app.view.presented_panel.empty())
             entry->open = true;
         else
-            app.view.presented_panel = "quiz";
+            app.view.presented_panel = entry->id;
         app.pending.arrange = true;
     } else if (holds == Holds::Lesson) {
         Lesson lesson;

@@ -7,10 +7,8 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 namespace pelab {
 
@@ -199,30 +197,6 @@ float LessonBarHeight(const App& app) {
     const float caption = line * kCaptionLines + spacing * (kCaptionLines - 1);
     const float column = line + spacing + ImGui::GetFrameHeight();
     return std::max(caption, column) + BarPadding() * 2;
-}
-
-void DrawCaption(const std::string& caption, ImU32 emphasis) {
-    // Word by word: a word (or run of words) between stars is drawn in the accent colour.
-    std::istringstream words(caption);
-    std::string word;
-    bool emphasised = false, first = true;
-    const float space = ImGui::CalcTextSize(" ").x;
-    while (words >> word) {
-        const bool opens = word.front() == '*';
-        if (opens) emphasised = true, word.erase(0, 1);
-        const bool closes =
-            !word.empty() &&
-            (word.back() == '*' || (word.size() > 1 && word[word.size() - 2] == '*' &&
-                                    std::ispunct(static_cast<unsigned char>(word.back()))));
-        if (closes) word.erase(word.rfind('*'), 1);
-        if (!first) SameLineIfFits(ImGui::CalcTextSize(word.c_str()).x, space);
-        first = false;
-        if (emphasised)
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(emphasis), "%s", word.c_str());
-        else
-            ImGui::TextUnformatted(word.c_str());
-        if (closes) emphasised = false;
-    }
 }
 
 void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {

@@ -85,8 +85,6 @@ float DrawLessonNotes(App& app);
 void DrawWidgetOutlines(App& app, const std::vector<std::string>& names, float top = -1e30f);
 /// The black screen of B, over everything.
 void DrawBlankScreen();
-/// A caption with *emphasis*: words between stars in the accent colour, wrapped at spaces.
-void DrawCaption(const std::string& caption, ImU32 emphasis);
 
 /// The lesson's state for readouts: {"title", "path", "step" (1-based), "steps", "blank"}.
 nlohmann::json LessonReadout(const LessonPlayer& player);

@@ -7,9 +7,11 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 namespace pelab {
@@ -272,6 +274,30 @@ void EndPanelBody(FrameContext& frame) {
     KeepOutlinedInView(frame);
     ImGui::EndChild();
     frame.body_in_child = false;
+}
+
+void DrawCaption(const std::string& caption, ImU32 emphasis) {
+    // Word by word: a word (or run of words) between stars is drawn in the accent colour.
+    std::istringstream words(caption);
+    std::string word;
+    bool emphasised = false, first = true;
+    const float space = ImGui::CalcTextSize(" ").x;
+    while (words >> word) {
+        const bool opens = word.front() == '*';
+        if (opens) emphasised = true, word.erase(0, 1);
+        const bool closes =
+            !word.empty() &&
+            (word.back() == '*' || (word.size() > 1 && word[word.size() - 2] == '*' &&
+                                    std::ispunct(static_cast<unsigned char>(word.back()))));
+        if (closes) word.erase(word.rfind('*'), 1);
+        if (!first) SameLineIfFits(ImGui::CalcTextSize(word.c_str()).x, space);
+        first = false;
+        if (emphasised)
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(emphasis), "%s", word.c_str());
+        else
+            ImGui::TextUnformatted(word.c_str());
+        if (closes) emphasised = false;
+    }
 }
 
 void WidgetRecorder::RecordLastItem(const char* name) {

@@ -26,6 +26,9 @@ void ReadoutRow(const char* name, const char* formula, const char* value_format,
 /// also breaks after '.' and ',', splitting numbers across lines ("1.↵819"); this never does.
 /// Starts at the cursor (after SameLine, the first line gets the rest of that line).
 void WrappedText(const char* text);
+/// A caption with *emphasis*: words between stars in the emphasis colour, wrapped at spaces
+/// (a lesson step's caption, a quiz answer's explanation).
+void DrawCaption(const std::string& caption, ImU32 emphasis);
 /// WrappedText in the style's dimmed text colour.
 void MutedWrappedText(const char* text);
 /// The lines WrappedText draws: text split at spaces so that each line's width (measured by
