@@ -1,4 +1,4 @@
-// pelab_bench — Google Benchmark timings of the core (SPEC §7).
+// pelab_bench — Google Benchmark timings of the core (docs/performance.md has the figures).
 //
 // BM_PeMatrix/<max_len>/<d_model>       into a reused buffer (what a frame does)
 // BM_PeMatrixFresh/<max_len>/<d_model>  returning a fresh array (what a script does; pays the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times pelab_core's PE matrix next to NumPy float32 and document 003's PyTorch code (one
+# Times pelab_core's PE matrix next to NumPy float32 and the widely copied PyTorch code (one
 # thread) in the same run, and prints the ratios (medians). Installs python3-numpy and
 # python3-torch when missing (scripts/deps.sh bench).
 # Usage: scripts/bench_compare.sh [--no-install]

@@ -65,7 +65,7 @@ protected:
             now.erase(kept);
         }
         EXPECT_EQ(now, expected);
-        EXPECT_EQ(state.pos_a, 3.0); // the documents' pos A (SPEC §4 defaults), independently
+        EXPECT_EQ(state.pos_a, 3.0); // the published comparison's pos A, stated independently
         EXPECT_EQ(state.d_model, 512);
     }
 };
@@ -311,7 +311,7 @@ TEST_F(Classroom, CompareCsvParsesBackToTheNumbers) {
         EXPECT_NEAR(std::stod(row[4]), static_cast<double>(b), 1e-13) << dim;
         if (dim % 2 == 0) dot += std::stod(row[6]);
     }
-    // Document 003's dot product of PE(3) and PE(50) at d_model 128: 30.59 (README).
+    // The published value 30.59: PE(3)·PE(50) at d_model 128, the two-position comparison (README).
     EXPECT_NEAR(dot, 30.59, 0.005);
     const nlohmann::json readouts = app.Document(true)["readouts"]["compare"];
     EXPECT_NEAR(dot, readouts["dot_product"].get<double>(), 1e-9);
@@ -327,7 +327,7 @@ TEST_F(Classroom, CompareCsvParsesBackToTheNumbers) {
 }
 
 // The calculator's CSV and the property table's: the calculator's rows are the dims it shows,
-// each value against std::sin/cos; the property table has the documents' verdicts.
+// each value against std::sin/cos; the property table has the published articles' verdicts.
 TEST_F(Classroom, CalculatorAndPropertyTableCsv) {
     TempFolder folder;
     ASSERT_EQ(app.scene.Apply(R"({"pos_a": 1, "d_model": 4, "calculator_dim_from": 0,
@@ -337,7 +337,7 @@ TEST_F(Classroom, CalculatorAndPropertyTableCsv) {
     ASSERT_EQ(ExportTableCsv(app, "calculator", path), "");
     const auto rows = ParseCsv(ReadText(path));
     ASSERT_EQ(rows.size(), 5u);
-    // Document 001's PE(1) at d_model 4: [0.841, 0.540, 0.010, 1.000].
+    // PE(1) at d_model 4 as the published course prints it: [0.841, 0.540, 0.010, 1.000].
     const double expected[] = {0.841, 0.540, 0.010, 1.000};
     for (int dim = 0; dim < 4; ++dim) {
         EXPECT_NEAR(std::stod(rows[dim + 1][7]), expected[dim], 5e-4) << dim;
@@ -351,8 +351,8 @@ TEST_F(Classroom, CalculatorAndPropertyTableCsv) {
             if (row[0].rfind(name_start, 0) == 0) return row[2 + 2 * property];
         return std::string("(no row)");
     };
-    EXPECT_EQ(verdict("raw index", 0), "fails"); // unbounded (document 002)
-    EXPECT_EQ(verdict("binary", 3), "fails");    // not smooth (document 002)
+    EXPECT_EQ(verdict("raw index", 0), "fails"); // unbounded, as published
+    EXPECT_EQ(verdict("binary", 3), "fails");    // not smooth, as published
     EXPECT_EQ(verdict("sin + cos", 0), "ok");
     EXPECT_EQ(verdict("sin + cos", 1), "ok");
 }

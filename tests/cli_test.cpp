@@ -231,7 +231,7 @@ TEST_F(Cli, AttentionJsonFollowsSpecAndVerdict) {
     EXPECT_GT(with_pe["max_reorder_diff"].get<double>(), 0.1);
     EXPECT_TRUE(without["same_up_to_reordering"].get<bool>());
     EXPECT_EQ(without["max_reorder_diff"].get<double>(), 0.0);
-    // Without PE the one-hot scores are the identity (document 002).
+    // Without PE the one-hot scores are the identity (as in the published QKᵀ without PE).
     EXPECT_EQ(without["scores_a"][1][1].get<double>(), 1.0);
     EXPECT_EQ(without["scores_a"][1][0].get<double>(), 0.0);
     // x_a row 1 = one-hot("bites") + PE(1): dim 0 is sin(1), dim 1 is 1 + cos(1).
@@ -450,7 +450,7 @@ TEST_F(Cli, HostileScenesAreRefusedBeforeAnyWindow) {
 }
 
 // `pelab readouts`: the scene and every panel's numbers, with no display at all. The dot
-// product of positions 3 and 50 at d_model 128 is document 000's 30.59.
+// product of positions 3 and 50 at d_model 128 is the published value 30.59.
 TEST_F(Cli, ReadoutsPrintEveryPanelsNumbersWithoutADisplay) {
     const std::string scene = std::string(PELAB_SOURCE_DIR) + "/assets/scenes/compare-3-vs-50.json";
     const Result r = Run({"readouts", "--scene", scene}, {"DISPLAY", "WAYLAND_DISPLAY"});

@@ -1,4 +1,5 @@
-// The order demo (SPEC §4 W4, document 002): tokens, embeddings, scores, verdict, equivariance.
+// The order demo (the Order panel, docs/panels.md): tokens, embeddings, scores, verdict,
+// equivariance.
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -119,7 +120,7 @@ TEST(Embedding, TableLookupAndItsErrors) {
     EXPECT_THROW(table_embeddings(tokenize("cat"), table, 6), InvalidArgument);
 }
 
-// Document 002: X_final = token embedding + PE for "The cat sat" at d_model = 4.
+// The published worked example: X_final = token embedding + PE for "The cat sat" at d_model 4.
 TEST(Attention, WorkedExampleXFinalMatchesDocument002) {
     const std::map<std::string, std::vector<double>> table = {{"the", {0.2, 0.5, -0.1, 0.8}},
                                                               {"cat", {0.7, -0.3, 0.6, 0.1}},
@@ -127,7 +128,7 @@ TEST(Attention, WorkedExampleXFinalMatchesDocument002) {
     PositionalOptions options;
     const Matrix x =
         add_positional_encoding(table_embeddings(tokenize("The cat sat"), table, 4), options);
-    // Correctly rounded (the document truncates 1.0999… to 1.099 and 0.4999… to 0.499).
+    // Correctly rounded (the published example truncates 1.0999… to 1.099 and 0.4999… to 0.499).
     const double expected[3][4] = {
         {0.200, 1.500, -0.100, 1.800}, {1.541, 0.240, 0.610, 1.100}, {0.509, 0.484, 0.220, 0.500}};
     for (int r = 0; r < 3; ++r)
@@ -141,7 +142,7 @@ TEST(Attention, WithoutPeScoresAreIdentityForDistinctOneHotWords) {
     const OrderDemoResult r = run_order_demo("dog bites man", "man bites dog", options);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
-            EXPECT_EQ(r.scores_a.at(i, j), i == j ? 1.0 : 0.0); // document 002's matrices
+            EXPECT_EQ(r.scores_a.at(i, j), i == j ? 1.0 : 0.0); // the published QKᵀ matrices
             EXPECT_EQ(r.scores_b.at(i, j), i == j ? 1.0 : 0.0);
         }
     EXPECT_TRUE(r.verdict.same_multiset);
@@ -168,7 +169,7 @@ TEST(Attention, WithPeScoresMatchIndependentComputationAndDiffer) {
             EXPECT_NEAR(r.scores_a.at(i, j), expected(i, words_a[i], j, words_a[j]), 1e-12);
             EXPECT_NEAR(r.scores_b.at(i, j), expected(i, words_b[i], j, words_b[j]), 1e-12);
         }
-    // "bites" → first word differs between the sentences (document 002's point).
+    // "bites" → first word differs between the sentences (the published Q&A's point).
     EXPECT_GT(std::fabs(r.scores_a.at(1, 0) - r.scores_b.at(1, 0)), 0.1);
     EXPECT_TRUE(r.verdict.same_multiset);
     EXPECT_FALSE(r.verdict.same_up_to_reordering);

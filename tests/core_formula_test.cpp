@@ -1,6 +1,6 @@
 // Core pieces of the "inside the formula" panels: the calculator's steps, the rotation residual
 // in double, the shift curves, and the float32 recipes' errors. Expected values come from the
-// reference documents, the measured numbers, or the long double reference.
+// published articles, the measured numbers, or the long double reference.
 #include "pelab/precision.h"
 #include "pelab/rotation.h"
 #include "pelab/sinusoidal.h"
@@ -13,7 +13,7 @@
 
 using namespace pelab;
 
-// Document 001's calculator at d 512: dim 0 of pos 1 is sin(1) = 0.841471, dim 1 cos(1) =
+// The published course's calculator at d 512: dim 0 of pos 1 is sin(1) = 0.841471, dim 1 cos(1) =
 // 0.540302; every step of dim 2i at pos 10 agrees with the formula written out here.
 TEST(Calculator, StepsFollowTheFormula) {
     const PeStep first = pe_step(1, 0, 512, 10000);

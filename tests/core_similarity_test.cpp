@@ -1,4 +1,5 @@
-// Facts of SPEC §4 W2 and W7: the two-position comparison and the rotation property.
+// Facts behind the Compare and Rotation panels: the two-position comparison and the rotation
+// property.
 #include "pelab/error.h"
 #include "pelab/rotation.h"
 #include "pelab/similarity.h"
@@ -11,7 +12,7 @@
 
 using namespace pelab;
 
-// Document 000's visualizer, pos 3 vs pos 50 at d_model = 128.
+// The published two-position comparison, pos 3 vs pos 50 at d_model = 128 (dot product 30.59).
 TEST(Similarity, ThreeVersusFiftyMatchesDocument000) {
     const PositionComparison c = compare_positions(3, 50, 128, 10000);
     EXPECT_DOUBLE_EQ(c.distance, 47.0);
@@ -80,8 +81,8 @@ TEST(Similarity, DotProductByOffsetCurvesCoincideForEveryStart) {
     EXPECT_NEAR(from0[47], 30.59, 0.005);
 }
 
-// Σ cos(ω_i k) at the offset of document 000's pair (47 at d = 128 gives its 30.59), d/2 at 0,
-// and the direct dot product of two reference PE vectors k apart from any start.
+// Σ cos(ω_i k) at the offset of the published pair 3 and 50 (47 at d = 128 gives the published
+// 30.59), d/2 at 0, and the direct dot product of two reference PE vectors k apart from any start.
 TEST(Similarity, DotProductAtOffsetsMatchesDocumentAndDirectSums) {
     const std::vector<double> at = dot_product_at_offsets({0.0, 47.0, -47.0, 2.5}, 128, 10000);
     EXPECT_DOUBLE_EQ(at[0], 64.0);
@@ -149,7 +150,7 @@ TEST(Rotation, ApplyMovesPointAlongCircle) {
 }
 
 // The similarity heatmap's 1-D function against direct sums of cosines, everywhere up to
-// 65 536 and across an anchoring boundary; f(0) = d/2 and f(47) = document 000's 30.59.
+// 65 536 and across an anchoring boundary; f(0) = d/2 and f(47) = the published 30.59.
 TEST(Similarity, OffsetRangeMatchesDirectSums) {
     const std::vector<double> f = dot_product_by_offset_range(65536, 128, 10000);
     EXPECT_DOUBLE_EQ(f[0], 64.0);

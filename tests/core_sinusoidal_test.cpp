@@ -1,4 +1,5 @@
-// Facts of SPEC §4 W1/W5/W6 and the accuracy contract of pelab/sinusoidal.h.
+// Facts behind the Waves, Calculator and Worked example panels, and the accuracy contract of
+// pelab/sinusoidal.h.
 #include "pelab/sinusoidal.h"
 #include "reference.h"
 
@@ -8,7 +9,7 @@
 
 using namespace pelab;
 
-// Document 001's pair table at d = 512, base 10000 (and SPEC §4 W1's rounding of it).
+// The published course's pair table at d = 512, base 10000, to the digits it is printed with.
 TEST(Sinusoidal, PairTableMatchesDocument001) {
     EXPECT_NEAR(denominator(0, 512, 10000), 1.0, 1e-12);
     EXPECT_NEAR(wavelength(0, 512, 10000), 6.28, 0.005);
@@ -31,7 +32,8 @@ TEST(Sinusoidal, OmegaIsReciprocalOfDenominator) {
         EXPECT_NEAR(omega(pair, 512, 10000) * denominator(pair, 512, 10000), 1.0, 1e-14);
 }
 
-// Document 000's "freq" column: dims 0, 2, 4, 6 at d = 128 are 1.000, 0.866, 0.750, 0.649.
+// The published two-position comparison's "freq" column: dims 0, 2, 4, 6 at d = 128 are 1.000,
+// 0.866, 0.750, 0.649.
 TEST(Sinusoidal, FrequencyColumnMatchesDocument000) {
     const std::vector<double> w = frequencies(128, 10000);
     ASSERT_EQ(w.size(), 64u);
@@ -48,7 +50,7 @@ TEST(Sinusoidal, FrequenciesDecreaseStrictly) {
         EXPECT_LT(w[i], w[i - 1]);
 }
 
-// Document 002's worked example at d_model = 4.
+// The published worked example ("The cat sat") at d_model = 4.
 TEST(Sinusoidal, WorkedExampleD4MatchesDocument002) {
     const std::vector<float> pe0 = pe_vector(0, 4, 10000);
     const std::vector<float> pe1 = pe_vector(1, 4, 10000);
@@ -89,8 +91,9 @@ TEST(Sinusoidal, PeValueAgreesWithLongDoubleReference) {
                         static_cast<double>(reference::pe(pos, dim, 512, 10000)), 1e-9);
 }
 
-// The fast recurrence must keep every value within 1e-6 of the exact value (the accuracy bound
-// of SPEC §7), at every position of a 2048 x 512 and an 8192 x 64 matrix.
+// The fast recurrence must keep every value within 1e-6 of the exact value, and in fact within
+// one float32 step (1.2e-7, the bound pelab/sinusoidal.h states), at every position of a
+// 2048 x 512 and an 8192 x 64 matrix.
 TEST(Sinusoidal, MatrixWithinOneMillionthOfLongDoubleEverywhere) {
     for (auto [rows, d] : {std::pair{2048, 512}, std::pair{8192, 64}}) {
         const auto m = pe_matrix(rows, d, 10000);
@@ -165,7 +168,7 @@ TEST(Sinusoidal, ConcatenatedLayoutPutsSinHalfThenCosHalf) {
 }
 
 // At large positions the angle must be formed in double: float32 angle code (NumPy's and
-// PyTorch's usual recipe) is off by ~1e-4 at 2048 and by far more at 10^6 (SPEC §4 W12).
+// PyTorch's usual recipe) is off by ~1e-4 at 2048 and by far more at 10^6 (docs/performance.md).
 TEST(Sinusoidal, AccurateAtLargePositionsWhereFloatAnglesFail) {
     float worst_float_angle_at_2048 = 0;
     for (double pos : {2047.0, 100000.0, 1000000.0, 999999999.0}) {

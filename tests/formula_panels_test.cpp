@@ -1,5 +1,5 @@
 // The "inside the formula" panels (calculator, worked example, rotation, precision), headless:
-// their numbers against the reference documents or the long double reference in reference.h,
+// their numbers against published values or the long double reference in reference.h,
 // their sentences against the numbers, and their controls driven through real frames.
 #include "headless_fixture.h"
 #include "panel_calculator.h"
@@ -48,8 +48,9 @@ std::vector<std::string> Split(const std::string& text, char separator) {
 
 } // namespace
 
-// Document 001's calculator at d 512, pos 3 and 4: each CSV row's numbers equal the formula
-// evaluated here in long double, for the first 8 dims and for a range at the end of the vector.
+// The calculator at d 512, pos 3 and 4 (as in the published course): each CSV row's numbers
+// equal the formula evaluated here in long double, for the first 8 dims and for a range at the
+// end of the vector.
 TEST_F(Formula, CalculatorRowsMatchTheFormula) {
     CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
     Present("calculator");
@@ -75,7 +76,7 @@ TEST_F(Formula, CalculatorRowsMatchTheFormula) {
                         1e-15);
         }
     }
-    // The document's first value: PE(1, 0) = sin(1) = 0.841471.
+    // The published course's first value: PE(1, 0) = sin(1) = 0.841471.
     state.pos_a = 1;
     calc.dim_from = 0, calc.dim_to = 7;
     const nlohmann::json r = calc.Readouts(state);
@@ -85,8 +86,8 @@ TEST_F(Formula, CalculatorRowsMatchTheFormula) {
 }
 
 // The summary says what the numbers say: at d 512, neighbours (3 vs 4) differ most in the first,
-// fast dimensions and least in the slow, late ones — the opposite of document 001's "nearly
-// identical early values". Far apart (3 vs 100 003) even the slow half has moved.
+// fast dimensions and least in the slow, late ones — the opposite of the published course's
+// "nearly identical early values". Far apart (3 vs 100 003) even the slow half has moved.
 TEST_F(Formula, CalculatorSummaryTellsTheTruthAboutNeighbours) {
     // Independent: the largest |Δ| in each half of the vector, in long double.
     const auto largest = [](double a, double b, int first, int last) {
@@ -151,8 +152,9 @@ TEST_F(Formula, CalculatorCsvSavesOrSaysWhyNot) {
     EXPECT_NE(SaveTextFile("/nonexistent-folder/x.csv", "x"), "");
 }
 
-// Document 002 with correctly rounded values (the issue's facts): PE(1) = [0.841, 0.540, 0.010,
-// 1.000]; "cat"@1 = [1.541, 0.240, 0.610, 1.100]; "sat"@2 = [0.509, 0.484, 0.220, 0.500].
+// The published worked example with correctly rounded values (the issue's facts): PE(1) =
+// [0.841, 0.540, 0.010, 1.000]; "cat"@1 = [1.541, 0.240, 0.610, 1.100]; "sat"@2 =
+// [0.509, 0.484, 0.220, 0.500].
 TEST_F(Formula, WorkedExampleMatchesDocument002RoundedCorrectly) {
     WorkedPanel& worked = Get<WorkedPanel>("worked");
     Present("worked");
@@ -167,7 +169,7 @@ TEST_F(Formula, WorkedExampleMatchesDocument002RoundedCorrectly) {
     EXPECT_EQ(rounded(r["x_final"][1]), (std::vector<double>{1.541, 0.240, 0.610, 1.100}));
     EXPECT_EQ(rounded(r["x_final"][2]), (std::vector<double>{0.509, 0.484, 0.220, 0.500}));
     EXPECT_EQ(rounded(r["x_final"][0]), (std::vector<double>{0.200, 1.500, -0.100, 1.800}));
-    // The cells where the printed document differs from correct rounding are exactly the ones
+    // The cells where the published example differs from correct rounding are exactly the ones
     // it truncated: dim 3 of pos 1 and 2 (0.999) and of "cat"@1, "sat"@2 (1.099, 0.499).
     std::vector<std::pair<int, int>> differ_pe, differ_final;
     for (int row = 0; row < 3; ++row)
@@ -204,7 +206,7 @@ TEST_F(Formula, WorkedExampleEditsAndBadInput) {
     const nlohmann::json r = worked.Readouts(state);
     EXPECT_NEAR(r["x_final"][1][0].get<double>(), 1.5 + std::sin(1.0), 1e-12);
     EXPECT_EQ(r["embeddings"][1].size(), 6u);
-    EXPECT_NEAR(r["embeddings"][1][1].get<double>(), -0.3, 1e-15); // the document's, kept
+    EXPECT_NEAR(r["embeddings"][1][1].get<double>(), -0.3, 1e-15); // the published value, kept
     for (const char* bad :
          {R"({"worked_embeddings": {"cat": [1e9]}})", R"({"worked_embeddings": {"cat": "x"}})",
           R"({"worked_embeddings": [1, 2]})", R"({"worked_d_model": 5})",
@@ -225,7 +227,7 @@ TEST_F(Formula, WorkedExampleEditsAndBadInput) {
     worked.sentence = "cat";
     Present("worked");
     EXPECT_EQ(worked.marked_final, 0);
-    EXPECT_EQ(worked.marked_pe, 0); // pos 0 only: the document prints it exactly
+    EXPECT_EQ(worked.marked_pe, 0); // pos 0 only: the published example prints it exactly
     worked.sentence = "a b c d e f g h i j k l m n o p q";
     Present("worked");
     std::string why;

@@ -1,5 +1,5 @@
 // The "why sinusoids, and what came after" panels (candidates, alternatives), headless: their
-// verdicts against the reference documents' claims and independent arithmetic, every tab drawn,
+// verdicts against the published articles' claims and independent arithmetic, every tab drawn,
 // the sentences against the numbers, scene fields and bad input.
 #include "headless_fixture.h"
 #include "panel_alternatives.h"
@@ -42,9 +42,10 @@ const nlohmann::json& Row(const nlohmann::json& readouts, const std::string& id)
 
 } // namespace
 
-// Document 001/004's verdicts, measured: the raw index is unbounded (max = N − 1), index / length
-// changes with L (5/10 − 5/100 = 0.45), binary is not smooth (7 → 8 flips 4 bits), the learned
-// table has no row past L, and sin + cos pairs pass every column.
+// The verdicts of the published course and derivation, measured: the raw index is unbounded
+// (max = N − 1), index / length changes with L (5/10 − 5/100 = 0.45), binary is not smooth
+// (7 → 8 flips 4 bits), the learned table has no row past L, and sin + cos pairs pass every
+// column.
 TEST_F(History, CandidateVerdictsFollowTheDocuments) {
     CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
     Present("candidates");
@@ -68,9 +69,10 @@ TEST_F(History, CandidateVerdictsFollowTheDocuments) {
     EXPECT_TRUE(Recorded("candidates.aliasing"));
 }
 
-// Document 001: "embedding values are tiny (~0.05, −0.2). Adding 100 obliterates the word":
-// ‖PE(100)‖ of the raw index at d 512 is 100·√512, a thousand times 0.1·√512. Document 003's
-// √d_model scaling makes the embedding 0.1·512 = 51.2 against sin + cos's √256 = 16.
+// The published course: "embedding values are tiny (~0.05, −0.2). Adding 100 obliterates the
+// word": ‖PE(100)‖ of the raw index at d 512 is 100·√512, a thousand times 0.1·√512. The
+// widely copied PyTorch recipe's √d_model scaling makes the embedding 0.1·512 = 51.2 against
+// sin + cos's √256 = 16.
 TEST_F(History, DrowningMeterMeasuresBothNorms) {
     CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
     ASSERT_EQ(app.scene.Apply(R"({"candidates_plot": "raw_index", "pos_a": 100})"), "");
@@ -92,7 +94,7 @@ TEST_F(History, DrowningMeterMeasuresBothNorms) {
     EXPECT_NE(r["drowning"].get<std::string>().find("the word outweighs the position"),
               std::string::npos)
         << r["drowning"];
-    // Document 003's point the other way: without the scaling, sin + cos is 16 / 2.26 = 7.07×.
+    // That recipe's point the other way: without the scaling, sin + cos is 16 / 2.26 = 7.07×.
     EXPECT_NE(DrowningSentence("sin + cos", 3, 10, 0.1 * std::sqrt(512.0), 16)
                   .text.find("outweighs the word"),
               std::string::npos);
@@ -172,7 +174,7 @@ TEST_F(History, RopeScoreDependsOnlyOnTheDistance) {
     EXPECT_LT(r["max_shift_change"].get<double>(), 1e-9);
 }
 
-// The learned table's edge and parameter count (document 000: 512 × 768 = 393 216).
+// The learned table's edge and its published parameter count (BERT-base: 512 × 768 = 393 216).
 TEST_F(History, LearnedTableHasAHardEdge) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "learned", "learned_lookup": 512})"), "");

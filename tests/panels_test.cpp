@@ -307,7 +307,7 @@ TEST(Scene, ReadoutsAreComputedFromTheState) {
     App app;
     app.state.d_model = 128;
     const nlohmann::json doc = app.Document(true);
-    // Document 000: d_model 128, positions 3 and 50.
+    // The published two-position comparison: d_model 128, positions 3 and 50.
     EXPECT_NEAR(doc["readouts"]["compare"]["dot_product"].get<double>(), 30.59, 0.005);
     EXPECT_EQ(doc["readouts"]["compare"]["distance"].get<double>(), 47.0);
     EXPECT_FALSE(doc["readouts"]["order"]["same_up_to_reordering"].get<bool>());

@@ -56,8 +56,8 @@ TEST_F(QuizTest, BuiltInQuizIsCompleteAndMatchesItsFile) {
     EXPECT_GE(quiz().quiz.cards.size(), 8u);
     // The seven ideas the issue names, each with keywords.
     ASSERT_EQ(quiz().quiz.rubric.size(), 7u);
-    // The five "check your understanding" topics of document 001 and the panels: every question
-    // has a topic and a show.
+    // The five "check your understanding" topics of the published course and the panels: every
+    // question has a topic and a show.
     for (const QuizQuestion& q : quiz().quiz.questions) {
         EXPECT_FALSE(q.topic.empty()) << q.question;
         EXPECT_TRUE(q.show.scene.contains("presented_panel")) << q.question;

@@ -352,7 +352,7 @@ int RunGui(const GuiOptions& options) {
         !CheckWritableLater("--widget-rects", options.widget_rects))
         return kExitRuntimeFailure;
     ImGuiIO& io = ImGui::GetIO();
-    // No keyboard navigation flag: the arrow keys belong to pos A and the pair (SPEC §5).
+    // No keyboard navigation flag: the arrow keys belong to pos A and the pair (docs/panels.md).
     // A steady text cursor: a blinking one would need a redraw every half second at rest.
     io.ConfigInputTextCursorBlink = false;
 

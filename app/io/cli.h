@@ -1,4 +1,4 @@
-// cli.h — the command-line contract of SPEC §3: parsing (CLI11) and the export commands.
+// cli.h — the command line of docs/command-line.md: parsing (CLI11) and the export commands.
 // Exit codes: 0 success; 2 bad usage or an invalid value (one line on stderr naming the option
 // and the allowed range); 1 a runtime failure (no display, cannot write the file).
 #pragma once

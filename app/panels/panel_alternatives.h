@@ -1,9 +1,9 @@
-// panel_alternatives.h — W10, what came after the sinusoidal encoding (documents 000, 001, 003),
-// one tab each: a learned table (and its hard edge), RoPE (q·k depends only on m − n, checked),
-// ALiBi (slopes, the bias per head, and how it breaks the word-order tie), T5's relative buckets,
-// long-context scaling of RoPE's spectrum (linear, NTK-aware, YaRN, Llama 3), and a side-by-side
-// table whose "relative" and "extrapolation" cells are computed here. Every number comes from
-// pelab/alternatives.h and pelab/context_scaling.h.
+// panel_alternatives.h — what came after the sinusoidal encoding (as the published articles tell
+// it), one tab each: a learned table (and its hard edge), RoPE (q·k depends only on m − n,
+// checked), ALiBi (slopes, the bias per head, and how it breaks the word-order tie), T5's relative
+// buckets, long-context scaling of RoPE's spectrum (linear, NTK-aware, YaRN, Llama 3), and a
+// side-by-side table whose "relative" and "extrapolation" cells are computed here. Every number
+// comes from pelab/alternatives.h and pelab/context_scaling.h.
 #pragma once
 
 #include "explanation.h"

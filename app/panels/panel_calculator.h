@@ -1,7 +1,7 @@
-// panel_calculator.h — W5, document 001's position-vector calculator: PE(pos) worked out step by
-// step, one row per dimension (dim, i, 2i/d, base^(2i/d), angle, angle mod 2π, sin or cos,
-// value), for pos = pos A and a second position pos A + offset side by side with |Δ|. Any range
-// of dimensions, virtualised so d_model 4096 scrolls smoothly; copy or save the rows as CSV.
+// panel_calculator.h — the position-vector calculator (as in the published course): PE(pos) worked
+// out step by step, one row per dimension (dim, i, 2i/d, base^(2i/d), angle, angle mod 2π, sin or
+// cos, value), for pos = pos A and a second position pos A + offset side by side with |Δ|. Any
+// range of dimensions, virtualised so d_model 4096 scrolls smoothly; copy or save the rows as CSV.
 #pragma once
 
 #include "explanation.h"

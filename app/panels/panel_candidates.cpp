@@ -199,7 +199,7 @@ void CandidatesPanel::Draw(FrameContext& frame) {
     const ImGuiStyle& style = ImGui::GetStyle();
     if (!frame.pictures_first)
         MutedWrappedText("Each row is an encoding someone might try first; each column one of the "
-                         "documents' design constraints, measured at these settings (hover a cell "
+                         "usual design constraints, measured at these settings (hover a cell "
                          "for the number and how). Click a row to plot it.");
     // The table: a header, 9 rows and the legend; the pictures take what is left.
     const float table =
@@ -288,14 +288,14 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
         ImGui::SliderScalar("embedding", ImGuiDataType_Double, &embedding_value,
                             &kMinEmbeddingValue, &kMaxEmbeddingValue, "%.2f",
                             ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("The size of one embedding value (documents 001 and 002: about 0.05 to "
+        FormulaTooltip("The size of one embedding value (the published examples use about 0.05 to "
                        "0.2): ‖embedding‖ = value·√d_model.");
         frame.Record("candidates.embedding");
     }
     row.Item(CheckboxWidth("grid"));
     ImGui::Checkbox("grid", &grid);
-    FormulaTooltip("Show the values as a grid, positions across and dims down (the documents' "
-                   "\"bar code\"), instead of lines for the first four dims.");
+    FormulaTooltip("Show the values as a grid, positions across and dims down (a \"bar code\" "
+                   "of positions), instead of lines for the first four dims.");
     frame.Record("candidates.grid");
     if (frame.ShowsAdvanced("candidates.scale_embedding")) {
         row.Item(CheckboxWidth("×√d_model"));

@@ -1,8 +1,9 @@
-// panel_candidates.h — W9, why the obvious ideas fail (documents 000, 001, 002, 004). Nine
-// candidate encodings (pelab/candidates.h): the selected one's values over positions, and a table
-// of the documents' design constraints measured by the core for every candidate at the current
-// settings, each cell marked ok or fails against a stated threshold. Beside them the "drowning"
-// meter (‖embedding‖ against ‖PE(pos A)‖) and sin's aliasing on the unit circle.
+// panel_candidates.h — why the obvious ideas fail, as the published articles and course walk
+// through them. Nine candidate encodings (pelab/candidates.h): the selected one's values over
+// positions, and a table of the usual design constraints (docs/panels.md) measured by the core for
+// every candidate at the current settings, each cell marked ok or fails against a stated threshold.
+// Beside them the "drowning" meter (‖embedding‖ against ‖PE(pos A)‖) and sin's aliasing on the unit
+// circle.
 #pragma once
 
 #include "explanation.h"
@@ -25,7 +26,7 @@ struct CandidatesPanel : Panel {
     int positions = 256;              ///< N: positions the table measures
     int shift_k = 1;                  ///< k of the "shift is linear" test
     double embedding_value = 0.1;     ///< typical |value| of one embedding dim
-    bool scale_embedding = false;     ///< multiply the embedding by √d_model (document 003)
+    bool scale_embedding = false;     ///< multiply the embedding by √d_model (as the paper does)
     bool grid = false;                ///< the values as a positions × dims grid, not lines
     // View state.
     plot::PlotView values_view, circle_view;

@@ -1,4 +1,4 @@
-// panel_clocks.h — W3, one clock face per (sin, cos) pair: the hand turns by ω_i per
+// panel_clocks.h — one clock face per (sin, cos) pair: the hand turns by ω_i per
 // position, so pair 0 is a second hand and the last pair an hour hand.
 #pragma once
 

@@ -1,4 +1,4 @@
-// panel_compare.h — W2, the two-position comparison: PE(A) and PE(B) side by side, dimension
+// panel_compare.h — the two-position comparison: PE(A) and PE(B) side by side, dimension
 // by dimension, with the dot product, the similarity, and why the two positions differ.
 #pragma once
 

@@ -1,4 +1,4 @@
-// panel_heatmap.h — W8, the PE matrix as a heatmap: positions (rows) × dimensions (columns),
+// panel_heatmap.h — the PE matrix as a heatmap: positions (rows) × dimensions (columns),
 // computed per pixel on the GPU (shaders/pe_heatmap.frag) for whatever window of the matrix is
 // in view, up to 65 536 positions × 4 096 dimensions. Zoom, pan, hover for the exact value,
 // click to pick pos A and the pair; interleaved or concatenated layout, side by side on request.

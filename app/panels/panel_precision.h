@@ -1,4 +1,4 @@
-// panel_precision.h — W12, float32 precision: the largest error of PE(pos) against position
+// panel_precision.h — float32 precision: the largest error of PE(pos) against position
 // (log axes, 1 … 10⁶) at the shared d_model and base, for the widely copied float32 code, for
 // float32 angles with double sin/cos, and for pelab_core; what the error means for a model (how
 // far, in positions, the float32 angles put each position), at 2048, 10⁵, 10⁶ and at a position

@@ -1,4 +1,4 @@
-// panel_rotation.h — W7, relative position as a rotation (documents 000, 003, 004). For the
+// panel_rotation.h — relative position as a rotation (as the published articles derive it). For the
 // selected pair: the unit circle with PE_i(pos A) and PE_i(pos A + k), the arc between them and
 // the 2×2 matrix R_k that turns one into the other, with the measured residual over all pairs.
 // Then "depends only on k" shown rather than told: PE(p)·PE(p + k) against k for several starts

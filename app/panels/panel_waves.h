@@ -1,4 +1,4 @@
-// panel_waves.h — W1, the wave-frequency explorer: sin and cos of one pair against position,
+// panel_waves.h — the wave-frequency explorer: sin and cos of one pair against position,
 // with the numbers that explain its speed (exponent, denominator, ω, wavelength).
 #pragma once
 

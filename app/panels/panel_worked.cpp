@@ -135,8 +135,8 @@ void WorkedPanel::DrawControls(FrameContext& frame, const std::vector<std::strin
                        "another PE row, so another X.");
         frame.Record("worked.probe_position");
     }
-    row.Item(ButtonWidth("document values"));
-    if (ImGui::Button("document values")) {
+    row.Item(ButtonWidth("published values"));
+    if (ImGui::Button("published values")) {
         edited.clear();
         sentence = "The cat sat";
         worked_d_model = 4;
@@ -211,7 +211,7 @@ void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
     std::snprintf(
         formula, sizeof formula,
         "PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i), ω_i = %.10g^(−2i/%d)%s",
-        state.base, d, state.base == 10000.0 ? "" : " (the document uses base 10 000)");
+        state.base, d, state.base == 10000.0 ? "" : " (the published example uses base 10 000)");
     MutedWrappedText(formula);
     const bool document = d == 4 && state.base == 10000.0;
     if (!BeginDimTable("##pe", "position")) return;

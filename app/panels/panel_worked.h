@@ -1,7 +1,7 @@
-// panel_worked.h — W6, document 002's worked example: a short sentence at a small d_model, its
-// token embeddings (editable), the PE rows for positions 0…N−1 and X_final = embedding + PE, each
-// X cell coloured by how much of it came from each part; and the same word at another position,
-// to show that "cat"@0 ≠ "cat"@1.
+// panel_worked.h — the published worked example ("The cat sat" at d_model 4), generalised: a short
+// sentence at a small d_model, its token embeddings (editable), the PE rows for positions 0…N−1 and
+// X_final = embedding + PE, each X cell coloured by how much of it came from each part; and the
+// same word at another position, to show that "cat"@0 ≠ "cat"@1.
 #pragma once
 
 #include "explanation.h"
@@ -34,7 +34,7 @@ struct WorkedPanel : Panel {
     std::string sentence_note;           ///< why the typed sentence is not used
     float cell_width = 0;                ///< this frame's table column width
     float label_width = 0;               ///< this frame's first-column width
-    int marked_pe = 0, marked_final = 0; ///< cells marked as printed otherwise by the document
+    int marked_pe = 0, marked_final = 0; ///< cells the published example prints otherwise
     plot::PlotView probe_view;           ///< the same word at two positions, per dimension
     int probe_view_d_model = 0;
 
@@ -66,11 +66,11 @@ private:
 
 /// The key of a word in the embedding table: ASCII letters lower-cased ("The" and "the" share).
 std::string WorkedKey(std::string word);
-/// Document 002's embeddings for "the", "cat" and "sat" (d 4; dims beyond 4 and other words get
-/// seeded values in [−1, 1] with one decimal, the same on every machine).
+/// The published example's embeddings for "the", "cat" and "sat" (d 4; dims beyond 4 and other
+/// words get seeded values in [−1, 1] with one decimal, the same on every machine).
 double WorkedDefaultEmbedding(const std::string& lower_word, int dim);
-/// The document's printed value for a PE cell (positions 0–3) or an X_final cell of "The cat
-/// sat" (rows 0–2), or NaN where it printed none; the panel marks where ours differ.
+/// The published example's printed value for a PE cell (positions 0–3) or an X_final cell of
+/// "The cat sat" (rows 0–2), or NaN where it printed none; the panel marks where ours differ.
 double WorkedDocumentPe(int pos, int dim);
 double WorkedDocumentFinal(int row, int dim);
 

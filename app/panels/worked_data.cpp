@@ -1,5 +1,5 @@
-// The worked example's data: document 002's values, the words of the sentence, the embeddings
-// (edited or default), and the panel's scene fields and readouts.
+// The worked example's data: the published example's values, the words of the sentence, the
+// embeddings (edited or default), and the panel's scene fields and readouts.
 #include "panel_worked.h"
 
 #include "pelab/embedding.h"
@@ -20,7 +20,7 @@ std::string WorkedKey(std::string word) {
 }
 
 double WorkedDefaultEmbedding(const std::string& lower_word, int dim) {
-    // Document 002: "The" [0.2, 0.5, −0.1, 0.8], "cat" [0.7, −0.3, 0.6, 0.1],
+    // As published: "The" [0.2, 0.5, −0.1, 0.8], "cat" [0.7, −0.3, 0.6, 0.1],
     // "sat" [−0.4, 0.9, 0.2, −0.5].
     const std::map<std::string, std::vector<double>> document = {{"the", {0.2, 0.5, -0.1, 0.8}},
                                                                  {"cat", {0.7, -0.3, 0.6, 0.1}},

@@ -1,7 +1,7 @@
 # Candidates panel: a real click on the table's first row plots the raw index; the drowning meter
-# then reports ‖PE(100)‖ = 100·√512 against 0.1·√512 (document 001's "adding 100 obliterates the
-# word"), and a click on ×√d_model scales the embedding to 0.1·512 (document 003). The table's
-# numbers are checked against arithmetic done here.
+# then reports ‖PE(100)‖ = 100·√512 against 0.1·√512 (the published course's "adding 100
+# obliterates the word"), and a click on ×√d_model scales the embedding to 0.1·512 (as the paper
+# does). The table's numbers are checked against arithmetic done here.
 source "$(dirname "$0")/lib.sh"
 e2e_setup candidates "$@"
 cat >"$E2E_TMP/scene.json" <<'JSON'

@@ -1,5 +1,6 @@
 # Worked example: editing an embedding cell with the real keyboard ("cat", dim 0 → 1.5) changes
-# X_final for "cat"@1 to 1.5 + sin(1), computed here; the other cells keep document 002's values.
+# X_final for "cat"@1 to 1.5 + sin(1), computed here; the other cells keep the published
+# example's values.
 source "$(dirname "$0")/lib.sh"
 e2e_setup worked "$@"
 cat >"$E2E_TMP/scene.json" <<'JSON'

@@ -21,7 +21,7 @@ namespace pelab {
 struct PositionalOptions {
     bool pe_enabled = true;
     double pe_scale = 1.0;         ///< finite, in [0, 1000]
-    bool scale_embeddings = false; ///< multiply E by √d_model first (document 003's recipe)
+    bool scale_embeddings = false; ///< multiply E by √d_model first (as the paper does)
     double base = 10000.0;
 };
 

@@ -1,15 +1,15 @@
 // pelab/candidates.h — the obvious ways to encode a position, and their properties measured.
 //
-// The reference documents walk through encodings that fail before arriving at sin + cos pairs.
+// The published articles walk through encodings that fail before arriving at sin + cos pairs.
 // Each candidate here maps a position to `dims` values (dim j = 0 … dims−1):
 //
 //   RawIndex         PE(p)_j = p                                      (every dim the same)
 //   IndexOverLength  PE(p)_j = p / L          for p < L, the sequence's own length L
 //   Binary           PE(p)_j = bit j of p     (dim 0 the least significant; wraps at 2^dims)
 //   Decimal          PE(p)_j = digit j of p   (dim 0 the ones; wraps at 10^dims)
-//   RandomIncrement  PE(p)_j = r_j + 0.02·p   (r_j seeded uniform in [−1, 1]; document 002)
+//   RandomIncrement  PE(p)_j = r_j + 0.02·p   (r_j seeded uniform in [−1, 1]; a published Q&A)
 //   SinOnly          PE(p)_j = sin(p·base^(−j/dims_total))
-//   ShiftedSin       PE(p)_j = (sin(p·base^(−j/dims_total)) + 1) / 2   (document 004's wave)
+//   ShiftedSin       PE(p)_j = (sin(p·base^(−j/dims_total)) + 1) / 2   (a published derivation)
 //   SinCos           the paper: dim 2i = sin(p·ω_i), dim 2i+1 = cos(p·ω_i), ω_i = base^(−2i/d)
 //   Learned          row p of a seeded table of L rows, uniform in [−1, 1]; no row for p ≥ L
 //                    (a stand-in for a trained table: its values are not learned, only its
@@ -44,7 +44,7 @@ constexpr int kCandidateCount = 9;
 
 constexpr int kMinCandidateLength = 2;
 constexpr int kMaxCandidateLength = 100000;
-constexpr double kRandomIncrementStep = 0.02; ///< document 002's "slight increment" per position
+constexpr double kRandomIncrementStep = 0.02; ///< a published Q&A's "slight increment" per position
 
 const char* candidate_name(Candidate candidate);    ///< "raw index", "index / length", …
 const char* candidate_id(Candidate candidate);      ///< "raw_index", "index_over_length", …
@@ -65,8 +65,8 @@ void validate_candidate_settings(const CandidateSettings& settings);
 bool candidate_encode(Candidate candidate, double pos, const CandidateSettings& settings, int dims,
                       double* out);
 
-/// The documents' design constraints, measured over positions 0 … positions−1 (those the
-/// candidate defines) and dims 0 … dims−1.
+/// The usual design constraints (docs/panels.md), measured over positions 0 … positions−1
+/// (those the candidate defines) and dims 0 … dims−1.
 struct CandidateProperties {
     int positions_checked = 0; ///< defined positions among the first `positions`
     int dims_checked = 0;

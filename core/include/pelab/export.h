@@ -35,7 +35,8 @@ void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* valu
 /// command refuse before doing any work or opening a window.
 std::string check_writable(const std::string& path);
 
-/// The attention export of SPEC §3 as pretty-printed JSON text.
+/// The attention export (`pelab export attention`, docs/command-line.md) as pretty-printed JSON
+/// text.
 std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions& options);
 
 /// Runs writer on a temporary file beside path, then renames it to path, keeping the replaced

@@ -53,7 +53,7 @@ std::vector<double> frequencies(int d_model, double base);
 /// PE(pos, dim) in double, interleaved layout (dim even → sin, odd → cos).
 double pe_value(double pos, int dim, int d_model, double base);
 
-/// Every intermediate of PE(pos, dim), for a step-by-step table (document 001's calculator).
+/// Every intermediate of PE(pos, dim), for a step-by-step table (the calculator panel).
 struct PeStep {
     int dim = 0;
     int pair_index = 0;       ///< i = ⌊dim / 2⌋
