@@ -203,7 +203,8 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
             low = std::min(low, value), high = std::max(high, value);
         plot::PlotConfig config;
         config.x_label = "m − n";
-        config.y_label = "q·k";
+        // No y label: the legend names the curve (q·k), and a label there would sit on the
+        // line beside the circle.
         plot::PlotView& view = rope_curve_view;
         view.SetHome(plot::Range{-static_cast<double>(kRopeCurveHalfWidth), kRopeCurveHalfWidth},
                      plot::Range{low * 1.1, high * 1.1});
