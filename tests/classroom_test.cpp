@@ -38,17 +38,6 @@ protected:
     void Press(int key, bool shift = false, bool ctrl = false) {
         Frame({}, {KeyPress{key, shift, ctrl}});
     }
-    // A left click in the middle of a recorded widget, over three frames.
-    void Click(const std::string& name) {
-        const WidgetRect rect = app.recorder.rects.at(name);
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = ImVec2((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2);
-        Frame();
-        io.MouseDown[0] = true;
-        Frame();
-        io.MouseDown[0] = false;
-        Frame();
-    }
     // Changes a shared number, a panel's own setting and the view, as a student would.
     void Disturb() {
         ASSERT_EQ(app.scene.Apply(R"({"pos_a": 77, "pair": 9, "d_model": 64, "base": 500,

@@ -52,19 +52,6 @@ TEST_F(Headless, EveryPanelSurvivesSweepOfSharedState) {
     }
 }
 
-TEST_F(Headless, SoloPanelLayoutDrawsEachPanel) {
-    for (const PanelEntry& entry : app.panels.Entries()) {
-        FrameOptions options;
-        options.solo_panel = entry.id;
-        for (int frame = 0; frame < 300; ++frame) {
-            state.pos_a = frame * 0.5;
-            state.pair = frame % 256;
-            Frame(options);
-            if (HasFatalFailure()) return;
-        }
-    }
-}
-
 TEST_F(Headless, ArrowKeysMovePositionAndPair) {
     Frame();
     PressKey(262); // Right

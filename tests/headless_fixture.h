@@ -58,6 +58,33 @@ protected:
         return dynamic_cast<PanelType&>(*entry->panel);
     }
 
+    // Presents one panel (filling the window) with the widget recorder on, over `frames` frames
+    // (sizes and scrollbars settle); each frame records the widgets' places afresh.
+    void Present(const std::string& id, int frames = 3) {
+        app.view.presented_panel = id;
+        app.recorder.enabled = true;
+        for (int frame = 0; frame < frames; ++frame) {
+            app.recorder.layout.clear();
+            Frame();
+        }
+    }
+
+    // A left click at a point, over three frames (move, press, release), as a person clicks.
+    void ClickAt(ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        Frame();
+        io.MouseDown[0] = true;
+        Frame();
+        io.MouseDown[0] = false;
+        Frame();
+    }
+    // The same in the middle of a widget the recorder saw (it must be on screen).
+    void Click(const std::string& name) {
+        const pelab::WidgetRect rect = app.recorder.rects.at(name);
+        ClickAt(ImVec2((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2));
+    }
+
     // The ImGui window of a registered panel.
     ImGuiWindow* WindowOf(const std::string& id) {
         return ImGui::FindWindowByName(app.panels.Find(id)->window_name.c_str());

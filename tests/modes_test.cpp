@@ -16,14 +16,6 @@ namespace {
 
 class Modes : public HeadlessApp {
 protected:
-    void Present(const std::string& panel) {
-        app.view.presented_panel = panel;
-        app.recorder.enabled = true;
-        for (int frame = 0; frame < 3; ++frame) {
-            app.recorder.layout.clear();
-            Frame();
-        }
-    }
     bool Drawn(const std::string& name) { return app.recorder.layout.count(name) == 1; }
 };
 

@@ -270,7 +270,7 @@ check("every topic has a question", set(topic_count) == TOPICS, str(dict(topic_c
 
 print("== show: panels, scene fields, widget names (from the repository's sources)")
 registry = open(os.path.join(REPO, "app/panels/panel_registry.cpp"), encoding="utf-8").read()
-panel_ids = set(re.findall(r'Add<\w+>\("([a-z]+)"', registry))
+panel_ids = set(re.findall(r'^\s*\{"([a-z]+)", "', registry, re.M))
 formats = open(os.path.join(REPO, "docs/file-formats.md"), encoding="utf-8").read()
 table = formats.split("<!-- scene-fields")[1].split("<!-- /scene-fields -->")[0]
 scene_fields = set(re.findall(r"^\| `([a-z0-9_]+)` \|", table, re.M))

@@ -19,15 +19,6 @@ class Registry : public HeadlessApp {
 protected:
     Registry() : HeadlessApp(ImVec2(1280, 800)) {}
 
-    void Click(ImVec2 at) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = at;
-        Frame();
-        io.MouseDown[0] = true;
-        Frame();
-        io.MouseDown[0] = false;
-        Frame();
-    }
     static ImVec2 Centre(const WidgetRect& r) {
         return ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1));
     }
@@ -80,13 +71,13 @@ TEST_F(Registry, EveryPanelIsInTheViewMenu) {
     Frame();
     Frame();
     ASSERT_TRUE(app.recorder.rects.count("menu.view"));
-    Click(Centre(app.recorder.rects["menu.view"]));
+    ClickAt(Centre(app.recorder.rects["menu.view"]));
     ASSERT_TRUE(app.recorder.rects.count("menu.panels"));
-    Click(Centre(app.recorder.rects["menu.panels"]));
+    ClickAt(Centre(app.recorder.rects["menu.panels"]));
     for (const PanelEntry& entry : app.panels.Entries())
         EXPECT_TRUE(app.recorder.rects.count("view." + entry.id)) << entry.id;
     ASSERT_TRUE(app.recorder.rects.count("view.clocks"));
-    Click(Centre(app.recorder.rects["view.clocks"]));
+    ClickAt(Centre(app.recorder.rects["view.clocks"]));
     EXPECT_FALSE(app.panels.Find("clocks")->open);
     EXPECT_TRUE(app.panels.Find("waves")->open);
 }
@@ -137,4 +128,43 @@ TEST(SceneFields, DocsListEveryFieldOfTheTable) {
     EXPECT_EQ(text.substr(begin, end + 22 - begin), expected)
         << "docs/file-formats.md's scene field list is out of date; replace it with:\n"
         << expected;
+}
+
+// README.md's panel table is the registry's (PanelInfos: title, id, summary), between two
+// markers; the test prints the block to paste when a panel is added or changed. docs/panels.md
+// describes every panel in detail: each id has its row there.
+TEST(PanelInfos, ReadmeAndDocsListEveryPanel) {
+    std::string expected = "<!-- panels: generated from the panel registry; "
+                           "tests/registry_test.cpp checks it -->\n| panel | id | what it shows "
+                           "|\n|---|---|---|\n";
+    for (const PanelInfo& info : PanelInfos())
+        expected +=
+            std::string("| **") + info.title + "** | `" + info.id + "` | " + info.summary + " |\n";
+    expected += "<!-- /panels -->";
+    const auto read = [](const char* page) {
+        std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/" + page);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    const std::string readme = read("README.md");
+    const std::size_t begin = readme.find("<!-- panels:");
+    const std::size_t end = readme.find("<!-- /panels -->");
+    ASSERT_NE(begin, std::string::npos) << "README.md needs this block:\n" << expected;
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(readme.substr(begin, end + 16 - begin), expected)
+        << "README.md's panel table is out of date; replace it with:\n"
+        << expected;
+    const std::string panels_page = read("docs/panels.md");
+    for (const PanelInfo& info : PanelInfos())
+        EXPECT_NE(panels_page.find(std::string("(`") + info.id + "`"), std::string::npos)
+            << "docs/panels.md has no row for the panel " << info.id;
+    // Listing builds no panel: the list and the registry agree, in order.
+    const PanelRegistry registry;
+    ASSERT_EQ(registry.Entries().size(), PanelInfos().size());
+    for (std::size_t k = 0; k < PanelInfos().size(); ++k)
+        EXPECT_EQ(registry.Entries()[k].id, PanelInfos()[k].id);
+    EXPECT_EQ(PanelIdList(), registry.IdList());
+    EXPECT_TRUE(IsPanelId("compare"));
+    EXPECT_FALSE(IsPanelId("comparee"));
 }

@@ -184,7 +184,6 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     export_attention->add_option("--out", attention.out, "Output file; - or none: stdout")
         ->check(FileName());
 
-    const PanelRegistry panels;
     ReadoutsOptions& readouts = result.readouts;
     CLI::App* readouts_command = app.add_subcommand(
         "readouts", "Print a scene with every panel's computed numbers as JSON (no window)");
@@ -198,7 +197,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
     screenshot->add_option("--scene", shot.scene, "Render this scene file")->check(FileName());
     screenshot->add_option("--panel", shot.panel,
-                           "Only this panel, filling the image: " + panels.IdList());
+                           "Only this panel, filling the image: " + PanelIdList());
     screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
     screenshot->add_option("--font-scale", shot.font_scale, "Text size factor, 0.5 to 4")
         ->check(PlainNumber())
@@ -293,10 +292,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         if (!size_error.empty()) {
             result.command = Command::Exit;
             result.exit_code = UsageError(size_error);
-        } else if (screenshot->count("--panel") > 0 && !panels.IsKnown(shot.panel)) {
+        } else if (screenshot->count("--panel") > 0 && !IsPanelId(shot.panel)) {
             result.command = Command::Exit;
             result.exit_code = UsageError("--panel: unknown panel " + Excerpt(shot.panel) +
-                                          "; known panels: " + panels.IdList());
+                                          "; known panels: " + PanelIdList());
         } else if (!shot.lesson.empty() && !shot.panel.empty()) {
             result.command = Command::Exit;
             result.exit_code = UsageError(

@@ -19,62 +19,89 @@
 
 namespace pelab {
 
-PanelRegistry::PanelRegistry() {
+namespace {
+
+template <typename PanelType> std::unique_ptr<Panel> Make() {
+    return std::make_unique<PanelType>();
+}
+
+} // namespace
+
+const std::vector<PanelInfo>& PanelInfos() {
     // clang-format off
-    Add<WavesPanel>("waves", "Waves: frequency explorer",
-        "sin and cos of one pair against position: ω, wavelength, the spectrum of all pairs", true);
-    Add<ComparePanel>("compare", "Compare two positions",
-        "PE(A) and PE(B) dimension by dimension: dot product, similarity, which pairs differ", true);
-    Add<ClocksPanel>("clocks", "Clocks: one hand per pair",
-        "every pair as a clock hand turning ω_i per position; pos A, pos B and a shift by k", true);
-    Add<OrderPanel>("order", "Order: does the model see word order?",
-        "\"dog bites man\" vs \"man bites dog\": attention scores with and without PE", true);
-    Add<HeatmapPanel>("heatmap", "PE heatmap: positions × dimensions",
-        "the whole PE matrix computed per pixel on the GPU, up to 65 536 × 4 096; zoom, hover, click",
-        false);
-    Add<CalculatorPanel>("calculator", "Calculator: PE(pos) step by step",
-        "every dimension worked out: i, 2i/d, base^(2i/d), angle, sin or cos; two positions side by side",
-        false);
-    Add<WorkedPanel>("worked", "Worked example: X = embedding + PE",
-        "\"The cat sat\" at d_model 4: editable embeddings, the PE rows, their sum, the same word elsewhere",
-        false);
-    Add<RotationPanel>("rotation", "Rotation: a shift by k is a fixed turn",
-        "PE(pos + k) = R_k·PE(pos) on the unit circle; PE(p)·PE(p + k) depends only on k",
-        false);
-    Add<PrecisionPanel>("precision", "Precision: float32 against exact",
-        "the error of the common float32 code, of float32 angles and of pelab_core, positions 1 to 10⁶",
-        false);
-    Add<CandidatesPanel>("candidates", "Why the obvious ideas fail",
-        "raw index, [0, 1] scaling, binary, digits, random, sin only, learned: each design constraint measured",
-        false);
-    Add<AlternativesPanel>("alternatives", "What came after: learned, RoPE, ALiBi, T5",
-        "a learned table's edge, RoPE's q·k from m − n, ALiBi's slopes, T5's buckets, long-context scaling",
-        false);
-    Add<QuizPanel>("quiz", "Quiz, flashcards and teach-back",
-        "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
-        false);
-    Add<StartPanel>("start", "Start here: where positions enter a transformer",
-        "tokens → embeddings + positional encoding → Q, K, V → scores → softmax; each box opens its panel",
-        false);
+    static const std::vector<PanelInfo> infos = {
+        {"waves", "Waves: frequency explorer",
+         "sin and cos of one pair against position: ω, wavelength, the spectrum of all pairs",
+         true, Make<WavesPanel>},
+        {"compare", "Compare two positions",
+         "PE(A) and PE(B) dimension by dimension: dot product, similarity, which pairs differ",
+         true, Make<ComparePanel>},
+        {"clocks", "Clocks: one hand per pair",
+         "every pair as a clock hand turning ω_i per position; pos A, pos B and a shift by k",
+         true, Make<ClocksPanel>},
+        {"order", "Order: does the model see word order?",
+         "\"dog bites man\" vs \"man bites dog\": attention scores with and without PE",
+         true, Make<OrderPanel>},
+        {"heatmap", "PE heatmap: positions × dimensions",
+         "the whole PE matrix computed per pixel on the GPU, up to 65 536 × 4 096; zoom, hover, click",
+         false, Make<HeatmapPanel>},
+        {"calculator", "Calculator: PE(pos) step by step",
+         "every dimension worked out: i, 2i/d, base^(2i/d), angle, sin or cos; two positions side by side",
+         false, Make<CalculatorPanel>},
+        {"worked", "Worked example: X = embedding + PE",
+         "\"The cat sat\" at d_model 4: editable embeddings, the PE rows, their sum, the same word elsewhere",
+         false, Make<WorkedPanel>},
+        {"rotation", "Rotation: a shift by k is a fixed turn",
+         "PE(pos + k) = R_k·PE(pos) on the unit circle; PE(p)·PE(p + k) depends only on k",
+         false, Make<RotationPanel>},
+        {"precision", "Precision: float32 against exact",
+         "the error of the common float32 code, of float32 angles and of pelab_core, positions 1 to 10⁶",
+         false, Make<PrecisionPanel>},
+        {"candidates", "Why the obvious ideas fail",
+         "raw index, [0, 1] scaling, binary, digits, random, sin only, learned: each design constraint measured",
+         false, Make<CandidatesPanel>},
+        {"alternatives", "What came after: learned, RoPE, ALiBi, T5",
+         "a learned table's edge, RoPE's q·k from m − n, ALiBi's slopes, T5's buckets, long-context scaling",
+         false, Make<AlternativesPanel>},
+        {"quiz", "Quiz, flashcards and teach-back",
+         "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
+         false, Make<QuizPanel>},
+        {"start", "Start here: where positions enter a transformer",
+         "tokens → embeddings + positional encoding → Q, K, V → scores → softmax; each box opens its panel",
+         false, Make<StartPanel>},
+    };
     // clang-format on
+    return infos;
+}
+
+std::string PanelIdList() {
+    std::string list;
+    for (const PanelInfo& info : PanelInfos())
+        list += (list.empty() ? "" : ", ") + std::string(info.id);
+    return list;
+}
+
+bool IsPanelId(const std::string& id) {
+    for (const PanelInfo& info : PanelInfos())
+        if (id == info.id) return true;
+    return false;
+}
+
+PanelRegistry::PanelRegistry() {
+    for (const PanelInfo& info : PanelInfos()) {
+        PanelEntry entry;
+        entry.id = info.id;
+        entry.title = info.title;
+        entry.description = info.summary;
+        entry.open_by_default = entry.open = info.open_by_default;
+        entry.panel = info.make();
+        entry.window_name = entry.title + "###" + entry.id;
+        entries_.push_back(std::move(entry));
+    }
     // The declared widget names, once: lessons and quizzes check every highlight against them.
     for (const PanelEntry& entry : entries_)
         for (const std::string& name : entry.panel->WidgetNames())
             widget_names_.push_back(name);
-}
-
-template <typename PanelType>
-void PanelRegistry::Add(const char* id, const char* title, const char* description,
-                        bool open_by_default) {
-    PanelEntry entry;
-    entry.id = id;
-    entry.title = title;
-    entry.description = description;
-    entry.open_by_default = open_by_default;
-    entry.open = open_by_default;
-    entry.panel = std::make_unique<PanelType>();
-    entry.window_name = entry.title + "###" + entry.id;
-    entries_.push_back(std::move(entry));
 }
 
 PanelEntry* PanelRegistry::Find(const std::string& id) {
@@ -90,10 +117,7 @@ const PanelEntry* PanelRegistry::Find(const std::string& id) const {
 }
 
 std::string PanelRegistry::IdList() const {
-    std::string list;
-    for (const PanelEntry& entry : entries_)
-        list += (list.empty() ? "" : ", ") + entry.id;
-    return list;
+    return PanelIdList();
 }
 
 bool WidgetNameMatches(const std::string& pattern, const std::string& name) {

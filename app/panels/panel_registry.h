@@ -22,6 +22,21 @@ struct PanelEntry {
     std::string window_name;
 };
 
+/// What a panel is, before one is built: its id, title, one-line summary, whether it opens by
+/// default, and how to build it. PanelInfos() lists every panel once, in menu order; the menus,
+/// `--panel`'s help, the README's panel table and the tests read it (listing builds no panel).
+struct PanelInfo {
+    const char* id;
+    const char* title;
+    const char* summary;
+    bool open_by_default;
+    std::unique_ptr<Panel> (*make)();
+};
+const std::vector<PanelInfo>& PanelInfos();
+/// "waves, compare, …", for messages and help, from PanelInfos().
+std::string PanelIdList();
+bool IsPanelId(const std::string& id);
+
 /// Whether a declared widget name matches name: equal, or with "<i>" standing for one or more
 /// digits ("clocks.summary_pair_<i>" matches "clocks.summary_pair_3").
 bool WidgetNameMatches(const std::string& pattern, const std::string& name);
@@ -49,8 +64,6 @@ public:
                                                 const nlohmann::json& scene) const override;
 
 private:
-    template <typename PanelType>
-    void Add(const char* id, const char* title, const char* description, bool open_by_default);
     std::vector<PanelEntry> entries_;
     std::vector<std::string> widget_names_;
 };

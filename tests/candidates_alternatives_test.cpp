@@ -25,13 +25,17 @@ protected:
         HeadlessApp::SetUp();
         app.recorder.enabled = true;
     }
-    void Present(const char* id) {
-        app.view.presented_panel = id;
-        for (int frame = 0; frame < 3; ++frame)
-            Frame();
-    }
     bool Recorded(const std::string& name) const { return app.recorder.rects.count(name) > 0; }
 };
+
+// One fixture, named by each test's subject.
+class CandidatesUi : public History {};
+class AlternativesUi : public History {};
+class RopeTab : public History {};
+class LearnedTableTab : public History {};
+class AlibiTab : public History {};
+class LongContextTab : public History {};
+class SideBySideTab : public History {};
 
 const nlohmann::json& Row(const nlohmann::json& readouts, const std::string& id) {
     for (const auto& row : readouts["properties"])
@@ -46,7 +50,7 @@ const nlohmann::json& Row(const nlohmann::json& readouts, const std::string& id)
 // (max = N − 1), index / length changes with L (5/10 − 5/100 = 0.45), binary is not smooth
 // (7 → 8 flips 4 bits), the learned table has no row past L, and sin + cos pairs pass every
 // column.
-TEST_F(History, CandidateVerdictsFollowTheDocuments) {
+TEST_F(CandidatesUi, VerdictsFollowThePublishedArguments) {
     CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
     Present("candidates");
     const nlohmann::json r = panel.Readouts(state);
@@ -73,7 +77,7 @@ TEST_F(History, CandidateVerdictsFollowTheDocuments) {
 // word": ‖PE(100)‖ of the raw index at d 512 is 100·√512, a thousand times 0.1·√512. The
 // widely copied PyTorch recipe's √d_model scaling makes the embedding 0.1·512 = 51.2 against
 // sin + cos's √256 = 16.
-TEST_F(History, DrowningMeterMeasuresBothNorms) {
+TEST_F(CandidatesUi, DrowningMeterMeasuresBothNorms) {
     CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
     ASSERT_EQ(app.scene.Apply(R"({"candidates_plot": "raw_index", "pos_a": 100})"), "");
     Present("candidates");
@@ -112,7 +116,7 @@ TEST_F(History, DrowningMeterMeasuresBothNorms) {
     EXPECT_EQ(fractional.find("past L"), std::string::npos) << fractional;
 }
 
-TEST_F(History, CandidatesSurviveTheirRangesAndRefuseBadScenes) {
+TEST_F(CandidatesUi, SurviveTheirRangesAndRefuseBadScenes) {
     CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
     for (
         const char* scene :
@@ -133,7 +137,7 @@ TEST_F(History, CandidatesSurviveTheirRangesAndRefuseBadScenes) {
     EXPECT_EQ(panel.candidate, before);
 }
 
-TEST_F(History, EveryAlternativesTabDraws) {
+TEST_F(AlternativesUi, EveryTabDraws) {
     const char* expected[kAlternativesTabCount] = {
         "alternatives.learned_lookup_result", "alternatives.rope_check",
         "alternatives.alibi_matrix",          "alternatives.t5_plot",
@@ -151,7 +155,7 @@ TEST_F(History, EveryAlternativesTabDraws) {
 
 // RoPE: the score from rotating both vectors, recomputed here pair by pair, equals the panel's
 // and the one from m − n alone; moving both positions together leaves it.
-TEST_F(History, RopeScoreDependsOnlyOnTheDistance) {
+TEST_F(RopeTab, ScoreDependsOnlyOnTheDistance) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "rope", "d_model": 64, "pos_a": 17,
                                   "pos_b": 5, "base": 10000})"),
@@ -175,7 +179,7 @@ TEST_F(History, RopeScoreDependsOnlyOnTheDistance) {
 }
 
 // The learned table's edge and its published parameter count (BERT-base: 512 × 768 = 393 216).
-TEST_F(History, LearnedTableHasAHardEdge) {
+TEST_F(LearnedTableTab, HasAHardEdge) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "learned", "learned_lookup": 512})"), "");
     Present("alternatives");
@@ -198,7 +202,7 @@ TEST_F(History, LearnedTableHasAHardEdge) {
 // sentence's second row weighs its first word by e^(−m)/(e^(−m) + e^(1/√32)) and its first row
 // is all on itself, so the re-ordered weights differ by exactly 1/(1 + e^(m + 1/√32)); with the
 // bias divided by √d it would be 1/(1 + e^((m + 1)/√32)).
-TEST_F(History, AlibiCausalWeightsAddTheBiasAfterScaling) {
+TEST_F(AlibiTab, CausalWeightsAddTheBiasAfterScaling) {
     for (const double m : {0.0, 0.25, 0.5, 1.0, 2.0}) {
         const AlibiTie tie = AlibiBreaksTie("the cat", "cat the", m);
         ASSERT_TRUE(tie.error.empty()) << tie.error;
@@ -213,7 +217,7 @@ TEST_F(History, AlibiCausalWeightsAddTheBiasAfterScaling) {
 // ALiBi and the order tie: reversing "dog bites man" keeps every distance |i − j|, so the
 // symmetric bias cannot break the tie; a re-ordering that moves words closer does. The causal
 // mask breaks it in the attention weights either way.
-TEST_F(History, AlibiBreaksTheTieOnlyWhereDistancesChange) {
+TEST_F(AlibiTab, BreaksTheTieOnlyWhereDistancesChange) {
     const AlibiTie reversed = AlibiBreaksTie("dog bites man", "man bites dog", 0.5);
     EXPECT_TRUE(reversed.same_words);
     EXPECT_EQ(reversed.without_bias, 0.0);
@@ -237,7 +241,7 @@ TEST_F(History, AlibiBreaksTheTieOnlyWhereDistancesChange) {
 
 // Long-context scaling readouts at Llama 3's settings: pair 0 (wavelength 2π < 8192/4) kept,
 // the last pair (wavelength ≫ 8192) divided by 8; YaRN's temperature 0.1·ln 8 + 1.
-TEST_F(History, ScalingReadoutsAtLlama3Settings) {
+TEST_F(LongContextTab, ReadoutsAtLlama3Settings) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "scaling", "base": 500000, "scaling_d": 128,
                                   "scaling_factor": 8, "scaling_context": 8192})"),
@@ -251,7 +255,7 @@ TEST_F(History, ScalingReadoutsAtLlama3Settings) {
     EXPECT_EQ(r["none"]["temperature_factor"].get<double>(), 1.0);
 }
 
-TEST_F(History, AlternativesRefuseBadScenes) {
+TEST_F(AlternativesUi, RefuseBadScenes) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "nope"})").find("alternatives_tab"),
               std::string::npos);
@@ -278,7 +282,7 @@ TEST_F(History, AlternativesRefuseBadScenes) {
 //   rot(x, p) turns pair i by p·10000^(−2i/4); q = (1, 0, 0.5, 0.5) at m = 5, k = (0, 1, 1, 0) at n
 //   = 2 sum(a·b for rot(q, 5), rot(k, 2)) = 0.6258972748331131;
 // bad typed vectors are refused with the reason, and unequal lengths fall back to the seeded ones.
-TEST_F(History, RopeTakesTypedVectors) {
+TEST_F(RopeTab, TakesTypedVectors) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "rope", "rope_typed": true, "pos_a": 5,
                                   "pos_b": 2, "rope_q": "1, 0, 0.5, 0.5", "rope_k": "0 1 1 0"})"),
@@ -303,7 +307,7 @@ TEST_F(History, RopeTakesTypedVectors) {
 // Sinusoidal PE is absolute: it is added to the input, and the score of two real inputs
 // (word + PE) changes when both move together; only two bare encodings' dot product depends on
 // m − n alone. The side-by-side table says so, in the plain text colour, not a green "yes".
-TEST_F(History, SinusoidalIsMarkedAbsoluteNotRelative) {
+TEST_F(SideBySideTab, SinusoidalIsMarkedAbsoluteNotRelative) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     const std::vector<MethodRow> rows = panel.MethodRows(ComputeMethodChecks(panel, state));
     ASSERT_FALSE(rows.empty());

@@ -31,12 +31,14 @@ protected:
         HeadlessApp::SetUp();
         app.recorder.enabled = true;
     }
-    void Present(const char* id) {
-        app.view.presented_panel = id;
-        Frame();
-        Frame();
-    }
+    void Present(const char* id) { HeadlessApp::Present(id, 2); }
 };
+
+// One fixture, named by each test's subject.
+class CalculatorUi : public Formula {};
+class WorkedUi : public Formula {};
+class RotationUi : public Formula {};
+class PrecisionUi : public Formula {};
 
 std::vector<std::string> Split(const std::string& text, char separator) {
     std::vector<std::string> parts;
@@ -51,7 +53,7 @@ std::vector<std::string> Split(const std::string& text, char separator) {
 // The calculator at d 512, pos 3 and 4 (as in the published course): each CSV row's numbers
 // equal the formula evaluated here in long double, for the first 8 dims and for a range at the
 // end of the vector.
-TEST_F(Formula, CalculatorRowsMatchTheFormula) {
+TEST_F(CalculatorUi, RowsMatchTheFormula) {
     CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
     Present("calculator");
     for (const auto& [from, to] : {std::pair{0, 7}, std::pair{500, 511}}) {
@@ -88,7 +90,7 @@ TEST_F(Formula, CalculatorRowsMatchTheFormula) {
 // The summary says what the numbers say: at d 512, neighbours (3 vs 4) differ most in the first,
 // fast dimensions and least in the slow, late ones — the opposite of the published course's
 // "nearly identical early values". Far apart (3 vs 100 003) even the slow half has moved.
-TEST_F(Formula, CalculatorSummaryTellsTheTruthAboutNeighbours) {
+TEST_F(CalculatorUi, SummaryTellsTheTruthAboutNeighbours) {
     // Independent: the largest |Δ| in each half of the vector, in long double.
     const auto largest = [](double a, double b, int first, int last) {
         long double worst = 0;
@@ -118,7 +120,7 @@ TEST_F(Formula, CalculatorSummaryTellsTheTruthAboutNeighbours) {
 }
 
 // d_model 4096, every dimension: the clipper draws only the rows in view, so a frame stays cheap.
-TEST_F(Formula, CalculatorScrollsTheWholeOf4096Dims) {
+TEST_F(CalculatorUi, ScrollsTheWholeOf4096Dims) {
     CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
     state.d_model = 4096;
     calc.dim_from = 0, calc.dim_to = 4095;
@@ -141,7 +143,7 @@ TEST_F(Formula, CalculatorScrollsTheWholeOf4096Dims) {
 
 // The CSV saves through the atomic writer: a folder or a missing folder is refused with a
 // message, a real path gets the rows.
-TEST_F(Formula, CalculatorCsvSavesOrSaysWhyNot) {
+TEST_F(CalculatorUi, CsvSavesOrSaysWhyNot) {
     CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
     const std::string path = testing::TempDir() + "/calculator.csv";
     EXPECT_EQ(SaveTextFile(path, calc.Csv(state)), "");
@@ -155,7 +157,7 @@ TEST_F(Formula, CalculatorCsvSavesOrSaysWhyNot) {
 // The published worked example with correctly rounded values (the issue's facts): PE(1) =
 // [0.841, 0.540, 0.010, 1.000]; "cat"@1 = [1.541, 0.240, 0.610, 1.100]; "sat"@2 =
 // [0.509, 0.484, 0.220, 0.500].
-TEST_F(Formula, WorkedExampleMatchesDocument002RoundedCorrectly) {
+TEST_F(WorkedUi, MatchesThePublishedExample) {
     WorkedPanel& worked = Get<WorkedPanel>("worked");
     Present("worked");
     const nlohmann::json r = worked.Readouts(state);
@@ -199,7 +201,7 @@ TEST_F(Formula, WorkedExampleMatchesDocument002RoundedCorrectly) {
 
 // Edited embeddings come and go through scenes; bad ones are refused naming the field, and a
 // sentence of 17 words is refused with a message instead of drawing.
-TEST_F(Formula, WorkedExampleEditsAndBadInput) {
+TEST_F(WorkedUi, EditsAndBadInput) {
     WorkedPanel& worked = Get<WorkedPanel>("worked");
     ASSERT_EQ(app.scene.Apply(R"({"worked_embeddings": {"Cat": [1.5]}, "worked_d_model": 6})"), "");
     Present("worked");
@@ -242,7 +244,7 @@ TEST_F(Formula, WorkedExampleEditsAndBadInput) {
 // The rotation panel's numbers: R_k for the selected pair from cos and sin of ω·k computed here;
 // the residual in double is rounding only; the curves from four starts coincide (spread ≈ 0 next
 // to their size d/2), checked against long double dot products of the reference PE.
-TEST_F(Formula, RotationNumbersMatchTheFormula) {
+TEST_F(RotationUi, NumbersMatchTheFormula) {
     RotationPanel& rotation = Get<RotationPanel>("rotation");
     state.d_model = 64, state.pair = 3, state.shift_k = 7, state.pos_a = 10;
     Present("rotation");
@@ -278,7 +280,7 @@ TEST_F(Formula, RotationNumbersMatchTheFormula) {
 // The precision panel's readouts against the issue's measured values at d 512 (float32 code
 // ≈ 1.2e-4 near 2048, ≈ 5e-3 at 10⁵, ≈ 0.06 at 10⁶, within a factor 2.5; pelab ≈ 3e-8), and its
 // sentence against the shift it reports.
-TEST_F(Formula, PrecisionErrorsAndTheirMeaning) {
+TEST_F(PrecisionUi, ErrorsAndTheirMeaning) {
     PrecisionPanel& precision = Get<PrecisionPanel>("precision");
     Present("precision");
     const nlohmann::json r = precision.Readouts(state);
