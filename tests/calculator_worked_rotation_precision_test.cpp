@@ -154,7 +154,7 @@ TEST_F(CalculatorUi, CsvSavesOrSaysWhyNot) {
     EXPECT_NE(SaveTextFile("/nonexistent-folder/x.csv", "x"), "");
 }
 
-// The published worked example with correctly rounded values (the facts): PE(1) =
+// The published worked example with correctly rounded values (rounded, not truncated): PE(1) =
 // [0.841, 0.540, 0.010, 1.000]; "cat"@1 = [1.541, 0.240, 0.610, 1.100]; "sat"@2 =
 // [0.509, 0.484, 0.220, 0.500].
 TEST_F(WorkedUi, MatchesThePublishedExample) {
@@ -277,9 +277,9 @@ TEST_F(RotationUi, NumbersMatchTheFormula) {
     EXPECT_FALSE(rotation.Readouts(state).contains("residual_double"));
 }
 
-// The precision panel's readouts against the measured values at d 512 (float32 code
-// ≈ 1.2e-4 near 2048, ≈ 5e-3 at 10⁵, ≈ 0.06 at 10⁶, within a factor 2.5; pelab ≈ 3e-8), and its
-// sentence against the shift it reports.
+// The precision panel's readouts against the measured values docs/panels.md states at d 512
+// (float32 code ≈ 1.2e-4 near 2048, ≈ 5e-3 at 10⁵, ≈ 0.06 at 10⁶, within a factor 2.5; pelab ≈
+// 3e-8), and its sentence against the shift it reports.
 TEST_F(PrecisionUi, ErrorsAndTheirMeaning) {
     PrecisionPanel& precision = Get<PrecisionPanel>("precision");
     Present("precision");

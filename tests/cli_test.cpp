@@ -991,7 +991,7 @@ TEST_F(Cli, LessonNotesPrintsCaptionsAndNotes) {
 }
 
 // `pelab lesson widgets` lists the names a step may highlight: the waves panel's include the
-// spectrum and the base slider (the names), every line is the panel's; all panels with
+// spectrum and the base slider, and every line is the panel's; all panels with
 // their titles; an unknown panel is refused with the list.
 TEST_F(Cli, LessonWidgetsListsTheDeclaredNames) {
     const Result waves = Run({"lesson", "widgets", "waves"}, {"DISPLAY", "WAYLAND_DISPLAY"});

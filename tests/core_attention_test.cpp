@@ -179,7 +179,7 @@ TEST(Attention, WithPeScoresMatchIndependentComputationAndDiffer) {
 
 // "B re-ordered into A's order, minus A", computed here from the reference PE: with PE, "dog"
 // at position 2 of B against "dog" at position 0 of A differs by 2·PE(2)[dog] + |PE(2)|² −
-// 2·PE(0)[dog] − |PE(0)|² (the 10.82 vs 9.00); without PE the whole matrix is 0.
+// 2·PE(0)[dog] − |PE(0)|² (10.82 vs 9.00); without PE the whole matrix is 0.
 TEST(Attention, ReorderedDifferenceIsZeroWithoutPeAndMatchesReferenceWithIt) {
     OrderDemoOptions options; // one-hot, d = 16, PE on
     OrderDemoResult r = run_order_demo("dog bites man", "man bites dog", options);
@@ -271,7 +271,7 @@ TEST(Attention, SqrtDEmbeddingScaleMultipliesEmbeddingsOnly) {
 }
 
 // Repeated words: "a a b" vs "b a a" with PE scale 5. Matching the k-th "a" of B with the k-th
-// of A gives 37.25; the other matching gives 14.16 (the numbers, recomputed here from the
+// of A gives 37.25; the other matching gives 14.16 (numbers recomputed here from the
 // reference PE over both matchings), and only the better one says how far apart the orders are.
 TEST(Attention, RepeatedWordsUseTheBestMatching) {
     OrderDemoOptions options; // one-hot, d = 16

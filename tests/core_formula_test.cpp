@@ -1,6 +1,6 @@
 // Core pieces of the "inside the formula" panels: the calculator's steps, the rotation residual
 // in double, the shift curves, and the float32 recipes' errors. Expected values come from the
-// published articles, the issue's measured numbers, or the long double reference.
+// published articles, the measured numbers docs/panels.md states, or the long double reference.
 #include "pelab/precision.h"
 #include "pelab/rotation.h"
 #include "pelab/sinusoidal.h"
@@ -35,7 +35,7 @@ TEST(Calculator, StepsFollowTheFormula) {
     }
 }
 
-// PE(pos + k) = R_k·PE(pos) holds to double rounding (the issue: ≈ 1e-16), for every pair.
+// PE(pos + k) = R_k·PE(pos) holds to double rounding (≈ 1e-16), for every pair.
 TEST(Rotation, ResidualInDoubleIsRoundingOnly) {
     EXPECT_LT(rotation_residual_double(3, 5, 512, 10000), 1e-14);
     EXPECT_LT(rotation_residual_double(100, -37, 64, 10000), 1e-13);
@@ -62,8 +62,8 @@ TEST(Rotation, ShiftCurvesCoincideForEveryStart) {
     EXPECT_THROW(shift_dot_products(5, 3, 2, d, 10000), std::exception);
 }
 
-// The issue's measured errors at d 512 (float32 code: ≈ 1.2e-4 at 2 048, ≈ 5e-3 at 10⁵,
-// ≈ 0.06 at 10⁶; pelab ≈ 3e-8), each within a factor of 2.5.
+// The measured errors docs/panels.md states at d 512 (float32 code: ≈ 1.2e-4 at 2 048, ≈ 5e-3 at
+// 10⁵, ≈ 0.06 at 10⁶; pelab ≈ 3e-8), each within a factor of 2.5.
 TEST(Precision, Float32RecipeErrorsMatchTheKnownValues) {
     const struct { double pos, expected; } known[] = {{2048, 1.2e-4}, {1e5, 5e-3}, {1e6, 0.06}};
     for (const auto& k : known) {

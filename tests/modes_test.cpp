@@ -1,5 +1,5 @@
 // Beginner and advanced modes, Play by whole positions, and the one way a position is written.
-// The expectations come from the issue that asked for them: beginner hides the base, the
+// The expectations are the modes' definition (docs/panels.md): beginner hides the base, the
 // heatmap's layout, the order panel's scale and √d and the candidates' settings unless a lesson
 // points at one; Play steps whole positions unless "smooth"; theme, text size and mode are the
 // room's and stay through a lesson's steps.

@@ -164,7 +164,7 @@ TEST(Compare, ExplanationWordsCountsForOneOrManyAtEveryWidth) {
     EXPECT_NE(two.find("Pair 1 (wavelength 628) separates"), std::string::npos) << two;
 }
 
-// The cases where the old text said "every pair has wrapped past half a cycle" while a
+// Cases where the old text said "every pair has wrapped past half a cycle" while a
 // slow pair had barely moved: d 4, base 1e4, 0 vs 5 (pair 1 turns 0.05 rad); d 4, base 1e6,
 // 3 vs 50 (pair 1: ω = 1e6^-0.5 = 0.001, turns 0.047 rad); d 6, base 1e6, 0 vs 3.5 (pairs 1, 2:
 // ω = 0.01 and 1e-4, 0.035 and 0.00035 rad). And nowhere "wrapped around" or "random": a pair

@@ -56,8 +56,8 @@ TEST(Precision, MeasuredFrameworkFiguresAreWhatTheReferenceScriptMeasures) {
                 << d << " " << k;
         }
     }
-    // The figures at d 512: PyTorch 6.5e-5 / 5.3e-3 / 0.045, NumPy 1.29e-4 / 6.3e-3 /
-    // 0.068, the floor 6.1e-5 / 5.3e-3 / 0.038.
+    // The figures docs/panels.md states at d 512: PyTorch 6.5e-5 / 5.3e-3 / 0.045, NumPy 1.29e-4
+    // / 6.3e-3 / 0.068, the floor 6.1e-5 / 5.3e-3 / 0.038.
     EXPECT_NEAR(measured["torch"]["512"][2].get<double>(), 0.045, 0.001);
     EXPECT_NEAR(measured["numpy"]["512"][2].get<double>(), 0.068, 0.001);
 }

@@ -54,7 +54,7 @@ TEST_F(QuizTest, BuiltInQuizIsCompleteAndMatchesItsFile) {
     EXPECT_EQ(quiz().quiz.questions.size(), file["questions"].size());
     EXPECT_GE(quiz().quiz.questions.size(), 8u);
     EXPECT_GE(quiz().quiz.cards.size(), 8u);
-    // The seven ideas the issue names, each with keywords.
+    // The seven ideas a teach-back on positional encoding should name, each with keywords.
     ASSERT_EQ(quiz().quiz.rubric.size(), 7u);
     // The five "check your understanding" topics of the published course and the panels: every
     // question has a topic and a show.

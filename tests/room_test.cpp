@@ -5,7 +5,7 @@
 //    smaller), and the lesson bar takes at most a fifth of the height.
 //  - Presented panels: each design-card panel presented alone at 1024×768 ×2 keeps its defining
 //    element and its result in view, the same way.
-// The expected widget lists come from the issue that asked for them (the picture, the element
+// The expected widget lists are what a room needs of each panel (the picture, the element
 // that is the widget, the result), not from the panels' code.
 #include "headless_fixture.h"
 #include "lesson.h"
