@@ -580,3 +580,16 @@ TEST_F(Panels4, PresetThatWidensDModelKeepsTheTableInBounds) {
     EXPECT_EQ(state.pos_b, 50);
     EXPECT_EQ(Get<ComparePanel>("compare").pe_a.size(), 128u);
 }
+
+// The compare panel's offset plot spans a round number at least twice |B − A| (64 at least):
+// the axis stays still while B is dragged within a step.
+TEST(Compare, OffsetPlotSpansARoundNumber) {
+    EXPECT_EQ(OffsetPlotSpan(0), 64.0);
+    EXPECT_EQ(OffsetPlotSpan(32), 64.0);
+    EXPECT_EQ(OffsetPlotSpan(47), 100.0);
+    EXPECT_EQ(OffsetPlotSpan(50), 100.0);
+    EXPECT_EQ(OffsetPlotSpan(51), 200.0);
+    EXPECT_EQ(OffsetPlotSpan(147), 500.0);
+    EXPECT_EQ(OffsetPlotSpan(250), 500.0);
+    EXPECT_EQ(OffsetPlotSpan(999999), 2e6); // the panel clamps it to the position range
+}

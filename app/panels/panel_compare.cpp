@@ -289,11 +289,22 @@ void ComparePanel::DrawShift(FrameContext& frame) {
                    "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
 }
 
+double OffsetPlotSpan(double offset) {
+    const double wanted = 2.0 * offset;
+    if (wanted <= 64.0) return 64.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(wanted)));
+    for (const double step : {1.0, 2.0, 5.0, 10.0})
+        if (step * decade >= wanted) return step * decade;
+    return 10.0 * decade;
+}
+
 void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
     const AppState& state = frame.state;
     const double offset = std::fabs(state.pos_b - state.pos_a);
-    // Offsets from 0 to twice B − A (at least 64, at most the position range), 512 samples.
-    const double span = std::clamp(2.0 * offset, 64.0, kUiMaxPosition);
+    // Offsets from 0 to a round number at least twice B − A (64, 100, 200, 500, 1 000, …; at
+    // most the position range), 512 samples. Round spans keep the axis still while B is
+    // dragged, and the curve (512 × d/2 cosines) is recomputed only when the span steps.
+    const double span = std::min(OffsetPlotSpan(offset), kUiMaxPosition);
     if (span != curve_span || state.d_model != curve_d_model || state.base != curve_base) {
         CoreTimer core_time(frame.stats);
         constexpr int kSamples = 512;

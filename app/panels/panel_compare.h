@@ -13,6 +13,10 @@
 
 namespace pelab {
 
+/// The offset plot's x span for |B − A| = offset: 64, or the first of 1, 2, 5 × 10ⁿ that is at
+/// least twice the offset (so both markers sit in its first half or at its middle).
+double OffsetPlotSpan(double offset);
+
 struct ComparePanel : Panel {
     enum class DimensionFilter { All, SinOnly, CosOnly, Range, EveryKth };
     // View state.
