@@ -165,7 +165,9 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
     draw->AddText(ImVec2(centre.x - caption_size.x * 0.5f, text_y),
                   ImGui::GetColorU32(ImGuiCol_Text), caption);
     char label[48];
-    std::snprintf(label, sizeof label, lambda < 1e4 ? "λ %.1f" : "λ %.0f", lambda);
+    // One decimal below 10 000, whole above; grouped as every number in the app (λ 60 611).
+    const double shown = lambda < 1e4 ? std::round(lambda * 10) / 10 : std::round(lambda);
+    std::snprintf(label, sizeof label, "λ %s", ShownNumber(shown).c_str());
     const ImVec2 label_size = ImGui::CalcTextSize(label);
     draw->AddText(ImVec2(centre.x - label_size.x * 0.5f, text_y + font),
                   ImGui::GetColorU32(ImGuiCol_TextDisabled), label);

@@ -26,7 +26,7 @@ constexpr int kPointsPerDecade = 20;
 // Short names for the legend and the table (the tooltips say what each recipe does).
 const char* RecipeLabel(int recipe) {
     const char* labels[3] = {"float32, correctly rounded", "float32 angle, double sin",
-                             "pelab_core"};
+                             "PE Lab (double angle)"};
     return labels[recipe];
 }
 
@@ -153,7 +153,7 @@ void PrecisionPanel::Draw(FrameContext& frame) {
         const bool grows = errors[0].back() > 100 * errors[0][positions.size() / 3];
         MutedWrappedText(grows ? "The common float32 code forms the angle pos·ω_i in float32: its "
                                  "relative error of a few 1e-8 becomes an absolute error that "
-                                 "grows with pos. pelab_core forms the angle in double and "
+                                 "grows with pos. PE Lab forms the angle in double and "
                                  "rounds only the result."
                                : "At this d_model and base the float32 code's angles happen to "
                                  "be exact, so its error does not grow with pos.");
@@ -227,7 +227,7 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##errors", 5, flags)) return;
-    const char* headers[] = {"position", "f32 rounded", "f32 angle", "pelab_core", "as if off by"};
+    const char* headers[] = {"position", "f32 rounded", "f32 angle", "PE Lab", "as if off by"};
     for (const char* header : headers)
         ImGui::TableSetupColumn(header);
     const char* tooltips[] = {
@@ -236,7 +236,7 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
         "angle = p·div_term, sin and cos, each step correctly rounded to float32; the code "
         "frameworks run (NumPy, PyTorch) rounds its own way: measured below the table",
         "the same float32 angle, then sin and cos in double: no better, the angle is already off",
-        "pelab_core: the angle in double, the result rounded once to float32",
+        "PE Lab: the angle in double, the result rounded once to float32",
         "how far, in positions, the float32 code's encoding of p is from p: max over pairs of "
         "|float32 angle − exact angle| / ω_i. Below 0.5, p is still nearer to itself than to "
         "p ± 1"};
