@@ -292,7 +292,8 @@ TEST_F(Classroom, CompareCsvParsesBackToTheNumbers) {
         const auto& row = rows[dim + 1];
         ASSERT_EQ(row.size(), 7u);
         EXPECT_EQ(std::stoi(row[0]), dim);
-        const long double omega = std::pow(10000.0L, -2.0L * (dim / 2) / 128.0L);
+        const int pair = dim / 2;
+        const long double omega = std::pow(10000.0L, -2.0L * pair / 128.0L);
         const long double a = dim % 2 == 0 ? std::sin(3.0L * omega) : std::cos(3.0L * omega);
         const long double b = dim % 2 == 0 ? std::sin(50.0L * omega) : std::cos(50.0L * omega);
         EXPECT_NEAR(std::stod(row[2]), static_cast<double>(omega), 1e-15);

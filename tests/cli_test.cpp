@@ -272,7 +272,8 @@ TEST_F(Cli, BadPeArgumentsExitTwoWithMessageAndNoFile) {
 }
 
 TEST_F(Cli, BadAttentionArgumentsExitTwo) {
-    const auto args = [](std::string a, std::string b, std::vector<std::string> extra = {}) {
+    const auto args = [](const std::string& a, const std::string& b,
+                         const std::vector<std::string>& extra = {}) {
         std::vector<std::string> v = {"export", "attention", "--sentence-a", a, "--sentence-b", b};
         v.insert(v.end(), extra.begin(), extra.end());
         return v;

@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 fs::path FreshDir(const char* name) {
-    const fs::path dir = fs::temp_directory_path() /
-                         ("pelab_test_" + std::string(name) + "_" + std::to_string(::getpid()));
+    fs::path dir = fs::temp_directory_path() /
+                   ("pelab_test_" + std::string(name) + "_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

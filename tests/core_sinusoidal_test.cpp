@@ -178,7 +178,7 @@ TEST(Sinusoidal, AccurateAtLargePositionsWhereFloatAnglesFail) {
             EXPECT_LT(fabsl(v[dim] - exact), 1e-6L) << "pos " << pos << " dim " << dim;
             if (pos == 2047.0) {
                 const float w =
-                    std::exp(static_cast<float>(dim / 2 * 2) * -(std::log(10000.0f) / 512.0f));
+                    std::exp(static_cast<float>(dim - dim % 2) * -(std::log(10000.0f) / 512.0f));
                 const float angle = static_cast<float>(pos) * w;
                 const float naive = dim % 2 == 0 ? std::sin(angle) : std::cos(angle);
                 worst_float_angle_at_2048 =

@@ -126,7 +126,7 @@ TEST_F(QuizTest, EveryQuestionRevealsThePanelThatShowsWhy) {
         Frame();
         const nlohmann::json scene = app.scene.Document();
         const std::string panel = q["show"]["present"];
-        const auto open = scene["open_panels"];
+        const auto& open = scene["open_panels"];
         EXPECT_NE(std::find(open.begin(), open.end(), panel), open.end()) << panel;
         EXPECT_NE(std::find(open.begin(), open.end(), "quiz"), open.end());
         const nlohmann::json show_scene = q["show"].value("scene", nlohmann::json::object());

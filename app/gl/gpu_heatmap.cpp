@@ -43,7 +43,9 @@ GLuint CompileShader(GLenum type, const std::string& source, const char* name, s
     std::string log(static_cast<std::size_t>(std::max(length, 1)), '\0');
     glGetShaderInfoLog(shader, length, nullptr, log.data());
     std::fprintf(stderr, "pelab: shader %s did not compile:\n%s\n", name, log.c_str());
-    *error = std::string("shader ") + name + " did not compile: " + OneLine(log.c_str());
+    // c_str(): the log ends at its first NUL (GL counts the terminator in the length).
+    *error = std::string("shader ") + name + " did not compile: " +
+             OneLine(log.c_str()); // NOLINT(readability-redundant-string-cstr)
     glDeleteShader(shader);
     return 0;
 }

@@ -110,7 +110,7 @@ void SceneTable::Bool(const char* name, const char* doc, bool* target) {
 }
 
 void SceneTable::Text(const char* name, const char* doc, std::string* target,
-                      std::function<std::string(const std::string&)> check) {
+                      const std::function<std::string(const std::string&)>& check) {
     Add({name, doc,
          [=](const json& value, const json&) -> std::function<void()> {
              if (!value.is_string())

@@ -45,7 +45,7 @@ public:
     void Bool(const char* name, const char* doc, bool* target);
     /// check returns "" when the text is acceptable, else why not.
     void Text(const char* name, const char* doc, std::string* target,
-              std::function<std::string(const std::string&)> check);
+              const std::function<std::string(const std::string&)>& check);
 
     const std::vector<SceneField>& Fields() const { return fields_; }
     const SceneField* Find(const std::string& name) const;

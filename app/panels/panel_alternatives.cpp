@@ -25,6 +25,7 @@ const char* kTabTitles[kAlternativesTabCount] = {"Learned table", "RoPE",       
                                                  "T5 buckets",    "Long context", "Side by side"};
 constexpr int kShiftSweep = 1000; ///< the "depends only on m − n" checks move both by up to this
 constexpr int kShiftChecks = 100; ///< … in this many shifts
+constexpr int kShiftStep = kShiftSweep / kShiftChecks; ///< … this far apart (10)
 constexpr std::uint64_t kLearnedSeed = 2024;
 
 } // namespace
@@ -76,7 +77,7 @@ std::string ParseRopeVector(const std::string& text, std::vector<double>* values
     };
     for (const char c : text + " ") {
         if (c == ',' || c == ' ' || c == '\t') {
-            const std::string error = flush();
+            std::string error = flush();
             if (!error.empty()) return error;
         } else {
             token += c;
@@ -173,9 +174,8 @@ MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState&
     checks.learned_shift_change =
         rows >= 4 ? learned_max_shift_change(table, 0, 3, std::min(rows, kShiftChecks)) : 0;
     checks.learned_has_entry_at_rows = table.lookup(rows).has_value();
-    checks.rope_shift_change =
-        rope_max_shift_change(panel.RopeQuery(state), panel.RopeKey(state), m, n, state.base,
-                              kShiftChecks, kShiftSweep / kShiftChecks);
+    checks.rope_shift_change = rope_max_shift_change(panel.RopeQuery(state), panel.RopeKey(state),
+                                                     m, n, state.base, kShiftChecks, kShiftStep);
     double alibi_change = 0;
     for (int s = 1; s < kShiftSweep; ++s)
         alibi_change = std::max(alibi_change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -
@@ -407,8 +407,8 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
         "where the position enters the computation",
         "parameters it adds",
         "computed here: what happens past the training length",
-        "computed here: does a score depend only on the distance m − n? Largest change of the "
-        "score when both positions move together by 10, 20, … 990 (from pos A, pos B)"};
+        ("computed here: does a score depend only on the distance m − n? Largest change of the "
+         "score when both positions move together by 10, 20, … 990 (from pos A, pos B)")};
     const float font = ImGui::GetFontSize();
     if (ImGui::GetContentRegionAvail().x < font * 64) {
         // Narrow (a projector at text scale 2): one block per method, its facts as lines.

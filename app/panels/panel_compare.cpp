@@ -407,8 +407,8 @@ void ComparePanel::DrawTable(FrameContext& frame) {
         "PE(A) in this dimension",
         "PE(B) in this dimension",
         "Δ = |PE_A − PE_B|: how much this dimension differs between A and B (0 to 2)",
-        "pair i's share of the dot product: sin·sin + cos·cos = cos(ω_i·(A − B)), from −1 to 1; "
-        "the shares add up to PE(A)·PE(B)"};
+        ("pair i's share of the dot product: sin·sin + cos·cos = cos(ω_i·(A − B)), from −1 to 1; "
+         "the shares add up to PE(A)·PE(B)")};
     TableHeadersWithTooltips(frame, header_tips, "compare.table");
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);

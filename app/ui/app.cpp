@@ -120,9 +120,9 @@ json App::GuardStudentWork(json doc) {
     const json incoming = doc["teach_back_text"];
     const json current = field->write();
     if (!incoming.is_string()) return doc; // the scene table refuses it, with its message
-    if (incoming == "" || incoming == current) {
+    if (incoming.get<std::string>().empty() || incoming == current) {
         doc.erase("teach_back_text");
-    } else if (current != "") {
+    } else if (!current.is_string() || !current.get<std::string>().empty()) {
         doc.erase("teach_back_text");
         incoming_teach_back = incoming.get<std::string>();
     }

@@ -128,7 +128,7 @@ FileDialog::~FileDialog() {
 std::string FileDialog::ChooserName() {
     const char* forced = std::getenv("PELAB_FILE_CHOOSER");
     if (forced && *forced) {
-        const std::string name = forced;
+        std::string name = forced;
         if (name == "zenity" || name == "kdialog") return name;
         return "builtin";
     }

@@ -147,7 +147,8 @@ double rope_expected_similarity(double distance, int d, double base) {
     double sum = 0;
     for (int i = 0; i < d / 2; ++i)
         sum += std::cos(distance * omega(i, d, base));
-    return sum / (d / 2);
+    const int pairs = d / 2;
+    return sum / pairs;
 }
 
 double rope_decay_bound(double distance, int d, double base) {
@@ -160,7 +161,8 @@ double rope_decay_bound(double distance, int d, double base) {
         partial += std::polar(1.0, distance * omega(j - 1, d, base)); // S_j = Σ_{i<j} e^{iΔθ_i}
         sum += std::abs(partial);
     }
-    return sum / (d / 2);
+    const int pairs = d / 2;
+    return sum / pairs;
 }
 
 std::vector<double> seeded_vector(int d, std::uint64_t seed) {

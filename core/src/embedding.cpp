@@ -31,7 +31,7 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t index) {
     else if (lead == 0xE0)
         length = 3, min_second = 0xA0;
     else if (lead >= 0xE1 && lead <= 0xEC)
-        length = 3;
+        length = 3; // NOLINT(bugprone-branch-clone): one row per row of the Unicode table
     else if (lead == 0xED)
         length = 3, max_second = 0x9F;
     else if (lead >= 0xEE && lead <= 0xEF)

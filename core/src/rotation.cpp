@@ -80,7 +80,7 @@ std::vector<double> shift_dot_products(double pos, int k_min, int k_max, int d_m
         start_cos[i] = std::cos(pos * omegas[i]);
     }
     std::vector<double> dots;
-    dots.reserve(static_cast<std::size_t>(k_max - k_min + 1));
+    dots.reserve(static_cast<std::size_t>(k_max - k_min) + 1);
     for (int k = k_min; k <= k_max; ++k) {
         const double shifted = pos + k;
         double dot = 0;

@@ -93,7 +93,8 @@ double pe_value(double pos, int dim, int d_model, double base) {
     if (dim < 0 || dim >= d_model)
         throw InvalidArgument(
             concat("dimension must be in [0, ", d_model - 1, "] (got ", dim, ")"));
-    const double angle = pos * std::pow(base, -2.0 * (dim / 2) / d_model);
+    const int pair = dim / 2;
+    const double angle = pos * std::pow(base, -2.0 * pair / d_model);
     return dim % 2 == 0 ? std::sin(angle) : std::cos(angle);
 }
 
