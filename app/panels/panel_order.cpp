@@ -217,7 +217,7 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
     // the advanced reading (shown when a lesson points at them).
     if (!frame.ShowsAdvanced("order.first_word") && !frame.ShowsAdvanced("order.reordering_check"))
         return;
-    // Document 002's example: the word at position 1 is the same in both sentences, but the
+    // The published QKᵀ example: the word at position 1 is the same in both sentences, but the
     // first word differs, and so does how strongly the former attends to the latter.
     if (result.tokens_a.size() >= 2 && result.tokens_b.size() >= 2 &&
         result.tokens_a[1] == result.tokens_b[1] && result.tokens_a[0] != result.tokens_b[0]) {

@@ -1,4 +1,4 @@
-// panel_order.h — W4, the PE on/off order demo: "dog bites man" vs "man bites dog". Without a
+// panel_order.h — the PE on/off order demo: "dog bites man" vs "man bites dog". Without a
 // positional encoding, B's attention scores are A's scores re-ordered; with one, they differ.
 #pragma once
 

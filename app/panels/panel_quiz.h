@@ -1,4 +1,4 @@
-// panel_quiz.h — W11 (document 001's "check your understanding"): predict-then-reveal questions
+// panel_quiz.h — check your understanding: predict-then-reveal questions
 // with a score and feedback that explains, flashcards that flip by click or Space, and
 // teach-back: the student explains the idea in their own words beside a rubric of the key ideas,
 // with the ideas their text seems to mention marked (a word-matching hint, not a grade). The
