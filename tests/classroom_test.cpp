@@ -506,7 +506,9 @@ TEST_F(Classroom, TeachBackTextIsNeverLostToAScene) {
     EXPECT_EQ(state.pos_a, 9.0);
     EXPECT_FALSE(app.incoming_teach_back.has_value());
     // Other text: the question, and the student's text until they answer.
+    // (Applied when that frame ends; the next asks, and the question is placed in the third.)
     app.pending.apply_scene = {{"teach_back_text", "the show's text"}};
+    Frame();
     Frame();
     Frame();
     EXPECT_EQ(text(), "my own words");

@@ -32,13 +32,13 @@ protected:
     }
     void TearDown() override { ImGui::DestroyContext(); }
 
-    // One whole frame, then the invariants AppState promises.
+    // One whole frame, the window's own (RunFrame), then the invariants AppState promises.
     void Frame(const pelab::FrameOptions& options = {},
                const std::vector<pelab::KeyPress>& presses = {}) {
-        ImGui::NewFrame();
-        pelab::HandleShortcuts(app, presses);
-        pelab::DrawFrame(app, options, ImGui::GetIO().DeltaTime);
-        ImGui::Render();
+        pelab::FrameInput input;
+        input.keys = presses;
+        input.delta_seconds = ImGui::GetIO().DeltaTime;
+        pelab::RunFrame(app, options, input);
         ASSERT_NE(ImGui::GetDrawData(), nullptr);
         ASSERT_TRUE(ImGui::GetDrawData()->Valid);
         ASSERT_EQ(state.d_model % 2, 0);

@@ -122,6 +122,8 @@ TEST_F(QuizTest, EveryQuestionRevealsThePanelThatShowsWhy) {
         PredictRight(k, q);
         ASSERT_TRUE(quiz().Reveal(app.pending));
         EXPECT_TRUE(answer.right);
+        // The show is applied when the first frame ends; a tab it selects is drawn in the third.
+        Frame();
         Frame();
         Frame();
         const nlohmann::json scene = app.scene.Document();

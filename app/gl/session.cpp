@@ -2,7 +2,6 @@
 
 #include "app.h"
 #include "app_ui.h"
-#include "fonts.h"
 #include "frame_pacer.h"
 #include "gpu_heatmap.h"
 #include "json_input.h"
@@ -11,12 +10,12 @@
 #include "platform.h"
 #include "plot.h"
 #include "png_scene.h"
+#include "runner.h"
 #include "settings_file.h"
 #include "termination_watch.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
-#include <stb_image_write.h>
 
 #include <algorithm>
 #include <chrono>
@@ -63,40 +62,6 @@ std::string SettingsPath() {
     return (folder / "imgui.ini").string();
 }
 
-// One ImGui context for the lifetime of a session (RAII so every exit path destroys it).
-class ImGuiContextOwner {
-public:
-    /// ImGui never touches a settings file itself (io.IniFilename stays null): the session
-    /// reads and writes it through SettingsFile, which leaves anything that is not a settings
-    /// file alone and writes atomically.
-    ImGuiContextOwner() {
-        IMGUI_CHECKVERSION();
-        ImGui::CreateContext();
-        ImGui::GetIO().IniFilename = nullptr;
-    }
-    ~ImGuiContextOwner() { ImGui::DestroyContext(); }
-    ImGuiContextOwner(const ImGuiContextOwner&) = delete;
-    ImGuiContextOwner& operator=(const ImGuiContextOwner&) = delete;
-};
-
-void PngToBuffer(void* context, void* data, int size) {
-    auto* bytes = static_cast<std::vector<unsigned char>*>(context);
-    bytes->insert(bytes->end(), static_cast<unsigned char*>(data),
-                  static_cast<unsigned char*>(data) + size);
-}
-
-// Encodes width × height RGBA pixels as PNG, with the scene in a text chunk when given, and
-// writes the file atomically; "" or why not.
-std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
-                         int height, const std::string& scene) {
-    std::vector<unsigned char> png;
-    if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4))
-        return "PNG encoding failed";
-    std::string file(png.begin(), png.end());
-    if (!scene.empty()) file = AddPngTextChunk(file, kSceneChunkKeyword, scene);
-    return SaveTextFile(out, file);
-}
-
 // WritePngFile for the commands: says what it wrote or why not; the exit code.
 int WritePng(const std::string& out, const std::vector<unsigned char>& rgba, int width, int height,
              const std::string& scene = {}) {
@@ -108,86 +73,10 @@ int WritePng(const std::string& out, const std::vector<unsigned char>& rgba, int
     return kExitOk;
 }
 
-// File → Export as PNG: the panel drawn alone, offscreen, at the size chosen in the export
-// dialog (a second ImGui context with the display at that size, in the window's GL context):
-// not a grab of its window with the scrollbars; the scene goes in a text chunk, the student's
-// teach-back text only when asked. The result goes to the status bar or a notice.
-void ExportPanelPng(App& app, Platform& platform) {
-    const std::string path = app.pending.export_png;
-    const std::string panel = app.pending.export_png_panel;
-    const int width = app.pending.export_png_width, height = app.pending.export_png_height;
-    app.pending.export_png.clear();
-    if (app.panels.Find(panel) == nullptr || width < 1 || height < 1) {
-        app.notice = "nothing exported: no panel to draw";
-        return;
-    }
-    // The teach-back text stays out unless asked for: blanked while the picture is drawn.
-    const nlohmann::json before = app.scene.Document();
-    const bool hide_text = !app.pending.export_png_teach_back;
-    if (hide_text)
-        app.scene.ApplyDocument(
-            {{"teach_back_text", ""}, {"teach_back_ticked", nlohmann::json::array()}});
-    nlohmann::json scene = app.Document(false);
-    // What the main window's frames keep between frames, untouched by the picture's frames.
-    const ImVec2 display_size = app.last_display_size;
-    const bool recording = app.recorder.enabled;
-    const float font_size = ImGui::GetFontSize();
-    ImGuiContext* window_context = ImGui::GetCurrentContext();
-    ImGuiContext* picture_context = ImGui::CreateContext();
-    ImGui::SetCurrentContext(picture_context);
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
-    io.DeltaTime = 1.0f / 60.0f;
-    FontSet fonts;
-    BuildFonts(fonts, font_size);
-    platform.StartRendererInCurrentContext();
-    app.recorder.enabled = false;
-    FrameOptions options;
-    options.solo_panel = panel;
-    std::vector<unsigned char> rgba;
-    int out_width = width, out_height = height;
+// Opens the runner's window; on failure prints why (no display, no OpenGL 3.3), false.
+bool OpenWindow(Runner& runner, const PlatformOptions& options) {
     std::string error;
-    bool captured = false;
-    GlHeatmaps* heatmaps = dynamic_cast<GlHeatmaps*>(app.gpu);
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    for (int frame = 0;; ++frame) {
-        platform.BeginRendererFrame();
-        ImGui::NewFrame();
-        DrawFrame(app, options, 0.0f); // no animation step: the picture is of this moment
-        ImGui::Render();
-        const bool pending = heatmaps != nullptr && heatmaps->TakeFramePending();
-        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) {
-            captured = platform.Capture(&rgba, &out_width, &out_height, &error, true);
-            break;
-        }
-        if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    platform.StopRendererInCurrentContext();
-    ImGui::DestroyContext(picture_context);
-    ImGui::SetCurrentContext(window_context);
-    app.recorder.enabled = recording;
-    app.last_display_size = display_size;
-    if (hide_text) app.scene.ApplyDocument(before);
-    if (!captured) {
-        app.notice = "export failed: " + error;
-        return;
-    }
-    error = WritePngFile(path, rgba, out_width, out_height,
-                         scene.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
-    if (!error.empty()) {
-        app.notice = "export failed: " + error;
-        return;
-    }
-    AddRecentFile(app.view, path);
-    app.status_note = "exported " + std::filesystem::path(path).filename().string() + " (" +
-                      std::to_string(out_width) + "×" + std::to_string(out_height) + ")";
-}
-
-// Opens the window; on failure prints why (no display, no OpenGL 3.3) and returns false.
-bool OpenWindow(Platform& platform, const PlatformOptions& options) {
-    std::string error;
-    if (platform.Init(options, &error)) return true;
+    if (runner.Open(options, &error)) return true;
     std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
     return false;
 }
@@ -333,7 +222,7 @@ int RunGui(const GuiOptions& options) {
     const bool benchmark = options.bench_frames > 0;
     App app;
     // Saved settings, then the scene, then the command line: each overrides the one before.
-    ImGuiContextOwner context;
+    Runner runner(app); // the ImGui context first: the saved settings are read into it
     SettingsFile settings(benchmark ? std::string() : SettingsPath());
     RegisterViewSettingsHandler(app.view);
     // The very first run (no settings file yet) opens on the "Start here" map.
@@ -356,21 +245,16 @@ int RunGui(const GuiOptions& options) {
     // A steady text cursor: a blinking one would need a redraw every half second at rest.
     io.ConfigInputTextCursorBlink = false;
 
-    Platform platform;
     PlatformOptions platform_options;
     platform_options.visible = !benchmark;
     platform_options.fullscreen = options.fullscreen;
     platform_options.fit_to_screen = !benchmark;
-    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    if (!OpenWindow(runner, platform_options)) return kExitRuntimeFailure;
+    Platform& platform = runner.platform();
     // A layout saved in another window size (fullscreen now, or shrunk to a small screen) is
     // tiled afresh on the first frame rather than left half outside.
     if (options.fullscreen || platform.ShrunkToFit()) app.pending.arrange = true;
     termination.SetWake([&platform] { platform.Wake(); });
-    GlHeatmaps heatmaps;
-    app.gpu = &heatmaps;
-    FontSet fonts;
-    const float content_scale = platform.ContentScale();
-    BuildFonts(fonts, kBaseFontPixels * content_scale * app.view.font_scale);
     const FrameOptions frame_options;
 
     std::vector<double> frame_ms, wall_ms, core_ms, gpu_ms;
@@ -378,37 +262,16 @@ int RunGui(const GuiOptions& options) {
     wall_ms.reserve(frame_ms.capacity());
     core_ms.reserve(frame_ms.capacity());
     std::map<std::string, WidgetRect> written_rects;
-    // One whole frame; returns its CPU-side and wall times (ms), and its GPU time when asked.
-    const auto draw_frame = [&](double* cpu_ms, double* total_ms, double* gpu_time_ms = nullptr) {
+    // One whole frame, then what the window's session keeps on disk; returns the frame's times.
+    const auto draw_frame = [&](bool time_gpu) {
         const auto start = std::chrono::steady_clock::now();
-        if (gpu_time_ms != nullptr) platform.BeginGpuTimer();
-        platform.BeginFrame();
-        ImGui::NewFrame();
-        HandleShortcuts(app, platform.TakeKeyPresses());
-        // A file dropped on the window opens as File → Open… would (the last one wins).
-        for (const std::string& dropped : platform.TakeDroppedPaths())
-            if (const std::string error = OpenFile(app, dropped); !error.empty())
-                app.notice = PrintableLine(error);
-        if (app.view.fullscreen != platform.IsFullscreen())
-            platform.SetFullscreen(app.view.fullscreen);
-        DrawFrame(app, frame_options, io.DeltaTime);
-        ImGui::Render();
-        if (!app.pending.export_png.empty() && --app.pending.export_png_frames <= 0)
-            ExportPanelPng(app, platform);
-        const auto cpu_done = std::chrono::steady_clock::now();
-        platform.EndFrame();
-        if (gpu_time_ms != nullptr) *gpu_time_ms = platform.EndGpuTimerMs();
-        // Text size changed (keys, menu): re-rasterise the atlas at the new size, crisp.
-        if (const float wanted = kBaseFontPixels * content_scale * app.view.font_scale;
-            wanted != fonts.pixel_size) {
-            BuildFonts(fonts, wanted);
-            platform.ReloadFontTexture();
-        }
+        Runner::Times times = runner.Frame(frame_options, -1.0f, true, time_gpu);
         WriteWidgetRects(options.widget_rects, app.recorder, written_rects);
         SaveSettings(settings, false);
-        const auto done = std::chrono::steady_clock::now();
-        *cpu_ms = std::chrono::duration<double, std::milli>(cpu_done - start).count();
-        *total_ms = std::chrono::duration<double, std::milli>(done - start).count();
+        times.total_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        return times;
     };
     // Render on demand: wait for events at rest, draw while something moves (see FramePacer).
     FramePacer pacer(kMaxFps);
@@ -420,8 +283,7 @@ int RunGui(const GuiOptions& options) {
             platform.PollEvents();
         if (!pacer.ShouldDraw(platform.TakeActivity())) return false;
         const double cpu_before = ProcessCpuSeconds();
-        double cpu = 0, total = 0;
-        draw_frame(&cpu, &total);
+        const double total = draw_frame(false).total_ms;
         // In a lesson the state file is also written at each step, once it has landed, so that
         // a test (or a teacher's script) can follow the lecture step by step.
         if (app.lesson.Active() && options.state_out != "-" &&
@@ -432,7 +294,7 @@ int RunGui(const GuiOptions& options) {
         // A table computed off the frame (the similarity heatmap) keeps the frames coming until
         // it is drawn.
         const bool animating =
-            app.state.playing || app.pending.arrange || heatmaps.TakeFramePending() ||
+            app.state.playing || app.pending.arrange || runner.TakeFramePending() ||
             app.file_dialog.NeedsFrames() || !app.pending.export_png.empty() ||
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
@@ -451,11 +313,10 @@ int RunGui(const GuiOptions& options) {
         }
         // --bench-frames measures continuous frames, as a user dragging would cause.
         platform.PollEvents();
-        double cpu = 0, total = 0, gpu = 0;
-        draw_frame(&cpu, &total, &gpu);
-        frame_ms.push_back(cpu);
-        gpu_ms.push_back(gpu);
-        wall_ms.push_back(total);
+        const Runner::Times times = draw_frame(true);
+        frame_ms.push_back(times.cpu_ms);
+        gpu_ms.push_back(times.gpu_ms);
+        wall_ms.push_back(times.total_ms);
         core_ms.push_back(app.stats.core_seconds * 1e3);
         app.state.pair = frame % (app.state.d_model / 2);
         app.state.pos_a = 3.0 + 0.25 * frame;
@@ -495,10 +356,8 @@ int RunGui(const GuiOptions& options) {
                     idle_seconds, 100.0 * idle_cpu / idle_seconds, idle_frames,
                     platform.GlRenderer().c_str());
     }
-    heatmaps.Release();
-    app.gpu = nullptr;
     termination.SetWake({});
-    platform.Shutdown();
+    runner.Close();
     SaveSettings(settings, true);
     if (!WriteStateOut(options.state_out, app)) return kExitRuntimeFailure;
     // Ended by a signal: the status a shell expects of it, after the work was saved.
@@ -509,43 +368,14 @@ int RunGui(const GuiOptions& options) {
 
 namespace {
 
-// A hidden window of width × height for pictures (the screenshot and the handout): its GL
-// context, the GPU heatmaps in app.gpu, and the fonts at the app's text size. False (and a
-// message) when there is no display or no OpenGL 3.3.
-bool OpenOffscreen(App& app, int width, int height, Platform& platform, GlHeatmaps& heatmaps,
-                   FontSet& fonts) {
+// A hidden window of width × height for pictures; false (and a message) when there is no
+// display or no OpenGL 3.3.
+bool OpenOffscreen(Runner& runner, int width, int height) {
     PlatformOptions platform_options;
     platform_options.visible = false;
     platform_options.width = width;
     platform_options.height = height;
-    if (!OpenWindow(platform, platform_options)) return false;
-    app.gpu = &heatmaps;
-    BuildFonts(fonts, kBaseFontPixels * app.view.font_scale);
-    return true;
-}
-
-// Draws frames offscreen until the picture has settled and captures it: a few frames (windows
-// size themselves to their content on the first ones), then more while a picture waits for data
-// computed off the frame (the similarity table), so a figure never shows "computing…" (at most a
-// minute: a table takes well under a second).
-bool DrawSettledFrame(App& app, Platform& platform, GlHeatmaps& heatmaps,
-                      const FrameOptions& frame_options, std::vector<unsigned char>* rgba,
-                      int* width, int* height, std::string* error) {
-    ImGuiIO& io = ImGui::GetIO();
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-    for (int frame = 0;; ++frame) {
-        platform.PollEvents();
-        platform.BeginFrame();
-        io.DeltaTime = 1.0f / 60.0f;
-        ImGui::NewFrame();
-        DrawFrame(app, frame_options, io.DeltaTime);
-        ImGui::Render();
-        const bool pending = heatmaps.TakeFramePending();
-        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) break;
-        platform.EndFrame();
-        if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return platform.Capture(rgba, width, height, error);
+    return OpenWindow(runner, platform_options);
 }
 
 // HTML text: the five characters with a meaning in HTML escaped.
@@ -604,12 +434,8 @@ int RunScreenshot(const ScreenshotOptions& options) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
-    ImGuiContextOwner context; // screenshots are reproducible: no saved layout
-    Platform platform;
-    GlHeatmaps heatmaps;
-    FontSet fonts;
-    if (!OpenOffscreen(app, options.width, options.height, platform, heatmaps, fonts))
-        return kExitRuntimeFailure;
+    Runner runner(app); // screenshots are reproducible: no saved layout
+    if (!OpenOffscreen(runner, options.width, options.height)) return kExitRuntimeFailure;
     FrameOptions frame_options;
     frame_options.solo_panel = options.panel;
     // The figure's scene presents the panel it shows, so it reopens as the same picture.
@@ -617,13 +443,11 @@ int RunScreenshot(const ScreenshotOptions& options) {
     std::vector<unsigned char> rgba;
     int width = 0, height = 0;
     std::string error;
-    if (!DrawSettledFrame(app, platform, heatmaps, frame_options, &rgba, &width, &height, &error)) {
+    if (!runner.CaptureSettled(frame_options, &rgba, &width, &height, &error)) {
         std::fprintf(stderr, "pelab: screenshot failed: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
-    heatmaps.Release();
-    app.gpu = nullptr;
-    platform.Shutdown();
+    runner.Close();
     // The figure carries its scene, so `pelab --scene FIGURE.png` reopens it.
     return WritePng(
         options.out, rgba, width, height,
@@ -651,12 +475,8 @@ int RunLessonHandout(const LessonOptions& options) {
                      fs_error ? fs_error.message().c_str() : "a file has that name");
         return kExitRuntimeFailure;
     }
-    ImGuiContextOwner context; // reproducible: no saved layout
-    Platform platform;
-    GlHeatmaps heatmaps;
-    FontSet fonts;
-    if (!OpenOffscreen(app, options.width, options.height, platform, heatmaps, fonts))
-        return kExitRuntimeFailure;
+    Runner runner(app); // reproducible: no saved layout
+    if (!OpenOffscreen(runner, options.width, options.height)) return kExitRuntimeFailure;
     FrameOptions frame_options;
     frame_options.handout = true;
     StartLesson(app, lesson);
@@ -676,8 +496,7 @@ int RunLessonHandout(const LessonOptions& options) {
         std::vector<unsigned char> rgba;
         int width = 0, height = 0;
         std::string error;
-        if (!DrawSettledFrame(app, platform, heatmaps, frame_options, &rgba, &width, &height,
-                              &error)) {
+        if (!runner.CaptureSettled(frame_options, &rgba, &width, &height, &error)) {
             std::fprintf(stderr, "pelab: step %d: the picture failed: %s\n", k + 1,
                          PrintableLine(error).c_str());
             status = kExitRuntimeFailure;
@@ -701,9 +520,7 @@ int RunLessonHandout(const LessonOptions& options) {
         if (!step.notes.empty()) html += "<p class=\"notes\">" + HtmlText(step.notes) + "</p>\n";
         html += "</section>\n";
     }
-    heatmaps.Release();
-    app.gpu = nullptr;
-    platform.Shutdown();
+    runner.Close();
     if (status != kExitOk) return status;
     html += "</body></html>\n";
     const std::string index = (fs::path(options.out) / "index.html").string();
@@ -728,7 +545,11 @@ int RunRender(const RenderOptions& options) {
     platform_options.visible = false;
     platform_options.width = 64;
     platform_options.height = 64;
-    if (!OpenWindow(platform, platform_options)) return kExitRuntimeFailure;
+    std::string open_error;
+    if (!platform.Init(platform_options, &open_error)) {
+        std::fprintf(stderr, "pelab: %s\n", PrintableLine(open_error).c_str());
+        return kExitRuntimeFailure;
+    }
     GlHeatmaps heatmaps;
     HeatmapRequest request;
     request.picture = options.what == "similarity" ? HeatmapRequest::Picture::Similarity

@@ -1,8 +1,10 @@
 #include "app_ui.h"
 #include "number_text.h"
 
+#include "file_menu.h"
 #include "fonts.h"
 #include "glossary.h"
+#include "json_input.h"
 #include "keyboard_help.h"
 #include "layout.h"
 #include "widgets.h"
@@ -385,8 +387,11 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
 void RestoreFocus(App& app) {
     if (app.refocus_panel.empty()) return;
     if (const PanelEntry* entry = app.panels.Find(app.refocus_panel))
-        if (ImGui::FindWindowByName(entry->window_name.c_str()))
+        if (ImGui::FindWindowByName(entry->window_name.c_str())) {
             ImGui::SetWindowFocus(entry->window_name.c_str());
+            // Its keys go to it from the next frame's shortcuts on, before it is drawn again.
+            app.focused_panel = app.refocus_panel;
+        }
     app.refocus_panel.clear();
 }
 
@@ -443,31 +448,6 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         int& frames;
         ~FocusCountdown() { frames = std::max(0, frames - 1); }
     } countdown{app.recorder.focus_frames};
-    if (!app.pending.export_csv.empty()) {
-        BeginFileTask(app, FileTask::ExportCsv, app.pending.export_csv);
-        app.pending.export_csv.clear();
-    }
-    // What a panel asked of the last frame: scene fields (a quiz answer's panel), outlines.
-    if (!app.pending.apply_scene.is_null()) {
-        if (std::string error =
-                app.scene.ApplyDocument(app.GuardStudentWork(app.pending.apply_scene));
-            !error.empty())
-            app.notice = "could not show the answer's panel: " + error;
-        app.pending.apply_scene = nullptr;
-        app.pending.arrange = true;
-        // A panel that opens now would take the focus (ImGui focuses appearing windows); the
-        // panel that asked keeps it, so its keys (the quiz's Enter) go on working.
-        app.refocus_panel = app.focused_panel;
-    }
-    if (app.pending.set_highlight) {
-        app.highlight_widgets = std::move(app.pending.highlight);
-        app.pending.highlight.clear();
-        app.pending.set_highlight = false;
-        if (!app.highlight_widgets.empty()) app.recorder.enabled = true;
-        app.recorder.scroll_to =
-            app.highlight_widgets.empty() ? std::string() : app.highlight_widgets.front();
-        app.recorder.focus_frames = kFocusFrames;
-    }
     // The style follows the theme and the atlas's text size; rebuilding it costs next to
     // nothing, so it is simply done every frame, before any window.
     const ImFont* font =
@@ -587,6 +567,46 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     DrawLessonParts(app, status_bar, lesson_bar);
     RecordFloatingWindows(app);
     if (status_bar > 0) DrawStatusBar(state, app.status_note);
+}
+
+void ActOnRequests(App& app) {
+    if (!app.pending.export_csv.empty()) {
+        BeginFileTask(app, FileTask::ExportCsv, app.pending.export_csv);
+        app.pending.export_csv.clear();
+    }
+    // Scene fields a panel asked for (a quiz answer's panel): the next frame draws them.
+    if (!app.pending.apply_scene.is_null()) {
+        if (std::string error =
+                app.scene.ApplyDocument(app.GuardStudentWork(app.pending.apply_scene));
+            !error.empty())
+            app.notice = "could not show the answer's panel: " + error;
+        app.pending.apply_scene = nullptr;
+        app.pending.arrange = true;
+        // A panel that opens now would take the focus (ImGui focuses appearing windows); the
+        // panel that asked keeps it, so its keys (the quiz's Enter) go on working.
+        app.refocus_panel = app.focused_panel;
+    }
+    if (app.pending.set_highlight) {
+        app.highlight_widgets = std::move(app.pending.highlight);
+        app.pending.highlight.clear();
+        app.pending.set_highlight = false;
+        if (!app.highlight_widgets.empty()) app.recorder.enabled = true;
+        app.recorder.scroll_to =
+            app.highlight_widgets.empty() ? std::string() : app.highlight_widgets.front();
+        app.recorder.focus_frames = kFocusFrames;
+    }
+}
+
+void RunFrame(App& app, const FrameOptions& options, const FrameInput& input) {
+    ImGui::NewFrame();
+    HandleShortcuts(app, input.keys);
+    // A file dropped on the window opens as File → Open… would (the last one wins).
+    for (const std::string& dropped : input.dropped_paths)
+        if (const std::string error = OpenFile(app, dropped); !error.empty())
+            app.notice = PrintableLine(error);
+    DrawFrame(app, options, input.delta_seconds);
+    ImGui::Render();
+    ActOnRequests(app);
 }
 
 } // namespace pelab

@@ -23,11 +23,30 @@ struct FrameOptions {
 /// Longest time step the animation takes in one frame (see DrawFrame).
 constexpr double kMaxAnimationStep = 0.25;
 
-/// Draws one whole frame between ImGui::NewFrame() and ImGui::Render(). delta_seconds drives
-/// the animation clock (so speed does not depend on the frame rate), capped at
-/// kMaxAnimationStep so that a frame after a rest does not jump. Requests made during the
-/// frame are left in app.pending (quit is for the session to act on).
+/// What reaches a frame from outside: the keys pressed and the files dropped since the last
+/// frame, and the time since it (which drives the animation clock).
+struct FrameInput {
+    std::vector<KeyPress> keys;
+    std::vector<std::string> dropped_paths;
+    float delta_seconds = 0.0f;
+};
+
+/// The one frame every session draws — the window, the pictures, --bench-frames and the
+/// headless tests: ImGui::NewFrame(), the keys, the dropped files, DrawFrame, ImGui::Render(),
+/// then ActOnRequests. What is left in app.pending afterwards needs the platform (quit, the
+/// PNG export) and is for the Runner to act on, in the same frame.
+void RunFrame(App& app, const FrameOptions& options, const FrameInput& input);
+
+/// Draws the windows of one frame between ImGui::NewFrame() and ImGui::Render().
+/// delta_seconds drives the animation clock (so speed does not depend on the frame rate),
+/// capped at kMaxAnimationStep so that a frame after a rest does not jump. Requests made while
+/// drawing are left in app.pending; RunFrame acts on them when the frame is drawn.
 void DrawFrame(App& app, const FrameOptions& options, float delta_seconds);
+
+/// Acts on the requests the frame made that need no platform: a CSV export's file dialog,
+/// scene fields to apply (a quiz answer's panel), the widgets to outline. The one place they
+/// are consumed, at the end of the frame that made them.
+void ActOnRequests(App& app);
 
 /// Keyboard shortcuts: Ctrl+Q quit, Ctrl+= / Ctrl+- text size, F11 fullscreen; and when no
 /// text field is being edited: Left/Right move pos A (Shift: by 10), Up/Down change the pair,

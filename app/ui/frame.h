@@ -19,8 +19,9 @@
 
 namespace pelab {
 
-/// One-frame commands: made while drawing a frame, acted on by the next frame (arrange) or by
-/// the session when the frame ends (quit).
+/// One-frame commands, made while drawing a frame and consumed when it ends: by ActOnRequests
+/// (app_ui.h) where no platform is needed, by the Runner (gl/runner.h) for quit and the PNG
+/// export; arrange is read by the next frame's layout, which is where tiling happens.
 struct FrameRequests {
     bool quit = false;    ///< Ctrl+Q, File → Quit
     bool arrange = false; ///< tile the open panels again (View → Arrange, Esc, a resize)
