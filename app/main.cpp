@@ -1,8 +1,8 @@
 // PE Lab entry point: parse the command line, then export, screenshot, or open the window.
-#include "cli.h"
-#include "cli_lesson.h"
-#include "json_input.h"
-#include "session.h"
+#include "cli/cli.h"
+#include "cli/cli_lesson.h"
+#include "gl/session.h"
+#include "io/json_input.h"
 
 #include <csignal>
 #include <exception>

@@ -4,11 +4,11 @@
 // machine; tests/input_speed_test.cpp allows ten times that.
 //
 //   build/bin/pelab_input_bench --benchmark_time_unit=ms
-#include "app.h"
 #include "hostile_json.h"
-#include "json_input.h"
-#include "lesson.h"
-#include "quiz.h"
+#include "io/json_input.h"
+#include "io/lesson.h"
+#include "io/quiz.h"
+#include "shell/app.h"
 
 #include <benchmark/benchmark.h>
 

@@ -2,13 +2,13 @@
 // their numbers against published values or the long double reference in reference.h,
 // their sentences against the numbers, and their controls driven through real frames.
 #include "headless_fixture.h"
-#include "panel_calculator.h"
-#include "panel_precision.h"
-#include "panel_rotation.h"
-#include "panel_worked.h"
+#include "io/scene.h"
+#include "panels/calculator/panel_calculator.h"
+#include "panels/precision/panel_precision.h"
+#include "panels/rotation/panel_rotation.h"
+#include "panels/worked/panel_worked.h"
 #include "pelab/rotation.h"
 #include "reference.h"
-#include "scene.h"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,11 @@
 // verdicts against the published articles' claims and independent arithmetic, every tab drawn,
 // the sentences against the numbers, scene fields and bad input.
 #include "headless_fixture.h"
-#include "panel_alternatives.h"
-#include "panel_candidates.h"
+#include "io/scene.h"
+#include "panels/alternatives/panel_alternatives.h"
+#include "panels/candidates/panel_candidates.h"
 #include "pelab/sinusoidal.h"
 #include "reference.h"
-#include "scene.h"
 
 #include <gtest/gtest.h>
 

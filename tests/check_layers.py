@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """The layers point one way (docs/architecture.md): no file includes a header of a layer above
-its own. Checked from the sources: core includes nothing of the app; the readers of files
-(app/io: scenes, lessons, quizzes, JSON, PNG, settings) include no panel and no shell header; a
-panel includes no shell header and no other panel (the registry alone includes them all).
+its own. Checked from the sources, by folder:
+
+    core  <-  widgets, io  <-  panels/<id>  <-  registry  <-  shell  <-  cli  <-  gl  <-  main
+
+core includes only core; widgets (what panels draw with) and io (the readers of files) include
+core and their own folder, not each other; a panel's folder includes widgets, io, the panels'
+shared headers (panels/panel.h, panels/explanation.h) and its own files, never another panel's
+folder, the registry or anything above; the registry (panels/panel_registry, panels/sentences)
+includes the panels. Also: only RunFrame (app/shell/app_ui.cpp) starts an ImGui frame.
 Usage: check_layers.py REPOSITORY"""
 import os
 import re
@@ -10,59 +16,72 @@ import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+RANK = {"widgets": 1, "io": 1, "panels": 2, "registry": 3, "shell": 4, "cli": 5, "gl": 6,
+        "main": 7}
+REGISTRY = ("panels/panel_registry.h", "panels/panel_registry.cpp", "panels/sentences.h",
+            "panels/sentences.cpp")
+SHARED_PANEL_HEADERS = ("panels/panel.h", "panels/explanation.h")
 
 
-def includes(path, whole=False):
-    with open(os.path.join(root, path), encoding="utf-8") as f:
-        names = include.findall(f.read())
-    return names if whole else [os.path.basename(name) for name in names]
-
-
-def files(folder, keep=lambda name: True):
+def files(folder):
     out = []
     for base, _, names in os.walk(os.path.join(root, folder)):
         for name in names:
-            if name.endswith((".h", ".cpp")) and keep(name):
-                out.append(os.path.relpath(os.path.join(base, name), root))
+            if name.endswith((".h", ".cpp")):
+                out.append(os.path.relpath(os.path.join(base, name), root).replace(os.sep, "/"))
     return sorted(out)
 
 
-panel_headers = {n for n in os.listdir(os.path.join(root, "app/panels")) if n.endswith(".h")}
-shell_headers = {"app.h", "app_ui.h", "lesson_player.h", "file_menu.h", "file_dialog.h",
-                 "glossary.h", "keyboard_help.h", "session.h", "cli.h", "cli_lesson.h",
-                 "cli_render.h", "cli_checks.h", "platform.h"}
-readers = ["app/io/" + n for n in ("json_input", "scene", "lesson", "quiz", "png_scene",
-                                    "settings_file", "suggest")]
+def layer(app_path):
+    """The layer of a path relative to app/ ("widgets/plot.h")."""
+    if app_path in REGISTRY:
+        return "registry"
+    if "/" not in app_path:
+        return "main"
+    return app_path.split("/")[0]
+
+
+def read(path):
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        return f.read()
+
+
 problems = []
 for path in files("core"):
-    for name in includes(path, whole=True):
+    for name in include.findall(read(path)):
         if not name.startswith("pelab/") and not os.path.exists(
                 os.path.join(root, os.path.dirname(path), name)):
             problems.append(f"{path} includes \"{name}\": core includes only core headers")
-for stem in readers:
-    for path in (stem + ".h", stem + ".cpp"):
-        if not os.path.exists(os.path.join(root, path)):
-            continue
-        for name in includes(path):
-            if name in panel_headers or name in shell_headers:
-                problems.append(f"{path} includes \"{name}\": a reader is below the panels "
-                                "(use panel_catalog.h)")
-# The registry and the sentence list (every panel's sentence builders, for their test) sit
-# above the panels; a panel's own files (candidates_drawing.cpp) include its header.
-above = ("panel_registry", "sentences")
-for path in files("app/panels", lambda n: not n.startswith(above)):
-    own = os.path.basename(path).split(".")[0]
-    for name in includes(path):
-        other = name[len("panel_"):-len(".h")] if name.startswith("panel_") else None
-        if name in shell_headers:
-            problems.append(f"{path} includes \"{name}\": a panel is below the shell")
-        elif name == "panel_registry.h":
-            problems.append(f"{path} includes \"panel_registry.h\": the registry is above")
-        elif (name in panel_headers and other and name not in ("panel.h", "panel_catalog.h")
-              and other not in own):
-            problems.append(f"{path} includes \"{name}\": one panel does not include another")
+for path in files("app"):
+    own_path = path[len("app/"):]
+    own = layer(own_path)
+    if own not in RANK:
+        problems.append(f"{path}: a folder with no layer (add it to tests/check_layers.py)")
+        continue
+    text = read(path)
+    for name in include.findall(text):
+        if name.startswith("pelab/"):
+            continue  # core: below everything
+        if not os.path.exists(os.path.join(root, "app", name)):
+            continue  # generated or a test's own header
+        other = layer(name)
+        why = None
+        if RANK.get(other, 99) > RANK[own]:
+            why = f"{own} is below {other}"
+        elif RANK[other] == RANK[own] and other != own:
+            why = f"{own} and {other} are side by side: neither includes the other"
+        elif own == "panels" and other == "panels" and name not in SHARED_PANEL_HEADERS:
+            if name.split("/")[1] != own_path.split("/")[1]:
+                why = "one panel does not include another"
+        if why:
+            problems.append(f"{path} includes \"{name}\": {why}")
+    # One frame: ImGui::NewFrame is called in RunFrame alone, which every session draws
+    # through (gl/runner.cpp), the picture export's second context included.
+    code = "\n".join(line.split("//")[0] for line in text.splitlines())
+    if "ImGui::NewFrame()" in code and own_path != "shell/app_ui.cpp":
+        problems.append(f"{path} calls ImGui::NewFrame(): frames are drawn by RunFrame only")
 for problem in problems:
     print("FAIL", problem)
-checked = len(files("core")) + len(files("app/panels"))
-print(f"{checked} files checked, {len(problems)} upward includes")
+checked = len(files("core")) + len(files("app"))
+print(f"{checked} files checked, {len(problems)} problems")
 sys.exit(1 if problems else 0)

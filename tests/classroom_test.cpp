@@ -3,10 +3,10 @@
 // theme and text size excepted), at once normally and only after Enter in a lesson or while a
 // panel is presented, where Esc keeps everything.
 #include "headless_fixture.h"
-#include "keyboard_help.h"
-#include "lesson.h"
-#include "lesson_player.h"
-#include "png_scene.h"
+#include "io/lesson.h"
+#include "io/png_scene.h"
+#include "shell/keyboard_help.h"
+#include "shell/lesson_player.h"
 #include "tiny_png.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Render on demand: the pacer's decisions, independent of any window.
-#include "frame_pacer.h"
+#include "gl/frame_pacer.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // was built without NDEBUG, so the tests also check their own invariants after every frame.
 #include "headless_fixture.h"
 #include "pelab/sinusoidal.h"
-#include "widgets.h"
+#include "widgets/widgets.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

@@ -3,9 +3,9 @@
 // as the window's loop does.
 #pragma once
 
-#include "app.h"
-#include "app_ui.h"
-#include "fonts.h"
+#include "shell/app.h"
+#include "shell/app_ui.h"
+#include "widgets/fonts.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

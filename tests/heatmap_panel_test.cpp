@@ -3,7 +3,7 @@
 // pixels, the layout), and drives hover and click as a person would. The shader's own numbers
 // are checked pixel by pixel in tests/e2e/test_render.sh.
 #include "headless_fixture.h"
-#include "panel_heatmap.h"
+#include "panels/heatmap/panel_heatmap.h"
 
 #include <gtest/gtest.h>
 

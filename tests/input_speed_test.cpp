@@ -1,12 +1,12 @@
 // Every reader of a person's file answers a 1 MiB hostile input (hostile_json.h) within 2 s: ten
 // times what the benchmark (bench/bench_input.cpp, `pelab_input_bench`) allows a release build,
 // so a sanitizer build passes too, while a quadratic parse (31 s for the first input once) fails.
-#include "app.h"
-#include "file_menu.h"
 #include "hostile_json.h"
-#include "json_input.h"
-#include "lesson.h"
-#include "quiz.h"
+#include "io/json_input.h"
+#include "io/lesson.h"
+#include "io/quiz.h"
+#include "shell/app.h"
+#include "shell/file_menu.h"
 
 #include <gtest/gtest.h>
 

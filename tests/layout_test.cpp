@@ -5,10 +5,10 @@
 // of how far each window's content reached), so it sees every widget and every line of text,
 // named or not; the named widgets the recorder saw are checked against the same edge and
 // listed when one is out.
-#include "glossary.h"
 #include "headless_fixture.h"
-#include "layout.h"
-#include "panel_waves.h"
+#include "panels/waves/panel_waves.h"
+#include "shell/glossary.h"
+#include "widgets/layout.h"
 
 #include <gtest/gtest.h>
 

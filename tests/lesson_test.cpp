@@ -3,8 +3,8 @@
 // on screen; bad lesson files are refused naming the step and field with nothing applied; the
 // clicker keys, the black screen, "back to this step" and the glide work through real frames.
 #include "headless_fixture.h"
-#include "lesson.h"
-#include "lesson_player.h"
+#include "io/lesson.h"
+#include "shell/lesson_player.h"
 
 #include <gtest/gtest.h>
 

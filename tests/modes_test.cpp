@@ -4,9 +4,9 @@
 // points at one; Play steps whole positions unless "smooth"; theme, text size and mode are the
 // room's and stay through a lesson's steps.
 #include "headless_fixture.h"
-#include "lesson.h"
-#include "lesson_player.h"
-#include "number_text.h"
+#include "io/lesson.h"
+#include "shell/lesson_player.h"
+#include "widgets/number_text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// Numbers written for people (app/ui/number_text.h): whole numbers whole and grouped, two shown
-// numbers never alike when they differ, axis ticks with SI suffixes and no exponent notation.
-#include "number_text.h"
+// Numbers written for people (app/widgets/number_text.h): whole numbers whole and grouped, two
+// shown numbers never alike when they differ, axis ticks with SI suffixes and no exponent notation.
+#include "widgets/number_text.h"
 
 #include <gtest/gtest.h>
 

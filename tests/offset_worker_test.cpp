@@ -1,6 +1,6 @@
 // The similarity heatmap's offset table is computed off the frame: asking never blocks, the
 // table that arrives is the core's, and the latest request wins.
-#include "offset_table_worker.h"
+#include "gl/offset_table_worker.h"
 #include "pelab/similarity.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // File → Open, Open lesson…, Open recent and a drop on the window all go through OpenFile: a file
 // with a value of the wrong type, a repeated key or a NUL in a text is a message, and the class's
 // session goes on with nothing changed (it once quit the app and lost --state-out).
-#include "file_menu.h"
 #include "headless_fixture.h"
-#include "json_input.h"
+#include "io/json_input.h"
+#include "shell/file_menu.h"
 #include "temp_folder.h"
 
 #include <gtest/gtest.h>

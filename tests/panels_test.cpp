@@ -1,15 +1,15 @@
 // Headless tests of the four design-card panels and of scenes: the texts they derive, the
 // state they change, and hundreds of frames across their inputs (bad ones included).
 #include "headless_fixture.h"
-#include "heatmap.h"
-#include "panel_clocks.h"
-#include "panel_compare.h"
-#include "panel_order.h"
-#include "panel_waves.h"
+#include "io/scene.h"
+#include "panels/clocks/panel_clocks.h"
+#include "panels/compare/panel_compare.h"
+#include "panels/order/panel_order.h"
+#include "panels/waves/panel_waves.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
-#include "plot.h"
-#include "scene.h"
+#include "widgets/heatmap.h"
+#include "widgets/plot.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

@@ -3,8 +3,8 @@
 // tick loop to ~2³¹ iterations: a hang, then std::bad_alloc). Every view must stay finite and
 // meaningful however many notches arrive, and tick generation must bound its own work.
 #include "headless_fixture.h"
-#include "panel_waves.h"
-#include "plot.h"
+#include "panels/waves/panel_waves.h"
+#include "widgets/plot.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

@@ -1,8 +1,8 @@
 // Figures reopen as scenes: the tEXt chunk writer and reader, checked against PNG's own
 // constants (the CRC of "IEND" ends every PNG file: AE 42 60 82) and against damaged input.
-#include "app.h"
-#include "json_input.h"
-#include "png_scene.h"
+#include "io/json_input.h"
+#include "io/png_scene.h"
+#include "shell/app.h"
 #include "tiny_png.h"
 
 #include <gtest/gtest.h>

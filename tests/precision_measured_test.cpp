@@ -1,10 +1,11 @@
-// The framework float32 figures the precision panel shows (app/panels/precision_measured.h) are
-// what NumPy and PyTorch give on this machine: tests/reference/float32_frameworks.py measures
-// them again here, and the C++ correctly rounded recipe (the floor) matches the script's.
-#include "app.h"
-#include "panel_precision.h"
+// The framework float32 figures the precision panel shows
+// (app/panels/precision/precision_measured.h) are what NumPy and PyTorch give on this machine:
+// tests/reference/float32_frameworks.py measures them again here, and the C++ correctly rounded
+// recipe (the floor) matches the script's.
+#include "panels/precision/panel_precision.h"
+#include "panels/precision/precision_measured.h"
 #include "pelab/precision.h"
-#include "precision_measured.h"
+#include "shell/app.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

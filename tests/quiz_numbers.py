@@ -276,9 +276,10 @@ table = formats.split("<!-- scene-fields")[1].split("<!-- /scene-fields -->")[0]
 scene_fields = set(re.findall(r"^\| `([a-z0-9_]+)` \|", table, re.M))
 sources = ""
 panels_dir = os.path.join(REPO, "app/panels")
-for name in os.listdir(panels_dir):
-    if name.endswith(".cpp"):
-        sources += open(os.path.join(panels_dir, name), encoding="utf-8").read()
+for folder, _, names in os.walk(panels_dir):  # app/panels/<id>/: one folder per panel
+    for name in sorted(names):
+        if name.endswith(".cpp"):
+            sources += open(os.path.join(folder, name), encoding="utf-8").read()
 widget_literals = set(re.findall(r'"((?:%s)\.[a-z0-9_]+)"' % "|".join(sorted(panel_ids)), sources))
 record_calls = set(re.findall(r'Record(?:LastItem)?\("([a-z_]+\.[a-z0-9_]+)"', sources))
 check("panel ids found", {"waves", "compare", "rotation", "alternatives"} <= panel_ids,

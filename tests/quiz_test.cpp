@@ -5,8 +5,8 @@
 // teach-back hint finds the rubric's keywords; the text and ticks travel with the scene; bad quiz
 // files are refused naming the item and field.
 #include "headless_fixture.h"
-#include "panel_quiz.h"
-#include "quiz.h"
+#include "io/quiz.h"
+#include "panels/quiz/panel_quiz.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Headless regressions from the hostile-input run: a layout restored off-screen, corrupt or
 // binary settings, and the style surviving a new text size.
 #include "headless_fixture.h"
-#include "settings_file.h"
+#include "io/settings_file.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

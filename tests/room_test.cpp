@@ -8,8 +8,8 @@
 // The expected widget lists are what a room needs of each panel (the picture, the element
 // that is the widget, the result), not from the panels' code.
 #include "headless_fixture.h"
-#include "lesson.h"
-#include "lesson_player.h"
+#include "io/lesson.h"
+#include "shell/lesson_player.h"
 
 #include <gtest/gtest.h>
 

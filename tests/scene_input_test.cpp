@@ -2,9 +2,9 @@
 // overflowed the stack (the error message echoed the whole value recursively), 1e999 was an
 // "unexpected error" with exit 1, a NUL byte ended the document early and let the rest pass,
 // 2^64 − 1 was reported as −1, and /dev/zero was read without bound.
-#include "app.h"
-#include "json_input.h"
-#include "suggest.h"
+#include "io/json_input.h"
+#include "io/suggest.h"
+#include "shell/app.h"
 
 #include <gtest/gtest.h>
 

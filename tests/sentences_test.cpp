@@ -4,8 +4,8 @@
 // d_model 2 … 4096, base 10 … 10⁶, positions 0 … 10⁶ with fractional positions, equal
 // positions and aliasing offsets (44 and 710 at small d_model come round to nearly a whole
 // number of turns of pair 0).
+#include "panels/sentences.h"
 #include "reference.h"
-#include "sentences.h"
 
 #include <gtest/gtest.h>
 

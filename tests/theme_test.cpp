@@ -1,7 +1,7 @@
 // Themes: what a viewer must be able to tell apart is apart, in every theme (WCAG 2 contrast
 // ratios computed here from the colours, not taken from the theme code).
 #include "headless_fixture.h"
-#include "theme.h"
+#include "widgets/theme.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>

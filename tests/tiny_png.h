@@ -1,7 +1,7 @@
 // tiny_png.h — the smallest PNG the chunk code accepts, for tests that build figures by hand.
 #pragma once
 
-#include "png_scene.h"
+#include "io/png_scene.h"
 
 #include <string>
 

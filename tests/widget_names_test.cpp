@@ -4,8 +4,8 @@
 // and hidden; every recorded name matches a declaration, and every declaration is recorded in
 // some mode. Lessons and quizzes are checked against this list when they are opened.
 #include "headless_fixture.h"
-#include "panel_quiz.h"
-#include "panel_registry.h"
+#include "panels/panel_registry.h"
+#include "panels/quiz/panel_quiz.h"
 
 #include <gtest/gtest.h>
 

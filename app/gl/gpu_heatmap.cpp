@@ -1,9 +1,9 @@
-#include "gpu_heatmap.h"
+#include "gl/gpu_heatmap.h"
 
-#include "offset_table_worker.h"
+#include "gl/offset_table_worker.h"
+#include "gl/shaders.h"
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
-#include "shaders.h"
 
 #include <glad/gl.h>
 

@@ -3,7 +3,7 @@
 // framebuffer textures the panels draw (GpuRenderer) or into pixels for `pelab render`.
 #pragma once
 
-#include "gpu.h"
+#include "widgets/gpu.h"
 
 #include <memory>
 #include <string>

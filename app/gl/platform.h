@@ -3,7 +3,7 @@
 // ImGui and the core.
 #pragma once
 
-#include "input.h"
+#include "widgets/input.h"
 
 #include <memory>
 #include <string>

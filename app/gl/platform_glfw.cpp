@@ -1,5 +1,5 @@
 // The one file that knows GLFW and glad. Everything else talks to Platform.
-#include "platform.h"
+#include "gl/platform.h"
 
 #include <glad/gl.h>
 // glad first: it provides the GL declarations GLFW would otherwise pull from the system.

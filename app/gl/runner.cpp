@@ -1,8 +1,8 @@
-#include "runner.h"
+#include "gl/runner.h"
 
-#include "file_menu.h"
+#include "io/png_scene.h"
 #include "pelab/export.h"
-#include "png_scene.h"
+#include "shell/file_menu.h"
 
 #include <imgui.h>
 #include <stb_image_write.h>

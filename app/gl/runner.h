@@ -5,11 +5,11 @@
 // tests draw. A browser build drives the same Frame() from its main loop.
 #pragma once
 
-#include "app.h"
-#include "app_ui.h"
-#include "fonts.h"
-#include "gpu_heatmap.h"
-#include "platform.h"
+#include "gl/gpu_heatmap.h"
+#include "gl/platform.h"
+#include "shell/app.h"
+#include "shell/app_ui.h"
+#include "widgets/fonts.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 // `pelab screenshot` (and `--bench-frames`).
 #pragma once
 
-#include "cli.h"
+#include "cli/cli.h"
 
 namespace pelab {
 

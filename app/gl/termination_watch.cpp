@@ -1,4 +1,4 @@
-#include "termination_watch.h"
+#include "gl/termination_watch.h"
 
 #include <pthread.h>
 

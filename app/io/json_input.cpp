@@ -1,6 +1,6 @@
-#include "json_input.h"
+#include "io/json_input.h"
 
-#include "png_scene.h"
+#include "io/png_scene.h"
 
 #include <cerrno>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "lesson.h"
+#include "io/lesson.h"
 
-#include "json_input.h"
-#include "panel_catalog.h"
-#include "scene.h"
+#include "io/json_input.h"
+#include "io/panel_catalog.h"
+#include "io/scene.h"
 
 #include <algorithm>
 #include <string>

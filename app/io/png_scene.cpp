@@ -1,4 +1,4 @@
-#include "png_scene.h"
+#include "io/png_scene.h"
 
 #include <algorithm>
 #include <array>

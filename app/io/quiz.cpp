@@ -1,8 +1,8 @@
-#include "quiz.h"
+#include "io/quiz.h"
 
-#include "json_input.h"
-#include "panel_catalog.h"
-#include "scene.h"
+#include "io/json_input.h"
+#include "io/panel_catalog.h"
+#include "io/scene.h"
 
 #include <algorithm>
 #include <cctype>

@@ -15,7 +15,7 @@
 // \"answer\": …"), each show's scene against the scene table, before anything is used.
 #pragma once
 
-#include "lesson.h"
+#include "io/lesson.h"
 
 #include <nlohmann/json.hpp>
 

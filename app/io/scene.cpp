@@ -1,9 +1,9 @@
-#include "scene.h"
+#include "io/scene.h"
 
-#include "json_input.h"
+#include "io/json_input.h"
+#include "io/suggest.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
-#include "suggest.h"
 
 #include <cmath>
 #include <sstream>

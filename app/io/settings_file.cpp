@@ -1,6 +1,6 @@
-#include "settings_file.h"
+#include "io/settings_file.h"
 
-#include "json_input.h"
+#include "io/json_input.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
 

@@ -1,4 +1,4 @@
-#include "suggest.h"
+#include "io/suggest.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,12 +1,12 @@
-// panel.h — what every panel is to the rest of PE Lab. A panel is one struct in its own file
-// pair holding its view state and its own settings; the frame does the window boilerplate
-// (placement, Begin/End, clamping) and calls Draw between Begin and End. The registry
+// panel.h — what every panel is to the rest of PE Lab. A panel is one struct in its own folder
+// (panels/<id>/) holding its view state and its own settings; the frame does the window
+// boilerplate (placement, Begin/End, clamping) and calls Draw between Begin and End. The registry
 // (panel_registry.cpp) lists every panel once; the View menu, scenes, screenshots, presenting,
 // readouts and the tests all iterate it.
 #pragma once
 
-#include "frame.h"
-#include "input.h"
+#include "widgets/frame.h"
+#include "widgets/input.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,21 +1,21 @@
-#include "panel_registry.h"
+#include "panels/panel_registry.h"
 
 #include <algorithm>
 
-#include "panel_alternatives.h"
-#include "panel_calculator.h"
-#include "panel_candidates.h"
-#include "panel_clocks.h"
-#include "panel_compare.h"
-#include "panel_heatmap.h"
-#include "panel_order.h"
-#include "panel_precision.h"
-#include "panel_quiz.h"
-#include "panel_rotation.h"
-#include "panel_start.h"
-#include "panel_waves.h"
-#include "panel_worked.h"
-#include "suggest.h"
+#include "io/suggest.h"
+#include "panels/alternatives/panel_alternatives.h"
+#include "panels/calculator/panel_calculator.h"
+#include "panels/candidates/panel_candidates.h"
+#include "panels/clocks/panel_clocks.h"
+#include "panels/compare/panel_compare.h"
+#include "panels/heatmap/panel_heatmap.h"
+#include "panels/order/panel_order.h"
+#include "panels/precision/panel_precision.h"
+#include "panels/quiz/panel_quiz.h"
+#include "panels/rotation/panel_rotation.h"
+#include "panels/start/panel_start.h"
+#include "panels/waves/panel_waves.h"
+#include "panels/worked/panel_worked.h"
 
 namespace pelab {
 

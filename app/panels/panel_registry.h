@@ -1,9 +1,9 @@
-// panel_registry.h — the one table of panels. Adding a panel is its own file pair, one line in
-// panel_registry.cpp and one line in the CMake source list.
+// panel_registry.h — the one table of panels. Adding a panel is its own folder
+// (panels/<id>/, picked up by CMake) and one line in the table in panel_registry.cpp.
 #pragma once
 
-#include "panel.h"
-#include "panel_catalog.h"
+#include "io/panel_catalog.h"
+#include "panels/panel.h"
 
 #include <memory>
 #include <string>

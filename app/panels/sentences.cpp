@@ -1,11 +1,11 @@
-#include "sentences.h"
+#include "panels/sentences.h"
 
-#include "panel_alternatives.h"
-#include "panel_calculator.h"
-#include "panel_candidates.h"
-#include "panel_compare.h"
-#include "panel_precision.h"
-#include "panel_worked.h"
+#include "panels/alternatives/panel_alternatives.h"
+#include "panels/calculator/panel_calculator.h"
+#include "panels/candidates/panel_candidates.h"
+#include "panels/compare/panel_compare.h"
+#include "panels/precision/panel_precision.h"
+#include "panels/worked/panel_worked.h"
 #include "pelab/candidates.h"
 #include "pelab/precision.h"
 

@@ -4,7 +4,7 @@
 // sentence built from numbers that is not listed here is a review finding.
 #pragma once
 
-#include "explanation.h"
+#include "panels/explanation.h"
 
 #include <functional>
 #include <string>

@@ -1,16 +1,16 @@
 #include "fuzz_targets.h"
 
-#include "app.h"
-#include "cli.h"
-#include "json_input.h"
-#include "lesson.h"
-#include "lesson_player.h"
-#include "panel_quiz.h"
+#include "cli/cli.h"
+#include "io/json_input.h"
+#include "io/lesson.h"
+#include "io/png_scene.h"
+#include "io/quiz.h"
+#include "panels/quiz/panel_quiz.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
-#include "png_scene.h"
-#include "quiz.h"
+#include "shell/app.h"
+#include "shell/lesson_player.h"
 
 #include <algorithm>
 #include <functional>

@@ -8,7 +8,7 @@ The recipe of the PyTorch tutorial and "The Annotated Transformer", run as writt
 How far it lands depends on the library's float32 exp and sin: NumPy's SIMD kernels and
 PyTorch's differ. This script measures both (with the versions installed here) and, beside them,
 the correctly rounded float32 recipe (each float32 step rounded once from a double result):
-the floor that app/panels/precision_measured.h ships and tests/precision_measured_test.cpp
+the floor that app/panels/precision/precision_measured.h ships and tests/precision_measured_test.cpp
 compares with the C++ recipe.
 
     /usr/bin/python3 tests/reference/float32_frameworks.py            # JSON

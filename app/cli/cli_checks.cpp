@@ -1,0 +1,103 @@
+#include "cli/cli_checks.h"
+
+#include "io/json_input.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <system_error>
+
+namespace pelab {
+
+// A decimal number as a person types it: digits, one optional point, an optional exponent; no
+// spaces (CLI11 would skip leading ones), no "0x10" (hexadecimal) and no "010" (which CLI11
+// reads as octal 8).
+bool IsPlainDecimal(const std::string& text) {
+    std::size_t at = 0;
+    if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+    const std::size_t integer_start = at;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
+        ++at;
+    const std::size_t integer_digits = at - integer_start;
+    if (integer_digits > 1 && text[integer_start] == '0') return false; // "010"
+    std::size_t fraction_digits = 0;
+    if (at < text.size() && text[at] == '.') {
+        ++at;
+        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
+            ++at, ++fraction_digits;
+    }
+    if (integer_digits + fraction_digits == 0) return false;
+    if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+        ++at;
+        if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+        const std::size_t exponent_start = at;
+        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])))
+            ++at;
+        if (at == exponent_start) return false;
+    }
+    return at == text.size();
+}
+
+CLI::Validator PlainNumber() {
+    return CLI::Validator(
+        [](std::string& text) {
+            if (!IsPlainDecimal(text))
+                return "must be a decimal number like 512 or 0.5 (got " + Excerpt(text) + ")";
+            // 1e309 would otherwise arrive as infinity and be reported as "inf". Out of range
+            // with a negative exponent is a number too small to hold, which reads as 0.
+            double value = 0;
+            const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+            const std::size_t exponent = text.find_first_of("eE");
+            const bool tiny = exponent != std::string::npos && text[exponent + 1] == '-';
+            if (std::from_chars(begin, text.data() + text.size(), value).ec ==
+                    std::errc::result_out_of_range &&
+                !tiny)
+                return "is larger than any number PE Lab can hold (about 1.8e308; got " +
+                       Excerpt(text) + ")";
+            return std::string();
+        },
+        "NUMBER");
+}
+
+// A file name: an empty one would silently mean "no file" (stdout, or no scene).
+CLI::Validator FileName() {
+    return CLI::Validator(
+        [](std::string& text) {
+            return text.empty() ? std::string("needs a file name (got nothing)") : std::string();
+        },
+        "FILE");
+}
+
+// A seed is a whole number in [0, 2^64 − 1]: "-1" or 2^64 must not wrap around silently.
+CLI::Validator Seed() {
+    return CLI::Validator(
+        [](std::string& text) {
+            const std::string max = "18446744073709551615";
+            const bool digits =
+                !text.empty() && text.size() <= max.size() &&
+                (text.size() == 1 || text[0] != '0') && // "010" would be read as octal
+                std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!digits || (text.size() == max.size() && text > max))
+                return "must be a whole number in [0, " + max + "] (got " + Excerpt(text) + ")";
+            return std::string();
+        },
+        "SEED");
+}
+
+// "WxH" with each side in [64, 8192], digits only.
+std::string ParseSize(const std::string& text, int* width, int* height) {
+    const std::size_t x = text.find('x');
+    const auto all_digits = [](const std::string& part) {
+        return !part.empty() && part.size() <= 5 &&
+               std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (x == std::string::npos || !all_digits(text.substr(0, x)) || !all_digits(text.substr(x + 1)))
+        return "--size must look like WIDTHxHEIGHT, e.g. 1280x800 (got " + Excerpt(text) + ")";
+    *width = std::stoi(text.substr(0, x));
+    *height = std::stoi(text.substr(x + 1));
+    if (*width < 64 || *width > 8192 || *height < 64 || *height > 8192)
+        return "--size: each side must be in [64, 8192] pixels (got " + text + ")";
+    return {};
+}
+
+} // namespace pelab

@@ -1,0 +1,165 @@
+// `pelab lesson …`: check a lesson, print its notes, list the widget names it may highlight, and
+// the options of its handout (drawn in gl/session.cpp: it needs a GL context).
+#include "cli/cli_lesson.h"
+
+#include "cli/cli_checks.h"
+#include "io/json_input.h"
+#include "io/lesson.h"
+#include "shell/app.h"
+#include "shell/lesson_player.h"
+#include "widgets/theme.h"
+#include "widgets/widgets.h"
+
+#include <iostream>
+
+namespace pelab {
+
+namespace {
+
+// A terminal's width for the notes: 78 characters, wrapped at spaces.
+constexpr float kTerminalColumns = 78.0f;
+
+float CodePoints(const std::string& text) {
+    return static_cast<float>(CaptionCharacters(text)) +
+           static_cast<float>(std::count(text.begin(), text.end(), '*'));
+}
+
+void PrintWrapped(std::ostream& out, const std::string& text, const char* indent) {
+    for (const std::string& line :
+         WrapAtSpaces(text, kTerminalColumns - 4, kTerminalColumns - 4, CodePoints))
+        out << indent << line << "\n";
+}
+
+// Reads the file and checks it as the app does (from the app's defaults): every problem.
+std::vector<std::string> ReadAndCheck(App& app, const std::string& path, Lesson* lesson) {
+    JsonFile file;
+    if (std::string error = ReadJsonFile(path, &file); !error.empty()) {
+        // The file's name leads each line already: not twice.
+        const std::string named = Excerpt(nlohmann::json(path), 200) + ": ";
+        if (error.rfind(named, 0) == 0) error.erase(0, named.size());
+        return {error};
+    }
+    if (file.png) return {"a PNG figure is a scene, not a lesson (open it with --scene)"};
+    return CheckLesson(file.doc, app.scene, app.panels, LessonStart(app), lesson);
+}
+
+int LessonUsageError(const std::string& message) {
+    std::cerr << "pelab: " << PrintableLine(message) << "\n";
+    return kExitBadUsage;
+}
+
+} // namespace
+
+LessonCommand AddLessonCommand(CLI::App& app, LessonOptions& options, std::string& size_text) {
+    LessonCommand command;
+    command.lesson = app.add_subcommand("lesson", "Check a lesson file, print its speaker notes, "
+                                                  "list the widgets it may highlight, make a "
+                                                  "handout");
+    command.lesson->require_subcommand(1);
+    command.check = command.lesson->add_subcommand(
+        "check", "List every problem of a lesson file (exit 2 if there is any, 0 if none): the "
+                 "checks of opening it in the app");
+    command.notes = command.lesson->add_subcommand(
+        "notes", "Print each step's caption and speaker notes, for the presenter's terminal");
+    command.handout = command.lesson->add_subcommand(
+        "handout", "One PNG per step (the slide without its bar) and index.html with the "
+                   "captions and notes, ready to print");
+    for (CLI::App* sub : {command.check, command.notes, command.handout})
+        sub->add_option("file", options.file, "The lesson file (JSON)")
+            ->check(FileName())
+            ->required();
+    command.widgets = command.lesson->add_subcommand(
+        "widgets", "List the widget names a lesson step may highlight (all panels, or one)");
+    command.widgets->add_option("panel", options.panel, "Only this panel's names");
+    command.handout->add_option("--out", options.out, "The folder to write (created if missing)")
+        ->check(FileName())
+        ->required();
+    command.handout->add_option("--theme", options.theme, "dark, light or high-contrast")
+        ->capture_default_str();
+    command.handout->add_option("--size", size_text, "Picture size WIDTHxHEIGHT")
+        ->capture_default_str();
+    command.handout->add_option("--font-scale", options.font_scale, "Text size factor, 0.5 to 4")
+        ->check(PlainNumber())
+        ->check(CLI::Range(0.5f, 4.0f))
+        ->capture_default_str();
+    return command;
+}
+
+std::string CheckHandoutOptions(LessonOptions& options, const std::string& size_text) {
+    if (std::string error = ParseSize(size_text, &options.width, &options.height); !error.empty())
+        return error;
+    ThemeId theme;
+    if (!ThemeFromName(options.theme, &theme))
+        return "--theme: must be one of " + ThemeNameList() + " (got " + Excerpt(options.theme) +
+               ")";
+    if (!(options.font_scale >= 0.5f && options.font_scale <= 4.0f))
+        return "--font-scale: must be a number in [0.5, 4]";
+    return "";
+}
+
+int RunLessonCheck(const LessonOptions& options) {
+    App app;
+    Lesson lesson;
+    const std::vector<std::string> problems = ReadAndCheck(app, options.file, &lesson);
+    const std::string name = PrintableLine(options.file);
+    if (problems.empty()) {
+        std::cout << name << ": " << lesson.steps.size() << " steps, no problems\n";
+        return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+    }
+    for (const std::string& problem : problems)
+        std::cout << name << ": " << PrintableLine(problem) << "\n";
+    std::cout << name << ": " << problems.size()
+              << (problems.size() == 1 ? " problem" : " problems") << "\n";
+    std::cout.flush();
+    return kExitBadUsage;
+}
+
+int RunLessonNotes(const LessonOptions& options) {
+    App app;
+    Lesson lesson;
+    const std::vector<std::string> problems = ReadAndCheck(app, options.file, &lesson);
+    if (!problems.empty())
+        return LessonUsageError("lesson " + Excerpt(options.file, 200) + ": " + problems.front() +
+                                " (pelab lesson check lists every problem)");
+    std::cout << lesson.title << " (" << lesson.steps.size() << " steps)\n";
+    for (std::size_t k = 0; k < lesson.steps.size(); ++k) {
+        const LessonStep& step = lesson.steps[k];
+        const std::string presented = step.scene.value("presented_panel", std::string());
+        std::cout << "\nStep " << k + 1 << " of " << lesson.steps.size()
+                  << (presented.empty() ? "" : " (" + presented + ")") << "\n";
+        std::string caption = step.caption;
+        caption.erase(std::remove(caption.begin(), caption.end(), '*'), caption.end());
+        PrintWrapped(std::cout, caption, "  ");
+        if (step.notes.empty()) {
+            std::cout << "  (no notes)\n";
+        } else {
+            std::cout << "  Notes:\n";
+            PrintWrapped(std::cout, step.notes, "    ");
+        }
+    }
+    return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+}
+
+int RunLessonWidgets(const LessonOptions& options) {
+    const PanelRegistry panels;
+    if (!options.panel.empty() && !panels.IsKnown(options.panel))
+        return LessonUsageError("lesson widgets: unknown panel " + Excerpt(options.panel) +
+                                "; known panels: " + panels.IdList());
+    for (const PanelEntry& entry : panels.Entries()) {
+        if (!options.panel.empty()) {
+            if (entry.id != options.panel) continue;
+            for (const std::string& name : entry.panel->WidgetNames())
+                std::cout << name << "\n";
+            break;
+        }
+        std::cout << entry.id << " (" << entry.title << ")\n";
+        for (const std::string& name : entry.panel->WidgetNames())
+            std::cout << "  " << name << "\n";
+    }
+    if (options.panel.empty())
+        std::cout << "\n<i> stands for a number (clocks.summary_pair_<i>: clocks.summary_pair_3). "
+                     "A step highlights only widgets of the panels it shows.\n";
+    return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+}
+
+} // namespace pelab

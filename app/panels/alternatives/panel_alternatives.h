@@ -1,0 +1,143 @@
+// panel_alternatives.h — what came after the sinusoidal encoding (as the published articles tell
+// it), one tab each: a learned table (and its hard edge), RoPE (q·k depends only on m − n,
+// checked), ALiBi (slopes, the bias per head, and how it breaks the word-order tie), T5's relative
+// buckets, long-context scaling of RoPE's spectrum (linear, NTK-aware, YaRN, Llama 3), and a
+// side-by-side table whose "relative" and "extrapolation" cells are computed here. Every number
+// comes from pelab/alternatives.h and pelab/context_scaling.h.
+#pragma once
+
+#include "panels/explanation.h"
+
+#include "panels/panel.h"
+#include "pelab/alternatives.h"
+#include "pelab/context_scaling.h"
+#include "widgets/plot.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+constexpr int kAlternativesTabCount = 6;
+/// Scene values of the tabs, in order.
+const char* AlternativesTabId(int tab);
+
+/// The side-by-side table's computed cells, for tests and readouts.
+/// The "relative?" answer of a method: yes (green), no (amber), or neither (plain text):
+/// sinusoidal PE is absolute, yet the dot product of two bare encodings depends on m − n alone.
+enum class Verdict { Yes, No, Neither };
+
+/// One row of the side-by-side table: method, used in, where position enters, parameters,
+/// past the training length, relative?
+struct MethodRow {
+    std::string cells[6];
+    Verdict relative = Verdict::No;
+};
+
+struct MethodChecks {
+    double sinusoidal_shift_change = 0; ///< max |PE(m+s)·PE(n+s) − PE(m)·PE(n)|
+    double learned_shift_change = 0;
+    double rope_shift_change = 0;
+    double alibi_shift_change = 0;
+    long long t5_last_bucket_start = 0;
+    bool learned_has_entry_at_rows = false;
+};
+struct AlternativesPanel : Panel {
+    // Own settings (scene fields).
+    std::string tab = "rope";
+    int learned_rows = 512;
+    int learned_d = 768;
+    int learned_lookup = 512; ///< the position looked up in the learned table
+    int rope_seed = 7;        ///< q and k are seeded normal vectors of d_model values…
+    bool rope_typed = false;  ///< … or typed here (their own even length, 2 to 64)
+    std::string rope_q = "1, 0, 0.5, 0.5", rope_k = "0, 1, 1, 0";
+    int alibi_heads = 8;
+    int alibi_head = 1; ///< 1 … heads
+    bool alibi_causal = true;
+    std::string alibi_sentence_a = "dog bites man", alibi_sentence_b = "man bites dog";
+    int t5_buckets = 32;
+    int t5_max_distance = 128;
+    bool t5_bidirectional = true;
+    int scaling_d = 128;
+    double scaling_factor = 8;
+    double scaling_context = 8192;
+    // Cached numbers (the RoPE tab and the side-by-side checks cost up to ~100 ms at d 4096, so
+    // they are computed when an input changes, not every frame).
+    struct RopeNumbers {
+        std::string key;
+        std::vector<double> q, k;
+        double score = 0, relative = 0, change = 0;
+        std::string curve_key;
+        std::vector<double> curve_x, curve_y; ///< q·k against m − n
+        std::string decay_key;
+        std::vector<double> distances, expected, bound;
+    } rope;
+    std::string checks_key;
+    MethodChecks checks;
+    // View state.
+    std::string shown_tab;
+    plot::PlotView learned_view, rope_view, rope_curve_view, decay_view, t5_view, factor_view,
+        wavelength_view;
+    int decay_view_d = 0;
+    std::string input_error;
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
+    std::string StatusNote() const override;
+
+    LearnedTable Learned() const;
+    T5BucketOptions T5Options() const;
+    ContextScalingOptions ScalingOptions(const AppState& state) const;
+    /// q and k for RoPE: the typed ones when rope_typed and they have the same length, else
+    /// seeded at the shared d_model.
+    std::vector<double> RopeQuery(const AppState& state) const;
+    std::vector<double> RopeKey(const AppState& state) const;
+    bool UsesTypedVectors() const;
+    /// Recomputes the RoPE tab's numbers when an input changed.
+    const RopeNumbers& UpdateRope(const AppState& state);
+    /// The side-by-side table's rows, worded from the checks.
+    std::vector<MethodRow> MethodRows(const MethodChecks& checks) const;
+
+private:
+    void DrawLearned(FrameContext& frame);
+    void DrawRope(FrameContext& frame);
+    void DrawAlibi(FrameContext& frame);
+    void DrawT5(FrameContext& frame);
+    void DrawScaling(FrameContext& frame);
+    void DrawSideBySide(FrameContext& frame);
+};
+
+/// The height left in the tab, but at least `lines` text lines (the tab then scrolls): a plot
+/// on a projector at text scale 2 stays readable.
+float RemainingHeight(float lines = 10.0f);
+
+/// Reads "1, 0, 0.5, 0.5" (commas or spaces) into values: "" or why not (an even count of 2 to
+/// 64 finite numbers, each within ±1e6).
+std::string ParseRopeVector(const std::string& text, std::vector<double>* values);
+
+/// The order demo's tie and ALiBi (one-hot embeddings, d_model 16, PE off). Scores: the largest
+/// difference after re-ordering, without and with head's bias −m·|i − j| added in both
+/// directions. Weights: the same for the causal softmax weights, with the mask alone and with
+/// mask and bias (ALiBi is used in causal models, and the mask by itself already sees order).
+struct AlibiTie {
+    double without_bias = 0;
+    double with_bias = 0;
+    /// Every pair of words is as far apart in B as in A under the best matching (B is A
+    /// backwards, say): then −m·|i − j| cannot tell the orders apart.
+    bool distances_kept = false;
+    double causal_mask_only = 0;
+    double causal_with_bias = 0;
+    bool same_words = false;
+    std::string error; ///< a sentence the order demo refuses
+};
+AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& sentence_b, double slope);
+
+/// The long-context tab's sentence: what each scaling method keeps and slows at these options,
+/// worded from the counts of its factors, with its claims.
+Explanation ScalingSentence(const ContextScalingOptions& options);
+
+MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state);
+
+} // namespace pelab

@@ -1,0 +1,59 @@
+// panel_calculator.h — the position-vector calculator (as in the published course): PE(pos) worked
+// out step by step, one row per dimension (dim, i, 2i/d, base^(2i/d), angle, angle mod 2π, sin or
+// cos, value), for pos = pos A and a second position pos A + offset side by side with |Δ|. Any
+// range of dimensions, virtualised so d_model 4096 scrolls smoothly; copy or save the rows as CSV.
+#pragma once
+
+#include "panels/explanation.h"
+
+#include "panels/panel.h"
+#include "widgets/plot.h"
+#include "widgets/widgets.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+struct CalculatorPanel : Panel {
+    // Own settings (scene fields).
+    double second_offset = 1.0; ///< the second column is PE(pos A + second_offset)
+    int dim_from = 0;           ///< first dimension shown
+    int dim_to = 7;             ///< last dimension shown (clamped to d_model − 1 when drawn)
+    // View state.
+    std::string copy_note;  ///< "copied 8 rows" after Copy as CSV
+    std::string input_note; ///< why a typed position was refused
+    /// The chart of |Δ| over the whole vector, cached for its inputs.
+    bool show_chart = false;
+    plot::PlotView chart_view;
+    std::vector<double> chart_dims, chart_delta;
+    double chart_pos = -1, chart_other = -1, chart_base = 0;
+    int chart_d_model = 0;
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
+
+    /// The second position, kept inside [0, kUiMaxPosition].
+    double SecondPosition(const AppState& state) const;
+    /// The shown dimensions [first, last] for the current d_model.
+    void Range(const AppState& state, int* first, int* last) const;
+    /// The shown rows as CSV (header + one line per dimension, 17 significant digits).
+    std::string Csv(const AppState& state) const;
+    std::string TableCsv(const AppState& state) const override { return Csv(state); }
+    bool HasTable() const override { return true; }
+
+private:
+    void DrawControls(FrameContext& frame);
+    void DrawSummary(FrameContext& frame);
+    void DrawTable(FrameContext& frame);
+    void DrawChart(FrameContext& frame);
+};
+
+/// The summary of the shown rows: where neighbours (or any two positions) differ most and
+/// least, and which pairs came round (aliasing), worded from the numbers, with its claims.
+Explanation CalculatorSummary(double pos, double other, int first, int last, int d_model,
+                              double base);
+
+} // namespace pelab

@@ -1,0 +1,84 @@
+// panel_candidates.h — why the obvious ideas fail, as the published articles and course walk
+// through them. Nine candidate encodings (pelab/candidates.h): the selected one's values over
+// positions, and a table of the usual design constraints (docs/panels.md) measured by the core for
+// every candidate at the current settings, each cell marked ok or fails against a stated threshold.
+// Beside them the "drowning" meter (‖embedding‖ against ‖PE(pos A)‖) and sin's aliasing on the unit
+// circle.
+#pragma once
+
+#include "panels/explanation.h"
+
+#include "panels/panel.h"
+#include "pelab/candidates.h"
+#include "widgets/plot.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+constexpr int kCandidateShownDims = 4;
+
+struct CandidatesPanel : Panel {
+    // Own settings (scene fields).
+    std::string candidate = "binary"; ///< candidate_id of the one plotted
+    int length = 10;                  ///< L: sequence length (index / length) and table rows
+    int positions = 256;              ///< N: positions the table measures
+    int shift_k = 1;                  ///< k of the "shift is linear" test
+    double embedding_value = 0.1;     ///< typical |value| of one embedding dim
+    bool scale_embedding = false;     ///< multiply the embedding by √d_model (as the paper does)
+    bool grid = false;                ///< the values as a positions × dims grid, not lines
+    // View state.
+    plot::PlotView values_view, circle_view;
+    std::string d_model_note;
+    /// The table, cached for (d_model, base, L, N, k).
+    CandidateProperties properties[kCandidateCount];
+    int cached_d_model = 0, cached_length = 0, cached_positions = 0, cached_k = 0;
+    double cached_base = 0;
+    bool table_stale = false; ///< settings changed during a drag; the table shows the old ones
+    /// The plotted candidate's first dims over positions (NaN where it has no value).
+    std::vector<double> plot_x, plot_y[kCandidateShownDims];
+    std::string plotted;
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+    std::vector<std::string> WidgetNames() const override;
+    std::string StatusNote() const override;
+    /// The property table: each encoding's cells as shown, with their verdicts (ok, fails,
+    /// cannot say), measured afresh for the current settings.
+    std::string TableCsv(const AppState& state) const override;
+    bool HasTable() const override { return true; }
+
+    Candidate Selected() const;
+    CandidateSettings Settings(const AppState& state) const;
+    /// The dims the table looks at: the first min(d_model, kMaxCheckedDims).
+    static int CheckedDims(const AppState& state);
+    void UpdateProperties(const AppState& state);
+
+private:
+    void DrawControls(FrameContext& frame);
+    void DrawValues(FrameContext& frame, ImVec2 size);
+    void DrawGrid(FrameContext& frame, ImVec2 size);
+    void DrawTable(FrameContext& frame);
+    void DrawDrowning(FrameContext& frame, float width);
+    void DrawAliasing(FrameContext& frame, float size);
+};
+
+/// One property cell of the table: its value as text, whether it passes, and the tooltip that
+/// says how it was measured (exposed for tests).
+struct PropertyCell {
+    std::string text;
+    bool ok = false;
+    bool known = true; ///< false where the test cannot say (too few positions)
+    std::string how;
+};
+constexpr int kPropertyCount = 6;
+const char* PropertyName(int property);
+PropertyCell DescribeProperty(int property, const CandidateProperties& measured, int length);
+
+/// The drowning meter's sentence: how ‖PE(pos)‖ compares with ‖embedding‖.
+Explanation DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
+                             double pe_norm);
+
+} // namespace pelab

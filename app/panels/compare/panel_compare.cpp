@@ -1,0 +1,571 @@
+#include "panels/compare/panel_compare.h"
+
+#include "widgets/number_text.h"
+
+#include "io/json_input.h"
+#include "io/scene.h"
+#include "pelab/similarity.h"
+#include "pelab/sinusoidal.h"
+#include "widgets/layout.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+float ComparePanel::ShortTableHeight() {
+    // The header and three rows, each a text line and its cell padding, and the borders.
+    const float row = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
+    return row * 4 + 2.0f;
+}
+
+bool ComparePanel::FilterUnderTable(const FrameContext& frame) const {
+    // Not when it went into the strip, and not on a slide whose step needs no controls.
+    return frame.show_controls && !filter_in_strip && (!frame.slides || frame.slide_controls);
+}
+
+void ComparePanel::Draw(FrameContext& frame) {
+    // The inputs first: a preset changes d_model, and everything below must be computed for the
+    // d_model it draws with (the table once read PE vectors of the old, smaller width).
+    filter_in_strip = false;
+    if (BeginControls(frame)) {
+        DrawPositionInputs(frame);
+        // In a strip (a short presented window) the table's filter joins the controls, which
+        // may scroll: the table below keeps its lines for its rows.
+        if (frame.controls_in_strip && frame.presented) {
+            DrawFilterControls(frame, frame.state.d_model);
+            filter_in_strip = true;
+        }
+        EndControls(frame);
+    }
+    const AppState& state = frame.state;
+    const int d = state.d_model;
+    {
+        CoreTimer core_time(frame.stats);
+        pe_a = pe_vector_double(state.pos_a, d, state.base);
+        pe_b = pe_vector_double(state.pos_b, d, state.base);
+        contributions = pair_contributions(state.pos_a, state.pos_b, d, state.base);
+        omegas = frequencies(d, state.base);
+        comparison = compare_positions(state.pos_a, state.pos_b, d, state.base);
+        explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base).text;
+    }
+    if (frame.show_controls) ImGui::Separator();
+    const float font = ImGui::GetFontSize();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float half = (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x) * 0.5f;
+    in_band = frame.presented && frame.pictures_first && half >= font * 13.0f;
+    if (in_band) {
+        // Presented in a short window (a projector at text ×2): the offset picture on the left, the
+        // numbers and the words on the right (each half needs 13 em: "Euclidean distance" and
+        // its value), and below them the table with its header and first three rows (and the
+        // filter row when it is not in the strip).
+        const float table = ShortTableHeight() + style.ItemSpacing.y +
+                            (FilterUnderTable(frame) ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
+        const float band = std::max(font * 9.0f, ImGui::GetContentRegionAvail().y - table);
+        ImGui::BeginChild("##offset_half", ImVec2(half, band), false,
+                          ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+        DrawOffsetPlot(frame, band);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##compare_words", ImVec2(0, band), false);
+        DrawReadouts(frame);
+        DrawShift(frame); // the shift's two products first: what the plot's markers show
+        DrawExplanation(frame);
+        KeepOutlinedInView(frame); // a step about the shift scrolls its products into view
+        ImGui::EndChild();
+    } else if (frame.pictures_first) {
+        // A short tile: the offset picture right under the numbers, then the words.
+        // 60 % of what is left: the sentences and the table's first rows follow in view when
+        // there is room for them (tiled at 1920×1080), the plot alone when there is not.
+        DrawReadouts(frame);
+        DrawOffsetPlot(frame, std::max(font * 9.0f, ImGui::GetContentRegionAvail().y * 0.6f));
+        DrawExplanation(frame);
+        DrawShift(frame);
+    } else {
+        DrawReadouts(frame);
+        DrawExplanation(frame);
+        DrawShift(frame);
+        // The picture of "depends only on the offset": 40 % of what is left, at least 11 em
+        // (the plot's axes and legend take 4 of them).
+        DrawOffsetPlot(frame, std::max(font * 11.0f, ImGui::GetContentRegionAvail().y * 0.4f));
+    }
+    // The table's own border separates it from the band above.
+    if (!in_band) ImGui::Separator();
+    DrawTable(frame);
+}
+
+void ComparePanel::DrawPositionInputs(FrameContext& frame) {
+    AppState& state = frame.state;
+    const float font = ImGui::GetFontSize();
+    const double slider_max = 1000.0, zero = 0.0;
+    // Each position is a group [slider][typed entry] label; the groups wrap when narrow.
+    const float spacing = FlowRow::Spacing();
+    const float input_width = font * 5.0f;
+    const float group_room = FitWidth(40.0f) - HelpMarkerWidth() - spacing;
+    const float slider_width = std::clamp(group_room - input_width - spacing - LabelWidth("pos A"),
+                                          font * 3.0f, font * 16.0f);
+    const float group_width = slider_width + spacing + LabelledWidth(input_width, "pos A");
+    struct Field {
+        const char* slider_id;
+        const char* input_id;
+        const char* name;
+        double* value;
+        const char* widget;
+        const char* slider_widget;
+    } fields[] = {{"##pos_a_slider", "pos A##input", "A", &state.pos_a, "compare.pos_a_input",
+                   "compare.pos_a_slider"},
+                  {"##pos_b_slider", "pos B##input", "B", &state.pos_b, "compare.pos_b_input",
+                   "compare.pos_b_slider"}};
+    FlowRow row;
+    for (Field& field : fields) {
+        row.Item(group_width + (&field == &fields[1] ? spacing + HelpMarkerWidth() : 0.0f));
+        ImGui::PushID(field.name);
+        ImGui::SetNextItemWidth(slider_width);
+        double slider_value = std::min(*field.value, slider_max);
+        if (ImGui::SliderScalar(field.slider_id, ImGuiDataType_Double, &slider_value, &zero,
+                                &slider_max, PositionFormat(slider_value)))
+            *field.value = std::round(slider_value);
+        frame.Record(field.slider_widget);
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(input_width);
+        double typed = *field.value;
+        if (ImGui::InputDouble(field.input_id, &typed, 0.0, 0.0, "%.6g",
+                               ImGuiInputTextFlags_EnterReturnsTrue)) {
+            if (!std::isfinite(typed) || typed < 0 || typed > kUiMaxPosition) {
+                char note[160];
+                std::snprintf(note, sizeof note,
+                              "pos %s must be a number in [0, 1000000] (got %.6g); kept %.6g.",
+                              field.name, typed, *field.value);
+                input_note = note;
+            } else {
+                *field.value = typed;
+                input_note.clear();
+            }
+        }
+        frame.Record(field.widget);
+        ImGui::PopID();
+    }
+    ImGui::SameLine();
+    HelpMarker("Drag the slider (0 to 1000) or type a position up to 1 000 000 and press Enter.");
+    // The classic example's pairs; they also set d_model to 128, which every panel shares, so
+    // the row says so.
+    const char* intro = "Classic examples (set d_model = 128):";
+    FlowRow presets_row;
+    presets_row.Item(ImGui::CalcTextSize(intro).x);
+    WrappedText(intro);
+    const struct {
+        const char* label;
+        double a, b;
+        const char* widget;
+    } presets[] = {{"3 & 5", 3, 5, "compare.preset_3_5"},
+                   {"3 & 50", 3, 50, "compare.preset_3_50"},
+                   {"3 & 150", 3, 150, "compare.preset_3_150"}};
+    for (const auto& preset : presets) {
+        presets_row.Item(ButtonWidth(preset.label));
+        const bool pressed = ImGui::Button(preset.label);
+        FormulaTooltip("pos A = 3, pos B as labelled, d_model = 128 (for every panel).");
+        frame.Record(preset.widget);
+        if (pressed) {
+            state.pos_a = preset.a;
+            state.pos_b = preset.b;
+            state.d_model = 128;
+            input_note.clear();
+        }
+    }
+    if (!input_note.empty()) ErrorText(frame, input_note.c_str());
+    state.Clamp();
+}
+
+void ComparePanel::DrawReadouts(FrameContext& frame) {
+    AppState& state = frame.state;
+    const PositionComparison& c = comparison;
+    char formula[256];
+    FlowRow row;
+    const float gap = ImGui::GetFontSize() * 1.5f;
+    // In a short window the numbers sit in a half-width column: one name and value per row.
+    const bool as_table =
+        in_band && ImGui::BeginTable("##compare_numbers", 2, ImGuiTableFlags_SizingFixedFit);
+    const auto block = [&](const char* name, const char* value, const char* record) {
+        if (as_table) {
+            ReadoutRow(name, formula, "%s", value);
+            frame.Record(record);
+            return;
+        }
+        row.Item(ReadoutBlockWidth(name, value), gap);
+        ReadoutBlock(frame, name, value, formula, record);
+    };
+    char value[64];
+    std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
+                  state.pos_b);
+    std::snprintf(value, sizeof value, "%.6g positions", c.distance);
+    block("distance", value, "compare.distance");
+    std::snprintf(formula, sizeof formula,
+                  "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"
+                  "= sum of the %d pair contributions in the table. Maximum d/2 = %d (A = B).",
+                  state.d_model / 2, state.d_model / 2);
+    std::snprintf(value, sizeof value, "%.2f", c.dot_product);
+    block("dot product", value, "compare.dot_product");
+    std::snprintf(formula, sizeof formula,
+                  "cos = PE(A)·PE(B) / (‖PE(A)‖ ‖PE(B)‖) = %.4f / (%.4f · %.4f)\n"
+                  "Every pair is a unit vector, so ‖PE‖ = √(d/2) = %.4f.",
+                  c.dot_product, c.norm_a, c.norm_b, std::sqrt(state.d_model / 2.0));
+    std::snprintf(value, sizeof value, "%.4f", c.cosine_similarity);
+    block("cosine similarity", value, "compare.cosine");
+    std::snprintf(formula, sizeof formula,
+                  "‖PE(A) − PE(B)‖ = √(Σ_dim (PE_A − PE_B)²) = √(d − 2·dot) = √(%d − 2·%.4f)",
+                  state.d_model, c.dot_product);
+    std::snprintf(value, sizeof value, "%.4f", c.euclidean_distance);
+    block("Euclidean distance", value, "compare.euclidean");
+    if (as_table) ImGui::EndTable();
+    ImGui::Text("similarity: %s", similarity_label(c.cosine_similarity));
+    frame.Record("compare.similarity");
+    char thresholds[160];
+    std::snprintf(thresholds, sizeof thresholds,
+                  "(cosine ≥ %.2f very high · ≥ %.2f high · ≥ %.2f moderate · below: low)",
+                  kSimilarityVeryHigh, kSimilarityHigh, kSimilarityModerate);
+    if (as_table) {
+        FormulaTooltip(thresholds);
+        return;
+    }
+    ImGui::SameLine();
+    MutedWrappedText(thresholds);
+}
+
+void ComparePanel::DrawExplanation(FrameContext& frame) {
+    // Beginner mode: the first sentence (where the two positions stand); the pairs' story is
+    // the advanced reading.
+    if (!frame.advanced) {
+        const std::size_t end = explanation.find(". ");
+        WrappedText(end == std::string::npos ? explanation.c_str()
+                                             : explanation.substr(0, end + 1).c_str());
+        return;
+    }
+    WrappedText(explanation.c_str());
+}
+
+void ComparePanel::DrawShift(FrameContext& frame) {
+    AppState& state = frame.state;
+    FlowRow row;
+    if (frame.show_controls) {
+        const float slider = FitWidth(10.0f, "shift k");
+        row.Item(LabelledWidth(slider, "shift k"));
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("shift k", &state.shift_k, -100, 100, "%d");
+        frame.Record("compare.shift_k");
+        row.Item(SmallButtonWidth("move A and B by k"));
+    }
+    const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
+    if (a < 0 || b < 0 || a > kUiMaxPosition || b > kUiMaxPosition) {
+        ImGui::TextDisabled("A + k and B + k must stay in [0, 1000000].");
+        return;
+    }
+    const double before = comparison.dot_product;
+    double after = 0;
+    {
+        CoreTimer core_time(frame.stats);
+        after = compare_positions(a, b, state.d_model, state.base).dot_product;
+    }
+    if (frame.show_controls) {
+        if (ImGui::SmallButton("move A and B by k")) {
+            state.pos_a = a;
+            state.pos_b = b;
+        }
+        frame.Record("compare.move_by_k");
+    }
+    char shifted[200];
+    std::snprintf(shifted, sizeof shifted,
+                  "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %s)", after, before,
+                  ShownNumber(std::fabs(after - before), 2).c_str());
+    ImGui::BeginGroup(); // both products, however they wrap, are one recorded rectangle
+    WrappedText(shifted);
+    ImGui::EndGroup();
+    frame.Record("compare.shift_products");
+    FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
+                   "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
+}
+
+double OffsetPlotSpan(double offset) {
+    const double wanted = 2.0 * offset;
+    if (wanted <= 64.0) return 64.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(wanted)));
+    for (const double step : {1.0, 2.0, 5.0, 10.0})
+        if (step * decade >= wanted) return step * decade;
+    return 10.0 * decade;
+}
+
+void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
+    const AppState& state = frame.state;
+    const double offset = std::fabs(state.pos_b - state.pos_a);
+    // Offsets from 0 to a round number at least twice B − A (64, 100, 200, 500, 1 000, …; at
+    // most the position range), 512 samples. Round spans keep the axis still while B is
+    // dragged, and the curve (512 × d/2 cosines) is recomputed only when the span steps.
+    const double span = std::min(OffsetPlotSpan(offset), kUiMaxPosition);
+    if (span != curve_span || state.d_model != curve_d_model || state.base != curve_base) {
+        CoreTimer core_time(frame.stats);
+        constexpr int kSamples = 512;
+        curve_k.resize(kSamples);
+        for (int j = 0; j < kSamples; ++j)
+            curve_k[j] = span * j / (kSamples - 1);
+        curve_dot = dot_product_at_offsets(curve_k, state.d_model, state.base);
+        curve_span = span, curve_d_model = state.d_model, curve_base = state.base;
+        // Room below for the curve's lowest point: with few pairs (d_model 2, 4) the sum dips
+        // to −d_model/2, which a fixed −0.6·d_model/2 would cut off.
+        const double half = state.d_model / 2.0;
+        const double lowest = *std::min_element(curve_dot.begin(), curve_dot.end());
+        curve_y = plot::Range{std::min(-0.6 * half, lowest - 0.1 * half), 1.1 * half};
+        offset_view.Refit(plot::Range{0.0, span}, curve_y);
+    }
+    offset_view.SetHome(plot::Range{0.0, span}, curve_y);
+    plot::PlotConfig config;
+    config.x_label = "offset k = |B − A| (positions)";
+    config.y_label = "PE(p)·PE(p + k), the same for every start p";
+    config.x_limits = plot::Range{0.0, kUiMaxPosition};
+    plot::Plot p;
+    if (!p.Begin("##offset_plot", offset_view, ImVec2(-1, height), config)) return;
+    frame.Record("compare.offset_plot");
+    p.Line("Σ cos(ω_i k)", curve_k.data(), curve_dot.data(), static_cast<int>(curve_k.size()),
+           frame.Color(Role::Accent), frame.Px(2.0f));
+    const double k_here[] = {offset}, dot_here[] = {comparison.dot_product};
+    // A shift by k lands on the same point (that is the lesson), so A, B is a ring drawn
+    // around the shifted pair's smaller square: both stay visible where they coincide.
+    p.Markers("A, B", k_here, dot_here, 1, frame.Color(Role::PosA), frame.Px(9.0f),
+              plot::Marker::Ring);
+    const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
+    if (state.shift_k != 0 && a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition) {
+        const double dot_shifted[] = {
+            compare_positions(a, b, state.d_model, state.base).dot_product};
+        p.Markers("A + k, B + k", k_here, dot_shifted, 1, frame.Color(Role::PosB), frame.Px(4.0f),
+                  plot::Marker::Square);
+    }
+    p.HLine(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f));
+    p.End();
+}
+
+void ComparePanel::DrawFilterControls(FrameContext& frame, int d) {
+    const char* filters[] = {"all", "sin only (even dims)", "cos only (odd dims)", "range",
+                             "every k-th"};
+    int filter_index = static_cast<int>(filter);
+    FlowRow row;
+    const float combo = FitWidth(11.0f, "show dimensions");
+    row.Item(LabelledWidth(combo, "show dimensions"));
+    ImGui::SetNextItemWidth(combo);
+    if (ImGui::Combo("show dimensions", &filter_index, filters, IM_ARRAYSIZE(filters)))
+        filter = static_cast<DimensionFilter>(filter_index);
+    frame.Record("compare.filter");
+    if (filter == DimensionFilter::Range) {
+        const float range = FitWidth(12.0f, "dims");
+        row.Item(LabelledWidth(range, "dims"));
+        ImGui::SetNextItemWidth(range);
+        ImGui::DragIntRange2("dims", &range_first, &range_last, 1.0f, 0, d - 1);
+        frame.Record("compare.range");
+    } else if (filter == DimensionFilter::EveryKth) {
+        const float step = FitWidth(8.0f, "k-th");
+        row.Item(LabelledWidth(step, "k-th"));
+        ImGui::SetNextItemWidth(step);
+        ImGui::SliderInt("k-th", &every_k, 2, 64);
+        frame.Record("compare.every_k");
+    }
+}
+
+void ComparePanel::DrawTable(FrameContext& frame) {
+    AppState& state = frame.state;
+    const float font = ImGui::GetFontSize();
+    // The width the vectors were computed for this frame (never past their end).
+    const int d = static_cast<int>(pe_a.size());
+    if (FilterUnderTable(frame)) DrawFilterControls(frame, d);
+    range_first = std::clamp(range_first, 0, d - 1);
+    range_last = std::clamp(range_last, range_first, d - 1);
+    visible_dims.clear();
+    for (int dim = 0; dim < d; ++dim)
+        if (Shows(dim, d)) visible_dims.push_back(dim);
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersV |
+                                  ImGuiTableFlags_Resizable;
+    // A scrolling table makes a child window; in a window that is drawn hidden this frame (as
+    // ImGui does while it measures one) the child skips its items while the table's columns
+    // count as visible, and ImGui 1.86 asserts. Such a frame shows nothing anyway.
+    if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f) return;
+    if (!ImGui::BeginTable("##dims", 6, flags,
+                           ImVec2(0, std::max(in_band ? ShortTableHeight() : font * 8.0f,
+                                              ImGui::GetContentRegionAvail().y))))
+        return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("ω", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("PE_A", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("PE_B", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
+    ImGui::TableSetupColumn("|Δ|", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("pair share", ImGuiTableColumnFlags_WidthStretch);
+    const char* const header_tips[] = {
+        "dimension: 2i holds sin(ω_i·pos), 2i + 1 holds cos(ω_i·pos)",
+        "ω_i = base^(−2i/d_model): how fast pair i turns, in radians per position",
+        "PE(A) in this dimension",
+        "PE(B) in this dimension",
+        "Δ = |PE_A − PE_B|: how much this dimension differs between A and B (0 to 2)",
+        ("pair i's share of the dot product: sin·sin + cos·cos = cos(ω_i·(A − B)), from −1 to 1; "
+         "the shares add up to PE(A)·PE(B)")};
+    TableHeadersWithTooltips(frame, header_tips, "compare.table");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 text_color = ImGui::GetColorU32(ImGuiCol_Text);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(visible_dims.size()));
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const int dim = visible_dims[row], pair = dim / 2;
+            const double delta = std::fabs(pe_a[dim] - pe_b[dim]);
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%d %s", dim, dim % 2 == 0 ? "sin" : "cos");
+            const char* fn = dim % 2 == 0 ? "sin" : "cos";
+            ImGui::TableNextColumn();
+            ImGui::Text(omegas[pair] >= 0.01 ? "%.3f" : "%.2e", omegas[pair]);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("ω_%d = base^(−2·%d/d) = %.6g^(−%.6f) = %.8g", pair, pair,
+                                  state.base, 2.0 * pair / d, omegas[pair]);
+            ImGui::TableNextColumn();
+            ImGui::Text("%+.3f", pe_a[dim]);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("PE(A, %d) = %s(ω_%d · A) = %s(%.8g · %.6g) = %+.8f", dim, fn,
+                                  pair, fn, omegas[pair], state.pos_a, pe_a[dim]);
+            ImGui::TableNextColumn();
+            ImGui::Text("%+.3f", pe_b[dim]);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("PE(B, %d) = %s(ω_%d · B) = %s(%.8g · %.6g) = %+.8f", dim, fn,
+                                  pair, fn, omegas[pair], state.pos_b, pe_b[dim]);
+            // Δ in [0, 2]: a bar from the left.
+            ImGui::TableNextColumn();
+            {
+                const ImVec2 p = ImGui::GetCursorScreenPos();
+                const float width = ImGui::GetContentRegionAvail().x,
+                            height = ImGui::GetTextLineHeight();
+                draw->AddRectFilled(
+                    p, ImVec2(p.x + width * static_cast<float>(delta / 2.0), p.y + height),
+                    frame.Color(Role::Magnitude));
+                ImGui::Text("%.2f", delta);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("Δ = |PE_A − PE_B| = |%+.6f − %+.6f| = %.6f (at most 2)",
+                                      pe_a[dim], pe_b[dim], delta);
+            }
+            // Pair share in [−1, 1]: a bar from the centre, on the pair's sin row.
+            ImGui::TableNextColumn();
+            if (dim % 2 == 0 || filter == DimensionFilter::CosOnly) {
+                const double share = contributions[pair];
+                const ImVec2 p = ImGui::GetCursorScreenPos();
+                const float width = ImGui::GetContentRegionAvail().x,
+                            height = ImGui::GetTextLineHeight();
+                const float mid = p.x + width * 0.5f;
+                const float end = mid + width * 0.5f * static_cast<float>(share);
+                draw->AddRectFilled(
+                    ImVec2(std::min(mid, end), p.y), ImVec2(std::max(mid, end), p.y + height),
+                    share >= 0 ? frame.Color(Role::Positive) : frame.Color(Role::Negative));
+                draw->AddLine(ImVec2(mid, p.y), ImVec2(mid, p.y + height), text_color);
+                ImGui::Text("%+.3f", share);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip(
+                        "pair %d: sin·sin + cos·cos = cos(ω_%d · (A − B)) = cos(%.4f · %.6g)", pair,
+                        pair, omegas[pair], state.pos_a - state.pos_b);
+            }
+        }
+    }
+    ImGui::EndTable();
+    frame.Record("compare.table");
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+namespace {
+constexpr const char* kFilterNames[] = {"all", "sin", "cos", "range", "every-kth"};
+} // namespace
+
+void ComparePanel::AddSceneFields(SceneTable& table) {
+    table.Add({"compare_dims", "\"all\", \"sin\", \"cos\", \"range\" or \"every-kth\": rows shown",
+               [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
+                   for (int k = 0; k < 5; ++k)
+                       if (value == kFilterNames[k])
+                           return [this, k] { filter = static_cast<DimensionFilter>(k); };
+                   throw SceneFieldError{
+                       "must be \"all\", \"sin\", \"cos\", \"range\" or \"every-kth\" (got " +
+                       Excerpt(value) + ")"};
+               },
+               [this] { return nlohmann::json(kFilterNames[static_cast<int>(filter)]); }});
+    table.Integer("compare_range_first", "integer in [0, 4095]: first dimension of \"range\"",
+                  &range_first, 0, kUiMaxDModel - 1);
+    table.Integer("compare_range_last", "integer in [0, 4095]: last dimension of \"range\"",
+                  &range_last, 0, kUiMaxDModel - 1);
+    table.Integer("compare_every_k", "integer in [2, 64]: step of \"every-kth\"", &every_k, 2, 64);
+}
+
+nlohmann::json ComparePanel::Readouts(const AppState& state) const {
+    const PositionComparison c =
+        compare_positions(state.pos_a, state.pos_b, state.d_model, state.base);
+    nlohmann::json readouts = {
+        {"distance", c.distance},
+        {"dot_product", c.dot_product},
+        {"cosine_similarity", c.cosine_similarity},
+        {"euclidean_distance", c.euclidean_distance},
+        {"similarity_label", similarity_label(c.cosine_similarity)},
+        {"explanation",
+         ExplainDifference(state.pos_a, state.pos_b, state.d_model, state.base).text}};
+    const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
+    if (a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition)
+        readouts["dot_product_shifted_by_k"] =
+            compare_positions(a, b, state.d_model, state.base).dot_product;
+    return readouts;
+}
+
+bool ComparePanel::Shows(int dim, int d) const {
+    const int first = std::clamp(range_first, 0, d - 1);
+    const int last = std::clamp(range_last, first, d - 1);
+    switch (filter) {
+    case DimensionFilter::All:
+        return true;
+    case DimensionFilter::SinOnly:
+        return dim % 2 == 0;
+    case DimensionFilter::CosOnly:
+        return dim % 2 == 1;
+    case DimensionFilter::Range:
+        return dim >= first && dim <= last;
+    case DimensionFilter::EveryKth:
+        return dim % std::max(every_k, 1) == 0;
+    }
+    return true;
+}
+
+std::string ComparePanel::TableCsv(const AppState& state) const {
+    const int d = state.d_model;
+    const std::vector<double> a = pe_vector_double(state.pos_a, d, state.base);
+    const std::vector<double> b = pe_vector_double(state.pos_b, d, state.base);
+    std::string csv = "dim,function,omega,pe_a,pe_b,abs_delta,pair_share\n";
+    char line[256];
+    for (int dim = 0; dim < d; ++dim) {
+        if (!Shows(dim, d)) continue;
+        const int pair = dim / 2;
+        const double omega = std::pow(state.base, -2.0 * pair / d);
+        const double share = a[2 * pair] * b[2 * pair] + a[2 * pair + 1] * b[2 * pair + 1];
+        std::snprintf(line, sizeof line, "%d,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", dim,
+                      dim % 2 == 0 ? "sin" : "cos", omega, a[dim], b[dim],
+                      std::fabs(a[dim] - b[dim]), share);
+        csv += line;
+    }
+    return csv;
+}
+
+std::vector<std::string> ComparePanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"compare.cosine",         "compare.distance",     "compare.dot_product",
+            "compare.euclidean",      "compare.filter",       "compare.move_by_k",
+            "compare.offset_plot",    "compare.pos_a_input",  "compare.pos_a_slider",
+            "compare.pos_b_input",    "compare.pos_b_slider", "compare.preset_3_150",
+            "compare.preset_3_5",     "compare.preset_3_50",  "compare.shift_k",
+            "compare.shift_products", "compare.similarity",   "compare.table",
+            "compare.table.header<i>"};
+}
+
+} // namespace pelab

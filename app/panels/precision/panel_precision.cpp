@@ -1,0 +1,323 @@
+#include "panels/precision/panel_precision.h"
+
+#include "io/scene.h"
+#include "panels/precision/precision_measured.h"
+#include "pelab/precision.h"
+#include "pelab/sinusoidal.h"
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+
+constexpr PeRecipe kRecipes[3] = {PeRecipe::Float32Code, PeRecipe::Float32AngleDouble,
+                                  PeRecipe::PelabCore};
+constexpr double kMarkedPositions[3] = {2048, 1e5, 1e6};
+constexpr int kPointsPerDecade = 20;
+
+// Short names for the legend and the table (the tooltips say what each recipe does).
+const char* RecipeLabel(int recipe) {
+    const char* labels[3] = {"float32, correctly rounded", "float32 angle, double sin",
+                             "PE Lab (double angle)"};
+    return labels[recipe];
+}
+
+Role RecipeRole(int recipe) {
+    const Role roles[3] = {Role::PosA, Role::Accent, Role::PosB};
+    return roles[recipe];
+}
+
+} // namespace
+
+const MeasuredFloat32Errors* MeasuredErrors(int d_model, double base) {
+    if (base != kMeasuredBase) return nullptr;
+    for (const MeasuredFloat32Errors& row : kMeasuredFloat32Errors)
+        if (row.d_model == d_model) return &row;
+    return nullptr;
+}
+
+std::string FrameworkRangeSentence(int d_model, double base) {
+    const MeasuredFloat32Errors* measured = MeasuredErrors(d_model, base);
+    if (measured == nullptr)
+        return "The float32 code frameworks run (NumPy, PyTorch) lands elsewhere than this "
+               "correctly rounded recipe, by how much depends on the library's float32 exp and "
+               "sin; it was measured at base " +
+               ShownNumber(kMeasuredBase) +
+               " and d_model 128, 256, 512, … 4096: pick one of those to see the range.";
+    std::string text = "The float32 code frameworks run, measured at d_model " +
+                       std::to_string(d_model) +
+                       " (each library rounds its float32 exp and sin its own way):";
+    for (int k = 0; k < 3; ++k) {
+        const bool numpy_worse = measured->numpy[k] >= measured->torch[k];
+        const double low = numpy_worse ? measured->torch[k] : measured->numpy[k];
+        const double high = numpy_worse ? measured->numpy[k] : measured->torch[k];
+        char part[200];
+        std::snprintf(part, sizeof part, "%s at %s: %s (%s) to %s (%s)", k == 0 ? "" : ";",
+                      ShownNumber(kMeasuredPositions[k]).c_str(), ShownNumber(low, 2).c_str(),
+                      numpy_worse ? kMeasuredTorch : kMeasuredNumpy, ShownNumber(high, 2).c_str(),
+                      numpy_worse ? kMeasuredNumpy : kMeasuredTorch);
+        text += part;
+    }
+    return text + ".";
+}
+
+Explanation PrecisionMeaning(double position, double value_error, double shift, int pair) {
+    Explanation out;
+    out.Claims("shift", shift);
+    out.Claims("exact_angles", shift == 0 ? 1 : 0);
+    out.Claims("nearer_to_itself", shift < 0.5 ? 1 : 0);
+    const auto [shown, next] = ShownPair(position, position + 1, 10);
+    const std::string error = ShownNumber(value_error, 2);
+    char text[640];
+    if (shift == 0) {
+        std::snprintf(text, sizeof text,
+                      "At pos %s float32 angles are exact at this d_model and base, so the "
+                      "correctly rounded float32 code's error (%s) is only the rounding of sin "
+                      "and cos.",
+                      shown.c_str(), error.c_str());
+    } else if (shift < 0.5) {
+        std::snprintf(text, sizeof text,
+                      "At pos %s float32 code, even correctly rounded, is off by up to %s: in "
+                      "pair %d its angle is that of a position %s away (angle error / ω_%d), %s%% "
+                      "of the way to a neighbour. Pos %s is still nearer to itself than to %s, "
+                      "but blurred, and the blur grows in proportion to the position.",
+                      shown.c_str(), error.c_str(), pair, ShownNumber(shift, 2).c_str(), pair,
+                      ShownNumber(100 * shift, 2).c_str(), shown.c_str(), next.c_str());
+    } else {
+        std::snprintf(text, sizeof text,
+                      "At pos %s float32 code, even correctly rounded, is off by up to %s, and "
+                      "in pair %d its angle is that of a position %s away: more than half the "
+                      "way to a neighbour, so in that pair pos %s reads as %s or %s.",
+                      shown.c_str(), error.c_str(), pair, ShownNumber(shift, 2).c_str(),
+                      shown.c_str(), ShownNumber(position - 1, 10).c_str(), next.c_str());
+    }
+    out.text = text;
+    return out;
+}
+
+void PrecisionPanel::UpdateCurves(const AppState& state) {
+    if (cached_d_model == state.d_model && cached_base == state.base) return;
+    positions.clear();
+    // Whole positions, log-spaced from 1 to 10⁶ (duplicates at the low end dropped).
+    for (int k = 0; k <= 6 * kPointsPerDecade; ++k) {
+        const double pos = std::round(std::pow(10.0, static_cast<double>(k) / kPointsPerDecade));
+        if (positions.empty() || pos != positions.back()) positions.push_back(pos);
+    }
+    const auto curves = recipe_error_curves(positions, state.d_model, state.base);
+    for (int r = 0; r < 3; ++r) {
+        errors[r] = curves[static_cast<int>(kRecipes[r])];
+        for (double& error : errors[r])
+            error = std::max(1e-12, error); // exact zeros (pos 1, d 2) stay on the log axis
+    }
+    cached_d_model = state.d_model;
+    cached_base = state.base;
+    cached_inspect = -1; // the table too
+}
+
+void PrecisionPanel::UpdateTable(const AppState& state) {
+    if (cached_inspect == inspect_position) return;
+    const auto rows = recipe_error_curves(
+        {kMarkedPositions[0], kMarkedPositions[1], kMarkedPositions[2], inspect_position},
+        state.d_model, state.base);
+    for (int row = 0; row < 4; ++row)
+        for (int r = 0; r < 3; ++r)
+            table_errors[row][r] = rows[static_cast<int>(kRecipes[r])][row];
+    for (int row = 0; row < 4; ++row)
+        table_shift[row] =
+            float32_position_shift(row < 3 ? kMarkedPositions[row] : inspect_position,
+                                   state.d_model, state.base, &table_shift_pair[row]);
+    cached_inspect = inspect_position;
+}
+
+void PrecisionPanel::Draw(FrameContext& frame) {
+    if (BeginControls(frame)) {
+        DrawControls(frame);
+        EndControls(frame);
+    }
+    {
+        CoreTimer core_time(frame.stats);
+        UpdateCurves(frame.state);
+        UpdateTable(frame.state);
+    }
+    const float font = ImGui::GetFontSize();
+    if (!frame.pictures_first) {
+        // Said only when the curve shows it: at d 2 the float32 angle is exact (ω = 1).
+        const bool grows = errors[0].back() > 100 * errors[0][positions.size() / 3];
+        MutedWrappedText(grows ? "The common float32 code forms the angle pos·ω_i in float32: its "
+                                 "relative error of a few 1e-8 becomes an absolute error that "
+                                 "grows with pos. PE Lab forms the angle in double and "
+                                 "rounds only the result."
+                               : "At this d_model and base the float32 code's angles happen to "
+                                 "be exact, so its error does not grow with pos.");
+    }
+    // The table below needs about 6 lines and the framework sentence 3; the plot takes the rest.
+    const float table = font * 10.5f + ImGui::GetStyle().ItemSpacing.y * 7;
+    DrawPlot(frame, std::max(font * 13.0f, ImGui::GetContentRegionAvail().y - table));
+    DrawTable(frame);
+}
+
+void PrecisionPanel::DrawControls(FrameContext& frame) {
+    AppState& state = frame.state;
+    const float slider = FitWidth(11.0f, "d_model");
+    FlowRow row;
+    row.Item(LabelledWidth(slider, "d_model"));
+    DModelSlider(frame, slider, &d_model_note);
+    frame.Record("precision.d_model");
+    row.Item(LabelledWidth(slider, "base"));
+    ImGui::SetNextItemWidth(slider);
+    ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase, "%.0f",
+                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    frame.Record("precision.base");
+    const float input = FitWidth(7.0f, "inspect pos");
+    row.Item(LabelledWidth(input, "inspect pos"));
+    ImGui::SetNextItemWidth(input);
+    double typed = inspect_position;
+    if (ImGui::InputDouble("inspect pos", &typed, 0, 0, "%.0f",
+                           ImGuiInputTextFlags_EnterReturnsTrue) &&
+        std::isfinite(typed))
+        inspect_position = std::clamp(std::round(typed), 1.0, kUiMaxPosition);
+    FormulaTooltip("The position of the table's last row (or click the plot).");
+    frame.Record("precision.inspect_input");
+    if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
+    state.Clamp();
+}
+
+void PrecisionPanel::DrawPlot(FrameContext& frame, float height) {
+    view.SetHome(plot::Range{1, 1e6}, plot::Range{1e-9, 1});
+    if (!view.has_home) view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "position (click: pick it for the table)";
+    config.y_label = "max |PE − exact| over all dims";
+    config.x_flags = plot::AxisFlags_Log;
+    config.y_flags = plot::AxisFlags_Log;
+    config.x_limits = plot::Range{1, 1e6};
+    config.y_limits = plot::Range{1e-13, 10};
+    plot::Plot p;
+    if (!p.Begin("##precision", view, ImVec2(-1, height), config)) return;
+    frame.Record("precision.plot");
+    const int count = static_cast<int>(positions.size());
+    // The float32 code wide and underneath: the float32-angle line lies on it almost everywhere
+    // (double sin/cos cannot repair the angle), and both stay visible.
+    // The float32-angle curve lies on the float32 code's almost everywhere (double sin/cos
+    // cannot repair the angle): a line for one, rings on it for the other, so both show.
+    p.Line(RecipeLabel(0), positions.data(), errors[0].data(), count, frame.Color(RecipeRole(0)),
+           frame.Px(2.5f));
+    std::vector<double> ring_x, ring_y;
+    for (int k = 0; k < count; k += 3)
+        ring_x.push_back(positions[k]), ring_y.push_back(errors[1][k]);
+    p.Markers(RecipeLabel(1), ring_x.data(), ring_y.data(), static_cast<int>(ring_x.size()),
+              frame.Color(RecipeRole(1)), frame.Px(4.0f), plot::Marker::Ring);
+    p.Line(RecipeLabel(2), positions.data(), errors[2].data(), count, frame.Color(RecipeRole(2)),
+           frame.Px(2.5f));
+    p.VLine(std::max(1.0, inspect_position), frame.Color(Role::ShiftArc), "picked", frame.Px(1.5f));
+    if (p.Clicked() && p.MouseX() >= 1)
+        inspect_position = std::clamp(std::round(p.MouseX()), 1.0, kUiMaxPosition);
+    p.End();
+}
+
+void PrecisionPanel::DrawTable(FrameContext& frame) {
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("##errors", 5, flags)) return;
+    const char* headers[] = {"position", "f32 rounded", "f32 angle", "PE Lab", "as if off by"};
+    for (const char* header : headers)
+        ImGui::TableSetupColumn(header);
+    const char* tooltips[] = {
+        "the position p (the last row: the one you inspect)",
+        "max over dims of |PE − exact| for the float32 recipe div_term = exp(2i·(−ln base/d)), "
+        "angle = p·div_term, sin and cos, each step correctly rounded to float32; the code "
+        "frameworks run (NumPy, PyTorch) rounds its own way: measured below the table",
+        "the same float32 angle, then sin and cos in double: no better, the angle is already off",
+        "PE Lab: the angle in double, the result rounded once to float32",
+        "how far, in positions, the float32 code's encoding of p is from p: max over pairs of "
+        "|float32 angle − exact angle| / ω_i. Below 0.5, p is still nearer to itself than to "
+        "p ± 1"};
+    TableHeadersWithTooltips(frame, tooltips, "precision");
+    for (int row = 0; row < 4; ++row) {
+        const double pos = row < 3 ? kMarkedPositions[row] : inspect_position;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text(row < 3 ? "%.10g" : "%.10g (picked)", pos);
+        double code_error = 0;
+        for (int r = 0; r < 3; ++r) {
+            ImGui::TableNextColumn();
+            const double error = table_errors[row][r];
+            if (r == 0) code_error = error;
+            ImGui::TextColored(frame.ColorVec(RecipeRole(r)), "%.2g", error);
+        }
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2g positions", table_shift[row]);
+        if (row == 3) {
+            frame.Record("precision.inspected_row");
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(
+                    "%s", PrecisionMeaning(pos, code_error, table_shift[row], table_shift_pair[row])
+                              .text.c_str());
+        }
+    }
+    ImGui::EndTable();
+    frame.Record("precision.table");
+    WrappedText(FrameworkRangeSentence(frame.state.d_model, frame.state.base).c_str());
+    frame.Record("precision.frameworks");
+    WrappedText(PrecisionMeaning(kMarkedPositions[2], table_errors[2][0], table_shift[2],
+                                 table_shift_pair[2])
+                    .text.c_str());
+    frame.Record("precision.meaning");
+}
+
+void PrecisionPanel::AddSceneFields(SceneTable& table) {
+    table.Number("precision_position",
+                 "number in [1, 1e6]: the position the precision panel inspects", &inspect_position,
+                 1, kUiMaxPosition);
+}
+
+nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const double pos :
+         {kMarkedPositions[0], kMarkedPositions[1], kMarkedPositions[2], inspect_position}) {
+        nlohmann::json row = {{"position", pos}};
+        for (int r = 0; r < 3; ++r) {
+            const char* keys[] = {"float32_code", "float32_angle_double_sin", "pelab_core"};
+            row[keys[r]] = recipe_max_error(kRecipes[r], pos, state.d_model, state.base);
+        }
+        int pair = 0;
+        row["position_shift"] = float32_position_shift(pos, state.d_model, state.base, &pair);
+        row["position_shift_pair"] = pair;
+        rows.push_back(row);
+    }
+    // The measured framework range (tests/reference/float32_frameworks.py), null where it was
+    // not measured.
+    nlohmann::json frameworks = nullptr;
+    if (const MeasuredFloat32Errors* measured = MeasuredErrors(state.d_model, state.base)) {
+        frameworks = nlohmann::json::array();
+        for (int k = 0; k < 3; ++k)
+            frameworks.push_back({{"position", kMeasuredPositions[k]},
+                                  {"numpy", measured->numpy[k]},
+                                  {"torch", measured->torch[k]},
+                                  {"correctly_rounded", measured->correctly_rounded[k]}});
+    }
+    return {{"errors", rows},
+            {"float32_frameworks", frameworks},
+            {"framework_versions", {kMeasuredNumpy, kMeasuredTorch}},
+            {"meaning_at_1e6", PrecisionMeaning(1e6, rows[2]["float32_code"].get<double>(),
+                                                rows[2]["position_shift"].get<double>(),
+                                                rows[2]["position_shift_pair"].get<int>())
+                                   .text}};
+}
+
+std::vector<std::string> PrecisionPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"precision.base",      "precision.d_model",       "precision.frameworks",
+            "precision.header<i>", "precision.inspect_input", "precision.inspected_row",
+            "precision.meaning",   "precision.plot",          "precision.table"};
+}
+
+} // namespace pelab

@@ -1,0 +1,485 @@
+#include "panels/waves/panel_waves.h"
+#include "widgets/number_text.h"
+
+#include "io/scene.h"
+#include "pelab/sinusoidal.h"
+#include "widgets/layout.h"
+#include "widgets/widgets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0 turns ~10 times
+} // namespace
+
+void WavesPanel::Draw(FrameContext& frame) {
+    if (BeginControls(frame)) {
+        DrawControls(frame);
+        EndControls(frame);
+        ImGui::Separator();
+    }
+    const float font = ImGui::GetFontSize();
+    // The readouts take a third of a narrow window and at most 19 em of a wide one.
+    const float readout_width =
+        std::clamp(ImGui::GetContentRegionAvail().x * 0.33f, font * 12.0f, font * 19.0f);
+    // Side by side when the plots keep at least 22 em; else stacked, the pictures first (the
+    // panel scrolls to the readouts).
+    const bool side_by_side = ImGui::GetContentRegionAvail().x - readout_width >= font * 22.0f;
+    if (side_by_side) {
+        ImGui::BeginChild("##wave_readouts", ImVec2(readout_width, 0), false);
+        DrawReadouts(frame);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    ImGui::BeginGroup();
+    // The two plots share what is left of the window, so a presented panel shows both without
+    // scrolling. The spectrum keeps at least 9 em (its axes take 4), the wave plot (its buttons
+    // included) the rest, at least 10 em; stacked in a short window it keeps 13 em and the
+    // spectrum goes below the fold.
+    const float left = ImGui::GetContentRegionAvail().y;
+    if (frame.pictures_first && !side_by_side) {
+        // A short window (a projector at text ×2): the waves and the spectrum side by side,
+        // sharing the width and each the whole height left, so that the room sees both.
+        const float height = std::max(font * 10.0f, left);
+        // The stacked waves carry a label column of their own, so they take the larger share.
+        const float share = many_waves ? 0.62f : 0.5f;
+        const float half =
+            (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * share;
+        const ImGuiWindowFlags flags =
+            ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+        ImGui::BeginChild("##wave_half", ImVec2(half, height), false, flags);
+        DrawWavePlot(frame, height);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        ImGui::BeginChild("##spectrum_half", ImVec2(0, height), false, flags);
+        DrawSpectrum(frame, height);
+        ImGui::EndChild();
+        ImGui::EndGroup();
+        DrawReadouts(frame);
+        return;
+    }
+    const float available = side_by_side ? left : std::clamp(left, font * 12.0f, font * 34.0f);
+    const float spectrum = std::max(font * 9, available * (many_waves ? 0.2f : 0.36f));
+    DrawWavePlot(frame, std::max(font * (side_by_side ? 10.0f : 13.0f),
+                                 available - spectrum - ImGui::GetStyle().ItemSpacing.y));
+    DrawSpectrum(frame,
+                 side_by_side ? std::max(spectrum, ImGui::GetContentRegionAvail().y) : spectrum);
+    ImGui::EndGroup();
+    if (!side_by_side) DrawReadouts(frame);
+}
+
+void WavesPanel::DrawControls(FrameContext& frame) {
+    AppState& state = frame.state;
+    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
+    const float slider = FitWidth(12.0f, "d_model") - marker;
+    FlowRow row;
+    const auto pair_slider = [&] {
+        row.Item(LabelledWidth(slider, "pair i") + marker);
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
+                         ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("waves.pair_slider");
+        ImGui::SameLine();
+        HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
+                   "Up/Down arrows change it from anywhere.");
+    };
+    const auto d_model_slider = [&] {
+        row.Item(LabelledWidth(slider, "d_model") + marker);
+        DModelSlider(frame, slider, &d_model_note);
+        frame.Record("waves.d_model");
+        ImGui::SameLine();
+        HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
+                   "Ctrl+click to type a value; odd values are rounded up to the next even one.");
+    };
+    const auto base_slider = [&] {
+        if (!frame.ShowsAdvanced("waves.base")) return; // an advanced setting
+        row.Item(LabelledWidth(slider, "base") + marker);
+        ImGui::SetNextItemWidth(slider);
+        ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase,
+                            "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("waves.base");
+        ImGui::SameLine();
+        {
+            // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
+            // wavelength is 2π·base^((d−2)/d), not 2π·base (that would be i = d/2).
+            const int slowest = state.d_model / 2 - 1;
+            char help[256];
+            std::snprintf(
+                help, sizeof help,
+                "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
+                "pair, i = %d, needs 2π·%s^(%d/%d) = %s positions for one turn.",
+                slowest, ShownNumber(state.base).c_str(), 2 * slowest, state.d_model,
+                ShownNumber(wavelength(slowest, state.d_model, state.base)).c_str());
+            HelpMarker(help);
+        }
+    };
+    // In a strip (a short window) the base comes second: it is what sets the spectrum.
+    pair_slider();
+    if (frame.controls_in_strip) {
+        base_slider();
+        d_model_slider();
+    } else {
+        d_model_slider();
+        base_slider();
+    }
+    row.Item(LabelledWidth(slider, "pos A") + marker);
+    const double position_min = 0.0;
+    ImGui::SetNextItemWidth(slider);
+    ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.05f, &position_min,
+                      &kUiMaxPosition, PositionFormat(state.pos_a), ImGuiSliderFlags_AlwaysClamp);
+    frame.Record("waves.pos_a");
+    ImGui::SameLine();
+    HelpMarker("The cursor position. Left/Right arrows move it by 1 (Shift: 10).");
+    row.Item(CheckboxWidth("many waves") + marker);
+    ImGui::Checkbox("many waves", &many_waves);
+    frame.Record("waves.many_waves");
+    ImGui::SameLine();
+    HelpMarker("Stack several dimensions, fast at the top and slow at the bottom, and watch one "
+               "position cursor sweep across them (Play or Space). The dots at the cursor are that "
+               "position's fingerprint.");
+    if (many_waves) {
+        const float lanes_width = FitWidth(6.0f, "lanes");
+        row.Item(LabelledWidth(lanes_width, "lanes"));
+        ImGui::SetNextItemWidth(lanes_width);
+        ImGui::SliderInt("lanes", &lane_count, 2, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+        frame.Record("waves.lanes");
+    }
+    PlayControls(frame, row, "waves");
+    if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
+    state.Clamp();
+}
+
+void WavesPanel::DrawReadouts(FrameContext& frame) {
+    AppState& state = frame.state;
+    CoreTimer core_time(frame.stats);
+    const int i = state.pair, d = state.d_model;
+    const double exp = exponent(i, d);
+    const double denom = denominator(i, d, state.base);
+    const double w = omega(i, d, state.base);
+    const double lambda = wavelength(i, d, state.base);
+    const double visible = wave_view.has_home ? wave_view.x.Size() : kDefaultVisibleSpan;
+    const double angle = w * state.pos_a;
+    char formula[256];
+    char dims[96];
+    std::snprintf(dims, sizeof dims, "pair %d: dims %d (sin), %d (cos)", i, 2 * i, 2 * i + 1);
+    MutedWrappedText(dims);
+    if (!ImGui::BeginTable("##readouts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
+        return;
+    ImGui::TableSetupColumn("quantity", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    std::snprintf(formula, sizeof formula, "exponent = 2i / d_model = 2·%d / %d = %.6f", i, d, exp);
+    ReadoutRow("exponent 2i/d", formula, "%.4f", exp);
+    std::snprintf(formula, sizeof formula,
+                  "denominator = base^(2i/d) = %.6g^%.6f = %.6f\npos is divided by this before "
+                  "taking sin and cos.",
+                  state.base, exp, denom);
+    ReadoutRow("denominator", formula, "%.4f", denom);
+    std::snprintf(formula, sizeof formula, "ω_i = 1 / denominator = %.8g radians per position", w);
+    ReadoutRow("ω (rad/pos)", formula, w >= 1e-3 ? "%.6f" : "%.4e", w);
+    std::snprintf(formula, sizeof formula,
+                  "wavelength = 2π · denominator = 2π · %.6f = %.6f positions per full turn", denom,
+                  lambda);
+    ReadoutRow("wavelength", formula, lambda < 1e4 ? "%.2f" : "%.0f", lambda);
+    std::snprintf(formula, sizeof formula,
+                  "cycles in view = visible span / wavelength = %.6g / %.6g", visible, lambda);
+    ReadoutRow("cycles in view", formula, "%.3f", visible / lambda);
+    std::snprintf(formula, sizeof formula, "angle = ω_i · pos A = %.8g · %.6g = %.8g rad", w,
+                  state.pos_a, angle);
+    ReadoutRow("angle at pos A", formula, "%.4f rad", angle);
+    std::snprintf(formula, sizeof formula, "PE(pos A, %d) = sin(ω_i · pos A) = sin(%.8g)", 2 * i,
+                  angle);
+    ReadoutRow("sin at pos A", formula, "%+.6f", std::sin(angle));
+    std::snprintf(formula, sizeof formula, "PE(pos A, %d) = cos(ω_i · pos A) = cos(%.8g)",
+                  2 * i + 1, angle);
+    ReadoutRow("cos at pos A", formula, "%+.6f", std::cos(angle));
+    ImGui::EndTable();
+    ImGui::Spacing();
+    WrappedText("Small i: a fast wave that tells neighbouring positions apart. Large i: a "
+                "slow wave that says roughly where in a long sequence you are.");
+}
+
+void WavesPanel::FitWavelengths(const AppState& state) {
+    if (!fit_wavelengths) {
+        // Turned off (by a scene or a lesson step): back to the usual positions 0 to 64.
+        if (!fitted_for.empty()) wave_view.Reset();
+        fitted_for.clear();
+        return;
+    }
+    const std::string key = std::to_string(state.pair) + "|" + std::to_string(state.d_model) + "|" +
+                            ShownNumber(state.base, 17);
+    if (key == fitted_for) return; // fitted already: a zoom or pan since then stays
+    fitted_for = key;
+    const double span =
+        std::min(2.0 * wavelength(state.pair, state.d_model, state.base), kUiMaxPosition);
+    wave_view.x = plot::Range{0.0, span};
+    followed_pos_a = state.pos_a;
+}
+
+void WavesPanel::FollowPosA(FrameContext& frame) {
+    // When pos A moves out of the view (typed, arrow keys, played), the view pans to keep it in
+    // sight, unless pinned; panning away from a pos A that stays put is left alone.
+    const double pos_a = frame.state.pos_a;
+    if (!pin_view && pos_a != followed_pos_a &&
+        (pos_a > wave_view.x.max || pos_a < wave_view.x.min)) {
+        const double span = wave_view.x.Size();
+        const double start =
+            pos_a > wave_view.x.max ? pos_a - 0.9 * span : std::max(0.0, pos_a - 0.1 * span);
+        wave_view.x = plot::Range{std::max(0.0, start), std::max(0.0, start) + span};
+    }
+    followed_pos_a = pos_a;
+}
+
+void WavesPanel::DrawViewButtons(FrameContext& frame, bool fit_button) {
+    if (!frame.show_controls) return; // View → Hide controls: the plots alone
+    AppState& state = frame.state;
+    FlowRow row;
+    row.Item(SmallButtonWidth("Reset view"));
+    if (ImGui::SmallButton("Reset view")) {
+        wave_view.Reset();
+        fit_wavelengths = false;
+    }
+    FormulaTooltip("Back to positions 0 to 64 (also: double-click the plot).");
+    frame.Record("waves.reset_view");
+    if (fit_button) {
+        row.Item(SmallButtonWidth("Fit 2 wavelengths"));
+        if (ImGui::SmallButton("Fit 2 wavelengths")) {
+            fit_wavelengths = true;
+            fitted_for.clear();
+            FitWavelengths(state);
+        }
+        FormulaTooltip("Show positions 0 to 2 wavelengths of the selected pair, and again "
+                       "whenever the pair, d_model or the base changes (Reset view stops it).");
+        frame.Record("waves.fit");
+    }
+    row.Item(CheckboxWidth("pin view"));
+    ImGui::Checkbox("pin view", &pin_view);
+    FormulaTooltip("Unticked, the view pans to keep pos A in sight when it moves out.");
+    frame.Record("waves.pin_view");
+    // The mouse hint takes a line a short window (a projector) cannot spare.
+    if (frame.pictures_first) return;
+    const char* hint = "wheel: zoom  drag: pan  double-click: reset";
+    row.Item(ImGui::CalcTextSize(hint).x);
+    ImGui::TextDisabled("%s", hint);
+}
+
+void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
+    AppState& state = frame.state;
+    if (many_waves) {
+        DrawManyWaves(frame, height);
+        return;
+    }
+    const double w = omega(state.pair, state.d_model, state.base);
+    wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
+    FitWavelengths(state);
+    FollowPosA(frame);
+    const float top = ImGui::GetCursorPosY();
+    DrawViewButtons(frame, true);
+    // height is the whole picture's, the buttons above the plot included.
+    height = std::max(ImGui::GetFontSize() * 10, height - (ImGui::GetCursorPosY() - top));
+    plot::PlotConfig config;
+    config.x_label = "position";
+    config.y_flags = plot::AxisFlags_NoZoom;
+    config.x_limits = plot::Range{0.0, kUiMaxPosition};
+    plot::Plot p;
+    if (!p.Begin("##waves", wave_view, ImVec2(-1, height), config)) return;
+    frame.Record("waves.wave_plot");
+    const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
+    sample_x.resize(samples);
+    sample_sin.resize(samples);
+    sample_cos.resize(samples);
+    {
+        CoreTimer core_time(frame.stats);
+        sample_pair(state.pair, state.d_model, state.base, wave_view.x.min, wave_view.x.max,
+                    samples, sample_x.data(), sample_sin.data(), sample_cos.data());
+    }
+    char sin_label[48], cos_label[48];
+    std::snprintf(sin_label, sizeof sin_label, "sin  (dim %d)", 2 * state.pair);
+    std::snprintf(cos_label, sizeof cos_label, "cos  (dim %d)", 2 * state.pair + 1);
+    p.Line(sin_label, sample_x.data(), sample_sin.data(), samples, frame.Color(Role::Sin),
+           frame.Px(2.5f));
+    p.Line(cos_label, sample_x.data(), sample_cos.data(), samples, frame.Color(Role::Cos),
+           frame.Px(2.5f));
+    // Integer positions are the only ones a model ever sees: mark them while they are apart.
+    marker_x.clear(), marker_sin.clear(), marker_cos.clear();
+    if (p.PixelsPerUnitX() >= 6.0f) {
+        for (double x = std::ceil(wave_view.x.min); x <= wave_view.x.max; x += 1.0) {
+            marker_x.push_back(x);
+            marker_sin.push_back(std::sin(w * x));
+            marker_cos.push_back(std::cos(w * x));
+        }
+        p.Markers("##sin markers", marker_x.data(), marker_sin.data(),
+                  static_cast<int>(marker_x.size()), frame.Color(Role::Sin), frame.Px(3.5f));
+        p.Markers("##cos markers", marker_x.data(), marker_cos.data(),
+                  static_cast<int>(marker_x.size()), frame.Color(Role::Cos), frame.Px(3.0f),
+                  plot::Marker::Square);
+    }
+    p.HLine(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.4f));
+    p.VLine(state.pos_a, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
+    const double cursor_x[] = {state.pos_a}, cursor_sin[] = {std::sin(w * state.pos_a)},
+                 cursor_cos[] = {std::cos(w * state.pos_a)};
+    p.Markers("##cursor sin", cursor_x, cursor_sin, 1, frame.Color(Role::Sin), frame.Px(6.0f));
+    p.Markers("##cursor cos", cursor_x, cursor_cos, 1, frame.Color(Role::Cos), frame.Px(5.5f),
+              plot::Marker::Square);
+    if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
+    p.End();
+}
+
+void WavesPanel::DrawSpectrum(FrameContext& frame, float height) {
+    AppState& state = frame.state;
+    const int pairs = state.d_model / 2;
+    std::vector<double> omegas;
+    {
+        CoreTimer core_time(frame.stats);
+        omegas = frequencies(state.d_model, state.base);
+    }
+    spectrum_pair.resize(pairs);
+    spectrum_omega.assign(omegas.begin(), omegas.end());
+    for (int k = 0; k < pairs; ++k)
+        spectrum_pair[k] = k;
+    const double slowest = omegas.back();
+    if (spectrum_d_model != state.d_model || spectrum_base != state.base) {
+        spectrum_view.Refit(plot::Range{-0.5, pairs - 0.5}, plot::Range{slowest / 2, 2.0});
+        spectrum_d_model = state.d_model;
+        spectrum_base = state.base;
+    }
+    spectrum_view.SetHome(plot::Range{-0.5, pairs - 0.5}, plot::Range{slowest / 2, 2.0});
+    plot::PlotConfig config;
+    config.x_label = "pair index i  (click to select)";
+    config.y_label = "ω_i, radians per position (log scale)";
+    config.x_flags = plot::AxisFlags_Integer;
+    config.y_flags = plot::AxisFlags_Log;
+    config.x_limits = plot::Range{-0.5, pairs - 0.5};
+    // ω_i lies in [1/base, 1] ⊂ [1e-6, 1]: three decades of room either side are plenty.
+    config.y_limits = plot::Range{kSpectrumMinOmega, kSpectrumMaxOmega};
+    plot::Plot p;
+    if (!p.Begin("##spectrum", spectrum_view, ImVec2(-1, height), config)) return;
+    frame.Record("waves.spectrum");
+    p.Line("ω_i", spectrum_pair.data(), spectrum_omega.data(), pairs, frame.Color(Role::Accent),
+           frame.Px(2.0f));
+    const double chosen_x[] = {static_cast<double>(state.pair)}, chosen_y[] = {omegas[state.pair]};
+    p.VLine(state.pair, frame.Color(Role::PosA), nullptr, frame.Px(1.0f));
+    p.Markers("selected pair", chosen_x, chosen_y, 1, frame.Color(Role::PosA), frame.Px(6.0f));
+    if (p.Clicked())
+        state.pair = std::clamp(static_cast<int>(std::lround(p.MouseX())), 0, pairs - 1);
+    p.End();
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
+    AppState& state = frame.state;
+    const int pairs = state.d_model / 2;
+    const int lanes = std::min(lane_count, pairs);
+    wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
+    FollowPosA(frame);
+    const float top = ImGui::GetCursorPosY();
+    DrawViewButtons(frame, false);
+    char note[128];
+    std::snprintf(note, sizeof note,
+                  "%d of %d pairs, fastest at the top; the dots at pos A are its fingerprint.",
+                  lanes, pairs);
+    MutedWrappedText(note);
+    height = std::max(ImGui::GetFontSize() * 8, height - (ImGui::GetCursorPosY() - top));
+    plot::PlotView lanes_view = wave_view;
+    lanes_view.y = plot::Range{-0.6, lanes - 0.4};
+    // Each lane's label ("dim 438: +0.001", its value at pos A) sits in the left margin, level
+    // with its lane, never on the curves; the lanes are at least a text line apart (the panel
+    // scrolls when that is taller than the room).
+    const float font = ImGui::GetFontSize();
+    char label[48];
+    std::snprintf(label, sizeof label, "dim %d: +0.000", 2 * (pairs - 1));
+    plot::PlotConfig config;
+    config.x_label = "position";
+    config.y_flags = plot::AxisFlags_NoZoom;
+    config.x_limits = plot::Range{0.0, kUiMaxPosition};
+    config.left_margin = ImGui::CalcTextSize(label).x + font * 0.8f;
+    config.flags = plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoYTicks;
+    const float overhead = font * (0.4f + 1.3f + 1.5f + 1.2f); // label row, ticks, x label
+    height = std::max(height, overhead + lanes * font * 1.25f);
+    plot::Plot p;
+    if (!p.Begin("##many_waves", lanes_view, ImVec2(-1, height), config)) return;
+    frame.Record("waves.many_waves_plot");
+    wave_view.x = lanes_view.x; // zoom and pan act on the shared position range
+    const int samples = std::clamp(static_cast<int>((p.PlotMax().x - p.PlotMin().x) * 2), 64, 8192);
+    sample_x.resize(samples);
+    sample_sin.resize(samples);
+    sample_cos.resize(samples);
+    lane_y.resize(samples);
+    lane_labels.clear();
+    for (int lane = 0; lane < lanes; ++lane) {
+        const int pair = lanes == 1 ? 0
+                                    : static_cast<int>(std::lround(static_cast<double>(lane) *
+                                                                   (pairs - 1) / (lanes - 1)));
+        const double centre = lanes - 1 - lane; // pair 0 on top
+        {
+            CoreTimer core_time(frame.stats);
+            sample_pair(pair, state.d_model, state.base, lanes_view.x.min, lanes_view.x.max,
+                        samples, sample_x.data(), sample_sin.data(), sample_cos.data());
+        }
+        for (int k = 0; k < samples; ++k)
+            lane_y[k] = centre + 0.42 * sample_sin[k];
+        const ImU32 colour =
+            pair == state.pair ? frame.Color(Role::Highlight) : frame.Color(Role::Sin);
+        p.HLine(centre, ImGui::GetColorU32(ImGuiCol_Text, 0.15f));
+        p.Line("##lane", sample_x.data(), lane_y.data(), samples, colour, frame.Px(2.0f));
+        const double w = omega(pair, state.d_model, state.base);
+        const double dot_x[] = {state.pos_a}, dot_y[] = {centre + 0.42 * std::sin(w * state.pos_a)};
+        p.Markers("##dot", dot_x, dot_y, 1, frame.Color(Role::PosA), frame.Px(5.0f));
+        std::snprintf(label, sizeof label, "dim %d: %+.3f", 2 * pair, std::sin(w * state.pos_a));
+        lane_labels.push_back({label, p.ToPixels(lanes_view.x.min, centre).y,
+                               pair == state.pair ? colour : ImGui::GetColorU32(ImGuiCol_Text)});
+    }
+    p.VLine(state.pos_a, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
+    if (p.Clicked()) state.pos_a = std::clamp(std::round(p.MouseX()), 0.0, kUiMaxPosition);
+    p.End();
+    // The labels, right-aligned in the margin (after End: outside the data's clipping).
+    for (const LaneLabel& lane : lane_labels) {
+        const ImVec2 size = ImGui::CalcTextSize(lane.text.c_str());
+        p.DrawList()->AddText(ImVec2(p.PlotMin().x - font * 0.4f - size.x, lane.y - size.y * 0.5f),
+                              lane.colour, lane.text.c_str());
+    }
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+void WavesPanel::AddSceneFields(SceneTable& table) {
+    table.Bool("many_waves", "bool: waves panel stacks several dimensions", &many_waves);
+    table.Integer("many_waves_lanes", "integer in [2, 16]: dimensions stacked by many_waves",
+                  &lane_count, 2, 16);
+    table.Bool("waves_fit",
+               "bool: the wave plot spans two wavelengths of the selected pair, following it",
+               &fit_wavelengths);
+}
+
+nlohmann::json WavesPanel::Readouts(const AppState& state) const {
+    const int i = state.pair, d = state.d_model;
+    const double w = omega(i, d, state.base);
+    return {{"pair", i},
+            {"dims", {2 * i, 2 * i + 1}},
+            {"exponent", exponent(i, d)},
+            {"denominator", denominator(i, d, state.base)},
+            {"omega", w},
+            {"wavelength", wavelength(i, d, state.base)},
+            {"angle_at_pos_a", w * state.pos_a},
+            {"sin_at_pos_a", std::sin(w * state.pos_a)},
+            {"cos_at_pos_a", std::cos(w * state.pos_a)},
+            {"slowest_wavelength", wavelength(d / 2 - 1, d, state.base)}};
+}
+
+std::vector<std::string> WavesPanel::WidgetNames() const {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {"waves.base",       "waves.d_model",         "waves.fit",         "waves.lanes",
+            "waves.many_waves", "waves.many_waves_plot", "waves.pair_slider", "waves.pin_view",
+            "waves.play",       "waves.pos_a",           "waves.reset_view",  "waves.spectrum",
+            "waves.smooth",     "waves.speed",           "waves.wave_plot"};
+}
+
+} // namespace pelab

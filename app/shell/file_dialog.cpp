@@ -1,0 +1,522 @@
+#include "shell/file_dialog.h"
+#include "widgets/layout.h"
+
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+extern char** environ;
+
+namespace pelab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kPopupId = "###file_dialog"; // the title may change; the id not
+// Entries kept for one folder: the first kMaxListing by name (listed through a clipper, so a
+// frame draws only the rows in view); folders with more say how many are left out.
+constexpr std::size_t kMaxListing = 200000;
+constexpr std::size_t kMaxChooserOutput = 64 * 1024;
+
+bool HasExtension(const std::string& name, const std::vector<std::string>& extensions) {
+    if (extensions.empty()) return true;
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const std::string& extension : extensions)
+        if (lower.size() >= extension.size() &&
+            lower.compare(lower.size() - extension.size(), extension.size(), extension) == 0)
+            return true;
+    return false;
+}
+
+// The folder a path field names: relative paths are taken from the listed folder.
+fs::path Resolve(const std::string& folder, const std::string& field) {
+    fs::path path(field);
+    if (path.is_relative()) path = fs::path(folder) / path;
+    return path.lexically_normal();
+}
+
+bool OnPath(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    if (!path) return false;
+    std::string list = path;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t end = std::min(list.find(':', start), list.size());
+        const std::string folder = list.substr(start, end - start);
+        if (!folder.empty() && ::access((folder + "/" + program).c_str(), X_OK) == 0) return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+std::string CurrentFolder() {
+    std::error_code error;
+    const fs::path here = fs::current_path(error);
+    return error ? std::string("/") : here.string();
+}
+
+} // namespace
+
+std::string ListFolder(const std::string& folder, const std::vector<std::string>& extensions,
+                       std::size_t max_entries, std::vector<FolderEntry>* out,
+                       std::size_t* left_out) {
+    out->clear();
+    if (left_out) *left_out = 0;
+    std::error_code error;
+    fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error);
+    if (error) return "cannot list \"" + folder + "\": " + error.message();
+    std::vector<FolderEntry> entries;
+    for (; it != fs::directory_iterator(); it.increment(error)) {
+        if (error) return "cannot list \"" + folder + "\": " + error.message();
+        const std::string name = it->path().filename().string();
+        if (name.empty() || name[0] == '.') continue;
+        std::error_code type_error;
+        if (it->is_directory(type_error))
+            entries.push_back({name, true});
+        else if (HasExtension(name, extensions))
+            entries.push_back({name, false});
+    }
+    // Folders first, each group by name; then the first max_entries of that order are kept.
+    std::sort(entries.begin(), entries.end(), [](const FolderEntry& a, const FolderEntry& b) {
+        return a.is_folder != b.is_folder ? a.is_folder : a.name < b.name;
+    });
+    if (entries.size() > max_entries) {
+        if (left_out) *left_out = entries.size() - max_entries;
+        entries.resize(max_entries);
+    }
+    *out = std::move(entries);
+    return {};
+}
+
+std::vector<std::size_t> FilterEntries(const std::vector<FolderEntry>& entries,
+                                       const std::string& filter) {
+    const auto lower = [](std::string text) {
+        for (char& c : text)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return text;
+    };
+    const std::string wanted = lower(filter);
+    std::vector<std::size_t> shown;
+    shown.reserve(entries.size());
+    for (std::size_t k = 0; k < entries.size(); ++k)
+        if (wanted.empty() || lower(entries[k].name).find(wanted) != std::string::npos)
+            shown.push_back(k);
+    return shown;
+}
+
+FileDialog::~FileDialog() {
+    StopChooser();
+}
+
+std::string FileDialog::ChooserName() {
+    const char* forced = std::getenv("PELAB_FILE_CHOOSER");
+    if (forced && *forced) {
+        std::string name = forced;
+        if (name == "zenity" || name == "kdialog") return name;
+        return "builtin";
+    }
+    const char* display = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    if (!(display && *display) && !(wayland && *wayland)) return "builtin";
+    for (const char* program : {"zenity", "kdialog"})
+        if (OnPath(program)) return program;
+    return "builtin";
+}
+
+void FileDialog::Open(const FileDialogRequest& request) {
+    StopChooser();
+    request_ = request;
+    if (request_.folder.empty()) request_.folder = CurrentFolder();
+    const std::string chooser = ChooserName();
+    if (chooser == "builtin") {
+        OpenBuiltin(request_);
+        return;
+    }
+    StartChooser(chooser);
+}
+
+void FileDialog::OpenBuiltin(const FileDialogRequest& request, std::string message) {
+    StopChooser();
+    request_ = request;
+    if (request_.folder.empty()) request_.folder = CurrentFolder();
+    folder_ = fs::path(request_.folder).lexically_normal().string();
+    field_ = request_.save ? request_.suggested_name : std::string();
+    message_ = std::move(message);
+    confirm_replace_ = false;
+    answered_ = false;
+    builtin_open_ = true;
+    popup_pending_ = true;
+    frames_owed_ = 3; // a popup shows on the frame after it opens: keep frames coming
+    Refresh();
+}
+
+void FileDialog::StartChooser(const std::string& program) {
+    chooser_program_ = program;
+    chooser_text_.clear();
+    answered_ = false;
+    const std::string start = (fs::path(request_.folder) / request_.suggested_name).string();
+    std::string patterns;
+    for (const std::string& extension : request_.extensions)
+        patterns += (patterns.empty() ? "*" : " *") + extension;
+    std::vector<std::string> args{program};
+    if (program == "zenity") {
+        args.push_back("--file-selection");
+        args.push_back("--title=" + request_.title);
+        if (request_.save) {
+            args.push_back("--save");
+            args.push_back("--confirm-overwrite");
+        }
+        args.push_back("--filename=" + (request_.save ? start : request_.folder + "/"));
+        if (!patterns.empty()) args.push_back("--file-filter=" + patterns);
+    } else {
+        args.push_back(request_.save ? "--getsavefilename" : "--getopenfilename");
+        args.push_back(request_.save ? start : request_.folder);
+        if (!patterns.empty()) args.push_back(patterns);
+        args.push_back("--title");
+        args.push_back(request_.title);
+    }
+    std::vector<char*> argv;
+    for (std::string& arg : args)
+        argv.push_back(arg.data());
+    argv.push_back(nullptr);
+
+    int pipe_fds[2];
+    if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+        OpenBuiltin(request_, "could not start " + program + ": " + std::strerror(errno));
+        return;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    // Its own process group, so that Cancel ends the chooser and anything it started.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    pid_t pid = -1;
+    const int spawned =
+        posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pipe_fds[1]);
+    if (spawned != 0) {
+        ::close(pipe_fds[0]);
+        OpenBuiltin(request_, "could not start " + program + " (" + std::strerror(spawned) +
+                                  "); using PE Lab's own dialog");
+        return;
+    }
+    ::fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
+    chooser_pid_ = pid;
+    chooser_output_ = pipe_fds[0];
+}
+
+bool FileDialog::PollChooser(int* status) {
+    char buffer[4096];
+    for (;;) {
+        const ssize_t got = ::read(chooser_output_, buffer, sizeof buffer);
+        if (got > 0) {
+            if (chooser_text_.size() < kMaxChooserOutput)
+                chooser_text_.append(buffer, static_cast<std::size_t>(got));
+            continue;
+        }
+        if (got < 0 && errno == EINTR) continue;
+        break;
+    }
+    const pid_t done = ::waitpid(chooser_pid_, status, WNOHANG);
+    if (done == 0) return false;
+    if (done < 0) *status = -1;
+    // Whatever it wrote before exiting is in the pipe still.
+    for (ssize_t got; (got = ::read(chooser_output_, buffer, sizeof buffer)) > 0;)
+        if (chooser_text_.size() < kMaxChooserOutput)
+            chooser_text_.append(buffer, static_cast<std::size_t>(got));
+    ::close(chooser_output_);
+    chooser_output_ = -1;
+    chooser_pid_ = -1;
+    return true;
+}
+
+void FileDialog::StopChooser() {
+    if (chooser_pid_ > 0) {
+        // Asked to stop, then (after 0.2 s) made to: a chooser that ignores SIGTERM must not
+        // freeze the window waiting for it.
+        ::kill(-chooser_pid_, SIGTERM);
+        int status = 0;
+        bool gone = false;
+        for (int k = 0; k < 20 && !gone; ++k) {
+            gone = ::waitpid(chooser_pid_, &status, WNOHANG) != 0;
+            if (!gone) ::usleep(10000);
+        }
+        if (!gone) {
+            ::kill(-chooser_pid_, SIGKILL);
+            ::waitpid(chooser_pid_, &status, 0);
+        }
+    }
+    if (chooser_output_ >= 0) ::close(chooser_output_);
+    chooser_pid_ = -1;
+    chooser_output_ = -1;
+}
+
+void FileDialog::Close() {
+    StopChooser();
+    close_pending_ = builtin_open_;
+    frames_owed_ = 3;
+    builtin_open_ = false;
+    answered_ = false;
+    message_.clear();
+}
+
+void FileDialog::Fail(const std::string& why) {
+    if (builtin_open_) {
+        message_ = why;
+        answered_ = false;
+        confirm_replace_ = false;
+        return;
+    }
+    // The desktop's chooser gave a path the app could not use: say why where the user can
+    // choose again.
+    FileDialogRequest request = request_;
+    OpenBuiltin(request, why);
+}
+
+void FileDialog::Refresh() {
+    listing_error_ = ListFolder(folder_, request_.extensions, kMaxListing, &entries_, &left_out_);
+    filter_.clear();
+    shown_ = FilterEntries(entries_, filter_);
+}
+
+void FileDialog::SetFilter(const std::string& filter) {
+    filter_ = filter;
+    shown_ = FilterEntries(entries_, filter_);
+}
+
+std::vector<std::string> FileDialog::ShownNames() const {
+    std::vector<std::string> names;
+    for (const std::size_t k : shown_)
+        names.push_back(entries_[k].name);
+    return names;
+}
+
+bool FileDialog::Accept(std::string* path) {
+    if (field_.empty()) {
+        message_ = request_.save ? "type a file name" : "choose a file";
+        return false;
+    }
+    const fs::path chosen = Resolve(folder_, field_);
+    std::error_code error;
+    if (fs::is_directory(chosen, error)) {
+        folder_ = chosen.string();
+        field_.clear();
+        message_.clear();
+        Refresh();
+        return false;
+    }
+    if (!request_.save && !fs::exists(chosen, error)) {
+        message_ = "there is no file \"" + chosen.string() + "\"";
+        return false;
+    }
+    if (request_.save && fs::exists(chosen, error) && !confirm_replace_) {
+        message_ = "\"" + chosen.filename().string() + "\" exists: press Replace to write over it";
+        confirm_replace_ = true;
+        return false;
+    }
+    *path = chosen.string();
+    answered_ = true;
+    message_.clear();
+    return true;
+}
+
+bool FileDialog::Draw(FrameContext& frame, std::string* path) {
+    if (frames_owed_ > 0) --frames_owed_;
+    if (chooser_pid_ > 0) {
+        int status = 0;
+        if (PollChooser(&status)) {
+            // zenity and kdialog print the path and exit 0, or exit 1 when cancelled.
+            std::string chosen = chooser_text_;
+            while (!chosen.empty() && (chosen.back() == '\n' || chosen.back() == '\r'))
+                chosen.pop_back();
+            if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !chosen.empty() &&
+                chosen.find('\n') == std::string::npos) {
+                *path = chosen;
+                answered_ = true;
+                return true;
+            }
+            if (WIFEXITED(status) && WEXITSTATUS(status) == 1) return false; // cancelled
+            const std::string why = !WIFEXITED(status) ? "it stopped on a signal"
+                                    : WEXITSTATUS(status) != 0
+                                        ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                    : chosen.empty() ? "it answered with no path"
+                                                     : "it answered with more than one line";
+            OpenBuiltin(request_, chooser_program_ + " did not work (" + why +
+                                      "); using PE Lab's own dialog");
+        } else {
+            // A small note while the desktop's dialog is up, with a way out should it hide.
+            const ImGuiViewport* viewport = ImGui::GetMainViewport();
+            ImGui::SetNextWindowPos(
+                ImVec2(viewport->GetCenter().x, viewport->Pos.y + ImGui::GetFrameHeight() * 2),
+                ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+            ImGui::Begin("##chooser_waiting", nullptr,
+                         ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration |
+                             ImGuiWindowFlags_NoSavedSettings);
+            ImGui::Text("%s: choose the file in the %s window", request_.title.c_str(),
+                        chooser_program_.c_str());
+            ImGui::SameLine();
+            if (ImGui::Button("Cancel")) StopChooser();
+            frame.Record("file.chooser_cancel");
+            ImGui::End();
+            return false;
+        }
+    }
+    if (close_pending_) {
+        // ImGui closes a popup only from inside it.
+        close_pending_ = false;
+        if (ImGui::BeginPopupModal((request_.title + kPopupId).c_str())) {
+            ImGui::CloseCurrentPopup();
+            ImGui::EndPopup();
+        }
+    }
+    if (!builtin_open_) return false;
+    return DrawBuiltin(frame, path);
+}
+
+bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
+    if (popup_pending_) {
+        ImGui::OpenPopup(kPopupId);
+        popup_pending_ = false;
+    }
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(em * 40, viewport->Size.x * 0.95f),
+                                    std::min(em * 30, viewport->Size.y * 0.9f)),
+                             ImGuiCond_Appearing);
+    const std::string title = request_.title + std::string(kPopupId);
+    bool open = true;
+    if (!ImGui::BeginPopupModal(title.c_str(), &open, ImGuiWindowFlags_NoSavedSettings)) {
+        builtin_open_ = false; // closed by ImGui (the title bar's ×)
+        return false;
+    }
+    KeepWindowInViewport();
+    bool chosen = false;
+    if (ImGui::Button("Up")) {
+        folder_ = fs::path(folder_).parent_path().string();
+        if (folder_.empty()) folder_ = "/";
+        Refresh();
+    }
+    frame.Record("file.up");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", folder_.c_str());
+    // Filter as you type: entries whose name holds the text, whatever the case.
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputTextWithHint("##filter", "type to filter this folder", &filter_))
+        shown_ = FilterEntries(entries_, filter_);
+    frame.Record("file.filter");
+    const float footer = ImGui::GetFrameHeightWithSpacing() * 3 + ImGui::GetTextLineHeight() * 2;
+    if (ImGui::BeginChild("##listing", ImVec2(0, -footer), true)) {
+        if (!listing_error_.empty()) ErrorText(frame, listing_error_.c_str());
+        std::string enter_folder;
+        // Only the rows in view are drawn: a folder of 100 000 files costs what 30 rows cost.
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(shown_.size()));
+        while (clipper.Step())
+            for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+                const std::size_t k = shown_[static_cast<std::size_t>(row)];
+                const FolderEntry& entry = entries_[k];
+                const std::string label = entry.is_folder ? entry.name + "/" : entry.name;
+                ImGui::PushID(static_cast<int>(k));
+                const bool selected = !entry.is_folder && field_ == entry.name;
+                // A double-click opens only the file its first click selected (not the file
+                // that moved under the pointer when that click entered a folder).
+                if (ImGui::Selectable(label.c_str(), selected,
+                                      ImGuiSelectableFlags_AllowDoubleClick)) {
+                    if (entry.is_folder) {
+                        enter_folder = entry.name;
+                    } else {
+                        field_ = entry.name;
+                        confirm_replace_ = false;
+                        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && selected)
+                            chosen = Accept(path);
+                    }
+                }
+                if (frame.recorder.enabled) frame.Record(("file.entry." + entry.name).c_str());
+                ImGui::PopID();
+            }
+        if (entries_.empty() && listing_error_.empty())
+            ImGui::TextDisabled(request_.extensions.empty() ? "(empty folder)"
+                                                            : "(no matching files here)");
+        else if (shown_.empty() && listing_error_.empty())
+            ImGui::TextDisabled("(no name here holds \"%s\")", filter_.c_str());
+        if (!enter_folder.empty()) {
+            folder_ = (fs::path(folder_) / enter_folder).string();
+            Refresh();
+        }
+    }
+    ImGui::EndChild();
+    // How much of the folder the listing holds, so that nothing is missing without a word.
+    char counts[200];
+    if (left_out_ > 0)
+        std::snprintf(counts, sizeof counts,
+                      "%zu of %zu entries shown, sorted by name; %zu more are not listed: type to "
+                      "filter or a path below",
+                      shown_.size(), entries_.size() + left_out_, left_out_);
+    else if (!filter_.empty())
+        std::snprintf(counts, sizeof counts, "%zu of %zu entries hold \"%s\"", shown_.size(),
+                      entries_.size(), filter_.c_str());
+    else
+        std::snprintf(counts, sizeof counts, "%zu entries, folders first, sorted by name",
+                      entries_.size());
+    ImGui::TextDisabled("%s", counts);
+    frame.Record("file.counts");
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(request_.save ? "Save as" : "File");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
+    // Back in the field after a refused Enter, so that Enter again (Replace) works.
+    if (ImGui::IsWindowAppearing() || refocus_field_) ImGui::SetKeyboardFocusHere();
+    refocus_field_ = false;
+    if (ImGui::InputText("##path", &field_, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        chosen = Accept(path);
+        refocus_field_ = !chosen;
+    } else if (ImGui::IsItemEdited())
+        confirm_replace_ = false;
+    frame.Record("file.path");
+    if (!message_.empty())
+        ErrorText(frame, message_.c_str());
+    else
+        ImGui::TextDisabled("A path relative to the folder above, or absolute; Enter accepts.");
+    const char* accept_label = request_.save ? (confirm_replace_ ? "Replace" : "Save") : "Open";
+    if (ImGui::Button(accept_label)) chosen = Accept(path);
+    frame.Record("file.accept");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || !open ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+        builtin_open_ = false;
+        ImGui::CloseCurrentPopup();
+    }
+    frame.Record("file.cancel");
+    if (!builtin_open_) {
+        ImGui::EndPopup();
+        return false;
+    }
+    ImGui::EndPopup();
+    return chosen;
+}
+
+} // namespace pelab

@@ -1,0 +1,90 @@
+// widgets.h — small ImGui helpers shared by the panels: the formula tooltip, readout rows,
+// refused-input text.
+#pragma once
+
+#include "widgets/frame.h"
+
+#include <imgui.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+/// "(?)" marker whose tooltip shows text (the formula behind the number next to it).
+void HelpMarker(const char* text);
+
+/// Shows a tooltip with text when the previous item is hovered.
+void FormulaTooltip(const char* text);
+
+/// One row of a two-column readout table ("name", "value"); hovering either cell shows the
+/// formula. Call inside BeginTable(…, 2).
+void ReadoutRow(const char* name, const char* formula, const char* value_format, ...) IM_FMTARGS(3);
+
+/// Text wrapped to the available width at spaces (and '\n') only. ImGui 1.86's own wrapping
+/// also breaks after '.' and ',', splitting numbers across lines ("1.↵819"); this never does.
+/// Starts at the cursor (after SameLine, the first line gets the rest of that line).
+void WrappedText(const char* text);
+/// A caption with *emphasis*: words between stars in the emphasis colour, wrapped at spaces
+/// (a lesson step's caption, a quiz answer's explanation).
+void DrawCaption(const std::string& caption, ImU32 emphasis);
+/// WrappedText in the style's dimmed text colour.
+void MutedWrappedText(const char* text);
+/// The lines WrappedText draws: text split at spaces so that each line's width (measured by
+/// measure) stays within first_width for the first line and width after, unless one word alone
+/// is wider. Exposed for tests.
+std::vector<std::string> WrapAtSpaces(const std::string& text, float first_width, float width,
+                                      const std::function<float(const std::string&)>& measure);
+
+class FlowRow;
+
+/// Wraps a panel's control rows: `if (BeginControls(frame)) { …controls…; EndControls(frame); }`.
+/// False under View → Hide controls (draw none). A presented panel in a short window (under
+/// kShortWindowEms text heights: 1024×768 at text scale 2), or a tiled one under kShortTileEms,
+/// gets its controls in a strip of at
+/// most a fifth of the height (two rows on a projector) that scrolls, so the pictures stay in
+/// view; otherwise the controls are drawn as they are.
+bool BeginControls(FrameContext& frame);
+/// Scrolls the current window so that the outlined widgets of the panel drawn in it (or in its
+/// children) are in view: all of them when they fit, else the top of the first. Called at the
+/// end of each scrolling part: the control strip, the body, the panel's window, and a panel's
+/// own scrolling child (compare's words beside its plot).
+void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
+                        const std::string& panel_id);
+/// The same for the current window, from a panel's Draw: a no-op unless outlines just changed.
+void KeepOutlinedInView(const FrameContext& frame);
+/// Ends the control rows; after a strip it opens the panel's body (see FrameContext::
+/// body_in_child), which EndPanelBody closes.
+void EndControls(FrameContext& frame);
+/// Closes the body EndControls opened (no-op without one), first scrolling it to the outlined
+/// widgets. The shell calls it after Draw; a panel whose controls sit inside a scope of its own
+/// (a tab item) calls it before closing that scope.
+void EndPanelBody(FrameContext& frame);
+constexpr float kShortWindowEms = 30.0f;
+constexpr float kShortTileEms = 16.0f;
+
+/// The header row of the current table with a tooltip per column (nullptr: none), for short
+/// headers whose full meaning is in the tooltip. Each header is recorded as
+/// "<record_prefix>.header<column>" with the width its text needs.
+void TableHeadersWithTooltips(FrameContext& frame, const char* const* tooltips,
+                              const char* record_prefix);
+
+/// A readout as a small block: the name (dimmed) over the value, both with the formula as
+/// tooltip, recorded as name_id. Place blocks with a FlowRow; ReadoutBlockWidth gives the width.
+float ReadoutBlockWidth(const char* name, const char* value);
+void ReadoutBlock(FrameContext& frame, const char* name, const char* value, const char* formula,
+                  const char* record_name);
+
+/// The Play/Pause button (Space) and the positions-per-second slider, shared by the panels that
+/// animate pos A; placed on a wrapping row and recorded as "<panel_id>.play" / ".speed".
+void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id);
+
+/// The shared d_model as a logarithmic slider (2 … 4096, Ctrl+click to type). An odd value is
+/// rounded up to the next even one and *note says so (cleared by the next even value).
+void DModelSlider(FrameContext& frame, float width, std::string* note);
+
+/// Text for an input that was refused, saying why, in the theme's error colour.
+void ErrorText(const FrameContext& frame, const char* message);
+
+} // namespace pelab
