@@ -241,6 +241,27 @@ TEST_F(WorkedUi, EditsAndBadInput) {
     EXPECT_NE(why.find("UTF-8"), std::string::npos) << why;
 }
 
+// The curves' spread from scratch (core's shift_dot_products per start, then the largest
+// difference at each offset every start has), not through the panel's cache.
+double SpreadFromScratch(const std::vector<double>& starts, int max_k, int d_model, double base) {
+    double low_start = pelab::kUiMaxPosition, high_start = 0;
+    for (const double p : starts)
+        low_start = std::min(low_start, p), high_start = std::max(high_start, p);
+    const int k_min = std::max(-max_k, static_cast<int>(-std::floor(low_start)));
+    const int k_max =
+        std::min(max_k, static_cast<int>(std::floor(pelab::kUiMaxPosition - high_start)));
+    double spread = 0;
+    for (int k = k_min; k <= k_max; ++k) {
+        double low = 1e300, high = -1e300;
+        for (const double p : starts) {
+            const double dot = pelab::shift_dot_products(p, k, k, d_model, base)[0];
+            low = std::min(low, dot), high = std::max(high, dot);
+        }
+        spread = std::max(spread, high - low);
+    }
+    return spread;
+}
+
 // The rotation panel's numbers: R_k for the selected pair from cos and sin of ω·k computed here;
 // the residual in double is rounding only; the curves from four starts coincide (spread ≈ 0 next
 // to their size d/2), checked against long double dot products of the reference PE.
@@ -256,10 +277,16 @@ TEST_F(RotationUi, NumbersMatchTheFormula) {
     EXPECT_LT(r["residual_double"].get<double>(), 1e-14);
     EXPECT_GT(r["residual_float32"].get<double>(), r["residual_double"].get<double>());
     EXPECT_LT(r["curve_spread"].get<double>(), 1e-9);
-    EXPECT_NEAR(rotation.spread, r["curve_spread"].get<double>(), 1e-12);
+    EXPECT_NEAR(SpreadFromScratch(RotationPanel::Starts(10), rotation.curve_max_k, 64, 10000),
+                r["curve_spread"].get<double>(), 1e-12);
+    // What the panel drew is what it reported, computed once for the three frames.
+    ASSERT_NE(rotation.curves_cache.Last(), nullptr);
+    EXPECT_EQ(rotation.curves_cache.Last()->spread, r["curve_spread"].get<double>());
+    EXPECT_EQ(rotation.curves_cache.Computations(), 1);
     // One curve point from the reference: PE(110)·PE(110 + 7) = Σ_i cos(ω_i·7).
-    ASSERT_EQ(rotation.curves.size(), 4u);
-    const RotationPanel::Curve& second = rotation.curves[1];
+    const std::vector<RotationPanel::Curve>& curves = rotation.curves_cache.Last()->curves;
+    ASSERT_EQ(curves.size(), 4u);
+    const RotationPanel::Curve& second = curves[1];
     EXPECT_EQ(second.start, 110.0);
     long double expected = 0;
     for (int dim = 0; dim < 64; ++dim)
@@ -267,7 +294,7 @@ TEST_F(RotationUi, NumbersMatchTheFormula) {
     const std::size_t index = static_cast<std::size_t>(7 - second.ks.front());
     EXPECT_NEAR(second.dots[index], static_cast<double>(expected), 1e-11);
     // The first start (pos A = 10) has no PE(10 + k) for k < −10: its curve starts there.
-    EXPECT_EQ(rotation.curves[0].ks.front(), -10.0);
+    EXPECT_EQ(curves[0].ks.front(), -10.0);
     // At the last position the starts go downwards: four different curves, not one.
     EXPECT_EQ(RotationPanel::Starts(1e6),
               (std::vector<double>{1e6, 1e6 - 100, 1e6 - 1000, 1e6 - 10000}));

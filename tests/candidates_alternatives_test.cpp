@@ -336,3 +336,31 @@ TEST_F(SideBySideTab, SinusoidalIsMarkedAbsoluteNotRelative) {
             EXPECT_EQ(row.cells[5].rfind("no", 0), 0u) << row.cells[0] << ": " << row.cells[5];
         }
 }
+
+// One compute path: the side-by-side tab and the RoPE tab compute their numbers once per change
+// of an input they read, not once per frame, and the readouts report those same results (the
+// table's RoPE check is the number the RoPE tab shows). Moving pos A computes them again.
+TEST_F(SideBySideTab, ComputedOncePerChangeAndReportedAsDrawn) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "table", "d_model": 256,
+                                  "pos_a": 40, "pos_b": 12})"),
+              "");
+    Present("alternatives", 5);
+    EXPECT_EQ(panel.method_checks.Computations(), 1);
+    const nlohmann::json r = panel.Readouts(state);
+    EXPECT_EQ(panel.method_checks.Computations(), 1) << "the readouts reuse the drawn checks";
+    EXPECT_EQ(panel.rope_point.Computations(), 1);
+    ASSERT_NE(panel.method_checks.Last(), nullptr);
+    EXPECT_EQ(r["rope"]["max_shift_change"].get<double>(),
+              panel.method_checks.Last()->rope_shift_change);
+    // Independently: q·k at (40, 12) and at (40 + s, 12 + s) from the core, the largest change.
+    const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
+    double change = 0;
+    for (int s = 10; s <= 990; s += 10)
+        change = std::max(change, std::abs(pelab::rope_score(q, k, 40 + s, 12 + s, 10000) -
+                                           pelab::rope_score(q, k, 40, 12, 10000)));
+    EXPECT_NEAR(r["rope"]["max_shift_change"].get<double>(), change, 1e-9);
+    state.pos_a = 41;
+    Present("alternatives", 2);
+    EXPECT_EQ(panel.method_checks.Computations(), 2);
+}

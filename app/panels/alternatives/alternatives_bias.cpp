@@ -375,8 +375,8 @@ std::string AlternativesPanel::StatusNote() const {
 nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
     const LearnedTable learned = Learned();
     const auto row = learned.lookup(learned_lookup);
-    const std::vector<double> q = RopeQuery(state), k = RopeKey(state);
-    const MethodChecks checks = ComputeMethodChecks(*this, state);
+    const RopePoint& rope = RopeAt(state);
+    const MethodChecks& checks = Checks(state);
     const int head = std::clamp(alibi_head, 1, alibi_heads);
     const std::vector<double> slopes = alibi_slopes(alibi_heads);
     const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slopes[head - 1]);
@@ -388,47 +388,46 @@ nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
             {"factors", frequency_scale_factors(each, options)},
             {"temperature_factor", attention_temperature_factor(each, options.factor)}};
     }
-    return {
-        {"tab", tab},
-        {"learned",
-         {{"rows", learned.rows},
-          {"d", learned.d},
-          {"parameters", learned.parameter_count()},
-          {"lookup", learned_lookup},
-          {"has_entry", row.has_value()}}},
-        {"rope",
-         {{"m", state.pos_a},
-          {"n", state.pos_b},
-          {"d", q.size()},
-          {"typed", UsesTypedVectors()},
-          {"score", rope_score(q, k, state.pos_a, state.pos_b, state.base)},
-          {"score_from_distance", rope_score_relative(q, k, state.pos_a - state.pos_b, state.base)},
-          {"max_shift_change", checks.rope_shift_change}}},
-        {"alibi",
-         {{"heads", alibi_heads},
-          {"slopes", slopes},
-          {"head", head},
-          {"tie_without_bias", tie.without_bias},
-          {"tie_with_bias", tie.with_bias},
-          {"distances_kept", tie.distances_kept},
-          {"causal_mask_only", tie.causal_mask_only},
-          {"causal_with_bias", tie.causal_with_bias}}},
-        {"t5",
-         {{"num_buckets", t5_buckets},
-          {"max_distance", T5Options().max_distance},
-          {"bidirectional", t5_bidirectional},
-          {"last_bucket_start", checks.t5_last_bucket_start}}},
-        {"scaling",
-         {{"d", options.d},
-          {"base", options.base},
-          {"factor", options.factor},
-          {"original_context", options.original_context},
-          {"methods", scaling}}},
-        {"relative_checks",
-         {{"sinusoidal", checks.sinusoidal_shift_change},
-          {"learned", checks.learned_shift_change},
-          {"rope", checks.rope_shift_change},
-          {"alibi", checks.alibi_shift_change}}}};
+    return {{"tab", tab},
+            {"learned",
+             {{"rows", learned.rows},
+              {"d", learned.d},
+              {"parameters", learned.parameter_count()},
+              {"lookup", learned_lookup},
+              {"has_entry", row.has_value()}}},
+            {"rope",
+             {{"m", state.pos_a},
+              {"n", state.pos_b},
+              {"d", rope.q.size()},
+              {"typed", UsesTypedVectors()},
+              {"score", rope.score},
+              {"score_from_distance", rope.relative},
+              {"max_shift_change", rope.change}}},
+            {"alibi",
+             {{"heads", alibi_heads},
+              {"slopes", slopes},
+              {"head", head},
+              {"tie_without_bias", tie.without_bias},
+              {"tie_with_bias", tie.with_bias},
+              {"distances_kept", tie.distances_kept},
+              {"causal_mask_only", tie.causal_mask_only},
+              {"causal_with_bias", tie.causal_with_bias}}},
+            {"t5",
+             {{"num_buckets", t5_buckets},
+              {"max_distance", T5Options().max_distance},
+              {"bidirectional", t5_bidirectional},
+              {"last_bucket_start", checks.t5_last_bucket_start}}},
+            {"scaling",
+             {{"d", options.d},
+              {"base", options.base},
+              {"factor", options.factor},
+              {"original_context", options.original_context},
+              {"methods", scaling}}},
+            {"relative_checks",
+             {{"sinusoidal", checks.sinusoidal_shift_change},
+              {"learned", checks.learned_shift_change},
+              {"rope", checks.rope_shift_change},
+              {"alibi", checks.alibi_shift_change}}}};
 }
 
 } // namespace pelab

@@ -45,47 +45,53 @@ void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double*
 
 } // namespace
 
-const AlternativesPanel::RopeNumbers& AlternativesPanel::UpdateRope(const AppState& state) {
-    char key[160];
-    std::snprintf(key, sizeof key, "%d|%.17g|%.17g|%.17g|%d|%d", state.d_model, state.base,
-                  state.pos_a, state.pos_b, rope_seed, rope_typed ? 1 : 0);
-    const std::string full_key = std::string(key) + "|" + rope_q + "|" + rope_k;
-    if (full_key == rope.key) return rope;
-    rope.key = full_key;
-    rope.q = RopeQuery(state), rope.k = RopeKey(state);
-    const double m = state.pos_a, n = state.pos_b;
-    rope.score = rope_score(rope.q, rope.k, m, n, state.base);
-    rope.relative = rope_score_relative(rope.q, rope.k, m - n, state.base);
-    const double room = kRopeShiftStep * kRopeShifts;
-    rope.change = rope_max_shift_change(rope.q, rope.k, std::min(m, kUiMaxPosition - room),
-                                        std::min(n, kUiMaxPosition - room), state.base, kRopeShifts,
-                                        kRopeShiftStep);
-    const int d = static_cast<int>(rope.q.size());
+AlternativesPanel::RopeInputs AlternativesPanel::RopeInputsFor(const AppState& state) const {
+    return RopeInputs{state.d_model, state.base, state.pos_a, state.pos_b,
+                      rope_seed,     rope_typed, rope_q,      rope_k};
+}
+
+const AlternativesPanel::RopePoint& AlternativesPanel::RopeAt(const AppState& state) const {
+    return rope_point.Get(RopeInputsFor(state), [&](const RopeInputs& inputs) {
+        RopePoint point;
+        point.q = RopeQuery(state), point.k = RopeKey(state);
+        const double m = inputs.m, n = inputs.n;
+        point.score = rope_score(point.q, point.k, m, n, inputs.base);
+        point.relative = rope_score_relative(point.q, point.k, m - n, inputs.base);
+        const double room = kRopeShiftStep * kRopeShifts;
+        point.change = rope_max_shift_change(point.q, point.k, std::min(m, kUiMaxPosition - room),
+                                             std::min(n, kUiMaxPosition - room), inputs.base,
+                                             kRopeShifts, kRopeShiftStep);
+        return point;
+    });
+}
+
+const AlternativesPanel::RopeCurve& AlternativesPanel::RopeCurveFor(const AppState& state) const {
     // q·k against m − n depends on q, k and the base only, not on where m and n are.
-    std::snprintf(key, sizeof key, "%d|%.17g|%d|%d", state.d_model, state.base, rope_seed,
-                  rope_typed ? 1 : 0);
-    const std::string curve_key = std::string(key) + "|" + rope_q + "|" + rope_k;
-    if (curve_key != rope.curve_key) {
-        rope.curve_key = curve_key;
-        rope.curve_x.clear(), rope.curve_y.clear();
+    RopeInputs inputs = RopeInputsFor(state);
+    inputs.m = inputs.n = 0;
+    return rope_curve.Get(inputs, [&](const RopeInputs& key) {
+        const RopePoint& point = RopeAt(state);
+        RopeCurve curve;
         for (int delta = -kRopeCurveHalfWidth; delta <= kRopeCurveHalfWidth; ++delta) {
-            rope.curve_x.push_back(delta);
-            rope.curve_y.push_back(rope_score_relative(rope.q, rope.k, delta, state.base));
+            curve.x.push_back(delta);
+            curve.y.push_back(rope_score_relative(point.q, point.k, delta, key.base));
         }
-    }
-    std::snprintf(key, sizeof key, "%d|%.17g", d, state.base);
-    if (rope.decay_key != key) {
-        rope.decay_key = key;
-        rope.distances.clear(), rope.expected.clear(), rope.bound.clear();
-        const double at_zero = rope_decay_bound(0, d, state.base);
+        return curve;
+    });
+}
+
+const AlternativesPanel::RopeDecay& AlternativesPanel::RopeDecayFor(int d, double base) const {
+    return rope_decay.Get(DecayInputs{d, base}, [](const DecayInputs& key) {
+        RopeDecay decay;
+        const double at_zero = rope_decay_bound(0, key.d, key.base);
         for (int s = 0; s <= 400; ++s) {
             const double distance = kDecayMaxDistance * s / 400.0;
-            rope.distances.push_back(distance);
-            rope.expected.push_back(rope_expected_similarity(distance, d, state.base));
-            rope.bound.push_back(rope_decay_bound(distance, d, state.base) / at_zero);
+            decay.distances.push_back(distance);
+            decay.expected.push_back(rope_expected_similarity(distance, key.d, key.base));
+            decay.bound.push_back(rope_decay_bound(distance, key.d, key.base) / at_zero);
         }
-    }
-    return rope;
+        return decay;
+    });
 }
 
 void AlternativesPanel::DrawRope(FrameContext& frame) {
@@ -129,18 +135,22 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         EndControls(frame);
         state.Clamp();
     }
-    const RopeNumbers* numbers = nullptr;
+    const RopePoint* point = nullptr;
+    const RopeCurve* curve = nullptr;
+    const RopeDecay* decay = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        numbers = &UpdateRope(state);
+        point = &RopeAt(state);
+        curve = &RopeCurveFor(state);
+        decay = &RopeDecayFor(static_cast<int>(point->q.size()), state.base);
     }
-    const std::vector<double>& q = numbers->q;
-    const std::vector<double>& k = numbers->k;
+    const std::vector<double>& q = point->q;
+    const std::vector<double>& k = point->k;
     const int d = static_cast<int>(q.size());
     if (rope_typed && !UsesTypedVectors())
         ErrorText(frame, "q and k need the same number of values: the seeded vectors are used.");
     const double m = state.pos_a, n = state.pos_b;
-    const double score = numbers->score, relative = numbers->relative, change = numbers->change;
+    const double score = point->score, relative = point->relative, change = point->change;
     char line[480];
     std::snprintf(line, sizeof line,
                   "RoPE turns pair i of q by m·θ_i and of k by n·θ_i (θ_i = base^(−2i/d), base "
@@ -196,8 +206,8 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     }
     ImGui::SameLine();
     {
-        const std::vector<double>& xs = numbers->curve_x;
-        const std::vector<double>& ys = numbers->curve_y;
+        const std::vector<double>& xs = curve->x;
+        const std::vector<double>& ys = curve->y;
         double low = 0, high = 0;
         for (const double value : ys)
             low = std::min(low, value), high = std::max(high, value);
@@ -224,9 +234,9 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         }
     }
     if (frame.pictures_first) check_sentence();
-    const std::vector<double>& distances = numbers->distances;
-    const std::vector<double>& expected = numbers->expected;
-    const std::vector<double>& bound = numbers->bound;
+    const std::vector<double>& distances = decay->distances;
+    const std::vector<double>& expected = decay->expected;
+    const std::vector<double>& bound = decay->bound;
     decay_view.SetHome(plot::Range{0, kDecayMaxDistance}, plot::Range{-0.3, 1.05});
     if (!decay_view.has_home || decay_view_d != d) decay_view.Reset();
     decay_view_d = d;

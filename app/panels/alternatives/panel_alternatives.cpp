@@ -25,7 +25,6 @@ const char* kTabTitles[kAlternativesTabCount] = {"Learned table", "RoPE",       
                                                  "T5 buckets",    "Long context", "Side by side"};
 constexpr int kShiftSweep = 1000; ///< the "depends only on m − n" checks move both by up to this
 constexpr int kShiftChecks = 100; ///< … in this many shifts
-constexpr int kShiftStep = kShiftSweep / kShiftChecks; ///< … this far apart (10)
 constexpr std::uint64_t kLearnedSeed = 2024;
 
 } // namespace
@@ -174,8 +173,8 @@ MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState&
     checks.learned_shift_change =
         rows >= 4 ? learned_max_shift_change(table, 0, 3, std::min(rows, kShiftChecks)) : 0;
     checks.learned_has_entry_at_rows = table.lookup(rows).has_value();
-    checks.rope_shift_change = rope_max_shift_change(panel.RopeQuery(state), panel.RopeKey(state),
-                                                     m, n, state.base, kShiftChecks, kShiftStep);
+    // The same number the RoPE tab shows (m and n moved together by 10 … 990).
+    checks.rope_shift_change = panel.RopeAt(state).change;
     double alibi_change = 0;
     for (int s = 1; s < kShiftSweep; ++s)
         alibi_change = std::max(alibi_change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -
@@ -385,19 +384,22 @@ std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks)
     return rows;
 }
 
+const MethodChecks& AlternativesPanel::Checks(const AppState& state) const {
+    const T5BucketOptions t5 = T5Options();
+    const ChecksInputs inputs{RopeInputsFor(state), learned_rows,    learned_d,
+                              t5.num_buckets,       t5.max_distance, t5.bidirectional};
+    return method_checks.Get(
+        inputs, [&](const ChecksInputs&) { return ComputeMethodChecks(*this, state); });
+}
+
 void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     const AppState& state = frame.state;
-    char key[200];
-    std::snprintf(key, sizeof key, "%d|%.17g|%.17g|%.17g|%d|%d|%d|%d|%d|%d|%d", state.d_model,
-                  state.base, state.pos_a, state.pos_b, rope_seed, rope_typed ? 1 : 0, learned_rows,
-                  learned_d, t5_buckets, t5_max_distance, t5_bidirectional ? 1 : 0);
-    const std::string full_key = std::string(key) + "|" + rope_q + "|" + rope_k;
-    if (full_key != checks_key) {
+    const MethodChecks* checks = nullptr;
+    {
         CoreTimer core_time(frame.stats);
-        checks = ComputeMethodChecks(*this, state);
-        checks_key = full_key;
+        checks = &Checks(state);
     }
-    const std::vector<MethodRow> rows = MethodRows(checks);
+    const std::vector<MethodRow> rows = MethodRows(*checks);
     const char* headers[6] = {
         "method",   "used in", "where position enters", "parameters", "past the training length",
         "relative?"};

@@ -11,6 +11,7 @@
 #include "panels/panel.h"
 #include "pelab/alternatives.h"
 #include "pelab/context_scaling.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 
 #include <string>
@@ -61,19 +62,52 @@ struct AlternativesPanel : Panel {
     int scaling_d = 128;
     double scaling_factor = 8;
     double scaling_context = 8192;
-    // Cached numbers (the RoPE tab and the side-by-side checks cost up to ~100 ms at d 4096, so
-    // they are computed when an input changes, not every frame).
-    struct RopeNumbers {
-        std::string key;
+    // Computed numbers, each kept until an input it reads changes (the RoPE tab and the
+    // side-by-side checks cost up to ~100 ms at d 4 096): the tabs draw them and Readouts
+    // reports the same results.
+    /// Every input of the RoPE numbers (m and n are 0 for the curve, which does not read them).
+    struct RopeInputs {
+        int d_model = 0;
+        double base = 0, m = 0, n = 0;
+        int seed = 0;
+        bool typed = false;
+        std::string q_text, k_text;
+        bool operator==(const RopeInputs& o) const {
+            return d_model == o.d_model && base == o.base && m == o.m && n == o.n &&
+                   seed == o.seed && typed == o.typed && q_text == o.q_text && k_text == o.k_text;
+        }
+    };
+    /// The RoPE score at (m, n): q, k, q·k rotated, the same from m − n alone, and the largest
+    /// change when m and n move together.
+    struct RopePoint {
         std::vector<double> q, k;
         double score = 0, relative = 0, change = 0;
-        std::string curve_key;
-        std::vector<double> curve_x, curve_y; ///< q·k against m − n
-        std::string decay_key;
+    };
+    struct RopeCurve {
+        std::vector<double> x, y; ///< q·k against m − n
+    };
+    struct RopeDecay {
         std::vector<double> distances, expected, bound;
-    } rope;
-    std::string checks_key;
-    MethodChecks checks;
+    };
+    struct DecayInputs {
+        int d = 0;
+        double base = 0;
+        bool operator==(const DecayInputs& o) const { return d == o.d && base == o.base; }
+    };
+    struct ChecksInputs {
+        RopeInputs rope;
+        int learned_rows = 0, learned_d = 0, t5_buckets = 0, t5_max_distance = 0;
+        bool t5_bidirectional = false;
+        bool operator==(const ChecksInputs& o) const {
+            return rope == o.rope && learned_rows == o.learned_rows && learned_d == o.learned_d &&
+                   t5_buckets == o.t5_buckets && t5_max_distance == o.t5_max_distance &&
+                   t5_bidirectional == o.t5_bidirectional;
+        }
+    };
+    mutable Cached<RopeInputs, RopePoint> rope_point;
+    mutable Cached<RopeInputs, RopeCurve> rope_curve;
+    mutable Cached<DecayInputs, RopeDecay> rope_decay;
+    mutable Cached<ChecksInputs, MethodChecks> method_checks;
     // View state.
     std::string shown_tab;
     plot::PlotView learned_view, rope_view, rope_curve_view, decay_view, t5_view, factor_view,
@@ -95,8 +129,13 @@ struct AlternativesPanel : Panel {
     std::vector<double> RopeQuery(const AppState& state) const;
     std::vector<double> RopeKey(const AppState& state) const;
     bool UsesTypedVectors() const;
-    /// Recomputes the RoPE tab's numbers when an input changed.
-    const RopeNumbers& UpdateRope(const AppState& state);
+    RopeInputs RopeInputsFor(const AppState& state) const;
+    /// The RoPE numbers for this state, from their caches.
+    const RopePoint& RopeAt(const AppState& state) const;
+    const RopeCurve& RopeCurveFor(const AppState& state) const;
+    const RopeDecay& RopeDecayFor(int d, double base) const;
+    /// The side-by-side checks for this state, from their cache (ComputeMethodChecks).
+    const MethodChecks& Checks(const AppState& state) const;
     /// The side-by-side table's rows, worded from the checks.
     std::vector<MethodRow> MethodRows(const MethodChecks& checks) const;
 

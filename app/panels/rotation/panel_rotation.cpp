@@ -29,64 +29,43 @@ std::vector<double> RotationPanel::Starts(double pos_a) {
     return starts;
 }
 
-double CurveSpread(const std::vector<double>& starts, int max_k, int d_model, double base) {
-    // Only offsets every start can take: p + k within [0, kUiMaxPosition] for all p.
-    double low_start = kUiMaxPosition, high_start = 0;
-    for (const double p : starts)
-        low_start = std::min(low_start, p), high_start = std::max(high_start, p);
-    const int k_min = std::max(-max_k, static_cast<int>(-std::floor(low_start)));
-    const int k_max = std::min(max_k, static_cast<int>(std::floor(kUiMaxPosition - high_start)));
-    if (k_min > k_max) return 0;
-    std::vector<std::vector<double>> dots;
-    for (const double p : starts)
-        dots.push_back(shift_dot_products(p, k_min, k_max, d_model, base));
-    double spread = 0;
-    for (int index = 0; index <= k_max - k_min; ++index) {
-        double low = dots[0][index], high = dots[0][index];
-        for (const auto& curve : dots)
-            low = std::min(low, curve[index]), high = std::max(high, curve[index]);
-        spread = std::max(spread, high - low);
-    }
-    return spread;
-}
-
-void RotationPanel::UpdateCurves(const AppState& state) {
-    if (curves_pos == state.pos_a && curves_d_model == state.d_model && curves_base == state.base &&
-        curves_k == curve_max_k)
-        return;
-    curves.clear();
-    const std::vector<double> starts = Starts(state.pos_a);
+RotationPanel::CurvesResult RotationPanel::ComputeCurves(const CurvesInputs& inputs) {
+    CurvesResult result;
+    const std::vector<double> starts = Starts(inputs.pos_a);
     for (const double p : starts) {
         Curve curve;
         curve.start = p;
-        const int k_min = std::max(-curve_max_k, static_cast<int>(-std::floor(p)));
-        const int k_max = std::min(curve_max_k, static_cast<int>(std::floor(kUiMaxPosition - p)));
+        const int k_min = std::max(-inputs.max_k, static_cast<int>(-std::floor(p)));
+        const int k_max = std::min(inputs.max_k, static_cast<int>(std::floor(kUiMaxPosition - p)));
         if (k_min <= k_max) {
-            curve.dots = shift_dot_products(p, k_min, k_max, state.d_model, state.base);
+            curve.dots = shift_dot_products(p, k_min, k_max, inputs.d_model, inputs.base);
             for (int k = k_min; k <= k_max; ++k)
                 curve.ks.push_back(k);
         }
-        curves.push_back(std::move(curve));
+        result.curves.push_back(std::move(curve));
     }
-    // The spread over the offsets every curve has (the same as CurveSpread, from the cache).
-    double k_min = -curve_max_k, k_max = curve_max_k;
-    for (const Curve& curve : curves) {
+    // The spread over the offsets every curve has.
+    double k_min = -inputs.max_k, k_max = inputs.max_k;
+    for (const Curve& curve : result.curves) {
         if (curve.ks.empty())
             k_min = 1, k_max = 0;
         else
             k_min = std::max(k_min, curve.ks.front()), k_max = std::min(k_max, curve.ks.back());
     }
-    spread = 0;
     for (double k = k_min; k <= k_max; ++k) {
         double low = 1e300, high = -1e300;
-        for (const Curve& curve : curves) {
+        for (const Curve& curve : result.curves) {
             const double dot = curve.dots[static_cast<std::size_t>(k - curve.ks.front())];
             low = std::min(low, dot), high = std::max(high, dot);
         }
-        spread = std::max(spread, high - low);
+        result.spread = std::max(result.spread, high - low);
     }
-    curves_pos = state.pos_a, curves_d_model = state.d_model, curves_base = state.base;
-    curves_k = curve_max_k;
+    return result;
+}
+
+const RotationPanel::CurvesResult& RotationPanel::Curves(const AppState& state) const {
+    return curves_cache.Get(CurvesInputs{state.pos_a, state.base, state.d_model, curve_max_k},
+                            ComputeCurves);
 }
 
 void RotationPanel::Draw(FrameContext& frame) {
@@ -94,9 +73,10 @@ void RotationPanel::Draw(FrameContext& frame) {
         DrawControls(frame);
         EndControls(frame);
     }
+    const CurvesResult* curves = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        UpdateCurves(frame.state);
+        curves = &Curves(frame.state);
     }
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -132,7 +112,7 @@ void RotationPanel::Draw(FrameContext& frame) {
         DrawCircle(frame, circle);
         ImGui::SameLine();
         ImGui::BeginChild("##curves_area", ImVec2(0, band), false, ImGuiWindowFlags_NoScrollbar);
-        DrawCurves(frame, ImGui::GetContentRegionAvail());
+        DrawCurves(frame, ImGui::GetContentRegionAvail(), *curves);
         ImGui::EndChild();
         DrawMatrix(frame);
         draw_similarity(avail.x, std::max(font * 12.0f, avail.y));
@@ -157,7 +137,7 @@ void RotationPanel::Draw(FrameContext& frame) {
     const float child_width = side_by_side ? width : avail.x;
     ImGui::BeginChild("##curves_area", ImVec2(child_width, height), false,
                       ImGuiWindowFlags_NoScrollbar);
-    DrawCurves(frame, ImGui::GetContentRegionAvail());
+    DrawCurves(frame, ImGui::GetContentRegionAvail(), *curves);
     ImGui::EndChild();
     if (side_by_side) ImGui::SameLine();
     draw_similarity(child_width, height);
@@ -308,8 +288,10 @@ void RotationPanel::DrawMatrix(FrameContext& frame) {
     frame.Record("rotation.residual");
 }
 
-void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size) {
+void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size, const CurvesResult& result) {
     const AppState& state = frame.state;
+    const std::vector<Curve>& curves = result.curves;
+    const double spread = result.spread;
     double low = 0, high = 1;
     for (const Curve& curve : curves)
         for (const double dot : curve.dots)
@@ -385,13 +367,12 @@ void RotationPanel::AddSceneFields(SceneTable& table) {
 
 nlohmann::json RotationPanel::Readouts(const AppState& state) const {
     const Rotation2 r = rotation_matrix(state.pair, state.shift_k, state.d_model, state.base);
-    nlohmann::json result = {
-        {"pair", state.pair},
-        {"k", state.shift_k},
-        {"r_k", {{r.m00, r.m01}, {r.m10, r.m11}}},
-        {"curve_starts", Starts(state.pos_a)},
-        {"curve_max_k", curve_max_k},
-        {"curve_spread", CurveSpread(Starts(state.pos_a), curve_max_k, state.d_model, state.base)}};
+    nlohmann::json result = {{"pair", state.pair},
+                             {"k", state.shift_k},
+                             {"r_k", {{r.m00, r.m01}, {r.m10, r.m11}}},
+                             {"curve_starts", Starts(state.pos_a)},
+                             {"curve_max_k", curve_max_k},
+                             {"curve_spread", Curves(state).spread}};
     const double pos_b = state.pos_a + state.shift_k;
     if (pos_b >= 0 && pos_b <= kUiMaxPosition) {
         result["residual_double"] =

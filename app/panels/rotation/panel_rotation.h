@@ -7,6 +7,7 @@
 #pragma once
 
 #include "panels/panel.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 
 #include <string>
@@ -27,15 +28,27 @@ struct RotationPanel : Panel {
     int curve_view_k = 0, curve_view_d_model = 0, similarity_view_len = 0;
     double curve_view_base = 0;
     std::string gpu_error;
-    /// The curves, cached for (pos A, d_model, base, K): one per start.
+    /// What the curves show, computed once per change of their inputs (Draw and Readouts both
+    /// read it, so the picture and the numbers cannot disagree).
     struct Curve {
         double start = 0;
         std::vector<double> ks, dots;
     };
-    std::vector<Curve> curves;
-    double curves_pos = -1, curves_base = 0;
-    int curves_d_model = 0, curves_k = 0;
-    double spread = 0; ///< max over k of (largest − smallest) over the curves
+    struct CurvesInputs {
+        double pos_a = 0, base = 0;
+        int d_model = 0, max_k = 0;
+        bool operator==(const CurvesInputs& o) const {
+            return pos_a == o.pos_a && base == o.base && d_model == o.d_model && max_k == o.max_k;
+        }
+    };
+    struct CurvesResult {
+        std::vector<Curve> curves; ///< one per start (Starts)
+        double spread = 0;         ///< max over k of (largest − smallest) over the curves
+    };
+    static CurvesResult ComputeCurves(const CurvesInputs& inputs);
+    /// The curves for this state and K, from the cache (computed when an input changed).
+    const CurvesResult& Curves(const AppState& state) const;
+    mutable Cached<CurvesInputs, CurvesResult> curves_cache;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
@@ -45,18 +58,12 @@ struct RotationPanel : Panel {
     /// The starting positions of the curves: pos A, pos A + 100, + 1000, + 10 000 (kept within
     /// the positions that exist).
     static std::vector<double> Starts(double pos_a);
-    /// Recomputes the curves and their spread when an input changed.
-    void UpdateCurves(const AppState& state);
 
 private:
     void DrawControls(FrameContext& frame);
     void DrawCircle(FrameContext& frame, float size);
     void DrawMatrix(FrameContext& frame);
-    void DrawCurves(FrameContext& frame, ImVec2 size);
+    void DrawCurves(FrameContext& frame, ImVec2 size, const CurvesResult& result);
 };
-
-/// The curves' spread computed from scratch: max over k (where every start has PE(p + k)) of the
-/// difference between the largest and smallest PE(p)·PE(p + k) over the starts.
-double CurveSpread(const std::vector<double>& starts, int max_k, int d_model, double base);
 
 } // namespace pelab
