@@ -4,6 +4,8 @@
 // covered by these tests without a line of its own here.
 #include "headless_fixture.h"
 
+#include "widgets/shortcuts.h"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -127,6 +129,28 @@ TEST(SceneFields, DocsListEveryFieldOfTheTable) {
     ASSERT_NE(end, std::string::npos);
     EXPECT_EQ(text.substr(begin, end + 22 - begin), expected)
         << "docs/file-formats.md's scene field list is out of date; replace it with:\n"
+        << expected;
+}
+
+// docs/teaching.md lists every key of the key table (widgets/shortcuts.h) between two markers,
+// as the keyboard help words them; the test prints the block to paste when a key changes.
+TEST(Shortcuts, DocsListEveryKeyOfTheTable) {
+    std::string expected = "<!-- keys: generated from the key table; tests/registry_test.cpp "
+                           "checks it -->\n| keys | what they do | when |\n|---|---|---|\n";
+    for (const ShortcutRow& row : ShortcutTable())
+        expected += "| " + KeysText(row) + " | " + row.action + " | " +
+                    SectionHeading(row.section) + " |\n";
+    expected += "<!-- /keys -->";
+    std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/docs/teaching.md");
+    std::stringstream page;
+    page << in.rdbuf();
+    const std::string text = page.str();
+    const std::size_t begin = text.find("<!-- keys:");
+    const std::size_t end = text.find("<!-- /keys -->");
+    ASSERT_NE(begin, std::string::npos) << "docs/teaching.md needs this block:\n" << expected;
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(text.substr(begin, end + 14 - begin), expected)
+        << "docs/teaching.md's key list is out of date; replace it with:\n"
         << expected;
 }
 

@@ -7,6 +7,7 @@
 #include "shell/keyboard_help.h"
 #include "widgets/fonts.h"
 #include "widgets/layout.h"
+#include "widgets/shortcuts.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
@@ -65,45 +66,50 @@ bool EscapeClosesSomething(App& app) {
 }
 
 void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
+    using C = Command;
     const ImGuiIO& io = ImGui::GetIO();
     const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
     AppState& state = app.state;
     LessonPlayer& lesson = app.lesson;
+    // The chords are in one table (widgets/shortcuts.h); here is only the order in which the
+    // parts of the app are offered a key, the first taker keeping it.
     for (const KeyPress& press : presses) {
         // Quit works whatever is open.
-        if (press.ctrl && press.key == keys::kQ) {
+        if (Is(press, C::Quit)) {
             app.pending.quit = true;
             continue;
         }
         // A file dialog or a message takes the keys (ImGui gives them to its fields).
         if (app.file_dialog.IsOpen() || !app.notice.empty()) continue;
-        if (press.ctrl && press.key == keys::kO) {
+        if (Is(press, C::Open)) {
             BeginFileTask(app, FileTask::Open);
             continue;
         }
-        if (press.ctrl && press.key == keys::kS) {
+        if (Is(press, C::SaveScene)) {
             BeginFileTask(app, FileTask::SaveScene);
             continue;
         }
         // The reset question takes only its answer.
         if (app.view.confirm_reset) {
-            if (press.key == keys::kEnter || press.key == keys::kKeypadEnter) ResetAll(app);
-            if (press.key == keys::kEscape) app.view.confirm_reset = false;
+            if (Is(press, C::Confirm)) ResetAll(app);
+            if (Is(press, C::Back)) app.view.confirm_reset = false;
             continue;
         }
-        if (press.key == keys::kF1 || (press.key == keys::kSlash && press.shift && !editing_text)) {
+        // While a field is being edited, a key that types a character is the field's.
+        const bool typed = editing_text && TypesACharacter(press);
+        if (Is(press, C::KeyboardHelp) && !typed) {
             app.view.show_keys = !app.view.show_keys;
             continue;
         }
         // Esc closes the topmost thing first: a menu or popup, then a help window, then the
         // slides, then the presented panel.
-        if (press.key == keys::kEscape && !editing_text && EscapeClosesSomething(app)) continue;
-        if (press.key == keys::kF5 && app.lesson.Active()) {
+        if (Is(press, C::Back) && !editing_text && EscapeClosesSomething(app)) continue;
+        if (Is(press, C::Slides) && app.lesson.Active()) {
             app.view.slide_mode = !app.view.slide_mode;
             app.pending.arrange = true;
             continue;
         }
-        if (press.ctrl && press.key == keys::kR) {
+        if (Is(press, C::Reset)) {
             RequestReset(app);
             continue;
         }
@@ -114,26 +120,31 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
                 continue;
             }
             // What a presentation clicker sends works even while a text field has the focus.
-            if (press.key == keys::kPageDown) {
+            if (Is(press, C::ClickerNext)) {
                 GoToStep(app, lesson.step + 1);
                 continue;
             }
-            if (press.key == keys::kPageUp) {
+            if (Is(press, C::ClickerPrevious)) {
                 GoToStep(app, lesson.step - 1);
                 continue;
             }
-            if (!editing_text && !press.ctrl) {
-                const int key = press.key;
-                if (key == keys::kN || key == keys::kP || key == keys::kHome || key == keys::kR ||
-                    key == keys::kB || key == keys::kS) {
-                    if (key == keys::kN) GoToStep(app, lesson.step + 1);
-                    if (key == keys::kP) GoToStep(app, lesson.step - 1);
-                    if (key == keys::kHome) GoToStep(app, 0);
-                    if (key == keys::kR) GoToStep(app, lesson.step);
-                    if (key == keys::kB) lesson.blank = true;
-                    if (key == keys::kS) lesson.show_notes = !lesson.show_notes;
-                    continue;
-                }
+            if (!editing_text) {
+                bool used = true;
+                if (Is(press, C::StepNext))
+                    GoToStep(app, lesson.step + 1);
+                else if (Is(press, C::StepPrevious))
+                    GoToStep(app, lesson.step - 1);
+                else if (Is(press, C::StepFirst))
+                    GoToStep(app, 0);
+                else if (Is(press, C::StepAgain))
+                    GoToStep(app, lesson.step);
+                else if (Is(press, C::Blank))
+                    lesson.blank = true;
+                else if (Is(press, C::Notes))
+                    lesson.show_notes = !lesson.show_notes;
+                else
+                    used = false;
+                if (used) continue;
             }
         }
         // The panel with the focus (or presented) first: the quiz's 1–9, Enter and Space.
@@ -145,13 +156,11 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
                 entry->panel->TakeKey(press, app.pending))
                 continue;
         }
-        if (press.ctrl && (press.key == keys::kEqual || press.key == keys::kKeypadAdd))
-            app.view.ScaleText(kTextStep);
-        if (press.ctrl && (press.key == keys::kMinus || press.key == keys::kKeypadSubtract))
-            app.view.ScaleText(1.0f / kTextStep);
-        if (press.key == keys::kF11) app.view.fullscreen = !app.view.fullscreen;
-        if (editing_text || press.ctrl) continue;
-        if (press.key == keys::kH) {
+        if (Is(press, C::TextLarger)) app.view.ScaleText(kTextStep);
+        if (Is(press, C::TextSmaller)) app.view.ScaleText(1.0f / kTextStep);
+        if (Is(press, C::Fullscreen)) app.view.fullscreen = !app.view.fullscreen;
+        if (editing_text) continue;
+        if (Is(press, C::HideControls)) {
             // In slides the controls are the step's; H brings every control row back (and
             // hides them again).
             if (app.Slides())
@@ -159,26 +168,14 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
             else
                 app.view.hide_controls = !app.view.hide_controls;
         }
-        const double step = press.shift ? 10.0 : 1.0;
-        switch (press.key) {
-        case keys::kLeft:
-            state.pos_a = std::max(0.0, std::round(state.pos_a) - step);
-            break;
-        case keys::kRight:
-            state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + step);
-            break;
-        case keys::kUp:
-            state.pair += 1;
-            break;
-        case keys::kDown:
-            state.pair -= 1;
-            break;
-        case keys::kSpace:
-            state.playing = !state.playing;
-            break;
-        default:
-            break;
-        }
+        if (Is(press, C::PosBack) || Is(press, C::PosBackTen))
+            state.pos_a = std::max(0.0, std::round(state.pos_a) - (press.shift ? 10.0 : 1.0));
+        if (Is(press, C::PosOn) || Is(press, C::PosOnTen))
+            state.pos_a =
+                std::min(kUiMaxPosition, std::round(state.pos_a) + (press.shift ? 10.0 : 1.0));
+        if (Is(press, C::PairNext)) state.pair += 1;
+        if (Is(press, C::PairPrevious)) state.pair -= 1;
+        if (Is(press, C::Play)) state.playing = !state.playing;
     }
     state.Clamp();
 }
@@ -244,7 +241,7 @@ void DrawMainMenu(App& app) {
                 FormulaTooltip(entry.title.c_str());
             }
             ImGui::Separator();
-            if (ImGui::MenuItem("Back to all panels", "Esc", false,
+            if (ImGui::MenuItem("Back to all panels", KeysFor(Command::Back).c_str(), false,
                                 !view.presented_panel.empty())) {
                 view.presented_panel.clear();
                 app.pending.arrange = true;
@@ -261,9 +258,11 @@ void DrawMainMenu(App& app) {
             }
             ImGui::EndMenu();
         }
-        if (ImGui::MenuItem("Larger text", "Ctrl+=")) view.ScaleText(kTextStep);
-        if (ImGui::MenuItem("Smaller text", "Ctrl+-")) view.ScaleText(1.0f / kTextStep);
-        ImGui::MenuItem("Fullscreen", "F11", &view.fullscreen);
+        if (ImGui::MenuItem("Larger text", KeysFor(Command::TextLarger).c_str()))
+            view.ScaleText(kTextStep);
+        if (ImGui::MenuItem("Smaller text", KeysFor(Command::TextSmaller).c_str()))
+            view.ScaleText(1.0f / kTextStep);
+        ImGui::MenuItem("Fullscreen", KeysFor(Command::Fullscreen).c_str(), &view.fullscreen);
         if (ImGui::MenuItem("Beginner", nullptr, !view.advanced)) view.advanced = false;
         app.recorder.RecordLastItem("view.beginner");
         FormulaTooltip("The pictures and the first controls: the base, layouts, scales and "
@@ -273,12 +272,13 @@ void DrawMainMenu(App& app) {
         app.recorder.RecordLastItem("view.advanced");
         FormulaTooltip("Every control of every panel.");
         ImGui::Separator();
-        ImGui::MenuItem("Hide controls", "H", &view.hide_controls);
+        ImGui::MenuItem("Hide controls", KeysFor(Command::HideControls).c_str(),
+                        &view.hide_controls);
         app.recorder.RecordLastItem("view.hide_controls");
         FormulaTooltip("Only the pictures and their key numbers, for a clean slide. H again, or "
                        "this item, brings the controls back.");
         ImGui::Separator();
-        if (ImGui::MenuItem("Reset all", "Ctrl+R")) RequestReset(app);
+        if (ImGui::MenuItem("Reset all", KeysFor(Command::Reset).c_str())) RequestReset(app);
         app.recorder.RecordLastItem("view.reset");
         FormulaTooltip("Every panel and number back to its defaults; the theme and text size "
                        "stay.");
@@ -287,7 +287,7 @@ void DrawMainMenu(App& app) {
     const bool help_menu = ImGui::BeginMenu("Help");
     app.recorder.RecordLastItem("menu.help");
     if (help_menu) {
-        ImGui::MenuItem("Keyboard help", "F1", &view.show_keys);
+        ImGui::MenuItem("Keyboard help", KeysFor(Command::KeyboardHelp).c_str(), &view.show_keys);
         app.recorder.RecordLastItem("help.keyboard");
         ImGui::MenuItem("Glossary", nullptr, &view.show_glossary);
         app.recorder.RecordLastItem("help.glossary");

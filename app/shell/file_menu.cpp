@@ -1,4 +1,5 @@
 #include "shell/file_menu.h"
+#include "widgets/shortcuts.h"
 
 #include "io/json_input.h"
 #include "io/png_scene.h"
@@ -261,7 +262,8 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
 }
 
 void DrawFileMenuItems(App& app) {
-    if (ImGui::MenuItem("Open…", "Ctrl+O")) BeginFileTask(app, FileTask::Open);
+    if (ImGui::MenuItem("Open…", KeysFor(Command::Open).c_str()))
+        BeginFileTask(app, FileTask::Open);
     app.recorder.RecordLastItem("file.open");
     FormulaTooltip("A scene (.json), a PNG figure PE Lab exported (it carries its scene), a lesson "
                    "or a quiz. Dropping a file on the window does the same.");
@@ -296,7 +298,8 @@ void DrawFileMenuItems(App& app) {
             }
         }
     }
-    if (ImGui::MenuItem("Save scene as…", "Ctrl+S")) BeginFileTask(app, FileTask::SaveScene);
+    if (ImGui::MenuItem("Save scene as…", KeysFor(Command::SaveScene).c_str()))
+        BeginFileTask(app, FileTask::SaveScene);
     app.recorder.RecordLastItem("file.save_scene");
     FormulaTooltip("Every setting of every panel, as JSON: `pelab --scene FILE` or Open… "
                    "brings it back.");
@@ -323,7 +326,7 @@ void DrawFileMenuItems(App& app) {
                              : "Compare, Calculator and Why the obvious ideas fail have tables: "
                                "click in one of them first.");
     ImGui::Separator();
-    if (ImGui::MenuItem("Quit", "Ctrl+Q")) app.pending.quit = true;
+    if (ImGui::MenuItem("Quit", KeysFor(Command::Quit).c_str())) app.pending.quit = true;
 }
 
 namespace {

@@ -2,71 +2,31 @@
 #include "widgets/layout.h"
 
 #include "shell/app.h"
+#include "widgets/shortcuts.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
 
-#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace pelab {
 
 namespace {
 
-constexpr ShortcutRow kEverywhere[] = {
-    {"F1 or ?", "this list of keys (Esc, F1 or ? closes it)"},
-    {"Ctrl+O", "open a scene, a PNG figure or a lesson (or drop the file on the window)"},
-    {"Ctrl+S", "save the scene as…"},
-    {"Ctrl+R", "reset all: every panel back to its defaults (asks first in a lesson or while a "
-               "panel is presented)"},
-    {"Ctrl+= / Ctrl+-", "larger / smaller text"},
-    {"F11", "fullscreen"},
-    {"Ctrl+Q", "quit"},
-};
-constexpr ShortcutRow kNotTyping[] = {
-    {"← / →", "pos A one position back / on (with Shift: ten)"},
-    {"↑ / ↓", "the next / previous (sin, cos) pair"},
-    {"Space", "play / pause pos A"},
-    {"H", "hide / show the controls, for a clean slide"},
-    {"Esc", "back from a presented panel to all panels"},
-};
-constexpr ShortcutRow kLesson[] = {
-    {"PageDown / PageUp", "next / previous step: what a presentation clicker sends; works even "
-                          "while a text field is being edited"},
-    {"N / P", "next / previous step"},
-    {"Home", "the first step"},
-    {"R", "back to this step: undoes what was changed since"},
-    {"B", "a black screen; any key brings the picture back"},
-    {"S", "show / hide the step's speaker notes (over the top of the picture)"},
-    {"F5", "slides (the lesson without menus and status bar) / the whole app"},
-    {"H", "in slides: every control row / only those the step needs"},
-    {"Esc", "closes the topmost window first, then leaves the slides"},
-};
-constexpr ShortcutRow kQuiz[] = {
-    {"1 … 9", "predict that choice (the quiz has the focus: click in it)"},
-    {"Enter", "reveal the answer; again: the next question (or card)"},
-    {"Space", "flip the flashcard"},
-};
-constexpr ShortcutRow kMouse[] = {
-    {"hover", "a number's tooltip shows the formula that produced it"},
-    {"wheel over a plot", "zoom around the pointer"},
-    {"drag in a plot", "pan"},
-    {"double-click a plot", "back to the whole range"},
-};
-constexpr ShortcutGroup kGroups[] = {
-    {"Everywhere", kEverywhere, std::size(kEverywhere)},
-    {"When no text field is being edited", kNotTyping, std::size(kNotTyping)},
-    {"During a lesson", kLesson, std::size(kLesson)},
-    {"In the quiz", kQuiz, std::size(kQuiz)},
-    {"Mouse", kMouse, std::size(kMouse)},
-};
-
 constexpr const char* kResetPopup = "Reset all?";
 
 } // namespace
 
-const ShortcutGroup* ShortcutGroups(std::size_t* count) {
-    *count = std::size(kGroups);
-    return kGroups;
+const std::vector<MouseRow>& MouseRows() {
+    static const std::vector<MouseRow> rows = {
+        {"hover", "a number's tooltip shows the formula that produced it"},
+        {"wheel over a plot", "zoom around the pointer"},
+        {"drag in a plot", "pan"},
+        {"double-click a plot", "back to the whole range"},
+    };
+    return rows;
 }
 
 void DrawKeyboardHelp(App& app) {
@@ -86,23 +46,36 @@ void DrawKeyboardHelp(App& app) {
         return;
     }
     KeepWindowInViewport();
-    for (const ShortcutGroup& group : kGroups) {
-        ImGui::TextColored(GetTheme(app.view.theme).ColorVec(Role::Accent), "%s", group.heading);
-        if (&group == kGroups) app.recorder.RecordLastItem("help.keys");
-        if (ImGui::BeginTable(group.heading, 2, ImGuiTableFlags_SizingFixedFit)) {
+    // One table per section, in the order of ShortcutTable, then the mouse.
+    const auto table = [&](const char* heading,
+                           const std::vector<std::pair<std::string, std::string>>& rows) {
+        ImGui::TextColored(GetTheme(app.view.theme).ColorVec(Role::Accent), "%s", heading);
+        if (ImGui::BeginTable(heading, 2, ImGuiTableFlags_SizingFixedFit)) {
             ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, em * 10);
             ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
-            for (std::size_t k = 0; k < group.count; ++k) {
+            for (const auto& [keys, action] : rows) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(group.rows[k].keys);
+                ImGui::TextUnformatted(keys.c_str());
                 ImGui::TableNextColumn();
-                WrappedText(group.rows[k].action);
+                WrappedText(action.c_str());
             }
             ImGui::EndTable();
         }
         ImGui::Spacing();
+    };
+    for (const ShortcutSection section : {ShortcutSection::Everywhere, ShortcutSection::NotTyping,
+                                          ShortcutSection::Lesson, ShortcutSection::Quiz}) {
+        std::vector<std::pair<std::string, std::string>> rows;
+        for (const ShortcutRow& row : ShortcutTable())
+            if (row.section == section) rows.emplace_back(KeysText(row), row.action);
+        table(SectionHeading(section), rows);
+        if (section == ShortcutSection::Everywhere) app.recorder.RecordLastItem("help.keys");
     }
+    std::vector<std::pair<std::string, std::string>> mouse;
+    for (const MouseRow& row : MouseRows())
+        mouse.emplace_back(row.gesture, row.action);
+    table("Mouse", mouse);
     ImGui::End();
 }
 

@@ -2,25 +2,19 @@
 // dialog does), and the confirmation Reset all asks for in front of a room.
 #pragma once
 
-#include <cstddef>
+#include <vector>
 
 namespace pelab {
 
 struct App;
 
-/// One row of the keyboard help: the keys and what they do.
-struct ShortcutRow {
-    const char* keys;
+/// The keyboard help lists ShortcutTable() (widgets/shortcuts.h) by section, then these: what
+/// the mouse does in a plot or over a number.
+struct MouseRow {
+    const char* gesture;
     const char* action;
 };
-/// A group of rows with a heading saying when they apply.
-struct ShortcutGroup {
-    const char* heading;
-    const ShortcutRow* rows;
-    std::size_t count;
-};
-/// Every group the help lists, in order (the README's key table says the same).
-const ShortcutGroup* ShortcutGroups(std::size_t* count);
+const std::vector<MouseRow>& MouseRows();
 
 /// The keyboard help window, while *open; Esc, F1 or ? close it (see HandleShortcuts).
 void DrawKeyboardHelp(App& app);

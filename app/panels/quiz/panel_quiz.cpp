@@ -1,4 +1,5 @@
 #include "panels/quiz/panel_quiz.h"
+#include "widgets/shortcuts.h"
 
 #include "io/json_input.h"
 #include "io/scene.h"
@@ -153,19 +154,16 @@ void QuizPanel::GoToQuestion(int k, FrameRequests& requests) {
 bool QuizPanel::TakeKey(const KeyPress& press, FrameRequests& requests) {
     if (press.ctrl) return false;
     ClampPositions();
-    const int key = press.key;
     if (mode == Mode::Questions && !quiz.questions.empty()) {
         const QuizQuestion& q = quiz.questions[question];
         QuizAnswer& answer = answers[question];
-        int digit = -1;
-        if (key >= keys::kDigit1 && key <= keys::kDigit9) digit = key - keys::kDigit1;
-        if (key >= keys::kKeypad1 && key <= keys::kKeypad9) digit = key - keys::kKeypad1;
+        const int digit = PredictedChoice(press);
         if (digit >= 0 && !q.IsNumber() && !answer.revealed &&
             digit < static_cast<int>(q.choices.size())) {
             answer.choice = digit;
             return true;
         }
-        if (key == keys::kEnter || key == keys::kKeypadEnter) {
+        if (Is(press, Command::QuizReveal)) {
             if (!answer.revealed)
                 Reveal(requests);
             else
@@ -174,11 +172,11 @@ bool QuizPanel::TakeKey(const KeyPress& press, FrameRequests& requests) {
         }
     }
     if (mode == Mode::Cards && !quiz.cards.empty()) {
-        if (key == keys::kSpace) {
+        if (Is(press, Command::QuizFlip)) {
             card_back = !card_back;
             return true;
         }
-        if (key == keys::kEnter || key == keys::kKeypadEnter) {
+        if (Is(press, Command::QuizReveal)) {
             card = std::min(card + 1, static_cast<int>(quiz.cards.size()) - 1);
             card_back = false;
             return true;
