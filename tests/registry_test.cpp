@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace pelab;
@@ -152,6 +153,38 @@ TEST(Shortcuts, DocsListEveryKeyOfTheTable) {
     EXPECT_EQ(text.substr(begin, end + 14 - begin), expected)
         << "docs/teaching.md's key list is out of date; replace it with:\n"
         << expected;
+}
+
+// Each field's documented range is the range its value is checked against: both bounds are
+// accepted and a value just outside either is refused, for every integer and number field of
+// the table (read back from the doc text the field list shows).
+TEST(SceneFields, DocumentedRangeIsTheCheckedRange) {
+    App app;
+    const std::regex range(R"(^(even integer|integer|number) in \[(-?[0-9.e]+), (-?[0-9.e]+)\]: )");
+    int checked = 0;
+    for (const SceneField& field : app.scene.Fields()) {
+        std::smatch match;
+        if (!std::regex_search(field.doc, match, range)) continue;
+        SCOPED_TRACE(field.name + ": " + field.doc);
+        const bool integer = match[1].str() != "number";
+        const double low = std::stod(match[2].str()), high = std::stod(match[3].str());
+        const double outside = integer ? 1.0 : std::max(1e-6, 1e-6 * std::abs(high));
+        const auto apply = [&](double value) {
+            App fresh;
+            nlohmann::json doc = nlohmann::json::object();
+            if (integer)
+                doc[field.name] = static_cast<long long>(value);
+            else
+                doc[field.name] = value;
+            return fresh.scene.Apply(doc.dump());
+        };
+        EXPECT_EQ(apply(low), "");
+        EXPECT_EQ(apply(high), "");
+        EXPECT_NE(apply(low - outside), "");
+        EXPECT_NE(apply(high + outside), "");
+        ++checked;
+    }
+    EXPECT_GE(checked, 40);
 }
 
 // README.md's panel table is the registry's (PanelInfos: title, id, summary), between two

@@ -6,6 +6,7 @@
 #include "pelab/export.h"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace pelab {
@@ -68,9 +69,33 @@ void SceneTable::Add(SceneField field) {
     fields_.push_back(std::move(field));
 }
 
+namespace {
+
+// A bound as the field list writes it: an integer field's in full (1000000, 2147483647), a
+// number's as 0.5, 4096 or 1e6 (a power of ten from 10⁵ up).
+std::string BoundText(double value, bool integer) {
+    if (integer) return std::to_string(static_cast<long long>(value));
+    const double exponent = std::log10(std::abs(value));
+    if (std::abs(value) >= 1e5 && exponent == std::floor(exponent) && exponent < 16)
+        return (value < 0 ? "-1e" : "1e") + std::to_string(static_cast<int>(exponent));
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", value);
+    return text;
+}
+
+// The field's kind and range, written from the very bounds its value is checked against, then
+// what it means: "integer in [0, 1000]: that other position".
+std::string RangeDoc(const char* kind, double min, double max, const char* meaning) {
+    const bool integer = std::string(kind).find("integer") != std::string::npos;
+    return std::string(kind) + " in [" + BoundText(min, integer) + ", " + BoundText(max, integer) +
+           "]: " + meaning;
+}
+
+} // namespace
+
 void SceneTable::Integer(const char* name, const char* doc, int* target, int min, int max,
                          bool even) {
-    Add({name, doc,
+    Add({name, RangeDoc(even ? "even integer" : "integer", min, max, doc),
          [=](const json& value, const json&) -> std::function<void()> {
              const int x = SceneInteger(value, min, max);
              if (even && x % 2 != 0)
@@ -81,7 +106,7 @@ void SceneTable::Integer(const char* name, const char* doc, int* target, int min
 }
 
 void SceneTable::Number(const char* name, const char* doc, double* target, double min, double max) {
-    Add({name, doc,
+    Add({name, RangeDoc("number", min, max, doc),
          [=](const json& value, const json&) -> std::function<void()> {
              const double x = SceneNumber(value, min, max);
              return [=] { *target = x; };
@@ -90,7 +115,7 @@ void SceneTable::Number(const char* name, const char* doc, double* target, doubl
 }
 
 void SceneTable::Number(const char* name, const char* doc, float* target, double min, double max) {
-    Add({name, doc,
+    Add({name, RangeDoc("number", min, max, doc),
          [=](const json& value, const json&) -> std::function<void()> {
              const float x = static_cast<float>(SceneNumber(value, min, max));
              return [=] { *target = x; };
@@ -99,7 +124,7 @@ void SceneTable::Number(const char* name, const char* doc, float* target, double
 }
 
 void SceneTable::Bool(const char* name, const char* doc, bool* target) {
-    Add({name, doc,
+    Add({name, std::string("true or false: ") + doc,
          [=](const json& value, const json&) -> std::function<void()> {
              if (!value.is_boolean())
                  throw SceneFieldError{"must be true or false (got " + Excerpt(value) + ")"};

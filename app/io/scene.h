@@ -37,7 +37,10 @@ struct SceneField {
 class SceneTable {
 public:
     void Add(SceneField field);
-    /// Binds a field to a variable (which must outlive the table).
+    /// Binds a field to a variable (which must outlive the table). doc says what the field
+    /// means; its type and range are written in front of it from the bounds the value is
+    /// checked against ("integer in [0, 1000]: " + doc), so the field list cannot disagree with
+    /// the validation.
     void Integer(const char* name, const char* doc, int* target, int min, int max,
                  bool even = false);
     void Number(const char* name, const char* doc, double* target, double min, double max);

@@ -20,12 +20,10 @@ namespace {
 
 // The shared parameters' rows.
 void AddSharedFields(SceneTable& table, AppState& state) {
-    table.Integer("d_model", "even integer in [2, 4096]: the model width", &state.d_model, 2,
-                  kUiMaxDModel, true);
-    table.Number("base", "number in [10, 1e6]: ω_i = base^(−2i/d_model)", &state.base, kUiMinBase,
-                 kUiMaxBase);
-    table.Number("pos_a", "number in [0, 1e6]: position A", &state.pos_a, 0.0, kUiMaxPosition);
-    table.Number("pos_b", "number in [0, 1e6]: position B", &state.pos_b, 0.0, kUiMaxPosition);
+    table.Integer("d_model", "the model width", &state.d_model, 2, kUiMaxDModel, true);
+    table.Number("base", "ω_i = base^(−2i/d_model)", &state.base, kUiMinBase, kUiMaxBase);
+    table.Number("pos_a", "position A", &state.pos_a, 0.0, kUiMaxPosition);
+    table.Number("pos_b", "position B", &state.pos_b, 0.0, kUiMaxPosition);
     // The pair's range depends on d_model, which may be in the same scene (checked first).
     table.Add({"pair", "integer in [0, d_model/2): the selected (sin, cos) pair",
                [&state](const json& value, const json& doc) -> std::function<void()> {
@@ -36,18 +34,17 @@ void AddSharedFields(SceneTable& table, AppState& state) {
                    return [&state, pair] { state.pair = pair; };
                },
                [&state] { return json(state.pair); }});
-    table.Integer("shift_k", "integer in [-1000, 1000]: the shift k of both positions",
-                  &state.shift_k, -kUiMaxShift, kUiMaxShift);
-    table.Bool("playing", "bool: pos A moves by itself", &state.playing);
-    table.Number("play_speed", "number in [0.1, 1000]: positions per second while playing",
-                 &state.play_speed, kUiMinPlaySpeed, kUiMaxPlaySpeed);
-    table.Bool("play_smooth",
-               "bool: Play glides through fractional positions (false: whole positions)",
+    table.Integer("shift_k", "the shift k of both positions", &state.shift_k, -kUiMaxShift,
+                  kUiMaxShift);
+    table.Bool("playing", "pos A moves by itself", &state.playing);
+    table.Number("play_speed", "positions per second while playing", &state.play_speed,
+                 kUiMinPlaySpeed, kUiMaxPlaySpeed);
+    table.Bool("play_smooth", "Play glides through fractional positions (false: whole positions)",
                &state.play_smooth);
 }
 
 void AddViewFields(SceneTable& table, ViewSettings& view, PanelRegistry& panels) {
-    table.Bool("hide_controls", "bool: panels show only their pictures and key numbers",
+    table.Bool("hide_controls", "panels show only their pictures and key numbers",
                &view.hide_controls);
     table.Add({"mode", "\"beginner\" (the advanced controls hidden) or \"advanced\"",
                [&view](const json& value, const json&) -> std::function<void()> {
@@ -58,8 +55,7 @@ void AddViewFields(SceneTable& table, ViewSettings& view, PanelRegistry& panels)
                    return [&view, advanced] { view.advanced = advanced; };
                },
                [&view] { return json(view.advanced ? "advanced" : "beginner"); }});
-    table.Number("font_scale", "number in [0.5, 4]: text size", &view.font_scale, kMinFontScale,
-                 kMaxFontScale);
+    table.Number("font_scale", "text size", &view.font_scale, kMinFontScale, kMaxFontScale);
     table.Add({"theme", "\"dark\", \"light\" (projector) or \"high-contrast\"",
                [&view](const json& value, const json&) -> std::function<void()> {
                    ThemeId id = ThemeId::Dark;

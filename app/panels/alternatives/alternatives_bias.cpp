@@ -326,20 +326,15 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
                        if (text == AlternativesTabId(t)) return std::string();
                    return std::string("must be learned, rope, alibi, t5, scaling or table");
                });
-    table.Integer("learned_rows", "integer in [1, 1048576]: the learned table's rows",
-                  &learned_rows, 1, kMaxLearnedRows);
-    table.Integer("learned_d", "even integer in [2, 16384]: the learned table's width", &learned_d,
-                  2, 16384, true);
-    table.Integer("learned_lookup", "integer in [0, 1000000]: the position looked up",
-                  &learned_lookup, 0, 1000000);
-    table.Integer("rope_seed", "integer in [0, 1000000]: the seed of q and k", &rope_seed, 0,
-                  1000000);
-    table.Bool("rope_typed", "true or false: RoPE uses rope_q and rope_k instead of seeded vectors",
-               &rope_typed);
+    table.Integer("learned_rows", "the learned table's rows", &learned_rows, 1, kMaxLearnedRows);
+    table.Integer("learned_d", "the learned table's width", &learned_d, 2, 16384, true);
+    table.Integer("learned_lookup", "the position looked up", &learned_lookup, 0, 1000000);
+    table.Integer("rope_seed", "the seed of q and k", &rope_seed, 0, 1000000);
+    table.Bool("rope_typed", "RoPE uses rope_q and rope_k instead of seeded vectors", &rope_typed);
     for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
         table.Text(name, "text: 2 to 64 numbers (an even count), the typed q or k", target,
                    [](const std::string& text) { return ParseRopeVector(text, nullptr); });
-    table.Integer("alibi_heads", "integer in [1, 64]: ALiBi heads", &alibi_heads, 1, 64);
+    table.Integer("alibi_heads", "ALiBi heads", &alibi_heads, 1, 64);
     // The head must exist: its range is the scene's alibi_heads (or the current one).
     table.Add(
         {"alibi_head", "integer in [1, alibi_heads]: the head drawn",
@@ -350,22 +345,17 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
              return [this, head] { alibi_head = head; };
          },
          [this] { return nlohmann::json(alibi_head); }});
-    table.Bool("alibi_causal", "true or false: mask keys after the query", &alibi_causal);
+    table.Bool("alibi_causal", "mask keys after the query", &alibi_causal);
     table.Text("alibi_sentence_a", "text: sentence A of the ALiBi tie", &alibi_sentence_a,
                CheckSentence);
     table.Text("alibi_sentence_b", "text: sentence B of the ALiBi tie", &alibi_sentence_b,
                CheckSentence);
-    table.Integer("t5_buckets", "even integer in [4, 128]: T5 buckets", &t5_buckets, 4, 128, true);
-    table.Integer("t5_max_distance", "integer in [8, 4096]: T5 max_distance", &t5_max_distance, 8,
-                  4096);
-    table.Bool("t5_bidirectional", "true or false: encoder (true) or decoder buckets",
-               &t5_bidirectional);
-    table.Integer("scaling_d", "even integer in [4, 1024]: the head width RoPE turns", &scaling_d,
-                  4, 1024, true);
-    table.Number("scaling_factor", "number in [1, 64]: s, new context / original", &scaling_factor,
-                 1, 64);
-    table.Number("scaling_context", "number in [16, 1e7]: the original context length",
-                 &scaling_context, 16, 1e7);
+    table.Integer("t5_buckets", "T5 buckets", &t5_buckets, 4, 128, true);
+    table.Integer("t5_max_distance", "T5 max_distance", &t5_max_distance, 8, 4096);
+    table.Bool("t5_bidirectional", "encoder (true) or decoder buckets", &t5_bidirectional);
+    table.Integer("scaling_d", "the head width RoPE turns", &scaling_d, 4, 1024, true);
+    table.Number("scaling_factor", "s, new context / original", &scaling_factor, 1, 64);
+    table.Number("scaling_context", "the original context length", &scaling_context, 16, 1e7);
 }
 
 std::string AlternativesPanel::StatusNote() const {

@@ -448,14 +448,11 @@ std::string CalculatorPanel::Csv(const AppState& state) const {
 }
 
 void CalculatorPanel::AddSceneFields(SceneTable& table) {
-    table.Number("calculator_offset",
-                 "number in [-1000000, 1000000]: the calculator's second column is pos A + this",
+    table.Number("calculator_offset", "the calculator's second column is pos A + this",
                  &second_offset, -kUiMaxPosition, kUiMaxPosition);
-    table.Integer("calculator_dim_from",
-                  "integer in [0, 4095]: first dimension the calculator shows", &dim_from, 0,
+    table.Integer("calculator_dim_from", "first dimension the calculator shows", &dim_from, 0,
                   kUiMaxDModel - 1);
-    table.Integer("calculator_dim_to",
-                  "integer in [0, 4095]: last dimension shown (clamped to d_model - 1)", &dim_to, 0,
+    table.Integer("calculator_dim_to", "last dimension shown (clamped to d_model - 1)", &dim_to, 0,
                   kUiMaxDModel - 1);
 }
 

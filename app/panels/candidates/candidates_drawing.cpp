@@ -339,18 +339,14 @@ void CandidatesPanel::AddSceneFields(SceneTable& table) {
                        if (text == candidate_id(static_cast<Candidate>(c))) return std::string();
                    return "must be one of " + ids;
                });
-    table.Integer("candidates_length",
-                  "integer in [2, 4096]: L, the sequence length and table rows", &length,
+    table.Integer("candidates_length", "L, the sequence length and table rows", &length,
                   kMinCandidateLength, 4096);
-    table.Integer("candidates_positions", "integer in [16, 4096]: N, positions the table measures",
-                  &positions, 16, kMaxCheckedPositions);
-    table.Integer("candidates_shift_k", "integer in [1, 64]: k of the shift-linear test", &shift_k,
-                  1, 64);
-    table.Number("candidates_embedding", "number in [0.01, 1]: one embedding value's size",
-                 &embedding_value, 0.01, 1.0);
-    table.Bool("candidates_scale_embedding", "true or false: embedding × √d_model",
-               &scale_embedding);
-    table.Bool("candidates_grid", "true or false: values as a positions × dims grid", &grid);
+    table.Integer("candidates_positions", "N, positions the table measures", &positions, 16,
+                  kMaxCheckedPositions);
+    table.Integer("candidates_shift_k", "k of the shift-linear test", &shift_k, 1, 64);
+    table.Number("candidates_embedding", "one embedding value's size", &embedding_value, 0.01, 1.0);
+    table.Bool("candidates_scale_embedding", "embedding × √d_model", &scale_embedding);
+    table.Bool("candidates_grid", "values as a positions × dims grid", &grid);
 }
 
 std::string CandidatesPanel::StatusNote() const {

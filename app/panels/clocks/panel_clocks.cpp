@@ -332,10 +332,9 @@ void ClocksPanel::DrawGrid(FrameContext& frame, const char* description) {
 namespace pelab {
 
 void ClocksPanel::AddSceneFields(SceneTable& table) {
-    table.Number("clock_size", "number in [0.6, 2.5]: size of the clock faces", &clock_scale, 0.6,
-                 2.5);
-    table.Bool("clock_show_b", "bool: clocks draw the pos B hand", &show_b);
-    table.Bool("clock_show_shift", "bool: clocks draw the arc of a shift by k", &show_shift);
+    table.Number("clock_size", "size of the clock faces", &clock_scale, 0.6, 2.5);
+    table.Bool("clock_show_b", "clocks draw the pos B hand", &show_b);
+    table.Bool("clock_show_shift", "clocks draw the arc of a shift by k", &show_shift);
 }
 
 nlohmann::json ClocksPanel::Readouts(const AppState& state) const {

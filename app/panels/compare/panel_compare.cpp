@@ -495,11 +495,11 @@ void ComparePanel::AddSceneFields(SceneTable& table) {
                        Excerpt(value) + ")"};
                },
                [this] { return nlohmann::json(kFilterNames[static_cast<int>(filter)]); }});
-    table.Integer("compare_range_first", "integer in [0, 4095]: first dimension of \"range\"",
-                  &range_first, 0, kUiMaxDModel - 1);
-    table.Integer("compare_range_last", "integer in [0, 4095]: last dimension of \"range\"",
-                  &range_last, 0, kUiMaxDModel - 1);
-    table.Integer("compare_every_k", "integer in [2, 64]: step of \"every-kth\"", &every_k, 2, 64);
+    table.Integer("compare_range_first", "first dimension of \"range\"", &range_first, 0,
+                  kUiMaxDModel - 1);
+    table.Integer("compare_range_last", "last dimension of \"range\"", &range_last, 0,
+                  kUiMaxDModel - 1);
+    table.Integer("compare_every_k", "step of \"every-kth\"", &every_k, 2, 64);
 }
 
 nlohmann::json ComparePanel::Readouts(const AppState& state) const {

@@ -210,8 +210,7 @@ void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
 }
 
 void HeatmapPanel::AddSceneFields(SceneTable& table) {
-    table.Integer("heatmap_max_len", "integer in [1, 65536]: positions of the PE heatmap", &max_len,
-                  1, kHeatmapMaxLen);
+    table.Integer("heatmap_max_len", "positions of the PE heatmap", &max_len, 1, kHeatmapMaxLen);
     table.Add({"heatmap_layout", "\"interleaved\" or \"concatenated\": the PE heatmap's layout",
                [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
                    if (value == "interleaved") return [this] { concatenated = false; };
@@ -220,11 +219,11 @@ void HeatmapPanel::AddSceneFields(SceneTable& table) {
                                          Excerpt(value) + ")"};
                },
                [this] { return nlohmann::json(concatenated ? "concatenated" : "interleaved"); }});
-    table.Bool("heatmap_both_layouts", "bool: the PE heatmap shows both layouts side by side",
+    table.Bool("heatmap_both_layouts", "the PE heatmap shows both layouts side by side",
                &both_layouts);
-    table.Bool("heatmap_grey", "bool: the PE heatmap in grey levels", &grey);
-    table.Bool("heatmap_similarity",
-               "bool: the heatmap shows PE(p)·PE(q) over positions × positions", &similarity);
+    table.Bool("heatmap_grey", "the PE heatmap in grey levels", &grey);
+    table.Bool("heatmap_similarity", "the heatmap shows PE(p)·PE(q) over positions × positions",
+               &similarity);
     table.Add({"heatmap_colours", "\"fitted\" or \"fixed\": the similarity's colour scale",
                [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
                    if (value == "fitted") return [this] { fitted_colours = true; };

@@ -450,9 +450,8 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
 namespace pelab {
 
 void OrderPanel::AddSceneFields(SceneTable& table) {
-    table.Bool("pe_enabled", "bool: order demo adds the positional encoding", &pe_enabled);
-    table.Number("pe_scale", "number in [0, 100]: order demo, X = E + pe_scale·PE", &pe_scale, 0.0,
-                 kMaxPeScale);
+    table.Bool("pe_enabled", "order demo adds the positional encoding", &pe_enabled);
+    table.Number("pe_scale", "order demo, X = E + pe_scale·PE", &pe_scale, 0.0, kMaxPeScale);
     const auto check_sentence = [](const std::string& text) {
         try {
             tokenize(text);
@@ -465,14 +464,11 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
                check_sentence);
     table.Text("sentence_b", "text, valid UTF-8, 1 to 32 words: order demo sentence B", &sentence_b,
                check_sentence);
-    table.Bool("scale_embeddings", "bool: order demo multiplies embeddings by √d",
-               &scale_embeddings);
-    table.Integer("order_d_model", "even integer in [2, 64]: order demo width", &order_d_model, 2,
-                  kMaxOrderDModel, true);
-    table.Bool("random_embeddings", "bool: order demo uses seeded random embeddings, not one-hot",
+    table.Bool("scale_embeddings", "order demo multiplies embeddings by √d", &scale_embeddings);
+    table.Integer("order_d_model", "order demo width", &order_d_model, 2, kMaxOrderDModel, true);
+    table.Bool("random_embeddings", "order demo uses seeded random embeddings, not one-hot",
                &random_embeddings);
-    table.Integer("embedding_seed", "integer in [0, 2147483647]: order demo random seed",
-                  &embedding_seed, 0, 2147483647);
+    table.Integer("embedding_seed", "order demo random seed", &embedding_seed, 0, 2147483647);
 }
 
 std::string OrderPanel::StatusNote() const {

@@ -274,9 +274,8 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
 }
 
 void PrecisionPanel::AddSceneFields(SceneTable& table) {
-    table.Number("precision_position",
-                 "number in [1, 1e6]: the position the precision panel inspects", &inspect_position,
-                 1, kUiMaxPosition);
+    table.Number("precision_position", "the position the precision panel inspects",
+                 &inspect_position, 1, kUiMaxPosition);
 }
 
 nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {

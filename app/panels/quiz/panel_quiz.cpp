@@ -403,12 +403,12 @@ void QuizPanel::AddSceneFields(SceneTable& table) {
                        ")"};
                },
                [this] { return json(kModeNames[static_cast<int>(mode)]); }});
-    table.Integer("quiz_question", "integer in [0, 199]: the question shown (from 0)", &question, 0,
+    table.Integer("quiz_question", "the question shown (from 0)", &question, 0,
                   static_cast<int>(kMaxQuizItems) - 1);
-    table.Integer("quiz_card", "integer in [0, 199]: the flashcard shown (from 0)", &card, 0,
+    table.Integer("quiz_card", "the flashcard shown (from 0)", &card, 0,
                   static_cast<int>(kMaxQuizItems) - 1);
-    table.Bool("quiz_card_back", "bool: the flashcard shows its back", &card_back);
-    table.Bool("quiz_shuffle", "bool: flashcards in a shuffled (repeatable) order", &shuffle);
+    table.Bool("quiz_card_back", "the flashcard shows its back", &card_back);
+    table.Bool("quiz_shuffle", "flashcards in a shuffled (repeatable) order", &shuffle);
     table.Text("teach_back_text", "text, valid UTF-8, at most 8000 bytes: the teach-back answer",
                &teach_back_text, [](const std::string& text) {
                    return text.size() > kMaxTeachBackBytes

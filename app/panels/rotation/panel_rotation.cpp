@@ -358,11 +358,10 @@ void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size, const CurvesRes
 }
 
 void RotationPanel::AddSceneFields(SceneTable& table) {
-    table.Integer("rotation_max_k",
-                  "integer in [1, 500]: the rotation curves run over k = -K ... K", &curve_max_k, 1,
+    table.Integer("rotation_max_k", "the rotation curves run over k = -K ... K", &curve_max_k, 1,
                   kRotationMaxK);
-    table.Integer("rotation_len", "integer in [2, 4096]: positions of the rotation panel's heatmap",
-                  &similarity_len, 2, kRotationMaxLen);
+    table.Integer("rotation_len", "positions of the rotation panel's heatmap", &similarity_len, 2,
+                  kRotationMaxLen);
 }
 
 nlohmann::json RotationPanel::Readouts(const AppState& state) const {

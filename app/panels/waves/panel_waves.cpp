@@ -451,11 +451,10 @@ void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
 namespace pelab {
 
 void WavesPanel::AddSceneFields(SceneTable& table) {
-    table.Bool("many_waves", "bool: waves panel stacks several dimensions", &many_waves);
-    table.Integer("many_waves_lanes", "integer in [2, 16]: dimensions stacked by many_waves",
-                  &lane_count, 2, 16);
+    table.Bool("many_waves", "waves panel stacks several dimensions", &many_waves);
+    table.Integer("many_waves_lanes", "dimensions stacked by many_waves", &lane_count, 2, 16);
     table.Bool("waves_fit",
-               "bool: the wave plot spans two wavelengths of the selected pair, following it",
+               "the wave plot spans two wavelengths of the selected pair, following it",
                &fit_wavelengths);
 }
 

@@ -93,13 +93,11 @@ void WorkedPanel::AddSceneFields(SceneTable& table) {
                    std::string why;
                    return probe.Tokens(&why).empty() ? why : std::string();
                });
-    table.Integer("worked_d_model", "even integer in [2, 16]: the worked example's width",
-                  &worked_d_model, 2, kWorkedMaxDModel, true);
-    table.Integer("worked_probe_word",
-                  "integer in [0, 15]: the word also placed at another position", &probe_token, 0,
+    table.Integer("worked_d_model", "the worked example's width", &worked_d_model, 2,
+                  kWorkedMaxDModel, true);
+    table.Integer("worked_probe_word", "the word also placed at another position", &probe_token, 0,
                   kWorkedMaxTokens - 1);
-    table.Integer("worked_probe_position", "integer in [0, 1000]: that other position",
-                  &probe_position, 0, 1000);
+    table.Integer("worked_probe_position", "that other position", &probe_position, 0, 1000);
     table.Add(
         {"worked_embeddings",
          "object: word -> list of up to 16 numbers in [-100, 100], edited embeddings",
