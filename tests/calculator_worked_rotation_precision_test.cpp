@@ -18,6 +18,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace pelab;
@@ -368,4 +369,35 @@ TEST(Readouts, ValuesNotComputedAreNullNotSentinels) {
             EXPECT_GT(not_searched, 0) << "the crowded search is skipped at N 4096";
         }
     }
+}
+
+// In the window the rotation curves are computed off the frame: a new pos A keeps the last
+// curves on screen (their own starts in the legend, the title says it is updating) and asks for
+// more frames; once the background result is in, the drawn curves are the new ones and equal
+// what the readouts compute now.
+TEST_F(RotationUi, CurvesComputeOffTheFrameInTheWindow) {
+    RotationPanel& rotation = Get<RotationPanel>("rotation");
+    app.compute_in_background = true;
+    state.d_model = 512, state.pos_a = 10;
+    Present("rotation");
+    ASSERT_NE(rotation.curves_cache.Last(), nullptr);
+    EXPECT_EQ(rotation.curves_cache.Last()->curves[0].start, 10.0);
+    state.pos_a = 20;
+    Frame();
+    EXPECT_FALSE(rotation.curves_current);
+    EXPECT_TRUE(app.stats.computing) << "the session must keep drawing";
+    EXPECT_EQ(rotation.curves_cache.Last()->curves[0].start, 10.0) << "the last curves meanwhile";
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    int frames = 0;
+    while (!rotation.curves_current && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        Frame(); // as the session does while app.stats.computing
+        ++frames;
+    }
+    EXPECT_TRUE(rotation.curves_current) << "after " << frames << " frames";
+    EXPECT_FALSE(app.stats.computing);
+    EXPECT_EQ(rotation.curves_cache.Last()->curves[0].start, 20.0);
+    EXPECT_NEAR(rotation.Readouts(state)["curve_spread"].get<double>(),
+                SpreadFromScratch(RotationPanel::Starts(20), rotation.curve_max_k, 512, 10000),
+                1e-12);
 }

@@ -2,7 +2,6 @@
 
 #include "pelab/similarity.h"
 
-#include <chrono>
 #include <exception>
 
 namespace pelab {
@@ -17,38 +16,14 @@ std::vector<double> Compute(OffsetTableWorker::Key key) {
 }
 } // namespace
 
-OffsetTableWorker::~OffsetTableWorker() {
-    if (running_.valid()) running_.wait();
-}
-
-void OffsetTableWorker::Collect() {
-    if (!running_.valid() ||
-        running_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-        return;
-    ready_ = running_.get();
-    ready_key_ = running_key_;
-    has_ready_ = true;
-}
-
 const std::vector<double>* OffsetTableWorker::Get(const Key& key) {
-    Collect();
-    if (has_ready_ && ready_key_ == key) return &ready_;
-    if (!running_.valid()) {
-        running_key_ = key;
-        running_ = std::async(std::launch::async, Compute, key);
-    }
-    return nullptr;
+    bool current = false;
+    const std::vector<double>* table = tables_.Get(key, Compute, &current);
+    return current ? table : nullptr;
 }
 
 const std::vector<double>& OffsetTableWorker::GetNow(const Key& key) {
-    if (running_.valid()) running_.wait();
-    Collect();
-    if (!(has_ready_ && ready_key_ == key)) {
-        ready_ = Compute(key);
-        ready_key_ = key;
-        has_ready_ = true;
-    }
-    return ready_;
+    return tables_.GetNow(key, Compute);
 }
 
 } // namespace pelab

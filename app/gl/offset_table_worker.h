@@ -6,7 +6,8 @@
 // what this returns, and tests run it headless.
 #pragma once
 
-#include <future>
+#include "widgets/cached.h"
+
 #include <vector>
 
 namespace pelab {
@@ -22,12 +23,6 @@ public:
         }
     };
 
-    OffsetTableWorker() = default;
-    OffsetTableWorker(const OffsetTableWorker&) = delete;
-    OffsetTableWorker& operator=(const OffsetTableWorker&) = delete;
-    /// Waits for a running task (its result is dropped).
-    ~OffsetTableWorker();
-
     /// The table dot_product_by_offset_range(max_len, d_model, base) for key when it is ready
     /// (it stays valid until the next call), else nullptr, having started its computation if
     /// none is running. Never blocks. A task that fails (invalid key) yields an empty table.
@@ -35,16 +30,10 @@ public:
     /// The same, computed now on this thread when it is not ready (for the render command).
     const std::vector<double>& GetNow(const Key& key);
     /// A task is running: the frames should go on until it is collected.
-    bool Busy() const { return running_.valid(); }
+    bool Busy() const { return tables_.Busy(); }
 
 private:
-    void Collect();
-
-    std::future<std::vector<double>> running_;
-    Key running_key_;
-    Key ready_key_;
-    std::vector<double> ready_;
-    bool has_ready_ = false;
+    BackgroundCached<Key, std::vector<double>> tables_;
 };
 
 } // namespace pelab

@@ -236,6 +236,8 @@ int RunGui(const GuiOptions& options) {
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     app.view.fullscreen = options.fullscreen;
     app.recorder.enabled = !options.widget_rects.empty();
+    // Heavy results are computed off the frame while the window stays responsive.
+    app.compute_in_background = true;
     if (!LoadLessonOption(options.lesson, 1, app)) return kExitBadUsage;
     if (!CheckWritableLater("--state-out", options.state_out) ||
         !CheckWritableLater("--widget-rects", options.widget_rects))
@@ -295,7 +297,8 @@ int RunGui(const GuiOptions& options) {
         // it is drawn.
         const bool animating =
             app.state.playing || app.pending.arrange || runner.TakeFramePending() ||
-            app.file_dialog.NeedsFrames() || !app.pending.export_png.empty() ||
+            app.stats.computing || app.file_dialog.NeedsFrames() ||
+            !app.pending.export_png.empty() ||
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);

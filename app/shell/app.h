@@ -80,6 +80,9 @@ struct App {
     } export_choice;
     std::string focused_panel; ///< the panel last clicked or typed in (for the exports)
     std::string refocus_panel; ///< gets the focus back after the panels it opened appear
+    /// Panels may compute heavy results off the frame (FrameContext::compute_in_background):
+    /// the window's session turns it on; pictures, readouts and the tests leave it off.
+    bool compute_in_background = false;
     /// A file that could not be opened (a drop, a recent file): shown in a window until OK.
     std::string notice;
     /// The last file action's result ("saved scene.json"), on the status bar.

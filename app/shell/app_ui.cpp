@@ -411,6 +411,7 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
                        !app.view.hide_controls,
                        app.gpu,
                        presented};
+    frame.compute_in_background = app.compute_in_background;
     if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) {
         if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows))
             app.focused_panel = entry.id;
@@ -454,6 +455,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
     ApplyThemeStyle(app.view.theme, font ? font->FontSize / kBaseFontPixels : 1.0f);
     app.stats.core_seconds = 0.0;
+    app.stats.computing = false;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     if (app.last_display_size.x > 0 &&
         (display.x != app.last_display_size.x || display.y != app.last_display_size.y))

@@ -4,6 +4,8 @@
 // of its inputs, not once per frame.
 #pragma once
 
+#include <chrono>
+#include <future>
 #include <utility>
 
 namespace pelab {
@@ -33,6 +35,71 @@ private:
     Key key_{};
     Result result_{};
     bool has_result_ = false;
+    long computations_ = 0;
+};
+
+/// The same, computed on a background thread when asked from a frame: the frames go on while a
+/// heavy result (the rotation curves at d 4 096 and K 500: ~70 ms) is computed, and the last
+/// result stays on screen until the new one is ready. The latest request wins: at most one
+/// task runs, and the one after it is for whatever was asked last. compute must be a pure
+/// function of the key (it runs on another thread). Readouts and pictures ask GetNow.
+template <typename Key, typename Result> class BackgroundCached {
+public:
+    BackgroundCached() = default;
+    BackgroundCached(const BackgroundCached&) = delete;
+    BackgroundCached& operator=(const BackgroundCached&) = delete;
+    /// Waits for a running task (its result is dropped).
+    ~BackgroundCached() {
+        if (running_.valid()) running_.wait();
+    }
+
+    /// Never blocks. The result for key when it is ready (*current = true); else the last
+    /// result computed, for an older key (*current = false; nullptr before the first), having
+    /// started key's computation unless another is running.
+    template <typename Compute> const Result* Get(const Key& key, Compute compute, bool* current) {
+        Collect();
+        *current = has_ready_ && ready_key_ == key;
+        if (*current) return &ready_;
+        if (!running_.valid()) {
+            running_key_ = key;
+            running_ = std::async(std::launch::async, compute, key);
+        }
+        return has_ready_ ? &ready_ : nullptr;
+    }
+    /// The result for key, computed now on this thread when it is not ready (after waiting for
+    /// a running task, which may be for this very key).
+    template <typename Compute> const Result& GetNow(const Key& key, Compute compute) {
+        if (running_.valid()) running_.wait();
+        Collect();
+        if (!(has_ready_ && ready_key_ == key)) {
+            ready_ = compute(key);
+            ready_key_ = key;
+            has_ready_ = true;
+            ++computations_;
+        }
+        return ready_;
+    }
+    /// A task is running: the frames should go on until it is collected.
+    bool Busy() const { return running_.valid(); }
+    const Result* Last() const { return has_ready_ ? &ready_ : nullptr; }
+    long Computations() const { return computations_; }
+
+private:
+    void Collect() {
+        if (!running_.valid() ||
+            running_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            return;
+        ready_ = running_.get();
+        ready_key_ = running_key_;
+        has_ready_ = true;
+        ++computations_;
+    }
+
+    std::future<Result> running_;
+    Key running_key_{};
+    Key ready_key_{};
+    Result ready_{};
+    bool has_ready_ = false;
     long computations_ = 0;
 };
 

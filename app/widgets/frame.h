@@ -46,6 +46,9 @@ struct FrameRequests {
 /// Frame statistics that --bench-frames reports.
 struct FrameStats {
     double core_seconds = 0.0; ///< time spent inside pelab_core during the current frame
+    /// A panel shows an older result while a new one is computed off the frame: the session
+    /// keeps drawing frames until it is ready.
+    bool computing = false;
 };
 
 /// Screen rectangle of a named widget (see WidgetRecorder).
@@ -114,6 +117,10 @@ struct FrameContext {
     GpuRenderer* gpu = nullptr;
     /// True when this panel fills the window alone (presented to a room, or a screenshot).
     bool presented = false;
+    /// Heavy results may be computed off the frame (BackgroundCached), the last one shown
+    /// meanwhile: on in the window, off for pictures, readouts and tests, which need this
+    /// frame's numbers.
+    bool compute_in_background = false;
     /// A short panel (under kShortWindowEms text heights: tiled, or presented on a small
     /// screen): its pictures come before its prose, which follows below them.
     bool pictures_first = false;

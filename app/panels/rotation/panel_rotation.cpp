@@ -64,8 +64,22 @@ RotationPanel::CurvesResult RotationPanel::ComputeCurves(const CurvesInputs& inp
 }
 
 const RotationPanel::CurvesResult& RotationPanel::Curves(const AppState& state) const {
-    return curves_cache.Get(CurvesInputs{state.pos_a, state.base, state.d_model, curve_max_k},
-                            ComputeCurves);
+    return curves_cache.GetNow(CurvesInputs{state.pos_a, state.base, state.d_model, curve_max_k},
+                               ComputeCurves);
+}
+
+const RotationPanel::CurvesResult& RotationPanel::CurvesToDraw(FrameContext& frame) {
+    curves_current = true;
+    if (!frame.compute_in_background) return Curves(frame.state);
+    const CurvesInputs inputs{frame.state.pos_a, frame.state.base, frame.state.d_model,
+                              curve_max_k};
+    const CurvesResult* shown = curves_cache.Get(inputs, ComputeCurves, &curves_current);
+    if (shown == nullptr) { // the first time: nothing to show meanwhile
+        curves_current = true;
+        return Curves(frame.state);
+    }
+    if (!curves_current) frame.stats.computing = true;
+    return *shown;
 }
 
 void RotationPanel::Draw(FrameContext& frame) {
@@ -76,7 +90,7 @@ void RotationPanel::Draw(FrameContext& frame) {
     const CurvesResult* curves = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        curves = &Curves(frame.state);
+        curves = &CurvesToDraw(frame);
     }
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -316,6 +330,11 @@ void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size, const CurvesRes
         std::snprintf(title, sizeof title,
                       "PE(p)·PE(p + k) from %d starts p: largest spread between the curves %s.",
                       kRotationStarts, ShownNumber(spread, 2).c_str());
+    // Shown while the curves for the new settings are computed off the frame: the curves and
+    // the spread drawn are the last ones (their starts are in the legend).
+    if (!curves_current)
+        std::snprintf(title + std::strlen(title), sizeof title - std::strlen(title),
+                      " (updating…)");
     if (std::abs(state.shift_k) > curve_max_k) {
         char note[96];
         std::snprintf(note, sizeof note, " k = %d is beyond ±K, off this chart.", state.shift_k);

@@ -46,9 +46,13 @@ struct RotationPanel : Panel {
         double spread = 0;         ///< max over k of (largest − smallest) over the curves
     };
     static CurvesResult ComputeCurves(const CurvesInputs& inputs);
-    /// The curves for this state and K, from the cache (computed when an input changed).
+    /// The curves for this state and K, from the cache (computed now when an input changed).
     const CurvesResult& Curves(const AppState& state) const;
-    mutable Cached<CurvesInputs, CurvesResult> curves_cache;
+    /// The curves to draw: off the frame when it allows (the last ones meanwhile, and
+    /// frame.stats.computing set), else as Curves.
+    const CurvesResult& CurvesToDraw(FrameContext& frame);
+    bool curves_current = true; ///< what is drawn is for this frame's inputs
+    mutable BackgroundCached<CurvesInputs, CurvesResult> curves_cache;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
