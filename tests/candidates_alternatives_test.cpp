@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace pelab;
@@ -363,4 +365,31 @@ TEST_F(SideBySideTab, ComputedOncePerChangeAndReportedAsDrawn) {
     state.pos_a = 41;
     Present("alternatives", 2);
     EXPECT_EQ(panel.method_checks.Computations(), 2);
+}
+
+// In the window the side-by-side checks are computed off the frame: new positions keep the last
+// checks on screen with "(updating…)" on the relative column, and once the background result is
+// in it equals the checks computed on the spot.
+TEST_F(SideBySideTab, ChecksComputeOffTheFrameInTheWindow) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "table", "d_model": 1024, "pos_a": 40,
+                                  "pos_b": 12})"),
+              "");
+    app.compute_in_background = true;
+    Present("alternatives");
+    state.pos_a = 41;
+    Frame();
+    EXPECT_FALSE(panel.checks_current);
+    EXPECT_TRUE(app.stats.computing);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!panel.checks_current && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        Frame();
+    }
+    ASSERT_TRUE(panel.checks_current);
+    const MethodChecks drawn = *panel.method_checks.Last();
+    const MethodChecks now = ComputeMethodChecks(panel, state);
+    EXPECT_EQ(drawn.sinusoidal_shift_change, now.sinusoidal_shift_change);
+    EXPECT_EQ(drawn.rope_shift_change, now.rope_shift_change);
+    EXPECT_EQ(drawn.rope_shift_change, panel.RopeAt(state).change) << "the RoPE tab's number";
 }

@@ -50,19 +50,21 @@ AlternativesPanel::RopeInputs AlternativesPanel::RopeInputsFor(const AppState& s
                       rope_seed,     rope_typed, rope_q,      rope_k};
 }
 
+AlternativesPanel::RopePoint AlternativesPanel::ComputeRopePoint(const RopeInputs& inputs) {
+    RopePoint point;
+    point.q = RopeVectorFor(inputs, true), point.k = RopeVectorFor(inputs, false);
+    const double m = inputs.m, n = inputs.n;
+    point.score = rope_score(point.q, point.k, m, n, inputs.base);
+    point.relative = rope_score_relative(point.q, point.k, m - n, inputs.base);
+    const double room = kRopeShiftStep * kRopeShifts;
+    point.change = rope_max_shift_change(point.q, point.k, std::min(m, kUiMaxPosition - room),
+                                         std::min(n, kUiMaxPosition - room), inputs.base,
+                                         kRopeShifts, kRopeShiftStep);
+    return point;
+}
+
 const AlternativesPanel::RopePoint& AlternativesPanel::RopeAt(const AppState& state) const {
-    return rope_point.Get(RopeInputsFor(state), [&](const RopeInputs& inputs) {
-        RopePoint point;
-        point.q = RopeQuery(state), point.k = RopeKey(state);
-        const double m = inputs.m, n = inputs.n;
-        point.score = rope_score(point.q, point.k, m, n, inputs.base);
-        point.relative = rope_score_relative(point.q, point.k, m - n, inputs.base);
-        const double room = kRopeShiftStep * kRopeShifts;
-        point.change = rope_max_shift_change(point.q, point.k, std::min(m, kUiMaxPosition - room),
-                                             std::min(n, kUiMaxPosition - room), inputs.base,
-                                             kRopeShifts, kRopeShiftStep);
-        return point;
-    });
+    return rope_point.Get(RopeInputsFor(state), ComputeRopePoint);
 }
 
 const AlternativesPanel::RopeCurve& AlternativesPanel::RopeCurveFor(const AppState& state) const {

@@ -95,16 +95,21 @@ bool AlternativesPanel::UsesTypedVectors() const {
            ParseRopeVector(rope_k, &k).empty() && q.size() == k.size();
 }
 
+std::vector<double> AlternativesPanel::RopeVectorFor(const RopeInputs& inputs, bool query) {
+    std::vector<double> q, k;
+    if (inputs.typed && ParseRopeVector(inputs.q_text, &q).empty() &&
+        ParseRopeVector(inputs.k_text, &k).empty() && q.size() == k.size())
+        return query ? q : k;
+    return seeded_vector(inputs.d_model,
+                         static_cast<std::uint64_t>(inputs.seed) * 2 + (query ? 0 : 1));
+}
+
 std::vector<double> AlternativesPanel::RopeQuery(const AppState& state) const {
-    std::vector<double> q;
-    if (UsesTypedVectors() && ParseRopeVector(rope_q, &q).empty()) return q;
-    return seeded_vector(state.d_model, static_cast<std::uint64_t>(rope_seed) * 2);
+    return RopeVectorFor(RopeInputsFor(state), true);
 }
 
 std::vector<double> AlternativesPanel::RopeKey(const AppState& state) const {
-    std::vector<double> k;
-    if (UsesTypedVectors() && ParseRopeVector(rope_k, &k).empty()) return k;
-    return seeded_vector(state.d_model, static_cast<std::uint64_t>(rope_seed) * 2 + 1);
+    return RopeVectorFor(RopeInputsFor(state), false);
 }
 
 namespace {
@@ -161,27 +166,38 @@ AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& senten
     return tie;
 }
 
-MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state) {
+MethodChecks AlternativesPanel::ComputeChecks(const ChecksInputs& inputs) {
     MethodChecks checks;
-    const double m = std::min(state.pos_a, kUiMaxPosition - kShiftSweep);
-    const double n = std::min(state.pos_b, kUiMaxPosition - kShiftSweep);
+    const RopeInputs& rope = inputs.rope;
+    const double m = std::min(rope.m, kUiMaxPosition - kShiftSweep);
+    const double n = std::min(rope.n, kUiMaxPosition - kShiftSweep);
     checks.sinusoidal_shift_change =
-        sinusoidal_max_shift_change(m, n, state.d_model, state.base, kShiftChecks);
-    const LearnedTable table = panel.Learned();
+        sinusoidal_max_shift_change(m, n, rope.d_model, rope.base, kShiftChecks);
+    const LearnedTable table =
+        make_learned_table(inputs.learned_rows, inputs.learned_d, kLearnedSeed);
     const int rows = table.rows;
     // Rows 0 and 3 against rows s and s + 3 for the first shifts the table holds.
     checks.learned_shift_change =
         rows >= 4 ? learned_max_shift_change(table, 0, 3, std::min(rows, kShiftChecks)) : 0;
     checks.learned_has_entry_at_rows = table.lookup(rows).has_value();
-    // The same number the RoPE tab shows (m and n moved together by 10 … 990).
-    checks.rope_shift_change = panel.RopeAt(state).change;
+    // The same computation, on the same inputs, as the number the RoPE tab shows (m and n
+    // moved together by 10 … 990).
+    checks.rope_shift_change = ComputeRopePoint(rope).change;
     double alibi_change = 0;
     for (int s = 1; s < kShiftSweep; ++s)
         alibi_change = std::max(alibi_change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -
                                                        alibi_bias(0.5, 3, 9, false)));
     checks.alibi_shift_change = alibi_change;
-    checks.t5_last_bucket_start = t5_last_bucket_start(panel.T5Options());
+    T5BucketOptions t5;
+    t5.num_buckets = inputs.t5_buckets;
+    t5.max_distance = inputs.t5_max_distance;
+    t5.bidirectional = inputs.t5_bidirectional;
+    checks.t5_last_bucket_start = t5_last_bucket_start(t5);
     return checks;
+}
+
+MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state) {
+    return AlternativesPanel::ComputeChecks(panel.ChecksInputsFor(state));
 }
 
 void AlternativesPanel::Draw(FrameContext& frame) {
@@ -384,25 +400,44 @@ std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks)
     return rows;
 }
 
-const MethodChecks& AlternativesPanel::Checks(const AppState& state) const {
+AlternativesPanel::ChecksInputs AlternativesPanel::ChecksInputsFor(const AppState& state) const {
     const T5BucketOptions t5 = T5Options();
-    const ChecksInputs inputs{RopeInputsFor(state), learned_rows,    learned_d,
-                              t5.num_buckets,       t5.max_distance, t5.bidirectional};
-    return method_checks.Get(
-        inputs, [&](const ChecksInputs&) { return ComputeMethodChecks(*this, state); });
+    return ChecksInputs{RopeInputsFor(state), learned_rows,    learned_d,
+                        t5.num_buckets,       t5.max_distance, t5.bidirectional};
+}
+
+const MethodChecks& AlternativesPanel::Checks(const AppState& state) const {
+    return method_checks.GetNow(ChecksInputsFor(state), ComputeChecks);
+}
+
+const MethodChecks& AlternativesPanel::ChecksToDraw(FrameContext& frame) {
+    checks_current = true;
+    if (!frame.compute_in_background) return Checks(frame.state);
+    const MethodChecks* shown =
+        method_checks.Get(ChecksInputsFor(frame.state), ComputeChecks, &checks_current);
+    if (shown == nullptr) { // the first time: nothing to show meanwhile
+        checks_current = true;
+        return Checks(frame.state);
+    }
+    if (!checks_current) frame.stats.computing = true;
+    return *shown;
 }
 
 void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
-    const AppState& state = frame.state;
     const MethodChecks* checks = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        checks = &Checks(state);
+        checks = &ChecksToDraw(frame);
     }
     const std::vector<MethodRow> rows = MethodRows(*checks);
-    const char* headers[6] = {
-        "method",   "used in", "where position enters", "parameters", "past the training length",
-        "relative?"};
+    // While the measured columns are computed off the frame for new positions, the last ones
+    // stay and the relative column says so.
+    const char* headers[6] = {"method",
+                              "used in",
+                              "where position enters",
+                              "parameters",
+                              "past the training length",
+                              checks_current ? "relative?" : "relative? (updating…)"};
     const char* tips[6] = {
         "the method",
         "models that use it",

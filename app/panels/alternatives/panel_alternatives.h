@@ -107,7 +107,7 @@ struct AlternativesPanel : Panel {
     mutable Cached<RopeInputs, RopePoint> rope_point;
     mutable Cached<RopeInputs, RopeCurve> rope_curve;
     mutable Cached<DecayInputs, RopeDecay> rope_decay;
-    mutable Cached<ChecksInputs, MethodChecks> method_checks;
+    mutable BackgroundCached<ChecksInputs, MethodChecks> method_checks;
     // View state.
     std::string shown_tab;
     plot::PlotView learned_view, rope_view, rope_curve_view, decay_view, t5_view, factor_view,
@@ -130,6 +130,17 @@ struct AlternativesPanel : Panel {
     std::vector<double> RopeKey(const AppState& state) const;
     bool UsesTypedVectors() const;
     RopeInputs RopeInputsFor(const AppState& state) const;
+    ChecksInputs ChecksInputsFor(const AppState& state) const;
+    /// q (query) or k for these inputs: the typed ones when typed and both parse with the same
+    /// length, else seeded at d_model. Pure: the checks run it off the frame.
+    static std::vector<double> RopeVectorFor(const RopeInputs& inputs, bool query);
+    static RopePoint ComputeRopePoint(const RopeInputs& inputs);
+    /// The side-by-side checks, from their inputs alone (pure: run off the frame in the window).
+    static MethodChecks ComputeChecks(const ChecksInputs& inputs);
+    /// The checks to draw: off the frame when it allows (the last ones meanwhile, and
+    /// frame.stats.computing set), else as Checks.
+    const MethodChecks& ChecksToDraw(FrameContext& frame);
+    bool checks_current = true; ///< the table drawn is for this frame's inputs
     /// The RoPE numbers for this state, from their caches.
     const RopePoint& RopeAt(const AppState& state) const;
     const RopeCurve& RopeCurveFor(const AppState& state) const;
