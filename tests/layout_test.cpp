@@ -312,31 +312,18 @@ TEST_F(Layout, ClockSummaryShowsDistinctPairsAndGrowsWithText) {
 // view without scrolling, however many controls and sentences the panel has (the controls
 // scroll in a strip, the prose follows the pictures), and the controls are still there.
 TEST_F(Layout, ShortPresentedWindowShowsThePictureWhole) {
-    const struct {
-        const char* panel;
-        const char* picture;
-        const char* control;
-        float min_ems; // the picture's height at least, in text heights
-    } cases[] = {{"waves", "waves.wave_plot", "waves.pair_slider", 9.0f},
-                 {"compare", "compare.offset_plot", "compare.pos_a_input", 9.0f},
-                 {"clocks", "clocks.grid", "clocks.shift_k", 5.0f},
-                 {"order", "order.scores_a", "order.sentence_a", 4.0f},
-                 {"heatmap", "heatmap.plot", "heatmap.max_len", 6.0f},
-                 {"calculator", "calculator.table", "calculator.pos_input", 6.0f},
-                 {"worked", "worked.final_table", "worked.sentence", 4.0f},
-                 {"rotation", "rotation.circle", "rotation.shift_k", 6.0f},
-                 {"precision", "precision.plot", "precision.d_model", 9.0f}};
-    for (const auto& c : cases) {
+    for (const PanelInfo& c : PanelInfos()) {
+        SCOPED_TRACE(c.id);
         app.recorder.layout.clear();
-        Present(c.panel, {1024, 768}, 2.0f);
+        Present(c.id, {1024, 768}, 2.0f);
         const float font = ImGui::GetFontSize();
         ASSERT_EQ(app.recorder.layout.count(c.picture), 1u) << c.picture;
         const WidgetRect whole = app.recorder.layout[c.picture].item;
-        const ImRect inner = WindowOf(c.panel)->InnerRect;
+        const ImRect inner = WindowOf(c.id)->InnerRect;
         EXPECT_GE(whole.y0, inner.Min.y - 1) << c.picture << " starts above the window";
         EXPECT_LE(whole.y1, inner.Max.y + 1)
             << c.picture << " is cut: it ends at " << whole.y1 << ", the window at " << inner.Max.y;
-        EXPECT_GE(whole.y1 - whole.y0, c.min_ems * font) << c.picture << " is squashed";
+        EXPECT_GE(whole.y1 - whole.y0, c.picture_ems * font) << c.picture << " is squashed";
         EXPECT_EQ(app.recorder.layout.count(c.control), 1u) << c.control;
     }
 }

@@ -31,6 +31,12 @@ struct PanelInfo {
     const char* summary;
     bool open_by_default;
     std::unique_ptr<Panel> (*make)();
+    /// The panel's main picture (a widget it records) and the least height it keeps, in text
+    /// heights, presented on a 1024×768 projector at text ×2, wholly in view without scrolling;
+    /// and one of its controls that is still there. tests/layout_test.cpp checks every panel's.
+    const char* picture;
+    float picture_ems;
+    const char* control;
 };
 const std::vector<PanelInfo>& PanelInfos();
 /// "waves, compare, …", for messages and help, from PanelInfos().
