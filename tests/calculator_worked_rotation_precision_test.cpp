@@ -27,11 +27,7 @@ namespace {
 
 class Formula : public HeadlessApp {
 protected:
-    Formula() : HeadlessApp(ImVec2(1920, 1080)) {}
-    void SetUp() override {
-        HeadlessApp::SetUp();
-        app.recorder.enabled = true;
-    }
+    Formula() : HeadlessApp(ImVec2(1920, 1080), /*record=*/true) {}
     void Present(const char* id) { HeadlessApp::Present(id, 2); }
 };
 

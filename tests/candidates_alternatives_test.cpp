@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,11 +22,7 @@ namespace {
 
 class History : public HeadlessApp {
 protected:
-    History() : HeadlessApp(ImVec2(1920, 1080)) {}
-    void SetUp() override {
-        HeadlessApp::SetUp();
-        app.recorder.enabled = true;
-    }
+    History() : HeadlessApp(ImVec2(1920, 1080), /*record=*/true) {}
     bool Recorded(const std::string& name) const { return app.recorder.rects.count(name) > 0; }
 };
 

@@ -34,14 +34,7 @@ namespace {
 
 class Classroom : public HeadlessApp {
 protected:
-    Classroom() : HeadlessApp(ImVec2(1600, 1000)) {}
-    void SetUp() override {
-        HeadlessApp::SetUp();
-        app.recorder.enabled = true;
-    }
-    void Press(int key, bool shift = false, bool ctrl = false) {
-        Frame({}, {KeyPress{key, shift, ctrl}});
-    }
+    Classroom() : HeadlessApp(ImVec2(1600, 1000), /*record=*/true) {}
     // Changes a shared number, a panel's own setting and the view, as a student would.
     void Disturb() {
         ASSERT_EQ(app.scene.Apply(R"({"pos_a": 77, "pair": 9, "d_model": 64, "base": 500,

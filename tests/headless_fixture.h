@@ -17,7 +17,10 @@
 
 class HeadlessApp : public ::testing::Test {
 protected:
-    explicit HeadlessApp(ImVec2 display_size = ImVec2(1280, 800)) : display_size_(display_size) {}
+    /// display_size: the window's; record: the widget recorder on from the start (tests that
+    /// look at where widgets are, or click them).
+    explicit HeadlessApp(ImVec2 display_size = ImVec2(1280, 800), bool record = false)
+        : display_size_(display_size), record_(record) {}
 
     void SetUp() override {
         ImGui::CreateContext();
@@ -29,6 +32,7 @@ protected:
         // clock faces) are split with VtxOffset instead of overflowing 16-bit indices.
         io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
         pelab::BuildFonts(fonts, pelab::kBaseFontPixels);
+        app.recorder.enabled = record_;
     }
     void TearDown() override { ImGui::DestroyContext(); }
 
@@ -69,6 +73,11 @@ protected:
         }
     }
 
+    // A key pressed (with Shift, Ctrl) in one frame, as the platform hands it over.
+    void Press(int key, bool shift = false, bool ctrl = false) {
+        Frame({}, {pelab::KeyPress{key, shift, ctrl}});
+    }
+
     // A left click at a point, over three frames (move, press, release), as a person clicks.
     void ClickAt(ImVec2 at) {
         ImGuiIO& io = ImGui::GetIO();
@@ -96,4 +105,5 @@ protected:
 
 private:
     ImVec2 display_size_;
+    bool record_;
 };

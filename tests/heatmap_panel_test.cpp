@@ -100,16 +100,10 @@ TEST_F(Heatmap, ClickingACellPicksPosAAndThePair) {
         const float area_top = area_bottom - static_cast<float>(r.height);
         const ImVec2 cell(area_left + (40.5f / 64.0f) * (area_right - area_left),
                           area_bottom - (100.5f / 128.0f) * (area_bottom - area_top));
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = cell;
-        Frame();
-        io.MouseDown[0] = true;
-        Frame();
-        io.MouseDown[0] = false;
-        Frame();
+        ClickAt(cell);
         EXPECT_EQ(state.pos_a, 100.0) << concatenated;
         EXPECT_EQ(state.pair, concatenated ? 8 : 20) << concatenated;
-        io.MousePos = ImVec2(-100, -100);
+        ImGui::GetIO().MousePos = ImVec2(-100, -100);
         Frame();
     }
 }
@@ -150,14 +144,8 @@ TEST_F(Heatmap, SimilarityAsksForPositionsByPositionsAndPicksAAndB) {
     const float area_bottom =
         plot.item.y1 - (ImGui::GetFontSize() * 1.5f + ImGui::GetFontSize() * 1.2f);
     const float area_top = area_bottom - static_cast<float>(r.height);
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(area_left + 0.25f * (area_right - area_left),    // q ≈ 250
-                         area_bottom - 0.75f * (area_bottom - area_top)); // p ≈ 750
-    Frame();
-    io.MouseDown[0] = true;
-    Frame();
-    io.MouseDown[0] = false;
-    Frame();
+    ClickAt(ImVec2(area_left + 0.25f * (area_right - area_left),     // q ≈ 250
+                   area_bottom - 0.75f * (area_bottom - area_top))); // p ≈ 750
     EXPECT_NEAR(state.pos_a, 750.0, 2.0);
     EXPECT_NEAR(state.pos_b, 250.0, 2.0);
 }

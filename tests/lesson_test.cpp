@@ -22,17 +22,12 @@ namespace {
 
 class Lessons : public HeadlessApp {
 protected:
-    Lessons() : HeadlessApp(ImVec2(1600, 1000)) {}
-    void SetUp() override {
-        HeadlessApp::SetUp();
-        app.recorder.enabled = true;
-    }
+    Lessons() : HeadlessApp(ImVec2(1600, 1000), /*record=*/true) {}
     // Frames until the step's glide has landed (0.4 s at 60 frames a second).
     void Settle() {
         for (int frame = 0; frame < 30; ++frame)
             Frame();
     }
-    void Press(int key) { Frame({}, {KeyPress{key, false, false}}); }
 };
 
 nlohmann::json ReadJson(const fs::path& path) {

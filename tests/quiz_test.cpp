@@ -43,7 +43,6 @@ protected:
         else
             quiz().answers[k].choice = q["answer"].get<int>();
     }
-    void Press(int key) { Frame({}, {KeyPress{key, false, false}}); }
 };
 
 } // namespace

@@ -20,11 +20,7 @@ namespace {
 
 class WidgetNames : public HeadlessApp {
 protected:
-    WidgetNames() : HeadlessApp(ImVec2(1600, 1000)) {}
-    void SetUp() override {
-        HeadlessApp::SetUp();
-        app.recorder.enabled = true;
-    }
+    WidgetNames() : HeadlessApp(ImVec2(1600, 1000), /*record=*/true) {}
 };
 
 // The scenes each panel is drawn in: its modes, beside the shared variations.
