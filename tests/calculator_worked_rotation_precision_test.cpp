@@ -7,6 +7,7 @@
 #include "panels/precision/panel_precision.h"
 #include "panels/rotation/panel_rotation.h"
 #include "panels/worked/panel_worked.h"
+#include "pelab/precision.h"
 #include "pelab/rotation.h"
 #include "reference.h"
 
@@ -328,11 +329,20 @@ TEST_F(PrecisionUi, ErrorsAndTheirMeaning) {
               std::string::npos);
     EXPECT_NE(PrecisionMeaning(10, 1e-8, 0, 0).text.find("angles are exact"), std::string::npos);
     // The plot's curves: the float32 code grows with the position, pelab_core does not.
-    ASSERT_FALSE(precision.positions.empty());
-    EXPECT_EQ(precision.positions.front(), 1.0);
-    EXPECT_EQ(precision.positions.back(), 1e6);
-    EXPECT_GT(precision.errors[0].back(), 1000 * precision.errors[0][10]);
-    EXPECT_LT(*std::max_element(precision.errors[2].begin(), precision.errors[2].end()), 6e-8);
+    ASSERT_NE(precision.curves_cache.Last(), nullptr);
+    const PrecisionPanel::Curves& curves = *precision.curves_cache.Last();
+    ASSERT_FALSE(curves.positions.empty());
+    EXPECT_EQ(curves.positions.front(), 1.0);
+    EXPECT_EQ(curves.positions.back(), 1e6);
+    EXPECT_GT(curves.errors[0].back(), 1000 * curves.errors[0][10]);
+    EXPECT_LT(*std::max_element(curves.errors[2].begin(), curves.errors[2].end()), 6e-8);
+    // One compute path: the readouts are the table the panel drew, computed once.
+    EXPECT_EQ(precision.table_cache.Computations(), 1);
+    EXPECT_EQ(precision.table_cache.Last()->rows[2].errors[0],
+              r["errors"][2]["float32_code"].get<double>());
+    // … and the same as the core's one-position function, computed apart from the table.
+    EXPECT_NEAR(recipe_max_error(PeRecipe::Float32Code, 1e6, state.d_model, state.base),
+                r["errors"][2]["float32_code"].get<double>(), 1e-12);
 }
 
 // A value that was not computed is null in the readouts, never a number that reads as a

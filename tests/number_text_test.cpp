@@ -53,7 +53,9 @@ TEST(NumberText, TicksUseSiSuffixesWithoutExponents) {
     EXPECT_EQ(TickText(2.5e6), "2.5M");
     EXPECT_EQ(TickText(1e12), "1T"); // was "1e+06M"
     EXPECT_EQ(TickText(0.0001), "0.0001");
-    EXPECT_EQ(TickText(1e-5), "10µ");
+    EXPECT_EQ(TickText(1e-5), "10⁻⁵"); // a power of ten, not "10µ": no unit is meant
+    EXPECT_EQ(TickText(1e-9), "10⁻⁹");
+    EXPECT_EQ(TickText(2.5e-8), "2.5×10⁻⁸");
     EXPECT_EQ(TickText(-2000000), "−2M");
     for (double x = 1e-9; x < 1e15; x *= 3.7)
         EXPECT_EQ(TickText(x).find('e'), std::string::npos) << x << " " << TickText(x);

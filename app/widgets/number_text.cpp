@@ -92,14 +92,20 @@ std::string TickText(double value) {
         double scale;
         const char* suffix;
     };
-    const Prefix prefixes[] = {{1e12, "T"}, {1e9, "G"},  {1e6, "M"},  {1e3, "k"},
-                               {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}};
+    // Large values (positions, lengths) with a thousands prefix: 60.6k, 1M.
+    const Prefix prefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
     for (const Prefix& prefix : prefixes)
         if (magnitude >= prefix.scale) {
             std::snprintf(text, sizeof text, "%.3g", magnitude / prefix.scale);
             return sign + text + prefix.suffix;
         }
-    return sign + ShownNumber(magnitude, 3);
+    // Small ones (errors, differences) as powers of ten: 10⁻⁵, 2.5×10⁻⁸ — SI prefixes (µ, n)
+    // on a dimensionless number read as units.
+    const int exponent = static_cast<int>(std::floor(std::log10(magnitude) + 1e-9));
+    const double mantissa = magnitude / std::pow(10.0, exponent);
+    if (std::abs(mantissa - 1.0) < 1e-6) return sign + "10" + Superscript(exponent);
+    std::snprintf(text, sizeof text, "%.3g", mantissa);
+    return sign + text + "×10" + Superscript(exponent);
 }
 
 const char* PositionFormat(double position) {

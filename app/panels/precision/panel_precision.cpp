@@ -103,38 +103,45 @@ Explanation PrecisionMeaning(double position, double value_error, double shift, 
     return out;
 }
 
-void PrecisionPanel::UpdateCurves(const AppState& state) {
-    if (cached_d_model == state.d_model && cached_base == state.base) return;
-    positions.clear();
+PrecisionPanel::Curves PrecisionPanel::ComputeCurves(const CurvesInputs& inputs) {
+    Curves curves;
     // Whole positions, log-spaced from 1 to 10⁶ (duplicates at the low end dropped).
     for (int k = 0; k <= 6 * kPointsPerDecade; ++k) {
         const double pos = std::round(std::pow(10.0, static_cast<double>(k) / kPointsPerDecade));
-        if (positions.empty() || pos != positions.back()) positions.push_back(pos);
+        if (curves.positions.empty() || pos != curves.positions.back())
+            curves.positions.push_back(pos);
     }
-    const auto curves = recipe_error_curves(positions, state.d_model, state.base);
+    const auto by_recipe = recipe_error_curves(curves.positions, inputs.d_model, inputs.base);
     for (int r = 0; r < 3; ++r) {
-        errors[r] = curves[static_cast<int>(kRecipes[r])];
-        for (double& error : errors[r])
+        curves.errors[r] = by_recipe[static_cast<int>(kRecipes[r])];
+        for (double& error : curves.errors[r])
             error = std::max(1e-12, error); // exact zeros (pos 1, d 2) stay on the log axis
     }
-    cached_d_model = state.d_model;
-    cached_base = state.base;
-    cached_inspect = -1; // the table too
+    return curves;
 }
 
-void PrecisionPanel::UpdateTable(const AppState& state) {
-    if (cached_inspect == inspect_position) return;
-    const auto rows = recipe_error_curves(
-        {kMarkedPositions[0], kMarkedPositions[1], kMarkedPositions[2], inspect_position},
-        state.d_model, state.base);
-    for (int row = 0; row < 4; ++row)
+PrecisionPanel::Table PrecisionPanel::ComputeTable(const TableInputs& inputs) {
+    Table table;
+    const std::vector<double> positions = {kMarkedPositions[0], kMarkedPositions[1],
+                                           kMarkedPositions[2], inputs.inspect};
+    const auto by_recipe = recipe_error_curves(positions, inputs.d_model, inputs.base);
+    for (int row = 0; row < 4; ++row) {
+        TableRow& out = table.rows[row];
+        out.position = positions[row];
         for (int r = 0; r < 3; ++r)
-            table_errors[row][r] = rows[static_cast<int>(kRecipes[r])][row];
-    for (int row = 0; row < 4; ++row)
-        table_shift[row] =
-            float32_position_shift(row < 3 ? kMarkedPositions[row] : inspect_position,
-                                   state.d_model, state.base, &table_shift_pair[row]);
-    cached_inspect = inspect_position;
+            out.errors[r] = by_recipe[static_cast<int>(kRecipes[r])][row];
+        out.shift =
+            float32_position_shift(positions[row], inputs.d_model, inputs.base, &out.shift_pair);
+    }
+    return table;
+}
+
+const PrecisionPanel::Curves& PrecisionPanel::CurvesFor(const AppState& state) const {
+    return curves_cache.Get(CurvesInputs{state.d_model, state.base}, ComputeCurves);
+}
+
+const PrecisionPanel::Table& PrecisionPanel::TableFor(const AppState& state) const {
+    return table_cache.Get(TableInputs{state.d_model, state.base, inspect_position}, ComputeTable);
 }
 
 void PrecisionPanel::Draw(FrameContext& frame) {
@@ -142,11 +149,15 @@ void PrecisionPanel::Draw(FrameContext& frame) {
         DrawControls(frame);
         EndControls(frame);
     }
+    const Curves* curves = nullptr;
+    const Table* table = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        UpdateCurves(frame.state);
-        UpdateTable(frame.state);
+        curves = &CurvesFor(frame.state);
+        table = &TableFor(frame.state);
     }
+    const std::vector<double>(&errors)[3] = curves->errors;
+    const std::vector<double>& positions = curves->positions;
     const float font = ImGui::GetFontSize();
     if (!frame.pictures_first) {
         // Said only when the curve shows it: at d 2 the float32 angle is exact (ω = 1).
@@ -159,9 +170,10 @@ void PrecisionPanel::Draw(FrameContext& frame) {
                                  "be exact, so its error does not grow with pos.");
     }
     // The table below needs about 6 lines and the framework sentence 3; the plot takes the rest.
-    const float table = font * 10.5f + ImGui::GetStyle().ItemSpacing.y * 7;
-    DrawPlot(frame, std::max(font * 13.0f, ImGui::GetContentRegionAvail().y - table));
-    DrawTable(frame);
+    const float table_height = font * 10.5f + ImGui::GetStyle().ItemSpacing.y * 7;
+    DrawPlot(frame, std::max(font * 13.0f, ImGui::GetContentRegionAvail().y - table_height),
+             *curves);
+    DrawTable(frame, *table);
 }
 
 void PrecisionPanel::DrawControls(FrameContext& frame) {
@@ -190,7 +202,9 @@ void PrecisionPanel::DrawControls(FrameContext& frame) {
     state.Clamp();
 }
 
-void PrecisionPanel::DrawPlot(FrameContext& frame, float height) {
+void PrecisionPanel::DrawPlot(FrameContext& frame, float height, const Curves& curves) {
+    const std::vector<double>& positions = curves.positions;
+    const std::vector<double>(&errors)[3] = curves.errors;
     view.SetHome(plot::Range{1, 1e6}, plot::Range{1e-9, 1});
     if (!view.has_home) view.Reset();
     plot::PlotConfig config;
@@ -223,7 +237,7 @@ void PrecisionPanel::DrawPlot(FrameContext& frame, float height) {
     p.End();
 }
 
-void PrecisionPanel::DrawTable(FrameContext& frame) {
+void PrecisionPanel::DrawTable(FrameContext& frame, const Table& table) {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##errors", 5, flags)) return;
@@ -242,33 +256,34 @@ void PrecisionPanel::DrawTable(FrameContext& frame) {
         "p ± 1"};
     TableHeadersWithTooltips(frame, tooltips, "precision");
     for (int row = 0; row < 4; ++row) {
-        const double pos = row < 3 ? kMarkedPositions[row] : inspect_position;
+        const TableRow& values = table.rows[row];
+        const double pos = values.position;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::Text(row < 3 ? "%.10g" : "%.10g (picked)", pos);
+        ImGui::Text(row < 3 ? "%s" : "%s (picked)", ShownNumber(pos).c_str());
         double code_error = 0;
         for (int r = 0; r < 3; ++r) {
             ImGui::TableNextColumn();
-            const double error = table_errors[row][r];
+            const double error = values.errors[r];
             if (r == 0) code_error = error;
-            ImGui::TextColored(frame.ColorVec(RecipeRole(r)), "%.2g", error);
+            ImGui::TextColored(frame.ColorVec(RecipeRole(r)), "%s", ShownNumber(error, 2).c_str());
         }
         ImGui::TableNextColumn();
-        ImGui::Text("%.2g positions", table_shift[row]);
+        ImGui::Text("%s positions", ShownNumber(values.shift, 2).c_str());
         if (row == 3) {
             frame.Record("precision.inspected_row");
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip(
-                    "%s", PrecisionMeaning(pos, code_error, table_shift[row], table_shift_pair[row])
-                              .text.c_str());
+                ImGui::SetTooltip("%s",
+                                  PrecisionMeaning(pos, code_error, values.shift, values.shift_pair)
+                                      .text.c_str());
         }
     }
     ImGui::EndTable();
     frame.Record("precision.table");
     WrappedText(FrameworkRangeSentence(frame.state.d_model, frame.state.base).c_str());
     frame.Record("precision.frameworks");
-    WrappedText(PrecisionMeaning(kMarkedPositions[2], table_errors[2][0], table_shift[2],
-                                 table_shift_pair[2])
+    const TableRow& at_1e6 = table.rows[2];
+    WrappedText(PrecisionMeaning(at_1e6.position, at_1e6.errors[0], at_1e6.shift, at_1e6.shift_pair)
                     .text.c_str());
     frame.Record("precision.meaning");
 }
@@ -279,17 +294,16 @@ void PrecisionPanel::AddSceneFields(SceneTable& table) {
 }
 
 nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
+    // The table the panel draws, row by row.
     nlohmann::json rows = nlohmann::json::array();
-    for (const double pos :
-         {kMarkedPositions[0], kMarkedPositions[1], kMarkedPositions[2], inspect_position}) {
-        nlohmann::json row = {{"position", pos}};
+    for (const TableRow& values : TableFor(state).rows) {
+        nlohmann::json row = {{"position", values.position}};
         for (int r = 0; r < 3; ++r) {
             const char* keys[] = {"float32_code", "float32_angle_double_sin", "pelab_core"};
-            row[keys[r]] = recipe_max_error(kRecipes[r], pos, state.d_model, state.base);
+            row[keys[r]] = values.errors[r];
         }
-        int pair = 0;
-        row["position_shift"] = float32_position_shift(pos, state.d_model, state.base, &pair);
-        row["position_shift_pair"] = pair;
+        row["position_shift"] = values.shift;
+        row["position_shift_pair"] = values.shift_pair;
         rows.push_back(row);
     }
     // The measured framework range (tests/reference/float32_frameworks.py), null where it was

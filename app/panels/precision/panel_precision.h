@@ -8,6 +8,7 @@
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 
 #include <string>
@@ -21,30 +22,52 @@ struct PrecisionPanel : Panel {
     // View state.
     plot::PlotView view;
     std::string d_model_note;
-    /// The curves, cached for (d_model, base).
-    std::vector<double> positions;
-    std::vector<double> errors[3]; ///< by PeRecipe
-    int cached_d_model = 0;
-    double cached_base = 0;
-    /// The table's errors (rows 2048, 1e5, 1e6, the picked position; columns by PeRecipe),
-    /// cached with the curves and the picked position.
-    double table_errors[4][3] = {};
-    double table_shift[4] = {};   ///< float32_position_shift of each row
-    int table_shift_pair[4] = {}; ///< … and the pair where it is largest
-    double cached_inspect = -1;
+    /// What the panel shows, computed once per change of what it reads; the plot and the table
+    /// draw these results and Readouts reports the same ones.
+    struct CurvesInputs {
+        int d_model = 0;
+        double base = 0;
+        bool operator==(const CurvesInputs& o) const {
+            return d_model == o.d_model && base == o.base;
+        }
+    };
+    struct Curves {
+        std::vector<double> positions;
+        std::vector<double> errors[3]; ///< by PeRecipe (kRecipes order)
+    };
+    struct TableInputs {
+        int d_model = 0;
+        double base = 0, inspect = 0;
+        bool operator==(const TableInputs& o) const {
+            return d_model == o.d_model && base == o.base && inspect == o.inspect;
+        }
+    };
+    /// One row of the table: rows 2048, 1e5, 1e6 and the picked position.
+    struct TableRow {
+        double position = 0;
+        double errors[3] = {}; ///< by PeRecipe (kRecipes order)
+        double shift = 0;      ///< float32_position_shift
+        int shift_pair = 0;    ///< … and the pair where it is largest
+    };
+    struct Table {
+        TableRow rows[4];
+    };
+    static Curves ComputeCurves(const CurvesInputs& inputs);
+    static Table ComputeTable(const TableInputs& inputs);
+    const Curves& CurvesFor(const AppState& state) const;
+    const Table& TableFor(const AppState& state) const;
+    mutable Cached<CurvesInputs, Curves> curves_cache;
+    mutable Cached<TableInputs, Table> table_cache;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     std::vector<std::string> WidgetNames() const override;
 
-    void UpdateCurves(const AppState& state);
-    void UpdateTable(const AppState& state);
-
 private:
     void DrawControls(FrameContext& frame);
-    void DrawPlot(FrameContext& frame, float height);
-    void DrawTable(FrameContext& frame);
+    void DrawPlot(FrameContext& frame, float height, const Curves& curves);
+    void DrawTable(FrameContext& frame, const Table& table);
 };
 
 /// What the float32 code's error means at this position (its largest value error, and its
