@@ -389,3 +389,33 @@ TEST_F(SideBySideTab, ChecksComputeOffTheFrameInTheWindow) {
     EXPECT_EQ(drawn.rope_shift_change, now.rope_shift_change);
     EXPECT_EQ(drawn.rope_shift_change, panel.RopeAt(state).change) << "the RoPE tab's number";
 }
+
+// One compute path: the table drawn, the CSV export and the readouts are one measurement, with
+// N and k kept in range the same way for all three (k = 64 over N = 16 positions is measured at
+// k = 15, and the legend says so), computed once for the frames, the CSV and the readouts.
+TEST_F(CandidatesUi, TableCsvAndReadoutsAreOneMeasurement) {
+    CandidatesPanel& panel = Get<CandidatesPanel>("candidates");
+    ASSERT_EQ(app.scene.Apply(R"({"candidates_positions": 16, "candidates_shift_k": 64,
+                                  "d_model": 64})"),
+              "");
+    Present("candidates", 3);
+    const nlohmann::json r = panel.Readouts(state);
+    const std::string csv = panel.TableCsv(state);
+    EXPECT_EQ(panel.table_cache.Computations(), 1);
+    const CandidatesPanel::Table& drawn = *panel.table_cache.Last();
+    EXPECT_EQ(drawn.inputs.positions, 16);
+    EXPECT_EQ(drawn.inputs.shift_k, 15);
+    EXPECT_EQ(r["positions"], 16);
+    for (int c = 0; c < pelab::kCandidateCount; ++c) {
+        const nlohmann::json& row = r["properties"][c];
+        EXPECT_EQ(row["max_abs"].get<double>(), drawn.properties[c].max_abs);
+        EXPECT_EQ(row["smoothness"].get<double>(), drawn.properties[c].smoothness);
+    }
+    // Independently: the core's measurement at N = 16, k = 15 for the binary candidate.
+    const pelab::CandidateProperties binary =
+        pelab::candidate_properties(pelab::Candidate::Binary, panel.Settings(state), 16, 64, 15);
+    const int index = static_cast<int>(pelab::Candidate::Binary);
+    EXPECT_EQ(drawn.properties[index].max_abs, binary.max_abs);
+    EXPECT_EQ(drawn.properties[index].collisions_exact, binary.collisions_exact);
+    EXPECT_NE(csv.find("binary"), std::string::npos);
+}

@@ -94,6 +94,22 @@ void CandidatesPanel::DrawGrid(FrameContext& frame, ImVec2 size) {
     }
 }
 
+CandidatesPanel::PlotData CandidatesPanel::ComputePlot(const PlotInputs& inputs) {
+    PlotData data;
+    double values[kCandidateShownDims];
+    for (int p = 0; p < inputs.positions; ++p) {
+        if (!candidate_encode(inputs.candidate, p, inputs.settings, inputs.dims, values)) break;
+        data.x.push_back(p);
+        for (int j = 0; j < inputs.dims; ++j) {
+            data.y[j].push_back(values[j]);
+            if (p <= kShownPositions) // the range of the positions shown at first
+                data.low = std::min(data.low, values[j]),
+                data.high = std::max(data.high, values[j]);
+        }
+    }
+    return data;
+}
+
 void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
     if (grid) {
         DrawGrid(frame, size);
@@ -105,27 +121,16 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
     const bool one_value =
         selected == Candidate::RawIndex || selected == Candidate::IndexOverLength;
     const int dims = one_value ? 1 : std::min(kCandidateShownDims, state.d_model);
-    if (plotted != candidate) {
-        const CandidateSettings settings = Settings(state);
-        plot_x.clear();
-        for (auto& line : plot_y)
-            line.clear();
-        double values[kCandidateShownDims];
-        double low = 0, high = 1;
-        for (int p = 0; p < positions; ++p) {
-            if (!candidate_encode(selected, p, settings, dims, values)) break;
-            plot_x.push_back(p);
-            for (int j = 0; j < dims; ++j) {
-                plot_y[j].push_back(values[j]);
-                if (p <= kShownPositions) // the range of the positions shown at first
-                    low = std::min(low, values[j]), high = std::max(high, values[j]);
-            }
-        }
-        const double margin = 0.08 * (high - low);
+    const PlotInputs inputs{selected, Settings(state), positions, dims};
+    const PlotData& data = plot_cache.Get(inputs, ComputePlot);
+    const std::vector<double>& plot_x = data.x;
+    const std::vector<double>(&plot_y)[kCandidateShownDims] = data.y;
+    if (plot_fitted != plot_cache.Computations()) {
+        const double margin = 0.08 * (data.high - data.low);
         // The first 40 positions show each encoding's pattern; zoom out for all N.
         values_view.Refit(plot::Range{0, std::min<double>(kShownPositions, positions - 1.0)},
-                          plot::Range{low - margin, high + margin});
-        plotted = candidate;
+                          plot::Range{data.low - margin, data.high + margin});
+        plot_fitted = plot_cache.Computations();
     }
     plot::PlotConfig config;
     config.x_label = "position p";
@@ -148,7 +153,8 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
     p.End();
 }
 
-void CandidatesPanel::DrawTable(FrameContext& frame) {
+void CandidatesPanel::DrawTable(FrameContext& frame, const Table& table) {
+    const CandidateProperties(&properties)[kCandidateCount] = table.properties;
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##properties", kPropertyCount + 1, flags)) return;
@@ -241,9 +247,8 @@ void CandidatesPanel::DrawTable(FrameContext& frame) {
     std::snprintf(legend, sizeof legend,
                   "● ok   ▲ fails   · cannot say.   Measured over positions 0…%d and dims 0…%d "
                   "(of %d), k = %d.%s",
-                  cached_positions - 1, std::min(cached_d_model, kMaxCheckedDims) - 1,
-                  cached_d_model, cached_k,
-                  table_stale ? "  Updating when the slider is let go." : "");
+                  table.inputs.positions - 1, table.inputs.dims - 1, table.inputs.settings.d_model,
+                  table.inputs.shift_k, table_current ? "" : "  (updating…)");
     MutedWrappedText(legend);
     frame.Record("candidates.legend");
 }
@@ -356,11 +361,11 @@ std::string CandidatesPanel::StatusNote() const {
 nlohmann::json CandidatesPanel::Readouts(const AppState& state) const {
     nlohmann::json rows = nlohmann::json::array();
     const CandidateSettings settings = Settings(state);
-    const int n = std::clamp(positions, 16, kMaxCheckedPositions);
+    const Table& table = TableFor(state);
+    const int n = table.inputs.positions;
     for (int c = 0; c < kCandidateCount; ++c) {
         const auto each = static_cast<Candidate>(c);
-        const CandidateProperties m = candidate_properties(each, settings, n, CheckedDims(state),
-                                                           std::clamp(shift_k, 1, n - 1));
+        const CandidateProperties& m = table.properties[c];
         nlohmann::json row = {
             {"candidate", candidate_id(each)},
             {"max_abs", m.max_abs},

@@ -167,23 +167,40 @@ int CandidatesPanel::CheckedDims(const AppState& state) {
     return std::min(state.d_model, kMaxCheckedDims);
 }
 
-void CandidatesPanel::UpdateProperties(const AppState& state) {
-    if (cached_d_model == state.d_model && cached_base == state.base && cached_length == length &&
-        cached_positions == positions && cached_k == shift_k) {
-        table_stale = false;
-        return;
-    }
-    // A long table (≈ 50 ms per thousand positions) waits while a slider is dragged, so that the
-    // drag stays smooth; it is computed when the slider is let go.
-    table_stale = positions >= 1024 && ImGui::IsAnyItemActive() && cached_d_model != 0;
-    if (table_stale) return;
-    const CandidateSettings settings = Settings(state);
+CandidatesPanel::TableInputs CandidatesPanel::TableInputsFor(const AppState& state) const {
+    TableInputs inputs;
+    inputs.settings = Settings(state);
+    inputs.positions = std::clamp(positions, 16, kMaxCheckedPositions);
+    inputs.dims = CheckedDims(state);
+    inputs.shift_k = std::clamp(shift_k, 1, inputs.positions - 1);
+    return inputs;
+}
+
+CandidatesPanel::Table CandidatesPanel::ComputeTable(const TableInputs& inputs) {
+    Table table;
+    table.inputs = inputs;
     for (int c = 0; c < kCandidateCount; ++c)
-        properties[c] = candidate_properties(static_cast<Candidate>(c), settings, positions,
-                                             CheckedDims(state), shift_k);
-    cached_d_model = state.d_model, cached_base = state.base, cached_length = length;
-    cached_positions = positions, cached_k = shift_k;
-    plotted.clear(); // the plot too
+        table.properties[c] = candidate_properties(static_cast<Candidate>(c), inputs.settings,
+                                                   inputs.positions, inputs.dims, inputs.shift_k);
+    return table;
+}
+
+const CandidatesPanel::Table& CandidatesPanel::TableFor(const AppState& state) const {
+    return table_cache.GetNow(TableInputsFor(state), ComputeTable);
+}
+
+const CandidatesPanel::Table& CandidatesPanel::TableToDraw(FrameContext& frame) {
+    table_current = true;
+    if (!frame.compute_in_background) return TableFor(frame.state);
+    // A long table (≈ 50 ms per thousand positions) is measured off the frame, so that a drag
+    // stays smooth; the last one stays on screen meanwhile.
+    const Table* shown = table_cache.Get(TableInputsFor(frame.state), ComputeTable, &table_current);
+    if (shown == nullptr) { // the first time: nothing to show meanwhile
+        table_current = true;
+        return TableFor(frame.state);
+    }
+    if (!table_current) frame.stats.computing = true;
+    return *shown;
 }
 
 void CandidatesPanel::Draw(FrameContext& frame) {
@@ -191,9 +208,10 @@ void CandidatesPanel::Draw(FrameContext& frame) {
         DrawControls(frame);
         EndControls(frame);
     }
+    const Table* measured = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        UpdateProperties(frame.state);
+        measured = &TableToDraw(frame);
     }
     const float font = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -217,11 +235,11 @@ void CandidatesPanel::Draw(FrameContext& frame) {
         const float used = ImGui::GetCursorScreenPos().y - top;
         DrawAliasing(frame, std::min(side, std::max(font * 6.0f, height - used - font * 3.5f)));
         ImGui::EndGroup();
-        DrawTable(frame);
+        DrawTable(frame, *measured);
     } else {
         // Narrow (1024×768 at text scale 2): everything stacked, the window scrolls.
         DrawValues(frame, ImVec2(avail.x, height));
-        DrawTable(frame);
+        DrawTable(frame, *measured);
         DrawDrowning(frame, avail.x);
         DrawAliasing(frame, std::min(avail.x, font * 10.0f));
     }
@@ -330,11 +348,10 @@ std::string CandidatesPanel::TableCsv(const AppState& state) const {
         csv +=
             std::string(",") + PropertyName(property) + "," + PropertyName(property) + " verdict";
     csv += "\n";
-    const CandidateSettings settings = Settings(state);
+    const Table& table = TableFor(state);
     for (int c = 0; c < kCandidateCount; ++c) {
         const auto each = static_cast<Candidate>(c);
-        const CandidateProperties measured =
-            candidate_properties(each, settings, positions, CheckedDims(state), shift_k);
+        const CandidateProperties& measured = table.properties[c];
         csv += CsvField(candidate_name(each));
         for (int property = 0; property < kPropertyCount; ++property) {
             const PropertyCell cell = DescribeProperty(property, measured, length);

@@ -10,6 +10,7 @@
 
 #include "panels/panel.h"
 #include "pelab/candidates.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 
 #include <string>
@@ -31,14 +32,48 @@ struct CandidatesPanel : Panel {
     // View state.
     plot::PlotView values_view, circle_view;
     std::string d_model_note;
-    /// The table, cached for (d_model, base, L, N, k).
-    CandidateProperties properties[kCandidateCount];
-    int cached_d_model = 0, cached_length = 0, cached_positions = 0, cached_k = 0;
-    double cached_base = 0;
-    bool table_stale = false; ///< settings changed during a drag; the table shows the old ones
+    /// What the table measures, from the settings alone (the panel's N and k kept in range:
+    /// 16 ≤ N ≤ kMaxCheckedPositions, 1 ≤ k < N), and what it gives: computed once per change,
+    /// drawn, exported as CSV and reported by the readouts from the same result.
+    struct TableInputs {
+        CandidateSettings settings;
+        int positions = 0, dims = 0, shift_k = 0;
+        bool operator==(const TableInputs& o) const {
+            return settings.d_model == o.settings.d_model && settings.base == o.settings.base &&
+                   settings.length == o.settings.length && settings.seed == o.settings.seed &&
+                   positions == o.positions && dims == o.dims && shift_k == o.shift_k;
+        }
+    };
+    struct Table {
+        TableInputs inputs; ///< what was measured (the legend says it)
+        CandidateProperties properties[kCandidateCount];
+    };
+    static Table ComputeTable(const TableInputs& inputs);
+    TableInputs TableInputsFor(const AppState& state) const;
+    const Table& TableFor(const AppState& state) const;
+    /// The table to draw: off the frame in the window (the last one meanwhile, the legend saying
+    /// it is updating, frame.stats.computing set), else as TableFor.
+    const Table& TableToDraw(FrameContext& frame);
+    mutable BackgroundCached<TableInputs, Table> table_cache;
+    bool table_current = true; ///< the table drawn is for this frame's settings
     /// The plotted candidate's first dims over positions (NaN where it has no value).
-    std::vector<double> plot_x, plot_y[kCandidateShownDims];
-    std::string plotted;
+    struct PlotInputs {
+        Candidate candidate = Candidate::RawIndex;
+        CandidateSettings settings;
+        int positions = 0, dims = 0;
+        bool operator==(const PlotInputs& o) const {
+            return candidate == o.candidate && settings.d_model == o.settings.d_model &&
+                   settings.base == o.settings.base && settings.length == o.settings.length &&
+                   settings.seed == o.settings.seed && positions == o.positions && dims == o.dims;
+        }
+    };
+    struct PlotData {
+        std::vector<double> x, y[kCandidateShownDims];
+        double low = 0, high = 1; ///< the values' range over the positions shown at first
+    };
+    static PlotData ComputePlot(const PlotInputs& inputs);
+    Cached<PlotInputs, PlotData> plot_cache;
+    long plot_fitted = -1; ///< the plot computation the view was last fitted to
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
@@ -54,13 +89,12 @@ struct CandidatesPanel : Panel {
     CandidateSettings Settings(const AppState& state) const;
     /// The dims the table looks at: the first min(d_model, kMaxCheckedDims).
     static int CheckedDims(const AppState& state);
-    void UpdateProperties(const AppState& state);
 
 private:
     void DrawControls(FrameContext& frame);
     void DrawValues(FrameContext& frame, ImVec2 size);
     void DrawGrid(FrameContext& frame, ImVec2 size);
-    void DrawTable(FrameContext& frame);
+    void DrawTable(FrameContext& frame, const Table& table);
     void DrawDrowning(FrameContext& frame, float width);
     void DrawAliasing(FrameContext& frame, float size);
 };
