@@ -567,18 +567,40 @@ TEST_F(Panels4, PresetThatWidensDModelKeepsTheTableInBounds) {
     Frame();
     Frame();
     ASSERT_TRUE(app.recorder.rects.count("compare.preset_3_50"));
-    const WidgetRect& r = app.recorder.rects["compare.preset_3_50"];
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1));
-    Frame();
-    io.MouseDown[0] = true;
-    Frame();
-    io.MouseDown[0] = false;
-    Frame();
+    Click("compare.preset_3_50");
     Frame();
     EXPECT_EQ(state.d_model, 128);
     EXPECT_EQ(state.pos_b, 50);
-    EXPECT_EQ(Get<ComparePanel>("compare").pe_a.size(), 128u);
+    EXPECT_EQ(Get<ComparePanel>("compare").result_cache.Last()->pe_a.size(), 128u);
+}
+
+// One compute path: the compare panel computes its vectors, sums and sentence once per change
+// of the positions, d_model or base, and the readouts and the CSV report that same result: the
+// published pair (3, 50) at d_model 128 gives the dot product 30.59 in all three.
+TEST_F(Panels4, CompareComputesOnceAndReportsWhatItDraws) {
+    ComparePanel& compare = Get<ComparePanel>("compare");
+    ASSERT_EQ(app.scene.Apply(R"({"pos_a": 3, "pos_b": 50, "d_model": 128})"), "");
+    app.recorder.enabled = true;
+    Present("compare", 4);
+    const long computed = compare.result_cache.Computations();
+    const nlohmann::json r = compare.Readouts(state);
+    const std::string csv = compare.TableCsv(state);
+    EXPECT_EQ(compare.result_cache.Computations(), computed) << "the readouts reuse the result";
+    EXPECT_NEAR(r["dot_product"].get<double>(), 30.59, 0.005);
+    EXPECT_EQ(r["dot_product"].get<double>(), compare.result_cache.Last()->comparison.dot_product);
+    // The CSV's pair shares add up to the same dot product (each pair listed twice: sin, cos).
+    std::istringstream lines(csv);
+    std::string line;
+    std::getline(lines, line); // header
+    double sum = 0;
+    while (std::getline(lines, line)) {
+        const double share = std::stod(line.substr(line.rfind(',') + 1));
+        sum += share / 2;
+    }
+    EXPECT_NEAR(sum, 30.59, 0.005);
+    state.pos_b = 51;
+    Present("compare", 2);
+    EXPECT_EQ(compare.result_cache.Computations(), computed + 1);
 }
 
 // The compare panel's offset plot spans a round number at least twice |B − A| (64 at least):

@@ -44,15 +44,9 @@ void ComparePanel::Draw(FrameContext& frame) {
         EndControls(frame);
     }
     const AppState& state = frame.state;
-    const int d = state.d_model;
     {
         CoreTimer core_time(frame.stats);
-        pe_a = pe_vector_double(state.pos_a, d, state.base);
-        pe_b = pe_vector_double(state.pos_b, d, state.base);
-        contributions = pair_contributions(state.pos_a, state.pos_b, d, state.base);
-        omegas = frequencies(d, state.base);
-        comparison = compare_positions(state.pos_a, state.pos_b, d, state.base);
-        explanation = ExplainDifference(state.pos_a, state.pos_b, d, state.base).text;
+        shown = &ResultFor(state);
     }
     if (frame.show_controls) ImGui::Separator();
     const float font = ImGui::GetFontSize();
@@ -183,7 +177,7 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
 
 void ComparePanel::DrawReadouts(FrameContext& frame) {
     AppState& state = frame.state;
-    const PositionComparison& c = comparison;
+    const PositionComparison& c = shown->comparison;
     char formula[256];
     FlowRow row;
     const float gap = ImGui::GetFontSize() * 1.5f;
@@ -240,12 +234,12 @@ void ComparePanel::DrawExplanation(FrameContext& frame) {
     // Beginner mode: the first sentence (where the two positions stand); the pairs' story is
     // the advanced reading.
     if (!frame.advanced) {
-        const std::size_t end = explanation.find(". ");
-        WrappedText(end == std::string::npos ? explanation.c_str()
-                                             : explanation.substr(0, end + 1).c_str());
+        const std::size_t end = shown->explanation.find(". ");
+        WrappedText(end == std::string::npos ? shown->explanation.c_str()
+                                             : shown->explanation.substr(0, end + 1).c_str());
         return;
     }
-    WrappedText(explanation.c_str());
+    WrappedText(shown->explanation.c_str());
 }
 
 void ComparePanel::DrawShift(FrameContext& frame) {
@@ -264,7 +258,7 @@ void ComparePanel::DrawShift(FrameContext& frame) {
         ImGui::TextDisabled("A + k and B + k must stay in [0, 1000000].");
         return;
     }
-    const double before = comparison.dot_product;
+    const double before = shown->comparison.dot_product;
     double after = 0;
     {
         CoreTimer core_time(frame.stats);
@@ -298,6 +292,37 @@ double OffsetPlotSpan(double offset) {
     return 10.0 * decade;
 }
 
+ComparePanel::Result ComparePanel::Compute(const Inputs& inputs) {
+    Result result;
+    const int d = inputs.d_model;
+    result.pe_a = pe_vector_double(inputs.pos_a, d, inputs.base);
+    result.pe_b = pe_vector_double(inputs.pos_b, d, inputs.base);
+    result.contributions = pair_contributions(inputs.pos_a, inputs.pos_b, d, inputs.base);
+    result.omegas = frequencies(d, inputs.base);
+    result.comparison = compare_positions(inputs.pos_a, inputs.pos_b, d, inputs.base);
+    result.explanation = ExplainDifference(inputs.pos_a, inputs.pos_b, d, inputs.base).text;
+    return result;
+}
+
+const ComparePanel::Result& ComparePanel::ResultFor(const AppState& state) const {
+    return result_cache.Get(Inputs{state.pos_a, state.pos_b, state.base, state.d_model}, Compute);
+}
+
+ComparePanel::Curve ComparePanel::ComputeCurve(const CurveInputs& inputs) {
+    Curve curve;
+    constexpr int kSamples = 512;
+    curve.k.resize(kSamples);
+    for (int j = 0; j < kSamples; ++j)
+        curve.k[j] = inputs.span * j / (kSamples - 1);
+    curve.dot = dot_product_at_offsets(curve.k, inputs.d_model, inputs.base);
+    // Room below for the curve's lowest point: with few pairs (d_model 2, 4) the sum dips to
+    // −d_model/2, which a fixed −0.6·d_model/2 would cut off.
+    const double half = inputs.d_model / 2.0;
+    const double lowest = *std::min_element(curve.dot.begin(), curve.dot.end());
+    curve.y = plot::Range{std::min(-0.6 * half, lowest - 0.1 * half), 1.1 * half};
+    return curve;
+}
+
 void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
     const AppState& state = frame.state;
     const double offset = std::fabs(state.pos_b - state.pos_a);
@@ -305,22 +330,16 @@ void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
     // most the position range), 512 samples. Round spans keep the axis still while B is
     // dragged, and the curve (512 × d/2 cosines) is recomputed only when the span steps.
     const double span = std::min(OffsetPlotSpan(offset), kUiMaxPosition);
-    if (span != curve_span || state.d_model != curve_d_model || state.base != curve_base) {
+    const Curve* curve = nullptr;
+    {
         CoreTimer core_time(frame.stats);
-        constexpr int kSamples = 512;
-        curve_k.resize(kSamples);
-        for (int j = 0; j < kSamples; ++j)
-            curve_k[j] = span * j / (kSamples - 1);
-        curve_dot = dot_product_at_offsets(curve_k, state.d_model, state.base);
-        curve_span = span, curve_d_model = state.d_model, curve_base = state.base;
-        // Room below for the curve's lowest point: with few pairs (d_model 2, 4) the sum dips
-        // to −d_model/2, which a fixed −0.6·d_model/2 would cut off.
-        const double half = state.d_model / 2.0;
-        const double lowest = *std::min_element(curve_dot.begin(), curve_dot.end());
-        curve_y = plot::Range{std::min(-0.6 * half, lowest - 0.1 * half), 1.1 * half};
-        offset_view.Refit(plot::Range{0.0, span}, curve_y);
+        curve = &curve_cache.Get(CurveInputs{span, state.base, state.d_model}, ComputeCurve);
     }
-    offset_view.SetHome(plot::Range{0.0, span}, curve_y);
+    if (curve_fitted != curve_cache.Computations()) {
+        offset_view.Refit(plot::Range{0.0, span}, curve->y);
+        curve_fitted = curve_cache.Computations();
+    }
+    offset_view.SetHome(plot::Range{0.0, span}, curve->y);
     plot::PlotConfig config;
     config.x_label = "offset k = |B − A| (positions)";
     config.y_label = "PE(p)·PE(p + k), the same for every start p";
@@ -328,9 +347,9 @@ void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
     plot::Plot p;
     if (!p.Begin("##offset_plot", offset_view, ImVec2(-1, height), config)) return;
     frame.Record("compare.offset_plot");
-    p.Line("Σ cos(ω_i k)", curve_k.data(), curve_dot.data(), static_cast<int>(curve_k.size()),
+    p.Line("Σ cos(ω_i k)", curve->k.data(), curve->dot.data(), static_cast<int>(curve->k.size()),
            frame.Color(Role::Accent), frame.Px(2.0f));
-    const double k_here[] = {offset}, dot_here[] = {comparison.dot_product};
+    const double k_here[] = {offset}, dot_here[] = {shown->comparison.dot_product};
     // A shift by k lands on the same point (that is the lesson), so A, B is a ring drawn
     // around the shifted pair's smaller square: both stay visible where they coincide.
     p.Markers("A, B", k_here, dot_here, 1, frame.Color(Role::PosA), frame.Px(9.0f),
@@ -376,7 +395,7 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     // The width the vectors were computed for this frame (never past their end).
-    const int d = static_cast<int>(pe_a.size());
+    const int d = static_cast<int>(shown->pe_a.size());
     if (FilterUnderTable(frame)) DrawFilterControls(frame, d);
     range_first = std::clamp(range_first, 0, d - 1);
     range_last = std::clamp(range_last, range_first, d - 1);
@@ -417,26 +436,26 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     while (clipper.Step()) {
         for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
             const int dim = visible_dims[row], pair = dim / 2;
-            const double delta = std::fabs(pe_a[dim] - pe_b[dim]);
+            const double delta = std::fabs(shown->pe_a[dim] - shown->pe_b[dim]);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::Text("%d %s", dim, dim % 2 == 0 ? "sin" : "cos");
             const char* fn = dim % 2 == 0 ? "sin" : "cos";
             ImGui::TableNextColumn();
-            ImGui::Text(omegas[pair] >= 0.01 ? "%.3f" : "%.2e", omegas[pair]);
+            ImGui::Text(shown->omegas[pair] >= 0.01 ? "%.3f" : "%.2e", shown->omegas[pair]);
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("ω_%d = base^(−2·%d/d) = %.6g^(−%.6f) = %.8g", pair, pair,
-                                  state.base, 2.0 * pair / d, omegas[pair]);
+                                  state.base, 2.0 * pair / d, shown->omegas[pair]);
             ImGui::TableNextColumn();
-            ImGui::Text("%+.3f", pe_a[dim]);
+            ImGui::Text("%+.3f", shown->pe_a[dim]);
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("PE(A, %d) = %s(ω_%d · A) = %s(%.8g · %.6g) = %+.8f", dim, fn,
-                                  pair, fn, omegas[pair], state.pos_a, pe_a[dim]);
+                                  pair, fn, shown->omegas[pair], state.pos_a, shown->pe_a[dim]);
             ImGui::TableNextColumn();
-            ImGui::Text("%+.3f", pe_b[dim]);
+            ImGui::Text("%+.3f", shown->pe_b[dim]);
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("PE(B, %d) = %s(ω_%d · B) = %s(%.8g · %.6g) = %+.8f", dim, fn,
-                                  pair, fn, omegas[pair], state.pos_b, pe_b[dim]);
+                                  pair, fn, shown->omegas[pair], state.pos_b, shown->pe_b[dim]);
             // Δ in [0, 2]: a bar from the left.
             ImGui::TableNextColumn();
             {
@@ -449,12 +468,12 @@ void ComparePanel::DrawTable(FrameContext& frame) {
                 ImGui::Text("%.2f", delta);
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip("Δ = |PE_A − PE_B| = |%+.6f − %+.6f| = %.6f (at most 2)",
-                                      pe_a[dim], pe_b[dim], delta);
+                                      shown->pe_a[dim], shown->pe_b[dim], delta);
             }
             // Pair share in [−1, 1]: a bar from the centre, on the pair's sin row.
             ImGui::TableNextColumn();
             if (dim % 2 == 0 || filter == DimensionFilter::CosOnly) {
-                const double share = contributions[pair];
+                const double share = shown->contributions[pair];
                 const ImVec2 p = ImGui::GetCursorScreenPos();
                 const float width = ImGui::GetContentRegionAvail().x,
                             height = ImGui::GetTextLineHeight();
@@ -468,7 +487,7 @@ void ComparePanel::DrawTable(FrameContext& frame) {
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip(
                         "pair %d: sin·sin + cos·cos = cos(ω_%d · (A − B)) = cos(%.4f · %.6g)", pair,
-                        pair, omegas[pair], state.pos_a - state.pos_b);
+                        pair, shown->omegas[pair], state.pos_a - state.pos_b);
             }
         }
     }
@@ -503,16 +522,14 @@ void ComparePanel::AddSceneFields(SceneTable& table) {
 }
 
 nlohmann::json ComparePanel::Readouts(const AppState& state) const {
-    const PositionComparison c =
-        compare_positions(state.pos_a, state.pos_b, state.d_model, state.base);
-    nlohmann::json readouts = {
-        {"distance", c.distance},
-        {"dot_product", c.dot_product},
-        {"cosine_similarity", c.cosine_similarity},
-        {"euclidean_distance", c.euclidean_distance},
-        {"similarity_label", similarity_label(c.cosine_similarity)},
-        {"explanation",
-         ExplainDifference(state.pos_a, state.pos_b, state.d_model, state.base).text}};
+    const Result& result = ResultFor(state);
+    const PositionComparison& c = result.comparison;
+    nlohmann::json readouts = {{"distance", c.distance},
+                               {"dot_product", c.dot_product},
+                               {"cosine_similarity", c.cosine_similarity},
+                               {"euclidean_distance", c.euclidean_distance},
+                               {"similarity_label", similarity_label(c.cosine_similarity)},
+                               {"explanation", result.explanation}};
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition)
         readouts["dot_product_shifted_by_k"] =
@@ -539,16 +556,18 @@ bool ComparePanel::Shows(int dim, int d) const {
 }
 
 std::string ComparePanel::TableCsv(const AppState& state) const {
+    // The rows the table shows, from the same result.
     const int d = state.d_model;
-    const std::vector<double> a = pe_vector_double(state.pos_a, d, state.base);
-    const std::vector<double> b = pe_vector_double(state.pos_b, d, state.base);
+    const Result& result = ResultFor(state);
+    const std::vector<double>& a = result.pe_a;
+    const std::vector<double>& b = result.pe_b;
     std::string csv = "dim,function,omega,pe_a,pe_b,abs_delta,pair_share\n";
     char line[256];
     for (int dim = 0; dim < d; ++dim) {
         if (!Shows(dim, d)) continue;
         const int pair = dim / 2;
-        const double omega = std::pow(state.base, -2.0 * pair / d);
-        const double share = a[2 * pair] * b[2 * pair] + a[2 * pair + 1] * b[2 * pair + 1];
+        const double omega = result.omegas[pair];
+        const double share = result.contributions[pair];
         std::snprintf(line, sizeof line, "%d,%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", dim,
                       dim % 2 == 0 ? "sin" : "cos", omega, a[dim], b[dim],
                       std::fabs(a[dim] - b[dim]), share);

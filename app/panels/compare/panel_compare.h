@@ -6,6 +6,7 @@
 
 #include "panels/panel.h"
 #include "pelab/similarity.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 
 #include <string>
@@ -31,17 +32,41 @@ struct ComparePanel : Panel {
     std::string input_note;       ///< why a typed position was changed
     bool filter_in_strip = false; ///< this frame's filter row went into the controls strip
     bool in_band = false; ///< this frame: the plot beside the numbers, over the table's first rows
-    // Per-frame data (kept to reuse the allocations).
-    std::vector<double> pe_a, pe_b, contributions, omegas;
     std::vector<int> visible_dims;
-    PositionComparison comparison;
-    // The dot product against the offset k (cached: recomputed when its inputs change).
+    /// What the panel shows, computed once per change of the positions, d_model or base; the
+    /// frame draws it and Readouts and TableCsv report the same result.
+    struct Inputs {
+        double pos_a = 0, pos_b = 0, base = 0;
+        int d_model = 0;
+        bool operator==(const Inputs& o) const {
+            return pos_a == o.pos_a && pos_b == o.pos_b && base == o.base && d_model == o.d_model;
+        }
+    };
+    struct Result {
+        std::vector<double> pe_a, pe_b, contributions, omegas;
+        PositionComparison comparison;
+        std::string explanation;
+    };
+    static Result Compute(const Inputs& inputs);
+    const Result& ResultFor(const AppState& state) const;
+    mutable Cached<Inputs, Result> result_cache;
+    const Result* shown = nullptr; ///< this frame's result, for the parts the frame draws
+    // The dot product against the offset k, over a round span (recomputed when the span steps).
+    struct CurveInputs {
+        double span = 0, base = 0;
+        int d_model = 0;
+        bool operator==(const CurveInputs& o) const {
+            return span == o.span && base == o.base && d_model == o.d_model;
+        }
+    };
+    struct Curve {
+        std::vector<double> k, dot;
+        plot::Range y{-0.6, 1.1}; ///< the y range: the curve's, with a margin
+    };
+    static Curve ComputeCurve(const CurveInputs& inputs);
+    Cached<CurveInputs, Curve> curve_cache;
+    long curve_fitted = -1; ///< the curve computation the view was last fitted to
     plot::PlotView offset_view;
-    std::vector<double> curve_k, curve_dot;
-    plot::Range curve_y{-0.6, 1.1}; ///< the offset plot's y range: the curve's, with a margin
-    double curve_span = -1, curve_base = 0;
-    int curve_d_model = 0;
-    std::string explanation;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
