@@ -407,3 +407,27 @@ TEST_F(RotationUi, CurvesComputeOffTheFrameInTheWindow) {
                 SpreadFromScratch(RotationPanel::Starts(20), rotation.curve_max_k, 512, 10000),
                 1e-12);
 }
+
+// One compute path: the calculator's table, its CSV and its readouts are one result, computed
+// once per change; each row's value is sin or cos of pos·ω_i computed here in long double.
+TEST_F(CalculatorUi, TableCsvAndReadoutsAreOneResult) {
+    CalculatorPanel& calculator = Get<CalculatorPanel>("calculator");
+    ASSERT_EQ(app.scene.Apply(R"({"pos_a": 37, "d_model": 64, "calculator_dim_from": 4,
+                                  "calculator_dim_to": 9})"),
+              "");
+    Present("calculator");
+    const nlohmann::json r = calculator.Readouts(state);
+    const std::string csv = calculator.Csv(state);
+    EXPECT_EQ(calculator.result_cache.Computations(), 1);
+    const CalculatorPanel::Result& drawn = *calculator.result_cache.Last();
+    ASSERT_EQ(drawn.steps.size(), 6u);
+    ASSERT_EQ(r["rows"].size(), 6u);
+    for (int row = 0; row < 6; ++row) {
+        const int dim = 4 + row;
+        EXPECT_EQ(r["rows"][row]["value"].get<double>(), drawn.steps[row].value);
+        EXPECT_NEAR(drawn.steps[row].value, static_cast<double>(reference::pe(37, dim, 64, 10000)),
+                    1e-13);
+    }
+    EXPECT_EQ(r["summary"].get<std::string>(), drawn.summary);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7); // the header and six rows
+}

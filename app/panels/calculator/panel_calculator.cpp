@@ -148,28 +148,68 @@ void CalculatorPanel::Draw(FrameContext& frame) {
                          "base^(2i/d)): each row works one dimension out, left to right. Hover a "
                          "header for its formula; click a row to select its pair everywhere.");
     }
-    DrawSummary(frame);
-    DrawTable(frame);
+    const Result* result = nullptr;
+    {
+        CoreTimer core_time(frame.stats);
+        result = &ResultFor(frame.state);
+    }
+    DrawSummary(frame, *result);
+    DrawTable(frame, *result);
     if (show_chart) DrawChart(frame);
+}
+
+CalculatorPanel::Inputs CalculatorPanel::InputsFor(const AppState& state) const {
+    Inputs inputs;
+    inputs.pos = state.pos_a;
+    inputs.other = SecondPosition(state);
+    inputs.base = state.base;
+    inputs.d_model = state.d_model;
+    Range(state, &inputs.first, &inputs.last);
+    return inputs;
+}
+
+CalculatorPanel::Result CalculatorPanel::Compute(const Inputs& inputs) {
+    Result result;
+    result.first = inputs.first;
+    for (int dim = inputs.first; dim <= inputs.last; ++dim) {
+        result.steps.push_back(pe_step(inputs.pos, dim, inputs.d_model, inputs.base));
+        result.steps_other.push_back(pe_step(inputs.other, dim, inputs.d_model, inputs.base));
+    }
+    result.summary = CalculatorSummary(inputs.pos, inputs.other, inputs.first, inputs.last,
+                                       inputs.d_model, inputs.base)
+                         .text;
+    return result;
+}
+
+const CalculatorPanel::Result& CalculatorPanel::ResultFor(const AppState& state) const {
+    return result_cache.Get(InputsFor(state), Compute);
+}
+
+CalculatorPanel::Chart CalculatorPanel::ComputeChart(const Inputs& inputs) {
+    Chart chart;
+    chart.dims.resize(inputs.d_model);
+    chart.delta.resize(inputs.d_model);
+    for (int dim = 0; dim < inputs.d_model; ++dim) {
+        chart.dims[dim] = dim;
+        chart.delta[dim] = std::fabs(pe_value(inputs.pos, dim, inputs.d_model, inputs.base) -
+                                     pe_value(inputs.other, dim, inputs.d_model, inputs.base));
+    }
+    return chart;
 }
 
 void CalculatorPanel::DrawChart(FrameContext& frame) {
     const AppState& state = frame.state;
-    const double other = SecondPosition(state);
-    if (chart_pos != state.pos_a || chart_other != other || chart_d_model != state.d_model ||
-        chart_base != state.base) {
+    Inputs inputs = InputsFor(state);
+    inputs.first = inputs.last = 0; // the chart shows every dim
+    const Chart* chart = nullptr;
+    {
         CoreTimer core_time(frame.stats);
-        chart_dims.resize(state.d_model);
-        chart_delta.resize(state.d_model);
-        for (int dim = 0; dim < state.d_model; ++dim) {
-            chart_dims[dim] = dim;
-            chart_delta[dim] = std::fabs(pe_value(state.pos_a, dim, state.d_model, state.base) -
-                                         pe_value(other, dim, state.d_model, state.base));
-        }
-        chart_pos = state.pos_a, chart_other = other;
-        chart_d_model = state.d_model, chart_base = state.base;
+        chart = &chart_cache.Get(inputs, ComputeChart);
+    }
+    if (chart_fitted != chart_cache.Computations()) {
         chart_view.SetHome(plot::Range{-0.5, state.d_model - 0.5}, plot::Range{0, 2.1});
         chart_view.Reset();
+        chart_fitted = chart_cache.Computations();
     }
     int first = 0, last = 0;
     Range(state, &first, &last);
@@ -181,7 +221,7 @@ void CalculatorPanel::DrawChart(FrameContext& frame) {
     if (!p.Begin("##delta_chart", chart_view, ImVec2(-1, ImGui::GetContentRegionAvail().y), config))
         return;
     frame.Record("calculator.chart");
-    p.Line("|Δ| per dim", chart_dims.data(), chart_delta.data(), state.d_model,
+    p.Line("|Δ| per dim", chart->dims.data(), chart->delta.data(), state.d_model,
            frame.Color(Role::Magnitude), frame.Px(1.5f));
     p.VLine(first - 0.5, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
     p.VLine(last + 0.5, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
@@ -317,26 +357,16 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     state.Clamp();
 }
 
-void CalculatorPanel::DrawSummary(FrameContext& frame) {
-    const AppState& state = frame.state;
-    int first = 0, last = 0;
-    Range(state, &first, &last);
-    std::string summary;
-    {
-        CoreTimer core_time(frame.stats);
-        summary = CalculatorSummary(state.pos_a, SecondPosition(state), first, last, state.d_model,
-                                    state.base)
-                      .text;
-    }
+void CalculatorPanel::DrawSummary(FrameContext& frame, const Result& result) {
+    const std::string& summary = result.summary;
     WrappedText(summary.c_str());
     frame.Record("calculator.summary");
 }
 
-void CalculatorPanel::DrawTable(FrameContext& frame) {
+void CalculatorPanel::DrawTable(FrameContext& frame, const Result& result) {
     AppState& state = frame.state;
     const double other = SecondPosition(state);
-    int first = 0, last = 0;
-    Range(state, &first, &last);
+    const int first = result.first, last = first + static_cast<int>(result.steps.size()) - 1;
     const float font = ImGui::GetFontSize();
     // Wide enough for every column: they share the width; else they scroll sideways.
     const bool wide = ImGui::GetContentRegionAvail().x > font * 48.0f;
@@ -381,16 +411,12 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
                               "|PE(pos, dim) − PE(pos + offset, dim)|"};
     TableHeadersWithTooltips(frame, tooltips, "calculator");
     ImGuiListClipper clipper;
-    clipper.Begin(last - first + 1);
+    clipper.Begin(static_cast<int>(result.steps.size()));
     while (clipper.Step()) {
         for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
             const int dim = first + row;
-            PeStep step, step_other;
-            {
-                CoreTimer core_time(frame.stats);
-                step = pe_step(state.pos_a, dim, state.d_model, state.base);
-                step_other = pe_step(other, dim, state.d_model, state.base);
-            }
+            const PeStep& step = result.steps[row];
+            const PeStep& step_other = result.steps_other[row];
             ImGui::TableNextRow();
             // The selected pair's rows get a light tint, not the solid selection colour: the
             // coloured values on them must stay readable (a reviewer measured 2.3:1 on solid).
@@ -430,15 +456,16 @@ void CalculatorPanel::DrawTable(FrameContext& frame) {
 }
 
 std::string CalculatorPanel::Csv(const AppState& state) const {
-    int first = 0, last = 0;
-    Range(state, &first, &last);
-    const double other = SecondPosition(state);
+    // The rows the table shows, from the same result.
+    const Result& result = ResultFor(state);
+    const int first = result.first;
     std::string csv = "dim,i,exponent_2i_over_d,denominator,angle,angle_mod_2pi,function,pe_pos,"
                       "pe_other,abs_delta\n";
     char line[320];
-    for (int dim = first; dim <= last; ++dim) {
-        const PeStep s = pe_step(state.pos_a, dim, state.d_model, state.base);
-        const PeStep o = pe_step(other, dim, state.d_model, state.base);
+    for (std::size_t row = 0; row < result.steps.size(); ++row) {
+        const int dim = first + static_cast<int>(row);
+        const PeStep& s = result.steps[row];
+        const PeStep& o = result.steps_other[row];
         std::snprintf(line, sizeof line, "%d,%d,%.17g,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%.17g\n",
                       dim, s.pair_index, s.exponent, s.denominator, s.angle, s.angle_mod_2pi,
                       s.is_cos ? "cos" : "sin", s.value, o.value, std::fabs(s.value - o.value));
@@ -457,13 +484,14 @@ void CalculatorPanel::AddSceneFields(SceneTable& table) {
 }
 
 nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
-    int first = 0, last = 0;
-    Range(state, &first, &last);
-    const double other = SecondPosition(state);
+    const Inputs inputs = InputsFor(state);
+    const int first = inputs.first, last = inputs.last;
+    const double other = inputs.other;
+    const Result& result = ResultFor(state);
     nlohmann::json rows = nlohmann::json::array();
     for (int dim = first; dim <= last; ++dim) {
-        const PeStep s = pe_step(state.pos_a, dim, state.d_model, state.base);
-        const double value_other = pe_value(other, dim, state.d_model, state.base);
+        const PeStep& s = result.steps[dim - first];
+        const double value_other = result.steps_other[dim - first].value;
         rows.push_back({{"dim", dim},
                         {"i", s.pair_index},
                         {"exponent", s.exponent},
@@ -475,13 +503,8 @@ nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
                         {"value_other", value_other},
                         {"abs_delta", std::fabs(s.value - value_other)}});
     }
-    return {{"pos", state.pos_a},
-            {"other_pos", other},
-            {"dim_from", first},
-            {"dim_to", last},
-            {"rows", rows},
-            {"summary",
-             CalculatorSummary(state.pos_a, other, first, last, state.d_model, state.base).text}};
+    return {{"pos", state.pos_a}, {"other_pos", other}, {"dim_from", first},
+            {"dim_to", last},     {"rows", rows},       {"summary", result.summary}};
 }
 
 std::vector<std::string> CalculatorPanel::WidgetNames() const {

@@ -7,6 +7,8 @@
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
+#include "pelab/sinusoidal.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 #include "widgets/widgets.h"
 
@@ -23,12 +25,34 @@ struct CalculatorPanel : Panel {
     // View state.
     std::string copy_note;  ///< "copied 8 rows" after Copy as CSV
     std::string input_note; ///< why a typed position was refused
-    /// The chart of |Δ| over the whole vector, cached for its inputs.
     bool show_chart = false;
     plot::PlotView chart_view;
-    std::vector<double> chart_dims, chart_delta;
-    double chart_pos = -1, chart_other = -1, chart_base = 0;
-    int chart_d_model = 0;
+    /// What the panel shows, computed once per change of what it reads; the table, the CSV and
+    /// the readouts all come from this result. first ≤ last: the shown dims.
+    struct Inputs {
+        double pos = 0, other = 0, base = 0;
+        int d_model = 0, first = 0, last = 0;
+        bool operator==(const Inputs& o) const {
+            return pos == o.pos && other == o.other && base == o.base && d_model == o.d_model &&
+                   first == o.first && last == o.last;
+        }
+    };
+    struct Result {
+        int first = 0;                          ///< the first shown dim
+        std::vector<PeStep> steps, steps_other; ///< one per shown dim, first … last
+        std::string summary;
+    };
+    static Result Compute(const Inputs& inputs);
+    Inputs InputsFor(const AppState& state) const;
+    const Result& ResultFor(const AppState& state) const;
+    mutable Cached<Inputs, Result> result_cache;
+    /// The chart of |Δ| over the whole vector (every dim, not only the shown ones).
+    struct Chart {
+        std::vector<double> dims, delta;
+    };
+    static Chart ComputeChart(const Inputs& inputs);
+    Cached<Inputs, Chart> chart_cache; ///< keyed with first = last = 0 (it reads neither)
+    long chart_fitted = -1;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
@@ -46,8 +70,8 @@ struct CalculatorPanel : Panel {
 
 private:
     void DrawControls(FrameContext& frame);
-    void DrawSummary(FrameContext& frame);
-    void DrawTable(FrameContext& frame);
+    void DrawSummary(FrameContext& frame, const Result& result);
+    void DrawTable(FrameContext& frame, const Result& result);
     void DrawChart(FrameContext& frame);
 };
 
