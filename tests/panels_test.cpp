@@ -615,3 +615,19 @@ TEST(Compare, OffsetPlotSpansARoundNumber) {
     EXPECT_EQ(OffsetPlotSpan(250), 500.0);
     EXPECT_EQ(OffsetPlotSpan(999999), 2e6); // the panel clamps it to the position range
 }
+
+// The order demo runs once per change of its sentences or settings, not every frame, and the
+// readouts report the run the frame drew.
+TEST_F(Panels4, OrderDemoRunsOncePerChange) {
+    OrderPanel& order = Get<OrderPanel>("order");
+    Present("order", 4);
+    const long runs = order.demo_cache.Computations();
+    EXPECT_EQ(runs, 1);
+    const nlohmann::json r = order.Readouts(state);
+    EXPECT_EQ(order.demo_cache.Computations(), runs);
+    EXPECT_EQ(r["max_reorder_diff"].get<double>(),
+              order.demo_cache.Last()->result.verdict.max_difference);
+    order.pe_enabled = !order.pe_enabled;
+    Present("order", 2);
+    EXPECT_EQ(order.demo_cache.Computations(), runs + 1);
+}

@@ -83,14 +83,16 @@ void OrderPanel::Draw(FrameContext& frame) {
             return;
         }
     }
-    OrderDemoResult result;
-    try {
+    const Demo* demo = nullptr;
+    {
         CoreTimer core_time(frame.stats);
-        result = run_order_demo(sentence_a, sentence_b, Options(frame.state.base));
-    } catch (const InvalidArgument& e) {
-        ErrorText(frame, e.what());
+        demo = &DemoFor(frame.state);
+    }
+    if (!demo->error.empty()) {
+        ErrorText(frame, demo->error.c_str());
         return;
     }
+    const OrderDemoResult& result = demo->result;
     if (frame.show_controls) ImGui::Separator();
     if (frame.pictures_first) {
         // A short panel (a projector): the one-line verdict, the matrices, then the whole
@@ -476,18 +478,30 @@ std::string OrderPanel::StatusNote() const {
 }
 
 nlohmann::json OrderPanel::Readouts(const AppState& state) const {
+    const Demo& demo = DemoFor(state);
+    if (!demo.error.empty()) return {{"error", demo.error}};
+    const OrderDemoResult& r = demo.result;
+    return {{"tokens_a", r.tokens_a},
+            {"tokens_b", r.tokens_b},
+            {"same_multiset", r.verdict.same_multiset},
+            {"same_up_to_reordering", r.verdict.same_up_to_reordering},
+            {"max_reorder_diff", r.verdict.max_difference},
+            {"equivariance_residual", r.equivariance},
+            {"verdict", OrderVerdictText(r, pe_enabled)}};
+}
+
+OrderPanel::Demo OrderPanel::ComputeDemo(const DemoInputs& inputs) {
+    Demo demo;
     try {
-        const OrderDemoResult r = run_order_demo(sentence_a, sentence_b, Options(state.base));
-        return {{"tokens_a", r.tokens_a},
-                {"tokens_b", r.tokens_b},
-                {"same_multiset", r.verdict.same_multiset},
-                {"same_up_to_reordering", r.verdict.same_up_to_reordering},
-                {"max_reorder_diff", r.verdict.max_difference},
-                {"equivariance_residual", r.equivariance},
-                {"verdict", OrderVerdictText(r, pe_enabled)}};
+        demo.result = run_order_demo(inputs.sentence_a, inputs.sentence_b, inputs.options);
     } catch (const InvalidArgument& e) {
-        return {{"error", e.what()}};
+        demo.error = e.what();
     }
+    return demo;
+}
+
+const OrderPanel::Demo& OrderPanel::DemoFor(const AppState& state) const {
+    return demo_cache.Get(DemoInputs{sentence_a, sentence_b, Options(state.base)}, ComputeDemo);
 }
 
 std::vector<std::string> OrderPanel::WidgetNames() const {

@@ -3,14 +3,13 @@
 #pragma once
 
 #include "panels/panel.h"
+#include "pelab/attention.h"
+#include "widgets/cached.h"
 
 #include <string>
 #include <vector>
 
 namespace pelab {
-
-struct OrderDemoResult;
-struct OrderDemoOptions;
 
 constexpr int kMaxOrderDModel = 64;
 constexpr double kMaxPeScale = 100.0;
@@ -48,6 +47,29 @@ struct OrderPanel : Panel {
 
     /// The core's options for the current settings at the shared base.
     OrderDemoOptions Options(double base) const;
+    /// The demo for the two sentences and these options, computed once per change: the frame
+    /// draws it and Readouts reports it. error: why the core refused the sentences ("" if not).
+    struct DemoInputs {
+        std::string sentence_a, sentence_b;
+        OrderDemoOptions options;
+        bool operator==(const DemoInputs& o) const {
+            const PositionalOptions& p = options.positional;
+            const PositionalOptions& q = o.options.positional;
+            return sentence_a == o.sentence_a && sentence_b == o.sentence_b &&
+                   options.d_model == o.options.d_model &&
+                   options.embedding == o.options.embedding && options.seed == o.options.seed &&
+                   options.random_stddev == o.options.random_stddev &&
+                   p.pe_enabled == q.pe_enabled && p.pe_scale == q.pe_scale &&
+                   p.scale_embeddings == q.scale_embeddings && p.base == q.base;
+        }
+    };
+    struct Demo {
+        OrderDemoResult result;
+        std::string error;
+    };
+    static Demo ComputeDemo(const DemoInputs& inputs);
+    const Demo& DemoFor(const AppState& state) const;
+    mutable Cached<DemoInputs, Demo> demo_cache;
     /// Restores the settings' invariants after an edit.
     void ClampSettings();
 
