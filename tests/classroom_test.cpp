@@ -801,3 +801,18 @@ TEST_F(Classroom, TeachBackTextIsNeverLostToAScene) {
     EXPECT_EQ(text(), "a model answer");
     EXPECT_FALSE(app.incoming_teach_back.has_value());
 }
+
+// The first run opens on the Start map, presented: Ctrl+R there asks first, as for any presented
+// panel (a reviewer saw it reset at once).
+TEST_F(Classroom, ResetAsksFirstOnThePresentedStartMap) {
+    app.view.presented_panel = "start";
+    Frame();
+    Press(keys::kRight);
+    Press(keys::kRight);
+    Press(keys::kR, false, true);
+    EXPECT_TRUE(app.view.confirm_reset);
+    EXPECT_EQ(app.view.presented_panel, "start");
+    Frame();
+    Frame();
+    EXPECT_TRUE(app.recorder.rects.count("reset.confirm"));
+}

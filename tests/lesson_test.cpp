@@ -288,3 +288,30 @@ TEST_F(Lessons, CloseNeighboursCaptionMatchesItsScene) {
     EXPECT_NE(lesson.steps[step].caption.find(std::string("cosine ") + cosine), std::string::npos)
         << lesson.steps[step].caption;
 }
+
+// The speaker notes stay out of the way of the keyboard help (they were drawn over it, and Esc
+// closed the help underneath): while the help is open the notes are not drawn; closed, they are.
+TEST_F(Lessons, NotesDoNotCoverTheKeyboardHelp) {
+    Lesson lesson;
+    ASSERT_EQ(LoadLesson((fs::path(PELAB_SOURCE_DIR) / "assets/lessons/frequencies.json").string(),
+                         app.scene, app.panels, &lesson),
+              "");
+    StartLesson(app, lesson);
+    Settle();
+    // Whether the notes window was drawn in the last frame.
+    const auto notes_shown = [] {
+        const ImGuiWindow* window = ImGui::FindWindowByName("##lesson_notes");
+        return window != nullptr && window->Active;
+    };
+    Press(keys::kS);
+    Frame();
+    EXPECT_TRUE(notes_shown());
+    Press(keys::kF1);
+    Frame();
+    EXPECT_TRUE(app.view.show_keys);
+    EXPECT_FALSE(notes_shown());
+    Press(keys::kEscape);
+    EXPECT_FALSE(app.view.show_keys);
+    Frame();
+    EXPECT_TRUE(notes_shown()) << "the notes come back";
+}

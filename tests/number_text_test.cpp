@@ -57,6 +57,17 @@ TEST(NumberText, TicksUseSiSuffixesWithoutExponents) {
     EXPECT_EQ(TickText(1e-9), "10⁻⁹");
     EXPECT_EQ(TickText(2.5e-8), "2.5×10⁻⁸");
     EXPECT_EQ(TickText(-2000000), "−2M");
+    // A log axis writes its powers of ten in one style from end to end (the precision plot's
+    // axis read 0.0001 beside 10⁻⁵, and 1000 beside 10k).
+    EXPECT_EQ(LogTickText(1e-9), "10⁻⁹");
+    EXPECT_EQ(LogTickText(1e-4), "10⁻⁴");
+    EXPECT_EQ(LogTickText(0.1), "10⁻¹");
+    EXPECT_EQ(LogTickText(1), "1");
+    EXPECT_EQ(LogTickText(100), "100");
+    EXPECT_EQ(LogTickText(1000), "1k");
+    EXPECT_EQ(LogTickText(1e5), "100k");
+    EXPECT_EQ(LogTickText(1e6), "1M");
+    EXPECT_EQ(LogTickText(2.5e-8), TickText(2.5e-8));
     for (double x = 1e-9; x < 1e15; x *= 3.7)
         EXPECT_EQ(TickText(x).find('e'), std::string::npos) << x << " " << TickText(x);
 }

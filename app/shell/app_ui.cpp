@@ -375,9 +375,11 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
             ImVec2(viewport->Pos.x, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar),
             ImVec2(viewport->Size.x, lesson_bar));
     // The outlines are drawn over everything: not over the help or a question.
-    // The notes first: the outlines (drawn over every window) stop at their bottom edge.
+    // The notes first: the outlines (drawn over every window) stop at their bottom edge. Not
+    // while the keys, a question or a file dialog is open: the notes would cover it, and Esc
+    // closes what is on top.
     const float notes_bottom =
-        lesson_bar > 0 && app.lesson.show_notes ? DrawLessonNotes(app) : -1e30f;
+        lesson_bar > 0 && app.lesson.show_notes && !covered ? DrawLessonNotes(app) : -1e30f;
     if (!covered) DrawLessonHighlights(app, notes_bottom);
     if (app.lesson.blank) DrawBlankScreen();
 }

@@ -108,6 +108,18 @@ std::string TickText(double value) {
     return sign + text + "×10" + Superscript(exponent);
 }
 
+std::string LogTickText(double value) {
+    if (!(value > 0) || !std::isfinite(value)) return TickText(value);
+    const int exponent = static_cast<int>(std::lround(std::log10(value)));
+    if (std::abs(value / std::pow(10.0, exponent) - 1.0) > 1e-6) return TickText(value);
+    if (exponent < 0) return "10" + Superscript(exponent);
+    if (exponent < 3) return exponent == 0 ? "1" : exponent == 1 ? "10" : "100";
+    const char* const prefixes[] = {"k", "M", "G", "T"};
+    const int group = std::min(exponent / 3, 4);
+    const int rest = exponent - 3 * group;
+    return (rest == 0 ? "1" : rest == 1 ? "10" : "100") + std::string(prefixes[group - 1]);
+}
+
 const char* PositionFormat(double position) {
     return position == std::round(position) ? "%.0f" : "%.2f";
 }

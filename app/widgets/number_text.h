@@ -32,6 +32,9 @@ std::pair<std::string, std::string> ShownPair(double a, double b, int significan
 
 /// An axis tick: at most 3 significant digits and an SI suffix, never exponent notation.
 std::string TickText(double value);
+/// A tick of a log axis: its powers of ten in one style from end to end (10⁻⁹ … 10⁻¹, 1, 10,
+/// 100, 1k … 100k, 1M …), other values as TickText.
+std::string LogTickText(double value);
 
 /// The one way a position is written, in every panel, field and bar: a whole position without
 /// decimals ("3"), any other with two ("3.37"). PositionFormat is the printf format for it (for

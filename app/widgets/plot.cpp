@@ -160,7 +160,7 @@ void Plot::DrawAxes() {
     for (double tick : axis_ticks(view_->x, config_.x_flags, x_count)) {
         const float px = ToPixels(tick, view_->y.min).x;
         draw_list_->AddLine(ImVec2(px, plot_min_.y), ImVec2(px, plot_max_.y), grid);
-        FormatTick(tick, label, sizeof label);
+        FormatTick(tick, label, sizeof label, (config_.x_flags & AxisFlags_Log) != 0);
         const float w = ImGui::CalcTextSize(label).x;
         draw_list_->AddText(ImVec2(px - w * 0.5f, plot_max_.y + font * 0.2f), text, label);
     }
@@ -169,7 +169,7 @@ void Plot::DrawAxes() {
         for (double tick : axis_ticks(view_->y, config_.y_flags, y_count)) {
             const float py = ToPixels(view_->x.min, tick).y;
             draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), grid);
-            FormatTick(tick, label, sizeof label);
+            FormatTick(tick, label, sizeof label, (config_.y_flags & AxisFlags_Log) != 0);
             const ImVec2 sz = ImGui::CalcTextSize(label);
             draw_list_->AddText(ImVec2(plot_min_.x - sz.x - font * 0.3f, py - sz.y * 0.5f), text,
                                 label);

@@ -193,6 +193,6 @@ std::vector<double> IntegerTicks(Range range, int target_count);
 std::vector<double> LogTicks(Range range, int target_count);
 
 /// Compact tick label: 3 significant digits, "k"/"M" suffixes for large values.
-void FormatTick(double value, char* buffer, int size);
+void FormatTick(double value, char* buffer, int size, bool log = false);
 
 } // namespace pelab::plot

@@ -112,8 +112,8 @@ std::vector<double> LogTicks(Range range, int target_count) {
     return ticks;
 }
 
-void FormatTick(double value, char* buffer, int size) {
-    std::snprintf(buffer, size, "%s", TickText(value).c_str());
+void FormatTick(double value, char* buffer, int size, bool log) {
+    std::snprintf(buffer, size, "%s", (log ? LogTickText(value) : TickText(value)).c_str());
 }
 
 namespace {
