@@ -327,3 +327,19 @@ TEST_F(Layout, ShortPresentedWindowShowsThePictureWhole) {
         EXPECT_EQ(app.recorder.layout.count(c.control), 1u) << c.control;
     }
 }
+
+// Four tiles on a 1024×768 screen at text ×2.6 with the controls hidden: the waves panel is
+// short and narrow, and its two half-width plots had no room at all (the tile was blank down
+// to its readouts). Halves under 9 em now stack at full width: the wave plot is drawn.
+TEST_F(Layout, NarrowShortWavesTileStillDrawsItsPlot) {
+    app.view.hide_controls = true;
+    Present("", {1024, 768}, 2.645f);
+    app.pending.arrange = true;
+    for (int frame = 0; frame < 3; ++frame)
+        Frame();
+    ASSERT_TRUE(app.panels.Find("waves")->open);
+    ASSERT_EQ(app.recorder.layout.count("waves.wave_plot"), 1u);
+    const WidgetRect plot = app.recorder.layout["waves.wave_plot"].item;
+    const float font = ImGui::GetFontSize();
+    EXPECT_GE(plot.x1 - plot.x0, 8 * font) << "a plot needs room beside its axis labels";
+}

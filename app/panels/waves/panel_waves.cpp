@@ -41,7 +41,10 @@ void WavesPanel::Draw(FrameContext& frame) {
     // included) the rest, at least 10 em; stacked in a short window it keeps 13 em and the
     // spectrum goes below the fold.
     const float left = ImGui::GetContentRegionAvail().y;
-    if (frame.pictures_first && !side_by_side) {
+    // Halves narrower than 9 em hold no plot (the axes alone take 4): then stacked, at full width.
+    const bool halves_fit =
+        (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f >= font * 9.0f;
+    if (frame.pictures_first && !side_by_side && halves_fit) {
         // A short window (a projector at text ×2): the waves and the spectrum side by side,
         // sharing the width and each the whole height left, so that the room sees both.
         const float height = std::max(font * 10.0f, left);
