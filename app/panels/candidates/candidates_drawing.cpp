@@ -124,7 +124,7 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
     const PlotInputs inputs{selected, Settings(state), positions, dims};
     const PlotData& data = plot_cache.Get(inputs, ComputePlot);
     const std::vector<double>& plot_x = data.x;
-    const std::vector<double>(&plot_y)[kCandidateShownDims] = data.y;
+    const std::array<std::vector<double>, kCandidateShownDims>& plot_y = data.y;
     if (plot_fitted != plot_cache.Computations()) {
         const double margin = 0.08 * (data.high - data.low);
         // The first 40 positions show each encoding's pattern; zoom out for all N.

@@ -13,6 +13,7 @@
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -68,7 +69,8 @@ struct CandidatesPanel : Panel {
         }
     };
     struct PlotData {
-        std::vector<double> x, y[kCandidateShownDims];
+        std::vector<double> x;
+        std::array<std::vector<double>, kCandidateShownDims> y;
         double low = 0, high = 1; ///< the values' range over the positions shown at first
     };
     static PlotData ComputePlot(const PlotInputs& inputs);

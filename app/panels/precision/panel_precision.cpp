@@ -20,7 +20,6 @@ namespace {
 
 constexpr PeRecipe kRecipes[3] = {PeRecipe::Float32Code, PeRecipe::Float32AngleDouble,
                                   PeRecipe::PelabCore};
-constexpr double kMarkedPositions[3] = {2048, 1e5, 1e6};
 constexpr int kPointsPerDecade = 20;
 
 // Short names for the legend and the table (the tooltips say what each recipe does).
@@ -122,8 +121,10 @@ PrecisionPanel::Curves PrecisionPanel::ComputeCurves(const CurvesInputs& inputs)
 
 PrecisionPanel::Table PrecisionPanel::ComputeTable(const TableInputs& inputs) {
     Table table;
-    const std::vector<double> positions = {kMarkedPositions[0], kMarkedPositions[1],
-                                           kMarkedPositions[2], inputs.inspect};
+    // The positions where the frameworks were measured (precision_measured.h), so that the
+    // table and the sentence under it speak of the same rows; then the picked one.
+    const std::vector<double> positions = {kMeasuredPositions[0], kMeasuredPositions[1],
+                                           kMeasuredPositions[2], inputs.inspect};
     const auto by_recipe = recipe_error_curves(positions, inputs.d_model, inputs.base);
     for (int row = 0; row < 4; ++row) {
         TableRow& out = table.rows[row];
@@ -156,7 +157,7 @@ void PrecisionPanel::Draw(FrameContext& frame) {
         curves = &CurvesFor(frame.state);
         table = &TableFor(frame.state);
     }
-    const std::vector<double>(&errors)[3] = curves->errors;
+    const std::array<std::vector<double>, 3>& errors = curves->errors;
     const std::vector<double>& positions = curves->positions;
     const float font = ImGui::GetFontSize();
     if (!frame.pictures_first) {
@@ -204,7 +205,7 @@ void PrecisionPanel::DrawControls(FrameContext& frame) {
 
 void PrecisionPanel::DrawPlot(FrameContext& frame, float height, const Curves& curves) {
     const std::vector<double>& positions = curves.positions;
-    const std::vector<double>(&errors)[3] = curves.errors;
+    const std::array<std::vector<double>, 3>& errors = curves.errors;
     view.SetHome(plot::Range{1, 1e6}, plot::Range{1e-9, 1});
     if (!view.has_home) view.Reset();
     plot::PlotConfig config;

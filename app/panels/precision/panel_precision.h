@@ -11,6 +11,7 @@
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,7 @@ struct PrecisionPanel : Panel {
     };
     struct Curves {
         std::vector<double> positions;
-        std::vector<double> errors[3]; ///< by PeRecipe (kRecipes order)
+        std::array<std::vector<double>, 3> errors; ///< by PeRecipe (kRecipes order)
     };
     struct TableInputs {
         int d_model = 0;
