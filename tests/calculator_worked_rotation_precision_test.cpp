@@ -29,7 +29,7 @@ namespace {
 class Formula : public HeadlessApp {
 protected:
     Formula() : HeadlessApp(ImVec2(1920, 1080), /*record=*/true) {}
-    void Present(const char* id) { HeadlessApp::Present(id, 2); }
+    void Present(const char* id, int frames = 2) { HeadlessApp::Present(id, frames); }
 };
 
 // One fixture, named by each test's subject.
@@ -195,6 +195,26 @@ TEST_F(WorkedUi, MatchesThePublishedExample) {
     EXPECT_EQ(r["probe"]["word"], "cat");
     EXPECT_NEAR(r["probe"]["distance"].get<double>(), std::sqrt(static_cast<double>(distance)),
                 1e-12);
+}
+
+// One compute path: the worked example computes its rows and probe once per change, and a still
+// frame or the readouts compute nothing more; an edited cell (through a scene) computes once.
+TEST_F(WorkedUi, ComputesOncePerChange) {
+    WorkedPanel& worked = Get<WorkedPanel>("worked");
+    Present("worked", 4);
+    const long computed = worked.result_cache.Computations();
+    Present("worked", 2);
+    (void)worked.Readouts(state);
+    EXPECT_EQ(worked.result_cache.Computations(), computed);
+    // The probe's sentence is the one the result holds, and names the word it compares.
+    EXPECT_NE(worked.result_cache.Last()->probe.sentence.text.find("cat"), std::string::npos);
+    ASSERT_EQ(app.scene.Apply(R"({"worked_embeddings": {"sat": [0.5, 0.5, 0.5, 0.5]}})"), "");
+    Present("worked", 2);
+    EXPECT_EQ(worked.result_cache.Computations(), computed + 1);
+    const nlohmann::json r = worked.Readouts(state);
+    // "sat"@2: 0.5 + sin(2) in dim 0, 0.5 + cos(2·10000^(−1/2)) in dim 3.
+    EXPECT_NEAR(r["x_final"][2][0].get<double>(), 0.5 + std::sin(2.0), 1e-15);
+    EXPECT_NEAR(r["x_final"][2][3].get<double>(), 0.5 + std::cos(0.02), 1e-15);
 }
 
 // Edited embeddings come and go through scenes; bad ones are refused naming the field, and a

@@ -193,3 +193,28 @@ TEST(HeatmapColours, DivergingMapSurvivesColourBlindness) {
         }
     }
 }
+
+// One compute path: pos A's cell is computed once per change, the marked columns and the
+// readouts show it. At d_model 8, pair 1, pos A 3.7: row 3, ω_1 = 10000^(−1/4) = 0.1, so the
+// values are sin(0.3) and cos(0.3); interleaved columns 2 and 3, concatenated 1 and 5.
+TEST_F(Heatmap, ComputesPosACellOnceAndReportsIt) {
+    state.d_model = 8;
+    state.pair = 1;
+    state.pos_a = 3.7;
+    for (int k = 0; k < 3; ++k)
+        Frame();
+    const long computed = Panel().result_cache.Computations();
+    Frame();
+    nlohmann::json r = Panel().Readouts(state);
+    EXPECT_EQ(Panel().result_cache.Computations(), computed);
+    EXPECT_EQ(r["pos_a_row"], 3);
+    EXPECT_EQ(r["sin_column"], 2);
+    EXPECT_EQ(r["cos_column"], 3);
+    EXPECT_NEAR(r["sin_value"].get<double>(), 0.29552020666133955, 1e-15);
+    EXPECT_NEAR(r["cos_value"].get<double>(), 0.955336489125606, 1e-15);
+    Panel().concatenated = true;
+    r = Panel().Readouts(state);
+    EXPECT_EQ(r["sin_column"], 1);
+    EXPECT_EQ(r["cos_column"], 5);
+    EXPECT_EQ(Panel().result_cache.Computations(), computed) << "a layout is not a new cell";
+}

@@ -631,3 +631,64 @@ TEST_F(Panels4, OrderDemoRunsOncePerChange) {
     Present("order", 2);
     EXPECT_EQ(order.demo_cache.Computations(), runs + 1);
 }
+
+// One compute path: the waves panel computes the selected pair's numbers once per change and
+// its readouts report that result. At d_model 8, base 10 000, pair 2: ω = 10000^(−1/2) = 0.01
+// exactly, the wavelength 200π, and at pos A 50 the angle 0.5.
+TEST_F(Panels4, WavesComputesOnceAndReportsWhatItDraws) {
+    WavesPanel& waves = Get<WavesPanel>("waves");
+    ASSERT_EQ(app.scene.Apply(R"({"d_model": 8, "pair": 2, "pos_a": 50})"), "");
+    Present("waves", 4);
+    const long computed = waves.result_cache.Computations();
+    const long spectra = waves.spectrum_cache.Computations();
+    Present("waves", 2);
+    EXPECT_EQ(waves.result_cache.Computations(), computed) << "a still frame computes nothing";
+    EXPECT_EQ(waves.spectrum_cache.Computations(), spectra);
+    const nlohmann::json r = waves.Readouts(state);
+    EXPECT_EQ(waves.result_cache.Computations(), computed) << "the readouts reuse the result";
+    EXPECT_NEAR(r["omega"].get<double>(), 0.01, 1e-15);
+    EXPECT_NEAR(r["wavelength"].get<double>(), 200 * M_PI, 1e-10);
+    EXPECT_NEAR(r["angle_at_pos_a"].get<double>(), 0.5, 1e-14);
+    EXPECT_NEAR(r["sin_at_pos_a"].get<double>(), 0.479425538604203, 1e-14);
+    EXPECT_NEAR(r["cos_at_pos_a"].get<double>(), 0.8775825618903728, 1e-14);
+    // The slowest pair at d 8 is i = 3: wavelength 2π·10000^(6/8) = 2000π.
+    EXPECT_NEAR(r["slowest_wavelength"].get<double>(), 2000 * M_PI, 1e-9);
+    ASSERT_EQ(waves.spectrum_cache.Last()->omega.size(), 4u);
+    EXPECT_NEAR(waves.spectrum_cache.Last()->omega[2], 0.01, 1e-15);
+    state.pos_a = 51;
+    Present("waves", 2);
+    EXPECT_EQ(waves.result_cache.Computations(), computed + 1);
+    EXPECT_EQ(waves.spectrum_cache.Computations(), spectra) << "ω does not depend on pos A";
+}
+
+// The clocks panel computes its hands once per change; the summary row and the readouts show the
+// same faces: at d_model 4 the two pairs once each (no "middle" face repeating the slowest).
+TEST_F(Panels4, ClocksComputesOnceAndReportsTheFacesItDraws) {
+    ClocksPanel& clocks = Get<ClocksPanel>("clocks");
+    ASSERT_EQ(
+        app.scene.Apply(R"({"d_model": 4, "pair": 1, "pos_a": 50, "pos_b": 100, "shift_k": 10})"),
+        "");
+    app.recorder.rects.clear();
+    Present("clocks", 4);
+    const long computed = clocks.result_cache.Computations();
+    Present("clocks", 2);
+    EXPECT_EQ(clocks.result_cache.Computations(), computed) << "a still frame computes nothing";
+    const nlohmann::json r = clocks.Readouts(state);
+    EXPECT_EQ(clocks.result_cache.Computations(), computed) << "the readouts reuse the result";
+    // Pair 1 of d 4 at base 10 000: ω = 10000^(−2/4) = 0.01.
+    EXPECT_NEAR(r["angle_at_pos_a"].get<double>(), 0.5, 1e-14);
+    EXPECT_NEAR(r["angle_at_pos_b"].get<double>(), 1.0, 1e-14);
+    EXPECT_NEAR(r["shift_arc"].get<double>(), 0.1, 1e-15);
+    ASSERT_EQ(r["summary"].size(), 2u);
+    EXPECT_EQ(r["summary"][0]["face"], "fastest");
+    EXPECT_EQ(r["summary"][1]["face"], "slowest");
+    EXPECT_NEAR(r["summary"][1]["turns_at_pos_a"].get<double>(), 0.5 / (2 * M_PI), 1e-15);
+    EXPECT_NEAR(r["summary"][0]["turns_at_pos_a"].get<double>(), 50 / (2 * M_PI), 1e-12);
+    int faces = 0;
+    for (const auto& [name, rect] : app.recorder.rects)
+        if (name.rfind("clocks.summary_pair_", 0) == 0) ++faces;
+    EXPECT_EQ(faces, 2) << "the drawn summary row has the readouts' faces";
+    state.shift_k = 11;
+    Present("clocks", 2);
+    EXPECT_EQ(clocks.result_cache.Computations(), computed + 1);
+}

@@ -93,7 +93,6 @@ void ClocksPanel::DrawTransport(FrameContext& frame) {
     ImGui::SliderFloat("size", &clock_scale, 0.6f, 2.5f, "%.1fx");
     FormulaTooltip("Size of the clock faces (in present mode they also grow with the window).");
     frame.Record("clocks.size");
-    state.Clamp();
 }
 
 namespace {
@@ -108,12 +107,8 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
                             const char* caption) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
-    double w = 0, lambda = 0;
-    {
-        CoreTimer core_time(frame.stats);
-        w = omega(pair_index, state.d_model, state.base);
-        lambda = wavelength(pair_index, state.d_model, state.base);
-    }
+    const Hand& hand = ResultFor(state).hands[static_cast<std::size_t>(pair_index)];
+    const double w = hand.omega, lambda = hand.wavelength;
     const ImVec2 cell(ClockCellWidth(radius, caption), radius * 2 + font * 2.6f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::PushID(pair_index);
@@ -136,10 +131,10 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
                       ImVec2(centre.x + t.dx * radius * 0.97f, centre.y + t.dy * radius * 0.97f),
                       ImGui::GetColorU32(ImGuiCol_Text, 0.5f), frame.Px(1.0f));
     }
-    const double angle_a = w * state.pos_a;
+    const double angle_a = hand.angle_a;
     if (show_shift && state.shift_k != 0) {
         // The arc from pos A to pos A + k (capped at one turn; more turns are written out).
-        const double sweep = w * state.shift_k;
+        const double sweep = hand.shift_arc;
         const double shown = std::clamp(sweep, -2 * M_PI, 2 * M_PI);
         const int segments = std::max(2, static_cast<int>(std::fabs(shown) / (2 * M_PI) * 48));
         ImVec2 arc[49];
@@ -151,7 +146,7 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
         draw->AddPolyline(arc, segments + 1, frame.Color(Role::ShiftArc), 0, frame.Px(3.0f));
     }
     if (show_b) {
-        const HandTip b = HandDirection(w * state.pos_b);
+        const HandTip b = HandDirection(hand.angle_b);
         draw->AddLine(centre,
                       ImVec2(centre.x + b.dx * radius * 0.78f, centre.y + b.dy * radius * 0.78f),
                       frame.Color(Role::PosB), frame.Px(3.0f));
@@ -178,8 +173,7 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
         ImGui::Text("pos A: angle ω·pos = %.4f rad = %.3f turns", angle_a, angle_a / (2 * M_PI));
         ImGui::Text("hand tip (sin, cos) = (%+.4f, %+.4f)", std::sin(angle_a), std::cos(angle_a));
         if (state.shift_k != 0)
-            ImGui::Text("k = %d turns the hand by ω·k = %.4f rad", state.shift_k,
-                        w * state.shift_k);
+            ImGui::Text("k = %d turns the hand by ω·k = %.4f rad", state.shift_k, hand.shift_arc);
         ImGui::TextDisabled("click: select this pair everywhere");
         ImGui::EndTooltip();
     }
@@ -190,18 +184,8 @@ bool ClocksPanel::DrawClock(FrameContext& frame, int pair_index, float radius,
 void ClocksPanel::DrawSummary(FrameContext& frame) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
-    const int pairs = state.d_model / 2;
-    struct SummaryFace {
-        const char* name;
-        int pair;
-    };
-    // Three distinct pairs when there are three; at d_model 4 the middle pair is the slowest and
-    // at d_model 2 the only pair is both, so each pair is shown once, named for all it is.
-    const SummaryFace three[] = {{"fastest", 0}, {"middle", pairs / 2}, {"slowest", pairs - 1}};
-    const SummaryFace two[] = {{"fastest", 0}, {"slowest", pairs - 1}};
-    const SummaryFace one[] = {{"the only pair", 0}};
-    const SummaryFace* summary = pairs >= 3 ? three : pairs == 2 ? two : one;
-    const int face_count = pairs >= 3 ? 3 : pairs;
+    const std::vector<SummaryFace>& summary = ResultFor(state).summary;
+    const int face_count = static_cast<int>(summary.size());
     // Faces as large as 3.2 em, larger when a presented panel has the height for it, smaller
     // when three do not fit side by side; the faces and the legend wrap when narrow.
     char legend_a[64], legend_b[64], legend_k[64], legend_pair[48];
@@ -337,26 +321,54 @@ void ClocksPanel::AddSceneFields(SceneTable& table) {
     table.Bool("clock_show_shift", "clocks draw the arc of a shift by k", &show_shift);
 }
 
+ClocksPanel::Result ClocksPanel::Compute(const Inputs& inputs) {
+    Result result;
+    const std::vector<double> omegas = frequencies(inputs.d_model, inputs.base);
+    for (std::size_t i = 0; i < omegas.size(); ++i) {
+        Hand hand;
+        hand.omega = omegas[i];
+        hand.wavelength = wavelength(static_cast<int>(i), inputs.d_model, inputs.base);
+        hand.angle_a = hand.omega * inputs.pos_a;
+        hand.angle_b = hand.omega * inputs.pos_b;
+        hand.shift_arc = hand.omega * inputs.shift_k;
+        result.hands.push_back(hand);
+    }
+    const int pairs = inputs.d_model / 2;
+    if (pairs >= 3)
+        result.summary = {{"fastest", 0}, {"middle", pairs / 2}, {"slowest", pairs - 1}};
+    else if (pairs == 2)
+        result.summary = {{"fastest", 0}, {"slowest", 1}};
+    else
+        result.summary = {{"the only pair", 0}};
+    return result;
+}
+
+const ClocksPanel::Result& ClocksPanel::ResultFor(const AppState& state) const {
+    return result_cache.Get(
+        Inputs{state.d_model, state.shift_k, state.base, state.pos_a, state.pos_b}, Compute);
+}
+
 nlohmann::json ClocksPanel::Readouts(const AppState& state) const {
-    const int pairs = state.d_model / 2;
-    const double w = omega(state.pair, state.d_model, state.base);
-    const double angle = w * state.pos_a;
+    const Result& result = ResultFor(state);
+    const Hand& hand = result.hands[static_cast<std::size_t>(state.pair)];
     nlohmann::json summary = nlohmann::json::array();
-    for (int pair : {0, pairs / 2, pairs - 1})
-        summary.push_back({{"pair", pair},
-                           {"wavelength", wavelength(pair, state.d_model, state.base)},
-                           {"turns_at_pos_a",
-                            omega(pair, state.d_model, state.base) * state.pos_a / (2 * M_PI)}});
+    for (const SummaryFace& face : result.summary) {
+        const Hand& shown = result.hands[static_cast<std::size_t>(face.pair)];
+        summary.push_back({{"face", face.name},
+                           {"pair", face.pair},
+                           {"wavelength", shown.wavelength},
+                           {"turns_at_pos_a", shown.angle_a / (2 * M_PI)}});
+    }
     return {{"pair", state.pair},
-            {"angle_at_pos_a", angle},
-            {"angle_at_pos_a_mod_2pi", std::fmod(angle, 2 * M_PI)},
-            {"hand_tip_at_pos_a", {std::sin(angle), std::cos(angle)}},
-            {"angle_at_pos_b", w * state.pos_b},
-            {"shift_arc", w * state.shift_k},
+            {"angle_at_pos_a", hand.angle_a},
+            {"angle_at_pos_a_mod_2pi", std::fmod(hand.angle_a, 2 * M_PI)},
+            {"hand_tip_at_pos_a", {std::sin(hand.angle_a), std::cos(hand.angle_a)}},
+            {"angle_at_pos_b", hand.angle_b},
+            {"shift_arc", hand.shift_arc},
             {"summary", summary}};
 }
 
-std::vector<std::string> ClocksPanel::WidgetNames() const {
+std::vector<std::string> ClocksPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"clocks.grid",    "clocks.legend",   "clocks.minus_one",       "clocks.pair_3",
             "clocks.play",    "clocks.plus_one", "clocks.pos_a",           "clocks.pos_b",

@@ -3,6 +3,9 @@
 #pragma once
 
 #include "panels/panel.h"
+#include "widgets/cached.h"
+
+#include <vector>
 
 namespace pelab {
 
@@ -12,10 +15,40 @@ struct ClocksPanel : Panel {
     bool show_b = true;
     bool show_shift = true;
 
+    /// Every hand the panel draws, computed once per change of d_model, base, the positions or
+    /// k: the faces, their tooltips and Readouts all show this one result.
+    struct Inputs {
+        int d_model = 0, shift_k = 0;
+        double base = 0, pos_a = 0, pos_b = 0;
+        bool operator==(const Inputs& o) const {
+            return d_model == o.d_model && shift_k == o.shift_k && base == o.base &&
+                   pos_a == o.pos_a && pos_b == o.pos_b;
+        }
+    };
+    struct Hand {
+        double omega = 0, wavelength = 0;
+        double angle_a = 0, angle_b = 0; ///< ω·pos A, ω·pos B (radians, not reduced)
+        double shift_arc = 0;            ///< ω·k: the turn a shift by k adds
+    };
+    /// A face of the summary row: the fastest, middle and slowest pairs, each pair once (at
+    /// d_model 4 the middle pair is the slowest, at d_model 2 the only pair is both).
+    struct SummaryFace {
+        const char* name;
+        int pair;
+    };
+    struct Result {
+        std::vector<Hand> hands; ///< hands[i]: pair i
+        std::vector<SummaryFace> summary;
+    };
+    static Result Compute(const Inputs& inputs);
+    const Result& ResultFor(const AppState& state) const;
+    mutable Cached<Inputs, Result> result_cache;
+
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
 
 private:
     void DrawTransport(FrameContext& frame);

@@ -164,12 +164,13 @@ void HeatmapPanel::DrawHeatmap(FrameContext& frame, const char* id, bool concate
     request.concatenated = concatenated_layout;
     DrawGpuPicture(frame, p, view, slot, request, grey, gpu_error, "heatmap");
     // pos A and pos B rows, and the selected pair's two columns.
-    if (state.pos_a < max_len)
-        p.HLine(std::floor(state.pos_a) + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
+    const Result& result = ResultFor(state);
+    if (result.pos_a_row < max_len)
+        p.HLine(result.pos_a_row + 0.5, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
     if (state.pos_b < max_len)
         p.HLine(std::floor(state.pos_b) + 0.5, frame.Color(Role::PosB), "pos B", frame.Px(2.0f));
-    for (const bool is_cos : {false, true}) {
-        const int dim = LayoutDimension(state.pair, is_cos, state.d_model, concatenated_layout);
+    const int layout = concatenated_layout ? 1 : 0;
+    for (const int dim : {result.sin_column[layout], result.cos_column[layout]}) {
         p.VLine(dim, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
         p.VLine(dim + 1, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
     }
@@ -234,16 +235,34 @@ void HeatmapPanel::AddSceneFields(SceneTable& table) {
                [this] { return nlohmann::json(fitted_colours ? "fitted" : "fixed"); }});
 }
 
+HeatmapPanel::Result HeatmapPanel::Compute(const Inputs& inputs) {
+    Result result;
+    result.pos_a_row = static_cast<int>(std::floor(inputs.pos_a));
+    for (const int layout : {0, 1}) {
+        result.sin_column[layout] =
+            LayoutDimension(inputs.pair, false, inputs.d_model, layout == 1);
+        result.cos_column[layout] = LayoutDimension(inputs.pair, true, inputs.d_model, layout == 1);
+    }
+    result.sin_value = pe_value(result.pos_a_row, 2 * inputs.pair, inputs.d_model, inputs.base);
+    result.cos_value = pe_value(result.pos_a_row, 2 * inputs.pair + 1, inputs.d_model, inputs.base);
+    return result;
+}
+
+const HeatmapPanel::Result& HeatmapPanel::ResultFor(const AppState& state) const {
+    return result_cache.Get(Inputs{state.d_model, state.pair, state.base, state.pos_a}, Compute);
+}
+
 nlohmann::json HeatmapPanel::Readouts(const AppState& state) const {
     // The cell under pos A in the selected pair, in both layouts: same value, other column.
-    const int pos = static_cast<int>(std::floor(state.pos_a));
+    const Result& result = ResultFor(state);
+    const int layout = concatenated ? 1 : 0;
     return {{"max_len", max_len},
             {"layout", concatenated ? "concatenated" : "interleaved"},
-            {"pos_a_row", pos},
-            {"sin_column", LayoutDimension(state.pair, false, state.d_model, concatenated)},
-            {"cos_column", LayoutDimension(state.pair, true, state.d_model, concatenated)},
-            {"sin_value", pe_value(pos, 2 * state.pair, state.d_model, state.base)},
-            {"cos_value", pe_value(pos, 2 * state.pair + 1, state.d_model, state.base)},
+            {"pos_a_row", result.pos_a_row},
+            {"sin_column", result.sin_column[layout]},
+            {"cos_column", result.cos_column[layout]},
+            {"sin_value", result.sin_value},
+            {"cos_value", result.cos_value},
             // What the similarity picture's colour map ends at, as last drawn (±1 when fixed or
             // never drawn).
             {"similarity_colours",
@@ -252,7 +271,7 @@ nlohmann::json HeatmapPanel::Readouts(const AppState& state) const {
               {"high", colour_high}}}};
 }
 
-std::vector<std::string> HeatmapPanel::WidgetNames() const {
+std::vector<std::string> HeatmapPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"heatmap.both_layouts",      "heatmap.grey",       "heatmap.layout",
             "heatmap.max_len",           "heatmap.picture",    "heatmap.plot",

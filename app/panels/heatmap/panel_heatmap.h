@@ -7,6 +7,7 @@
 #pragma once
 
 #include "panels/panel.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 
 #include <string>
@@ -33,10 +34,30 @@ struct HeatmapPanel : Panel {
     int view_d_model = 0, view_max_len = 0; ///< what the home view was fitted to
     std::string gpu_error;                  ///< why the picture is missing, if it is
 
+    /// The CPU's numbers beside the GPU's picture: the cell of pos A's row in the selected pair,
+    /// its columns in both layouts, computed once per change; the marked columns and Readouts
+    /// show this one result (hovered cells are computed as they are hovered).
+    struct Inputs {
+        int d_model = 0, pair = 0;
+        double base = 0, pos_a = 0;
+        bool operator==(const Inputs& o) const {
+            return d_model == o.d_model && pair == o.pair && base == o.base && pos_a == o.pos_a;
+        }
+    };
+    struct Result {
+        int pos_a_row = 0;
+        int sin_column[2] = {0, 0}, cos_column[2] = {0, 0}; ///< [0] interleaved, [1] concatenated
+        double sin_value = 0, cos_value = 0;
+    };
+    static Result Compute(const Inputs& inputs);
+    const Result& ResultFor(const AppState& state) const;
+    mutable Cached<Inputs, Result> result_cache;
+
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
 
 private:
     void DrawControls(FrameContext& frame);

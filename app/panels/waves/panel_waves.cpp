@@ -109,14 +109,15 @@ void WavesPanel::DrawControls(FrameContext& frame) {
         {
             // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
             // wavelength is 2π·base^((d−2)/d), not 2π·base (that would be i = d/2).
-            const int slowest = state.d_model / 2 - 1;
+            const Result& result = ResultFor(state);
+            const int slowest = result.slowest_pair;
             char help[256];
             std::snprintf(
                 help, sizeof help,
                 "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
                 "pair, i = %d, needs 2π·%s^(%d/%d) = %s positions for one turn.",
                 slowest, ShownNumber(state.base).c_str(), 2 * slowest, state.d_model,
-                ShownNumber(wavelength(slowest, state.d_model, state.base)).c_str());
+                ShownNumber(result.slowest_wavelength).c_str());
             HelpMarker(help);
         }
     };
@@ -153,19 +154,15 @@ void WavesPanel::DrawControls(FrameContext& frame) {
     }
     PlayControls(frame, row, "waves");
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
-    state.Clamp();
 }
 
 void WavesPanel::DrawReadouts(FrameContext& frame) {
     AppState& state = frame.state;
-    CoreTimer core_time(frame.stats);
     const int i = state.pair, d = state.d_model;
-    const double exp = exponent(i, d);
-    const double denom = denominator(i, d, state.base);
-    const double w = omega(i, d, state.base);
-    const double lambda = wavelength(i, d, state.base);
+    const Result& result = ResultFor(state);
+    const double exp = result.exponent, denom = result.denominator, w = result.omega;
+    const double lambda = result.wavelength, angle = result.angle;
     const double visible = wave_view.has_home ? wave_view.x.Size() : kDefaultVisibleSpan;
-    const double angle = w * state.pos_a;
     char formula[256];
     char dims[96];
     std::snprintf(dims, sizeof dims, "pair %d: dims %d (sin), %d (cos)", i, 2 * i, 2 * i + 1);
@@ -195,10 +192,10 @@ void WavesPanel::DrawReadouts(FrameContext& frame) {
     ReadoutRow("angle at pos A", formula, "%.4f rad", angle);
     std::snprintf(formula, sizeof formula, "PE(pos A, %d) = sin(ω_i · pos A) = sin(%.8g)", 2 * i,
                   angle);
-    ReadoutRow("sin at pos A", formula, "%+.6f", std::sin(angle));
+    ReadoutRow("sin at pos A", formula, "%+.6f", result.sin_at_pos_a);
     std::snprintf(formula, sizeof formula, "PE(pos A, %d) = cos(ω_i · pos A) = cos(%.8g)",
                   2 * i + 1, angle);
-    ReadoutRow("cos at pos A", formula, "%+.6f", std::cos(angle));
+    ReadoutRow("cos at pos A", formula, "%+.6f", result.cos_at_pos_a);
     ImGui::EndTable();
     ImGui::Spacing();
     WrappedText("Small i: a fast wave that tells neighbouring positions apart. Large i: a "
@@ -216,8 +213,7 @@ void WavesPanel::FitWavelengths(const AppState& state) {
                             ShownNumber(state.base, 17);
     if (key == fitted_for) return; // fitted already: a zoom or pan since then stays
     fitted_for = key;
-    const double span =
-        std::min(2.0 * wavelength(state.pair, state.d_model, state.base), kUiMaxPosition);
+    const double span = std::min(2.0 * ResultFor(state).wavelength, kUiMaxPosition);
     wave_view.x = plot::Range{0.0, span};
     followed_pos_a = state.pos_a;
 }
@@ -275,7 +271,8 @@ void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
         DrawManyWaves(frame, height);
         return;
     }
-    const double w = omega(state.pair, state.d_model, state.base);
+    const Result& result = ResultFor(state);
+    const double w = result.omega;
     wave_view.SetHome(plot::Range{0.0, kDefaultVisibleSpan}, plot::Range{-1.25, 1.25});
     FitWavelengths(state);
     FollowPosA(frame);
@@ -322,8 +319,8 @@ void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
     }
     p.HLine(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.4f));
     p.VLine(state.pos_a, frame.Color(Role::PosA), "pos A", frame.Px(2.0f));
-    const double cursor_x[] = {state.pos_a}, cursor_sin[] = {std::sin(w * state.pos_a)},
-                 cursor_cos[] = {std::cos(w * state.pos_a)};
+    const double cursor_x[] = {state.pos_a}, cursor_sin[] = {result.sin_at_pos_a},
+                 cursor_cos[] = {result.cos_at_pos_a};
     p.Markers("##cursor sin", cursor_x, cursor_sin, 1, frame.Color(Role::Sin), frame.Px(6.0f));
     p.Markers("##cursor cos", cursor_x, cursor_cos, 1, frame.Color(Role::Cos), frame.Px(5.5f),
               plot::Marker::Square);
@@ -334,20 +331,12 @@ void WavesPanel::DrawWavePlot(FrameContext& frame, float height) {
 void WavesPanel::DrawSpectrum(FrameContext& frame, float height) {
     AppState& state = frame.state;
     const int pairs = state.d_model / 2;
-    std::vector<double> omegas;
-    {
-        CoreTimer core_time(frame.stats);
-        omegas = frequencies(state.d_model, state.base);
-    }
-    spectrum_pair.resize(pairs);
-    spectrum_omega.assign(omegas.begin(), omegas.end());
-    for (int k = 0; k < pairs; ++k)
-        spectrum_pair[k] = k;
+    const Spectrum& spectrum = SpectrumFor(state);
+    const std::vector<double>& omegas = spectrum.omega;
     const double slowest = omegas.back();
-    if (spectrum_d_model != state.d_model || spectrum_base != state.base) {
+    if (spectrum_fitted != spectrum_cache.Computations()) {
         spectrum_view.Refit(plot::Range{-0.5, pairs - 0.5}, plot::Range{slowest / 2, 2.0});
-        spectrum_d_model = state.d_model;
-        spectrum_base = state.base;
+        spectrum_fitted = spectrum_cache.Computations();
     }
     spectrum_view.SetHome(plot::Range{-0.5, pairs - 0.5}, plot::Range{slowest / 2, 2.0});
     plot::PlotConfig config;
@@ -361,7 +350,7 @@ void WavesPanel::DrawSpectrum(FrameContext& frame, float height) {
     plot::Plot p;
     if (!p.Begin("##spectrum", spectrum_view, ImVec2(-1, height), config)) return;
     frame.Record("waves.spectrum");
-    p.Line("ω_i", spectrum_pair.data(), spectrum_omega.data(), pairs, frame.Color(Role::Accent),
+    p.Line("ω_i", spectrum.pair.data(), omegas.data(), pairs, frame.Color(Role::Accent),
            frame.Px(2.0f));
     const double chosen_x[] = {static_cast<double>(state.pair)}, chosen_y[] = {omegas[state.pair]};
     p.VLine(state.pair, frame.Color(Role::PosA), nullptr, frame.Px(1.0f));
@@ -431,7 +420,7 @@ void WavesPanel::DrawManyWaves(FrameContext& frame, float height) {
             pair == state.pair ? frame.Color(Role::Highlight) : frame.Color(Role::Sin);
         p.HLine(centre, ImGui::GetColorU32(ImGuiCol_Text, 0.15f));
         p.Line("##lane", sample_x.data(), lane_y.data(), samples, colour, frame.Px(2.0f));
-        const double w = omega(pair, state.d_model, state.base);
+        const double w = SpectrumFor(state).omega[pair];
         const double dot_x[] = {state.pos_a}, dot_y[] = {centre + 0.42 * std::sin(w * state.pos_a)};
         p.Markers("##dot", dot_x, dot_y, 1, frame.Color(Role::PosA), frame.Px(5.0f));
         std::snprintf(label, sizeof label, "dim %d: %+.3f", 2 * pair, std::sin(w * state.pos_a));
@@ -461,22 +450,53 @@ void WavesPanel::AddSceneFields(SceneTable& table) {
                &fit_wavelengths);
 }
 
-nlohmann::json WavesPanel::Readouts(const AppState& state) const {
-    const int i = state.pair, d = state.d_model;
-    const double w = omega(i, d, state.base);
-    return {{"pair", i},
-            {"dims", {2 * i, 2 * i + 1}},
-            {"exponent", exponent(i, d)},
-            {"denominator", denominator(i, d, state.base)},
-            {"omega", w},
-            {"wavelength", wavelength(i, d, state.base)},
-            {"angle_at_pos_a", w * state.pos_a},
-            {"sin_at_pos_a", std::sin(w * state.pos_a)},
-            {"cos_at_pos_a", std::cos(w * state.pos_a)},
-            {"slowest_wavelength", wavelength(d / 2 - 1, d, state.base)}};
+WavesPanel::Result WavesPanel::Compute(const Inputs& inputs) {
+    const int i = inputs.pair, d = inputs.d_model;
+    Result result;
+    result.exponent = exponent(i, d);
+    result.denominator = denominator(i, d, inputs.base);
+    result.omega = omega(i, d, inputs.base);
+    result.wavelength = wavelength(i, d, inputs.base);
+    result.angle = result.omega * inputs.pos_a;
+    result.sin_at_pos_a = std::sin(result.angle);
+    result.cos_at_pos_a = std::cos(result.angle);
+    result.slowest_pair = d / 2 - 1;
+    result.slowest_wavelength = wavelength(result.slowest_pair, d, inputs.base);
+    return result;
 }
 
-std::vector<std::string> WavesPanel::WidgetNames() const {
+const WavesPanel::Result& WavesPanel::ResultFor(const AppState& state) const {
+    return result_cache.Get(Inputs{state.d_model, state.pair, state.base, state.pos_a}, Compute);
+}
+
+WavesPanel::Spectrum WavesPanel::ComputeSpectrum(const SpectrumInputs& inputs) {
+    Spectrum spectrum;
+    spectrum.omega = frequencies(inputs.d_model, inputs.base);
+    for (std::size_t k = 0; k < spectrum.omega.size(); ++k)
+        spectrum.pair.push_back(static_cast<double>(k));
+    return spectrum;
+}
+
+const WavesPanel::Spectrum& WavesPanel::SpectrumFor(const AppState& state) {
+    return spectrum_cache.Get(SpectrumInputs{state.d_model, state.base}, ComputeSpectrum);
+}
+
+nlohmann::json WavesPanel::Readouts(const AppState& state) const {
+    const Result& result = ResultFor(state);
+    const int i = state.pair;
+    return {{"pair", i},
+            {"dims", {2 * i, 2 * i + 1}},
+            {"exponent", result.exponent},
+            {"denominator", result.denominator},
+            {"omega", result.omega},
+            {"wavelength", result.wavelength},
+            {"angle_at_pos_a", result.angle},
+            {"sin_at_pos_a", result.sin_at_pos_a},
+            {"cos_at_pos_a", result.cos_at_pos_a},
+            {"slowest_wavelength", result.slowest_wavelength}};
+}
+
+std::vector<std::string> WavesPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"waves.base",       "waves.d_model",         "waves.fit",         "waves.lanes",
             "waves.many_waves", "waves.many_waves_plot", "waves.pair_slider", "waves.pin_view",

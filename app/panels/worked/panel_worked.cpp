@@ -39,13 +39,16 @@ Role PeRole() {
 
 void WorkedPanel::Draw(FrameContext& frame) {
     marked_pe = marked_final = 0;
-    std::string why;
-    const std::vector<std::string> tokens = Tokens(&why);
-    sentence_note = why;
+    sentence_note = ResultFor(frame.state).why;
     if (BeginControls(frame)) {
-        DrawControls(frame, tokens);
+        DrawControls(frame, ResultFor(frame.state).tokens);
         EndControls(frame);
     }
+    // A copy, taken after the controls: an edited cell changes the inputs while the tables are
+    // drawn, and the next frame shows its result.
+    const Result shown = ResultFor(frame.state);
+    const std::vector<std::string>& tokens = shown.tokens;
+    sentence_note = shown.why;
     if (tokens.empty()) {
         ErrorText(frame, ("Sentence not used: " + sentence_note + ".").c_str());
         return;
@@ -76,10 +79,10 @@ void WorkedPanel::Draw(FrameContext& frame) {
     ImGui::PushStyleVar(ImGuiStyleVar_CellPadding,
                         ImVec2(ImGui::GetStyle().CellPadding.x, padding_y));
     // A short window shows the result first (its bars tell the two parts apart), then the parts.
-    if (frame.pictures_first) DrawFinalTable(frame, tokens);
-    DrawEmbeddingTable(frame, tokens);
-    DrawPeTable(frame, static_cast<int>(tokens.size()));
-    if (!frame.pictures_first) DrawFinalTable(frame, tokens);
+    if (frame.pictures_first) DrawFinalTable(frame, shown);
+    DrawEmbeddingTable(frame, shown);
+    DrawPeTable(frame, shown);
+    if (!frame.pictures_first) DrawFinalTable(frame, shown);
     ImGui::PopStyleVar();
     // Only the cells marked on screen (counted while drawing) are named.
     if (marked_final > 0)
@@ -90,7 +93,7 @@ void WorkedPanel::Draw(FrameContext& frame) {
         MutedWrappedText(
             "* the published example prints 0.999 in the marked PE cells: it cut the digits "
             "off instead of rounding (hover a cell).");
-    DrawProbe(frame, tokens);
+    DrawProbe(frame, shown);
     ImGui::EndChild();
 }
 
@@ -163,7 +166,8 @@ bool WorkedPanel::BeginDimTable(const char* id, const char* first_header) const 
     return true;
 }
 
-void WorkedPanel::DrawEmbeddingTable(FrameContext& frame, const std::vector<std::string>& tokens) {
+void WorkedPanel::DrawEmbeddingTable(FrameContext& frame, const Result& shown) {
+    const std::vector<std::string>& tokens = shown.tokens;
     ImGui::TextColored(frame.ColorVec(EmbeddingRole()), "token_embedding");
     ImGui::SameLine();
     MutedWrappedText("(click a cell to edit; Enter to keep)");
@@ -173,7 +177,7 @@ void WorkedPanel::DrawEmbeddingTable(FrameContext& frame, const std::vector<std:
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::Text("\"%s\"", tokens[row].c_str());
-        const std::vector<double> values = Embedding(tokens[row]);
+        const std::vector<double>& values = shown.rows[row].embedding;
         for (int dim = 0; dim < d; ++dim) {
             ImGui::TableNextColumn();
             ImGui::PushID(row * kWorkedMaxDModel + dim);
@@ -202,7 +206,8 @@ void WorkedPanel::DrawEmbeddingTable(FrameContext& frame, const std::vector<std:
     ImGui::EndTable();
 }
 
-void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
+void WorkedPanel::DrawPeTable(FrameContext& frame, const Result& shown) {
+    const int rows = static_cast<int>(shown.rows.size());
     const AppState& state = frame.state;
     const int d = worked_d_model;
     ImGui::TextColored(frame.ColorVec(PeRole()), "positional_encoding");
@@ -221,7 +226,7 @@ void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
         ImGui::Text("pos %d", pos);
         for (int dim = 0; dim < d; ++dim) {
             ImGui::TableNextColumn();
-            const double value = pe_value(pos, dim, d, state.base);
+            const double value = shown.rows[pos].pe[dim];
             const double printed = document ? WorkedDocumentPe(pos, dim) : kNone;
             const bool differs = !std::isnan(printed) && Rounded3(value) != printed;
             marked_pe += differs ? 1 : 0;
@@ -243,7 +248,8 @@ void WorkedPanel::DrawPeTable(FrameContext& frame, int rows) {
     ImGui::EndTable();
 }
 
-void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::string>& tokens) {
+void WorkedPanel::DrawFinalTable(FrameContext& frame, const Result& shown) {
+    const std::vector<std::string>& tokens = shown.tokens;
     const AppState& state = frame.state;
     const int d = worked_d_model;
     ImGui::TextUnformatted("X_final =");
@@ -263,11 +269,11 @@ void WorkedPanel::DrawFinalTable(FrameContext& frame, const std::vector<std::str
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::Text("\"%s\"@%d", tokens[row].c_str(), row);
-        const std::vector<double> embedding = Embedding(tokens[row]);
+        const Row& values = shown.rows[row];
         for (int dim = 0; dim < d; ++dim) {
             ImGui::TableNextColumn();
-            const double e = embedding[dim], pe = pe_value(row, dim, d, state.base);
-            const double x = e + pe;
+            const double e = values.embedding[dim], pe = values.pe[dim];
+            const double x = values.x[dim];
             const double printed = document ? WorkedDocumentFinal(row, dim) : kNone;
             const bool differs = !std::isnan(printed) && Rounded3(x) != printed;
             marked_final += differs ? 1 : 0;
@@ -354,18 +360,17 @@ Explanation ProbeSentence(const std::string& word, int there, int elsewhere, int
     return out;
 }
 
-void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>& tokens) {
-    const AppState& state = frame.state;
-    const int d = worked_d_model;
-    const std::string& word = tokens[probe_token];
-    const int there = probe_token, elsewhere = probe_position;
-    const std::vector<double> embedding = Embedding(word);
-    std::vector<double> dims(d), here(d), other(d), here_x(d), other_x(d);
+void WorkedPanel::DrawProbe(FrameContext& frame, const Result& shown) {
+    const int d = static_cast<int>(shown.probe.here.size());
+    const Probe& probe = shown.probe;
+    const std::string& word = shown.tokens[probe.word];
+    const int there = probe.word, elsewhere = probe_position;
+    const std::vector<double>& embedding = shown.rows[probe.word].embedding;
+    const std::vector<double>&here = probe.here, &other = probe.other;
+    std::vector<double> dims(d), here_x(d), other_x(d);
     double low = 0, high = 0;
     for (int dim = 0; dim < d; ++dim) {
         dims[dim] = dim;
-        here[dim] = embedding[dim] + pe_value(there, dim, d, state.base);
-        other[dim] = embedding[dim] + pe_value(elsewhere, dim, d, state.base);
         here_x[dim] = dim - 0.2;
         other_x[dim] = dim + 0.2;
         low = std::min({low, here[dim], other[dim], embedding[dim]});
@@ -373,8 +378,7 @@ void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>&
     }
     ImGui::Separator();
     char line[512];
-    std::snprintf(line, sizeof line, "%s",
-                  ProbeSentence(word, there, elsewhere, d, state.base).text.c_str());
+    std::snprintf(line, sizeof line, "%s", probe.sentence.text.c_str());
     WrappedText(line);
     frame.Record("worked.probe");
     // The two rows as bars per dimension, the shared embedding as dots.
@@ -401,7 +405,7 @@ void WorkedPanel::DrawProbe(FrameContext& frame, const std::vector<std::string>&
     p.End();
 }
 
-std::vector<std::string> WorkedPanel::WidgetNames() const {
+std::vector<std::string> WorkedPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"worked.d_model",    "worked.embedding_0_0", "worked.embedding_1_0",
             "worked.final_1_0",  "worked.final_table",   "worked.pe_1_3",

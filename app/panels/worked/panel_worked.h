@@ -7,6 +7,7 @@
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
+#include "widgets/cached.h"
 #include "widgets/plot.h"
 
 #include <imgui.h>
@@ -46,22 +47,59 @@ struct WorkedPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
 
     /// The words as typed (case kept for display), split at ASCII spaces; empty when the
     /// sentence is refused (then *why says why).
     std::vector<std::string> Tokens(std::string* why = nullptr) const;
+    static std::vector<std::string> TokensOf(const std::string& sentence, std::string* why);
     /// A word's embedding at the current width: the edited values, else the default.
     std::vector<double> Embedding(const std::string& word) const;
+    static std::vector<double>
+    EmbeddingOf(const std::string& word, int d_model,
+                const std::map<std::string, std::vector<double>>& edited);
+
+    /// Every number the panel shows, computed once per change of the sentence, the width, the
+    /// base, an edited cell or the probe: the three tables, the probe's chart and sentence, and
+    /// Readouts all show this one result.
+    struct Inputs {
+        std::string sentence;
+        int d_model = 0, probe_token = 0, probe_position = 0;
+        double base = 0;
+        std::map<std::string, std::vector<double>> edited;
+        bool operator==(const Inputs& o) const {
+            return sentence == o.sentence && d_model == o.d_model && probe_token == o.probe_token &&
+                   probe_position == o.probe_position && base == o.base && edited == o.edited;
+        }
+    };
+    struct Row {
+        std::vector<double> embedding, pe, x; ///< x = embedding + pe, per dimension
+    };
+    struct Probe {
+        int word = 0;                    ///< the word's index (its own position)
+        std::vector<double> here, other; ///< its X row at its position and at probe_position
+        double distance = 0;             ///< |here − other|
+        Explanation sentence;
+    };
+    struct Result {
+        std::vector<std::string> tokens; ///< empty when the sentence is refused
+        std::string why;                 ///< why it was refused
+        std::vector<Row> rows;           ///< one per token
+        Probe probe;                     ///< when there are tokens
+    };
+    static Result Compute(const Inputs& inputs);
+    const Result& ResultFor(const AppState& state) const;
+    mutable Cached<Inputs, Result> result_cache;
 
 private:
     void DrawControls(FrameContext& frame, const std::vector<std::string>& tokens);
     /// A table of "first_header" + one column per dimension, at this frame's widths.
     bool BeginDimTable(const char* id, const char* first_header) const;
-    void DrawEmbeddingTable(FrameContext& frame, const std::vector<std::string>& tokens);
-    void DrawPeTable(FrameContext& frame, int rows);
-    void DrawFinalTable(FrameContext& frame, const std::vector<std::string>& tokens);
-    void DrawProbe(FrameContext& frame, const std::vector<std::string>& tokens);
+    void DrawEmbeddingTable(FrameContext& frame, const Result& shown);
+    void DrawPeTable(FrameContext& frame, const Result& shown);
+    void DrawFinalTable(FrameContext& frame, const Result& shown);
+    void DrawProbe(FrameContext& frame, const Result& shown);
 };
 
 /// The key of a word in the embedding table: ASCII letters lower-cased ("The" and "the" share).

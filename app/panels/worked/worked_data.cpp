@@ -49,6 +49,10 @@ double WorkedDocumentFinal(int row, int dim) {
 }
 
 std::vector<std::string> WorkedPanel::Tokens(std::string* why) const {
+    return TokensOf(sentence, why);
+}
+
+std::vector<std::string> WorkedPanel::TokensOf(const std::string& sentence, std::string* why) {
     try {
         tokenize(sentence); // UTF-8, length and emptiness checks
     } catch (const InvalidArgument& e) {
@@ -75,6 +79,12 @@ std::vector<std::string> WorkedPanel::Tokens(std::string* why) const {
 }
 
 std::vector<double> WorkedPanel::Embedding(const std::string& word) const {
+    return EmbeddingOf(word, worked_d_model, edited);
+}
+
+std::vector<double>
+WorkedPanel::EmbeddingOf(const std::string& word, int worked_d_model,
+                         const std::map<std::string, std::vector<double>>& edited) {
     const std::string key = WorkedKey(word);
     std::vector<double> row(static_cast<std::size_t>(worked_d_model));
     const auto found = edited.find(key);
@@ -123,43 +133,62 @@ void WorkedPanel::AddSceneFields(SceneTable& table) {
          [this] { return nlohmann::json(edited); }});
 }
 
+WorkedPanel::Result WorkedPanel::Compute(const Inputs& inputs) {
+    Result result;
+    result.tokens = TokensOf(inputs.sentence, &result.why);
+    const int d = inputs.d_model;
+    const auto x_row = [&](const std::vector<double>& embedding, int pos) {
+        Row row;
+        row.embedding = embedding;
+        for (int dim = 0; dim < d; ++dim) {
+            row.pe.push_back(pe_value(pos, dim, d, inputs.base));
+            row.x.push_back(embedding[dim] + row.pe.back());
+        }
+        return row;
+    };
+    for (int pos = 0; pos < static_cast<int>(result.tokens.size()); ++pos)
+        result.rows.push_back(x_row(EmbeddingOf(result.tokens[pos], d, inputs.edited), pos));
+    if (result.tokens.empty()) return result;
+    // The same word at another position: the same embedding, another PE row.
+    Probe& probe = result.probe;
+    probe.word = std::clamp(inputs.probe_token, 0, static_cast<int>(result.tokens.size()) - 1);
+    probe.here = result.rows[probe.word].x;
+    probe.other = x_row(result.rows[probe.word].embedding, inputs.probe_position).x;
+    double distance_squared = 0;
+    for (int dim = 0; dim < d; ++dim)
+        distance_squared +=
+            (probe.here[dim] - probe.other[dim]) * (probe.here[dim] - probe.other[dim]);
+    probe.distance = std::sqrt(distance_squared);
+    probe.sentence =
+        ProbeSentence(result.tokens[probe.word], probe.word, inputs.probe_position, d, inputs.base);
+    return result;
+}
+
+const WorkedPanel::Result& WorkedPanel::ResultFor(const AppState& state) const {
+    return result_cache.Get(
+        Inputs{sentence, worked_d_model, probe_token, probe_position, state.base, edited}, Compute);
+}
+
 nlohmann::json WorkedPanel::Readouts(const AppState& state) const {
-    const std::vector<std::string> tokens = Tokens();
+    const Result& shown = ResultFor(state);
     nlohmann::json embeddings = nlohmann::json::array(), pe = nlohmann::json::array(),
                    final_rows = nlohmann::json::array();
-    for (int row = 0; row < static_cast<int>(tokens.size()); ++row) {
-        const std::vector<double> e = Embedding(tokens[row]);
-        std::vector<double> p(static_cast<std::size_t>(worked_d_model)), x(p.size());
-        for (int dim = 0; dim < worked_d_model; ++dim) {
-            p[dim] = pe_value(row, dim, worked_d_model, state.base);
-            x[dim] = e[dim] + p[dim];
-        }
-        embeddings.push_back(e);
-        pe.push_back(p);
-        final_rows.push_back(x);
+    for (const Row& row : shown.rows) {
+        embeddings.push_back(row.embedding);
+        pe.push_back(row.pe);
+        final_rows.push_back(row.x);
     }
-    nlohmann::json result = {{"tokens", tokens},
+    nlohmann::json result = {{"tokens", shown.tokens},
                              {"d_model", worked_d_model},
                              {"embeddings", embeddings},
                              {"pe", pe},
                              {"x_final", final_rows}};
-    if (!tokens.empty()) {
-        // The same word at another position: same embedding, another PE row.
-        const int word = std::clamp(probe_token, 0, static_cast<int>(tokens.size()) - 1);
-        const std::vector<double> e = Embedding(tokens[word]);
-        std::vector<double> other(e.size());
-        double distance_squared = 0;
-        for (int dim = 0; dim < worked_d_model; ++dim) {
-            other[dim] = e[dim] + pe_value(probe_position, dim, worked_d_model, state.base);
-            const double here = e[dim] + pe_value(word, dim, worked_d_model, state.base);
-            distance_squared += (here - other[dim]) * (here - other[dim]);
-        }
-        result["probe"] = {{"word", tokens[word]},
-                           {"position", word},
+    if (!shown.tokens.empty())
+        result["probe"] = {{"word", shown.tokens[shown.probe.word]},
+                           {"position", shown.probe.word},
                            {"other_position", probe_position},
-                           {"x_other", other},
-                           {"distance", std::sqrt(distance_squared)}};
-    }
+                           {"x_other", shown.probe.other},
+                           {"distance", shown.probe.distance}};
     return result;
 }
 
