@@ -1,5 +1,6 @@
 // PE Lab entry point: parse the command line, then export, screenshot, or open the window.
 #include "cli/cli.h"
+#include "cli/cli_panels.h"
 #include "cli/cli_lesson.h"
 #include "gl/session.h"
 #include "io/json_input.h"
@@ -16,32 +17,34 @@ int main(int argc, char** argv) {
     try {
         const pelab::CommandLine command = pelab::ParseCommandLine(argc, argv);
         switch (command.command) {
-        case pelab::Command::Exit:
+        case pelab::Subcommand::Exit:
             // --help and --version print to stdout: a full disk or closed pipe is a failure.
             if (!(std::cout << std::flush)) {
                 std::cerr << "pelab: writing to standard output failed\n";
                 return pelab::kExitRuntimeFailure;
             }
             return command.exit_code;
-        case pelab::Command::ExportPe:
+        case pelab::Subcommand::ExportPe:
             return pelab::RunExportPe(command.export_pe);
-        case pelab::Command::ExportAttention:
+        case pelab::Subcommand::ExportAttention:
             return pelab::RunExportAttention(command.export_attention);
-        case pelab::Command::Readouts:
+        case pelab::Subcommand::Readouts:
             return pelab::RunReadouts(command.readouts);
-        case pelab::Command::Render:
+        case pelab::Subcommand::Render:
             return pelab::RunRender(command.render);
-        case pelab::Command::LessonCheck:
+        case pelab::Subcommand::LessonCheck:
             return pelab::RunLessonCheck(command.lesson);
-        case pelab::Command::LessonNotes:
+        case pelab::Subcommand::LessonNotes:
             return pelab::RunLessonNotes(command.lesson);
-        case pelab::Command::LessonWidgets:
+        case pelab::Subcommand::LessonWidgets:
             return pelab::RunLessonWidgets(command.lesson);
-        case pelab::Command::LessonHandout:
+        case pelab::Subcommand::LessonHandout:
             return pelab::RunLessonHandout(command.lesson);
-        case pelab::Command::Screenshot:
+        case pelab::Subcommand::Panels:
+            return pelab::RunPanels(command.panels_json);
+        case pelab::Subcommand::Screenshot:
             return pelab::RunScreenshot(command.screenshot);
-        case pelab::Command::Gui:
+        case pelab::Subcommand::Gui:
             return pelab::RunGui(command.gui);
         }
     } catch (const std::exception& e) {

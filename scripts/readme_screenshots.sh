@@ -19,24 +19,23 @@ print(next(k + 1 for k, s in enumerate(steps) if s["caption"].startswith(sys.arg
 }
 scene_dir=$(mktemp -d)
 trap 'rm -rf "$scene_dir"' EXIT
-# The whole window as a new user first sees it, and the tiled panels.
-shot --panel start --out "$out/start_here.png"
+# Each panel's own picture, assets/screenshots/<id>.png, in the scene its PanelInfo names
+# (`pelab panels --json`): the registry is the list, so a new panel gets its picture here.
+build/bin/pelab panels --json >"$scene_dir/panels.json"
+ids=$(/usr/bin/python3 - "$scene_dir" <<'PY'
+import json, sys
+folder = sys.argv[1]
+for panel in json.load(open(folder + "/panels.json")):
+    json.dump(panel["figure_scene"], open(f"{folder}/{panel['id']}.json", "w"))
+    print(panel["id"])
+PY
+)
+for id in $ids; do
+    shot --panel "$id" --scene "$scene_dir/$id.json" --out "$out/$id.png"
+done
+# Figures of the docs beyond each panel's own: the tiled window, other modes of a panel.
 shot --out "$out/pelab.png"
-shot --panel waves --out "$out/waves.png"
-shot --panel compare --scene assets/scenes/compare-3-vs-50.json --out "$out/compare.png"
-shot --panel clocks --out "$out/clocks.png"
-shot --panel order --out "$out/order.png"
 shot --panel order --scene assets/scenes/order-pe-off.json --out "$out/order_pe_off.png"
-# The "inside the formula" panels.
-shot --panel calculator --out "$out/calculator.png"
-shot --panel worked --out "$out/worked.png"
-shot --panel rotation --out "$out/rotation.png"
-shot --panel precision --out "$out/precision.png"
-echo '{"heatmap_similarity": true}' >"$scene_dir/similarity.json"
-shot --panel heatmap --scene "$scene_dir/similarity.json" --out "$out/similarity.png"
-# Why sinusoids, and what came after.
-shot --panel candidates --scene assets/scenes/raw-index-drowns.json --out "$out/candidates.png"
-shot --panel alternatives --scene assets/scenes/rope-relative.json --out "$out/alternatives_rope.png"
 shot --panel alternatives --scene assets/scenes/llama3-long-context.json \
     --out "$out/alternatives_scaling.png"
 echo '{"alternatives_tab": "alibi", "alibi_sentence_b": "bites dog man"}' >"$scene_dir/alibi.json"
@@ -48,8 +47,6 @@ shot --lesson "$why" --step "$(step_of "$why" "Each pair is one wave")" --notes 
     --out "$out/lesson_notes.png"
 shot --lesson "$why" --step "$(step_of "$why" "Attention compares every word")" \
     --out "$out/lesson_order.png"
-echo '{"open_panels": ["quiz"], "quiz_question": 2}' >"$scene_dir/quiz.json"
-shot --panel quiz --scene "$scene_dir/quiz.json" --out "$out/quiz.png"
 echo '{"quiz_mode": "teach-back", "teach_back_ticked": [0], "teach_back_text": "A transformer adds position vectors to the word vectors. Without them, adding is commutative and the order is lost. Each position gets a point on many circles."}' >"$scene_dir/teach.json"
 shot --panel quiz --scene "$scene_dir/teach.json" --out "$out/teach_back.png"
 echo '{"mode": "beginner"}' >"$scene_dir/beginner.json"

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -1014,6 +1015,50 @@ TEST_F(Cli, LessonWidgetsListsTheDeclaredNames) {
     const Result unknown = Run({"lesson", "widgets", "wave"});
     EXPECT_EQ(unknown.exit_code, 2);
     EXPECT_NE(unknown.err.find("known panels: waves"), std::string::npos) << unknown.err;
+}
+
+// `pelab panels` lists every panel from the registry, with no display: as text (id, title,
+// summary) and as JSON with what each declares; the README's pictures are taken from the JSON.
+TEST_F(Cli, PanelsListsTheRegistry) {
+    const Result text = Run({"panels"}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("compare  Compare two positions\n"), std::string::npos) << text.out;
+    const Result json = Run({"panels", "--json"}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const nlohmann::json panels = nlohmann::json::parse(json.out);
+    ASSERT_GE(panels.size(), 13u);
+    std::set<std::string> ids;
+    for (const nlohmann::json& panel : panels) {
+        ids.insert(panel["id"].get<std::string>());
+        EXPECT_TRUE(panel["figure_scene"].is_object()) << panel["id"];
+        EXPECT_FALSE(panel["widgets"].empty()) << panel["id"];
+        // The picture a layout test keeps in view is one of the panel's widgets.
+        const auto& widgets = panel["widgets"];
+        EXPECT_NE(std::find(widgets.begin(), widgets.end(), panel["picture"]), widgets.end())
+            << panel["id"];
+    }
+    EXPECT_EQ(ids.size(), panels.size()) << "ids are unique";
+    EXPECT_TRUE(ids.count("waves") && ids.count("quiz") && ids.count("start"));
+    // The quiz's own keys, worded as the keyboard help words them.
+    for (const nlohmann::json& panel : panels) {
+        if (panel["id"] != "quiz") {
+            EXPECT_TRUE(panel["keys"].empty()) << panel["id"];
+            continue;
+        }
+        ASSERT_EQ(panel["keys"].size(), 3u) << panel["keys"].dump();
+        EXPECT_EQ(panel["keys"][0]["keys"], "1 … 9");
+    }
+    // The compare panel reads both positions; the order demo reads neither.
+    for (const nlohmann::json& panel : panels) {
+        const auto& fields = panel["scene_fields"];
+        const bool reads_b = std::find(fields.begin(), fields.end(), "pos_b") != fields.end();
+        if (panel["id"] == "compare") {
+            EXPECT_TRUE(reads_b);
+        }
+        if (panel["id"] == "order") {
+            EXPECT_FALSE(reads_b);
+        }
+    }
 }
 
 // The handout's options are checked before any window: a theme, a size, a lesson that is bad.

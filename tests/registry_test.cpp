@@ -10,8 +10,12 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cfloat>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace pelab;
@@ -116,9 +120,18 @@ TEST_F(Registry, EveryPanelReportsReadouts) {
 TEST(SceneFields, DocsListEveryFieldOfTheTable) {
     App app;
     std::string expected = "<!-- scene-fields: generated from the scene table; "
-                           "tests/registry_test.cpp checks it -->\n| field | value |\n|---|---|\n";
-    for (const SceneField& field : app.scene.Fields())
-        expected += "| `" + field.name + "` | " + field.doc + " |\n";
+                           "tests/registry_test.cpp checks it -->\n| field | value | panels that "
+                           "read it |\n|---|---|---|\n";
+    for (const SceneField& field : app.scene.Fields()) {
+        std::string readers;
+        for (const PanelInfo& info : PanelInfos())
+            for (const char* name : info.scene_fields)
+                if (field.name == name)
+                    readers += std::string(readers.empty() ? "" : ", ") + info.id;
+        for (const char* name : WindowSceneFields())
+            if (field.name == name) readers = "all (the window)";
+        expected += "| `" + field.name + "` | " + field.doc + " | " + readers + " |\n";
+    }
     expected += "<!-- /scene-fields -->";
     std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/docs/file-formats.md");
     std::stringstream page;
@@ -239,4 +252,144 @@ TEST(PanelInfos, ReadmeAndDocsListEveryPanel) {
     EXPECT_EQ(PanelIdList(), registry.IdList());
     EXPECT_TRUE(IsPanelId("compare"));
     EXPECT_FALSE(IsPanelId("comparee"));
+}
+
+namespace {
+
+// A hash of everything a panel's window (and its child windows: tables, plots) drew in the
+// last frame: vertex positions, texture coordinates and colours.
+std::uint64_t DrawingOf(ImGuiWindow* panel_window) {
+    std::uint64_t hash = 1469598103934665603ull;
+    const auto mix = [&hash](const void* data, std::size_t bytes) {
+        const auto* byte = static_cast<const unsigned char*>(data);
+        for (std::size_t k = 0; k < bytes; ++k)
+            hash = (hash ^ byte[k]) * 1099511628211ull;
+    };
+    for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+        if (window->RootWindow != panel_window || !window->WasActive) continue;
+        const ImDrawList& list = *window->DrawList;
+        mix(list.VtxBuffer.Data,
+            sizeof(ImDrawVert) * static_cast<std::size_t>(list.VtxBuffer.Size));
+    }
+    return hash;
+}
+
+// Another value the field accepts, found by trying candidates of the value's own type; null
+// when none is accepted.
+nlohmann::json OtherValue(const SceneTable& table, const std::string& name) {
+    const nlohmann::json now = table.Find(name)->write();
+    std::vector<nlohmann::json> candidates;
+    if (now.is_boolean()) {
+        candidates = {!now.get<bool>()};
+    } else if (now.is_number_integer()) {
+        const long long v = now.get<long long>();
+        candidates = {v + 2, v - 2, v + 1, v - 1, 2 * v + 2, v / 2};
+    } else if (now.is_number()) {
+        const double v = now.get<double>();
+        candidates = {v + 1.5, v * 2 + 1, v / 2, v - 1.5};
+    } else if (now.is_string()) {
+        for (const char* text : {"man bites dog", "sin", "fixed", "concatenated", "cards", "binary",
+                                 "alibi", "0.5 -1 2 0.25", "a dog", "learned"})
+            candidates.push_back(text);
+    } else if (now.is_array()) {
+        candidates = {nlohmann::json::array({1}), nlohmann::json::array({0}),
+                      nlohmann::json::array()};
+    } else if (now.is_object()) {
+        candidates = {{{"cat", {1, 2, 3, 4}}}, {{"The", {0.5, -1, 2, 3}}}};
+    }
+    for (const nlohmann::json& value : candidates)
+        if (value != now && table.Check({{name, value}}).empty()) return value;
+    return nullptr;
+}
+
+} // namespace
+
+// Each panel declares the scene fields it reads (PanelInfo::scene_fields); every other field
+// (beside the window's) is changed to another accepted value, one at a time, and neither the
+// panel's readouts nor anything its window draws may change. docs/file-formats.md's "panels"
+// column is written from the declarations.
+TEST_F(Registry, EachPanelDependsOnlyOnTheSceneFieldsItDeclares) {
+    const nlohmann::json defaults = app.scene.Document();
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX); // no hover
+    const auto declared = [](const std::vector<const char*>& list, const std::string& name) {
+        return std::any_of(list.begin(), list.end(), [&](const char* f) { return name == f; });
+    };
+    for (const PanelInfo& info : PanelInfos()) {
+        const auto look = [&] {
+            for (int frame = 0; frame < 3; ++frame)
+                Frame();
+            return std::make_pair(app.panels.Find(info.id)->panel->Readouts(state),
+                                  DrawingOf(WindowOf(info.id)));
+        };
+        // Presented for a few frames first: a window's size and scrollbars settle.
+        ASSERT_EQ(app.scene.ApplyDocument(defaults), "");
+        app.view.presented_panel = info.id;
+        for (int frame = 0; frame < 6; ++frame)
+            Frame();
+        for (const SceneField& field : app.scene.Fields()) {
+            if (declared(WindowSceneFields(), field.name) ||
+                declared(info.scene_fields, field.name))
+                continue;
+            ASSERT_EQ(app.scene.ApplyDocument(defaults), "");
+            app.view.presented_panel = info.id;
+            const auto before = look();
+            const nlohmann::json other = OtherValue(app.scene, field.name);
+            ASSERT_FALSE(other.is_null()) << "no other value found for " << field.name;
+            ASSERT_EQ(app.scene.ApplyDocument({{field.name, other}}), "") << field.name;
+            const auto after = look();
+            EXPECT_EQ(before.first, after.first)
+                << info.id << "'s readouts change with " << field.name << " = " << other.dump()
+                << ", which it does not declare";
+            EXPECT_EQ(before.second, after.second)
+                << info.id << "'s drawing changes with " << field.name << " = " << other.dump()
+                << ", which it does not declare";
+        }
+    }
+    for (const PanelInfo& info : PanelInfos())
+        for (const char* name : info.scene_fields)
+            EXPECT_NE(app.scene.Find(name), nullptr) << info.id << " declares no field " << name;
+    for (const char* name : WindowSceneFields())
+        EXPECT_NE(app.scene.Find(name), nullptr) << name;
+}
+
+// Each panel takes through TakeKey exactly the commands it declares (PanelInfo::keys): every
+// chord of the key table is pressed at every panel, the quiz in each of its tabs; a chord of an
+// undeclared command is never taken, and each declared command is taken somewhere.
+TEST_F(Registry, EachPanelTakesOnlyTheKeysItDeclares) {
+    for (const PanelInfo& info : PanelInfos()) {
+        Panel& panel = *app.panels.Find(info.id)->panel;
+        std::set<Command> taken;
+        for (int tab = 0; tab < 3; ++tab) {
+            if (info.id == std::string("quiz")) {
+                ASSERT_EQ(app.scene.Apply(tab == 0   ? R"({"quiz_mode": "questions"})"
+                                          : tab == 1 ? R"({"quiz_mode": "cards"})"
+                                                     : R"({"quiz_mode": "teach-back"})"),
+                          "");
+            }
+            // The quiz's first questions (a number question takes no digit) and the other
+            // panels once.
+            for (int question = 0; question < (tab == 0 ? 4 : 1); ++question) {
+                if (tab == 0 && info.id == std::string("quiz")) {
+                    ASSERT_EQ(app.scene.ApplyDocument({{"quiz_question", question}}), "");
+                }
+                for (const ShortcutRow& row : ShortcutTable())
+                    for (std::size_t c = 0; c < row.commands.size(); ++c)
+                        for (const Chord& chord : row.chords[c]) {
+                            FrameRequests requests;
+                            const KeyPress press{chord.key, chord.shift == Modifier::Down,
+                                                 chord.ctrl == Modifier::Down};
+                            if (!panel.TakeKey(press, requests)) continue;
+                            taken.insert(row.commands[c]);
+                            // A chord two commands share counts as the declared one's.
+                            EXPECT_TRUE(std::any_of(info.keys.begin(), info.keys.end(),
+                                                    [&](Command own) { return Is(press, own); }))
+                                << info.id << " takes " << ChordName(chord) << " (" << row.action
+                                << ") but does not declare it";
+                        }
+            }
+        }
+        for (const Command command : info.keys)
+            EXPECT_TRUE(taken.count(command))
+                << info.id << " declares a key it never takes: " << KeysFor(command);
+    }
 }

@@ -1,4 +1,4 @@
-// Every panel declares the widget names it draws (Panel::WidgetNames, patterns with <i> for a
+// Every panel declares the widget names it draws (PanelInfo::widgets, patterns with <i> for a
 // number), and the declaration is what it records: each panel is drawn alone in each of its
 // modes (tabs, plots, toggles), at a wide and a narrow window, text ×1 and ×2, controls shown
 // and hidden; every recorded name matches a declaration, and every declaration is recorded in
@@ -95,7 +95,7 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                     }
     }
     for (const PanelEntry& entry : app.panels.Entries()) {
-        const std::vector<std::string> declared = entry.panel->WidgetNames();
+        const std::vector<std::string> declared = FindPanelInfo(entry.id)->widgets();
         std::set<std::string> used;
         for (const std::string& name : recorded[entry.id]) {
             bool matched = false;

@@ -192,6 +192,12 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     readouts_command->add_option("--out", readouts.out, "Output file; - or none: stdout")
         ->check(FileName());
 
+    CLI::App* panels_command = app.add_subcommand(
+        "panels",
+        "List the panels: id, title and what each shows (--json: everything they declare)");
+    panels_command->add_flag("--json", result.panels_json,
+                             "As JSON: widget names, scene fields, keys, picture, README scene");
+
     ScreenshotOptions& shot = result.screenshot;
     std::string size_text = "1280x800";
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
@@ -226,19 +232,19 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        result.command = Command::Exit;
+        result.command = Subcommand::Exit;
         result.exit_code = app.exit(e);
         return result;
     } catch (const CLI::CallForAllHelp& e) {
-        result.command = Command::Exit;
+        result.command = Subcommand::Exit;
         result.exit_code = app.exit(e);
         return result;
     } catch (const CLI::CallForVersion& e) {
-        result.command = Command::Exit;
+        result.command = Subcommand::Exit;
         result.exit_code = app.exit(e);
         return result;
     } catch (const CLI::ParseError& e) {
-        result.command = Command::Exit;
+        result.command = Subcommand::Exit;
         result.exit_code = UsageError(std::string(e.what()) + " (see pelab --help)");
         return result;
     }
@@ -255,70 +261,72 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     for (const std::string& error :
          {font_scale_error(result.gui.font_scale), font_scale_error(shot.font_scale)})
         if (!error.empty()) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError(error);
             return result;
         }
     if (export_pe->parsed()) {
-        result.command = Command::ExportPe;
+        result.command = Subcommand::ExportPe;
     } else if (export_attention->parsed()) {
-        result.command = Command::ExportAttention;
+        result.command = Subcommand::ExportAttention;
     } else if (readouts_command->parsed()) {
-        result.command = Command::Readouts;
+        result.command = Subcommand::Readouts;
     } else if (render.pe_heatmap->parsed() || render.similarity->parsed()) {
-        result.command = Command::Render;
+        result.command = Subcommand::Render;
         result.render.what = render.similarity->parsed() ? "similarity" : "pe-heatmap";
         if (const std::string error = CheckRenderOptions(result.render, render_size);
             !error.empty()) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError(error);
         }
+    } else if (panels_command->parsed()) {
+        result.command = Subcommand::Panels;
     } else if (lesson.check->parsed()) {
-        result.command = Command::LessonCheck;
+        result.command = Subcommand::LessonCheck;
     } else if (lesson.notes->parsed()) {
-        result.command = Command::LessonNotes;
+        result.command = Subcommand::LessonNotes;
     } else if (lesson.widgets->parsed()) {
-        result.command = Command::LessonWidgets;
+        result.command = Subcommand::LessonWidgets;
     } else if (lesson.handout->parsed()) {
-        result.command = Command::LessonHandout;
+        result.command = Subcommand::LessonHandout;
         if (const std::string error = CheckHandoutOptions(result.lesson, handout_size);
             !error.empty()) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError(error);
         }
     } else if (screenshot->parsed()) {
-        result.command = Command::Screenshot;
+        result.command = Subcommand::Screenshot;
         const std::string size_error = ParseSize(size_text, &shot.width, &shot.height);
         if (!size_error.empty()) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError(size_error);
         } else if (screenshot->count("--panel") > 0 && !IsPanelId(shot.panel)) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError("--panel: unknown panel " + Excerpt(shot.panel) +
                                           "; known panels: " + PanelIdList());
         } else if (!shot.lesson.empty() && !shot.panel.empty()) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError(
                 "--lesson and --panel: a lesson's step says which panel it shows; give one");
         } else if (shot.out.empty() || shot.out == "-") {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
         } else if (SameFile(shot.out, shot.scene) || SameFile(shot.out, shot.lesson)) {
             const bool lesson = SameFile(shot.out, shot.lesson);
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError("--out: " + Excerpt(shot.out) + " is the " +
                                           (lesson ? "--lesson" : "--scene") +
                                           " file; the picture would replace the " +
                                           (lesson ? "lesson" : "scene") + " (choose another name)");
         } else if (ThemeId theme; !shot.theme.empty() && !ThemeFromName(shot.theme, &theme)) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError("--theme: must be one of " + ThemeNameList() + " (got " +
                                           Excerpt(shot.theme) + ")");
         } else if (shot.notes && shot.lesson.empty()) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError("--notes: only with --lesson (the step's notes)");
         } else if (screenshot->count("--step") > 0 && shot.lesson.empty()) {
-            result.command = Command::Exit;
+            result.command = Subcommand::Exit;
             result.exit_code = UsageError("--step: only with --lesson (the lesson step to show)");
         }
     }

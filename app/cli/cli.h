@@ -88,7 +88,7 @@ struct LessonOptions {
     float font_scale = 1.0f;
 };
 
-enum class Command {
+enum class Subcommand {
     Gui,
     ExportPe,
     ExportAttention,
@@ -99,12 +99,13 @@ enum class Command {
     LessonNotes,
     LessonWidgets,
     LessonHandout,
+    Panels,
     Exit
 };
 
 struct CommandLine {
-    Command command = Command::Gui;
-    int exit_code = kExitOk; ///< for Command::Exit (help, version, or a usage error)
+    Subcommand command = Subcommand::Gui;
+    int exit_code = kExitOk; ///< for Subcommand::Exit (help, version, or a usage error)
     GuiOptions gui;
     ScreenshotOptions screenshot;
     ExportPeOptions export_pe;
@@ -112,10 +113,11 @@ struct CommandLine {
     ReadoutsOptions readouts;
     RenderOptions render;
     LessonOptions lesson;
+    bool panels_json = false; ///< `pelab panels --json`
 };
 
-/// Parses argv. Help and version are printed here (Command::Exit, code 0); a usage error prints
-/// "pelab: <message>" on stderr (Command::Exit, code 2).
+/// Parses argv. Help and version are printed here (Subcommand::Exit, code 0); a usage error prints
+/// "pelab: <message>" on stderr (Subcommand::Exit, code 2).
 CommandLine ParseCommandLine(int argc, char** argv);
 
 int RunExportPe(const ExportPeOptions& options);

@@ -141,20 +141,19 @@ int RunLessonNotes(const LessonOptions& options) {
 }
 
 int RunLessonWidgets(const LessonOptions& options) {
-    const PanelRegistry panels;
-    if (!options.panel.empty() && !panels.IsKnown(options.panel))
+    const PanelInfo* only = options.panel.empty() ? nullptr : FindPanelInfo(options.panel);
+    if (!options.panel.empty() && only == nullptr)
         return LessonUsageError("lesson widgets: unknown panel " + Excerpt(options.panel) +
-                                "; known panels: " + panels.IdList());
-    for (const PanelEntry& entry : panels.Entries()) {
-        if (!options.panel.empty()) {
-            if (entry.id != options.panel) continue;
-            for (const std::string& name : entry.panel->WidgetNames())
-                std::cout << name << "\n";
-            break;
+                                "; known panels: " + PanelIdList());
+    if (only != nullptr) {
+        for (const std::string& name : only->widgets())
+            std::cout << name << "\n";
+    } else {
+        for (const PanelInfo& info : PanelInfos()) {
+            std::cout << info.id << " (" << info.title << ")\n";
+            for (const std::string& name : info.widgets())
+                std::cout << "  " << name << "\n";
         }
-        std::cout << entry.id << " (" << entry.title << ")\n";
-        for (const std::string& name : entry.panel->WidgetNames())
-            std::cout << "  " << name << "\n";
     }
     if (options.panel.empty())
         std::cout << "\n<i> stands for a number (clocks.summary_pair_<i>: clocks.summary_pair_3). "

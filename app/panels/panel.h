@@ -41,10 +41,6 @@ public:
     virtual std::string TableCsv(const AppState& /*state*/) const { return {}; }
     /// Whether TableCsv has a table to give (cheap: asked while the File menu is drawn).
     virtual bool HasTable() const { return false; }
-    /// Every widget name the panel records ("compare.dot_product"), "<i>" standing for a
-    /// number ("clocks.summary_pair_<i>"): what lessons and quizzes may highlight. A test draws
-    /// the panel in each of its modes and checks these are exactly the names it records.
-    virtual std::vector<std::string> WidgetNames() const { return {}; }
     /// What this panel cannot show on a slide with scene (every field's value), one message per
     /// problem: `lesson check` and opening a lesson refuse such a step. Default: none.
     virtual std::vector<std::string> SlideSceneProblems(const nlohmann::json& /*scene*/) const {

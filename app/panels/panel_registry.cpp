@@ -32,59 +32,118 @@ const std::vector<PanelInfo>& PanelInfos() {
     static const std::vector<PanelInfo> infos = {
         {"waves", "Waves: frequency explorer",
          "sin and cos of one pair against position: ω, wavelength, the spectrum of all pairs",
-         true, Make<WavesPanel>,
-         "waves.wave_plot", 9.0f, "waves.pair_slider"},
+         true, Make<WavesPanel>, WavesPanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pair", "many_waves", "many_waves_lanes", "waves_fit"},
+         {},
+         "waves.wave_plot", 9.0f, "waves.pair_slider",
+         "{}"},
         {"compare", "Compare two positions",
          "PE(A) and PE(B) dimension by dimension: dot product, similarity, which pairs differ",
-         true, Make<ComparePanel>,
-         "compare.offset_plot", 9.0f, "compare.pos_a_input"},
+         true, Make<ComparePanel>, ComparePanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pos_b", "pair", "shift_k", "compare_dims",
+          "compare_range_first", "compare_range_last", "compare_every_k"},
+         {},
+         "compare.offset_plot", 9.0f, "compare.pos_a_input",
+         R"({"d_model": 128, "pos_a": 3, "pos_b": 50})"},
         {"clocks", "Clocks: one hand per pair",
          "every pair as a clock hand turning ω_i per position; pos A, pos B and a shift by k",
-         true, Make<ClocksPanel>,
-         "clocks.grid", 5.0f, "clocks.shift_k"},
+         true, Make<ClocksPanel>, ClocksPanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pos_b", "pair", "shift_k", "clock_size", "clock_show_b",
+          "clock_show_shift"},
+         {},
+         "clocks.grid", 5.0f, "clocks.shift_k",
+         "{}"},
         {"order", "Order: does the model see word order?",
          "\"dog bites man\" vs \"man bites dog\": attention scores with and without PE",
-         true, Make<OrderPanel>,
-         "order.scores_a", 4.0f, "order.sentence_a"},
+         true, Make<OrderPanel>, OrderPanel::WidgetNames,
+         {"base", "pe_enabled", "pe_scale", "sentence_a", "sentence_b", "scale_embeddings",
+          "order_d_model", "random_embeddings", "embedding_seed"},
+         {},
+         "order.scores_a", 4.0f, "order.sentence_a",
+         "{}"},
         {"heatmap", "PE heatmap: positions × dimensions",
          "the whole PE matrix computed per pixel on the GPU, up to 65 536 × 4 096; zoom, hover, click",
-         false, Make<HeatmapPanel>,
-         "heatmap.plot", 6.0f, "heatmap.max_len"},
+         false, Make<HeatmapPanel>, HeatmapPanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pos_b", "pair", "heatmap_max_len", "heatmap_layout",
+          "heatmap_both_layouts", "heatmap_grey", "heatmap_similarity", "heatmap_colours"},
+         {},
+         "heatmap.plot", 6.0f, "heatmap.max_len",
+         R"({"heatmap_similarity": true})"},
         {"calculator", "Calculator: PE(pos) step by step",
          "every dimension worked out: i, 2i/d, base^(2i/d), angle, sin or cos; two positions side by side",
-         false, Make<CalculatorPanel>,
-         "calculator.table", 6.0f, "calculator.pos_input"},
+         false, Make<CalculatorPanel>, CalculatorPanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pair", "calculator_offset", "calculator_dim_from",
+          "calculator_dim_to"},
+         {},
+         "calculator.table", 6.0f, "calculator.pos_input",
+         "{}"},
         {"worked", "Worked example: X = embedding + PE",
          "\"The cat sat\" at d_model 4: editable embeddings, the PE rows, their sum, the same word elsewhere",
-         false, Make<WorkedPanel>,
-         "worked.final_table", 4.0f, "worked.sentence"},
+         false, Make<WorkedPanel>, WorkedPanel::WidgetNames,
+         {"base", "worked_sentence", "worked_d_model", "worked_probe_word",
+          "worked_probe_position", "worked_embeddings"},
+         {},
+         "worked.final_table", 4.0f, "worked.sentence",
+         "{}"},
         {"rotation", "Rotation: a shift by k is a fixed turn",
          "PE(pos + k) = R_k·PE(pos) on the unit circle; PE(p)·PE(p + k) depends only on k",
-         false, Make<RotationPanel>,
-         "rotation.circle", 6.0f, "rotation.shift_k"},
+         false, Make<RotationPanel>, RotationPanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pair", "shift_k", "rotation_max_k", "rotation_len"},
+         {},
+         "rotation.circle", 6.0f, "rotation.shift_k",
+         "{}"},
         {"precision", "Precision: float32 against exact",
          "the error of the common float32 code, of float32 angles and of pelab_core, positions 1 to 10⁶",
-         false, Make<PrecisionPanel>,
-         "precision.plot", 9.0f, "precision.d_model"},
+         false, Make<PrecisionPanel>, PrecisionPanel::WidgetNames,
+         {"d_model", "base", "precision_position"},
+         {},
+         "precision.plot", 9.0f, "precision.d_model",
+         "{}"},
         {"candidates", "Why the obvious ideas fail",
          "raw index, [0, 1] scaling, binary, digits, random, sin only, learned: each design constraint measured",
-         false, Make<CandidatesPanel>,
-         "candidates.values", 5.0f, "candidates.choice"},
+         false, Make<CandidatesPanel>, CandidatesPanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pair", "candidates_plot", "candidates_length",
+          "candidates_positions", "candidates_shift_k", "candidates_embedding",
+          "candidates_scale_embedding", "candidates_grid"},
+         {},
+         "candidates.values", 5.0f, "candidates.choice",
+         R"({"candidates_plot": "raw_index", "pos_a": 100, "d_model": 512})"},
         {"alternatives", "What came after: learned, RoPE, ALiBi, T5",
          "a learned table's edge, RoPE's q·k from m − n, ALiBi's slopes, T5's buckets, long-context scaling",
-         false, Make<AlternativesPanel>,
-         "alternatives.rope_circle", 6.0f, "alternatives.rope_m"},
+         false, Make<AlternativesPanel>, AlternativesPanel::WidgetNames,
+         {"d_model", "base", "pos_a", "pos_b", "pair", "alternatives_tab", "learned_rows", "learned_d",
+          "learned_lookup", "rope_seed", "rope_typed", "rope_q", "rope_k", "alibi_heads",
+          "alibi_head", "alibi_causal", "alibi_sentence_a", "alibi_sentence_b", "t5_buckets",
+          "t5_max_distance", "t5_bidirectional", "scaling_d", "scaling_factor",
+          "scaling_context"},
+         {},
+         "alternatives.rope_circle", 6.0f, "alternatives.rope_m",
+         R"({"alternatives_tab": "rope", "d_model": 128, "pos_a": 40, "pos_b": 12})"},
         {"quiz", "Quiz, flashcards and teach-back",
          "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
-         false, Make<QuizPanel>,
-         "quiz.question", 2.0f, "quiz.reveal"},
+         false, Make<QuizPanel>, QuizPanel::WidgetNames,
+         {"quiz_mode", "quiz_question", "quiz_card", "quiz_card_back", "quiz_shuffle",
+          "teach_back_text", "teach_back_ticked"},
+         {Command::QuizPredict, Command::QuizReveal, Command::QuizFlip},
+         "quiz.question", 2.0f, "quiz.reveal",
+         R"({"quiz_question": 2})"},
         {"start", "Start here: where positions enter a transformer",
          "tokens → embeddings + positional encoding → Q, K, V → scores → softmax; each box opens its panel",
-         false, Make<StartPanel>,
-         "start.pe", 2.0f, "start.tokens"},
+         false, Make<StartPanel>, StartPanel::WidgetNames,
+         {},
+         {},
+         "start.pe", 2.0f, "start.tokens",
+         "{}"},
     };
     // clang-format on
     return infos;
+}
+
+const std::vector<const char*>& WindowSceneFields() {
+    static const std::vector<const char*> fields = {
+        "hide_controls",   "mode",    "font_scale", "theme",      "open_panels",
+        "presented_panel", "playing", "play_speed", "play_smooth"};
+    return fields;
 }
 
 std::string PanelIdList() {
@@ -94,10 +153,14 @@ std::string PanelIdList() {
     return list;
 }
 
-bool IsPanelId(const std::string& id) {
+const PanelInfo* FindPanelInfo(const std::string& id) {
     for (const PanelInfo& info : PanelInfos())
-        if (id == info.id) return true;
-    return false;
+        if (id == info.id) return &info;
+    return nullptr;
+}
+
+bool IsPanelId(const std::string& id) {
+    return FindPanelInfo(id) != nullptr;
 }
 
 PanelRegistry::PanelRegistry() {
@@ -112,8 +175,8 @@ PanelRegistry::PanelRegistry() {
         entries_.push_back(std::move(entry));
     }
     // The declared widget names, once: lessons and quizzes check every highlight against them.
-    for (const PanelEntry& entry : entries_)
-        for (const std::string& name : entry.panel->WidgetNames())
+    for (const PanelInfo& info : PanelInfos())
+        for (const std::string& name : info.widgets())
             widget_names_.push_back(name);
 }
 

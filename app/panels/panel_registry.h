@@ -4,6 +4,7 @@
 
 #include "io/panel_catalog.h"
 #include "panels/panel.h"
+#include "widgets/shortcuts.h"
 
 #include <memory>
 #include <string>
@@ -22,26 +23,48 @@ struct PanelEntry {
     std::string window_name;
 };
 
-/// What a panel is, before one is built: its id, title, one-line summary, whether it opens by
-/// default, and how to build it. PanelInfos() lists every panel once, in menu order; the menus,
-/// `--panel`'s help, the README's panel table and the tests read it (listing builds no panel).
+/// What a panel is, before one is built. PanelInfos() lists every panel once, in menu order;
+/// the menus, `--panel`'s help, `pelab panels`, `pelab lesson widgets`, the README's panel
+/// table, the scene-field list of docs/file-formats.md, the README's pictures
+/// (scripts/readme_screenshots.sh) and the tests read it. Listing builds no panel.
 struct PanelInfo {
-    const char* id;
-    const char* title;
-    const char* summary;
+    const char* id;      ///< stable name: --panel, open_panels, presented_panel, widget names
+    const char* title;   ///< window title and View menu text
+    const char* summary; ///< one line: the View menu's tooltip and the README's table
     bool open_by_default;
     std::unique_ptr<Panel> (*make)();
+    /// Every widget name the panel records ("compare.dot_product"), "<i>" standing for a number
+    /// ("clocks.summary_pair_<i>"): what lessons and quizzes may highlight.
+    /// tests/widget_names_test.cpp draws the panel in each of its modes and checks these are
+    /// exactly the names it records.
+    std::vector<std::string> (*widgets)();
+    /// The scene fields the panel's numbers and pictures depend on, beside kWindowSceneFields
+    /// (which every panel may show). tests/registry_test.cpp changes every other field and
+    /// checks that neither the panel's readouts nor its drawing change.
+    std::vector<const char*> scene_fields;
+    /// The commands of the key table (widgets/shortcuts.h) the panel takes itself through
+    /// Panel::TakeKey while it has the focus; the app's own keys are not listed.
+    std::vector<Command> keys;
     /// The panel's main picture (a widget it records) and the least height it keeps, in text
     /// heights, presented on a 1024×768 projector at text ×2, wholly in view without scrolling;
     /// and one of its controls that is still there. tests/layout_test.cpp checks every panel's.
     const char* picture;
     float picture_ems;
     const char* control;
+    /// The scene (fields that differ from the defaults, as JSON) of the panel's picture in the
+    /// README and docs/panels.md: scripts/readme_screenshots.sh takes assets/screenshots/<id>.png
+    /// with it.
+    const char* figure_scene;
 };
+/// The fields of the window and of time that any panel may show: the view (text size, theme,
+/// mode, which panels, controls hidden) and Play, which moves pos A.
+const std::vector<const char*>& WindowSceneFields();
 const std::vector<PanelInfo>& PanelInfos();
 /// "waves, compare, …", for messages and help, from PanelInfos().
 std::string PanelIdList();
 bool IsPanelId(const std::string& id);
+/// The panel's PanelInfo, or nullptr for an unknown id.
+const PanelInfo* FindPanelInfo(const std::string& id);
 
 /// Whether a declared widget name matches name: equal, or with "<i>" standing for one or more
 /// digits ("clocks.summary_pair_<i>" matches "clocks.summary_pair_3").
@@ -57,7 +80,7 @@ public:
     bool IsKnown(const std::string& id) const override { return Find(id) != nullptr; }
     /// "waves, compare, …", for messages.
     std::string IdList() const override;
-    /// Every panel's declared widget names (Panel::WidgetNames), panel by panel.
+    /// Every panel's declared widget names (PanelInfo::widgets), panel by panel.
     const std::vector<std::string>& WidgetNames() const { return widget_names_; }
     /// Whether name is one a panel declares (a lesson or quiz may highlight it).
     bool IsKnownWidget(const std::string& name) const;

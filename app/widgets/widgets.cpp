@@ -255,6 +255,9 @@ void KeepOutlinedInView(const FrameContext& frame) {
 }
 
 void EndControls(FrameContext& frame) {
+    // The controls may have moved the shared parameters (a d_model that leaves the pair out of
+    // range): what is drawn below them sees the invariants kept, in every panel.
+    frame.state.Clamp();
     frame.recorder.in_controls = false;
     if (!frame.controls_in_strip) return;
     KeepOutlinedInView(frame);

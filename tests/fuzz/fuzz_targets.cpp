@@ -200,7 +200,7 @@ int CommandLine(const std::uint8_t* data, std::size_t size) {
         argv.push_back(arg.data());
     argv.push_back(nullptr);
     const pelab::CommandLine command = ParseCommandLine(static_cast<int>(args.size()), argv.data());
-    if (command.command == Command::Exit && command.exit_code != 0 && command.exit_code != 2)
+    if (command.command == Subcommand::Exit && command.exit_code != 0 && command.exit_code != 2)
         __builtin_trap(); // only success or bad usage are possible answers
     return 0;
 }

@@ -135,7 +135,6 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         }
         BasePresets(frame, row, "alternatives.rope_base");
         EndControls(frame);
-        state.Clamp();
     }
     const RopePoint* point = nullptr;
     const RopeCurve* curve = nullptr;
@@ -381,7 +380,6 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
         frame.Record("alternatives.scaling_d");
         BasePresets(frame, row, "alternatives.scaling_base");
         EndControls(frame);
-        state.Clamp();
     }
     const ContextScalingOptions options = ScalingOptions(state);
     const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,

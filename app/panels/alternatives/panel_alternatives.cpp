@@ -492,7 +492,7 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     frame.Record("alternatives.methods");
 }
 
-std::vector<std::string> AlternativesPanel::WidgetNames() const {
+std::vector<std::string> AlternativesPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"alternatives.alibi_a",
             "alternatives.alibi_b",

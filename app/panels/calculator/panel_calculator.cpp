@@ -354,7 +354,6 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
                       state.pos_a + second_offset, SecondPosition(state));
         ErrorText(frame, note);
     }
-    state.Clamp();
 }
 
 void CalculatorPanel::DrawSummary(FrameContext& frame, const Result& result) {
@@ -507,7 +506,7 @@ nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
             {"dim_to", last},     {"rows", rows},       {"summary", result.summary}};
 }
 
-std::vector<std::string> CalculatorPanel::WidgetNames() const {
+std::vector<std::string> CalculatorPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"calculator.all",       "calculator.chart",      "calculator.copy_csv",
             "calculator.dim_from",  "calculator.dim_to",     "calculator.first_8",

@@ -57,7 +57,8 @@ struct CalculatorPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
 
     /// The second position, kept inside [0, kUiMaxPosition].
     double SecondPosition(const AppState& state) const;

@@ -246,7 +246,6 @@ void CandidatesPanel::Draw(FrameContext& frame) {
 }
 
 void CandidatesPanel::DrawControls(FrameContext& frame) {
-    AppState& state = frame.state;
     FlowRow row;
     const float combo = FitWidth(11.0f, "plot");
     row.Item(LabelledWidth(combo, "plot"));
@@ -326,7 +325,6 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
     positions = std::clamp(positions, 16, kMaxCheckedPositions);
     shift_k = std::clamp(shift_k, 1, positions - 1);
-    state.Clamp();
 }
 
 namespace {
@@ -365,7 +363,7 @@ std::string CandidatesPanel::TableCsv(const AppState& state) const {
     return csv;
 }
 
-std::vector<std::string> CandidatesPanel::WidgetNames() const {
+std::vector<std::string> CandidatesPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"candidates.aliasing",  "candidates.aliasing_text", "candidates.choice",
             "candidates.d_model",   "candidates.drowning",      "candidates.drowning_title",

@@ -80,7 +80,8 @@ struct CandidatesPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
     std::string StatusNote() const override;
     /// The property table: each encoding's cells as shown, with their verdicts (ok, fails,
     /// cannot say), measured afresh for the current settings.

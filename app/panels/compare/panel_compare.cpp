@@ -172,7 +172,6 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
         }
     }
     if (!input_note.empty()) ErrorText(frame, input_note.c_str());
-    state.Clamp();
 }
 
 void ComparePanel::DrawReadouts(FrameContext& frame) {
@@ -576,7 +575,7 @@ std::string ComparePanel::TableCsv(const AppState& state) const {
     return csv;
 }
 
-std::vector<std::string> ComparePanel::WidgetNames() const {
+std::vector<std::string> ComparePanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"compare.cosine",         "compare.distance",     "compare.dot_product",
             "compare.euclidean",      "compare.filter",       "compare.move_by_k",

@@ -504,7 +504,7 @@ const OrderPanel::Demo& OrderPanel::DemoFor(const AppState& state) const {
     return demo_cache.Get(DemoInputs{sentence_a, sentence_b, Options(state.base)}, ComputeDemo);
 }
 
-std::vector<std::string> OrderPanel::WidgetNames() const {
+std::vector<std::string> OrderPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"order.d_model",
             "order.difference",

@@ -40,7 +40,8 @@ struct OrderPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
     std::string StatusNote() const override;
     /// A sentence of more than kSlideMaxWords words (sentence_a, sentence_b in scene).
     std::vector<std::string> SlideSceneProblems(const nlohmann::json& scene) const override;

@@ -200,7 +200,6 @@ void PrecisionPanel::DrawControls(FrameContext& frame) {
     FormulaTooltip("The position of the table's last row (or click the plot).");
     frame.Record("precision.inspect_input");
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
-    state.Clamp();
 }
 
 void PrecisionPanel::DrawPlot(FrameContext& frame, float height, const Curves& curves) {
@@ -327,7 +326,7 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
                                    .text}};
 }
 
-std::vector<std::string> PrecisionPanel::WidgetNames() const {
+std::vector<std::string> PrecisionPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"precision.base",      "precision.d_model",       "precision.frameworks",
             "precision.header<i>", "precision.inspect_input", "precision.inspected_row",

@@ -457,7 +457,7 @@ nlohmann::json QuizPanel::Readouts(const AppState& /*state*/) const {
     return readouts;
 }
 
-std::vector<std::string> QuizPanel::WidgetNames() const {
+std::vector<std::string> QuizPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"quiz.card",       "quiz.card_next",      "quiz.card_previous", "quiz.card_show",
             "quiz.choice<i>",  "quiz.explanation",    "quiz.flip",          "quiz.next",

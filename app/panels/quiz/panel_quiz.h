@@ -45,7 +45,8 @@ struct QuizPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
     bool TakeKey(const KeyPress& press, FrameRequests& requests) override;
     std::string DocumentKind() const override { return "quiz"; }
     /// Reads a quiz file (checked whole: nothing changes when it is refused) and shows it.

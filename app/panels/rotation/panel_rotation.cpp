@@ -190,7 +190,6 @@ void RotationPanel::DrawControls(FrameContext& frame) {
     FormulaTooltip("Positions of the similarity heatmap, 2 to 4096. It is built from the 1-D "
                    "table f(k) = Σ cos(ω_i k): O(L·d) work, not O(L²·d).");
     frame.Record("rotation.similarity_len");
-    state.Clamp();
 }
 
 void RotationPanel::DrawCircle(FrameContext& frame, float size) {
@@ -401,7 +400,7 @@ nlohmann::json RotationPanel::Readouts(const AppState& state) const {
     return result;
 }
 
-std::vector<std::string> RotationPanel::WidgetNames() const {
+std::vector<std::string> RotationPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {"rotation.circle",         "rotation.curves",  "rotation.matrix",
             "rotation.max_k",          "rotation.pair",    "rotation.pos_a",

@@ -57,7 +57,8 @@ struct RotationPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
 
     /// The starting positions of the curves: pos A, pos A + 100, + 1000, + 10 000 (kept within
     /// the positions that exist).

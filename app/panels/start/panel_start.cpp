@@ -131,7 +131,7 @@ nlohmann::json StartPanel::Readouts(const AppState& /*state*/) const {
     return {{"boxes", boxes}};
 }
 
-std::vector<std::string> StartPanel::WidgetNames() const {
+std::vector<std::string> StartPanel::WidgetNames() {
     std::vector<std::string> names;
     for (const StartStage& stage : StartStages())
         names.push_back(std::string("start.") + stage.id);

@@ -27,7 +27,8 @@ const std::vector<StartStage>& StartStages();
 struct StartPanel : Panel {
     void Draw(FrameContext& frame) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::vector<std::string> WidgetNames() const override;
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
 };
 
 } // namespace pelab
