@@ -16,9 +16,15 @@ pelab = sys.argv[1]
 record = "--record" in sys.argv[2:]
 scenes = sorted(f for f in os.listdir(os.path.join(here, "scenes")) if f.endswith(".json"))
 problems = []
+# The candidates' shift residual is a least-squares fit over random (seeded) or learned-looking
+# features, ill-conditioned enough that libm's last bits move it by ~1e-8 relative: glibc picks
+# its sin/exp code by CPU at run time (FMA and AVX2 or not), and on one machine turning those off
+# (GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA) moved 0.19772705244 to 0.19772705087. It is shown
+# to 4 digits; the goldens hold it to 1e-6.
+LOOSE = {"shift_residual": 1e-6}
 
 
-def compare(where, got, want):
+def compare(where, got, want, rel_tol=1e-12):
     if isinstance(want, dict):
         if not isinstance(got, dict) or set(got) != set(want):
             extra = sorted(set(got) - set(want)) if isinstance(got, dict) else "not an object"
@@ -26,18 +32,18 @@ def compare(where, got, want):
             problems.append(f"{where}: keys differ (new {extra}, gone {missing})")
             return
         for key in want:
-            compare(f"{where}.{key}", got[key], want[key])
+            compare(f"{where}.{key}", got[key], want[key], LOOSE.get(key, rel_tol))
     elif isinstance(want, list):
         if not isinstance(got, list) or len(got) != len(want):
             problems.append(f"{where}: a list of {len(want)} became "
                             f"{len(got) if isinstance(got, list) else type(got).__name__}")
             return
         for k, (g, w) in enumerate(zip(got, want)):
-            compare(f"{where}[{k}]", g, w)
+            compare(f"{where}[{k}]", g, w, rel_tol)
     elif isinstance(want, float) or (isinstance(want, int) and not isinstance(want, bool)
                                      and isinstance(got, float)):
         if not isinstance(got, (int, float)) or isinstance(got, bool) or not math.isclose(
-                got, want, rel_tol=1e-12, abs_tol=1e-15):
+                got, want, rel_tol=rel_tol, abs_tol=1e-15):
             problems.append(f"{where}: {want!r} became {got!r}")
     elif got != want:
         problems.append(f"{where}: {want!r} became {got!r}")
