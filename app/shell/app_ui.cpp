@@ -442,6 +442,23 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
     app.state.Clamp();
 }
 
+// What floats over the panels, presented or tiled: the dialogs and help windows, the lesson's
+// bar and notes, and the status bar with the presented panel's note (panel_note) and the app's.
+void DrawShellWindows(App& app, float status_bar, float lesson_bar, const std::string& panel_note) {
+    DrawAbout(app.view);
+    DrawGlossary(&app.view.show_glossary);
+    DrawKeyboardHelp(app);
+    DrawResetConfirmation(app);
+    DrawTeachBackQuestion(app);
+    DrawFileWindows(app);
+    HoldLockedFields(app);
+    DrawLessonParts(app, status_bar, lesson_bar);
+    RecordFloatingWindows(app);
+    std::string note = panel_note;
+    if (!app.status_note.empty()) note += (note.empty() ? "" : "   ·   ") + app.status_note;
+    if (status_bar > 0) DrawStatusBar(app.state, note);
+}
+
 } // namespace
 
 void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
@@ -520,20 +537,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
                             ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings,
                         true);
         RestoreFocus(app);
-        if (!screenshot) {
-            DrawAbout(app.view);
-            DrawGlossary(&app.view.show_glossary);
-            DrawKeyboardHelp(app);
-            DrawResetConfirmation(app);
-            DrawTeachBackQuestion(app);
-            DrawFileWindows(app);
-            HoldLockedFields(app);
-            DrawLessonParts(app, status_bar, lesson_bar);
-            RecordFloatingWindows(app);
-            std::string note = entry->panel->StatusNote();
-            if (!app.status_note.empty()) note += (note.empty() ? "" : "   ·   ") + app.status_note;
-            if (status_bar > 0) DrawStatusBar(state, note);
-        }
+        if (!screenshot) DrawShellWindows(app, status_bar, lesson_bar, entry->panel->StatusNote());
         return;
     }
     if (top > 0) DrawMainMenu(app);
@@ -561,16 +565,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
                 app.pending.arrange = true;
     }
     RestoreFocus(app);
-    DrawAbout(app.view);
-    DrawGlossary(&app.view.show_glossary);
-    DrawKeyboardHelp(app);
-    DrawResetConfirmation(app);
-    DrawTeachBackQuestion(app);
-    DrawFileWindows(app);
-    HoldLockedFields(app);
-    DrawLessonParts(app, status_bar, lesson_bar);
-    RecordFloatingWindows(app);
-    if (status_bar > 0) DrawStatusBar(state, app.status_note);
+    DrawShellWindows(app, status_bar, lesson_bar, "");
 }
 
 void ActOnRequests(App& app) {

@@ -79,6 +79,22 @@ public:
         }
         return ready_;
     }
+    /// For a frame: in the background when background is true (the last result meanwhile,
+    /// *current false and *computing set, so that the frames go on until the new one is in), on
+    /// the spot otherwise, and the first time (there is nothing to show meanwhile).
+    template <typename Compute>
+    const Result& GetForFrame(const Key& key, Compute compute, bool background, bool* current,
+                              bool* computing) {
+        *current = true;
+        if (!background) return GetNow(key, compute);
+        const Result* shown = Get(key, compute, current);
+        if (shown == nullptr) {
+            *current = true;
+            return GetNow(key, compute);
+        }
+        if (!*current) *computing = true;
+        return *shown;
+    }
     /// A task is running: the frames should go on until it is collected.
     bool Busy() const { return running_.valid(); }
     const Result* Last() const { return has_ready_ ? &ready_ : nullptr; }

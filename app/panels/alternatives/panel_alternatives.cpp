@@ -410,24 +410,13 @@ const MethodChecks& AlternativesPanel::Checks(const AppState& state) const {
     return method_checks.GetNow(ChecksInputsFor(state), ComputeChecks);
 }
 
-const MethodChecks& AlternativesPanel::ChecksToDraw(FrameContext& frame) {
-    checks_current = true;
-    if (!frame.compute_in_background) return Checks(frame.state);
-    const MethodChecks* shown =
-        method_checks.Get(ChecksInputsFor(frame.state), ComputeChecks, &checks_current);
-    if (shown == nullptr) { // the first time: nothing to show meanwhile
-        checks_current = true;
-        return Checks(frame.state);
-    }
-    if (!checks_current) frame.stats.computing = true;
-    return *shown;
-}
-
 void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     const MethodChecks* checks = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        checks = &ChecksToDraw(frame);
+        checks = &method_checks.GetForFrame(ChecksInputsFor(frame.state), ComputeChecks,
+                                            frame.compute_in_background, &checks_current,
+                                            &frame.stats.computing);
     }
     const std::vector<MethodRow> rows = MethodRows(*checks);
     // While the measured columns are computed off the frame for new positions, the last ones

@@ -138,10 +138,9 @@ struct AlternativesPanel : Panel {
     static RopePoint ComputeRopePoint(const RopeInputs& inputs);
     /// The side-by-side checks, from their inputs alone (pure: run off the frame in the window).
     static MethodChecks ComputeChecks(const ChecksInputs& inputs);
-    /// The checks to draw: off the frame when it allows (the last ones meanwhile, and
-    /// frame.stats.computing set), else as Checks.
-    const MethodChecks& ChecksToDraw(FrameContext& frame);
-    bool checks_current = true; ///< the table drawn is for this frame's inputs
+    /// Whether the checks drawn are for this frame's inputs (drawn through GetForFrame: off the
+    /// frame in the window, the last ones meanwhile).
+    bool checks_current = true;
     /// The RoPE numbers for this state, from their caches.
     const RopePoint& RopeAt(const AppState& state) const;
     const RopeCurve& RopeCurveFor(const AppState& state) const;

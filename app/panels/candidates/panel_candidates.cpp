@@ -189,20 +189,6 @@ const CandidatesPanel::Table& CandidatesPanel::TableFor(const AppState& state) c
     return table_cache.GetNow(TableInputsFor(state), ComputeTable);
 }
 
-const CandidatesPanel::Table& CandidatesPanel::TableToDraw(FrameContext& frame) {
-    table_current = true;
-    if (!frame.compute_in_background) return TableFor(frame.state);
-    // A long table (≈ 50 ms per thousand positions) is measured off the frame, so that a drag
-    // stays smooth; the last one stays on screen meanwhile.
-    const Table* shown = table_cache.Get(TableInputsFor(frame.state), ComputeTable, &table_current);
-    if (shown == nullptr) { // the first time: nothing to show meanwhile
-        table_current = true;
-        return TableFor(frame.state);
-    }
-    if (!table_current) frame.stats.computing = true;
-    return *shown;
-}
-
 void CandidatesPanel::Draw(FrameContext& frame) {
     if (BeginControls(frame)) {
         DrawControls(frame);
@@ -211,7 +197,11 @@ void CandidatesPanel::Draw(FrameContext& frame) {
     const Table* measured = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        measured = &TableToDraw(frame);
+        // A long table (≈ 50 ms per thousand positions) is measured off the frame, so that a
+        // drag stays smooth; the last one stays on screen meanwhile.
+        measured = &table_cache.GetForFrame(TableInputsFor(frame.state), ComputeTable,
+                                            frame.compute_in_background, &table_current,
+                                            &frame.stats.computing);
     }
     const float font = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();

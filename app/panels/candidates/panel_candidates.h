@@ -52,11 +52,10 @@ struct CandidatesPanel : Panel {
     static Table ComputeTable(const TableInputs& inputs);
     TableInputs TableInputsFor(const AppState& state) const;
     const Table& TableFor(const AppState& state) const;
-    /// The table to draw: off the frame in the window (the last one meanwhile, the legend saying
-    /// it is updating, frame.stats.computing set), else as TableFor.
-    const Table& TableToDraw(FrameContext& frame);
     mutable BackgroundCached<TableInputs, Table> table_cache;
-    bool table_current = true; ///< the table drawn is for this frame's settings
+    /// Whether the table drawn is for this frame's settings (drawn through GetForFrame: off the
+    /// frame in the window, the last one meanwhile, the legend saying it is updating).
+    bool table_current = true;
     /// The plotted candidate's first dims over positions (NaN where it has no value).
     struct PlotInputs {
         Candidate candidate = Candidate::RawIndex;

@@ -68,20 +68,6 @@ const RotationPanel::CurvesResult& RotationPanel::Curves(const AppState& state) 
                                ComputeCurves);
 }
 
-const RotationPanel::CurvesResult& RotationPanel::CurvesToDraw(FrameContext& frame) {
-    curves_current = true;
-    if (!frame.compute_in_background) return Curves(frame.state);
-    const CurvesInputs inputs{frame.state.pos_a, frame.state.base, frame.state.d_model,
-                              curve_max_k};
-    const CurvesResult* shown = curves_cache.Get(inputs, ComputeCurves, &curves_current);
-    if (shown == nullptr) { // the first time: nothing to show meanwhile
-        curves_current = true;
-        return Curves(frame.state);
-    }
-    if (!curves_current) frame.stats.computing = true;
-    return *shown;
-}
-
 void RotationPanel::Draw(FrameContext& frame) {
     if (BeginControls(frame)) {
         DrawControls(frame);
@@ -90,7 +76,9 @@ void RotationPanel::Draw(FrameContext& frame) {
     const CurvesResult* curves = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        curves = &CurvesToDraw(frame);
+        curves = &curves_cache.GetForFrame(
+            CurvesInputs{frame.state.pos_a, frame.state.base, frame.state.d_model, curve_max_k},
+            ComputeCurves, frame.compute_in_background, &curves_current, &frame.stats.computing);
     }
     const float font = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();

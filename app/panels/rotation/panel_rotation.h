@@ -48,10 +48,9 @@ struct RotationPanel : Panel {
     static CurvesResult ComputeCurves(const CurvesInputs& inputs);
     /// The curves for this state and K, from the cache (computed now when an input changed).
     const CurvesResult& Curves(const AppState& state) const;
-    /// The curves to draw: off the frame when it allows (the last ones meanwhile, and
-    /// frame.stats.computing set), else as Curves.
-    const CurvesResult& CurvesToDraw(FrameContext& frame);
-    bool curves_current = true; ///< what is drawn is for this frame's inputs
+    /// Whether the curves drawn are for this frame's inputs (drawn through GetForFrame: off the
+    /// frame in the window, the last ones meanwhile).
+    bool curves_current = true;
     mutable BackgroundCached<CurvesInputs, CurvesResult> curves_cache;
 
     void Draw(FrameContext& frame) override;
