@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One command to install what is missing, build, and run every test:
 #  1. Release build: unit, headless-frame, CLI and end-to-end (Xvfb + xdotool) tests;
-#  2. AddressSanitizer + UndefinedBehaviorSanitizer build: unit, headless-frame and CLI tests;
-#  3. libFuzzer on the scene, PNG-scene, tokenizer, command-line, lesson and quiz readers (20 s each);
-#  4. a 60-second random-input soak of the sanitizer build's real window under Xvfb (crashes,
+#  2. clang-tidy on the C++ files of the last change (scripts/tidy.sh);
+#  3. AddressSanitizer + UndefinedBehaviorSanitizer build: unit, headless-frame and CLI tests;
+#  4. libFuzzer on the scene, PNG-scene, tokenizer, command-line, lesson and quiz readers (20 s each);
+#  5. a 60-second random-input soak of the sanitizer build's real window under Xvfb (crashes,
 #     sanitizer reports, leaks), and one of the release build whose memory must not keep growing.
 # Ends with CTest's summary; exits non-zero on any failure.
 set -euo pipefail
@@ -18,6 +19,10 @@ scripts/build.sh "$root/build"
 echo "== Release tests (unit, headless, cli, e2e)"
 release_status=0
 (cd build && ctest --output-on-failure -j"$jobs") | tee build/ctest.log || release_status=$?
+
+echo "== clang-tidy on the C++ files the last change touches (scripts/tidy.sh; --all is a script)"
+tidy_status=0
+scripts/tidy.sh --build "$root/build" | tee build/tidy.log || tidy_status=$?
 
 echo "== Sanitizer build (ASan + UBSan)"
 scripts/build.sh "$root/build-sanitize" -DPELAB_SANITIZE=ON
@@ -42,6 +47,7 @@ echo "release tests: $([[ $release_status -eq 0 ]] && echo passed || echo FAILED
 echo "sanitizer tests: $([[ $sanitize_status -eq 0 ]] && echo passed || echo FAILED)"
 echo "fuzzing: $([[ $fuzz_status -eq 0 ]] && echo passed || echo FAILED)"
 echo "soak: $([[ $soak_status -eq 0 ]] && echo passed || echo FAILED)"
+echo "clang-tidy: $([[ $tidy_status -eq 0 ]] && echo passed || echo FAILED)"
 echo "screenshots for a person to look at: build/screenshots/"
 # CTest's own summary lines, then one plain total over both runs.
 total=0
@@ -53,11 +59,11 @@ for log in build/ctest.log build-sanitize/ctest.log; do
     total=$((total + $(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")))
     failed=$((failed + $(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")))
 done
-# Each fuzz target (the list in scripts/fuzz.sh) and the soak count as one test.
+# Each fuzz target (the list in scripts/fuzz.sh), the soak and clang-tidy count as one test.
 fuzz_targets=$(sed -n 's/^targets=(\(.*\))$/\1/p' scripts/fuzz.sh | wc -w)
 fuzz_passed=$(grep -c 'no failure' build/fuzz.log || true)
-total=$((total + fuzz_targets + 1))
-failed=$((failed + (fuzz_targets - fuzz_passed) + (soak_status != 0 ? 1 : 0)))
+total=$((total + fuzz_targets + 2))
+failed=$((failed + (fuzz_targets - fuzz_passed) + (soak_status != 0 ? 1 : 0) + (tidy_status != 0 ? 1 : 0)))
 [[ $release_status -eq 0 && $sanitize_status -eq 0 && $fuzz_status -eq 0 ]] || failed=$((failed > 0 ? failed : 1))
 echo "tests: $((total - failed)) passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # clang-tidy over PE Lab's own sources with the repository's .clang-tidy, using the compile
-# commands of a build. Without arguments: the C++ files changed since origin/main (or HEAD~1),
-# the ones a change touches; --all: every file of core/, app/, tests/ and bench/ (about six
+# commands of a build. Without arguments: the C++ files a change touches (those changed since
+# origin/main, or in the last commit when HEAD is origin/main); --all: every file of core/, app/, tests/ and bench/ (about six
 # minutes on two cores). Prints each warning and a count; exits 1 when there is any.
 # Usage: scripts/tidy.sh [--all | FILE…] [--build DIR]
 set -euo pipefail
@@ -23,7 +23,12 @@ cd "$root"
 if $all; then
     mapfile -t files < <(git ls-files 'core/*.cpp' 'app/*.cpp' 'tests/*.cpp' 'bench/*.cpp')
 elif [ ${#files[@]} -eq 0 ]; then
-    base=$(git rev-parse --verify -q origin/main || git rev-parse HEAD~1)
+    # The change: what this branch adds to origin/main, or (on main itself, as in a fresh
+    # clone) the last commit.
+    base=$(git rev-parse --verify -q origin/main || true)
+    if [ -z "$base" ] || [ "$base" = "$(git rev-parse HEAD)" ]; then
+        base=$(git rev-parse --verify -q HEAD~1 || git rev-parse HEAD)
+    fi
     mapfile -t files < <(git diff --name-only "$base" -- '*.cpp' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
 fi
 # Only files the build compiles (a header is checked through the files that include it).
