@@ -18,11 +18,13 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 using namespace pelab;
 
@@ -691,4 +693,36 @@ TEST_F(Panels4, ClocksComputesOnceAndReportsTheFacesItDraws) {
     state.shift_k = 11;
     Present("clocks", 2);
     EXPECT_EQ(clocks.result_cache.Computations(), computed + 1);
+}
+
+// In the window the compare panel's offset curve is computed off the frame when its span steps
+// (512 offsets × 2 048 cosines at d_model 4 096): the frame goes on with the last curve, over its
+// own span, and asks for frames until the new one is in; that one is Σ cos(ω_i k), computed here.
+TEST_F(Panels4, CompareCurveComputesOffTheFrameInTheWindow) {
+    ComparePanel& compare = Get<ComparePanel>("compare");
+    ASSERT_EQ(app.scene.Apply(R"({"d_model": 4096, "pos_a": 3, "pos_b": 50})"), "");
+    app.compute_in_background = true;
+    Present("compare", 3);
+    ASSERT_TRUE(compare.curve_current);
+    const double old_span = compare.curve_cache.Last()->span;
+    state.pos_b = 3 + 400; // a span of 1 000, not 100
+    Frame();
+    EXPECT_FALSE(compare.curve_current);
+    EXPECT_TRUE(app.stats.computing);
+    EXPECT_EQ(compare.curve_cache.Last()->span, old_span) << "the last curve stays meanwhile";
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!compare.curve_current && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        Frame();
+    }
+    ASSERT_TRUE(compare.curve_current);
+    const ComparePanel::Curve& curve = *compare.curve_cache.Last();
+    EXPECT_EQ(curve.span, 1000.0);
+    for (const std::size_t j : {std::size_t{0}, std::size_t{137}, curve.k.size() - 1}) {
+        long double sum = 0;
+        for (int i = 0; i < 2048; ++i)
+            sum += std::cos(static_cast<long double>(curve.k[j]) *
+                            std::pow(10000.0L, -2.0L * i / 4096.0L));
+        EXPECT_NEAR(curve.dot[j], static_cast<double>(sum), 1e-9) << "k = " << curve.k[j];
+    }
 }

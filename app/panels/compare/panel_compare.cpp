@@ -309,6 +309,7 @@ const ComparePanel::Result& ComparePanel::ResultFor(const AppState& state) const
 
 ComparePanel::Curve ComparePanel::ComputeCurve(const CurveInputs& inputs) {
     Curve curve;
+    curve.span = inputs.span;
     constexpr int kSamples = 512;
     curve.k.resize(kSamples);
     for (int j = 0; j < kSamples; ++j)
@@ -332,13 +333,15 @@ void ComparePanel::DrawOffsetPlot(FrameContext& frame, float height) {
     const Curve* curve = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        curve = &curve_cache.Get(CurveInputs{span, state.base, state.d_model}, ComputeCurve);
+        curve = &curve_cache.GetForFrame(CurveInputs{span, state.base, state.d_model}, ComputeCurve,
+                                         frame.compute_in_background, &curve_current,
+                                         &frame.stats.computing);
     }
     if (curve_fitted != curve_cache.Computations()) {
-        offset_view.Refit(plot::Range{0.0, span}, curve->y);
+        offset_view.Refit(plot::Range{0.0, curve->span}, curve->y);
         curve_fitted = curve_cache.Computations();
     }
-    offset_view.SetHome(plot::Range{0.0, span}, curve->y);
+    offset_view.SetHome(plot::Range{0.0, curve->span}, curve->y);
     plot::PlotConfig config;
     config.x_label = "offset k = |B − A| (positions)";
     config.y_label = "PE(p)·PE(p + k), the same for every start p";

@@ -60,12 +60,16 @@ struct ComparePanel : Panel {
         }
     };
     struct Curve {
+        double span = 0; ///< the offsets it covers: 0 … span
         std::vector<double> k, dot;
         plot::Range y{-0.6, 1.1}; ///< the y range: the curve's, with a margin
     };
     static Curve ComputeCurve(const CurveInputs& inputs);
-    Cached<CurveInputs, Curve> curve_cache;
-    long curve_fitted = -1; ///< the curve computation the view was last fitted to
+    /// Off the frame in the window (at d_model 4 096 a new span costs ~8 ms): the last curve
+    /// stays drawn, over its own span, until the new one is in.
+    BackgroundCached<CurveInputs, Curve> curve_cache;
+    bool curve_current = true; ///< the curve drawn is for this frame's span, d_model and base
+    long curve_fitted = -1;    ///< the curve computation the view was last fitted to
     plot::PlotView offset_view;
 
     void Draw(FrameContext& frame) override;
