@@ -391,7 +391,40 @@ TEST_F(SideBySideTab, ChecksComputeOffTheFrameInTheWindow) {
     const MethodChecks now = ComputeMethodChecks(panel, state);
     EXPECT_EQ(drawn.sinusoidal_shift_change, now.sinusoidal_shift_change);
     EXPECT_EQ(drawn.rope_shift_change, now.rope_shift_change);
-    EXPECT_EQ(drawn.rope_shift_change, panel.RopeAt(state).change) << "the RoPE tab's number";
+    EXPECT_EQ(drawn.rope_shift_change, panel.RopeShiftAt(state).change) << "the RoPE tab's number";
+}
+
+// In the window the RoPE tab's shift sweep (100 scores at d_model 4 096, ~10 ms) runs off the
+// frame while m moves: the sentence says "(updating…)" over the last sweep, the frames go on,
+// and the sweep that arrives is the one computed on the spot, which the readouts report.
+TEST_F(RopeTab, ShiftSweepComputesOffTheFrameInTheWindow) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "rope", "d_model": 4096, "pos_a": 40,
+                                  "pos_b": 12})"),
+              "");
+    app.compute_in_background = true;
+    Present("alternatives");
+    ASSERT_TRUE(panel.rope_shift_current);
+    const long points = panel.rope_point.Computations();
+    state.pos_a = 41;
+    Frame();
+    EXPECT_FALSE(panel.rope_shift_current);
+    EXPECT_TRUE(app.stats.computing);
+    EXPECT_EQ(panel.rope_point.Computations(), points + 1) << "q·k itself is computed on the spot";
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!panel.rope_shift_current && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        Frame();
+    }
+    ASSERT_TRUE(panel.rope_shift_current);
+    const double drawn = panel.rope_shift.Last()->change;
+    const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
+    double change = 0;
+    for (int s = 10; s <= 990; s += 10)
+        change = std::max(change, std::abs(pelab::rope_score(q, k, 41 + s, 12 + s, 10000) -
+                                           pelab::rope_score(q, k, 41, 12, 10000)));
+    EXPECT_DOUBLE_EQ(drawn, change);
+    EXPECT_EQ(panel.Readouts(state)["rope"]["max_shift_change"].get<double>(), drawn);
 }
 
 // One compute path: the table drawn, the CSV export and the readouts are one measurement, with

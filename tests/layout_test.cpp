@@ -6,6 +6,7 @@
 // named or not; the named widgets the recorder saw are checked against the same edge and
 // listed when one is out.
 #include "headless_fixture.h"
+#include "panels/start/panel_start.h"
 #include "panels/waves/panel_waves.h"
 #include "shell/glossary.h"
 #include "widgets/layout.h"
@@ -342,4 +343,26 @@ TEST_F(Layout, NarrowShortWavesTileStillDrawsItsPlot) {
     const WidgetRect plot = app.recorder.layout["waves.wave_plot"].item;
     const float font = ImGui::GetFontSize();
     EXPECT_GE(plot.x1 - plot.x0, 8 * font) << "a plot needs room beside its axis labels";
+}
+
+// The start map on the room's projector (1024×768, text ×2) is whole: all six boxes and their
+// sentences in the window and nothing to scroll (its hint line was cut off: the map now
+// shortens its arrows, and drops the hint if it must, until it fits). A tall window keeps both.
+TEST_F(Layout, StartMapFitsTheProjectorWithoutScrolling) {
+    Present("start", {1024, 768}, 2.0f);
+    for (int frame = 0; frame < 3; ++frame)
+        Frame();
+    ImGuiWindow* window = WindowOf("start");
+    EXPECT_EQ(window->ScrollMax.y, 0.0f) << "the map scrolls";
+    for (const std::string& name : FindPanelInfo("start")->widgets()) {
+        ASSERT_EQ(app.recorder.layout.count(name), 1u) << name;
+        EXPECT_LE(app.recorder.layout[name].item.y1, window->InnerRect.Max.y + 1) << name;
+    }
+    auto& start = Get<StartPanel>("start");
+    EXPECT_GE(start.compact, 1);
+    Present("start", {1920, 1080}, 1.0f);
+    for (int frame = 0; frame < 3; ++frame)
+        Frame();
+    EXPECT_EQ(start.compact, 0) << "a tall window keeps the full arrows and the hint";
+    EXPECT_EQ(WindowOf("start")->ScrollMax.y, 0.0f);
 }

@@ -392,7 +392,7 @@ nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
               {"typed", UsesTypedVectors()},
               {"score", rope.score},
               {"score_from_distance", rope.relative},
-              {"max_shift_change", rope.change}}},
+              {"max_shift_change", RopeShiftAt(state).change}}},
             {"alibi",
              {{"heads", alibi_heads},
               {"slopes", slopes},

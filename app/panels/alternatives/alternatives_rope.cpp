@@ -56,15 +56,25 @@ AlternativesPanel::RopePoint AlternativesPanel::ComputeRopePoint(const RopeInput
     const double m = inputs.m, n = inputs.n;
     point.score = rope_score(point.q, point.k, m, n, inputs.base);
     point.relative = rope_score_relative(point.q, point.k, m - n, inputs.base);
-    const double room = kRopeShiftStep * kRopeShifts;
-    point.change = rope_max_shift_change(point.q, point.k, std::min(m, kUiMaxPosition - room),
-                                         std::min(n, kUiMaxPosition - room), inputs.base,
-                                         kRopeShifts, kRopeShiftStep);
     return point;
+}
+
+AlternativesPanel::RopeShift AlternativesPanel::ComputeRopeShift(const RopeInputs& inputs) {
+    const std::vector<double> q = RopeVectorFor(inputs, true), k = RopeVectorFor(inputs, false);
+    const double room = kRopeShiftStep * kRopeShifts;
+    RopeShift shift;
+    shift.change = rope_max_shift_change(q, k, std::min(inputs.m, kUiMaxPosition - room),
+                                         std::min(inputs.n, kUiMaxPosition - room), inputs.base,
+                                         kRopeShifts, kRopeShiftStep);
+    return shift;
 }
 
 const AlternativesPanel::RopePoint& AlternativesPanel::RopeAt(const AppState& state) const {
     return rope_point.Get(RopeInputsFor(state), ComputeRopePoint);
+}
+
+const AlternativesPanel::RopeShift& AlternativesPanel::RopeShiftAt(const AppState& state) const {
+    return rope_shift.GetNow(RopeInputsFor(state), ComputeRopeShift);
 }
 
 const AlternativesPanel::RopeCurve& AlternativesPanel::RopeCurveFor(const AppState& state) const {
@@ -137,11 +147,15 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
         EndControls(frame);
     }
     const RopePoint* point = nullptr;
+    const RopeShift* shift = nullptr;
     const RopeCurve* curve = nullptr;
     const RopeDecay* decay = nullptr;
     {
         CoreTimer core_time(frame.stats);
         point = &RopeAt(state);
+        shift = &rope_shift.GetForFrame(RopeInputsFor(state), ComputeRopeShift,
+                                        frame.compute_in_background, &rope_shift_current,
+                                        &frame.stats.computing);
         curve = &RopeCurveFor(state);
         decay = &RopeDecayFor(static_cast<int>(point->q.size()), state.base);
     }
@@ -151,7 +165,10 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     if (rope_typed && !UsesTypedVectors())
         ErrorText(frame, "q and k need the same number of values: the seeded vectors are used.");
     const double m = state.pos_a, n = state.pos_b;
-    const double score = point->score, relative = point->relative, change = point->change;
+    const double score = point->score, relative = point->relative, change = shift->change;
+    // While m or n is dragged the sweep runs off the frame: the last one is said as such.
+    const std::string change_text =
+        ShownNumber(change, 2) + (rope_shift_current ? "" : " (updating…)");
     char line[480];
     std::snprintf(line, sizeof line,
                   "RoPE turns pair i of q by m·θ_i and of k by n·θ_i (θ_i = base^(−2i/d), base "
@@ -160,7 +177,7 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
                   "gives %.6f. Moving m and n together by 10, 20, … %d changes q·k by at most "
                   "%s: the score depends on the distance alone.",
                   ShownNumber(state.base).c_str(), d, score, ShownNumber(m - n).c_str(), relative,
-                  kRopeShiftStep * (kRopeShifts - 1), ShownNumber(change, 2).c_str());
+                  kRopeShiftStep * (kRopeShifts - 1), change_text.c_str());
     const auto check_sentence = [&] {
         WrappedText(line);
         frame.Record("alternatives.rope_check");

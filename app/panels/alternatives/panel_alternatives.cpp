@@ -182,7 +182,7 @@ MethodChecks AlternativesPanel::ComputeChecks(const ChecksInputs& inputs) {
     checks.learned_has_entry_at_rows = table.lookup(rows).has_value();
     // The same computation, on the same inputs, as the number the RoPE tab shows (m and n
     // moved together by 10 … 990).
-    checks.rope_shift_change = ComputeRopePoint(rope).change;
+    checks.rope_shift_change = ComputeRopeShift(rope).change;
     double alibi_change = 0;
     for (int s = 1; s < kShiftSweep; ++s)
         alibi_change = std::max(alibi_change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -

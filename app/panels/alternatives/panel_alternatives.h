@@ -81,7 +81,12 @@ struct AlternativesPanel : Panel {
     /// change when m and n move together.
     struct RopePoint {
         std::vector<double> q, k;
-        double score = 0, relative = 0, change = 0;
+        double score = 0, relative = 0;
+    };
+    /// The largest change of q·k when m and n move together by 10, 20, … (kRopeShifts scores:
+    /// ~10 ms at d_model 4 096, so off the frame in the window).
+    struct RopeShift {
+        double change = 0;
     };
     struct RopeCurve {
         std::vector<double> x, y; ///< q·k against m − n
@@ -105,6 +110,9 @@ struct AlternativesPanel : Panel {
         }
     };
     mutable Cached<RopeInputs, RopePoint> rope_point;
+    mutable BackgroundCached<RopeInputs, RopeShift> rope_shift;
+    /// Whether the shift change drawn is for this frame's inputs (GetForFrame).
+    bool rope_shift_current = true;
     mutable Cached<RopeInputs, RopeCurve> rope_curve;
     mutable Cached<DecayInputs, RopeDecay> rope_decay;
     mutable BackgroundCached<ChecksInputs, MethodChecks> method_checks;
@@ -136,6 +144,7 @@ struct AlternativesPanel : Panel {
     /// length, else seeded at d_model. Pure: the checks run it off the frame.
     static std::vector<double> RopeVectorFor(const RopeInputs& inputs, bool query);
     static RopePoint ComputeRopePoint(const RopeInputs& inputs);
+    static RopeShift ComputeRopeShift(const RopeInputs& inputs);
     /// The side-by-side checks, from their inputs alone (pure: run off the frame in the window).
     static MethodChecks ComputeChecks(const ChecksInputs& inputs);
     /// Whether the checks drawn are for this frame's inputs (drawn through GetForFrame: off the
@@ -143,6 +152,7 @@ struct AlternativesPanel : Panel {
     bool checks_current = true;
     /// The RoPE numbers for this state, from their caches.
     const RopePoint& RopeAt(const AppState& state) const;
+    const RopeShift& RopeShiftAt(const AppState& state) const; ///< computed now if need be
     const RopeCurve& RopeCurveFor(const AppState& state) const;
     const RopeDecay& RopeDecayFor(int d, double base) const;
     /// The side-by-side checks for this state, from their cache (ComputeMethodChecks).

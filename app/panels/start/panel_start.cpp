@@ -37,7 +37,7 @@ void StartPanel::Draw(FrameContext& frame) {
         std::clamp(ImGui::GetContentRegionAvail().y / lines_needed, 1.0f, 2.0f));
     const float font = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float gap = style.ItemSpacing.y * 0.5f, arrow = font * 0.8f;
+    const float gap = style.ItemSpacing.y * 0.5f;
     const int rows = static_cast<int>(StartStages().size());
     // The boxes in a column, each sentence beside its box (below it when the window is narrow),
     // all six in view on a 1024×768 screen at text ×2: a box at least two lines of text tall.
@@ -46,9 +46,20 @@ void StartPanel::Draw(FrameContext& frame) {
     const float box_width = std::clamp(avail * 0.28f, std::min(font * 9.0f, avail), font * 14.0f);
     const bool beside = avail - box_width - style.ItemSpacing.x >= font * 12.0f;
     const float two_lines = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight();
-    const float shared = (region.y - (rows - 1) * arrow - (2 * rows) * gap -
-                          ImGui::GetTextLineHeightWithSpacing() - style.ItemSpacing.y) /
-                         rows;
+    // A short window (1024×768 at text ×2) first shortens the arrows, then leaves out the hint
+    // under the map (each box's tooltip says the same), so that the six rows stay whole: one
+    // step more each frame the map ran past the window's bottom, back to none at a new height.
+    const float hint_height = ImGui::GetTextLineHeightWithSpacing() + style.ItemSpacing.y;
+    if (region.y != fitted_height) {
+        fitted_height = region.y;
+        compact = 0;
+    } else if (compact < 2 && ImGui::GetScrollMaxY() > 0.0f) {
+        ++compact;
+    }
+    const float arrow = font * (beside && compact >= 1 ? 0.5f : 0.8f);
+    const bool hint = !(beside && compact >= 2);
+    const float shared =
+        (region.y - (rows - 1) * arrow - (2 * rows) * gap - (hint ? hint_height : 0.0f)) / rows;
     const float box_height =
         beside ? std::max({ImGui::GetFrameHeight() * 1.2f, two_lines, shared}) : two_lines;
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -119,8 +130,10 @@ void StartPanel::Draw(FrameContext& frame) {
         }
     }
     ImGui::PopStyleVar();
-    ImGui::Spacing();
-    ImGui::TextDisabled("Each box opens the panel that shows it (Esc comes back).");
+    if (hint) {
+        ImGui::Spacing();
+        ImGui::TextDisabled("Each box opens the panel that shows it (Esc comes back).");
+    }
     ImGui::SetWindowFontScale(1.0f);
 }
 

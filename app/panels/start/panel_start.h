@@ -25,6 +25,11 @@ struct StartStage {
 const std::vector<StartStage>& StartStages();
 
 struct StartPanel : Panel {
+    // View state: how far the map was tightened to fit the window's height (0: not; 1: shorter
+    // arrows; 2: and no hint line), and the height it was fitted to.
+    int compact = 0;
+    float fitted_height = 0.0f;
+
     void Draw(FrameContext& frame) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
