@@ -1,7 +1,8 @@
 // panel.h — what every panel is to the rest of PE Lab. A panel is one struct in its own folder
 // (panels/<id>/) holding its view state and its own settings; the frame does the window
 // boilerplate (placement, Begin/End, clamping) and calls Draw between Begin and End. The registry
-// (panel_registry.cpp) lists every panel once; the View menu, scenes, screenshots, presenting,
+// (panel_registry.cpp) lists every panel once with what it declares (PanelInfo: its widget
+// names, the scene fields it reads, its keys); the View menu, scenes, screenshots, presenting,
 // readouts and the tests all iterate it.
 #pragma once
 
@@ -29,7 +30,8 @@ public:
     /// against the scene table (the quiz's shows).
     virtual void Ready(const SceneTable& /*table*/, const PanelCatalog& /*panels*/) {}
     /// A key pressed while this panel has the focus (or is presented) and no text is being
-    /// edited, before the app's own shortcuts; true when the panel used it.
+    /// edited, before the app's own shortcuts; true when the panel used it. Only the commands
+    /// its PanelInfo::keys declares (tests/registry_test.cpp).
     virtual bool TakeKey(const KeyPress& /*press*/, FrameRequests& /*requests*/) { return false; }
     /// The panel's key computed numbers for `pelab readouts` and --state-out, as one object.
     virtual nlohmann::json Readouts(const AppState& state) const = 0;
