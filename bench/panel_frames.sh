@@ -31,7 +31,7 @@ largest() {
     *) echo '"many_waves": true' ;;
     esac
 }
-panels=$("$pelab" screenshot --help | sed -nE 's/.*filling the image: (.*)/\1/p' | tr -d ',')
+panels=$("$pelab" panels | grep -v '^ ' | cut -d' ' -f1) # the registry's ids, in menu order
 echo "| panel | default (d 512): CPU median (p99) | core | largest (d 4 096): CPU median (p99) | core |"
 echo "|---|---:|---:|---:|---:|"
 for panel in $panels; do
