@@ -1,0 +1,203 @@
+// The tiny transformer of the training lab (pelab/transformer.h): every gradient of every layer
+// and every positional variant against central finite differences in double precision, the
+// float model against the double one, the learned table's untrained rows, the causal mask, and
+// AdamW against its update rule written out here.
+#include "pelab/error.h"
+#include "pelab/transformer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace pelab;
+
+namespace {
+
+TransformerConfig TinyConfig(PositionalKind kind, bool causal) {
+    TransformerConfig c;
+    c.vocab = 5;
+    c.d_model = 8;
+    c.layers = 2;
+    c.heads = 2;
+    c.mlp_ratio = 2;
+    c.max_len = 7;
+    c.causal = causal;
+    c.positional = kind;
+    c.t5_buckets = 8;
+    c.t5_max_distance = 16;
+    return c;
+}
+
+// Two sequences of five tokens; one target unscored.
+TokenBatch TinyBatch() {
+    TokenBatch batch;
+    batch.size = 2;
+    batch.length = 5;
+    batch.tokens = {0, 3, 1, 4, 2, 2, 2, 0, 1, 3};
+    batch.targets = {1, 4, 0, -1, 3, 3, 1, 1, 0, 2};
+    return batch;
+}
+
+} // namespace
+
+class TransformerGradient : public ::testing::TestWithParam<std::tuple<PositionalKind, bool>> {};
+
+// d loss / d θ for every parameter θ against (L(θ + h) − L(θ − h)) / 2h, h = 1e-6: the
+// norm-wise relative error of the whole gradient within 1e-6, and of each tensor within 1e-5.
+TEST_P(TransformerGradient, MatchesCentralDifferences) {
+    const auto [kind, causal] = GetParam();
+    TinyTransformer<double> model(TinyConfig(kind, causal), 7);
+    // T5's biases start at 0 and the LayerNorms at 1 and 0: move them off their start, so
+    // that every term of the gradient is exercised.
+    std::mt19937_64 random(11);
+    std::normal_distribution<double> jitter(0.0, 0.3);
+    for (const ParameterSlot& slot : model.slots())
+        if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias")
+            for (int k = 0; k < slot.rows * slot.cols; ++k)
+                model.parameters()[slot.offset + k] += jitter(random);
+    const TokenBatch batch = TinyBatch();
+    std::vector<double> gradient;
+    model.loss(batch, &gradient);
+    ASSERT_EQ(gradient.size(), model.parameters().size());
+    const double h = 1e-6;
+    double error_squared = 0, norm_squared = 0;
+    for (const ParameterSlot& slot : model.slots()) {
+        double slot_error = 0, slot_norm = 0;
+        for (int k = 0; k < slot.rows * slot.cols; ++k) {
+            double& theta = model.parameters()[slot.offset + k];
+            const double kept = theta;
+            theta = kept + h;
+            const double up = model.loss(batch);
+            theta = kept - h;
+            const double down = model.loss(batch);
+            theta = kept;
+            const double numeric = (up - down) / (2 * h);
+            const double delta = gradient[slot.offset + k] - numeric;
+            slot_error += delta * delta;
+            slot_norm += numeric * numeric;
+        }
+        if (slot_norm > 1e-20)
+            EXPECT_LE(std::sqrt(slot_error / slot_norm), 1e-5) << slot.name;
+        else
+            EXPECT_LE(std::sqrt(slot_error), 1e-9) << slot.name;
+        error_squared += slot_error;
+        norm_squared += slot_norm;
+    }
+    EXPECT_LE(std::sqrt(error_squared / norm_squared), 1e-6);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryVariant, TransformerGradient,
+                         ::testing::Combine(::testing::ValuesIn(positional_kinds()),
+                                            ::testing::Bool()),
+                         [](const auto& info) {
+                             return std::string(positional_kind_name(std::get<0>(info.param))) +
+                                    (std::get<1>(info.param) ? "_causal" : "_bidirectional");
+                         });
+
+// The float model computes what the double one does, from the same seed, to float's precision.
+TEST(Transformer, FloatAgreesWithDouble) {
+    for (const PositionalKind kind : positional_kinds()) {
+        const TinyTransformer<double> exact(TinyConfig(kind, false), 3);
+        const TinyTransformer<float> quick(TinyConfig(kind, false), 3);
+        std::vector<double> g_exact;
+        std::vector<float> g_quick;
+        const double l_exact = exact.loss(TinyBatch(), &g_exact);
+        const double l_quick = quick.loss(TinyBatch(), &g_quick);
+        EXPECT_NEAR(l_quick, l_exact, 1e-5 * l_exact) << positional_kind_name(kind);
+        double error = 0, norm = 0;
+        for (std::size_t k = 0; k < g_exact.size(); ++k) {
+            error += (g_quick[k] - g_exact[k]) * (g_quick[k] - g_exact[k]);
+            norm += g_exact[k] * g_exact[k];
+        }
+        EXPECT_LE(std::sqrt(error / norm), 1e-4) << positional_kind_name(kind);
+    }
+}
+
+// Untrained loss: with every logit nearly equal the mean cross-entropy is close to ln(vocab);
+// the causal mask: a query's weights on later keys are exactly 0 and each row sums to 1.
+TEST(Transformer, CausalMaskAndStartingLoss) {
+    const TinyTransformer<double> model(TinyConfig(PositionalKind::Rope, true), 5);
+    const std::vector<double> weights = model.attention({1, 2, 3, 4, 0}, 1, 1);
+    for (int i = 0; i < 5; ++i) {
+        double sum = 0;
+        for (int j = 0; j < 5; ++j) {
+            sum += weights[i * 5 + j];
+            if (j > i) {
+                EXPECT_EQ(weights[i * 5 + j], 0.0) << i << ", " << j;
+            }
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-12);
+    }
+    const double loss = model.loss(TinyBatch());
+    EXPECT_GT(loss, 0.5 * std::log(5.0));
+    EXPECT_LT(loss, 3.0 * std::log(5.0));
+}
+
+// The learned table's hard edge: rows past the longest sequence seen get no gradient at all,
+// so training never moves them.
+TEST(Transformer, LearnedRowsPastTheTrainedLengthGetNoGradient) {
+    const TinyTransformer<double> model(TinyConfig(PositionalKind::Learned, false), 5);
+    std::vector<double> gradient;
+    model.loss(TinyBatch(), &gradient); // length 5 of max_len 7
+    const ParameterSlot& table = model.slot("learned.table");
+    for (int row = 0; row < 7; ++row) {
+        double norm = 0;
+        for (int k = 0; k < table.cols; ++k)
+            norm += std::abs(gradient[table.offset + row * table.cols + k]);
+        if (row < 5) {
+            EXPECT_GT(norm, 0.0) << row;
+        } else {
+            EXPECT_EQ(norm, 0.0) << row;
+        }
+    }
+}
+
+// Bad batches and configurations are refused with a message naming the problem.
+TEST(Transformer, RefusesWhatDoesNotFit) {
+    TinyTransformer<float> model(TinyConfig(PositionalKind::Sinusoidal, false), 1);
+    TokenBatch batch = TinyBatch();
+    batch.tokens[3] = 5;
+    EXPECT_THROW(model.loss(batch), InvalidArgument);
+    batch = TinyBatch();
+    batch.length = 8;
+    EXPECT_THROW(model.loss(batch), InvalidArgument);
+    TransformerConfig odd = TinyConfig(PositionalKind::Rope, false);
+    odd.heads = 3;
+    EXPECT_THROW(TinyTransformer<float>(odd, 1), InvalidArgument);
+    EXPECT_THROW(positional_kind_from_name("rotary"), InvalidArgument);
+    EXPECT_EQ(positional_kind_from_name("alibi"), PositionalKind::Alibi);
+}
+
+// AdamW against the update rule (torch.optim.AdamW's documentation), computed here for two
+// steps on two parameters, with decoupled weight decay and no clipping.
+TEST(Transformer, AdamWFollowsItsUpdateRule) {
+    AdamWOptions options;
+    options.learning_rate = 0.1;
+    options.weight_decay = 0.5;
+    options.clip_norm = 0;
+    AdamW<double> adam(2, options);
+    std::vector<double> p = {1.0, -2.0};
+    std::vector<double> g = {0.5, 0.25};
+    adam.step(p, g);
+    // Step 1: m = 0.1 g, v = 0.001 g², m̂ = g, v̂ = g²: p ← p(1 − lr·wd) − lr·g/(|g| + ε).
+    EXPECT_NEAR(p[0], 1.0 * 0.95 - 0.1 * 0.5 / (0.5 + 1e-8), 1e-15);
+    EXPECT_NEAR(p[1], -2.0 * 0.95 - 0.1 * 0.25 / (0.25 + 1e-8), 1e-15);
+    const double p0 = p[0];
+    g = {-1.0, 0.25};
+    adam.step(p, g);
+    const double m = 0.9 * 0.05 + 0.1 * -1.0, v = 0.999 * 0.00025 + 0.001 * 1.0;
+    const double expected =
+        p0 * 0.95 - 0.1 * (m / (1 - 0.81)) / (std::sqrt(v / (1 - 0.998001)) + 1e-8);
+    EXPECT_NEAR(p[0], expected, 1e-14);
+    // Clipping: a gradient of norm 5 clipped to 1 moves as one of norm 1 would.
+    AdamWOptions clipped;
+    clipped.clip_norm = 1.0;
+    AdamW<double> adam_clipped(2, clipped);
+    std::vector<double> q = {0, 0}, big = {3, 4};
+    EXPECT_NEAR(adam_clipped.step(q, big), 5.0, 1e-15);
+    EXPECT_NEAR(big[0], 0.6, 1e-6);
+    EXPECT_NEAR(big[1], 0.8, 1e-6);
+}
