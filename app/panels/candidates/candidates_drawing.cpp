@@ -338,7 +338,8 @@ void CandidatesPanel::AddSceneFields(SceneTable& table) {
     std::string ids;
     for (int c = 0; c < kCandidateCount; ++c)
         ids += std::string(c ? ", " : "") + candidate_id(static_cast<Candidate>(c));
-    table.Text("candidates_plot", "one of: the encoding the candidates panel plots", &candidate,
+    const std::string doc = "one of " + ids + ": the encoding the candidates panel plots";
+    table.Text("candidates_plot", doc.c_str(), &candidate,
                [ids](const std::string& text) {
                    for (int c = 0; c < kCandidateCount; ++c)
                        if (text == candidate_id(static_cast<Candidate>(c))) return std::string();

@@ -415,7 +415,7 @@ void QuizPanel::AddSceneFields(SceneTable& table) {
                               ? std::string("must be at most 8000 bytes")
                               : std::string();
                });
-    table.Add({"teach_back_ticked", "list of rubric idea indices (from 0) the student ticked",
+    table.Add({"teach_back_ticked", "list of at most 30 rubric idea indices in [0, 29]: the ideas the student ticked",
                [this](const json& value, const json&) -> std::function<void()> {
                    if (!value.is_array() || value.size() > 30)
                        throw SceneFieldError{"must be a list of at most 30 indices"};
