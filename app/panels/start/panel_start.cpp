@@ -29,12 +29,23 @@ const std::vector<StartStage>& StartStages() {
 }
 
 void StartPanel::Draw(FrameContext& frame) {
+    // A short window (1024×768 at text ×2, or under a lesson's bar) tightens the map so that
+    // the six rows stay whole: first it leaves out the hint under the map (each box's tooltip
+    // says the same), then it shortens the arrows, then its text is drawn at 0.85 of the size;
+    // one step more each frame the map ran past the window's bottom, none again at a new height.
+    const float region_height = ImGui::GetContentRegionAvail().y;
+    if (region_height != fitted_height) {
+        fitted_height = region_height;
+        compact = 0;
+    } else if (compact < 3 && ImGui::GetScrollMaxY() > 0.0f) {
+        ++compact;
+    }
     // On a tall window the map grows with it, up to twice the text size, to be read from the
     // back of a room: the column takes about 17 text lines (six rows of two, five arrows and the
     // hint). The rows then share the height.
     const float lines_needed = 17.0f * ImGui::GetTextLineHeightWithSpacing();
-    ImGui::SetWindowFontScale(
-        std::clamp(ImGui::GetContentRegionAvail().y / lines_needed, 1.0f, 2.0f));
+    ImGui::SetWindowFontScale(compact >= 3 ? 0.85f
+                                           : std::clamp(region_height / lines_needed, 1.0f, 2.0f));
     const float font = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
     const float gap = style.ItemSpacing.y * 0.5f;
@@ -46,18 +57,9 @@ void StartPanel::Draw(FrameContext& frame) {
     const float box_width = std::clamp(avail * 0.28f, std::min(font * 9.0f, avail), font * 14.0f);
     const bool beside = avail - box_width - style.ItemSpacing.x >= font * 12.0f;
     const float two_lines = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight();
-    // A short window (1024×768 at text ×2) first shortens the arrows, then leaves out the hint
-    // under the map (each box's tooltip says the same), so that the six rows stay whole: one
-    // step more each frame the map ran past the window's bottom, back to none at a new height.
     const float hint_height = ImGui::GetTextLineHeightWithSpacing() + style.ItemSpacing.y;
-    if (region.y != fitted_height) {
-        fitted_height = region.y;
-        compact = 0;
-    } else if (compact < 2 && ImGui::GetScrollMaxY() > 0.0f) {
-        ++compact;
-    }
-    const float arrow = font * (beside && compact >= 1 ? 0.5f : 0.8f);
-    const bool hint = !(beside && compact >= 2);
+    const bool hint = compact < 1;
+    const float arrow = font * (compact >= 2 ? 0.6f : 0.8f);
     const float shared =
         (region.y - (rows - 1) * arrow - (2 * rows) * gap - (hint ? hint_height : 0.0f)) / rows;
     const float box_height =

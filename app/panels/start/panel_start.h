@@ -25,8 +25,8 @@ struct StartStage {
 const std::vector<StartStage>& StartStages();
 
 struct StartPanel : Panel {
-    // View state: how far the map was tightened to fit the window's height (0: not; 1: shorter
-    // arrows; 2: and no hint line), and the height it was fitted to.
+    // View state: how far the map was tightened to fit the window's height (0: not; 1: no hint
+    // line; 2: and shorter arrows; 3: and smaller text), and the height it was fitted to.
     int compact = 0;
     float fitted_height = 0.0f;
 
