@@ -259,8 +259,10 @@ void Plot::HLine(double y, ImU32 color, const char* label, float thickness) {
     const float py = ToPixels(view_->x.min, y).y;
     draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), color, thickness);
     if (label) {
-        // On a backdrop: the label sits over the data (heatmaps, curves).
-        const ImVec2 at(plot_min_.x + 4, py - ImGui::GetFontSize() - 1);
+        // On a backdrop: the label sits over the data (heatmaps, curves). Above the line, or
+        // below it when above would leave the plot (a line near the top edge).
+        const float above = py - ImGui::GetFontSize() - 1;
+        const ImVec2 at(plot_min_.x + 4, above >= plot_min_.y ? above : py + 1);
         const ImVec2 size = ImGui::CalcTextSize(label);
         draw_list_->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y),
                                   ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 2.0f);

@@ -470,9 +470,12 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
             w.Line(context_scaling_name(methods[method]), pairs.data(), wavelengths[method].data(),
                    count, frame.Color(roles[method]), frame.Px(2.2f));
         w.HLine(options.original_context, frame.Color(Role::Muted), "original L");
-        // Its label only where it does not sit on "original L".
+        // Its label only where it does not sit on "original L": the two lines at least a line
+        // and a half of text apart on screen (a squashed log axis puts s = 4 within a line).
+        const float apart = std::abs(w.ToPixels(0, options.original_context * options.factor).y -
+                                     w.ToPixels(0, options.original_context).y);
         w.HLine(options.original_context * options.factor, frame.Color(Role::Muted),
-                options.factor >= 2 ? "s·L" : nullptr);
+                apart >= 1.5f * ImGui::GetFontSize() ? "s·L" : nullptr);
         w.End();
     }
     if (frame.pictures_first) sentence();
