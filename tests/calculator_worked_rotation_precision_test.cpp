@@ -451,3 +451,18 @@ TEST_F(CalculatorUi, TableCsvAndReadoutsAreOneResult) {
     EXPECT_EQ(r["summary"].get<std::string>(), drawn.summary);
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7); // the header and six rows
 }
+
+// The |Δ| chart's axis fits its data: between pos 3 and 4 at d_model 512 the largest change is
+// dim 2's |sin(3ω₁) − sin(4ω₁)|, ω₁ = 10000^(−2/512) (0.902), and the axis tops it by 15 %,
+// not at the bound 2 (which left the upper half empty).
+TEST_F(CalculatorUi, ChartAxisFitsTheLargestChange) {
+    auto& calc = Get<CalculatorPanel>("calculator");
+    ASSERT_EQ(app.scene.Apply(R"({"pos_a": 3, "calculator_offset": 1, "d_model": 512})"), "");
+    Present("calculator", 3);
+    ASSERT_NE(calc.chart_cache.Last(), nullptr);
+    const double w1 = std::pow(10000.0, -2.0 / 512.0);
+    const double largest = std::fabs(std::sin(3 * w1) - std::sin(4 * w1));
+    EXPECT_NEAR(largest, 0.902, 0.0005);
+    EXPECT_NEAR(calc.chart_cache.Last()->top, 1.15 * largest, 1e-12);
+    EXPECT_NEAR(calc.chart_view.y.max, calc.chart_cache.Last()->top, 1e-9);
+}

@@ -194,6 +194,10 @@ CalculatorPanel::Chart CalculatorPanel::ComputeChart(const Inputs& inputs) {
         chart.delta[dim] = std::fabs(pe_value(inputs.pos, dim, inputs.d_model, inputs.base) -
                                      pe_value(inputs.other, dim, inputs.d_model, inputs.base));
     }
+    // The axis fits the largest change (a step of 1 moves dims by at most about 0.9, far from
+    // the bound 2), with room above; never flatter than 0.01.
+    const double largest = *std::max_element(chart.delta.begin(), chart.delta.end());
+    chart.top = std::max(0.01, largest * 1.15);
     return chart;
 }
 
@@ -207,7 +211,7 @@ void CalculatorPanel::DrawChart(FrameContext& frame) {
         chart = &chart_cache.Get(inputs, ComputeChart);
     }
     if (chart_fitted != chart_cache.Computations()) {
-        chart_view.SetHome(plot::Range{-0.5, state.d_model - 0.5}, plot::Range{0, 2.1});
+        chart_view.SetHome(plot::Range{-0.5, state.d_model - 0.5}, plot::Range{0, chart->top});
         chart_view.Reset();
         chart_fitted = chart_cache.Computations();
     }
@@ -221,8 +225,10 @@ void CalculatorPanel::DrawChart(FrameContext& frame) {
     if (!p.Begin("##delta_chart", chart_view, ImVec2(-1, ImGui::GetContentRegionAvail().y), config))
         return;
     frame.Record("calculator.chart");
-    p.Line("|Δ| per dim", chart->dims.data(), chart->delta.data(), state.d_model,
-           frame.Color(Role::Magnitude), frame.Px(1.5f));
+    // Bars, not a line: sin and cos dims of one pair change by different amounts, and a line
+    // through them zigzags into a broken-looking hatch; a bar per dim reads as a spectrum.
+    p.Bars("|Δ| per dim", chart->dims.data(), chart->delta.data(), state.d_model, 0.8,
+           frame.Color(Role::Magnitude));
     p.VLine(first - 0.5, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
     p.VLine(last + 0.5, frame.Color(Role::Highlight), nullptr, frame.Px(1.5f));
     p.End();

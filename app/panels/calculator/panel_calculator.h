@@ -49,6 +49,7 @@ struct CalculatorPanel : Panel {
     /// The chart of |Δ| over the whole vector (every dim, not only the shown ones).
     struct Chart {
         std::vector<double> dims, delta;
+        double top = 1; ///< the y axis' home top: the largest |Δ| and a margin
     };
     static Chart ComputeChart(const Inputs& inputs);
     Cached<Inputs, Chart> chart_cache; ///< keyed with first = last = 0 (it reads neither)
