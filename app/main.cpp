@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
             return pelab::RunLessonWidgets(command.lesson);
         case pelab::Subcommand::LessonHandout:
             return pelab::RunLessonHandout(command.lesson);
+        case pelab::Subcommand::Train:
+            return pelab::RunTrain(command.train);
         case pelab::Subcommand::Panels:
             return pelab::RunPanels(command.panels_json);
         case pelab::Subcommand::Screenshot:

@@ -1061,6 +1061,52 @@ TEST_F(Cli, PanelsListsTheRegistry) {
     }
 }
 
+// `pelab train` trains one model per variant without a display and writes the run as JSON:
+// the settings, a loss per step, the accuracy curve and the accuracy at each test length; the
+// same seed gives the same run whatever the number of threads; bad settings exit 2 naming them.
+TEST_F(Cli, TrainWritesTheRunAndRefusesBadSettings) {
+    const std::string one = (dir / "one.json").string(), two = (dir / "two.json").string();
+    const std::vector<std::string> args = {
+        "train",       "--task",  "shift",      "--pe",    "none,rope", "--vocab", "6",
+        "--train-len", "6",       "--test-len", "12",      "--d-model", "16",      "--heads",
+        "2",           "--steps", "12",         "--batch", "8"};
+    std::vector<std::string> first = args, second = args;
+    first.insert(first.end(), {"--threads", "1", "--out", one});
+    second.insert(second.end(), {"--threads", "2", "--out", two});
+    const Result a = Run(first, {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_NE(a.err.find("train: 100.0%"), std::string::npos) << a.err;
+    const Result b = Run(second, {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    const auto read = [](const std::string& path) {
+        std::ifstream in(path);
+        return nlohmann::json::parse(in);
+    };
+    const nlohmann::json run = read(one), again = read(two);
+    EXPECT_EQ(run["format"], "pelab-train");
+    EXPECT_EQ(run["settings"]["task"], "shift");
+    EXPECT_EQ(run["test_lengths"], nlohmann::json({3, 6, 12}));
+    ASSERT_EQ(run["variants"].size(), 2u);
+    EXPECT_EQ(run["variants"][1]["pe"], "rope");
+    EXPECT_EQ(run["variants"][0]["loss"].size(), 12u);
+    EXPECT_EQ(run["variants"][0]["accuracy_by_length"].size(), 3u);
+    for (std::size_t v = 0; v < 2; ++v) {
+        EXPECT_EQ(run["variants"][v]["loss"], again["variants"][v]["loss"]);
+        EXPECT_EQ(run["variants"][v]["accuracy_by_length"],
+                  again["variants"][v]["accuracy_by_length"]);
+    }
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"train", "--pe", "rotary"},
+          std::vector<std::string>{"train", "--task", "copy"},
+          std::vector<std::string>{"train", "--d-model", "100", "--heads", "3"},
+          std::vector<std::string>{"train", "--test-len", "8", "--train-len", "16"},
+          std::vector<std::string>{"train", "--steps", "0x10"}}) {
+        const Result refused = Run(bad);
+        EXPECT_EQ(refused.exit_code, 2) << bad[1] << ": " << refused.err;
+        EXPECT_NE(refused.err.find("pelab: "), std::string::npos);
+    }
+}
+
 // The handout's options are checked before any window: a theme, a size, a lesson that is bad.
 TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
     const fs::path lesson = dir / "one.json";

@@ -34,17 +34,6 @@ bool SameFile(const std::string& a, const std::string& b) {
     return std::filesystem::equivalent(a, b, error) && !error;
 }
 
-bool WritesToStdout(const std::string& out) {
-    return out.empty() || out == "-";
-}
-
-// A runtime failure found before any work: the output must be writable.
-bool CheckOutputFolder(const std::string& out, std::string* error) {
-    if (WritesToStdout(out)) return true;
-    *error = check_writable(out);
-    return error->empty();
-}
-
 // Runs one option's own validator; "" when it passes, else "--option: <why>".
 std::string OptionError(const char* option, const std::function<void()>& validate) {
     try {
@@ -60,32 +49,6 @@ std::string FirstError(std::initializer_list<std::string> errors) {
     for (const std::string& error : errors)
         if (!error.empty()) return error;
     return {};
-}
-
-int UsageError(const std::string& message) {
-    std::cerr << "pelab: " << PrintableLine(message) << "\n";
-    return kExitBadUsage;
-}
-
-int RuntimeError(const std::string& message) {
-    std::cerr << "pelab: " << PrintableLine(message) << "\n";
-    return kExitRuntimeFailure;
-}
-
-// Sends bytes to stdout or, atomically, to the file.
-void Emit(const std::string& out, const std::function<void(std::ostream&)>& writer) {
-    if (WritesToStdout(out)) {
-        try {
-            writer(std::cout);
-            std::cout.flush();
-            if (!std::cout) throw IoError("writing failed");
-        } catch (const IoError& e) {
-            // The writer's message says why ("No space left on device"); say where.
-            throw IoError(std::string("cannot write to standard output: ") + e.what());
-        }
-    } else {
-        write_file_atomically(out, writer);
-    }
 }
 
 } // namespace
@@ -192,6 +155,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     readouts_command->add_option("--out", readouts.out, "Output file; - or none: stdout")
         ->check(FileName());
 
+    CLI::App* train_command = AddTrainCommand(app, result.train);
     CLI::App* panels_command = app.add_subcommand(
         "panels",
         "List the panels: id, title and what each shows (--json: everything they declare)");
@@ -279,6 +243,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
             result.command = Subcommand::Exit;
             result.exit_code = UsageError(error);
         }
+    } else if (train_command->parsed()) {
+        result.command = Subcommand::Train;
     } else if (panels_command->parsed()) {
         result.command = Subcommand::Panels;
     } else if (lesson.check->parsed()) {

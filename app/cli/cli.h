@@ -3,6 +3,8 @@
 // and the allowed range); 1 a runtime failure (no display, cannot write the file).
 #pragma once
 
+#include "cli/cli_train.h"
+
 #include <string>
 
 namespace pelab {
@@ -100,6 +102,7 @@ enum class Subcommand {
     LessonWidgets,
     LessonHandout,
     Panels,
+    Train,
     Exit
 };
 
@@ -114,6 +117,7 @@ struct CommandLine {
     RenderOptions render;
     LessonOptions lesson;
     bool panels_json = false; ///< `pelab panels --json`
+    TrainOptions train;
 };
 
 /// Parses argv. Help and version are printed here (Subcommand::Exit, code 0); a usage error prints

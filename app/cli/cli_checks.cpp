@@ -1,10 +1,14 @@
 #include "cli/cli_checks.h"
 
+#include "cli/cli.h"
 #include "io/json_input.h"
+#include "pelab/error.h"
+#include "pelab/export.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <iostream>
 #include <system_error>
 
 namespace pelab {
@@ -98,6 +102,41 @@ std::string ParseSize(const std::string& text, int* width, int* height) {
     if (*width < 64 || *width > 8192 || *height < 64 || *height > 8192)
         return "--size: each side must be in [64, 8192] pixels (got " + text + ")";
     return {};
+}
+
+bool WritesToStdout(const std::string& out) {
+    return out.empty() || out == "-";
+}
+
+bool CheckOutputFolder(const std::string& out, std::string* error) {
+    if (WritesToStdout(out)) return true;
+    *error = check_writable(out);
+    return error->empty();
+}
+
+int UsageError(const std::string& message) {
+    std::cerr << "pelab: " << PrintableLine(message) << "\n";
+    return kExitBadUsage;
+}
+
+int RuntimeError(const std::string& message) {
+    std::cerr << "pelab: " << PrintableLine(message) << "\n";
+    return kExitRuntimeFailure;
+}
+
+void Emit(const std::string& out, const std::function<void(std::ostream&)>& writer) {
+    if (WritesToStdout(out)) {
+        try {
+            writer(std::cout);
+            std::cout.flush();
+            if (!std::cout) throw IoError("writing failed");
+        } catch (const IoError& e) {
+            // The writer's message says why ("No space left on device"); say where.
+            throw IoError(std::string("cannot write to standard output: ") + e.what());
+        }
+    } else {
+        write_file_atomically(out, writer);
+    }
 }
 
 } // namespace pelab

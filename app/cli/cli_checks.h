@@ -1,9 +1,12 @@
-// cli_checks.h — the validators every command's options share: plain decimal numbers (no
-// octal, no hexadecimal, no spaces), non-empty file names, 64-bit seeds, and WIDTHxHEIGHT sizes.
+// cli_checks.h — what every command shares: the validators of its options (plain decimal numbers:
+// no octal, no hexadecimal, no spaces; non-empty file names; 64-bit seeds; WIDTHxHEIGHT sizes),
+// its error messages and exit codes, and writing its output to stdout or a file.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace pelab {
@@ -17,5 +20,15 @@ CLI::Validator FileName();
 CLI::Validator Seed();
 /// "WxH" with each side in [64, 8192]; "" or the message for --size.
 std::string ParseSize(const std::string& text, int* width, int* height);
+
+/// Whether out means standard output ("" or "-").
+bool WritesToStdout(const std::string& out);
+/// A runtime failure found before any work: "" in *error when out can be written, else why.
+bool CheckOutputFolder(const std::string& out, std::string* error);
+/// "pelab: message" on stderr; exit code 2 (bad usage) or 1 (runtime failure).
+int UsageError(const std::string& message);
+int RuntimeError(const std::string& message);
+/// Sends the writer's bytes to standard output or, atomically, to the file out; throws IoError.
+void Emit(const std::string& out, const std::function<void(std::ostream&)>& writer);
 
 } // namespace pelab

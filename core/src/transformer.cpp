@@ -55,9 +55,6 @@ std::vector<SlotSpec> SlotSpecs(const TransformerConfig& c) {
     const double in_d = 1.0 / std::sqrt(static_cast<double>(d));
     const double in_hidden = 1.0 / std::sqrt(static_cast<double>(hidden));
     add("embedding", c.vocab, d, Init::Normal, 1.0);
-    if (c.positional == PositionalKind::Learned)
-        add("learned.table", c.max_len, d, Init::Normal, kLearnedTableStd);
-    if (c.positional == PositionalKind::T5) add("t5.bias", c.t5_buckets, c.heads, Init::Zero, 0);
     for (int l = 0; l < c.layers; ++l) {
         const std::string p = "layer" + std::to_string(l) + ".";
         add(p + "ln1.weight", 1, d, Init::One, 0);
@@ -77,6 +74,11 @@ std::vector<SlotSpec> SlotSpecs(const TransformerConfig& c) {
     add("final_ln.bias", 1, d, Init::Zero, 0);
     add("head.weight", c.vocab, d, Init::Uniform, in_d);
     add("head.bias", 1, c.vocab, Init::Uniform, in_d);
+    // The variant's own tensors last: every variant draws the shared ones from the same random
+    // stream, so that models compared from one seed start equal but for their encoding.
+    if (c.positional == PositionalKind::Learned)
+        add("learned.table", c.max_len, d, Init::Normal, kLearnedTableStd);
+    if (c.positional == PositionalKind::T5) add("t5.bias", c.t5_buckets, c.heads, Init::Zero, 0);
     return specs;
 }
 

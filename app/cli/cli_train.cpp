@@ -1,0 +1,192 @@
+#include "cli/cli_train.h"
+
+#include "cli/cli.h"
+#include "cli/cli_checks.h"
+#include "pelab/error.h"
+#include "pelab/train.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace pelab {
+
+CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
+    CLI::App* train = app.add_subcommand(
+        "train", "Train a tiny transformer once per positional encoding on a task (no window)");
+    train->add_option("--task", o.task, "reverse, token_at, shift, sorted, first or majority");
+    train->add_option("--pe", o.pe,
+                      "Variants, comma-separated: none,sinusoidal,learned,rope,alibi,t5");
+    train->add_flag("--causal", o.causal, "Causal attention (keys after the query masked)")
+        ->disable_flag_override();
+    train->add_option("--layers", o.layers, "Layers, 1 to 4")->check(PlainNumber());
+    train->add_option("--d-model", o.d_model, "Model width, 16 to 128")->check(PlainNumber());
+    train->add_option("--heads", o.heads, "Heads, 1 to 4")->check(PlainNumber());
+    train->add_option("--vocab", o.vocab, "Vocabulary size, 2 to 256")->check(PlainNumber());
+    train->add_option("--k", o.k, "token_at's position, shift's offset")->check(PlainNumber());
+    train->add_option("--train-len", o.train_len, "Longest training sequence")
+        ->check(PlainNumber());
+    train
+        ->add_option("--min-train-len", o.min_train_len,
+                     "Shortest training sequence (default: --train-len, one length)")
+        ->check(PlainNumber());
+    train->add_option("--test-len", o.test_len, "Longest test sequence")->check(PlainNumber());
+    train->add_option("--steps", o.steps, "Steps per variant")->check(PlainNumber());
+    train->add_option("--batch", o.batch, "Sequences per step")->check(PlainNumber());
+    train->add_option("--threads", o.threads, "Variants trained at once, 1 to 16")
+        ->check(PlainNumber());
+    train->add_option("--seed", o.seed, "Seed of the models and the data")->check(Seed());
+    train->add_option("--out", o.out, "The run as JSON; - or none: stdout")->check(FileName());
+    return train;
+}
+
+namespace {
+
+nlohmann::json SettingsJson(const TrainSettings& s) {
+    nlohmann::json variants = nlohmann::json::array();
+    for (const PositionalKind kind : s.variants)
+        variants.push_back(positional_kind_name(kind));
+    return {{"task", train_task_name(s.task.task)},
+            {"vocab", s.task.vocab},
+            {"k", s.task.k},
+            {"variants", variants},
+            {"causal", s.causal},
+            {"layers", s.layers},
+            {"d_model", s.d_model},
+            {"heads", s.heads},
+            {"mlp_ratio", 4},
+            {"train_len", s.train_len},
+            {"min_train_len", s.min_train_len},
+            {"test_len", s.test_len},
+            {"batch", s.batch},
+            {"steps", s.steps},
+            {"seed", std::to_string(s.seed)},
+            {"learning_rate", s.optimizer.learning_rate},
+            {"weight_decay", s.optimizer.weight_decay},
+            {"clip_norm", s.optimizer.clip_norm}};
+}
+
+} // namespace
+
+int RunTrain(const TrainOptions& o) {
+    TrainSettings settings;
+    try {
+        settings.task.task = train_task_from_name(o.task);
+        settings.task.vocab = o.vocab;
+        settings.task.k = o.k;
+        settings.variants.clear();
+        std::stringstream list(o.pe);
+        for (std::string name; std::getline(list, name, ',');)
+            settings.variants.push_back(positional_kind_from_name(name));
+        settings.causal = o.causal;
+        settings.layers = o.layers;
+        settings.d_model = o.d_model;
+        settings.heads = o.heads;
+        settings.train_len = o.train_len;
+        settings.min_train_len = o.min_train_len > 0 ? o.min_train_len : o.train_len;
+        settings.test_len = o.test_len;
+        settings.steps = o.steps;
+        settings.batch = o.batch;
+        settings.seed = std::stoull(o.seed);
+        validate_train_settings(settings);
+        if (o.threads < 1 || o.threads > 16)
+            throw InvalidArgument("threads must be in [1, 16] (got " + std::to_string(o.threads) +
+                                  ")");
+    } catch (const InvalidArgument& e) {
+        return UsageError(std::string("train: ") + e.what());
+    }
+    std::string folder_error;
+    if (!CheckOutputFolder(o.out, &folder_error)) return RuntimeError(folder_error);
+
+    // One trainer per variant, `threads` at a time; each is deterministic on its own, so the
+    // result does not depend on how many run together.
+    std::vector<std::unique_ptr<Trainer>> trainers;
+    for (const PositionalKind kind : settings.variants) {
+        TrainSettings one = settings;
+        one.variants = {kind};
+        trainers.push_back(std::make_unique<Trainer>(one));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t next = 0;
+    std::vector<std::thread> running;
+    std::mutex take;
+    const auto worker = [&] {
+        for (;;) {
+            std::size_t mine = 0;
+            {
+                const std::lock_guard<std::mutex> lock(take);
+                if (next >= trainers.size()) return;
+                mine = next++;
+            }
+            while (!trainers[mine]->Done())
+                trainers[mine]->Step(10);
+        }
+    };
+    const int threads = std::min<int>(o.threads, static_cast<int>(trainers.size()));
+    for (int t = 0; t < threads; ++t)
+        running.emplace_back(worker);
+    // Progress on stderr, about once a second: steps done, and the time left at this pace.
+    double last_print = -1;
+    for (bool done = false; !done;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        double progress = 0;
+        done = true;
+        for (const auto& trainer : trainers) {
+            progress += trainer->Progress();
+            done = done && trainer->Done();
+        }
+        progress /= static_cast<double>(trainers.size());
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (done || seconds - last_print >= 1.0) {
+            last_print = seconds;
+            const double left = progress > 0 ? seconds * (1 - progress) / progress : 0;
+            std::fprintf(stderr, "train: %5.1f%%  %.0f s, about %.0f s left\n", 100 * progress,
+                         seconds, left);
+        }
+    }
+    for (std::thread& thread : running)
+        thread.join();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    nlohmann::json variants = nlohmann::json::array();
+    double token_seconds = 0;
+    for (const auto& trainer : trainers) {
+        const VariantCurves& c = trainer->Curves().front();
+        token_seconds += c.seconds;
+        variants.push_back({{"pe", positional_kind_name(c.variant)},
+                            {"loss", c.loss},
+                            {"accuracy_steps", c.accuracy_steps},
+                            {"accuracy", c.accuracy},
+                            {"accuracy_by_length", c.accuracy_by_length},
+                            {"seconds", c.seconds}});
+    }
+    const double tokens = static_cast<double>(settings.steps) * settings.batch *
+                          (settings.min_train_len + settings.train_len) / 2.0 *
+                          static_cast<double>(trainers.size());
+    const nlohmann::json run = {
+        {"format", "pelab-train"},
+        {"version", 1},
+        {"settings", SettingsJson(settings)},
+        {"test_lengths", test_lengths(settings)},
+        {"variants", variants},
+        {"seconds", seconds},
+        {"tokens_per_second_per_thread", token_seconds > 0 ? tokens / token_seconds : 0.0}};
+    try {
+        const std::string text = run.dump(1) + "\n";
+        Emit(o.out, [&](std::ostream& out) { out << text; });
+    } catch (const IoError& e) {
+        return RuntimeError(e.what());
+    }
+    return kExitOk;
+}
+
+} // namespace pelab

@@ -1,0 +1,109 @@
+// pelab/train.h — the training lab's experiments: tasks generated on the fly from a seed, and a
+// Trainer that trains the same tiny transformer (pelab/transformer.h) once per positional
+// variant, step by step, so that a worker thread, the command line or a browser's frame slices
+// can all drive it, cancel it and read its curves at any time.
+//
+// Tasks (tokens 0 … vocab − 1; the labels of the yes/no tasks are the tokens 0 and 1):
+//   reverse      every position predicts the token at the mirrored position
+//   token_at     every position predicts the token at position k
+//   shift        position p predicts the token at p − k (the first k positions are not scored)
+//   sorted       the last position says whether the sequence never decreases (half of the
+//                sequences are sorted)
+//   first        each position says whether its token occurs earlier in the sequence
+//   majority     every position predicts the most frequent token (ties: the smallest): the
+//                control, which needs no order at all, so every variant should tie on it
+// Training lengths are drawn in [min_train_len, train_len] per batch (the reference model
+// trains at one length: min_train_len = train_len); accuracy is measured at each
+// test length up to test_len (length generalisation). Deterministic: the same settings give the
+// same curves bit for bit on one machine.
+#pragma once
+
+#include "pelab/transformer.h"
+
+#include <atomic>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+enum class TrainTask { Reverse, TokenAt, Shift, Sorted, First, Majority };
+const char* train_task_name(TrainTask task);
+/// Throws InvalidArgument naming the known tasks.
+TrainTask train_task_from_name(const std::string& name);
+const std::vector<TrainTask>& train_tasks();
+
+struct TaskOptions {
+    TrainTask task = TrainTask::Reverse;
+    int vocab = 16;
+    int k = 2; ///< token_at's position and shift's offset
+};
+/// The shortest sequence the task is defined on (token_at and shift need k + 1 tokens).
+int task_shortest_length(const TaskOptions& options);
+/// size sequences of `length` tokens with their targets, drawn from random.
+TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
+                           std::mt19937_64& random);
+
+struct TrainSettings {
+    TaskOptions task;
+    std::vector<PositionalKind> variants = positional_kinds();
+    bool causal = false;
+    int layers = 2, d_model = 64, heads = 4;
+    int train_len = 16;     ///< the longest training sequence
+    int min_train_len = 16; ///< training lengths are drawn in [min_train_len, train_len]
+    int test_len = 64;      ///< accuracy measured at lengths up to this
+    int batch = 64;
+    int steps = 300;      ///< per variant
+    int eval_every = 25;  ///< steps between accuracy points of the curve
+    int eval_batches = 4; ///< batches of `batch` sequences per accuracy measurement
+    std::uint64_t seed = 1;
+    AdamWOptions optimizer;
+};
+/// Throws InvalidArgument naming the first setting out of range.
+void validate_train_settings(const TrainSettings& settings);
+/// The lengths accuracy is measured at after training: train_len/2 (when at least the
+/// shortest), train_len, and 2, 3 and 4 times it, up to test_len (always included).
+std::vector<int> test_lengths(const TrainSettings& settings);
+
+struct VariantCurves {
+    PositionalKind variant = PositionalKind::None;
+    std::vector<double> loss;               ///< per step
+    std::vector<int> accuracy_steps;        ///< where the accuracy curve was measured
+    std::vector<double> accuracy;           ///< at train_len, at those steps
+    std::vector<double> accuracy_by_length; ///< after training, at test_lengths()
+    double seconds = 0;                     ///< training time (not the measurements)
+};
+
+class Trainer {
+public:
+    explicit Trainer(const TrainSettings& settings);
+    /// Trains up to `steps` more steps (the variants one after another, each to
+    /// settings.steps, then the final measurement of each); returns the steps done. Stops early
+    /// once Cancel() was called (from any thread).
+    int Step(int steps);
+    bool Done() const;
+    bool Cancelled() const { return cancelled_.load(); }
+    void Cancel() { cancelled_.store(true); }
+    /// Steps done over steps to do, in [0, 1].
+    double Progress() const;
+    const TrainSettings& Settings() const { return settings_; }
+    const std::vector<VariantCurves>& Curves() const { return curves_; }
+    /// The model of a variant (its index in settings.variants), as trained so far.
+    const TinyTransformer<float>& Model(int variant) const;
+    /// Accuracy of a model over `batches` fresh batches of one length (seeded by the length,
+    /// so every variant is measured on the same sequences).
+    double Accuracy(const TinyTransformer<float>& model, int length, int batches) const;
+
+private:
+    void Measure(int variant);
+    TrainSettings settings_;
+    std::vector<TinyTransformer<float>> models_;
+    std::vector<AdamW<float>> optimizers_;
+    std::vector<std::mt19937_64> streams_;
+    std::vector<VariantCurves> curves_;
+    int variant_ = 0, step_ = 0; ///< the variant being trained, its steps done
+    std::atomic<bool> cancelled_{false};
+};
+
+} // namespace pelab

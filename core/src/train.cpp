@@ -1,0 +1,248 @@
+#include "pelab/train.h"
+
+#include "pelab/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace pelab {
+
+const std::vector<TrainTask>& train_tasks() {
+    static const std::vector<TrainTask> tasks = {TrainTask::Reverse, TrainTask::TokenAt,
+                                                 TrainTask::Shift,   TrainTask::Sorted,
+                                                 TrainTask::First,   TrainTask::Majority};
+    return tasks;
+}
+
+const char* train_task_name(TrainTask task) {
+    switch (task) {
+    case TrainTask::Reverse:
+        return "reverse";
+    case TrainTask::TokenAt:
+        return "token_at";
+    case TrainTask::Shift:
+        return "shift";
+    case TrainTask::Sorted:
+        return "sorted";
+    case TrainTask::First:
+        return "first";
+    case TrainTask::Majority:
+        return "majority";
+    }
+    return "reverse";
+}
+
+TrainTask train_task_from_name(const std::string& name) {
+    for (const TrainTask task : train_tasks())
+        if (name == train_task_name(task)) return task;
+    throw InvalidArgument("unknown task \"" + name +
+                          "\": one of reverse, token_at, shift, sorted, first, majority");
+}
+
+int task_shortest_length(const TaskOptions& options) {
+    switch (options.task) {
+    case TrainTask::TokenAt:
+    case TrainTask::Shift:
+        return options.k + 1;
+    case TrainTask::Sorted:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
+                           std::mt19937_64& random) {
+    if (length < task_shortest_length(options))
+        throw InvalidArgument(std::string(train_task_name(options.task)) + " needs at least " +
+                              std::to_string(task_shortest_length(options)) + " tokens (got " +
+                              std::to_string(length) + ")");
+    TokenBatch batch;
+    batch.size = size;
+    batch.length = length;
+    const std::size_t count = static_cast<std::size_t>(size) * static_cast<std::size_t>(length);
+    batch.tokens.resize(count);
+    batch.targets.assign(count, -1);
+    std::uniform_int_distribution<int> token(0, options.vocab - 1);
+    for (int b = 0; b < size; ++b) {
+        int* x = batch.tokens.data() + static_cast<std::size_t>(b) * length;
+        int* y = batch.targets.data() + static_cast<std::size_t>(b) * length;
+        for (int p = 0; p < length; ++p)
+            x[p] = token(random);
+        switch (options.task) {
+        case TrainTask::Reverse:
+            for (int p = 0; p < length; ++p)
+                y[p] = x[length - 1 - p];
+            break;
+        case TrainTask::TokenAt:
+            for (int p = 0; p < length; ++p)
+                y[p] = x[options.k];
+            break;
+        case TrainTask::Shift:
+            for (int p = options.k; p < length; ++p)
+                y[p] = x[p - options.k];
+            break;
+        case TrainTask::Sorted: {
+            // Half sorted; the other half as drawn (which is sorted by chance only when short).
+            if (std::uniform_int_distribution<int>(0, 1)(random) == 1) std::sort(x, x + length);
+            y[length - 1] = std::is_sorted(x, x + length) ? 1 : 0;
+            break;
+        }
+        case TrainTask::First:
+            for (int p = 0; p < length; ++p)
+                y[p] = std::find(x, x + p, x[p]) != x + p ? 1 : 0;
+            break;
+        case TrainTask::Majority: {
+            std::vector<int> counts(static_cast<std::size_t>(options.vocab), 0);
+            for (int p = 0; p < length; ++p)
+                ++counts[static_cast<std::size_t>(x[p])];
+            const int most =
+                static_cast<int>(std::max_element(counts.begin(), counts.end()) - counts.begin());
+            for (int p = 0; p < length; ++p)
+                y[p] = most;
+            break;
+        }
+        }
+    }
+    return batch;
+}
+
+void validate_train_settings(const TrainSettings& s) {
+    const auto in = [](const char* name, long long value, long long low, long long high) {
+        if (value < low || value > high)
+            throw InvalidArgument(std::string(name) + " must be in [" + std::to_string(low) + ", " +
+                                  std::to_string(high) + "] (got " + std::to_string(value) + ")");
+    };
+    in("vocab", s.task.vocab, 2, 256);
+    in("k", s.task.k, 0, 64);
+    in("layers", s.layers, 1, 4);
+    in("heads", s.heads, 1, 4);
+    in("d_model", s.d_model, 16, 128);
+    in("train_len", s.train_len, task_shortest_length(s.task), 256);
+    in("min_train_len", s.min_train_len, task_shortest_length(s.task), s.train_len);
+    in("test_len", s.test_len, s.train_len, 1024);
+    in("batch", s.batch, 1, 1024);
+    in("steps", s.steps, 1, 1000000);
+    in("eval_every", s.eval_every, 1, 1000000);
+    in("eval_batches", s.eval_batches, 1, 1000);
+    if (s.variants.empty()) throw InvalidArgument("no positional variant to train");
+    if ((s.task.task == TrainTask::Sorted || s.task.task == TrainTask::First) && s.task.vocab < 2)
+        throw InvalidArgument("yes/no tasks need a vocabulary of at least 2");
+    TransformerConfig config;
+    config.vocab = s.task.vocab;
+    config.d_model = s.d_model;
+    config.layers = s.layers;
+    config.heads = s.heads;
+    config.max_len = s.test_len;
+    validate_transformer_config(config);
+}
+
+std::vector<int> test_lengths(const TrainSettings& s) {
+    std::vector<int> lengths;
+    if (s.train_len / 2 >= task_shortest_length(s.task) && s.train_len / 2 < s.train_len)
+        lengths.push_back(s.train_len / 2);
+    for (int times = 1; times <= 4; ++times)
+        if (s.train_len * times < s.test_len) lengths.push_back(s.train_len * times);
+    lengths.push_back(s.test_len);
+    return lengths;
+}
+
+Trainer::Trainer(const TrainSettings& settings) : settings_(settings) {
+    validate_train_settings(settings);
+    for (const PositionalKind kind : settings.variants) {
+        TransformerConfig config;
+        config.vocab = settings.task.vocab;
+        config.d_model = settings.d_model;
+        config.layers = settings.layers;
+        config.heads = settings.heads;
+        config.max_len = settings.test_len;
+        config.causal = settings.causal;
+        config.positional = kind;
+        config.t5_buckets = 32;
+        config.t5_max_distance = std::max(128, settings.test_len);
+        // The same seed for every variant: the shared tensors start equal, and every variant
+        // sees the same batches in the same order.
+        models_.emplace_back(config, settings.seed);
+        optimizers_.emplace_back(models_.back().parameters().size(), settings.optimizer);
+        streams_.emplace_back(settings.seed * 0x9E3779B97F4A7C15ull + 1);
+        VariantCurves curves;
+        curves.variant = kind;
+        curves_.push_back(curves);
+    }
+}
+
+bool Trainer::Done() const {
+    return variant_ >= static_cast<int>(models_.size());
+}
+
+double Trainer::Progress() const {
+    const double total = static_cast<double>(settings_.steps) * static_cast<double>(models_.size());
+    return std::min(1.0, (static_cast<double>(variant_) * settings_.steps + step_) / total);
+}
+
+const TinyTransformer<float>& Trainer::Model(int variant) const {
+    return models_.at(static_cast<std::size_t>(variant));
+}
+
+double Trainer::Accuracy(const TinyTransformer<float>& model, int length, int batches) const {
+    // Seeded by the length alone: every variant, and every point of a curve, is measured on
+    // the same sequences.
+    std::mt19937_64 random(settings_.seed ^ (0xA5A5A5A5ull * static_cast<std::uint64_t>(length)));
+    long right = 0, scored = 0;
+    for (int b = 0; b < batches; ++b) {
+        const TokenBatch batch = make_task_batch(settings_.task, settings_.batch, length, random);
+        const std::vector<float> logits = model.logits(batch);
+        const int vocab = settings_.task.vocab;
+        for (std::size_t k = 0; k < batch.targets.size(); ++k) {
+            if (batch.targets[k] < 0) continue;
+            const float* row = logits.data() + k * static_cast<std::size_t>(vocab);
+            const int guess = static_cast<int>(std::max_element(row, row + vocab) - row);
+            right += guess == batch.targets[k] ? 1 : 0;
+            ++scored;
+        }
+    }
+    return scored > 0 ? static_cast<double>(right) / static_cast<double>(scored) : 0.0;
+}
+
+void Trainer::Measure(int variant) {
+    VariantCurves& curves = curves_[static_cast<std::size_t>(variant)];
+    curves.accuracy_by_length.clear();
+    for (const int length : test_lengths(settings_))
+        curves.accuracy_by_length.push_back(
+            Accuracy(models_[static_cast<std::size_t>(variant)], length, settings_.eval_batches));
+}
+
+int Trainer::Step(int steps) {
+    int done = 0;
+    while (done < steps && !Done() && !Cancelled()) {
+        const std::size_t v = static_cast<std::size_t>(variant_);
+        TinyTransformer<float>& model = models_[v];
+        VariantCurves& curves = curves_[v];
+        const auto start = std::chrono::steady_clock::now();
+        std::mt19937_64& random = streams_[v];
+        const int length = std::uniform_int_distribution<int>(settings_.min_train_len,
+                                                              settings_.train_len)(random);
+        const TokenBatch batch = make_task_batch(settings_.task, settings_.batch, length, random);
+        std::vector<float> gradient;
+        const float loss = model.loss(batch, &gradient);
+        optimizers_[v].step(model.parameters(), gradient);
+        curves.loss.push_back(loss);
+        curves.seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ++step_;
+        ++done;
+        if (step_ % settings_.eval_every == 0 || step_ == settings_.steps) {
+            curves.accuracy_steps.push_back(step_);
+            curves.accuracy.push_back(Accuracy(model, settings_.train_len, 1));
+        }
+        if (step_ >= settings_.steps) {
+            Measure(variant_);
+            ++variant_;
+            step_ = 0;
+        }
+    }
+    return done;
+}
+
+} // namespace pelab
