@@ -267,8 +267,8 @@ template <typename S> struct SequencePass {
                 params + layout.embedding + static_cast<std::size_t>(tokens[p]) * d, d);
             if (c.positional == PositionalKind::Sinusoidal)
                 for (int k = 0; k < d; ++k) {
-                    const double angle =
-                        p * std::pow(c.base, -2.0 * (k / 2) / static_cast<double>(d));
+                    const int pair = k / 2; // dims 2i (sin) and 2i + 1 (cos) share ω_i
+                    const double angle = p * std::pow(c.base, -2.0 * pair / static_cast<double>(d));
                     x(p, k) += static_cast<S>(k % 2 == 0 ? std::sin(angle) : std::cos(angle));
                 }
             if (c.positional == PositionalKind::Learned)
