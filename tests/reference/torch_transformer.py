@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""The training lab's tiny transformer rebuilt in PyTorch (float64) from the weights PE Lab
+wrote, to check PE Lab's forward and backward passes against autograd.
+
+Input: a JSON file (written by tests/core_train_test.cpp) with a list of cases; each case holds
+the model's settings, every parameter tensor by name (PE Lab's layout: a Linear's weight is
+out x in, as torch.nn.Linear's), a batch (tokens, targets, -1 = not scored) and PE Lab's loss
+and gradient by tensor. For each case this prints one line:
+  <name> <loss relative error> <largest norm-wise relative error of a gradient tensor> <tensor>
+The model is written here from the definitions (pre-LN blocks, exact GELU, LayerNorm eps 1e-5;
+RoPE turns pairs (2i, 2i+1) by pos * base^(-2i/d_head); ALiBi adds -m_h |i - j| with the
+paper's slopes; T5 adds a learned bias per head and bucket of j - i, shared by the layers).
+Usage: torch_transformer.py CASES.json
+"""
+import json
+import math
+import sys
+
+import torch
+import torch.nn.functional as F
+
+
+def alibi_slopes(heads):
+    # The ALiBi paper: for a power of two n, 2^(-8/n), its square, ...; otherwise the slopes of
+    # the nearest lower power of two, then every other slope of the next one.
+    def power_of_two(n):
+        start = 2.0 ** (-8.0 / n)
+        return [start ** (i + 1) for i in range(n)]
+    if heads & (heads - 1) == 0:
+        return power_of_two(heads)
+    lower = 2 ** int(math.floor(math.log2(heads)))
+    return power_of_two(lower) + power_of_two(2 * lower)[0::2][: heads - lower]
+
+
+def t5_bucket(relative, buckets, max_distance, bidirectional):
+    # T5's relative_position_bucket, for one relative position (key - query).
+    result = 0
+    n = -relative
+    if bidirectional:
+        buckets //= 2
+        if n < 0:
+            result += buckets
+        n = abs(n)
+    else:
+        n = max(n, 0)
+    exact = buckets // 2
+    if n < exact:
+        return result + n
+    large = exact + int(math.log(n / exact) / math.log(max_distance / exact) * (buckets - exact))
+    return result + min(large, buckets - 1)
+
+
+def loss_of(case, params):
+    c = case["config"]
+    d, heads, layers, pe = c["d_model"], c["heads"], c["layers"], c["positional"]
+    dh = d // heads
+    tokens = torch.tensor(case["tokens"], dtype=torch.long)
+    targets = torch.tensor(case["targets"], dtype=torch.long)
+    b, n = tokens.shape
+    p = {name: t for name, t in params.items()}
+    x = p["embedding"][tokens]
+    positions = torch.arange(n, dtype=torch.float64)
+    if pe == "sinusoidal":
+        pairs = torch.arange(d, dtype=torch.float64).div(2, rounding_mode="floor")
+        angle = positions[:, None] * c["base"] ** (-2.0 * pairs / d)[None, :]
+        even = (torch.arange(d) % 2 == 0)[None, :]
+        x = x + torch.where(even, torch.sin(angle), torch.cos(angle))
+    if pe == "learned":
+        x = x + p["learned.table"][:n]
+    bias = torch.zeros(heads, n, n, dtype=torch.float64)
+    if pe == "alibi":
+        distance = (positions[:, None] - positions[None, :]).abs()
+        bias = -torch.tensor(alibi_slopes(heads), dtype=torch.float64)[:, None, None] * distance
+    if pe == "t5":
+        index = torch.tensor([[t5_bucket(j - i, c["t5_buckets"], c["t5_max_distance"],
+                                         not c["causal"]) for j in range(n)] for i in range(n)])
+        bias = p["t5.bias"][index].permute(2, 0, 1)
+    mask = torch.ones(n, n, dtype=torch.bool).triu(1) if c["causal"] else None
+    theta = c["base"] ** (-2.0 * torch.arange(dh // 2, dtype=torch.float64) / dh)
+    cos = torch.cos(positions[:, None] * theta[None, :])
+    sin = torch.sin(positions[:, None] * theta[None, :])
+
+    def rotate(t):  # t: (b, heads, n, dh); pairs (2i, 2i + 1)
+        a, z = t[..., 0::2], t[..., 1::2]
+        out = torch.empty_like(t)
+        out[..., 0::2] = a * cos - z * sin
+        out[..., 1::2] = a * sin + z * cos
+        return out
+
+    def norm(t, name):
+        return F.layer_norm(t, (d,), p[name + ".weight"].reshape(d), p[name + ".bias"].reshape(d),
+                            eps=1e-5)
+
+    def linear(t, name):
+        return t @ p[name + ".weight"].T + p[name + ".bias"].reshape(-1)
+
+    for layer in range(layers):
+        pre = f"layer{layer}."
+        qkv = linear(norm(x, pre + "ln1"), pre + "qkv")
+        q, k, v = (part.reshape(b, n, heads, dh).transpose(1, 2) for part in qkv.split(d, -1))
+        if pe == "rope":
+            q, k = rotate(q), rotate(k)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(dh) + bias[None]
+        if mask is not None:
+            scores = scores.masked_fill(mask, float("-inf"))
+        attended = (torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(b, n, d)
+        x = x + linear(attended, pre + "out")
+        x = x + linear(F.gelu(linear(norm(x, pre + "ln2"), pre + "mlp1")), pre + "mlp2")
+    logits = linear(norm(x, "final_ln"), "head")
+    return F.cross_entropy(logits.reshape(-1, c["vocab"]), targets.reshape(-1), ignore_index=-1)
+
+
+def main():
+    torch.set_default_dtype(torch.float64)
+    for case in json.load(open(sys.argv[1])):
+        params = {name: torch.tensor(value["values"], dtype=torch.float64)
+                  .reshape(value["rows"], value["cols"]).requires_grad_(True)
+                  for name, value in case["parameters"].items()}
+        loss = loss_of(case, params)
+        loss.backward()
+        loss_error = abs(loss.item() - case["loss"]) / abs(loss.item())
+        worst, worst_name = 0.0, ""
+        for name, tensor in params.items():
+            ours = torch.tensor(case["gradient"][name], dtype=torch.float64).reshape(tensor.shape)
+            reference = tensor.grad
+            scale = reference.norm().item()
+            error = (ours - reference).norm().item() / scale if scale > 1e-300 else \
+                (ours - reference).norm().item()
+            if error > worst:
+                worst, worst_name = error, name
+        print(case["name"], f"{loss_error:.3e}", f"{worst:.3e}", worst_name or "-")
+
+
+main()
