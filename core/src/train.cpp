@@ -108,6 +108,20 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
     return batch;
 }
 
+TransformerConfig ModelConfig(const TrainSettings& s, PositionalKind kind) {
+    TransformerConfig config;
+    config.vocab = s.task.vocab;
+    config.d_model = s.d_model;
+    config.layers = s.layers;
+    config.heads = s.heads;
+    config.max_len = s.test_len;
+    config.causal = s.causal;
+    config.positional = kind;
+    config.t5_buckets = 32;
+    config.t5_max_distance = std::max(128, s.test_len);
+    return config;
+}
+
 void validate_train_settings(const TrainSettings& s) {
     const auto in = [](const char* name, long long value, long long low, long long high) {
         if (value < low || value > high)
@@ -127,15 +141,8 @@ void validate_train_settings(const TrainSettings& s) {
     in("eval_every", s.eval_every, 1, 1000000);
     in("eval_batches", s.eval_batches, 1, 1000);
     if (s.variants.empty()) throw InvalidArgument("no positional variant to train");
-    if ((s.task.task == TrainTask::Sorted || s.task.task == TrainTask::First) && s.task.vocab < 2)
-        throw InvalidArgument("yes/no tasks need a vocabulary of at least 2");
-    TransformerConfig config;
-    config.vocab = s.task.vocab;
-    config.d_model = s.d_model;
-    config.layers = s.layers;
-    config.heads = s.heads;
-    config.max_len = s.test_len;
-    validate_transformer_config(config);
+    for (const PositionalKind kind : s.variants)
+        validate_transformer_config(ModelConfig(s, kind));
 }
 
 std::vector<int> test_lengths(const TrainSettings& s) {
@@ -151,19 +158,9 @@ std::vector<int> test_lengths(const TrainSettings& s) {
 Trainer::Trainer(const TrainSettings& settings) : settings_(settings) {
     validate_train_settings(settings);
     for (const PositionalKind kind : settings.variants) {
-        TransformerConfig config;
-        config.vocab = settings.task.vocab;
-        config.d_model = settings.d_model;
-        config.layers = settings.layers;
-        config.heads = settings.heads;
-        config.max_len = settings.test_len;
-        config.causal = settings.causal;
-        config.positional = kind;
-        config.t5_buckets = 32;
-        config.t5_max_distance = std::max(128, settings.test_len);
         // The same seed for every variant: the shared tensors start equal, and every variant
         // sees the same batches in the same order.
-        models_.emplace_back(config, settings.seed);
+        models_.emplace_back(ModelConfig(settings, kind), settings.seed);
         optimizers_.emplace_back(models_.back().parameters().size(), settings.optimizer);
         streams_.emplace_back(settings.seed * 0x9E3779B97F4A7C15ull + 1);
         VariantCurves curves;

@@ -62,6 +62,9 @@ struct TrainSettings {
 };
 /// Throws InvalidArgument naming the first setting out of range.
 void validate_train_settings(const TrainSettings& settings);
+/// The model a variant trains: the settings' shape, max_len = test_len, T5 with 32 buckets and
+/// max_distance max(128, test_len).
+TransformerConfig ModelConfig(const TrainSettings& settings, PositionalKind kind);
 /// The lengths accuracy is measured at after training: train_len/2 (when at least the
 /// shortest), train_len, and 2, 3 and 4 times it, up to test_len (always included).
 std::vector<int> test_lengths(const TrainSettings& settings);
