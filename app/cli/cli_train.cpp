@@ -2,6 +2,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_checks.h"
+#include "io/train_run.h"
 #include "pelab/error.h"
 #include "pelab/train.h"
 
@@ -47,34 +48,6 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
     return train;
 }
 
-namespace {
-
-nlohmann::json SettingsJson(const TrainSettings& s) {
-    nlohmann::json variants = nlohmann::json::array();
-    for (const PositionalKind kind : s.variants)
-        variants.push_back(positional_kind_name(kind));
-    return {{"task", train_task_name(s.task.task)},
-            {"vocab", s.task.vocab},
-            {"k", s.task.k},
-            {"variants", variants},
-            {"causal", s.causal},
-            {"layers", s.layers},
-            {"d_model", s.d_model},
-            {"heads", s.heads},
-            {"mlp_ratio", 4},
-            {"train_len", s.train_len},
-            {"min_train_len", s.min_train_len},
-            {"test_len", s.test_len},
-            {"batch", s.batch},
-            {"steps", s.steps},
-            {"seed", std::to_string(s.seed)},
-            {"learning_rate", s.optimizer.learning_rate},
-            {"weight_decay", s.optimizer.weight_decay},
-            {"clip_norm", s.optimizer.clip_norm}};
-}
-
-} // namespace
-
 int RunTrain(const TrainOptions& o) {
     TrainSettings settings;
     try {
@@ -95,6 +68,7 @@ int RunTrain(const TrainOptions& o) {
         settings.steps = o.steps;
         settings.batch = o.batch;
         settings.seed = std::stoull(o.seed);
+        settings.eval_every = EvalEvery(settings.steps);
         validate_train_settings(settings);
         if (o.threads < 1 || o.threads > 16)
             throw InvalidArgument("threads must be in [1, 16] (got " + std::to_string(o.threads) +
@@ -157,31 +131,21 @@ int RunTrain(const TrainOptions& o) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    nlohmann::json variants = nlohmann::json::array();
+    TrainRun run;
+    run.settings = settings;
+    run.example = train_example(settings);
     double token_seconds = 0;
     for (const auto& trainer : trainers) {
-        const VariantCurves& c = trainer->Curves().front();
-        token_seconds += c.seconds;
-        variants.push_back({{"pe", positional_kind_name(c.variant)},
-                            {"loss", c.loss},
-                            {"accuracy_steps", c.accuracy_steps},
-                            {"accuracy", c.accuracy},
-                            {"accuracy_by_length", c.accuracy_by_length},
-                            {"seconds", c.seconds}});
+        run.variants.push_back(VariantResultOf(*trainer, 0, run.example));
+        token_seconds += run.variants.back().seconds;
     }
     const double tokens = static_cast<double>(settings.steps) * settings.batch *
                           (settings.min_train_len + settings.train_len) / 2.0 *
                           static_cast<double>(trainers.size());
-    const nlohmann::json run = {
-        {"format", "pelab-train"},
-        {"version", 1},
-        {"settings", SettingsJson(settings)},
-        {"test_lengths", test_lengths(settings)},
-        {"variants", variants},
-        {"seconds", seconds},
-        {"tokens_per_second_per_thread", token_seconds > 0 ? tokens / token_seconds : 0.0}};
+    run.seconds = seconds;
+    run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0.0;
     try {
-        const std::string text = run.dump(1) + "\n";
+        const std::string text = TrainRunJson(run).dump(1) + "\n";
         Emit(o.out, [&](std::ostream& out) { out << text; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());

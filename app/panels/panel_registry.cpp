@@ -14,6 +14,7 @@
 #include "panels/quiz/panel_quiz.h"
 #include "panels/rotation/panel_rotation.h"
 #include "panels/start/panel_start.h"
+#include "panels/train/panel_train.h"
 #include "panels/waves/panel_waves.h"
 #include "panels/worked/panel_worked.h"
 
@@ -119,6 +120,13 @@ const std::vector<PanelInfo>& PanelInfos() {
          {},
          "alternatives.rope_circle", 6.0f, "alternatives.rope_m",
          R"({"alternatives_tab": "rope", "d_model": 128, "pos_a": 40, "pos_b": 12})"},
+        {"train", "Train: what the encoding does to a model",
+         "a tiny transformer trained once per encoding: live curves, accuracy at longer inputs, attention maps",
+         false, Make<TrainPanel>, TrainPanel::WidgetNames,
+         {"train_result", "train_view", "train_layer", "train_head"},
+         {},
+         "train.length_plot", 9.0f, "train.start",
+         "{}"},
         {"quiz", "Quiz, flashcards and teach-back",
          "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
          false, Make<QuizPanel>, QuizPanel::WidgetNames,

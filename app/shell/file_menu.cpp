@@ -25,13 +25,14 @@ constexpr const char* kNoticePopup = "PE Lab###notice";
 
 // A lesson is a JSON object with "steps" (or says it is one), a quiz one with "questions",
 // "cards" or "teach_back" (or says so); anything else is read as a scene.
-enum class Holds { Scene, Lesson, Quiz };
+enum class Holds { Scene, Lesson, Quiz, TrainRun };
 Holds WhatItHolds(const JsonFile& file) {
     const json& doc = file.doc;
     if (file.png || !doc.is_object()) return Holds::Scene;
     const std::string format =
         doc.contains("format") && doc["format"].is_string() ? doc["format"].get<std::string>() : "";
     if (format == "pelab-lesson" || (format.empty() && doc.contains("steps"))) return Holds::Lesson;
+    if (format == "pelab-train") return Holds::TrainRun;
     if (format == "pelab-quiz" ||
         (format.empty() &&
          (doc.contains("questions") || doc.contains("cards") || doc.contains("teach_back"))))
@@ -141,15 +142,18 @@ std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesso
     const Holds holds = WhatItHolds(file);
     if (only_lesson && holds != Holds::Lesson)
         return Quoted(path) + " is not a lesson (a lesson is a JSON object with \"steps\")";
-    if (holds == Holds::Quiz) {
-        // The panel that owns quizzes reads and shows it (Panel::OpenDocument).
+    if (holds == Holds::Quiz || holds == Holds::TrainRun) {
+        // The panel that owns the kind reads and shows it (Panel::OpenDocument).
+        const bool quiz = holds == Holds::Quiz;
+        const char* kind = quiz ? "quiz" : "train";
+        const char* what = quiz ? "quiz " : "training run ";
         PanelEntry* entry = nullptr;
         for (PanelEntry& each : app.panels.Entries())
-            if (each.panel->DocumentKind() == "quiz") entry = &each;
-        if (entry == nullptr) return "this PE Lab has no quiz panel";
+            if (each.panel->DocumentKind() == kind) entry = &each;
+        if (entry == nullptr) return std::string("this PE Lab has no ") + kind + " panel";
         if (std::string error = entry->panel->OpenDocument(file.doc, path, app.scene, app.panels);
             !error.empty())
-            return "quiz " + Quoted(path) + ": " + error;
+            return what + Quoted(path) + ": " + error;
         if (app.view.presented_panel.empty())
             entry->open = true;
         else

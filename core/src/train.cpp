@@ -155,6 +155,16 @@ std::vector<int> test_lengths(const TrainSettings& s) {
     return lengths;
 }
 
+int example_length(const TrainSettings& s) {
+    // At least the task's shortest (token_at at k = 20 needs 21 tokens), never past train_len.
+    return std::max(std::min(s.train_len, 16), task_shortest_length(s.task));
+}
+
+TokenBatch train_example(const TrainSettings& s) {
+    std::mt19937_64 random(s.seed * 0xD1B54A32D192ED03ull + 7);
+    return make_task_batch(s.task, 1, example_length(s), random);
+}
+
 Trainer::Trainer(const TrainSettings& settings) : settings_(settings) {
     validate_train_settings(settings);
     for (const PositionalKind kind : settings.variants) {

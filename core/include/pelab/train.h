@@ -68,6 +68,12 @@ TransformerConfig ModelConfig(const TrainSettings& settings, PositionalKind kind
 /// The lengths accuracy is measured at after training: train_len/2 (when at least the
 /// shortest), train_len, and 2, 3 and 4 times it, up to test_len (always included).
 std::vector<int> test_lengths(const TrainSettings& settings);
+/// The length of the example whose attention a run shows: train_len, at most 16 unless the task
+/// needs more (a run file keeps every layer's and head's map of it, so it stays small).
+int example_length(const TrainSettings& settings);
+/// The example a run shows: one sequence of the task at example_length(), drawn from a stream
+/// of its own (seeded by settings.seed), the same for every variant.
+TokenBatch train_example(const TrainSettings& settings);
 
 struct VariantCurves {
     PositionalKind variant = PositionalKind::None;

@@ -1,0 +1,86 @@
+// panel_train.h — Train: what a positional encoding does to a real model. The same tiny
+// transformer (core/include/pelab/transformer.h) trained once per encoding on a task
+// (pelab/train.h), live on a worker thread or opened from a run: the loss and accuracy curves
+// per variant, accuracy against test length with the trained range shaded (length
+// generalisation), each variant's attention on one example, and a verdict built from the
+// measured numbers (train_verdict.h). The runs in assets/train/ are built in and open
+// instantly; a run file (`pelab train --out`) opens with File → Open.
+#pragma once
+
+#include "io/train_run.h"
+#include "panels/explanation.h"
+#include "panels/panel.h"
+#include "panels/train/train_job.h"
+#include "widgets/cached.h"
+#include "widgets/plot.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+/// The run the panel shows when no scene says otherwise.
+constexpr const char* kDefaultTrainRun = "reverse";
+
+struct TrainPanel : Panel {
+    TrainPanel();
+
+    // Own settings (scene fields).
+    /// A built-in run (assets/train/<name>.json) or "": the panel's own (live or opened) run.
+    std::string result_name = kDefaultTrainRun;
+    std::string view = "length"; ///< curves, length or attention
+    int layer = 1, head = 0;     ///< the attention shown (clamped to the run's model)
+
+    // The settings Start trains with (a built-in run's when one is picked).
+    TrainSettings edit;
+    std::string edit_error;
+    TrainJob job;
+    /// The panel's own run: live (snapshots of job) or opened from a file.
+    TrainRun own_run;
+    std::string own_source; ///< "" (none yet), "live" or the file's path
+    long own_version = 0, job_version = 0;
+
+    // View state.
+    plot::PlotView loss_view, accuracy_view, length_view;
+    int curve_shown = 0; ///< one curve plot at a time when short: 0 loss, 1 accuracy
+    std::string shown_view;       ///< the tab shown (a scene's view selects it once)
+
+    /// What the panel shows, computed once per change of the run shown.
+    struct ShownInputs {
+        std::string result_name;
+        long own_version = 0;
+        bool operator==(const ShownInputs& o) const {
+            return result_name == o.result_name && own_version == o.own_version;
+        }
+    };
+    struct Shown {
+        const TrainRun* run = nullptr; ///< null: nothing to show (error says why, or no run yet)
+        TrainRun built_in;             ///< the parsed built-in run, when one is shown
+        std::string source;            ///< "built-in reverse", "live", the file
+        std::string error;
+        Explanation verdict, notes;
+    };
+    const Shown& ShownFor() const;
+    mutable Cached<ShownInputs, Shown> shown_cache;
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+    std::string StatusNote() const override;
+    std::string DocumentKind() const override { return "train"; }
+    std::string OpenDocument(const nlohmann::json& doc, const std::string& path,
+                             const SceneTable& table, const PanelCatalog& panels) override;
+    /// Starts a live run of edit (or says why not in edit_error); true when it started.
+    bool StartTraining();
+    /// Every widget name the panel records (PanelInfo::widgets).
+    static std::vector<std::string> WidgetNames();
+
+private:
+    void DrawControls(FrameContext& frame);
+    /// Each draws its tab's picture in height pixels.
+    void DrawCurves(FrameContext& frame, const TrainRun& run, float height);
+    void DrawLength(FrameContext& frame, const TrainRun& run, float height);
+    void DrawAttention(FrameContext& frame, const TrainRun& run, float height);
+};
+
+} // namespace pelab

@@ -1,0 +1,196 @@
+#include "panels/train/train_verdict.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+namespace {
+
+std::string Accuracy(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return text;
+}
+
+// The finished variants' accuracies at one test length (index into test_lengths()).
+struct Measured {
+    PositionalKind variant;
+    double trained; ///< at train_len
+    double longest; ///< at test_len
+};
+
+std::vector<Measured> Finished(const TrainRun& run) {
+    std::vector<Measured> out;
+    const std::size_t trained = static_cast<std::size_t>(run.TrainedLengthIndex());
+    for (const VariantResult& v : run.variants)
+        if (v.Done() && trained < v.accuracy_by_length.size())
+            out.push_back({v.variant, v.accuracy_by_length[trained], v.accuracy_by_length.back()});
+    return out;
+}
+
+const Measured* Find(const std::vector<Measured>& measured, PositionalKind kind) {
+    for (const Measured& m : measured)
+        if (m.variant == kind) return &m;
+    return nullptr;
+}
+
+// "a", "a and b", "a, b and c".
+std::string Listed(const std::vector<std::string>& items) {
+    std::string text;
+    for (std::size_t k = 0; k < items.size(); ++k)
+        text += (k == 0 ? "" : k + 1 == items.size() ? " and " : ", ") + items[k];
+    return text;
+}
+
+std::string Named(const Measured& m, bool longest) {
+    return std::string(positional_kind_name(m.variant)) + " (" +
+           Accuracy(longest ? m.longest : m.trained) + ")";
+}
+
+} // namespace
+
+Explanation TrainVerdict(const TrainRun& run) {
+    Explanation out;
+    const std::vector<Measured> measured = Finished(run);
+    out.Claims("finished", static_cast<double>(measured.size()));
+    if (measured.empty()) {
+        out.text = "No variant has finished training yet: the verdict comes once one has.";
+        return out;
+    }
+    const int train_len = run.settings.train_len;
+    const auto best_trained = std::max_element(
+        measured.begin(), measured.end(),
+        [](const Measured& a, const Measured& b) { return a.trained < b.trained; });
+    const auto worst_trained = std::min_element(
+        measured.begin(), measured.end(),
+        [](const Measured& a, const Measured& b) { return a.trained < b.trained; });
+    std::vector<std::string> learned;
+    for (const Measured& m : measured)
+        if (m.trained >= kLearnedAccuracy) learned.push_back(Named(m, false));
+    out.Claims("learned_count", static_cast<double>(learned.size()));
+    out.Claims("best_trained", best_trained->trained);
+    const std::string at = "At the trained length (" + std::to_string(train_len) + " tokens)";
+    if (learned.empty()) {
+        out.text = at + " no variant learned the task (" + Accuracy(kLearnedAccuracy) +
+                   " counts as learned): the best was " + Named(*best_trained, false) + ".";
+    } else {
+        out.text = at + ", " + Listed(learned) + " learned" +
+                   " the task";
+        if (learned.size() < measured.size())
+            out.text += "; the lowest was " + Named(*worst_trained, false);
+        out.text += ".";
+    }
+    const double spread = best_trained->trained - worst_trained->trained;
+    const bool tie = measured.size() >= 2 && spread <= kTieSpread;
+    out.Claims("tie", tie ? 1 : 0);
+    if (tie) {
+        out.text += " All " + std::to_string(measured.size()) + " are within " + Accuracy(spread) +
+                    " of one another: on this task the encoding makes no difference.";
+    } else if (const Measured* none = Find(measured, PositionalKind::None);
+               none != nullptr && measured.size() >= 2) {
+        const double gap = best_trained->trained - none->trained;
+        out.Claims("none_gap", gap);
+        out.text += gap == 0 ? " Without an encoding the model did as well as the best."
+                             : " Without an encoding the model reached " +
+                                   Accuracy(none->trained) + ", " + Accuracy(gap) +
+                                   " below the best.";
+    }
+    const int longest = test_lengths(run.settings).back();
+    if (longest > train_len) {
+        const auto best_longest = std::max_element(
+            measured.begin(), measured.end(),
+            [](const Measured& a, const Measured& b) { return a.longest < b.longest; });
+        std::vector<std::string> kept;
+        for (const Measured& m : measured)
+            if (m.longest >= kLearnedAccuracy) kept.push_back(Named(m, true));
+        out.Claims("kept_count", static_cast<double>(kept.size()));
+        out.Claims("best_longest", best_longest->longest);
+        char times[32];
+        std::snprintf(times, sizeof times, "%.3g", static_cast<double>(longest) / train_len);
+        out.text += " At " + std::to_string(longest) + " tokens (" + times +
+                    "× the trained length) ";
+        if (kept.empty())
+            out.text += "no variant reaches " + Accuracy(kLearnedAccuracy) + "; the best was " +
+                        Named(*best_longest, true) + ".";
+        else
+            out.text += Listed(kept) + (kept.size() == 1 ? " still reaches " : " still reach ") +
+                        Accuracy(kLearnedAccuracy) + ".";
+    }
+    return out;
+}
+
+Explanation TrainPaperNotes(const TrainRun& run) {
+    Explanation out;
+    const std::vector<Measured> measured = Finished(run);
+    const TrainSettings& s = run.settings;
+    const bool needs_order = s.task.task != TrainTask::Majority;
+    const int longest = test_lengths(s).back();
+    const bool longer = longest > s.train_len;
+    const std::string at_longest = std::to_string(longest) + " tokens";
+    std::vector<std::string> sentences;
+    const Measured* none = Find(measured, PositionalKind::None);
+    if (s.causal && needs_order && none != nullptr && measured.size() >= 2) {
+        const bool learned = none->trained >= kLearnedAccuracy;
+        out.Claims("haviv", learned ? 1 : 0);
+        if (learned) {
+            sentences.push_back("As Haviv et al. (2022) found, the causal model without an "
+                                "encoding learned the order anyway (" +
+                                Accuracy(none->trained) +
+                                "): the mask lets a position count the tokens before it.");
+        } else {
+            const auto best = std::max_element(
+                measured.begin(), measured.end(),
+                [](const Measured& a, const Measured& b) { return a.trained < b.trained; });
+            sentences.push_back("Haviv et al. (2022) found that a causal model without an "
+                                "encoding still learns order; this run did not show it (" +
+                                Accuracy(none->trained) + " at the trained length, against " +
+                                Named(*best, false) + ").");
+        }
+    }
+    if (const Measured* alibi = Find(measured, PositionalKind::Alibi); alibi != nullptr && longer) {
+        if (alibi->trained < kLearnedAccuracy) {
+            sentences.push_back("ALiBi did not learn the task at the trained length (" +
+                                Accuracy(alibi->trained) +
+                                "), so this run cannot test how it extrapolates (Press et al., "
+                                "2022).");
+        } else {
+            const bool kept = alibi->longest >= kLearnedAccuracy;
+            out.Claims("press", kept ? 1 : 0);
+            sentences.push_back(
+                kept ? "ALiBi kept the task at " + at_longest + " (" + Accuracy(alibi->longest) +
+                           "), as Press et al. (2022) found."
+                     : "ALiBi learned the task at the trained length (" +
+                           Accuracy(alibi->trained) + ") but fell to " +
+                           Accuracy(alibi->longest) + " at " + at_longest +
+                           ", unlike the extrapolation Press et al. (2022) report.");
+        }
+    }
+    if (s.causal && needs_order && longer && none != nullptr && none->trained >= kLearnedAccuracy) {
+        const Measured* absolute = nullptr;
+        for (const PositionalKind kind : {PositionalKind::Sinusoidal, PositionalKind::Learned})
+            if (const Measured* m = Find(measured, kind);
+                m != nullptr && m->trained >= kLearnedAccuracy &&
+                (absolute == nullptr || m->longest > absolute->longest))
+                absolute = m;
+        if (absolute != nullptr) {
+            const bool agrees = none->longest > absolute->longest;
+            out.Claims("kazemnejad", agrees ? 1 : 0);
+            sentences.push_back(
+                agrees ? "Without an encoding the model kept more at " + at_longest + " (" +
+                             Accuracy(none->longest) + ") than " + Named(*absolute, true) +
+                             ", as Kazemnejad et al. (2023) found."
+                       : "Kazemnejad et al. (2023) found that a causal model without an encoding "
+                         "extrapolates better than one with an absolute encoding; here " +
+                             Named(*absolute, true) + " kept at least as much at " + at_longest +
+                             " as none (" + Accuracy(none->longest) + ").");
+        }
+    }
+    for (const std::string& sentence : sentences)
+        out.text += (out.text.empty() ? "" : " ") + sentence;
+    return out;
+}
+
+} // namespace pelab

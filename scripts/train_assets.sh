@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# scripts/train_assets.sh [PELAB] — regenerates the training runs built into PE Lab
+# (assets/train/*.json, compiled in by app/CMakeLists.txt; docs/training.md records what they
+# show). Each is one `pelab train` run with the defaults of the reference model
+# (../shared/anchors/torch_tiny_transformer.py): about a minute each on two cores.
+# tests/train_run_test.cpp checks that training with these settings reaches the accuracies
+# the files hold.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pelab=${1:-build/bin/pelab}
+mkdir -p assets/train
+"$pelab" train --task reverse --threads 2 --out assets/train/reverse.json
+"$pelab" train --task shift --causal --threads 2 --out assets/train/shift-causal.json
+"$pelab" train --task majority --threads 2 --out assets/train/majority.json
