@@ -47,6 +47,10 @@ std::vector<std::string> Modes(const std::string& id) {
     if (id == "clocks") return {R"({"clock_show_b": false})", R"({"clock_show_shift": true})"};
     if (id == "order") return {R"({"pe_enabled": false})", R"({"random_embeddings": true})"};
     if (id == "waves") return {R"({"many_waves": true})", R"({"playing": true})"};
+    if (id == "train")
+        return {R"({"train_view": "curves"})", R"({"train_view": "length"})",
+                R"({"train_view": "attention", "train_layer": 0, "train_head": 3})",
+                R"({"train_result": "shift-causal", "train_view": "attention"})"};
     if (id == "quiz")
         return {R"({"quiz_question": 0})", R"({"quiz_question": 11})",
                 R"({"quiz_card_back": true})"};

@@ -303,7 +303,6 @@ void TrainPanel::DrawControls(FrameContext& frame) {
         std::snprintf(overlay, sizeof overlay, "%.0f%%, about %s left", 100 * job.Progress(),
                       Seconds(job.SecondsLeft()).c_str());
         ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay);
-        frame.Record("train.progress");
     } else {
         row.Item(ButtonWidth("Start"));
         if (ImGui::Button("Start")) StartTraining();
@@ -334,7 +333,6 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
         ImGui::RadioButton("loss", &curve_shown, 0);
         ImGui::SameLine();
         ImGui::RadioButton("accuracy", &curve_shown, 1);
-        frame.Record("train.curve_choice");
     }
     const float height_left =
         side_by_side || stacked ? height : height - ImGui::GetFrameHeightWithSpacing();
@@ -571,8 +569,9 @@ void TrainPanel::AddSceneFields(SceneTable& table) {
 
 nlohmann::json TrainPanel::Readouts(const AppState& /*state*/) const {
     const Shown& shown = ShownFor();
-    nlohmann::json out = {{"source", shown.source}, {"error", shown.error}};
+    nlohmann::json out = {{"source", shown.source}};
     out["training"] = {{"running", job.Running()}, {"progress", job.Progress()}};
+    if (!shown.error.empty()) out["problem"] = shown.error;
     if (!shown.error.empty() || shown.source.empty()) return out;
     const TrainRun& run = result_name.empty() ? own_run : shown.built_in;
     out["settings"] = TrainRunJson(run)["settings"];
@@ -622,9 +621,9 @@ std::vector<std::string> TrainPanel::WidgetNames() {
     std::vector<std::string> names = {
         "train.run",         "train.task",          "train.causal",     "train.train_len",
         "train.test_len",    "train.steps",         "train.seed",       "train.start",
-        "train.progress",    "train.verdict",       "train.paper_notes", "train.tab_curves",
+        "train.verdict",       "train.paper_notes", "train.tab_curves",
         "train.tab_length",  "train.tab_attention", "train.loss_plot",  "train.accuracy_plot",
-        "train.curve_choice", "train.length_plot",  "train.layer",      "train.head",
+        "train.length_plot",  "train.layer",      "train.head",
         "train.example",     "train.source"};
     for (const PositionalKind kind : positional_kinds()) {
         names.push_back(std::string("train.variant_") + positional_kind_name(kind));
