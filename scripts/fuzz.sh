@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs them.
 # Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]   e.g. scripts/fuzz.sh fuzz_scene 600
 # Targets: fuzz_scene (scene parser), fuzz_png_scene (PNG text chunk → scene), fuzz_tokenize
-# (order demo tokenizer / UTF-8 check), fuzz_cli (command line), fuzz_lesson (lesson reader), fuzz_quiz (quiz reader).
+# (order demo tokenizer / UTF-8 check), fuzz_cli (command line), fuzz_lesson (lesson reader), fuzz_quiz (quiz reader),
+# fuzz_train_run (training-run reader, then the Train panel).
 # Seeds: assets/scenes, assets/lessons, tests/corpus/<target>. A crash, sanitizer report, timeout or leak fails the run; its input is
 # saved under build-fuzz/crashes/ — copy it to tests/corpus/<target>/ so the normal tests
 # replay it (tests/corpus_test.cpp).
@@ -13,7 +14,7 @@ which_target=${1:-all}
 seconds=${2:-30}
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: $0 [TARGET|all] [SECONDS]" >&2; exit 2; }
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (scripts/deps.sh test installs it)" >&2; exit 1; }
-targets=(fuzz_scene fuzz_png_scene fuzz_tokenize fuzz_cli fuzz_lesson fuzz_quiz)
+targets=(fuzz_scene fuzz_png_scene fuzz_tokenize fuzz_cli fuzz_lesson fuzz_quiz fuzz_train_run)
 [[ "$which_target" == all ]] || targets=("$which_target")
 build=$root/build-fuzz
 echo "fuzz: building ${targets[*]} with clang (libFuzzer + ASan + UBSan)"

@@ -40,6 +40,10 @@ TEST(Corpus, LessonInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_lesson", pelab::fuzz::Lesson), 4);
 }
 
+TEST(Corpus, TrainRunInputsReplay) {
+    EXPECT_GE(ReplayAll("fuzz_train_run", pelab::fuzz::TrainRunFile), 3);
+}
+
 TEST(Corpus, QuizInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_quiz", pelab::fuzz::Quiz), 5);
 }

@@ -37,8 +37,8 @@ TrainRun BuiltIn(const std::string& name) {
 
 double At(const TrainRun& run, PositionalKind kind, int length) {
     const std::vector<int> lengths = test_lengths(run.settings);
-    const std::size_t at =
-        static_cast<std::size_t>(std::find(lengths.begin(), lengths.end(), length) - lengths.begin());
+    const std::size_t at = static_cast<std::size_t>(
+        std::find(lengths.begin(), lengths.end(), length) - lengths.begin());
     for (const VariantResult& v : run.variants)
         if (v.variant == kind) return v.accuracy_by_length.at(at);
     ADD_FAILURE() << "no variant " << positional_kind_name(kind);
@@ -153,7 +153,10 @@ TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
         {[](nlohmann::json& d) { d["settings"]["seed"] = "12a"; }, "field \"seed\""},
         {[](nlohmann::json& d) { d["settings"]["seed"] = "99999999999999999999"; }, "2^64"},
         {[](nlohmann::json& d) { d["settings"]["task"] = "sort"; }, "unknown task"},
-        {[](nlohmann::json& d) { d["settings"]["variants"] = {"rope", "rope"}; }, "named twice"},
+        {[](nlohmann::json& d) {
+             d["settings"]["variants"] = {"rope", "rope"};
+         },
+         "named twice"},
         {[](nlohmann::json& d) { d["settings"]["test_len"] = 2; }, "test_len"},
         {[](nlohmann::json& d) { d["settings"]["eval_every"] = 3; }, "field \"eval_every\""},
         {[](nlohmann::json& d) { d["test_lengths"][0] = 3; }, "field \"test_lengths\""},
@@ -163,7 +166,9 @@ TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
         {[](nlohmann::json& d) { d["variants"][0]["loss"].erase(0); }, "field \"loss\""},
         {[](nlohmann::json& d) { d["variants"][0]["loss"][2] = -1; }, "item 2"},
         {[](nlohmann::json& d) { d["variants"][0]["accuracy"][0] = 1.5; }, "field \"accuracy\""},
-        {[](nlohmann::json& d) { d["variants"][1]["accuracy_steps"] = {6, 6}; },
+        {[](nlohmann::json& d) {
+             d["variants"][1]["accuracy_steps"] = {6, 6};
+         },
          "field \"accuracy_steps\""},
         {[](nlohmann::json& d) { d["variants"][1]["accuracy_by_length"][0] = nullptr; },
          "field \"accuracy_by_length\""},
@@ -205,9 +210,18 @@ TEST(TrainRunFile, EveryValueOfEveryTypeIsAMessageOrARun) {
         };
     walk(good, nlohmann::json::json_pointer());
     ASSERT_GT(pointers.size(), 100u);
-    const std::vector<nlohmann::json> others = {
-        nullptr, true, -1, 0, 1, 2.5, 1e308, -1e308, 18446744073709551615ull, "x",
-        nlohmann::json::array(), nlohmann::json::object()};
+    const std::vector<nlohmann::json> others = {nullptr,
+                                                true,
+                                                -1,
+                                                0,
+                                                1,
+                                                2.5,
+                                                1e308,
+                                                -1e308,
+                                                18446744073709551615ull,
+                                                "x",
+                                                nlohmann::json::array(),
+                                                nlohmann::json::object()};
     int accepted = 0;
     for (const auto& at : pointers)
         for (const nlohmann::json& other : others) {
@@ -283,7 +297,8 @@ Expected ExpectedOf(const TrainRun& run) {
         e.best_trained = std::max(e.best_trained, a);
         e.worst_trained = std::min(e.worst_trained, a);
         e.best_longest = std::max(e.best_longest, b);
-        if (v.variant == PositionalKind::None) e.has_none = true, e.none_trained = a, e.none_longest = b;
+        if (v.variant == PositionalKind::None)
+            e.has_none = true, e.none_trained = a, e.none_longest = b;
     }
     e.tie = e.finished >= 2 && e.best_trained - e.worst_trained <= 0.05;
     return e;

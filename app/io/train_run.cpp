@@ -49,9 +49,8 @@ void OnlyKeys(const json& object, const std::string& where,
               std::initializer_list<const char*> known) {
     if (!object.is_object()) Refuse(where, "must be an object { … }", object);
     for (auto item = object.begin(); item != object.end(); ++item)
-        if (std::find_if(known.begin(), known.end(), [&](const char* k) {
-                return item.key() == k;
-            }) == known.end()) {
+        if (std::find_if(known.begin(), known.end(),
+                         [&](const char* k) { return item.key() == k; }) == known.end()) {
             std::string list;
             for (const char* k : known)
                 list += std::string(list.empty() ? "" : ", ") + k;
@@ -95,7 +94,8 @@ std::vector<double> Numbers(const json& value, const std::string& where, std::si
                             double low, double high) {
     std::vector<double> out;
     for (const json& item : ListOf(value, where, count))
-        out.push_back(NumberIn(item, where + "item " + std::to_string(out.size()) + ": ", low, high));
+        out.push_back(
+            NumberIn(item, where + "item " + std::to_string(out.size()) + ": ", low, high));
     return out;
 }
 
@@ -103,17 +103,19 @@ std::vector<int> Wholes(const json& value, const std::string& where, std::size_t
                         long long low, long long high) {
     std::vector<int> out;
     for (const json& item : ListOf(value, where, count))
-        out.push_back(WholeIn(item, where + "item " + std::to_string(out.size()) + ": ", low, high));
+        out.push_back(
+            WholeIn(item, where + "item " + std::to_string(out.size()) + ": ", low, high));
     return out;
 }
 
 TrainSettings ReadSettings(const json& doc) {
     const std::string where = "field \"settings\": ";
-    OnlyKeys(doc, where,
-             {"task", "vocab", "k", "variants", "causal", "layers", "d_model", "heads",
-              "mlp_ratio", "train_len", "min_train_len", "test_len", "batch", "steps",
-              "eval_every", "eval_batches", "seed", "learning_rate", "weight_decay",
-              "clip_norm"});
+    OnlyKeys(
+        doc, where,
+        {"task",         "vocab",    "k",          "variants",     "causal",        "layers",
+         "d_model",      "heads",    "mlp_ratio",  "train_len",    "min_train_len", "test_len",
+         "batch",        "steps",    "eval_every", "eval_batches", "seed",          "learning_rate",
+         "weight_decay", "clip_norm"});
     const auto need = [&](const char* key) -> const json& { return Need(doc, where, key); };
     const auto whole = [&](const char* key, long long low, long long high) {
         return WholeIn(need(key), Field(where, key), low, high);
@@ -135,8 +137,8 @@ TrainSettings ReadSettings(const json& doc) {
         Refuse(Field(where, "variants"), "must be a list of 1 to 6 names", variants);
     s.variants.clear();
     for (const json& name : variants) {
-        const std::string at = Field(where, "variants") + "item " +
-                               std::to_string(s.variants.size()) + ": ";
+        const std::string at =
+            Field(where, "variants") + "item " + std::to_string(s.variants.size()) + ": ";
         try {
             if (!name.is_string()) throw InvalidArgument("must be text");
             s.variants.push_back(positional_kind_from_name(name.get<std::string>()));
@@ -146,8 +148,8 @@ TrainSettings ReadSettings(const json& doc) {
         if (std::count(s.variants.begin(), s.variants.end(), s.variants.back()) > 1)
             Refuse(at, "is named twice", name);
     }
-    if (!need("causal").is_boolean()) Refuse(Field(where, "causal"), "must be true or false",
-                                             need("causal"));
+    if (!need("causal").is_boolean())
+        Refuse(Field(where, "causal"), "must be true or false", need("causal"));
     s.causal = need("causal").get<bool>();
     s.layers = whole("layers", 1, 4);
     s.d_model = whole("d_model", 16, 128);
@@ -179,8 +181,8 @@ TrainSettings ReadSettings(const json& doc) {
     }
     if (s.eval_every != EvalEvery(s.steps))
         Refuse(Field(where, "eval_every"),
-               "must be " + std::to_string(EvalEvery(s.steps)) + " for " +
-                   std::to_string(s.steps) + " steps",
+               "must be " + std::to_string(EvalEvery(s.steps)) + " for " + std::to_string(s.steps) +
+                   " steps",
                need("eval_every"));
     return s;
 }
@@ -188,8 +190,8 @@ TrainSettings ReadSettings(const json& doc) {
 VariantResult ReadVariant(const json& doc, const TrainSettings& s, std::size_t index,
                           int example_len) {
     const PositionalKind kind = s.variants[index];
-    const std::string where = "variant " + std::to_string(index) + " (" +
-                              positional_kind_name(kind) + "): ";
+    const std::string where =
+        "variant " + std::to_string(index) + " (" + positional_kind_name(kind) + "): ";
     OnlyKeys(doc, where,
              {"pe", "loss", "accuracy_steps", "accuracy", "accuracy_by_length", "seconds",
               "attention", "prediction"});
@@ -216,12 +218,13 @@ VariantResult ReadVariant(const json& doc, const TrainSettings& s, std::size_t i
         Refuse(Field(where, "accuracy_steps"), "must end at the last step", steps);
     v.accuracy = Numbers(Need(doc, where, "accuracy"), Field(where, "accuracy"),
                          v.accuracy_steps.size(), 0.0, 1.0);
-    v.accuracy_by_length = Numbers(Need(doc, where, "accuracy_by_length"),
-                                   Field(where, "accuracy_by_length"), test_lengths(s).size(), 0.0,
-                                   1.0);
+    v.accuracy_by_length =
+        Numbers(Need(doc, where, "accuracy_by_length"), Field(where, "accuracy_by_length"),
+                test_lengths(s).size(), 0.0, 1.0);
     v.seconds = NumberIn(Need(doc, where, "seconds"), Field(where, "seconds"), 0.0, 1e9);
     const std::string at = Field(where, "attention");
-    const json& layers = ListOf(Need(doc, where, "attention"), at, static_cast<std::size_t>(s.layers));
+    const json& layers =
+        ListOf(Need(doc, where, "attention"), at, static_cast<std::size_t>(s.layers));
     const std::size_t cells = static_cast<std::size_t>(example_len) * example_len;
     for (std::size_t l = 0; l < layers.size(); ++l) {
         const std::string at_layer = at + "layer " + std::to_string(l) + ": ";
@@ -236,8 +239,9 @@ VariantResult ReadVariant(const json& doc, const TrainSettings& s, std::size_t i
                     const double w = map[static_cast<std::size_t>(i * example_len + j)];
                     sum += w;
                     if (s.causal && j > i && w != 0)
-                        Refuse(at_head, "row " + std::to_string(i) +
-                                            " gives weight to a later key in a causal model",
+                        Refuse(at_head,
+                               "row " + std::to_string(i) +
+                                   " gives weight to a later key in a causal model",
                                w);
                 }
                 // Kept to 1e-4 per weight: a row of 16 may be 16 · 5e-5 off.
@@ -378,8 +382,8 @@ bool IsTrainRunDocument(const json& doc) {
 std::string ReadTrainRun(const json& doc, TrainRun* out) {
     try {
         OnlyKeys(doc, "",
-                 {"format", "version", "settings", "test_lengths", "example", "variants",
-                  "seconds", "tokens_per_second_per_thread"});
+                 {"format", "version", "settings", "test_lengths", "example", "variants", "seconds",
+                  "tokens_per_second_per_thread"});
         if (Need(doc, "", "format") != "pelab-train")
             Refuse(Field("", "format"), "must be \"pelab-train\"", doc["format"]);
         if (Need(doc, "", "version") != 1)
@@ -404,8 +408,8 @@ std::string ReadTrainRun(const json& doc, TrainRun* out) {
         run.example.targets = Wholes(Need(example, Field("", "example"), "targets"),
                                      Field(Field("", "example"), "targets"),
                                      static_cast<std::size_t>(length), -1, s.task.vocab - 1);
-        const json& variants = ListOf(Need(doc, "", "variants"), Field("", "variants"),
-                                      s.variants.size());
+        const json& variants =
+            ListOf(Need(doc, "", "variants"), Field("", "variants"), s.variants.size());
         for (std::size_t k = 0; k < variants.size(); ++k)
             run.variants.push_back(ReadVariant(variants[k], s, k, length));
         run.seconds = NumberIn(Need(doc, "", "seconds"), Field("", "seconds"), 0.0, 1e9);

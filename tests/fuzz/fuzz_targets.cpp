@@ -5,7 +5,10 @@
 #include "io/lesson.h"
 #include "io/png_scene.h"
 #include "io/quiz.h"
+#include "io/train_run.h"
 #include "panels/quiz/panel_quiz.h"
+#include "panels/train/panel_train.h"
+#include "panels/train/train_verdict.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -144,6 +147,35 @@ int Quiz(const std::uint8_t* data, std::size_t size) {
         if (!requests.apply_scene.is_null()) (void)app.scene.ApplyDocument(requests.apply_scene);
     }
     if (app.state.d_model % 2 != 0 || app.state.pair >= app.state.d_model / 2) __builtin_trap();
+    return 0;
+}
+
+// libFuzzer target: the training-run reader (File → Open of a `pelab train` file). Any input
+// gives "" or a one-line message naming the field; a refused run leaves the Train panel as it
+// was; an accepted one is shown by the panel, whose verdict and readouts come from it.
+int TrainRunFile(const std::uint8_t* data, std::size_t size) {
+    App app;
+    auto& panel = dynamic_cast<TrainPanel&>(*app.panels.Find("train")->panel);
+    const nlohmann::json before = panel.Readouts(app.state);
+    nlohmann::json doc;
+    if (!ParseJsonInput(std::string(reinterpret_cast<const char*>(data), size), &doc).empty())
+        return 0;
+    ForEachTypedMutation(doc, size, [&](const nlohmann::json& mutated) {
+        TrainRun ignored;
+        CheckMessage(ReadTrainRun(mutated, &ignored));
+    });
+    const std::string error = panel.OpenDocument(doc, "fuzz.json", app.scene, app.panels);
+    CheckMessage(error);
+    if (!error.empty()) {
+        if (panel.Readouts(app.state) != before) __builtin_trap();
+        return 0;
+    }
+    const nlohmann::json shown = panel.Readouts(app.state);
+    if (shown["source"] != "run file fuzz.json") __builtin_trap();
+    if (shown["verdict"] != TrainVerdict(panel.own_run).text) __builtin_trap();
+    // What was accepted writes back as a run that reads again.
+    TrainRun again;
+    if (!ReadTrainRun(TrainRunJson(panel.own_run), &again).empty()) __builtin_trap();
     return 0;
 }
 

@@ -14,5 +14,6 @@ int Tokenize(const std::uint8_t* data, std::size_t size);    ///< order demo tok
 int CommandLine(const std::uint8_t* data, std::size_t size); ///< argv split at NUL bytes
 int Lesson(const std::uint8_t* data, std::size_t size);      ///< the lesson reader, then its steps
 int Quiz(const std::uint8_t* data, std::size_t size);        ///< the quiz reader, then its shows
+int TrainRunFile(const std::uint8_t* data, std::size_t size); ///< a training run, then the panel
 
 } // namespace pelab::fuzz

@@ -56,8 +56,8 @@ std::string Seconds(double seconds) {
 
 std::string RunSummary(const TrainSettings& s) {
     char text[160];
-    std::snprintf(text, sizeof text, "%s, %s, trained at %d%s, %d steps", train_task_name(s.task.task),
-                  s.causal ? "causal" : "bidirectional", s.train_len,
+    std::snprintf(text, sizeof text, "%s, %s, trained at %d%s, %d steps",
+                  train_task_name(s.task.task), s.causal ? "causal" : "bidirectional", s.train_len,
                   s.min_train_len < s.train_len ? " and shorter" : "", s.steps);
     return text;
 }
@@ -173,6 +173,12 @@ void TrainPanel::Draw(FrameContext& frame) {
     const float picture_height =
         std::max(font * 10.0f, ImGui::GetContentRegionAvail().y - below - tabs_height);
     if (!frame.pictures_first) prose();
+    // A tab bar that was not drawn last frame, or is drawn in another window (a picture
+    // exported offscreen, a slide), opens at its first tab: the scene's view is asked again.
+    const ImGuiID tabs_id = ImGui::GetID("##train");
+    if (ImGui::GetFrameCount() != tabs_frame + 1 || tabs_id != tabs_window) shown_view.clear();
+    tabs_frame = ImGui::GetFrameCount();
+    tabs_window = tabs_id;
     if (ImGui::BeginTabBar("##train")) {
         for (int t = 0; t < 3; ++t) {
             // A scene (or lesson) that names a view selects it once; clicks select the rest.
@@ -203,10 +209,10 @@ void TrainPanel::DrawControls(FrameContext& frame) {
     const float combo = FitWidth(12.0f, "run");
     row.Item(LabelledWidth(combo, "run"));
     ImGui::SetNextItemWidth(combo);
-    const std::string current = result_name.empty()
-                                    ? (own_source.empty() ? std::string("(none yet)")
-                                                          : std::string("your run"))
-                                    : result_name;
+    const std::string current =
+        result_name.empty()
+            ? (own_source.empty() ? std::string("(none yet)") : std::string("your run"))
+            : result_name;
     if (ImGui::BeginCombo("run", current.c_str())) {
         for (const BuiltInTrainRun& built_in : BuiltInTrainRuns()) {
             if (ImGui::Selectable(built_in.name, result_name == built_in.name)) {
@@ -275,14 +281,16 @@ void TrainPanel::DrawControls(FrameContext& frame) {
     for (const PositionalKind kind : positional_kinds()) {
         const char* name = positional_kind_name(kind);
         row.Item(CheckboxWidth(name));
-        bool on = std::find(edit.variants.begin(), edit.variants.end(), kind) != edit.variants.end();
+        bool on =
+            std::find(edit.variants.begin(), edit.variants.end(), kind) != edit.variants.end();
         ImGui::PushStyleColor(ImGuiCol_CheckMark, frame.theme.Color(VariantRole(kind)));
         if (ImGui::Checkbox(name, &on)) {
             std::vector<PositionalKind> chosen;
             for (const PositionalKind each : positional_kinds()) {
-                const bool keep = each == kind ? on
-                                               : std::find(edit.variants.begin(), edit.variants.end(),
-                                                           each) != edit.variants.end();
+                const bool keep = each == kind
+                                      ? on
+                                      : std::find(edit.variants.begin(), edit.variants.end(),
+                                                  each) != edit.variants.end();
                 if (keep) chosen.push_back(each);
             }
             edit.variants = chosen;
@@ -415,8 +423,8 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
     const float font = ImGui::GetFontSize();
     plot::Plot p;
     bool any = false;
-    if (p.Begin("##train_length", length_view,
-                ImVec2(-1, std::max(font * 10.0f, height)), config)) {
+    if (p.Begin("##train_length", length_view, ImVec2(-1, std::max(font * 10.0f, height)),
+                config)) {
         // The trained range, shaded (at least one token wide, so one trained length shows).
         const double from = run.settings.min_train_len - 0.5, to = run.settings.train_len + 0.5;
         const ImU32 shade = (frame.theme.Color(Role::Muted) & 0x00FFFFFFu) | 0x40000000u;
@@ -434,8 +442,9 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
         p.End();
     }
     frame.Record("train.length_plot");
-    if (!any) MutedWrappedText("The accuracy per test length is measured once a variant has "
-                               "finished training.");
+    if (!any)
+        MutedWrappedText("The accuracy per test length is measured once a variant has "
+                         "finished training.");
 }
 
 void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float height) {
@@ -480,16 +489,17 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
     float best_side = 0;
     float title_width = 0;
     for (const VariantResult* r : done)
-        title_width = std::max(
-            title_width, ImGui::CalcTextSize((std::string(positional_kind_name(r->variant)) +
-                                              ": 16/16 right")
-                                                 .c_str())
-                             .x);
+        title_width =
+            std::max(title_width,
+                     ImGui::CalcTextSize(
+                         (std::string(positional_kind_name(r->variant)) + ": 16/16 right").c_str())
+                         .x);
     for (int columns = 1; columns <= count; ++columns) {
         const int rows = (count + columns - 1) / columns;
         if (columns > 1 && columns * (title_width + spacing) > avail.x + spacing) break;
         const float by_width = (avail.x - spacing * (columns - 1)) / columns;
-        const float by_height = (avail.y - rows * (ImGui::GetTextLineHeightWithSpacing() + spacing)) / rows;
+        const float by_height =
+            (avail.y - rows * (ImGui::GetTextLineHeightWithSpacing() + spacing)) / rows;
         const float side = std::min(by_width, by_height);
         if (side > best_side) best_side = side, best_columns = columns;
     }
@@ -525,8 +535,9 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
         for (int i = 0; i < length; ++i)
             for (int j = 0; j < length; ++j) {
                 const ImVec2 a(origin.x + j * cell, origin.y + i * cell);
-                draw->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
-                                    plot::Sequential(map[static_cast<std::size_t>(i * length + j)]));
+                draw->AddRectFilled(
+                    a, ImVec2(a.x + cell, a.y + cell),
+                    plot::Sequential(map[static_cast<std::size_t>(i * length + j)]));
             }
         if (ImGui::IsItemHovered()) {
             const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -548,8 +559,9 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
 }
 
 void TrainPanel::AddSceneFields(SceneTable& table) {
-    table.Text("train_result", "text: a built-in run (reverse, shift-causal, majority) or \"\" "
-                               "(the panel's own run)",
+    table.Text("train_result",
+               "text: a built-in run (reverse, shift-causal, majority) or \"\" "
+               "(the panel's own run)",
                &result_name, [](const std::string& text) {
                    if (text.empty() || FindBuiltInTrainRun(text) != nullptr) return std::string();
                    std::string names;
@@ -619,12 +631,11 @@ std::string TrainPanel::OpenDocument(const nlohmann::json& doc, const std::strin
 
 std::vector<std::string> TrainPanel::WidgetNames() {
     std::vector<std::string> names = {
-        "train.run",         "train.task",          "train.causal",     "train.train_len",
-        "train.test_len",    "train.steps",         "train.seed",       "train.start",
-        "train.verdict",       "train.paper_notes", "train.tab_curves",
-        "train.tab_length",  "train.tab_attention", "train.loss_plot",  "train.accuracy_plot",
-        "train.length_plot",  "train.layer",      "train.head",
-        "train.example",     "train.source"};
+        "train.run",           "train.task",        "train.causal",        "train.train_len",
+        "train.test_len",      "train.steps",       "train.seed",          "train.start",
+        "train.verdict",       "train.paper_notes", "train.tab_curves",    "train.tab_length",
+        "train.tab_attention", "train.loss_plot",   "train.accuracy_plot", "train.length_plot",
+        "train.layer",         "train.head",        "train.example",       "train.source"};
     for (const PositionalKind kind : positional_kinds()) {
         names.push_back(std::string("train.variant_") + positional_kind_name(kind));
         names.push_back(std::string("train.attention_") + positional_kind_name(kind));

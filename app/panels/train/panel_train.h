@@ -42,8 +42,10 @@ struct TrainPanel : Panel {
 
     // View state.
     plot::PlotView loss_view, accuracy_view, length_view;
-    int curve_shown = 0; ///< one curve plot at a time when short: 0 loss, 1 accuracy
-    std::string shown_view;       ///< the tab shown (a scene's view selects it once)
+    int curve_shown = 0;      ///< one curve plot at a time when short: 0 loss, 1 accuracy
+    std::string shown_view;   ///< the tab shown (a scene's view selects it once)
+    int tabs_frame = -10;     ///< the ImGui frame the tabs were last drawn in …
+    unsigned tabs_window = 0; ///< … and their id (which names the window)
 
     /// What the panel shows, computed once per change of the run shown.
     struct ShownInputs {

@@ -75,8 +75,8 @@ void TrainJob::Work(TrainSettings settings) {
         double token_seconds = 0;
         for (const VariantResult& v : run.variants)
             token_seconds += v.seconds;
-        const double tokens = steps_done * settings.batch *
-                              (settings.min_train_len + settings.train_len) / 2.0;
+        const double tokens =
+            steps_done * settings.batch * (settings.min_train_len + settings.train_len) / 2.0;
         run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0;
         const std::lock_guard<std::mutex> lock(mutex_);
         snapshot_ = run;

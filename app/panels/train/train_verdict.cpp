@@ -77,8 +77,7 @@ Explanation TrainVerdict(const TrainRun& run) {
         out.text = at + " no variant learned the task (" + Accuracy(kLearnedAccuracy) +
                    " counts as learned): the best was " + Named(*best_trained, false) + ".";
     } else {
-        out.text = at + ", " + Listed(learned) + " learned" +
-                   " the task";
+        out.text = at + ", " + Listed(learned) + " learned" + " the task";
         if (learned.size() < measured.size())
             out.text += "; the lowest was " + Named(*worst_trained, false);
         out.text += ".";
@@ -94,9 +93,8 @@ Explanation TrainVerdict(const TrainRun& run) {
         const double gap = best_trained->trained - none->trained;
         out.Claims("none_gap", gap);
         out.text += gap == 0 ? " Without an encoding the model did as well as the best."
-                             : " Without an encoding the model reached " +
-                                   Accuracy(none->trained) + ", " + Accuracy(gap) +
-                                   " below the best.";
+                             : " Without an encoding the model reached " + Accuracy(none->trained) +
+                                   ", " + Accuracy(gap) + " below the best.";
     }
     const int longest = test_lengths(run.settings).back();
     if (longest > train_len) {
@@ -110,8 +108,8 @@ Explanation TrainVerdict(const TrainRun& run) {
         out.Claims("best_longest", best_longest->longest);
         char times[32];
         std::snprintf(times, sizeof times, "%.3g", static_cast<double>(longest) / train_len);
-        out.text += " At " + std::to_string(longest) + " tokens (" + times +
-                    "× the trained length) ";
+        out.text +=
+            " At " + std::to_string(longest) + " tokens (" + times + "× the trained length) ";
         if (kept.empty())
             out.text += "no variant reaches " + Accuracy(kLearnedAccuracy) + "; the best was " +
                         Named(*best_longest, true) + ".";
@@ -162,9 +160,8 @@ Explanation TrainPaperNotes(const TrainRun& run) {
             sentences.push_back(
                 kept ? "ALiBi kept the task at " + at_longest + " (" + Accuracy(alibi->longest) +
                            "), as Press et al. (2022) found."
-                     : "ALiBi learned the task at the trained length (" +
-                           Accuracy(alibi->trained) + ") but fell to " +
-                           Accuracy(alibi->longest) + " at " + at_longest +
+                     : "ALiBi learned the task at the trained length (" + Accuracy(alibi->trained) +
+                           ") but fell to " + Accuracy(alibi->longest) + " at " + at_longest +
                            ", unlike the extrapolation Press et al. (2022) report.");
         }
     }
