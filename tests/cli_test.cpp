@@ -1072,12 +1072,34 @@ TEST_F(Cli, TrainWritesTheRunAndRefusesBadSettings) {
         "2",           "--steps", "12",         "--batch", "8"};
     std::vector<std::string> first = args, second = args;
     first.insert(first.end(), {"--threads", "1", "--out", one});
-    second.insert(second.end(), {"--threads", "2", "--out", two});
+    const std::string plot = (dir / "run.png").string();
+    second.insert(second.end(), {"--threads", "2", "--out", two, "--plot", plot});
     const Result a = Run(first, {"DISPLAY", "WAYLAND_DISPLAY"});
     ASSERT_EQ(a.exit_code, 0) << a.err;
     EXPECT_NE(a.err.find("train: 100.0%"), std::string::npos) << a.err;
+    // --plot draws the Train panel in software: no display is needed.
     const Result b = Run(second, {"DISPLAY", "WAYLAND_DISPLAY"});
     ASSERT_EQ(b.exit_code, 0) << b.err;
+    {
+        std::ifstream in(plot, std::ios::binary);
+        const std::string png((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+        ASSERT_GT(png.size(), 24u);
+        EXPECT_EQ(png.substr(1, 3), "PNG");
+        const auto be32 = [&](std::size_t at) {
+            return (static_cast<unsigned>(static_cast<unsigned char>(png[at])) << 24) |
+                   (static_cast<unsigned>(static_cast<unsigned char>(png[at + 1])) << 16) |
+                   (static_cast<unsigned>(static_cast<unsigned char>(png[at + 2])) << 8) |
+                   static_cast<unsigned>(static_cast<unsigned char>(png[at + 3]));
+        };
+        EXPECT_EQ(be32(16), 1400u); // IHDR width and height
+        EXPECT_EQ(be32(20), 900u);
+        EXPECT_GT(png.size(), 30000u); // text, axes and curves, not a blank picture
+        EXPECT_NE(b.err.find("wrote " + plot), std::string::npos) << b.err;
+    }
+    const Result same = Run({"train", "--steps", "1", "--out", two, "--plot", two});
+    EXPECT_EQ(same.exit_code, 2) << same.err;
+    EXPECT_NE(same.err.find("--plot"), std::string::npos) << same.err;
     const auto read = [](const std::string& path) {
         std::ifstream in(path);
         return nlohmann::json::parse(in);

@@ -27,13 +27,6 @@ namespace pelab {
 
 namespace {
 
-// Two paths that name one existing file (a link, "./x" and "x"…): writing one replaces the other.
-bool SameFile(const std::string& a, const std::string& b) {
-    if (a.empty() || b.empty() || a == "-" || b == "-") return false;
-    std::error_code error;
-    return std::filesystem::equivalent(a, b, error) && !error;
-}
-
 // Runs one option's own validator; "" when it passes, else "--option: <why>".
 std::string OptionError(const char* option, const std::function<void()>& validate) {
     try {

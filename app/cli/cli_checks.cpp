@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <system_error>
 
@@ -102,6 +103,13 @@ std::string ParseSize(const std::string& text, int* width, int* height) {
     if (*width < 64 || *width > 8192 || *height < 64 || *height > 8192)
         return "--size: each side must be in [64, 8192] pixels (got " + text + ")";
     return {};
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty() || a == "-" || b == "-") return false;
+    if (a == b) return true;
+    std::error_code error;
+    return std::filesystem::equivalent(a, b, error) && !error;
 }
 
 bool WritesToStdout(const std::string& out) {

@@ -21,6 +21,9 @@ CLI::Validator Seed();
 /// "WxH" with each side in [64, 8192]; "" or the message for --size.
 std::string ParseSize(const std::string& text, int* width, int* height);
 
+/// Two paths that name one file (the same text, or a link, "./x" and "x" to one that exists):
+/// writing one replaces the other. Standard output ("" or "-") is no file.
+bool SameFile(const std::string& a, const std::string& b);
 /// Whether out means standard output ("" or "-").
 bool WritesToStdout(const std::string& out);
 /// A runtime failure found before any work: "" in *error when out can be written, else why.

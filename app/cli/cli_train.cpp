@@ -2,9 +2,14 @@
 
 #include "cli/cli.h"
 #include "cli/cli_checks.h"
+#include "io/json_input.h"
+#include "io/png_scene.h"
 #include "io/train_run.h"
 #include "pelab/error.h"
 #include "pelab/train.h"
+#include "shell/app.h"
+#include "shell/software_picture.h"
+#include "widgets/fonts.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +50,11 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
         ->check(PlainNumber());
     train->add_option("--seed", o.seed, "Seed of the models and the data")->check(Seed());
     train->add_option("--out", o.out, "The run as JSON; - or none: stdout")->check(FileName());
+    train
+        ->add_option("--plot", o.plot,
+                     "Also a PNG of the Train panel showing the run (accuracy per test length, "
+                     "the verdict); needs no display")
+        ->check(FileName());
     return train;
 }
 
@@ -78,6 +88,11 @@ int RunTrain(const TrainOptions& o) {
     }
     std::string folder_error;
     if (!CheckOutputFolder(o.out, &folder_error)) return RuntimeError(folder_error);
+    if (!o.plot.empty() && !CheckOutputFolder(o.plot, &folder_error))
+        return RuntimeError(folder_error);
+    if (!o.plot.empty() && (WritesToStdout(o.plot) || SameFile(o.plot, o.out)))
+        return UsageError("--plot: " + Excerpt(o.plot) +
+                          " must be a file of its own (not stdout, not the --out file)");
 
     // One trainer per variant, `threads` at a time; each is deterministic on its own, so the
     // result does not depend on how many run together.
@@ -144,12 +159,30 @@ int RunTrain(const TrainOptions& o) {
                           static_cast<double>(trainers.size());
     run.seconds = seconds;
     run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0.0;
+    const nlohmann::json written = TrainRunJson(run);
     try {
-        const std::string text = TrainRunJson(run).dump(1) + "\n";
+        const std::string text = written.dump(1) + "\n";
         Emit(o.out, [&](std::ostream& out) { out << text; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());
     }
+    if (o.plot.empty()) return kExitOk;
+    // The picture is the Train panel's, showing the run as the file holds it (so it is what
+    // File → Open of the file shows), drawn without a display.
+    App app;
+    (void)app.scene.Apply(R"({"hide_controls": true})"); // the picture is of the run
+    PanelEntry* entry = app.panels.Find("train");
+    if (std::string error = entry->panel->OpenDocument(
+            written, WritesToStdout(o.out) ? std::string("(stdout)") : o.out, app.scene,
+            app.panels);
+        !error.empty())
+        return RuntimeError("--plot: " + error);
+    const int width = 1400, height = 900;
+    const std::vector<unsigned char> rgba =
+        SoftwarePicture(app, "train", width, height, kBaseFontPixels * 1.25f);
+    if (std::string error = WritePngFile(o.plot, rgba, width, height, ""); !error.empty())
+        return RuntimeError(error);
+    std::fprintf(stderr, "train: wrote %s (%dx%d)\n", o.plot.c_str(), width, height);
     return kExitOk;
 }
 

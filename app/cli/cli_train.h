@@ -17,7 +17,8 @@ struct TrainOptions {
     int train_len = 16, min_train_len = 0, test_len = 64; ///< min_train_len 0: train_len
     int steps = 300, batch = 64, threads = 2;
     std::string seed = "1";
-    std::string out; ///< "" or "-": stdout
+    std::string out;  ///< "" or "-": stdout
+    std::string plot; ///< "": none; else a PNG of the Train panel showing the run (no display)
 };
 
 /// Adds `train` and its options to app.

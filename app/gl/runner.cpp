@@ -5,7 +5,6 @@
 #include "shell/file_menu.h"
 
 #include <imgui.h>
-#include <stb_image_write.h>
 
 #include <chrono>
 #include <filesystem>
@@ -25,26 +24,10 @@ ImGuiContextOwner::~ImGuiContextOwner() {
 
 namespace {
 
-void PngToBuffer(void* context, void* data, int size) {
-    auto* bytes = static_cast<std::vector<unsigned char>*>(context);
-    bytes->insert(bytes->end(), static_cast<unsigned char*>(data),
-                  static_cast<unsigned char*>(data) + size);
-}
-
 // A picture's frames stand still in time: each is one sixtieth of a second after the one before.
 constexpr float kPictureFrameSeconds = 1.0f / 60.0f;
 
 } // namespace
-
-std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
-                         int height, const std::string& scene) {
-    std::vector<unsigned char> png;
-    if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4))
-        return "PNG encoding failed";
-    std::string file(png.begin(), png.end());
-    if (!scene.empty()) file = AddPngTextChunk(file, kSceneChunkKeyword, scene);
-    return SaveTextFile(out, file);
-}
 
 Runner::Runner(App& app) : app_(app) {}
 

@@ -28,11 +28,6 @@ public:
     ImGuiContextOwner& operator=(const ImGuiContextOwner&) = delete;
 };
 
-/// Encodes width × height RGBA pixels as PNG, with the scene JSON in a text chunk when it is
-/// not empty, and writes the file atomically; "" or why not.
-std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
-                         int height, const std::string& scene);
-
 class Runner {
 public:
     /// Creates the ImGui context (before the window: the saved settings are read into it first).

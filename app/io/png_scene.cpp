@@ -1,5 +1,9 @@
 #include "io/png_scene.h"
 
+#include "io/scene.h"
+
+#include <stb_image_write.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -90,6 +94,26 @@ std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
     }
     return "this PNG holds no PE Lab scene (no \"" + keyword +
            "\" text chunk: was it made by `pelab screenshot`?)";
+}
+
+namespace {
+
+void PngToBuffer(void* context, void* data, int size) {
+    auto* bytes = static_cast<std::vector<unsigned char>*>(context);
+    bytes->insert(bytes->end(), static_cast<unsigned char*>(data),
+                  static_cast<unsigned char*>(data) + size);
+}
+
+} // namespace
+
+std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
+                         int height, const std::string& scene) {
+    std::vector<unsigned char> png;
+    if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4))
+        return "PNG encoding failed";
+    std::string file(png.begin(), png.end());
+    if (!scene.empty()) file = AddPngTextChunk(file, kSceneChunkKeyword, scene);
+    return SaveTextFile(out, file);
 }
 
 } // namespace pelab

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -24,6 +25,11 @@ std::string AddPngTextChunk(const std::string& png, const std::string& keyword,
 /// so any byte string is safe input.
 std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
                              std::size_t max_text_bytes, std::string* text);
+
+/// Encodes width × height RGBA pixels as PNG, with the scene JSON in a text chunk when it is
+/// not empty, and writes the file atomically; "" or why not.
+std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
+                         int height, const std::string& scene);
 
 /// CRC-32 (ISO 3309, as PNG uses) of bytes.
 unsigned long Crc32(const unsigned char* bytes, std::size_t size);
