@@ -253,3 +253,40 @@ TEST(Transformer, MatchesPyTorchInFloat64) {
     std::remove(path.c_str());
     EXPECT_EQ(seen, names);
 }
+
+// Training reaches what docs/training.md states for each built-in run (assets/train/), with its
+// fixed seed: the variant each run is about, trained alone with the run's settings (the
+// variants do not share anything but the seed, so one alone gives its own numbers). Accuracies
+// are the docs' (3 decimals); a different libm may move the last digits of a float32 model, so
+// each is held to 0.02.
+TEST(Trainer, ReachesTheDocumentedAccuracyOfEachBuiltInRun) {
+    struct Documented {
+        TrainTask task;
+        bool causal;
+        PositionalKind variant;
+        std::vector<double> by_length; ///< at 8, 16, 32, 48, 64
+    };
+    const std::vector<Documented> runs = {
+        {TrainTask::Reverse,
+         false,
+         PositionalKind::Sinusoidal,
+         {0.054, 1.000, 0.069, 0.066, 0.065}},
+        {TrainTask::Shift, true, PositionalKind::Rope, {1.000, 1.000, 1.000, 0.973, 0.917}},
+        {TrainTask::Majority, false, PositionalKind::None, {0.904, 0.930, 0.848, 0.783, 0.717}},
+    };
+    for (const Documented& documented : runs) {
+        TrainSettings s; // the defaults are the built-in runs' settings
+        s.task.task = documented.task;
+        s.causal = documented.causal;
+        s.variants = {documented.variant};
+        Trainer trainer(s);
+        while (!trainer.Done())
+            trainer.Step(50);
+        const std::vector<double>& got = trainer.Curves()[0].accuracy_by_length;
+        ASSERT_EQ(got.size(), documented.by_length.size());
+        for (std::size_t k = 0; k < got.size(); ++k)
+            EXPECT_NEAR(got[k], documented.by_length[k], 0.02)
+                << train_task_name(documented.task) << " "
+                << positional_kind_name(documented.variant) << " at length " << test_lengths(s)[k];
+    }
+}
