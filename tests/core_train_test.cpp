@@ -147,10 +147,10 @@ TEST(Trainer, SinusoidalLearnsToReverseAndNoEncodingCannot) {
 }
 
 // The forward pass and every gradient against PyTorch's autograd on identical weights and
-// batches, in float64 (tests/reference/torch_transformer.py rebuilds the model from the
-// definitions): the loss and each gradient tensor equal norm-wise within 1e-9 relative, for
-// each variant, causal and bidirectional.
-TEST(Transformer, MatchesPyTorchInFloat64) {
+// batches (tests/reference/torch_transformer.py rebuilds the model from the definitions), for
+// each variant, causal and bidirectional: in float64 the loss and each gradient tensor equal
+// norm-wise within 1e-9 relative; the float model against PyTorch in float32, within 1e-4.
+TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
     const std::string path = ::testing::TempDir() + "/pelab_torch_cases.json";
     std::FILE* file = std::fopen(path.c_str(), "w");
     ASSERT_NE(file, nullptr);
@@ -158,77 +158,94 @@ TEST(Transformer, MatchesPyTorchInFloat64) {
     std::vector<std::string> names;
     std::mt19937_64 random(5);
     std::normal_distribution<double> jitter(0.0, 0.3);
-    for (const PositionalKind kind : positional_kinds())
-        for (const bool causal : {false, true}) {
-            TransformerConfig c;
-            c.vocab = 7;
-            c.d_model = 16;
-            c.layers = 2;
-            c.heads = 2;
-            c.mlp_ratio = 4;
-            c.max_len = 9;
-            c.causal = causal;
-            c.positional = kind;
-            c.t5_buckets = 8;
-            c.t5_max_distance = 16;
-            TinyTransformer<double> model(c, 9);
-            for (const ParameterSlot& slot : model.slots())
-                if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias")
-                    for (int k = 0; k < slot.rows * slot.cols; ++k)
-                        model.parameters()[slot.offset + k] += jitter(random);
-            TaskOptions task;
-            task.vocab = 7;
-            TokenBatch batch = make_task_batch(task, 3, 6, random);
-            batch.targets[4] = batch.targets[11] = -1;
-            std::vector<double> gradient;
-            const double loss = model.loss(batch, &gradient);
-            const std::string name =
-                std::string(positional_kind_name(kind)) + (causal ? "_causal" : "_bidirectional");
-            names.push_back(name);
-            const auto numbers = [&](const double* values, std::size_t count) {
-                std::fputs("[", file);
-                for (std::size_t k = 0; k < count; ++k)
-                    std::fprintf(file, k ? ",%.17g" : "%.17g", values[k]);
-                std::fputs("]", file);
-            };
-            const auto ints = [&](const std::vector<int>& values) {
-                std::fputs("[", file);
-                for (int b = 0; b < batch.size; ++b) {
-                    std::fputs(b ? ",[" : "[", file);
-                    for (int p = 0; p < batch.length; ++p)
-                        std::fprintf(file, p ? ",%d" : "%d", values[b * batch.length + p]);
-                    std::fputs("]", file);
+    for (const bool single : {false, true})
+        for (const PositionalKind kind : positional_kinds())
+            for (const bool causal : {false, true}) {
+                TransformerConfig c;
+                c.vocab = 7;
+                c.d_model = 16;
+                c.layers = 2;
+                c.heads = 2;
+                c.mlp_ratio = 4;
+                c.max_len = 9;
+                c.causal = causal;
+                c.positional = kind;
+                c.t5_buckets = 8;
+                c.t5_max_distance = 16;
+                TinyTransformer<double> model(c, 9);
+                for (const ParameterSlot& slot : model.slots())
+                    if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias")
+                        for (int k = 0; k < slot.rows * slot.cols; ++k)
+                            model.parameters()[slot.offset + k] += jitter(random);
+                TaskOptions task;
+                task.vocab = 7;
+                TokenBatch batch = make_task_batch(task, 3, 6, random);
+                batch.targets[4] = batch.targets[11] = -1;
+                std::vector<double> gradient;
+                double loss = model.loss(batch, &gradient);
+                if (single) {
+                    // The float model on the same weights (rounded to float): its own loss and
+                    // gradient, which PyTorch recomputes in float32.
+                    TinyTransformer<float> model32(c, 9);
+                    for (std::size_t k = 0; k < model.parameters().size(); ++k) {
+                        model32.parameters()[k] = static_cast<float>(model.parameters()[k]);
+                        model.parameters()[k] = model32.parameters()[k];
+                    }
+                    std::vector<float> gradient32;
+                    loss = model32.loss(batch, &gradient32);
+                    gradient.assign(gradient32.begin(), gradient32.end());
                 }
-                std::fputs("]", file);
-            };
-            std::fprintf(file,
-                         "%s{\"name\":\"%s\",\"config\":{\"vocab\":%d,\"d_model\":%d,\"layers\":%d,"
-                         "\"heads\":%d,\"causal\":%s,\"positional\":\"%s\",\"base\":%.17g,"
-                         "\"t5_buckets\":%d,\"t5_max_distance\":%d},\"loss\":%.17g,\"tokens\":",
-                         names.size() > 1 ? "," : "", name.c_str(), c.vocab, c.d_model, c.layers,
-                         c.heads, causal ? "true" : "false", positional_kind_name(kind), c.base,
-                         c.t5_buckets, c.t5_max_distance, loss);
-            ints(batch.tokens);
-            std::fputs(",\"targets\":", file);
-            ints(batch.targets);
-            std::fputs(",\"parameters\":{", file);
-            for (std::size_t s = 0; s < model.slots().size(); ++s) {
-                const ParameterSlot& slot = model.slots()[s];
-                std::fprintf(file, "%s\"%s\":{\"rows\":%d,\"cols\":%d,\"values\":", s ? "," : "",
-                             slot.name.c_str(), slot.rows, slot.cols);
-                numbers(model.parameters().data() + slot.offset,
-                        static_cast<std::size_t>(slot.rows) * slot.cols);
-                std::fputs("}", file);
+                const std::string name = std::string(positional_kind_name(kind)) +
+                                         (causal ? "_causal" : "_bidirectional") +
+                                         (single ? "_float32" : "");
+                names.push_back(name);
+                const auto numbers = [&](const double* values, std::size_t count) {
+                    std::fputs("[", file);
+                    for (std::size_t k = 0; k < count; ++k)
+                        std::fprintf(file, k ? ",%.17g" : "%.17g", values[k]);
+                    std::fputs("]", file);
+                };
+                const auto ints = [&](const std::vector<int>& values) {
+                    std::fputs("[", file);
+                    for (int b = 0; b < batch.size; ++b) {
+                        std::fputs(b ? ",[" : "[", file);
+                        for (int p = 0; p < batch.length; ++p)
+                            std::fprintf(file, p ? ",%d" : "%d", values[b * batch.length + p]);
+                        std::fputs("]", file);
+                    }
+                    std::fputs("]", file);
+                };
+                std::fprintf(file,
+                             "%s{\"name\":\"%s\",\"dtype\":\"%s\",\"config\":{\"vocab\":%d,\"d_"
+                             "model\":%d,\"layers\":%d,"
+                             "\"heads\":%d,\"causal\":%s,\"positional\":\"%s\",\"base\":%.17g,"
+                             "\"t5_buckets\":%d,\"t5_max_distance\":%d},\"loss\":%.17g,\"tokens\":",
+                             names.size() > 1 ? "," : "", name.c_str(),
+                             single ? "float32" : "float64", c.vocab, c.d_model, c.layers, c.heads,
+                             causal ? "true" : "false", positional_kind_name(kind), c.base,
+                             c.t5_buckets, c.t5_max_distance, loss);
+                ints(batch.tokens);
+                std::fputs(",\"targets\":", file);
+                ints(batch.targets);
+                std::fputs(",\"parameters\":{", file);
+                for (std::size_t s = 0; s < model.slots().size(); ++s) {
+                    const ParameterSlot& slot = model.slots()[s];
+                    std::fprintf(file,
+                                 "%s\"%s\":{\"rows\":%d,\"cols\":%d,\"values\":", s ? "," : "",
+                                 slot.name.c_str(), slot.rows, slot.cols);
+                    numbers(model.parameters().data() + slot.offset,
+                            static_cast<std::size_t>(slot.rows) * slot.cols);
+                    std::fputs("}", file);
+                }
+                std::fputs("},\"gradient\":{", file);
+                for (std::size_t s = 0; s < model.slots().size(); ++s) {
+                    const ParameterSlot& slot = model.slots()[s];
+                    std::fprintf(file, "%s\"%s\":", s ? "," : "", slot.name.c_str());
+                    numbers(gradient.data() + slot.offset,
+                            static_cast<std::size_t>(slot.rows) * slot.cols);
+                }
+                std::fputs("}}", file);
             }
-            std::fputs("},\"gradient\":{", file);
-            for (std::size_t s = 0; s < model.slots().size(); ++s) {
-                const ParameterSlot& slot = model.slots()[s];
-                std::fprintf(file, "%s\"%s\":", s ? "," : "", slot.name.c_str());
-                numbers(gradient.data() + slot.offset,
-                        static_cast<std::size_t>(slot.rows) * slot.cols);
-            }
-            std::fputs("}}", file);
-        }
     std::fputs("]", file);
     ASSERT_EQ(std::fclose(file), 0);
     // Debian's python3, which python3-torch serves (another python3 may come first on PATH).
@@ -246,8 +263,10 @@ TEST(Transformer, MatchesPyTorchInFloat64) {
             << line;
         seen.push_back(name);
         std::printf("against PyTorch: %s", line); // the measured errors, in the test's log
-        EXPECT_LE(loss_error, 1e-9) << name;
-        EXPECT_LE(gradient_error, 1e-9) << name << ": worst tensor " << worst;
+        // float64: the issue's 1e-9; float32 (both sides in float32): 1e-4.
+        const double limit = std::string(name).find("_float32") != std::string::npos ? 1e-4 : 1e-9;
+        EXPECT_LE(loss_error, limit) << name;
+        EXPECT_LE(gradient_error, limit) << name << ": worst tensor " << worst;
     }
     ASSERT_EQ(::pclose(pipe), 0) << "python3 with PyTorch is needed (scripts/deps.sh test)";
     std::remove(path.c_str());

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""The training lab's tiny transformer rebuilt in PyTorch (float64) from the weights PE Lab
-wrote, to check PE Lab's forward and backward passes against autograd.
+"""The training lab's tiny transformer rebuilt in PyTorch from the weights PE Lab wrote, to
+check PE Lab's forward and backward passes against autograd: in float64 (PE Lab's double model)
+and, for cases marked "dtype": "float32", in float32 throughout (PE Lab's float model).
 
 Input: a JSON file (written by tests/core_train_test.cpp) with a list of cases; each case holds
 the model's settings, every parameter tensor by name (PE Lab's layout: a Linear's weight is
@@ -59,24 +60,24 @@ def loss_of(case, params):
     b, n = tokens.shape
     p = {name: t for name, t in params.items()}
     x = p["embedding"][tokens]
-    positions = torch.arange(n, dtype=torch.float64)
+    positions = torch.arange(n, dtype=torch.get_default_dtype())
     if pe == "sinusoidal":
-        pairs = torch.arange(d, dtype=torch.float64).div(2, rounding_mode="floor")
+        pairs = torch.arange(d, dtype=torch.get_default_dtype()).div(2, rounding_mode="floor")
         angle = positions[:, None] * c["base"] ** (-2.0 * pairs / d)[None, :]
         even = (torch.arange(d) % 2 == 0)[None, :]
         x = x + torch.where(even, torch.sin(angle), torch.cos(angle))
     if pe == "learned":
         x = x + p["learned.table"][:n]
-    bias = torch.zeros(heads, n, n, dtype=torch.float64)
+    bias = torch.zeros(heads, n, n, dtype=torch.get_default_dtype())
     if pe == "alibi":
         distance = (positions[:, None] - positions[None, :]).abs()
-        bias = -torch.tensor(alibi_slopes(heads), dtype=torch.float64)[:, None, None] * distance
+        bias = -torch.tensor(alibi_slopes(heads), dtype=torch.get_default_dtype())[:, None, None] * distance
     if pe == "t5":
         index = torch.tensor([[t5_bucket(j - i, c["t5_buckets"], c["t5_max_distance"],
                                          not c["causal"]) for j in range(n)] for i in range(n)])
         bias = p["t5.bias"][index].permute(2, 0, 1)
     mask = torch.ones(n, n, dtype=torch.bool).triu(1) if c["causal"] else None
-    theta = c["base"] ** (-2.0 * torch.arange(dh // 2, dtype=torch.float64) / dh)
+    theta = c["base"] ** (-2.0 * torch.arange(dh // 2, dtype=torch.get_default_dtype()) / dh)
     cos = torch.cos(positions[:, None] * theta[None, :])
     sin = torch.sin(positions[:, None] * theta[None, :])
 
@@ -111,9 +112,11 @@ def loss_of(case, params):
 
 
 def main():
-    torch.set_default_dtype(torch.float64)
     for case in json.load(open(sys.argv[1])):
-        params = {name: torch.tensor(value["values"], dtype=torch.float64)
+        # A float32 case is computed in float32 throughout, as PE Lab's float model is.
+        dtype = torch.float32 if case.get("dtype") == "float32" else torch.float64
+        torch.set_default_dtype(dtype)
+        params = {name: torch.tensor(value["values"], dtype=dtype)
                   .reshape(value["rows"], value["cols"]).requires_grad_(True)
                   for name, value in case["parameters"].items()}
         loss = loss_of(case, params)
@@ -122,7 +125,7 @@ def main():
         worst, worst_name = 0.0, ""
         for name, tensor in params.items():
             ours = torch.tensor(case["gradient"][name], dtype=torch.float64).reshape(tensor.shape)
-            reference = tensor.grad
+            reference = tensor.grad.to(torch.float64)
             scale = reference.norm().item()
             error = (ours - reference).norm().item() / scale if scale > 1e-300 else \
                 (ours - reference).norm().item()
