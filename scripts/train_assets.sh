@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/train_assets.sh [PELAB] — regenerates the training runs built into PE Lab
-# (assets/train/*.json, compiled in by app/CMakeLists.txt; docs/training.md records what they
+# (assets/train/*.json, compiled in by app/CMakeLists.txt; docs/train.md records what they
 # show). Each is one `pelab train` run with the defaults of the reference model
 # (../shared/anchors/torch_tiny_transformer.py): about a minute each on two cores.
 # tests/train_run_test.cpp checks that training with these settings reaches the accuracies

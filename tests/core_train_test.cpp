@@ -273,7 +273,7 @@ TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
     EXPECT_EQ(seen, names);
 }
 
-// Training reaches what docs/training.md states for each built-in run (assets/train/), with its
+// Training reaches what docs/train.md states for each built-in run (assets/train/), with its
 // fixed seed: the variant each run is about, trained alone with the run's settings (the
 // variants do not share anything but the seed, so one alone gives its own numbers). Accuracies
 // are the docs' (3 decimals); a different libm may move the last digits of a float32 model, so

@@ -1,5 +1,5 @@
 // The training lab's app side: run files (io/train_run.h) read back whole or refused with a
-// message naming the field; the built-in runs hold what docs/training.md states; the verdict and
+// message naming the field; the built-in runs hold what docs/train.md states; the verdict and
 // paper notes (panels/train/train_verdict.h) say what their claims say over a sweep of runs,
 // each claim recomputed here from the accuracies; the panel's live run equals the trainer's,
 // cancels, and a bad file changes nothing.
@@ -82,7 +82,7 @@ TrainRun TrainedTiny() {
 
 } // namespace
 
-// What docs/training.md's tables state for the three built-in runs (3 decimals there).
+// What docs/train.md's tables state for the three built-in runs (3 decimals there).
 TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
     ASSERT_EQ(BuiltInTrainRuns().size(), 3u);
     const TrainRun reverse = BuiltIn("reverse");
@@ -389,7 +389,7 @@ TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
     EXPECT_GT(judged_press, 20);
 }
 
-// The built-in runs' verdicts, read against docs/training.md's findings.
+// The built-in runs' verdicts, read against docs/train.md's findings.
 TEST(TrainVerdict, BuiltInRunsSayTheDocumentedFindings) {
     const Explanation reverse = TrainVerdict(BuiltIn("reverse"));
     EXPECT_EQ(reverse.Value("learned_count"), 1); // only sinusoidal

@@ -62,6 +62,32 @@ std::string RunSummary(const TrainSettings& s) {
     return text;
 }
 
+// What every model of a run is, and the choices the papers leave open, made here.
+std::string ModelNote(const TrainSettings& s) {
+    char text[1600];
+    std::snprintf(
+        text, sizeof text,
+        "The same model for every encoding: a token embedding, %d pre-LayerNorm block%s "
+        "(%d-head %s attention, an MLP 4× wide with GELU), a final LayerNorm and an output "
+        "head, d_model %d; AdamW (learning rate %g), the gradient clipped to norm %g; the "
+        "same seed, so every model starts from the same shared weights and sees the same "
+        "batches. Only the encoding differs:\n"
+        "none: nothing tells the positions apart.\n"
+        "sinusoidal: PE(pos) added to the token embeddings.\n"
+        "learned: a trained vector per position added; the rows past the longest trained "
+        "length never receive a gradient and keep their initial values (the table's hard "
+        "edge).\n"
+        "rope: each head's queries and keys turned by pos·θ_i.\n"
+        "alibi: −m·|i − j| added to the scores (in both directions when not causal).\n"
+        "t5: a learned bias per head and bucket of j − i, shared by the layers; %s.",
+        s.layers, s.layers == 1 ? "" : "s", s.heads, s.causal ? "causal" : "bidirectional",
+        s.d_model, s.optimizer.learning_rate, s.optimizer.clip_norm,
+        s.causal ? "causal runs use T5's decoder buckets"
+                 : "bidirectional runs use T5's own encoder buckets (half of them for keys after "
+                   "the query)");
+    return text;
+}
+
 } // namespace
 
 TrainPanel::TrainPanel() {
@@ -145,9 +171,12 @@ void TrainPanel::Draw(FrameContext& frame) {
     }
     const TrainRun& run = result_name.empty() ? own_run : shown->built_in;
     const std::string about = Capitalised(shown->source) + ": " + RunSummary(run.settings) + ".";
+    const std::string model = ModelNote(run.settings);
     const auto prose = [&] {
         ImGui::TextDisabled("%s", about.c_str());
         frame.Record("train.source");
+        ImGui::SameLine();
+        HelpMarker(model.c_str());
         WrappedText(shown->verdict.text.c_str());
         frame.Record("train.verdict");
         if (!shown->notes.text.empty()) {
