@@ -40,8 +40,19 @@ Role VariantRole(PositionalKind kind) {
 }
 
 plot::Marker VariantMarker(PositionalKind kind) {
-    // Two shapes alternate, so that variants stay apart where colours are hard to tell.
-    return static_cast<int>(kind) % 2 == 0 ? plot::Marker::Circle : plot::Marker::Square;
+    // Variants of close colours (sinusoidal's orange and RoPE's vermillion) differ in shape;
+    // none is a ring, drawn larger, so a variant on the same points (learned, when its table
+    // did not train) shows inside it.
+    switch (kind) {
+    case PositionalKind::None:
+        return plot::Marker::Ring;
+    case PositionalKind::Sinusoidal:
+    case PositionalKind::Alibi:
+    case PositionalKind::T5:
+        return plot::Marker::Square;
+    default:
+        return plot::Marker::Circle;
+    }
 }
 
 std::string Seconds(double seconds) {
@@ -465,8 +476,9 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
             const ImU32 color = frame.theme.Color(VariantRole(r.variant));
             p.Line(positional_kind_name(r.variant), xs.data(), r.accuracy_by_length.data(),
                    static_cast<int>(xs.size()), color, 2.0f * frame.theme.line_scale);
+            const float radius = r.variant == PositionalKind::None ? 7.0f : 4.0f;
             p.Markers(nullptr, xs.data(), r.accuracy_by_length.data(), static_cast<int>(xs.size()),
-                      color, 4.0f * frame.theme.line_scale, VariantMarker(r.variant));
+                      color, radius * frame.theme.line_scale, VariantMarker(r.variant));
         }
         p.End();
     }
