@@ -36,6 +36,8 @@ done
 # Figures of the docs beyond each panel's own: the tiled window, other modes of a panel.
 shot --out "$out/pelab.png"
 shot --panel order --scene assets/scenes/order-pe-off.json --out "$out/order_pe_off.png"
+echo '{"train_view": "attention"}' >"$scene_dir/train_attention.json"
+shot --panel train --scene "$scene_dir/train_attention.json" --out "$out/train_attention.png"
 shot --panel alternatives --scene assets/scenes/llama3-long-context.json \
     --out "$out/alternatives_scaling.png"
 echo '{"alternatives_tab": "alibi", "alibi_sentence_b": "bites dog man"}' >"$scene_dir/alibi.json"
