@@ -236,7 +236,9 @@ VariantResult ReadVariant(const json& doc, const TrainSettings& s, std::size_t i
             for (int i = 0; i < example_len; ++i) {
                 double sum = 0;
                 for (int j = 0; j < example_len; ++j) {
-                    const double w = map[static_cast<std::size_t>(i * example_len + j)];
+                    const double w =
+                        map[static_cast<std::size_t>(i) * static_cast<std::size_t>(example_len) +
+                            static_cast<std::size_t>(j)];
                     sum += w;
                     if (s.causal && j > i && w != 0)
                         Refuse(at_head,

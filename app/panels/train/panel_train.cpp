@@ -73,6 +73,12 @@ std::string RunSummary(const TrainSettings& s) {
     return text;
 }
 
+// Row i, column j of a length × length map.
+std::size_t Cell(int i, int j, int length) {
+    return static_cast<std::size_t>(i) * static_cast<std::size_t>(length) +
+           static_cast<std::size_t>(j);
+}
+
 // What every model of a run is, and the choices the papers leave open, made here.
 std::string ModelNote(const TrainSettings& s) {
     char text[1600];
@@ -159,9 +165,12 @@ bool TrainPanel::StartTraining() {
 }
 
 void TrainPanel::Draw(FrameContext& frame) {
-    // The worker's latest snapshot, copied only when it changed.
+    // The worker's latest snapshot, copied only when it changed. Running is read first: the
+    // worker publishes its last snapshot before it stops, so the frame after the one that saw
+    // it running copies that last one.
+    const bool running = job.Running();
     if (own_source == "live" && job.Latest(&own_run, &job_version)) ++own_version;
-    if (job.Running()) frame.stats.computing = true; // frames go on while the curves grow
+    if (running) frame.stats.computing = true; // frames go on while the curves grow
     if (BeginControls(frame)) {
         DrawControls(frame);
         EndControls(frame);
@@ -576,9 +585,8 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
         for (int i = 0; i < length; ++i)
             for (int j = 0; j < length; ++j) {
                 const ImVec2 a(origin.x + j * cell, origin.y + i * cell);
-                draw->AddRectFilled(
-                    a, ImVec2(a.x + cell, a.y + cell),
-                    plot::Sequential(map[static_cast<std::size_t>(i * length + j)]));
+                draw->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
+                                    plot::Sequential(map[Cell(i, j, length)]));
             }
         if (ImGui::IsItemHovered()) {
             const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -588,8 +596,7 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
                               "the model answers %d here (the task wants %d)",
                               i, run.example.tokens[static_cast<std::size_t>(i)], j,
                               run.example.tokens[static_cast<std::size_t>(j)],
-                              map[static_cast<std::size_t>(i * length + j)],
-                              r.prediction[static_cast<std::size_t>(i)],
+                              map[Cell(i, j, length)], r.prediction[static_cast<std::size_t>(i)],
                               run.example.targets[static_cast<std::size_t>(i)]);
         }
         ImGui::EndGroup();

@@ -43,7 +43,7 @@ double TrainJob::SecondsLeft() const {
     return progress > 0 ? Seconds() * (1 - progress) / progress : 0;
 }
 
-void TrainJob::Work(TrainSettings settings) {
+void TrainJob::Work(const TrainSettings& settings) {
     // One trainer per variant, as `pelab train` runs them: the result does not depend on the
     // order the steps are taken in.
     std::vector<std::unique_ptr<Trainer>> trainers;

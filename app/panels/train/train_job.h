@@ -40,7 +40,7 @@ public:
     double SecondsLeft() const;
 
 private:
-    void Work(TrainSettings settings);
+    void Work(const TrainSettings& settings); ///< runs on the worker (its own copy of them)
     std::thread thread_;
     mutable std::mutex mutex_;
     TrainRun snapshot_;
