@@ -410,16 +410,22 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
         }
     }
     if (high <= 0) low = 0.01, high = 10;
-    const plot::Range step_range{0, std::max(1.0, steps)};
+    const plot::Range step_range{0, std::max(1.0, steps) * 1.03}; // room for the last marker
     if (side_by_side || stacked || curve_shown == 0) {
-        const plot::Range loss_range{std::max(1e-6, low * 0.8), high * 1.25};
+        // Log when the loss falls by more than a decade (a model that learned); otherwise
+        // linear, so that the axis has labels.
+        const bool log = high / low > 10;
+        const plot::Range loss_range =
+            log ? plot::Range{std::max(1e-6, low * 0.8), high * 1.25}
+                : plot::Range{std::max(0.0, low - 0.1 * (high - low) - 1e-3),
+                              high + 0.1 * (high - low) + 1e-3};
         if (loss_view.home_x.max != step_range.max || loss_view.home_y.max != loss_range.max)
             loss_view.Refit(step_range, loss_range);
         loss_view.SetHome(step_range, loss_range);
         plot::PlotConfig config;
         config.x_label = "training step";
         config.y_label = "loss (cross-entropy)";
-        config.y_flags = plot::AxisFlags_Log;
+        config.y_flags = log ? plot::AxisFlags_Log : plot::AxisFlags_None;
         plot::Plot p;
         if (p.Begin("##train_loss", loss_view, size, config)) {
             for (std::size_t v = 0; v < run.variants.size(); ++v) {
@@ -449,9 +455,13 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
             for (std::size_t v = 0; v < run.variants.size(); ++v) {
                 const VariantResult& r = run.variants[v];
                 steps_at[v].assign(r.accuracy_steps.begin(), r.accuracy_steps.end());
+                const ImU32 color = frame.theme.Color(VariantRole(r.variant));
                 p.Line(positional_kind_name(r.variant), steps_at[v].data(), r.accuracy.data(),
-                       static_cast<int>(r.accuracy.size()),
-                       frame.theme.Color(VariantRole(r.variant)), 2.0f * frame.theme.line_scale);
+                       static_cast<int>(r.accuracy.size()), color, 2.0f * frame.theme.line_scale);
+                // Marked too: a short run measures once (at its last step), a single point.
+                p.Markers(nullptr, steps_at[v].data(), r.accuracy.data(),
+                          static_cast<int>(r.accuracy.size()), color, 3.0f * frame.theme.line_scale,
+                          VariantMarker(r.variant));
             }
             p.End();
         }
@@ -661,7 +671,8 @@ std::string TrainPanel::StatusNote() const {
         std::snprintf(text, sizeof text, "training %.0f%%", 100 * job.Progress());
         return text;
     }
-    return result_name.empty() ? own_source : result_name;
+    if (!result_name.empty()) return "built-in run " + result_name;
+    return own_source == "live" ? std::string("your run") : own_source;
 }
 
 std::string TrainPanel::OpenDocument(const nlohmann::json& doc, const std::string& path,

@@ -86,8 +86,10 @@ Explanation TrainVerdict(const TrainRun& run) {
     const bool tie = measured.size() >= 2 && spread <= kTieSpread;
     out.Claims("tie", tie ? 1 : 0);
     if (tie) {
-        out.text += " All " + std::to_string(measured.size()) + " are within " + Accuracy(spread) +
-                    " of one another: on this task the encoding makes no difference.";
+        out.text +=
+            (measured.size() == 2 ? std::string(" Both are within ")
+                                  : " All " + std::to_string(measured.size()) + " are within ") +
+            Accuracy(spread) + " of one another: on this task the encoding makes no difference.";
     } else if (const Measured* none = Find(measured, PositionalKind::None);
                none != nullptr && measured.size() >= 2) {
         const double gap = best_trained->trained - none->trained;
