@@ -1122,7 +1122,8 @@ TEST_F(Cli, TrainWritesTheRunAndRefusesBadSettings) {
           std::vector<std::string>{"train", "--task", "copy"},
           std::vector<std::string>{"train", "--d-model", "100", "--heads", "3"},
           std::vector<std::string>{"train", "--test-len", "8", "--train-len", "16"},
-          std::vector<std::string>{"train", "--steps", "0x10"}}) {
+          std::vector<std::string>{"train", "--steps", "0x10"},
+          std::vector<std::string>{"train", "--pe", "rope,rope"}}) {
         const Result refused = Run(bad);
         EXPECT_EQ(refused.exit_code, 2) << bad[1] << ": " << refused.err;
         EXPECT_NE(refused.err.find("pelab: "), std::string::npos);

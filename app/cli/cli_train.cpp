@@ -49,7 +49,7 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
     train->add_option("--threads", o.threads, "Variants trained at once, 1 to 16")
         ->check(PlainNumber());
     train->add_option("--seed", o.seed, "Seed of the models and the data")->check(Seed());
-    train->add_option("--out", o.out, "The run as JSON; - or none: stdout")->check(FileName());
+    train->add_option("--out", o.out, "The run as JSON; - or omitted: stdout")->check(FileName());
     train
         ->add_option("--plot", o.plot,
                      "Also a PNG of the Train panel showing the run (accuracy per test length, "

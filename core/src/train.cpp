@@ -141,8 +141,13 @@ void validate_train_settings(const TrainSettings& s) {
     in("eval_every", s.eval_every, 1, 1000000);
     in("eval_batches", s.eval_batches, 1, 1000);
     if (s.variants.empty()) throw InvalidArgument("no positional variant to train");
-    for (const PositionalKind kind : s.variants)
-        validate_transformer_config(ModelConfig(s, kind));
+    for (std::size_t k = 0; k < s.variants.size(); ++k) {
+        if (std::count(s.variants.begin(), s.variants.begin() + static_cast<long>(k),
+                       s.variants[k]) > 0)
+            throw InvalidArgument(std::string("the variant ") +
+                                  positional_kind_name(s.variants[k]) + " is named twice");
+        validate_transformer_config(ModelConfig(s, s.variants[k]));
+    }
 }
 
 std::vector<int> test_lengths(const TrainSettings& s) {

@@ -89,7 +89,8 @@ std::string ModelNote(const TrainSettings& s) {
         "head, d_model %d; AdamW (learning rate %g), the gradient clipped to norm %g; the "
         "same seed, so every model starts from the same shared weights and sees the same "
         "batches. Only the encoding differs:\n"
-        "none: nothing tells the positions apart.\n"
+        "none: no position signal (in a causal model the mask still lets a position count "
+        "the tokens before it).\n"
         "sinusoidal: PE(pos) added to the token embeddings.\n"
         "learned: a trained vector per position added; the rows past the longest trained "
         "length never receive a gradient and keep their initial values (the table's hard "
@@ -180,6 +181,12 @@ void TrainPanel::Draw(FrameContext& frame) {
         CoreTimer core_time(frame.stats);
         shown = &ShownFor();
     }
+    // A built-in run shown (picked here, by a scene or a lesson step) fills in the settings
+    // once, so that Start trains what is on screen.
+    if (!result_name.empty() && result_name != settings_from && shown->error.empty() && !running) {
+        edit = shown->built_in.settings;
+        settings_from = result_name;
+    }
     if (!shown->error.empty()) {
         ErrorText(frame, shown->error.c_str());
         return;
@@ -193,10 +200,10 @@ void TrainPanel::Draw(FrameContext& frame) {
     const std::string about = Capitalised(shown->source) + ": " + RunSummary(run.settings) + ".";
     const std::string model = ModelNote(run.settings);
     const auto prose = [&] {
+        HelpMarker(model.c_str());
+        ImGui::SameLine();
         ImGui::TextDisabled("%s", about.c_str());
         frame.Record("train.source");
-        ImGui::SameLine();
-        HelpMarker(model.c_str());
         WrappedText(shown->verdict.text.c_str());
         frame.Record("train.verdict");
         if (!shown->notes.text.empty()) {
@@ -255,7 +262,7 @@ void TrainPanel::Draw(FrameContext& frame) {
 void TrainPanel::DrawControls(FrameContext& frame) {
     FlowRow row;
     // Which run is shown: a built-in one, or the panel's own.
-    const float combo = FitWidth(12.0f, "run");
+    const float combo = FitWidth(9.0f, "run");
     row.Item(LabelledWidth(combo, "run"));
     ImGui::SetNextItemWidth(combo);
     const std::string current =
@@ -264,11 +271,9 @@ void TrainPanel::DrawControls(FrameContext& frame) {
             : result_name;
     if (ImGui::BeginCombo("run", current.c_str())) {
         for (const BuiltInTrainRun& built_in : BuiltInTrainRuns()) {
-            if (ImGui::Selectable(built_in.name, result_name == built_in.name)) {
+            // Its settings are taken once it is shown (Draw), so Start reruns it live.
+            if (ImGui::Selectable(built_in.name, result_name == built_in.name))
                 result_name = built_in.name;
-                if (const Shown& shown = ShownFor(); shown.error.empty())
-                    edit = shown.built_in.settings; // Start reruns it live
-            }
         }
         if (!own_source.empty() && ImGui::Selectable("your run", result_name.empty()))
             result_name.clear();
@@ -279,6 +284,29 @@ void TrainPanel::DrawControls(FrameContext& frame) {
     frame.Record("train.run");
 
     const bool running = job.Running();
+    if (running) {
+        row.Item(ButtonWidth("Cancel"));
+        if (ImGui::Button("Cancel")) job.Cancel();
+        frame.Record("train.start");
+        const float bar = FitWidth(14.0f);
+        row.Item(bar);
+        char overlay[96];
+        std::snprintf(overlay, sizeof overlay, "%.0f%%, about %s left", 100 * job.Progress(),
+                      Seconds(job.SecondsLeft()).c_str());
+        ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay);
+    } else {
+        row.Item(ButtonWidth("Start"));
+        if (ImGui::Button("Start")) StartTraining();
+        FormulaTooltip("Train the chosen variants here, one worker thread; the window stays "
+                       "responsive and Cancel stops it.");
+        frame.Record("train.start");
+        if (own_source == "live" && job.Cancelled()) {
+            row.Item(FitWidth(12.0f));
+            char note[96];
+            std::snprintf(note, sizeof note, "cancelled at %.0f%%", 100 * job.Progress());
+            ImGui::TextDisabled("%s", note);
+        }
+    }
     ImGui::BeginDisabled(running);
     const float task_width = FitWidth(7.0f, "task");
     row.Item(LabelledWidth(task_width, "task"));
@@ -350,29 +378,6 @@ void TrainPanel::DrawControls(FrameContext& frame) {
         frame.Record(record);
     }
     ImGui::EndDisabled();
-    if (running) {
-        row.Item(ButtonWidth("Cancel"));
-        if (ImGui::Button("Cancel")) job.Cancel();
-        frame.Record("train.start");
-        const float bar = FitWidth(14.0f);
-        row.Item(bar);
-        char overlay[96];
-        std::snprintf(overlay, sizeof overlay, "%.0f%%, about %s left", 100 * job.Progress(),
-                      Seconds(job.SecondsLeft()).c_str());
-        ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay);
-    } else {
-        row.Item(ButtonWidth("Start"));
-        if (ImGui::Button("Start")) StartTraining();
-        FormulaTooltip("Train the chosen variants here, one worker thread; the window stays "
-                       "responsive and Cancel stops it.");
-        frame.Record("train.start");
-        if (own_source == "live" && job.Cancelled()) {
-            row.Item(FitWidth(12.0f));
-            char note[96];
-            std::snprintf(note, sizeof note, "cancelled at %.0f%%", 100 * job.Progress());
-            ImGui::TextDisabled("%s", note);
-        }
-    }
     if (edit.variants.empty())
         ErrorText(frame, "Pick at least one variant to train.");
     else if (!edit_error.empty())
@@ -419,7 +424,9 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
             log ? plot::Range{std::max(1e-6, low * 0.8), high * 1.25}
                 : plot::Range{std::max(0.0, low - 0.1 * (high - low) - 1e-3),
                               high + 0.1 * (high - low) + 1e-3};
-        if (loss_view.home_x.max != step_range.max || loss_view.home_y.max != loss_range.max)
+        // Refitted whenever the data's range moves (a live run's loss keeps falling).
+        if (loss_view.home_x.max != step_range.max || loss_view.home_y.max != loss_range.max ||
+            loss_view.home_y.min != loss_range.min)
             loss_view.Refit(step_range, loss_range);
         loss_view.SetHome(step_range, loss_range);
         plot::PlotConfig config;
@@ -488,7 +495,8 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
         const double from = run.settings.min_train_len - 0.5, to = run.settings.train_len + 0.5;
         const ImU32 shade = (frame.theme.Color(Role::Muted) & 0x00FFFFFFu) | 0x40000000u;
         p.DrawList()->AddRectFilled(p.ToPixels(from, y_range.max), p.ToPixels(to, 0), shade);
-        p.Text(to, y_range.max, "trained", frame.theme.Color(Role::Muted), ImVec2(4, 2));
+        p.Text(to, 0.0, "trained", frame.theme.Color(Role::Muted),
+               ImVec2(4, -ImGui::GetTextLineHeightWithSpacing()));
         for (const VariantResult& r : run.variants) {
             if (!r.Done()) continue;
             any = true;
@@ -602,12 +610,19 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
             const ImVec2 mouse = ImGui::GetIO().MousePos;
             const int i = std::clamp(static_cast<int>((mouse.y - origin.y) / cell), 0, length - 1);
             const int j = std::clamp(static_cast<int>((mouse.x - origin.x) / cell), 0, length - 1);
-            ImGui::SetTooltip("query %d (token %d) → key %d (token %d): weight %.4f\n"
+            const int wanted = run.example.targets[static_cast<std::size_t>(i)];
+            char answer[96];
+            if (wanted < 0)
+                std::snprintf(answer, sizeof answer, "the model answers %d here (not scored)",
+                              r.prediction[static_cast<std::size_t>(i)]);
+            else
+                std::snprintf(answer, sizeof answer,
                               "the model answers %d here (the task wants %d)",
-                              i, run.example.tokens[static_cast<std::size_t>(i)], j,
+                              r.prediction[static_cast<std::size_t>(i)], wanted);
+            ImGui::SetTooltip("query %d (token %d) → key %d (token %d): weight %.4f\n%s", i,
+                              run.example.tokens[static_cast<std::size_t>(i)], j,
                               run.example.tokens[static_cast<std::size_t>(j)],
-                              map[Cell(i, j, length)], r.prediction[static_cast<std::size_t>(i)],
-                              run.example.targets[static_cast<std::size_t>(i)]);
+                              map[Cell(i, j, length)], answer);
         }
         ImGui::EndGroup();
         char record[48];

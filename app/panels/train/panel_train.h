@@ -34,6 +34,7 @@ struct TrainPanel : Panel {
     // The settings Start trains with (a built-in run's when one is picked).
     TrainSettings edit;
     std::string edit_error;
+    std::string settings_from; ///< the built-in run whose settings edit last took
     TrainJob job;
     /// The panel's own run: live (snapshots of job) or opened from a file.
     TrainRun own_run;

@@ -59,7 +59,6 @@ void TrainJob::Work(const TrainSettings& settings) {
     const double total = static_cast<double>(settings.steps) * static_cast<double>(trainers.size());
     for (bool all_done = false; !all_done && !cancel_.load();) {
         all_done = true;
-        double steps_done = 0;
         for (std::size_t v = 0; v < trainers.size() && !cancel_.load(); ++v) {
             Trainer& trainer = *trainers[v];
             if (!trainer.Done()) {
@@ -68,8 +67,11 @@ void TrainJob::Work(const TrainSettings& settings) {
                 run.variants[v] = VariantResultOf(trainer, 0, run.example);
             }
             all_done = all_done && trainer.Done();
-            steps_done += trainer.Progress() * settings.steps;
         }
+        // Counted over every variant (a cancel may have cut the round short).
+        double steps_done = 0;
+        for (const auto& trainer : trainers)
+            steps_done += trainer->Progress() * settings.steps;
         progress_.store(steps_done / total);
         run.seconds = Seconds();
         double token_seconds = 0;

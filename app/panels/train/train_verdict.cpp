@@ -83,13 +83,17 @@ Explanation TrainVerdict(const TrainRun& run) {
         out.text += ".";
     }
     const double spread = best_trained->trained - worst_trained->trained;
-    const bool tie = measured.size() >= 2 && spread <= kTieSpread;
+    // A tie says something only when the task was learned: models that all stayed at chance
+    // are close too, and that says nothing about the encodings.
+    const bool tie = measured.size() >= 2 && spread <= kTieSpread && !learned.empty();
     out.Claims("tie", tie ? 1 : 0);
     if (tie) {
         out.text +=
             (measured.size() == 2 ? std::string(" Both are within ")
                                   : " All " + std::to_string(measured.size()) + " are within ") +
-            Accuracy(spread) + " of one another: on this task the encoding makes no difference.";
+            Accuracy(spread) +
+            " of one another there: at the trained length the encoding makes no difference to "
+            "this task.";
     } else if (const Measured* none = Find(measured, PositionalKind::None);
                none != nullptr && measured.size() >= 2) {
         const double gap = best_trained->trained - none->trained;
@@ -132,7 +136,13 @@ Explanation TrainPaperNotes(const TrainRun& run) {
     const std::string at_longest = std::to_string(longest) + " tokens";
     std::vector<std::string> sentences;
     const Measured* none = Find(measured, PositionalKind::None);
-    if (s.causal && needs_order && none != nullptr && measured.size() >= 2) {
+    const auto best = std::max_element(
+        measured.begin(), measured.end(),
+        [](const Measured& a, const Measured& b) { return a.trained < b.trained; });
+    // Judged only when some variant learned the task: if none did, the run is too short (or
+    // the model too small) to say anything about order without an encoding.
+    if (s.causal && needs_order && none != nullptr && measured.size() >= 2 &&
+        best->trained >= kLearnedAccuracy) {
         const bool learned = none->trained >= kLearnedAccuracy;
         out.Claims("haviv", learned ? 1 : 0);
         if (learned) {
@@ -141,9 +151,6 @@ Explanation TrainPaperNotes(const TrainRun& run) {
                                 Accuracy(none->trained) +
                                 "): the mask lets a position count the tokens before it.");
         } else {
-            const auto best = std::max_element(
-                measured.begin(), measured.end(),
-                [](const Measured& a, const Measured& b) { return a.trained < b.trained; });
             sentences.push_back("Haviv et al. (2022) found that a causal model without an "
                                 "encoding still learns order; this run did not show it (" +
                                 Accuracy(none->trained) + " at the trained length, against " +

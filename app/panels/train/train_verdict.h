@@ -17,16 +17,16 @@ constexpr double kTieSpread = 0.05;
 
 /// Claims: "finished" (variants done), "learned_count" (done variants at least
 /// kLearnedAccuracy at train_len), "best_trained" (the best accuracy there), "tie" (1 when at
-/// least two are done and they span at most kTieSpread), "none_gap" (best minus none's, when
-/// "none" is done and there is no tie; else absent), "kept_count" and "best_longest" (at the
-/// longest test length, when it is longer than train_len).
+/// least two are done, at least one learned the task and they span at most kTieSpread), "none_gap"
+/// (best minus none's, when "none" is done and there is no tie; else absent), "kept_count" and
+/// "best_longest" (at the longest test length, when it is longer than train_len).
 Explanation TrainVerdict(const TrainRun& run);
 
 /// What the run says about Haviv et al. (2022: a causal model without an encoding still learns
-/// order), Press et al. (2022: ALiBi keeps its accuracy past the trained length) and Kazemnejad
-/// et al. (2023: without an encoding a causal model extrapolates better than with an absolute
-/// one), each said only when the run can judge it. Claims "haviv", "press", "kazemnejad": 1 the
-/// run agrees, 0 it differs (absent: not judged).
+/// order; judged when some variant learned the task), Press et al. (2022: ALiBi keeps its accuracy
+/// past the trained length) and Kazemnejad et al. (2023: without an encoding a causal model
+/// extrapolates better than with an absolute one), each said only when the run can judge it. Claims
+/// "haviv", "press", "kazemnejad": 1 the run agrees, 0 it differs (absent: not judged).
 Explanation TrainPaperNotes(const TrainRun& run);
 
 } // namespace pelab

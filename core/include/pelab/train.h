@@ -60,7 +60,7 @@ struct TrainSettings {
     std::uint64_t seed = 1;
     AdamWOptions optimizer;
 };
-/// Throws InvalidArgument naming the first setting out of range.
+/// Throws InvalidArgument naming the first setting out of range (or a variant named twice).
 void validate_train_settings(const TrainSettings& settings);
 /// The model a variant trains: the settings' shape, max_len = test_len, T5 with 32 buckets and
 /// max_distance max(128, test_len).
