@@ -53,6 +53,6 @@ e2e_differ "$blank" "$again"
 e2e_quit
 e2e_check "s['readouts']['lesson']['step'] == $steps - 1" "PageUp after the last step shows the one before"
 e2e_check "s['readouts']['lesson']['steps'] == $steps" "the lesson has $steps steps"
-e2e_check "s['presented_panel'] == 'rotation'" "the step before the last presents the rotation panel"
+e2e_check "s['presented_panel'] == 'train' and s['train_result'] == 'shift-causal'" "the step before the last presents the Train panel's causal shift run"
 e2e_check "s['readouts']['lesson']['blank'] == False" "a key brings the screen back"
 e2e_pass
