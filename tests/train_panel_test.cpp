@@ -504,3 +504,27 @@ TEST_F(TrainPanelTest, SceneFieldsRefuseWhatThePanelCannotShow) {
     EXPECT_EQ(panel.Readouts(state)["source"], "built-in run \"majority\"");
     EXPECT_EQ(panel.Readouts(state)["claims"]["tie"], 1);
 }
+
+// File → Export table as CSV: each variant's accuracy per test length and last loss, as the
+// built-in file holds them.
+TEST_F(TrainPanelTest, TableCsvIsTheRunShown) {
+    auto& panel = Get<TrainPanel>("train");
+    ASSERT_TRUE(panel.HasTable());
+    const std::string csv = panel.TableCsv(state);
+    const std::string header = csv.substr(0, csv.find('\n'));
+    EXPECT_EQ(header, "variant,accuracy at 8,accuracy at 16,accuracy at 32,accuracy at 48,"
+                      "accuracy at 64,last loss");
+    // sinusoidal's row: 1 at the trained length (docs/train.md's table).
+    const std::size_t row = csv.find("\nsinusoidal,");
+    ASSERT_NE(row, std::string::npos);
+    std::string line = csv.substr(row + 1, csv.find('\n', row + 1) - row - 1);
+    std::vector<double> cells;
+    for (std::size_t at = line.find(','); at != std::string::npos; at = line.find(',', at + 1))
+        cells.push_back(std::stod(line.substr(at + 1)));
+    ASSERT_EQ(cells.size(), 6u);
+    EXPECT_EQ(cells[1], 1.0);
+    EXPECT_NEAR(cells[0], 0.054, 5e-4);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7); // header and six variants
+    ASSERT_EQ(app.scene.Apply(R"({"train_result": ""})"), "");
+    EXPECT_FALSE(panel.HasTable()); // no run of its own yet
+}

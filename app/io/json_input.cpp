@@ -282,7 +282,8 @@ std::string ReadJsonFile(const std::string& path, JsonFile* out) {
         file.png = true;
     } else if (bytes.size() > kMaxInputBytes) {
         return quoted + " is larger than " + std::to_string(kMaxInputBytes / 1024) +
-               " KiB (a scene, lesson or quiz file is at most that; a PNG figure may be larger)";
+               " KiB (a scene, lesson, quiz or training run is at most that; a PNG figure may be "
+               "larger)";
     } else {
         text = std::move(bytes);
     }

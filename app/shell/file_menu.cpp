@@ -232,7 +232,7 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
     request.folder = StartFolder(app.view);
     switch (task) {
     case FileTask::Open:
-        request.title = "Open a scene, figure, lesson or quiz";
+        request.title = "Open a scene, figure, lesson, quiz or training run";
         request.extensions = {".json", ".png"};
         break;
     case FileTask::OpenLesson:

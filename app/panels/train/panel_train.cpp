@@ -4,6 +4,7 @@
 #include "io/scene.h"
 #include "panels/train/train_verdict.h"
 #include "pelab/error.h"
+#include "widgets/heatmap.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 
@@ -548,8 +549,10 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
         return;
     }
     // As many maps per row as fit (a title above each), each as large as the rows allow.
+    // (Below the maps: their colour scale, about two text heights.)
     const ImVec2 avail(ImGui::GetContentRegionAvail().x,
-                       height - 2 * ImGui::GetFrameHeightWithSpacing());
+                       height - 2 * ImGui::GetFrameHeightWithSpacing() -
+                           2.2f * ImGui::GetFontSize());
     const float font = ImGui::GetFontSize();
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const int count = static_cast<int>(done.size());
@@ -629,6 +632,12 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
         std::snprintf(record, sizeof record, "train.attention_%s", positional_kind_name(r.variant));
         frame.Record(record);
     }
+    HeatmapStyle scale;
+    scale.diverging = false;
+    scale.range_min = 0;
+    scale.range = 1;
+    ColorLegend(scale, std::min(avail.x, font * 16.0f));
+    FormulaTooltip("The weight a query (row) gives a key (column): each row sums to 1.");
 }
 
 void TrainPanel::AddSceneFields(SceneTable& table) {
@@ -678,6 +687,36 @@ nlohmann::json TrainPanel::Readouts(const AppState& /*state*/) const {
         claims[claim.name] = claim.value;
     out["claims"] = claims;
     return out;
+}
+
+bool TrainPanel::HasTable() const {
+    const Shown& shown = ShownFor();
+    return shown.error.empty() && !shown.source.empty();
+}
+
+std::string TrainPanel::TableCsv(const AppState& /*state*/) const {
+    const Shown& shown = ShownFor();
+    if (!HasTable()) return {};
+    const TrainRun& run = result_name.empty() ? own_run : shown.built_in;
+    std::string csv = "variant";
+    for (const int length : test_lengths(run.settings))
+        csv += ",accuracy at " + std::to_string(length);
+    csv += ",last loss\n";
+    char number[40];
+    for (const VariantResult& r : run.variants) {
+        csv += positional_kind_name(r.variant);
+        for (const double accuracy : r.accuracy_by_length) {
+            std::snprintf(number, sizeof number, ",%.17g", accuracy);
+            csv += number;
+        }
+        // A variant still training has no accuracy per length yet: empty cells.
+        for (std::size_t k = r.accuracy_by_length.size(); k < test_lengths(run.settings).size();
+             ++k)
+            csv += ",";
+        std::snprintf(number, sizeof number, ",%.17g", r.loss.empty() ? 0.0 : r.loss.back());
+        csv += (r.loss.empty() ? std::string(",") : std::string(number)) + "\n";
+    }
+    return csv;
 }
 
 std::string TrainPanel::StatusNote() const {

@@ -70,6 +70,10 @@ struct TrainPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     std::string StatusNote() const override;
+    /// The run shown as a table: one row per variant, its accuracy at each test length, its
+    /// last loss (full precision).
+    std::string TableCsv(const AppState& state) const override;
+    bool HasTable() const override;
     std::string DocumentKind() const override { return "train"; }
     std::string OpenDocument(const nlohmann::json& doc, const std::string& path,
                              const SceneTable& table, const PanelCatalog& panels) override;
