@@ -110,13 +110,10 @@ std::string ModelNote(const TrainSettings& s) {
 } // namespace
 
 TrainPanel::TrainPanel() {
-    // Start trains what the default run shows until something else is picked.
-    if (const BuiltInTrainRun* run = FindBuiltInTrainRun(kDefaultTrainRun)) {
-        nlohmann::json doc;
-        TrainRun parsed;
-        if (ParseJsonInput(run->text, &doc).empty() && ReadTrainRun(doc, &parsed).empty())
-            edit = parsed.settings;
-    }
+    // Nothing is parsed here: an App (and every fuzz input's) builds every panel. The default
+    // settings are the built-in runs' (TrainSettings' defaults); the run shown fills them in
+    // when it is first drawn (settings_from).
+    edit.eval_every = EvalEvery(edit.steps);
 }
 
 const TrainPanel::Shown& TrainPanel::ShownFor() const {
