@@ -3,6 +3,7 @@
 
 #include "io/json_input.h"
 #include "io/png_scene.h"
+#include "io/train_run.h"
 #include "pelab/export.h"
 #include "shell/app.h"
 #include "widgets/layout.h"
@@ -32,7 +33,7 @@ Holds WhatItHolds(const JsonFile& file) {
     const std::string format =
         doc.contains("format") && doc["format"].is_string() ? doc["format"].get<std::string>() : "";
     if (format == "pelab-lesson" || (format.empty() && doc.contains("steps"))) return Holds::Lesson;
-    if (format == "pelab-train") return Holds::TrainRun;
+    if (IsTrainRunDocument(doc)) return Holds::TrainRun;
     if (format == "pelab-quiz" ||
         (format.empty() &&
          (doc.contains("questions") || doc.contains("cards") || doc.contains("teach_back"))))
