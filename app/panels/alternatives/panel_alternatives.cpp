@@ -202,18 +202,13 @@ MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState&
 
 void AlternativesPanel::Draw(FrameContext& frame) {
     if (!input_error.empty()) ErrorText(frame, input_error.c_str());
-    if (!ImGui::BeginTabBar("##alternatives")) return;
+    if (!tabs.BeginBar("##alternatives")) return;
     for (int t = 0; t < kAlternativesTabCount; ++t) {
-        // A scene (or lesson) that names a tab selects it once; clicks select the rest.
-        const bool requested = tab == kTabIds[t] && shown_tab != tab;
-        const bool open = ImGui::BeginTabItem(kTabTitles[t], nullptr,
-                                              requested ? ImGuiTabItemFlags_SetSelected : 0);
+        const bool open = tabs.Tab(kTabTitles[t], kTabIds[t], &tab);
         char record[48];
         std::snprintf(record, sizeof record, "alternatives.tab_%s", kTabIds[t]);
         frame.Record(record);
         if (open) {
-            // While a requested tab is not shown yet, the tab still drawn does not take over.
-            if (tab == shown_tab || tab == kTabIds[t]) tab = shown_tab = kTabIds[t];
             switch (t) {
             case 0:
                 DrawLearned(frame);
@@ -238,7 +233,7 @@ void AlternativesPanel::Draw(FrameContext& frame) {
             ImGui::EndTabItem();
         }
     }
-    ImGui::EndTabBar();
+    tabs.EndBar();
 }
 
 void AlternativesPanel::DrawLearned(FrameContext& frame) {

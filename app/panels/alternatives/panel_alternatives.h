@@ -13,6 +13,7 @@
 #include "pelab/context_scaling.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
+#include "widgets/scene_tabs.h"
 
 #include <string>
 #include <vector>
@@ -117,7 +118,7 @@ struct AlternativesPanel : Panel {
     mutable Cached<DecayInputs, RopeDecay> rope_decay;
     mutable BackgroundCached<ChecksInputs, MethodChecks> method_checks;
     // View state.
-    std::string shown_tab;
+    SceneTabs tabs; ///< tab's tabs
     plot::PlotView learned_view, rope_view, rope_curve_view, decay_view, t5_view, factor_view,
         wavelength_view;
     int decay_view_d = 0;

@@ -186,23 +186,13 @@ void TrainPanel::Draw(FrameContext& frame) {
     const float picture_height =
         std::max(font * 10.0f, ImGui::GetContentRegionAvail().y - below - tabs_height);
     if (!frame.pictures_first) prose();
-    // A tab bar that was not drawn last frame, or is drawn in another window (a picture
-    // exported offscreen, a slide), opens at its first tab: the scene's view is asked again.
-    const ImGuiID tabs_id = ImGui::GetID("##train");
-    if (ImGui::GetFrameCount() != tabs_frame + 1 || tabs_id != tabs_window) shown_view.clear();
-    tabs_frame = ImGui::GetFrameCount();
-    tabs_window = tabs_id;
-    if (ImGui::BeginTabBar("##train")) {
+    if (tabs.BeginBar("##train")) {
         for (int t = 0; t < 3; ++t) {
-            // A scene (or lesson) that names a view selects it once; clicks select the rest.
-            const bool requested = view == kViews[t] && shown_view != view;
-            const bool open = ImGui::BeginTabItem(kViewTitles[t], nullptr,
-                                                  requested ? ImGuiTabItemFlags_SetSelected : 0);
+            const bool open = tabs.Tab(kViewTitles[t], kViews[t], &view);
             char record[40];
             std::snprintf(record, sizeof record, "train.tab_%s", kViews[t]);
             frame.Record(record);
             if (!open) continue;
-            if (view == shown_view || view == kViews[t]) view = shown_view = kViews[t];
             if (t == 0)
                 DrawCurves(frame, run, picture_height);
             else if (t == 1)
@@ -211,7 +201,7 @@ void TrainPanel::Draw(FrameContext& frame) {
                 DrawAttention(frame, run, picture_height);
             ImGui::EndTabItem();
         }
-        ImGui::EndTabBar();
+        tabs.EndBar();
     }
     if (frame.pictures_first) prose();
 }

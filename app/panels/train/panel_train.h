@@ -13,6 +13,7 @@
 #include "panels/train/train_job.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
+#include "widgets/scene_tabs.h"
 
 #include <string>
 #include <vector>
@@ -43,10 +44,8 @@ struct TrainPanel : Panel {
 
     // View state.
     plot::PlotView loss_view, accuracy_view, length_view;
-    int curve_shown = 0;      ///< one curve plot at a time when short: 0 loss, 1 accuracy
-    std::string shown_view;   ///< the tab shown (a scene's view selects it once)
-    int tabs_frame = -10;     ///< the ImGui frame the tabs were last drawn in …
-    unsigned tabs_window = 0; ///< … and their id (which names the window)
+    int curve_shown = 0; ///< one curve plot at a time when short: 0 loss, 1 accuracy
+    SceneTabs tabs;      ///< view's tabs
 
     /// What the panel shows, computed once per change of the run shown.
     struct ShownInputs {
