@@ -10,7 +10,8 @@ build_packages=(
     libgtest-dev libbenchmark-dev
     fonts-inter fonts-dejavu-core libgl1-mesa-dri
 )
-test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch python3-xlib clang clang-tidy libfuzzer-14-dev help2man locales)
+test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch python3-xlib clang clang-tidy libfuzzer-14-dev help2man locales
+               emscripten dpkg-dev chromium chromium-driver python3-selenium)
 bench_packages=(python3-numpy python3-torch)
 
 packages=("${build_packages[@]}")

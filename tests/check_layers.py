@@ -2,7 +2,7 @@
 """The layers point one way (docs/architecture.md): no file includes a header of a layer above
 its own. Checked from the sources, by folder:
 
-    core  <-  widgets, io  <-  panels/<id>  <-  registry  <-  shell  <-  cli  <-  gl  <-  main
+    core  <-  widgets, io  <-  panels/<id>  <-  registry  <-  shell  <-  cli  <-  gl  <-  main, web
 
 core includes only core; widgets (what panels draw with) and io (the readers of files) include
 core and their own folder, not each other; a panel's folder includes widgets, io, the panels'
@@ -17,7 +17,7 @@ import sys
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 RANK = {"widgets": 1, "io": 1, "panels": 2, "registry": 3, "shell": 4, "cli": 5, "gl": 6,
-        "main": 7}
+        "main": 7, "web": 7}
 REGISTRY = ("panels/panel_registry.h", "panels/panel_registry.cpp", "panels/sentences.h",
             "panels/sentences.cpp")
 SHARED_PANEL_HEADERS = ("panels/panel.h", "panels/explanation.h")

@@ -5,7 +5,7 @@
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
 
-#include <glad/gl.h>
+#include "gl/gl_api.h"
 
 #include <algorithm>
 #include <cmath>

@@ -75,6 +75,8 @@ public:
     std::vector<std::string> TakeDroppedPaths();
     /// The monitor's content scale (1 on an ordinary screen, 2 on a HiDPI one).
     float ContentScale() const;
+    /// Resizes the window (the browser edition's canvas follows the page this way).
+    void SetWindowSize(int width, int height);
     /// Re-uploads the font atlas after it was rebuilt (e.g. at a new font scale).
     void ReloadFontTexture();
     std::string GlRenderer() const;

@@ -1,8 +1,13 @@
-// The one file that knows GLFW and glad. Everything else talks to Platform.
+// The one file that knows GLFW and glad. Everything else talks to Platform. The browser edition
+// builds it too, with Emscripten's GLFW and WebGL 2: the few calls that differ are marked
+// __EMSCRIPTEN__ (the page has no monitor work area, no GPU timer and no GL loader).
 #include "gl/platform.h"
 
-#include <glad/gl.h>
-// glad first: it provides the GL declarations GLFW would otherwise pull from the system.
+#include "gl/gl_api.h"
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+// The GL declarations first: GLFW would otherwise pull its own from the system.
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -28,10 +33,14 @@ struct Platform::Impl {
 namespace {
 // The most recent GLFW error as text (glfwGetError keeps it per thread: no callback needed).
 std::string LastGlfwError() {
+#ifdef __EMSCRIPTEN__
+    return "the browser refused a WebGL 2 context";
+#else
     const char* description = nullptr;
     const int code = glfwGetError(&description);
     if (code == GLFW_NO_ERROR) return "no details";
     return description ? description : "error " + std::to_string(code);
+#endif
 }
 // The callbacks below are installed before the ImGui backend, which chains to those it also
 // installs (keys, buttons, wheel, text, focus, enter). Each marks activity for render on demand.
@@ -96,6 +105,10 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
         return false;
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
+#ifdef __EMSCRIPTEN__
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0); // WebGL 2
+#else
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
@@ -103,9 +116,9 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
     // The work area: the monitor less the desktop's panels (the whole screen without a window
     // manager, as under Xvfb).
-    int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
     if (GLFWmonitor* monitor = glfwGetPrimaryMonitor(); monitor && options.fit_to_screen)
         glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
+#endif
     const bool shrink =
         area_w > 0 && area_h > 0 && (options.width > area_w || options.height > area_h);
     impl_->window = glfwCreateWindow(shrink ? std::min(options.width, area_w) : options.width,
@@ -129,6 +142,7 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
         impl_->shrunk_to_fit = true;
     }
     glfwMakeContextCurrent(impl_->window);
+#ifndef __EMSCRIPTEN__
     if (!gladLoadGL(glfwGetProcAddress)) {
         *error = "cannot load OpenGL 3.3 functions (glad failed): the driver lacks OpenGL 3.3.";
         glfwDestroyWindow(impl_->window);
@@ -136,6 +150,7 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
         glfwTerminate();
         return false;
     }
+#endif
     glfwSwapInterval(options.visible ? 1 : 0);
     glfwSetWindowUserPointer(impl_->window, impl_.get());
     glfwSetKeyCallback(impl_->window, OnKey);
@@ -149,12 +164,19 @@ bool Platform::Init(const PlatformOptions& options, std::string* error) {
     glfwSetFramebufferSizeCallback(impl_->window, OnSize);
     glfwSetWindowRefreshCallback(impl_->window, OnRefresh);
     ImGui_ImplGlfw_InitForOpenGL(impl_->window, true);
-    ImGui_ImplOpenGL3_Init("#version 330 core");
+    ImGui_ImplOpenGL3_Init(kGlslVersion);
     impl_->backends_started = true;
     if (options.fullscreen) SetFullscreen(true);
     return true;
 }
 
+#ifdef __EMSCRIPTEN__
+// WebGL 2 has no GL_TIME_ELAPSED query: the browser reports GPU time 0.
+void Platform::BeginGpuTimer() {}
+double Platform::EndGpuTimerMs() {
+    return 0;
+}
+#else
 void Platform::BeginGpuTimer() {
     if (impl_->gpu_timer == 0) glGenQueries(1, &impl_->gpu_timer);
     glBeginQuery(GL_TIME_ELAPSED, impl_->gpu_timer);
@@ -166,6 +188,7 @@ double Platform::EndGpuTimerMs() {
     glGetQueryObjectui64v(impl_->gpu_timer, GL_QUERY_RESULT, &nanoseconds); // waits for the GPU
     return static_cast<double>(nanoseconds) / 1e6;
 }
+#endif
 
 void Platform::Shutdown() {
     if (impl_->gpu_timer != 0 && impl_->window != nullptr) {
@@ -223,7 +246,7 @@ void Platform::EndFrame() {
 }
 
 void Platform::StartRendererInCurrentContext() {
-    ImGui_ImplOpenGL3_Init("#version 330 core");
+    ImGui_ImplOpenGL3_Init(kGlslVersion);
 }
 
 void Platform::StopRendererInCurrentContext() {
@@ -274,6 +297,23 @@ bool Platform::Capture(std::vector<unsigned char>* rgba, int* width, int* height
     return complete;
 }
 
+#ifdef __EMSCRIPTEN__
+// The page's fullscreen is the browser's (which Esc also ends): asked of it, and read from it.
+// (The JavaScript is kept as written: clang-format would split its arrows.)
+// clang-format off
+void Platform::SetFullscreen(bool fullscreen) {
+    if (fullscreen)
+        EM_ASM({ document.documentElement.requestFullscreen().catch(() => {}); });
+    else
+        EM_ASM({ if (document.fullscreenElement) document.exitFullscreen().catch(() => {}); });
+    impl_->fullscreen = fullscreen;
+}
+// clang-format on
+
+bool Platform::IsFullscreen() const {
+    return EM_ASM_INT({ return document.fullscreenElement ? 1 : 0; }) != 0;
+}
+#else
 void Platform::SetFullscreen(bool fullscreen) {
     if (fullscreen == impl_->fullscreen) return;
     GLFWmonitor* monitor = glfwGetPrimaryMonitor();
@@ -291,12 +331,13 @@ void Platform::SetFullscreen(bool fullscreen) {
     }
 }
 
-bool Platform::ShrunkToFit() const {
-    return impl_->shrunk_to_fit;
-}
-
 bool Platform::IsFullscreen() const {
     return impl_->fullscreen;
+}
+#endif
+
+bool Platform::ShrunkToFit() const {
+    return impl_->shrunk_to_fit;
 }
 
 std::vector<KeyPress> Platform::TakeKeyPresses() {
@@ -312,9 +353,22 @@ std::vector<std::string> Platform::TakeDroppedPaths() {
 }
 
 float Platform::ContentScale() const {
+#ifdef __EMSCRIPTEN__
+    return 1.0f; // the page is drawn in CSS pixels; the browser's zoom scales it
+#else
     float x = 1.0f, y = 1.0f;
     glfwGetWindowContentScale(impl_->window, &x, &y);
     return x > 0.0f ? x : 1.0f;
+#endif
+}
+
+void Platform::SetWindowSize(int width, int height) {
+    int now_w = 0, now_h = 0;
+    glfwGetWindowSize(impl_->window, &now_w, &now_h);
+    if (width > 0 && height > 0 && (width != now_w || height != now_h)) {
+        glfwSetWindowSize(impl_->window, width, height);
+        impl_->activity = true;
+    }
 }
 
 void Platform::ReloadFontTexture() {

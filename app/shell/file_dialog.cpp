@@ -1,4 +1,5 @@
 #include "shell/file_dialog.h"
+#include "shell/browser_files.h"
 #include "widgets/layout.h"
 
 #include "widgets/widgets.h"
@@ -126,6 +127,7 @@ FileDialog::~FileDialog() {
 }
 
 std::string FileDialog::ChooserName() {
+    if (kInBrowser) return "browser";
     const char* forced = std::getenv("PELAB_FILE_CHOOSER");
     if (forced && *forced) {
         std::string name = forced;
@@ -149,7 +151,26 @@ void FileDialog::Open(const FileDialogRequest& request) {
         OpenBuiltin(request_);
         return;
     }
+    if (chooser == "browser") {
+        StartBrowserChooser();
+        return;
+    }
     StartChooser(chooser);
+}
+
+void FileDialog::StartBrowserChooser() {
+    answered_ = false;
+    if (request_.save) {
+        // The browser asks where downloads go (or puts them in Downloads): the app writes the
+        // file where the page hands it over.
+        const std::string name = fs::path(request_.suggested_name).filename().string();
+        browser_answer_ = (fs::path(kDownloadFolder) / (name.empty() ? "pelab" : name)).string();
+        std::error_code ignored;
+        fs::create_directories(kDownloadFolder, ignored);
+        return;
+    }
+    BrowserPickFile(request_.extensions);
+    browser_picking_ = true;
 }
 
 void FileDialog::OpenBuiltin(const FileDialogRequest& request, std::string message) {
@@ -212,8 +233,12 @@ void FileDialog::StartChooser(const std::string& program) {
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attributes, 0);
     pid_t pid = -1;
+#ifdef __EMSCRIPTEN__
+    const int spawned = ENOSYS; // a page starts no programs (ChooserName says "browser" there)
+#else
     const int spawned =
         posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+#endif
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     ::close(pipe_fds[1]);
@@ -254,6 +279,8 @@ bool FileDialog::PollChooser(int* status) {
 }
 
 void FileDialog::StopChooser() {
+    browser_picking_ = false;
+    browser_answer_.clear();
     if (chooser_pid_ > 0) {
         // Asked to stop, then (after 0.2 s) made to: a chooser that ignores SIGTERM must not
         // freeze the window waiting for it.
@@ -345,6 +372,26 @@ bool FileDialog::Accept(std::string* path) {
 
 bool FileDialog::Draw(FrameContext& frame, std::string* path) {
     if (frames_owed_ > 0) --frames_owed_;
+    if (!browser_answer_.empty()) {
+        *path = browser_answer_;
+        browser_answer_.clear();
+        answered_ = true;
+        return true;
+    }
+    if (browser_picking_) {
+        switch (TakeBrowserPick(path)) {
+        case BrowserPick::Chosen:
+            browser_picking_ = false;
+            answered_ = true;
+            return true;
+        case BrowserPick::Cancelled:
+            browser_picking_ = false;
+            return false;
+        case BrowserPick::Waiting:
+            DrawWaitingNote(frame, "browser's file picker");
+            return false;
+        }
+    }
     if (chooser_pid_ > 0) {
         int status = 0;
         if (PollChooser(&status)) {
@@ -367,20 +414,7 @@ bool FileDialog::Draw(FrameContext& frame, std::string* path) {
             OpenBuiltin(request_, chooser_program_ + " did not work (" + why +
                                       "); using PE Lab's own dialog");
         } else {
-            // A small note while the desktop's dialog is up, with a way out should it hide.
-            const ImGuiViewport* viewport = ImGui::GetMainViewport();
-            ImGui::SetNextWindowPos(
-                ImVec2(viewport->GetCenter().x, viewport->Pos.y + ImGui::GetFrameHeight() * 2),
-                ImGuiCond_Always, ImVec2(0.5f, 0.0f));
-            ImGui::Begin("##chooser_waiting", nullptr,
-                         ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration |
-                             ImGuiWindowFlags_NoSavedSettings);
-            ImGui::Text("%s: choose the file in the %s window", request_.title.c_str(),
-                        chooser_program_.c_str());
-            ImGui::SameLine();
-            if (ImGui::Button("Cancel")) StopChooser();
-            frame.Record("file.chooser_cancel");
-            ImGui::End();
+            DrawWaitingNote(frame, chooser_program_);
             return false;
         }
     }
@@ -394,6 +428,23 @@ bool FileDialog::Draw(FrameContext& frame, std::string* path) {
     }
     if (!builtin_open_) return false;
     return DrawBuiltin(frame, path);
+}
+
+// A small note while the desktop's dialog (or the browser's picker) is up, with a way out should
+// it hide.
+void FileDialog::DrawWaitingNote(FrameContext& frame, const std::string& chooser) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(
+        ImVec2(viewport->GetCenter().x, viewport->Pos.y + ImGui::GetFrameHeight() * 2),
+        ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::Begin("##chooser_waiting", nullptr,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration |
+                     ImGuiWindowFlags_NoSavedSettings);
+    ImGui::Text("%s: choose the file in the %s window", request_.title.c_str(), chooser.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) StopChooser();
+    frame.Record("file.chooser_cancel");
+    ImGui::End();
 }
 
 bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {

@@ -52,18 +52,22 @@ public:
     void Open(const FileDialogRequest& request);
     /// The builtin dialog whatever is installed (after a chooser failed, or for tests).
     void OpenBuiltin(const FileDialogRequest& request, std::string message = {});
-    bool IsOpen() const { return builtin_open_ || chooser_pid_ > 0; }
-    /// A child chooser is running: the session keeps drawing frames to notice its answer.
-    bool Waiting() const { return chooser_pid_ > 0; }
+    bool IsOpen() const { return builtin_open_ || Waiting(); }
+    /// A chooser is running (a child process, or the browser's picker): the session keeps
+    /// drawing frames to notice its answer.
+    bool Waiting() const {
+        return chooser_pid_ > 0 || browser_picking_ || !browser_answer_.empty();
+    }
     /// Frames are needed now: a chooser runs, or the dialog is appearing or closing.
-    bool NeedsFrames() const { return chooser_pid_ > 0 || frames_owed_ > 0; }
+    bool NeedsFrames() const { return Waiting() || frames_owed_ > 0; }
     /// Draws the dialog (or the "waiting for the chooser" note) while open. Returns true, once,
     /// with the chosen path in *path; the dialog then stays open until Close() (the file was
     /// used) or Fail(why) (it was not: the builtin dialog shows why and lets the user retry).
     bool Draw(FrameContext& frame, std::string* path);
     void Close();
     void Fail(const std::string& why);
-    /// Which chooser Open() uses: "builtin", or the program's name.
+    /// Which chooser Open() uses: "builtin", "browser" (the browser edition), or the program's
+    /// name.
     static std::string ChooserName();
     /// The builtin dialog's filter, as if typed; and the names it lists now, in order.
     void SetFilter(const std::string& filter);
@@ -71,6 +75,11 @@ public:
 
 private:
     void StartChooser(const std::string& program);
+    /// The browser edition: the browser's picker to open; a download of the suggested name to
+    /// save (shell/browser_files.h).
+    void StartBrowserChooser();
+    /// The note shown while a chooser is up, with Cancel.
+    void DrawWaitingNote(FrameContext& frame, const std::string& chooser);
     /// Reads what the child printed; once it has exited, returns true and its exit status.
     bool PollChooser(int* status);
     void StopChooser();
@@ -98,6 +107,8 @@ private:
     int chooser_output_ = -1;
     std::string chooser_text_;
     std::string chooser_program_;
+    bool browser_picking_ = false; ///< the browser's file picker is up
+    std::string browser_answer_;   ///< a save's path in the download folder, for the next Draw
 };
 
 } // namespace pelab

@@ -6,6 +6,7 @@
 #include "io/train_run.h"
 #include "pelab/export.h"
 #include "shell/app.h"
+#include "shell/browser_files.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 
@@ -330,6 +331,8 @@ void DrawFileMenuItems(App& app) {
     FormulaTooltip(has_table ? "The table's rows with every digit, for a spreadsheet."
                              : "Compare, Calculator and Why the obvious ideas fail have tables: "
                                "click in one of them first.");
+    // A page is closed with its tab: the browser edition has no Quit.
+    if (kInBrowser) return;
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", KeysFor(Command::Quit).c_str())) app.pending.quit = true;
 }

@@ -57,6 +57,11 @@ public:
     /// result computed, for an older key (*current = false; nullptr before the first), having
     /// started key's computation unless another is running.
     template <typename Compute> const Result* Get(const Key& key, Compute compute, bool* current) {
+#ifdef __EMSCRIPTEN__
+        // The browser edition has no threads: the result is computed now, on the frame.
+        *current = true;
+        return &GetNow(key, compute);
+#endif
         Collect();
         *current = has_ready_ && ready_key_ == key;
         if (*current) return &ready_;
@@ -96,9 +101,15 @@ public:
         return *shown;
     }
     /// A task is running: the frames should go on until it is collected.
-    bool Busy() const { return running_.valid(); }
-    const Result* Last() const { return has_ready_ ? &ready_ : nullptr; }
-    long Computations() const { return computations_; }
+    bool Busy() const {
+        return running_.valid();
+    }
+    const Result* Last() const {
+        return has_ready_ ? &ready_ : nullptr;
+    }
+    long Computations() const {
+        return computations_;
+    }
 
 private:
     void Collect() {

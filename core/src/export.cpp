@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -27,7 +28,14 @@ namespace {
 
 // Appends value with 9 significant digits (%.9g): every float32 reads back bit-exact.
 inline char* append_float(char* cursor, char* end, float value) {
+#ifdef __EMSCRIPTEN__
+    // The browser edition's libc++ has no floating-point to_chars; %.9g is what it specifies.
+    const int written = std::snprintf(cursor, static_cast<std::size_t>(end - cursor), "%.9g",
+                                      static_cast<double>(value));
+    return cursor + std::min<std::ptrdiff_t>(written, end - cursor);
+#else
     return std::to_chars(cursor, end, value, std::chars_format::general, 9).ptr;
+#endif
 }
 
 std::size_t element_count(const PeExportInfo& info) {
@@ -309,8 +317,12 @@ private:
 
 // The permissions of the file written: the replaced file's, or what a plain create gives.
 mode_t NewFileMode(bool exists, const struct stat& existing) {
+#ifdef __EMSCRIPTEN__
+    const mode_t mask = 022; // the browser edition's umask() is a stub that answers 0777
+#else
     const mode_t mask = umask(0);
     umask(mask);
+#endif
     return exists ? (existing.st_mode & 07777) : (0666 & ~mask);
 }
 
@@ -332,7 +344,9 @@ void WriteInto(std::ofstream& out, const std::string& path,
 // Returns false, having written nothing, when the file system does not offer O_TMPFILE.
 bool WriteThroughUnnamedFile(const std::string& path, const std::string& target, mode_t mode,
                              const std::function<void(std::ostream&)>& writer) {
-#ifdef O_TMPFILE
+    // The browser edition's file system lives in memory and has no link(): a named temporary
+    // file is as safe there.
+#if defined(O_TMPFILE) && !defined(__EMSCRIPTEN__)
     const std::string folder = folder_of(target);
     const int descriptor = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
     if (descriptor < 0) return false;

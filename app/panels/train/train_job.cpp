@@ -5,6 +5,29 @@
 
 namespace pelab {
 
+struct TrainJob::Work {
+    explicit Work(const TrainSettings& settings) {
+        // One trainer per variant, as `pelab train` runs them: the result does not depend on
+        // the order the steps are taken in.
+        for (const PositionalKind kind : settings.variants) {
+            TrainSettings one = settings;
+            one.variants = {kind};
+            trainers.push_back(std::make_unique<Trainer>(one));
+        }
+        run.settings = settings;
+        run.example = train_example(settings);
+        run.variants.resize(trainers.size());
+    }
+    std::vector<std::unique_ptr<Trainer>> trainers;
+    TrainRun run;
+};
+
+TrainJob::TrainJob() = default;
+
+TrainJob::~TrainJob() {
+    Stop();
+}
+
 void TrainJob::Start(const TrainSettings& settings) {
     Stop();
     cancel_.store(false);
@@ -18,12 +41,31 @@ void TrainJob::Start(const TrainSettings& settings) {
     }
     start_ = std::chrono::steady_clock::now();
     running_.store(true);
-    thread_ = std::thread(&TrainJob::Work, this, settings);
+#ifdef __EMSCRIPTEN__
+    sliced_ = std::make_unique<Work>(settings);
+#else
+    thread_ = std::thread(&TrainJob::RunOnWorker, this, settings);
+#endif
 }
 
 void TrainJob::Stop() {
     cancel_.store(true);
     if (thread_.joinable()) thread_.join();
+    if (sliced_) {
+        sliced_.reset();
+        running_.store(false);
+    }
+}
+
+void TrainJob::Advance(double budget_seconds) {
+    if (!sliced_) return;
+    const auto give_back = std::chrono::steady_clock::now() +
+                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(budget_seconds));
+    // At least one round per frame, however short the slice, so a run always moves on.
+    while (Round(*sliced_))
+        if (std::chrono::steady_clock::now() >= give_back) return;
+    sliced_.reset();
 }
 
 bool TrainJob::Latest(TrainRun* run, long* version) const {
@@ -43,49 +85,54 @@ double TrainJob::SecondsLeft() const {
     return progress > 0 ? Seconds() * (1 - progress) / progress : 0;
 }
 
-void TrainJob::Work(const TrainSettings& settings) {
-    // One trainer per variant, as `pelab train` runs them: the result does not depend on the
-    // order the steps are taken in.
-    std::vector<std::unique_ptr<Trainer>> trainers;
-    for (const PositionalKind kind : settings.variants) {
-        TrainSettings one = settings;
-        one.variants = {kind};
-        trainers.push_back(std::make_unique<Trainer>(one));
+void TrainJob::RunOnWorker(const TrainSettings& settings) {
+    Work work(settings);
+    while (Round(work)) {
     }
-    TrainRun run;
-    run.settings = settings;
-    run.example = train_example(settings);
-    run.variants.resize(trainers.size());
-    const double total = static_cast<double>(settings.steps) * static_cast<double>(trainers.size());
-    for (bool all_done = false; !all_done && !cancel_.load();) {
-        all_done = true;
-        for (std::size_t v = 0; v < trainers.size() && !cancel_.load(); ++v) {
-            Trainer& trainer = *trainers[v];
-            if (!trainer.Done()) {
-                trainer.Step(1);
-                // Done variants keep their result (the attention is computed once).
-                run.variants[v] = VariantResultOf(trainer, 0, run.example);
-            }
-            all_done = all_done && trainer.Done();
+}
+
+bool TrainJob::Round(Work& work) {
+    if (cancel_.load()) {
+        running_.store(false);
+        return false;
+    }
+    const TrainSettings& settings = work.run.settings;
+    TrainRun& run = work.run;
+    bool all_done = true;
+    for (std::size_t v = 0; v < work.trainers.size() && !cancel_.load(); ++v) {
+        Trainer& trainer = *work.trainers[v];
+        if (!trainer.Done()) {
+            trainer.Step(1);
+            // Done variants keep their result (the attention is computed once).
+            run.variants[v] = VariantResultOf(trainer, 0, run.example);
         }
-        // Counted over every variant (a cancel may have cut the round short).
-        double steps_done = 0;
-        for (const auto& trainer : trainers)
-            steps_done += trainer->Progress() * settings.steps;
-        progress_.store(steps_done / total);
-        run.seconds = Seconds();
-        double token_seconds = 0;
-        for (const VariantResult& v : run.variants)
-            token_seconds += v.seconds;
-        const double tokens =
-            steps_done * settings.batch * (settings.min_train_len + settings.train_len) / 2.0;
-        run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0;
+        all_done = all_done && trainer.Done();
+    }
+    // Counted over every variant (a cancel may have cut the round short).
+    const double total =
+        static_cast<double>(settings.steps) * static_cast<double>(work.trainers.size());
+    double steps_done = 0;
+    for (const auto& trainer : work.trainers)
+        steps_done += trainer->Progress() * settings.steps;
+    progress_.store(steps_done / total);
+    run.seconds = Seconds();
+    double token_seconds = 0;
+    for (const VariantResult& v : run.variants)
+        token_seconds += v.seconds;
+    const double tokens =
+        steps_done * settings.batch * (settings.min_train_len + settings.train_len) / 2.0;
+    run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0;
+    {
         const std::lock_guard<std::mutex> lock(mutex_);
         snapshot_ = run;
         ++version_;
     }
-    finished_.store(!cancel_.load());
-    running_.store(false);
+    const bool go_on = !all_done && !cancel_.load();
+    if (!go_on) {
+        finished_.store(!cancel_.load());
+        running_.store(false);
+    }
+    return go_on;
 }
 
 } // namespace pelab

@@ -1,0 +1,363 @@
+// web_main.cpp — the browser edition's entry point (docs/web.md). The page's main loop calls
+// the Runner's Frame(), the same frame the desktop window, the screenshots and the headless
+// tests draw; this file only connects it to the page:
+//  - the canvas follows the page's size;
+//  - the settings (layout, theme, text size, recent files) live in the browser's local storage,
+//    and so do the files behind Open Recent (a page's files vanish when it closes);
+//  - the scene is in the address as "#scene=" (io/scene_link.h): a link restores it, editing
+//    updates it, and pasting another link applies that one;
+//  - File → Open uses the browser's file picker and the exports arrive as downloads (the file
+//    dialog's "browser" chooser, shell/file_dialog.cpp; files written to /downloads/ go to the
+//    browser, below);
+//  - JavaScript reads the state through pelab_state_json (the readouts `pelab readouts` prints)
+//    and pelab_scene_link, for the tests and for a page that embeds PE Lab.
+#include "gl/runner.h"
+#include "io/json_input.h"
+#include "io/scene_link.h"
+#include "io/settings_file.h"
+#include "shell/app.h"
+#include "shell/browser_files.h"
+#include "shell/file_menu.h"
+
+#include <emscripten.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace {
+
+// ---- The page, through JavaScript (each returns malloc'd text the caller frees) ----
+// The JavaScript is kept as written: clang-format would split its arrows and ===.
+// clang-format off
+
+EM_JS(int, PageWidth, (), { return Math.max(320, window.innerWidth | 0); });
+EM_JS(int, PageHeight, (), { return Math.max(240, window.innerHeight | 0); });
+
+EM_JS(char*, StorageGet, (const char* key), {
+    let value = null;
+    try {
+        value = window.localStorage.getItem(UTF8ToString(key));
+    } catch (e) {
+        // Storage blocked (a private window, file:// in some browsers): nothing kept.
+    }
+    if (value === null) return 0;
+    return allocateUTF8(value);
+});
+
+EM_JS(int, StorageSet, (const char* key, const char* value), {
+    try {
+        window.localStorage.setItem(UTF8ToString(key), UTF8ToString(value));
+        return 1;
+    } catch (e) {
+        return 0; // full, or blocked
+    }
+});
+
+EM_JS(void, StorageRemove, (const char* key), {
+    try {
+        window.localStorage.removeItem(UTF8ToString(key));
+    } catch (e) {
+    }
+});
+
+// The address's fragment once, then only when the person changed it (a pasted link): the page
+// keeps the last one it saw or wrote in Module.pelabHash.
+EM_JS(char*, TakeNewFragment, (), {
+    const hash = window.location.hash || "";
+    if (Module.pelabHash === hash) return 0;
+    Module.pelabHash = hash;
+    return allocateUTF8(hash);
+});
+
+EM_JS(void, ReplaceFragment, (const char* fragment), {
+    const hash = UTF8ToString(fragment);
+    Module.pelabHash = hash;
+    const url = window.location.href.split("#")[0] + hash;
+    try {
+        window.history.replaceState(null, "", url);
+    } catch (e) {
+        window.location.replace(url); // file:// pages in some browsers
+    }
+});
+
+// Hands the file to the browser as a download.
+EM_JS(void, Download, (const char* path_text), {
+    const path = UTF8ToString(path_text);
+    const bytes = FS.readFile(path);
+    const name = path.substring(path.lastIndexOf("/") + 1);
+    const type = name.endsWith(".png") ? "image/png"
+               : name.endsWith(".csv") ? "text/csv" : "application/json";
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([bytes], {type: type}));
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    if (Module.onPelabDownload) Module.onPelabDownload(name, bytes);
+});
+
+EM_JS(void, PublishSession, (void* session), { Module.pelabSession = session; });
+// clang-format on
+
+// ---- Keys in local storage ----
+constexpr const char* kSettingsKey = "pelab.settings";  // ImGui's ini text: layout and view
+constexpr const char* kRecentFileKey = "pelab.recent:"; // + path: the file's bytes, as text
+constexpr std::size_t kMaxKeptFileBytes = 1 << 20;      // a scene or lesson is far smaller
+// A file delivered as a download moves here, so Open Recent still finds it.
+constexpr const char* kSavedFolder = "/pelab/saved";
+
+std::string TakeText(char* text) {
+    if (text == nullptr) return {};
+    std::string out(text);
+    std::free(text);
+    return out;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+}
+
+} // namespace
+
+namespace pelab {
+
+/// Everything the page keeps between frames: made once in main and never destroyed (the page
+/// ends with the tab).
+struct WebSession {
+    App app;
+    Runner runner{app};
+    FrameOptions options;
+    std::string settings_text;            ///< the last settings written to local storage
+    std::vector<std::string> recent_kept; ///< the recent files whose bytes storage holds
+    std::string link;                     ///< the fragment last written
+    std::string link_problem;             ///< why the scene has no link (too large), shown once
+    bool browser_fullscreen = false;      ///< the page's fullscreen at the last frame
+    int frame = 0;
+};
+
+namespace {
+
+// Reads the saved layout and view settings, as the desktop reads imgui.ini; false on the first
+// visit (nothing saved yet).
+bool LoadSettings(WebSession& session) {
+    char* saved = StorageGet(kSettingsKey);
+    const bool visited = saved != nullptr;
+    session.settings_text = TakeText(saved);
+    ImGui::LoadIniSettingsFromMemory(session.settings_text.data(), session.settings_text.size());
+    return visited;
+}
+
+void SaveSettings(WebSession& session, bool force = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantSaveIniSettings && !force) return;
+    io.WantSaveIniSettings = false;
+    std::size_t size = 0;
+    const char* text = ImGui::SaveIniSettingsToMemory(&size);
+    std::string now(text, size);
+    if (now == session.settings_text) return;
+    if (StorageSet(kSettingsKey, now.c_str())) session.settings_text = std::move(now);
+}
+
+// The files behind Open Recent come back into the page's file system, at their own paths.
+void RestoreRecentFiles(WebSession& session) {
+    for (const std::string& path : session.app.view.recent_files) {
+        const std::string bytes = TakeText(StorageGet((kRecentFileKey + path).c_str()));
+        if (bytes.empty()) continue;
+        std::error_code ignored;
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
+        std::ofstream(path, std::ios::binary) << bytes;
+        session.recent_kept.push_back(path);
+    }
+}
+
+// Keeps the bytes of each recent file that storage lacks; forgets those no longer recent.
+void KeepRecentFiles(WebSession& session) {
+    const std::vector<std::string>& recent = session.app.view.recent_files;
+    if (recent == session.recent_kept) return;
+    for (const std::string& kept : session.recent_kept)
+        if (std::find(recent.begin(), recent.end(), kept) == recent.end())
+            StorageRemove((kRecentFileKey + kept).c_str());
+    std::vector<std::string> now;
+    for (const std::string& path : recent) {
+        std::error_code error;
+        const auto size = std::filesystem::file_size(path, error);
+        if (error || size > kMaxKeptFileBytes) continue;
+        const std::string bytes = ReadWholeFile(path);
+        // Local storage holds text: a PNG figure is kept only while the page is open.
+        if (bytes.find('\0') != std::string::npos) continue;
+        if (StorageSet((kRecentFileKey + path).c_str(), bytes.c_str())) now.push_back(path);
+    }
+    session.recent_kept = std::move(now);
+}
+
+// A link pasted or opened: its scene, with the same checks as a file; a bad one leaves the
+// default scene and says why.
+void ApplyNewFragment(WebSession& session) {
+    const std::string fragment = TakeText(TakeNewFragment());
+    if (fragment.empty() || fragment == session.link) return;
+    std::string text, why;
+    if (!ReadSceneLink(fragment, &text, &why)) {
+        if (!why.empty()) session.app.notice = why;
+        return;
+    }
+    if (const std::string error = session.app.scene.Apply(text); !error.empty()) {
+        session.app.notice =
+            "the link's scene was not applied: " + error + "; the default scene is shown";
+        return;
+    }
+    session.link = fragment;
+}
+
+// The address follows the scene: what differs from the defaults, as a link.
+void UpdateFragment(WebSession& session) {
+    const nlohmann::json difference =
+        SceneDifference(session.app.scene.Document(), session.app.defaults);
+    std::string why;
+    std::string link = difference.empty() ? std::string() : SceneLink(difference, &why);
+    if (!why.empty()) {
+        if (why != session.link_problem) session.app.status_note = why;
+        session.link_problem = why;
+        return;
+    }
+    session.link_problem.clear();
+    if (link == session.link) return;
+    session.link = link;
+    ReplaceFragment(link.c_str());
+}
+
+// What the app saved or exported (to the download folder) goes to the browser, then to the
+// saved folder, where Open Recent finds it (its entry follows it).
+void DeliverDownloads(WebSession& session) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    std::vector<fs::path> written;
+    for (const auto& entry : fs::directory_iterator(kDownloadFolder, error))
+        if (entry.is_regular_file(error)) written.push_back(entry.path());
+    for (const fs::path& path : written) {
+        Download(path.c_str());
+        fs::create_directories(kSavedFolder, error);
+        const fs::path saved = fs::path(kSavedFolder) / path.filename();
+        fs::rename(path, saved, error);
+        if (error) fs::remove(path, error);
+        for (std::string& recent : session.app.view.recent_files)
+            if (recent == path.string()) {
+                recent = saved.string();
+                ImGui::GetIO().WantSaveIniSettings = true; // the recent files are settings
+            }
+    }
+}
+
+void Frame(void* argument) {
+    auto& session = *static_cast<WebSession*>(argument);
+    Platform& platform = session.runner.platform();
+    platform.SetWindowSize(PageWidth(), PageHeight());
+    // The browser ends fullscreen itself (Esc, its own F11): the view follows it.
+    if (const bool now = platform.IsFullscreen(); now != session.browser_fullscreen) {
+        session.app.view.fullscreen = now;
+        session.browser_fullscreen = now;
+    }
+    if (session.frame % 10 == 0) ApplyNewFragment(session);
+    session.runner.Frame(session.options);
+    DeliverDownloads(session);
+    KeepRecentFiles(session);
+    SaveSettings(session);
+    // The link every few frames: a drag changes the scene sixty times a second, the address
+    // need not.
+    if (session.frame % 10 == 5) UpdateFragment(session);
+    ++session.frame;
+}
+
+} // namespace
+
+namespace {
+
+// Text for JavaScript, which frees it.
+char* NewText(const std::string& text) {
+    char* out = static_cast<char*>(std::malloc(text.size() + 1));
+    std::copy(text.begin(), text.end(), out);
+    out[text.size()] = '\0';
+    return out;
+}
+
+} // namespace
+
+/// The scene and the readouts `pelab readouts` prints for the same scene (App::Document(true)),
+/// as JSON text.
+extern "C" EMSCRIPTEN_KEEPALIVE char* pelab_state_json(void* session) {
+    return NewText(static_cast<WebSession*>(session)->app.Document(true).dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+/// The scene's link as the address shows it ("" for the default scene).
+extern "C" EMSCRIPTEN_KEEPALIVE char* pelab_scene_link(void* session) {
+    WebSession& web = *static_cast<WebSession*>(session);
+    UpdateFragment(web);
+    return NewText(web.link);
+}
+
+/// Saves the settings now (the page is going away: ImGui waits a second before it asks).
+extern "C" EMSCRIPTEN_KEEPALIVE void pelab_save_settings(void* session) {
+    SaveSettings(*static_cast<WebSession*>(session), true);
+}
+
+/// What the page shows beside the scene, as JSON: the message window's text, the status note,
+/// whether the keyboard help is up, the presented panel, fullscreen, the recent files.
+extern "C" EMSCRIPTEN_KEEPALIVE char* pelab_page_json(void* session) {
+    const App& app = static_cast<WebSession*>(session)->app;
+    const nlohmann::json page = {{"notice", app.notice},
+                                 {"status_note", app.status_note},
+                                 {"keyboard_help", app.view.show_keys},
+                                 {"presented_panel", app.view.presented_panel},
+                                 {"fullscreen", app.view.fullscreen},
+                                 {"recent_files", app.view.recent_files}};
+    return NewText(page.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+} // namespace pelab
+
+int main() {
+    using pelab::WebSession;
+    // The page's whole life: main returns to the browser, which then calls Frame.
+    auto* session = new WebSession();
+    pelab::App& app = session->app;
+    std::error_code ignored;
+    std::filesystem::create_directories(pelab::kDownloadFolder, ignored);
+    // The Open dialog starts among the lessons and scenes the page carries.
+    std::filesystem::current_path("/pelab", ignored);
+    pelab::RegisterViewSettingsHandler(app.view);
+    const bool first_visit = !pelab::LoadSettings(*session);
+    pelab::RestoreRecentFiles(*session);
+    pelab::ApplyNewFragment(*session);
+    if (first_visit && session->link.empty()) app.view.presented_panel = "start";
+    ImGui::GetIO().ConfigInputTextCursorBlink = false;
+    // A page can close at any moment: the settings are written a second after they change
+    // (ImGui's default is five), and as the page goes away (shell.html).
+    ImGui::GetIO().IniSavingRate = 1.0f;
+    pelab::PlatformOptions platform;
+    platform.width = PageWidth();
+    platform.height = PageHeight();
+    std::string error;
+    if (!session->runner.Open(platform, &error)) {
+        EM_ASM(
+            {
+                if (Module.onPelabFailure) Module.onPelabFailure(UTF8ToString($0));
+            },
+            error.c_str());
+        return 1;
+    }
+    PublishSession(session);
+    emscripten_set_main_loop_arg(pelab::Frame, session, 0, 1);
+    return 0;
+}
