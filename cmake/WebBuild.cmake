@@ -36,6 +36,8 @@ set(STB_INCLUDE_DIR ${PELAB_WEB_STAGING}/include)
 # No threads in the page: what runs on a thread on the desktop runs between frames here.
 add_library(pelab_no_threads INTERFACE)
 add_library(Threads::Threads ALIAS pelab_no_threads)
-# C++ exceptions carry the readers' messages (a bad file is a message, never an abort).
-add_compile_options(-fexceptions)
+# C++ exceptions carry the readers' messages (a bad file is a message, never an abort). WebAssembly
+# SIMD (Chrome and Edge 91, Firefox 89, Safari 16.4 and later): training steps 2.3 times faster
+# (121 against 275 ms a step here; docs/web.md).
+add_compile_options(-fexceptions -msimd128)
 add_link_options(-fexceptions)

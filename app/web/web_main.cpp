@@ -106,6 +106,11 @@ EM_JS(void, Download, (const char* path_text), {
 });
 
 EM_JS(void, PublishSession, (void* session), { Module.pelabSession = session; });
+
+EM_JS(void, MarkFirstFrame, (), { Module.pelabFirstFrame = performance.now(); });
+
+// The address's query: "?bench" and "?rects" (below) are for the measurements and the tests.
+EM_JS(char*, PageQuery, (), { return allocateUTF8(window.location.search || ""); });
 // clang-format on
 
 // ---- Keys in local storage ----
@@ -144,6 +149,10 @@ struct WebSession {
     std::string link;                     ///< the fragment last written
     std::string link_problem;             ///< why the scene has no link (too large), shown once
     bool browser_fullscreen = false;      ///< the page's fullscreen at the last frame
+    /// "?bench": every frame moves pos A and the pair as `pelab --bench-frames` does, and its
+    /// CPU time is kept (the last 1 000), for docs/web.md's comparison with the desktop.
+    bool bench = false;
+    std::vector<double> frame_cpu_ms;
     int frame = 0;
 };
 
@@ -269,13 +278,22 @@ void Frame(void* argument) {
         session.browser_fullscreen = now;
     }
     if (session.frame % 10 == 0) ApplyNewFragment(session);
-    session.runner.Frame(session.options);
+    const Runner::Times times = session.runner.Frame(session.options);
+    if (session.bench) {
+        if (session.frame_cpu_ms.size() >= 1000) session.frame_cpu_ms.clear();
+        session.frame_cpu_ms.push_back(times.cpu_ms);
+        AppState& state = session.app.state;
+        state.pair = session.frame % (state.d_model / 2);
+        state.pos_a = 3.0 + 0.25 * session.frame;
+    }
     DeliverDownloads(session);
     KeepRecentFiles(session);
     SaveSettings(session);
     // The link every few frames: a drag changes the scene sixty times a second, the address
     // need not.
     if (session.frame % 10 == 5) UpdateFragment(session);
+    // When the first frame was drawn, for the page's load time (docs/web.md).
+    if (session.frame == 0) MarkFirstFrame();
     ++session.frame;
 }
 
@@ -313,15 +331,25 @@ extern "C" EMSCRIPTEN_KEEPALIVE void pelab_save_settings(void* session) {
 }
 
 /// What the page shows beside the scene, as JSON: the message window's text, the status note,
-/// whether the keyboard help is up, the presented panel, fullscreen, the recent files.
+/// whether the keyboard help is up, the presented panel, fullscreen, the recent files; with
+/// "?bench" the frames' CPU times, with "?rects" every recorded widget's rectangle (as
+/// `pelab --widget-rects` writes them).
 extern "C" EMSCRIPTEN_KEEPALIVE char* pelab_page_json(void* session) {
-    const App& app = static_cast<WebSession*>(session)->app;
-    const nlohmann::json page = {{"notice", app.notice},
-                                 {"status_note", app.status_note},
-                                 {"keyboard_help", app.view.show_keys},
-                                 {"presented_panel", app.view.presented_panel},
-                                 {"fullscreen", app.view.fullscreen},
-                                 {"recent_files", app.view.recent_files}};
+    const WebSession& web = *static_cast<WebSession*>(session);
+    const App& app = web.app;
+    nlohmann::json page = {{"notice", app.notice},
+                           {"status_note", app.status_note},
+                           {"keyboard_help", app.view.show_keys},
+                           {"presented_panel", app.view.presented_panel},
+                           {"fullscreen", app.view.fullscreen},
+                           {"recent_files", app.view.recent_files}};
+    if (web.bench) page["frame_cpu_ms"] = web.frame_cpu_ms;
+    if (app.recorder.enabled) {
+        nlohmann::json rects = nlohmann::json::object();
+        for (const auto& [name, rect] : app.recorder.rects)
+            rects[name] = {rect.x0, rect.y0, rect.x1, rect.y1};
+        page["widget_rects"] = rects;
+    }
     return NewText(page.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
@@ -341,6 +369,9 @@ int main() {
     pelab::RestoreRecentFiles(*session);
     pelab::ApplyNewFragment(*session);
     if (first_visit && session->link.empty()) app.view.presented_panel = "start";
+    const std::string query = TakeText(PageQuery());
+    session->bench = query.find("bench") != std::string::npos;
+    app.recorder.enabled = query.find("rects") != std::string::npos;
     ImGui::GetIO().ConfigInputTextCursorBlink = false;
     // A page can close at any moment: the settings are written a second after they change
     // (ImGui's default is five), and as the page goes away (shell.html).

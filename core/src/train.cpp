@@ -197,37 +197,61 @@ const TinyTransformer<float>& Trainer::Model(int variant) const {
     return models_.at(static_cast<std::size_t>(variant));
 }
 
-double Trainer::Accuracy(const TinyTransformer<float>& model, int length, int batches) const {
-    // Seeded by the length alone: every variant, and every point of a curve, is measured on
-    // the same sequences.
-    std::mt19937_64 random(settings_.seed ^ (0xA5A5A5A5ull * static_cast<std::uint64_t>(length)));
-    long right = 0, scored = 0;
-    for (int b = 0; b < batches; ++b) {
-        const TokenBatch batch = make_task_batch(settings_.task, settings_.batch, length, random);
-        const std::vector<float> logits = model.logits(batch);
-        const int vocab = settings_.task.vocab;
-        for (std::size_t k = 0; k < batch.targets.size(); ++k) {
-            if (batch.targets[k] < 0) continue;
-            const float* row = logits.data() + k * static_cast<std::size_t>(vocab);
-            const int guess = static_cast<int>(std::max_element(row, row + vocab) - row);
-            right += guess == batch.targets[k] ? 1 : 0;
-            ++scored;
-        }
+std::uint64_t Trainer::LengthSeed(int length) const {
+    return settings_.seed ^ (0xA5A5A5A5ull * static_cast<std::uint64_t>(length));
+}
+
+void Trainer::ScoreBatch(const TinyTransformer<float>& model, int length, std::mt19937_64& random,
+                         long* right, long* scored) const {
+    const TokenBatch batch = make_task_batch(settings_.task, settings_.batch, length, random);
+    const std::vector<float> logits = model.logits(batch);
+    const int vocab = settings_.task.vocab;
+    for (std::size_t k = 0; k < batch.targets.size(); ++k) {
+        if (batch.targets[k] < 0) continue;
+        const float* row = logits.data() + k * static_cast<std::size_t>(vocab);
+        const int guess = static_cast<int>(std::max_element(row, row + vocab) - row);
+        *right += guess == batch.targets[k] ? 1 : 0;
+        ++*scored;
     }
+}
+
+double Trainer::Accuracy(const TinyTransformer<float>& model, int length, int batches) const {
+    std::mt19937_64 random(LengthSeed(length));
+    long right = 0, scored = 0;
+    for (int b = 0; b < batches; ++b)
+        ScoreBatch(model, length, random, &right, &scored);
     return scored > 0 ? static_cast<double>(right) / static_cast<double>(scored) : 0.0;
 }
 
-void Trainer::Measure(int variant) {
-    VariantCurves& curves = curves_[static_cast<std::size_t>(variant)];
-    curves.accuracy_by_length.clear();
-    for (const int length : test_lengths(settings_))
-        curves.accuracy_by_length.push_back(
-            Accuracy(models_[static_cast<std::size_t>(variant)], length, settings_.eval_batches));
+void Trainer::MeasureOneBatch() {
+    const std::vector<int> lengths = test_lengths(settings_);
+    const auto v = static_cast<std::size_t>(variant_);
+    Measuring& m = measuring_;
+    if (m.batch == 0) {
+        // A new length: the same sequences Accuracy would draw for it.
+        if (m.length_index == 0) curves_[v].accuracy_by_length.clear();
+        m.random.seed(LengthSeed(lengths[m.length_index]));
+        m.right = m.scored = 0;
+    }
+    if (settings_.eval_batches > 0)
+        ScoreBatch(models_[v], lengths[m.length_index], m.random, &m.right, &m.scored);
+    if (++m.batch < settings_.eval_batches) return;
+    curves_[v].accuracy_by_length.push_back(
+        m.scored > 0 ? static_cast<double>(m.right) / static_cast<double>(m.scored) : 0.0);
+    m.batch = 0;
+    if (++m.length_index < lengths.size()) return;
+    m.length_index = 0;
+    ++variant_;
+    step_ = 0;
 }
 
 int Trainer::Step(int steps) {
     int done = 0;
     while (done < steps && !Done() && !Cancelled()) {
+        if (step_ >= settings_.steps) {
+            MeasureOneBatch(); // the variant is trained: one batch of its measurement, no more
+            return done;
+        }
         const std::size_t v = static_cast<std::size_t>(variant_);
         TinyTransformer<float>& model = models_[v];
         VariantCurves& curves = curves_[v];
@@ -247,11 +271,6 @@ int Trainer::Step(int steps) {
         if (step_ % settings_.eval_every == 0 || step_ == settings_.steps) {
             curves.accuracy_steps.push_back(step_);
             curves.accuracy.push_back(Accuracy(model, settings_.train_len, 1));
-        }
-        if (step_ >= settings_.steps) {
-            Measure(variant_);
-            ++variant_;
-            step_ = 0;
         }
     }
     return done;

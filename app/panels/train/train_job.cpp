@@ -20,6 +20,7 @@ struct TrainJob::Work {
     }
     std::vector<std::unique_ptr<Trainer>> trainers;
     TrainRun run;
+    std::size_t next = 0; ///< the variant whose turn it is
 };
 
 TrainJob::TrainJob() = default;
@@ -62,8 +63,8 @@ void TrainJob::Advance(double budget_seconds) {
     const auto give_back = std::chrono::steady_clock::now() +
                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                std::chrono::duration<double>(budget_seconds));
-    // At least one round per frame, however short the slice, so a run always moves on.
-    while (Round(*sliced_))
+    // At least one step per frame, however short the slice, so a run always moves on.
+    while (StepNext(*sliced_))
         if (std::chrono::steady_clock::now() >= give_back) return;
     sliced_.reset();
 }
@@ -87,27 +88,32 @@ double TrainJob::SecondsLeft() const {
 
 void TrainJob::RunOnWorker(const TrainSettings& settings) {
     Work work(settings);
-    while (Round(work)) {
+    while (StepNext(work)) {
     }
 }
 
-bool TrainJob::Round(Work& work) {
+bool TrainJob::StepNext(Work& work) {
     if (cancel_.load()) {
         running_.store(false);
         return false;
     }
     const TrainSettings& settings = work.run.settings;
     TrainRun& run = work.run;
-    bool all_done = true;
-    for (std::size_t v = 0; v < work.trainers.size() && !cancel_.load(); ++v) {
-        Trainer& trainer = *work.trainers[v];
-        if (!trainer.Done()) {
-            trainer.Step(1);
-            // Done variants keep their result (the attention is computed once).
-            run.variants[v] = VariantResultOf(trainer, 0, run.example);
-        }
-        all_done = all_done && trainer.Done();
+    // The next variant not done, in turn: every curve grows together.
+    const std::size_t count = work.trainers.size();
+    for (std::size_t tried = 0; tried < count && work.trainers[work.next]->Done(); ++tried)
+        work.next = (work.next + 1) % count;
+    const std::size_t v = work.next;
+    work.next = (work.next + 1) % count;
+    Trainer& trainer = *work.trainers[v];
+    if (!trainer.Done()) {
+        trainer.Step(1);
+        // Done variants keep their result (the attention is computed once).
+        run.variants[v] = VariantResultOf(trainer, 0, run.example);
     }
+    bool all_done = true;
+    for (const auto& each : work.trainers)
+        all_done = all_done && each->Done();
     // Counted over every variant (a cancel may have cut the round short).
     const double total =
         static_cast<double>(settings.steps) * static_cast<double>(work.trainers.size());

@@ -4,7 +4,7 @@
 // changed. Cancel stops it within one step; destroying the job cancels and joins. The result
 // equals `pelab train`'s for the same settings (each variant has its own deterministic trainer).
 // The browser edition has no threads: there Start only prepares the run, and Advance, called by
-// the frame, takes rounds until its time slice is spent (the same rounds, so the same result).
+// the frame, takes steps until its time slice is spent (the same steps, so the same result).
 #pragma once
 
 #include "io/train_run.h"
@@ -26,8 +26,9 @@ public:
 
     /// Starts a run of settings (validated by the caller), stopping one that runs.
     void Start(const TrainSettings& settings);
-    /// Where there are no threads (the browser): takes rounds of the run until budget_seconds
-    /// have passed or it ends. Elsewhere the worker does that and this returns at once.
+    /// Where there are no threads (the browser): takes steps of the run until budget_seconds
+    /// have passed or it ends (at least one). Elsewhere the worker does that and this returns
+    /// at once.
     void Advance(double budget_seconds);
     /// Asks the worker to stop after its current step; the snapshot keeps what was done.
     void Cancel() { cancel_.store(true); }
@@ -47,9 +48,10 @@ public:
 
 private:
     struct Work; ///< the run in progress: one trainer per variant and the result so far
-    /// One round: a step of each variant not done, then the snapshot. False once every variant
-    /// is done or the job was cancelled (and then marks the job stopped).
-    bool Round(Work& work);
+    /// One step of the next variant not done (the variants take turns), then the snapshot.
+    /// False once every variant is done or the job was cancelled (and then marks the job
+    /// stopped).
+    bool StepNext(Work& work);
     void RunOnWorker(const TrainSettings& settings); ///< the worker thread's whole run
     std::thread thread_;
     std::unique_ptr<Work> sliced_; ///< the run Advance steps, where there are no threads

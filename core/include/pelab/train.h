@@ -88,8 +88,11 @@ class Trainer {
 public:
     explicit Trainer(const TrainSettings& settings);
     /// Trains up to `steps` more steps (the variants one after another, each to
-    /// settings.steps, then the final measurement of each); returns the steps done. Stops early
-    /// once Cancel() was called (from any thread).
+    /// settings.steps, then the final measurement of each); returns the training steps done.
+    /// The final measurement (eval_batches batches at each test length) is taken one batch per
+    /// call, and a call that takes one returns after it: a caller stepping between frames (the
+    /// browser's Train panel) never waits for a whole measurement. The numbers do not depend on
+    /// how the calls are sliced. Stops early once Cancel() was called (from any thread).
     int Step(int steps);
     bool Done() const;
     bool Cancelled() const { return cancelled_.load(); }
@@ -105,13 +108,28 @@ public:
     double Accuracy(const TinyTransformer<float>& model, int length, int batches) const;
 
 private:
-    void Measure(int variant);
+    /// The next batch of the final measurement of the variant being trained; after the last
+    /// batch of the last length, moves on to the next variant.
+    void MeasureOneBatch();
+    /// Scores one fresh batch of `length` from random: right answers and answers counted.
+    void ScoreBatch(const TinyTransformer<float>& model, int length, std::mt19937_64& random,
+                    long* right, long* scored) const;
+    /// The measurement's sequences are seeded by the length alone: every variant, and every
+    /// point of a curve, is measured on the same sequences.
+    std::uint64_t LengthSeed(int length) const;
     TrainSettings settings_;
     std::vector<TinyTransformer<float>> models_;
     std::vector<AdamW<float>> optimizers_;
     std::vector<std::mt19937_64> streams_;
     std::vector<VariantCurves> curves_;
     int variant_ = 0, step_ = 0; ///< the variant being trained, its steps done
+    /// The final measurement in progress: the test length, the batch, the counts so far.
+    struct Measuring {
+        std::size_t length_index = 0;
+        int batch = 0;
+        std::mt19937_64 random;
+        long right = 0, scored = 0;
+    } measuring_;
     std::atomic<bool> cancelled_{false};
 };
 

@@ -1,0 +1,150 @@
+#!/usr/bin/python3
+"""The browser edition measured beside the desktop, for docs/web.md (scripts/web_report.sh runs it).
+
+For every panel, presented alone at 1024×768 (text ×1 and ×2):
+  - the page in headless Chromium (SwiftShader's WebGL 2) and `pelab screenshot` of the same
+    scene and size: the share of pixels that differ by more than 8 % of full scale
+    (ImageMagick's compare -fuzz 8%), and the widget rectangles both report (the page through
+    ?rects, the desktop window through --widget-rects): how far the furthest one moved;
+  - the CPU time per frame while pos A and the pair move every frame, median over 200 frames:
+    the page with ?bench, the desktop with `pelab --bench-frames 300`, both at 1280×800.
+Also the download's size (each file gzip -9) and the first frame's time after page load, cold
+(a new browser profile) and warm, median of 5.
+Usage: web_report.py SITE PELAB OUT_DIR     (prints a Markdown report; pictures in OUT_DIR)"""
+import base64
+import gzip
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_web as web  # noqa: E402  (the same browser, server and hooks as the test)
+
+site, pelab, out = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(out, exist_ok=True)
+panels = [line.split()[0] for line in subprocess.run(
+    [pelab, "panels"], check=True, capture_output=True, text=True).stdout.splitlines()
+    if line.strip() and not line.startswith(" ")]
+
+
+def link(scene):
+    return "#scene=" + base64.urlsafe_b64encode(json.dumps(scene).encode()).decode().rstrip("=")
+
+
+def store_settings(driver, font_scale):
+    """Text size for the next load, as the page keeps it (local storage)."""
+    driver.execute_script(
+        "Module.pelabSession = 0; localStorage.setItem('pelab.settings', arguments[0])",
+        "[PELab][View]\nTheme=dark\nFontScale=%g\n" % font_scale)
+
+
+def desktop_rects(scene_path, font_scale):
+    """The desktop window's widget rectangles for the scene, in a 1024×768 Xvfb screen."""
+    with tempfile.TemporaryDirectory() as folder:
+        rects = os.path.join(folder, "rects.json")
+        env = dict(os.environ, XDG_CONFIG_HOME=folder)
+        process = subprocess.Popen(
+            ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", pelab, "--scene", scene_path,
+             "--font-scale", str(font_scale), "--widget-rects", rects], env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(4)
+        os.killpg(process.pid, 15)
+        process.wait()
+        with open(rects) as f:
+            return json.load(f)
+
+
+def differing_share(a, b):
+    result = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", a, b, "null:"],
+                            capture_output=True, text=True)
+    return float(result.stderr.split()[0]) / (1024 * 768)
+
+
+base = web.serve(os.path.abspath(site))
+address = base + "index.html"
+rows = []
+driver = web.browser()
+try:
+    web.open_page(driver, address)
+    for scale in (1, 2):
+        for panel in panels:
+            scene = {"presented_panel": panel}
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                json.dump(scene, f)
+                scene_path = f.name
+            store_settings(driver, scale)
+            web.viewport(driver, 1024, 768)
+            web.open_page(driver, address + "?rects" + link(scene))
+            time.sleep(1.5)
+            page_png = os.path.join(out, "web-%s-x%d.png" % (panel, scale))
+            driver.save_screenshot(page_png)
+            page_rects = web.page(driver)["widget_rects"]
+            desk_png = os.path.join(out, "desktop-%s-x%d.png" % (panel, scale))
+            subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", pelab, "screenshot",
+                            "--scene", scene_path, "--size", "1024x768", "--font-scale",
+                            str(scale), "--theme", "dark", "--out", desk_png], check=True,
+                           capture_output=True)
+            desk_rects = desktop_rects(scene_path, scale)
+            shared = sorted(set(page_rects) & set(desk_rects))
+            moved = max((max(abs(p - d) for p, d in zip(page_rects[n], desk_rects[n]))
+                         for n in shared), default=0.0)
+            row = {"panel": panel, "scale": scale, "pixels": differing_share(page_png, desk_png),
+                   "widgets": len(shared), "only_one_side": len(set(page_rects) ^ set(desk_rects)),
+                   "moved_px": moved}
+            if scale == 1:
+                store_settings(driver, 1)
+                web.viewport(driver, 1280, 800)
+                web.open_page(driver, address + "?bench" + link(scene))
+                time.sleep(5)
+                frames = web.page(driver)["frame_cpu_ms"][30:230]
+                row["page_ms"] = statistics.median(frames)
+                bench = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", pelab,
+                                        "--scene", scene_path, "--bench-frames", "300"],
+                                       check=True, capture_output=True, text=True).stdout
+                row["desktop_ms"] = float(re.search(r"CPU time per frame \(ms\): median ([0-9.]+)",
+                                                    bench).group(1))
+            os.unlink(scene_path)
+            rows.append(row)
+            print(json.dumps(row), file=sys.stderr, flush=True)
+finally:
+    driver.quit()
+
+# Load: a new profile each time is a first visit (nothing cached); then the same page again.
+cold, warm = [], []
+for _ in range(5):
+    driver = web.browser()
+    try:
+        cold.append(web.open_page(driver, address))
+        warm.append(web.open_page(driver, address))
+    finally:
+        driver.quit()
+
+sizes = {}
+for name in sorted(os.listdir(site)):
+    with open(os.path.join(site, name), "rb") as f:
+        data = f.read()
+    sizes[name] = (len(data), len(gzip.compress(data, 9)))
+
+print("| file | bytes | gzip -9 |\n|---|---:|---:|")
+for name, (raw, packed) in sizes.items():
+    print("| %s | %d | %d |" % (name, raw, packed))
+print("| **all** | %d | **%d** (%.2f MB) |" % (sum(r for r, _ in sizes.values()),
+                                              sum(p for _, p in sizes.values()),
+                                              sum(p for _, p in sizes.values()) / 1e6))
+print("\nFirst frame after page load, median of 5: %.2f s on a first visit (min %.2f, max %.2f), "
+      "%.2f s again (cached)." % (statistics.median(cold), min(cold), max(cold),
+                                  statistics.median(warm)))
+print("\n| panel | text | pixels differing > 8 % | widgets compared | furthest moved (px) |"
+      " page CPU/frame (ms) | desktop (ms) | ratio |\n|---|---|---:|---:|---:|---:|---:|---:|")
+for row in rows:
+    timing = ("| %.2f | %.2f | %.2f× " % (row["page_ms"], row["desktop_ms"],
+                                          row["page_ms"] / row["desktop_ms"])
+              if "page_ms" in row else "| | | ")
+    print("| %s | ×%d | %.2f %% | %d (+%d on one side) | %.1f %s|" % (
+        row["panel"], row["scale"], 100 * row["pixels"], row["widgets"], row["only_one_side"],
+        row["moved_px"], timing))
