@@ -12,8 +12,10 @@ foreach(input IN LISTS INPUTS)
     if(GLSL_ES)
         # WebGL 2 (the browser edition): GLSL ES 3.00, which also asks for the precision the
         # desktop's GLSL 3.30 has by default. Nothing else in the shaders differs.
+        # GLSL ES wants the version line first, before the file's opening comment.
         file(READ ${input} text)
-        string(REPLACE "#version 330 core" "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;" text "${text}")
+        string(REPLACE "#version 330 core\n" "" text "${text}")
+        set(text "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n${text}")
         file(WRITE ${OUTPUT}.glsl "${text}")
         file(READ ${OUTPUT}.glsl hex HEX)
     else()

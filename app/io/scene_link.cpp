@@ -8,8 +8,9 @@ namespace {
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-// The fields the viewer keeps as their own: a link never changes how a student reads the screen.
-constexpr std::array<const char*, 2> kKeptOut = {"theme", "font_scale"};
+// The fields the viewer keeps as their own (as Reset all keeps them): a link never changes how a
+// student reads the screen, nor the beginner or advanced mode they chose.
+constexpr std::array<const char*, 3> kKeptOut = {"theme", "font_scale", "mode"};
 
 int SextetOf(char c) {
     if (c >= 'A' && c <= 'Z') return c - 'A';

@@ -23,7 +23,7 @@ std::string Base64UrlEncode(const std::string& bytes);
 bool Base64UrlDecode(const std::string& text, std::string* bytes);
 
 /// The fields of scene whose values differ from defaults (a field defaults lack counts as
-/// different), without the ones in `kept_out` (theme and text size: the viewer's own).
+/// different), without theme, text size and mode: the viewer's own.
 nlohmann::json SceneDifference(const nlohmann::json& scene, const nlohmann::json& defaults);
 
 /// "#scene=" and the encoded difference; "" and *why when it is longer than the limit.

@@ -221,9 +221,22 @@ void ApplyNewFragment(WebSession& session) {
         if (!why.empty()) session.app.notice = why;
         return;
     }
-    if (const std::string error = session.app.scene.Apply(text); !error.empty()) {
-        session.app.notice =
-            "the link's scene was not applied: " + error + "; the default scene is shown";
+    // The link holds what differs from the defaults: the scene is the defaults with it on top,
+    // applied at once (all or nothing, by the scene reader), so a link pasted mid-session shows
+    // its scene, not a mix with what was on screen. The student's typed text is guarded as
+    // when a file is opened.
+    App& app = session.app;
+    nlohmann::json linked;
+    std::string error = ParseJsonInput(text, &linked);
+    if (error.empty() && !linked.is_object()) error = app.scene.Check(linked);
+    if (error.empty()) {
+        nlohmann::json scene = app.defaults;
+        for (const auto& [key, value] : linked.items())
+            scene[key] = value;
+        error = app.scene.ApplyDocument(app.GuardStudentWork(std::move(scene)));
+    }
+    if (!error.empty()) {
+        app.notice = "the link's scene was not applied: " + error + "; the default scene is shown";
         return;
     }
     session.link = fragment;

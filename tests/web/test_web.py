@@ -20,6 +20,10 @@ through chromedriver (python3-selenium), and checks what a class would do with i
     mouse (as tests/e2e/test_train.sh does on the desktop), and the page keeps drawing;
   - the one-file page (--single FILE, scripts/web.sh --single-file) opens from file://, a link
     included;
+  - the GPU heatmaps (WebGL 2 shaders) draw the desktop's picture: the PE matrix and the
+    similarity map presented at 1024×768 differ from `pelab screenshot` of the same scene in
+    under 2 % of the pixels (by more than 8 % of full scale: SwiftShader and Mesa round
+    differently at edges; a shader that fails differs in most of the plot);
   - a browser without WebGL 2 shows a plain message, not a blank page.
 Usage: test_web.py SITE PELAB [--first-frame-limit S] [--timings FILE] [--single FILE]
 Exits 0 when every check passes; prints one line per check."""
@@ -378,6 +382,32 @@ def main():
               "%d frames, the slowest %.0f ms" % (len(frames), slow))
         verdict = desktop_train_check(train)
         check("the verdict reads both variants", verdict, json.dumps(train.get("claims"))[:200])
+    finally:
+        driver.quit()
+
+    # The GPU pictures: the page's screenshot against the desktop's, same scene and size.
+    driver = browser()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for name, scene in [("PE matrix", {"presented_panel": "heatmap"}),
+                                ("similarity", {"presented_panel": "heatmap",
+                                                "heatmap_similarity": True})]:
+                scene_path = os.path.join(folder, "scene.json")
+                with open(scene_path, "w") as f:
+                    json.dump(scene, f)
+                open_page(driver, address + link_of(json.dumps(scene)))
+                time.sleep(1)
+                page_png, desk_png = (os.path.join(folder, n) for n in ("page.png", "desk.png"))
+                driver.save_screenshot(page_png)
+                subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", args.pelab,
+                                "screenshot", "--scene", scene_path, "--size", "1024x768",
+                                "--theme", "dark", "--out", desk_png], check=True,
+                               capture_output=True)
+                compared = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", page_png,
+                                           desk_png, "null:"], capture_output=True, text=True)
+                share = float(compared.stderr.split()[0]) / (1024 * 768)
+                check("the %s heatmap draws the desktop's picture" % name, share < 0.02,
+                      "%.1f %% of the pixels differ" % (100 * share))
     finally:
         driver.quit()
 

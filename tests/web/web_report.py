@@ -9,7 +9,7 @@ For every panel, presented alone at 1024×768 (text ×1 and ×2):
   - the CPU time per frame while pos A and the pair move every frame, median over 200 frames:
     the page with ?bench, the desktop with `pelab --bench-frames 300`, both at 1280×800.
 Also the download's size (each file gzip -9) and the first frame's time after page load, cold
-(a new browser profile) and warm, median of 5.
+(a new browser profile) and warm, median of 3.
 Usage: web_report.py SITE PELAB OUT_DIR     (prints a Markdown report; pictures in OUT_DIR)"""
 import base64
 import gzip
@@ -43,17 +43,32 @@ def store_settings(driver, font_scale):
         "[PELab][View]\nTheme=dark\nFontScale=%g\n" % font_scale)
 
 
+def start_x(display, size):
+    """An X server for the desktop's windows, for the whole report (xvfb-run per call is slow)."""
+    server = subprocess.Popen(["Xvfb", display, "-screen", "0", size + "x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    return server
+
+
+SMALL, LARGE = ":97", ":98"  # a 1024×768 screen (the window fits it) and a 1920×1080 one
+servers = [start_x(SMALL, "1024x768"), start_x(LARGE, "1920x1080")]
+
+
+def on(display):
+    return dict(os.environ, DISPLAY=display)
+
+
 def desktop_rects(scene_path, font_scale):
-    """The desktop window's widget rectangles for the scene, in a 1024×768 Xvfb screen."""
+    """The desktop window's widget rectangles for the scene, in a 1024×768 screen."""
     with tempfile.TemporaryDirectory() as folder:
         rects = os.path.join(folder, "rects.json")
-        env = dict(os.environ, XDG_CONFIG_HOME=folder)
+        env = dict(on(SMALL), XDG_CONFIG_HOME=folder)
         process = subprocess.Popen(
-            ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", pelab, "--scene", scene_path,
-             "--font-scale", str(font_scale), "--widget-rects", rects], env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(4)
-        os.killpg(process.pid, 15)
+            [pelab, "--scene", scene_path, "--font-scale", str(font_scale), "--widget-rects",
+             rects], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(2.5)
+        process.terminate()
         process.wait()
         with open(rects) as f:
             return json.load(f)
@@ -85,10 +100,9 @@ try:
             driver.save_screenshot(page_png)
             page_rects = web.page(driver)["widget_rects"]
             desk_png = os.path.join(out, "desktop-%s-x%d.png" % (panel, scale))
-            subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", pelab, "screenshot",
-                            "--scene", scene_path, "--size", "1024x768", "--font-scale",
-                            str(scale), "--theme", "dark", "--out", desk_png], check=True,
-                           capture_output=True)
+            subprocess.run([pelab, "screenshot", "--scene", scene_path, "--size", "1024x768",
+                            "--font-scale", str(scale), "--theme", "dark", "--out", desk_png],
+                           check=True, capture_output=True, env=on(LARGE))
             desk_rects = desktop_rects(scene_path, scale)
             shared = sorted(set(page_rects) & set(desk_rects))
             moved = max((max(abs(p - d) for p, d in zip(page_rects[n], desk_rects[n]))
@@ -100,12 +114,12 @@ try:
                 store_settings(driver, 1)
                 web.viewport(driver, 1280, 800)
                 web.open_page(driver, address + "?bench" + link(scene))
-                time.sleep(5)
+                time.sleep(4)
                 frames = web.page(driver)["frame_cpu_ms"][30:230]
                 row["page_ms"] = statistics.median(frames)
-                bench = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", pelab,
-                                        "--scene", scene_path, "--bench-frames", "300"],
-                                       check=True, capture_output=True, text=True).stdout
+                bench = subprocess.run([pelab, "--scene", scene_path, "--bench-frames", "300"],
+                                       check=True, capture_output=True, text=True,
+                                       env=on(LARGE)).stdout
                 row["desktop_ms"] = float(re.search(r"CPU time per frame \(ms\): median ([0-9.]+)",
                                                     bench).group(1))
             os.unlink(scene_path)
@@ -113,10 +127,12 @@ try:
             print(json.dumps(row), file=sys.stderr, flush=True)
 finally:
     driver.quit()
+    for server in servers:
+        server.terminate()
 
 # Load: a new profile each time is a first visit (nothing cached); then the same page again.
 cold, warm = [], []
-for _ in range(5):
+for _ in range(3):
     driver = web.browser()
     try:
         cold.append(web.open_page(driver, address))
@@ -136,7 +152,7 @@ for name, (raw, packed) in sizes.items():
 print("| **all** | %d | **%d** (%.2f MB) |" % (sum(r for r, _ in sizes.values()),
                                               sum(p for _, p in sizes.values()),
                                               sum(p for _, p in sizes.values()) / 1e6))
-print("\nFirst frame after page load, median of 5: %.2f s on a first visit (min %.2f, max %.2f), "
+print("\nFirst frame after page load, median of 3: %.2f s on a first visit (min %.2f, max %.2f), "
       "%.2f s again (cached)." % (statistics.median(cold), min(cold), max(cold),
                                   statistics.median(warm)))
 print("\n| panel | text | pixels differing > 8 % | widgets compared | furthest moved (px) |"
