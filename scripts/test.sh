@@ -30,8 +30,9 @@ echo "== Browser edition (scripts/web.sh, then tests/web/test_web.py in headless
 web_status=0
 # The first frame's 2 s (docs/web.md) is measured by scripts/web_report.sh on a quiet machine;
 # here, with the suite's load around it, the test allows twice that.
-{ scripts/web.sh && /usr/bin/python3 tests/web/test_web.py build-web/site build/bin/pelab \
-    --first-frame-limit 4; } 2>&1 | tee build/web.log || web_status=$?
+{ scripts/web.sh --single-file && /usr/bin/python3 tests/web/test_web.py build-web/site \
+    build/bin/pelab --first-frame-limit 4 --single build-web/pelab.html; } 2>&1 | tee build/web.log ||
+    web_status=$?
 
 echo "== Sanitizer build (ASan + UBSan)"
 scripts/build.sh "$root/build-sanitize" -DPELAB_SANITIZE=ON

@@ -14,7 +14,9 @@ through chromedriver (python3-selenium), and checks what a class would do with i
   - a malformed link shows a message and the default scene;
   - keys: the arrows move pos A and the pair, F1 opens the key list, a lesson dropped on the
     page starts, and PageDown / PageUp move between its steps;
-  - Ctrl+S saves the scene as a download that reads back as the same scene;
+  - Ctrl+S saves the scene as a download that reads back as the same scene; File → Export as
+    PNG (clicked with the mouse) downloads a 1024×768 picture that the desktop opens as its
+    scene;
   - the settings (text size) outlive a reload, through the browser's local storage;
   - the Train panel trains in slices between frames, from its own controls clicked with the
     mouse (as tests/e2e/test_train.sh does on the desktop), and the page keeps drawing;
@@ -330,6 +332,34 @@ def main():
             saved = json.loads(downloads[0][1])
             check("the download is the scene", saved.get("d_model") == 64 and
                   saved.get("pos_a") == 7, downloads[0][1][:200])
+
+        # File → Export as PNG, through the menu, at 1024×768: a download the desktop reads.
+        open_page(driver, base + "index.html?rects" +
+                  link_of('{"presented_panel": "waves", "pos_a": 9}'))
+        driver.execute_script("""window.downloads = [];
+            Module.onPelabDownload = (name, bytes) => {
+                let text = ''; for (const b of bytes) text += String.fromCharCode(b);
+                window.downloads.push([name, btoa(text)]); };""")
+        click(driver, "menu.file")
+        click(driver, "file.export_png")
+        click(driver, "export.size1")
+        click(driver, "export.choose")
+        time.sleep(1.5)
+        downloads = driver.execute_script("return window.downloads")
+        check("Export as PNG gives one download", len(downloads) == 1,
+              json.dumps(page(driver))[:300])
+        if downloads:
+            with tempfile.NamedTemporaryFile(suffix=".png") as png:
+                png.write(base64.b64decode(downloads[0][1]))
+                png.flush()
+                header = open(png.name, "rb").read(24)
+                size = (int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big"))
+                check("the PNG is 1024×768", header[:8] == b"\x89PNG\r\n\x1a\n" and
+                      size == (1024, 768), repr(header[:8]) + " " + str(size))
+                reopened = desktop_readouts(args.pelab, png.name)
+                check("the desktop opens the PNG as its scene",
+                      reopened["presented_panel"] == "waves" and reopened["pos_a"] == 9,
+                      json.dumps({k: reopened.get(k) for k in ("presented_panel", "pos_a")}))
 
         # The settings outlive a reload (local storage).
         open_page(driver, address)
