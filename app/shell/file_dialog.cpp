@@ -169,6 +169,12 @@ void FileDialog::StartBrowserChooser() {
         fs::create_directories(kDownloadFolder, ignored);
         return;
     }
+    // PE Lab's own dialog first: it lists the lessons, scenes and runs the page carries, and
+    // its "From your computer…" opens the browser's picker (PickFromComputer).
+    OpenBuiltin(request_);
+}
+
+void FileDialog::PickFromComputer() {
     BrowserPickFile(request_.extensions);
     browser_picking_ = true;
 }
@@ -562,6 +568,15 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
         ImGui::CloseCurrentPopup();
     }
     frame.Record("file.cancel");
+    if (kInBrowser && !request_.save && builtin_open_) {
+        ImGui::SameLine();
+        if (ImGui::Button("From your computer…")) {
+            PickFromComputer();
+            builtin_open_ = false;
+            ImGui::CloseCurrentPopup();
+        }
+        frame.Record("file.from_computer");
+    }
     if (!builtin_open_) {
         ImGui::EndPopup();
         return false;

@@ -75,9 +75,12 @@ public:
 
 private:
     void StartChooser(const std::string& program);
-    /// The browser edition: the browser's picker to open; a download of the suggested name to
-    /// save (shell/browser_files.h).
+    /// The browser edition: PE Lab's own dialog over the page's files to open (with a button
+    /// for the browser's picker); a download of the suggested name to save
+    /// (shell/browser_files.h).
     void StartBrowserChooser();
+    /// The browser's file picker, for a file on the student's computer.
+    void PickFromComputer();
     /// The note shown while a chooser is up, with Cancel.
     void DrawWaitingNote(FrameContext& frame, const std::string& chooser);
     /// Reads what the child printed; once it has exited, returns true and its exit status.

@@ -14,6 +14,9 @@ through chromedriver (python3-selenium), and checks what a class would do with i
   - a malformed link shows a message and the default scene;
   - keys: the arrows move pos A and the pair, F1 opens the key list, a lesson dropped on the
     page starts, and PageDown / PageUp move between its steps;
+  - File → Open shows the page's own files (a shipped lesson opens by its path) and From your
+    computer… opens the browser's picker, answered through the DevTools protocol; the file
+    chosen opens, and Open recent still has it after a reload;
   - Ctrl+S saves the scene as a download that reads back as the same scene; File → Export as
     PNG (clicked with the mouse) downloads a 1024×768 picture that the desktop opens as its
     scene;
@@ -85,6 +88,8 @@ def browser(webgl=True):
         options.add_argument(argument)
     if not webgl:
         options.add_argument("--disable-3d-apis")
+    # The DevTools events: the file picker's opening (see pick_file).
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     viewport(driver, 1024, 768)
     return driver
@@ -197,6 +202,22 @@ def type_text(driver, text):
     chord(driver, Keys.CONTROL, "a")
     ActionChains(driver).send_keys(text).perform()
     press(driver, Keys.ENTER)
+
+
+def pick_file(driver, path):
+    """Answers the browser's file picker, which the page has just opened, with path: what a
+    person choosing the file does, through the DevTools protocol (headless Chromium shows no
+    picker; the page's input element gets the file and its change event)."""
+    for _ in range(20):
+        for entry in driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message["method"] == "Page.fileChooserOpened":
+                driver.execute_cdp_cmd("DOM.setFileInputFiles", {
+                    "files": [path], "backendNodeId": message["params"]["backendNodeId"]})
+                time.sleep(1)
+                return True
+        time.sleep(0.1)
+    return False
 
 
 def drop_file(driver, name, text):
@@ -360,6 +381,44 @@ def main():
                 check("the desktop opens the PNG as its scene",
                       reopened["presented_panel"] == "waves" and reopened["pos_a"] == 9,
                       json.dumps({k: reopened.get(k) for k in ("presented_panel", "pos_a")}))
+
+        # File → Open: PE Lab's own dialog over the page's files (a shipped lesson opens by
+        # its path; the dialog starts in the last file's folder, so the path is absolute), and
+        # From your computer… for the browser's picker.
+        open_page(driver, base + "index.html?rects")
+        chord(driver, Keys.CONTROL, "o")
+        time.sleep(1)  # the dialog opens with the keyboard in its path field
+        type_text(driver, "/pelab/lessons/why-positions.json")
+        deadline = time.time() + 5
+        while not state(driver)["readouts"].get("lesson") and time.time() < deadline:
+            time.sleep(0.2)
+        lesson = state(driver)["readouts"].get("lesson") or {}
+        check("File → Open lists the page's files: a shipped lesson opens",
+              lesson.get("step") == 1 and "why-positions" in lesson.get("path", ""),
+              json.dumps(lesson)[:200] + " " + page(driver)["notice"])
+        driver.execute_cdp_cmd("Page.enable", {})
+        driver.execute_cdp_cmd("Page.setInterceptFileChooserDialog", {"enabled": True})
+        driver.get_log("performance")  # what came before
+        with tempfile.TemporaryDirectory() as folder:
+            chosen = os.path.join(folder, "from-my-laptop.json")
+            with open(chosen, "w") as f:
+                f.write('{"d_model": 96, "pos_a": 11}')
+            chord(driver, Keys.CONTROL, "o")
+            click(driver, "file.from_computer")
+            check("From your computer… opens the browser's file picker",
+                  pick_file(driver, chosen), "no Page.fileChooserOpened event")
+        got = state(driver)
+        check("the file chosen in the picker opens", got["d_model"] == 96 and got["pos_a"] == 11,
+              "d_model %r, pos_a %r; %s" % (got["d_model"], got["pos_a"], page(driver)["notice"]))
+        # Open recent keeps the chosen file's bytes: after a reload it is there again.
+        open_page(driver, base + "index.html")
+        recent = page(driver)["recent_files"]
+        kept = driver.execute_script(
+            "try { return Module.FS.readFile(arguments[0], {encoding: 'utf8'}); }"
+            " catch (e) { return null; }", "/uploads/from-my-laptop.json")
+        check("Open recent still has the chosen file after a reload",
+              "/uploads/from-my-laptop.json" in recent and kept == '{"d_model": 96, "pos_a": 11}',
+              "%r, %r" % (recent, kept))
 
         # The settings outlive a reload (local storage).
         open_page(driver, address)
