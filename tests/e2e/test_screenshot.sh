@@ -26,8 +26,10 @@ done
 e2e_note "panels: $panels; themes: dark light high-contrast"
 # A figure reopens as its scene: ImageMagick sees the text chunk, and the scene in it presents
 # the panel it shows, in its theme.
-identify -verbose "$SHOTS/screenshot_order_light.png" | grep -q 'pelab-scene:' ||
-    e2e_fail "the PNG carries no pelab-scene text chunk"
+# (identify's whole output first: grep -q stops reading at the first match, and under pipefail
+# identify's SIGPIPE on its remaining lines failed the check now and then.)
+described=$(identify -verbose "$SHOTS/screenshot_order_light.png")
+grep -q 'pelab-scene:' <<<"$described" || e2e_fail "the PNG carries no pelab-scene text chunk"
 read -r presented theme < <("$PELAB" readouts --scene "$SHOTS/screenshot_order_light.png" |
     /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["presented_panel"], d["theme"])')
 [[ "$presented $theme" == "order light" ]] || e2e_fail "figure reopened as '$presented $theme', not 'order light'"
