@@ -27,7 +27,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -127,13 +126,6 @@ std::string TakeText(char* text) {
     return out;
 }
 
-std::string ReadWholeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return bytes.str();
-}
-
 } // namespace
 
 namespace pelab {
@@ -200,10 +192,8 @@ void KeepRecentFiles(WebSession& session) {
             StorageRemove((kRecentFileKey + kept).c_str());
     std::vector<std::string> now;
     for (const std::string& path : recent) {
-        std::error_code error;
-        const auto size = std::filesystem::file_size(path, error);
-        if (error || size > kMaxKeptFileBytes) continue;
-        const std::string bytes = ReadWholeFile(path);
+        std::string bytes;
+        if (!ReadInputFile(path, kMaxKeptFileBytes, &bytes).empty()) continue;
         // Local storage holds text: a PNG figure is kept only while the page is open.
         if (bytes.find('\0') != std::string::npos) continue;
         if (StorageSet((kRecentFileKey + path).c_str(), bytes.c_str())) now.push_back(path);

@@ -18,8 +18,9 @@ namespace pelab {
 
 namespace {
 
-// Where training shares the frame (the browser edition), the part of each frame it takes: at
-// 30 ms the page still draws ~25 frames a second while the curves grow.
+// Where training shares the frame (the browser edition), the part of each frame it takes. A step
+// cannot be cut (~0.1 s in the page at the default size), so the page draws a frame between
+// steps: 8 to 15 frames a second while the curves grow (docs/web.md).
 constexpr double kTrainSliceSeconds = 0.030;
 constexpr const char* kViews[3] = {"curves", "length", "attention"};
 constexpr const char* kViewTitles[3] = {"Curves", "Length", "Attention"};
@@ -128,7 +129,7 @@ bool TrainPanel::StartTraining() {
 void TrainPanel::Draw(FrameContext& frame) {
     // The worker's latest snapshot, copied only when it changed. Running is read first: the
     // worker publishes its last snapshot before it stops, so the frame after the one that saw
-    // it running copies that last one. Without threads (the browser) the run takes its rounds
+    // it running copies that last one. Without threads (the browser) the run takes its steps
     // here, in a slice of each frame that leaves the page responsive.
     job.Advance(kTrainSliceSeconds);
     const bool running = job.Running();
