@@ -36,8 +36,11 @@ set(STB_INCLUDE_DIR ${PELAB_WEB_STAGING}/include)
 # No threads in the page: what runs on a thread on the desktop runs between frames here.
 add_library(pelab_no_threads INTERFACE)
 add_library(Threads::Threads ALIAS pelab_no_threads)
-# C++ exceptions carry the readers' messages (a bad file is a message, never an abort). WebAssembly
-# SIMD (Chrome and Edge 91, Firefox 89, Safari 16.4 and later): training steps 2.3 times faster
-# (121 against 275 ms a step here; docs/web.md).
-add_compile_options(-fexceptions -msimd128)
-add_link_options(-fexceptions)
+# C++ exceptions carry the readers' messages (a bad file is a message, never an abort). They are
+# WebAssembly's own (-fwasm-exceptions, whose libraries Debian's Emscripten cache has), not
+# Emscripten's JavaScript ones: with those every call that may throw past a destructor went out to
+# JavaScript and back, and frames took up to 1.7 times as long (docs/web.md). WebAssembly SIMD:
+# training steps 2.3 times faster (121 against 275 ms a step here). Both: Chrome and Edge 95,
+# Firefox 100, Safari 16.4 and later (shell.html says so to an older browser).
+add_compile_options(-fwasm-exceptions -msimd128)
+add_link_options(-fwasm-exceptions)
