@@ -108,7 +108,8 @@ EM_JS(void, PublishSession, (void* session), { Module.pelabSession = session; })
 
 EM_JS(void, MarkFirstFrame, (), { Module.pelabFirstFrame = performance.now(); });
 
-// The address's query: "?bench" and "?rects" (below) are for the measurements and the tests.
+// The address's query: "?bench", "?rects" and "?onframe" (below) are for the measurements
+// and the tests.
 EM_JS(char*, PageQuery, (), { return allocateUTF8(window.location.search || ""); });
 // clang-format on
 
@@ -375,6 +376,10 @@ int main() {
     const std::string query = TakeText(PageQuery());
     session->bench = query.find("bench") != std::string::npos;
     app.recorder.enabled = query.find("rects") != std::string::npos;
+    // Heavy results (the rotation curves, the alternatives' checks, the heatmap's table) are
+    // computed between frames, the page's stand-in for the desktop's thread (widgets/cached.h);
+    // "?onframe" computes them on the frame instead, for docs/web.md's comparison.
+    app.compute_in_background = query.find("onframe") == std::string::npos;
     ImGui::GetIO().ConfigInputTextCursorBlink = false;
     // A page can close at any moment: the settings are written a second after they change
     // (ImGui's default is five), and as the page goes away (shell.html).

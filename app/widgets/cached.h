@@ -8,7 +8,77 @@
 #include <future>
 #include <utility>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#endif
+
 namespace pelab {
+
+#ifdef __EMSCRIPTEN__
+namespace detail {
+
+/// The browser edition's stand-in for std::async's future: the page has one thread, so the task
+/// runs between two frames (a task of the browser's event loop after the current one,
+/// emscripten_async_call with no delay), and the frame that started it draws the last result, as
+/// a desktop frame does while its thread computes. The same few calls as std::future; wait() runs
+/// the task now if it has not run. A task dropped before it ran (the owner was destroyed) never
+/// runs: the event loop's callback holds only a weak reference.
+template <typename Result> class BetweenFramesTask {
+public:
+    template <typename Compute, typename Key>
+    static BetweenFramesTask Start(Compute compute, const Key& key) {
+        BetweenFramesTask task;
+        task.state_ = std::make_shared<State>();
+        task.state_->run = [compute, key] { return compute(key); };
+        emscripten_async_call(
+            [](void* handle) {
+                const std::unique_ptr<std::weak_ptr<State>> owned(
+                    static_cast<std::weak_ptr<State>*>(handle));
+                if (const std::shared_ptr<State> state = owned->lock()) state->Run();
+            },
+            new std::weak_ptr<State>(task.state_), 0);
+        return task;
+    }
+    bool valid() const { return state_ != nullptr; }
+    bool ready() const { return state_ != nullptr && state_->done; }
+    void wait() {
+        if (state_) state_->Run();
+    }
+    /// The result (or the task's exception, thrown here as std::future::get does).
+    Result get() {
+        wait();
+        const std::shared_ptr<State> state = std::move(state_);
+        if (state->error) std::rethrow_exception(state->error);
+        return std::move(*state->result);
+    }
+
+private:
+    struct State {
+        std::function<Result()> run;
+        std::optional<Result> result;
+        std::exception_ptr error;
+        bool done = false;
+        void Run() {
+            if (done) return;
+            done = true;
+            // An exception must not leave the event loop's callback (it would stop the page).
+            try {
+                result = run();
+            } catch (...) {
+                error = std::current_exception();
+            }
+        }
+    };
+    std::shared_ptr<State> state_;
+};
+
+} // namespace detail
+#endif
 
 /// Key: the inputs (a struct with ==, holding every field the computation reads). Result: what
 /// it gives. Get(key, compute) calls compute(key) only when key differs from the last one.
@@ -42,32 +112,35 @@ private:
 /// heavy result (the rotation curves at d 4 096 and K 500: ~70 ms) is computed, and the last
 /// result stays on screen until the new one is ready. The latest request wins: at most one
 /// task runs, and the one after it is for whatever was asked last. compute must be a pure
-/// function of the key (it runs on another thread). Readouts and pictures ask GetNow.
+/// function of the key (it runs on another thread). Readouts and pictures ask GetNow. In the
+/// browser edition the task runs between two frames instead (detail::BetweenFramesTask).
 template <typename Key, typename Result> class BackgroundCached {
 public:
     BackgroundCached() = default;
     BackgroundCached(const BackgroundCached&) = delete;
     BackgroundCached& operator=(const BackgroundCached&) = delete;
-    /// Waits for a running task (its result is dropped).
+    /// Waits for a running task (its result is dropped); in the page a task not yet run is
+    /// dropped.
     ~BackgroundCached() {
+#ifndef __EMSCRIPTEN__
         if (running_.valid()) running_.wait();
+#endif
     }
 
     /// Never blocks. The result for key when it is ready (*current = true); else the last
     /// result computed, for an older key (*current = false; nullptr before the first), having
     /// started key's computation unless another is running.
     template <typename Compute> const Result* Get(const Key& key, Compute compute, bool* current) {
-#ifdef __EMSCRIPTEN__
-        // The browser edition has no threads: the result is computed now, on the frame.
-        *current = true;
-        return &GetNow(key, compute);
-#endif
         Collect();
         *current = has_ready_ && ready_key_ == key;
         if (*current) return &ready_;
         if (!running_.valid()) {
             running_key_ = key;
+#ifdef __EMSCRIPTEN__
+            running_ = detail::BetweenFramesTask<Result>::Start(compute, key);
+#else
             running_ = std::async(std::launch::async, compute, key);
+#endif
         }
         return has_ready_ ? &ready_ : nullptr;
     }
@@ -113,16 +186,24 @@ public:
 
 private:
     void Collect() {
+#ifdef __EMSCRIPTEN__
+        if (!running_.ready()) return;
+#else
         if (!running_.valid() ||
             running_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
             return;
+#endif
         ready_ = running_.get();
         ready_key_ = running_key_;
         has_ready_ = true;
         ++computations_;
     }
 
+#ifdef __EMSCRIPTEN__
+    detail::BetweenFramesTask<Result> running_;
+#else
     std::future<Result> running_;
+#endif
     Key running_key_{};
     Key ready_key_{};
     Result ready_{};
