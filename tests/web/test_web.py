@@ -78,6 +78,13 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def end_headers(self):
+        # A cross-origin isolated page: Chromium then times performance.now() to 5 µs instead of
+        # 100 µs, fine enough for the frame times web_report.py compares (most are under 2 ms).
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
 
 def browser(webgl=True):
     options = Options()
