@@ -102,10 +102,11 @@ def browser(webgl=True):
     return driver
 
 
-def viewport(driver, width, height):
-    """The page's own size in CSS pixels (a headless window's size includes its frame)."""
+def viewport(driver, width, height, pixel_ratio=1):
+    """The page's own size in CSS pixels (a headless window's size includes its frame), on a
+    screen of pixel_ratio device pixels per CSS pixel (2: a HiDPI screen)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        "width": width, "height": height, "deviceScaleFactor": pixel_ratio, "mobile": False})
 
 
 def open_page(driver, address, timeout=30):
@@ -183,8 +184,9 @@ def chord(driver, modifier, key):
     time.sleep(0.25)
 
 
-def click(driver, name, fx=0.5, fy=0.5):
-    """A mouse click on the widget the page reports under name (a page opened with ?rects)."""
+def widget_rect(driver, name):
+    """The rectangle the page reports for the widget under name (a page opened with ?rects), in
+    the canvas's pixels; waits for it to be drawn."""
     deadline = time.time() + 10
     while True:
         rects = page(driver).get("widget_rects", {})
@@ -193,7 +195,14 @@ def click(driver, name, fx=0.5, fy=0.5):
         time.sleep(0.1)
     if name not in rects:
         raise RuntimeError("widget %s never reported its rectangle" % name)
-    x0, y0, x1, y1 = rects[name]
+    return rects[name]
+
+
+def click(driver, name, fx=0.5, fy=0.5):
+    """A mouse click on the widget the page reports under name (a page opened with ?rects)."""
+    # The canvas's pixels are the screen's: devicePixelRatio of them to a CSS pixel.
+    ratio = driver.execute_script("return window.devicePixelRatio")
+    x0, y0, x1, y1 = (v / ratio for v in widget_rect(driver, name))
     x, y = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
     canvas = driver.find_element("id", "canvas")
     size = canvas.size
@@ -394,7 +403,10 @@ def main():
         # From your computer… for the browser's picker.
         open_page(driver, base + "index.html?rects")
         chord(driver, Keys.CONTROL, "o")
-        time.sleep(1)  # the dialog opens with the keyboard in its path field
+        # The dialog opens with the keyboard in its path field (a loaded machine draws slowly:
+        # wait for the field to be drawn).
+        widget_rect(driver, "file.path")
+        time.sleep(0.5)
         type_text(driver, "/pelab/lessons/why-positions.json")
         deadline = time.time() + 5
         while not state(driver)["readouts"].get("lesson") and time.time() < deadline:

@@ -12,7 +12,8 @@ For every panel, presented alone at 1024×768 (text ×1 and ×2):
     compute off the frame: a thread on the desktop, between frames in the page) on the frame.
 Also the download's size (each file gzip -9) and the first frame's time after page load, cold
 (a new browser profile) and warm, median of 3.
-Usage: web_report.py SITE PELAB OUT_DIR     (prints a Markdown report; pictures in OUT_DIR)"""
+Usage: web_report.py SITE PELAB OUT_DIR [--cpu-only]
+(prints a Markdown report; pictures in OUT_DIR; --cpu-only: the CPU table alone)"""
 import base64
 import gzip
 import json
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_web as web  # noqa: E402  (the same browser, server and hooks as the test)
 
 site, pelab, out = sys.argv[1], sys.argv[2], sys.argv[3]
+cpu_only = "--cpu-only" in sys.argv[4:]  # only the CPU table (the pictures take a quarter hour)
 os.makedirs(out, exist_ok=True)
 panels = [line.split()[0] for line in subprocess.run(
     [pelab, "panels"], check=True, capture_output=True, text=True).stdout.splitlines()
@@ -88,7 +90,7 @@ rows = []
 driver = web.browser()
 try:
     web.open_page(driver, address)
-    for scale in (1, 2):
+    for scale in () if cpu_only else (1, 2):
         for panel in panels:
             scene = {"presented_panel": panel}
             with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -146,7 +148,7 @@ finally:
 
 # Load: a new profile each time is a first visit (nothing cached); then the same page again.
 cold, warm = [], []
-for _ in range(3):
+for _ in range(0 if cpu_only else 3):
     driver = web.browser()
     try:
         cold.append(web.open_page(driver, address))
@@ -154,27 +156,28 @@ for _ in range(3):
     finally:
         driver.quit()
 
-sizes = {}
-for name in sorted(os.listdir(site)):
-    with open(os.path.join(site, name), "rb") as f:
-        data = f.read()
-    sizes[name] = (len(data), len(gzip.compress(data, 9)))
+if not cpu_only:
+    sizes = {}
+    for name in sorted(os.listdir(site)):
+        with open(os.path.join(site, name), "rb") as f:
+            data = f.read()
+        sizes[name] = (len(data), len(gzip.compress(data, 9)))
 
-print("| file | bytes | gzip -9 |\n|---|---:|---:|")
-for name, (raw, packed) in sizes.items():
-    print("| %s | %d | %d |" % (name, raw, packed))
-print("| **all** | %d | **%d** (%.2f MB) |" % (sum(r for r, _ in sizes.values()),
-                                              sum(p for _, p in sizes.values()),
-                                              sum(p for _, p in sizes.values()) / 1e6))
-print("\nFirst frame after page load, median of 3: %.2f s on a first visit (min %.2f, max %.2f), "
-      "%.2f s again (cached)." % (statistics.median(cold), min(cold), max(cold),
-                                  statistics.median(warm)))
-print("\n| panel | text | pixels differing > 8 % | widgets compared | furthest moved (px) |"
-      "\n|---|---|---:|---:|---:|")
-for row in rows:
-    print("| %s | ×%d | %.2f %% | %d (+%d on one side) | %.1f |" % (
-        row["panel"], row["scale"], 100 * row["pixels"], row["widgets"], row["only_one_side"],
-        row["moved_px"]))
+    print("| file | bytes | gzip -9 |\n|---|---:|---:|")
+    for name, (raw, packed) in sizes.items():
+        print("| %s | %d | %d |" % (name, raw, packed))
+    print("| **all** | %d | **%d** (%.2f MB) |" % (sum(r for r, _ in sizes.values()),
+                                                  sum(p for _, p in sizes.values()),
+                                                  sum(p for _, p in sizes.values()) / 1e6))
+    print("\nFirst frame after page load, median of 3: %.2f s on a first visit (min %.2f, "
+          "max %.2f), %.2f s again (cached)." % (statistics.median(cold), min(cold), max(cold),
+                                      statistics.median(warm)))
+    print("\n| panel | text | pixels differing > 8 % | widgets compared | furthest moved (px) |"
+          "\n|---|---|---:|---:|---:|")
+    for row in rows:
+        print("| %s | ×%d | %.2f %% | %d (+%d on one side) | %.1f |" % (
+            row["panel"], row["scale"], 100 * row["pixels"], row["widgets"], row["only_one_side"],
+            row["moved_px"]))
 print("\nCPU time per frame at 1280×800, text ×1, while pos A and the pair move every frame "
       "(median of 200 frames, then the median of 3 rounds):\n\n"
       "| panel | page (ms) | desktop (ms) | ratio | page, heavy work on the frame (ms) |"
