@@ -214,10 +214,15 @@ def click(driver, name, fx=0.5, fy=0.5):
 
 
 def type_text(driver, text):
-    """Replaces the focused field's text, as e2e_type does: Ctrl+A, the text, Enter."""
+    """Replaces the focused field's text, as e2e_type does: Ctrl+A, the text, Enter. Enter is
+    held for 0.2 s, as a hand holds it: Dear ImGui 1.86 reads a key's state once a frame, so a
+    press and release within one of SwiftShader's slow frames (40 ms and more here) never reach
+    the text field."""
     chord(driver, Keys.CONTROL, "a")
     ActionChains(driver).send_keys(text).perform()
-    press(driver, Keys.ENTER)
+    time.sleep(0.2)
+    ActionChains(driver).key_down(Keys.ENTER).pause(0.2).key_up(Keys.ENTER).perform()
+    time.sleep(0.25)
 
 
 def pick_file(driver, path):
