@@ -154,7 +154,6 @@ void CandidatesPanel::DrawValues(FrameContext& frame, ImVec2 size) {
 }
 
 void CandidatesPanel::DrawTable(FrameContext& frame, const Table& table) {
-    const CandidateProperties(&properties)[kCandidateCount] = table.properties;
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##properties", kPropertyCount + 1, flags)) return;
@@ -174,7 +173,7 @@ void CandidatesPanel::DrawTable(FrameContext& frame, const Table& table) {
     for (int property = 0; property < kPropertyCount; ++property) {
         need[property + 1] = ImGui::CalcTextSize(headers[property]).x;
         for (int c = 0; c < kCandidateCount; ++c) {
-            const std::string shown = "▲ " + DescribeProperty(property, properties[c], length).text;
+            const std::string shown = "▲ " + table.cells[c][property].text;
             need[property + 1] = std::max(need[property + 1], ImGui::CalcTextSize(shown.c_str()).x);
         }
     }
@@ -230,7 +229,7 @@ void CandidatesPanel::DrawTable(FrameContext& frame, const Table& table) {
             ImGui::SetTooltip("%s: %s", candidate_name(each), candidate_formula(each));
         for (int property = 0; property < kPropertyCount; ++property) {
             ImGui::TableNextColumn();
-            const PropertyCell cell = DescribeProperty(property, properties[c], length);
+            const PropertyCell& cell = table.cells[c][property];
             const Role role = !cell.known ? Role::Muted : cell.ok ? Role::Good : Role::Warning;
             ImGui::TextColored(frame.ColorVec(role), "%s %s",
                                !cell.known ? "·"
@@ -339,12 +338,11 @@ void CandidatesPanel::AddSceneFields(SceneTable& table) {
     for (int c = 0; c < kCandidateCount; ++c)
         ids += std::string(c ? ", " : "") + candidate_id(static_cast<Candidate>(c));
     const std::string doc = "one of " + ids + ": the encoding the candidates panel plots";
-    table.Text("candidates_plot", doc.c_str(), &candidate,
-               [ids](const std::string& text) {
-                   for (int c = 0; c < kCandidateCount; ++c)
-                       if (text == candidate_id(static_cast<Candidate>(c))) return std::string();
-                   return "must be one of " + ids;
-               });
+    table.Text("candidates_plot", doc.c_str(), &candidate, [ids](const std::string& text) {
+        for (int c = 0; c < kCandidateCount; ++c)
+            if (text == candidate_id(static_cast<Candidate>(c))) return std::string();
+        return "must be one of " + ids;
+    });
     table.Integer("candidates_length", "L, the sequence length and table rows", &length,
                   kMinCandidateLength, 4096);
     table.Integer("candidates_positions", "N, positions the table measures", &positions, 16,

@@ -179,9 +179,13 @@ CandidatesPanel::TableInputs CandidatesPanel::TableInputsFor(const AppState& sta
 CandidatesPanel::Table CandidatesPanel::ComputeTable(const TableInputs& inputs) {
     Table table;
     table.inputs = inputs;
-    for (int c = 0; c < kCandidateCount; ++c)
+    for (int c = 0; c < kCandidateCount; ++c) {
         table.properties[c] = candidate_properties(static_cast<Candidate>(c), inputs.settings,
                                                    inputs.positions, inputs.dims, inputs.shift_k);
+        for (int property = 0; property < kPropertyCount; ++property)
+            table.cells[c][property] =
+                DescribeProperty(property, table.properties[c], inputs.settings.length);
+    }
     return table;
 }
 

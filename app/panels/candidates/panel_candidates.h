@@ -21,6 +21,18 @@ namespace pelab {
 
 constexpr int kCandidateShownDims = 4;
 
+/// One property cell of the table: its value as text, whether it passes, and the tooltip that
+/// says how it was measured (exposed for tests).
+struct PropertyCell {
+    std::string text;
+    bool ok = false;
+    bool known = true; ///< false where the test cannot say (too few positions)
+    std::string how;
+};
+constexpr int kPropertyCount = 6;
+const char* PropertyName(int property);
+PropertyCell DescribeProperty(int property, const CandidateProperties& measured, int length);
+
 struct CandidatesPanel : Panel {
     // Own settings (scene fields).
     std::string candidate = "binary"; ///< candidate_id of the one plotted
@@ -48,6 +60,9 @@ struct CandidatesPanel : Panel {
     struct Table {
         TableInputs inputs; ///< what was measured (the legend says it)
         CandidateProperties properties[kCandidateCount];
+        /// Each candidate's properties as the table shows them (DescribeProperty at the
+        /// measured L), described once per table rather than twice a cell every frame.
+        std::array<std::array<PropertyCell, kPropertyCount>, kCandidateCount> cells;
     };
     static Table ComputeTable(const TableInputs& inputs);
     TableInputs TableInputsFor(const AppState& state) const;
@@ -100,18 +115,6 @@ private:
     void DrawDrowning(FrameContext& frame, float width);
     void DrawAliasing(FrameContext& frame, float size);
 };
-
-/// One property cell of the table: its value as text, whether it passes, and the tooltip that
-/// says how it was measured (exposed for tests).
-struct PropertyCell {
-    std::string text;
-    bool ok = false;
-    bool known = true; ///< false where the test cannot say (too few positions)
-    std::string how;
-};
-constexpr int kPropertyCount = 6;
-const char* PropertyName(int property);
-PropertyCell DescribeProperty(int property, const CandidateProperties& measured, int length);
 
 /// The drowning meter's sentence: how ‖PE(pos)‖ compares with ‖embedding‖.
 Explanation DrowningSentence(const char* candidate, double pos, int length, double embedding_norm,
