@@ -12,8 +12,9 @@ For every panel, presented alone at 1024×768 (text ×1 and ×2):
     compute off the frame: a thread on the desktop, between frames in the page) on the frame.
 Also the download's size (each file gzip -9) and the first frame's time after page load, cold
 (a new browser profile) and warm, median of 3.
-Usage: web_report.py SITE PELAB OUT_DIR [--cpu-only]
-(prints a Markdown report; pictures in OUT_DIR; --cpu-only: the CPU table alone)"""
+Usage: web_report.py SITE PELAB OUT_DIR [--cpu-only] [--panels a,b]
+(prints a Markdown report; pictures in OUT_DIR; --cpu-only: the CPU table alone; --panels: only
+those panels)"""
 import base64
 import gzip
 import json
@@ -34,6 +35,10 @@ os.makedirs(out, exist_ok=True)
 panels = [line.split()[0] for line in subprocess.run(
     [pelab, "panels"], check=True, capture_output=True, text=True).stdout.splitlines()
     if line.strip() and not line.startswith(" ")]
+# --panels a,b: only those panels (e.g. to measure one panel again after a change).
+for index, argument in enumerate(sys.argv[4:-1], 4):
+    if argument == "--panels":
+        panels = [panel for panel in panels if panel in sys.argv[index + 1].split(",")]
 
 
 def link(scene):
