@@ -382,7 +382,7 @@ nlohmann::json CandidatesPanel::Readouts(const AppState& state) const {
                                                             : nlohmann::json(m.shift_residual)},
             {"defined_beyond_length", m.defined_beyond_length}};
         for (int property = 0; property < kPropertyCount; ++property) {
-            const PropertyCell cell = DescribeProperty(property, m, length);
+            const PropertyCell& cell = table.cells[c][property];
             row["verdicts"][PropertyName(property)] = !cell.known ? "cannot say"
                                                       : cell.ok   ? "ok"
                                                                   : "fails";

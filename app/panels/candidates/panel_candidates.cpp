@@ -343,10 +343,9 @@ std::string CandidatesPanel::TableCsv(const AppState& state) const {
     const Table& table = TableFor(state);
     for (int c = 0; c < kCandidateCount; ++c) {
         const auto each = static_cast<Candidate>(c);
-        const CandidateProperties& measured = table.properties[c];
         csv += CsvField(candidate_name(each));
         for (int property = 0; property < kPropertyCount; ++property) {
-            const PropertyCell cell = DescribeProperty(property, measured, length);
+            const PropertyCell& cell = table.cells[c][property];
             csv += "," + CsvField(cell.text) + "," +
                    (!cell.known ? "cannot say"
                     : cell.ok   ? "ok"
