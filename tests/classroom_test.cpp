@@ -8,6 +8,8 @@
 #include "panels/quiz/panel_quiz.h"
 #include "shell/keyboard_help.h"
 #include "shell/lesson_player.h"
+#include "temp_folder.h"
+#include "test_paths.h"
 #include "tiny_png.h"
 #include "widgets/shortcuts.h"
 
@@ -86,11 +88,11 @@ TEST_F(Classroom, EveryKeyOfTheTableDoesWhatTheHelpSays) {
     const auto press = [&](const KeyPress& key) { Frame({}, {key}); };
     const auto start_lesson = [&](int step) {
         Lesson lesson;
-        ASSERT_EQ(
-            LoadLesson((std::filesystem::path(PELAB_SOURCE_DIR) / "assets/lessons/frequencies.json")
-                           .string(),
-                       app.scene, app.panels, &lesson),
-            "");
+        ASSERT_EQ(LoadLesson((std::filesystem::path(pelab_test::SourceDir()) /
+                              "assets/lessons/frequencies.json")
+                                 .string(),
+                             app.scene, app.panels, &lesson),
+                  "");
         StartLesson(app, lesson);
         GoToStep(app, step);
         AdvanceGlide(app, kStepGlideSeconds);
@@ -380,11 +382,11 @@ TEST_F(Classroom, CtrlRResetsAllButTheThemeAndTextSize) {
 
 TEST_F(Classroom, ResetAsksFirstInALessonAndWhilePresenting) {
     Lesson lesson;
-    ASSERT_EQ(
-        LoadLesson(
-            (std::filesystem::path(PELAB_SOURCE_DIR) / "assets/lessons/frequencies.json").string(),
-            app.scene, app.panels, &lesson),
-        "");
+    ASSERT_EQ(LoadLesson((std::filesystem::path(pelab_test::SourceDir()) /
+                          "assets/lessons/frequencies.json")
+                             .string(),
+                         app.scene, app.panels, &lesson),
+              "");
     StartLesson(app, lesson);
     Frame();
     Press(keys::kR, false, true);
@@ -432,19 +434,6 @@ TEST_F(Classroom, ResetAsksFirstInALessonAndWhilePresenting) {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A private folder, removed at the end.
-struct TempFolder {
-    fs::path path =
-        fs::temp_directory_path() / ("pelab_files_" + std::to_string(::getpid()) + "_" +
-                                     std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-    TempFolder() { fs::create_directories(path); }
-    ~TempFolder() { fs::remove_all(path); }
-    std::string Write(const std::string& name, const std::string& text) const {
-        std::ofstream(path / name, std::ios::binary) << text;
-        return (path / name).string();
-    }
-};
 
 std::string ReadText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

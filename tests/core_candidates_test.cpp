@@ -4,6 +4,7 @@
 #include "pelab/candidates.h"
 #include "pelab/error.h"
 #include "reference.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -538,7 +539,7 @@ TEST(Candidates, ShiftResidualIsTheLeastSquaresMinimumAsNumpyFindsIt) {
         std::fclose(file);
     }
     // Debian's python3, which python3-numpy serves (another python3 may come first on PATH).
-    const std::string command = "/usr/bin/python3 " + std::string(PELAB_SOURCE_DIR) +
+    const std::string command = "/usr/bin/python3 " + std::string(pelab_test::SourceDir()) +
                                 "/tests/reference/lstsq_residual.py " + input;
     std::FILE* pipe = ::popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);

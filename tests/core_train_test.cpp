@@ -4,6 +4,7 @@
 // encoding the model learns to reverse, without one it cannot.
 #include "pelab/error.h"
 #include "pelab/train.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -249,7 +250,7 @@ TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
     std::fputs("]", file);
     ASSERT_EQ(std::fclose(file), 0);
     // Debian's python3, which python3-torch serves (another python3 may come first on PATH).
-    const std::string command = "/usr/bin/python3 " + std::string(PELAB_SOURCE_DIR) +
+    const std::string command = "/usr/bin/python3 " + std::string(pelab_test::SourceDir()) +
                                 "/tests/reference/torch_transformer.py " + path;
     std::FILE* pipe = ::popen(command.c_str(), "r");
     ASSERT_NE(pipe, nullptr);

@@ -2,6 +2,7 @@
 // scripts/fuzz.sh run in every normal test run (and under ASan + UBSan in the sanitizer build),
 // through the very same target bodies the fuzzers use.
 #include "fuzz_targets.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@ namespace {
 
 int ReplayAll(const char* target, int (*body)(const std::uint8_t*, std::size_t)) {
     const std::filesystem::path folder =
-        std::filesystem::path(PELAB_SOURCE_DIR) / "tests" / "corpus" / target;
+        std::filesystem::path(pelab_test::SourceDir()) / "tests" / "corpus" / target;
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         std::ifstream in(entry.path(), std::ios::binary);

@@ -8,6 +8,7 @@
 #include "panels/waves/panel_waves.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
+#include "test_paths.h"
 #include "widgets/heatmap.h"
 #include "widgets/plot.h"
 
@@ -254,7 +255,7 @@ TEST(Order, IdenticalSentencesAreNotATie) {
     // Only ASCII is lower-cased, and the panel's help and the command-line page say so.
     EXPECT_NE(tokenize("ÄRGER"), tokenize("ärger"));
     EXPECT_NE(std::string(kOrderWordsHelp).find("ÄRGER"), std::string::npos);
-    std::ifstream page(std::string(PELAB_SOURCE_DIR) + "/docs/command-line.md");
+    std::ifstream page(std::string(pelab_test::SourceDir()) + "/docs/command-line.md");
     const std::string text((std::istreambuf_iterator<char>(page)), {});
     EXPECT_NE(text.find("Only the ASCII letters A-Z are lower-cased"), std::string::npos);
 }
@@ -365,7 +366,7 @@ TEST(Scene, PartialSceneKeepsDefaultsForTheRest) {
 // The scenes PE Lab ships open without error (and say what they promise).
 TEST(Scene, ShippedScenesLoad) {
     const std::filesystem::path folder =
-        std::filesystem::path(PELAB_SOURCE_DIR) / "assets" / "scenes";
+        std::filesystem::path(pelab_test::SourceDir()) / "assets" / "scenes";
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         App app;

@@ -6,6 +6,7 @@
 #include "panels/precision/precision_measured.h"
 #include "pelab/precision.h"
 #include "shell/app.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,7 +20,7 @@ namespace {
 
 nlohmann::json RunScript() {
     // Debian's python3, which python3-numpy and python3-torch serve.
-    const std::string command = "/usr/bin/python3 " + std::string(PELAB_SOURCE_DIR) +
+    const std::string command = "/usr/bin/python3 " + std::string(pelab_test::SourceDir()) +
                                 "/tests/reference/float32_frameworks.py";
     std::FILE* pipe = ::popen(command.c_str(), "r");
     std::string text;

@@ -7,6 +7,7 @@
 #include "headless_fixture.h"
 #include "io/quiz.h"
 #include "panels/quiz/panel_quiz.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json BuiltInFile() {
-    std::ifstream in(fs::path(PELAB_SOURCE_DIR) / "assets/quiz/positional-encoding.json");
+    std::ifstream in(fs::path(pelab_test::SourceDir()) / "assets/quiz/positional-encoding.json");
     std::stringstream text;
     text << in.rdbuf();
     return nlohmann::json::parse(text.str());

@@ -10,6 +10,7 @@
 #include "headless_fixture.h"
 #include "io/lesson.h"
 #include "shell/lesson_player.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -89,7 +90,8 @@ protected:
 
 std::vector<fs::path> ShippedLessons() {
     std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(fs::path(PELAB_SOURCE_DIR) / "assets/lessons"))
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(pelab_test::SourceDir()) / "assets/lessons"))
         if (entry.path().extension() == ".json") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     return files;

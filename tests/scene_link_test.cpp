@@ -3,6 +3,7 @@
 // every shipped scene read back into the same scene.
 #include "io/scene_link.h"
 #include "shell/app.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -89,7 +90,8 @@ TEST(SceneLinkRead, TellsALinkFromOtherFragmentsAndSaysWhyABadOneFails) {
 // Every shipped scene, changed from the defaults by its file, makes a link that reads back into
 // a scene equal to it: what a teacher's shared link must do.
 TEST(SceneLinkRead, EveryShippedSceneRoundTripsThroughItsLink) {
-    const std::filesystem::path folder = std::filesystem::path(PELAB_SOURCE_DIR) / "assets/scenes";
+    const std::filesystem::path folder =
+        std::filesystem::path(pelab_test::SourceDir()) / "assets/scenes";
     int scenes = 0;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         App from;
