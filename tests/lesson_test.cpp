@@ -3,8 +3,10 @@
 // on screen; bad lesson files are refused naming the step and field with nothing applied; the
 // clicker keys, the black screen, "back to this step" and the glide work through real frames.
 #include "headless_fixture.h"
+#include "io/handout_html.h"
 #include "io/lesson.h"
 #include "shell/lesson_player.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +41,8 @@ nlohmann::json ReadJson(const fs::path& path) {
 
 std::vector<fs::path> ShippedLessons() {
     std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(fs::path(PELAB_SOURCE_DIR) / "assets/lessons"))
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(pelab_test::SourceDir()) / "assets/lessons"))
         if (entry.path().extension() == ".json") files.push_back(entry.path());
     return files;
 }
@@ -142,9 +145,10 @@ TEST_F(Lessons, BadLessonsNameTheStepAndChangeNothing) {
 // undo what the student changed, and the arrow keys keep moving pos A.
 TEST_F(Lessons, ClickerKeysBlankAndBackToThisStep) {
     Lesson lesson;
-    ASSERT_EQ(LoadLesson((fs::path(PELAB_SOURCE_DIR) / "assets/lessons/frequencies.json").string(),
-                         app.scene, app.panels, &lesson),
-              "");
+    ASSERT_EQ(
+        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
+                   app.scene, app.panels, &lesson),
+        "");
     StartLesson(app, lesson);
     Settle();
     Press(keys::kN);
@@ -255,8 +259,9 @@ TEST_F(Lessons, PairAndShiftGlide) {
 TEST_F(Lessons, CloseNeighboursCaptionMatchesItsScene) {
     Lesson lesson;
     ASSERT_EQ(
-        LoadLesson((fs::path(PELAB_SOURCE_DIR) / "assets/lessons/why-positions.json").string(),
-                   app.scene, app.panels, &lesson),
+        LoadLesson(
+            (fs::path(pelab_test::SourceDir()) / "assets/lessons/why-positions.json").string(),
+            app.scene, app.panels, &lesson),
         "");
     int step = -1;
     for (std::size_t k = 0; k < lesson.steps.size(); ++k)
@@ -293,9 +298,10 @@ TEST_F(Lessons, CloseNeighboursCaptionMatchesItsScene) {
 // closed the help underneath): while the help is open the notes are not drawn; closed, they are.
 TEST_F(Lessons, NotesDoNotCoverTheKeyboardHelp) {
     Lesson lesson;
-    ASSERT_EQ(LoadLesson((fs::path(PELAB_SOURCE_DIR) / "assets/lessons/frequencies.json").string(),
-                         app.scene, app.panels, &lesson),
-              "");
+    ASSERT_EQ(
+        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
+                   app.scene, app.panels, &lesson),
+        "");
     StartLesson(app, lesson);
     Settle();
     // Whether the notes window was drawn in the last frame.
@@ -314,4 +320,27 @@ TEST_F(Lessons, NotesDoNotCoverTheKeyboardHelp) {
     EXPECT_FALSE(app.view.show_keys);
     Frame();
     EXPECT_TRUE(notes_shown()) << "the notes come back";
+}
+
+// The handout page (io/handout_html.h): a lesson's text reaches the HTML escaped, the starred
+// words emphasised, and each step beside its picture.
+TEST(HandoutHtml, EscapesTextAndEmphasisesStarredWords) {
+    EXPECT_EQ(HtmlText(R"(<b> & "q" 'a')"), "&lt;b&gt; &amp; &quot;q&quot; &#39;a&#39;");
+    EXPECT_EQ(CaptionHtml("a *b<c* d"), "a <em>b&lt;c</em> d");
+    EXPECT_EQ(CaptionHtml("open *end"), "open <em>end</em>");
+    Lesson lesson;
+    lesson.title = "Waves & <clocks>";
+    lesson.steps.resize(2);
+    lesson.steps[0].caption = "first *step*";
+    lesson.steps[0].notes = "say <this>";
+    lesson.steps[1].caption = "second";
+    const std::string html = HandoutHtml(lesson, {"step-01.png", "step-02.png"});
+    EXPECT_NE(html.find("<title>Waves &amp; &lt;clocks&gt;</title>"), std::string::npos);
+    EXPECT_NE(html.find("<h2>Step 1 of 2</h2>\n<img src=\"step-01.png\" alt=\"Step 1\">\n"
+                        "<p>first <em>step</em></p>\n<p class=\"notes\">say &lt;this&gt;</p>"),
+              std::string::npos);
+    EXPECT_NE(html.find("<h2>Step 2 of 2</h2>"), std::string::npos);
+    EXPECT_EQ(html.find("<b>"), std::string::npos);
+    // Only the steps that have a picture: a capture that failed leaves the rest out.
+    EXPECT_EQ(HandoutHtml(lesson, {"step-01.png"}).find("Step 2 of 2"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include "gl/platform.h"
 #include "gl/runner.h"
 #include "gl/termination_watch.h"
+#include "io/handout_html.h"
 #include "io/json_input.h"
 #include "io/png_scene.h"
 #include "io/settings_file.h"
@@ -381,49 +382,6 @@ bool OpenOffscreen(Runner& runner, int width, int height) {
     return OpenWindow(runner, platform_options);
 }
 
-// HTML text: the five characters with a meaning in HTML escaped.
-std::string HtmlText(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
-// A caption as HTML: the words between stars emphasised, as the lesson bar draws them.
-std::string CaptionHtml(const std::string& caption) {
-    std::string out;
-    bool open = false;
-    for (const char c : caption) {
-        if (c == '*') {
-            out += open ? "</em>" : "<em>";
-            open = !open;
-        } else {
-            out += HtmlText(std::string(1, c));
-        }
-    }
-    if (open) out += "</em>";
-    return out;
-}
-
 } // namespace
 
 int RunScreenshot(const ScreenshotOptions& options) {
@@ -483,15 +441,7 @@ int RunLessonHandout(const LessonOptions& options) {
     FrameOptions frame_options;
     frame_options.handout = true;
     StartLesson(app, lesson);
-    std::string html =
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
-        HtmlText(lesson.title) +
-        "</title>\n<style>\nbody{font-family:sans-serif;max-width:52em;margin:2em "
-        "auto;line-height:1.4}\nsection{page-break-inside:avoid;margin-bottom:"
-        "2em}\nimg{width:100%;border:1px solid #999}\nem{font-style:normal;font-"
-        "weight:bold}\n.notes{color:#333;border-left:3px solid #999;padding-left:"
-        "0.8em}\n</style></head><body>\n<h1>" +
-        HtmlText(lesson.title) + "</h1>\n";
+    std::vector<std::string> pictures; // the steps' file names, in order
     int status = kExitOk;
     for (int k = 0; k < app.lesson.StepCount(); ++k) {
         GoToStep(app, k);
@@ -515,17 +465,11 @@ int RunLessonHandout(const LessonOptions& options) {
             status = kExitRuntimeFailure;
             break;
         }
-        const LessonStep& step = lesson.steps[k];
-        html += "<section>\n<h2>Step " + std::to_string(k + 1) + " of " +
-                std::to_string(lesson.steps.size()) + "</h2>\n<img src=\"" + name +
-                "\" alt=\"Step " + std::to_string(k + 1) + "\">\n<p>" + CaptionHtml(step.caption) +
-                "</p>\n";
-        if (!step.notes.empty()) html += "<p class=\"notes\">" + HtmlText(step.notes) + "</p>\n";
-        html += "</section>\n";
+        pictures.push_back(name);
     }
     runner.Close();
     if (status != kExitOk) return status;
-    html += "</body></html>\n";
+    const std::string html = HandoutHtml(lesson, pictures);
     const std::string index = (fs::path(options.out) / "index.html").string();
     try {
         write_file_atomically(index, [&](std::ostream& out) { out << html; });

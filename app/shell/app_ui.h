@@ -1,9 +1,13 @@
-// app_ui.h — the application frame: main menu, About window, status bar, keyboard shortcuts,
-// the animation clock, the layout, and every open panel through the registry. Knows ImGui and
+// app_ui.h — the application frame: the menu bar and status bar (main_menu.h), the keys
+// (shortcut_dispatch.h), the animation clock, the tiled layout (tiling.h), and every open panel
+// through the registry. Knows ImGui and
 // the core only, so the headless frame tests draw exactly what the window draws.
 #pragma once
 
 #include "shell/app.h"
+#include "shell/main_menu.h"
+#include "shell/shortcut_dispatch.h"
+#include "shell/tiling.h"
 #include "widgets/input.h"
 
 #include <string>
@@ -47,28 +51,5 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds);
 /// scene fields to apply (a quiz answer's panel), the widgets to outline. The one place they
 /// are consumed, at the end of the frame that made them.
 void ActOnRequests(App& app);
-
-/// Keyboard shortcuts: Ctrl+Q quit, Ctrl+= / Ctrl+- text size, F11 fullscreen; and when no
-/// text field is being edited: Left/Right move pos A (Shift: by 10), Up/Down change the pair,
-/// Space play/pause, Esc back from presenting one panel.
-void HandleShortcuts(App& app, const std::vector<KeyPress>& presses);
-
-/// Esc: closes the topmost of an open menu or popup, the keyboard help, the glossary, About,
-/// then leaves the slides, then the presented panel. False when there was nothing to close.
-bool EscapeClosesSomething(App& app);
-
-/// Where the k-th of n tiled panels goes, between the menu bar and the status bar: a grid of
-/// ⌈√n⌉ columns; a last row with fewer panels stretches them to the full width.
-struct Tile {
-    ImVec2 pos, size;
-};
-Tile TileFor(int index, int count, ImVec2 area_pos, ImVec2 area_size, float gap);
-
-/// Whether a window at pos, width wide, keeps a grip of its title bar on a display of that size
-/// (below the menu bar, above the status bar).
-bool TitleBarReachable(ImVec2 pos, float width, ImVec2 display, float bar);
-
-extern const char* const kVersion;
-extern const char* const kAboutText;
 
 } // namespace pelab

@@ -1,5 +1,6 @@
 #include "shell/file_dialog.h"
 #include "shell/browser_files.h"
+#include "shell/chooser_process.h"
 #include "widgets/layout.h"
 
 #include "widgets/widgets.h"
@@ -7,10 +8,6 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,8 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-
-extern char** environ;
 
 namespace pelab {
 
@@ -32,7 +27,6 @@ constexpr const char* kPopupId = "###file_dialog"; // the title may change; the 
 // Entries kept for one folder: the first kMaxListing by name (listed through a clipper, so a
 // frame draws only the rows in view); folders with more say how many are left out.
 constexpr std::size_t kMaxListing = 200000;
-constexpr std::size_t kMaxChooserOutput = 64 * 1024;
 
 bool HasExtension(const std::string& name, const std::vector<std::string>& extensions) {
     if (extensions.empty()) return true;
@@ -51,20 +45,6 @@ fs::path Resolve(const std::string& folder, const std::string& field) {
     fs::path path(field);
     if (path.is_relative()) path = fs::path(folder) / path;
     return path.lexically_normal();
-}
-
-bool OnPath(const std::string& program) {
-    const char* path = std::getenv("PATH");
-    if (!path) return false;
-    std::string list = path;
-    std::size_t start = 0;
-    while (start <= list.size()) {
-        const std::size_t end = std::min(list.find(':', start), list.size());
-        const std::string folder = list.substr(start, end - start);
-        if (!folder.empty() && ::access((folder + "/" + program).c_str(), X_OK) == 0) return true;
-        start = end + 1;
-    }
-    return false;
 }
 
 std::string CurrentFolder() {
@@ -196,7 +176,6 @@ void FileDialog::OpenBuiltin(const FileDialogRequest& request, std::string messa
 
 void FileDialog::StartChooser(const std::string& program) {
     chooser_program_ = program;
-    chooser_text_.clear();
     answered_ = false;
     const std::string start = (fs::path(request_.folder) / request_.suggested_name).string();
     std::string patterns;
@@ -219,92 +198,16 @@ void FileDialog::StartChooser(const std::string& program) {
         args.push_back("--title");
         args.push_back(request_.title);
     }
-    std::vector<char*> argv;
-    for (std::string& arg : args)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
-
-    int pipe_fds[2];
-    if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
-        OpenBuiltin(request_, "could not start " + program + ": " + std::strerror(errno));
-        return;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    // Its own process group, so that Cancel ends the chooser and anything it started.
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    pid_t pid = -1;
-#ifdef __EMSCRIPTEN__
-    const int spawned = ENOSYS; // a page starts no programs (ChooserName says "browser" there)
-#else
-    const int spawned =
-        posix_spawnp(&pid, program.c_str(), &actions, &attributes, argv.data(), environ);
-#endif
-    posix_spawnattr_destroy(&attributes);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(pipe_fds[1]);
-    if (spawned != 0) {
-        ::close(pipe_fds[0]);
-        OpenBuiltin(request_, "could not start " + program + " (" + std::strerror(spawned) +
-                                  "); using PE Lab's own dialog");
-        return;
-    }
-    ::fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
-    chooser_pid_ = pid;
-    chooser_output_ = pipe_fds[0];
-}
-
-bool FileDialog::PollChooser(int* status) {
-    char buffer[4096];
-    for (;;) {
-        const ssize_t got = ::read(chooser_output_, buffer, sizeof buffer);
-        if (got > 0) {
-            if (chooser_text_.size() < kMaxChooserOutput)
-                chooser_text_.append(buffer, static_cast<std::size_t>(got));
-            continue;
-        }
-        if (got < 0 && errno == EINTR) continue;
-        break;
-    }
-    const pid_t done = ::waitpid(chooser_pid_, status, WNOHANG);
-    if (done == 0) return false;
-    if (done < 0) *status = -1;
-    // Whatever it wrote before exiting is in the pipe still.
-    for (ssize_t got; (got = ::read(chooser_output_, buffer, sizeof buffer)) > 0;)
-        if (chooser_text_.size() < kMaxChooserOutput)
-            chooser_text_.append(buffer, static_cast<std::size_t>(got));
-    ::close(chooser_output_);
-    chooser_output_ = -1;
-    chooser_pid_ = -1;
-    return true;
+    const std::string failed = chooser_.Start(args);
+    if (!failed.empty())
+        OpenBuiltin(request_,
+                    "could not start " + program + " (" + failed + "); using PE Lab's own dialog");
 }
 
 void FileDialog::StopChooser() {
     browser_picking_ = false;
     browser_answer_.clear();
-    if (chooser_pid_ > 0) {
-        // Asked to stop, then (after 0.2 s) made to: a chooser that ignores SIGTERM must not
-        // freeze the window waiting for it.
-        ::kill(-chooser_pid_, SIGTERM);
-        int status = 0;
-        bool gone = false;
-        for (int k = 0; k < 20 && !gone; ++k) {
-            gone = ::waitpid(chooser_pid_, &status, WNOHANG) != 0;
-            if (!gone) ::usleep(10000);
-        }
-        if (!gone) {
-            ::kill(-chooser_pid_, SIGKILL);
-            ::waitpid(chooser_pid_, &status, 0);
-        }
-    }
-    if (chooser_output_ >= 0) ::close(chooser_output_);
-    chooser_pid_ = -1;
-    chooser_output_ = -1;
+    chooser_.Stop();
 }
 
 void FileDialog::Close() {
@@ -398,11 +301,11 @@ bool FileDialog::Draw(FrameContext& frame, std::string* path) {
             return false;
         }
     }
-    if (chooser_pid_ > 0) {
+    if (chooser_.Running()) {
         int status = 0;
-        if (PollChooser(&status)) {
+        if (chooser_.Poll(&status)) {
             // zenity and kdialog print the path and exit 0, or exit 1 when cancelled.
-            std::string chosen = chooser_text_;
+            std::string chosen = chooser_.Output();
             while (!chosen.empty() && (chosen.back() == '\n' || chosen.back() == '\r'))
                 chosen.pop_back();
             if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !chosen.empty() &&

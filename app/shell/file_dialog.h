@@ -7,6 +7,8 @@
 // zenity, kdialog found on PATH, else the builtin dialog.
 #pragma once
 
+#include "shell/chooser_process.h"
+
 #include "widgets/frame.h"
 
 #include <sys/types.h>
@@ -56,7 +58,7 @@ public:
     /// A chooser is running (a child process, or the browser's picker): the session keeps
     /// drawing frames to notice its answer.
     bool Waiting() const {
-        return chooser_pid_ > 0 || browser_picking_ || !browser_answer_.empty();
+        return chooser_.Running() || browser_picking_ || !browser_answer_.empty();
     }
     /// Frames are needed now: a chooser runs, or the dialog is appearing or closing.
     bool NeedsFrames() const { return Waiting() || frames_owed_ > 0; }
@@ -83,8 +85,7 @@ private:
     void PickFromComputer();
     /// The note shown while a chooser is up, with Cancel.
     void DrawWaitingNote(FrameContext& frame, const std::string& chooser);
-    /// Reads what the child printed; once it has exited, returns true and its exit status.
-    bool PollChooser(int* status);
+    /// Ends the desktop's chooser, or forgets the browser's picker.
     void StopChooser();
     void Refresh();
     bool DrawBuiltin(FrameContext& frame, std::string* path);
@@ -105,10 +106,8 @@ private:
     std::string listing_error_;
     std::string message_; ///< why the last choice was refused
     bool confirm_replace_ = false;
-    bool answered_ = false; ///< a path was returned; waiting for Close or Fail
-    pid_t chooser_pid_ = -1;
-    int chooser_output_ = -1;
-    std::string chooser_text_;
+    bool answered_ = false;  ///< a path was returned; waiting for Close or Fail
+    ChooserProcess chooser_; ///< the desktop's chooser while it runs
     std::string chooser_program_;
     bool browser_picking_ = false; ///< the browser's file picker is up
     std::string browser_answer_;   ///< a save's path in the download folder, for the next Draw

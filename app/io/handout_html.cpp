@@ -1,0 +1,74 @@
+#include "io/handout_html.h"
+
+#include <algorithm>
+
+namespace pelab {
+
+// The five characters with a meaning in HTML escaped.
+std::string HtmlText(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+// A caption as HTML: the words between stars emphasised, as the lesson bar draws them.
+std::string CaptionHtml(const std::string& caption) {
+    std::string out;
+    bool open = false;
+    for (const char c : caption) {
+        if (c == '*') {
+            out += open ? "</em>" : "<em>";
+            open = !open;
+        } else {
+            out += HtmlText(std::string(1, c));
+        }
+    }
+    if (open) out += "</em>";
+    return out;
+}
+
+std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pictures) {
+    std::string html =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
+        HtmlText(lesson.title) +
+        "</title>\n<style>\nbody{font-family:sans-serif;max-width:52em;margin:2em "
+        "auto;line-height:1.4}\nsection{page-break-inside:avoid;margin-bottom:"
+        "2em}\nimg{width:100%;border:1px solid #999}\nem{font-style:normal;font-"
+        "weight:bold}\n.notes{color:#333;border-left:3px solid #999;padding-left:"
+        "0.8em}\n</style></head><body>\n<h1>" +
+        HtmlText(lesson.title) + "</h1>\n";
+    const std::size_t steps = std::min(pictures.size(), lesson.steps.size());
+    for (std::size_t k = 0; k < steps; ++k) {
+        const LessonStep& step = lesson.steps[k];
+        const std::string number = std::to_string(k + 1);
+        html += "<section>\n<h2>Step " + number + " of " + std::to_string(lesson.steps.size()) +
+                "</h2>\n<img src=\"" + HtmlText(pictures[k]) + "\" alt=\"Step " + number +
+                "\">\n<p>" + CaptionHtml(step.caption) + "</p>\n";
+        if (!step.notes.empty()) html += "<p class=\"notes\">" + HtmlText(step.notes) + "</p>\n";
+        html += "</section>\n";
+    }
+    html += "</body></html>\n";
+    return html;
+}
+
+} // namespace pelab

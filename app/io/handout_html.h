@@ -1,0 +1,24 @@
+// handout_html.h — a lesson's handout page (pelab lesson handout, gl/session.cpp): the title, and
+// for each step its picture, its caption (the words between stars emphasised, as the lesson bar
+// draws them) and the presenter's notes. Plain text in, HTML out: no window, no GL.
+#pragma once
+
+#include "io/lesson.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+/// text with the five characters that mean something in HTML (& < > " ') escaped.
+std::string HtmlText(const std::string& text);
+
+/// A caption as HTML: each *starred* span in <em>, everything else escaped; an unclosed star
+/// emphasises to the end.
+std::string CaptionHtml(const std::string& caption);
+
+/// The handout's index.html: pictures[k] is the file name of step k's picture, beside the page.
+/// Steps past the end of pictures (a capture that failed) are left out.
+std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pictures);
+
+} // namespace pelab

@@ -1,0 +1,155 @@
+#include "shell/shortcut_dispatch.h"
+
+#include "shell/file_menu.h"
+#include "widgets/shortcuts.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pelab {
+
+bool EscapeClosesSomething(App& app) {
+    ImGuiContext& context = *GImGui;
+    if (context.OpenPopupStack.Size > 0) {
+        ImGui::ClosePopupToLevel(context.OpenPopupStack.Size - 1, true);
+        return true;
+    }
+    ViewSettings& view = app.view;
+    for (bool* shown : {&view.show_keys, &view.show_glossary, &view.show_about}) {
+        if (*shown) {
+            *shown = false;
+            return true;
+        }
+    }
+    if (app.Slides()) {
+        view.slide_mode = false;
+        app.pending.arrange = true;
+        return true;
+    }
+    if (!view.presented_panel.empty()) {
+        view.presented_panel.clear();
+        app.pending.arrange = true;
+        return true;
+    }
+    return false;
+}
+
+void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
+    using C = Command;
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
+    AppState& state = app.state;
+    LessonPlayer& lesson = app.lesson;
+    // The chords are in one table (widgets/shortcuts.h); here is only the order in which the
+    // parts of the app are offered a key, the first taker keeping it.
+    for (const KeyPress& press : presses) {
+        // Quit works whatever is open.
+        if (Is(press, C::Quit)) {
+            app.pending.quit = true;
+            continue;
+        }
+        // A file dialog or a message takes the keys (ImGui gives them to its fields).
+        if (app.file_dialog.IsOpen() || !app.notice.empty()) continue;
+        if (Is(press, C::Open)) {
+            BeginFileTask(app, FileTask::Open);
+            continue;
+        }
+        if (Is(press, C::SaveScene)) {
+            BeginFileTask(app, FileTask::SaveScene);
+            continue;
+        }
+        // The reset question takes only its answer.
+        if (app.view.confirm_reset) {
+            if (Is(press, C::Confirm)) ResetAll(app);
+            if (Is(press, C::Back)) app.view.confirm_reset = false;
+            continue;
+        }
+        // While a field is being edited, a key that types a character is the field's.
+        const bool typed = editing_text && TypesACharacter(press);
+        if (Is(press, C::KeyboardHelp) && !typed) {
+            app.view.show_keys = !app.view.show_keys;
+            continue;
+        }
+        // Esc closes the topmost thing first: a menu or popup, then a help window, then the
+        // slides, then the presented panel.
+        if (Is(press, C::Back) && !editing_text && EscapeClosesSomething(app)) continue;
+        if (Is(press, C::Slides) && app.lesson.Active()) {
+            app.view.slide_mode = !app.view.slide_mode;
+            app.pending.arrange = true;
+            continue;
+        }
+        if (Is(press, C::Reset)) {
+            RequestReset(app);
+            continue;
+        }
+        if (lesson.Active()) {
+            // A black screen comes back with any key, which does nothing else.
+            if (lesson.blank) {
+                lesson.blank = false;
+                continue;
+            }
+            // What a presentation clicker sends works even while a text field has the focus.
+            if (Is(press, C::ClickerNext)) {
+                GoToStep(app, lesson.step + 1);
+                continue;
+            }
+            if (Is(press, C::ClickerPrevious)) {
+                GoToStep(app, lesson.step - 1);
+                continue;
+            }
+            if (!editing_text) {
+                bool used = true;
+                if (Is(press, C::StepNext))
+                    GoToStep(app, lesson.step + 1);
+                else if (Is(press, C::StepPrevious))
+                    GoToStep(app, lesson.step - 1);
+                else if (Is(press, C::StepFirst))
+                    GoToStep(app, 0);
+                else if (Is(press, C::StepAgain))
+                    GoToStep(app, lesson.step);
+                else if (Is(press, C::Blank))
+                    lesson.blank = true;
+                else if (Is(press, C::Notes))
+                    lesson.show_notes = !lesson.show_notes;
+                else
+                    used = false;
+                if (used) continue;
+            }
+        }
+        // The panel with the focus (or presented) first: the quiz's 1–9, Enter and Space.
+        if (!editing_text) {
+            const std::string& target =
+                app.view.presented_panel.empty() ? app.focused_panel : app.view.presented_panel;
+            PanelEntry* entry = app.panels.Find(target);
+            if (entry && (entry->open || target == app.view.presented_panel) &&
+                entry->panel->TakeKey(press, app.pending))
+                continue;
+        }
+        if (Is(press, C::TextLarger)) app.view.ScaleText(kTextStep);
+        if (Is(press, C::TextSmaller)) app.view.ScaleText(1.0f / kTextStep);
+        if (Is(press, C::Fullscreen)) app.view.fullscreen = !app.view.fullscreen;
+        if (editing_text) continue;
+        if (Is(press, C::HideControls)) {
+            // In slides the controls are the step's; H brings every control row back (and
+            // hides them again).
+            if (app.Slides())
+                lesson.all_controls = !lesson.all_controls;
+            else
+                app.view.hide_controls = !app.view.hide_controls;
+        }
+        if (Is(press, C::PosBack) || Is(press, C::PosBackTen))
+            state.pos_a = std::max(0.0, std::round(state.pos_a) - (press.shift ? 10.0 : 1.0));
+        if (Is(press, C::PosOn) || Is(press, C::PosOnTen))
+            state.pos_a =
+                std::min(kUiMaxPosition, std::round(state.pos_a) + (press.shift ? 10.0 : 1.0));
+        if (Is(press, C::PairNext)) state.pair += 1;
+        if (Is(press, C::PairPrevious)) state.pair -= 1;
+        if (Is(press, C::Play)) state.playing = !state.playing;
+    }
+    state.Clamp();
+}
+
+} // namespace pelab

@@ -1,0 +1,19 @@
+// tiling.h — where the tiled panels go, and whether a moved window can still be grabbed.
+#pragma once
+
+#include <imgui.h>
+
+namespace pelab {
+
+/// Where the k-th of n tiled panels goes, between the menu bar and the status bar: a grid of
+/// ⌈√n⌉ columns; a last row with fewer panels stretches them to the full width.
+struct Tile {
+    ImVec2 pos, size;
+};
+Tile TileFor(int index, int count, ImVec2 area_pos, ImVec2 area_size, float gap);
+
+/// Whether a window at pos, width wide, keeps a grip of its title bar on a display of that size
+/// (below the menu bar, above the status bar).
+bool TitleBarReachable(ImVec2 pos, float width, ImVec2 display, float bar);
+
+} // namespace pelab

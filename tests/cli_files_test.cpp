@@ -1,0 +1,235 @@
+// CLI tests of the files the commands write: in place for special files, never over the scene
+// they read, and on a full or read-only filesystem, an interrupted export or a closed pipe the old
+// file is kept, no temporary is left, and the message names the path and the cause.
+#include "cli_fixture.h"
+
+// A screenshot or readouts pointed at its own scene file would replace the scene: refused, and the
+// scene is untouched.
+TEST_F(Cli, OutputThatIsTheSceneIsRefused) {
+    const fs::path scene = dir / "scene.json";
+    const std::string text = R"({"d_model": 64})";
+    std::ofstream(scene) << text;
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"screenshot", "--scene", scene.string(), "--out",
+                                   (dir / "." / "scene.json").string()},
+          std::vector<std::string>{"readouts", "--scene", scene.string(), "--out",
+                                   scene.string()}}) {
+        const Result r = Run(args);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("is the --scene file"), std::string::npos) << r.err;
+        EXPECT_EQ(ReadAll(scene), text);
+    }
+}
+
+TEST_F(Cli, UnwritableOutputIsRuntimeFailure) {
+    const Result r = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
+                          "/nonexistent-folder-pelab/x.csv"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+    const Result folder =
+        Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", dir.string()});
+    EXPECT_EQ(folder.exit_code, 1);
+}
+
+TEST_F(Cli, FailedExportLeavesExistingFileUntouched) {
+    const fs::path file = dir / "keep.csv";
+    std::ofstream(file) << "precious\n";
+    const Result r =
+        Run({"export", "pe", "--max-len", "4", "--d-model", "5", "--out", file.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(ReadAll(file), "precious\n");
+    // A successful export replaces it whole and leaves no temporary behind.
+    ASSERT_EQ(
+        Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out", file.string()}).exit_code,
+        0);
+    EXPECT_EQ(ReadAll(file).rfind("pos,d0", 0), 0u);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}),
+              3); // + stdout/stderr
+}
+
+// Regression (reliability issue): `pelab export … --out /dev/null` as root replaced the device
+// node with a regular file. Checked on a private copy of the node (mknod, root only) so that a
+// regression cannot break the machine's own /dev/null; a FIFO is checked for every user.
+TEST_F(Cli, SpecialOutputFilesAreWrittenInPlace) {
+    const fs::path fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string received;
+    std::thread reader([&] { received = ReadAll(fifo); });
+    const Result to_fifo =
+        Run({"export", "pe", "--max-len", "3", "--d-model", "4", "--out", fifo.string()});
+    reader.join();
+    EXPECT_EQ(to_fifo.exit_code, 0) << to_fifo.err;
+    EXPECT_EQ(received.rfind("pos,d0,d1,d2,d3\n0,0,1,0,1\n", 0), 0u) << received;
+    EXPECT_EQ(fs::status(fifo).type(), fs::file_type::fifo);
+
+    const fs::path device = dir / "null";
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+        GTEST_SKIP() << "mknod needs root: " << std::strerror(errno);
+    for (const char* format : {"csv", "json", "npy"}) {
+        const Result r = Run({"export", "pe", "--max-len", "8", "--d-model", "8", "--format",
+                              format, "--out", device.string()});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(fs::status(device).type(), fs::file_type::character) << format;
+    }
+    const Result attention = Run({"export", "attention", "--sentence-a", "dog bites man",
+                                  "--sentence-b", "man bites dog", "--out", device.string()});
+    EXPECT_EQ(attention.exit_code, 0) << attention.err;
+    EXPECT_EQ(fs::status(device).type(), fs::file_type::character);
+}
+
+namespace {
+
+// A small tmpfs (root only): `size` bytes, read-only if asked. Unmounted by the destructor.
+class TinyFilesystem {
+public:
+    TinyFilesystem(const fs::path& where, const char* options) : where_(where) {
+        fs::create_directories(where);
+        const std::string command = "mount -t tmpfs -o " + std::string(options) + " tmpfs '" +
+                                    where.string() + "' 2>/dev/null";
+        mounted_ = ::geteuid() == 0 && std::system(command.c_str()) == 0;
+    }
+    ~TinyFilesystem() {
+        if (mounted_) (void)std::system(("umount '" + where_.string() + "'").c_str());
+    }
+    bool mounted() const { return mounted_; }
+
+private:
+    fs::path where_;
+    bool mounted_ = false;
+};
+
+int CountTemporaries(const fs::path& folder) {
+    int count = 0;
+    for (const auto& entry : fs::directory_iterator(folder))
+        count += entry.path().filename().string().rfind(".pelab-", 0) == 0;
+    return count;
+}
+
+} // namespace
+
+// Write faults: a full filesystem and a read-only one. The old file survives byte for byte, no
+// temporary file is left, and the message names the path and the cause.
+TEST_F(Cli, WriteFaultsKeepTheOldFileAndSayWhy) {
+    const fs::path full_dir = dir / "full";
+    TinyFilesystem full(full_dir, "size=64k");
+    if (!full.mounted()) GTEST_SKIP() << "needs root to mount a small tmpfs";
+    const fs::path target = full_dir / "pe.csv";
+    std::ofstream(target) << "the old file\n";
+    // 512 x 512 values as CSV: about 2.5 MB, far more than 64 KiB.
+    const Result r =
+        Run({"export", "pe", "--max-len", "512", "--d-model", "512", "--out", target.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(target.string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+    EXPECT_EQ(ReadAll(target), "the old file\n");
+    EXPECT_EQ(CountTemporaries(full_dir), 0);
+    // The same through readouts and the JSON scene writer of --state-out's code path.
+    const Result state = Run({"readouts", "--out", (full_dir / "state.json").string()}, {}, {}, "");
+    EXPECT_EQ(state.exit_code, 0) << state.err; // a small file fits
+
+    const fs::path ro_dir = dir / "readonly";
+    TinyFilesystem readonly(ro_dir, "ro,size=64k");
+    ASSERT_TRUE(readonly.mounted());
+    const Result ro = Run({"export", "pe", "--max-len", "4", "--d-model", "4", "--out",
+                           (ro_dir / "pe.csv").string()});
+    EXPECT_EQ(ro.exit_code, 1);
+    EXPECT_NE(ro.err.find("not writable"), std::string::npos) << ro.err;
+    // --state-out into a read-only folder is refused at start, before any window.
+    const Result gui =
+        Run({"--state-out", (ro_dir / "state.json").string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(gui.exit_code, 1);
+    EXPECT_NE(gui.err.find("--state-out"), std::string::npos) << gui.err;
+    EXPECT_EQ(gui.err.find("display"), std::string::npos) << "checked before the display";
+}
+
+TEST_F(Cli, StandardOutputIntoAFullDiskIsAFailure) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--version"}, std::vector<std::string>{"--help"},
+          std::vector<std::string>{"export", "pe", "--max-len", "64", "--d-model", "64"},
+          std::vector<std::string>{"readouts"}}) {
+        const Result r = Run(args, {}, {}, "/dev/full");
+        EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+        EXPECT_FALSE(r.err.empty()) << args[0];
+    }
+}
+
+// A signal in the middle of a long export: SIGTERM, SIGHUP, SIGINT, SIGUSR1, SIGALRM and even
+// SIGKILL leave no temporary file (it has no name while it is written) and the old file as it
+// was; the process ends as the signal asks. (Once a 178 MB .pelab-XXXX stayed behind.)
+TEST_F(Cli, InterruptedExportLeavesNoTemporary) {
+    const fs::path target = dir / "big.csv";
+    for (const int signal_number : {SIGTERM, SIGHUP, SIGINT, SIGUSR1, SIGALRM, SIGKILL}) {
+        std::ofstream(target, std::ios::trunc) << "old\n";
+        const pid_t pid = fork();
+        if (pid == 0) {
+            std::freopen("/dev/null", "w", stderr);
+            execl(pelab_test::PelabBinary(), pelab_test::PelabBinary(), "export", "pe", "--max-len",
+                  "60000", "--d-model", "512", "--out", target.c_str(),
+                  static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        // Wait until the export writes: an open file of the process in the target's folder.
+        const auto writing = [&] {
+            std::error_code error;
+            for (const auto& fd :
+                 fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", error)) {
+                std::error_code link_error;
+                const fs::path link = fs::read_symlink(fd.path(), link_error);
+                if (!link_error && link.string().rfind(dir.string(), 0) == 0 &&
+                    link.filename() != "big.csv")
+                    return true;
+            }
+            return false;
+        };
+        for (int k = 0; k < 2000 && !writing(); ++k)
+            ::usleep(5000);
+        ASSERT_TRUE(writing()) << "the export never started writing";
+        ::kill(pid, signal_number);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal_number)
+            << "signal " << signal_number << " status " << status;
+        EXPECT_EQ(CountTemporaries(dir), 0) << "signal " << signal_number;
+        EXPECT_EQ(ReadAll(target), "old\n") << "signal " << signal_number;
+    }
+}
+
+// A reader that goes away is an error message naming standard output, not a silent death.
+TEST_F(Cli, ClosedPipeIsAMessageNotASilentDeath) {
+    int pipe_ends[2];
+    ASSERT_EQ(::pipe(pipe_ends), 0);
+    ::close(pipe_ends[0]); // nobody will read
+    const fs::path err_path = dir / "stderr.txt";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        ::dup2(pipe_ends[1], 1);
+        std::freopen(err_path.c_str(), "w", stderr);
+        execl(pelab_test::PelabBinary(), pelab_test::PelabBinary(), "export", "pe", "--max-len",
+              "4096", "--d-model", "64", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    ::close(pipe_ends[1]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    EXPECT_NE(ReadAll(err_path).find("standard output: writing failed: Broken pipe"),
+              std::string::npos)
+        << ReadAll(err_path);
+}
+
+TEST_F(Cli, BrokenSymlinksAreRefusedNotReplaced) {
+    const fs::path dangling = dir / "dangling", loop = dir / "loop";
+    fs::create_symlink(dir / "missing.json", dangling);
+    fs::create_symlink(loop, loop);
+    for (const fs::path& link : {dangling, loop}) {
+        const Result r = Run({"readouts", "--out", link.string()});
+        EXPECT_EQ(r.exit_code, 1) << r.err;
+        EXPECT_NE(r.err.find("symbolic link"), std::string::npos) << r.err;
+        EXPECT_TRUE(fs::is_symlink(link)) << link << " was replaced";
+    }
+    std::ofstream(dir / "plain") << "x";
+    const Result under_file = Run({"readouts", "--out", (dir / "plain" / "x.json").string()});
+    EXPECT_EQ(under_file.exit_code, 1);
+    EXPECT_NE(under_file.err.find("is a file, not a folder"), std::string::npos) << under_file.err;
+}

@@ -1,0 +1,167 @@
+// The training lab's verdict and paper notes (panels/train/train_verdict.h) say what their claims
+// say over a sweep of runs, each claim recomputed here from the accuracies.
+#include "train_fixture.h"
+
+namespace {
+
+// The claims recomputed from the run's accuracies, independently of train_verdict.cpp.
+struct Expected {
+    int finished = 0, learned = 0, kept = 0;
+    double best_trained = -1, worst_trained = 2, best_longest = -1;
+    bool tie = false, has_none = false;
+    double none_trained = 0, none_longest = 0;
+};
+
+TrainRun RandomRun(std::mt19937_64& random) {
+    TrainRun run;
+    TrainSettings& s = run.settings;
+    const auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(random); };
+    s.task.task = train_tasks()[static_cast<std::size_t>(pick(6))];
+    s.causal = pick(2) == 1;
+    s.train_len = 4 + pick(20);
+    s.min_train_len = s.train_len;
+    s.test_len = pick(3) == 0 ? s.train_len : s.train_len * (2 + pick(3));
+    s.variants.clear();
+    for (const PositionalKind kind : positional_kinds())
+        if (pick(3) != 0) s.variants.push_back(kind);
+    if (s.variants.empty()) s.variants.push_back(PositionalKind::None);
+    const std::size_t lengths = test_lengths(s).size();
+    // Accuracies that hit the thresholds exactly, tie, or spread.
+    const std::vector<double> special = {0.0, 0.05, 0.85, 0.899, 0.9, 0.9001, 0.95, 1.0};
+    const double tie_level = std::uniform_real_distribution<double>(0, 1)(random);
+    const int style = pick(3);
+    for (const PositionalKind kind : s.variants) {
+        VariantResult v;
+        v.variant = kind;
+        if (pick(8) != 0) // some not finished yet
+            for (std::size_t k = 0; k < lengths; ++k)
+                v.accuracy_by_length.push_back(
+                    style == 0   ? special[static_cast<std::size_t>(pick(8))]
+                    : style == 1 ? std::clamp(tie_level + 0.03 * (pick(5) - 2) / 2.0, 0.0, 1.0)
+                                 : std::uniform_real_distribution<double>(0, 1)(random));
+        run.variants.push_back(v);
+    }
+    return run;
+}
+
+Expected ExpectedOf(const TrainRun& run) {
+    Expected e;
+    const std::vector<int> lengths = test_lengths(run.settings);
+    std::size_t trained = 0;
+    while (lengths[trained] != run.settings.train_len)
+        ++trained;
+    for (const VariantResult& v : run.variants) {
+        if (v.accuracy_by_length.empty()) continue;
+        ++e.finished;
+        const double a = v.accuracy_by_length[trained], b = v.accuracy_by_length.back();
+        e.learned += a >= 0.9 ? 1 : 0;
+        e.kept += b >= 0.9 ? 1 : 0;
+        e.best_trained = std::max(e.best_trained, a);
+        e.worst_trained = std::min(e.worst_trained, a);
+        e.best_longest = std::max(e.best_longest, b);
+        if (v.variant == PositionalKind::None)
+            e.has_none = true, e.none_trained = a, e.none_longest = b;
+    }
+    e.tie = e.finished >= 2 && e.best_trained - e.worst_trained <= 0.05 && e.learned >= 1;
+    return e;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+std::string Three(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return text;
+}
+
+} // namespace
+
+TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
+    std::mt19937_64 random(2026);
+    int ties = 0, none_learned = 0, judged_haviv = 0, judged_press = 0;
+    for (int sample = 0; sample < 4000; ++sample) {
+        const TrainRun run = RandomRun(random);
+        const Expected e = ExpectedOf(run);
+        const Explanation verdict = TrainVerdict(run);
+        const std::string& text = verdict.text;
+        SCOPED_TRACE(text);
+        ASSERT_EQ(verdict.Value("finished"), e.finished);
+        if (e.finished == 0) {
+            EXPECT_TRUE(Contains(text, "No variant has finished"));
+            continue;
+        }
+        EXPECT_EQ(verdict.Value("learned_count"), e.learned);
+        EXPECT_EQ(verdict.Value("best_trained"), e.best_trained);
+        EXPECT_EQ(Contains(text, "no variant learned the task"), e.learned == 0);
+        EXPECT_TRUE(Contains(text, Three(e.best_trained)));
+        EXPECT_EQ(verdict.Value("tie"), e.tie ? 1 : 0);
+        EXPECT_EQ(Contains(text, "makes no difference"), e.tie);
+        ties += e.tie ? 1 : 0;
+        none_learned += e.learned == 0 ? 1 : 0;
+        const bool none_said = e.has_none && !e.tie && e.finished >= 2;
+        EXPECT_EQ(!std::isnan(verdict.Value("none_gap")), none_said);
+        if (none_said) {
+            EXPECT_EQ(verdict.Value("none_gap"), e.best_trained - e.none_trained);
+            EXPECT_TRUE(Contains(text, "Without an encoding"));
+        }
+        const bool longer = run.settings.test_len > run.settings.train_len;
+        EXPECT_EQ(!std::isnan(verdict.Value("kept_count")), longer);
+        if (longer) {
+            EXPECT_EQ(verdict.Value("kept_count"), e.kept);
+            EXPECT_EQ(verdict.Value("best_longest"), e.best_longest);
+            EXPECT_EQ(Contains(text, "no variant reaches"), e.kept == 0);
+            EXPECT_TRUE(Contains(text, "At " + std::to_string(run.settings.test_len) + " tokens"));
+        }
+        // Paper notes: judged only where the run can judge them, and in the direction the
+        // numbers point.
+        const Explanation notes = TrainPaperNotes(run);
+        const bool order = run.settings.task.task != TrainTask::Majority;
+        const bool haviv =
+            run.settings.causal && order && e.has_none && e.finished >= 2 && e.best_trained >= 0.9;
+        EXPECT_EQ(!std::isnan(notes.Value("haviv")), haviv);
+        if (haviv) {
+            ++judged_haviv;
+            EXPECT_EQ(notes.Value("haviv"), e.none_trained >= 0.9 ? 1 : 0);
+            EXPECT_EQ(Contains(notes.text, "As Haviv"), e.none_trained >= 0.9);
+        }
+        const VariantResult* alibi = nullptr;
+        for (const VariantResult& v : run.variants)
+            if (v.variant == PositionalKind::Alibi && !v.accuracy_by_length.empty()) alibi = &v;
+        std::size_t trained = 0;
+        while (test_lengths(run.settings)[trained] != run.settings.train_len)
+            ++trained;
+        const bool press = alibi != nullptr && longer && alibi->accuracy_by_length[trained] >= 0.9;
+        EXPECT_EQ(!std::isnan(notes.Value("press")), press);
+        if (press) {
+            ++judged_press;
+            EXPECT_EQ(notes.Value("press"), alibi->accuracy_by_length.back() >= 0.9 ? 1 : 0);
+            EXPECT_EQ(Contains(notes.text, "as Press et al. (2022) found"),
+                      alibi->accuracy_by_length.back() >= 0.9);
+        }
+        if (!std::isnan(notes.Value("kazemnejad"))) {
+            EXPECT_TRUE(run.settings.causal && order && longer && e.none_trained >= 0.9);
+            EXPECT_EQ(Contains(notes.text, "as Kazemnejad"), notes.Value("kazemnejad") == 1);
+        }
+    }
+    // The sweep reached every branch.
+    EXPECT_GT(ties, 50);
+    EXPECT_GT(none_learned, 50);
+    EXPECT_GT(judged_haviv, 50);
+    EXPECT_GT(judged_press, 20);
+}
+
+// The built-in runs' verdicts, read against docs/train.md's findings.
+TEST(TrainVerdict, BuiltInRunsSayTheDocumentedFindings) {
+    const Explanation reverse = TrainVerdict(BuiltIn("reverse"));
+    EXPECT_EQ(reverse.Value("learned_count"), 1); // only sinusoidal
+    EXPECT_TRUE(Contains(reverse.text, "sinusoidal (1.000) learned the task"));
+    const TrainRun shift = BuiltIn("shift-causal");
+    const Explanation notes = TrainPaperNotes(shift);
+    EXPECT_EQ(notes.Value("haviv"), 0); // causal NoPE did not learn the shift in 300 steps
+    EXPECT_TRUE(std::isnan(notes.Value("press"))); // ALiBi did not learn it: not judged
+    EXPECT_TRUE(Contains(notes.text, "ALiBi did not learn the task"));
+    const Explanation majority = TrainVerdict(BuiltIn("majority"));
+    EXPECT_EQ(majority.Value("tie"), 1);
+}
