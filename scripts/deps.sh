@@ -11,7 +11,7 @@ build_packages=(
     fonts-inter fonts-dejavu-core libgl1-mesa-dri
 )
 test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch python3-xlib clang clang-tidy libfuzzer-14-dev help2man locales
-               emscripten dpkg-dev chromium chromium-driver python3-selenium)
+               emscripten dpkg-dev chromium chromium-driver python3-selenium ccache)
 bench_packages=(python3-numpy python3-torch)
 
 packages=("${build_packages[@]}")

@@ -23,7 +23,7 @@ seed=${3:-$RANDOM}
 [[ "$seconds" =~ ^[0-9]+$ ]] && ((seconds >= 20)) || { echo "usage: $0 SECONDS(>=20) [PELAB] [SEED]" >&2; exit 2; }
 if [[ -z "$binary" ]]; then
     echo "soak: building the sanitizer build (build-sanitize)"
-    "$root/scripts/build.sh" "$root/build-sanitize" -DPELAB_SANITIZE=ON >/dev/null
+    "$root/scripts/build.sh" --sanitize "$root/build-sanitize" >/dev/null
     binary=$root/build-sanitize/bin/pelab
 fi
 for tool in Xvfb xdotool python3; do command -v "$tool" >/dev/null || { echo "soak: $tool is missing (scripts/deps.sh test)" >&2; exit 1; }; done

@@ -1,82 +1,220 @@
 #!/usr/bin/env bash
 # One command to install what is missing, build, and run every test:
-#  1. Release build: unit, headless-frame, CLI and end-to-end (Xvfb + xdotool) tests;
-#  2. clang-tidy on the C++ files of the last change (scripts/tidy.sh);
-#  3. the browser edition: scripts/web.sh builds it with Emscripten, and tests/web/test_web.py
-#     checks it in headless Chromium against the Release build's `pelab readouts`;
-#  4. AddressSanitizer + UndefinedBehaviorSanitizer build: unit, headless-frame and CLI tests;
-#  5. libFuzzer on the scene, PNG-scene, tokenizer, command-line, lesson and quiz readers (20 s each);
-#  6. a 60-second random-input soak of the sanitizer build's real window under Xvfb (crashes,
-#     sanitizer reports, leaks), and one of the release build whose memory must not keep growing.
-# Ends with CTest's summary; exits non-zero on any failure.
-set -euo pipefail
+#  - Release build: unit, headless-frame, CLI and end-to-end (Xvfb + xdotool) tests;
+#  - clang-tidy on the C++ files of the last change (scripts/tidy.sh);
+#  - the browser edition: scripts/web.sh builds it with Emscripten, and tests/web/test_web.py
+#    checks it in headless Chromium against the Release build's `pelab readouts`;
+#  - the sanitizer build (clang -O1 -g, AddressSanitizer + UndefinedBehaviorSanitizer, with
+#    libFuzzer's coverage: scripts/build.sh --sanitize): unit, headless-frame and CLI tests;
+#  - libFuzzer on the scene, PNG-scene, tokenizer, command-line, lesson, quiz and training-run
+#    readers (20 s each, two at a time, each at least 1000 inputs), from the same build;
+#  - a 60-second random-input soak of the sanitizer build's real window under Xvfb (crashes,
+#    sanitizer reports, leaks), and one of the release build whose memory must not keep growing.
+# Ends with a table of each stage's minutes beside its budget, then one line "tests: N passed,
+# M failed"; exits non-zero on any failure. docs/testing.md has the measured times.
+#
+# Two lanes run side by side. The CPU lane, at a lower priority (nice), builds and runs the tests
+# that keep a core busy; the wall-clock lane runs what mostly waits (the real window under Xvfb,
+# the soaks, the page in Chromium) as soon as its build is there, so its timing-sensitive checks
+# get the CPU when they ask. Builds go through ccache (scripts/ccache.sh): a new clone on a
+# machine that has run the suite recompiles only what changed.
+set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=$(nproc)
+started=$(date +%s)
+export root jobs
 
-scripts/deps.sh test
+# Each stage's budget in minutes: they add up to 30, the suite's budget from a clean clone on
+# two cores (docs/testing.md). A stage past its budget by more than half is named in the summary.
+declare -A budget=(
+    [deps]=0.5
+    [release build]=5
+    [sanitizer build]=5.5
+    [browser build]=4.5
+    [release tests]=3.5
+    [sanitizer tests]=3.5
+    [fuzzing]=1.5
+    [clang-tidy]=1
+    [end-to-end]=3
+    [soak]=1
+    [browser checks]=1
+)
+stage_order=(deps "release build" "sanitizer build" "browser build" "release tests" "sanitizer tests"
+             fuzzing clang-tidy end-to-end soak "browser checks")
 
-echo "== Release build"
-scripts/build.sh "$root/build"
-echo "== Release tests (unit, headless, cli, e2e)"
-release_status=0
-(cd build && ctest --output-on-failure -j"$jobs") | tee build/ctest.log || release_status=$?
+logs=$root/build/logs
+rm -rf "$logs"
+mkdir -p "$logs"
+marks=$logs/marks
+mkdir -p "$marks"
+export logs
 
-echo "== clang-tidy on the C++ files the last change touches (scripts/tidy.sh; --all is a script)"
-tidy_status=0
-scripts/tidy.sh --build "$root/build" | tee build/tidy.log || tidy_status=$?
+# stage NAME COMMAND…: runs COMMAND with its output in build/logs/NAME.log, and records its start,
+# end and status (marks/NAME) for the table and for the other lane.
+stage() {
+    local name=$1 file begin end status=0
+    shift
+    file="$logs/${name// /-}.log"
+    begin=$(date +%s)
+    echo "== $name: started ($(date +%H:%M:%S))"
+    "$@" >"$file" 2>&1 || status=$?
+    end=$(date +%s)
+    printf '%s\t%s\t%s\t%s\n' "$name" "$begin" "$end" "$status" >>"$logs/stages.tsv"
+    echo "$status" >"$marks/${name// /-}"
+    if ((status == 0)); then
+        echo "== $name: passed in $(((end - begin) / 60)) min $(((end - begin) % 60)) s"
+    else
+        echo "== $name: FAILED (exit $status) in $(((end - begin) / 60)) min $(((end - begin) % 60)) s; the end of $file:"
+        tail -80 "$file" | sed 's/^/    /'
+    fi
+    return "$status"
+}
+# skip NAME WHY: a stage that could not run because what it needs failed.
+skip() {
+    local now
+    now=$(date +%s)
+    printf '%s\t%s\t%s\t%s\n' "$1" "$now" "$now" "skipped" >>"$logs/stages.tsv"
+    echo "skipped" >"$marks/${1// /-}"
+    echo "== $1: SKIPPED ($2)"
+}
+# wait_for NAME: waits until the stage NAME has ended; true when it passed.
+wait_for() {
+    local mark="$marks/${1// /-}"
+    while [[ ! -f "$mark" ]]; do sleep 2; done
+    [[ $(cat "$mark") == 0 ]]
+}
 
-echo "== Browser edition (scripts/web.sh, then tests/web/test_web.py in headless Chromium)"
-web_status=0
-# The first frame's 2 s (docs/web.md) is measured by scripts/web_report.sh on a quiet machine;
-# here, with the suite's load around it, the test allows twice that.
-{ scripts/web.sh --single-file && /usr/bin/python3 tests/web/test_web.py build-web/site \
-    build/bin/pelab --first-frame-limit 4 --single build-web/pelab.html; } 2>&1 | tee build/web.log ||
-    web_status=$?
+stage deps scripts/deps.sh test || true
 
-echo "== Sanitizer build (ASan + UBSan)"
-scripts/build.sh "$root/build-sanitize" -DPELAB_SANITIZE=ON
-echo "== Sanitizer tests (unit, headless, cli)"
-sanitize_status=0
-(cd build-sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j"$jobs" -LE "e2e|package|slow") | tee build-sanitize/ctest.log || sanitize_status=$?
+# --- The CPU lane -------------------------------------------------------------------------------
+release_tests() { # everything but the real window, which the other lane runs
+    cd build && ctest --output-on-failure -j"$jobs" -LE e2e
+}
+sanitizer_tests() {
+    cd build-sanitize && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --output-on-failure -j"$jobs" -LE "e2e|package|slow"
+}
+export -f release_tests sanitizer_tests
+cpu_lane() {
+    if stage "release build" scripts/build.sh --unity "$root/build"; then
+        stage "sanitizer build" nice -n 10 scripts/build.sh --sanitize --unity "$root/build-sanitize"
+        # The first frame's 2 s (docs/web.md) is measured by scripts/web_report.sh on a quiet
+        # machine; here the test allows twice that.
+        stage "browser build" nice -n 10 scripts/web.sh --single-file
+        stage "release tests" nice -n 10 bash -c release_tests
+        stage clang-tidy nice -n 10 scripts/tidy.sh --build "$root/build"
+    else
+        skip "sanitizer build" "the release build failed"
+        skip "browser build" "the release build failed"
+        skip "release tests" "the release build failed"
+        skip clang-tidy "the release build failed"
+    fi
+    if wait_for "sanitizer build"; then
+        stage "sanitizer tests" nice -n 10 bash -c sanitizer_tests
+        stage fuzzing nice -n 10 scripts/fuzz.sh -j 2 all 20
+    else
+        skip "sanitizer tests" "the sanitizer build failed"
+        skip fuzzing "the sanitizer build failed"
+    fi
+}
 
-echo "== Fuzzing (scripts/fuzz.sh all 20)"
-fuzz_status=0
-scripts/fuzz.sh all 20 | tee build/fuzz.log || fuzz_status=$?
+# --- The wall-clock lane ------------------------------------------------------------------------
+end_to_end() { # the real window, three scripts at a time (each has its own X server and home)
+    cd build && ctest --output-on-failure -j3 -L e2e
+}
+soaks() { # both at once: each has its own X server
+    local status=0
+    SOAK_STEADY_VIEW=1 scripts/soak.sh 60 "$root/build/bin/pelab" 1 >"$logs/soak-release.log" 2>&1 &
+    local release=$!
+    SOAK_MEMORY_CHECK=0 SOAK_END_WITH_SIGTERM=1 scripts/soak.sh 60 "$root/build-sanitize/bin/pelab" 1 \
+        >"$logs/soak-sanitizer.log" 2>&1 || status=1
+    wait "$release" || status=1
+    echo "-- the sanitizer build's soak (crashes, reports, leaks):"
+    cat "$logs/soak-sanitizer.log"
+    echo "-- the release build's soak (memory):"
+    cat "$logs/soak-release.log"
+    return $status
+}
+browser_checks() {
+    /usr/bin/python3 tests/web/test_web.py build-web/site build/bin/pelab --first-frame-limit 4 \
+        --single build-web/pelab.html
+}
+export -f end_to_end soaks browser_checks
+wall_lane() {
+    if ! wait_for "release build"; then
+        skip end-to-end "the release build failed"
+        skip soak "the release build failed"
+        skip "browser checks" "the release build failed"
+        return
+    fi
+    stage end-to-end bash -c end_to_end
+    if wait_for "sanitizer build"; then
+        stage soak bash -c soaks
+    else
+        skip soak "the sanitizer build failed"
+    fi
+    if wait_for "browser build"; then
+        stage "browser checks" bash -c browser_checks
+    else
+        skip "browser checks" "the browser build failed"
+    fi
+}
 
-echo "== Soak (scripts/soak.sh 60: the sanitizer build for crashes and reports, the release build for memory)"
-soak_status=0
-SOAK_MEMORY_CHECK=0 SOAK_END_WITH_SIGTERM=1 scripts/soak.sh 60 "$root/build-sanitize/bin/pelab" 1 | tee build/soak.log ||
-    soak_status=$?
-SOAK_STEADY_VIEW=1 scripts/soak.sh 60 "$root/build/bin/pelab" 1 | tee -a build/soak.log ||
-    soak_status=$?
+cpu_lane &
+cpu_pid=$!
+wall_lane &
+wall_pid=$!
+wait "$cpu_pid" "$wall_pid"
+finished=$(date +%s)
 
+# --- Summary ------------------------------------------------------------------------------------
 echo "== Summary"
-echo "release tests: $([[ $release_status -eq 0 ]] && echo passed || echo FAILED)"
-echo "sanitizer tests: $([[ $sanitize_status -eq 0 ]] && echo passed || echo FAILED)"
-echo "fuzzing: $([[ $fuzz_status -eq 0 ]] && echo passed || echo FAILED)"
-echo "soak: $([[ $soak_status -eq 0 ]] && echo passed || echo FAILED)"
-echo "clang-tidy: $([[ $tidy_status -eq 0 ]] && echo passed || echo FAILED)"
-echo "browser edition: $([[ $web_status -eq 0 ]] && echo passed || echo FAILED)"
-echo "screenshots for a person to look at: build/screenshots/"
-# CTest's own summary lines, then one plain total over both runs.
+printf '%-16s %8s %8s  %s\n' stage minutes budget result
+over=()
+for name in "${stage_order[@]}"; do
+    line=$(awk -F'\t' -v n="$name" '$1 == n' "$logs/stages.tsv" | tail -1)
+    if [[ -z "$line" ]]; then
+        printf '%-16s %8s %8s  %s\n' "$name" - "${budget[$name]}" "did not run"
+        continue
+    fi
+    IFS=$'\t' read -r _ begin end status <<<"$line"
+    minutes=$(awk -v b="$begin" -v e="$end" 'BEGIN { printf "%.1f", (e - b) / 60 }')
+    result=$([[ $status == 0 ]] && echo passed || { [[ $status == skipped ]] && echo SKIPPED || echo FAILED; })
+    if awk -v m="$minutes" -v b="${budget[$name]}" 'BEGIN { exit !(m > 1.5 * b) }'; then
+        result+=", OVER BUDGET by more than half"
+        over+=("$name ($minutes min, budget ${budget[$name]})")
+    fi
+    printf '%-16s %8s %8s  %s\n' "$name" "$minutes" "${budget[$name]}" "$result"
+done
+total_budget=$(printf '%s\n' "${budget[@]}" | awk '{ s += $1 } END { print s }')
+printf '%-16s %8s %8s  %s\n' "whole suite" "$(awk -v s="$started" -v f="$finished" 'BEGIN { printf "%.1f", (f - s) / 60 }')" \
+    "$total_budget" "(wall clock; the two lanes overlap)"
+((${#over[@]})) && echo "over budget by more than half: ${over[*]}"
+echo "logs: build/logs/; screenshots for a person to look at: build/screenshots/"
+
+# CTest's own summary lines, then one plain total over every run.
 total=0
 failed=0
-for log in build/ctest.log build-sanitize/ctest.log; do
-    line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -1 || true)
+for name in "release tests" end-to-end "sanitizer tests"; do
+    log="$logs/${name// /-}.log"
+    line=$(grep -E 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" 2>/dev/null | tail -1 || true)
     [[ -n "$line" ]] || { echo "no CTest summary in $log"; failed=$((failed + 1)); continue; }
-    echo "$log: $line"
+    echo "$name: $line"
     total=$((total + $(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")))
     failed=$((failed + $(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")))
 done
+stage_failed() { [[ $(cat "$marks/${1// /-}" 2>/dev/null) != 0 ]]; }
 # Each fuzz target (the list in scripts/fuzz.sh), the soak, clang-tidy and the browser edition
 # count as one test each.
 fuzz_targets=$(sed -n 's/^targets=(\(.*\))$/\1/p' scripts/fuzz.sh | wc -w)
-fuzz_passed=$(grep -c 'no failure' build/fuzz.log || true)
+fuzz_passed=$(grep -c 'no failure' "$logs/fuzzing.log" 2>/dev/null || true)
 total=$((total + fuzz_targets + 3))
-failed=$((failed + (fuzz_targets - fuzz_passed) + (soak_status != 0 ? 1 : 0) + (tidy_status != 0 ? 1 : 0) +
-    (web_status != 0 ? 1 : 0)))
-[[ $release_status -eq 0 && $sanitize_status -eq 0 && $fuzz_status -eq 0 ]] || failed=$((failed > 0 ? failed : 1))
+failed=$((failed + (fuzz_targets - fuzz_passed)))
+for name in soak clang-tidy "browser checks"; do stage_failed "$name" && failed=$((failed + 1)); done
+for name in deps "release build" "sanitizer build" "browser build" "release tests" end-to-end \
+    "sanitizer tests" fuzzing; do
+    stage_failed "$name" && failed=$((failed > 0 ? failed : 1))
+done
 echo "tests: $((total - failed)) passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# Rewrites the scene-field list of docs/file-formats.md from the scene table (the block the
-# registry test prints when the list is out of date). Usage: scripts/update_scene_fields.sh [build]
+# Rewrites the scene-field lists of docs/file-formats.md and of the scene fuzzer's dictionary
+# (tests/fuzz/fuzz_scene.dict) from the scene table: the blocks the registry tests print when a
+# list is out of date. Usage: scripts/update_scene_fields.sh [build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$build/bin/pelab_frame_tests" --gtest_filter=SceneFields.DocsListEveryFieldOfTheTable >"$log" 2>&1 || true
-python3 - "$root/docs/file-formats.md" "$log" <<'PY'
+rewrite() { # TEST FILE OPENING CLOSING: replaces FILE's block with the one TEST prints
+    PELAB_SOURCE_DIR=$root "$build/bin/pelab_frame_tests" --gtest_filter="$1" >"$log" 2>&1 || true
+    python3 - "$2" "$log" "$3" "$4" <<'PY'
 import sys
-readme_path, log_path = sys.argv[1:]
+path, log_path, opening, closing = sys.argv[1:]
 log = open(log_path, encoding="utf-8").read()
 if "replace it with:" not in log:
-    print("docs/file-formats.md: scene fields are up to date")
+    print("%s: scene fields are up to date" % path)
     sys.exit(0)
 block = log[log.index("replace it with:"):]
-start, end = block.index("<!-- scene-fields:"), block.index("<!-- /scene-fields -->") + len("<!-- /scene-fields -->")
-readme = open(readme_path, encoding="utf-8").read()
-a, b = readme.index("<!-- scene-fields:"), readme.index("<!-- /scene-fields -->") + len("<!-- /scene-fields -->")
-open(readme_path, "w", encoding="utf-8").write(readme[:a] + block[start:end] + readme[b:])
-print("docs/file-formats.md: scene fields rewritten")
+start, end = block.index(opening), block.index(closing) + len(closing)
+text = open(path, encoding="utf-8").read()
+a, b = text.index(opening), text.index(closing) + len(closing)
+open(path, "w", encoding="utf-8").write(text[:a] + block[start:end] + text[b:])
+print("%s: scene fields rewritten" % path)
 PY
+}
+rewrite SceneFields.DocsListEveryFieldOfTheTable "$root/docs/file-formats.md" "<!-- scene-fields:" \
+    "<!-- /scene-fields -->"
+rewrite SceneFields.FuzzDictionaryNamesEveryFieldOfTheTable "$root/tests/fuzz/fuzz_scene.dict" \
+    "# scene-fields:" "# /scene-fields"

@@ -5,7 +5,9 @@
 # Usage: scripts/web.sh [--serve [PORT]] [--single-file] [--build-dir DIR]
 #   --serve        then serve the page on http://localhost:PORT/ (8000) until Ctrl+C
 #   --single-file  also build build-web/pelab.html: one self-contained page (wasm and data
-#                  inside) that opens from a USB stick or an e-mail (file://)
+#                  inside) that opens from a USB stick or an e-mail (file://), assembled from
+#                  the page's files by scripts/web_single_file.py
+# Compiles in batches (CMake's unity build) through ccache when it is installed (scripts/ccache.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$root/build-web
@@ -86,17 +88,19 @@ cp -u /usr/share/fonts/opentype/inter/Inter-Regular.otf /usr/share/fonts/truetyp
 # module here (a node from elsewhere does not look in /usr/share/nodejs by itself).
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-emcmake cmake -S "$root" -B "$build_dir/page" -DCMAKE_BUILD_TYPE=Release \
+# shellcheck source=ccache.sh
+source "$root/scripts/ccache.sh"
+# emcc runs its clang through EM_COMPILER_WRAPPER (CMake's launcher would wrap emcc itself).
+((${#PELAB_LAUNCHER[@]})) && export EM_COMPILER_WRAPPER=ccache
+emcmake cmake -S "$root" -B "$build_dir/page" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
     -DPELAB_WEB_STAGING="$staging" >/dev/null
-targets=(pelab_web)
-((single)) && targets+=(pelab_web_single)
-cmake --build "$build_dir/page" -j"$(nproc)" --target "${targets[@]}"
+cmake --build "$build_dir/page" -j"$(nproc)" --target pelab_web
 site=$build_dir/site
 mkdir -p "$site"
 cp "$build_dir/page/bin/"index.{html,js,wasm,data} "$site/"
 echo "web.sh: built $site ($(du -sh "$site" | cut -f1))"
 if ((single)); then
-    cp "$build_dir/page/bin/pelab.html" "$build_dir/pelab.html"
+    python3 "$root/scripts/web_single_file.py" "$site" "$build_dir/pelab.html"
     echo "web.sh: built $build_dir/pelab.html ($(du -h "$build_dir/pelab.html" | cut -f1)): open it from any folder"
 fi
 if ((serve)); then

@@ -3,6 +3,7 @@
 // open_panels and presented_panel, and reports its readouts. A panel added to the registry is
 // covered by these tests without a line of its own here.
 #include "headless_fixture.h"
+#include "test_paths.h"
 
 #include "widgets/shortcuts.h"
 
@@ -133,7 +134,7 @@ TEST(SceneFields, DocsListEveryFieldOfTheTable) {
         expected += "| `" + field.name + "` | " + field.doc + " | " + readers + " |\n";
     }
     expected += "<!-- /scene-fields -->";
-    std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/docs/file-formats.md");
+    std::ifstream in(std::string(pelab_test::SourceDir()) + "/docs/file-formats.md");
     std::stringstream page;
     page << in.rdbuf();
     const std::string text = page.str();
@@ -146,6 +147,33 @@ TEST(SceneFields, DocsListEveryFieldOfTheTable) {
         << expected;
 }
 
+// The scene fuzzer's dictionary (tests/fuzz/fuzz_scene.dict) names every field of the scene table
+// and every panel id between two markers, so that libFuzzer builds scenes from the real field
+// names; the test prints the block to paste (scripts/update_scene_fields.sh does) when the table
+// changes. The hand-written entries around the block (values at the edges) stay as they are.
+TEST(SceneFields, FuzzDictionaryNamesEveryFieldOfTheTable) {
+    App app;
+    std::string expected = "# scene-fields: generated from the scene table and the panel "
+                           "registry; tests/registry_test.cpp checks it\n";
+    for (const SceneField& field : app.scene.Fields())
+        expected += "\"" + field.name + "\"\n";
+    for (const PanelInfo& info : PanelInfos())
+        expected += "\"" + std::string(info.id) + "\"\n";
+    expected += "# /scene-fields";
+    std::ifstream in(std::string(pelab_test::SourceDir()) + "/tests/fuzz/fuzz_scene.dict");
+    std::stringstream dictionary;
+    dictionary << in.rdbuf();
+    const std::string text = dictionary.str();
+    const std::size_t begin = text.find("# scene-fields");
+    const std::size_t end = text.find("# /scene-fields");
+    ASSERT_NE(begin, std::string::npos) << "tests/fuzz/fuzz_scene.dict needs this block:\n"
+                                        << expected;
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(text.substr(begin, end + 15 - begin), expected)
+        << "tests/fuzz/fuzz_scene.dict's scene field list is out of date; replace it with:\n"
+        << expected;
+}
+
 // docs/teaching.md lists every key of the key table (widgets/shortcuts.h) between two markers,
 // as the keyboard help words them; the test prints the block to paste when a key changes.
 TEST(Shortcuts, DocsListEveryKeyOfTheTable) {
@@ -155,7 +183,7 @@ TEST(Shortcuts, DocsListEveryKeyOfTheTable) {
         expected += "| " + KeysText(row) + " | " + row.action + " | " +
                     SectionHeading(row.section) + " |\n";
     expected += "<!-- /keys -->";
-    std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/docs/teaching.md");
+    std::ifstream in(std::string(pelab_test::SourceDir()) + "/docs/teaching.md");
     std::stringstream page;
     page << in.rdbuf();
     const std::string text = page.str();
@@ -227,7 +255,7 @@ TEST(PanelInfos, ReadmeAndDocsListEveryPanel) {
             std::string("| **") + info.title + "** | `" + info.id + "` | " + info.summary + " |\n";
     expected += "<!-- /panels -->";
     const auto read = [](const char* page) {
-        std::ifstream in(std::string(PELAB_SOURCE_DIR) + "/" + page);
+        std::ifstream in(std::string(pelab_test::SourceDir()) + "/" + page);
         std::stringstream text;
         text << in.rdbuf();
         return text.str();
@@ -288,8 +316,9 @@ nlohmann::json OtherValue(const SceneTable& table, const std::string& name) {
         const double v = now.get<double>();
         candidates = {v + 1.5, v * 2 + 1, v / 2, v - 1.5};
     } else if (now.is_string()) {
-        for (const char* text : {"man bites dog", "sin", "fixed", "concatenated", "cards", "binary",
-                                 "alibi", "0.5 -1 2 0.25", "a dog", "learned", "majority", "attention"})
+        for (const char* text :
+             {"man bites dog", "sin", "fixed", "concatenated", "cards", "binary", "alibi",
+              "0.5 -1 2 0.25", "a dog", "learned", "majority", "attention"})
             candidates.push_back(text);
     } else if (now.is_array()) {
         candidates = {nlohmann::json::array({1}), nlohmann::json::array({0}),

@@ -1,8 +1,7 @@
 # The browser edition's page, included by app/CMakeLists.txt (cmake/WebBuild.cmake,
 # scripts/web.sh): web_main.cpp drives the Runner's Frame() from the browser's main loop;
 # everything else is the desktop's code. The output is index.html (from shell.html) with
-# index.js, index.wasm and index.data (fonts, lessons, scenes), and on demand one pelab.html
-# that holds them all.
+# index.js, index.wasm and index.data (fonts, lessons, scenes).
 add_library(pelab_web_objects OBJECT
     web/web_main.cpp
     web/stb_image_write.cpp
@@ -43,15 +42,5 @@ target_link_options(pelab_web PRIVATE ${page_options})
 set_target_properties(pelab_web PROPERTIES OUTPUT_NAME index SUFFIX .html)
 set_property(TARGET pelab_web APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/web/shell.html)
 
-# One self-contained pelab.html for file:// (a USB stick, an e-mail), which cannot fetch a .wasm
-# or .data: everything goes inside the page. Built on demand (scripts/web.sh --single-file).
-add_executable(pelab_web_single EXCLUDE_FROM_ALL $<TARGET_OBJECTS:pelab_web_objects>)
-target_link_libraries(pelab_web_single PRIVATE pelab_ui)
-set(single_options ${web_link_options} -sSINGLE_FILE=1)
-foreach(item IN LISTS web_data)
-    list(APPEND single_options "SHELL:--embed-file ${item}")
-endforeach()
-target_link_options(pelab_web_single PRIVATE ${single_options})
-set_target_properties(pelab_web_single PROPERTIES OUTPUT_NAME pelab SUFFIX .html)
-set_property(TARGET pelab_web_single APPEND PROPERTY LINK_DEPENDS
-             ${CMAKE_CURRENT_SOURCE_DIR}/web/shell.html)
+# The one-file pelab.html for file:// (a USB stick, an e-mail) is assembled from these four files
+# by scripts/web_single_file.py (scripts/web.sh --single-file): no second link of the program.

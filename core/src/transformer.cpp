@@ -29,7 +29,7 @@ struct LayerOffsets {
     std::size_t ln1_weight, ln1_bias, qkv_weight, qkv_bias, out_weight, out_bias;
     std::size_t ln2_weight, ln2_bias, mlp1_weight, mlp1_bias, mlp2_weight, mlp2_bias;
 };
-struct Layout {
+struct ParameterLayout {
     std::size_t embedding = 0, learned = 0, t5 = 0;
     std::vector<LayerOffsets> layers;
     std::size_t final_weight = 0, final_bias = 0, head_weight = 0, head_bias = 0;
@@ -82,8 +82,8 @@ std::vector<SlotSpec> SlotSpecs(const TransformerConfig& c) {
     return specs;
 }
 
-Layout LayoutOf(const std::vector<ParameterSlot>& slots, int layers) {
-    Layout layout;
+ParameterLayout LayoutOf(const std::vector<ParameterSlot>& slots, int layers) {
+    ParameterLayout layout;
     layout.layers.resize(static_cast<std::size_t>(layers));
     for (const ParameterSlot& s : slots) {
         const std::string& n = s.name;
@@ -217,7 +217,7 @@ template <typename S> struct LayerCache {
 // filled when given.
 template <typename S> struct SequencePass {
     const TransformerConfig& c;
-    const Layout& layout;
+    const ParameterLayout& layout;
     const S* params;
 
     void Run(const int* tokens, const int* targets, int n, S loss_scale, double* loss_sum,
@@ -532,7 +532,7 @@ const ParameterSlot& TinyTransformer<Scalar>::slot(const std::string& name) cons
 template <typename Scalar>
 Scalar TinyTransformer<Scalar>::loss(const TokenBatch& batch, std::vector<Scalar>* gradient) const {
     CheckBatch(config_, batch, true);
-    const Layout layout = LayoutOf(slots_, config_.layers);
+    const ParameterLayout layout = LayoutOf(slots_, config_.layers);
     long scored = 0;
     for (const int target : batch.targets)
         scored += target >= 0 ? 1 : 0;
@@ -554,7 +554,7 @@ Scalar TinyTransformer<Scalar>::loss(const TokenBatch& batch, std::vector<Scalar
 template <typename Scalar>
 std::vector<Scalar> TinyTransformer<Scalar>::logits(const TokenBatch& batch) const {
     CheckBatch(config_, batch, false);
-    const Layout layout = LayoutOf(slots_, config_.layers);
+    const ParameterLayout layout = LayoutOf(slots_, config_.layers);
     const SequencePass<Scalar> pass{config_, layout, parameters_.data()};
     const std::size_t n = static_cast<std::size_t>(batch.length);
     std::vector<Scalar> out(static_cast<std::size_t>(batch.size) * n * config_.vocab);
@@ -575,7 +575,7 @@ std::vector<Scalar> TinyTransformer<Scalar>::attention(const std::vector<int>& t
     if (layer < 0 || layer >= config_.layers || head < 0 || head >= config_.heads)
         throw InvalidArgument("no layer " + std::to_string(layer) + ", head " +
                               std::to_string(head) + " in this model");
-    const Layout layout = LayoutOf(slots_, config_.layers);
+    const ParameterLayout layout = LayoutOf(slots_, config_.layers);
     const SequencePass<Scalar> pass{config_, layout, parameters_.data()};
     std::vector<Scalar> weights(tokens.size() * tokens.size());
     pass.Run(tokens.data(), nullptr, batch.length, Scalar(1), nullptr, nullptr, nullptr, layer,

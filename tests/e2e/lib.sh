@@ -197,6 +197,17 @@ e2e_type() {
     e2e_press Return
 }
 
+# e2e_wait_file PATH [SECONDS]: waits (10 s by default) until PE Lab has written PATH. Its writes
+# are atomic (a temporary file renamed into place), so a file that is there is whole. A fixed
+# sleep was too short when the suite runs the end-to-end scripts side by side.
+e2e_wait_file() {
+    local limit=$((${2:-10} * 10)) tries=0
+    until [[ -f "$1" ]]; do
+        ((++tries <= limit)) || e2e_fail "$1 was not written within ${2:-10} s"
+        sleep 0.1
+    done
+}
+
 # e2e_state EXPRESSION: evaluates a Python expression over the saved scene `s` (after e2e_quit).
 e2e_state() {
     [[ -f "$E2E_STATE" ]] || e2e_fail "no state file was written on exit"

@@ -18,7 +18,7 @@ e2e_press ctrl+s
 e2e_point file.path >/dev/null || e2e_fail "Ctrl+S did not open the save dialog"
 e2e_shot files/save_dialog >/dev/null
 e2e_type "$out/saved.json"
-sleep 0.3
+e2e_wait_file "$out/saved.json"
 [[ -s "$out/saved.json" ]] || e2e_fail "Ctrl+S wrote nothing"
 /usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); assert s["pos_a"] == 4 and s["d_model"] == 128, s' "$out/saved.json" ||
     e2e_fail "the saved scene is not the one on screen"
@@ -31,7 +31,7 @@ e2e_click file.export_png
 e2e_shot files/export_options >/dev/null
 e2e_click export.choose # the size as its window (the default)
 e2e_type "$out/compare.png"
-sleep 1
+e2e_wait_file "$out/compare.png"
 [[ -s "$out/compare.png" ]] || e2e_fail "Export as PNG wrote nothing"
 e2e_not_blank "$out/compare.png"
 cp "$out/compare.png" "$SHOTS/files/exported_compare.png"
@@ -58,7 +58,7 @@ e2e_click compare.dot_product
 e2e_click menu.file
 e2e_click file.export_csv
 e2e_type "$out/compare.csv"
-sleep 0.3
+e2e_wait_file "$out/compare.csv"
 /usr/bin/python3 - "$out/compare.csv" <<'PY' || e2e_fail "the CSV does not parse back to PE(4) and PE(50)"
 import csv, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -77,7 +77,7 @@ e2e_click file.export_png
 e2e_click export.size1
 e2e_click export.choose
 e2e_type "$out/compare_1024.png"
-sleep 1
+e2e_wait_file "$out/compare_1024.png"
 [[ "$(identify -format '%wx%h' "$out/compare_1024.png")" == 1024x768 ]] ||
     e2e_fail "the 1024x768 export is $(identify -format '%wx%h' "$out/compare_1024.png")"
 e2e_not_blank "$out/compare_1024.png"
@@ -88,7 +88,7 @@ e2e_press ctrl+o
 e2e_point file.path >/dev/null || e2e_fail "Ctrl+O did not open the dialog"
 e2e_shot files/open_dialog >/dev/null
 e2e_type "$root/assets/lessons/frequencies.json"
-sleep 0.6
+e2e_point lesson.next >/dev/null || e2e_fail "Ctrl+O with a lesson did not show the lesson's bar"
 e2e_quit
 e2e_check "s['readouts']['lesson']['title'] == 'Frequencies and wavelengths'" "Ctrl+O did not start the lesson"
 grep -q "Recent=$out/compare.png" "$XDG_CONFIG_HOME/pelab/imgui.ini" || e2e_fail "the export is not in the recent files"
