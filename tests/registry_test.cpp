@@ -46,31 +46,51 @@ TEST_F(Registry, HasTheFourDesignCardPanelsOpenByDefault) {
     }
 }
 
-TEST_F(Registry, EveryPanelDrawsAloneForThreeHundredFramesUnderASweep) {
+// Each panel alone for 300 frames under a sweep of d_model, base, positions, themes and mouse
+// input: one test per registered panel, so that CTest spreads them over the cores (under the
+// sanitizers the whole sweep in one test took 2.5 minutes on one core, the suite's long pole).
+namespace {
+class RegistrySweep : public Registry, public ::testing::WithParamInterface<std::string> {};
+} // namespace
+
+TEST_P(RegistrySweep, PanelDrawsAloneForThreeHundredFrames) {
+    const PanelEntry* entry = app.panels.Find(GetParam());
+    ASSERT_NE(entry, nullptr) << GetParam();
     const int d_models[] = {2, 4, 6, 16, 128, 512, 1000, 4096};
     const double bases[] = {10, 100, 10000, 123456.7, 1e6};
-    for (const PanelEntry& entry : app.panels.Entries()) {
-        FrameOptions options;
-        options.solo_panel = entry.id;
-        for (int frame = 0; frame < 300; ++frame) {
-            state.d_model = d_models[frame % 8];
-            state.base = bases[(frame / 8) % 5];
-            state.pair = (frame * 37) % (state.d_model / 2);
-            state.pos_a = frame % 3 == 0 ? 0.0 : frame * 3333.3;
-            state.pos_b = kUiMaxPosition - frame;
-            state.shift_k = (frame % 41) * 50 - kUiMaxShift;
-            app.view.theme = kThemes[frame % 3];
-            ImGui::GetIO().MousePos = ImVec2(static_cast<float>((frame * 53) % 1280),
-                                             static_cast<float>((frame * 29) % 800));
-            ImGui::GetIO().MouseWheel = frame % 7 == 0 ? 1.0f : (frame % 11 == 0 ? -2.0f : 0.0f);
-            ImGui::GetIO().MouseDown[0] = frame % 13 < 4;
-            Frame(options);
-            if (HasFatalFailure()) return;
-        }
-        ImGui::GetIO().MouseDown[0] = false;
-        ImGui::GetIO().MouseWheel = 0;
+    FrameOptions options;
+    options.solo_panel = entry->id;
+    for (int frame = 0; frame < 300; ++frame) {
+        state.d_model = d_models[frame % 8];
+        state.base = bases[(frame / 8) % 5];
+        state.pair = (frame * 37) % (state.d_model / 2);
+        state.pos_a = frame % 3 == 0 ? 0.0 : frame * 3333.3;
+        state.pos_b = kUiMaxPosition - frame;
+        state.shift_k = (frame % 41) * 50 - kUiMaxShift;
+        app.view.theme = kThemes[frame % 3];
+        ImGui::GetIO().MousePos =
+            ImVec2(static_cast<float>((frame * 53) % 1280), static_cast<float>((frame * 29) % 800));
+        ImGui::GetIO().MouseWheel = frame % 7 == 0 ? 1.0f : (frame % 11 == 0 ? -2.0f : 0.0f);
+        ImGui::GetIO().MouseDown[0] = frame % 13 < 4;
+        Frame(options);
+        if (HasFatalFailure()) return;
     }
 }
+
+namespace {
+// Ids are letters and underscores, as gtest's test names must be.
+std::vector<std::string> RegisteredPanelIds() {
+    std::vector<std::string> ids;
+    for (const PanelInfo& info : PanelInfos())
+        ids.emplace_back(info.id);
+    return ids;
+}
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(EveryPanel, RegistrySweep, ::testing::ValuesIn(RegisteredPanelIds()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             return info.param;
+                         });
 
 // Opening View → Panels with the mouse shows one item per registered panel, and clicking one
 // closes that panel.
