@@ -54,11 +54,12 @@ export DISPLAY=":$number"
 # and quit, none of them ours). Keeping libraries loaded (dlclose made a no-op, preloaded
 # after the ASan runtime, which must come first) removes exactly those false reports.
 preload=()
+# GCC links the ASan runtime as a library (preloaded first); clang links it into the binary.
 asan_runtime=$(ldd "$binary" | awk '/libasan/ { print $3 }')
-if [[ -n "$asan_runtime" ]]; then
+if [[ -n "$asan_runtime" ]] || nm -D --defined-only "$binary" 2>/dev/null | grep ' __asan_init$' >/dev/null; then
     printf 'int dlclose(void* handle) { (void)handle; return 0; }\n' >"$work/keep_loaded.c"
     cc -shared -fPIC -o "$work/keep_loaded.so" "$work/keep_loaded.c"
-    preload=(env "LD_PRELOAD=$asan_runtime $work/keep_loaded.so")
+    preload=(env "LD_PRELOAD=${asan_runtime:+$asan_runtime }$work/keep_loaded.so")
 fi
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:quarantine_size_mb=32 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "${preload[@]}" "$binary" --state-out "$work/state.json" --widget-rects "$work/rects.json" \
