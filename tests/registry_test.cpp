@@ -135,6 +135,26 @@ TEST_F(Registry, EveryPanelReportsReadouts) {
     }
 }
 
+namespace {
+// A generated block of a file in the source tree (docs or the fuzz dictionary): from its opening
+// marker to the end of its closing one it must be exactly `expected`, which is printed to paste
+// (scripts/update_scene_fields.sh pastes the scene fields' blocks) when it is not.
+void ExpectGeneratedBlock(const std::string& path, const std::string& opening,
+                          const std::string& closing, const std::string& expected) {
+    std::ifstream in(std::string(pelab_test::SourceDir()) + "/" + path);
+    std::stringstream file;
+    file << in.rdbuf();
+    const std::string text = file.str();
+    const std::size_t begin = text.find(opening);
+    const std::size_t end = text.find(closing);
+    ASSERT_NE(begin, std::string::npos) << path << " needs this block:\n" << expected;
+    ASSERT_NE(end, std::string::npos) << path << " has no " << closing;
+    EXPECT_EQ(text.substr(begin, end + closing.size() - begin), expected)
+        << path << "'s generated list is out of date; replace it with:\n"
+        << expected;
+}
+} // namespace
+
 // docs/file-formats.md lists the scene fields between two markers; the list must be exactly the
 // table's (the test prints the block to paste when a field is added or changed;
 // scripts/update_scene_fields.sh pastes it).
@@ -154,17 +174,8 @@ TEST(SceneFields, DocsListEveryFieldOfTheTable) {
         expected += "| `" + field.name + "` | " + field.doc + " | " + readers + " |\n";
     }
     expected += "<!-- /scene-fields -->";
-    std::ifstream in(std::string(pelab_test::SourceDir()) + "/docs/file-formats.md");
-    std::stringstream page;
-    page << in.rdbuf();
-    const std::string text = page.str();
-    const std::size_t begin = text.find("<!-- scene-fields");
-    const std::size_t end = text.find("<!-- /scene-fields -->");
-    ASSERT_NE(begin, std::string::npos) << "docs/file-formats.md needs this block:\n" << expected;
-    ASSERT_NE(end, std::string::npos);
-    EXPECT_EQ(text.substr(begin, end + 22 - begin), expected)
-        << "docs/file-formats.md's scene field list is out of date; replace it with:\n"
-        << expected;
+    ExpectGeneratedBlock("docs/file-formats.md", "<!-- scene-fields", "<!-- /scene-fields -->",
+                         expected);
 }
 
 // The scene fuzzer's dictionary (tests/fuzz/fuzz_scene.dict) names every field of the scene table
@@ -180,18 +191,8 @@ TEST(SceneFields, FuzzDictionaryNamesEveryFieldOfTheTable) {
     for (const PanelInfo& info : PanelInfos())
         expected += "\"" + std::string(info.id) + "\"\n";
     expected += "# /scene-fields";
-    std::ifstream in(std::string(pelab_test::SourceDir()) + "/tests/fuzz/fuzz_scene.dict");
-    std::stringstream dictionary;
-    dictionary << in.rdbuf();
-    const std::string text = dictionary.str();
-    const std::size_t begin = text.find("# scene-fields");
-    const std::size_t end = text.find("# /scene-fields");
-    ASSERT_NE(begin, std::string::npos) << "tests/fuzz/fuzz_scene.dict needs this block:\n"
-                                        << expected;
-    ASSERT_NE(end, std::string::npos);
-    EXPECT_EQ(text.substr(begin, end + 15 - begin), expected)
-        << "tests/fuzz/fuzz_scene.dict's scene field list is out of date; replace it with:\n"
-        << expected;
+    ExpectGeneratedBlock("tests/fuzz/fuzz_scene.dict", "# scene-fields", "# /scene-fields",
+                         expected);
 }
 
 // docs/teaching.md lists every key of the key table (widgets/shortcuts.h) between two markers,
@@ -203,17 +204,7 @@ TEST(Shortcuts, DocsListEveryKeyOfTheTable) {
         expected += "| " + KeysText(row) + " | " + row.action + " | " +
                     SectionHeading(row.section) + " |\n";
     expected += "<!-- /keys -->";
-    std::ifstream in(std::string(pelab_test::SourceDir()) + "/docs/teaching.md");
-    std::stringstream page;
-    page << in.rdbuf();
-    const std::string text = page.str();
-    const std::size_t begin = text.find("<!-- keys:");
-    const std::size_t end = text.find("<!-- /keys -->");
-    ASSERT_NE(begin, std::string::npos) << "docs/teaching.md needs this block:\n" << expected;
-    ASSERT_NE(end, std::string::npos);
-    EXPECT_EQ(text.substr(begin, end + 14 - begin), expected)
-        << "docs/teaching.md's key list is out of date; replace it with:\n"
-        << expected;
+    ExpectGeneratedBlock("docs/teaching.md", "<!-- keys:", "<!-- /keys -->", expected);
 }
 
 // Each field's documented range is the range its value is checked against: both bounds are
