@@ -1,12 +1,15 @@
-// Every reader of a person's file answers a 1 MiB hostile input (hostile_json.h) within 2 s: ten
-// times what the benchmark (bench/bench_input.cpp, `pelab_input_bench`) allows a release build,
-// so a sanitizer build passes too, while a quadratic parse (31 s for the first input once) fails.
+// Every reader of a person's file answers a 1 MiB hostile input (hostile_json.h) within 2 s of CPU:
+// ten times what the benchmark (bench/bench_input.cpp, `pelab_input_bench`) allows a release
+// build; the sanitizer build (clang -O1 with sanitizers and libFuzzer's coverage, measured at
+// 2.1 to 2.8 s for the many_keys input) gets 8 s. A quadratic parse (31 s for the first input
+// once) fails both. The thread's CPU time, not the wall clock: the suite runs other work beside.
 #include "hostile_json.h"
 #include "io/json_input.h"
 #include "io/lesson.h"
 #include "io/quiz.h"
 #include "shell/app.h"
 #include "shell/file_menu.h"
+#include "thread_cpu_time.h"
 
 #include <gtest/gtest.h>
 
@@ -18,12 +21,23 @@ using namespace pelab;
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PELAB_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PELAB_TEST_SANITIZED 1
+#endif
+#endif
+#ifdef PELAB_TEST_SANITIZED
+constexpr double kMaxSeconds = 8.0;
+#else
 constexpr double kMaxSeconds = 2.0;
+#endif
 
 template <typename Work> double SecondsFor(Work&& work) {
-    const auto start = std::chrono::steady_clock::now();
+    const double start = ThreadCpuSeconds();
     work();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return ThreadCpuSeconds() - start;
 }
 
 } // namespace
