@@ -1,6 +1,7 @@
 #include "shell/main_menu.h"
 
 #include "shell/file_menu.h"
+#include "shell/keyboard_help.h"
 #include "shell/shortcut_dispatch.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"

@@ -1,6 +1,7 @@
 #include "shell/shortcut_dispatch.h"
 
 #include "shell/file_menu.h"
+#include "shell/keyboard_help.h"
 #include "widgets/shortcuts.h"
 
 #include <imgui.h>

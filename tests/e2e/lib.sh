@@ -197,13 +197,13 @@ e2e_type() {
     e2e_press Return
 }
 
-# e2e_wait_file PATH [SECONDS]: waits (10 s by default) until PE Lab has written PATH. Its writes
+# e2e_wait_file PATH [SECONDS]: waits (30 s by default) until PE Lab has written PATH. Its writes
 # are atomic (a temporary file renamed into place), so a file that is there is whole. A fixed
 # sleep was too short when the suite runs the end-to-end scripts side by side.
 e2e_wait_file() {
-    local limit=$((${2:-10} * 10)) tries=0
+    local limit=$((${2:-30} * 10)) tries=0
     until [[ -f "$1" ]]; do
-        ((++tries <= limit)) || e2e_fail "$1 was not written within ${2:-10} s"
+        ((++tries <= limit)) || e2e_fail "$1 was not written within ${2:-30} s"
         sleep 0.1
     done
 }
