@@ -28,7 +28,9 @@
 #include <vector>
 namespace fs = std::filesystem;
 
-namespace {
+// Named, not anonymous: the five test files share one Cli fixture (gtest refuses a test suite
+// whose tests use two different fixture classes, as an anonymous namespace per file would make).
+namespace cli_test {
 
 struct Result {
     int exit_code = -1;
@@ -107,4 +109,8 @@ protected:
     fs::path dir;
 };
 
-} // namespace
+} // namespace cli_test
+
+using cli_test::Cli;
+using cli_test::ReadAll;
+using cli_test::Result;
