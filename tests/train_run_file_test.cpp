@@ -1,6 +1,9 @@
 // The training lab's run files (io/train_run.h): read back whole or refused with a message naming
 // the field, and the built-in runs hold what docs/train.md states.
+#include "fuzz_targets.h"
 #include "train_fixture.h"
+
+#include <limits>
 
 // What docs/train.md's tables state for the three built-in runs (3 decimals there).
 TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
@@ -117,18 +120,8 @@ TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
 // exception (a lesson file of the wrong type once quit the app).
 TEST(TrainRunFile, EveryValueOfEveryTypeIsAMessageOrARun) {
     const nlohmann::json good = TrainRunJson(TrainedTiny());
-    std::vector<nlohmann::json::json_pointer> pointers;
-    const std::function<void(const nlohmann::json&, const nlohmann::json::json_pointer&)> walk =
-        [&](const nlohmann::json& value, const nlohmann::json::json_pointer& at) {
-            if (!at.empty()) pointers.push_back(at);
-            if (value.is_object())
-                for (const auto& item : value.items())
-                    walk(item.value(), at / item.key());
-            else if (value.is_array())
-                for (std::size_t k = 0; k < value.size(); ++k)
-                    walk(value[k], at / std::to_string(k));
-        };
-    walk(good, nlohmann::json::json_pointer());
+    const std::vector<nlohmann::json::json_pointer> pointers =
+        fuzz::ValuePointers(good, std::numeric_limits<std::size_t>::max());
     ASSERT_GT(pointers.size(), 100u);
     const std::vector<nlohmann::json> others = {nullptr,
                                                 true,

@@ -22,19 +22,12 @@
 
 namespace pelab::fuzz {
 
-namespace {
-
-// Calls read(mutated) for copies of doc where one value (object member or list item, at any
-// depth) is replaced by a value of another type: the typed-value mutations that once quit the
-// app ("playing": 1 in a lesson step). A small document has every value replaced; a large one
-// has 4 of them, spread over it and picked by seed (the input's size), so a fuzzer running
-// on it still tries thousands of inputs a minute while covering every value over many inputs.
-template <typename Read>
-void ForEachTypedMutation(const nlohmann::json& doc, std::size_t seed, Read&& read) {
+std::vector<nlohmann::json::json_pointer> ValuePointers(const nlohmann::json& doc,
+                                                        std::size_t limit) {
     std::vector<nlohmann::json::json_pointer> pointers;
     const std::function<void(const nlohmann::json&, const nlohmann::json::json_pointer&)> walk =
         [&](const nlohmann::json& value, const nlohmann::json::json_pointer& at) {
-            if (pointers.size() >= 4000) return;
+            if (pointers.size() >= limit) return;
             if (!at.empty()) pointers.push_back(at);
             if (value.is_object())
                 for (const auto& item : value.items())
@@ -44,6 +37,19 @@ void ForEachTypedMutation(const nlohmann::json& doc, std::size_t seed, Read&& re
                     walk(value[k], at / k);
         };
     walk(doc, nlohmann::json::json_pointer());
+    return pointers;
+}
+
+namespace {
+
+// Calls read(mutated) for copies of doc where one value (object member or list item, at any
+// depth) is replaced by a value of another type: the typed-value mutations that once quit the
+// app ("playing": 1 in a lesson step). A small document has every value replaced; a large one
+// has 4 of them, spread over it and picked by seed (the input's size), so a fuzzer running
+// on it still tries thousands of inputs a minute while covering every value over many inputs.
+template <typename Read>
+void ForEachTypedMutation(const nlohmann::json& doc, std::size_t seed, Read&& read) {
+    const std::vector<nlohmann::json::json_pointer> pointers = ValuePointers(doc, 4000);
     if (pointers.empty()) return;
     // Values of every JSON type, to put where the file had something else.
     const nlohmann::json types =
