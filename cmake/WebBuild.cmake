@@ -26,7 +26,7 @@ add_library(pelab_imgui STATIC
 target_include_directories(pelab_imgui PUBLIC ${PELAB_IMGUI_DIR} ${PELAB_IMGUI_DIR}/misc/cpp)
 # Each of Dear ImGui's files on its own: batched with the GLFW backend (whose header brings the
 # desktop GL names), the OpenGL 3 backend takes WebGL for desktop GL and calls glPolygonMode.
-set_target_properties(pelab_imgui PROPERTIES UNITY_BUILD OFF)
+set_target_properties(pelab_imgui PROPERTIES PELAB_UNITY OFF)
 # WebGL 2 is OpenGL ES 3.0 (ImGui's default for Emscripten is ES 2, WebGL 1).
 target_compile_definitions(pelab_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
 add_library(PkgConfig::IMGUI ALIAS pelab_imgui)

@@ -5,8 +5,8 @@
 #                  UndefinedBehaviorSanitizer at -O1 -g; with clang (scripts/deps.sh test) also
 #                  the libFuzzer targets, so one build serves the sanitizer tests, the fuzzers
 #                  (scripts/fuzz.sh) and the sanitizer soak (scripts/soak.sh)
-#   --unity        compile the sources in batches of eight (CMake's unity build): a whole build
-#                  from nothing takes about half the time; scripts/test.sh uses it
+#   --unity        compile the sources in batches of eight (cmake/UnityBatches.cmake): a whole
+#                  build from nothing takes about half the time; scripts/test.sh uses it
 #   --target NAME  build only that target (repeatable); everything by default
 # Uses ccache when it is installed (scripts/ccache.sh).
 set -euo pipefail
@@ -17,7 +17,7 @@ targets=()
 while (($#)); do
     case "$1" in
         --sanitize) sanitize=1 ;;
-        --unity) cmake_args+=(-DCMAKE_UNITY_BUILD=ON) ;;
+        --unity) cmake_args+=(-DPELAB_UNITY=ON) ;;
         --target) targets+=(--target "$2"); shift ;;
         *) break ;;
     esac

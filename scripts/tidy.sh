@@ -19,11 +19,11 @@ while [ $# -gt 0 ]; do
 done
 command -v clang-tidy >/dev/null || bash "$root/scripts/deps.sh" test
 [ -f "$build/compile_commands.json" ] || { echo "tidy: no $build/compile_commands.json (build first)"; exit 2; }
-# A unity build's compile commands name its unity_*.cxx batches, not our files, and every file
-# would be skipped as "not compiled": configure (no build) the same tree without batches beside
-# it, for its compile commands alone.
-if grep -q '/Unity/unity_' "$build/compile_commands.json"; then
-    cmake -S "$root" -B "$build/tidy-db" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=OFF >/dev/null
+# A unity build's compile commands name its batches (pelab_unity/*.cxx), not our files, and every
+# file would be skipped as "not compiled": configure (no build) the same tree without batches
+# beside it, for its compile commands alone.
+if grep -q '/pelab_unity/' "$build/compile_commands.json"; then
+    cmake -S "$root" -B "$build/tidy-db" -DCMAKE_BUILD_TYPE=Release -DPELAB_UNITY=OFF >/dev/null
     build=$build/tidy-db
 fi
 cd "$root"

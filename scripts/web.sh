@@ -92,7 +92,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 source "$root/scripts/ccache.sh"
 # emcc runs its clang through EM_COMPILER_WRAPPER (CMake's launcher would wrap emcc itself).
 ((${#PELAB_LAUNCHER[@]})) && export EM_COMPILER_WRAPPER=ccache
-emcmake cmake -S "$root" -B "$build_dir/page" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
+emcmake cmake -S "$root" -B "$build_dir/page" -DCMAKE_BUILD_TYPE=Release -DPELAB_UNITY=ON \
     -DPELAB_WEB_STAGING="$staging" >/dev/null
 cmake --build "$build_dir/page" -j"$(nproc)" --target pelab_web
 site=$build_dir/site
