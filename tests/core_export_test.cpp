@@ -202,6 +202,53 @@ TEST(Export, ReplacingKeepsPermissionsAndFollowsLinks) {
     fs::remove_all(dir);
 }
 
+// A name PE Lab chose itself (a handout's pictures): a link found there is replaced, its target
+// untouched, and a FIFO is refused at once instead of blocking until a reader comes.
+TEST(Export, OwnNamesReplaceALinkAndRefuseAFifo) {
+    const fs::path dir = FreshDir("own");
+    const fs::path victim = dir / "someone_elses.txt";
+    std::ofstream(victim) << "theirs\n";
+    const fs::path link = dir / "step-01.png";
+    fs::create_symlink(victim, link);
+    write_file_atomically(
+        link.string(), [](std::ostream& out) { out << "ours\n"; }, ExistingName::kReplace);
+    EXPECT_FALSE(fs::is_symlink(link));
+    EXPECT_EQ(ReadAll(link), "ours\n");
+    EXPECT_EQ(ReadAll(victim), "theirs\n");
+    const fs::path dangling = dir / "index.html";
+    fs::create_symlink(dir / "nowhere" / "x", dangling);
+    write_file_atomically(
+        dangling.string(), [](std::ostream& out) { out << "page\n"; }, ExistingName::kReplace);
+    EXPECT_EQ(ReadAll(dangling), "page\n");
+    EXPECT_FALSE(fs::exists(dir / "nowhere"));
+    const fs::path fifo = dir / "step-02.png";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    try {
+        write_file_atomically(
+            fifo.string(), [](std::ostream& out) { out << "x"; }, ExistingName::kReplace);
+        ADD_FAILURE() << "a FIFO at a name of our own was written";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("FIFO"), std::string::npos) << e.what();
+    }
+    struct stat info {};
+    ASSERT_EQ(::lstat(fifo.c_str(), &info), 0);
+    EXPECT_TRUE(S_ISFIFO(info.st_mode));
+    fs::create_directories(dir / "step-03.png");
+    EXPECT_THROW(write_file_atomically((dir / "step-03.png").string(),
+                                       [](std::ostream& out) { out << "x"; },
+                                       ExistingName::kReplace),
+                 IoError);
+    // A plain file of ours keeps its permissions when replaced, as with kFollow.
+    const fs::path plain = dir / "step-04.png";
+    std::ofstream(plain) << "old\n";
+    fs::permissions(plain, fs::perms::owner_read | fs::perms::owner_write);
+    write_file_atomically(
+        plain.string(), [](std::ostream& out) { out << "new\n"; }, ExistingName::kReplace);
+    EXPECT_EQ(fs::status(plain).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write);
+    fs::remove_all(dir);
+}
+
 TEST(Export, LongNamesDoNotOverflowTheTemporaryName) {
     const fs::path dir = FreshDir("long");
     const fs::path target = dir / (std::string(250, 'n') + ".csv"); // 254 characters

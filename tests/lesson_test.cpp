@@ -344,3 +344,25 @@ TEST(HandoutHtml, EscapesTextAndEmphasisesStarredWords) {
     // Only the steps that have a picture: a capture that failed leaves the rest out.
     EXPECT_EQ(HandoutHtml(lesson, {"step-01.png"}).find("Step 2 of 2"), std::string::npos);
 }
+
+// The pictures a handout's page names (a later, shorter handout removes those it does not make
+// again): the names the page quotes whole, each once; nothing that only looks like one.
+TEST(HandoutHtml, ThePicturesAPageNamesAreTheOnesItQuotes) {
+    EXPECT_EQ(HandoutPictureName(0), "step-01.png");
+    EXPECT_EQ(HandoutPictureName(11), "step-12.png");
+    EXPECT_EQ(HandoutPictureName(99), "step-100.png");
+    Lesson lesson;
+    lesson.title = "t";
+    lesson.steps.resize(3);
+    lesson.steps[1].caption = "see step-07.png and \"step-08.png\" in the caption";
+    const std::string html =
+        HandoutHtml(lesson, {HandoutPictureName(0), HandoutPictureName(1), HandoutPictureName(2)});
+    // The caption's quotes are escaped (&quot;), so only the page's own three are found.
+    EXPECT_EQ(HandoutPicturesNamedBy(html),
+              (std::vector<std::string>{"step-01.png", "step-02.png", "step-03.png"}));
+    EXPECT_EQ(HandoutPicturesNamedBy(R"(<img src="step-09.png"><img src="step-09.png">)"),
+              std::vector<std::string>{"step-09.png"});
+    EXPECT_TRUE(HandoutPicturesNamedBy(R"(src="pictures/step-01.png" "xstep-02.png" "step-3.png")")
+                    .empty());
+    EXPECT_TRUE(HandoutPicturesNamedBy(R"("step-01.pngx" "step-.png" "step-01.PNG")").empty());
+}

@@ -64,11 +64,15 @@ TEST(PngScene, DamagedOrForeignPngsSayWhy) {
 // A figure whose scene chunk is larger than any scene is refused before its text is copied or
 // parsed (a 60 MB chunk once took hours), by the reader and by every path that opens figures.
 TEST(PngScene, OversizedSceneChunkIsRefusedBeforeParsing) {
-    const std::string big_text = "{\"d_model\": 64" + std::string(kMaxInputBytes, ' ') + "}";
+    const std::string big_text = "{\"d_model\": 64" + std::string(kMaxInputBytes - 14, ' ') + "}";
+    ASSERT_EQ(big_text.size(), kMaxInputBytes + 1);
     const std::string figure = AddPngTextChunk(TinyPng(), kSceneChunkKeyword, big_text);
     std::string text = "untouched";
     const std::string error = ReadPngTextChunk(figure, kSceneChunkKeyword, kMaxInputBytes, &text);
-    EXPECT_NE(error.find("1024 KiB"), std::string::npos) << error;
+    // 1 MiB + 1 byte is said in bytes: in KiB it would read "1024 KiB … at most 1024 KiB".
+    EXPECT_NE(error.find("holds 1048577 bytes of text; a scene is at most 1024 KiB"),
+              std::string::npos)
+        << error;
     EXPECT_EQ(text, "untouched");
     // Exactly at the limit is still a scene.
     const std::string fits = "{\"d_model\": 64" + std::string(kMaxInputBytes - 15, ' ') + "}";

@@ -4,6 +4,7 @@
 #include "cli/cli_lesson.h"
 #include "cli/cli_render.h"
 #include "io/json_input.h"
+#include "io/train_run.h"
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
@@ -144,6 +145,11 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     CLI::App* readouts_command = app.add_subcommand(
         "readouts", "Print a scene with every panel's computed numbers as JSON (no window)");
     readouts_command->add_option("--scene", readouts.scene, "Start from this scene file")
+        ->check(FileName());
+    readouts_command
+        ->add_option("--run", readouts.run,
+                     "A training run written by pelab train: print the Train panel's numbers "
+                     "for it")
         ->check(FileName());
     readouts_command->add_option("--out", readouts.out, "Output file; - or none: stdout")
         ->check(FileName());
@@ -364,16 +370,38 @@ int RunReadouts(const ReadoutsOptions& options) {
         return UsageError("--out: " + Excerpt(options.out) +
                           " is the --scene file; the readouts would replace the scene (choose "
                           "another name)");
+    if (SameFile(options.out, options.run))
+        return UsageError("--out: " + Excerpt(options.out) +
+                          " is the --run file; the readouts would replace the run (choose "
+                          "another name)");
     App app;
     if (!options.scene.empty()) {
         const std::string error = app.LoadScene(options.scene);
         if (!error.empty()) return UsageError("--scene: " + error);
     }
+    PanelEntry* train = nullptr;
+    if (!options.run.empty()) {
+        // The run as File → Open shows it: read whole, checked, then the Train panel's numbers.
+        JsonFile file;
+        if (std::string error = ReadJsonFile(options.run, &file); !error.empty())
+            return UsageError("--run: " + error);
+        if (file.png || !IsTrainRunDocument(file.doc))
+            return UsageError("--run: " + Excerpt(options.run, 200) +
+                              " is not a training run (one starts {\"format\": \"pelab-train\"; "
+                              "pelab train --out writes them)");
+        train = app.panels.Find("train");
+        if (std::string error =
+                train->panel->OpenDocument(file.doc, options.run, app.scene, app.panels);
+            !error.empty())
+            return UsageError("--run: " + Excerpt(options.run, 200) + ": " + error);
+    }
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
+        const nlohmann::json doc =
+            train ? train->panel->Readouts(app.state) : app.Document(true);
         const std::string text =
-            app.Document(true).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+            doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         Emit(options.out, [&](std::ostream& out) { out << text; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());

@@ -62,6 +62,7 @@ struct ExportAttentionOptions {
 
 struct ReadoutsOptions {
     std::string scene; ///< start from this scene (exit 2 if it is bad)
+    std::string run;   ///< a training run: print the Train panel's readouts of it instead
     std::string out;   ///< empty or "-": stdout
 };
 

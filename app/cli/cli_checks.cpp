@@ -89,27 +89,56 @@ CLI::Validator Seed() {
         "SEED");
 }
 
-// "WxH" with each side in [64, 8192], digits only.
+// "WxH" with each side in [64, 8192], digits only. A side that is a whole number out of range
+// (a minus sign, too many digits) gets the range, not the shape.
 std::string ParseSize(const std::string& text, int* width, int* height) {
     const std::size_t x = text.find('x');
-    const auto all_digits = [](const std::string& part) {
-        return !part.empty() && part.size() <= 5 &&
-               std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const auto whole_number = [](const std::string& part) {
+        const std::size_t first = !part.empty() && part[0] == '-' ? 1 : 0;
+        return part.size() > first &&
+               std::all_of(part.begin() + static_cast<std::ptrdiff_t>(first), part.end(),
+                           [](char c) { return c >= '0' && c <= '9'; });
     };
-    if (x == std::string::npos || !all_digits(text.substr(0, x)) || !all_digits(text.substr(x + 1)))
+    if (x == std::string::npos || !whole_number(text.substr(0, x)) ||
+        !whole_number(text.substr(x + 1)))
         return "--size must look like WIDTHxHEIGHT, e.g. 1280x800 (got " + Excerpt(text) + ")";
-    *width = std::stoi(text.substr(0, x));
-    *height = std::stoi(text.substr(x + 1));
+    const auto side = [](const std::string& part) {
+        if (part[0] == '-') return -1;
+        return part.size() > 5 ? 99999 : std::stoi(part);
+    };
+    *width = side(text.substr(0, x));
+    *height = side(text.substr(x + 1));
     if (*width < 64 || *width > 8192 || *height < 64 || *height > 8192)
-        return "--size: each side must be in [64, 8192] pixels (got " + text + ")";
+        return "--size: each side must be a whole number of pixels in [64, 8192] (got " +
+               Excerpt(text) + ")";
     return {};
 }
 
+namespace {
+
+// Where writing to a file that does not exist yet lands: the folder's canonical path plus the
+// name, so "run.json", "./run.json" and "adir/../run.json" come out the same. (A link that
+// points nowhere is refused by check_writable before this matters.)
+std::filesystem::path WriteTarget(std::filesystem::path path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    path = fs::absolute(path, error);
+    const fs::path folder = fs::weakly_canonical(path.parent_path(), error);
+    return error ? path.lexically_normal() : folder / path.filename();
+}
+
+} // namespace
+
 bool SameFile(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
     if (a.empty() || b.empty() || a == "-" || b == "-") return false;
     if (a == b) return true;
-    std::error_code error;
-    return std::filesystem::equivalent(a, b, error) && !error;
+    std::error_code error_a, error_b;
+    if (fs::exists(a, error_a) && fs::exists(b, error_b)) {
+        std::error_code error;
+        return fs::equivalent(a, b, error) && !error; // same device and inode: also hard links
+    }
+    return WriteTarget(a) == WriteTarget(b);
 }
 
 bool WritesToStdout(const std::string& out) {

@@ -21,8 +21,10 @@ CLI::Validator Seed();
 /// "WxH" with each side in [64, 8192]; "" or the message for --size.
 std::string ParseSize(const std::string& text, int* width, int* height);
 
-/// Two paths that name one file (the same text, or a link, "./x" and "x" to one that exists):
-/// writing one replaces the other. Standard output ("" or "-") is no file.
+/// Two paths that name one file, so that writing one replaces the other: the same device and
+/// inode when both exist (links, hard links, "./x" and "x"); otherwise the same folder (its
+/// canonical path) and the same name, so "run.json" and "adir/../run.json" are one file before
+/// either exists. Standard output ("" or "-") is no file.
 bool SameFile(const std::string& a, const std::string& b);
 /// Whether out means standard output ("" or "-").
 bool WritesToStdout(const std::string& out);

@@ -5,6 +5,7 @@
 #include "cli/cli_checks.h"
 #include "io/json_input.h"
 #include "io/lesson.h"
+#include "pelab/export.h"
 #include "shell/app.h"
 #include "shell/lesson_player.h"
 #include "widgets/theme.h"
@@ -94,6 +95,11 @@ std::string CheckHandoutOptions(LessonOptions& options, const std::string& size_
                ")";
     if (!(options.font_scale >= 0.5f && options.font_scale <= 4.0f))
         return "--font-scale: must be a number in [0.5, 4]";
+    if (options.out == "-")
+        return "--out: a handout is a folder of pictures and a page; it cannot go to standard "
+               "output (name a folder)";
+    // A link to nowhere: creating the folder would fail with a bare "File exists".
+    if (std::string why = broken_link(options.out); !why.empty()) return "--out: " + why;
     return "";
 }
 

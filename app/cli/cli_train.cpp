@@ -161,7 +161,7 @@ int RunTrain(const TrainOptions& o) {
     run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0.0;
     const nlohmann::json written = TrainRunJson(run);
     try {
-        const std::string text = written.dump(1) + "\n";
+        const std::string text = TrainRunText(run);
         Emit(o.out, [&](std::ostream& out) { out << text; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());

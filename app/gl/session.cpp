@@ -25,8 +25,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -65,8 +68,9 @@ std::string SettingsPath() {
 
 // WritePngFile for the commands: says what it wrote or why not; the exit code.
 int WritePng(const std::string& out, const std::vector<unsigned char>& rgba, int width, int height,
-             const std::string& scene = {}) {
-    if (const std::string error = WritePngFile(out, rgba, width, height, scene); !error.empty()) {
+             const std::string& scene = {}, ExistingName existing = ExistingName::kFollow) {
+    if (const std::string error = WritePngFile(out, rgba, width, height, scene, existing);
+        !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
@@ -436,6 +440,18 @@ int RunLessonHandout(const LessonOptions& options) {
                      fs_error ? fs_error.message().c_str() : "a file has that name");
         return kExitRuntimeFailure;
     }
+    const fs::path folder(options.out);
+    // The pictures the handout already there shows: those this one does not make again are
+    // removed once its page is written (never a file its page does not name).
+    std::vector<std::string> earlier_pictures;
+    if (struct stat index_info {};
+        ::lstat((folder / "index.html").c_str(), &index_info) == 0 && S_ISREG(index_info.st_mode) &&
+        index_info.st_size <= 16 * 1024 * 1024) {
+        std::ifstream in(folder / "index.html", std::ios::binary);
+        const std::string html((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+        earlier_pictures = HandoutPicturesNamedBy(html);
+    }
     Runner runner(app); // reproducible: no saved layout
     if (!OpenOffscreen(runner, options.width, options.height)) return kExitRuntimeFailure;
     FrameOptions frame_options;
@@ -455,13 +471,15 @@ int RunLessonHandout(const LessonOptions& options) {
             status = kExitRuntimeFailure;
             break;
         }
-        char name[32];
-        std::snprintf(name, sizeof name, "step-%02d.png", k + 1);
-        const std::string path = (fs::path(options.out) / name).string();
-        // Each picture carries its scene, so `pelab --scene step-03.png` reopens the step.
+        const std::string name = HandoutPictureName(k);
+        const std::string path = (folder / name).string();
+        // Each picture carries its scene, so `pelab --scene step-03.png` reopens the step. The
+        // names are PE Lab's own: a link or FIFO found there is replaced or refused, never
+        // written through (pelab/export.h, ExistingName::kReplace).
         if (WritePng(path, rgba, width, height,
-                     app.Document(false).dump(
-                         -1, ' ', true, nlohmann::json::error_handler_t::replace)) != kExitOk) {
+                     app.Document(false).dump(-1, ' ', true,
+                                              nlohmann::json::error_handler_t::replace),
+                     ExistingName::kReplace) != kExitOk) {
             status = kExitRuntimeFailure;
             break;
         }
@@ -469,13 +487,23 @@ int RunLessonHandout(const LessonOptions& options) {
     }
     runner.Close();
     if (status != kExitOk) return status;
+    // The page last: an interrupted handout leaves the earlier page with its pictures.
     const std::string html = HandoutHtml(lesson, pictures);
-    const std::string index = (fs::path(options.out) / "index.html").string();
+    const std::string index = (folder / "index.html").string();
     try {
-        write_file_atomically(index, [&](std::ostream& out) { out << html; });
+        write_file_atomically(
+            index, [&](std::ostream& out) { out << html; }, ExistingName::kReplace);
     } catch (const IoError& e) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(e.what()).c_str());
         return kExitRuntimeFailure;
+    }
+    for (const std::string& name : earlier_pictures) {
+        if (std::find(pictures.begin(), pictures.end(), name) != pictures.end()) continue;
+        struct stat info {};
+        const fs::path stale = folder / name;
+        // A link is removed, not its target (unlink never follows one).
+        if (::lstat(stale.c_str(), &info) == 0 && (S_ISREG(info.st_mode) || S_ISLNK(info.st_mode)))
+            ::unlink(stale.c_str());
     }
     std::printf("wrote %s and %d pictures\n", index.c_str(), app.lesson.StepCount());
     return kExitOk;

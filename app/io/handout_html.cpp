@@ -1,6 +1,7 @@
 #include "io/handout_html.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace pelab {
 
@@ -69,6 +70,35 @@ std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pi
     }
     html += "</body></html>\n";
     return html;
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+std::string HandoutPictureName(int k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "step-%02d.png", k + 1);
+    return name;
+}
+
+std::vector<std::string> HandoutPicturesNamedBy(const std::string& html) {
+    std::vector<std::string> names;
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (std::size_t at = html.find("step-"); at != std::string::npos;
+         at = html.find("step-", at + 1)) {
+        std::size_t end = at + 5;
+        while (end < html.size() && digit(html[end]) && end - at < 5 + 6)
+            ++end;
+        if (end - at < 5 + 2 || html.compare(end, 5, ".png\"") != 0) continue;
+        // The page quotes each name whole (src="step-01.png"): "xstep-01.png" or
+        // "pictures/step-01.png" is not a picture beside the page.
+        if (at == 0 || html[at - 1] != '"') continue;
+        std::string name = html.substr(at, end + 4 - at);
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(std::move(name));
+    }
+    return names;
 }
 
 } // namespace pelab

@@ -21,4 +21,12 @@ std::string CaptionHtml(const std::string& caption);
 /// Steps past the end of pictures (a capture that failed) are left out.
 std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pictures);
 
+/// The file name of step k's picture (0-based): "step-01.png" for k = 0.
+std::string HandoutPictureName(int k);
+
+/// The step pictures an earlier handout's index.html names (each "step-NN.png" in its text, each
+/// once, in order): a new, shorter handout removes those it does not make again, and nothing
+/// else (a file that only looks like one of ours is someone's own).
+std::vector<std::string> HandoutPicturesNamedBy(const std::string& html);
+
 } // namespace pelab

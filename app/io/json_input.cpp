@@ -81,7 +81,9 @@ public:
     using string_t = json::string_t;
     using binary_t = json::binary_t;
 
-    explicit LimitedBuilder(json& root) : dom_(root, false) {}
+    LimitedBuilder(json& root, std::size_t max_values) : dom_(root, false), max_values_(max_values) {}
+
+    std::size_t Values() const { return values_; }
 
     /// "" while nothing was refused, else the one-line reason.
     const std::string& Refusal() const { return refusal_; }
@@ -147,8 +149,8 @@ private:
 
     // Every value: counts it, and moves an enclosing array on to its next element.
     bool Value() {
-        if (++values_ > kMaxJsonValues)
-            return Stop("holds more than " + std::to_string(kMaxJsonValues) +
+        if (++values_ > max_values_)
+            return Stop("holds more than " + std::to_string(max_values_) +
                         " values (numbers, texts, lists, objects)" + InField(TopField()));
         if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
         return true;
@@ -177,6 +179,7 @@ private:
     nlohmann::detail::json_sax_dom_parser<json> dom_;
     std::vector<Frame> frames_;
     std::size_t values_ = 0;
+    std::size_t max_values_;
     std::string refusal_;
 };
 
@@ -229,14 +232,15 @@ std::string Excerpt(const json& value, std::size_t max_chars) {
     return text;
 }
 
-std::string ParseJsonInput(const std::string& text, json* doc) {
+std::string ParseJsonInput(const std::string& text, json* doc, std::size_t max_values,
+                           std::size_t* values) {
     // nlohmann's lexer takes a NUL byte for the end of input: without this check a valid
     // document followed by a NUL and anything at all would be accepted.
     if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
         return "contains a NUL byte at offset " + std::to_string(nul) +
                " (PE Lab reads JSON text, or a PNG figure written by PE Lab)";
     json parsed;
-    LimitedBuilder builder(parsed);
+    LimitedBuilder builder(parsed, max_values);
     try {
         if (!json::sax_parse(text, &builder, json::input_format_t::json, true))
             return builder.Refusal().empty() ? "not valid JSON" : builder.Refusal();
@@ -244,7 +248,13 @@ std::string ParseJsonInput(const std::string& text, json* doc) {
         return "not valid JSON (" + ShortParseMessage(e.what()) + ")";
     }
     *doc = std::move(parsed);
+    if (values) *values = builder.Values();
     return {};
+}
+
+std::string SizeText(std::size_t bytes) {
+    return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + " KiB"
+                             : std::to_string(bytes) + " bytes";
 }
 
 std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::string* text) {
@@ -263,15 +273,21 @@ std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::s
     text->resize(static_cast<std::size_t>(in.gcount()));
     if (in.bad()) return "reading " + quoted + " failed";
     if (text->size() > max_bytes)
-        return quoted + " is larger than " + std::to_string(max_bytes / 1024) + " KiB";
+        return quoted + " is larger than " + SizeText(max_bytes);
     return {};
 }
 
 std::string ReadJsonFile(const std::string& path, JsonFile* out) {
+    static_assert(kMaxRunBytes <= kMaxFigureBytes, "one read bounds both");
     std::string bytes;
-    if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
-        return error;
     const std::string quoted = Excerpt(json(path), 200);
+    if (std::string error = ReadInputFile(path, kMaxFigureBytes, &bytes); !error.empty())
+        return error.find(" is larger than ") != std::string::npos
+                   ? quoted + " is larger than " + SizeText(kMaxFigureBytes) +
+                         " (the largest PNG figure PE Lab reads; a training run is at most " +
+                         SizeText(kMaxRunBytes) + ", a scene, lesson or quiz " +
+                         SizeText(kMaxInputBytes) + ")"
+                   : error;
     JsonFile file;
     std::string text;
     if (LooksLikePng(bytes)) {
@@ -280,15 +296,27 @@ std::string ReadJsonFile(const std::string& path, JsonFile* out) {
             !error.empty())
             return quoted + ": " + error;
         file.png = true;
-    } else if (bytes.size() > kMaxInputBytes) {
-        return quoted + " is larger than " + std::to_string(kMaxInputBytes / 1024) +
-               " KiB (a scene, lesson, quiz or training run is at most that; a PNG figure may be "
-               "larger)";
+    } else if (bytes.size() > kMaxRunBytes) {
+        return quoted + " is larger than " + SizeText(kMaxRunBytes) +
+               " (the largest training run PE Lab writes; a scene, lesson or quiz is at most " +
+               SizeText(kMaxInputBytes) + ")";
     } else {
         text = std::move(bytes);
     }
-    if (std::string error = ParseJsonInput(text, &file.doc); !error.empty())
+    // Parsed within a training run's limits; anything else must then keep to its own.
+    std::size_t values = 0;
+    if (std::string error =
+            ParseJsonInput(text, &file.doc, file.png ? kMaxJsonValues : kMaxRunValues, &values);
+        !error.empty())
         return quoted + ": " + error;
+    const bool run = file.doc.is_object() && file.doc.contains("format") &&
+                     file.doc["format"] == "pelab-train";
+    if (!run && text.size() > kMaxInputBytes)
+        return quoted + " is larger than " + SizeText(kMaxInputBytes) +
+               " (a scene, lesson or quiz is at most that; only a training run may be larger)";
+    if (!run && values > kMaxJsonValues)
+        return quoted + ": holds more than " + std::to_string(kMaxJsonValues) +
+               " values (numbers, texts, lists, objects; only a training run may hold more)";
     *out = std::move(file);
     return {};
 }

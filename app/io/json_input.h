@@ -24,6 +24,18 @@ constexpr int kMaxJsonDepth = 32;
 /// steps holds a few thousand; a 1 MiB list of empty objects would hold 350 000.
 constexpr std::size_t kMaxJsonValues = 100000;
 
+/// A training run (format "pelab-train", io/train_run.h) may be larger: whatever `pelab train`
+/// accepts, it writes a file PE Lab opens. The largest run its options allow (six variants,
+/// 4 layers × 4 heads of attention over a 65-token example, 1 000 loss and accuracy points
+/// each) holds about 425 000 values in about 3.2 MB; tests/train_run_limits_test.cpp writes the
+/// corner shapes of the options and checks that each stays under these limits and reads back.
+constexpr std::size_t kMaxRunBytes = 8u << 20;
+constexpr std::size_t kMaxRunValues = 500000;
+
+/// A size for a message about a limit: "N KiB" when that is exact, else "N bytes" (so that
+/// 1 MiB + 1 byte is not "1024 KiB … at most 1024 KiB").
+std::string SizeText(std::size_t bytes);
+
 /// Parses text as one JSON document into *doc, in time linear in its size; the limits are
 /// checked while parsing, so a refused document stops at the first violation. Returns "" on
 /// success, else a one-line message: not JSON (with the byte offset), trailing bytes or a NUL byte,
@@ -31,7 +43,10 @@ constexpr std::size_t kMaxJsonValues = 100000;
 /// a double (these name the top-level field they occurred in), a key that appears twice in one
 /// object or a text holding a NUL character (these say where: "step 3: field \"scene\": field
 /// \"pair\" appears twice").
-std::string ParseJsonInput(const std::string& text, nlohmann::json* doc);
+/// max_values replaces kMaxJsonValues (a training run's kMaxRunValues); *values, when given,
+/// receives how many values the document holds.
+std::string ParseJsonInput(const std::string& text, nlohmann::json* doc,
+                           std::size_t max_values = kMaxJsonValues, std::size_t* values = nullptr);
 
 /// Reads at most max_bytes of the regular file at path into *text. Returns "" or a message
 /// (missing, unreadable, not a regular file — a FIFO, a device like /dev/zero, a folder — or
@@ -45,11 +60,12 @@ struct JsonFile {
     bool png = false; ///< doc is the scene that a PNG figure carries
 };
 
-/// Reads path and parses it: JSON text of at most kMaxInputBytes, or a PNG figure of at most
-/// kMaxFigureBytes whose "pelab-scene" chunk holds at most kMaxInputBytes. Returns "" or a
-/// message that names the file and the real cause ("cannot open \"f\": Permission denied",
-/// "\"f\" is larger than 1024 KiB …", "\"f\": not valid JSON (…)"); the caller puts what
-/// kind of file it wanted in front ("lesson …").
+/// Reads path and parses it: JSON text of at most kMaxInputBytes and kMaxJsonValues (a training
+/// run: kMaxRunBytes and kMaxRunValues), or a PNG figure of at most kMaxFigureBytes whose
+/// "pelab-scene" chunk holds at most kMaxInputBytes. Returns "" or a message that names the file,
+/// the real cause and the limit that applies ("cannot open \"f\": Permission denied", "\"f\" is
+/// larger than 1024 KiB …", "\"f\": not valid JSON (…)"); the caller puts what kind of file it
+/// wanted in front ("lesson …").
 std::string ReadJsonFile(const std::string& path, JsonFile* out);
 
 /// Typed reading of one JSON object of a file (a lesson and its steps, a quiz and its questions,

@@ -1,6 +1,7 @@
 #include "io/lesson.h"
 
 #include "io/json_input.h"
+#include "io/train_run.h"
 #include "io/panel_catalog.h"
 #include "io/scene.h"
 
@@ -214,6 +215,7 @@ std::string LoadLesson(const std::string& path, const SceneTable& table, const P
     if (file.png)
         return "lesson " + Excerpt(json(path), 200) +
                " is a PNG figure: open it as a scene (--scene); a lesson is a JSON file";
+    if (IsTrainRunDocument(file.doc)) return NotARunReaderMessage("lesson", path);
     Lesson lesson;
     if (std::string error = ReadLesson(file.doc, table, panels, &lesson, start); !error.empty())
         return "lesson " + Excerpt(json(path), 200) + ": " + error;

@@ -1,5 +1,6 @@
 #include "io/png_scene.h"
 
+#include "io/json_input.h"
 #include "io/scene.h"
 
 #include <stb_image_write.h>
@@ -78,10 +79,9 @@ std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
             if (name == keyword + std::string(1, '\0')) {
                 const std::size_t text_bytes = length - keyword.size() - 1;
                 if (text_bytes > max_text_bytes)
-                    return "the PNG's \"" + keyword + "\" chunk holds " +
-                           std::to_string(text_bytes / 1024) + " KiB of text; a scene is at most " +
-                           std::to_string(max_text_bytes / 1024) +
-                           " KiB (this figure was not written by PE Lab as it is)";
+                    return "the PNG's \"" + keyword + "\" chunk holds " + SizeText(text_bytes) +
+                           " of text; a scene is at most " + SizeText(max_text_bytes) +
+                           " (this figure was not written by PE Lab as it is)";
                 if (Crc32(reinterpret_cast<const unsigned char*>(png.data() + at + 4),
                           length + 4) != crc)
                     return "the PNG's \"" + keyword + "\" chunk is damaged (CRC mismatch)";
@@ -107,13 +107,13 @@ void PngToBuffer(void* context, void* data, int size) {
 } // namespace
 
 std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
-                         int height, const std::string& scene) {
+                         int height, const std::string& scene, ExistingName existing) {
     std::vector<unsigned char> png;
     if (!stbi_write_png_to_func(PngToBuffer, &png, width, height, 4, rgba.data(), width * 4))
         return "PNG encoding failed";
     std::string file(png.begin(), png.end());
     if (!scene.empty()) file = AddPngTextChunk(file, kSceneChunkKeyword, scene);
-    return SaveTextFile(out, file);
+    return SaveTextFile(out, file, existing);
 }
 
 } // namespace pelab

@@ -3,6 +3,8 @@
 // holds Latin-1); `pelab --scene FIGURE.png` reads it back.
 #pragma once
 
+#include "pelab/existing_name.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -27,9 +29,10 @@ std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
                              std::size_t max_text_bytes, std::string* text);
 
 /// Encodes width × height RGBA pixels as PNG, with the scene JSON in a text chunk when it is
-/// not empty, and writes the file atomically; "" or why not.
+/// not empty, and writes the file atomically (existing: pelab/export.h); "" or why not.
 std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
-                         int height, const std::string& scene);
+                         int height, const std::string& scene,
+                         ExistingName existing = ExistingName::kFollow);
 
 /// CRC-32 (ISO 3309, as PNG uses) of bytes.
 unsigned long Crc32(const unsigned char* bytes, std::size_t size);

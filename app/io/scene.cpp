@@ -2,6 +2,7 @@
 
 #include "io/json_input.h"
 #include "io/suggest.h"
+#include "io/train_run.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
 
@@ -208,6 +209,7 @@ std::string SceneTable::Read(const nlohmann::json& doc,
 std::string SceneTable::Load(const std::string& path) const {
     JsonFile file;
     if (std::string error = ReadJsonFile(path, &file); !error.empty()) return "scene " + error;
+    if (IsTrainRunDocument(file.doc)) return NotARunReaderMessage("scene", path);
     const std::string error = ApplyDocument(file.doc);
     return error.empty() ? error : "scene " + Excerpt(json(path), 200) + ": " + error;
 }
@@ -221,9 +223,10 @@ json SceneTable::Document() const {
     return doc;
 }
 
-std::string SaveTextFile(const std::string& path, const std::string& text) {
+std::string SaveTextFile(const std::string& path, const std::string& text,
+                         ExistingName existing) {
     try {
-        write_file_atomically(path, [&](std::ostream& out) { out << text; });
+        write_file_atomically(path, [&](std::ostream& out) { out << text; }, existing);
     } catch (const IoError& e) {
         return e.what();
     }

@@ -10,6 +10,8 @@
 // "readouts" object that reading ignores.
 #pragma once
 
+#include "pelab/existing_name.h"
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -76,7 +78,9 @@ private:
 int SceneInteger(const nlohmann::json& value, long long min, long long max);
 double SceneNumber(const nlohmann::json& value, double min, double max);
 
-/// Writes text to path atomically. Returns "" or the error message.
-std::string SaveTextFile(const std::string& path, const std::string& text);
+/// Writes text to path atomically (existing: what is done with a link or special file at the
+/// name, pelab/export.h). Returns "" or the error message.
+std::string SaveTextFile(const std::string& path, const std::string& text,
+                         ExistingName existing = ExistingName::kFollow);
 
 } // namespace pelab

@@ -62,8 +62,15 @@ VariantResult VariantResultOf(const Trainer& trainer, int index, const TokenBatc
 
 /// The run as the file holds it (attention rounded to 1e-4, losses to 6 digits).
 nlohmann::json TrainRunJson(const TrainRun& run);
+/// The run file's text: TrainRunJson indented by level, each list of numbers on one line. The
+/// largest run `pelab train` accepts stays within kMaxRunBytes and kMaxRunValues
+/// (io/json_input.h), so every run it writes opens again.
+std::string TrainRunText(const TrainRun& run);
 /// Whether doc says it is a run ("format": "pelab-train"), for File → Open.
 bool IsTrainRunDocument(const nlohmann::json& doc);
+/// What a reader of another kind (a scene, a lesson) says when handed the run at path: what the
+/// file is and the two ways to open it.
+std::string NotARunReaderMessage(const std::string& kind, const std::string& path);
 /// Reads a complete run, checking every field (types, ranges, that the settings are valid and
 /// every list has the length they imply, that attention rows are weights summing to 1).
 /// Returns "" and sets *out, or a message naming the field ("variant 2 (learned): field

@@ -385,25 +385,9 @@ bool WriteThroughUnnamedFile(const std::string& path, const std::string& target,
 #endif
 }
 
-} // namespace
-
-void write_file_atomically(const std::string& path,
-                           const std::function<void(std::ostream&)>& writer) {
-    if (path.empty()) throw IoError("output path is empty");
-    if (std::string why = broken_link(path); !why.empty()) throw IoError(why);
-    const std::string target = resolve_links(path);
-    struct stat existing {};
-    const bool exists = ::stat(target.c_str(), &existing) == 0;
-    if (exists && S_ISDIR(existing.st_mode))
-        throw IoError(concat("cannot write \"", path, "\": it is a folder"));
-    if (exists && !S_ISREG(existing.st_mode)) {
-        // /dev/null, /dev/full, a FIFO, a terminal: write in place. Renaming a temporary file
-        // over one would replace the device node itself (as root it can).
-        std::ofstream out(target, std::ios::binary | std::ios::out);
-        run_writer(out, path, writer);
-        return;
-    }
-    const mode_t mode = NewFileMode(exists, existing);
+// Writes a complete new file and renames it to target (path is the name for messages).
+void ReplaceFile(const std::string& path, const std::string& target, mode_t mode,
+                 const std::function<void(std::ostream&)>& writer) {
     if (WriteThroughUnnamedFile(path, target, mode, writer)) return;
     // No O_TMPFILE here: a short temporary name in the same folder (same filesystem, so rename
     // is atomic), removed by the signal handler if the process is told to end meanwhile.
@@ -428,6 +412,46 @@ void write_file_atomically(const std::string& path,
         std::remove(temporary.c_str());
         throw;
     }
+}
+
+// ExistingName::kReplace: the name itself is replaced (rename() replaces a link, not its target).
+void ReplaceOwnName(const std::string& path, const std::function<void(std::ostream&)>& writer) {
+    struct stat found {};
+    const bool present = ::lstat(path.c_str(), &found) == 0;
+    if (present && S_ISDIR(found.st_mode))
+        throw IoError(concat("cannot write \"", path, "\": it is a folder"));
+    if (present && !S_ISREG(found.st_mode) && !S_ISLNK(found.st_mode))
+        throw IoError(concat("cannot write \"", path,
+                             "\": a FIFO, device or socket has that name, and PE Lab does not "
+                             "write through one it did not make (remove it and try again)"));
+    const bool regular = present && S_ISREG(found.st_mode);
+    ReplaceFile(path, path, NewFileMode(regular, found), writer);
+}
+
+} // namespace
+
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& writer,
+                           ExistingName existing_name) {
+    if (path.empty()) throw IoError("output path is empty");
+    if (existing_name == ExistingName::kReplace) {
+        ReplaceOwnName(path, writer);
+        return;
+    }
+    if (std::string why = broken_link(path); !why.empty()) throw IoError(why);
+    const std::string target = resolve_links(path);
+    struct stat existing {};
+    const bool exists = ::stat(target.c_str(), &existing) == 0;
+    if (exists && S_ISDIR(existing.st_mode))
+        throw IoError(concat("cannot write \"", path, "\": it is a folder"));
+    if (exists && !S_ISREG(existing.st_mode)) {
+        // /dev/null, /dev/full, a FIFO, a terminal: write in place. Renaming a temporary file
+        // over one would replace the device node itself (as root it can).
+        std::ofstream out(target, std::ios::binary | std::ios::out);
+        run_writer(out, path, writer);
+        return;
+    }
+    ReplaceFile(path, target, NewFileMode(exists, existing), writer);
 }
 
 } // namespace pelab

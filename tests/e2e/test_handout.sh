@@ -48,5 +48,43 @@ dark=$(convert "$E2E_TMP/dark.png" -colorspace Gray -format '%[fx:mean]' info:)
 light=$(convert "$E2E_TMP/light.png" -colorspace Gray -format '%[fx:mean]' info:)
 /usr/bin/python3 -c "import sys; sys.exit(0 if float('$light') > float('$dark') + 0.3 else 1)" ||
     e2e_fail "--theme: dark $dark vs light $light"
-e2e_note "3 pictures and index.html; light mean $mean; screenshot dark $dark, light $light"
+# Nothing a handout writes follows a link it did not make (docs/reliability.md): a link named
+# step-01.png or index.html is replaced, its target untouched; a FIFO named step-02.png is
+# refused at once (it would block forever); a second, shorter handout removes the picture its
+# predecessor's page named (step-03.png) and nothing the page did not name (step-07.png).
+two="$E2E_TMP/two.json"
+cat >"$two" <<'JSON'
+{"format": "pelab-lesson", "version": 1, "title": "Two",
+ "steps": [{"caption": "One.", "present": "waves"}, {"caption": "Two.", "present": "clocks"}]}
+JSON
+echo "someone else's file" >"$E2E_TMP/victim.txt"
+echo "someone else's page" >"$E2E_TMP/victim.html"
+ln -sf "$E2E_TMP/victim.txt" "$out/step-01.png"
+ln -sf "$E2E_TMP/victim.html" "$out/index.html"
+echo "mine" >"$out/step-07.png"
+rm "$out/step-02.png" && mkfifo "$out/step-02.png"
+set +e
+timeout 60 "$PELAB" lesson handout "$two" --out "$out" --size 640x480 >"$E2E_TMP/fifo.out" 2>&1
+status=$?
+set -e
+[[ $status == 1 ]] || e2e_fail "a FIFO named step-02.png: exit $status (want 1, 124 is a hang): $(cat "$E2E_TMP/fifo.out")"
+grep -q 'FIFO' "$E2E_TMP/fifo.out" || e2e_fail "the FIFO refusal does not say why: $(cat "$E2E_TMP/fifo.out")"
+[[ "$(cat "$E2E_TMP/victim.txt")" == "someone else's file" ]] || e2e_fail "the handout wrote through the link step-01.png"
+[[ -L "$out/index.html" ]] || e2e_fail "an interrupted handout replaced the page before its pictures"
+rm "$out/step-02.png"
+# The three-step handout again (its page names step-01 to step-03), then the two-step one.
+"$PELAB" lesson handout "$lesson" --out "$out" --size 640x480 >/dev/null ||
+    e2e_fail "a link as index.html"
+[[ "$(cat "$E2E_TMP/victim.html")" == "someone else's page" && ! -L "$out/index.html" ]] ||
+    e2e_fail "the handout wrote through the link index.html"
+ln -sf "$E2E_TMP/victim.txt" "$out/step-01.png"
+"$PELAB" lesson handout "$two" --out "$out" --size 640x480 >"$E2E_TMP/two.out" ||
+    e2e_fail "the second handout failed: $(cat "$E2E_TMP/two.out")"
+[[ "$(cat "$E2E_TMP/victim.txt")" == "someone else's file" ]] || e2e_fail "the handout wrote through step-01.png"
+[[ ! -L "$out/step-01.png" && "$(identify -format '%w' "$out/step-01.png")" == 640 ]] ||
+    e2e_fail "step-01.png is not the handout's own picture"
+[[ ! -e "$out/step-03.png" ]] || e2e_fail "step-03.png of the earlier, longer handout is left"
+[[ "$(cat "$out/step-07.png")" == mine ]] || e2e_fail "a file the earlier page did not name was removed"
+[[ $(grep -c '<img src="step-0[12].png"' "$out/index.html") == 2 ]] || e2e_fail "the new page does not show 2 pictures"
+e2e_note "3 pictures and index.html; light mean $mean; screenshot dark $dark, light $light; links replaced, FIFO refused, stale picture removed"
 e2e_pass

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "pelab/attention.h"
+#include "pelab/existing_name.h"
 #include "pelab/sinusoidal.h"
 
 #include <functional>
@@ -35,6 +36,9 @@ void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* valu
 /// command refuse before doing any work or opening a window.
 std::string check_writable(const std::string& path);
 
+/// "" unless path is a symbolic link that points nowhere or in a loop; then the message saying so.
+std::string broken_link(const std::string& path);
+
 /// The attention export (`pelab export attention`, docs/command-line.md) as pretty-printed JSON
 /// text.
 std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions& options);
@@ -48,8 +52,10 @@ std::string attention_json(const OrderDemoResult& result, const OrderDemoOptions
 /// /dev/full, FIFOs, terminals) are written directly, never replaced; a FIFO with no reader
 /// makes the write wait for one, as a shell's `> fifo` does (probing for a reader would itself
 /// connect to, and then fail, a reader that is waiting). A symbolic link is followed and its
-/// target replaced; one that points nowhere or in a loop is refused.
+/// target replaced; one that points nowhere or in a loop is refused. That is the kFollow
+/// treatment of what sits at the name, right for a path the user typed; see ExistingName.
 void write_file_atomically(const std::string& path,
-                           const std::function<void(std::ostream&)>& writer);
+                           const std::function<void(std::ostream&)>& writer,
+                           ExistingName existing = ExistingName::kFollow);
 
 } // namespace pelab

@@ -1,0 +1,118 @@
+// What the commands write (docs/reliability.md, "Files PE Lab writes are read back" and "Nothing
+// PE Lab writes follows a link it did not make"): two outputs that name one file are refused
+// before any work, whatever their spelling.
+#include "cli_fixture.h"
+
+// `--plot` and `--out` naming one file in two spellings: before this was caught only when the
+// file already existed, and a run's JSON was replaced by its picture.
+TEST_F(Cli, TrainRefusesAPlotThatIsItsRunUnderAnotherSpelling) {
+    fs::create_directories(dir / "adir");
+    const std::string run = (dir / "run.json").string();
+    for (const std::string& plot :
+         {(dir / "." / "run.json").string(), (dir / "adir" / ".." / "run.json").string(),
+          (dir / "adir" / ".." / "." / "run.json").string()}) {
+        const Result r =
+            Run({"train", "--steps", "1", "--pe", "none", "--out", run, "--plot", plot});
+        EXPECT_EQ(r.exit_code, 2) << plot << ": " << r.err;
+        EXPECT_NE(r.err.find("--plot"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("train:"), std::string::npos) << "refused before training: " << r.err;
+        EXPECT_FALSE(fs::exists(run)) << plot;
+    }
+    // A link to the run that does not exist yet: refused as a link to nowhere, before training.
+    fs::create_symlink("run.json", dir / "alias.json");
+    const Result alias = Run({"train", "--steps", "1", "--pe", "none", "--out", run, "--plot",
+                              (dir / "alias.json").string()});
+    EXPECT_NE(alias.exit_code, 0);
+    EXPECT_NE(alias.err.find("symbolic link to a file that does not exist"), std::string::npos)
+        << alias.err;
+    EXPECT_FALSE(fs::exists(run));
+    // Once the run exists, a hard link to it is the same file too.
+    std::ofstream(run) << "{}";
+    fs::create_hard_link(run, dir / "hard.json");
+    const Result hard = Run({"train", "--steps", "1", "--pe", "none", "--out", run, "--plot",
+                             (dir / "hard.json").string()});
+    EXPECT_EQ(hard.exit_code, 2) << hard.err;
+    EXPECT_EQ(ReadAll(run), "{}");
+    // Two different files in one folder are fine.
+    const Result two = Run({"train", "--steps", "1", "--pe", "none", "--batch", "1", "--out",
+                            (dir / "a.json").string(), "--plot", (dir / "adir/../a.png").string()});
+    EXPECT_EQ(two.exit_code, 0) << two.err;
+    EXPECT_TRUE(fs::exists(dir / "a.png"));
+}
+
+// Whatever `pelab train` accepts, it writes a file PE Lab opens, and `readouts --run` reads it
+// back: the two runs the issue found unreadable (attention over 56 and 65 tokens: too many
+// values for the 1 MiB reader, rows whose rounding missed the sum-to-1 tolerance) and a default
+// one. The Train panel's readouts name the run and hold its settings.
+TEST_F(Cli, EveryRunTrainWritesReadsBackThroughReadoutsRun) {
+    const std::vector<std::vector<std::string>> shapes = {
+        {"--task", "shift", "--k", "55", "--train-len", "56", "--causal", "--layers", "1",
+         "--heads", "1", "--vocab", "2"},
+        {"--task", "token_at", "--k", "64", "--train-len", "65", "--test-len", "130", "--layers",
+         "4"},
+        {}};
+    int index = 0;
+    for (const std::vector<std::string>& shape : shapes) {
+        const std::string run = (dir / ("run" + std::to_string(index++) + ".json")).string();
+        std::vector<std::string> args = {"train", "--steps", "1", "--batch", "1", "--out", run};
+        args.insert(args.end(), shape.begin(), shape.end());
+        const Result trained = Run(args);
+        ASSERT_EQ(trained.exit_code, 0) << trained.err;
+        const Result read = Run({"readouts", "--run", run});
+        ASSERT_EQ(read.exit_code, 0) << run << ": " << read.err;
+        const nlohmann::json readouts = nlohmann::json::parse(read.out);
+        EXPECT_NE(readouts.value("source", std::string()).find(run), std::string::npos)
+            << readouts.dump().substr(0, 300);
+        const nlohmann::json written = nlohmann::json::parse(ReadAll(run));
+        EXPECT_EQ(readouts["settings"], written["settings"]);
+        EXPECT_EQ(readouts["test_lengths"], written["test_lengths"]);
+    }
+    // A damaged run: exit 2 with the reader's message naming the field.
+    nlohmann::json damaged = nlohmann::json::parse(ReadAll(dir / "run2.json"));
+    damaged["variants"][0]["attention"][0][0][0] = 7;
+    std::ofstream(dir / "damaged.json") << damaged.dump();
+    const Result bad = Run({"readouts", "--run", (dir / "damaged.json").string()});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("attention"), std::string::npos) << bad.err;
+    // A scene is not a run, and a run is not a scene or a lesson: each says what the file is.
+    std::ofstream(dir / "scene.json") << R"({"format": "pelab-scene", "version": 1})";
+    const Result not_run = Run({"readouts", "--run", (dir / "scene.json").string()});
+    EXPECT_EQ(not_run.exit_code, 2);
+    EXPECT_NE(not_run.err.find("not a training run"), std::string::npos) << not_run.err;
+    for (const std::string option : {"--scene", "--lesson"}) {
+        const Result as_scene =
+            option == "--scene" ? Run({"readouts", "--scene", (dir / "run2.json").string()})
+                                : Run({"screenshot", "--lesson", (dir / "run2.json").string(),
+                                       "--out", (dir / "x.png").string()});
+        EXPECT_EQ(as_scene.exit_code, 2) << option;
+        EXPECT_NE(as_scene.err.find("is a training run"), std::string::npos) << as_scene.err;
+        EXPECT_NE(as_scene.err.find("readouts --run"), std::string::npos) << as_scene.err;
+    }
+}
+
+// The size message names the limit that applies to the file it refuses.
+TEST_F(Cli, TheSizeMessageNamesTheLimitThatApplies) {
+    const fs::path huge = dir / "huge.json"; // sparse: 100 MB without writing them
+    std::ofstream(huge) << "{";
+    fs::resize_file(huge, 100'000'000);
+    const Result r = Run({"readouts", "--run", huge.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("larger than 65536 KiB (the largest PNG figure PE Lab reads; a training "
+                         "run is at most 8192 KiB, a scene, lesson or quiz 1024 KiB)"),
+              std::string::npos)
+        << r.err;
+    // 9 MiB: over a run's limit.
+    fs::resize_file(huge, 9u << 20);
+    const Result run = Run({"readouts", "--run", huge.string()});
+    EXPECT_NE(run.err.find("larger than 8192 KiB (the largest training run"), std::string::npos)
+        << run.err;
+    // 2 MiB of a scene: a run may be that large, a scene may not.
+    std::ofstream(dir / "scene.json") << R"({"format": "pelab-scene", "version": 1, "pad": ")"
+                                      << std::string(2u << 20, 'x') << "\"}";
+    const Result scene = Run({"readouts", "--scene", (dir / "scene.json").string()});
+    EXPECT_EQ(scene.exit_code, 2);
+    EXPECT_NE(scene.err.find("larger than 1024 KiB (a scene, lesson or quiz is at most that; only "
+                             "a training run may be larger)"),
+              std::string::npos)
+        << scene.err;
+}
