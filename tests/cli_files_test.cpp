@@ -213,7 +213,7 @@ TEST_F(Cli, ClosedPipeIsAMessageNotASilentDeath) {
     waitpid(pid, &status, 0);
     EXPECT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
     EXPECT_EQ(WEXITSTATUS(status), 1);
-    EXPECT_NE(ReadAll(err_path).find("standard output: writing failed: Broken pipe"),
+    EXPECT_NE(ReadAll(err_path).find("cannot write to standard output: Broken pipe"),
               std::string::npos)
         << ReadAll(err_path);
 }

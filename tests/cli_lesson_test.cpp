@@ -242,6 +242,10 @@ TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
          std::vector<std::pair<std::vector<std::string>, std::string>>{
              {{"--theme", "pink"}, "--theme"},
              {{"--size", "wide"}, "--size"},
+             // Numbers out of range get the range, not the shape.
+             {{"--size", "100000x100000"},
+              "each side must be a whole number of pixels in [64, 8192]"},
+             {{"--size", "-5x64"}, "each side must be a whole number of pixels in [64, 8192]"},
              {{"--font-scale", "9"}, "--font-scale"}}) {
         std::vector<std::string> command = {"lesson", "handout", lesson.string(), "--out",
                                             out.string()};
@@ -258,6 +262,26 @@ TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
     EXPECT_EQ(bad.exit_code, 2) << bad.err;
     EXPECT_NE(bad.err.find("unknown field \"x\""), std::string::npos) << bad.err;
     EXPECT_FALSE(fs::exists(out));
+    // Without a display the handout is drawn in software (it failed and left an empty folder).
+    const Result no_display =
+        Run({"lesson", "handout", lesson.string(), "--out", out.string(), "--size", "320x240"},
+            {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(no_display.exit_code, 0) << no_display.err;
+    EXPECT_NE(no_display.err.find("in software"), std::string::npos) << no_display.err;
+    EXPECT_GT(fs::file_size(out / "step-01.png"), 1000u);
+    EXPECT_NE(ReadAll(out / "index.html").find("step-01.png"), std::string::npos);
+    fs::remove_all(out);
+    // --out - is no folder; a link to nowhere is said to be one (it was "File exists").
+    const Result dash = Run({"lesson", "handout", lesson.string(), "--out", "-"});
+    EXPECT_EQ(dash.exit_code, 2) << dash.err;
+    EXPECT_NE(dash.err.find("cannot go to standard output"), std::string::npos) << dash.err;
+    EXPECT_FALSE(fs::exists("-"));
+    fs::create_symlink(dir / "nowhere", dir / "dangling");
+    const Result dangling =
+        Run({"lesson", "handout", lesson.string(), "--out", (dir / "dangling").string()});
+    EXPECT_EQ(dangling.exit_code, 2) << dangling.err;
+    EXPECT_NE(dangling.err.find("symbolic link to a file that does not exist"), std::string::npos)
+        << dangling.err;
     // And the screenshot's theme.
     const Result theme = Run({"screenshot", "--theme", "sepia", "--out", (dir / "s.png").string()},
                              {"DISPLAY", "WAYLAND_DISPLAY"});
@@ -301,4 +325,46 @@ TEST_F(Cli, LessonCheckListsEveryProblemOfOneStep) {
                                 "field \"highlight\": must be a list", "field \"lock\"",
                                 "field \"pos_a\"", ": 5 problems"})
         EXPECT_NE(r.out.find(mention), std::string::npos) << mention << "\n" << r.out;
+}
+
+// Text from a file never reaches a terminal raw: a lesson written on Windows (CR LF) or with
+// lone CRs reads with line feeds; ESC, BEL, an OSC sequence or a C1 control character in any
+// text field of a lesson or a quiz is refused by `lesson check` naming the field and the
+// character; `lesson notes` prints what it reads escaped.
+TEST_F(Cli, ControlCharactersNeverReachTheTerminal) {
+    const fs::path windows = dir / "windows.json";
+    std::ofstream(windows, std::ios::binary)
+        << "{\"title\": \"Line\\r\\nbreaks\", \"steps\": [{\"caption\": \"one\\r\\ntwo\\rthree\","
+           " \"notes\": \"tab\\there\"}]}";
+    const Result notes = Run({"lesson", "notes", windows.string()});
+    ASSERT_EQ(notes.exit_code, 0) << notes.err;
+    EXPECT_EQ(notes.out.find('\r'), std::string::npos);
+    EXPECT_NE(notes.out.find("Line\nbreaks"), std::string::npos) << notes.out;
+    EXPECT_NE(notes.out.find("tab\there"), std::string::npos) << notes.out;
+    for (const auto& [field, value, code] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"notes", "\\u001b[2J clear", "U+001B"},
+             {"notes", "\\u001b]0;retitled\\u0007", "U+001B"},
+             {"caption", "bell\\u0007", "U+0007"},
+             {"caption", "csi\\u009b2J", "U+009B"},
+             {"title", "del\\u007f", "U+007F"}}) {
+        const fs::path lesson = dir / "hostile.json";
+        const std::string title = field == "title" ? value : "t";
+        const std::string caption = field == "caption" ? value : "c";
+        const std::string step_notes = field == "notes" ? value : "n";
+        std::ofstream(lesson, std::ios::trunc)
+            << "{\"title\": \"" << title << "\", \"steps\": [{\"caption\": \"" << caption
+            << "\", \"notes\": \"" << step_notes << "\"}]}";
+        const Result check = Run({"lesson", "check", lesson.string()});
+        EXPECT_EQ(check.exit_code, 2) << field << ": " << check.out;
+        EXPECT_NE(check.out.find("field \"" + field + "\": holds the control character " + code),
+                  std::string::npos)
+            << check.out;
+        const Result printed = Run({"lesson", "notes", lesson.string()});
+        EXPECT_EQ(printed.exit_code, 2);
+        for (const std::string& stream : {printed.out, printed.err, check.out})
+            for (const char c : stream)
+                EXPECT_FALSE(c == '\x1b' || c == '\x07' || c == '\r') << field << ": " << stream;
+    }
+    // A quiz's texts: OpenFileTest.WrongTypesAreAMessageAndChangeNothing.
 }

@@ -177,3 +177,39 @@ TEST_F(Cli, DocumentPicturesAreTakenAtTheRoomsSize) {
     }
     EXPECT_GE(pictures, 20);
 }
+
+// Every number option of `train` says its range, whatever was typed (CLI11 alone said "Could not
+// convert" for 1e12, 2147483648 and 1.5); "1e3" is the whole number it writes. An empty name in
+// --pe is refused wherever it is (before, "none," passed and ",none" did not).
+TEST_F(Cli, TrainNumbersSayTheirRangeAndEmptyNamesAreRefused) {
+    for (const auto& [option, value, range] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"--steps", "1e12", "[1, 1000000]"},
+             {"--steps", "2147483648", "[1, 1000000]"},
+             {"--steps", "1.5", "[1, 1000000]"},
+             {"--steps", "-3", "[1, 1000000]"},
+             {"--batch", "99999999999999999999", "[1, 1024]"},
+             {"--layers", "5", "[1, 4]"},
+             {"--heads", "0.5", "[1, 4]"},
+             {"--d-model", "8", "[16, 128]"},
+             {"--vocab", "1", "[2, 256]"},
+             {"--k", "65", "[0, 64]"},
+             {"--train-len", "257", "[1, 256]"},
+             {"--min-train-len", "1e9", "[1, 256]"},
+             {"--test-len", "1025", "[1, 1024]"},
+             {"--threads", "17", "[1, 16]"}}) {
+        const Result r = Run({"train", option, value});
+        EXPECT_EQ(r.exit_code, 2) << option << " " << value << ": " << r.err;
+        EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("must be a whole number in " + range), std::string::npos)
+            << option << " " << value << ": " << r.err;
+        EXPECT_EQ(r.err.find("Could not convert"), std::string::npos) << r.err;
+    }
+    for (const std::string pe : {"none,", ",none", "none,,rope", ""}) {
+        const Result r = Run({"train", "--pe", pe, "--steps", "1"});
+        EXPECT_EQ(r.exit_code, 2) << "--pe \"" << pe << "\": " << r.err;
+    }
+    const Result thousand = Run({"train", "--steps", "1e0", "--pe", "none", "--batch", "1e0",
+                                 "--out", (dir / "run.json").string()});
+    EXPECT_EQ(thousand.exit_code, 0) << thousand.err;
+}

@@ -121,7 +121,7 @@ TEST_F(Cli, MessagesNameTheFileAndTheRealCause) {
     }
     const Result out =
         Run({"export", "pe", "--max-len", "4096", "--d-model", "64"}, {}, {}, "/dev/full");
-    EXPECT_NE(out.err.find("standard output: writing failed: No space left on device"),
+    EXPECT_NE(out.err.find("cannot write to standard output: No space left on device"),
               std::string::npos)
         << out.err;
     // A missing file is "No such file"; one that cannot be read is "Permission denied" (checked

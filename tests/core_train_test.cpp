@@ -126,7 +126,50 @@ TEST(Trainer, Cancels) {
     trainer.Cancel();
     EXPECT_EQ(trainer.Step(10), 0);
     EXPECT_FALSE(trainer.Done());
-    EXPECT_NEAR(trainer.Progress(), 3.0 / 400.0, 1e-12);
+    EXPECT_EQ(trainer.StepsTrained(), 3);
+    // 3 of 400 steps, and the measurements still to come: less than 3/400 of the work.
+    EXPECT_GT(trainer.Progress(), 0.0);
+    EXPECT_LT(trainer.Progress(), 3.0 / 400.0);
+}
+
+// The progress counts the measurements: a run whose test lengths reach far past its training
+// length (train_len 8, test_len 256) is not at 100 % while it measures them. Its share is the
+// arithmetic of the passes (multiply-adds per token and layer: 12 d² for the projections and the
+// MLP, 2 L d for attention over L keys; a training step about three forward passes), computed
+// here on its own; the progress only grows, and is 1 only when the run is done.
+TEST(Trainer, ProgressCountsTheMeasurementsAndOnlyGrows) {
+    TrainSettings s = SmallReverse();
+    s.steps = 4;
+    s.eval_every = 2;
+    s.eval_batches = 2;
+    s.test_len = 256;
+    s.variants = {PositionalKind::Rope};
+    const std::vector<int> lengths = test_lengths(s);
+    ASSERT_EQ(lengths, (std::vector<int>{4, 8, 16, 24, 32, 256}));
+    const auto forward = [&](double length) {
+        return s.batch * length * (12.0 * s.d_model * s.d_model + 2.0 * length * s.d_model);
+    };
+    const double training = s.steps * 3 * forward(8) + (s.steps / s.eval_every) * forward(8);
+    double measuring = 0;
+    for (const int length : lengths)
+        measuring += s.eval_batches * forward(length);
+    ASSERT_GT(measuring, training); // the point of the test: most of the work is measuring
+    Trainer trainer(s);
+    double last = trainer.Progress();
+    EXPECT_EQ(last, 0.0);
+    while (trainer.StepsTrained() < s.steps) {
+        trainer.Step(1);
+        EXPECT_GT(trainer.Progress(), last);
+        last = trainer.Progress();
+    }
+    EXPECT_NEAR(trainer.Progress(), training / (training + measuring), 1e-12);
+    while (!trainer.Done()) {
+        trainer.Step(1);
+        EXPECT_GT(trainer.Progress(), last);
+        EXPECT_TRUE(trainer.Progress() < 1.0 || trainer.Done());
+        last = trainer.Progress();
+    }
+    EXPECT_EQ(trainer.Progress(), 1.0);
 }
 
 // Reverse at length 8 (vocabulary 8), bidirectional: with the sinusoidal encoding the model

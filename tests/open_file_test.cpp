@@ -41,6 +41,10 @@ TEST_F(OpenFileTest, WrongTypesAreAMessageAndChangeNothing) {
             "answer":"1","explanation":"e"}]})",
          "question 1: field \"answer\": must be a whole number from 0 to 1 (got \"1\")"},
         {R"({"title":"q","cards":[{"front":"f","back":7}]})", "card 1: field \"back\""},
+        // No control character but tab and line feed in a quiz's texts either.
+        {R"({"format":"pelab-quiz","title":"q","questions":[{"question":"q","choices":["a","b\u001b"],
+            "answer":1,"explanation":"e"}]})",
+         "question 1: field \"choices\": item 1: holds the control character U+001B"},
         {R"({"title":"q","cards":[{"front":"f","back":"b","show":{"scene":{"pair":"3"}}}]})",
          "card 1: field \"show\""},
         {R"({"pos_a": "12"})", "field \"pos_a\": must be a number"},

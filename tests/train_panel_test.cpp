@@ -126,3 +126,32 @@ TEST_F(TrainPanelTest, TableCsvIsTheRunShown) {
     ASSERT_EQ(app.scene.Apply(R"({"train_result": ""})"), "");
     EXPECT_FALSE(panel.HasTable()); // no run of its own yet
 }
+
+// One rule for a layer or head the run's model does not have: the panel shows the model's last,
+// holds that (so the scene and the readouts say what is drawn), and says so until the teacher
+// picks another. The seed field keeps any seed pelab train takes (it clamped 999999999 to
+// 1000000 without a word).
+TEST_F(TrainPanelTest, ALayerPastTheModelIsClampedAndSaid) {
+    auto& panel = Get<TrainPanel>("train");
+    app.view.presented_panel = "train";
+    ASSERT_EQ(app.scene.Apply(R"({"train_result": "reverse", "train_view": "attention",
+                                  "train_layer": 3, "train_head": 3})"),
+              "");
+    nlohmann::json readouts = panel.Readouts(state);
+    EXPECT_EQ(readouts["attention"]["layer"], 1); // reverse's model: 2 layers, 4 heads
+    EXPECT_EQ(readouts["attention"]["head"], 3);
+    EXPECT_NE(readouts["attention"].value("note", std::string()).find("layer 3"), std::string::npos)
+        << readouts["attention"];
+    Frame(); // the attention tab selected
+    Frame(); // and drawn
+    EXPECT_EQ(panel.layer, 1);
+    EXPECT_EQ(app.Document(false)["train_layer"], 1);
+    readouts = panel.Readouts(state);
+    EXPECT_EQ(readouts["attention"]["layer"], 1);
+    EXPECT_NE(readouts["attention"].value("note", std::string()).find("has 2 layers"),
+              std::string::npos)
+        << readouts["attention"];
+    panel.edit.seed = 999999999;
+    Frame();
+    EXPECT_EQ(panel.edit.seed, 999999999u);
+}

@@ -57,7 +57,8 @@ TrainRun RunOf(const TrainSettings& s) {
     run.example = train_example(s);
     const int n = run.example.length;
     const int loss_every = LossEvery(s.steps);
-    const std::size_t loss_points = static_cast<std::size_t>((s.steps + loss_every - 1) / loss_every);
+    const std::size_t loss_points =
+        static_cast<std::size_t>((s.steps + loss_every - 1) / loss_every);
     for (const PositionalKind kind : s.variants) {
         VariantResult v;
         v.variant = kind;
@@ -95,12 +96,11 @@ void ExpectReadsBack(const Corner& c, const TempFolder& folder, std::size_t* lar
     const TrainRun run = RunOf(s);
     const std::string text = TrainRunText(run);
     *largest = std::max(*largest, text.size());
-    const std::string where = std::string(train_task_name(s.task.task)) +
-                              " k=" + std::to_string(s.task.k) + " layers=" +
-                              std::to_string(s.layers) + " heads=" + std::to_string(s.heads) +
-                              " train_len=" + std::to_string(s.train_len) +
-                              (s.causal ? " causal" : "") +
-                              " variants=" + std::to_string(s.variants.size());
+    const std::string where =
+        std::string(train_task_name(s.task.task)) + " k=" + std::to_string(s.task.k) +
+        " layers=" + std::to_string(s.layers) + " heads=" + std::to_string(s.heads) +
+        " train_len=" + std::to_string(s.train_len) + (s.causal ? " causal" : "") +
+        " variants=" + std::to_string(s.variants.size());
     EXPECT_LE(text.size(), kMaxRunBytes) << where;
     // Each number as short as its rounding allows: 0.0138, never 0.013800000000000002.
     EXPECT_EQ(text.find("00000000"), std::string::npos) << where;
@@ -125,8 +125,8 @@ void ExpectReadsBack(const Corner& c, const TempFolder& folder, std::size_t* lar
 TEST(TrainRunLimits, EveryCornerOfTheOptionsWritesAFileThatReadsBack) {
     const TempFolder folder;
     std::size_t largest = 0;
-    for (const Corner& base : {Corner{}, Corner{TrainTask::Reverse, 0, 2, 1, 1, 1, 1, 1, false,
-                                               false}}) {
+    for (const Corner& base :
+         {Corner{}, Corner{TrainTask::Reverse, 0, 2, 1, 1, 1, 1, 1, false, false}}) {
         ExpectReadsBack(base, folder, &largest);
         for (const TrainTask task : train_tasks()) {
             Corner c = base;
@@ -136,14 +136,30 @@ TEST(TrainRunLimits, EveryCornerOfTheOptionsWritesAFileThatReadsBack) {
         for (int moved = 0; moved < 8; ++moved) {
             Corner c = base;
             switch (moved) {
-            case 0: c.k = c.k == 64 ? 0 : 64; break;
-            case 1: c.vocab = c.vocab == 256 ? 2 : 256; break;
-            case 2: c.layers = 5 - c.layers; break;
-            case 3: c.heads = 5 - c.heads; break;
-            case 4: c.causal = !c.causal; break;
-            case 5: c.all_variants = !c.all_variants; break;
-            case 6: c.steps = c.steps == 1 ? 1000000 : 1; break;
-            default: c.test_len = c.test_len == 1024 ? c.train_len : 1024; break;
+            case 0:
+                c.k = c.k == 64 ? 0 : 64;
+                break;
+            case 1:
+                c.vocab = c.vocab == 256 ? 2 : 256;
+                break;
+            case 2:
+                c.layers = 5 - c.layers;
+                break;
+            case 3:
+                c.heads = 5 - c.heads;
+                break;
+            case 4:
+                c.causal = !c.causal;
+                break;
+            case 5:
+                c.all_variants = !c.all_variants;
+                break;
+            case 6:
+                c.steps = c.steps == 1 ? 1000000 : 1;
+                break;
+            default:
+                c.test_len = c.test_len == 1024 ? c.train_len : 1024;
+                break;
             }
             ExpectReadsBack(c, folder, &largest);
         }

@@ -398,8 +398,7 @@ int RunReadouts(const ReadoutsOptions& options) {
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
-        const nlohmann::json doc =
-            train ? train->panel->Readouts(app.state) : app.Document(true);
+        const nlohmann::json doc = train ? train->panel->Readouts(app.state) : app.Document(true);
         const std::string text =
             doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         Emit(options.out, [&](std::ostream& out) { out << text; });

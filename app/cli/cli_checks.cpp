@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <system_error>
+#include <unistd.h>
 
 namespace pelab {
 
@@ -62,6 +64,27 @@ CLI::Validator PlainNumber() {
             return std::string();
         },
         "NUMBER");
+}
+
+// A whole number in [min, max], written as a plain decimal: "1e3" is 1000, and "1.5", "1e12" or
+// "2147483648" get the range instead of CLI11's "Could not convert". The text is rewritten as
+// the integer's digits, which CLI11 then converts.
+CLI::Validator WholeNumber(long long min, long long max) {
+    return CLI::Validator(
+        [min, max](std::string& text) {
+            const std::string range = "must be a whole number in [" + std::to_string(min) + ", " +
+                                      std::to_string(max) + "] (got " + Excerpt(text) + ")";
+            if (!IsPlainDecimal(text)) return range;
+            double value = 0;
+            const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+            if (std::from_chars(begin, text.data() + text.size(), value).ec != std::errc() ||
+                value != std::floor(value) || value < static_cast<double>(min) ||
+                value > static_cast<double>(max))
+                return range;
+            text = std::to_string(static_cast<long long>(value));
+            return std::string();
+        },
+        "INT");
 }
 
 // A file name: an empty one would silently mean "no file" (stdout, or no scene).
@@ -163,14 +186,9 @@ int RuntimeError(const std::string& message) {
 
 void Emit(const std::string& out, const std::function<void(std::ostream&)>& writer) {
     if (WritesToStdout(out)) {
-        try {
-            writer(std::cout);
-            std::cout.flush();
-            if (!std::cout) throw IoError("writing failed");
-        } catch (const IoError& e) {
-            // The writer's message says why ("No space left on device"); say where.
-            throw IoError(std::string("cannot write to standard output: ") + e.what());
-        }
+        // The same writer as for files, so a full disk is "No space left on device" here too.
+        std::cout.flush();
+        write_to_descriptor(STDOUT_FILENO, "to standard output", writer);
     } else {
         write_file_atomically(out, writer);
     }

@@ -18,6 +18,8 @@ CLI::Validator PlainNumber();
 CLI::Validator FileName();
 /// A whole number in [0, 2^64 − 1], refused rather than wrapped.
 CLI::Validator Seed();
+/// A whole number in [min, max] ("1e3" allowed); anything else gets the range in its message.
+CLI::Validator WholeNumber(long long min, long long max);
 /// "WxH" with each side in [64, 8192]; "" or the message for --size.
 std::string ParseSize(const std::string& text, int* width, int* height);
 

@@ -127,7 +127,9 @@ int RunLessonNotes(const LessonOptions& options) {
     if (!problems.empty())
         return LessonUsageError("lesson " + Excerpt(options.file, 200) + ": " + problems.front() +
                                 " (pelab lesson check lists every problem)");
-    std::cout << lesson.title << " (" << lesson.steps.size() << " steps)\n";
+    // Escaped when printed as well as refused when read: nothing from a file reaches the
+    // terminal raw.
+    std::cout << PrintableText(lesson.title) << " (" << lesson.steps.size() << " steps)\n";
     for (std::size_t k = 0; k < lesson.steps.size(); ++k) {
         const LessonStep& step = lesson.steps[k];
         const std::string presented = step.scene.value("presented_panel", std::string());
@@ -135,12 +137,12 @@ int RunLessonNotes(const LessonOptions& options) {
                   << (presented.empty() ? "" : " (" + presented + ")") << "\n";
         std::string caption = step.caption;
         caption.erase(std::remove(caption.begin(), caption.end(), '*'), caption.end());
-        PrintWrapped(std::cout, caption, "  ");
+        PrintWrapped(std::cout, PrintableText(caption), "  ");
         if (step.notes.empty()) {
             std::cout << "  (no notes)\n";
         } else {
             std::cout << "  Notes:\n";
-            PrintWrapped(std::cout, step.notes, "    ");
+            PrintWrapped(std::cout, PrintableText(step.notes), "    ");
         }
     }
     return std::cout.flush() ? kExitOk : kExitRuntimeFailure;

@@ -6,6 +6,7 @@
 #include "io/png_scene.h"
 #include "io/train_run.h"
 #include "pelab/error.h"
+#include "pelab/export.h"
 #include "pelab/train.h"
 #include "shell/app.h"
 #include "shell/software_picture.h"
@@ -14,13 +15,17 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <mutex>
-#include <sstream>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 namespace pelab {
 
@@ -32,22 +37,30 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
                       "Variants, comma-separated: none,sinusoidal,learned,rope,alibi,t5");
     train->add_flag("--causal", o.causal, "Causal attention (keys after the query masked)")
         ->disable_flag_override();
-    train->add_option("--layers", o.layers, "Layers, 1 to 4")->check(PlainNumber());
-    train->add_option("--d-model", o.d_model, "Model width, 16 to 128")->check(PlainNumber());
-    train->add_option("--heads", o.heads, "Heads, 1 to 4")->check(PlainNumber());
-    train->add_option("--vocab", o.vocab, "Vocabulary size, 2 to 256")->check(PlainNumber());
-    train->add_option("--k", o.k, "token_at's position, shift's offset")->check(PlainNumber());
-    train->add_option("--train-len", o.train_len, "Longest training sequence")
-        ->check(PlainNumber());
+    train->add_option("--layers", o.layers, "Layers, 1 to 4")
+        ->transform(WholeNumber(1, kTrainMaxLayers));
+    train->add_option("--d-model", o.d_model, "Model width, 16 to 128")
+        ->transform(WholeNumber(kTrainMinDModel, kTrainMaxDModel));
+    train->add_option("--heads", o.heads, "Heads, 1 to 4")
+        ->transform(WholeNumber(1, kTrainMaxHeads));
+    train->add_option("--vocab", o.vocab, "Vocabulary size, 2 to 256")
+        ->transform(WholeNumber(kTrainMinVocab, kTrainMaxVocab));
+    train->add_option("--k", o.k, "token_at's position, shift's offset, 0 to 64")
+        ->transform(WholeNumber(0, kTrainMaxK));
+    train->add_option("--train-len", o.train_len, "Longest training sequence, up to 256")
+        ->transform(WholeNumber(1, kTrainMaxTrainLen));
     train
         ->add_option("--min-train-len", o.min_train_len,
                      "Shortest training sequence (default: --train-len, one length)")
-        ->check(PlainNumber());
-    train->add_option("--test-len", o.test_len, "Longest test sequence")->check(PlainNumber());
-    train->add_option("--steps", o.steps, "Steps per variant")->check(PlainNumber());
-    train->add_option("--batch", o.batch, "Sequences per step")->check(PlainNumber());
+        ->transform(WholeNumber(1, kTrainMaxTrainLen));
+    train->add_option("--test-len", o.test_len, "Longest test sequence, up to 1024")
+        ->transform(WholeNumber(1, kTrainMaxTestLen));
+    train->add_option("--steps", o.steps, "Steps per variant, 1 to 1000000")
+        ->transform(WholeNumber(1, kTrainMaxSteps));
+    train->add_option("--batch", o.batch, "Sequences per step, 1 to 1024")
+        ->transform(WholeNumber(1, kTrainMaxBatch));
     train->add_option("--threads", o.threads, "Variants trained at once, 1 to 16")
-        ->check(PlainNumber());
+        ->transform(WholeNumber(1, 16));
     train->add_option("--seed", o.seed, "Seed of the models and the data")->check(Seed());
     train->add_option("--out", o.out, "The run as JSON; - or omitted: stdout")->check(FileName());
     train
@@ -58,6 +71,63 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
     return train;
 }
 
+namespace {
+
+// Before training: the run's file can be written. check_writable's folder checks, then a file
+// actually created and removed in the folder (a read-only or full file system says so now, not
+// after an hour of training), and an existing run that is read-only is not replaced.
+std::string CheckRunTarget(const std::string& out) {
+    std::string error;
+    if (!CheckOutputFolder(out, &error)) return error;
+    if (WritesToStdout(out)) return {};
+    struct stat info {};
+    if (::stat(out.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) return {}; // written in place
+    // Read-only by its permissions (no write bit for its owner), which root's access() ignores.
+    if (::stat(out.c_str(), &info) == 0 &&
+        ((info.st_mode & S_IWUSR) == 0 || ::access(out.c_str(), W_OK) != 0))
+        return "cannot write " + Excerpt(out) +
+               ": it is read-only (make it writable, or choose another name)";
+    const std::filesystem::path folder = std::filesystem::path(out).parent_path();
+    std::string probe =
+        ((folder.empty() ? std::filesystem::path(".") : folder) / ".pelab-probe-XXXXXX").string();
+    const int descriptor = ::mkstemp(probe.data());
+    if (descriptor < 0)
+        return "cannot write " + Excerpt(out) + ": creating a file in its folder failed (" +
+               std::strerror(errno) + ")";
+    ::close(descriptor);
+    ::unlink(probe.c_str());
+    return {};
+}
+
+// When the run's file cannot be written at the end, the run is not thrown away: it goes to a
+// file of its own beside the target (a regular file's folder), else in $TMPDIR; the path, or "".
+std::string RescueRun(const std::string& out, const std::string& text) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> folders;
+    struct stat info {};
+    const bool special = ::stat(out.c_str(), &info) == 0 && !S_ISREG(info.st_mode);
+    if (!WritesToStdout(out) && !special) {
+        const fs::path folder = fs::path(out).parent_path();
+        folders.push_back(folder.empty() ? fs::path(".") : folder);
+    }
+    const char* temporary = std::getenv("TMPDIR");
+    folders.emplace_back(temporary && *temporary ? temporary : "/tmp");
+    for (const fs::path& folder : folders) {
+        const fs::path rescue =
+            folder / ("pelab-train-rescued-" + std::to_string(::getpid()) + ".json");
+        try {
+            write_file_atomically(
+                rescue.string(), [&](std::ostream& stream) { stream << text; },
+                ExistingName::kReplace);
+            return rescue.string();
+        } catch (const IoError&) {
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 int RunTrain(const TrainOptions& o) {
     TrainSettings settings;
     try {
@@ -65,9 +135,18 @@ int RunTrain(const TrainOptions& o) {
         settings.task.vocab = o.vocab;
         settings.task.k = o.k;
         settings.variants.clear();
-        std::stringstream list(o.pe);
-        for (std::string name; std::getline(list, name, ',');)
+        // Split at every comma, keeping empty names (getline would drop a trailing one, so
+        // "none," passed while ",none" was refused): an empty name is refused either way.
+        for (std::size_t start = 0;;) {
+            const std::size_t comma = o.pe.find(',', start);
+            const std::string name = o.pe.substr(start, comma - start);
+            if (name.empty())
+                throw InvalidArgument("--pe: an empty name in \"" + o.pe +
+                                      "\" (names are separated by single commas)");
             settings.variants.push_back(positional_kind_from_name(name));
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
         settings.causal = o.causal;
         settings.layers = o.layers;
         settings.d_model = o.d_model;
@@ -86,8 +165,8 @@ int RunTrain(const TrainOptions& o) {
     } catch (const InvalidArgument& e) {
         return UsageError(std::string("train: ") + e.what());
     }
+    if (std::string error = CheckRunTarget(o.out); !error.empty()) return RuntimeError(error);
     std::string folder_error;
-    if (!CheckOutputFolder(o.out, &folder_error)) return RuntimeError(folder_error);
     if (!o.plot.empty() && !CheckOutputFolder(o.plot, &folder_error))
         return RuntimeError(folder_error);
     if (!o.plot.empty() && (WritesToStdout(o.plot) || SameFile(o.plot, o.out)))
@@ -136,9 +215,13 @@ int RunTrain(const TrainOptions& o) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (done || seconds - last_print >= 1.0) {
             last_print = seconds;
-            const double left = progress > 0 ? seconds * (1 - progress) / progress : 0;
-            std::fprintf(stderr, "train: %5.1f%%  %.0f s, about %.0f s left\n", 100 * progress,
-                         seconds, left);
+            // The time left at the pace measured so far; none before the first step is done.
+            if (progress > 0)
+                std::fprintf(stderr, "train: %5.1f%%  %.0f s, about %.0f s left\n", 100 * progress,
+                             seconds, seconds * (1 - progress) / progress);
+            else
+                std::fprintf(stderr, "train: %5.1f%%  %.0f s, timing the first step\n",
+                             100 * progress, seconds);
         }
     }
     for (std::thread& thread : running)
@@ -160,11 +243,14 @@ int RunTrain(const TrainOptions& o) {
     run.seconds = seconds;
     run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0.0;
     const nlohmann::json written = TrainRunJson(run);
+    const std::string text = TrainRunText(run);
     try {
-        const std::string text = TrainRunText(run);
         Emit(o.out, [&](std::ostream& out) { out << text; });
     } catch (const IoError& e) {
-        return RuntimeError(e.what());
+        const std::string rescued = RescueRun(o.out, text);
+        return RuntimeError(std::string(e.what()) + (rescued.empty()
+                                                         ? "; the run could not be kept anywhere"
+                                                         : "; the run is kept in " + rescued));
     }
     if (o.plot.empty()) return kExitOk;
     // The picture is the Train panel's, showing the run as the file holds it (so it is what

@@ -13,6 +13,8 @@
 #include "pelab/export.h"
 #include "shell/app.h"
 #include "shell/app_ui.h"
+#include "shell/software_picture.h"
+#include "widgets/fonts.h"
 #include "widgets/plot.h"
 
 #include <imgui.h>
@@ -431,6 +433,24 @@ int RunLessonHandout(const LessonOptions& options) {
                      PrintableLine(error).c_str());
         return kExitBadUsage;
     }
+    // A hidden window for the GPU's pictures when there is a display; without one the pictures
+    // are drawn in software (as `pelab train --plot` draws), where a heatmap shows the message a
+    // window without OpenGL shows.
+    Runner runner(app); // reproducible: no saved layout
+    std::string no_gpu;
+    {
+        PlatformOptions hidden;
+        hidden.visible = false;
+        hidden.width = options.width;
+        hidden.height = options.height;
+        if (!runner.Open(hidden, &no_gpu))
+            std::fprintf(stderr,
+                         "pelab: no window for the GPU (%s): drawing the pictures in software "
+                         "(a heatmap shows a message instead)\n",
+                         PrintableLine(no_gpu).c_str());
+        else
+            no_gpu.clear();
+    }
     namespace fs = std::filesystem;
     std::error_code fs_error;
     fs::create_directories(options.out, fs_error);
@@ -444,16 +464,14 @@ int RunLessonHandout(const LessonOptions& options) {
     // The pictures the handout already there shows: those this one does not make again are
     // removed once its page is written (never a file its page does not name).
     std::vector<std::string> earlier_pictures;
-    if (struct stat index_info {};
-        ::lstat((folder / "index.html").c_str(), &index_info) == 0 && S_ISREG(index_info.st_mode) &&
-        index_info.st_size <= 16 * 1024 * 1024) {
+    if (struct stat index_info{}; ::lstat((folder / "index.html").c_str(), &index_info) == 0 &&
+                                  S_ISREG(index_info.st_mode) &&
+                                  index_info.st_size <= 16 * 1024 * 1024) {
         std::ifstream in(folder / "index.html", std::ios::binary);
         const std::string html((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());
         earlier_pictures = HandoutPicturesNamedBy(html);
     }
-    Runner runner(app); // reproducible: no saved layout
-    if (!OpenOffscreen(runner, options.width, options.height)) return kExitRuntimeFailure;
     FrameOptions frame_options;
     frame_options.handout = true;
     StartLesson(app, lesson);
@@ -463,9 +481,12 @@ int RunLessonHandout(const LessonOptions& options) {
         GoToStep(app, k);
         AdvanceGlide(app, kStepGlideSeconds); // the step's numbers, not half-way there
         std::vector<unsigned char> rgba;
-        int width = 0, height = 0;
+        int width = options.width, height = options.height;
         std::string error;
-        if (!runner.CaptureSettled(frame_options, &rgba, &width, &height, &error)) {
+        if (!no_gpu.empty()) {
+            rgba = SoftwarePicture(app, frame_options, width, height,
+                                   kBaseFontPixels * app.view.font_scale);
+        } else if (!runner.CaptureSettled(frame_options, &rgba, &width, &height, &error)) {
             std::fprintf(stderr, "pelab: step %d: the picture failed: %s\n", k + 1,
                          PrintableLine(error).c_str());
             status = kExitRuntimeFailure;
@@ -476,16 +497,16 @@ int RunLessonHandout(const LessonOptions& options) {
         // Each picture carries its scene, so `pelab --scene step-03.png` reopens the step. The
         // names are PE Lab's own: a link or FIFO found there is replaced or refused, never
         // written through (pelab/export.h, ExistingName::kReplace).
-        if (WritePng(path, rgba, width, height,
-                     app.Document(false).dump(-1, ' ', true,
-                                              nlohmann::json::error_handler_t::replace),
-                     ExistingName::kReplace) != kExitOk) {
+        if (WritePng(
+                path, rgba, width, height,
+                app.Document(false).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace),
+                ExistingName::kReplace) != kExitOk) {
             status = kExitRuntimeFailure;
             break;
         }
         pictures.push_back(name);
     }
-    runner.Close();
+    if (no_gpu.empty()) runner.Close();
     if (status != kExitOk) return status;
     // The page last: an interrupted handout leaves the earlier page with its pictures.
     const std::string html = HandoutHtml(lesson, pictures);

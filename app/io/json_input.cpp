@@ -21,15 +21,30 @@ std::string InField(const std::string& field) {
     return field.empty() ? std::string() : " in field " + Excerpt(json(field));
 }
 
-// Control bytes (and, unless keep_utf8, every byte ≥ 0x7F) as \xNN.
-std::string EscapeBytes(const std::string& text, bool keep_utf8) {
+// Whether text holds a C1 control character (U+0080 to U+009F, UTF-8 C2 80 to C2 9F) at at.
+bool IsC1At(const std::string& text, std::size_t at) {
+    return at + 1 < text.size() && static_cast<unsigned char>(text[at]) == 0xC2 &&
+           static_cast<unsigned char>(text[at + 1]) >= 0x80 &&
+           static_cast<unsigned char>(text[at + 1]) <= 0x9F;
+}
+
+// Control bytes and C1 control characters (and, unless keep_utf8, every byte ≥ 0x7F) as \xNN;
+// the bytes in keep (a line break, a tab) as they are.
+std::string EscapeBytes(const std::string& text, bool keep_utf8, const char* keep = "") {
     std::string escaped_text;
     escaped_text.reserve(text.size());
-    for (const char c : text) {
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
         const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7F || (!keep_utf8 && byte > 0x7F)) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+        const bool kept = c != '\0' && std::strchr(keep, c) != nullptr;
+        const bool c1 = keep_utf8 && IsC1At(text, at);
+        if (!kept && (byte < 0x20 || byte == 0x7F || (!keep_utf8 && byte > 0x7F) || c1)) {
+            char escaped[16];
+            if (c1)
+                std::snprintf(escaped, sizeof escaped, "\\u%04X",
+                              static_cast<unsigned char>(text[++at]));
+            else
+                std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
             escaped_text += escaped;
         } else {
             escaped_text += c;
@@ -81,7 +96,8 @@ public:
     using string_t = json::string_t;
     using binary_t = json::binary_t;
 
-    LimitedBuilder(json& root, std::size_t max_values) : dom_(root, false), max_values_(max_values) {}
+    LimitedBuilder(json& root, std::size_t max_values)
+        : dom_(root, false), max_values_(max_values) {}
 
     std::size_t Values() const { return values_; }
 
@@ -221,6 +237,39 @@ std::string PrintableLine(const std::string& message) {
     return EscapeBytes(message, true);
 }
 
+std::string PrintableText(const std::string& text) {
+    return EscapeBytes(text, true, "\n\t");
+}
+
+std::string WithLineFeeds(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        if (text[at] != '\r') {
+            out += text[at];
+        } else {
+            out += '\n';
+            if (at + 1 < text.size() && text[at + 1] == '\n') ++at;
+        }
+    }
+    return out;
+}
+
+std::string ControlCharacterProblem(const std::string& text) {
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const auto byte = static_cast<unsigned char>(text[at]);
+        if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7F || IsC1At(text, at)) {
+            char code[16];
+            std::snprintf(code, sizeof code, "U+%04X",
+                          IsC1At(text, at) ? static_cast<unsigned char>(text[at + 1]) : byte);
+            return std::string("holds the control character ") + code + " at byte " +
+                   std::to_string(at) +
+                   "; text may hold tabs and line breaks, no other control characters";
+        }
+    }
+    return {};
+}
+
 std::string Excerpt(const json& value, std::size_t max_chars) {
     // ensure_ascii escapes every control and non-ASCII character; "replace" keeps invalid
     // UTF-8 from throwing.
@@ -272,8 +321,7 @@ std::string ReadInputFile(const std::string& path, std::size_t max_bytes, std::s
     in.read(text->data(), static_cast<std::streamsize>(max_bytes + 1));
     text->resize(static_cast<std::size_t>(in.gcount()));
     if (in.bad()) return "reading " + quoted + " failed";
-    if (text->size() > max_bytes)
-        return quoted + " is larger than " + SizeText(max_bytes);
+    if (text->size() > max_bytes) return quoted + " is larger than " + SizeText(max_bytes);
     return {};
 }
 
@@ -309,8 +357,8 @@ std::string ReadJsonFile(const std::string& path, JsonFile* out) {
             ParseJsonInput(text, &file.doc, file.png ? kMaxJsonValues : kMaxRunValues, &values);
         !error.empty())
         return quoted + ": " + error;
-    const bool run = file.doc.is_object() && file.doc.contains("format") &&
-                     file.doc["format"] == "pelab-train";
+    const bool run =
+        file.doc.is_object() && file.doc.contains("format") && file.doc["format"] == "pelab-train";
     if (!run && text.size() > kMaxInputBytes)
         return quoted + " is larger than " + SizeText(kMaxInputBytes) +
                " (a scene, lesson or quiz is at most that; only a training run may be larger)";
@@ -360,7 +408,12 @@ std::string FieldReader::Text(const char* key, bool required, std::size_t min_by
         value.get_ref<const std::string&>().size() > max_bytes)
         return FieldName(key) + "must be text of " + std::to_string(min_bytes) + " to " +
                std::to_string(max_bytes) + " bytes" + Got(value);
-    *out = value.get<std::string>();
+    // Line breaks written on Windows (CR LF) or old Macs (CR) read as LF; no other control
+    // character reaches a caption, a note or a terminal.
+    std::string text = WithLineFeeds(value.get<std::string>());
+    if (std::string problem = ControlCharacterProblem(text); !problem.empty())
+        return FieldName(key) + problem;
+    *out = std::move(text);
     return {};
 }
 
@@ -377,7 +430,10 @@ std::string FieldReader::TextList(const char* key, std::size_t min_items, std::s
             item.get_ref<const std::string&>().size() > max_bytes)
             return FieldName(key) + "each item must be text of " + std::to_string(min_bytes) +
                    " to " + std::to_string(max_bytes) + " bytes" + Got(item);
-        texts.push_back(item.get<std::string>());
+        std::string text = WithLineFeeds(item.get<std::string>());
+        if (std::string problem = ControlCharacterProblem(text); !problem.empty())
+            return FieldName(key) + "item " + std::to_string(texts.size()) + ": " + problem;
+        texts.push_back(std::move(text));
     }
     out->insert(out->end(), texts.begin(), texts.end());
     return {};

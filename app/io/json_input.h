@@ -105,9 +105,18 @@ private:
     const nlohmann::json& object_;
 };
 
-/// message with every control byte (newline, ESC, …) written as \xNN, so that whatever a path
-/// or an option value contained, the message is one line and reaches the terminal harmless.
+/// message with every control byte (newline, ESC, …) written as \xNN and every C1 control
+/// character as \u00NN, so that whatever a path or an option value contained, the message is one
+/// line and reaches the terminal harmless.
 std::string PrintableLine(const std::string& message);
+/// PrintableLine that keeps line breaks and tabs: a lesson's notes printed on a terminal.
+std::string PrintableText(const std::string& text);
+/// text with each CR LF and each lone CR turned into LF.
+std::string WithLineFeeds(const std::string& text);
+/// "" unless text holds a control character other than tab and line feed (C0, DEL or C1); then
+/// which one, where, and what text may hold. FieldReader's Text and TextList refuse such text
+/// after turning CR LF and CR into LF.
+std::string ControlCharacterProblem(const std::string& text);
 
 /// A JSON value or text for an error message: escaped (control and non-ASCII characters as
 /// \uXXXX, so nothing reaches the terminal raw) and cut to about max_chars with "…".

@@ -1,9 +1,9 @@
 #include "io/lesson.h"
 
 #include "io/json_input.h"
-#include "io/train_run.h"
 #include "io/panel_catalog.h"
 #include "io/scene.h"
+#include "io/train_run.h"
 
 #include <algorithm>
 #include <string>

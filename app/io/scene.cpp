@@ -223,10 +223,10 @@ json SceneTable::Document() const {
     return doc;
 }
 
-std::string SaveTextFile(const std::string& path, const std::string& text,
-                         ExistingName existing) {
+std::string SaveTextFile(const std::string& path, const std::string& text, ExistingName existing) {
     try {
-        write_file_atomically(path, [&](std::ostream& out) { out << text; }, existing);
+        write_file_atomically(
+            path, [&](std::ostream& out) { out << text; }, existing);
     } catch (const IoError& e) {
         return e.what();
     }

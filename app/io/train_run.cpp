@@ -436,7 +436,8 @@ std::string NotARunReaderMessage(const std::string& kind, const std::string& pat
     const std::string quoted = Excerpt(json(path), 200);
     return kind + " " + quoted + " is a training run (written by pelab train), not a " + kind +
            ": open it with File → Open or by dropping it on the window, or print its numbers with "
-           "pelab readouts --run " + quoted;
+           "pelab readouts --run " +
+           quoted;
 }
 
 std::string ReadTrainRun(const json& doc, TrainRun* out) {

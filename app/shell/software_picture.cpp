@@ -95,6 +95,13 @@ void FillTriangle(Canvas& canvas, const ImDrawVert& a, const ImDrawVert& b, cons
 
 std::vector<unsigned char> SoftwarePicture(App& app, const std::string& panel, int width,
                                            int height, float font_pixels) {
+    FrameOptions options;
+    options.solo_panel = panel;
+    return SoftwarePicture(app, options, width, height, font_pixels);
+}
+
+std::vector<unsigned char> SoftwarePicture(App& app, const FrameOptions& options, int width,
+                                           int height, float font_pixels) {
     ImGuiContext* caller = ImGui::GetCurrentContext();
     ImGuiContext* context = ImGui::CreateContext();
     ImGui::SetCurrentContext(context);
@@ -111,8 +118,6 @@ std::vector<unsigned char> SoftwarePicture(App& app, const std::string& panel, i
     io.Fonts->GetTexDataAsRGBA32(&atlas_pixels, &atlas.width, &atlas.height);
     atlas.pixels = atlas_pixels;
     const ImTextureID atlas_id = io.Fonts->TexID;
-    FrameOptions options;
-    options.solo_panel = panel;
     const FrameInput no_input;
     for (int frame = 0; frame < 4; ++frame)
         RunFrame(app, options, no_input);

@@ -11,10 +11,14 @@
 namespace pelab {
 
 struct App;
+struct FrameOptions;
 
-/// The panel presented alone at width × height pixels with text of font_pixels, after a few
-/// frames (sizes and scrollbars settle): RGBA rows, top first. The caller's ImGui context, if
-/// any, is left as it was.
+/// The frame that options describe (a handout's slide, a panel alone) at width × height pixels
+/// with text of font_pixels, after a few frames (sizes and scrollbars settle): RGBA rows, top
+/// first. The caller's ImGui context, if any, is left as it was.
+std::vector<unsigned char> SoftwarePicture(App& app, const FrameOptions& options, int width,
+                                           int height, float font_pixels);
+/// The panel presented alone.
 std::vector<unsigned char> SoftwarePicture(App& app, const std::string& panel, int width,
                                            int height, float font_pixels);
 

@@ -128,16 +128,16 @@ void validate_train_settings(const TrainSettings& s) {
             throw InvalidArgument(std::string(name) + " must be in [" + std::to_string(low) + ", " +
                                   std::to_string(high) + "] (got " + std::to_string(value) + ")");
     };
-    in("vocab", s.task.vocab, 2, 256);
-    in("k", s.task.k, 0, 64);
-    in("layers", s.layers, 1, 4);
-    in("heads", s.heads, 1, 4);
-    in("d_model", s.d_model, 16, 128);
-    in("train_len", s.train_len, task_shortest_length(s.task), 256);
+    in("vocab", s.task.vocab, kTrainMinVocab, kTrainMaxVocab);
+    in("k", s.task.k, 0, kTrainMaxK);
+    in("layers", s.layers, 1, kTrainMaxLayers);
+    in("heads", s.heads, 1, kTrainMaxHeads);
+    in("d_model", s.d_model, kTrainMinDModel, kTrainMaxDModel);
+    in("train_len", s.train_len, task_shortest_length(s.task), kTrainMaxTrainLen);
     in("min_train_len", s.min_train_len, task_shortest_length(s.task), s.train_len);
-    in("test_len", s.test_len, s.train_len, 1024);
-    in("batch", s.batch, 1, 1024);
-    in("steps", s.steps, 1, 1000000);
+    in("test_len", s.test_len, s.train_len, kTrainMaxTestLen);
+    in("batch", s.batch, 1, kTrainMaxBatch);
+    in("steps", s.steps, 1, kTrainMaxSteps);
     in("eval_every", s.eval_every, 1, 1000000);
     in("eval_batches", s.eval_batches, 1, 1000);
     if (s.variants.empty()) throw InvalidArgument("no positional variant to train");
@@ -188,9 +188,47 @@ bool Trainer::Done() const {
     return variant_ >= static_cast<int>(models_.size());
 }
 
+int Trainer::StepsTrained() const {
+    return variant_ * settings_.steps + (Done() ? 0 : std::min(step_, settings_.steps));
+}
+
+double Trainer::ForwardCost(int length) const {
+    // Per token and layer: the projections and the MLP (12 d² multiply-adds: 4 d² for Q, K, V
+    // and the output, 8 d² for the MLP at ratio 4) and the attention over `length` keys (2 L d:
+    // the scores and the weighted sum). The layer count is the same everywhere and drops out.
+    const double d = settings_.d_model;
+    return static_cast<double>(settings_.batch) * length * (12 * d * d + 2.0 * length * d);
+}
+
+double Trainer::WorkOfVariant(int steps_done, std::size_t lengths_measured,
+                              int batches_measured) const {
+    // A training step is a forward and a backward pass (about three forwards) over a length
+    // drawn from [min_train_len, train_len]; every eval_every steps, one batch at train_len; the
+    // final measurement, eval_batches batches at each test length.
+    double mean_step = 0;
+    for (int length = settings_.min_train_len; length <= settings_.train_len; ++length)
+        mean_step += 3 * ForwardCost(length);
+    mean_step /= settings_.train_len - settings_.min_train_len + 1;
+    const int evals = steps_done / settings_.eval_every +
+                      (steps_done == settings_.steps && steps_done % settings_.eval_every ? 1 : 0);
+    double work = steps_done * mean_step + evals * ForwardCost(settings_.train_len);
+    const std::vector<int> lengths = test_lengths(settings_);
+    for (std::size_t k = 0; k < lengths_measured && k < lengths.size(); ++k)
+        work += settings_.eval_batches * ForwardCost(lengths[k]);
+    if (lengths_measured < lengths.size())
+        work += batches_measured * ForwardCost(lengths[lengths_measured]);
+    return work;
+}
+
 double Trainer::Progress() const {
-    const double total = static_cast<double>(settings_.steps) * static_cast<double>(models_.size());
-    return std::min(1.0, (static_cast<double>(variant_) * settings_.steps + step_) / total);
+    const std::size_t all_lengths = test_lengths(settings_).size();
+    const double per_variant = WorkOfVariant(settings_.steps, all_lengths, 0);
+    const double total = per_variant * static_cast<double>(models_.size());
+    if (Done()) return 1.0;
+    const bool measuring = step_ >= settings_.steps;
+    const double current = WorkOfVariant(step_, measuring ? measuring_.length_index : 0,
+                                         measuring ? measuring_.batch : 0);
+    return std::min(1.0, (variant_ * per_variant + current) / total);
 }
 
 const TinyTransformer<float>& Trainer::Model(int variant) const {

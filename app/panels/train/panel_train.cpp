@@ -244,8 +244,14 @@ void TrainPanel::DrawControls(FrameContext& frame) {
         const float bar = FitWidth(14.0f);
         row.Item(bar);
         char overlay[96];
-        std::snprintf(overlay, sizeof overlay, "%.0f%%, about %s left", 100 * job.Progress(),
-                      Seconds(job.SecondsLeft()).c_str());
+        // No estimate before the first step is measured (a 0 % run is not "0 s left").
+        const double left = job.SecondsLeft();
+        if (left < 0)
+            std::snprintf(overlay, sizeof overlay, "%.0f%%, timing the first step",
+                          100 * job.Progress());
+        else
+            std::snprintf(overlay, sizeof overlay, "%.0f%%, about %s left", 100 * job.Progress(),
+                          Seconds(left).c_str());
         ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay);
     } else {
         row.Item(ButtonWidth("Start"));
@@ -304,10 +310,13 @@ void TrainPanel::DrawControls(FrameContext& frame) {
     whole("test len", &edit.test_len, edit.train_len, 1024, "train.test_len",
           "Accuracy is measured up to this length (4 × train len shows length generalisation).");
     whole("steps", &edit.steps, 1, 20000, "train.steps", "Training steps per variant.");
-    int seed = static_cast<int>(std::min<std::uint64_t>(edit.seed, 1000000));
-    whole("seed", &seed, 0, 1000000, "train.seed",
-          "The seed of the weights and the data: the same seed gives the same curves.");
-    edit.seed = static_cast<std::uint64_t>(seed);
+    // Any seed pelab train takes (0 to 2^64 - 1), so none is changed without a word.
+    row.Item(LabelledWidth(FitWidth(11.0f), "seed"));
+    ImGui::SetNextItemWidth(FitWidth(11.0f));
+    ImGui::InputScalar("seed", ImGuiDataType_U64, &edit.seed);
+    FormulaTooltip("The seed of the weights and the data (0 to 18446744073709551615): the same "
+                   "seed gives the same curves.");
+    frame.Record("train.seed");
     for (const PositionalKind kind : positional_kinds()) {
         const char* name = positional_kind_name(kind);
         row.Item(CheckboxWidth(name));
@@ -375,6 +384,17 @@ nlohmann::json TrainPanel::Readouts(const AppState& /*state*/) const {
                             {"accuracy_by_length", r.accuracy_by_length},
                             {"example_prediction", r.prediction}});
     out["variants"] = variants;
+    // The attention the panel shows: the scene's layer and head within the run's model.
+    const int shown_layer = std::clamp(layer, 0, run.settings.layers - 1);
+    const int shown_head = std::clamp(head, 0, run.settings.heads - 1);
+    out["attention"] = {{"layer", shown_layer}, {"head", shown_head}};
+    if (shown_layer != layer || shown_head != head)
+        out["attention"]["note"] =
+            "the scene asks for layer " + std::to_string(layer) + ", head " + std::to_string(head) +
+            "; the run's model has " + std::to_string(run.settings.layers) + " layers and " +
+            std::to_string(run.settings.heads) + " heads: its last are shown";
+    else if (!attention_note.empty())
+        out["attention"]["note"] = attention_note;
     out["verdict"] = shown.verdict.text;
     out["paper_notes"] = shown.notes.text;
     nlohmann::json claims = nlohmann::json::object();

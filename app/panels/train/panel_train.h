@@ -30,7 +30,12 @@ struct TrainPanel : Panel {
     /// A built-in run (assets/train/<name>.json) or "": the panel's own (live or opened) run.
     std::string result_name = kDefaultTrainRun;
     std::string view = "length"; ///< curves, length or attention
-    int layer = 1, head = 0;     ///< the attention shown (clamped to the run's model)
+    /// The attention shown. A scene may ask for a layer or head the run's model does not have
+    /// (train_layer: 3 on a 2-layer run): the one rule is to show the model's last, set these to
+    /// what is shown, and say so (attention_note, in the panel and its readouts) until the
+    /// teacher picks another.
+    int layer = 1, head = 0;
+    std::string attention_note;
 
     // The settings Start trains with (a built-in run's when one is picked).
     TrainSettings edit;

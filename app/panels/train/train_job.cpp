@@ -83,7 +83,7 @@ double TrainJob::Seconds() const {
 
 double TrainJob::SecondsLeft() const {
     const double progress = Progress();
-    return progress > 0 ? Seconds() * (1 - progress) / progress : 0;
+    return progress > 0 ? Seconds() * (1 - progress) / progress : -1;
 }
 
 void TrainJob::RunOnWorker(const TrainSettings& settings) {
@@ -114,13 +114,14 @@ bool TrainJob::StepNext(Work& work) {
     bool all_done = true;
     for (const auto& each : work.trainers)
         all_done = all_done && each->Done();
-    // Counted over every variant (a cancel may have cut the round short).
-    const double total =
-        static_cast<double>(settings.steps) * static_cast<double>(work.trainers.size());
-    double steps_done = 0;
-    for (const auto& trainer : work.trainers)
-        steps_done += trainer->Progress() * settings.steps;
-    progress_.store(steps_done / total);
+    // Counted over every variant (a cancel may have cut the round short); the progress counts
+    // the measurements too (Trainer::Progress), the speed only the training steps.
+    double progress = 0, steps_done = 0;
+    for (const auto& trainer : work.trainers) {
+        progress += trainer->Progress();
+        steps_done += trainer->StepsTrained();
+    }
+    progress_.store(progress / static_cast<double>(work.trainers.size()));
     run.seconds = Seconds();
     double token_seconds = 0;
     for (const VariantResult& v : run.variants)

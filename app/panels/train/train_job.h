@@ -40,10 +40,11 @@ public:
     /// Copies the latest snapshot into *run when it is newer than *version (which it updates);
     /// true when it copied.
     bool Latest(TrainRun* run, long* version) const;
-    /// Steps done over steps to do, in [0, 1], and the seconds since Start.
+    /// The work done over the work to do (training and measurements, Trainer::Progress), in
+    /// [0, 1], and the seconds since Start.
     double Progress() const { return progress_.load(); }
     double Seconds() const;
-    /// Seconds left at the pace so far (0 before the first step).
+    /// Seconds left at the pace so far; -1 (no estimate) before the first step is done.
     double SecondsLeft() const;
 
 private:

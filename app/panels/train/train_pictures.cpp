@@ -194,18 +194,29 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
     const TrainSettings& s = run.settings;
     const int shown_layer = std::clamp(layer, 0, s.layers - 1);
     const int shown_head = std::clamp(head, 0, s.heads - 1);
+    if (shown_layer != layer || shown_head != head) {
+        attention_note = "Asked for layer " + std::to_string(layer) + ", head " +
+                         std::to_string(head) + "; this model has " + std::to_string(s.layers) +
+                         (s.layers == 1 ? " layer" : " layers") + " and " +
+                         std::to_string(s.heads) + (s.heads == 1 ? " head" : " heads") +
+                         " (counted from 0): showing layer " + std::to_string(shown_layer) +
+                         ", head " + std::to_string(shown_head) + ".";
+        layer = shown_layer;
+        head = shown_head;
+    }
     FlowRow row;
     const float slider = FitWidth(5.0f, "layer");
     row.Item(LabelledWidth(slider, "layer"));
     ImGui::SetNextItemWidth(slider);
     int shown = shown_layer;
-    if (ImGui::SliderInt("layer", &shown, 0, s.layers - 1)) layer = shown;
+    if (ImGui::SliderInt("layer", &shown, 0, s.layers - 1)) layer = shown, attention_note.clear();
     frame.Record("train.layer");
     row.Item(LabelledWidth(slider, "head"));
     ImGui::SetNextItemWidth(slider);
     shown = shown_head;
-    if (ImGui::SliderInt("head", &shown, 0, s.heads - 1)) head = shown;
+    if (ImGui::SliderInt("head", &shown, 0, s.heads - 1)) head = shown, attention_note.clear();
     frame.Record("train.head");
+    if (!attention_note.empty()) MutedWrappedText(attention_note.c_str());
     std::string tokens = "example:";
     for (const int token : run.example.tokens)
         tokens += " " + std::to_string(token);

@@ -36,6 +36,13 @@ void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* valu
 /// command refuse before doing any work or opening a window.
 std::string check_writable(const std::string& path);
 
+/// Runs writer into the open file descriptor (1 for standard output), called `name` in messages
+/// ("\"run.json\"", "standard output"). Throws IoError "cannot write NAME: CAUSE", where the
+/// cause of a write that failed is its own ("No space left on device", "Broken pipe") whatever
+/// the writer made of it. Does not close the descriptor.
+void write_to_descriptor(int descriptor, const std::string& name,
+                         const std::function<void(std::ostream&)>& writer);
+
 /// "" unless path is a symbolic link that points nowhere or in a loop; then the message saying so.
 std::string broken_link(const std::string& path);
 

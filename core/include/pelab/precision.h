@@ -10,8 +10,8 @@
 // frameworks run lands elsewhere, by how much depends on the library's float32 exp and sin:
 // 6.5e-5 / 5.3e-3 / 0.045 with PyTorch 1.13 up to 1.3e-4 /
 // 6.3e-3 / 0.068 with NumPy 1.24 (measured by tests/reference/float32_frameworks.py, shipped in
-// app/panels/precision/precision_measured.h). Taking sin and cos in double does not help: the angle is
-// already wrong. pelab_core forms the angle in double and rounds only the result to float32:
+// app/panels/precision/precision_measured.h). Taking sin and cos in double does not help: the angle
+// is already wrong. pelab_core forms the angle in double and rounds only the result to float32:
 // within kPelabCoreErrorBound of the exact value (measured 3.0e-8, float32 rounding alone).
 //
 // Contracts: as in sinusoidal.h (d_model even in range, base valid, pos in [0, kMaxPosition]).

@@ -60,6 +60,14 @@ struct TrainSettings {
     std::uint64_t seed = 1;
     AdamWOptions optimizer;
 };
+/// The ranges validate_train_settings enforces, for the options that offer them (train_len,
+/// min_train_len and test_len also depend on the task and on each other).
+constexpr int kTrainMaxK = 64;
+constexpr int kTrainMinVocab = 2, kTrainMaxVocab = 256;
+constexpr int kTrainMaxLayers = 4, kTrainMaxHeads = 4;
+constexpr int kTrainMinDModel = 16, kTrainMaxDModel = 128;
+constexpr int kTrainMaxTrainLen = 256, kTrainMaxTestLen = 1024;
+constexpr int kTrainMaxBatch = 1024, kTrainMaxSteps = 1000000;
 /// Throws InvalidArgument naming the first setting out of range (or a variant named twice).
 void validate_train_settings(const TrainSettings& settings);
 /// The model a variant trains: the settings' shape, max_len = test_len, T5 with 32 buckets and
@@ -95,9 +103,14 @@ public:
     /// how the calls are sliced. Stops early once Cancel() was called (from any thread).
     int Step(int steps);
     bool Done() const;
+    /// Training steps taken, over all the variants (the measurements not counted).
+    int StepsTrained() const;
     bool Cancelled() const { return cancelled_.load(); }
     void Cancel() { cancelled_.store(true); }
-    /// Steps done over steps to do, in [0, 1].
+    /// The work done over the work to do, in [0, 1], counting the training steps, the accuracy
+    /// points of the curve and the final measurement at every test length (which at test lengths
+    /// far past train_len can take longer than the training), each by its arithmetic: 1 only
+    /// when Done().
     double Progress() const;
     const TrainSettings& Settings() const { return settings_; }
     const std::vector<VariantCurves>& Curves() const { return curves_; }
@@ -117,6 +130,12 @@ private:
     /// The measurement's sequences are seeded by the length alone: every variant, and every
     /// point of a curve, is measured on the same sequences.
     std::uint64_t LengthSeed(int length) const;
+    /// The multiply-adds of one forward pass of a batch of `length` tokens, per layer.
+    double ForwardCost(int length) const;
+    /// The work of one variant up to steps_done training steps and, after the training, the
+    /// final measurement's first lengths_measured lengths and batches_measured batches of the
+    /// next, in ForwardCost units.
+    double WorkOfVariant(int steps_done, std::size_t lengths_measured, int batches_measured) const;
     TrainSettings settings_;
     std::vector<TinyTransformer<float>> models_;
     std::vector<AdamW<float>> optimizers_;
