@@ -72,15 +72,7 @@ protected:
             std::FILE* out = std::freopen(out_path.c_str(), "w", stdout);
             std::FILE* err = std::freopen(err_path.c_str(), "w", stderr);
             if (!out || !err) _exit(127);
-            std::vector<char*> argv;
-            std::string binary = pelab_test::PelabBinary();
-            argv.push_back(binary.data());
-            std::vector<std::string> copy = args;
-            for (std::string& a : copy)
-                argv.push_back(a.data());
-            argv.push_back(nullptr);
-            execv(binary.c_str(), argv.data());
-            _exit(127);
+            ExecPelab(args);
         }
         int status = 0;
         waitpid(pid, &status, 0);
@@ -89,6 +81,19 @@ protected:
         r.out = stdout_to.empty() ? ReadAll(out_path) : std::string();
         r.err = ReadAll(err_path);
         return r;
+    }
+
+    // In a forked child: becomes pelab with args (no shell), or exits 127.
+    [[noreturn]] static void ExecPelab(const std::vector<std::string>& args) {
+        std::vector<char*> argv;
+        std::string binary = pelab_test::PelabBinary();
+        argv.push_back(binary.data());
+        std::vector<std::string> copy = args;
+        for (std::string& a : copy)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(binary.c_str(), argv.data());
+        _exit(127);
     }
 
     // A refused command: exit 2, one line on stderr mentioning `mention`, no output file.

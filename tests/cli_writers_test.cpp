@@ -176,14 +176,7 @@ TEST_F(Cli, AStaleTemporaryIsRemovedByTheNextWrite) {
     if (pid == 0) {
         setenv("PELAB_TEST_STOP_BEFORE_RENAME", "1", 1);
         if (!std::freopen("/dev/null", "w", stderr)) _exit(127);
-        std::string binary = pelab_test::PelabBinary();
-        std::vector<std::string> args = {binary, "readouts", "--out", target.string()};
-        std::vector<char*> argv;
-        for (std::string& a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(binary.c_str(), argv.data());
-        _exit(127);
+        ExecPelab({"readouts", "--out", target.string()});
     }
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, WUNTRACED), pid);
