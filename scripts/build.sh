@@ -36,5 +36,8 @@ fi
 shift || true
 # shellcheck source=ccache.sh
 source "$root/scripts/ccache.sh"
-cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "${PELAB_LAUNCHER[@]}" "${cmake_args[@]}" "$@" >/dev/null
+# CMAKE_UNITY_BUILD off: a build folder configured before the batches were our own keeps CMake's
+# in its cache, and would batch our batches again (by absolute path).
+cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=OFF \
+    "${PELAB_LAUNCHER[@]}" "${cmake_args[@]}" "$@" >/dev/null
 cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"

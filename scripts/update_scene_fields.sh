@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rewrites the scene-field lists of docs/file-formats.md and of the scene fuzzer's dictionary
-# (tests/fuzz/fuzz_scene.dict) from the scene table: the blocks the registry tests print when a
+# (tests/fuzz/fuzz_scene.dict) from the scene table, and the lessons' step counts in the docs from
+# assets/lessons/: the blocks the registry tests print when a
 # list is out of date. Usage: scripts/update_scene_fields.sh [build]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,17 +15,21 @@ import sys
 path, log_path, opening, closing = sys.argv[1:]
 log = open(log_path, encoding="utf-8").read()
 if "replace it with:" not in log:
-    print("%s: scene fields are up to date" % path)
+    print("%s: up to date" % path)
     sys.exit(0)
 block = log[log.index("replace it with:"):]
 start, end = block.index(opening), block.index(closing) + len(closing)
 text = open(path, encoding="utf-8").read()
 a, b = text.index(opening), text.index(closing) + len(closing)
 open(path, "w", encoding="utf-8").write(text[:a] + block[start:end] + text[b:])
-print("%s: scene fields rewritten" % path)
+print("%s: rewritten" % path)
 PY
 }
 rewrite SceneFields.DocsListEveryFieldOfTheTable "$root/docs/file-formats.md" "<!-- scene-fields:" \
     "<!-- /scene-fields -->"
 rewrite SceneFields.FuzzDictionaryNamesEveryFieldOfTheTable "$root/tests/fuzz/fuzz_scene.dict" \
     "# scene-fields:" "# /scene-fields"
+# The lessons' counts and step lists (docs/teaching.md, README.md, docs/lessons.md).
+rewrite LessonDocs.CountWhatTheFilesHold "$root/docs/teaching.md" "<!-- lessons:" "<!-- /lessons -->"
+rewrite LessonDocs.CountWhatTheFilesHold "$root/README.md" "# lessons:" "# /lessons"
+rewrite LessonDocs.CountWhatTheFilesHold "$root/docs/lessons.md" "# lessons:" "# /lessons"

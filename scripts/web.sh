@@ -7,7 +7,7 @@
 #   --single-file  also build build-web/pelab.html: one self-contained page (wasm and data
 #                  inside) that opens from a USB stick or an e-mail (file://), assembled from
 #                  the page's files by scripts/web_single_file.py
-# Compiles in batches (CMake's unity build) through ccache when it is installed (scripts/ccache.sh).
+# Compiles in batches (cmake/UnityBatches.cmake) through ccache when it is installed (scripts/ccache.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$root/build-web

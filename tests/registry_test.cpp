@@ -15,6 +15,7 @@
 #include <cfloat>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -432,4 +433,77 @@ TEST_F(Registry, EachPanelTakesOnlyTheKeysItDeclares) {
             EXPECT_TRUE(taken.count(command))
                 << info.id << " declares a key it never takes: " << KeysFor(command);
     }
+}
+
+namespace {
+// The shipped lessons (assets/lessons/*.json, by file name) as the docs list them: each one's
+// file, title, step count and the panels its steps present, runs of one panel counted
+// ("candidates ×4").
+struct ShippedLesson {
+    std::string file, title;
+    std::size_t steps = 0;
+    std::string panels;
+};
+
+std::vector<ShippedLesson> ShippedLessons() {
+    namespace fs = std::filesystem;
+    std::vector<ShippedLesson> lessons;
+    for (const fs::directory_entry& entry :
+         fs::directory_iterator(std::string(pelab_test::SourceDir()) + "/assets/lessons")) {
+        if (entry.path().extension() != ".json") continue;
+        std::ifstream in(entry.path());
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        ShippedLesson lesson;
+        lesson.file = entry.path().filename().string();
+        lesson.title = doc.at("title").get<std::string>();
+        lesson.steps = doc.at("steps").size();
+        std::string previous;
+        int run = 0;
+        const auto close_run = [&] {
+            if (run == 0) return;
+            lesson.panels += std::string(lesson.panels.empty() ? "" : ", ") + previous +
+                             (run > 1 ? " ×" + std::to_string(run) : "");
+        };
+        for (const nlohmann::json& step : doc.at("steps")) {
+            const std::string present = step.value("present", previous);
+            if (present == previous) {
+                ++run;
+                continue;
+            }
+            close_run();
+            previous = present;
+            run = 1;
+        }
+        close_run();
+        lessons.push_back(lesson);
+    }
+    std::sort(lessons.begin(), lessons.end(),
+              [](const ShippedLesson& a, const ShippedLesson& b) { return a.file < b.file; });
+    return lessons;
+}
+} // namespace
+
+// Every count and step list of the lessons in the docs is generated from the lesson files (the
+// docs once said 14 steps for a lesson of 18): docs/teaching.md's table, and the commands that
+// open them in README.md and docs/lessons.md. The test prints the block to paste
+// (scripts/update_scene_fields.sh pastes it) when a lesson changes.
+TEST(LessonDocs, CountWhatTheFilesHold) {
+    const std::vector<ShippedLesson> lessons = ShippedLessons();
+    ASSERT_EQ(lessons.size(), 3u);
+    std::string table = "<!-- lessons: generated from assets/lessons/; tests/registry_test.cpp "
+                        "checks it -->\n| lesson | title | steps | panels, step by step |\n"
+                        "|---|---|---|---|\n";
+    std::string commands =
+        "# lessons: generated from assets/lessons/; tests/registry_test.cpp checks it\n";
+    for (const ShippedLesson& lesson : lessons) {
+        table += "| `" + lesson.file + "` | " + lesson.title + " | " +
+                 std::to_string(lesson.steps) + " | " + lesson.panels + " |\n";
+        commands += "build/bin/pelab --lesson assets/lessons/" + lesson.file + "  # " +
+                    std::to_string(lesson.steps) + " steps: " + lesson.panels + "\n";
+    }
+    table += "<!-- /lessons -->";
+    commands += "# /lessons";
+    ExpectGeneratedBlock("docs/teaching.md", "<!-- lessons:", "<!-- /lessons -->", table);
+    ExpectGeneratedBlock("README.md", "# lessons:", "# /lessons", commands);
+    ExpectGeneratedBlock("docs/lessons.md", "# lessons:", "# /lessons", commands);
 }
