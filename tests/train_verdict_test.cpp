@@ -93,6 +93,10 @@ TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
             continue;
         }
         EXPECT_EQ(verdict.Value("learned_count"), e.learned);
+        // The no-encoding variant is named as a model, never a bare "none" ("the best was none
+        // (0.117)" read as "nothing was best").
+        EXPECT_FALSE(Contains(text, "none ("));
+        EXPECT_FALSE(Contains(text, "was none"));
         EXPECT_EQ(verdict.Value("best_trained"), e.best_trained);
         EXPECT_EQ(Contains(text, "no variant learned the task"), e.learned == 0);
         EXPECT_TRUE(Contains(text, Three(e.best_trained)));

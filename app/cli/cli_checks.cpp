@@ -72,7 +72,7 @@ CLI::Validator PlainNumber() {
 CLI::Validator WholeNumber(long long min, long long max) {
     return CLI::Validator(
         [min, max](std::string& text) {
-            const std::string range = "must be a whole number in [" + std::to_string(min) + ", " +
+            std::string range = "must be a whole number in [" + std::to_string(min) + ", " +
                                       std::to_string(max) + "] (got " + Excerpt(text) + ")";
             if (!IsPlainDecimal(text)) return range;
             double value = 0;

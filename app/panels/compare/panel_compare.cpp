@@ -195,7 +195,9 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
     char value[64];
     std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
                   state.pos_b);
-    std::snprintf(value, sizeof value, "%.6g positions", c.distance);
+    // "1 position", not "1 positions".
+    std::snprintf(value, sizeof value, "%.6g %s", c.distance,
+                  c.distance == 1 ? "position" : "positions");
     block("distance", value, "compare.distance");
     std::snprintf(formula, sizeof formula,
                   "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"

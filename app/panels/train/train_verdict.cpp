@@ -45,9 +45,13 @@ std::string Listed(const std::vector<std::string>& items) {
     return text;
 }
 
+// A variant as a sentence names it: "none" alone reads as "nothing" ("the best was none"), so
+// that one is "the no-encoding model".
 std::string Named(const Measured& m, bool longest) {
-    return std::string(positional_kind_name(m.variant)) + " (" +
-           Accuracy(longest ? m.longest : m.trained) + ")";
+    const std::string name = m.variant == PositionalKind::None
+                                 ? std::string("the no-encoding model")
+                                 : std::string(positional_kind_name(m.variant));
+    return name + " (" + Accuracy(longest ? m.longest : m.trained) + ")";
 }
 
 } // namespace
