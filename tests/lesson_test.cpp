@@ -334,13 +334,18 @@ TEST(HandoutHtml, EscapesTextAndEmphasisesStarredWords) {
     lesson.steps[0].caption = "first *step*";
     lesson.steps[0].notes = "say <this>";
     lesson.steps[1].caption = "second";
-    const std::string html = HandoutHtml(lesson, {"step-01.png", "step-02.png"});
+    const std::string html = HandoutHtml(lesson, {"step-01.png", "step-02.png"}, true);
     EXPECT_NE(html.find("<title>Waves &amp; &lt;clocks&gt;</title>"), std::string::npos);
     EXPECT_NE(html.find("<h2>Step 1 of 2</h2>\n<img src=\"step-01.png\" alt=\"Step 1\">\n"
                         "<p>first <em>step</em></p>\n<p class=\"notes\">say &lt;this&gt;</p>"),
               std::string::npos);
     EXPECT_NE(html.find("<h2>Step 2 of 2</h2>"), std::string::npos);
     EXPECT_EQ(html.find("<b>"), std::string::npos);
+    // A students' handout (the default) leaves the speaker notes out.
+    const std::string students = HandoutHtml(lesson, {"step-01.png", "step-02.png"});
+    EXPECT_EQ(students.find("say &lt;this&gt;"), std::string::npos);
+    EXPECT_EQ(students.find("class=\"notes\""), std::string::npos);
+    EXPECT_NE(students.find("<p>first <em>step</em></p>"), std::string::npos);
     // Only the steps that have a picture: a capture that failed leaves the rest out.
     EXPECT_EQ(HandoutHtml(lesson, {"step-01.png"}).find("Step 2 of 2"), std::string::npos);
 }

@@ -89,6 +89,7 @@ struct LessonOptions {
     std::string theme = "light";
     int width = 1024, height = 768;
     float font_scale = 1.0f;
+    bool notes = false; ///< handout: the speaker notes too (the teacher's copy)
 };
 
 enum class Subcommand {

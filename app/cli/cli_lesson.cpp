@@ -79,6 +79,11 @@ LessonCommand AddLessonCommand(CLI::App& app, LessonOptions& options, std::strin
         ->capture_default_str();
     command.handout->add_option("--size", size_text, "Picture size WIDTHxHEIGHT")
         ->capture_default_str();
+    command.handout
+        ->add_flag("--notes", options.notes,
+                   "Put the speaker notes in the page too (the teacher's copy; students' "
+                   "handouts leave them out)")
+        ->disable_flag_override();
     command.handout->add_option("--font-scale", options.font_scale, "Text size factor, 0.5 to 4")
         ->check(PlainNumber())
         ->check(CLI::Range(0.5f, 4.0f))

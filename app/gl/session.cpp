@@ -509,7 +509,7 @@ int RunLessonHandout(const LessonOptions& options) {
     if (no_gpu.empty()) runner.Close();
     if (status != kExitOk) return status;
     // The page last: an interrupted handout leaves the earlier page with its pictures.
-    const std::string html = HandoutHtml(lesson, pictures);
+    const std::string html = HandoutHtml(lesson, pictures, options.notes);
     const std::string index = (folder / "index.html").string();
     try {
         write_file_atomically(

@@ -48,7 +48,8 @@ std::string CaptionHtml(const std::string& caption) {
     return out;
 }
 
-std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pictures) {
+std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pictures,
+                        bool with_notes) {
     std::string html =
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
         HtmlText(lesson.title) +
@@ -65,7 +66,8 @@ std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pi
         html += "<section>\n<h2>Step " + number + " of " + std::to_string(lesson.steps.size()) +
                 "</h2>\n<img src=\"" + HtmlText(pictures[k]) + "\" alt=\"Step " + number +
                 "\">\n<p>" + CaptionHtml(step.caption) + "</p>\n";
-        if (!step.notes.empty()) html += "<p class=\"notes\">" + HtmlText(step.notes) + "</p>\n";
+        if (with_notes && !step.notes.empty())
+            html += "<p class=\"notes\">" + HtmlText(step.notes) + "</p>\n";
         html += "</section>\n";
     }
     html += "</body></html>\n";

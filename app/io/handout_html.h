@@ -18,8 +18,10 @@ std::string HtmlText(const std::string& text);
 std::string CaptionHtml(const std::string& caption);
 
 /// The handout's index.html: pictures[k] is the file name of step k's picture, beside the page.
-/// Steps past the end of pictures (a capture that failed) are left out.
-std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pictures);
+/// Steps past the end of pictures (a capture that failed) are left out. The speaker notes are
+/// the teacher's: in the page only with with_notes (`pelab lesson handout --notes`).
+std::string HandoutHtml(const Lesson& lesson, const std::vector<std::string>& pictures,
+                        bool with_notes = false);
 
 /// The file name of step k's picture (0-based): "step-01.png" for k = 0.
 std::string HandoutPictureName(int k);

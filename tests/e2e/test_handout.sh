@@ -15,7 +15,7 @@ cat >"$lesson" <<'JSON'
  ]}
 JSON
 out="$E2E_TMP/handout"
-"$PELAB" lesson handout "$lesson" --out "$out" --theme light --size 1024x768 --font-scale 2 \
+"$PELAB" lesson handout "$lesson" --out "$out" --theme light --size 1024x768 --font-scale 2 --notes \
     >"$E2E_TMP/handout.out" || e2e_fail "pelab lesson handout failed: $(cat "$E2E_TMP/handout.out")"
 for k in 01 02 03; do
     [[ "$(identify -format '%wx%h' "$out/step-$k.png")" == 1024x768 ]] || e2e_fail "step-$k.png is not 1024x768"
@@ -26,7 +26,7 @@ done
 html="$out/index.html"
 grep -q '<title>Three &lt;steps&gt; &amp; more</title>' "$html" || e2e_fail "the title is not escaped"
 grep -q '<p>The <em>fast</em> pair.</p>' "$html" || e2e_fail "the caption's emphasis is lost"
-grep -q 'class="notes">Say: 6.28 positions per turn &amp; why.</p>' "$html" || e2e_fail "the notes are missing"
+grep -q 'class="notes">Say: 6.28 positions per turn &amp; why.</p>' "$html" || e2e_fail "the notes are missing (--notes)"
 [[ $(grep -c '<img src="step-0[123].png"' "$html") == 3 ]] || e2e_fail "index.html does not show 3 pictures"
 # Chrome-free and light: the bottom rows (where the lesson bar would be) are the light theme's
 # window background, not the bar's; the mean brightness of the whole picture is a light page's.
@@ -77,6 +77,8 @@ rm "$out/step-02.png"
     e2e_fail "a link as index.html"
 [[ "$(cat "$E2E_TMP/victim.html")" == "someone else's page" && ! -L "$out/index.html" ]] ||
     e2e_fail "the handout wrote through the link index.html"
+# Without --notes (the students' copy) the speaker notes stay out of the page.
+! grep -q 'Say: 6.28' "$out/index.html" || e2e_fail "a students' handout shows the speaker notes"
 ln -sf "$E2E_TMP/victim.txt" "$out/step-01.png"
 "$PELAB" lesson handout "$two" --out "$out" --size 640x480 >"$E2E_TMP/two.out" ||
     e2e_fail "the second handout failed: $(cat "$E2E_TMP/two.out")"
