@@ -7,6 +7,7 @@
 #include "io/lesson.h"
 #include "shell/lesson_player.h"
 #include "test_paths.h"
+#include "widgets/widgets.h"
 
 #include <gtest/gtest.h>
 
@@ -370,4 +371,26 @@ TEST(HandoutHtml, ThePicturesAPageNamesAreTheOnesItQuotes) {
     EXPECT_TRUE(HandoutPicturesNamedBy(R"(src="pictures/step-01.png" "xstep-02.png" "step-3.png")")
                     .empty());
     EXPECT_TRUE(HandoutPicturesNamedBy(R"("step-01.pngx" "step-.png" "step-01.PNG")").empty());
+}
+
+// A caption's emphasis ends at its closing star: the punctuation after it is drawn plain and
+// without a space ("*off*," coloured the comma too).
+TEST(CaptionPieces, PunctuationAfterTheClosingStarIsPlain) {
+    const auto text = [](const std::vector<CaptionPiece>& pieces) {
+        std::string out;
+        for (const CaptionPiece& p : pieces)
+            out += std::string(p.joined ? "" : " ") + (p.emphasised ? "[" : "") + p.text +
+                   (p.emphasised ? "]" : "");
+        return out;
+    };
+    EXPECT_EQ(text(CaptionPieces("Turn it *off*, then on.")), " Turn it [off], then on.");
+    EXPECT_EQ(text(CaptionPieces("the *slow pairs*). Next")), " the [slow] [pairs]). Next");
+    EXPECT_EQ(text(CaptionPieces("*one* two")), " [one] two");
+    EXPECT_EQ(text(CaptionPieces("open *end")), " open [end]");
+    EXPECT_EQ(text(CaptionPieces("2*3 stays")), " 2*3 stays");
+    const std::vector<CaptionPiece> pieces = CaptionPieces("*off*,");
+    ASSERT_EQ(pieces.size(), 2u);
+    EXPECT_TRUE(pieces[0].emphasised);
+    EXPECT_FALSE(pieces[1].emphasised);
+    EXPECT_TRUE(pieces[1].joined);
 }

@@ -73,7 +73,7 @@ CLI::Validator WholeNumber(long long min, long long max) {
     return CLI::Validator(
         [min, max](std::string& text) {
             std::string range = "must be a whole number in [" + std::to_string(min) + ", " +
-                                      std::to_string(max) + "] (got " + Excerpt(text) + ")";
+                                std::to_string(max) + "] (got " + Excerpt(text) + ")";
             if (!IsPlainDecimal(text)) return range;
             double value = 0;
             const char* begin = text.data() + (text[0] == '+' ? 1 : 0);

@@ -278,27 +278,45 @@ void EndPanelBody(FrameContext& frame) {
     frame.body_in_child = false;
 }
 
-void DrawCaption(const std::string& caption, ImU32 emphasis) {
-    // Word by word: a word (or run of words) between stars is drawn in the accent colour.
+std::vector<CaptionPiece> CaptionPieces(const std::string& caption) {
+    // Word by word: a word (or run of words) between stars is emphasised; punctuation after
+    // the closing star is not ("*off*," ends the emphasis before the comma).
+    std::vector<CaptionPiece> pieces;
     std::istringstream words(caption);
     std::string word;
-    bool emphasised = false, first = true;
-    const float space = ImGui::CalcTextSize(" ").x;
+    bool emphasised = false;
     while (words >> word) {
-        const bool opens = word.front() == '*';
-        if (opens) emphasised = true, word.erase(0, 1);
+        if (word.front() == '*') emphasised = true, word.erase(0, 1);
+        std::string after;
+        const std::size_t star = word.rfind('*');
         const bool closes =
-            !word.empty() &&
-            (word.back() == '*' || (word.size() > 1 && word[word.size() - 2] == '*' &&
-                                    std::ispunct(static_cast<unsigned char>(word.back()))));
-        if (closes) word.erase(word.rfind('*'), 1);
-        if (!first) SameLineIfFits(ImGui::CalcTextSize(word.c_str()).x, space);
-        first = false;
-        if (emphasised)
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(emphasis), "%s", word.c_str());
-        else
-            ImGui::TextUnformatted(word.c_str());
+            emphasised && star != std::string::npos &&
+            std::all_of(word.begin() + static_cast<std::ptrdiff_t>(star) + 1, word.end(),
+                        [](char c) { return std::ispunct(static_cast<unsigned char>(c)) != 0; });
+        if (closes) {
+            after = word.substr(star + 1);
+            word.erase(star);
+        }
+        if (!word.empty()) pieces.push_back({word, emphasised, false});
         if (closes) emphasised = false;
+        if (!after.empty()) pieces.push_back({after, false, !word.empty()});
+    }
+    return pieces;
+}
+
+void DrawCaption(const std::string& caption, ImU32 emphasis) {
+    const float space = ImGui::CalcTextSize(" ").x;
+    bool first = true;
+    for (const CaptionPiece& piece : CaptionPieces(caption)) {
+        if (piece.joined)
+            ImGui::SameLine(0, 0);
+        else if (!first)
+            SameLineIfFits(ImGui::CalcTextSize(piece.text.c_str()).x, space);
+        first = false;
+        if (piece.emphasised)
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(emphasis), "%s", piece.text.c_str());
+        else
+            ImGui::TextUnformatted(piece.text.c_str());
     }
 }
 

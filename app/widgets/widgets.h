@@ -29,6 +29,16 @@ void WrappedText(const char* text);
 /// A caption with *emphasis*: words between stars in the emphasis colour, wrapped at spaces
 /// (a lesson step's caption, a quiz answer's explanation).
 void DrawCaption(const std::string& caption, ImU32 emphasis);
+
+/// A caption's pieces as DrawCaption draws them: each word, whether it is between stars, and
+/// whether it joins the piece before it without a space (the punctuation right after a closing
+/// star: "*off*," is "off" emphasised, then "," plain).
+struct CaptionPiece {
+    std::string text;
+    bool emphasised = false;
+    bool joined = false;
+};
+std::vector<CaptionPiece> CaptionPieces(const std::string& caption);
 /// WrappedText in the style's dimmed text colour.
 void MutedWrappedText(const char* text);
 /// The lines WrappedText draws: text split at spaces so that each line's width (measured by
