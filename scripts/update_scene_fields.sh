@@ -33,3 +33,5 @@ rewrite SceneFields.FuzzDictionaryNamesEveryFieldOfTheTable "$root/tests/fuzz/fu
 rewrite LessonDocs.CountWhatTheFilesHold "$root/docs/teaching.md" "<!-- lessons:" "<!-- /lessons -->"
 rewrite LessonDocs.CountWhatTheFilesHold "$root/README.md" "# lessons:" "# /lessons"
 rewrite LessonDocs.CountWhatTheFilesHold "$root/docs/lessons.md" "# lessons:" "# /lessons"
+# The key table (docs/teaching.md).
+rewrite Shortcuts.DocsListEveryKeyOfTheTable "$root/docs/teaching.md" "<!-- keys:" "<!-- /keys -->"

@@ -167,6 +167,17 @@ TEST_F(Classroom, EveryKeyOfTheTableDoesWhatTheHelpSays) {
              press(key);
              EXPECT_NE(app.view.fullscreen, before) << "fullscreen";
          }},
+        {C::NextTheme,
+         [&](const KeyPress& key) {
+             // Dark, light, high contrast, and round again.
+             app.view.theme = ThemeId::Dark;
+             press(key);
+             EXPECT_EQ(app.view.theme, ThemeId::Light) << "the next theme";
+             press(key);
+             EXPECT_EQ(app.view.theme, ThemeId::HighContrast) << "the next theme";
+             press(key);
+             EXPECT_EQ(app.view.theme, ThemeId::Dark) << "round again";
+         }},
         {C::Quit,
          [&](const KeyPress& key) {
              press(key);

@@ -287,6 +287,12 @@ TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
                              {"DISPLAY", "WAYLAND_DISPLAY"});
     EXPECT_EQ(theme.exit_code, 2);
     EXPECT_NE(theme.err.find("dark, light, high-contrast"), std::string::npos) << theme.err;
+    // And the window's (refused before any window opens).
+    const Result window = Run({"--theme", "sepia"}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(window.exit_code, 2);
+    EXPECT_NE(window.err.find("--theme: must be one of dark, light, high-contrast"),
+              std::string::npos)
+        << window.err;
     // --notes belongs to a lesson's step.
     const Result notes = Run({"screenshot", "--notes", "--out", (dir / "s.png").string()},
                              {"DISPLAY", "WAYLAND_DISPLAY"});

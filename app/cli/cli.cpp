@@ -72,6 +72,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     app.add_option("--font-scale", result.gui.font_scale, "Text size factor, 0.5 to 4")
         ->check(PlainNumber())
         ->check(CLI::Range(0.5f, 4.0f));
+    app.add_option("--theme", result.gui.theme,
+                   "dark, light or high-contrast (default: the saved one, or the scene's)");
     app.add_option("--bench-frames", result.gui.bench_frames,
                    "Render N frames with the panels open, print median and p99 frame times")
         ->check(PlainNumber())
@@ -228,6 +230,12 @@ CommandLine ParseCommandLine(int argc, char** argv) {
             result.exit_code = UsageError(error);
             return result;
         }
+    if (ThemeId theme; !result.gui.theme.empty() && !ThemeFromName(result.gui.theme, &theme)) {
+        result.command = Subcommand::Exit;
+        result.exit_code = UsageError("--theme: must be one of " + ThemeNameList() + " (got " +
+                                      Excerpt(result.gui.theme) + ")");
+        return result;
+    }
     if (export_pe->parsed()) {
         result.command = Subcommand::ExportPe;
     } else if (export_attention->parsed()) {

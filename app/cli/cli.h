@@ -21,6 +21,7 @@ struct GuiOptions {
     bool fullscreen = false;
     float font_scale = 1.0f;
     bool font_scale_given = false; ///< --font-scale overrides the scene and the saved settings
+    std::string theme;    ///< "": the scene's or the saved one; else dark, light or high-contrast
     int bench_frames = 0; ///< > 0: run this many frames hidden and print frame-time statistics
 };
 

@@ -241,6 +241,7 @@ int RunGui(const GuiOptions& options) {
     if (!benchmark) LoadSettings(settings);
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
+    if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     app.view.fullscreen = options.fullscreen;
     app.recorder.enabled = !options.widget_rects.empty();
     // Heavy results are computed off the frame while the window stays responsive.

@@ -3,12 +3,14 @@
 #include "shell/file_menu.h"
 #include "shell/keyboard_help.h"
 #include "widgets/shortcuts.h"
+#include "widgets/theme.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace pelab {
 
@@ -132,6 +134,13 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
         if (Is(press, C::TextLarger)) app.view.ScaleText(kTextStep);
         if (Is(press, C::TextSmaller)) app.view.ScaleText(1.0f / kTextStep);
         if (Is(press, C::Fullscreen)) app.view.fullscreen = !app.view.fullscreen;
+        if (Is(press, C::NextTheme)) {
+            const std::size_t count = std::size(kThemes);
+            std::size_t at = 0;
+            while (at < count && kThemes[at] != app.view.theme)
+                ++at;
+            app.view.theme = kThemes[(at + 1) % count];
+        }
         if (editing_text) continue;
         if (Is(press, C::HideControls)) {
             // In slides the controls are the step's; H brings every control row back (and

@@ -20,6 +20,7 @@ enum class Command {
     TextLarger,
     TextSmaller,
     Fullscreen,
+    NextTheme,
     Quit,
     Confirm,
     PosBack,
