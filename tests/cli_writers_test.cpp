@@ -197,3 +197,28 @@ TEST_F(Cli, AStaleTemporaryIsRemovedByTheNextWrite) {
     EXPECT_TRUE(fs::exists(alive));
     EXPECT_TRUE(fs::exists(other));
 }
+
+// The picture never lands where the run goes: --plot naming the very file standard output is
+// (the run going to stdout) is refused before training; once it replaced the run with the PNG
+// and said nothing. And every command that prints says why when standard output cannot take
+// it (lesson notes to a full disk exited 1 without a word).
+TEST_F(Cli, NoOutputLandsOnStandardOutputUnseen) {
+    for (const std::string plot : {"/dev/stdout", "/proc/self/fd/1"}) {
+        const Result r =
+            Run({"train", "--steps", "1", "--batch", "1", "--pe", "none", "--plot", plot}, {}, {},
+                (dir / "o.txt").string());
+        EXPECT_EQ(r.exit_code, 2) << plot << ": " << r.err;
+        EXPECT_NE(r.err.find("--plot"), std::string::npos) << r.err;
+    }
+    std::ofstream(dir / "lesson.json") << R"({"title": "t", "steps": [{"caption": "c"}]})";
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"lesson", "notes", (dir / "lesson.json").string()},
+          std::vector<std::string>{"lesson", "check", (dir / "lesson.json").string()},
+          std::vector<std::string>{"lesson", "widgets"}, std::vector<std::string>{"panels"}}) {
+        const Result r = Run(args, {}, {}, "/dev/full");
+        EXPECT_EQ(r.exit_code, 1) << args.back();
+        EXPECT_NE(r.err.find("cannot write to standard output: No space left on device"),
+                  std::string::npos)
+            << args.front() << " " << args.back() << ": " << r.err;
+    }
+}

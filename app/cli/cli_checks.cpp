@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -166,6 +169,24 @@ bool SameFile(const std::string& a, const std::string& b) {
 
 bool WritesToStdout(const std::string& out) {
     return out.empty() || out == "-";
+}
+
+bool IsStandardOutput(const std::string& path) {
+    struct stat file {
+    }, output{};
+    return !path.empty() && ::stat(path.c_str(), &file) == 0 &&
+           ::fstat(STDOUT_FILENO, &output) == 0 && file.st_dev == output.st_dev &&
+           file.st_ino == output.st_ino;
+}
+
+int FlushStandardOutput() {
+    errno = 0;
+    if (std::cout.flush()) return kExitOk;
+    const int cause = errno;
+    std::cout.clear();
+    std::cerr << "pelab: cannot write to standard output: "
+              << (cause != 0 ? std::strerror(cause) : "the write failed") << "\n";
+    return kExitRuntimeFailure;
 }
 
 bool CheckOutputFolder(const std::string& out, std::string* error) {

@@ -30,6 +30,12 @@ std::string ParseSize(const std::string& text, int* width, int* height);
 bool SameFile(const std::string& a, const std::string& b);
 /// Whether out means standard output ("" or "-").
 bool WritesToStdout(const std::string& out);
+/// Whether path names the file standard output already goes to (/dev/stdout, /proc/self/fd/1,
+/// or the file the shell redirected it to): writing it would replace or mix with that output.
+bool IsStandardOutput(const std::string& path);
+/// Flushes standard output: kExitOk, or kExitRuntimeFailure with "pelab: cannot write to
+/// standard output: CAUSE" on stderr (a full disk, a closed pipe).
+int FlushStandardOutput();
 /// A runtime failure found before any work: "" in *error when out can be written, else why.
 bool CheckOutputFolder(const std::string& out, std::string* error);
 /// "pelab: message" on stderr; exit code 2 (bad usage) or 1 (runtime failure).

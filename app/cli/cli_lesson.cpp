@@ -115,7 +115,7 @@ int RunLessonCheck(const LessonOptions& options) {
     const std::string name = PrintableLine(options.file);
     if (problems.empty()) {
         std::cout << name << ": " << lesson.steps.size() << " steps, no problems\n";
-        return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+        return FlushStandardOutput();
     }
     for (const std::string& problem : problems)
         std::cout << name << ": " << PrintableLine(problem) << "\n";
@@ -150,7 +150,7 @@ int RunLessonNotes(const LessonOptions& options) {
             PrintWrapped(std::cout, PrintableText(step.notes), "    ");
         }
     }
-    return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+    return FlushStandardOutput();
 }
 
 int RunLessonWidgets(const LessonOptions& options) {
@@ -171,7 +171,7 @@ int RunLessonWidgets(const LessonOptions& options) {
     if (options.panel.empty())
         std::cout << "\n<i> stands for a number (clocks.summary_pair_<i>: clocks.summary_pair_3). "
                      "A step highlights only widgets of the panels it shows.\n";
-    return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+    return FlushStandardOutput();
 }
 
 } // namespace pelab

@@ -1,6 +1,7 @@
 #include "cli/cli_panels.h"
 
 #include "cli/cli.h"
+#include "cli/cli_checks.h"
 #include "panels/panel_registry.h"
 #include "widgets/shortcuts.h"
 
@@ -32,7 +33,7 @@ int RunPanels(bool json) {
     if (!json) {
         for (const PanelInfo& info : PanelInfos())
             std::cout << info.id << "  " << info.title << "\n    " << info.summary << "\n";
-        return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+        return FlushStandardOutput();
     }
     nlohmann::json panels = nlohmann::json::array();
     for (const PanelInfo& info : PanelInfos()) {
@@ -50,7 +51,7 @@ int RunPanels(bool json) {
                           {"figure_scene", nlohmann::json::parse(info.figure_scene)}});
     }
     std::cout << panels.dump(2) << "\n";
-    return std::cout.flush() ? kExitOk : kExitRuntimeFailure;
+    return FlushStandardOutput();
 }
 
 } // namespace pelab

@@ -169,7 +169,10 @@ int RunTrain(const TrainOptions& o) {
     std::string folder_error;
     if (!o.plot.empty() && !CheckOutputFolder(o.plot, &folder_error))
         return RuntimeError(folder_error);
-    if (!o.plot.empty() && (WritesToStdout(o.plot) || SameFile(o.plot, o.out)))
+    // The picture must not land where the run goes: by name, or as the very file standard
+    // output is (--plot /dev/stdout while the run goes to stdout replaced the run with the PNG).
+    if (!o.plot.empty() && (WritesToStdout(o.plot) || SameFile(o.plot, o.out) ||
+                            (WritesToStdout(o.out) && IsStandardOutput(o.plot))))
         return UsageError("--plot: " + Excerpt(o.plot) +
                           " must be a file of its own (not stdout, not the --out file)");
 
