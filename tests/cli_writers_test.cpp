@@ -191,11 +191,19 @@ TEST_F(Cli, AStaleTemporaryIsRemovedByTheNextWrite) {
     const fs::path other = dir / ".pelab-12x-0";
     std::ofstream(alive) << "x";
     std::ofstream(other) << "x";
+    // Names PE Lab never writes stay too, whatever their pid: leading zeros, an attempt past 99,
+    // a pid past any pid_max.
+    const std::vector<fs::path> not_ours = {dir / ".pelab-099999-1", dir / ".pelab-99999-01",
+                                            dir / ".pelab-99999-100", dir / ".pelab-4194305-1"};
+    for (const fs::path& path : not_ours)
+        std::ofstream(path) << "x";
     const Result next = Run({"readouts", "--out", (dir / "again.json").string()});
     ASSERT_EQ(next.exit_code, 0) << next.err;
     EXPECT_FALSE(fs::exists(left)) << "the stale temporary is still there";
     EXPECT_TRUE(fs::exists(alive));
     EXPECT_TRUE(fs::exists(other));
+    for (const fs::path& path : not_ours)
+        EXPECT_TRUE(fs::exists(path)) << path;
 }
 
 // The picture never lands where the run goes: --plot naming the very file standard output is

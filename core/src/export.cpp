@@ -389,16 +389,19 @@ void RemoveStaleTemporaries(const std::string& folder) {
     DIR* listing = ::opendir(folder.c_str());
     if (listing == nullptr) return;
     while (const dirent* entry = ::readdir(listing)) {
+        // Exactly the names written below: a pid and an attempt (0 to 99), each in plain
+        // digits without a leading zero, the pid at most 4194304 (Linux's largest pid_max).
         const std::string name = entry->d_name;
         if (name.rfind(".pelab-", 0) != 0) continue;
         const std::size_t dash = name.find('-', 7);
-        if (dash == std::string::npos || dash == 7 || dash + 1 == name.size() ||
-            name.find_first_not_of("0123456789", 7) != dash ||
-            name.find_first_not_of("0123456789", dash + 1) != std::string::npos)
+        if (dash == std::string::npos || dash == 7 || dash > 7 + 7 || dash + 1 == name.size() ||
+            name.size() - dash - 1 > 2 || name.find_first_not_of("0123456789", 7) != dash ||
+            name.find_first_not_of("0123456789", dash + 1) != std::string::npos || name[7] == '0' ||
+            (name[dash + 1] == '0' && name.size() - dash - 1 > 1))
             continue;
         long long pid = 0;
         if (std::from_chars(name.data() + 7, name.data() + dash, pid).ec != std::errc() ||
-            pid <= 0 || pid > INT_MAX || pid == ::getpid())
+            pid <= 0 || pid > 4194304 || pid == ::getpid())
             continue;
         if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue; // still there
         const std::string path = concat(folder, "/", name);
