@@ -89,8 +89,9 @@ def rects():
             return json.load(f)
     except (OSError, ValueError):
         return {}
-def centre(rect):
-    return int((rect[0] + rect[2]) / 2), int((rect[1] + rect[3]) / 2)
+def centre(rect):  # rect: [x0, y0, x1, y1, visible fraction]
+    x0, y0, x1, y1, _visible = rect
+    return int((x0 + x1) / 2), int((y0 + y1) / 2)
 rng = random.Random(seed)
 W, H = 1280, 800
 keys = ["Left", "Right", "Up", "Down", "shift+Left", "shift+Right", "space", "Escape", "F11",
@@ -135,7 +136,7 @@ while time.time() - start < seconds and alive():
     x, y = rng.randrange(W), rng.randrange(H)
     # Never open the File menu (where the app says it is, at any text size): its Quit would end
     # the soak early as a success.
-    file_menu = rects().get("menu.file", [0, 0, 60, 30])
+    file_menu = rects().get("menu.file", [0, 0, 60, 30, 1])
     if file_menu[0] - 5 <= x <= file_menu[2] + 5 and y <= file_menu[3] + 5:
         y = int(file_menu[3]) + 40
 

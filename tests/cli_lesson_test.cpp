@@ -175,7 +175,9 @@ TEST_F(Cli, LessonCheckPassesTheShippedLessons) {
         if (entry.path().extension() != ".json") continue;
         const Result r = Run({"lesson", "check", entry.path().string()});
         EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-        EXPECT_NE(r.out.find("steps, no problems"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("steps, no problems\n"), std::string::npos) << r.out;
+        // No warning either: every highlight whole on the projector, every number on the slide.
+        EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
         ++lessons;
     }
     EXPECT_GE(lessons, 3);
@@ -316,6 +318,35 @@ TEST_F(Cli, LessonCheckKeepsTheOrderPanelsSentencesShort) {
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find(": 1 problem\n"), std::string::npos) << r.out;
+}
+
+// What would surprise a teacher in class is a warning (the lesson still opens, exit 0): a number
+// in a caption that none of the step's readouts holds, and highlights that are not whole on the
+// projector even drawn smaller. The numbers: ω_10 = 10000^(−20/512) = 0.6978 at d 512, so 0.70
+// is on the slide and 0.75 is not; pair 10's wavelength 2π/0.6978 = 9.0045, so "about 9".
+TEST_F(Cli, LessonCheckWarnsOfNumbersAndHighlightsTheSlideDoesNotShow) {
+    const fs::path lesson = dir / "warnings.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "t", "steps": [
+        {"caption": "Pair 10 turns ω ≈ 0.70: one wave every 9 positions.", "present": "waves",
+         "scene": {"d_model": 512, "base": 10000, "pair": 10},
+         "highlight": ["waves.pair_slider", "waves.readouts"]},
+        {"caption": "Pair 10 turns ω ≈ 0.75 and 2π/ω ≈ 8.4 positions.", "present": "waves",
+         "highlight": ["waves.readouts"]},
+        {"caption": "The circle and the matrix of one turn.", "present": "rotation",
+         "highlight": ["rotation.circle", "rotation.matrix"]},
+        {"caption": "Everything at once.", "present": "candidates",
+         "highlight": ["candidates.table", "candidates.values", "candidates.drowning",
+                       "candidates.grid"]}]})";
+    const Result r = Run({"lesson", "check", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.out.find("step 1:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("warning: step 2: the caption quotes 0.75,"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("warning: step 2: the caption quotes 8.4,"), std::string::npos) << r.out;
+    // A teacher's own pair of highlights: drawn smaller, both whole; no warning.
+    EXPECT_EQ(r.out.find("step 3:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("warning: step 4: at 1024x768 text x2, "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("% in view (drawn at 0.6 of the text size"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("4 steps, no problems, 3 warnings\n"), std::string::npos) << r.out;
 }
 
 // One step with many mistakes: every one is listed, not only the first.

@@ -4,6 +4,7 @@
 // was built without NDEBUG, so the tests also check their own invariants after every frame.
 #include "headless_fixture.h"
 #include "pelab/sinusoidal.h"
+#include "shell/step_fit.h"
 #include "widgets/widgets.h"
 
 #include <gtest/gtest.h>
@@ -152,4 +153,82 @@ TEST(Wrap, BreaksAtSpacesOnlyAndFits) {
     }
     EXPECT_EQ(WrapAtSpaces("a\nb c", 100, 100, width), (std::vector<std::string>{"a", "b c"}));
     EXPECT_EQ(WrapAtSpaces("", 10, 10, width), (std::vector<std::string>{""}));
+}
+
+// The numbers a caption quotes, and how near a number on screen must be to be the one quoted.
+// Expected values written out by hand from the captions.
+TEST(QuotedNumbers, StandAloneNumbersWithTheirWrittenPrecision) {
+    const std::vector<pelab::QuotedNumber> numbers = pelab::QuotedNumbers(
+        "Pair 10 turns 10000^(−20/512) ≈ 0.70: one wave every 9 positions, about 60 600 in all; "
+        "2π, ω_i, a 10-word text, 4× the length and −0.5 or -3.");
+    std::vector<std::string> texts;
+    for (const auto& number : numbers)
+        texts.push_back(number.text);
+    EXPECT_EQ(texts, (std::vector<std::string>{"10", "0.70", "9", "60 600", "−0.5", "-3"}));
+    ASSERT_EQ(numbers.size(), 6u);
+    EXPECT_DOUBLE_EQ(numbers[1].value, 0.70);
+    EXPECT_DOUBLE_EQ(numbers[1].tolerance, 0.005);
+    EXPECT_DOUBLE_EQ(numbers[2].tolerance, 0.5);
+    EXPECT_DOUBLE_EQ(numbers[3].value, 60600);
+    EXPECT_DOUBLE_EQ(numbers[3].tolerance, 50);
+    EXPECT_DOUBLE_EQ(numbers[4].value, -0.5);
+    EXPECT_DOUBLE_EQ(numbers[5].value, -3);
+    EXPECT_TRUE(pelab::QuotedNumbers("").empty());
+    EXPECT_TRUE(pelab::QuotedNumbers("no numbers here.").empty());
+}
+
+TEST(QuotedNumbers, AReadoutHoldsTheNumberWithinHalfItsLastDigit) {
+    const auto quoted = [](const char* text) { return pelab::QuotedNumbers(text).at(0); };
+    // ω_10 at d 512: 10000^(−20/512) = 0.697831 (Python: 10000 ** (-20 / 512)).
+    const nlohmann::json readouts = {{"waves", {{"omega", 0.697831}, {"wavelength", 9.00397}}},
+                                     {"verdict", "sinusoidal (0.917) learned it"}};
+    EXPECT_TRUE(pelab::HoldsNumber(readouts, quoted("≈ 0.70")));
+    EXPECT_TRUE(pelab::HoldsNumber(readouts, quoted("0.698")));
+    EXPECT_TRUE(pelab::HoldsNumber(readouts, quoted("0.6978")));
+    EXPECT_FALSE(pelab::HoldsNumber(readouts, quoted("0.6979"))); // 0.697831 rounds to 0.6978
+    EXPECT_TRUE(pelab::HoldsNumber(readouts, quoted("every 9 positions")));
+    EXPECT_FALSE(pelab::HoldsNumber(readouts, quoted("every 9.1 positions")));
+    EXPECT_TRUE(pelab::HoldsNumber(readouts, quoted("reaches 0.92"))); // in a sentence
+    EXPECT_FALSE(pelab::HoldsNumber(readouts, quoted("reaches 0.93")));
+    EXPECT_FALSE(pelab::HoldsNumber(nlohmann::json::object(), quoted("1")));
+}
+
+// --widget-rects: [x0, y0, x1, y1, visible], the visible share of the whole widget.
+TEST(WidgetRects, TheFifthNumberIsTheShareInView) {
+    EXPECT_FLOAT_EQ(pelab::VisibleFraction({0, 0, 100, 40}, {0, 0, 100, 40}), 1.0f);
+    EXPECT_FLOAT_EQ(pelab::VisibleFraction({0, 0, 100, 40}, {0, 10, 100, 40}), 0.75f);
+    EXPECT_FLOAT_EQ(pelab::VisibleFraction({0, 0, 100, 40}, {50, 30, 40, 20}), 0.0f);
+    EXPECT_FLOAT_EQ(pelab::VisibleFraction({5, 5, 5, 5}, {5, 5, 5, 5}), 1.0f); // nothing hidden
+    pelab::WidgetRect half{10.04f, 20.0f, 110.0f, 40.0f};
+    half.visible = 0.5f;
+    const nlohmann::json rects = pelab::WidgetRectsJson({{"a\"b", half}});
+    EXPECT_EQ(rects.dump(), R"({"a\"b":[10.0,20.0,110.0,40.0,0.5]})");
+}
+
+class RecorderFrame : public HeadlessApp {};
+
+// A widget taller than the window it is drawn in reports the share of it in view: the window's
+// inside (its clip rectangle) over the widget's whole height.
+TEST_F(RecorderFrame, APartlyHiddenWidgetReportsItsShareInView) {
+    pelab::WidgetRecorder recorder;
+    recorder.enabled = true;
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(300, 200));
+    ImGui::Begin("share", nullptr, ImGuiWindowFlags_NoDecoration);
+    ImGui::Button("small", ImVec2(100, 40));
+    recorder.RecordLastItem("small");
+    ImGui::Button("tall", ImVec2(100, 400));
+    recorder.RecordLastItem("tall");
+    const ImRect clip = ImGui::GetCurrentWindow()->ClipRect;
+    const ImVec2 tall_min = ImGui::GetItemRectMin();
+    ImGui::End();
+    ImGui::Render();
+    ASSERT_EQ(recorder.rects.count("small"), 1u);
+    EXPECT_FLOAT_EQ(recorder.rects["small"].visible, 1.0f);
+    ASSERT_EQ(recorder.rects.count("tall"), 1u);
+    const pelab::WidgetRect& tall = recorder.rects["tall"];
+    EXPECT_FLOAT_EQ(tall.y1, clip.Max.y);
+    EXPECT_NEAR(tall.visible, (clip.Max.y - tall_min.y) / 400.0f, 1e-5f);
+    EXPECT_LT(tall.visible, 0.5f);
 }

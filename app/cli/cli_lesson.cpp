@@ -8,6 +8,7 @@
 #include "pelab/export.h"
 #include "shell/app.h"
 #include "shell/lesson_player.h"
+#include "shell/step_fit.h"
 #include "widgets/theme.h"
 #include "widgets/widgets.h"
 
@@ -114,7 +115,15 @@ int RunLessonCheck(const LessonOptions& options) {
     const std::vector<std::string> problems = ReadAndCheck(app, options.file, &lesson);
     const std::string name = PrintableLine(options.file);
     if (problems.empty()) {
-        std::cout << name << ": " << lesson.steps.size() << " steps, no problems\n";
+        // What does not stop the lesson but would surprise its teacher in front of the class.
+        const std::vector<std::string> warnings = LessonWarnings(app, lesson);
+        for (const std::string& warning : warnings)
+            std::cout << name << ": warning: " << PrintableLine(warning) << "\n";
+        std::cout << name << ": " << lesson.steps.size() << " steps, no problems";
+        if (!warnings.empty())
+            std::cout << ", " << warnings.size()
+                      << (warnings.size() == 1 ? " warning" : " warnings");
+        std::cout << "\n";
         return FlushStandardOutput();
     }
     for (const std::string& problem : problems)

@@ -95,7 +95,8 @@ bool Runner::CaptureSettled(const FrameOptions& options, std::vector<unsigned ch
     for (int frame = 0;; ++frame) {
         platform_.PollEvents();
         Frame(options, kPictureFrameSeconds, false);
-        const bool pending = heatmaps_.TakeFramePending() || app_.stats.computing;
+        const bool pending =
+            heatmaps_.TakeFramePending() || app_.stats.computing || app_.stats.settling;
         if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) break;
         platform_.EndFrame();
         if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));

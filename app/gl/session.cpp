@@ -170,7 +170,8 @@ bool CheckWritableLater(const char* option, const std::string& path) {
     return false;
 }
 
-// Writes the recorded widget rectangles as {"name": [x0, y0, x1, y1], …} when they changed:
+// Writes the recorded widget rectangles as {"name": [x0, y0, x1, y1, visible], …} when they
+// changed (visible: the fraction of the widget in view, 0 to 1, to three decimals):
 // always valid JSON (names escaped, whatever text a widget's name holds; a coordinate that is
 // not finite, as a collapsed window can give, is null) and written atomically, so a reader
 // never sees half a file.
@@ -178,14 +179,7 @@ void WriteWidgetRects(const std::string& path, const WidgetRecorder& recorder,
                       std::map<std::string, WidgetRect>& written) {
     if (path.empty() || recorder.rects == written) return;
     written = recorder.rects;
-    nlohmann::json rects = nlohmann::json::object();
-    const auto coordinate = [](float value) {
-        return std::isfinite(value) ? nlohmann::json(std::round(value * 10) / 10)
-                                    : nlohmann::json(nullptr);
-    };
-    for (const auto& [name, rect] : written)
-        rects[name] = {coordinate(rect.x0), coordinate(rect.y0), coordinate(rect.x1),
-                       coordinate(rect.y1)};
+    const nlohmann::json rects = WidgetRectsJson(written);
     const std::string text =
         rects.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     if (const std::string error = SaveTextFile(path, text); !error.empty())
@@ -305,7 +299,7 @@ int RunGui(const GuiOptions& options) {
         // it is drawn.
         const bool animating =
             app.state.playing || app.pending.arrange || runner.TakeFramePending() ||
-            app.stats.computing || app.file_dialog.NeedsFrames() ||
+            app.stats.computing || app.stats.settling || app.file_dialog.NeedsFrames() ||
             !app.pending.export_png.empty() ||
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =

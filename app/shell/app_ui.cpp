@@ -52,6 +52,7 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
         return;
     }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    FitStepToRoom(app, viewport->Pos.y + viewport->Size.y - status_bar - lesson_bar);
     // A handout's picture has no bar (its caption is printed beside it).
     if (lesson_bar > 0)
         DrawLessonBar(
@@ -98,6 +99,13 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
                        app.gpu,
                        presented};
     frame.compute_in_background = app.compute_in_background;
+    // A step whose highlights are not whole at full size is drawn smaller (FitStepToRoom): every
+    // window of the panel (its strip, body and tables too) takes the scale when it begins.
+    // (ImGui reads the global scale when a font is made current: hence the push.)
+    ImGuiIO& io = ImGui::GetIO();
+    const float global_scale = io.FontGlobalScale;
+    if (app.Slides() && app.lesson.Active()) io.FontGlobalScale = app.lesson.fit_scale;
+    ImGui::PushFont(ImGui::GetFont());
     if (ImGui::Begin(entry.window_name.c_str(), p_open, flags)) {
         if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows))
             app.focused_panel = entry.id;
@@ -123,6 +131,8 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
             KeepOutlinedInView(app.recorder, outlined, entry.id);
     }
     ImGui::End();
+    io.FontGlobalScale = global_scale;
+    ImGui::PopFont();
     app.state.Clamp();
 }
 
@@ -159,6 +169,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     ApplyThemeStyle(app.view.theme, font ? font->FontSize / kBaseFontPixels : 1.0f);
     app.stats.core_seconds = 0.0;
     app.stats.computing = false;
+    app.stats.settling = false;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     if (app.last_display_size.x > 0 &&
         (display.x != app.last_display_size.x || display.y != app.last_display_size.y))
@@ -191,7 +202,11 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         app.recorder.rects.clear();
         app.recorder.layout.clear();
     }
-    if (app.pending.arrange) app.recorder.focus_frames = kFocusFrames;
+    if (app.pending.arrange) {
+        app.recorder.focus_frames = kFocusFrames;
+        // A new window size (or step, or text size): the step is fitted again from full size.
+        if (app.lesson.Active()) RefitStep(app.lesson);
+    }
     // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
     // stays, to get back, and so does the status bar, unless the screen is short).
     const bool screenshot = !options.solo_panel.empty();

@@ -1,6 +1,7 @@
 #include "shell/lesson_player.h"
 
 #include "shell/app.h"
+#include "shell/step_fit.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 
@@ -74,7 +75,42 @@ void GoToStep(App& app, int k) {
     app.recorder.scroll_to = outlined.empty() ? std::string() : outlined.front();
     app.recorder.focus_frames = kFocusFrames;
     player.all_controls = false;
+    RefitStep(player);
     AdvanceGlide(app, 0.0);
+}
+
+void RefitStep(LessonPlayer& player) {
+    player.fit_scale = 1.0f;
+    player.fit_done = false;
+    player.fit_wait = 1;
+}
+
+void FitStepToRoom(App& app, float bar_top) {
+    LessonPlayer& player = app.lesson;
+    if (!player.Active() || player.blank || player.fit_done) return;
+    app.stats.settling = true;
+    if (player.fit_wait > 0) {
+        --player.fit_wait;
+        return;
+    }
+    const std::vector<std::string>& names = player.lesson.steps[player.step].highlight;
+    bool whole = true;
+    for (const std::string& name : names) {
+        const float share =
+            HighlightVisibleShare(app.recorder, name, ImGui::GetIO().DisplaySize.x, bar_top);
+        if (share >= 0.0f && share < kMinVisibleShare) whole = false;
+    }
+    if (whole || player.fit_scale <= kMinFitScale + 1e-4f) {
+        player.fit_done = true;
+        app.stats.settling = false;
+        return;
+    }
+    player.fit_scale = std::max(kMinFitScale, player.fit_scale - kFitScaleStep);
+    // Two frames for ImGui to size the windows at the new scale, then measure again; the
+    // outlined widgets are scrolled into view meanwhile.
+    player.fit_wait = 2;
+    app.recorder.focus_frames = kFocusFrames;
+    app.recorder.scroll_to = names.empty() ? std::string() : names.front();
 }
 
 void AdvanceGlide(App& app, double seconds) {

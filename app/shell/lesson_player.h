@@ -18,6 +18,12 @@ struct App;
 /// settles window sizes over two frames).
 constexpr int kFocusFrames = 4;
 
+/// The smallest share of the text size a step's panels are drawn at to show what it highlights
+/// whole (at text ×2 on a projector, ×1.2: still larger than a laptop's text), and how much
+/// smaller each try is.
+constexpr float kMinFitScale = 0.6f;
+constexpr float kFitScaleStep = 0.05f;
+
 /// Seconds a step takes to glide pos A, pos B, the base, the pair and k to their new values.
 constexpr double kStepGlideSeconds = 0.4;
 
@@ -31,6 +37,12 @@ struct LessonPlayer {
     double glide_elapsed = kStepGlideSeconds;
     double from_pos_a = 0, from_pos_b = 0, from_base = 0, from_pair = 0, from_shift = 0;
     double to_pos_a = 0, to_pos_b = 0, to_base = 0, to_pair = 0, to_shift = 0;
+    /// Slides draw the step's panels at this share of the text size when what the step
+    /// highlights is not whole at full size (FitStepToRoom), from 1 down to kMinFitScale; fit
+    /// says the search is over (a new step, or a new window size, starts it again at 1).
+    float fit_scale = 1.0f;
+    bool fit_done = false;
+    int fit_wait = 0; ///< frames to let the layout settle before the next measurement
     /// H in slides: every control row, not only those the step outlines.
     bool all_controls = false;
     /// S: the step's speaker notes over the top of the picture (stays on from step to step).
@@ -52,6 +64,13 @@ void StartLesson(App& app, Lesson lesson);
 /// in order, so that going back restores exactly what that step showed; pos A, pos B and the
 /// base glide there from where they were.
 void GoToStep(App& app, int k);
+/// Starts the search for the step's scale again at full size (a new step, a new window size).
+void RefitStep(LessonPlayer& player);
+/// Once a frame in slides, after the panels: while a highlighted widget is less than
+/// kMinVisibleShare in view above bar_top (the lesson bar's top), the step's panels are drawn
+/// kFitScaleStep smaller from the next frames on, down to kMinFitScale. A widget the step's
+/// panels do not draw is left to `lesson check`, which names it.
+void FitStepToRoom(App& app, float bar_top);
 /// Moves the glide on by seconds (called once per frame).
 void AdvanceGlide(App& app, double seconds);
 

@@ -2,7 +2,8 @@
 
 #include "shell/app.h"
 #include "shell/app_ui.h"
-#include "widgets/fonts.h"
+#include "shell/headless_context.h"
+#include "shell/step_fit.h"
 
 #include <imgui.h>
 
@@ -102,25 +103,21 @@ std::vector<unsigned char> SoftwarePicture(App& app, const std::string& panel, i
 
 std::vector<unsigned char> SoftwarePicture(App& app, const FrameOptions& options, int width,
                                            int height, float font_pixels) {
-    ImGuiContext* caller = ImGui::GetCurrentContext();
-    ImGuiContext* context = ImGui::CreateContext();
-    ImGui::SetCurrentContext(context);
+    const HeadlessContext context(static_cast<float>(width), static_cast<float>(height),
+                                  font_pixels);
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
-    io.DeltaTime = 1.0f / 60.0f;
-    // Draw lists past 65 536 vertices are split with VtxOffset, as the GL renderer does.
-    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-    FontSet fonts;
-    BuildFonts(fonts, font_pixels);
     Texture atlas;
     unsigned char* atlas_pixels = nullptr;
     io.Fonts->GetTexDataAsRGBA32(&atlas_pixels, &atlas.width, &atlas.height);
     atlas.pixels = atlas_pixels;
     const ImTextureID atlas_id = io.Fonts->TexID;
     const FrameInput no_input;
-    for (int frame = 0; frame < 4; ++frame)
+    // A lesson's step settles as the window shows it (drawn smaller until its highlights are
+    // whole): a few more frames, as many as that takes.
+    for (int frame = 0; frame < kMaxSettleFrames; ++frame) {
         RunFrame(app, options, no_input);
+        if (frame >= 3 && !app.stats.settling) break;
+    }
     Canvas canvas;
     canvas.width = width;
     canvas.height = height;
@@ -142,8 +139,6 @@ std::vector<unsigned char> SoftwarePicture(App& app, const FrameOptions& options
             }
         }
     }
-    ImGui::DestroyContext(context);
-    ImGui::SetCurrentContext(caller);
     std::vector<unsigned char> rgba(static_cast<std::size_t>(width) * height * 4);
     for (std::size_t p = 0; p < static_cast<std::size_t>(width) * height; ++p) {
         for (int k = 0; k < 3; ++k)

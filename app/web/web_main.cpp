@@ -349,10 +349,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* pelab_page_json(void* session) {
                            {"recent_files", app.view.recent_files}};
     if (web.bench) page["frame_cpu_ms"] = web.frame_cpu_ms;
     if (app.recorder.enabled) {
-        nlohmann::json rects = nlohmann::json::object();
-        for (const auto& [name, rect] : app.recorder.rects)
-            rects[name] = {rect.x0, rect.y0, rect.x1, rect.y1};
-        page["widget_rects"] = rects;
+        page["widget_rects"] = WidgetRectsJson(app.recorder.rects);
     }
     return NewText(page.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }

@@ -11,6 +11,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -49,15 +50,34 @@ struct FrameStats {
     /// A panel shows an older result while a new one is computed off the frame: the session
     /// keeps drawing frames until it is ready.
     bool computing = false;
+    /// A lesson step is still being fitted to the window (its panels drawn smaller until what it
+    /// highlights is whole, see FitStepToRoom): frames go on until it is.
+    bool settling = false;
 };
 
-/// Screen rectangle of a named widget (see WidgetRecorder).
+/// Screen rectangle of a named widget (see WidgetRecorder), and the fraction of the widget's
+/// whole area that it is (1: all of it is in view; less: the rest is scrolled or clipped away).
 struct WidgetRect {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    float visible = 1.0f;
     bool operator==(const WidgetRect& o) const {
-        return x0 == o.x0 && y0 == o.y0 && x1 == o.x1 && y1 == o.y1;
+        return x0 == o.x0 && y0 == o.y0 && x1 == o.x1 && y1 == o.y1 && visible == o.visible;
     }
 };
+
+/// The fraction of whole that shown covers (shown is whole's visible part); 1 for an empty
+/// whole, which has nothing hidden.
+inline float VisibleFraction(const WidgetRect& whole, const WidgetRect& shown) {
+    const float area = (whole.x1 - whole.x0) * (whole.y1 - whole.y0);
+    if (!(area > 0.0f)) return 1.0f;
+    const float seen = std::max(0.0f, shown.x1 - shown.x0) * std::max(0.0f, shown.y1 - shown.y0);
+    return std::min(1.0f, seen / area);
+}
+
+/// The rectangles as `--widget-rects` writes them: {"name": [x0, y0, x1, y1, visible], …},
+/// coordinates to a tenth of a pixel and visible to three decimals; a value that is not
+/// finite (a collapsed window can give one) is null.
+nlohmann::json WidgetRectsJson(const std::map<std::string, WidgetRect>& rects);
 
 /// Whether a recorder name is one of this panel's ("compare.table" is compare's).
 inline bool WidgetBelongsTo(const std::string& name, const std::string& panel_id) {
@@ -95,7 +115,8 @@ struct WidgetRecorder {
     /// lesson step or a quiz answer, which may sit below the fold of its panel); "" = none.
     std::string scroll_to;
 
-    /// Records ImGui's last item under name (only its visible part; nothing if hidden).
+    /// Records ImGui's last item under name: its visible part and the fraction of it that is
+    /// visible (nothing if hidden).
     void RecordLastItem(const char* name);
 };
 
@@ -130,6 +151,12 @@ struct FrameContext {
     bool slide_controls = true;
     /// The widgets outlined now (a lesson step's or a quiz answer's); null: none.
     const std::vector<std::string>* outlined = nullptr;
+    /// Whether the slide on screen outlines this widget: a panel then makes room for it whole
+    /// (its other pictures take less), since a slide shows its subject whole.
+    bool SlideOutlines(const char* name) const {
+        return slides && outlined != nullptr &&
+               std::find(outlined->begin(), outlined->end(), name) != outlined->end();
+    }
     std::string panel_id; ///< the id of the panel being drawn
     /// Set by BeginControls: the controls are in a scrolling strip (see widgets.h).
     bool controls_in_strip = false;

@@ -320,6 +320,20 @@ void DrawCaption(const std::string& caption, ImU32 emphasis) {
     }
 }
 
+nlohmann::json WidgetRectsJson(const std::map<std::string, WidgetRect>& rects) {
+    // Divided by a whole number of steps, in double: 12.3 is written "12.3".
+    const auto rounded = [](float value, double steps) {
+        return std::isfinite(value)
+                   ? nlohmann::json(std::round(static_cast<double>(value) * steps) / steps)
+                   : nlohmann::json(nullptr);
+    };
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, rect] : rects)
+        out[name] = {rounded(rect.x0, 10), rounded(rect.y0, 10), rounded(rect.x1, 10),
+                     rounded(rect.y1, 10), rounded(rect.visible, 1000)};
+    return out;
+}
+
 void WidgetRecorder::RecordLastItem(const char* name) {
     if (!enabled) return;
     if (!scroll_to.empty() && scroll_to == name) {
@@ -337,8 +351,9 @@ void WidgetRecorder::RecordLastItem(const char* name) {
     // clips its drawing to its data area, but its frame around it is on screen too.
     const ImRect& clip = ImGui::GetCurrentWindowRead()->ClipRect;
     const ImVec2 clip_min = clip.Min, clip_max = clip.Max;
-    const WidgetRect visible{std::max(item_min.x, clip_min.x), std::max(item_min.y, clip_min.y),
-                             std::min(item_max.x, clip_max.x), std::min(item_max.y, clip_max.y)};
+    WidgetRect visible{std::max(item_min.x, clip_min.x), std::max(item_min.y, clip_min.y),
+                       std::min(item_max.x, clip_max.x), std::min(item_max.y, clip_max.y)};
+    visible.visible = VisibleFraction(layout[name].item, visible);
     if (visible.x1 - visible.x0 < 2.0f || visible.y1 - visible.y0 < 2.0f) {
         rects.erase(name);
         return;

@@ -147,7 +147,7 @@ e2e_point() {
     /usr/bin/python3 - "$E2E_RECTS" "$name" "$fx" "$fy" "$wx" "$wy" <<'PY'
 import json, sys
 path, name, fx, fy, wx, wy = sys.argv[1:]
-x0, y0, x1, y1 = json.load(open(path))[name]
+x0, y0, x1, y1, visible = json.load(open(path))[name]  # visible: the fraction in view
 print(int(int(wx) + x0 + (x1 - x0) * float(fx)), int(int(wy) + y0 + (y1 - y0) * float(fy)))
 PY
 }

@@ -21,7 +21,12 @@ names = [n for n in rects if n.startswith("file.entry.")]
 assert any('a"b' in n for n in names), names
 assert any("\n" in n for n in names), names
 for name, rect in rects.items():
-    assert len(rect) == 4 and all(v is None or isinstance(v, (int, float)) for v in rect), (name, rect)
+    # [x0, y0, x1, y1, visible]: the visible rectangle and the fraction of the widget it is.
+    assert len(rect) == 5 and all(v is None or isinstance(v, (int, float)) for v in rect), (name, rect)
+    assert rect[4] is None or 0 < rect[4] <= 1, (name, rect)
+# The first entry of the list is wholly in view.
+top = min(names, key=lambda n: rects[n][1])
+assert rects[top][4] == 1, (top, rects[top])
 PY
 e2e_press Escape
 e2e_quit

@@ -186,7 +186,8 @@ def chord(driver, modifier, key):
 
 def widget_rect(driver, name):
     """The rectangle the page reports for the widget under name (a page opened with ?rects), in
-    the canvas's pixels; waits for it to be drawn."""
+    the canvas's pixels, and the fraction of the widget it is: [x0, y0, x1, y1, visible];
+    waits for it to be drawn."""
     deadline = time.time() + 10
     while True:
         rects = page(driver).get("widget_rects", {})
@@ -202,7 +203,8 @@ def click(driver, name, fx=0.5, fy=0.5):
     """A mouse click on the widget the page reports under name (a page opened with ?rects)."""
     # The canvas's pixels are the screen's: devicePixelRatio of them to a CSS pixel.
     ratio = driver.execute_script("return window.devicePixelRatio")
-    x0, y0, x1, y1 = (v / ratio for v in widget_rect(driver, name))
+    x0, y0, x1, y1, _visible = widget_rect(driver, name)
+    x0, y0, x1, y1 = x0 / ratio, y0 / ratio, x1 / ratio, y1 / ratio
     x, y = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
     canvas = driver.find_element("id", "canvas")
     size = canvas.size

@@ -114,7 +114,8 @@ try:
                            check=True, capture_output=True, env=on(LARGE))
             desk_rects = desktop_rects(scene_path, scale)
             shared = sorted(set(page_rects) & set(desk_rects))
-            moved = max((max(abs(p - d) for p, d in zip(page_rects[n], desk_rects[n]))
+            # [x0, y0, x1, y1, visible]: the corners moved, in pixels.
+            moved = max((max(abs(p - d) for p, d in zip(page_rects[n][:4], desk_rects[n][:4]))
                          for n in shared), default=0.0)
             row = {"panel": panel, "scale": scale, "pixels": differing_share(page_png, desk_png),
                    "widgets": len(shared), "only_one_side": len(set(page_rects) ^ set(desk_rects)),

@@ -95,9 +95,12 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float font = ImGui::GetFontSize();
     // Fill the room below; when the window is short (a projector at text scale 2), take half
-    // the width and let the tab scroll, so that the cells keep their numbers.
+    // the width and let the tab scroll, so that the cells keep their numbers. Not on a slide:
+    // there the matrix stays within the room below, and the step is drawn smaller until it
+    // fits whole (FitStepToRoom).
     const float below = avail.y - font * 1.5f;
-    const float room = below > font * 14 ? std::min(avail.x, below) : avail.x * 0.55f;
+    const float room =
+        below > font * 14 || frame.slides ? std::min(avail.x, below) : avail.x * 0.55f;
     const float cell = std::max(font * 1.6f, room / (kAlibiTokens + 1));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -332,8 +335,8 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
     table.Integer("rope_seed", "the seed of q and k", &rope_seed, 0, 1000000);
     table.Bool("rope_typed", "RoPE uses rope_q and rope_k instead of seeded vectors", &rope_typed);
     for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
-        table.Text(name, "text: 2 to 64 numbers within ±1e6 (an even count), the typed q or k", target,
-                   [](const std::string& text) { return ParseRopeVector(text, nullptr); });
+        table.Text(name, "text: 2 to 64 numbers within ±1e6 (an even count), the typed q or k",
+                   target, [](const std::string& text) { return ParseRopeVector(text, nullptr); });
     table.Integer("alibi_heads", "ALiBi heads", &alibi_heads, 1, 64);
     // The head must exist: its range is the scene's alibi_heads (or the current one).
     table.Add(
@@ -346,10 +349,10 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
          },
          [this] { return nlohmann::json(alibi_head); }});
     table.Bool("alibi_causal", "mask keys after the query", &alibi_causal);
-    table.Text("alibi_sentence_a", "text, valid UTF-8, 1 to 32 words: sentence A of the ALiBi tie", &alibi_sentence_a,
-               CheckSentence);
-    table.Text("alibi_sentence_b", "text, valid UTF-8, 1 to 32 words: sentence B of the ALiBi tie", &alibi_sentence_b,
-               CheckSentence);
+    table.Text("alibi_sentence_a", "text, valid UTF-8, 1 to 32 words: sentence A of the ALiBi tie",
+               &alibi_sentence_a, CheckSentence);
+    table.Text("alibi_sentence_b", "text, valid UTF-8, 1 to 32 words: sentence B of the ALiBi tie",
+               &alibi_sentence_b, CheckSentence);
     table.Integer("t5_buckets", "T5 buckets", &t5_buckets, 4, 128, true);
     table.Integer("t5_max_distance", "T5 max_distance", &t5_max_distance, 8, 4096);
     table.Bool("t5_bidirectional", "encoder (true) or decoder buckets", &t5_bidirectional);

@@ -108,14 +108,23 @@ void RotationPanel::Draw(FrameContext& frame) {
         // A short, narrow window (a projector at text ×2): the circle and the curves side by
         // side over the whole height, the two pictures of "a shift is a fixed turn"; the matrix,
         // its residual and the similarity picture follow below the fold.
-        const float band = std::max(font * 10.0f, avail.y);
         // The curves take the larger share: their legend names all four starts.
-        const float circle = std::min(band, (avail.x - spacing) * 0.28f);
-        DrawCircle(frame, circle);
-        ImGui::SameLine();
-        ImGui::BeginChild("##curves_area", ImVec2(0, band), false, ImGuiWindowFlags_NoScrollbar);
-        DrawCurves(frame, ImGui::GetContentRegionAvail(), *curves);
-        ImGui::EndChild();
+        // A slide about the turn itself (the matrix or its residual, not the curves) leaves the
+        // curves out: the circle, the matrix and the residual are its subject, whole.
+        const bool turn_slide =
+            (frame.SlideOutlines("rotation.matrix") || frame.SlideOutlines("rotation.residual")) &&
+            !frame.SlideOutlines("rotation.curves");
+        const float circle_width = (avail.x - spacing) * 0.28f;
+        const float band = std::max(font * 10.0f, avail.y);
+        DrawCircle(frame, turn_slide ? std::max(font * 8.0f, avail.y * 0.4f)
+                                     : std::min(band, circle_width));
+        if (!turn_slide) {
+            ImGui::SameLine();
+            ImGui::BeginChild("##curves_area", ImVec2(0, band), false,
+                              ImGuiWindowFlags_NoScrollbar);
+            DrawCurves(frame, ImGui::GetContentRegionAvail(), *curves);
+            ImGui::EndChild();
+        }
         DrawMatrix(frame);
         draw_similarity(avail.x, std::max(font * 12.0f, avail.y));
         return;

@@ -188,7 +188,10 @@ void TrainPanel::Draw(FrameContext& frame) {
                    style.ItemSpacing.y) +
         style.ItemSpacing.y * 2;
     const float tabs_height = ImGui::GetFrameHeightWithSpacing() + style.ItemSpacing.y;
-    const float below = frame.pictures_first ? ImGui::GetTextLineHeightWithSpacing() : prose_height;
+    // A slide about the verdict leaves room for it under the picture.
+    const float below = frame.pictures_first && !frame.SlideOutlines("train.verdict")
+                            ? ImGui::GetTextLineHeightWithSpacing()
+                            : prose_height;
     const float picture_height =
         std::max(font * 10.0f, ImGui::GetContentRegionAvail().y - below - tabs_height);
     if (!frame.pictures_first) prose();

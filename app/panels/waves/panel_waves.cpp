@@ -197,6 +197,7 @@ void WavesPanel::DrawReadouts(FrameContext& frame) {
                   2 * i + 1, angle);
     ReadoutRow("cos at pos A", formula, "%+.6f", result.cos_at_pos_a);
     ImGui::EndTable();
+    frame.Record("waves.readouts");
     ImGui::Spacing();
     WrappedText("Small i: a fast wave that tells neighbouring positions apart. Large i: a "
                 "slow wave that says roughly where in a long sequence you are.");
@@ -501,7 +502,7 @@ std::vector<std::string> WavesPanel::WidgetNames() {
     return {"waves.base",       "waves.d_model",         "waves.fit",         "waves.lanes",
             "waves.many_waves", "waves.many_waves_plot", "waves.pair_slider", "waves.pin_view",
             "waves.play",       "waves.pos_a",           "waves.reset_view",  "waves.spectrum",
-            "waves.smooth",     "waves.speed",           "waves.wave_plot"};
+            "waves.smooth",     "waves.speed",           "waves.wave_plot",   "waves.readouts"};
 }
 
 } // namespace pelab
