@@ -1,6 +1,7 @@
 # A teacher's lecture with a clicker: the shipped lesson "Why transformers need positions" from
 # its first step to its last with PageDown only, through the real window. At each step the widget
-# the step highlights must be on screen (read from the widget rectangles the app writes), the
+# the step highlights must be on screen and whole (read from the widget rectangles the app
+# writes, with the share of each in view), the
 # state the app writes when a step lands must be that step (its panel and scene fields), and a
 # picture of each step goes to build/screenshots/lesson/ to look at. At the end the saved state
 # says the last step, with its panel presented. Then PageUp goes back one step, and B blanks the
@@ -17,6 +18,23 @@ for ((step = 1; step <= steps; step++)); do
     name=$(/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["steps"][int(sys.argv[2]) - 1]; print(s.get("highlight", ["lesson.caption"])[0])' "$lesson" "$step")
     sleep 0.6 # the glide, then a frame
     e2e_point "$name" >/dev/null || e2e_fail "step $step: $name is not on screen"
+    # Every highlight of the step whole in the real window: the share in view that the app
+    # writes as each rectangle's fifth number, at least 0.98 (the step settles within a second).
+    /usr/bin/python3 - "$lesson" "$step" "$E2E_RECTS" <<'PY' || e2e_fail "step $step: a highlighted widget is not whole on screen"
+import json, sys, time
+lesson, step, path = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3]
+names = lesson["steps"][step - 1].get("highlight", [])
+for attempt in range(20):
+    try:
+        rects = json.load(open(path))
+        shares = {n: rects[n][4] if n in rects else 0 for n in names}
+        if all(share >= 0.98 for share in shares.values()):
+            break
+    except (OSError, ValueError):
+        shares = {}
+    time.sleep(0.1)
+assert shares and all(share >= 0.98 for share in shares.values()) or not names, shares
+PY
     # The state the app wrote when the step landed: this step, its panel, its scene fields.
     /usr/bin/python3 - "$lesson" "$step" "$E2E_STATE" <<'PY' || e2e_fail "step $step: the state on screen is not the step's"
 import json, sys, time
