@@ -181,6 +181,15 @@ TEST_F(Cli, DocumentPicturesAreTakenAtTheRoomsSize) {
 // Every number option of `train` says its range, whatever was typed (CLI11 alone said "Could not
 // convert" for 1e12, 2147483648 and 1.5); "1e3" is the whole number it writes. An empty name in
 // --pe is refused wherever it is (before, "none," passed and ",none" did not).
+// --quick-demo is the panel's Quick demo: a setting beside it would make it another run.
+TEST_F(Cli, TheQuickDemoTakesNoOtherSetting) {
+    for (const char* setting : {"--steps", "--test-len", "--task", "--pe"}) {
+        const Result r = Run({"train", "--quick-demo", setting, "5", "--out", "-"});
+        EXPECT_EQ(r.exit_code, 2) << setting << r.err;
+        EXPECT_NE(r.err.find("excludes"), std::string::npos) << r.err;
+    }
+}
+
 TEST_F(Cli, TrainNumbersSayTheirRangeAndEmptyNamesAreRefused) {
     for (const auto& [option, value, range] :
          std::vector<std::tuple<std::string, std::string, std::string>>{

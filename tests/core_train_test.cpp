@@ -354,3 +354,22 @@ TEST(Trainer, ReachesTheDocumentedAccuracyOfEachBuiltInRun) {
                 << positional_kind_name(documented.variant) << " at length " << test_lengths(s)[k];
     }
 }
+
+// The Quick demo is a run a class can wait for: its work, written out from its definition
+// (2 variants × 150 steps × 64 sequences × 16 tokens), is 307 200 tokens trained, a sixth of
+// the default run's 6 × 300 × 64 × 16 = 1 843 200; bench/quick_demo.sh times it
+// (docs/performance.md: at most 20 s on two cores).
+TEST(Trainer, TheQuickDemoIsASixthOfTheDefaultRun) {
+    const TrainSettings quick = quick_demo_settings();
+    EXPECT_NO_THROW(validate_train_settings(quick));
+    EXPECT_EQ(quick.task.task, TrainTask::Reverse);
+    EXPECT_EQ(quick.variants,
+              (std::vector<PositionalKind>{PositionalKind::None, PositionalKind::Sinusoidal}));
+    const auto tokens = [](const TrainSettings& s) {
+        return static_cast<long long>(s.variants.size()) * s.steps * s.batch * s.train_len;
+    };
+    EXPECT_EQ(tokens(quick), 307200);
+    EXPECT_EQ(tokens(TrainSettings{}), 1843200);
+    EXPECT_EQ(quick.min_train_len, quick.train_len);
+    EXPECT_EQ(test_lengths(quick).back(), 32);
+}

@@ -36,10 +36,12 @@ protected:
         return ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1));
     }
 
-    // notches wheel notches (sign = direction) over the point, `per_frame` at a time.
+    // notches wheel notches (sign = direction) over the point, `per_frame` at a time, with Ctrl
+    // held (the zoom's modifier).
     void Wheel(ImVec2 at, int notches, int per_frame) {
         ImGuiIO& io = ImGui::GetIO();
         const int frames = std::abs(notches) / per_frame;
+        io.KeyCtrl = true;
         for (int k = 0; k < frames; ++k) {
             io.MousePos = at;
             io.MouseWheel = static_cast<float>(notches > 0 ? per_frame : -per_frame);
@@ -51,6 +53,7 @@ protected:
             ASSERT_TRUE(FiniteIncreasing(Waves().wave_view.x));
         }
         io.MouseWheel = 0;
+        io.KeyCtrl = false;
     }
 };
 
@@ -93,6 +96,62 @@ TEST_F(PlotZoom, WavePlotsSurviveThousandsOfNotchesBothWays) {
     const ImVec2 lanes = CentreOf("waves.many_waves_plot");
     Wheel(lanes, -3000, 5);
     Wheel(lanes, 3000, 5);
+}
+
+// The plain wheel over a plot scrolls the page, never the plot: on the projector (1024×768,
+// text ×2) the Train panel scrolls to its verdict with the mouse over the loss plot, and the
+// plot keeps its range. The first plain wheel says how to zoom, for three seconds.
+TEST_F(PlotZoom, ThePlainWheelScrollsThePageAndCtrlWheelZooms) {
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    app.view.presented_panel = "waves";
+    const ImVec2 wave = CentreOf("waves.wave_plot");
+    const plot::Range home = Waves().wave_view.x;
+    // Ctrl + wheel zooms (the page stays where it is).
+    Wheel(wave, 5, 1);
+    EXPECT_LT(Waves().wave_view.x.Size(), home.Size());
+    EXPECT_FALSE(Waves().wave_view.WheelHintShown());
+    Waves().wave_view.Reset();
+    ImGuiIO& io = ImGui::GetIO();
+    ImGuiWindow* window = WindowOf("waves");
+    ASSERT_NE(window, nullptr);
+    const auto scroll = [&] {
+        float total = 0;
+        for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+            if (w->RootWindow == window) total += w->Scroll.y;
+        return total;
+    };
+    const float before = scroll();
+    // One notch of the wheel alone: the page scrolls, the plot keeps its range, and the hint
+    // says how to zoom while the mouse stays over the plot.
+    io.MousePos = wave;
+    io.MouseWheel = -1.0f;
+    Frame();
+    io.MouseWheel = 0;
+    EXPECT_EQ(Waves().wave_view.x.min, home.min);
+    EXPECT_EQ(Waves().wave_view.x.max, home.max);
+    EXPECT_TRUE(Waves().wave_view.WheelHintShown());
+    for (int k = 0; k < 4; ++k) {
+        io.MouseWheel = -1.0f;
+        Frame();
+    }
+    io.MouseWheel = 0;
+    Frame();
+    EXPECT_EQ(Waves().wave_view.x.min, home.min);
+    EXPECT_EQ(Waves().wave_view.x.max, home.max);
+    EXPECT_GT(scroll(), before) << "the page did not scroll under the wheel";
+    // Three seconds later the hint has gone, and the wheel does not bring it back.
+    io.DeltaTime = 1.0f;
+    for (int k = 0; k < 4; ++k)
+        Frame();
+    io.DeltaTime = 1.0f / 60.0f;
+    EXPECT_FALSE(Waves().wave_view.WheelHintShown());
+    io.MousePos = CentreOf("waves.wave_plot");
+    io.MouseWheel = 1.0f;
+    Frame();
+    io.MouseWheel = 0;
+    EXPECT_FALSE(Waves().wave_view.WheelHintShown());
 }
 
 TEST(PlotBounds, ClampViewRepairsDegenerateRanges) {

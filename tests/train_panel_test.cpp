@@ -4,7 +4,7 @@
 
 class TrainPanelTest : public HeadlessApp {};
 
-// The live run is the trainer's, bit for bit, however the worker interleaves the variants; the
+// The live run is the trainer's, bit for bit, however the workers interleave the variants; the
 // panel's readouts report it, and the verdict is built from it.
 TEST_F(TrainPanelTest, LiveRunEqualsTheTrainer) {
     auto& panel = Get<TrainPanel>("train");
@@ -57,8 +57,34 @@ TEST_F(TrainPanelTest, CancelStopsTheRunAndKeepsItsCurves) {
     EXPECT_FALSE(panel.own_run.Complete());
     EXPECT_GT(panel.own_run.variants[0].loss.size(), 0u);
     EXPECT_LT(panel.job.Progress(), 1.0);
-    EXPECT_EQ(panel.Readouts(state)["verdict"],
-              "No variant has finished training yet: the verdict comes once one has.");
+    // No variant finished: the verdict is the provisional one, of the curves so far.
+    EXPECT_EQ(panel.Readouts(state)["verdict"], TrainVerdict(panel.own_run).text);
+    EXPECT_NE(panel.Readouts(state)["verdict"].get<std::string>().find(
+                  "The verdict needs every variant to finish."),
+              std::string::npos);
+}
+
+// The Quick demo button trains the Quick demo's settings, on as many workers as the variants
+// and the cores allow (two variants: two workers on a machine of two cores or more).
+TEST_F(TrainPanelTest, QuickDemoStartsTheQuickDemo) {
+    auto& panel = Get<TrainPanel>("train");
+    app.view.presented_panel = "train";
+    app.recorder.enabled = true;
+    Frame();
+    Frame();
+    ASSERT_TRUE(app.recorder.rects.count("train.quick_demo"));
+    Click("train.quick_demo");
+    EXPECT_TRUE(panel.job.Running() || panel.job.Progress() > 0);
+    const TrainSettings quick = quick_demo_settings();
+    EXPECT_EQ(panel.edit.variants, quick.variants);
+    EXPECT_EQ(panel.edit.steps, quick.steps);
+    EXPECT_EQ(panel.edit.test_len, quick.test_len);
+    EXPECT_EQ(panel.edit.task.task, quick.task.task);
+    EXPECT_EQ(TrainJob::WorkersFor(2),
+              std::min(2u, std::max(1u, std::thread::hardware_concurrency())));
+    EXPECT_EQ(TrainJob::WorkersFor(6),
+              static_cast<int>(std::min(6u, std::max(1u, std::thread::hardware_concurrency()))));
+    panel.job.Stop();
 }
 
 // Bad settings are a message and start nothing.
@@ -154,4 +180,41 @@ TEST_F(TrainPanelTest, ALayerPastTheModelIsClampedAndSaid) {
     panel.edit.seed = 999999999;
     Frame();
     EXPECT_EQ(panel.edit.seed, 999999999u);
+}
+
+// On the projector (1024×768, text ×2, the panel presented): Start, the run list and every
+// variant's box are in view together, while idle and while a run goes; the pictures keep their
+// place and height when the run starts (Cancel and the progress bar take Start's room).
+TEST_F(TrainPanelTest, OnTheProjectorStartAndTheVariantsAreInViewTogether) {
+    auto& panel = Get<TrainPanel>("train");
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    panel.view = "curves";
+    Present("train", 4);
+    std::vector<std::string> names = {"train.run", "train.start", "train.quick_demo"};
+    for (const PositionalKind kind : positional_kinds())
+        names.push_back(std::string("train.variant_") + positional_kind_name(kind));
+    const auto in_view = [&](const std::string& name) {
+        const auto found = app.recorder.rects.find(name);
+        return found != app.recorder.rects.end() && found->second.visible >= 0.98f;
+    };
+    for (const std::string& name : names)
+        EXPECT_TRUE(in_view(name)) << name << " is not whole while idle";
+    ASSERT_TRUE(app.recorder.layout.count("train.loss_plot"));
+    const WidgetRect idle_plot = app.recorder.layout["train.loss_plot"].item;
+    panel.edit = Tiny();
+    panel.edit.steps = 20000;
+    ASSERT_TRUE(panel.StartTraining());
+    Present("train", 4);
+    ASSERT_TRUE(panel.job.Running());
+    for (const std::string& name : names) {
+        if (name == "train.quick_demo") continue; // Cancel and the bar stand in its place
+        EXPECT_TRUE(in_view(name)) << name << " is not whole while training";
+    }
+    ASSERT_TRUE(app.recorder.layout.count("train.loss_plot"));
+    const WidgetRect running_plot = app.recorder.layout["train.loss_plot"].item;
+    EXPECT_EQ(running_plot.y0, idle_plot.y0);
+    EXPECT_EQ(running_plot.y1 - running_plot.y0, idle_plot.y1 - idle_plot.y0);
+    panel.job.Stop();
 }

@@ -63,6 +63,16 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
         ->transform(WholeNumber(1, 16));
     train->add_option("--seed", o.seed, "Seed of the models and the data")->check(Seed());
     train->add_option("--out", o.out, "The run as JSON; - or omitted: stdout")->check(FileName());
+    CLI::Option* quick =
+        train
+            ->add_flag("--quick-demo", o.quick_demo,
+                       "The Train panel's Quick demo: reverse, none against sinusoidal, 150 steps, "
+                       "tested to 32 tokens (with --threads, --seed, --out and --plot only)")
+            ->disable_flag_override();
+    for (const char* setting :
+         {"--task", "--pe", "--causal", "--layers", "--d-model", "--heads", "--vocab", "--k",
+          "--train-len", "--min-train-len", "--test-len", "--steps", "--batch"})
+        quick->excludes(train->get_option(setting));
     train
         ->add_option("--plot", o.plot,
                      "Also a PNG of the Train panel showing the run (accuracy per test length, "
@@ -157,6 +167,11 @@ int RunTrain(const TrainOptions& o) {
         settings.steps = o.steps;
         settings.batch = o.batch;
         settings.seed = std::stoull(o.seed);
+        if (o.quick_demo) {
+            const std::uint64_t seed = settings.seed;
+            settings = quick_demo_settings();
+            settings.seed = seed;
+        }
         settings.eval_every = EvalEvery(settings.steps);
         validate_train_settings(settings);
         if (o.threads < 1 || o.threads > 16)

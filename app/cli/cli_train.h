@@ -19,6 +19,7 @@ struct TrainOptions {
     std::string seed = "1";
     std::string out;  ///< "" or "-": stdout
     std::string plot; ///< "": none; else a PNG of the Train panel showing the run (no display)
+    bool quick_demo = false; ///< the settings of quick_demo_settings() (no other setting given)
 };
 
 /// Adds `train` and its options to app.

@@ -22,7 +22,7 @@ constexpr const char* kResetPopup = "Reset all?";
 const std::vector<MouseRow>& MouseRows() {
     static const std::vector<MouseRow> rows = {
         {"hover", "a number's tooltip shows the formula that produced it"},
-        {"wheel over a plot", "zoom around the pointer"},
+        {"Ctrl + wheel over a plot", "zoom around the pointer (the wheel alone scrolls the page)"},
         {"drag in a plot", "pan"},
         {"double-click a plot", "back to the whole range"},
     };

@@ -111,7 +111,13 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     const bool inside = mouse.x >= plot_min_.x && mouse.x <= plot_max_.x &&
                         mouse.y >= plot_min_.y && mouse.y <= plot_max_.y;
     hovered_ = item_hovered && inside;
-    if (hovered_ && io.MouseWheel != 0.0f) {
+    // The plain wheel scrolls the page (ImGui scrolls the window under the mouse); Ctrl + wheel
+    // zooms (and ImGui leaves the window alone then).
+    if ((hovered_ || view.hovered) && io.MouseWheel != 0.0f && !io.KeyCtrl &&
+        view.wheel_hint_until < 0)
+        view.wheel_hint_until = ImGui::GetTime() + kWheelHintSeconds;
+    view.hovered = hovered_;
+    if (hovered_ && io.MouseWheel != 0.0f && io.KeyCtrl) {
         const double factor = std::pow(0.85, static_cast<double>(io.MouseWheel));
         if (!(config.x_flags & AxisFlags_NoZoom))
             ZoomRange(view.x, PixelToX(mouse.x), factor, x_log);
@@ -303,6 +309,17 @@ void Plot::End() {
     draw_list_->PopClipRect();
     const float font = ImGui::GetFontSize();
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    if (view_->WheelHintShown()) {
+        // One line over the data's top left corner, on the window's colour so that it reads
+        // over any line.
+        const char* hint = "Ctrl + wheel zooms; the wheel alone scrolls";
+        const ImVec2 at(plot_min_.x + font * 0.3f, plot_min_.y + font * 0.2f);
+        const ImVec2 size = ImGui::CalcTextSize(hint);
+        draw_list_->AddRectFilled(ImVec2(at.x - font * 0.2f, at.y - font * 0.1f),
+                                  ImVec2(at.x + size.x + font * 0.2f, at.y + size.y + font * 0.1f),
+                                  ImGui::GetColorU32(ImGuiCol_WindowBg), font * 0.2f);
+        draw_list_->AddText(at, text, hint);
+    }
     float legend_left = plot_max_.x + font;
     if (!(config_.flags & PlotFlags_NoLegend) && !legend_.empty()) {
         // Rows above the data, right-aligned: [swatch] label  [swatch] label … Entries that do

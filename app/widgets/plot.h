@@ -13,10 +13,11 @@
 // End(), so they must live until End(). A series' xs are ascending (the hover readout
 // bisects them); NaN or infinite points break a line instead of drawing to infinity. The helper
 // never copies or frees caller data; its own scratch buffers live in the Plot object.
-// Interaction: mouse wheel zooms around the cursor, left-drag pans, double-click resets the
-// view to its home range; hovering shows a crosshair and each line's value under the cursor.
-// Every zoom and pan is bounded (ClampView), whatever the input.
-// Images: Image() draws a texture (e.g. a GPU-computed heatmap) stretched over data bounds.
+// Interaction: Ctrl + mouse wheel zooms around the cursor (the plain wheel scrolls the page, as
+// maps and simulations on the web do; the first plain wheel over a plot says how to zoom),
+// left-drag pans, double-click resets the view to its home range; hovering shows a crosshair and
+// each line's value under the cursor. Every zoom and pan is bounded (ClampView), whatever the
+// input. Images: Image() draws a texture (e.g. a GPU-computed heatmap) stretched over data bounds.
 #pragma once
 
 #include <imgui.h>
@@ -59,6 +60,10 @@ struct PlotView {
     bool has_home = false;
     /// Rows the legend took last frame (it wraps when the plot is narrow); Begin keeps room.
     int legend_rows = 1;
+    /// The first plain wheel over the plot (which scrolls the page, and may carry the plot away
+    /// from under the mouse): "Ctrl + wheel zooms" shows until this ImGui time, once per view.
+    double wheel_hint_until = -1.0;
+    bool hovered = false; ///< the mouse was over the data last frame
 
     /// Sets the home range; the first call also shows it.
     void SetHome(Range new_x, Range new_y);
@@ -66,7 +71,12 @@ struct PlotView {
     void Refit(Range new_x, Range new_y);
     /// Shows the home range again (what a double-click does).
     void Reset() { x = home_x, y = home_y; }
+    /// Whether the wheel hint is on screen now.
+    bool WheelHintShown() const;
 };
+
+/// Seconds the wheel hint stays.
+constexpr double kWheelHintSeconds = 3.0;
 
 struct PlotConfig {
     const char* x_label = nullptr;

@@ -4,11 +4,17 @@
 
 #include "widgets/number_text.h"
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace pelab::plot {
+
+bool PlotView::WheelHintShown() const {
+    return wheel_hint_until >= 0 && ImGui::GetTime() < wheel_hint_until;
+}
 
 void PlotView::Refit(Range new_x, Range new_y) {
     has_home = false;

@@ -122,6 +122,15 @@ TransformerConfig ModelConfig(const TrainSettings& s, PositionalKind kind) {
     return config;
 }
 
+TrainSettings quick_demo_settings() {
+    TrainSettings settings;
+    settings.task.task = TrainTask::Reverse;
+    settings.variants = {PositionalKind::None, PositionalKind::Sinusoidal};
+    settings.steps = 150;
+    settings.test_len = 32;
+    return settings;
+}
+
 void validate_train_settings(const TrainSettings& s) {
     const auto in = [](const char* name, long long value, long long low, long long high) {
         if (value < low || value > high)

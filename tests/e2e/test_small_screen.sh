@@ -13,8 +13,8 @@ inside() { # inside NAME: the named rectangle lies within the 1024x768 window
     done
     /usr/bin/python3 - "$E2E_RECTS" "$1" <<'PY' || e2e_fail "$1 is not inside the 1024x768 screen: $(grep -A5 "\"$1\"" "$E2E_RECTS" | tr -d ' \n')"
 import json, sys
-x0, y0, x1, y1 = json.load(open(sys.argv[1]))[sys.argv[2]]
-sys.exit(0 if x0 >= -0.5 and y0 >= -0.5 and x1 <= 1024.5 and y1 <= 768.5 else 1)
+x0, y0, x1, y1, visible = json.load(open(sys.argv[1]))[sys.argv[2]]
+sys.exit(0 if x0 >= -0.5 and y0 >= -0.5 and x1 <= 1024.5 and y1 <= 768.5 and visible >= 0.98 else 1)
 PY
 }
 gone() { # gone NAME: the named window is no longer reported

@@ -215,6 +215,31 @@ void TrainPanel::Draw(FrameContext& frame) {
     if (frame.pictures_first) prose();
 }
 
+void TrainPanel::DrawVariantChoices(FrameContext& frame, FlowRow& row) {
+    for (const PositionalKind kind : positional_kinds()) {
+        const char* name = positional_kind_name(kind);
+        row.Item(CheckboxWidth(name));
+        bool on =
+            std::find(edit.variants.begin(), edit.variants.end(), kind) != edit.variants.end();
+        ImGui::PushStyleColor(ImGuiCol_CheckMark, frame.theme.Color(VariantRole(kind)));
+        if (ImGui::Checkbox(name, &on)) {
+            std::vector<PositionalKind> chosen;
+            for (const PositionalKind each : positional_kinds()) {
+                const bool keep = each == kind
+                                      ? on
+                                      : std::find(edit.variants.begin(), edit.variants.end(),
+                                                  each) != edit.variants.end();
+                if (keep) chosen.push_back(each);
+            }
+            edit.variants = chosen;
+        }
+        ImGui::PopStyleColor();
+        char record[40];
+        std::snprintf(record, sizeof record, "train.variant_%s", name);
+        frame.Record(record);
+    }
+}
+
 void TrainPanel::DrawControls(FrameContext& frame) {
     FlowRow row;
     // Which run is shown: a built-in one, or the panel's own.
@@ -239,36 +264,59 @@ void TrainPanel::DrawControls(FrameContext& frame) {
                    "one also fills in its settings, so Start trains it again here.");
     frame.Record("train.run");
 
+    // Start and Quick demo, or Cancel and the progress bar while a run goes: one slot of the
+    // same width either way, so nothing after it moves (and the pictures keep their height)
+    // when a run starts or ends.
     const bool running = job.Running();
+    const float spacing = FlowRow::Spacing();
+    // So that on a projector's strip the run list and this slot share the first row, and the
+    // six variants the second.
+    const float bar = FitWidth(12.0f);
+    const float note = ImGui::CalcTextSize("stopped at 100%").x;
+    const float slot =
+        std::max(ButtonWidth("Cancel") + spacing + bar,
+                 ButtonWidth("Start") + spacing + ButtonWidth("Quick demo") + spacing + note);
+    row.Item(slot);
+    ImGui::BeginGroup();
     if (running) {
-        row.Item(ButtonWidth("Cancel"));
         if (ImGui::Button("Cancel")) job.Cancel();
         frame.Record("train.start");
-        const float bar = FitWidth(14.0f);
-        row.Item(bar);
+        ImGui::SameLine();
         char overlay[96];
         // No estimate before the first step is measured (a 0 % run is not "0 s left").
         const double left = job.SecondsLeft();
         if (left < 0)
-            std::snprintf(overlay, sizeof overlay, "%.0f%%, timing the first step",
-                          100 * job.Progress());
+            std::snprintf(overlay, sizeof overlay, "%.0f%%, timing a step", 100 * job.Progress());
         else
-            std::snprintf(overlay, sizeof overlay, "%.0f%%, about %s left", 100 * job.Progress(),
+            std::snprintf(overlay, sizeof overlay, "%.0f%%, %s left", 100 * job.Progress(),
                           Seconds(left).c_str());
-        ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay);
+        ImGui::ProgressBar(static_cast<float>(job.Progress()),
+                           ImVec2(slot - ButtonWidth("Cancel") - spacing, 0), overlay);
     } else {
-        row.Item(ButtonWidth("Start"));
         if (ImGui::Button("Start")) StartTraining();
-        FormulaTooltip("Train the chosen variants here, one worker thread; the window stays "
-                       "responsive and Cancel stops it.");
+        FormulaTooltip("Train the chosen variants here, one worker thread per core; the window "
+                       "stays responsive and Cancel stops it.");
         frame.Record("train.start");
+        ImGui::SameLine();
+        if (ImGui::Button("Quick demo")) {
+            edit = quick_demo_settings();
+            StartTraining();
+        }
+        FormulaTooltip("A run a class can wait for (about 15 s on two cores): reverse 16 tokens "
+                       "with no encoding and with sinusoidal, 150 steps, tested up to 32 "
+                       "tokens. The same as `pelab train --quick-demo`.");
+        frame.Record("train.quick_demo");
         if (own_source == "live" && job.Cancelled()) {
-            row.Item(FitWidth(12.0f));
-            char note[96];
-            std::snprintf(note, sizeof note, "cancelled at %.0f%%", 100 * job.Progress());
-            ImGui::TextDisabled("%s", note);
+            ImGui::SameLine();
+            ImGui::TextDisabled("stopped at %.0f%%", 100 * job.Progress());
         }
     }
+    ImGui::EndGroup();
+    // The variants next: with Start, what a class is shown (on a projector's two-row strip, the
+    // rows in view); the rest of the settings follow.
+    ImGui::BeginDisabled(running);
+    DrawVariantChoices(frame, row);
+    ImGui::EndDisabled();
     ImGui::BeginDisabled(running);
     const float task_width = FitWidth(7.0f, "task");
     row.Item(LabelledWidth(task_width, "task"));
@@ -320,28 +368,6 @@ void TrainPanel::DrawControls(FrameContext& frame) {
     FormulaTooltip("The seed of the weights and the data (0 to 18446744073709551615): the same "
                    "seed gives the same curves.");
     frame.Record("train.seed");
-    for (const PositionalKind kind : positional_kinds()) {
-        const char* name = positional_kind_name(kind);
-        row.Item(CheckboxWidth(name));
-        bool on =
-            std::find(edit.variants.begin(), edit.variants.end(), kind) != edit.variants.end();
-        ImGui::PushStyleColor(ImGuiCol_CheckMark, frame.theme.Color(VariantRole(kind)));
-        if (ImGui::Checkbox(name, &on)) {
-            std::vector<PositionalKind> chosen;
-            for (const PositionalKind each : positional_kinds()) {
-                const bool keep = each == kind
-                                      ? on
-                                      : std::find(edit.variants.begin(), edit.variants.end(),
-                                                  each) != edit.variants.end();
-                if (keep) chosen.push_back(each);
-            }
-            edit.variants = chosen;
-        }
-        ImGui::PopStyleColor();
-        char record[40];
-        std::snprintf(record, sizeof record, "train.variant_%s", name);
-        frame.Record(record);
-    }
     ImGui::EndDisabled();
     if (edit.variants.empty())
         ErrorText(frame, "Pick at least one variant to train.");
@@ -464,11 +490,12 @@ std::string TrainPanel::OpenDocument(const nlohmann::json& doc, const std::strin
 
 std::vector<std::string> TrainPanel::WidgetNames() {
     std::vector<std::string> names = {
-        "train.run",           "train.task",        "train.causal",        "train.train_len",
-        "train.test_len",      "train.steps",       "train.seed",          "train.start",
-        "train.verdict",       "train.paper_notes", "train.tab_curves",    "train.tab_length",
-        "train.tab_attention", "train.loss_plot",   "train.accuracy_plot", "train.length_plot",
-        "train.layer",         "train.head",        "train.example",       "train.source"};
+        "train.run",         "train.quick_demo",    "train.task",        "train.causal",
+        "train.train_len",   "train.test_len",      "train.steps",       "train.seed",
+        "train.start",       "train.verdict",       "train.paper_notes", "train.tab_curves",
+        "train.tab_length",  "train.tab_attention", "train.loss_plot",   "train.accuracy_plot",
+        "train.length_plot", "train.layer",         "train.head",        "train.example",
+        "train.source"};
     for (const PositionalKind kind : positional_kinds()) {
         names.push_back(std::string("train.variant_") + positional_kind_name(kind));
         names.push_back(std::string("train.attention_") + positional_kind_name(kind));

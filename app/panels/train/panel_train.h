@@ -20,6 +20,8 @@
 
 namespace pelab {
 
+class FlowRow;
+
 /// The run the panel shows when no scene says otherwise.
 constexpr const char* kDefaultTrainRun = "reverse";
 
@@ -88,6 +90,8 @@ struct TrainPanel : Panel {
 
 private:
     void DrawControls(FrameContext& frame);
+    /// A checkbox per variant (ticked: edit trains it), in row.
+    void DrawVariantChoices(FrameContext& frame, FlowRow& row);
     /// Each draws its tab's picture in height pixels.
     void DrawCurves(FrameContext& frame, const TrainRun& run, float height);
     void DrawLength(FrameContext& frame, const TrainRun& run, float height);

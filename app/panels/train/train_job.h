@@ -1,7 +1,8 @@
-// train_job.h — a training run on one worker thread, for the Train panel: the variants train in
-// turn, one step each, so that every curve grows while the class watches; after each round the
-// worker publishes a snapshot (a TrainRun with the curves so far) that the frame copies when it
-// changed. Cancel stops it within one step; destroying the job cancels and joins. The result
+// train_job.h — a training run on worker threads, for the Train panel: one worker per core (at
+// most one per variant), the variants dealt round them, and each worker steps its variants in
+// turn, one step each, so that every curve grows while the class watches; after each step a
+// worker publishes the snapshot (a TrainRun with the curves so far) that the frame copies when
+// it changed. Cancel stops it within one step; destroying the job cancels and joins. The result
 // equals `pelab train`'s for the same settings (each variant has its own deterministic trainer).
 // The browser edition has no threads: there Start only prepares the run, and Advance, called by
 // the frame, takes steps until its time slice is spent (the same steps, so the same result).
@@ -14,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace pelab {
 
@@ -46,19 +48,27 @@ public:
     double Seconds() const;
     /// Seconds left at the pace so far; -1 (no estimate) before the first step is done.
     double SecondsLeft() const;
+    /// The worker threads a run of this many variants takes: one per core, at most one per
+    /// variant (at least one).
+    static int WorkersFor(std::size_t variants);
 
 private:
-    struct Work; ///< the run in progress: one trainer per variant and the result so far
-    /// One step of the next variant not done (the variants take turns), then the snapshot.
-    /// False once every variant is done or the job was cancelled (and then marks the job
-    /// stopped).
+    struct Work; ///< one worker's share of the run: a trainer per variant it trains
+    /// One step of the work's next variant not done (its variants take turns), then the
+    /// snapshot. False once its variants are done or the job was cancelled (the last work to
+    /// end marks the job stopped).
     bool StepNext(Work& work);
-    void RunOnWorker(const TrainSettings& settings); ///< the worker thread's whole run
-    std::thread thread_;
+    /// A worker thread's whole share of the run (indices into settings.variants).
+    void RunOnWorker(const TrainSettings& settings, std::vector<std::size_t> indices);
+    /// Under mutex_: the totals from each variant's progress, and a new snapshot version.
+    void Publish();
+    std::vector<std::thread> threads_;
     std::unique_ptr<Work> sliced_; ///< the run Advance steps, where there are no threads
     mutable std::mutex mutex_;
     TrainRun snapshot_;
+    std::vector<double> progress_of_, steps_of_; ///< each variant's, under mutex_
     long version_ = 0;
+    std::atomic<int> workers_left_{0};
     std::atomic<bool> cancel_{false}, running_{false}, finished_{false};
     std::atomic<double> progress_{0};
     std::chrono::steady_clock::time_point start_;

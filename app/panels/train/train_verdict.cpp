@@ -54,6 +54,47 @@ std::string Named(const Measured& m, bool longest) {
     return name + " (" + Accuracy(longest ? m.longest : m.trained) + ")";
 }
 
+// While no variant has finished: each one's accuracy at the trained length at the latest step
+// every variant has measured (they train in turn, so that step is nearly where all of them
+// are), best first. Claims "provisional_step" (that step) and "provisional_best".
+void ProvisionalVerdict(const TrainRun& run, Explanation* out) {
+    const std::size_t expected = run.settings.variants.size();
+    int step = -1;
+    std::size_t measuring = 0;
+    for (const VariantResult& v : run.variants) {
+        if (v.accuracy_steps.empty() || v.accuracy.size() != v.accuracy_steps.size()) continue;
+        step = measuring == 0 ? v.accuracy_steps.back() : std::min(step, v.accuracy_steps.back());
+        ++measuring;
+    }
+    if (measuring == 0 || measuring < expected) {
+        out->text = "No accuracy measured yet (the first is at step " +
+                    std::to_string(run.settings.eval_every) +
+                    "). The verdict needs every variant to finish.";
+        return;
+    }
+    std::vector<std::pair<double, std::string>> so_far;
+    for (const VariantResult& v : run.variants) {
+        const auto at = std::find(v.accuracy_steps.begin(), v.accuracy_steps.end(), step);
+        if (at == v.accuracy_steps.end()) continue;
+        const double accuracy = v.accuracy[static_cast<std::size_t>(at - v.accuracy_steps.begin())];
+        const std::string name = v.variant == PositionalKind::None
+                                     ? std::string("no encoding")
+                                     : std::string(positional_kind_name(v.variant));
+        so_far.emplace_back(accuracy, name + " " + Accuracy(accuracy));
+    }
+    std::stable_sort(so_far.begin(), so_far.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::string> items;
+    for (const auto& [accuracy, item] : so_far)
+        items.push_back(item);
+    out->Claims("provisional_step", step);
+    out->Claims("provisional_best", so_far.empty() ? 0.0 : so_far.front().first);
+    out->text = "So far, at step " + std::to_string(step) + " of " +
+                std::to_string(run.settings.steps) + " (accuracy at the trained length, " +
+                std::to_string(run.settings.train_len) + " tokens): " + Listed(items) +
+                ". The verdict needs every variant to finish.";
+}
+
 } // namespace
 
 Explanation TrainVerdict(const TrainRun& run) {
@@ -61,7 +102,7 @@ Explanation TrainVerdict(const TrainRun& run) {
     const std::vector<Measured> measured = Finished(run);
     out.Claims("finished", static_cast<double>(measured.size()));
     if (measured.empty()) {
-        out.text = "No variant has finished training yet: the verdict comes once one has.";
+        ProvisionalVerdict(run, &out);
         return out;
     }
     const int train_len = run.settings.train_len;

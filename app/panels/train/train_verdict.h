@@ -15,6 +15,10 @@ constexpr double kLearnedAccuracy = 0.9;
 /// Variants whose accuracies at the trained length span at most this tie.
 constexpr double kTieSpread = 0.05;
 
+/// While no variant has finished, a provisional verdict: each variant's accuracy at the trained
+/// length at the latest step all of them have measured, best first ("So far, at step 100 of
+/// 300 …"), with claims "provisional_step" and "provisional_best"; before every variant has a
+/// measurement, when the first comes.
 /// Claims: "finished" (variants done), "learned_count" (done variants at least
 /// kLearnedAccuracy at train_len), "best_trained" (the best accuracy there), "tie" (1 when at
 /// least two are done, at least one learned the task and they span at most kTieSpread), "none_gap"

@@ -68,6 +68,11 @@ constexpr int kTrainMaxLayers = 4, kTrainMaxHeads = 4;
 constexpr int kTrainMinDModel = 16, kTrainMaxDModel = 128;
 constexpr int kTrainMaxTrainLen = 256, kTrainMaxTestLen = 1024;
 constexpr int kTrainMaxBatch = 1024, kTrainMaxSteps = 1000000;
+/// The Train panel's Quick demo and `pelab train --quick-demo`: a run a class can wait for that
+/// still shows why positions matter. reverse at 16 tokens, no encoding against sinusoidal, 150
+/// steps of 64 sequences (2 × 150 × 64 × 16 = 307 200 tokens trained), tested up to 32 tokens;
+/// the rest as TrainSettings' defaults (seed 1). docs/performance.md times it.
+TrainSettings quick_demo_settings();
 /// Throws InvalidArgument naming the first setting out of range (or a variant named twice).
 void validate_train_settings(const TrainSettings& settings);
 /// The model a variant trains: the settings' shape, max_len = test_len, T5 with 32 buckets and
