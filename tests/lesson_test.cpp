@@ -323,6 +323,83 @@ TEST_F(Lessons, NotesDoNotCoverTheKeyboardHelp) {
     EXPECT_TRUE(notes_shown()) << "the notes come back";
 }
 
+// The outline has a colour of its own: far from every data role's colour in each theme, and no
+// panel draws with it (each presented alone, nothing outlined); a lesson step's outline does.
+TEST_F(Lessons, TheOutlineHasAColourNoDataMarkUses) {
+    const auto rgb = [](ImU32 c) { return c & 0x00FFFFFFu; };
+    for (const ThemeId theme : kThemes) {
+        const Theme& colours = GetTheme(theme);
+        const ImVec4 outline = colours.ColorVec(Role::Outline);
+        for (int role = 0; role < static_cast<int>(Role::Outline); ++role) {
+            const ImVec4 other = colours.ColorVec(static_cast<Role>(role));
+            const double distance = std::sqrt(std::pow(outline.x - other.x, 2) +
+                                              std::pow(outline.y - other.y, 2) +
+                                              std::pow(outline.z - other.z, 2));
+            EXPECT_GT(distance, 0.3) << colours.name << ": role " << role;
+        }
+        app.view.theme = theme;
+        for (const PanelEntry& entry : app.panels.Entries()) {
+            app.view.presented_panel = entry.id;
+            Frame();
+            Frame();
+            const ImDrawData* data = ImGui::GetDrawData();
+            for (int l = 0; l < data->CmdListsCount; ++l)
+                for (const ImDrawVert& vertex : data->CmdLists[l]->VtxBuffer)
+                    ASSERT_NE(rgb(vertex.col), rgb(colours.Color(Role::Outline)))
+                        << entry.id << " draws in the outline's colour (" << colours.name << ")";
+        }
+    }
+    Lesson lesson;
+    ASSERT_EQ(
+        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
+                   app.scene, app.panels, &lesson),
+        "");
+    StartLesson(app, lesson);
+    Settle();
+    bool outlined = false;
+    const ImDrawData* data = ImGui::GetDrawData();
+    for (int l = 0; l < data->CmdListsCount; ++l)
+        for (const ImDrawVert& vertex : data->CmdLists[l]->VtxBuffer)
+            outlined = outlined || rgb(vertex.col) == rgb(GetTheme(app.view.theme).Color(Role::Outline));
+    EXPECT_TRUE(outlined);
+}
+
+// The outlines are drawn over the panels and under the menus: with the slides off (F5) and the
+// View menu open, the menu's window is drawn after the outlines' window.
+TEST_F(Lessons, TheOutlineStaysUnderTheMenus) {
+    Lesson lesson;
+    ASSERT_EQ(
+        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
+                   app.scene, app.panels, &lesson),
+        "");
+    StartLesson(app, lesson);
+    Settle();
+    Press(keys::kF5);
+    Settle();
+    ASSERT_FALSE(app.Slides());
+    ASSERT_TRUE(app.recorder.rects.count("menu.view"));
+    Click("menu.view");
+    Frame();
+    const ImGuiWindow* outlines = ImGui::FindWindowByName("##outlines");
+    ASSERT_NE(outlines, nullptr);
+    ASSERT_TRUE(outlines->Active);
+    const ImGuiWindow* menu = nullptr;
+    for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows)
+        if (window->Active && (window->Flags & ImGuiWindowFlags_Popup)) menu = window;
+    ASSERT_NE(menu, nullptr) << "the View menu did not open";
+    const ImDrawData* data = ImGui::GetDrawData();
+    int outline_at = -1, menu_at = -1, panel_at = -1;
+    for (int l = 0; l < data->CmdListsCount; ++l) {
+        if (data->CmdLists[l] == outlines->DrawList) outline_at = l;
+        if (data->CmdLists[l] == menu->DrawList) menu_at = l;
+        if (data->CmdLists[l] == WindowOf("waves")->DrawList) panel_at = l;
+    }
+    ASSERT_GE(outline_at, 0);
+    ASSERT_GE(panel_at, 0);
+    EXPECT_GT(outline_at, panel_at) << "the outlines are drawn under the panel";
+    EXPECT_GT(menu_at, outline_at) << "the outlines are drawn over the menu";
+}
+
 // The handout page (io/handout_html.h): a lesson's text reaches the HTML escaped, the starred
 // words emphasised, and each step beside its picture.
 TEST(HandoutHtml, EscapesTextAndEmphasisesStarredWords) {

@@ -337,10 +337,23 @@ float DrawLessonNotes(App& app) {
 }
 
 void DrawWidgetOutlines(App& app, const std::vector<std::string>& names, float top) {
-    const ImU32 colour = GetTheme(app.view.theme).Color(Role::Highlight);
+    const ImU32 colour = GetTheme(app.view.theme).Color(Role::Outline);
     const float pad = ImGui::GetFontSize() * 0.25f;
+    // In a window of their own over the panels, placed just above the frontmost panel: the
+    // menus, popups and the windows floating over the panels (help, glossary) stay on top of
+    // the outlines, which never cross them.
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->Pos);
+    ImGui::SetNextWindowSize(viewport->Size);
+    ImGui::Begin("##outlines", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     ImGuiWindowFlags_NoNav);
+    ImGuiWindow* overlay = ImGui::GetCurrentWindow();
     // A still outline (a pulse would keep the window redrawing, and the laptop's fan running).
-    ImDrawList* draw = ImGui::GetForegroundDrawList();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->PushClipRectFullScreen();
     for (const std::string& name : names) {
         const auto found = app.recorder.rects.find(name);
         if (found == app.recorder.rects.end()) continue;
@@ -354,6 +367,30 @@ void DrawWidgetOutlines(App& app, const std::vector<std::string>& names, float t
                       0, std::max(2.0f, ImGui::GetFontSize() * 0.18f));
         if (clip != app.recorder.clips.end()) draw->PopClipRect();
     }
+    draw->PopClipRect();
+    ImGui::End();
+    // Just in front of the frontmost panel window (the rest of the windows stay in front).
+    ImGuiWindow* frontmost_panel = nullptr;
+    for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows)
+        if (window->Active && window->ParentWindow == nullptr)
+            for (const PanelEntry& entry : app.panels.Entries())
+                if (window->Name == entry.window_name) frontmost_panel = window;
+    ImGuiWindow* next = nullptr;
+    bool after = frontmost_panel == nullptr;
+    for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+        if (window == frontmost_panel) {
+            after = true;
+            continue;
+        }
+        if (after && window != overlay && window->Active && window->ParentWindow == nullptr) {
+            next = window;
+            break;
+        }
+    }
+    if (next != nullptr)
+        ImGui::BringWindowToDisplayBehind(overlay, next);
+    else
+        ImGui::BringWindowToDisplayFront(overlay);
 }
 
 void DrawBlankScreen() {

@@ -34,6 +34,10 @@ enum class Role {
     MapNegative, ///< diverging colour map at −1
     MapMiddle,   ///< … at 0
     MapPositive, ///< … at +1
+    /// A lesson step's or a quiz answer's outline around a widget: a colour no data mark uses in
+    /// any theme (lime in the dark theme, violet in the light and high-contrast ones), so it never
+    /// reads as data.
+    Outline,
     Count
 };
 
