@@ -312,6 +312,25 @@ TEST_F(Classroom, EveryKeyOfTheTableDoesWhatTheHelpSays) {
              EXPECT_NE(app.view.slide_mode, before) << "slides / the whole app";
              end_lesson();
          }},
+        {C::EndLesson,
+         [&](const KeyPress& key) {
+             start_lesson(2);
+             ASSERT_TRUE(app.Slides());
+             const nlohmann::json shown = app.scene.Document();
+             press(key);
+             EXPECT_FALSE(app.lesson.Active()) << "ends the lesson";
+             EXPECT_FALSE(app.Slides());
+             EXPECT_EQ(app.state.pos_a, shown["pos_a"].get<double>()) << "the step's scene kept";
+             // Esc in a lesson: the notes first, then the slides.
+             start_lesson(2);
+             app.lesson.show_notes = true;
+             press(KeyPress{keys::kEscape, false, false});
+             EXPECT_FALSE(app.lesson.show_notes) << "Esc closes the notes first";
+             EXPECT_TRUE(app.Slides()) << "and only the notes";
+             press(KeyPress{keys::kEscape, false, false});
+             EXPECT_FALSE(app.Slides()) << "then Esc leaves the slides";
+             end_lesson();
+         }},
         {C::QuizPredict,
          [&](const KeyPress& key) {
              focus_quiz(QuizPanel::Mode::Questions);

@@ -332,9 +332,9 @@ TEST_F(Lessons, TheOutlineHasAColourNoDataMarkUses) {
         const ImVec4 outline = colours.ColorVec(Role::Outline);
         for (int role = 0; role < static_cast<int>(Role::Outline); ++role) {
             const ImVec4 other = colours.ColorVec(static_cast<Role>(role));
-            const double distance = std::sqrt(std::pow(outline.x - other.x, 2) +
-                                              std::pow(outline.y - other.y, 2) +
-                                              std::pow(outline.z - other.z, 2));
+            const double distance =
+                std::sqrt(std::pow(outline.x - other.x, 2) + std::pow(outline.y - other.y, 2) +
+                          std::pow(outline.z - other.z, 2));
             EXPECT_GT(distance, 0.3) << colours.name << ": role " << role;
         }
         app.view.theme = theme;
@@ -360,7 +360,8 @@ TEST_F(Lessons, TheOutlineHasAColourNoDataMarkUses) {
     const ImDrawData* data = ImGui::GetDrawData();
     for (int l = 0; l < data->CmdListsCount; ++l)
         for (const ImDrawVert& vertex : data->CmdLists[l]->VtxBuffer)
-            outlined = outlined || rgb(vertex.col) == rgb(GetTheme(app.view.theme).Color(Role::Outline));
+            outlined =
+                outlined || rgb(vertex.col) == rgb(GetTheme(app.view.theme).Color(Role::Outline));
     EXPECT_TRUE(outlined);
 }
 

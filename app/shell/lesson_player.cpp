@@ -79,6 +79,18 @@ void GoToStep(App& app, int k) {
     AdvanceGlide(app, 0.0);
 }
 
+void EndLesson(App& app) {
+    LessonPlayer& player = app.lesson;
+    player.lesson = Lesson{};
+    player.step = -1;
+    player.blank = false;
+    player.show_notes = false;
+    player.all_controls = false;
+    player.lock_note.clear();
+    app.view.slide_mode = false;
+    app.pending.arrange = true;
+}
+
 void RefitStep(LessonPlayer& player) {
     player.fit_scale = 1.0f;
     player.fit_done = false;

@@ -64,6 +64,9 @@ void StartLesson(App& app, Lesson lesson);
 /// in order, so that going back restores exactly what that step showed; pos A, pos B and the
 /// base glide there from where they were.
 void GoToStep(App& app, int k);
+/// Ends the lesson: no lesson bar, no slides, the menus back; the scene the step showed stays
+/// (what the class was looking at), and the panels are arranged again.
+void EndLesson(App& app);
 /// Starts the search for the step's scale again at full size (a new step, a new window size).
 void RefitStep(LessonPlayer& player);
 /// Once a frame in slides, after the panels: while a highlighted widget is less than

@@ -1,5 +1,7 @@
 #include "shell/main_menu.h"
 
+#include "shell/lesson_player.h"
+
 #include "shell/file_menu.h"
 #include "shell/keyboard_help.h"
 #include "shell/shortcut_dispatch.h"
@@ -79,6 +81,10 @@ void DrawMainMenu(App& app) {
             }
             ImGui::EndMenu();
         }
+        if (ImGui::MenuItem("End lesson", KeysFor(Command::EndLesson).c_str(), false,
+                            app.lesson.Active()))
+            EndLesson(app);
+        app.recorder.RecordLastItem("view.end_lesson");
         ImGui::Separator();
         const bool theme_menu = ImGui::BeginMenu("Theme");
         app.recorder.RecordLastItem("menu.theme");

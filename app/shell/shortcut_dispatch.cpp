@@ -2,6 +2,7 @@
 
 #include "shell/file_menu.h"
 #include "shell/keyboard_help.h"
+#include "shell/lesson_player.h"
 #include "widgets/shortcuts.h"
 #include "widgets/theme.h"
 
@@ -26,6 +27,11 @@ bool EscapeClosesSomething(App& app) {
             *shown = false;
             return true;
         }
+    }
+    // The speaker notes cover the top of the picture: they go before the slides do.
+    if (app.lesson.Active() && app.lesson.show_notes && !app.lesson.blank) {
+        app.lesson.show_notes = false;
+        return true;
     }
     if (app.Slides()) {
         view.slide_mode = false;
@@ -86,6 +92,10 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
         }
         if (Is(press, C::Reset)) {
             RequestReset(app);
+            continue;
+        }
+        if (Is(press, C::EndLesson) && app.lesson.Active()) {
+            EndLesson(app);
             continue;
         }
         if (lesson.Active()) {

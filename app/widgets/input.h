@@ -14,7 +14,8 @@ struct KeyPress {
 };
 namespace keys {
 constexpr int kSpace = 32, kMinus = 45, kSlash = 47, kDigit1 = 49, kDigit9 = 57, kEqual = 61,
-              kB = 66, kH = 72, kN = 78, kO = 79, kP = 80, kQ = 81, kR = 82, kS = 83, kT = 84;
+              kB = 66, kE = 69, kH = 72, kN = 78, kO = 79, kP = 80, kQ = 81, kR = 82, kS = 83,
+              kT = 84;
 constexpr int kPageUp = 266, kPageDown = 267, kHome = 268;
 constexpr int kEscape = 256, kEnter = 257, kRight = 262, kLeft = 263, kDown = 264, kUp = 265,
               kF1 = 290, kF5 = 294, kF11 = 300;

@@ -41,6 +41,7 @@ enum class Command {
     Blank,
     Notes,
     Slides,
+    EndLesson,
     QuizPredict,
     QuizReveal,
     QuizFlip,
