@@ -74,3 +74,26 @@ TEST_F(Themes, AccentTextReadsOnThePanel) {
 
 } // namespace
 } // namespace pelab
+
+namespace pelab {
+namespace {
+
+// The Train panel's progress bar: its text is read over the fill (the header colour over the
+// frame) and over the empty part (the frame), in every theme, at WCAG's 4.5:1 for text.
+TEST_F(Themes, TheProgressBarsTextReadsOnItsFill) {
+    for (const ThemeId id : kThemes) {
+        ApplyThemeStyle(id, 1.0f);
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const ImVec4 window = Over(style.Colors[ImGuiCol_WindowBg], ImVec4(0, 0, 0, 1));
+        const ImVec4 frame = Over(style.Colors[ImGuiCol_FrameBg], window);
+        const ImVec4 fill = Over(style.Colors[ImGuiCol_Header], frame);
+        const ImVec4 text = style.Colors[ImGuiCol_Text];
+        EXPECT_GE(ContrastRatio(text, fill), 4.5) << GetTheme(id).name << " on the fill";
+        EXPECT_GE(ContrastRatio(text, frame), 4.5) << GetTheme(id).name << " on the empty part";
+        // …and the fill stands apart from the empty part.
+        EXPECT_GE(ContrastRatio(fill, frame), 1.25) << GetTheme(id).name << " fill against empty";
+    }
+}
+
+} // namespace
+} // namespace pelab

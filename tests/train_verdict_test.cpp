@@ -196,7 +196,9 @@ TEST(TrainVerdict, BuiltInRunsSayTheDocumentedFindings) {
     const Explanation notes = TrainPaperNotes(shift);
     EXPECT_EQ(notes.Value("haviv"), 0); // causal NoPE did not learn the shift in 300 steps
     EXPECT_TRUE(std::isnan(notes.Value("press"))); // ALiBi did not learn it: not judged
-    EXPECT_TRUE(Contains(notes.text, "ALiBi did not learn the task"));
+    EXPECT_TRUE(Contains(
+        notes.text,
+        "at the trained length, under the 0.900 counted as learned, so this run cannot test"));
     const Explanation majority = TrainVerdict(BuiltIn("majority"));
     EXPECT_EQ(majority.Value("tie"), 1);
 }

@@ -240,6 +240,10 @@ void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::s
         any = true;
     }
     if (!any) return;
+    // With room for the outline drawn around them (its pad and its line), so that the outline
+    // is whole too, not only the widgets.
+    const float margin = ImGui::GetFontSize() * kOutlineMarginEms;
+    top -= margin, bottom += margin;
     const float view_top = window->InnerRect.Min.y, view_bottom = window->InnerRect.Max.y;
     float scroll = window->Scroll.y;
     if (bottom - top > view_bottom - view_top || top < view_top)

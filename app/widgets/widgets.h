@@ -60,6 +60,9 @@ bool BeginControls(FrameContext& frame);
 /// children) are in view: all of them when they fit, else the top of the first. Called at the
 /// end of each scrolling part: the control strip, the body, the panel's window, and a panel's
 /// own scrolling child (compare's words beside its plot).
+/// How far an outline reaches out of the widget it surrounds, in text heights: its pad (0.25)
+/// and its line (0.18). KeepOutlinedInView keeps that much room around the widgets.
+constexpr float kOutlineMarginEms = 0.45f;
 void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
                         const std::string& panel_id);
 /// The same for the current window, from a panel's Draw: a no-op unless outlines just changed.

@@ -188,10 +188,14 @@ void TrainPanel::Draw(FrameContext& frame) {
                    style.ItemSpacing.y) +
         style.ItemSpacing.y * 2;
     const float tabs_height = ImGui::GetFrameHeightWithSpacing() + style.ItemSpacing.y;
-    // A slide about the verdict leaves room for it under the picture.
-    const float below = frame.pictures_first && !frame.SlideOutlines("train.verdict")
-                            ? ImGui::GetTextLineHeightWithSpacing()
-                            : prose_height;
+    // On a short window the picture leaves room under it for the source line and three lines of
+    // the verdict, the same room idle and while a run goes (its provisional verdict is what the
+    // class reads meanwhile), so the picture keeps its height; a longer verdict scrolls, except
+    // on a slide about it, which makes room for all of it.
+    const float below = !frame.pictures_first ? prose_height
+                        : frame.SlideOutlines("train.verdict")
+                            ? prose_height
+                            : ImGui::GetTextLineHeightWithSpacing() * 4.0f;
     const float picture_height =
         std::max(font * 10.0f, ImGui::GetContentRegionAvail().y - below - tabs_height);
     if (!frame.pictures_first) prose();
@@ -290,8 +294,12 @@ void TrainPanel::DrawControls(FrameContext& frame) {
         else
             std::snprintf(overlay, sizeof overlay, "%.0f%%, %s left", 100 * job.Progress(),
                           Seconds(left).c_str());
+        // The fill in the theme's header colour, which the text reads on in every theme (the
+        // plot colour, yellow in the dark theme, left white text unreadable).
+        ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::GetStyleColorVec4(ImGuiCol_Header));
         ImGui::ProgressBar(static_cast<float>(job.Progress()),
                            ImVec2(slot - ButtonWidth("Cancel") - spacing, 0), overlay);
+        ImGui::PopStyleColor();
     } else {
         if (ImGui::Button("Start")) StartTraining();
         FormulaTooltip("Train the chosen variants here, one worker thread per core; the window "

@@ -204,10 +204,12 @@ Explanation TrainPaperNotes(const TrainRun& run) {
     }
     if (const Measured* alibi = Find(measured, PositionalKind::Alibi); alibi != nullptr && longer) {
         if (alibi->trained < kLearnedAccuracy) {
-            sentences.push_back("ALiBi did not learn the task at the trained length (" +
-                                Accuracy(alibi->trained) +
-                                "), so this run cannot test how it extrapolates (Press et al., "
-                                "2022).");
+            // Said as a threshold, not as a failure: 0.882 in a run where every variant ties
+            // read as a contradiction of the tie.
+            sentences.push_back("ALiBi reached " + Accuracy(alibi->trained) +
+                                " at the trained length, under the " + Accuracy(kLearnedAccuracy) +
+                                " counted as learned, so this run cannot test how it "
+                                "extrapolates (Press et al., 2022).");
         } else {
             const bool kept = alibi->longest >= kLearnedAccuracy;
             out.Claims("press", kept ? 1 : 0);
