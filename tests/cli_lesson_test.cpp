@@ -334,6 +334,9 @@ TEST_F(Cli, LessonCheckWarnsOfNumbersAndHighlightsTheSlideDoesNotShow) {
          "highlight": ["waves.readouts"]},
         {"caption": "The circle and the matrix of one turn.", "present": "rotation",
          "highlight": ["rotation.circle", "rotation.matrix"]},
+        {"caption": "The summary face of a pair past the end.", "present": "clocks",
+         "scene": {"d_model": 128},
+         "highlight": ["clocks.summary_pair_999", "clocks.grid"]},
         {"caption": "Everything at once.", "present": "candidates",
          "highlight": ["candidates.table", "candidates.values", "candidates.drowning",
                        "candidates.grid"]}]})";
@@ -344,9 +347,26 @@ TEST_F(Cli, LessonCheckWarnsOfNumbersAndHighlightsTheSlideDoesNotShow) {
     EXPECT_NE(r.out.find("warning: step 2: the caption quotes 8.4,"), std::string::npos) << r.out;
     // A teacher's own pair of highlights: drawn smaller, both whole; no warning.
     EXPECT_EQ(r.out.find("step 3:"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("warning: step 4: at 1024x768 text x2, "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("warning: step 4: clocks.summary_pair_999 is not drawn at this step's "
+                         "settings, so it outlines nothing"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("clocks.grid"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("warning: step 5: at 1024x768 text x2, "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("% in view (drawn at 0.6 of the text size"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("4 steps, no problems, 3 warnings\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("5 steps, no problems, 4 warnings\n"), std::string::npos) << r.out;
+}
+
+// A misspelt field of a step gets the closest names, as a misspelt widget does.
+TEST_F(Cli, AMisspeltStepFieldGetsDidYouMean) {
+    const fs::path lesson = dir / "typo.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "t", "steps": [
+        {"caption": "one", "present": "waves", "higlight": ["waves.spectrum"]}]})";
+    const Result r = Run({"lesson", "check", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.out.find("unknown field \"higlight\" (did you mean \"highlight\"?"),
+              std::string::npos)
+        << r.out;
 }
 
 // One step with many mistakes: every one is listed, not only the first.

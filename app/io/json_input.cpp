@@ -1,6 +1,7 @@
 #include "io/json_input.h"
 
 #include "io/png_scene.h"
+#include "io/suggest.h"
 
 #include <cerrno>
 #include <cmath>
@@ -393,9 +394,14 @@ std::string FieldReader::OnlyFields(std::initializer_list<const char*> known,
             list += (k == 0 ? "" : k + 1 == known.size() ? " and " : ", ") + std::string(name);
             ++k;
         }
-        if (!found)
-            return "unknown field " + Excerpt(json(field.key())) + " (" + what + " has " + list +
-                   ")";
+        if (!found) {
+            // The closest names first, as for a misspelt widget or scene field.
+            const std::string closest =
+                ClosestNames(field.key(), std::vector<std::string>(known.begin(), known.end()));
+            return "unknown field " + Excerpt(json(field.key())) + " (" +
+                   (closest.empty() ? std::string() : "did you mean " + closest + "? ") + what +
+                   " has " + list + ")";
+        }
     }
     return {};
 }

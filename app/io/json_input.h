@@ -80,7 +80,8 @@ public:
 
     bool Has(const char* key) const { return object_.is_object() && object_.contains(key); }
     /// "" when the object is a JSON object whose fields are all in known, else "must be an
-    /// object (what)" or "unknown field \"x\" (what has a, b and c)".
+    /// object (what)" or "unknown field \"x\" (did you mean \"y\"? what has a, b and c)" (the
+    /// closest names only when one is close).
     std::string OnlyFields(std::initializer_list<const char*> known, const char* what) const;
     /// Text of min_bytes to max_bytes bytes; absent is "" (and *out untouched) unless required.
     std::string Text(const char* key, bool required, std::size_t min_bytes, std::size_t max_bytes,

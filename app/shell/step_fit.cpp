@@ -244,7 +244,19 @@ std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson) {
     for (int k = 0; k < app.lesson.StepCount(); ++k) {
         const std::string step = "step " + std::to_string(k + 1) + ": ";
         const StepFit fit = MeasureStepFit(app, k, kProjectorRoom);
-        if (const std::string problem = StepFitProblem(fit); !problem.empty()) {
+        // A name the panel declares but does not draw at this step's settings (a numbered one
+        // past the end: clocks.summary_pair_999 at d_model 128) outlines nothing.
+        StepFit drawn = fit;
+        drawn.highlights.clear();
+        for (const HighlightFit& highlight : fit.highlights) {
+            if (highlight.drawn)
+                drawn.highlights.push_back(highlight);
+            else
+                warnings.push_back(step + highlight.name +
+                                   " is not drawn at this step's settings, so it outlines "
+                                   "nothing (a number past the end of what the panel shows?)");
+        }
+        if (const std::string problem = StepFitProblem(drawn); !problem.empty()) {
             std::ostringstream scale;
             scale << fit.scale;
             warnings.push_back(step + "at " + kProjectorRoom.name + ", " + problem + " (drawn at " +
