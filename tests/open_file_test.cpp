@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -82,4 +83,25 @@ TEST_F(OpenFileTest, OpenLessonRefusesOtherKinds) {
     const std::string error = OpenFile(app, scene, true);
     EXPECT_NE(error.find("is not a lesson"), std::string::npos) << error;
     EXPECT_EQ(app.scene.Document(), before);
+}
+
+// File → Open lesson… starts in the lessons PE Lab ships: beside an installed program
+// (<prefix>/bin/pelab → <prefix>/share/pelab/lessons) and in the source tree of a built one
+// (build/bin/pelab → assets/lessons); nowhere when neither exists.
+TEST(ShippedLessons, FoundBesideTheInstalledOrTheBuiltProgram) {
+    namespace fs = std::filesystem;
+    const fs::path root = fs::path(::testing::TempDir()) / "pelab_shipped_lessons";
+    fs::remove_all(root);
+    fs::create_directories(root / "usr/bin");
+    fs::create_directories(root / "usr/share/pelab/lessons");
+    EXPECT_EQ(pelab::ShippedLessonsFolder((root / "usr/bin/pelab").string()),
+              fs::canonical(root / "usr/share/pelab/lessons").string());
+    fs::create_directories(root / "src/build/bin");
+    fs::create_directories(root / "src/assets/lessons");
+    EXPECT_EQ(pelab::ShippedLessonsFolder((root / "src/build/bin/pelab").string()),
+              fs::canonical(root / "src/assets/lessons").string());
+    fs::create_directories(root / "elsewhere/bin");
+    EXPECT_EQ(pelab::ShippedLessonsFolder((root / "elsewhere/bin/pelab").string()), "");
+    EXPECT_EQ(pelab::ShippedLessonsFolder(""), "");
+    fs::remove_all(root);
 }

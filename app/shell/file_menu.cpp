@@ -240,6 +240,9 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
     case FileTask::OpenLesson:
         request.title = "Open lesson";
         request.extensions = {".json"};
+        // In the lessons PE Lab ships (File → Open… starts where the last file was).
+        if (std::string shipped = ShippedLessonsFolder(RunningExecutable()); !shipped.empty())
+            request.folder = shipped;
         break;
     case FileTask::SaveScene:
         request.title = "Save scene as";
@@ -434,6 +437,29 @@ void DrawFileWindows(App& app) {
         app.recorder.RecordLastItem("notice.ok");
         ImGui::EndPopup();
     }
+}
+
+std::string ShippedLessonsFolder(const std::string& executable) {
+    if (executable.empty()) return {};
+    const fs::path bin = fs::path(executable).parent_path();
+    // Installed (cmake --install): <prefix>/bin/pelab and <prefix>/share/pelab/lessons; built
+    // in the source tree: <source>/build/bin/pelab and <source>/assets/lessons.
+    for (const fs::path& folder : {bin / ".." / "share" / "pelab" / "lessons",
+                                   bin / ".." / ".." / "assets" / "lessons"}) {
+        std::error_code error;
+        if (fs::is_directory(folder, error)) return fs::weakly_canonical(folder, error).string();
+    }
+    return {};
+}
+
+std::string RunningExecutable() {
+#ifdef __EMSCRIPTEN__
+    return {};
+#else
+    std::error_code error;
+    const fs::path self = fs::read_symlink("/proc/self/exe", error);
+    return error ? std::string() : self.string();
+#endif
 }
 
 } // namespace pelab

@@ -30,6 +30,13 @@ std::string ExportTableCsv(App& app, const std::string& panel_id, const std::str
 /// kMaxRecentFiles.
 void AddRecentFile(ViewSettings& view, const std::string& path);
 
+/// Where the lessons shipped with PE Lab are, from the path of the running program: beside an
+/// installed one (<prefix>/share/pelab/lessons) or in the source tree of a built one
+/// (<source>/assets/lessons); "" when neither is a folder. File → Open lesson… starts there.
+std::string ShippedLessonsFolder(const std::string& executable);
+/// The running program's path (Linux: /proc/self/exe); "" where there is none (the browser).
+std::string RunningExecutable();
+
 /// The panel the export items act on: the presented one, else the last one clicked or typed in,
 /// else the first open one; "" when none is open.
 std::string ExportPanel(const App& app);
