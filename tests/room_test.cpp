@@ -169,6 +169,30 @@ TEST_F(RoomTest, PresentedPanelsKeepTheirDefiningElementInView) {
     }
 }
 
+// The first run's Start map on the projector has no menus: a line in a corner says Esc brings
+// them, until Esc has been used; it is not part of any panel's layout.
+TEST_F(RoomTest, APanelWithoutMenusSaysHowToReachThem) {
+    Enter(kProjector, ThemeId::Dark);
+    app.view.presented_panel = "start";
+    Settle();
+    ASSERT_TRUE(app.recorder.rects.count("hint.menus")) << "no hint without the menus";
+    const WidgetRect hint = app.recorder.rects["hint.menus"];
+    EXPECT_LE(hint.x1, kProjector.width);
+    EXPECT_LE(hint.y1, kProjector.height);
+    Press(keys::kEscape);
+    Settle();
+    EXPECT_EQ(app.view.presented_panel, "");
+    EXPECT_FALSE(app.recorder.rects.count("hint.menus")) << "the menus are back";
+    app.view.presented_panel = "start";
+    Settle();
+    EXPECT_FALSE(app.recorder.rects.count("hint.menus")) << "said once";
+    // A large screen keeps its menus: no hint there.
+    app.menus_hint_done = false;
+    Enter({"1920x1080 text x1", 1920, 1080, 1.0f}, ThemeId::Dark);
+    Settle();
+    EXPECT_FALSE(app.recorder.rects.count("hint.menus"));
+}
+
 // No scrollbar inside a scrolling region: a panel's window, its control strip, its body and its
 // own grids or tables each scroll alone, side by side. Checked for every panel (and every tab of
 // the alternatives) presented in both rooms, and with the panels tiled.

@@ -94,6 +94,10 @@ struct App {
     std::optional<std::string> incoming_teach_back;
 
     /// Whether the frame is drawn as slides (a lesson is on and slide mode is not left).
+    /// A panel presented without the menus (a short screen, as the first run's Start map on a
+    /// projector) says once, in a corner, that Esc brings the menus; true once Esc was used.
+    bool menus_hint_done = false;
+
     bool Slides() const { return view.slide_mode && lesson.Active(); }
 
     App(); ///< builds the scene table over the state, the view and every panel

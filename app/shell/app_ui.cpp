@@ -69,6 +69,25 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
     if (app.lesson.blank) DrawBlankScreen();
 }
 
+// A panel presented without the menus (a short screen): one line in the bottom right corner
+// says how to reach them, until Esc is first used. Over the panel, not in its layout.
+void DrawMenusHint(App& app) {
+    if (app.view.show_keys || app.view.confirm_reset || app.file_dialog.IsOpen()) return;
+    const char* hint = "Esc: the menus and every panel";
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float font = ImGui::GetFontSize();
+    const ImVec2 size = ImGui::CalcTextSize(hint);
+    const ImVec2 max(viewport->Pos.x + viewport->Size.x - font * 0.6f,
+                     viewport->Pos.y + viewport->Size.y - font * 0.4f);
+    const ImVec2 min(max.x - size.x - font * 0.8f, max.y - size.y - font * 0.4f);
+    ImDrawList* draw = ImGui::GetForegroundDrawList();
+    draw->AddRectFilled(min, max, ImGui::GetColorU32(ImGuiCol_PopupBg), font * 0.3f);
+    draw->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), font * 0.3f);
+    draw->AddText(ImVec2(min.x + font * 0.4f, min.y + font * 0.2f),
+                  ImGui::GetColorU32(ImGuiCol_Text), hint);
+    if (app.recorder.enabled) app.recorder.rects["hint.menus"] = {min.x, min.y, max.x, max.y};
+}
+
 // The window boilerplate every panel shares, then the panel's own Draw.
 // Gives the focus back to the panel that had it before a scene change opened others.
 void RestoreFocus(App& app) {
@@ -170,6 +189,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     app.stats.core_seconds = 0.0;
     app.stats.computing = false;
     app.stats.settling = false;
+    app.recorder.rects.erase("hint.menus"); // drawn again below while it is due
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     if (app.last_display_size.x > 0 &&
         (display.x != app.last_display_size.x || display.y != app.last_display_size.y))
@@ -237,6 +257,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
                         true);
         RestoreFocus(app);
         if (!screenshot) DrawShellWindows(app, status_bar, lesson_bar, entry->panel->StatusNote());
+        if (!screenshot && top == 0 && !app.lesson.Active() && !app.menus_hint_done)
+            DrawMenusHint(app);
         return;
     }
     if (top > 0) DrawMainMenu(app);

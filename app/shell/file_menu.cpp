@@ -444,8 +444,8 @@ std::string ShippedLessonsFolder(const std::string& executable) {
     const fs::path bin = fs::path(executable).parent_path();
     // Installed (cmake --install): <prefix>/bin/pelab and <prefix>/share/pelab/lessons; built
     // in the source tree: <source>/build/bin/pelab and <source>/assets/lessons.
-    for (const fs::path& folder : {bin / ".." / "share" / "pelab" / "lessons",
-                                   bin / ".." / ".." / "assets" / "lessons"}) {
+    for (const fs::path& folder :
+         {bin / ".." / "share" / "pelab" / "lessons", bin / ".." / ".." / "assets" / "lessons"}) {
         std::error_code error;
         if (fs::is_directory(folder, error)) return fs::weakly_canonical(folder, error).string();
     }

@@ -84,7 +84,10 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
         }
         // Esc closes the topmost thing first: a menu or popup, then a help window, then the
         // slides, then the presented panel.
-        if (Is(press, C::Back) && !editing_text && EscapeClosesSomething(app)) continue;
+        if (Is(press, C::Back) && !editing_text && EscapeClosesSomething(app)) {
+            app.menus_hint_done = true;
+            continue;
+        }
         if (Is(press, C::Slides) && app.lesson.Active()) {
             app.view.slide_mode = !app.view.slide_mode;
             app.pending.arrange = true;
