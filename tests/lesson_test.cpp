@@ -31,6 +31,17 @@ protected:
         for (int frame = 0; frame < 30; ++frame)
             Frame();
     }
+    // The shipped lesson "frequencies" started at its first step, settled.
+    void StartFrequencies() {
+        Lesson lesson;
+        ASSERT_EQ(
+            LoadLesson(
+                (fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
+                app.scene, app.panels, &lesson),
+            "");
+        StartLesson(app, lesson);
+        Settle();
+    }
 };
 
 nlohmann::json ReadJson(const fs::path& path) {
@@ -145,13 +156,8 @@ TEST_F(Lessons, BadLessonsNameTheStepAndChangeNothing) {
 // N / P / Home move, B blanks until any key (which does nothing else), R and "Back to this step"
 // undo what the student changed, and the arrow keys keep moving pos A.
 TEST_F(Lessons, ClickerKeysBlankAndBackToThisStep) {
-    Lesson lesson;
-    ASSERT_EQ(
-        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
-                   app.scene, app.panels, &lesson),
-        "");
-    StartLesson(app, lesson);
-    Settle();
+    StartFrequencies();
+    if (HasFatalFailure()) return;
     Press(keys::kN);
     Press(keys::kN);
     Settle();
@@ -298,13 +304,8 @@ TEST_F(Lessons, CloseNeighboursCaptionMatchesItsScene) {
 // The speaker notes stay out of the way of the keyboard help (they were drawn over it, and Esc
 // closed the help underneath): while the help is open the notes are not drawn; closed, they are.
 TEST_F(Lessons, NotesDoNotCoverTheKeyboardHelp) {
-    Lesson lesson;
-    ASSERT_EQ(
-        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
-                   app.scene, app.panels, &lesson),
-        "");
-    StartLesson(app, lesson);
-    Settle();
+    StartFrequencies();
+    if (HasFatalFailure()) return;
     // Whether the notes window was drawn in the last frame.
     const auto notes_shown = [] {
         const ImGuiWindow* window = ImGui::FindWindowByName("##lesson_notes");
@@ -349,13 +350,8 @@ TEST_F(Lessons, TheOutlineHasAColourNoDataMarkUses) {
                         << entry.id << " draws in the outline's colour (" << colours.name << ")";
         }
     }
-    Lesson lesson;
-    ASSERT_EQ(
-        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
-                   app.scene, app.panels, &lesson),
-        "");
-    StartLesson(app, lesson);
-    Settle();
+    StartFrequencies();
+    if (HasFatalFailure()) return;
     bool outlined = false;
     const ImDrawData* data = ImGui::GetDrawData();
     for (int l = 0; l < data->CmdListsCount; ++l)
@@ -368,13 +364,8 @@ TEST_F(Lessons, TheOutlineHasAColourNoDataMarkUses) {
 // The outlines are drawn over the panels and under the menus: with the slides off (F5) and the
 // View menu open, the menu's window is drawn after the outlines' window.
 TEST_F(Lessons, TheOutlineStaysUnderTheMenus) {
-    Lesson lesson;
-    ASSERT_EQ(
-        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/frequencies.json").string(),
-                   app.scene, app.panels, &lesson),
-        "");
-    StartLesson(app, lesson);
-    Settle();
+    StartFrequencies();
+    if (HasFatalFailure()) return;
     Press(keys::kF5);
     Settle();
     ASSERT_FALSE(app.Slides());
