@@ -727,3 +727,13 @@ TEST_F(Panels4, CompareCurveComputesOffTheFrameInTheWindow) {
         EXPECT_NEAR(curve.dot[j], static_cast<double>(sum), 1e-9) << "k = " << curve.k[j];
     }
 }
+
+// The distance readout counts in words: one position, otherwise positions (0, fractions, many).
+TEST(CompareWords, OnePositionIsSingular) {
+    EXPECT_EQ(pelab::DistanceText(1), "1 position");
+    EXPECT_EQ(pelab::DistanceText(0), "0 positions");
+    EXPECT_EQ(pelab::DistanceText(2), "2 positions");
+    EXPECT_EQ(pelab::DistanceText(0.5), "0.5 positions");
+    EXPECT_EQ(pelab::DistanceText(1.5), "1.5 positions");
+    EXPECT_EQ(pelab::DistanceText(999999), "999999 positions");
+}

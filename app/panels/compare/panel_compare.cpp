@@ -195,10 +195,7 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
     char value[64];
     std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
                   state.pos_b);
-    // "1 position", not "1 positions".
-    std::snprintf(value, sizeof value, "%.6g %s", c.distance,
-                  c.distance == 1 ? "position" : "positions");
-    block("distance", value, "compare.distance");
+    block("distance", DistanceText(c.distance).c_str(), "compare.distance");
     std::snprintf(formula, sizeof formula,
                   "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"
                   "= sum of the %d pair contributions in the table. Maximum d/2 = %d (A = B).",
@@ -282,6 +279,13 @@ void ComparePanel::DrawShift(FrameContext& frame) {
     frame.Record("compare.shift_products");
     FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
                    "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
+}
+
+std::string DistanceText(double distance) {
+    // "1 position", not "1 positions".
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6g %s", distance, distance == 1 ? "position" : "positions");
+    return text;
 }
 
 double OffsetPlotSpan(double offset) {

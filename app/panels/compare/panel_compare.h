@@ -17,6 +17,8 @@ namespace pelab {
 /// The offset plot's x span for |B − A| = offset: 64, or the first of 1, 2, 5 × 10ⁿ that is at
 /// least twice the offset (so both markers sit in its first half or at its middle).
 double OffsetPlotSpan(double offset);
+/// The distance readout's words: "1 position" (exactly one), else "0 positions", "2.5 positions".
+std::string DistanceText(double distance);
 
 struct ComparePanel : Panel {
     enum class DimensionFilter { All, SinOnly, CosOnly, Range, EveryKth };
