@@ -13,6 +13,20 @@ TEST_F(Cli, BadLessonExitsTwoNamingTheStep) {
     EXPECT_NE(r.err.find("step 2: field \"base\""), std::string::npos) << r.err;
 }
 
+// --lesson with a bad file lists every problem, one per line, as `lesson check` does.
+TEST_F(Cli, BadLessonListsEveryProblem) {
+    const fs::path lesson = dir / "lesson.json";
+    std::ofstream(lesson) << R"({"title": "t", "steps": [{"caption": "a", "scene": {"pos_a": -1}},
+        {"caption": "b", "scene": {"base": 1}}]})";
+    const Result r = Run({"--lesson", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    const std::size_t first = r.err.find("step 1: field \"pos_a\"");
+    const std::size_t second = r.err.find("step 2: field \"base\"");
+    EXPECT_NE(first, std::string::npos) << r.err;
+    EXPECT_NE(second, std::string::npos) << r.err;
+    EXPECT_LT(first, second) << r.err;
+}
+
 // `pelab screenshot --lesson F --step N`: a step past the end, a bad lesson, or both --lesson and
 // --panel exit 2 before any window, saying which.
 TEST_F(Cli, LessonScreenshotOptionsAreChecked) {

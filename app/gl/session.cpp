@@ -102,12 +102,12 @@ bool LoadSceneOption(const std::string& path, App& app) {
 bool LoadLessonOption(const std::string& path, int step, App& app) {
     if (path.empty()) return true;
     Lesson lesson;
-    if (const std::string error =
-            LoadLesson(path, app.scene, app.panels, &lesson, LessonStart(app));
-        !error.empty()) {
-        std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(error).c_str());
-        return false;
-    }
+    // Every problem, as `pelab lesson check` lists them, not only the first.
+    const std::vector<std::string> problems =
+        LoadLessonProblems(path, app.scene, app.panels, &lesson, LessonStart(app));
+    for (const std::string& problem : problems)
+        std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(problem).c_str());
+    if (!problems.empty()) return false;
     if (step > static_cast<int>(lesson.steps.size())) {
         std::fprintf(stderr, "pelab: --step: the lesson has %zu steps (got %d)\n",
                      lesson.steps.size(), step);

@@ -208,20 +208,31 @@ std::string ParseLesson(const std::string& text, const SceneTable& table,
     return ReadLesson(doc, table, panels, out, start);
 }
 
-std::string LoadLesson(const std::string& path, const SceneTable& table, const PanelCatalog& panels,
-                       Lesson* out, const json& start) {
+std::vector<std::string> LoadLessonProblems(const std::string& path, const SceneTable& table,
+                                            const PanelCatalog& panels, Lesson* out,
+                                            const json& start) {
     JsonFile file;
-    if (std::string error = ReadJsonFile(path, &file); !error.empty()) return "lesson " + error;
+    if (std::string error = ReadJsonFile(path, &file); !error.empty()) return {"lesson " + error};
     if (file.png)
-        return "lesson " + Excerpt(json(path), 200) +
-               " is a PNG figure: open it as a scene (--scene); a lesson is a JSON file";
-    if (IsTrainRunDocument(file.doc)) return NotARunReaderMessage("lesson", path);
+        return {"lesson " + Excerpt(json(path), 200) +
+                " is a PNG figure: open it as a scene (--scene); a lesson is a JSON file"};
+    if (IsTrainRunDocument(file.doc)) return {NotARunReaderMessage("lesson", path)};
     Lesson lesson;
-    if (std::string error = ReadLesson(file.doc, table, panels, &lesson, start); !error.empty())
-        return "lesson " + Excerpt(json(path), 200) + ": " + error;
+    std::vector<std::string> problems = CheckLesson(file.doc, table, panels, start, &lesson);
+    if (!problems.empty()) {
+        for (std::string& problem : problems)
+            problem = "lesson " + Excerpt(json(path), 200) + ": " + problem;
+        return problems;
+    }
     lesson.path = path;
     *out = std::move(lesson);
-    return "";
+    return {};
+}
+
+std::string LoadLesson(const std::string& path, const SceneTable& table, const PanelCatalog& panels,
+                       Lesson* out, const json& start) {
+    const std::vector<std::string> problems = LoadLessonProblems(path, table, panels, out, start);
+    return problems.empty() ? std::string() : problems.front();
 }
 
 } // namespace pelab

@@ -80,5 +80,10 @@ std::vector<std::string> ReadLessonStepProblems(const nlohmann::json& item,
 /// Reads the file (a regular file of at most 1 MiB) and parses it.
 std::string LoadLesson(const std::string& path, const SceneTable& table, const PanelCatalog& panels,
                        Lesson* out, const nlohmann::json& start = nlohmann::json::object());
+/// The same with every problem of the file ("lesson \"path\": step 2: …", in step order), as
+/// `pelab lesson check` lists them; empty on success.
+std::vector<std::string> LoadLessonProblems(const std::string& path, const SceneTable& table,
+                                            const PanelCatalog& panels, Lesson* out,
+                                            const nlohmann::json& start = nlohmann::json::object());
 
 } // namespace pelab
