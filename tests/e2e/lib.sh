@@ -203,7 +203,9 @@ e2e_type() {
 e2e_wait_file() {
     local limit=$((${2:-30} * 10)) tries=0
     until [[ -f "$1" ]]; do
-        ((++tries <= limit)) || e2e_fail "$1 was not written within ${2:-30} s"
+        # The window as it was when the wait gave up, for a person to look at.
+        ((++tries <= limit)) || { e2e_shot "${E2E_NAME}_wait_failed" >/dev/null 2>&1 || true
+            e2e_fail "$1 was not written within ${2:-30} s"; }
         sleep 0.1
     done
 }

@@ -30,6 +30,7 @@ e2e_shot files/file_menu >/dev/null
 e2e_click file.export_png
 e2e_shot files/export_options >/dev/null
 e2e_click export.choose # the size as its window (the default)
+e2e_point file.path >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
 e2e_type "$out/compare.png"
 e2e_wait_file "$out/compare.png"
 [[ -s "$out/compare.png" ]] || e2e_fail "Export as PNG wrote nothing"
@@ -57,6 +58,7 @@ PY
 e2e_click compare.dot_product
 e2e_click menu.file
 e2e_click file.export_csv
+e2e_point file.path >/dev/null || e2e_fail "Export table as CSV did not open the save dialog"
 e2e_type "$out/compare.csv"
 e2e_wait_file "$out/compare.csv"
 /usr/bin/python3 - "$out/compare.csv" <<'PY' || e2e_fail "the CSV does not parse back to PE(4) and PE(50)"
@@ -76,6 +78,7 @@ e2e_click menu.file
 e2e_click file.export_png
 e2e_click export.size1
 e2e_click export.choose
+e2e_point file.path >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
 e2e_type "$out/compare_1024.png"
 e2e_wait_file "$out/compare_1024.png"
 [[ "$(identify -format '%wx%h' "$out/compare_1024.png")" == 1024x768 ]] ||
