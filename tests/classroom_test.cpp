@@ -548,6 +548,9 @@ TEST_F(Classroom, SavedScenesOpenAsTheyWere) {
     EXPECT_TRUE(app.file_dialog.IsOpen());
     Frame();
     EXPECT_TRUE(app.recorder.rects.count("file.path"));
+    // The keyboard is in the field a frame after it appears; tests type once it is.
+    Frame();
+    EXPECT_TRUE(app.recorder.rects.count("file.path_typing"));
     Press(keys::kQ, false, true);
     EXPECT_TRUE(app.pending.quit);
     unsetenv("PELAB_FILE_CHOOSER");

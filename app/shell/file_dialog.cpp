@@ -457,6 +457,12 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
     } else if (ImGui::IsItemEdited())
         confirm_replace_ = false;
     frame.Record("file.path");
+    // Typing may start only once the keyboard is in the field: the focus asked for when the
+    // dialog appears arrives a frame later, and keys pressed before it go elsewhere.
+    if (ImGui::IsItemActive())
+        frame.Record("file.path_typing");
+    else
+        frame.recorder.rects.erase("file.path_typing");
     if (!message_.empty())
         ErrorText(frame, message_.c_str());
     else

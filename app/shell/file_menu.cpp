@@ -411,7 +411,10 @@ void DrawExportChoice(App& app) {
 void DrawFileWindows(App& app) {
     // The dialog's field is reported only while a dialog is open: a test waiting for the next
     // dialog must not find the last one's rectangle.
-    if (!app.file_dialog.IsOpen()) app.recorder.rects.erase("file.path");
+    if (!app.file_dialog.IsOpen()) {
+        app.recorder.rects.erase("file.path");
+        app.recorder.rects.erase("file.path_typing");
+    }
     FrameContext frame = Frame(app);
     DrawExportChoice(app);
     std::string path;

@@ -15,7 +15,7 @@ export PELAB_FILE_CHOOSER=builtin
 e2e_start_lab --scene "$root/assets/scenes/compare-3-vs-50.json"
 e2e_press Right # pos A 3 → 4: the saved scene is not the file it came from
 e2e_press ctrl+s
-e2e_point file.path >/dev/null || e2e_fail "Ctrl+S did not open the save dialog"
+e2e_point file.path_typing >/dev/null || e2e_fail "Ctrl+S did not open the save dialog"
 e2e_shot files/save_dialog >/dev/null
 e2e_type "$out/saved.json"
 e2e_wait_file "$out/saved.json"
@@ -30,7 +30,7 @@ e2e_shot files/file_menu >/dev/null
 e2e_click file.export_png
 e2e_shot files/export_options >/dev/null
 e2e_click export.choose # the size as its window (the default)
-e2e_point file.path >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
+e2e_point file.path_typing >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
 e2e_type "$out/compare.png"
 e2e_wait_file "$out/compare.png"
 [[ -s "$out/compare.png" ]] || e2e_fail "Export as PNG wrote nothing"
@@ -58,7 +58,7 @@ PY
 e2e_click compare.dot_product
 e2e_click menu.file
 e2e_click file.export_csv
-e2e_point file.path >/dev/null || e2e_fail "Export table as CSV did not open the save dialog"
+e2e_point file.path_typing >/dev/null || e2e_fail "Export table as CSV did not open the save dialog"
 e2e_type "$out/compare.csv"
 e2e_wait_file "$out/compare.csv"
 /usr/bin/python3 - "$out/compare.csv" <<'PY' || e2e_fail "the CSV does not parse back to PE(4) and PE(50)"
@@ -78,7 +78,7 @@ e2e_click menu.file
 e2e_click file.export_png
 e2e_click export.size1
 e2e_click export.choose
-e2e_point file.path >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
+e2e_point file.path_typing >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
 e2e_type "$out/compare_1024.png"
 e2e_wait_file "$out/compare_1024.png"
 [[ "$(identify -format '%wx%h' "$out/compare_1024.png")" == 1024x768 ]] ||
@@ -88,7 +88,7 @@ cp "$out/compare_1024.png" "$SHOTS/files/exported_compare_1024.png"
 
 # Ctrl+O with a lesson: it starts.
 e2e_press ctrl+o
-e2e_point file.path >/dev/null || e2e_fail "Ctrl+O did not open the dialog"
+e2e_point file.path_typing >/dev/null || e2e_fail "Ctrl+O did not open the dialog"
 e2e_shot files/open_dialog >/dev/null
 e2e_type "$root/assets/lessons/frequencies.json"
 e2e_point lesson.next >/dev/null || e2e_fail "Ctrl+O with a lesson did not show the lesson's bar"

@@ -12,7 +12,7 @@ touch "$folder/a\"b.json" "$folder/back\\slash.json" "$folder/$(printf 'line\nbr
 cd "$folder"
 e2e_start_lab
 e2e_press ctrl+o
-e2e_point file.path >/dev/null || e2e_fail "Ctrl+O did not open the dialog"
+e2e_point file.path_typing >/dev/null || e2e_fail "Ctrl+O did not open the dialog"
 sleep 1
 /usr/bin/python3 - "$E2E_RECTS" <<'PY' || e2e_fail "the widget rectangles are not valid JSON while the dialog lists odd names"
 import json, sys

@@ -412,7 +412,7 @@ def main():
         chord(driver, Keys.CONTROL, "o")
         # The dialog opens with the keyboard in its path field (a loaded machine draws slowly:
         # wait for the field to be drawn).
-        widget_rect(driver, "file.path")
+        widget_rect(driver, "file.path_typing")
         time.sleep(0.5)
         type_text(driver, "/pelab/lessons/why-positions.json")
         deadline = time.time() + 5
