@@ -361,6 +361,29 @@ TEST_F(Lessons, TheOutlineHasAColourNoDataMarkUses) {
     EXPECT_TRUE(outlined);
 }
 
+// The teacher's way out of the slides and back: Esc leaves them and the menu bar comes back, F5
+// returns to the slides (no menu bar) and F5 again shows the menus, with the lesson going on.
+TEST_F(Lessons, EscThenF5BringTheMenusBackAndForth) {
+    StartFrequencies();
+    if (HasFatalFailure()) return;
+    const auto menus_shown = [&] {
+        Settle();
+        return ImGui::FindWindowByName("##MainMenuBar") != nullptr &&
+               ImGui::FindWindowByName("##MainMenuBar")->Active;
+    };
+    ASSERT_TRUE(app.Slides());
+    EXPECT_FALSE(menus_shown()) << "slides have no menu bar";
+    Press(keys::kEscape);
+    EXPECT_FALSE(app.Slides());
+    EXPECT_TRUE(menus_shown()) << "Esc leaves the slides: the menus are back";
+    Press(keys::kF5);
+    EXPECT_TRUE(app.Slides());
+    EXPECT_FALSE(menus_shown()) << "F5 goes back to the slides";
+    Press(keys::kF5);
+    EXPECT_TRUE(menus_shown()) << "and F5 again shows the menus";
+    EXPECT_TRUE(app.lesson.Active());
+}
+
 // The outlines are drawn over the panels and under the menus: with the slides off (F5) and the
 // View menu open, the menu's window is drawn after the outlines' window.
 TEST_F(Lessons, TheOutlineStaysUnderTheMenus) {
