@@ -232,3 +232,42 @@ TEST_F(RoomTest, NoScrollbarScrollsInsideAnother) {
     }
     EXPECT_GT(scrolling, 20);
 }
+
+// The home view on the projector: four tiles at text ×2 are about 15 × 10 text heights, and
+// two are 15 × 19, both too small for any picture beside the controls; the first frame keeps
+// the panels whose tiles are at least 20 text heights wide and 14 tall (one there), says so on
+// the status bar, and larger screens keep all four.
+TEST_F(RoomTest, TheHomeViewOpensOnlyThePanelsThatFit) {
+    const Room rooms[] = {kProjector, {"1920x1080 text x1", 1920, 1080, 1.0f},
+                          {"1024x768 text x1", 1024, 768, 1.0f}};
+    for (const Room& room : rooms) {
+        SCOPED_TRACE(room.name);
+        app.home_fitted = false;
+        for (PanelEntry& entry : app.panels.Entries())
+            entry.open = entry.id == "waves" || entry.id == "compare" || entry.id == "heatmap" ||
+                         entry.id == "order";
+        Enter(room, ThemeId::Dark);
+        Settle();
+        int open = 0;
+        for (const PanelEntry& entry : app.panels.Entries()) {
+            if (!entry.open) continue;
+            ++open;
+            const ImGuiWindow* window = ImGui::FindWindowByName(entry.window_name.c_str());
+            ASSERT_NE(window, nullptr) << entry.id;
+            EXPECT_GE(window->Size.x, 19 * ImGui::GetFontSize()) << entry.id;
+            EXPECT_GE(window->Size.y, 13 * ImGui::GetFontSize()) << entry.id;
+        }
+        if (room.text_scale == 2.0f) {
+            // 1024 px at 34 px a text height is 30 across: no two tiles of 20 side by side.
+            EXPECT_EQ(open, 1);
+            EXPECT_TRUE(app.panels.Find("waves")->open) << "the first panel is kept";
+            EXPECT_NE(app.status_note.find("1 of 4 panels"), std::string::npos)
+                << app.status_note;
+        } else {
+            // Four tiles at ×1: 1920×1080 makes them 56 × 30 text heights, 1024×768 30 × 20.
+            EXPECT_EQ(open, 4);
+            EXPECT_EQ(app.status_note, "");
+        }
+        app.status_note.clear();
+    }
+}

@@ -97,6 +97,9 @@ struct App {
     /// A panel presented without the menus (a short screen, as the first run's Start map on a
     /// projector) says once, in a corner, that Esc brings the menus; true once Esc was used.
     bool menus_hint_done = false;
+    /// The first tiled frame closes the open panels beyond those whose tiles keep the least
+    /// size of tiling.h (a projector at text ×2 keeps one); true once that was decided.
+    bool home_fitted = false;
 
     bool Slides() const { return view.slide_mode && lesson.Active(); }
 

@@ -268,9 +268,22 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     // after FirstUseEver has applied; the bars are one frame high each.
     const ImVec2 area_pos(viewport->Pos.x, viewport->Pos.y + top);
     const ImVec2 area_size(viewport->Size.x, viewport->Size.y - top - status_bar - lesson_bar);
-    const int open =
+    int open =
         static_cast<int>(std::count_if(app.panels.Entries().begin(), app.panels.Entries().end(),
                                        [](const PanelEntry& entry) { return entry.open; }));
+    if (!app.home_fitted) {
+        // Only the first tiled frame: panels opened later are the user's choice to crowd.
+        app.home_fitted = true;
+        const int fit = TilesThatFit(open, area_size, ImGui::GetFontSize());
+        if (fit < open) {
+            int kept = 0;
+            for (PanelEntry& entry : app.panels.Entries())
+                if (entry.open && ++kept > fit) entry.open = false;
+            app.status_note = "showing " + std::to_string(fit) + " of " + std::to_string(open) +
+                              " panels to fit the window (View → Panels opens more)";
+            open = fit;
+        }
+    }
     int index = 0;
     for (PanelEntry& entry : app.panels.Entries()) {
         if (!entry.open) continue;

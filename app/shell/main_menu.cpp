@@ -12,6 +12,8 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+
 namespace pelab {
 
 const char* const kVersion = PELAB_VERSION;
@@ -163,11 +165,19 @@ void DrawStatusBar(const AppState& state, const std::string& note) {
         ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, 2));
     if (ImGui::Begin("##status", nullptr, flags)) {
-        ImGui::Text("d_model %d   base %.0f   pos A %s   pos B %s   pair %d%s%s%s", state.d_model,
-                    state.base, PositionText(state.pos_a).c_str(),
-                    PositionText(state.pos_b).c_str(), state.pair,
-                    state.playing ? "   ▶ playing" : "", note.empty() ? "" : "   ·   ",
-                    note.c_str());
+        char numbers[200];
+        std::snprintf(
+            numbers, sizeof numbers, "d_model %d   base %.0f   pos A %s   pos B %s   pair %d%s",
+            state.d_model, state.base, PositionText(state.pos_a).c_str(),
+            PositionText(state.pos_b).c_str(), state.pair, state.playing ? "   ▶ playing" : "");
+        // The note is news (a file saved, panels closed to fit): when both do not fit the bar
+        // (a projector at text ×2), it goes first and the numbers, which the panels show too,
+        // run off the end.
+        const std::string both = std::string(numbers) + (note.empty() ? "" : "   ·   ") + note;
+        if (note.empty() || ImGui::CalcTextSize(both.c_str()).x <= ImGui::GetContentRegionAvail().x)
+            ImGui::TextUnformatted(both.c_str());
+        else
+            ImGui::TextUnformatted((note + "   ·   " + numbers).c_str());
     }
     ImGui::End();
     ImGui::PopStyleVar();

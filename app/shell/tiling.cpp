@@ -17,6 +17,17 @@ Tile TileFor(int index, int count, ImVec2 area_pos, ImVec2 area_size, float gap)
             ImVec2(width - 2 * gap, height - 2 * gap)};
 }
 
+int TilesThatFit(int count, ImVec2 area_size, float font_size) {
+    for (int fit = count; fit > 1; --fit) {
+        const Tile tile = TileFor(0, fit, ImVec2(0, 0), area_size, 0.0f);
+        const Tile last = TileFor(fit - 1, fit, ImVec2(0, 0), area_size, 0.0f);
+        if (std::min(tile.size.x, last.size.x) >= kMinTileWidthEms * font_size &&
+            std::min(tile.size.y, last.size.y) >= kMinTileHeightEms * font_size)
+            return fit;
+    }
+    return 1;
+}
+
 bool TitleBarReachable(ImVec2 pos, float width, ImVec2 display, float bar) {
     const float grip = bar; // at least this much of the title bar must be on screen
     return pos.x + width >= grip && pos.x <= display.x - grip && pos.y >= 0 &&

@@ -12,6 +12,14 @@ struct Tile {
 };
 Tile TileFor(int index, int count, ImVec2 area_pos, ImVec2 area_size, float gap);
 
+/// How many of `count` tiled panels fit the area with every tile at least kMinTileWidthEms
+/// font heights wide and kMinTileHeightEms tall (at least 1): a smaller tile shows its controls
+/// and almost none of its picture (four tiles on a 1024×768 projector at text ×2 are 15 × 10
+/// ems, two are 15 × 19 and still show only the controls; one shows the pictures).
+constexpr float kMinTileWidthEms = 20.0f;
+constexpr float kMinTileHeightEms = 14.0f;
+int TilesThatFit(int count, ImVec2 area_size, float font_size);
+
 /// Whether a window at pos, width wide, keeps a grip of its title bar on a display of that size
 /// (below the menu bar, above the status bar).
 bool TitleBarReachable(ImVec2 pos, float width, ImVec2 display, float bar);
