@@ -85,6 +85,39 @@ TEST_F(OpenFileTest, OpenLessonRefusesOtherKinds) {
     EXPECT_EQ(app.scene.Document(), before);
 }
 
+// A lesson with many problems opened in the window lists every one (a teacher fixes the file
+// once), in a box that scrolls on a 1024×768 projector at text ×2 while OK stays in view.
+TEST_F(OpenFileTest, ABadLessonListsEveryProblemWithOKInView) {
+    TempFolder folder;
+    std::string steps;
+    for (int k = 0; k < 30; ++k)
+        steps += std::string(k ? "," : "") + R"({"caption": "c", "scene": {"pos_a": -)" +
+                 std::to_string(k + 1) + "}}";
+    const std::string path =
+        folder.Write("bad.json", R"({"title": "t", "steps": [)" + steps + "]}");
+    const std::string error = OpenFile(app, path, true);
+    EXPECT_NE(error.find("30 problems"), std::string::npos) << error;
+    for (int k = 1; k <= 30; ++k)
+        EXPECT_NE(error.find("step " + std::to_string(k) + ": "), std::string::npos) << k;
+    EXPECT_FALSE(app.lesson.Active());
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    app.recorder.enabled = true;
+    app.notice = error;
+    for (int frame = 0; frame < 4; ++frame)
+        Frame();
+    ASSERT_TRUE(app.recorder.rects.count("notice.ok"));
+    const WidgetRect ok = app.recorder.rects["notice.ok"];
+    const WidgetRect text = app.recorder.rects["notice.text"];
+    EXPECT_GE(ok.y0, 0.0f);
+    EXPECT_LE(ok.y1, 768.0f) << "OK is below the window";
+    EXPECT_LE(text.y1 - text.y0, 768.0f * 0.5f + 1.0f) << "the list scrolls in its box";
+    Click("notice.ok");
+    Frame();
+    EXPECT_EQ(app.notice, "");
+}
+
 // File → Open lesson… starts in the lessons PE Lab ships: beside an installed program
 // (<prefix>/bin/pelab → <prefix>/share/pelab/lessons) and in the source tree of a built one
 // (build/bin/pelab → assets/lessons); nowhere when neither exists.

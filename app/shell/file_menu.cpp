@@ -163,10 +163,19 @@ std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesso
         app.pending.arrange = true;
     } else if (holds == Holds::Lesson) {
         Lesson lesson;
-        if (std::string error =
-                ReadLesson(file.doc, app.scene, app.panels, &lesson, LessonStart(app));
-            !error.empty())
-            return "lesson " + Quoted(path) + ": " + error; // "lesson "path": step 7: …"
+        // Every problem, one per line, as `pelab lesson check` lists them: a teacher fixes the
+        // file once, not once per problem.
+        const std::vector<std::string> problems =
+            CheckLesson(file.doc, app.scene, app.panels, LessonStart(app), &lesson);
+        if (problems.size() == 1)
+            return "lesson " + Quoted(path) + ": " + problems.front(); // "…: step 7: …"
+        if (!problems.empty()) {
+            std::string message =
+                "lesson " + Quoted(path) + " has " + std::to_string(problems.size()) + " problems:";
+            for (const std::string& problem : problems)
+                message += "\n- " + problem;
+            return message;
+        }
         lesson.path = path;
         StartLesson(app, std::move(lesson));
     } else {
@@ -433,7 +442,15 @@ void DrawFileWindows(App& app) {
     ImGui::SetNextWindowSize(ImVec2(std::min(ImGui::GetFontSize() * 32, viewport->Size.x), 0));
     if (ImGui::BeginPopupModal(kNoticePopup, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
         KeepWindowInViewport();
+        // A long message (a lesson's every problem) scrolls in a box of at most half the
+        // window's height, so OK stays in view.
+        const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+        const float text_height = ImGui::CalcTextSize(app.notice.c_str(), nullptr, false, wrap).y +
+                                  ImGui::GetStyle().WindowPadding.y * 2;
+        ImGui::BeginChild("##notice_text",
+                          ImVec2(0, std::min(text_height, viewport->Size.y * 0.5f)), false);
         ErrorText(frame, app.notice.c_str());
+        ImGui::EndChild();
         app.recorder.RecordLastItem("notice.text");
         if (ImGui::Button("OK") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
