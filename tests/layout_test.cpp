@@ -329,6 +329,25 @@ TEST_F(Layout, ShortPresentedWindowShowsThePictureWhole) {
     }
 }
 
+// Compare presented on the projector with its controls hidden: the room the controls leave
+// goes to the table too (it kept its three rows while the band above grew), and the offset
+// plot keeps its 9 text heights.
+TEST_F(Layout, CompareWithoutControlsShowsMoreRowsOfItsTable) {
+    const auto rows_in_view = [&] {
+        const WidgetRect table = app.recorder.rects.at("compare.table");
+        return (table.y1 - table.y0) / ImGui::GetTextLineHeightWithSpacing();
+    };
+    Present("compare", {1024, 768}, 2.0f);
+    const float with_controls = rows_in_view();
+    ASSERT_EQ(app.scene.Apply(R"({"hide_controls": true})"), "");
+    Present("compare", {1024, 768}, 2.0f);
+    const float without_controls = rows_in_view();
+    EXPECT_GE(without_controls, with_controls + 2.0f)
+        << with_controls << " lines of table with the controls, " << without_controls << " without";
+    const WidgetRect plot = app.recorder.layout.at("compare.offset_plot").item;
+    EXPECT_GE(plot.y1 - plot.y0, 9.0f * ImGui::GetFontSize());
+}
+
 // Four tiles on a 1024×768 screen at text ×2.6 with the controls hidden: the waves panel is
 // short and narrow, and its two half-width plots had no room at all (the tile was blank down
 // to its readouts). Halves under 9 em now stack at full width: the wave plot is drawn.
@@ -354,7 +373,8 @@ TEST_F(Layout, StartMapFitsTheProjectorWithoutScrolling) {
         Frame();
     ImGuiWindow* window = WindowOf("start");
     EXPECT_EQ(window->ScrollMax.y, 0.0f) << "the map scrolls";
-    for (const std::string& name : FindPanelInfo("start")->widgets()) {
+    for (const WidgetName& widget : FindPanelInfo("start")->widgets()) {
+        const std::string& name = widget.name;
         ASSERT_EQ(app.recorder.layout.count(name), 1u) << name;
         EXPECT_LE(app.recorder.layout[name].item.y1, window->InnerRect.Max.y + 1) << name;
     }

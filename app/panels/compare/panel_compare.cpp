@@ -60,7 +60,12 @@ void ComparePanel::Draw(FrameContext& frame) {
         // filter row when it is not in the strip).
         const float table = ShortTableHeight() + style.ItemSpacing.y +
                             (FilterUnderTable(frame) ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
-        const float band = std::max(font * 9.0f, ImGui::GetContentRegionAvail().y - table);
+        // Controls hidden, the room they leave goes to the table's rows too, not to the band
+        // alone: at most 60 % of the height for the band (still the plot's 9 em at least).
+        const float avail = ImGui::GetContentRegionAvail().y;
+        const float band =
+            std::max(font * 9.0f,
+                     frame.show_controls ? avail - table : std::min(avail - table, avail * 0.6f));
         ImGui::BeginChild("##offset_half", ImVec2(half, band), false,
                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
         DrawOffsetPlot(frame, band);
@@ -584,15 +589,27 @@ std::string ComparePanel::TableCsv(const AppState& state) const {
     return csv;
 }
 
-std::vector<std::string> ComparePanel::WidgetNames() {
+std::vector<WidgetName> ComparePanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"compare.cosine",         "compare.distance",     "compare.dot_product",
-            "compare.euclidean",      "compare.filter",       "compare.move_by_k",
-            "compare.offset_plot",    "compare.pos_a_input",  "compare.pos_a_slider",
-            "compare.pos_b_input",    "compare.pos_b_slider", "compare.preset_3_150",
-            "compare.preset_3_5",     "compare.preset_3_50",  "compare.shift_k",
-            "compare.shift_products", "compare.similarity",   "compare.table",
-            "compare.table.header<i>"};
+    return {{"compare.cosine", "the cosine similarity of PE(A) and PE(B)"},
+            {"compare.distance", "the distance |A − B|, in positions"},
+            {"compare.dot_product", "the dot product PE(A)·PE(B)"},
+            {"compare.euclidean", "the Euclidean distance ‖PE(A) − PE(B)‖"},
+            {"compare.filter", "the \"show dimensions\" menu that filters the table's rows"},
+            {"compare.move_by_k", "the button that moves A and B by k"},
+            {"compare.offset_plot", "the plot of the dot product against the offset k = |B − A|"},
+            {"compare.pos_a_input", "the typed field for pos A"},
+            {"compare.pos_a_slider", "the pos A slider"},
+            {"compare.pos_b_input", "the typed field for pos B"},
+            {"compare.pos_b_slider", "the pos B slider"},
+            {"compare.preset_3_150", "the preset button that sets A = 3, B = 150"},
+            {"compare.preset_3_5", "the preset button that sets A = 3, B = 5"},
+            {"compare.preset_3_50", "the preset button that sets A = 3, B = 50"},
+            {"compare.shift_k", "the shift k slider"},
+            {"compare.shift_products", "the line comparing PE(A+k)·PE(B+k) with PE(A)·PE(B)"},
+            {"compare.similarity", "the line naming how similar A and B are (very high … low)"},
+            {"compare.table", "the table of every dimension's PE(A), PE(B) and difference"},
+            {"compare.table.header<i>", "the table's header cell of column i"}};
 }
 
 } // namespace pelab
