@@ -222,7 +222,8 @@ TEST_F(Cli, NoOutputLandsOnStandardOutputUnseen) {
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"lesson", "notes", (dir / "lesson.json").string()},
           std::vector<std::string>{"lesson", "check", (dir / "lesson.json").string()},
-          std::vector<std::string>{"lesson", "widgets"}, std::vector<std::string>{"panels"}}) {
+          std::vector<std::string>{"lesson", "widgets"}, std::vector<std::string>{"panels"},
+          std::vector<std::string>{"panels", "--json"}}) {
         const Result r = Run(args, {}, {}, "/dev/full");
         EXPECT_EQ(r.exit_code, 1) << args.back();
         EXPECT_NE(r.err.find("cannot write to standard output: No space left on device"),

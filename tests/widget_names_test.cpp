@@ -99,7 +99,9 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                     }
     }
     for (const PanelEntry& entry : app.panels.Entries()) {
-        const std::vector<std::string> declared = FindPanelInfo(entry.id)->widgets();
+        std::vector<std::string> declared;
+        for (const WidgetName& widget : FindPanelInfo(entry.id)->widgets())
+            declared.push_back(widget.name);
         std::set<std::string> used;
         for (const std::string& name : recorded[entry.id]) {
             bool matched = false;
@@ -111,5 +113,29 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
         for (const std::string& pattern : declared)
             EXPECT_TRUE(used.count(pattern))
                 << entry.id << " declares \"" << pattern << "\" but never records it";
+    }
+}
+
+// `pelab lesson widgets` says in one line what each name outlines, so a teacher picks a name
+// without trying it: every declared name has a line of its own (not empty, one line, short
+// enough for a terminal beside the name, not the same as another's), and a name is declared
+// once. Numbered names say which number ("pair i", "column i", …).
+TEST(WidgetDescriptions, EveryNameSaysWhatItOutlines) {
+    std::set<std::string> names, lines;
+    for (const PanelInfo& info : PanelInfos()) {
+        for (const WidgetName& widget : info.widgets()) {
+            SCOPED_TRACE(widget.name);
+            EXPECT_TRUE(names.insert(widget.name).second) << "declared twice";
+            EXPECT_EQ(widget.name.rfind(std::string(info.id) + ".", 0), 0u);
+            EXPECT_GE(widget.what.size(), 8u) << "no description";
+            EXPECT_LE(widget.what.size(), 90u) << widget.what;
+            EXPECT_EQ(widget.what.find('\n'), std::string::npos);
+            EXPECT_TRUE(lines.insert(info.id + (": " + widget.what)).second)
+                << "the same line as another name of the panel: " << widget.what;
+            if (widget.name.find("<i>") != std::string::npos) {
+                EXPECT_NE(widget.what.find(" i"), std::string::npos)
+                    << "a numbered name says what i counts: " << widget.what;
+            }
+        }
     }
 }

@@ -189,6 +189,17 @@ int FlushStandardOutput() {
     return kExitRuntimeFailure;
 }
 
+int WriteStandardOutput(const std::string& text) {
+    errno = 0;
+    std::cout << text << std::flush;
+    if (std::cout) return kExitOk;
+    const int cause = errno;
+    std::cout.clear();
+    std::cerr << "pelab: cannot write to standard output: "
+              << (cause != 0 ? std::strerror(cause) : "the write failed") << "\n";
+    return kExitRuntimeFailure;
+}
+
 bool CheckOutputFolder(const std::string& out, std::string* error) {
     if (WritesToStdout(out)) return true;
     *error = check_writable(out);

@@ -36,6 +36,9 @@ bool IsStandardOutput(const std::string& path);
 /// Flushes standard output: kExitOk, or kExitRuntimeFailure with "pelab: cannot write to
 /// standard output: CAUSE" on stderr (a full disk, a closed pipe).
 int FlushStandardOutput();
+/// Writes text to standard output in one write and flushes it, as FlushStandardOutput reports:
+/// for a listing longer than stdio's buffer, whose failed write the flush after it cannot name.
+int WriteStandardOutput(const std::string& text);
 /// A runtime failure found before any work: "" in *error when out can be written, else why.
 bool CheckOutputFolder(const std::string& out, std::string* error);
 /// "pelab: message" on stderr; exit code 2 (bad usage) or 1 (runtime failure).

@@ -12,7 +12,9 @@
 #include "widgets/theme.h"
 #include "widgets/widgets.h"
 
+#include <algorithm>
 #include <iostream>
+#include <sstream>
 
 namespace pelab {
 
@@ -167,20 +169,30 @@ int RunLessonWidgets(const LessonOptions& options) {
     if (!options.panel.empty() && only == nullptr)
         return LessonUsageError("lesson widgets: unknown panel " + Excerpt(options.panel) +
                                 "; known panels: " + PanelIdList());
+    // One line per name: the name, then what its outline goes around, in a column.
+    std::ostringstream out; // written at once: WriteStandardOutput names a failed write
+    const auto print = [&out](const PanelInfo& info, const char* indent) {
+        const std::vector<WidgetName> widgets = info.widgets();
+        std::size_t width = 0;
+        for (const WidgetName& widget : widgets)
+            width = std::max(width, widget.name.size());
+        for (const WidgetName& widget : widgets)
+            out << indent << widget.name << std::string(width + 2 - widget.name.size(), ' ')
+                << widget.what << "\n";
+    };
     if (only != nullptr) {
-        for (const std::string& name : only->widgets())
-            std::cout << name << "\n";
+        print(*only, "");
     } else {
         for (const PanelInfo& info : PanelInfos()) {
-            std::cout << info.id << " (" << info.title << ")\n";
-            for (const std::string& name : info.widgets())
-                std::cout << "  " << name << "\n";
+            out << info.id << " (" << info.title << ")\n";
+            print(info, "  ");
         }
     }
     if (options.panel.empty())
-        std::cout << "\n<i> stands for a number (clocks.summary_pair_<i>: clocks.summary_pair_3). "
-                     "A step highlights only widgets of the panels it shows.\n";
-    return FlushStandardOutput();
+        out << "\n<i> stands for a number (clocks.summary_pair_<i>: clocks.summary_pair_3, "
+               "the summary face of pair 3; it must be one the step's scene draws). "
+               "A step highlights only widgets of the panels it shows.\n";
+    return WriteStandardOutput(out.str());
 }
 
 } // namespace pelab

@@ -37,6 +37,12 @@ int RunPanels(bool json) {
     }
     nlohmann::json panels = nlohmann::json::array();
     for (const PanelInfo& info : PanelInfos()) {
+        nlohmann::json widgets = nlohmann::json::array();
+        nlohmann::json widget_lines = nlohmann::json::object();
+        for (const WidgetName& widget : info.widgets()) {
+            widgets.push_back(widget.name);
+            widget_lines[widget.name] = widget.what;
+        }
         nlohmann::json fields = nlohmann::json::array();
         for (const char* field : info.scene_fields)
             fields.push_back(field);
@@ -44,14 +50,14 @@ int RunPanels(bool json) {
                           {"title", info.title},
                           {"summary", info.summary},
                           {"open_by_default", info.open_by_default},
-                          {"widgets", info.widgets()},
+                          {"widgets", widgets},
+                          {"widget_descriptions", widget_lines},
                           {"scene_fields", fields},
                           {"keys", KeysOf(info)},
                           {"picture", info.picture},
                           {"figure_scene", nlohmann::json::parse(info.figure_scene)}});
     }
-    std::cout << panels.dump(2) << "\n";
-    return FlushStandardOutput();
+    return WriteStandardOutput(panels.dump(2) + "\n");
 }
 
 } // namespace pelab

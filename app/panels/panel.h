@@ -19,6 +19,14 @@ namespace pelab {
 class SceneTable;
 class PanelCatalog;
 
+/// A widget a lesson or a quiz may highlight: the name the recorder gives it ("<i>" standing for
+/// a number: "clocks.summary_pair_<i>") and one line saying what the outline goes around, for
+/// `pelab lesson widgets` ("the summary face of pair i").
+struct WidgetName {
+    std::string name;
+    std::string what;
+};
+
 class Panel {
 public:
     virtual ~Panel() = default;

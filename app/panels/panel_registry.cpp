@@ -184,8 +184,8 @@ PanelRegistry::PanelRegistry() {
     }
     // The declared widget names, once: lessons and quizzes check every highlight against them.
     for (const PanelInfo& info : PanelInfos())
-        for (const std::string& name : info.widgets())
-            widget_names_.push_back(name);
+        for (const WidgetName& widget : info.widgets())
+            widget_names_.push_back(widget.name);
 }
 
 PanelEntry* PanelRegistry::Find(const std::string& id) {

@@ -34,10 +34,11 @@ struct PanelInfo {
     bool open_by_default;
     std::unique_ptr<Panel> (*make)();
     /// Every widget name the panel records ("compare.dot_product"), "<i>" standing for a number
-    /// ("clocks.summary_pair_<i>"): what lessons and quizzes may highlight.
+    /// ("clocks.summary_pair_<i>"), each with what it outlines: what lessons and quizzes may
+    /// highlight.
     /// tests/widget_names_test.cpp draws the panel in each of its modes and checks these are
     /// exactly the names it records.
-    std::vector<std::string> (*widgets)();
+    std::vector<WidgetName> (*widgets)();
     /// The scene fields the panel's numbers and pictures depend on, beside kWindowSceneFields
     /// (which every panel may show). tests/registry_test.cpp changes every other field and
     /// checks that neither the panel's readouts nor its drawing change.

@@ -128,7 +128,7 @@ struct AlternativesPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
     std::string StatusNote() const override;
 
     LearnedTable Learned() const;

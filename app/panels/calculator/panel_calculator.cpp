@@ -512,13 +512,25 @@ nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
             {"dim_to", last},     {"rows", rows},       {"summary", result.summary}};
 }
 
-std::vector<std::string> CalculatorPanel::WidgetNames() {
+std::vector<WidgetName> CalculatorPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"calculator.all",       "calculator.chart",      "calculator.copy_csv",
-            "calculator.dim_from",  "calculator.dim_to",     "calculator.first_8",
-            "calculator.header<i>", "calculator.last_8",     "calculator.offset",
-            "calculator.pos_input", "calculator.pos_slider", "calculator.save_csv",
-            "calculator.summary",   "calculator.table"};
+    return {
+        {"calculator.all", "the all button: shows every dimension in the table"},
+        {"calculator.chart", "the bar chart of how much each dim differs between pos A and second"},
+        {"calculator.copy_csv", "the Copy as CSV button: copies the shown rows to the clipboard"},
+        {"calculator.dim_from", "the first dim box: where the table's range of dims starts"},
+        {"calculator.dim_to", "the last dim box: where the table's range of dims ends"},
+        {"calculator.first_8", "the first 8 button: shows dims 0 to 7"},
+        {"calculator.header<i>", "the step table's header cell of column i"},
+        {"calculator.last_8", "the last 8 button: shows the last eight dims"},
+        {"calculator.offset", "the offset box: the second column is PE at pos A plus this offset"},
+        {"calculator.pos_input", "the typed pos A box (fractions allowed, Enter to use)"},
+        {"calculator.pos_slider", "the pos A slider, 0 to 1000 (further when pos A is larger)"},
+        {"calculator.save_csv", "the Save CSV button: writes the shown rows to a file"},
+        {"calculator.summary",
+         "the summary paragraph: where the two positions differ most and least"},
+        {"calculator.table", "the table of working from pos to PE value, one row per dimension"},
+    };
 }
 
 } // namespace pelab

@@ -59,7 +59,7 @@ struct CalculatorPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 
     /// The second position, kept inside [0, kUiMaxPosition].
     double SecondPosition(const AppState& state) const;

@@ -356,14 +356,35 @@ std::string CandidatesPanel::TableCsv(const AppState& state) const {
     return csv;
 }
 
-std::vector<std::string> CandidatesPanel::WidgetNames() {
+std::vector<WidgetName> CandidatesPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"candidates.aliasing",  "candidates.aliasing_text", "candidates.choice",
-            "candidates.d_model",   "candidates.drowning",      "candidates.drowning_title",
-            "candidates.embedding", "candidates.embedding_bar", "candidates.grid",
-            "candidates.header<i>", "candidates.legend",        "candidates.length",
-            "candidates.pe_bar",    "candidates.positions",     "candidates.scale_embedding",
-            "candidates.shift_k",   "candidates.table",         "candidates.values"};
+    return {
+        {"candidates.aliasing", "the circle showing that an angle and pi minus it share one sin"},
+        {"candidates.aliasing_text",
+         "the why sin needs cos sentence about the selected pair's angle"},
+        {"candidates.choice", "the plot dropdown: which candidate encoding is drawn"},
+        {"candidates.d_model", "the d_model slider: how many dimensions each encoding has"},
+        {"candidates.drowning",
+         "the drowning meter's sentence comparing PE's size with the embedding's"},
+        {"candidates.drowning_title", "the Drowning meter heading above its two bars"},
+        {"candidates.embedding", "the embedding slider: the size of one embedding value"},
+        {"candidates.embedding_bar", "the drowning meter's bar for the embedding's length"},
+        {"candidates.grid", "the grid checkbox: values as a colour grid instead of lines"},
+        {"candidates.header<i>",
+         "the property table's header cell of column i (0 is the encoding)"},
+        {"candidates.legend",
+         "the key under the table: ok, fails, cannot say, and what was measured"},
+        {"candidates.length", "the L slider: the sequence length and the learned table's rows"},
+        {"candidates.pe_bar", "the drowning meter's bar for the length of PE(pos A)"},
+        {"candidates.positions", "the N dropdown: how many positions the table measures"},
+        {"candidates.scale_embedding",
+         "the x sqrt(d_model) checkbox: scales the embedding before adding PE"},
+        {"candidates.shift_k", "the k slider: the shift the shift linear column tests"},
+        {"candidates.table",
+         "the table of candidate encodings (rows) against design checks (columns)"},
+        {"candidates.values",
+         "the picture of the chosen encoding's values: line plot or colour grid"},
+    };
 }
 
 } // namespace pelab

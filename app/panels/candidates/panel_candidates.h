@@ -95,7 +95,7 @@ struct CandidatesPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
     std::string StatusNote() const override;
     /// The property table: each encoding's cells as shown, with their verdicts (ok, fails,
     /// cannot say), measured afresh for the current settings.

@@ -368,12 +368,26 @@ nlohmann::json ClocksPanel::Readouts(const AppState& state) const {
             {"summary", summary}};
 }
 
-std::vector<std::string> ClocksPanel::WidgetNames() {
+std::vector<WidgetName> ClocksPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"clocks.grid",    "clocks.legend",   "clocks.minus_one",       "clocks.pair_3",
-            "clocks.play",    "clocks.plus_one", "clocks.pos_a",           "clocks.pos_b",
-            "clocks.shift_k", "clocks.show_b",   "clocks.show_shift",      "clocks.size",
-            "clocks.smooth",  "clocks.speed",    "clocks.summary_pair_<i>"};
+    return {
+        {"clocks.grid", "the scrolling grid of clock faces, one face per pair"},
+        {"clocks.legend",
+         "the colour key beside the summary faces: pos A, pos B, shift, selected pair"},
+        {"clocks.minus_one", "the -1 button: moves pos A back by one position"},
+        {"clocks.pair_3", "the clock face of pair 3 in the grid of all pairs"},
+        {"clocks.play", "the Play/Pause button that moves pos A forward on its own"},
+        {"clocks.plus_one", "the +1 button: moves pos A forward by one position"},
+        {"clocks.pos_a", "the pos A drag box: the position the main hands point to"},
+        {"clocks.pos_b", "the pos B drag box: the position of the second hand"},
+        {"clocks.shift_k", "the shift k slider: how many positions the arc moves on from pos A"},
+        {"clocks.show_b", "the pos B hand checkbox: draws a second hand for pos B on each face"},
+        {"clocks.show_shift", "the k-shift arc checkbox: draws the arc from pos A to pos A + k"},
+        {"clocks.size", "the size slider: how big the clock faces are drawn"},
+        {"clocks.smooth", "the smooth checkbox: Play glides through fractions, not whole steps"},
+        {"clocks.speed", "the positions/s slider: how fast Play moves pos A"},
+        {"clocks.summary_pair_<i>", "the summary face (fastest, middle or slowest) of pair i"},
+    };
 }
 
 } // namespace pelab

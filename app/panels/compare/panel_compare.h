@@ -78,7 +78,7 @@ struct ComparePanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 
 private:
     void DrawPositionInputs(FrameContext& frame);

@@ -271,12 +271,24 @@ nlohmann::json HeatmapPanel::Readouts(const AppState& state) const {
               {"high", colour_high}}}};
 }
 
-std::vector<std::string> HeatmapPanel::WidgetNames() {
+std::vector<WidgetName> HeatmapPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"heatmap.both_layouts",      "heatmap.grey",       "heatmap.layout",
-            "heatmap.max_len",           "heatmap.picture",    "heatmap.plot",
-            "heatmap.plot_concatenated", "heatmap.reset_view", "heatmap.similarity_plot",
-            "heatmap.colour_scale",      "heatmap.colour_bar"};
+    return {
+        {"heatmap.both_layouts",
+         "the both layouts checkbox: interleaved and concatenated side by side"},
+        {"heatmap.grey", "the grey checkbox: grey levels instead of colours, for printing"},
+        {"heatmap.layout", "the layout dropdown: sin and cos dims interleaved or concatenated"},
+        {"heatmap.max_len", "the positions slider: how many rows (positions) the matrix has"},
+        {"heatmap.picture", "the show dropdown: the PE matrix or the similarity of positions"},
+        {"heatmap.plot", "the PE matrix heatmap (the interleaved one when both layouts show)"},
+        {"heatmap.plot_concatenated",
+         "the concatenated-layout heatmap, right of the interleaved one"},
+        {"heatmap.reset_view", "the Reset view button: zooms back out to the whole matrix"},
+        {"heatmap.similarity_plot",
+         "the similarity heatmap: the PE dot product of every two positions"},
+        {"heatmap.colour_scale", "the colours dropdown: scale fitted to the data or fixed -1 to 1"},
+        {"heatmap.colour_bar", "the colour bar saying which colour stands for which value"},
+    };
 }
 
 } // namespace pelab

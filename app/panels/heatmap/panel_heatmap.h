@@ -57,7 +57,7 @@ struct HeatmapPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 
 private:
     void DrawControls(FrameContext& frame);

@@ -504,30 +504,32 @@ const OrderPanel::Demo& OrderPanel::DemoFor(const AppState& state) const {
     return demo_cache.Get(DemoInputs{sentence_a, sentence_b, Options(state.base)}, ComputeDemo);
 }
 
-std::vector<std::string> OrderPanel::WidgetNames() {
+std::vector<WidgetName> OrderPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"order.d_model",
-            "order.difference",
-            "order.explanation",
-            "order.first_word",
-            "order.one_hot",
-            "order.pe_enabled",
-            "order.pe_scale",
-            "order.random",
-            "order.reordering_check",
-            "order.same_words",
-            "order.scale_embeddings",
-            "order.scores_a",
-            "order.scores_b",
-            "order.seed",
-            "order.sentence_a",
-            "order.sentence_b",
-            "order.swap",
-            "order.verdict",
-            "order.weights_a",
-            "order.weights_b",
-            "order.weights_legend",
-            "order.words_help"};
+    return {
+        {"order.d_model", "the demo d_model slider: how wide this demo's word vectors are"},
+        {"order.difference", "the B − A matrix: B's scores in A's word order, minus A's"},
+        {"order.explanation", "the written verdict paragraph: where the two orders' scores differ"},
+        {"order.first_word", "the line on the second word's score for the first, in A and B"},
+        {"order.one_hot", "the one-hot words choice: each word gets a dimension of its own"},
+        {"order.pe_enabled", "the tick box that adds the positional encoding to the words"},
+        {"order.pe_scale", "the PE scale slider: the factor the encoding is multiplied by"},
+        {"order.random", "the random words choice: seeded random vectors for the words"},
+        {"order.reordering_check", "the re-ordering check: 0 when attention cannot see order"},
+        {"order.same_words", "the grey line comparing the same two words' scores in A and B"},
+        {"order.scale_embeddings", "the E·√d tick box: word vectors times √d_model first"},
+        {"order.scores_a", "sentence A's raw score matrix QKᵀ, with its title"},
+        {"order.scores_b", "sentence B's raw score matrix QKᵀ, with its title"},
+        {"order.seed", "the seed field of the random word vectors"},
+        {"order.sentence_a", "the text box where sentence A is typed"},
+        {"order.sentence_b", "the text box where sentence B is typed"},
+        {"order.swap", "the swap button that exchanges sentences A and B"},
+        {"order.verdict", "the coloured verdict: can the scores tell the two orders apart"},
+        {"order.weights_a", "sentence A's attention weights softmax(QKᵀ/√d), with its title"},
+        {"order.weights_b", "sentence B's attention weights softmax(QKᵀ/√d), with its title"},
+        {"order.weights_legend", "the colour key of the attention weights, 0 to 1"},
+        {"order.words_help", "the (?) marker on how the sentences are split into words"},
+    };
 }
 
 } // namespace pelab

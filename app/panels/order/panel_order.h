@@ -41,7 +41,7 @@ struct OrderPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
     std::string StatusNote() const override;
     /// A sentence of more than kSlideMaxWords words (sentence_a, sentence_b in scene).
     std::vector<std::string> SlideSceneProblems(const nlohmann::json& scene) const override;

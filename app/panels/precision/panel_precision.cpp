@@ -326,11 +326,19 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
                                    .text}};
 }
 
-std::vector<std::string> PrecisionPanel::WidgetNames() {
+std::vector<WidgetName> PrecisionPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"precision.base",      "precision.d_model",       "precision.frameworks",
-            "precision.header<i>", "precision.inspect_input", "precision.inspected_row",
-            "precision.meaning",   "precision.plot",          "precision.table"};
+    return {
+        {"precision.base", "the shared base slider (10000 in the paper)"},
+        {"precision.d_model", "the shared d_model slider: how many dimensions there are"},
+        {"precision.frameworks", "the sentence on how far off NumPy's and PyTorch's float32 land"},
+        {"precision.header<i>", "the error table's header cell of column i (from 0)"},
+        {"precision.inspect_input", "the inspect pos field: the position of the table's last row"},
+        {"precision.inspected_row", "the \"as if off by\" cell of the picked row (the last)"},
+        {"precision.meaning", "the sentence on what the float32 error means at 1000000"},
+        {"precision.plot", "the log-log plot of each recipe's largest error by position"},
+        {"precision.table", "the error table: each recipe at four positions, picked last"},
+    };
 }
 
 } // namespace pelab

@@ -415,7 +415,8 @@ void QuizPanel::AddSceneFields(SceneTable& table) {
                               ? std::string("must be at most 8000 bytes")
                               : std::string();
                });
-    table.Add({"teach_back_ticked", "list of at most 30 rubric idea indices in [0, 29]: the ideas the student ticked",
+    table.Add({"teach_back_ticked",
+               "list of at most 30 rubric idea indices in [0, 29]: the ideas the student ticked",
                [this](const json& value, const json&) -> std::function<void()> {
                    if (!value.is_array() || value.size() > 30)
                        throw SceneFieldError{"must be a list of at most 30 indices"};
@@ -457,14 +458,33 @@ nlohmann::json QuizPanel::Readouts(const AppState& /*state*/) const {
     return readouts;
 }
 
-std::vector<std::string> QuizPanel::WidgetNames() {
+std::vector<WidgetName> QuizPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"quiz.card",       "quiz.card_next",      "quiz.card_previous", "quiz.card_show",
-            "quiz.choice<i>",  "quiz.explanation",    "quiz.flip",          "quiz.next",
-            "quiz.number",     "quiz.previous",       "quiz.question",      "quiz.restart",
-            "quiz.reveal",     "quiz.rubric_summary", "quiz.score",         "quiz.show",
-            "quiz.shuffle",    "quiz.tab_cards",      "quiz.tab_questions", "quiz.tab_teach",
-            "quiz.teach_text", "quiz.tick<i>",        "quiz.verdict"};
+    return {
+        {"quiz.card", "the flashcard itself: a click turns it over"},
+        {"quiz.card_next", "the Next button that moves to the following flashcard"},
+        {"quiz.card_previous", "the Previous button that goes back one flashcard"},
+        {"quiz.card_show", "the card's Show me button: opens the panel it is about"},
+        {"quiz.choice<i>", "the answer block of choice i (from 1): a click predicts it"},
+        {"quiz.explanation", "the explanation under the verdict once the answer is revealed"},
+        {"quiz.flip", "the Flip button that turns the flashcard over"},
+        {"quiz.next", "the Next button that moves to the following question"},
+        {"quiz.number", "the box where a number is typed as the prediction"},
+        {"quiz.previous", "the Previous button that goes back one question"},
+        {"quiz.question", "the text of the current question"},
+        {"quiz.restart", "the Start again button: clears every prediction and the score"},
+        {"quiz.reveal", "the Reveal the answer button, which scores the prediction"},
+        {"quiz.rubric_summary", "the line counting the ideas ticked and their words found"},
+        {"quiz.score", "the score line: right answers out of those answered"},
+        {"quiz.show", "the Show me again button: opens the panel showing why"},
+        {"quiz.shuffle", "the shuffled tick box that mixes the flashcards' order"},
+        {"quiz.tab_cards", "the Flashcards tab at the top of the panel"},
+        {"quiz.tab_questions", "the Questions tab at the top of the panel"},
+        {"quiz.tab_teach", "the Teach-back tab at the top of the panel"},
+        {"quiz.teach_text", "the text box where the learner explains it in their own words"},
+        {"quiz.tick<i>", "the tick box of rubric idea i (from 1) on the Teach-back tab"},
+        {"quiz.verdict", "the coloured verdict once revealed: right, or what the answer is"},
+    };
 }
 
 } // namespace pelab

@@ -46,7 +46,7 @@ struct QuizPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
     bool TakeKey(const KeyPress& press, FrameRequests& requests) override;
     std::string DocumentKind() const override { return "quiz"; }
     /// Reads a quiz file (checked whole: nothing changes when it is refused) and shows it.

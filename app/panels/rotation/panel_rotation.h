@@ -57,7 +57,7 @@ struct RotationPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 
     /// The starting positions of the curves: pos A, pos A + 100, + 1000, + 10 000 (kept within
     /// the positions that exist).

@@ -146,10 +146,12 @@ nlohmann::json StartPanel::Readouts(const AppState& /*state*/) const {
     return {{"boxes", boxes}};
 }
 
-std::vector<std::string> StartPanel::WidgetNames() {
-    std::vector<std::string> names;
+std::vector<WidgetName> StartPanel::WidgetNames() {
+    std::vector<WidgetName> names;
     for (const StartStage& stage : StartStages())
-        names.push_back(std::string("start.") + stage.id);
+        names.push_back({std::string("start.") + stage.id,
+                         std::string("the map's \"") + stage.label +
+                             "\" box and the button that presents its panel"});
     return names;
 }
 

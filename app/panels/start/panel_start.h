@@ -33,7 +33,7 @@ struct StartPanel : Panel {
     void Draw(FrameContext& frame) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 };
 
 } // namespace pelab

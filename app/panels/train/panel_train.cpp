@@ -496,17 +496,36 @@ std::string TrainPanel::OpenDocument(const nlohmann::json& doc, const std::strin
     return {};
 }
 
-std::vector<std::string> TrainPanel::WidgetNames() {
-    std::vector<std::string> names = {
-        "train.run",         "train.quick_demo",    "train.task",        "train.causal",
-        "train.train_len",   "train.test_len",      "train.steps",       "train.seed",
-        "train.start",       "train.verdict",       "train.paper_notes", "train.tab_curves",
-        "train.tab_length",  "train.tab_attention", "train.loss_plot",   "train.accuracy_plot",
-        "train.length_plot", "train.layer",         "train.head",        "train.example",
-        "train.source"};
+std::vector<WidgetName> TrainPanel::WidgetNames() {
+    std::vector<WidgetName> names = {
+        {"train.run", "the run list: a built-in run or your own"},
+        {"train.quick_demo", "the Quick demo button: a short run a class can wait for"},
+        {"train.task", "the task list: what the models must learn (reverse, shift …)"},
+        {"train.causal", "the causal tick box: each token sees only itself and earlier ones"},
+        {"train.train_len", "the train len field: the length of the training sequences"},
+        {"train.test_len", "the test len field: the longest length accuracy is measured at"},
+        {"train.steps", "the steps field: how many training steps each variant gets"},
+        {"train.seed", "the seed field for the weights and the data"},
+        {"train.start", "the Start button, or Cancel while a run is training"},
+        {"train.verdict", "the verdict paragraph: which variants learned the task and kept it"},
+        {"train.paper_notes", "the grey notes on what the run says about three papers"},
+        {"train.tab_curves", "the Curves tab: loss and accuracy during training"},
+        {"train.tab_length", "the Length tab: accuracy by test length"},
+        {"train.tab_attention", "the Attention tab: each trained model's attention map"},
+        {"train.loss_plot", "the loss plot: each variant's loss over the training steps"},
+        {"train.accuracy_plot", "the accuracy plot: each variant at the trained length, by step"},
+        {"train.length_plot", "the plot of each variant's accuracy against test length"},
+        {"train.layer", "the layer slider: which layer's attention the maps show"},
+        {"train.head", "the head slider: which attention head the maps show"},
+        {"train.example", "the example line: the tokens the attention maps are drawn for"},
+        {"train.source", "the grey line naming the run shown and its settings"},
+    };
     for (const PositionalKind kind : positional_kinds()) {
-        names.push_back(std::string("train.variant_") + positional_kind_name(kind));
-        names.push_back(std::string("train.attention_") + positional_kind_name(kind));
+        const std::string method = positional_kind_name(kind);
+        names.push_back({"train.variant_" + method,
+                         "the " + method + " variant's box (trained in the run or not)"});
+        names.push_back({"train.attention_" + method,
+                         "the " + method + " model's attention map on the Attention tab"});
     }
     return names;
 }

@@ -86,7 +86,7 @@ struct TrainPanel : Panel {
     /// Starts a live run of edit (or says why not in edit_error); true when it started.
     bool StartTraining();
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 
 private:
     void DrawControls(FrameContext& frame);

@@ -497,12 +497,26 @@ nlohmann::json WavesPanel::Readouts(const AppState& state) const {
             {"slowest_wavelength", result.slowest_wavelength}};
 }
 
-std::vector<std::string> WavesPanel::WidgetNames() {
+std::vector<WidgetName> WavesPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"waves.base",       "waves.d_model",         "waves.fit",         "waves.lanes",
-            "waves.many_waves", "waves.many_waves_plot", "waves.pair_slider", "waves.pin_view",
-            "waves.play",       "waves.pos_a",           "waves.reset_view",  "waves.spectrum",
-            "waves.smooth",     "waves.speed",           "waves.wave_plot",   "waves.readouts"};
+    return {
+        {"waves.base", "the base slider (10000 in the paper): how slowly later pairs turn"},
+        {"waves.d_model", "the d_model slider: the number of dimensions, half as many pairs"},
+        {"waves.fit", "the Fit 2 wavelengths button: zooms to two turns of the pair"},
+        {"waves.lanes", "the lanes slider: how many dimensions the stacked plot shows"},
+        {"waves.many_waves", "the many waves tick box: stack several dimensions"},
+        {"waves.many_waves_plot", "the stacked waves, fastest on top, with pos A's dots"},
+        {"waves.pair_slider", "the pair i slider: which (sin, cos) pair is plotted"},
+        {"waves.pin_view", "the pin view tick box: the view stays when pos A leaves it"},
+        {"waves.play", "the Play/Pause button that moves pos A along by itself"},
+        {"waves.pos_a", "the pos A field: the position the cursor line marks"},
+        {"waves.reset_view", "the Reset view button: back to positions 0 to 64"},
+        {"waves.spectrum", "the spectrum: each pair's ω_i on a log scale (click picks)"},
+        {"waves.smooth", "the smooth tick box: Play glides between whole positions"},
+        {"waves.speed", "the positions/s slider: how fast Play moves pos A"},
+        {"waves.wave_plot", "the wave plot: the chosen pair's sin and cos by position"},
+        {"waves.readouts", "the readout table: ω, wavelength, angle, sin and cos at pos A"},
+    };
 }
 
 } // namespace pelab

@@ -75,7 +75,7 @@ struct WavesPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 
 private:
     void DrawControls(FrameContext& frame);

@@ -405,12 +405,22 @@ void WorkedPanel::DrawProbe(FrameContext& frame, const Result& shown) {
     p.End();
 }
 
-std::vector<std::string> WorkedPanel::WidgetNames() {
+std::vector<WidgetName> WorkedPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {"worked.d_model",    "worked.embedding_0_0", "worked.embedding_1_0",
-            "worked.final_1_0",  "worked.final_table",   "worked.pe_1_3",
-            "worked.probe",      "worked.probe_plot",    "worked.probe_position",
-            "worked.probe_word", "worked.reset",         "worked.sentence"};
+    return {
+        {"worked.d_model", "this example's own d_model slider (even, 2 to 16)"},
+        {"worked.embedding_0_0", "the first word's editable embedding value in dim 0"},
+        {"worked.embedding_1_0", "the second word's editable embedding value in dim 0"},
+        {"worked.final_1_0", "the share bar under the second word's X_final in dim 0"},
+        {"worked.final_table", "the X_final table: embedding + PE for each word"},
+        {"worked.pe_1_3", "the PE table's value at position 1, dim 3 (cos of pair 1)"},
+        {"worked.probe", "the sentence on the same word at two positions"},
+        {"worked.probe_plot", "the chart of that word's two X rows per dim, embedding as dots"},
+        {"worked.probe_position", "the at pos field: a second position for that word"},
+        {"worked.probe_word", "the same word list: which word to place at two positions"},
+        {"worked.reset", "the published values button: back to \"The cat sat\", d_model 4"},
+        {"worked.sentence", "the sentence text box (up to 16 words)"},
+    };
 }
 
 } // namespace pelab

@@ -48,7 +48,7 @@ struct WorkedPanel : Panel {
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
-    static std::vector<std::string> WidgetNames();
+    static std::vector<WidgetName> WidgetNames();
 
     /// The words as typed (case kept for display), split at ASCII spaces; empty when the
     /// sentence is refused (then *why says why).
