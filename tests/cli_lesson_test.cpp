@@ -256,6 +256,26 @@ TEST_F(Cli, LessonWidgetsListsTheDeclaredNames) {
     EXPECT_NE(unknown.err.find("known panels: waves"), std::string::npos) << unknown.err;
 }
 
+// A caption's number must be in what the outlined widgets show, not anywhere in their panel:
+// the similarity line only names the similarity, the cosine block shows its value. At d_model
+// 512 and base 10000, positions 3 and 5 have cosine (2/512) Σ_i cos(2·10000^(−2i/512)) = 0.9052.
+TEST_F(Cli, LessonCheckLooksForQuotedNumbersInTheOutlinedWidgets) {
+    const fs::path lesson = dir / "numbers.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "t", "steps": [
+        {"caption": "Positions 3 and 5 have cosine 0.905.", "present": "compare",
+         "scene": {"d_model": 512, "pos_a": 3, "pos_b": 5}, "highlight": ["compare.similarity"]},
+        {"caption": "Positions 3 and 5 have cosine 0.905.", "present": "compare",
+         "highlight": ["compare.cosine", "compare.similarity"]}]})";
+    const Result r = Run({"lesson", "check", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("warning: step 1: the caption quotes 0.905, a number none of the "
+                         "outlined widgets shows (compare.similarity)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("step 2:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("2 steps, no problems, 1 warning\n"), std::string::npos) << r.out;
+}
+
 // The handout's options are checked before any window: a theme, a size, a lesson that is bad.
 TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
     const fs::path lesson = dir / "one.json";

@@ -49,6 +49,12 @@ TEST_F(Cli, PanelsListsTheRegistry) {
         ids.insert(panel["id"].get<std::string>());
         EXPECT_TRUE(panel["figure_scene"].is_object()) << panel["id"];
         EXPECT_FALSE(panel["widgets"].empty()) << panel["id"];
+        // Each name with what it outlines and the readouts it shows.
+        for (const auto& name : panel["widgets"]) {
+            ASSERT_TRUE(panel["widget_info"].contains(name.get<std::string>())) << name;
+            EXPECT_TRUE(panel["widget_info"][name.get<std::string>()]["what"].is_string());
+            EXPECT_TRUE(panel["widget_info"][name.get<std::string>()]["shows"].is_array());
+        }
         // The picture a layout test keeps in view is one of the panel's widgets.
         const auto& widgets = panel["widgets"];
         EXPECT_NE(std::find(widgets.begin(), widgets.end(), panel["picture"]), widgets.end())

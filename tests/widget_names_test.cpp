@@ -139,3 +139,35 @@ TEST(WidgetDescriptions, EveryNameSaysWhatItOutlines) {
         }
     }
 }
+
+// What a widget declares it shows (WidgetName::shows, the readouts `lesson check` looks in for
+// a caption's numbers) are readouts its panel has: each key is a top-level key of the panel's
+// readouts in one of its modes. And the pictures and numbers a shipped caption quotes declare
+// some (the readout table, the similarity numbers, the train verdict).
+TEST_F(WidgetNames, ShownReadoutsAreThePanelsOwn) {
+    const nlohmann::json start = app.scene.Document();
+    for (const PanelEntry& entry : app.panels.Entries()) {
+        std::set<std::string> keys;
+        for (const std::string& mode : Modes(entry.id)) {
+            ASSERT_EQ(app.scene.ApplyDocument(start), "");
+            ASSERT_EQ(app.scene.Apply(mode), "") << mode;
+            app.view.presented_panel = entry.id;
+            Frame();
+            const nlohmann::json readouts = entry.panel->Readouts(app.state);
+            for (auto item = readouts.begin(); item != readouts.end(); ++item)
+                keys.insert(item.key());
+        }
+        for (const WidgetName& widget : FindPanelInfo(entry.id)->widgets())
+            for (const std::string& key : widget.shows)
+                EXPECT_TRUE(keys.count(key))
+                    << widget.name << " shows \"" << key << "\", which " << entry.id
+                    << "'s readouts do not have";
+    }
+    std::set<std::string> showing;
+    for (const PanelInfo& info : PanelInfos())
+        for (const WidgetName& widget : info.widgets())
+            if (!widget.shows.empty()) showing.insert(widget.name);
+    for (const char* name : {"waves.readouts", "compare.cosine", "compare.dot_product",
+                             "train.verdict", "rotation.residual"})
+        EXPECT_TRUE(showing.count(name)) << name << " shows no readout";
+}

@@ -38,10 +38,10 @@ int RunPanels(bool json) {
     nlohmann::json panels = nlohmann::json::array();
     for (const PanelInfo& info : PanelInfos()) {
         nlohmann::json widgets = nlohmann::json::array();
-        nlohmann::json widget_lines = nlohmann::json::object();
+        nlohmann::json widget_info = nlohmann::json::object();
         for (const WidgetName& widget : info.widgets()) {
             widgets.push_back(widget.name);
-            widget_lines[widget.name] = widget.what;
+            widget_info[widget.name] = {{"what", widget.what}, {"shows", widget.shows}};
         }
         nlohmann::json fields = nlohmann::json::array();
         for (const char* field : info.scene_fields)
@@ -51,7 +51,7 @@ int RunPanels(bool json) {
                           {"summary", info.summary},
                           {"open_by_default", info.open_by_default},
                           {"widgets", widgets},
-                          {"widget_descriptions", widget_lines},
+                          {"widget_info", widget_info},
                           {"scene_fields", fields},
                           {"keys", KeysOf(info)},
                           {"picture", info.picture},

@@ -25,6 +25,11 @@ class PanelCatalog;
 struct WidgetName {
     std::string name;
     std::string what;
+    /// The panel's readouts (top-level keys of Panel::Readouts) whose numbers the widget puts
+    /// on screen: `lesson check` looks for a number a caption quotes in these, of the widgets
+    /// the step outlines, and in the scene (the numbers of every slider and field). Empty: the
+    /// widget shows no readout (a control, a tab).
+    std::vector<std::string> shows = {};
 };
 
 class Panel {

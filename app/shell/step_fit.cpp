@@ -1,5 +1,6 @@
 #include "shell/step_fit.h"
 
+#include "panels/panel_registry.h"
 #include "shell/app.h"
 #include "shell/app_ui.h"
 #include "shell/headless_context.h"
@@ -264,25 +265,29 @@ std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson) {
                                " of the text size, the smallest a slide uses): highlight less, "
                                "or fewer things of that panel");
         }
-        // The numbers on screen: the readouts of the panels the step highlights, and the scene.
+        // The numbers on screen: what the outlined widgets show of their panels' readouts
+        // (WidgetName::shows), and the scene.
         nlohmann::json shown = app.scene.Document();
-        std::string panels;
-        for (const PanelEntry& entry : app.panels.Entries()) {
-            const auto& names = lesson.steps[k].highlight;
-            if (std::none_of(names.begin(), names.end(), [&](const std::string& name) {
-                    return WidgetBelongsTo(name, entry.id);
-                }))
-                continue;
-            shown["readouts"][entry.id] = entry.panel->Readouts(app.state);
-            panels += (panels.empty() ? "" : ", ") + entry.id;
+        std::string outlined;
+        for (const std::string& name : lesson.steps[k].highlight) {
+            outlined += (outlined.empty() ? "" : ", ") + name;
+            for (const PanelEntry& entry : app.panels.Entries()) {
+                if (!WidgetBelongsTo(name, entry.id)) continue;
+                const nlohmann::json readouts = entry.panel->Readouts(app.state);
+                for (const WidgetName& widget : FindPanelInfo(entry.id)->widgets()) {
+                    if (!WidgetNameMatches(widget.name, name)) continue;
+                    for (const std::string& key : widget.shows)
+                        if (readouts.contains(key))
+                            shown["readouts"][entry.id][key] = readouts[key];
+                }
+            }
         }
         for (const QuotedNumber& number : QuotedNumbers(lesson.steps[k].caption))
             if (!HoldsNumber(shown, number))
                 warnings.push_back(step + "the caption quotes " + number.text +
-                                   ", a number none of the step's readouts holds (" +
-                                   (panels.empty() ? std::string("no panel highlighted")
-                                                   : "readouts of " + panels) +
-                                   ", and the scene): is it the number on the slide?");
+                                   ", a number none of the outlined widgets shows (" +
+                                   (outlined.empty() ? std::string("none outlined") : outlined) +
+                                   ") and not in the scene: is it the number on the slide?");
     }
     return warnings;
 }

@@ -82,7 +82,8 @@ bool HoldsNumber(const nlohmann::json& doc, const QuotedNumber& number);
 /// What a teacher should know before class that does not stop the lesson from opening, one line
 /// per finding ("step 3: …"): a highlighted widget that is not whole on the projector
 /// (kProjectorRoom) even drawn at kMinFitScale, and a number in a caption that none of the
-/// readouts of the highlighted widgets' panels, nor the step's scene, holds. The lesson is
+/// highlighted widgets shows (the readouts each declares, WidgetName::shows), nor the step's
+/// scene, holds. The lesson is
 /// played in app (StartLesson) and left at its last step.
 std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson);
 

@@ -528,8 +528,11 @@ std::vector<WidgetName> CalculatorPanel::WidgetNames() {
         {"calculator.pos_slider", "the pos A slider, 0 to 1000 (further when pos A is larger)"},
         {"calculator.save_csv", "the Save CSV button: writes the shown rows to a file"},
         {"calculator.summary",
-         "the summary paragraph: where the two positions differ most and least"},
-        {"calculator.table", "the table of working from pos to PE value, one row per dimension"},
+         "the summary paragraph: where the two positions differ most and least",
+         {"pos", "other_pos", "summary"}},
+        {"calculator.table",
+         "the table of working from pos to PE value, one row per dimension",
+         {"pos", "other_pos", "rows"}},
     };
 }
 

@@ -371,9 +371,10 @@ nlohmann::json ClocksPanel::Readouts(const AppState& state) const {
 std::vector<WidgetName> ClocksPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {
-        {"clocks.grid", "the scrolling grid of clock faces, one face per pair"},
+        {"clocks.grid", "the scrolling grid of clock faces, one face per pair", {"summary"}},
         {"clocks.legend",
-         "the colour key beside the summary faces: pos A, pos B, shift, selected pair"},
+         "the colour key beside the summary faces: pos A, pos B, shift, selected pair",
+         {"pair"}},
         {"clocks.minus_one", "the -1 button: moves pos A back by one position"},
         {"clocks.pair_3", "the clock face of pair 3 in the grid of all pairs"},
         {"clocks.play", "the Play/Pause button that moves pos A forward on its own"},
@@ -386,7 +387,9 @@ std::vector<WidgetName> ClocksPanel::WidgetNames() {
         {"clocks.size", "the size slider: how big the clock faces are drawn"},
         {"clocks.smooth", "the smooth checkbox: Play glides through fractions, not whole steps"},
         {"clocks.speed", "the positions/s slider: how fast Play moves pos A"},
-        {"clocks.summary_pair_<i>", "the summary face (fastest, middle or slowest) of pair i"},
+        {"clocks.summary_pair_<i>",
+         "the summary face (fastest, middle or slowest) of pair i",
+         {"summary"}},
     };
 }
 

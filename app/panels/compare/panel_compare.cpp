@@ -591,10 +591,10 @@ std::string ComparePanel::TableCsv(const AppState& state) const {
 
 std::vector<WidgetName> ComparePanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
-    return {{"compare.cosine", "the cosine similarity of PE(A) and PE(B)"},
-            {"compare.distance", "the distance |A − B|, in positions"},
-            {"compare.dot_product", "the dot product PE(A)·PE(B)"},
-            {"compare.euclidean", "the Euclidean distance ‖PE(A) − PE(B)‖"},
+    return {{"compare.cosine", "the cosine similarity of PE(A) and PE(B)", {"cosine_similarity"}},
+            {"compare.distance", "the distance |A − B|, in positions", {"distance"}},
+            {"compare.dot_product", "the dot product PE(A)·PE(B)", {"dot_product"}},
+            {"compare.euclidean", "the Euclidean distance ‖PE(A) − PE(B)‖", {"euclidean_distance"}},
             {"compare.filter", "the \"show dimensions\" menu that filters the table's rows"},
             {"compare.move_by_k", "the button that moves A and B by k"},
             {"compare.offset_plot", "the plot of the dot product against the offset k = |B − A|"},
@@ -606,8 +606,12 @@ std::vector<WidgetName> ComparePanel::WidgetNames() {
             {"compare.preset_3_5", "the preset button that sets A = 3, B = 5"},
             {"compare.preset_3_50", "the preset button that sets A = 3, B = 50"},
             {"compare.shift_k", "the shift k slider"},
-            {"compare.shift_products", "the line comparing PE(A+k)·PE(B+k) with PE(A)·PE(B)"},
-            {"compare.similarity", "the line naming how similar A and B are (very high … low)"},
+            {"compare.shift_products",
+             "the line comparing PE(A+k)·PE(B+k) with PE(A)·PE(B)",
+             {"dot_product_shifted_by_k", "dot_product"}},
+            {"compare.similarity",
+             "the line naming how similar A and B are (very high … low)",
+             {"similarity_label"}},
             {"compare.table", "the table of every dimension's PE(A), PE(B) and difference"},
             {"compare.table.header<i>", "the table's header cell of column i"}};
 }

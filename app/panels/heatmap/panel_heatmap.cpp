@@ -287,7 +287,9 @@ std::vector<WidgetName> HeatmapPanel::WidgetNames() {
         {"heatmap.similarity_plot",
          "the similarity heatmap: the PE dot product of every two positions"},
         {"heatmap.colour_scale", "the colours dropdown: scale fitted to the data or fixed -1 to 1"},
-        {"heatmap.colour_bar", "the colour bar saying which colour stands for which value"},
+        {"heatmap.colour_bar",
+         "the colour bar saying which colour stands for which value",
+         {"similarity_colours"}},
     };
 }
 

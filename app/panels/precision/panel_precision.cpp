@@ -331,13 +331,21 @@ std::vector<WidgetName> PrecisionPanel::WidgetNames() {
     return {
         {"precision.base", "the shared base slider (10000 in the paper)"},
         {"precision.d_model", "the shared d_model slider: how many dimensions there are"},
-        {"precision.frameworks", "the sentence on how far off NumPy's and PyTorch's float32 land"},
+        {"precision.frameworks",
+         "the sentence on how far off NumPy's and PyTorch's float32 land",
+         {"float32_frameworks", "framework_versions"}},
         {"precision.header<i>", "the error table's header cell of column i (from 0)"},
         {"precision.inspect_input", "the inspect pos field: the position of the table's last row"},
-        {"precision.inspected_row", "the \"as if off by\" cell of the picked row (the last)"},
-        {"precision.meaning", "the sentence on what the float32 error means at 1000000"},
+        {"precision.inspected_row",
+         "the \"as if off by\" cell of the picked row (the last)",
+         {"errors"}},
+        {"precision.meaning",
+         "the sentence on what the float32 error means at 1000000",
+         {"meaning_at_1e6"}},
         {"precision.plot", "the log-log plot of each recipe's largest error by position"},
-        {"precision.table", "the error table: each recipe at four positions, picked last"},
+        {"precision.table",
+         "the error table: each recipe at four positions, picked last",
+         {"errors"}},
     };
 }
 

@@ -401,16 +401,22 @@ std::vector<WidgetName> RotationPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {
         {"rotation.circle", "the circle: pair i's point at pos A and its turn by k"},
-        {"rotation.curves", "the plot of PE(p)·PE(p + k) against k for four starts p"},
-        {"rotation.matrix", "the 2×2 rotation matrix R_k, as formulas and as numbers"},
+        {"rotation.curves",
+         "the plot of PE(p)·PE(p + k) against k for four starts p",
+         {"curve_starts"}},
+        {"rotation.matrix", "the 2×2 rotation matrix R_k, as formulas and as numbers", {"r_k"}},
         {"rotation.max_k", "the curves ±K slider: the curves run over k from −K to K"},
         {"rotation.pair", "the pair i slider: which pair the circle shows"},
         {"rotation.pos_a", "the pos A field: the starting position (drag or type)"},
-        {"rotation.residual", "the line on the largest gap of PE(pos A + k) from R_k·PE(pos A)"},
+        {"rotation.residual",
+         "the line on the largest gap of PE(pos A + k) from R_k·PE(pos A)",
+         {"residual_double", "residual_float32"}},
         {"rotation.shift_k", "the k slider: the shift from pos A to pos A + k"},
         {"rotation.similarity", "the heatmap of PE(p)·PE(q) over L positions"},
         {"rotation.similarity_len", "the heatmap L slider: how many positions it covers"},
-        {"rotation.spread", "the title over the curves, with their largest spread"},
+        {"rotation.spread",
+         "the title over the curves, with their largest spread",
+         {"curve_spread"}},
     };
 }
 

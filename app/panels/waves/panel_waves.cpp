@@ -514,8 +514,11 @@ std::vector<WidgetName> WavesPanel::WidgetNames() {
         {"waves.spectrum", "the spectrum: each pair's ω_i on a log scale (click picks)"},
         {"waves.smooth", "the smooth tick box: Play glides between whole positions"},
         {"waves.speed", "the positions/s slider: how fast Play moves pos A"},
-        {"waves.wave_plot", "the wave plot: the chosen pair's sin and cos by position"},
-        {"waves.readouts", "the readout table: ω, wavelength, angle, sin and cos at pos A"},
+        {"waves.wave_plot", "the wave plot: the chosen pair's sin and cos by position", {"dims"}},
+        {"waves.readouts",
+         "the readout table: ω, wavelength, angle, sin and cos at pos A",
+         {"exponent", "denominator", "omega", "wavelength", "angle_at_pos_a", "sin_at_pos_a",
+          "cos_at_pos_a"}},
     };
 }
 
