@@ -36,7 +36,7 @@ protected:
         // The tests lay out the panels they open themselves: the window's first-frame fitting
         // of the home view (closing tiles too small for their pictures) is tested on its own
         // (room_test.cpp).
-        app.home_fitted = true;
+        app.home_fit.done = true;
     }
     void TearDown() override { ImGui::DestroyContext(); }
 

@@ -3,6 +3,7 @@
 // session goes on with nothing changed (it once quit the app and lost --state-out).
 #include "headless_fixture.h"
 #include "io/json_input.h"
+#include "shell/app_ui.h"
 #include "shell/file_menu.h"
 #include "temp_folder.h"
 
@@ -104,7 +105,13 @@ TEST_F(OpenFileTest, ABadLessonListsEveryProblemWithOKInView) {
     app.view.font_scale = 2.0f;
     BuildFonts(fonts, kBaseFontPixels * 2.0f);
     app.recorder.enabled = true;
-    app.notice = error;
+    // Dropped on the window: the message box lists them, a line each.
+    FrameInput drop;
+    drop.dropped_paths = {path};
+    drop.delta_seconds = 1.0f / 60.0f;
+    RunFrame(app, {}, drop);
+    EXPECT_NE(app.notice.find("30 problems:\n- step 1: "), std::string::npos) << app.notice;
+    EXPECT_EQ(app.notice.find("\\x0A"), std::string::npos) << "line breaks written out";
     for (int frame = 0; frame < 4; ++frame)
         Frame();
     ASSERT_TRUE(app.recorder.rects.count("notice.ok"));

@@ -7,7 +7,10 @@ trap 'rm -rf "$work"' EXIT
 cd "$build"
 cpack -G DEB -B "$work/out" >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; echo "FAIL: cpack"; exit 1; }
 deb=$(ls "$work"/out/pelab_*.deb)
-dpkg-deb --info "$deb" | grep -q 'Package: pelab' || { echo "FAIL: not a pelab package"; exit 1; }
+# Read whole first: grep -q stops at the first match, and under pipefail the writer's SIGPIPE
+# failed the pipeline now and then.
+info=$(dpkg-deb --info "$deb")
+grep -q 'Package: pelab' <<<"$info" || { echo "FAIL: not a pelab package"; exit 1; }
 dpkg -x "$deb" "$work/root"
 for file in usr/bin/pelab usr/share/applications/pelab.desktop \
     usr/share/icons/hicolor/scalable/apps/pelab.svg usr/share/man/man1/pelab.1 \

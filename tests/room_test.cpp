@@ -8,6 +8,7 @@
 // that is the widget, the result), not from the panels' code.
 #include "headless_fixture.h"
 #include "io/lesson.h"
+#include "shell/keyboard_help.h"
 #include "shell/lesson_player.h"
 #include "shell/step_fit.h"
 #include "test_paths.h"
@@ -238,11 +239,11 @@ TEST_F(RoomTest, NoScrollbarScrollsInsideAnother) {
 // the panels whose tiles are at least 20 text heights wide and 14 tall (one there), says so on
 // the status bar, and larger screens keep all four.
 TEST_F(RoomTest, TheHomeViewOpensOnlyThePanelsThatFit) {
-    const Room rooms[] = {kProjector, {"1920x1080 text x1", 1920, 1080, 1.0f},
-                          {"1024x768 text x1", 1024, 768, 1.0f}};
+    const Room rooms[] = {
+        kProjector, {"1920x1080 text x1", 1920, 1080, 1.0f}, {"1024x768 text x1", 1024, 768, 1.0f}};
     for (const Room& room : rooms) {
         SCOPED_TRACE(room.name);
-        app.home_fitted = false;
+        app.home_fit.done = false;
         for (PanelEntry& entry : app.panels.Entries())
             entry.open = entry.id == "waves" || entry.id == "compare" || entry.id == "heatmap" ||
                          entry.id == "order";
@@ -261,8 +262,19 @@ TEST_F(RoomTest, TheHomeViewOpensOnlyThePanelsThatFit) {
             // 1024 px at 34 px a text height is 30 across: no two tiles of 20 side by side.
             EXPECT_EQ(open, 1);
             EXPECT_TRUE(app.panels.Find("waves")->open) << "the first panel is kept";
-            EXPECT_NE(app.status_note.find("1 of 4 panels"), std::string::npos)
-                << app.status_note;
+            EXPECT_NE(app.status_note.find("1 of 4 panels"), std::string::npos) << app.status_note;
+            // Another panel opened: the note no longer counts what is on screen.
+            app.panels.Find("compare")->open = true;
+            Settle();
+            EXPECT_EQ(app.status_note, "");
+            EXPECT_TRUE(app.panels.Find("compare")->open) << "a panel the user opens stays";
+            // Reset all brings the default panels back, fitted again.
+            ResetAll(app);
+            Settle();
+            int after_reset = 0;
+            for (const PanelEntry& entry : app.panels.Entries())
+                after_reset += entry.open ? 1 : 0;
+            EXPECT_EQ(after_reset, 1);
         } else {
             // Four tiles at ×1: 1920×1080 makes them 56 × 30 text heights, 1024×768 30 × 20.
             EXPECT_EQ(open, 4);

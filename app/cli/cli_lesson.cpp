@@ -189,8 +189,8 @@ int RunLessonWidgets(const LessonOptions& options) {
         }
     }
     if (options.panel.empty())
-        out << "\n<i> stands for a number (clocks.summary_pair_<i>: clocks.summary_pair_3, "
-               "the summary face of pair 3; it must be one the step's scene draws). "
+        out << "\n<i> stands for a number (clocks.summary_pair_<i>: clocks.summary_pair_0, "
+               "the summary face of pair 0; it must be one the step's scene draws). "
                "A step highlights only widgets of the panels it shows.\n";
     return WriteStandardOutput(out.str());
 }

@@ -109,8 +109,8 @@ bool LoadLessonOption(const std::string& path, int step, App& app) {
         std::fprintf(stderr, "pelab: --lesson: %s\n", PrintableLine(problem).c_str());
     if (!problems.empty()) return false;
     if (step > static_cast<int>(lesson.steps.size())) {
-        std::fprintf(stderr, "pelab: --step: the lesson has %zu steps (got %d)\n",
-                     lesson.steps.size(), step);
+        std::fprintf(stderr, "pelab: --step: the lesson has %zu step%s (got %d)\n",
+                     lesson.steps.size(), lesson.steps.size() == 1 ? "" : "s", step);
         return false;
     }
     StartLesson(app, std::move(lesson));

@@ -97,9 +97,14 @@ struct App {
     /// A panel presented without the menus (a short screen, as the first run's Start map on a
     /// projector) says once, in a corner, that Esc brings the menus; true once Esc was used.
     bool menus_hint_done = false;
-    /// The first tiled frame closes the open panels beyond those whose tiles keep the least
-    /// size of tiling.h (a projector at text ×2 keeps one); true once that was decided.
-    bool home_fitted = false;
+    /// The first tiled frame (of the session, after Reset all, after a lesson ends) closes the
+    /// open panels beyond those whose tiles keep the least size of tiling.h (a projector at
+    /// text ×2 keeps one) and says so on the status bar until another panel opens or closes.
+    struct HomeFit {
+        bool done = false; ///< decided for this home view
+        int kept = 0;      ///< how many panels it left open (0: it closed none)
+        std::string note;  ///< what it said
+    } home_fit;
 
     bool Slides() const { return view.slide_mode && lesson.Active(); }
 

@@ -271,18 +271,24 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     int open =
         static_cast<int>(std::count_if(app.panels.Entries().begin(), app.panels.Entries().end(),
                                        [](const PanelEntry& entry) { return entry.open; }));
-    if (!app.home_fitted) {
+    if (!app.home_fit.done) {
         // Only the first tiled frame: panels opened later are the user's choice to crowd.
-        app.home_fitted = true;
+        app.home_fit = App::HomeFit{true, 0, ""};
         const int fit = TilesThatFit(open, area_size, ImGui::GetFontSize());
         if (fit < open) {
             int kept = 0;
             for (PanelEntry& entry : app.panels.Entries())
                 if (entry.open && ++kept > fit) entry.open = false;
-            app.status_note = "showing " + std::to_string(fit) + " of " + std::to_string(open) +
-                              " panels to fit the window (View → Panels opens more)";
+            app.home_fit.note = "showing " + std::to_string(fit) + " of " + std::to_string(open) +
+                                " panels to fit the window (View → Panels opens more)";
+            app.home_fit.kept = fit;
+            app.status_note = app.home_fit.note;
             open = fit;
         }
+    } else if (app.home_fit.kept > 0 && open != app.home_fit.kept) {
+        // A panel opened or closed since: the note no longer counts what is on screen.
+        if (app.status_note == app.home_fit.note) app.status_note.clear();
+        app.home_fit.kept = 0;
     }
     int index = 0;
     for (PanelEntry& entry : app.panels.Entries()) {
@@ -336,7 +342,7 @@ void RunFrame(App& app, const FrameOptions& options, const FrameInput& input) {
     // A file dropped on the window opens as File → Open… would (the last one wins).
     for (const std::string& dropped : input.dropped_paths)
         if (const std::string error = OpenFile(app, dropped); !error.empty())
-            app.notice = PrintableLine(error);
+            app.notice = PrintableText(error); // a lesson's problems keep a line each
     DrawFrame(app, options, input.delta_seconds);
     ImGui::Render();
     ActOnRequests(app);

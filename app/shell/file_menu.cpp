@@ -307,7 +307,7 @@ void DrawFileMenuItems(App& app) {
         ImGui::EndMenu();
         if (!chosen.empty()) {
             if (std::string error = OpenFile(app, chosen); !error.empty()) {
-                app.notice = error;
+                app.notice = PrintableText(error);
                 std::error_code missing;
                 if (!fs::exists(chosen, missing)) {
                     auto& recent = app.view.recent_files;
@@ -431,6 +431,12 @@ void DrawFileWindows(App& app) {
         if (const std::string error = CarryOut(app, path); error.empty()) {
             app.file_dialog.Close();
             app.file_task = FileTask::None;
+        } else if (error.find('\n') != std::string::npos) {
+            // A list (a lesson's every problem) is longer than the dialog's line for errors:
+            // the dialog closes and the list scrolls in the message box, OK in view.
+            app.file_dialog.Close();
+            app.file_task = FileTask::None;
+            app.notice = PrintableText(error);
         } else {
             app.file_dialog.Fail(PrintableLine(error));
         }

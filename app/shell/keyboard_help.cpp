@@ -84,6 +84,7 @@ void ResetAll(App& app) {
     // The defaults were valid when the app was built, so they apply.
     app.scene.ApplyDocument(app.defaults);
     app.pending.arrange = true;
+    app.home_fit.done = false; // the default panels fitted to the window again
     app.view.confirm_reset = false;
 }
 

@@ -89,6 +89,7 @@ void EndLesson(App& app) {
     player.lock_note.clear();
     app.view.slide_mode = false;
     app.pending.arrange = true;
+    app.home_fit.done = false; // the panels the lesson left, fitted to the window again
 }
 
 void RefitStep(LessonPlayer& player) {

@@ -266,13 +266,17 @@ std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson) {
                                "or fewer things of that panel");
         }
         // The numbers on screen: what the outlined widgets show of their panels' readouts
-        // (WidgetName::shows), and the scene.
-        nlohmann::json shown = app.scene.Document();
+        // (WidgetName::shows), and the scene fields of their panels (the sliders' values; not
+        // a field of another panel that happens to hold the number).
+        const nlohmann::json scene = app.scene.Document();
+        nlohmann::json shown = nlohmann::json::object();
         std::string outlined;
         for (const std::string& name : lesson.steps[k].highlight) {
             outlined += (outlined.empty() ? "" : ", ") + name;
             for (const PanelEntry& entry : app.panels.Entries()) {
                 if (!WidgetBelongsTo(name, entry.id)) continue;
+                for (const char* field : FindPanelInfo(entry.id)->scene_fields)
+                    if (scene.contains(field)) shown["scene"][field] = scene[field];
                 const nlohmann::json readouts = entry.panel->Readouts(app.state);
                 for (const WidgetName& widget : FindPanelInfo(entry.id)->widgets()) {
                     if (!WidgetNameMatches(widget.name, name)) continue;
@@ -287,7 +291,8 @@ std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson) {
                 warnings.push_back(step + "the caption quotes " + number.text +
                                    ", a number none of the outlined widgets shows (" +
                                    (outlined.empty() ? std::string("none outlined") : outlined) +
-                                   ") and not in the scene: is it the number on the slide?");
+                                   ") and none of their panels' settings: is it the number on "
+                                   "the slide?");
     }
     return warnings;
 }

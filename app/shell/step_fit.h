@@ -82,9 +82,9 @@ bool HoldsNumber(const nlohmann::json& doc, const QuotedNumber& number);
 /// What a teacher should know before class that does not stop the lesson from opening, one line
 /// per finding ("step 3: …"): a highlighted widget that is not whole on the projector
 /// (kProjectorRoom) even drawn at kMinFitScale, and a number in a caption that none of the
-/// highlighted widgets shows (the readouts each declares, WidgetName::shows), nor the step's
-/// scene, holds. The lesson is
-/// played in app (StartLesson) and left at its last step.
+/// highlighted widgets shows (the readouts each declares, WidgetName::shows), nor the scene
+/// fields of their panels (PanelInfo::scene_fields) hold. The lesson is played in app
+/// (StartLesson) and left at its last step.
 std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson);
 
 } // namespace pelab

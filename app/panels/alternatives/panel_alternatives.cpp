@@ -549,7 +549,8 @@ std::vector<WidgetName> AlternativesPanel::WidgetNames() {
         {"alternatives.tab_scaling", "the Long context tab: stretching RoPE to longer contexts"},
         {"alternatives.tab_t5", "the T5 buckets tab: a learned bias per distance bucket"},
         {"alternatives.tab_table", "the Side by side tab: every method compared at once"},
-        {"alternatives.table.header<i>", "the side-by-side table's header cell of column i"},
+        {"alternatives.table.header<i>",
+         "the side-by-side table's header cell of column i (from 0)"},
     };
 }
 

@@ -516,12 +516,12 @@ std::vector<WidgetName> CalculatorPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {
         {"calculator.all", "the all button: shows every dimension in the table"},
-        {"calculator.chart", "the bar chart of how much each dim differs between pos A and second"},
+        {"calculator.chart", "the bar chart of |PE(pos A) − PE(second position)| per dim"},
         {"calculator.copy_csv", "the Copy as CSV button: copies the shown rows to the clipboard"},
         {"calculator.dim_from", "the first dim box: where the table's range of dims starts"},
         {"calculator.dim_to", "the last dim box: where the table's range of dims ends"},
         {"calculator.first_8", "the first 8 button: shows dims 0 to 7"},
-        {"calculator.header<i>", "the step table's header cell of column i"},
+        {"calculator.header<i>", "the step table's header cell of column i (from 0)"},
         {"calculator.last_8", "the last 8 button: shows the last eight dims"},
         {"calculator.offset", "the offset box: the second column is PE at pos A plus this offset"},
         {"calculator.pos_input", "the typed pos A box (fractions allowed, Enter to use)"},

@@ -373,7 +373,7 @@ std::vector<WidgetName> ClocksPanel::WidgetNames() {
     return {
         {"clocks.grid", "the scrolling grid of clock faces, one face per pair", {"summary"}},
         {"clocks.legend",
-         "the colour key beside the summary faces: pos A, pos B, shift, selected pair",
+         "the colour key under the summary faces: pos A, pos B, shift, selected pair",
          {"pair"}},
         {"clocks.minus_one", "the -1 button: moves pos A back by one position"},
         {"clocks.pair_3", "the clock face of pair 3 in the grid of all pairs"},

@@ -602,9 +602,9 @@ std::vector<WidgetName> ComparePanel::WidgetNames() {
             {"compare.pos_a_slider", "the pos A slider"},
             {"compare.pos_b_input", "the typed field for pos B"},
             {"compare.pos_b_slider", "the pos B slider"},
-            {"compare.preset_3_150", "the preset button that sets A = 3, B = 150"},
-            {"compare.preset_3_5", "the preset button that sets A = 3, B = 5"},
-            {"compare.preset_3_50", "the preset button that sets A = 3, B = 50"},
+            {"compare.preset_3_150", "the preset button: A = 3, B = 150 and d_model 128"},
+            {"compare.preset_3_5", "the preset button: A = 3, B = 5 and d_model 128"},
+            {"compare.preset_3_50", "the preset button: A = 3, B = 50 and d_model 128"},
             {"compare.shift_k", "the shift k slider"},
             {"compare.shift_products",
              "the line comparing PE(A+k)·PE(B+k) with PE(A)·PE(B)",
@@ -613,7 +613,7 @@ std::vector<WidgetName> ComparePanel::WidgetNames() {
              "the line naming how similar A and B are (very high … low)",
              {"similarity_label"}},
             {"compare.table", "the table of every dimension's PE(A), PE(B) and difference"},
-            {"compare.table.header<i>", "the table's header cell of column i"}};
+            {"compare.table.header<i>", "the table's header cell of column i (from 0)"}};
 }
 
 } // namespace pelab
