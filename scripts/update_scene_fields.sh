@@ -35,3 +35,6 @@ rewrite LessonDocs.CountWhatTheFilesHold "$root/README.md" "# lessons:" "# /less
 rewrite LessonDocs.CountWhatTheFilesHold "$root/docs/lessons.md" "# lessons:" "# /lessons"
 # The key table (docs/teaching.md).
 rewrite Shortcuts.DocsListEveryKeyOfTheTable "$root/docs/teaching.md" "<!-- keys:" "<!-- /keys -->"
+# The positional methods' table (docs/train.md).
+rewrite MethodLooks.DocsListEveryMethodOfTheTable "$root/docs/train.md" "<!-- methods:" \
+    "<!-- /methods -->"

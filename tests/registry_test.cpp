@@ -5,6 +5,7 @@
 #include "headless_fixture.h"
 #include "test_paths.h"
 
+#include "panels/methods.h"
 #include "widgets/shortcuts.h"
 
 #include <gtest/gtest.h>
@@ -506,4 +507,32 @@ TEST(LessonDocs, CountWhatTheFilesHold) {
     ExpectGeneratedBlock("docs/teaching.md", "<!-- lessons:", "<!-- /lessons -->", table);
     ExpectGeneratedBlock("README.md", "# lessons:", "# /lessons", commands);
     ExpectGeneratedBlock("docs/lessons.md", "# lessons:", "# /lessons", commands);
+}
+
+// The positional methods: each of the core's table has exactly one app row (colour, marker,
+// what it changes), the Train panel tells them apart (no two share both colour and marker),
+// and docs/train.md's table is generated from the rows.
+TEST(MethodLooks, EveryMethodHasOneRow) {
+    ASSERT_EQ(MethodLooks().size(), positional_kinds().size());
+    for (std::size_t k = 0; k < positional_kinds().size(); ++k) {
+        EXPECT_EQ(MethodLooks()[k].kind, positional_kinds()[k]) << "in the core table's order";
+        EXPECT_STRNE(MethodLooks()[k].changes, "");
+        for (std::size_t j = 0; j < k; ++j)
+            EXPECT_FALSE(MethodLooks()[j].role == MethodLooks()[k].role &&
+                         MethodLooks()[j].marker == MethodLooks()[k].marker)
+                << positional_kind_name(positional_kinds()[j]) << " and "
+                << positional_kind_name(positional_kinds()[k]) << " look the same";
+    }
+    EXPECT_EQ(LookOf(PositionalKind::None).role, Role::Muted) << "the baseline in grey";
+}
+
+TEST(MethodLooks, DocsListEveryMethodOfTheTable) {
+    std::string expected = "<!-- methods: generated from app/panels/methods.cpp; "
+                           "tests/registry_test.cpp checks it -->\n"
+                           "| variant | what it changes |\n|---|---|\n";
+    for (const MethodLook& look : MethodLooks())
+        expected +=
+            std::string("| `") + positional_kind_name(look.kind) + "` | " + look.changes + " |\n";
+    expected += "<!-- /methods -->";
+    ExpectGeneratedBlock("docs/train.md", "<!-- methods:", "<!-- /methods -->", expected);
 }

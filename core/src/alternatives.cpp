@@ -78,9 +78,9 @@ std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double
     std::vector<double> out(x.size());
     for (int i = 0; i < d / 2; ++i) {
         const double angle = pos * omega(i, d, base);
-        const double c = std::cos(angle), s = std::sin(angle);
-        out[2 * i] = x[2 * i] * c - x[2 * i + 1] * s;
-        out[2 * i + 1] = x[2 * i] * s + x[2 * i + 1] * c;
+        out[2 * i] = x[2 * i];
+        out[2 * i + 1] = x[2 * i + 1];
+        rope_turn(out[2 * i], out[2 * i + 1], std::cos(angle), std::sin(angle));
     }
     return out;
 }
@@ -124,10 +124,11 @@ double rope_max_shift_change(const std::vector<double>& q, const std::vector<dou
         double sum = 0;
         for (int i = 0; i < d / 2; ++i) {
             const double q_angle = q_pos * theta[i], k_angle = k_pos * theta[i];
-            const double qc = std::cos(q_angle), qs = std::sin(q_angle);
-            const double kc = std::cos(k_angle), ks = std::sin(k_angle);
-            sum += (q[2 * i] * qc - q[2 * i + 1] * qs) * (k[2 * i] * kc - k[2 * i + 1] * ks);
-            sum += (q[2 * i] * qs + q[2 * i + 1] * qc) * (k[2 * i] * ks + k[2 * i + 1] * kc);
+            double q0 = q[2 * i], q1 = q[2 * i + 1], k0 = k[2 * i], k1 = k[2 * i + 1];
+            rope_turn(q0, q1, std::cos(q_angle), std::sin(q_angle));
+            rope_turn(k0, k1, std::cos(k_angle), std::sin(k_angle));
+            sum += q0 * k0;
+            sum += q1 * k1;
         }
         return sum;
     };

@@ -51,6 +51,56 @@ def t5_bucket(relative, buckets, max_distance, bidirectional):
     return result + min(large, buckets - 1)
 
 
+# The positional methods, each from its paper's definition, written independently of PE Lab's
+# code: what it adds to the input (n × d), how it turns a head's queries and keys
+# (b × heads × n × d_h, pairs (2i, 2i + 1)), what it adds to the scores (heads × n × n).
+def sinusoidal_input(c, p, positions):
+    d = c["d_model"]
+    pairs = torch.arange(d, dtype=torch.get_default_dtype()).div(2, rounding_mode="floor")
+    angle = positions[:, None] * c["base"] ** (-2.0 * pairs / d)[None, :]
+    even = (torch.arange(d) % 2 == 0)[None, :]
+    return torch.where(even, torch.sin(angle), torch.cos(angle))
+
+
+def learned_input(c, p, positions):
+    return p["learned.table"][:len(positions)]
+
+
+def rope_turn(c, positions, t):
+    dh = c["d_model"] // c["heads"]
+    theta = c["base"] ** (-2.0 * torch.arange(dh // 2, dtype=torch.get_default_dtype()) / dh)
+    cos = torch.cos(positions[:, None] * theta[None, :])
+    sin = torch.sin(positions[:, None] * theta[None, :])
+    a, z = t[..., 0::2], t[..., 1::2]
+    out = torch.empty_like(t)
+    out[..., 0::2] = a * cos - z * sin
+    out[..., 1::2] = a * sin + z * cos
+    return out
+
+
+def alibi_bias(c, p, positions):
+    distance = (positions[:, None] - positions[None, :]).abs()
+    slopes = torch.tensor(alibi_slopes(c["heads"]), dtype=torch.get_default_dtype())
+    return -slopes[:, None, None] * distance
+
+
+def t5_bias(c, p, positions):
+    n = len(positions)
+    index = torch.tensor([[t5_bucket(j - i, c["t5_buckets"], c["t5_max_distance"],
+                                     not c["causal"]) for j in range(n)] for i in range(n)])
+    return p["t5.bias"][index].permute(2, 0, 1)
+
+
+METHODS = {
+    "none": {},
+    "sinusoidal": {"input": sinusoidal_input},
+    "learned": {"input": learned_input},
+    "rope": {"turn": rope_turn},
+    "alibi": {"bias": alibi_bias},
+    "t5": {"bias": t5_bias},
+}
+
+
 def loss_of(case, params):
     c = case["config"]
     d, heads, layers, pe = c["d_model"], c["heads"], c["layers"], c["positional"]
@@ -61,32 +111,16 @@ def loss_of(case, params):
     p = {name: t for name, t in params.items()}
     x = p["embedding"][tokens]
     positions = torch.arange(n, dtype=torch.get_default_dtype())
-    if pe == "sinusoidal":
-        pairs = torch.arange(d, dtype=torch.get_default_dtype()).div(2, rounding_mode="floor")
-        angle = positions[:, None] * c["base"] ** (-2.0 * pairs / d)[None, :]
-        even = (torch.arange(d) % 2 == 0)[None, :]
-        x = x + torch.where(even, torch.sin(angle), torch.cos(angle))
-    if pe == "learned":
-        x = x + p["learned.table"][:n]
-    bias = torch.zeros(heads, n, n, dtype=torch.get_default_dtype())
-    if pe == "alibi":
-        distance = (positions[:, None] - positions[None, :]).abs()
-        bias = -torch.tensor(alibi_slopes(heads), dtype=torch.get_default_dtype())[:, None, None] * distance
-    if pe == "t5":
-        index = torch.tensor([[t5_bucket(j - i, c["t5_buckets"], c["t5_max_distance"],
-                                         not c["causal"]) for j in range(n)] for i in range(n)])
-        bias = p["t5.bias"][index].permute(2, 0, 1)
+    if pe not in METHODS:
+        raise SystemExit(f"no reference for the positional method {pe!r}: add its definition "
+                         "from its paper to METHODS in tests/reference/torch_transformer.py")
+    method = METHODS[pe]
+    if "input" in method:
+        x = x + method["input"](c, p, positions)
+    bias = method["bias"](c, p, positions) if "bias" in method else \
+        torch.zeros(heads, n, n, dtype=torch.get_default_dtype())
     mask = torch.ones(n, n, dtype=torch.bool).triu(1) if c["causal"] else None
-    theta = c["base"] ** (-2.0 * torch.arange(dh // 2, dtype=torch.get_default_dtype()) / dh)
-    cos = torch.cos(positions[:, None] * theta[None, :])
-    sin = torch.sin(positions[:, None] * theta[None, :])
-
-    def rotate(t):  # t: (b, heads, n, dh); pairs (2i, 2i + 1)
-        a, z = t[..., 0::2], t[..., 1::2]
-        out = torch.empty_like(t)
-        out[..., 0::2] = a * cos - z * sin
-        out[..., 1::2] = a * sin + z * cos
-        return out
+    turn = method.get("turn")
 
     def norm(t, name):
         return F.layer_norm(t, (d,), p[name + ".weight"].reshape(d), p[name + ".bias"].reshape(d),
@@ -99,8 +133,8 @@ def loss_of(case, params):
         pre = f"layer{layer}."
         qkv = linear(norm(x, pre + "ln1"), pre + "qkv")
         q, k, v = (part.reshape(b, n, heads, dh).transpose(1, 2) for part in qkv.split(d, -1))
-        if pe == "rope":
-            q, k = rotate(q), rotate(k)
+        if turn is not None:
+            q, k = turn(c, positions, q), turn(c, positions, k)
         scores = q @ k.transpose(-1, -2) / math.sqrt(dh) + bias[None]
         if mask is not None:
             scores = scores.masked_fill(mask, float("-inf"))

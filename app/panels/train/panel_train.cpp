@@ -2,7 +2,7 @@
 
 #include "io/json_input.h"
 #include "io/scene.h"
-#include "panels/train/train_pictures.h"
+#include "panels/methods.h"
 #include "panels/train/train_verdict.h"
 #include "pelab/error.h"
 #include "widgets/layout.h"
@@ -225,7 +225,7 @@ void TrainPanel::DrawVariantChoices(FrameContext& frame, FlowRow& row) {
         row.Item(CheckboxWidth(name));
         bool on =
             std::find(edit.variants.begin(), edit.variants.end(), kind) != edit.variants.end();
-        ImGui::PushStyleColor(ImGuiCol_CheckMark, frame.theme.Color(VariantRole(kind)));
+        ImGui::PushStyleColor(ImGuiCol_CheckMark, frame.theme.Color(LookOf(kind).role));
         if (ImGui::Checkbox(name, &on)) {
             std::vector<PositionalKind> chosen;
             for (const PositionalKind each : positional_kinds()) {
@@ -238,6 +238,12 @@ void TrainPanel::DrawVariantChoices(FrameContext& frame, FlowRow& row) {
             edit.variants = chosen;
         }
         ImGui::PopStyleColor();
+        // What the method changes in the model, from its row (Markdown's \| unescaped).
+        std::string changes = LookOf(kind).changes;
+        for (std::size_t at = changes.find("\\|"); at != std::string::npos;
+             at = changes.find("\\|", at))
+            changes.erase(at, 1);
+        FormulaTooltip(changes.c_str());
         char record[40];
         std::snprintf(record, sizeof record, "train.variant_%s", name);
         frame.Record(record);

@@ -1,7 +1,8 @@
 // The Train panel's pictures: the curves, the length-generalisation plot and the attention maps
 // (TrainPanel::DrawCurves, DrawLength, DrawAttention), each drawing the run it is given.
-#include "panels/train/train_pictures.h"
 #include "panels/train/panel_train.h"
+
+#include "panels/methods.h"
 
 #include "widgets/heatmap.h"
 #include "widgets/layout.h"
@@ -24,40 +25,6 @@ std::size_t Cell(int i, int j, int length) {
 }
 
 } // namespace
-
-Role VariantRole(PositionalKind kind) {
-    switch (kind) {
-    case PositionalKind::None:
-        return Role::Muted; // the baseline, in grey
-    case PositionalKind::Sinusoidal:
-        return Role::Cos;
-    case PositionalKind::Learned:
-        return Role::PosB;
-    case PositionalKind::Rope:
-        return Role::PosA;
-    case PositionalKind::Alibi:
-        return Role::ShiftArc;
-    case PositionalKind::T5:
-        return Role::Sin;
-    }
-    return Role::Sin;
-}
-
-plot::Marker VariantMarker(PositionalKind kind) {
-    // Variants of close colours (sinusoidal's orange and RoPE's vermillion) differ in shape;
-    // none is a ring, drawn larger, so a variant on the same points (learned, when its table
-    // did not train) shows inside it.
-    switch (kind) {
-    case PositionalKind::None:
-        return plot::Marker::Ring;
-    case PositionalKind::Sinusoidal:
-    case PositionalKind::Alibi:
-    case PositionalKind::T5:
-        return plot::Marker::Square;
-    default:
-        return plot::Marker::Circle;
-    }
-}
 
 void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float height) {
     const float font = ImGui::GetFontSize();
@@ -113,7 +80,7 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
             for (std::size_t v = 0; v < run.variants.size(); ++v) {
                 const VariantResult& r = run.variants[v];
                 p.Line(positional_kind_name(r.variant), xs[v].data(), r.loss.data(),
-                       static_cast<int>(r.loss.size()), frame.theme.Color(VariantRole(r.variant)),
+                       static_cast<int>(r.loss.size()), frame.theme.Color(LookOf(r.variant).role),
                        2.0f * frame.theme.line_scale);
             }
             p.End();
@@ -137,13 +104,13 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
             for (std::size_t v = 0; v < run.variants.size(); ++v) {
                 const VariantResult& r = run.variants[v];
                 steps_at[v].assign(r.accuracy_steps.begin(), r.accuracy_steps.end());
-                const ImU32 color = frame.theme.Color(VariantRole(r.variant));
+                const ImU32 color = frame.theme.Color(LookOf(r.variant).role);
                 p.Line(positional_kind_name(r.variant), steps_at[v].data(), r.accuracy.data(),
                        static_cast<int>(r.accuracy.size()), color, 2.0f * frame.theme.line_scale);
                 // Marked too: a short run measures once (at its last step), a single point.
                 p.Markers(nullptr, steps_at[v].data(), r.accuracy.data(),
                           static_cast<int>(r.accuracy.size()), color, 3.0f * frame.theme.line_scale,
-                          VariantMarker(r.variant));
+                          LookOf(r.variant).marker);
             }
             p.End();
         }
@@ -175,12 +142,12 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
         for (const VariantResult& r : run.variants) {
             if (!r.Done()) continue;
             any = true;
-            const ImU32 color = frame.theme.Color(VariantRole(r.variant));
+            const ImU32 color = frame.theme.Color(LookOf(r.variant).role);
             p.Line(positional_kind_name(r.variant), xs.data(), r.accuracy_by_length.data(),
                    static_cast<int>(xs.size()), color, 2.0f * frame.theme.line_scale);
             const float radius = r.variant == PositionalKind::None ? 7.0f : 4.0f;
             p.Markers(nullptr, xs.data(), r.accuracy_by_length.data(), static_cast<int>(xs.size()),
-                      color, radius * frame.theme.line_scale, VariantMarker(r.variant));
+                      color, radius * frame.theme.line_scale, LookOf(r.variant).marker);
         }
         p.End();
     }
@@ -281,7 +248,7 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
         char title[96];
         std::snprintf(title, sizeof title, "%s %d/%d", positional_kind_name(r.variant), right,
                       scored);
-        ImGui::TextColored(frame.theme.ColorVec(VariantRole(r.variant)), "%s", title);
+        ImGui::TextColored(frame.theme.ColorVec(LookOf(r.variant).role), "%s", title);
         FormulaTooltip("Right answers of this model on the example, at the positions the task "
                        "scores. Hover the map for each weight.");
         const ImVec2 origin = ImGui::GetCursorScreenPos();

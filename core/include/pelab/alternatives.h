@@ -45,6 +45,14 @@ LearnedTable make_learned_table(int rows, int d, std::uint64_t seed);
 std::vector<double> rope_frequencies(int d, double base);
 /// x turned pair by pair by pos·θ_i (x.size() = d, even).
 std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double base);
+/// One pair (a, b) turned by the angle whose cosine and sine are c and s, in place: the turn
+/// rope_rotate gives each pair, in the caller's scalar type (the trainer turns float queries
+/// and keys with it, and their gradients back with −s).
+template <typename Scalar> void rope_turn(Scalar& a, Scalar& b, Scalar c, Scalar s) {
+    const Scalar x = a, y = b;
+    a = x * c - y * s;
+    b = x * s + y * c;
+}
 /// RoPE(q, m) · RoPE(k, n), computed by rotating both and taking the dot product.
 double rope_score(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
                   double base);

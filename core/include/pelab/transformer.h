@@ -19,6 +19,8 @@
 // Scalar is float (training speed) or double (gradient checks); both are instantiated.
 #pragma once
 
+#include "pelab/positional_methods.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,13 +28,20 @@
 
 namespace pelab {
 
-enum class PositionalKind { None, Sinusoidal, Learned, Rope, Alibi, T5 };
-/// "none", "sinusoidal", "learned", "rope", "alibi", "t5".
+/// The positional methods of pelab/positional_methods.h, one enumerator per row.
+enum class PositionalKind {
+#define PELAB_POSITIONAL_ENUMERATOR(enumerator, name) enumerator,
+    PELAB_POSITIONAL_METHODS(PELAB_POSITIONAL_ENUMERATOR)
+#undef PELAB_POSITIONAL_ENUMERATOR
+};
+/// The method's name in the table: "none", "sinusoidal", "learned", "rope", "alibi", "t5", ….
 const char* positional_kind_name(PositionalKind kind);
 /// The kind named so; throws InvalidArgument naming the known names otherwise.
 PositionalKind positional_kind_from_name(const std::string& name);
-/// Every kind, in the order above.
+/// Every kind, in the table's order.
 const std::vector<PositionalKind>& positional_kinds();
+/// "none, sinusoidal, learned, rope, alibi, t5": the names, for messages and help.
+std::string positional_kind_list();
 
 struct TransformerConfig {
     int vocab = 16;      ///< tokens 0 … vocab − 1; in [2, 4096]

@@ -1,0 +1,35 @@
+#include "panels/methods.h"
+
+#include <stdexcept>
+
+namespace pelab {
+
+const std::vector<MethodLook>& MethodLooks() {
+    // Sinusoidal's orange and RoPE's vermillion are close: they differ in shape.
+    static const std::vector<MethodLook> looks = {
+        {PositionalKind::None, Role::Muted, plot::Marker::Ring,
+         "nothing: attention sees a bag of tokens (bidirectional)"},
+        {PositionalKind::Sinusoidal, Role::Cos, plot::Marker::Square,
+         "PE(pos) added to the embeddings (base 10 000)"},
+        {PositionalKind::Learned, Role::PosB, plot::Marker::Circle,
+         "a learned table of max_len rows added to the embeddings (initialised N(0, 0.02²))"},
+        {PositionalKind::Rope, Role::PosA, plot::Marker::Circle,
+         "q and k of every head turned by pos·θ_i, θ_i = 10000^(−2i/d_head)"},
+        {PositionalKind::Alibi, Role::ShiftArc, plot::Marker::Square,
+         "−m_h·\\|i − j\\| added to the scores, the slopes of the ALiBi paper"},
+        {PositionalKind::T5, Role::Sin, plot::Marker::Square,
+         "a learned bias per head and bucket of j − i, shared by the layers (T5's buckets: 32, "
+         "max_distance 128 or the test length)"},
+    };
+    return looks;
+}
+
+const MethodLook& LookOf(PositionalKind kind) {
+    for (const MethodLook& look : MethodLooks())
+        if (look.kind == kind) return look;
+    // A method of the core without its row here: MethodLooks.EveryMethodHasOneRow names it.
+    throw std::logic_error(std::string("no app row for the positional method ") +
+                           positional_kind_name(kind));
+}
+
+} // namespace pelab

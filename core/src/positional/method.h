@@ -1,0 +1,114 @@
+// method.h — what a positional method is to the trainer: the parameters it owns and four hooks
+// into the pass, each with its forward and backward. The pass (core/src/transformer/pass.cpp)
+// calls every hook of the configured method at its place, in order, and never asks which method
+// it is; a method overrides only the hooks it uses (the others do nothing):
+//
+//   input:  x₀ = E[token] + input term            (sinusoidal PE, a learned table)
+//   turn:   q, k of each head turned by position  (RoPE)
+//   bias:   S = q·kᵀ/√d_h + bias(head, i, j)      (ALiBi, T5)
+//
+// Internal to core (Eigen types). One file per method beside this one; the table of
+// pelab/positional_methods.h binds each to its name.
+#pragma once
+
+#include "pelab/transformer.h"
+#include "transformer/tensor.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pelab::trainer {
+
+/// How a tensor starts: N(0, scale²), U(±scale), all ones, all zeros.
+enum class Init { Normal, Uniform, One, Zero };
+
+/// A tensor a method owns ("learned.table"), placed after the shared ones.
+struct OwnParameter {
+    std::string name;
+    int rows = 0, cols = 0;
+    Init init = Init::Zero;
+    double scale = 0.0; ///< the normal's deviation or the uniform's half-width
+};
+
+/// One sequence as a method sees it: the model's settings, the method's own parameters (the
+/// first of them; nullptr when it owns none) and the sequence's length n.
+template <typename S> struct SequenceView {
+    const TransformerConfig& config;
+    const S* own;
+    int length;
+};
+
+/// A method's hooks for one sequence, built once per sequence (its tables: RoPE's angles, T5's
+/// buckets). Backward hooks add to d_own, the gradient of the method's own parameters (nullptr
+/// when it owns none), and turn gradients back in place.
+template <typename S> class PositionalHooks {
+public:
+    virtual ~PositionalHooks() = default;
+    /// x (n × d_model, one row per position) += the method's input term.
+    virtual void InputForward(Mat<S>& x) const { (void)x; }
+    virtual void InputBackward(const Mat<S>& dx, S* d_own) const { (void)dx, (void)d_own; }
+    /// One head's queries and keys (n × d_h) turned in place; backward turns their gradients
+    /// back (the transpose of the turn).
+    virtual void TurnForward(Mat<S>& q, Mat<S>& k) const { (void)q, (void)k; }
+    virtual void TurnBackward(Mat<S>& dq, Mat<S>& dk) const { (void)dq, (void)dk; }
+    /// One head's scores (n × n, query i, key j) += the method's bias; backward adds the
+    /// scores' gradient to the bias's parameters.
+    virtual void BiasForward(Mat<S>& scores, int head) const { (void)scores, (void)head; }
+    virtual void BiasBackward(const Mat<S>& d_scores, int head, S* d_own) const {
+        (void)d_scores, (void)head, (void)d_own;
+    }
+};
+
+/// A method: its own parameters, a check of its options, and its hooks in float and double.
+struct PositionalMethod {
+    std::vector<OwnParameter> (*own_parameters)(const TransformerConfig& config);
+    /// Throws InvalidArgument for options of the method out of range (T5's buckets).
+    void (*validate)(const TransformerConfig& config);
+    std::unique_ptr<PositionalHooks<float>> (*hooks_float)(const SequenceView<float>& sequence);
+    std::unique_ptr<PositionalHooks<double>> (*hooks_double)(const SequenceView<double>& sequence);
+};
+
+/// A method whose hooks are Hooks<float> and Hooks<double>, each built from the sequence.
+template <template <typename> class Hooks>
+PositionalMethod MethodOf(std::vector<OwnParameter> (*own_parameters)(const TransformerConfig&),
+                          void (*validate)(const TransformerConfig&)) {
+    return {own_parameters, validate,
+            [](const SequenceView<float>& sequence) -> std::unique_ptr<PositionalHooks<float>> {
+                return std::make_unique<Hooks<float>>(sequence);
+            },
+            [](const SequenceView<double>& sequence) -> std::unique_ptr<PositionalHooks<double>> {
+                return std::make_unique<Hooks<double>>(sequence);
+            }};
+}
+
+/// For methods that own no parameter, or have no option to check.
+inline std::vector<OwnParameter> NoOwnParameters(const TransformerConfig& /*config*/) {
+    return {};
+}
+inline void NoOptions(const TransformerConfig& /*config*/) {}
+
+/// The method of kind (the table's row).
+const PositionalMethod& MethodFor(PositionalKind kind);
+
+/// The hooks of the method, in the pass's scalar type.
+template <typename S>
+std::unique_ptr<PositionalHooks<S>> HooksFor(const PositionalMethod& method,
+                                             const SequenceView<S>& sequence);
+template <>
+inline std::unique_ptr<PositionalHooks<float>> HooksFor(const PositionalMethod& method,
+                                                        const SequenceView<float>& sequence) {
+    return method.hooks_float(sequence);
+}
+template <>
+inline std::unique_ptr<PositionalHooks<double>> HooksFor(const PositionalMethod& method,
+                                                         const SequenceView<double>& sequence) {
+    return method.hooks_double(sequence);
+}
+
+// Each method's row, defined in its own file (core/src/positional/<name>.cpp).
+#define PELAB_POSITIONAL_DECLARE(enumerator, name) PositionalMethod enumerator##Method();
+PELAB_POSITIONAL_METHODS(PELAB_POSITIONAL_DECLARE)
+#undef PELAB_POSITIONAL_DECLARE
+
+} // namespace pelab::trainer

@@ -1,0 +1,29 @@
+// pass.h — one sequence through the tiny transformer, forward and (with targets and a
+// gradient) backward: the operations of operations.h called in order, the positional method
+// entering only through its hooks.
+#pragma once
+
+#include "transformer/parameters.h"
+
+namespace pelab::trainer {
+
+/// What a pass is asked for. With targets, loss_scale × the summed cross-entropy is added to
+/// *loss_sum and, when gradient is given, loss_scale × its gradient to gradient; logits (n ×
+/// vocab) and the attention weights of one layer and head (n × n) are written when given.
+template <typename S> struct PassRequest {
+    const int* tokens = nullptr;
+    const int* targets = nullptr; ///< nullptr: forward only
+    int length = 0;
+    S loss_scale = S(1);
+    double* loss_sum = nullptr;
+    S* gradient = nullptr;
+    S* logits = nullptr;
+    int attention_layer = -1, attention_head = -1;
+    S* attention = nullptr;
+};
+
+template <typename S>
+void RunSequence(const TransformerConfig& config, const ParameterLayout& layout, const S* params,
+                 const PassRequest<S>& request);
+
+} // namespace pelab::trainer
