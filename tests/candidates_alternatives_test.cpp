@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -135,20 +137,30 @@ TEST_F(CandidatesUi, SurviveTheirRangesAndRefuseBadScenes) {
     EXPECT_EQ(panel.candidate, before);
 }
 
+// Each tab of the table draws its own picture when chosen, and every tab's settings, readouts
+// and widget names come from its row (a tab added is a file and a row).
 TEST_F(AlternativesUi, EveryTabDraws) {
-    const char* expected[kAlternativesTabCount] = {
-        "alternatives.learned_lookup_result", "alternatives.rope_check",
-        "alternatives.alibi_matrix",          "alternatives.t5_plot",
-        "alternatives.scaling_wavelengths",   "alternatives.methods"};
-    for (int tab = 0; tab < kAlternativesTabCount; ++tab) {
-        const std::string scene =
-            std::string(R"({"alternatives_tab": ")") + AlternativesTabId(tab) + R"("})";
+    const std::map<std::string, const char*> expected = {
+        {"learned", "alternatives.learned_lookup_result"},
+        {"rope", "alternatives.rope_check"},
+        {"alibi", "alternatives.alibi_matrix"},
+        {"t5", "alternatives.t5_plot"},
+        {"scaling", "alternatives.scaling_wavelengths"},
+        {"table", "alternatives.methods"}};
+    ASSERT_EQ(AlternativesTabs().size(), expected.size());
+    for (const AlternativesTab& tab : AlternativesTabs()) {
+        ASSERT_TRUE(expected.count(tab.id)) << tab.id;
+        const std::string scene = std::string(R"({"alternatives_tab": ")") + tab.id + R"("})";
         ASSERT_EQ(app.scene.Apply(scene), "");
         app.recorder.rects.clear();
         Present("alternatives");
-        EXPECT_TRUE(Recorded(expected[tab])) << AlternativesTabId(tab);
-        EXPECT_EQ(Get<AlternativesPanel>("alternatives").tab, AlternativesTabId(tab));
+        EXPECT_TRUE(Recorded(expected.at(tab.id))) << tab.id;
+        EXPECT_TRUE(Recorded(std::string("alternatives.tab_") + tab.id)) << tab.id;
+        EXPECT_EQ(Get<AlternativesPanel>("alternatives").tab, tab.id);
+        EXPECT_FALSE(tab.widgets().empty()) << tab.id;
     }
+    EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "fire"})").find("must be learned, rope"),
+              std::string::npos);
 }
 
 // RoPE: the score from rotating both vectors, recomputed here pair by pair, equals the panel's

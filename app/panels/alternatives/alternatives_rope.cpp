@@ -1,8 +1,9 @@
-// alternatives_rope.cpp — the alternatives panel's RoPE and long-context tabs.
+// alternatives_rope.cpp — the alternatives panel's RoPE tab: q and k turned by their positions,
+// the score that depends only on m − n (checked), its curve and its decay with distance.
+#include "io/scene.h"
 #include "panels/alternatives/panel_alternatives.h"
-#include "widgets/layout.h"
-
 #include "pelab/sinusoidal.h"
+#include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
 
@@ -20,17 +21,6 @@ namespace {
 constexpr int kRopeShifts = 100, kRopeShiftStep = 10; ///< m, n moved together by 10 … 990
 constexpr int kRopeCurveHalfWidth = 256; ///< q·k is drawn for m − n in [−256, 256]
 constexpr double kDecayMaxDistance = 4096;
-constexpr double kPi = 3.14159265358979323846;
-
-void BasePresets(FrameContext& frame, FlowRow& row, const char* record) {
-    row.Item(ButtonWidth("base 10 000") + ButtonWidth("500 000 (Llama 3)") + FlowRow::Spacing());
-    if (ImGui::Button("base 10 000")) frame.state.base = 10000;
-    frame.Record(record);
-    ImGui::SameLine();
-    if (ImGui::Button("500 000 (Llama 3)")) frame.state.base = 500000;
-    FormulaTooltip("Llama 3 uses RoPE with base (rope_theta) 500 000. The base above 10⁶ is "
-                   "outside PE Lab's shared range, so larger bases are not offered.");
-}
 
 void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double* position,
                    const char* record) {
@@ -44,6 +34,57 @@ void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double*
 }
 
 } // namespace
+
+std::string ParseRopeVector(const std::string& text, std::vector<double>* values) {
+    std::vector<double> parsed;
+    std::string token;
+    const auto flush = [&]() -> std::string {
+        if (token.empty()) return "";
+        char* end = nullptr;
+        const double value = std::strtod(token.c_str(), &end);
+        if (end == token.c_str() || *end != '\0' || !std::isfinite(value) || std::abs(value) > 1e6)
+            return "\"" + token + "\" is not a number within ±1e6";
+        parsed.push_back(value);
+        token.clear();
+        return "";
+    };
+    for (const char c : text + " ") {
+        if (c == ',' || c == ' ' || c == '\t') {
+            std::string error = flush();
+            if (!error.empty()) return error;
+        } else {
+            token += c;
+        }
+    }
+    if (parsed.size() < 2 || parsed.size() > 64 || parsed.size() % 2 != 0)
+        return "needs an even count of 2 to 64 numbers, one pair per rotation (got " +
+               std::to_string(parsed.size()) + ")";
+    if (values) *values = parsed;
+    return "";
+}
+
+bool AlternativesPanel::UsesTypedVectors() const {
+    std::vector<double> q, k;
+    return rope_typed && ParseRopeVector(rope_q, &q).empty() &&
+           ParseRopeVector(rope_k, &k).empty() && q.size() == k.size();
+}
+
+std::vector<double> AlternativesPanel::RopeVectorFor(const RopeInputs& inputs, bool query) {
+    std::vector<double> q, k;
+    if (inputs.typed && ParseRopeVector(inputs.q_text, &q).empty() &&
+        ParseRopeVector(inputs.k_text, &k).empty() && q.size() == k.size())
+        return query ? q : k;
+    return seeded_vector(inputs.d_model,
+                         static_cast<std::uint64_t>(inputs.seed) * 2 + (query ? 0 : 1));
+}
+
+std::vector<double> AlternativesPanel::RopeQuery(const AppState& state) const {
+    return RopeVectorFor(RopeInputsFor(state), true);
+}
+
+std::vector<double> AlternativesPanel::RopeKey(const AppState& state) const {
+    return RopeVectorFor(RopeInputsFor(state), false);
+}
 
 AlternativesPanel::RopeInputs AlternativesPanel::RopeInputsFor(const AppState& state) const {
     return RopeInputs{state.d_model, state.base, state.pos_a, state.pos_b,
@@ -143,7 +184,7 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
                 frame.Record(which == 0 ? "alternatives.rope_q" : "alternatives.rope_k");
             }
         }
-        BasePresets(frame, row, "alternatives.rope_base");
+        AlternativesBasePresets(frame, row, "alternatives.rope_base");
         EndControls(frame);
     }
     const RopePoint* point = nullptr;
@@ -211,7 +252,7 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
             frame.Record("alternatives.rope_circle");
             double xs[129], ys[129];
             for (int s = 0; s <= 128; ++s)
-                xs[s] = std::cos(2 * kPi * s / 128), ys[s] = std::sin(2 * kPi * s / 128);
+                xs[s] = std::cos(2 * M_PI * s / 128), ys[s] = std::sin(2 * M_PI * s / 128);
             p.Line("##circle", xs, ys, 129, ImGui::GetColorU32(ImGuiCol_Border, 1.0f),
                    frame.Px(1.5f));
             const double qx[] = {0, rq[2 * i] / scale}, qy[] = {0, rq[2 * i + 1] / scale};
@@ -275,210 +316,43 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     }
 }
 
-namespace {
-
-// "keeps 3 pairs and slows 5 fully", "keeps no pair and slows all 64 fully", …
-std::string KeepsAndSlows(int kept, int slowed, int pairs) {
-    const auto count = [pairs](int n) {
-        if (n == 0) return std::string("no pair");
-        if (n == pairs && pairs > 1) return "all " + std::to_string(n) + " pairs";
-        return std::to_string(n) + (n == 1 ? " pair" : " pairs");
-    };
-    return "keeps " + count(kept) + " and slows " + (slowed == 0 ? "none" : count(slowed)) +
-           " fully";
+void AlternativesPanel::AddRopeFields(SceneTable& table) {
+    table.Integer("rope_seed", "the seed of q and k", &rope_seed, 0, 1000000);
+    table.Bool("rope_typed", "RoPE uses rope_q and rope_k instead of seeded vectors", &rope_typed);
+    for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
+        table.Text(name, "text: 2 to 64 numbers within ±1e6 (an even count), the typed q or k",
+                   target, [](const std::string& text) { return ParseRopeVector(text, nullptr); });
 }
 
-} // namespace
-
-Explanation ScalingSentence(const ContextScalingOptions& options) {
-    Explanation out;
-    const int pairs = options.d / 2;
-    // How many pairs each ramp method leaves alone and slows fully, counted from the factors.
-    const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,
-                                      ContextScaling::Yarn, ContextScaling::Llama3};
-    int kept[4] = {}, slowed[4] = {};
-    for (int method = 0; method < 4; ++method)
-        for (const double factor : frequency_scale_factors(methods[method], options)) {
-            kept[method] += std::abs(factor - 1) < 1e-12;
-            slowed[method] += std::abs(factor * options.factor - 1) < 1e-12;
-        }
-    char line[900];
-    if (options.factor == 1) {
-        std::snprintf(line, sizeof line,
-                      "s = 1: the context is not stretched, so every method leaves every θ_i as "
-                      "it is (base %s, head d %d, L = %s). Raise s to see how they differ.",
-                      ShownNumber(options.base).c_str(), options.d,
-                      ShownNumber(options.original_context).c_str());
-        out.text = line;
-        out.Claims("changes_nothing", 1);
-        return out;
-    }
-    out.Claims("changes_nothing", 0);
-    out.Claims("linear_slowed", slowed[0]);
-    out.Claims("yarn_kept", kept[2]);
-    out.Claims("yarn_slowed", slowed[2]);
-    out.Claims("llama_kept", kept[3]);
-    out.Claims("llama_slowed", slowed[3]);
-    std::snprintf(
-        line, sizeof line,
-        "To run at %s× the original context (L = %s → %s; base %s, head d %d), each "
-        "method slows pairs by a factor between 1 and 1/s = %s. Linear slows all %d "
-        "pairs; NTK-aware keeps pair 0 and slows the last by exactly 1/s; YaRN %s; "
-        "Llama 3 %s.",
-        ShownNumber(options.factor, 4).c_str(), ShownNumber(options.original_context).c_str(),
-        ShownNumber(options.original_context * options.factor).c_str(),
-        ShownNumber(options.base).c_str(), options.d, ShownNumber(1 / options.factor, 3).c_str(),
-        pairs, KeepsAndSlows(kept[2], slowed[2], pairs).c_str(),
-        KeepsAndSlows(kept[3], slowed[3], pairs).c_str());
-    out.text = line;
-    // What the ramps do, said only where the counts show it.
-    const bool both_ways = (kept[2] > 0 && slowed[2] > 0) || (kept[3] > 0 && slowed[3] > 0);
-    out.Claims("says_fast_kept_slow_slowed", both_ways ? 1 : 0);
-    // Turns of pair 0 (θ_0 = 1) and of the last pair within the original context.
-    const double fastest_turns = options.original_context / (2 * M_PI);
-    const double slowest_turns =
-        fastest_turns * std::pow(options.base, -2.0 * (pairs - 1) / options.d);
-    if (both_ways) {
-        out.text += " The pairs they keep are the fast ones, which turn many times within L; "
-                    "the ones they slow fully are the long waves.";
-    } else if (kept[2] + kept[3] == 0) {
-        std::snprintf(line, sizeof line,
-                      " Neither keeps a pair: at L = %s even the fastest pair turns only %s "
-                      "times within the context.",
-                      ShownNumber(options.original_context).c_str(),
-                      ShownNumber(fastest_turns, 3).c_str());
-        out.text += line;
-    } else if (slowed[2] + slowed[3] == 0) {
-        std::snprintf(line, sizeof line,
-                      " Neither slows a pair fully: even the slowest pair turns %s times within "
-                      "L = %s.",
-                      ShownNumber(slowest_turns, 3).c_str(),
-                      ShownNumber(options.original_context).c_str());
-        out.text += line;
-    }
-    out.Claims("fastest_turns", fastest_turns);
-    out.Claims("slowest_turns", slowest_turns);
-    std::snprintf(
-        line, sizeof line,
-        " YaRN also scales the logits by (0.1·ln s + 1)² = %s. (YaRN is drawn as in its "
-        "paper, a ramp linear in turns per context; the reference code's ramp is linear "
-        "in the pair index, a slightly different curve.)",
-        ShownNumber(std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2),
-                    4)
-            .c_str());
-    out.text += line;
-    return out;
+nlohmann::json AlternativesPanel::RopeReadouts(const AppState& state) const {
+    const RopePoint& rope = RopeAt(state);
+    return {{"rope",
+             {{"m", state.pos_a},
+              {"n", state.pos_b},
+              {"d", rope.q.size()},
+              {"typed", UsesTypedVectors()},
+              {"score", rope.score},
+              {"score_from_distance", rope.relative},
+              {"max_shift_change", RopeShiftAt(state).change}}}};
 }
 
-void AlternativesPanel::DrawScaling(FrameContext& frame) {
-    AppState& state = frame.state;
-    if (BeginControls(frame)) {
-        FlowRow row;
-        const float slider = FitWidth(8.0f, "factor s");
-        row.Item(LabelledWidth(slider, "factor s"));
-        ImGui::SetNextItemWidth(slider);
-        const double low = 1, high = 64;
-        ImGui::SliderScalar("factor s", ImGuiDataType_Double, &scaling_factor, &low, &high, "%.2f",
-                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("s = new context / original context (Llama 3.1: 8).");
-        frame.Record("alternatives.scaling_factor");
-        const float input = FitWidth(6.0f, "original L");
-        row.Item(LabelledWidth(input, "original L"));
-        ImGui::SetNextItemWidth(input);
-        double typed = scaling_context;
-        if (ImGui::InputDouble("original L", &typed, 0, 0, "%.0f") && std::isfinite(typed))
-            scaling_context = std::clamp(std::round(typed), 16.0, 1e7);
-        frame.Record("alternatives.scaling_context");
-        row.Item(LabelledWidth(input, "head d"));
-        ImGui::SetNextItemWidth(input);
-        ImGui::InputInt("head d", &scaling_d, 2, 16);
-        scaling_d = std::clamp(scaling_d + scaling_d % 2, 4, 1024);
-        FormulaTooltip("The width of one attention head, whose pairs RoPE turns (Llama: 128).");
-        frame.Record("alternatives.scaling_d");
-        BasePresets(frame, row, "alternatives.scaling_base");
-        EndControls(frame);
-    }
-    const ContextScalingOptions options = ScalingOptions(state);
-    const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,
-                                      ContextScaling::Yarn, ContextScaling::Llama3};
-    const Role roles[] = {Role::PosA, Role::PosB, Role::Sin, Role::Cos};
-    std::vector<double> factors[4], wavelengths[5], pairs;
-    {
-        CoreTimer core_time(frame.stats);
-        for (int method = 0; method < 4; ++method) {
-            factors[method] = frequency_scale_factors(methods[method], options);
-            wavelengths[method] = scaled_frequencies(methods[method], options);
-        }
-        wavelengths[4] = scaled_frequencies(ContextScaling::None, options);
-    }
-    for (auto& curve : wavelengths)
-        for (double& value : curve)
-            value = 2 * kPi / value;
-    for (int i = 0; i < options.d / 2; ++i)
-        pairs.push_back(i);
-    const auto sentence = [&] {
-        WrappedText(ScalingSentence(options).text.c_str());
-        frame.Record("alternatives.scaling_text");
+std::vector<WidgetName> AlternativesPanel::RopeWidgets() {
+    return {
+        {"alternatives.rope_base", "the base 10 000 button on the RoPE tab"},
+        {"alternatives.rope_check",
+         "the sentence showing the RoPE score depends only on m - n",
+         {"rope"}},
+        {"alternatives.rope_circle",
+         "the circle with q's and k's hands for one pair, turned by m and n"},
+        {"alternatives.rope_curve", "the plot of the q-k score against the distance m - n"},
+        {"alternatives.rope_decay", "the decay plot: how the score falls off with distance"},
+        {"alternatives.rope_k", "the k text box: the key vector, typed"},
+        {"alternatives.rope_m", "the m box: the query's position (pos A)"},
+        {"alternatives.rope_n", "the n box: the key's position (pos B)"},
+        {"alternatives.rope_q", "the q text box: the query vector, typed"},
+        {"alternatives.rope_seed", "the seed box the random q and k vectors are drawn from"},
+        {"alternatives.rope_typed", "the type q, k checkbox: type q and k instead of a seed"},
     };
-    // A short window (a projector) shows the two plots side by side first, then the sentence;
-    // otherwise the sentence, then the plots one above the other.
-    if (!frame.pictures_first) sentence();
-    const int count = static_cast<int>(pairs.size());
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const ImVec2 factors_size =
-        frame.pictures_first
-            ? ImVec2((avail.x - spacing) / 2, std::max(ImGui::GetFontSize() * 8.0f, avail.y * 0.7f))
-            : ImVec2(-1, std::max(ImGui::GetFontSize() * 8.0f,
-                                  (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2));
-    plot::PlotConfig config;
-    config.x_label = "pair i";
-    config.y_label = "θ'_i / θ_i";
-    config.x_flags = plot::AxisFlags_Integer;
-    factor_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{0, 1.08});
-    if (!factor_view.has_home) factor_view.Reset();
-    plot::Plot p;
-    if (p.Begin("how much each pair is slowed##scaling_factors", factor_view, factors_size,
-                config)) {
-        frame.Record("alternatives.scaling_factors");
-        for (int method = 0; method < 4; ++method)
-            p.Line(context_scaling_name(methods[method]), pairs.data(), factors[method].data(),
-                   count, frame.Color(roles[method]), frame.Px(2.2f));
-        p.HLine(1 / options.factor, frame.Color(Role::Muted), "1/s");
-        p.End();
-    }
-    if (frame.pictures_first) ImGui::SameLine();
-    config.y_label = "wavelength 2π/θ'_i";
-    config.y_flags = plot::AxisFlags_Log;
-    wavelength_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{1, wavelengths[0].back() * 4});
-    if (!wavelength_view.has_home) wavelength_view.Reset();
-    plot::Plot w;
-    if (w.Begin("wavelengths against the context##scaling_wavelengths", wavelength_view,
-                ImVec2(-1, frame.pictures_first ? factors_size.y : RemainingHeight()), config)) {
-        frame.Record("alternatives.scaling_wavelengths");
-        // The band between the original and the new context length.
-        const ImVec2 from = w.ToPixels(0, options.original_context * options.factor);
-        const ImVec2 to = w.ToPixels(count - 1.0, options.original_context);
-        ImVec4 band = frame.ColorVec(Role::Muted);
-        band.w = 0.18f;
-        w.DrawList()->AddRectFilled(ImVec2(w.PlotMin().x, std::max(from.y, w.PlotMin().y)),
-                                    ImVec2(w.PlotMax().x, std::min(to.y, w.PlotMax().y)),
-                                    ImGui::ColorConvertFloat4ToU32(band));
-        w.Line("unscaled", pairs.data(), wavelengths[4].data(), count, frame.Color(Role::Muted),
-               frame.Px(1.5f));
-        for (int method = 0; method < 4; ++method)
-            w.Line(context_scaling_name(methods[method]), pairs.data(), wavelengths[method].data(),
-                   count, frame.Color(roles[method]), frame.Px(2.2f));
-        w.HLine(options.original_context, frame.Color(Role::Muted), "original L");
-        // Its label only where it does not sit on "original L": the two lines at least a line
-        // and a half of text apart on screen (a squashed log axis puts s = 4 within a line).
-        const float apart = std::abs(w.ToPixels(0, options.original_context * options.factor).y -
-                                     w.ToPixels(0, options.original_context).y);
-        w.HLine(options.original_context * options.factor, frame.Color(Role::Muted),
-                apart >= 1.5f * ImGui::GetFontSize() ? "s·L" : nullptr);
-        w.End();
-    }
-    if (frame.pictures_first) sentence();
 }
 
 } // namespace pelab

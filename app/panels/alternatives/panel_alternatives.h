@@ -12,17 +12,18 @@
 #include "pelab/alternatives.h"
 #include "pelab/context_scaling.h"
 #include "widgets/cached.h"
+#include "widgets/layout.h"
 #include "widgets/plot.h"
 #include "widgets/scene_tabs.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace pelab {
 
-constexpr int kAlternativesTabCount = 6;
-/// Scene values of the tabs, in order.
-const char* AlternativesTabId(int tab);
+/// The seed of the learned table's stand-in values (the tab and the side-by-side checks).
+constexpr std::uint64_t kAlternativesLearnedSeed = 2024;
 
 /// The side-by-side table's computed cells, for tests and readouts.
 /// The "relative?" answer of a method: yes (green), no (amber), or neither (plain text):
@@ -131,6 +132,33 @@ struct AlternativesPanel : Panel {
     static std::vector<WidgetName> WidgetNames();
     std::string StatusNote() const override;
 
+    // Each tab, in its own file (alternatives_<id>.cpp): its drawing, its own scene fields,
+    // its readouts (an object under its key) and its widget names; AlternativesTabs() lists
+    // them.
+    void DrawLearned(FrameContext& frame);
+    void AddLearnedFields(SceneTable& table);
+    nlohmann::json LearnedReadouts(const AppState& state) const;
+    static std::vector<WidgetName> LearnedWidgets();
+    void DrawRope(FrameContext& frame);
+    void AddRopeFields(SceneTable& table);
+    nlohmann::json RopeReadouts(const AppState& state) const;
+    static std::vector<WidgetName> RopeWidgets();
+    void DrawAlibi(FrameContext& frame);
+    void AddAlibiFields(SceneTable& table);
+    nlohmann::json AlibiReadouts(const AppState& state) const;
+    static std::vector<WidgetName> AlibiWidgets();
+    void DrawT5(FrameContext& frame);
+    void AddT5Fields(SceneTable& table);
+    nlohmann::json T5Readouts(const AppState& state) const;
+    static std::vector<WidgetName> T5Widgets();
+    void DrawScaling(FrameContext& frame);
+    void AddScalingFields(SceneTable& table);
+    nlohmann::json ScalingReadouts(const AppState& state) const;
+    static std::vector<WidgetName> ScalingWidgets();
+    void DrawSideBySide(FrameContext& frame);
+    nlohmann::json TableReadouts(const AppState& state) const;
+    static std::vector<WidgetName> TableWidgets();
+
     LearnedTable Learned() const;
     T5BucketOptions T5Options() const;
     ContextScalingOptions ScalingOptions(const AppState& state) const;
@@ -160,15 +188,28 @@ struct AlternativesPanel : Panel {
     const MethodChecks& Checks(const AppState& state) const;
     /// The side-by-side table's rows, worded from the checks.
     std::vector<MethodRow> MethodRows(const MethodChecks& checks) const;
-
-private:
-    void DrawLearned(FrameContext& frame);
-    void DrawRope(FrameContext& frame);
-    void DrawAlibi(FrameContext& frame);
-    void DrawT5(FrameContext& frame);
-    void DrawScaling(FrameContext& frame);
-    void DrawSideBySide(FrameContext& frame);
 };
+
+/// One tab of the alternatives panel: its scene value (alternatives_tab, and the widget
+/// "alternatives.tab_<id>"), its title and one line on what it shows, and its parts. Adding a
+/// tab is its file and its row.
+struct AlternativesTab {
+    const char* id;
+    const char* title;
+    const char* summary;
+    void (AlternativesPanel::*draw)(FrameContext& frame);
+    void (AlternativesPanel::*add_fields)(SceneTable& table); ///< nullptr: no settings
+    nlohmann::json (AlternativesPanel::*readouts)(const AppState& state) const;
+    std::vector<WidgetName> (*widgets)();
+};
+/// The tabs, in the order they are shown.
+const std::vector<AlternativesTab>& AlternativesTabs();
+/// "learned, rope, … or table", for the scene field's doc and messages.
+std::string AlternativesTabList();
+
+/// The two base buttons (10 000, and Llama 3's 500 000) of the RoPE and long-context tabs;
+/// record names the first.
+void AlternativesBasePresets(FrameContext& frame, FlowRow& row, const char* record);
 
 /// The height left in the tab, but at least `lines` text lines (the tab then scrolls): a plot
 /// on a projector at text scale 2 stays readable.

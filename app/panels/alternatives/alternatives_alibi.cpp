@@ -1,10 +1,8 @@
-// alternatives_bias.cpp — the alternatives panel's ALiBi and T5 tabs, its scene fields and its
-// readouts.
-#include "io/scene.h"
+// alternatives_alibi.cpp — the alternatives panel's ALiBi tab: each head's slope, its bias
+// −m·|i − j| on the scores, and how it breaks the order demo's word-order tie.
 #include "panels/alternatives/panel_alternatives.h"
-#include "pelab/attention.h"
-#include "pelab/embedding.h"
-#include "pelab/error.h"
+
+#include "io/scene.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -16,6 +14,11 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+
+#include "pelab/attention.h"
+#include "pelab/embedding.h"
+#include "pelab/error.h"
+#include "pelab/limits.h"
 
 namespace pelab {
 
@@ -33,6 +36,60 @@ std::string CheckSentence(const std::string& text) {
 }
 
 } // namespace
+
+namespace {
+
+// scores + bias (−m·|i − j|, masked above the diagonal when causal).
+Matrix WithAlibi(Matrix scores, double slope, bool causal) {
+    for (int i = 0; i < scores.rows; ++i)
+        for (int j = 0; j < scores.cols; ++j)
+            scores.at(i, j) += alibi_bias(slope, i, j, causal);
+    return scores;
+}
+
+} // namespace
+
+AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& sentence_b,
+                        double slope) {
+    AlibiTie tie;
+    try {
+        OrderDemoOptions options;
+        options.positional.pe_enabled = false;
+        options.d_model = kMaxSentenceTokens; // one-hot room for any sentence the field accepts
+        const OrderDemoResult demo = run_order_demo(sentence_a, sentence_b, options);
+        tie.same_words = demo.verdict.same_multiset;
+        tie.without_bias = demo.verdict.max_difference;
+        const auto difference = [&](const Matrix& a, const Matrix& b) {
+            return compare_orderings(demo.tokens_a, demo.tokens_b, a, b);
+        };
+        const ReorderVerdict biased = difference(WithAlibi(demo.scores_a, slope, false),
+                                                 WithAlibi(demo.scores_b, slope, false));
+        tie.with_bias = biased.max_difference;
+        tie.distances_kept = tie.same_words;
+        const std::vector<int>& map = biased.mapping;
+        for (std::size_t j = 0; tie.same_words && j < map.size(); ++j)
+            for (std::size_t k = 0; k < map.size(); ++k)
+                if (std::abs(map[j] - map[k]) !=
+                    std::abs(static_cast<int>(j) - static_cast<int>(k)))
+                    tie.distances_kept = false;
+        // As ALiBi (Press et al., 2022) defines it: the bias is added to the already scaled
+        // scores, softmax(q·kᵀ/√d + m·(j − i)), so it is not divided by √d.
+        const double scale = 1 / std::sqrt(static_cast<double>(options.d_model));
+        const auto weights = [&](const Matrix& scores, double head_slope) {
+            Matrix scaled = scores;
+            for (double& value : scaled.values)
+                value *= scale;
+            return softmax_rows(WithAlibi(std::move(scaled), head_slope, true), 1.0);
+        };
+        tie.causal_mask_only =
+            difference(weights(demo.scores_a, 0), weights(demo.scores_b, 0)).max_difference;
+        tie.causal_with_bias =
+            difference(weights(demo.scores_a, slope), weights(demo.scores_b, slope)).max_difference;
+    } catch (const InvalidArgument& error) {
+        tie.error = error.what();
+    }
+    return tie;
+}
 
 void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     if (BeginControls(frame)) {
@@ -215,128 +272,7 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     if (beside) ImGui::EndGroup();
 }
 
-void AlternativesPanel::DrawT5(FrameContext& frame) {
-    if (BeginControls(frame)) {
-        FlowRow row;
-        const float slider = FitWidth(7.0f, "buckets");
-        row.Item(LabelledWidth(slider, "buckets"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("buckets", &t5_buckets, 4, 128, "%d", ImGuiSliderFlags_AlwaysClamp);
-        t5_buckets += t5_buckets % 2;
-        frame.Record("alternatives.t5_buckets");
-        row.Item(LabelledWidth(slider, "max distance"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("max distance", &t5_max_distance, 8, 4096, "%d",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        frame.Record("alternatives.t5_max_distance");
-        row.Item(CheckboxWidth("bidirectional"));
-        ImGui::Checkbox("bidirectional", &t5_bidirectional);
-        FormulaTooltip("On: an encoder; keys after the query get their own half of the buckets. "
-                       "Off: a decoder; every later key falls in bucket 0 (it is masked anyway).");
-        frame.Record("alternatives.t5_bidirectional");
-        EndControls(frame);
-    }
-    const int side = t5_bidirectional ? t5_buckets / 2 : t5_buckets;
-    const T5BucketOptions options = T5Options();
-    const long long last_start = t5_last_bucket_start(options);
-    const int exact = side / 2;
-    // Which of a side's buckets some distance reaches (the log steps can skip some).
-    std::vector<bool> reached(static_cast<std::size_t>(side), false);
-    for (long long n = 0; n <= last_start; ++n)
-        reached[static_cast<std::size_t>(t5_bucket(-n, options) - 0)] = true;
-    const int unused = static_cast<int>(std::count(reached.begin(), reached.end(), false));
-    char exact_part[96];
-    if (exact == 1)
-        std::snprintf(exact_part, sizeof exact_part, "Distance 0 gets a bucket of its own");
-    else
-        std::snprintf(exact_part, sizeof exact_part,
-                      "Distances 0 … %d each get a bucket of their own", exact - 1);
-    char line[720];
-    std::snprintf(
-        line, sizeof line,
-        "T5 adds a learned number per bucket of the relative position (key − query) to each "
-        "score. "
-        "%s%s, and every distance from %lld on shares the last bucket: past it the model "
-        "cannot tell distances apart.%s%s",
-        exact_part, last_start > exact ? "; then buckets widen logarithmically" : "", last_start,
-        unused > 0 ? (" At this max distance " + std::to_string(unused) + " of a side's " +
-                      std::to_string(side) +
-                      " buckets are never reached: the "
-                      "logarithmic steps skip them.")
-                         .c_str()
-                   : "",
-        t5_bidirectional ? " Keys after the query use the other half of the buckets the same way."
-                         : " Causal: every key after the query falls in bucket 0 (it is masked "
-                           "anyway).");
-    if (options.max_distance != t5_max_distance) {
-        char raised[160];
-        std::snprintf(raised, sizeof raised,
-                      "max distance %d is raised to %d: it must pass the %d exact buckets.",
-                      t5_max_distance, options.max_distance, exact);
-        ErrorText(frame, raised);
-    }
-    WrappedText(line);
-    frame.Record("alternatives.t5_text");
-    const int reach = std::min(2 * options.max_distance, 8192);
-    std::vector<double> xs, ys;
-    for (int r = -reach; r <= reach; ++r) { // a staircase: each distance is one flat step
-        const double bucket = t5_bucket(r, options);
-        xs.push_back(r - 0.5), ys.push_back(bucket);
-        xs.push_back(r + 0.5), ys.push_back(bucket);
-    }
-    const float height =
-        std::max(ImGui::GetFontSize() * 8.0f,
-                 (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y) * 0.6f);
-    t5_view.SetHome(plot::Range{-static_cast<double>(reach), static_cast<double>(reach)},
-                    plot::Range{-1, static_cast<double>(t5_buckets)});
-    t5_view.Refit(t5_view.home_x, t5_view.home_y);
-    plot::PlotConfig config;
-    config.x_label = "relative position j − i (key − query)";
-    config.y_label = "bucket";
-    config.y_flags = plot::AxisFlags_Integer;
-    plot::Plot p;
-    if (p.Begin("bucket of each distance##t5_buckets", t5_view, ImVec2(-1, height), config)) {
-        frame.Record("alternatives.t5_plot");
-        p.Line("bucket", xs.data(), ys.data(), static_cast<int>(xs.size()),
-               frame.Color(Role::Accent), frame.Px(2.0f));
-        p.VLine(-static_cast<double>(last_start), frame.Color(Role::Warning), "last bucket");
-        if (t5_bidirectional) p.VLine(static_cast<double>(last_start), frame.Color(Role::Warning));
-        p.End();
-    }
-    const std::vector<double> biases = t5_bucket_biases(t5_buckets, 5);
-    std::vector<double> index(biases.size());
-    for (std::size_t b = 0; b < biases.size(); ++b)
-        index[b] = static_cast<double>(b);
-    plot::PlotView bias_view;
-    bias_view.Refit(plot::Range{-1, static_cast<double>(t5_buckets)}, plot::Range{-3.5, 3.5});
-    config.x_label = "bucket";
-    config.y_label = "bias (seeded)";
-    config.x_flags = plot::AxisFlags_Integer;
-    config.y_flags = 0;
-    plot::Plot b;
-    if (b.Begin("one learned scalar per bucket (a seeded stand-in)##t5_biases", bias_view,
-                ImVec2(-1, RemainingHeight()), config)) {
-        frame.Record("alternatives.t5_biases");
-        b.Bars("bias", index.data(), biases.data(), t5_buckets, 0.8, frame.Color(Role::Cos));
-        b.End();
-    }
-}
-
-void AlternativesPanel::AddSceneFields(SceneTable& table) {
-    table.Text("alternatives_tab", "learned, rope, alibi, t5, scaling or table", &tab,
-               [](const std::string& text) {
-                   for (int t = 0; t < kAlternativesTabCount; ++t)
-                       if (text == AlternativesTabId(t)) return std::string();
-                   return std::string("must be learned, rope, alibi, t5, scaling or table");
-               });
-    table.Integer("learned_rows", "the learned table's rows", &learned_rows, 1, kMaxLearnedRows);
-    table.Integer("learned_d", "the learned table's width", &learned_d, 2, 16384, true);
-    table.Integer("learned_lookup", "the position looked up", &learned_lookup, 0, 1000000);
-    table.Integer("rope_seed", "the seed of q and k", &rope_seed, 0, 1000000);
-    table.Bool("rope_typed", "RoPE uses rope_q and rope_k instead of seeded vectors", &rope_typed);
-    for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
-        table.Text(name, "text: 2 to 64 numbers within ±1e6 (an even count), the typed q or k",
-                   target, [](const std::string& text) { return ParseRopeVector(text, nullptr); });
+void AlternativesPanel::AddAlibiFields(SceneTable& table) {
     table.Integer("alibi_heads", "ALiBi heads", &alibi_heads, 1, 64);
     // The head must exist: its range is the scene's alibi_heads (or the current one).
     table.Add(
@@ -353,50 +289,13 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
                &alibi_sentence_a, CheckSentence);
     table.Text("alibi_sentence_b", "text, valid UTF-8, 1 to 32 words: sentence B of the ALiBi tie",
                &alibi_sentence_b, CheckSentence);
-    table.Integer("t5_buckets", "T5 buckets", &t5_buckets, 4, 128, true);
-    table.Integer("t5_max_distance", "T5 max_distance", &t5_max_distance, 8, 4096);
-    table.Bool("t5_bidirectional", "encoder (true) or decoder buckets", &t5_bidirectional);
-    table.Integer("scaling_d", "the head width RoPE turns", &scaling_d, 4, 1024, true);
-    table.Number("scaling_factor", "s, new context / original", &scaling_factor, 1, 64);
-    table.Number("scaling_context", "the original context length", &scaling_context, 16, 1e7);
 }
 
-std::string AlternativesPanel::StatusNote() const {
-    return "tab: " + tab;
-}
-
-nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
-    const LearnedTable learned = Learned();
-    const auto row = learned.lookup(learned_lookup);
-    const RopePoint& rope = RopeAt(state);
-    const MethodChecks& checks = Checks(state);
+nlohmann::json AlternativesPanel::AlibiReadouts(const AppState& /*state*/) const {
     const int head = std::clamp(alibi_head, 1, alibi_heads);
     const std::vector<double> slopes = alibi_slopes(alibi_heads);
     const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slopes[head - 1]);
-    nlohmann::json scaling;
-    const ContextScalingOptions options = ScalingOptions(state);
-    for (int method = 0; method < kContextScalingCount; ++method) {
-        const auto each = static_cast<ContextScaling>(method);
-        scaling[context_scaling_id(each)] = {
-            {"factors", frequency_scale_factors(each, options)},
-            {"temperature_factor", attention_temperature_factor(each, options.factor)}};
-    }
-    return {{"tab", tab},
-            {"learned",
-             {{"rows", learned.rows},
-              {"d", learned.d},
-              {"parameters", learned.parameter_count()},
-              {"lookup", learned_lookup},
-              {"has_entry", row.has_value()}}},
-            {"rope",
-             {{"m", state.pos_a},
-              {"n", state.pos_b},
-              {"d", rope.q.size()},
-              {"typed", UsesTypedVectors()},
-              {"score", rope.score},
-              {"score_from_distance", rope.relative},
-              {"max_shift_change", RopeShiftAt(state).change}}},
-            {"alibi",
+    return {{"alibi",
              {{"heads", alibi_heads},
               {"slopes", slopes},
               {"head", head},
@@ -404,23 +303,26 @@ nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
               {"tie_with_bias", tie.with_bias},
               {"distances_kept", tie.distances_kept},
               {"causal_mask_only", tie.causal_mask_only},
-              {"causal_with_bias", tie.causal_with_bias}}},
-            {"t5",
-             {{"num_buckets", t5_buckets},
-              {"max_distance", T5Options().max_distance},
-              {"bidirectional", t5_bidirectional},
-              {"last_bucket_start", checks.t5_last_bucket_start}}},
-            {"scaling",
-             {{"d", options.d},
-              {"base", options.base},
-              {"factor", options.factor},
-              {"original_context", options.original_context},
-              {"methods", scaling}}},
-            {"relative_checks",
-             {{"sinusoidal", checks.sinusoidal_shift_change},
-              {"learned", checks.learned_shift_change},
-              {"rope", checks.rope_shift_change},
-              {"alibi", checks.alibi_shift_change}}}};
+              {"causal_with_bias", tie.causal_with_bias}}}};
+}
+
+std::vector<WidgetName> AlternativesPanel::AlibiWidgets() {
+    return {
+        {"alternatives.alibi_a", "the sentence A text box: the words the order demo starts from"},
+        {"alternatives.alibi_b", "the sentence B text box: sentence A's words in another order"},
+        {"alternatives.alibi_causal",
+         "the causal mask checkbox: hides keys that come after the query"},
+        {"alternatives.alibi_head", "the head h slider: which head's bias matrix is drawn"},
+        {"alternatives.alibi_heads",
+         "the heads H slider: how many heads the slopes are shared out to"},
+        {"alternatives.alibi_matrix",
+         "the 12 by 12 grid of ALiBi biases, query rows against key columns",
+         {"alibi"}},
+        {"alternatives.alibi_slopes", "the paragraph listing the heads' ALiBi slopes m", {"alibi"}},
+        {"alternatives.alibi_tie",
+         "the order demo text: does the bias tell sentence A from B",
+         {"alibi"}},
+    };
 }
 
 } // namespace pelab

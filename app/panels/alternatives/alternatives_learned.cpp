@@ -1,0 +1,154 @@
+// alternatives_learned.cpp — the alternatives panel's Learned table tab: one trained vector per
+// position (BERT, GPT-2), its parameter count and its hard edge past the last row.
+#include "panels/alternatives/panel_alternatives.h"
+
+#include "io/scene.h"
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include "pelab/sinusoidal.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+LearnedTable AlternativesPanel::Learned() const {
+    return make_learned_table(learned_rows, learned_d, kAlternativesLearnedSeed);
+}
+
+void AlternativesPanel::DrawLearned(FrameContext& frame) {
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float input = FitWidth(7.0f, "rows L");
+        row.Item(LabelledWidth(input, "rows L"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("rows L", &learned_rows, 0, 0);
+        learned_rows = std::clamp(learned_rows, 1, kMaxLearnedRows);
+        frame.Record("alternatives.learned_rows");
+        row.Item(LabelledWidth(input, "width d"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("width d", &learned_d, 0, 0);
+        learned_d = std::clamp(learned_d + learned_d % 2, 2, kUiMaxDModel * 4);
+        frame.Record("alternatives.learned_d");
+        row.Item(LabelledWidth(input, "look up pos"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("look up pos", &learned_lookup, 1, 100);
+        learned_lookup = std::clamp(learned_lookup, 0, static_cast<int>(kUiMaxPosition));
+        frame.Record("alternatives.learned_lookup");
+        row.Item(ButtonWidth("BERT-base") + ButtonWidth("GPT-2") + FlowRow::Spacing());
+        if (ImGui::Button("BERT-base")) learned_rows = 512, learned_d = 768;
+        ImGui::SameLine();
+        if (ImGui::Button("GPT-2")) learned_rows = 1024, learned_d = 768;
+        EndControls(frame);
+    }
+    const LearnedTable table = Learned();
+    char line[320];
+    std::snprintf(
+        line, sizeof line,
+        "A learned table is one trained vector per position: %s %s × %s values = "
+        "%s parameters to train (BERT-base: 512 × 768 = %s; GPT-2: %s × 768 = %s).",
+        ShownNumber(table.rows).c_str(), table.rows == 1 ? "row" : "rows",
+        ShownNumber(table.d).c_str(),
+        ShownNumber(static_cast<double>(table.parameter_count())).c_str(),
+        ShownNumber(static_cast<double>(make_learned_table(512, 768, 0).parameter_count())).c_str(),
+        ShownNumber(1024).c_str(),
+        ShownNumber(static_cast<double>(make_learned_table(1024, 768, 0).parameter_count()))
+            .c_str());
+    WrappedText(line);
+    frame.Record("alternatives.learned_parameters");
+    const auto row = table.lookup(learned_lookup);
+    if (!row)
+        std::snprintf(line, sizeof line,
+                      "PE(%s): no entry. The table has %s %s (positions 0 … %s); a model "
+                      "trained with it has nothing to add at position %s, and nothing is "
+                      "invented here.",
+                      ShownNumber(learned_lookup).c_str(), ShownNumber(table.rows).c_str(),
+                      table.rows == 1 ? "row" : "rows", ShownNumber(table.rows - 1).c_str(),
+                      ShownNumber(learned_lookup).c_str());
+    else
+        std::snprintf(line, sizeof line,
+                      "PE(%s) is row %s: its first values are %.3f, %.3f, … (a seeded "
+                      "stand-in for trained values).",
+                      ShownNumber(learned_lookup).c_str(), ShownNumber(learned_lookup).c_str(),
+                      (*row)[0], (*row)[1]);
+    ImGui::TextColored(frame.ColorVec(row ? Role::Good : Role::Warning), "%s",
+                       row ? "entry" : "no entry");
+    ImGui::SameLine();
+    WrappedText(line);
+    frame.Record("alternatives.learned_lookup_result");
+    // The row's first values as bars (or an empty plot with the edge marked).
+    const int shown = std::min(table.d, 64);
+    std::vector<double> xs(static_cast<std::size_t>(shown)), ys(xs.size(), 0.0);
+    for (int j = 0; j < shown; ++j)
+        xs[j] = j, ys[j] = row ? (*row)[j] : 0.0;
+    learned_view.SetHome(plot::Range{-1, static_cast<double>(shown)}, plot::Range{-1.1, 1.1});
+    if (!learned_view.has_home) learned_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = shown < table.d ? "dim j (the first 64)" : "dim j";
+    config.y_label = "PE(pos)_j";
+    config.x_flags = plot::AxisFlags_Integer;
+    // The legend keeps the labels' addresses until End: they live as long as the plot.
+    char last_label[64], formula_label[64];
+    plot::Plot p;
+    if (p.Begin("##learned_row", learned_view, ImVec2(-1, RemainingHeight()), config)) {
+        frame.Record("alternatives.learned_plot");
+        if (row) {
+            p.Bars("row values", xs.data(), ys.data(), shown, 0.8, frame.Color(Role::Accent));
+        } else {
+            // Past the table: its last row, the nearest thing it has, beside the sinusoidal
+            // encoding's vector at the position asked for, which a formula gives for any
+            // position (both stand-ins: the learned values are seeded, not trained).
+            const auto last = table.lookup(table.rows - 1);
+            std::vector<double> last_values(xs.size(), 0.0), sinusoid(xs.size(), 0.0);
+            const std::vector<double> formula =
+                pe_vector_double(learned_lookup, table.d % 2 == 0 ? table.d : table.d + 1, 10000.0);
+            for (int j = 0; j < shown; ++j) {
+                last_values[j] = last ? (*last)[j] : 0.0;
+                sinusoid[j] = formula[j];
+            }
+            std::snprintf(last_label, sizeof last_label, "row %d, the last one", table.rows - 1);
+            std::snprintf(formula_label, sizeof formula_label, "sinusoidal PE(%d)", learned_lookup);
+            p.Bars(last_label, xs.data(), last_values.data(), shown, 0.8, frame.Color(Role::Muted));
+            p.Markers(formula_label, xs.data(), sinusoid.data(), shown, frame.Color(Role::Sin),
+                      frame.Px(4.0f), plot::Marker::Circle);
+        }
+        p.End();
+    }
+}
+
+void AlternativesPanel::AddLearnedFields(SceneTable& table) {
+    table.Integer("learned_rows", "the learned table's rows", &learned_rows, 1, kMaxLearnedRows);
+    table.Integer("learned_d", "the learned table's width", &learned_d, 2, 16384, true);
+    table.Integer("learned_lookup", "the position looked up", &learned_lookup, 0, 1000000);
+}
+
+nlohmann::json AlternativesPanel::LearnedReadouts(const AppState& /*state*/) const {
+    const LearnedTable learned = Learned();
+    return {{"learned",
+             {{"rows", learned.rows},
+              {"d", learned.d},
+              {"parameters", learned.parameter_count()},
+              {"lookup", learned_lookup},
+              {"has_entry", learned.lookup(learned_lookup).has_value()}}}};
+}
+
+std::vector<WidgetName> AlternativesPanel::LearnedWidgets() {
+    return {
+        {"alternatives.learned_d", "the width d box: how many values each learned row has"},
+        {"alternatives.learned_lookup", "the look up pos box: which position's row to fetch"},
+        {"alternatives.learned_lookup_result",
+         "the entry / no entry line saying what the lookup found",
+         {"learned"}},
+        {"alternatives.learned_parameters",
+         "the sentence counting the learned table's parameters",
+         {"learned"}},
+        {"alternatives.learned_plot", "the bar chart of the looked-up row's first values"},
+        {"alternatives.learned_rows", "the rows L box: how many positions the learned table holds"},
+    };
+}
+
+} // namespace pelab

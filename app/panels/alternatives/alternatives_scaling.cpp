@@ -1,0 +1,272 @@
+// alternatives_scaling.cpp — the alternatives panel's Long context tab: RoPE's spectrum stretched
+// to a longer context (linear, NTK-aware, YaRN, Llama 3), each pair's factor and wavelength.
+#include "panels/alternatives/panel_alternatives.h"
+
+#include "io/scene.h"
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+ContextScalingOptions AlternativesPanel::ScalingOptions(const AppState& state) const {
+    ContextScalingOptions options;
+    options.d = scaling_d;
+    options.base = state.base;
+    options.factor = scaling_factor;
+    options.original_context = scaling_context;
+    return options;
+}
+
+namespace {
+
+// "keeps 3 pairs and slows 5 fully", "keeps no pair and slows all 64 fully", …
+std::string KeepsAndSlows(int kept, int slowed, int pairs) {
+    const auto count = [pairs](int n) {
+        if (n == 0) return std::string("no pair");
+        if (n == pairs && pairs > 1) return "all " + std::to_string(n) + " pairs";
+        return std::to_string(n) + (n == 1 ? " pair" : " pairs");
+    };
+    return "keeps " + count(kept) + " and slows " + (slowed == 0 ? "none" : count(slowed)) +
+           " fully";
+}
+
+} // namespace
+
+Explanation ScalingSentence(const ContextScalingOptions& options) {
+    Explanation out;
+    const int pairs = options.d / 2;
+    // How many pairs each ramp method leaves alone and slows fully, counted from the factors.
+    const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,
+                                      ContextScaling::Yarn, ContextScaling::Llama3};
+    int kept[4] = {}, slowed[4] = {};
+    for (int method = 0; method < 4; ++method)
+        for (const double factor : frequency_scale_factors(methods[method], options)) {
+            kept[method] += std::abs(factor - 1) < 1e-12;
+            slowed[method] += std::abs(factor * options.factor - 1) < 1e-12;
+        }
+    char line[900];
+    if (options.factor == 1) {
+        std::snprintf(line, sizeof line,
+                      "s = 1: the context is not stretched, so every method leaves every θ_i as "
+                      "it is (base %s, head d %d, L = %s). Raise s to see how they differ.",
+                      ShownNumber(options.base).c_str(), options.d,
+                      ShownNumber(options.original_context).c_str());
+        out.text = line;
+        out.Claims("changes_nothing", 1);
+        return out;
+    }
+    out.Claims("changes_nothing", 0);
+    out.Claims("linear_slowed", slowed[0]);
+    out.Claims("yarn_kept", kept[2]);
+    out.Claims("yarn_slowed", slowed[2]);
+    out.Claims("llama_kept", kept[3]);
+    out.Claims("llama_slowed", slowed[3]);
+    std::snprintf(
+        line, sizeof line,
+        "To run at %s× the original context (L = %s → %s; base %s, head d %d), each "
+        "method slows pairs by a factor between 1 and 1/s = %s. Linear slows all %d "
+        "pairs; NTK-aware keeps pair 0 and slows the last by exactly 1/s; YaRN %s; "
+        "Llama 3 %s.",
+        ShownNumber(options.factor, 4).c_str(), ShownNumber(options.original_context).c_str(),
+        ShownNumber(options.original_context * options.factor).c_str(),
+        ShownNumber(options.base).c_str(), options.d, ShownNumber(1 / options.factor, 3).c_str(),
+        pairs, KeepsAndSlows(kept[2], slowed[2], pairs).c_str(),
+        KeepsAndSlows(kept[3], slowed[3], pairs).c_str());
+    out.text = line;
+    // What the ramps do, said only where the counts show it.
+    const bool both_ways = (kept[2] > 0 && slowed[2] > 0) || (kept[3] > 0 && slowed[3] > 0);
+    out.Claims("says_fast_kept_slow_slowed", both_ways ? 1 : 0);
+    // Turns of pair 0 (θ_0 = 1) and of the last pair within the original context.
+    const double fastest_turns = options.original_context / (2 * M_PI);
+    const double slowest_turns =
+        fastest_turns * std::pow(options.base, -2.0 * (pairs - 1) / options.d);
+    if (both_ways) {
+        out.text += " The pairs they keep are the fast ones, which turn many times within L; "
+                    "the ones they slow fully are the long waves.";
+    } else if (kept[2] + kept[3] == 0) {
+        std::snprintf(line, sizeof line,
+                      " Neither keeps a pair: at L = %s even the fastest pair turns only %s "
+                      "times within the context.",
+                      ShownNumber(options.original_context).c_str(),
+                      ShownNumber(fastest_turns, 3).c_str());
+        out.text += line;
+    } else if (slowed[2] + slowed[3] == 0) {
+        std::snprintf(line, sizeof line,
+                      " Neither slows a pair fully: even the slowest pair turns %s times within "
+                      "L = %s.",
+                      ShownNumber(slowest_turns, 3).c_str(),
+                      ShownNumber(options.original_context).c_str());
+        out.text += line;
+    }
+    out.Claims("fastest_turns", fastest_turns);
+    out.Claims("slowest_turns", slowest_turns);
+    std::snprintf(
+        line, sizeof line,
+        " YaRN also scales the logits by (0.1·ln s + 1)² = %s. (YaRN is drawn as in its "
+        "paper, a ramp linear in turns per context; the reference code's ramp is linear "
+        "in the pair index, a slightly different curve.)",
+        ShownNumber(std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2),
+                    4)
+            .c_str());
+    out.text += line;
+    return out;
+}
+
+void AlternativesPanel::DrawScaling(FrameContext& frame) {
+    AppState& state = frame.state;
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float slider = FitWidth(8.0f, "factor s");
+        row.Item(LabelledWidth(slider, "factor s"));
+        ImGui::SetNextItemWidth(slider);
+        const double low = 1, high = 64;
+        ImGui::SliderScalar("factor s", ImGuiDataType_Double, &scaling_factor, &low, &high, "%.2f",
+                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+        FormulaTooltip("s = new context / original context (Llama 3.1: 8).");
+        frame.Record("alternatives.scaling_factor");
+        const float input = FitWidth(6.0f, "original L");
+        row.Item(LabelledWidth(input, "original L"));
+        ImGui::SetNextItemWidth(input);
+        double typed = scaling_context;
+        if (ImGui::InputDouble("original L", &typed, 0, 0, "%.0f") && std::isfinite(typed))
+            scaling_context = std::clamp(std::round(typed), 16.0, 1e7);
+        frame.Record("alternatives.scaling_context");
+        row.Item(LabelledWidth(input, "head d"));
+        ImGui::SetNextItemWidth(input);
+        ImGui::InputInt("head d", &scaling_d, 2, 16);
+        scaling_d = std::clamp(scaling_d + scaling_d % 2, 4, 1024);
+        FormulaTooltip("The width of one attention head, whose pairs RoPE turns (Llama: 128).");
+        frame.Record("alternatives.scaling_d");
+        AlternativesBasePresets(frame, row, "alternatives.scaling_base");
+        EndControls(frame);
+    }
+    const ContextScalingOptions options = ScalingOptions(state);
+    const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,
+                                      ContextScaling::Yarn, ContextScaling::Llama3};
+    const Role roles[] = {Role::PosA, Role::PosB, Role::Sin, Role::Cos};
+    std::vector<double> factors[4], wavelengths[5], pairs;
+    {
+        CoreTimer core_time(frame.stats);
+        for (int method = 0; method < 4; ++method) {
+            factors[method] = frequency_scale_factors(methods[method], options);
+            wavelengths[method] = scaled_frequencies(methods[method], options);
+        }
+        wavelengths[4] = scaled_frequencies(ContextScaling::None, options);
+    }
+    for (auto& curve : wavelengths)
+        for (double& value : curve)
+            value = 2 * M_PI / value;
+    for (int i = 0; i < options.d / 2; ++i)
+        pairs.push_back(i);
+    const auto sentence = [&] {
+        WrappedText(ScalingSentence(options).text.c_str());
+        frame.Record("alternatives.scaling_text");
+    };
+    // A short window (a projector) shows the two plots side by side first, then the sentence;
+    // otherwise the sentence, then the plots one above the other.
+    if (!frame.pictures_first) sentence();
+    const int count = static_cast<int>(pairs.size());
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const ImVec2 factors_size =
+        frame.pictures_first
+            ? ImVec2((avail.x - spacing) / 2, std::max(ImGui::GetFontSize() * 8.0f, avail.y * 0.7f))
+            : ImVec2(-1, std::max(ImGui::GetFontSize() * 8.0f,
+                                  (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2));
+    plot::PlotConfig config;
+    config.x_label = "pair i";
+    config.y_label = "θ'_i / θ_i";
+    config.x_flags = plot::AxisFlags_Integer;
+    factor_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{0, 1.08});
+    if (!factor_view.has_home) factor_view.Reset();
+    plot::Plot p;
+    if (p.Begin("how much each pair is slowed##scaling_factors", factor_view, factors_size,
+                config)) {
+        frame.Record("alternatives.scaling_factors");
+        for (int method = 0; method < 4; ++method)
+            p.Line(context_scaling_name(methods[method]), pairs.data(), factors[method].data(),
+                   count, frame.Color(roles[method]), frame.Px(2.2f));
+        p.HLine(1 / options.factor, frame.Color(Role::Muted), "1/s");
+        p.End();
+    }
+    if (frame.pictures_first) ImGui::SameLine();
+    config.y_label = "wavelength 2π/θ'_i";
+    config.y_flags = plot::AxisFlags_Log;
+    wavelength_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{1, wavelengths[0].back() * 4});
+    if (!wavelength_view.has_home) wavelength_view.Reset();
+    plot::Plot w;
+    if (w.Begin("wavelengths against the context##scaling_wavelengths", wavelength_view,
+                ImVec2(-1, frame.pictures_first ? factors_size.y : RemainingHeight()), config)) {
+        frame.Record("alternatives.scaling_wavelengths");
+        // The band between the original and the new context length.
+        const ImVec2 from = w.ToPixels(0, options.original_context * options.factor);
+        const ImVec2 to = w.ToPixels(count - 1.0, options.original_context);
+        ImVec4 band = frame.ColorVec(Role::Muted);
+        band.w = 0.18f;
+        w.DrawList()->AddRectFilled(ImVec2(w.PlotMin().x, std::max(from.y, w.PlotMin().y)),
+                                    ImVec2(w.PlotMax().x, std::min(to.y, w.PlotMax().y)),
+                                    ImGui::ColorConvertFloat4ToU32(band));
+        w.Line("unscaled", pairs.data(), wavelengths[4].data(), count, frame.Color(Role::Muted),
+               frame.Px(1.5f));
+        for (int method = 0; method < 4; ++method)
+            w.Line(context_scaling_name(methods[method]), pairs.data(), wavelengths[method].data(),
+                   count, frame.Color(roles[method]), frame.Px(2.2f));
+        w.HLine(options.original_context, frame.Color(Role::Muted), "original L");
+        // Its label only where it does not sit on "original L": the two lines at least a line
+        // and a half of text apart on screen (a squashed log axis puts s = 4 within a line).
+        const float apart = std::abs(w.ToPixels(0, options.original_context * options.factor).y -
+                                     w.ToPixels(0, options.original_context).y);
+        w.HLine(options.original_context * options.factor, frame.Color(Role::Muted),
+                apart >= 1.5f * ImGui::GetFontSize() ? "s·L" : nullptr);
+        w.End();
+    }
+    if (frame.pictures_first) sentence();
+}
+
+void AlternativesPanel::AddScalingFields(SceneTable& table) {
+    table.Integer("scaling_d", "the head width RoPE turns", &scaling_d, 4, 1024, true);
+    table.Number("scaling_factor", "s, new context / original", &scaling_factor, 1, 64);
+    table.Number("scaling_context", "the original context length", &scaling_context, 16, 1e7);
+}
+
+nlohmann::json AlternativesPanel::ScalingReadouts(const AppState& state) const {
+    nlohmann::json methods;
+    const ContextScalingOptions options = ScalingOptions(state);
+    for (int method = 0; method < kContextScalingCount; ++method) {
+        const auto each = static_cast<ContextScaling>(method);
+        methods[context_scaling_id(each)] = {
+            {"factors", frequency_scale_factors(each, options)},
+            {"temperature_factor", attention_temperature_factor(each, options.factor)}};
+    }
+    return {{"scaling",
+             {{"d", options.d},
+              {"base", options.base},
+              {"factor", options.factor},
+              {"original_context", options.original_context},
+              {"methods", methods}}}};
+}
+
+std::vector<WidgetName> AlternativesPanel::ScalingWidgets() {
+    return {
+        {"alternatives.scaling_base", "the base 10 000 button on the Long context tab"},
+        {"alternatives.scaling_context", "the original L box: the context length trained on"},
+        {"alternatives.scaling_d", "the head d box: the width of one attention head"},
+        {"alternatives.scaling_factor",
+         "the factor s slider: how many times longer the new context is"},
+        {"alternatives.scaling_factors", "the plot of how much each method slows each pair"},
+        {"alternatives.scaling_text",
+         "the paragraph comparing linear, NTK-aware, YaRN and Llama 3",
+         {"scaling"}},
+        {"alternatives.scaling_wavelengths",
+         "the plot of each pair's wavelength per method, with the context band"},
+    };
+}
+
+} // namespace pelab
