@@ -737,3 +737,17 @@ TEST(CompareWords, OnePositionIsSingular) {
     EXPECT_EQ(pelab::DistanceText(1.5), "1.5 positions");
     EXPECT_EQ(pelab::DistanceText(999999), "999999 positions");
 }
+
+// order.first_word outlines its own line ("bites" → first word: …), not the grey same-words
+// line drawn under it, which has a name of its own.
+TEST_F(Panels4, OrderFirstWordOutlinesItsOwnLine) {
+    app.recorder.enabled = true;
+    ASSERT_EQ(app.scene.Apply(R"({"sentence_a": "dog bites man", "sentence_b": "man bites dog"})"),
+              "");
+    Present("order");
+    ASSERT_TRUE(app.recorder.rects.count("order.first_word"));
+    ASSERT_TRUE(app.recorder.rects.count("order.same_words"));
+    const WidgetRect first = app.recorder.rects["order.first_word"];
+    const WidgetRect same = app.recorder.rects["order.same_words"];
+    EXPECT_LE(first.y1, same.y0 + 0.5f) << "the first-word line is above the grey line";
+}

@@ -229,6 +229,9 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
             result.tokens_a[1].c_str(), result.scores_a.at(1, 0), result.tokens_a[0].c_str(),
             result.scores_b.at(1, 0), result.tokens_b[0].c_str());
         WrappedText(line);
+        // Recorded right after its own line (it once followed the grey line below, and so
+        // outlined that one).
+        frame.Record("order.first_word");
         FormulaTooltip("Row 1, column 0 of each score matrix: x_1 · x_0. The same word at "
                        "position 1, a different word at position 0.");
         // Those two numbers differ even without positions (they pair different words); the
@@ -238,7 +241,6 @@ void OrderPanel::DrawVerdict(FrameContext& frame, const OrderDemoResult& result)
             MutedWrappedText(same_words.c_str());
             frame.Record("order.same_words");
         }
-        frame.Record("order.first_word");
     }
     char check[256];
     std::snprintf(check, sizeof check,
