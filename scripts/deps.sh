@@ -10,9 +10,11 @@ build_packages=(
     libgtest-dev libbenchmark-dev
     fonts-inter fonts-dejavu-core libgl1-mesa-dri
 )
-test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch python3-xlib clang clang-tidy libfuzzer-14-dev help2man locales
+# libopenblas0-pthread: the BLAS that PyTorch and NumPy load in place of netlib's reference one,
+# as anyone who runs them for real has (bench/train_vs_torch.sh's anchor, the suite's checks).
+test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch libopenblas0-pthread python3-xlib clang clang-tidy libfuzzer-14-dev help2man locales
                emscripten dpkg-dev chromium chromium-driver python3-selenium ccache)
-bench_packages=(python3-numpy python3-torch)
+bench_packages=(python3-numpy python3-torch libopenblas0-pthread)
 
 packages=("${build_packages[@]}")
 case "${1:-build}" in

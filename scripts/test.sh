@@ -25,6 +25,9 @@ cd "$root"
 jobs=$(nproc)
 started=$(date +%s)
 export root jobs
+# The NumPy and PyTorch checks of the suite on one BLAS thread each: OpenBLAS (scripts/deps.sh)
+# starts one per core otherwise, beside the two test jobs already on them.
+export OPENBLAS_NUM_THREADS=1
 
 # Each stage's budget in minutes. The CPU lane's stages run one after the other and make the
 # suite's length: their budgets add up to 30, the suite's budget from a clean clone on two cores
