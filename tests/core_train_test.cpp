@@ -16,6 +16,41 @@
 
 using namespace pelab;
 
+// A causal model scores a position only where its answer is in what it sees: the tokens it
+// depends on are at or before it. Reverse at length 9 from the middle (position 4, whose mirror
+// is itself) on; token_at from k on; majority only at the last position; the others as in the
+// bidirectional model (shift from k, sorted at the last, first everywhere). The same tokens
+// are drawn either way.
+TEST(TrainTasks, CausalModelsAreScoredWhereTheAnswerIsVisible) {
+    for (const TrainTask task : train_tasks()) {
+        SCOPED_TRACE(train_task_name(task));
+        TaskOptions options;
+        options.task = task;
+        options.vocab = 6;
+        options.k = 2;
+        const int n = 9;
+        std::mt19937_64 random_a(5), random_b(5);
+        const TokenBatch causal = make_task_batch(options, 50, n, random_a, true);
+        const TokenBatch open = make_task_batch(options, 50, n, random_b, false);
+        EXPECT_EQ(causal.tokens, open.tokens);
+        for (int b = 0; b < causal.size; ++b)
+            for (int p = 0; p < n; ++p) {
+                const int at = b * n + p;
+                // The first position each task's answer is visible from, independently.
+                int first_scored = 0;
+                if (task == TrainTask::Reverse) first_scored = (n - 1 + 1) / 2;
+                if (task == TrainTask::TokenAt || task == TrainTask::Shift) first_scored = 2;
+                if (task == TrainTask::Majority || task == TrainTask::Sorted) first_scored = n - 1;
+                if (p < first_scored) {
+                    EXPECT_EQ(causal.targets[at], -1) << "position " << p;
+                } else {
+                    EXPECT_EQ(causal.targets[at], open.targets[at]) << "position " << p;
+                    EXPECT_GE(causal.targets[at], 0) << "position " << p;
+                }
+            }
+    }
+}
+
 TEST(TrainTasks, TargetsFollowTheirDefinitions) {
     std::mt19937_64 random(3);
     for (const TrainTask task : train_tasks()) {

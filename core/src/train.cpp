@@ -53,7 +53,7 @@ int task_shortest_length(const TaskOptions& options) {
 }
 
 TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
-                           std::mt19937_64& random) {
+                           std::mt19937_64& random, bool causal) {
     if (length < task_shortest_length(options))
         throw InvalidArgument(std::string(train_task_name(options.task)) + " needs at least " +
                               std::to_string(task_shortest_length(options)) + " tokens (got " +
@@ -72,11 +72,12 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
             x[p] = token(random);
         switch (options.task) {
         case TrainTask::Reverse:
-            for (int p = 0; p < length; ++p)
+            // Causal: position p sees x[0 … p], so x[length − 1 − p] from the middle on.
+            for (int p = causal ? length / 2 : 0; p < length; ++p)
                 y[p] = x[length - 1 - p];
             break;
         case TrainTask::TokenAt:
-            for (int p = 0; p < length; ++p)
+            for (int p = causal ? options.k : 0; p < length; ++p)
                 y[p] = x[options.k];
             break;
         case TrainTask::Shift:
@@ -99,7 +100,8 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
                 ++counts[static_cast<std::size_t>(x[p])];
             const int most =
                 static_cast<int>(std::max_element(counts.begin(), counts.end()) - counts.begin());
-            for (int p = 0; p < length; ++p)
+            // Causal: only the last position has seen every token.
+            for (int p = causal ? length - 1 : 0; p < length; ++p)
                 y[p] = most;
             break;
         }
@@ -176,7 +178,7 @@ int example_length(const TrainSettings& s) {
 
 TokenBatch train_example(const TrainSettings& s) {
     std::mt19937_64 random(s.seed * 0xD1B54A32D192ED03ull + 7);
-    return make_task_batch(s.task, 1, example_length(s), random);
+    return make_task_batch(s.task, 1, example_length(s), random, s.causal);
 }
 
 Trainer::Trainer(const TrainSettings& settings) : settings_(settings) {
@@ -250,7 +252,8 @@ std::uint64_t Trainer::LengthSeed(int length) const {
 
 void Trainer::ScoreBatch(const TinyTransformer<float>& model, int length, std::mt19937_64& random,
                          long* right, long* scored) const {
-    const TokenBatch batch = make_task_batch(settings_.task, settings_.batch, length, random);
+    const TokenBatch batch =
+        make_task_batch(settings_.task, settings_.batch, length, random, settings_.causal);
     const std::vector<float> logits = model.logits(batch);
     const int vocab = settings_.task.vocab;
     for (std::size_t k = 0; k < batch.targets.size(); ++k) {
@@ -306,7 +309,8 @@ int Trainer::Step(int steps) {
         std::mt19937_64& random = streams_[v];
         const int length = std::uniform_int_distribution<int>(settings_.min_train_len,
                                                               settings_.train_len)(random);
-        const TokenBatch batch = make_task_batch(settings_.task, settings_.batch, length, random);
+        const TokenBatch batch =
+            make_task_batch(settings_.task, settings_.batch, length, random, settings_.causal);
         std::vector<float> gradient;
         const float loss = model.loss(batch, &gradient);
         optimizers_[v].step(model.parameters(), gradient);

@@ -12,6 +12,7 @@
 //   first        each position says whether its token occurs earlier in the sequence
 //   majority     every position predicts the most frequent token (ties: the smallest): the
 //                control, which needs no order at all, so every variant should tie on it
+// A causal model is scored only where the answer is in what a position sees (make_task_batch).
 // Training lengths are drawn in [min_train_len, train_len] per batch (the reference model
 // trains at one length: min_train_len = train_len); accuracy is measured at each
 // test length up to test_len (length generalisation). Deterministic: the same settings give the
@@ -41,9 +42,12 @@ struct TaskOptions {
 };
 /// The shortest sequence the task is defined on (token_at and shift need k + 1 tokens).
 int task_shortest_length(const TaskOptions& options);
-/// size sequences of `length` tokens with their targets, drawn from random.
+/// size sequences of `length` tokens with their targets, drawn from random. For a causal
+/// model only the positions that can see their answer are scored (the others get −1): reverse
+/// from the middle on (p ≥ length − 1 − p), token_at from position k on, majority at the last
+/// position; shift, sorted and first are answerable wherever they are scored.
 TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
-                           std::mt19937_64& random);
+                           std::mt19937_64& random, bool causal = false);
 
 struct TrainSettings {
     TaskOptions task;
