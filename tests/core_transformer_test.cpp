@@ -201,3 +201,26 @@ TEST(Transformer, AdamWFollowsItsUpdateRule) {
     EXPECT_NEAR(big[0], 0.6, 1e-6);
     EXPECT_NEAR(big[1], 0.8, 1e-6);
 }
+
+// The parameter counts the README and docs/train.md state for the lab's default model (vocab
+// 16, d 64, 2 layers, 4 heads, MLP 4×, test length 64), counted here from the shapes: the
+// embedding 16·64, per layer 2·(2·64) LayerNorms + (3·64·64 + 3·64) + (64·64 + 64) +
+// (256·64 + 256) + (64·256 + 64), the final LayerNorm 2·64, the head 16·64 + 16: 102 160; the
+// learned table adds 64·64 = 4 096 and T5's biases 32 buckets × 4 heads = 128.
+TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
+    const int layer =
+        2 * 2 * 64 + (3 * 64 * 64 + 3 * 64) + (64 * 64 + 64) + (256 * 64 + 256) + (64 * 256 + 64);
+    const std::size_t shared = 16 * 64 + 2 * layer + 2 * 64 + (16 * 64 + 16);
+    ASSERT_EQ(shared, 102160u);
+    for (const PositionalKind kind : positional_kinds()) {
+        TransformerConfig c;
+        c.max_len = 64;
+        c.t5_buckets = 32;
+        c.positional = kind;
+        const TinyTransformer<float> model(c, 1);
+        const std::size_t own = kind == PositionalKind::Learned ? 4096u
+                                : kind == PositionalKind::T5    ? 128u
+                                                                : 0u;
+        EXPECT_EQ(model.parameters().size(), shared + own) << positional_kind_name(kind);
+    }
+}
