@@ -306,6 +306,15 @@ nlohmann::json AlternativesPanel::AlibiReadouts(const AppState& /*state*/) const
               {"causal_with_bias", tie.causal_with_bias}}}};
 }
 
+MethodRow AlternativesPanel::AlibiRow(const MethodChecks& checks) const {
+    const bool relative = checks.alibi_shift_change == 0;
+    const std::string change = ShownNumber(checks.alibi_shift_change, 2);
+    return {{"ALiBi", "BLOOM, MPT", "a bias added to each attention score", "0",
+             "defined at any distance: the penalty keeps growing linearly",
+             (relative ? "yes, −m·|i − j|: change " : "no: the bias changes by ") + change},
+            relative ? Verdict::Yes : Verdict::No};
+}
+
 std::vector<WidgetName> AlternativesPanel::AlibiWidgets() {
     return {
         {"alternatives.alibi_a", "the sentence A text box: the words the order demo starts from"},

@@ -136,6 +136,20 @@ nlohmann::json AlternativesPanel::LearnedReadouts(const AppState& /*state*/) con
               {"has_entry", learned.lookup(learned_lookup).has_value()}}}};
 }
 
+MethodRow AlternativesPanel::LearnedRow(const MethodChecks& checks) const {
+    const bool relative = checks.learned_shift_change < 1e-6;
+    const std::string change = ShownNumber(checks.learned_shift_change, 2);
+    return {{"learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
+             "L × d = " + ShownNumber(static_cast<double>(Learned().parameter_count())),
+             checks.learned_has_entry_at_rows
+                 ? std::string("has a row at L")
+                 : "no entry at position L = " + ShownNumber(learned_rows),
+             (relative ? "yes here: row 0·row 3 vs shifted rows change by "
+                       : "no: row 0·row 3 vs shifted rows change by ") +
+                 change},
+            relative ? Verdict::Yes : Verdict::No};
+}
+
 std::vector<WidgetName> AlternativesPanel::LearnedWidgets() {
     return {
         {"alternatives.learned_d", "the width d box: how many values each learned row has"},

@@ -336,6 +336,15 @@ nlohmann::json AlternativesPanel::RopeReadouts(const AppState& state) const {
               {"max_shift_change", RopeShiftAt(state).change}}}};
 }
 
+MethodRow AlternativesPanel::RopeRow(const MethodChecks& checks) const {
+    const bool relative = checks.rope_shift_change < 1e-6;
+    const std::string change = ShownNumber(checks.rope_shift_change, 2);
+    return {{"RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer", "0",
+             "defined at any position; quality past training needs scaling (Long context tab)",
+             (relative ? "yes, q·k: change " : "no: q·k changes by ") + change},
+            relative ? Verdict::Yes : Verdict::No};
+}
+
 std::vector<WidgetName> AlternativesPanel::RopeWidgets() {
     return {
         {"alternatives.rope_base", "the base 10 000 button on the RoPE tab"},

@@ -148,6 +148,15 @@ nlohmann::json AlternativesPanel::T5Readouts(const AppState& /*state*/) const {
               {"last_bucket_start", t5_last_bucket_start(options)}}}};
 }
 
+MethodRow AlternativesPanel::T5Row(const MethodChecks& checks) const {
+    return {{"T5 relative bias", "T5", "a learned bias per distance bucket, added to scores",
+             std::to_string(t5_buckets) + " per head (shared by layers)",
+             "every distance ≥ " + ShownNumber(static_cast<double>(checks.t5_last_bucket_start)) +
+                 " shares the last bucket",
+             "yes: the bucket of j − i"},
+            Verdict::Yes};
+}
+
 std::vector<WidgetName> AlternativesPanel::T5Widgets() {
     return {
         {"alternatives.t5_biases",

@@ -55,62 +55,29 @@ MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState&
     return AlternativesPanel::ComputeChecks(panel.ChecksInputsFor(state));
 }
 
-std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks) const {
-    std::vector<MethodRow> rows;
-    char params[64], beyond[160], relative[160];
-    const auto emit = [&](const char* method, const char* used, const char* where,
-                          Verdict verdict) {
-        rows.push_back(MethodRow{{method, used, where, params, beyond, relative}, verdict});
-    };
-    const auto yes_if = [](bool holds) { return holds ? Verdict::Yes : Verdict::No; };
-    std::snprintf(params, sizeof params, "0");
-    std::snprintf(beyond, sizeof beyond, "defined at any position: a formula, not a table");
+namespace {
+
+// The row of the encoding the others are compared with (it has no tab of its own: the other
+// panels are about it).
+MethodRow SinusoidalRow(const MethodChecks& checks) {
     // Added to the input, so absolute: attention's q·k of real inputs (word + PE) depends on
     // where the words are, not only on how far apart; only the dot product of two bare
     // encodings depends on m − n alone.
-    std::snprintf(relative, sizeof relative,
-                  "no, absolute (added to the input); PE(m)·PE(n) alone depends only on m − n: "
-                  "change %s",
-                  ShownNumber(checks.sinusoidal_shift_change, 2).c_str());
-    emit("sinusoidal", "the original Transformer", "added to the input embeddings",
-         Verdict::Neither);
-    std::snprintf(params, sizeof params, "L × d = %s",
-                  ShownNumber(static_cast<double>(Learned().parameter_count())).c_str());
-    std::snprintf(beyond, sizeof beyond,
-                  checks.learned_has_entry_at_rows ? "has a row at L"
-                                                   : "no entry at position L = %s",
-                  ShownNumber(learned_rows).c_str());
-    std::snprintf(relative, sizeof relative,
-                  checks.learned_shift_change < 1e-6
-                      ? "yes here: row 0·row 3 vs shifted rows change by %s"
-                      : "no: row 0·row 3 vs shifted rows change by %s",
-                  ShownNumber(checks.learned_shift_change, 2).c_str());
-    emit("learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
-         yes_if(checks.learned_shift_change < 1e-6));
-    std::snprintf(params, sizeof params, "0");
-    std::snprintf(beyond, sizeof beyond,
-                  "defined at any position; quality past training needs "
-                  "scaling (Long context tab)");
-    std::snprintf(relative, sizeof relative,
-                  checks.rope_shift_change < 1e-6 ? "yes, q·k: change %s" : "no: q·k changes by %s",
-                  ShownNumber(checks.rope_shift_change, 2).c_str());
-    emit("RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer",
-         yes_if(checks.rope_shift_change < 1e-6));
-    std::snprintf(beyond, sizeof beyond,
-                  "defined at any distance: the penalty keeps growing "
-                  "linearly");
-    std::snprintf(relative, sizeof relative,
-                  checks.alibi_shift_change == 0 ? "yes, −m·|i − j|: change %s"
-                                                 : "no: the bias changes by %s",
-                  ShownNumber(checks.alibi_shift_change, 2).c_str());
-    emit("ALiBi", "BLOOM, MPT", "a bias added to each attention score",
-         yes_if(checks.alibi_shift_change == 0));
-    std::snprintf(params, sizeof params, "%d per head (shared by layers)", t5_buckets);
-    std::snprintf(beyond, sizeof beyond, "every distance ≥ %s shares the last bucket",
-                  ShownNumber(static_cast<double>(checks.t5_last_bucket_start)).c_str());
-    std::snprintf(relative, sizeof relative, "yes: the bucket of j − i");
-    emit("T5 relative bias", "T5", "a learned bias per distance bucket, added to scores",
-         Verdict::Yes);
+    return {{"sinusoidal", "the original Transformer", "added to the input embeddings", "0",
+             "defined at any position: a formula, not a table",
+             "no, absolute (added to the input); PE(m)·PE(n) alone depends only on m − n: "
+             "change " +
+                 ShownNumber(checks.sinusoidal_shift_change, 2)},
+            Verdict::Neither};
+}
+
+} // namespace
+
+std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks) const {
+    // Sinusoidal first, then each tab's method in the tabs' order (AlternativesTab::method_row).
+    std::vector<MethodRow> rows = {SinusoidalRow(checks)};
+    for (const AlternativesTab& each : AlternativesTabs())
+        if (each.method_row != nullptr) rows.push_back((this->*each.method_row)(checks));
     return rows;
 }
 

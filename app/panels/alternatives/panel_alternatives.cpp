@@ -18,17 +18,17 @@ const std::vector<AlternativesTab>& AlternativesTabs() {
     using P = AlternativesPanel;
     static const std::vector<AlternativesTab> tabs = {
         {"learned", "Learned table", "one trained vector per position", &P::DrawLearned,
-         &P::AddLearnedFields, &P::LearnedReadouts, &P::LearnedWidgets},
+         &P::AddLearnedFields, &P::LearnedReadouts, &P::LearnedWidgets, &P::LearnedRow},
         {"rope", "RoPE", "q and k turned by their positions", &P::DrawRope, &P::AddRopeFields,
-         &P::RopeReadouts, &P::RopeWidgets},
+         &P::RopeReadouts, &P::RopeWidgets, &P::RopeRow},
         {"alibi", "ALiBi", "a distance penalty added to attention scores", &P::DrawAlibi,
-         &P::AddAlibiFields, &P::AlibiReadouts, &P::AlibiWidgets},
+         &P::AddAlibiFields, &P::AlibiReadouts, &P::AlibiWidgets, &P::AlibiRow},
         {"t5", "T5 buckets", "a learned bias per distance bucket", &P::DrawT5, &P::AddT5Fields,
-         &P::T5Readouts, &P::T5Widgets},
+         &P::T5Readouts, &P::T5Widgets, &P::T5Row},
         {"scaling", "Long context", "stretching RoPE to longer contexts", &P::DrawScaling,
-         &P::AddScalingFields, &P::ScalingReadouts, &P::ScalingWidgets},
+         &P::AddScalingFields, &P::ScalingReadouts, &P::ScalingWidgets, nullptr},
         {"table", "Side by side", "every method compared at once", &P::DrawSideBySide, nullptr,
-         &P::TableReadouts, &P::TableWidgets},
+         &P::TableReadouts, &P::TableWidgets, nullptr},
     };
     return tabs;
 }

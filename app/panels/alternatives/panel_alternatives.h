@@ -139,18 +139,26 @@ struct AlternativesPanel : Panel {
     void AddLearnedFields(SceneTable& table);
     nlohmann::json LearnedReadouts(const AppState& state) const;
     static std::vector<WidgetName> LearnedWidgets();
+    /// Its method's row of the side-by-side table, worded from the checks.
+    MethodRow LearnedRow(const MethodChecks& checks) const;
     void DrawRope(FrameContext& frame);
     void AddRopeFields(SceneTable& table);
     nlohmann::json RopeReadouts(const AppState& state) const;
     static std::vector<WidgetName> RopeWidgets();
+    /// Its method's row of the side-by-side table, worded from the checks.
+    MethodRow RopeRow(const MethodChecks& checks) const;
     void DrawAlibi(FrameContext& frame);
     void AddAlibiFields(SceneTable& table);
     nlohmann::json AlibiReadouts(const AppState& state) const;
     static std::vector<WidgetName> AlibiWidgets();
+    /// Its method's row of the side-by-side table, worded from the checks.
+    MethodRow AlibiRow(const MethodChecks& checks) const;
     void DrawT5(FrameContext& frame);
     void AddT5Fields(SceneTable& table);
     nlohmann::json T5Readouts(const AppState& state) const;
     static std::vector<WidgetName> T5Widgets();
+    /// Its method's row of the side-by-side table, worded from the checks.
+    MethodRow T5Row(const MethodChecks& checks) const;
     void DrawScaling(FrameContext& frame);
     void AddScalingFields(SceneTable& table);
     nlohmann::json ScalingReadouts(const AppState& state) const;
@@ -201,6 +209,8 @@ struct AlternativesTab {
     void (AlternativesPanel::*add_fields)(SceneTable& table); ///< nullptr: no settings
     nlohmann::json (AlternativesPanel::*readouts)(const AppState& state) const;
     std::vector<WidgetName> (*widgets)();
+    /// Its method's row of the side-by-side table (after sinusoidal's), or nullptr.
+    MethodRow (AlternativesPanel::*method_row)(const MethodChecks& checks) const;
 };
 /// The tabs, in the order they are shown.
 const std::vector<AlternativesTab>& AlternativesTabs();
