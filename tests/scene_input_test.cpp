@@ -147,3 +147,12 @@ TEST(SceneInput, EditDistanceAndClosestNames) {
     EXPECT_EQ(ClosestNames("zzzzzzzz", {"base", "pair"}), "");
     EXPECT_EQ(ClosestNames(std::string(65, 'b'), {std::string(65, 'b')}), "");
 }
+
+// A number out of range is refused with the range its doc line gives, written the same way
+// ("[0, 1e6]": the stream's "1e+06" read like a typo).
+TEST(SceneRanges, MessagesWriteTheRangeAsTheFieldListDoes) {
+    App app;
+    const std::string error = app.scene.Apply(R"({"pos_a": -5})");
+    EXPECT_NE(error.find("must be in [0, 1e6] (got -5)"), std::string::npos) << error;
+    EXPECT_EQ(error.find("e+"), std::string::npos) << error;
+}

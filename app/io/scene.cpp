@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 namespace pelab {
 
@@ -16,10 +15,22 @@ using nlohmann::json;
 
 namespace {
 
+// A bound as the field list writes it: an integer field's in full (1000000, 2147483647), a
+// number's as 0.5, 4096 or 1e6 (a power of ten from 10⁵ up).
+std::string BoundText(double value, bool integer) {
+    if (integer) return std::to_string(static_cast<long long>(value));
+    const double exponent = std::log10(std::abs(value));
+    if (std::abs(value) >= 1e5 && exponent == std::floor(exponent) && exponent < 16)
+        return (value < 0 ? "-1e" : "1e") + std::to_string(static_cast<int>(exponent));
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", value);
+    return text;
+}
+
+// A number field's range in a message, written as its doc line writes it ("[0, 1e6]", not the
+// stream's "[0, 1e+06]").
 std::string RangeText(double min, double max) {
-    std::ostringstream range;
-    range << "[" << min << ", " << max << "]";
-    return range.str();
+    return "[" + BoundText(min, false) + ", " + BoundText(max, false) + "]";
 }
 
 } // namespace
@@ -71,18 +82,6 @@ void SceneTable::Add(SceneField field) {
 }
 
 namespace {
-
-// A bound as the field list writes it: an integer field's in full (1000000, 2147483647), a
-// number's as 0.5, 4096 or 1e6 (a power of ten from 10⁵ up).
-std::string BoundText(double value, bool integer) {
-    if (integer) return std::to_string(static_cast<long long>(value));
-    const double exponent = std::log10(std::abs(value));
-    if (std::abs(value) >= 1e5 && exponent == std::floor(exponent) && exponent < 16)
-        return (value < 0 ? "-1e" : "1e") + std::to_string(static_cast<int>(exponent));
-    char text[32];
-    std::snprintf(text, sizeof text, "%.10g", value);
-    return text;
-}
 
 // The field's kind and range, written from the very bounds its value is checked against, then
 // what it means: "integer in [0, 1000]: that other position".
