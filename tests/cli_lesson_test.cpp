@@ -276,6 +276,27 @@ TEST_F(Cli, LessonCheckLooksForQuotedNumbersInTheOutlinedWidgets) {
     EXPECT_NE(r.out.find("2 steps, no problems, 1 warning\n"), std::string::npos) << r.out;
 }
 
+// A highlight that outlines nothing is said with a guess that fits its name: a number past the
+// end for a numbered one, another mode or size of the panel for the others (the calculator's
+// chart is not drawn on the projector).
+TEST_F(Cli, LessonCheckGuessesANumberOnlyForNumberedNames) {
+    const fs::path lesson = dir / "nothing.json";
+    std::ofstream(lesson) << R"({"format": "pelab-lesson", "version": 1, "title": "t", "steps": [
+        {"caption": "The chart.", "present": "calculator", "highlight": ["calculator.chart"]},
+        {"caption": "A face past the end.", "present": "clocks", "scene": {"d_model": 128},
+         "highlight": ["clocks.summary_pair_999"]}]})";
+    const Result r = Run({"lesson", "check", lesson.string()}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("step 1: calculator.chart is not drawn at this step's settings, so it "
+                         "outlines nothing (it is drawn only in another mode or size"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("step 2: clocks.summary_pair_999 is not drawn at this step's settings, "
+                         "so it outlines nothing (a number past the end"),
+              std::string::npos)
+        << r.out;
+}
+
 // The handout's options are checked before any window: a theme, a size, a lesson that is bad.
 TEST_F(Cli, LessonHandoutRefusesBadOptionsBeforeAnyWindow) {
     const fs::path lesson = dir / "one.json";

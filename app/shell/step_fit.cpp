@@ -8,6 +8,7 @@
 #include "widgets/frame.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -253,9 +254,13 @@ std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson) {
             if (highlight.drawn)
                 drawn.highlights.push_back(highlight);
             else
+                // The guess about a number only for a numbered name (ending in digits).
                 warnings.push_back(step + highlight.name +
-                                   " is not drawn at this step's settings, so it outlines "
-                                   "nothing (a number past the end of what the panel shows?)");
+                                   " is not drawn at this step's settings, so it outlines nothing" +
+                                   (std::isdigit(static_cast<unsigned char>(highlight.name.back()))
+                                        ? " (a number past the end of what the panel shows?)"
+                                        : " (it is drawn only in another mode or size of the "
+                                          "panel)"));
         }
         if (const std::string problem = StepFitProblem(drawn); !problem.empty()) {
             std::ostringstream scale;
