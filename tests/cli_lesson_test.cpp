@@ -254,6 +254,11 @@ TEST_F(Cli, LessonWidgetsListsTheDeclaredNames) {
     const Result unknown = Run({"lesson", "widgets", "wave"});
     EXPECT_EQ(unknown.exit_code, 2);
     EXPECT_NE(unknown.err.find("known panels: waves"), std::string::npos) << unknown.err;
+    // An empty name is not "every panel".
+    const Result empty = Run({"lesson", "widgets", ""});
+    EXPECT_EQ(empty.exit_code, 2) << empty.out;
+    EXPECT_NE(empty.err.find("needs a panel id (got nothing)"), std::string::npos) << empty.err;
+    EXPECT_EQ(empty.out, "");
 }
 
 // A caption's number must be in what the outlined widgets show, not anywhere in their panel:

@@ -74,7 +74,15 @@ LessonCommand AddLessonCommand(CLI::App& app, LessonOptions& options, std::strin
             ->required();
     command.widgets = command.lesson->add_subcommand(
         "widgets", "List the widget names a lesson step may highlight (all panels, or one)");
-    command.widgets->add_option("panel", options.panel, "Only this panel's names");
+    // An empty name would read as no name and list every panel.
+    command.widgets->add_option("panel", options.panel, "Only this panel's names")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                return text.empty() ? std::string("needs a panel id (got nothing): pelab panels "
+                                                  "lists them")
+                                    : std::string();
+            },
+            "PANEL"));
     command.handout->add_option("--out", options.out, "The folder to write (created if missing)")
         ->check(FileName())
         ->required();
