@@ -1,6 +1,6 @@
 // The tiny transformer's public face (pelab/transformer.h): its settings checked, its
-// parameters laid out and drawn, and the pass (transformer/pass.cpp) run per sequence for the
-// loss and its gradient, the logits or one head's attention.
+// parameters laid out and drawn, and the pass (transformer/pass.cpp) run over the whole batch for
+// the loss and its gradient, the logits or one head's attention.
 #include "pelab/transformer.h"
 
 #include "pelab/error.h"
@@ -87,17 +87,14 @@ Scalar TinyTransformer<Scalar>::loss(const TokenBatch& batch, std::vector<Scalar
     if (scored == 0) return Scalar(0);
     double loss_sum = 0;
     trainer::PassRequest<Scalar> request;
+    request.batch = batch.size;
     request.length = batch.length;
     request.loss_scale = Scalar(1) / static_cast<Scalar>(scored);
     request.loss_sum = &loss_sum;
     request.gradient = gradient != nullptr ? gradient->data() : nullptr;
-    for (int b = 0; b < batch.size; ++b) {
-        const std::size_t start =
-            static_cast<std::size_t>(b) * static_cast<std::size_t>(batch.length);
-        request.tokens = batch.tokens.data() + start;
-        request.targets = batch.targets.data() + start;
-        trainer::RunSequence(config_, layout, parameters_.data(), request);
-    }
+    request.tokens = batch.tokens.data();
+    request.targets = batch.targets.data();
+    trainer::RunBatch(config_, layout, parameters_.data(), request);
     return static_cast<Scalar>(loss_sum);
 }
 
@@ -108,12 +105,11 @@ std::vector<Scalar> TinyTransformer<Scalar>::logits(const TokenBatch& batch) con
     const std::size_t n = static_cast<std::size_t>(batch.length);
     std::vector<Scalar> out(static_cast<std::size_t>(batch.size) * n * config_.vocab);
     trainer::PassRequest<Scalar> request;
+    request.batch = batch.size;
     request.length = batch.length;
-    for (int b = 0; b < batch.size; ++b) {
-        request.tokens = batch.tokens.data() + b * n;
-        request.logits = out.data() + b * n * config_.vocab;
-        trainer::RunSequence(config_, layout, parameters_.data(), request);
-    }
+    request.tokens = batch.tokens.data();
+    request.logits = out.data();
+    trainer::RunBatch(config_, layout, parameters_.data(), request);
     return out;
 }
 
@@ -136,7 +132,7 @@ std::vector<Scalar> TinyTransformer<Scalar>::attention(const std::vector<int>& t
     request.attention_layer = layer;
     request.attention_head = head;
     request.attention = weights.data();
-    trainer::RunSequence(config_, layout, parameters_.data(), request);
+    trainer::RunBatch(config_, layout, parameters_.data(), request);
     return weights;
 }
 

@@ -11,20 +11,22 @@ constexpr double kLearnedTableStd = 0.02; // as GPT-2 initialises its position t
 
 template <typename S> class LearnedHooks final : public PositionalHooks<S> {
 public:
-    explicit LearnedHooks(const SequenceView<S>& sequence) : table_(sequence.own) {}
+    explicit LearnedHooks(const SequenceView<S>& sequence)
+        : table_(sequence.own), length_(sequence.length) {}
     void InputForward(Mat<S>& x) const override {
         const Eigen::Index d = x.cols();
-        for (Eigen::Index p = 0; p < x.rows(); ++p)
-            x.row(p) += ConstMapRow<S>(table_ + p * d, d);
+        for (Eigen::Index r = 0; r < x.rows(); ++r)
+            x.row(r) += ConstMapRow<S>(table_ + (r % length_) * d, d);
     }
     void InputBackward(const Mat<S>& dx, S* d_own) const override {
         const Eigen::Index d = dx.cols();
-        for (Eigen::Index p = 0; p < dx.rows(); ++p)
-            MapRow<S>(d_own + p * d, d) += dx.row(p);
+        for (Eigen::Index r = 0; r < dx.rows(); ++r)
+            MapRow<S>(d_own + (r % length_) * d, d) += dx.row(r);
     }
 
 private:
     const S* table_;
+    Eigen::Index length_;
 };
 
 namespace {

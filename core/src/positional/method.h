@@ -31,28 +31,29 @@ struct OwnParameter {
     double scale = 0.0; ///< the normal's deviation or the uniform's half-width
 };
 
-/// One sequence as a method sees it: the model's settings, the method's own parameters (the
-/// first of them; nullptr when it owns none) and the sequence's length n.
+/// A batch of sequences as a method sees it: the model's settings, the method's own parameters
+/// (the first of them; nullptr when it owns none) and the length n every sequence has.
 template <typename S> struct SequenceView {
     const TransformerConfig& config;
     const S* own;
     int length;
 };
 
-/// A method's hooks for one sequence, built once per sequence (its tables: RoPE's angles, T5's
-/// buckets). Backward hooks add to d_own, the gradient of the method's own parameters (nullptr
+/// A method's hooks for a batch of sequences of one length, built once per batch (its tables:
+/// the sinusoids, RoPE's angles, T5's buckets). Backward hooks add to d_own, the gradient of the method's own parameters (nullptr
 /// when it owns none), and turn gradients back in place.
 template <typename S> class PositionalHooks {
 public:
     virtual ~PositionalHooks() = default;
-    /// x (n × d_model, one row per position) += the method's input term.
+    /// x (B·n × d_model: the batch's sequences one after another, so row r is position r mod n)
+    /// += the method's input term; backward reads dx in row order.
     virtual void InputForward(Mat<S>& x) const { (void)x; }
     virtual void InputBackward(const Mat<S>& dx, S* d_own) const { (void)dx, (void)d_own; }
-    /// One head's queries and keys (n × d_h) turned in place; backward turns their gradients
+    /// One sequence's queries and keys of one head (n × d_h) turned in place; backward turns their gradients
     /// back (the transpose of the turn).
     virtual void TurnForward(Mat<S>& q, Mat<S>& k) const { (void)q, (void)k; }
     virtual void TurnBackward(Mat<S>& dq, Mat<S>& dk) const { (void)dq, (void)dk; }
-    /// One head's scores (n × n, query i, key j) += the method's bias; backward adds the
+    /// One sequence's scores of one head (n × n, query i, key j) += the method's bias; backward adds the
     /// scores' gradient to the bias's parameters.
     virtual void BiasForward(Mat<S>& scores, int head) const { (void)scores, (void)head; }
     virtual void BiasBackward(const Mat<S>& d_scores, int head, S* d_own) const {

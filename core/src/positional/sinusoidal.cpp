@@ -9,18 +9,22 @@ namespace pelab::trainer {
 
 template <typename S> class SinusoidalHooks final : public PositionalHooks<S> {
 public:
-    explicit SinusoidalHooks(const SequenceView<S>& sequence) : config_(sequence.config) {}
-    void InputForward(Mat<S>& x) const override {
-        for (Eigen::Index p = 0; p < x.rows(); ++p) {
-            const std::vector<double> pe =
-                pe_vector_double(static_cast<double>(p), config_.d_model, config_.base);
-            for (Eigen::Index k = 0; k < x.cols(); ++k)
-                x(p, k) += static_cast<S>(pe[static_cast<std::size_t>(k)]);
+    explicit SinusoidalHooks(const SequenceView<S>& sequence)
+        : table_(sequence.length, sequence.config.d_model) {
+        for (int p = 0; p < sequence.length; ++p) {
+            const std::vector<double> pe = pe_vector_double(
+                static_cast<double>(p), sequence.config.d_model, sequence.config.base);
+            for (Eigen::Index k = 0; k < table_.cols(); ++k)
+                table_(p, k) = static_cast<S>(pe[static_cast<std::size_t>(k)]);
         }
+    }
+    void InputForward(Mat<S>& x) const override {
+        for (Eigen::Index r = 0; r < x.rows(); ++r)
+            x.row(r) += table_.row(r % table_.rows());
     }
 
 private:
-    const TransformerConfig& config_;
+    Mat<S> table_; ///< PE(p) for the batch's positions, rounded once to S
 };
 
 PositionalMethod SinusoidalMethod() {

@@ -1,0 +1,255 @@
+// The float product of gemm.h. Each path walks C in tiles of rows × columns held in registers
+// and runs the k loop once per tile, so an element's multiply-adds happen in p order on every
+// path: the vector paths differ from the portable one only in how many elements advance at
+// once. The shapes the trainer multiplies are small (k ≤ 512, n ≤ 2 048), so B's rows are read
+// where they lie, without packing.
+#include "transformer/gemm.h"
+
+#include <cmath>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(PELAB_NO_CLONES)
+#define PELAB_GEMM_X86 1
+#include <immintrin.h>
+#endif
+
+namespace pelab::trainer {
+
+namespace {
+
+void GemmPortable(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c,
+                  int ldc, bool accumulate) {
+    std::vector<float> sums(static_cast<std::size_t>(n));
+    for (int i = 0; i < m; ++i) {
+        sums.assign(sums.size(), 0.0F);
+        const float* a_row = a + static_cast<std::ptrdiff_t>(i) * lda;
+        for (int p = 0; p < k; ++p) {
+            const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
+            for (int j = 0; j < n; ++j)
+                sums[static_cast<std::size_t>(j)] =
+                    std::fma(a_row[p], b_row[j], sums[static_cast<std::size_t>(j)]);
+        }
+        float* c_row = c + static_cast<std::ptrdiff_t>(i) * ldc;
+        for (int j = 0; j < n; ++j)
+            c_row[j] = accumulate ? c_row[j] + sums[static_cast<std::size_t>(j)]
+                                  : sums[static_cast<std::size_t>(j)];
+    }
+}
+
+#ifdef PELAB_GEMM_X86
+
+// ---- AVX2 + FMA: a tile of R ≤ 6 rows × up to 16 columns (two 8-wide registers per row) ----
+
+__attribute__((target("avx2,fma"))) inline __m256i Avx2Mask(int columns) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(columns), lanes);
+}
+
+template <int R>
+__attribute__((target("avx2,fma"))) void TileAvx2(int k, const float* a, int lda, const float* b,
+                                                  int ldb, float* c, int ldc, bool accumulate,
+                                                  int columns) {
+    const __m256i mask0 = Avx2Mask(columns), mask1 = Avx2Mask(columns - 8);
+    __m256 sum0[R], sum1[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+        sum0[r] = sum1[r] = _mm256_setzero_ps();
+    if (columns == 16) {
+        for (int p = 0; p < k; ++p) {
+            const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
+            const __m256 b0 = _mm256_loadu_ps(b_row), b1 = _mm256_loadu_ps(b_row + 8);
+#pragma GCC unroll 8
+            for (int r = 0; r < R; ++r) {
+                const __m256 av = _mm256_broadcast_ss(a + static_cast<std::ptrdiff_t>(r) * lda + p);
+                sum0[r] = _mm256_fmadd_ps(av, b0, sum0[r]);
+                sum1[r] = _mm256_fmadd_ps(av, b1, sum1[r]);
+            }
+        }
+    } else {
+        for (int p = 0; p < k; ++p) {
+            const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
+            const __m256 b0 = _mm256_maskload_ps(b_row, mask0);
+            const __m256 b1 = _mm256_maskload_ps(b_row + 8, mask1);
+#pragma GCC unroll 8
+            for (int r = 0; r < R; ++r) {
+                const __m256 av = _mm256_broadcast_ss(a + static_cast<std::ptrdiff_t>(r) * lda + p);
+                sum0[r] = _mm256_fmadd_ps(av, b0, sum0[r]);
+                sum1[r] = _mm256_fmadd_ps(av, b1, sum1[r]);
+            }
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        float* c_row = c + static_cast<std::ptrdiff_t>(r) * ldc;
+        if (accumulate) {
+            sum0[r] = _mm256_add_ps(_mm256_maskload_ps(c_row, mask0), sum0[r]);
+            sum1[r] = _mm256_add_ps(_mm256_maskload_ps(c_row + 8, mask1), sum1[r]);
+        }
+        _mm256_maskstore_ps(c_row, mask0, sum0[r]);
+        _mm256_maskstore_ps(c_row + 8, mask1, sum1[r]);
+    }
+}
+
+__attribute__((target("avx2,fma"))) void GemmAvx2(int m, int n, int k, const float* a, int lda,
+                                                  const float* b, int ldb, float* c, int ldc,
+                                                  bool accumulate) {
+    constexpr int kRows = 6, kColumns = 16;
+    for (int j = 0; j < n; j += kColumns) {
+        const int columns = n - j < kColumns ? n - j : kColumns;
+        int i = 0;
+        for (; i + kRows <= m; i += kRows)
+            TileAvx2<kRows>(k, a + static_cast<std::ptrdiff_t>(i) * lda, lda, b + j, ldb,
+                            c + static_cast<std::ptrdiff_t>(i) * ldc + j, ldc, accumulate, columns);
+        const float* a_rest = a + static_cast<std::ptrdiff_t>(i) * lda;
+        float* c_rest = c + static_cast<std::ptrdiff_t>(i) * ldc + j;
+        switch (m - i) {
+        case 5:
+            TileAvx2<5>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 4:
+            TileAvx2<4>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 3:
+            TileAvx2<3>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 2:
+            TileAvx2<2>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 1:
+            TileAvx2<1>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+// ---- AVX-512: a tile of R ≤ 8 rows × up to 32 columns (two 16-wide registers per row) ----
+
+template <int R>
+__attribute__((target("avx512f"))) void TileAvx512(int k, const float* a, int lda, const float* b,
+                                                   int ldb, float* c, int ldc, bool accumulate,
+                                                   int columns) {
+    const auto mask_of = [](int count) -> __mmask16 {
+        return count >= 16 ? __mmask16(0xFFFF)
+                           : (count <= 0 ? __mmask16(0) : __mmask16((1U << count) - 1U));
+    };
+    const __mmask16 mask0 = mask_of(columns), mask1 = mask_of(columns - 16);
+    __m512 sum0[R], sum1[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+        sum0[r] = sum1[r] = _mm512_setzero_ps();
+    for (int p = 0; p < k; ++p) {
+        const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
+        const __m512 b0 = _mm512_maskz_loadu_ps(mask0, b_row);
+        const __m512 b1 = _mm512_maskz_loadu_ps(mask1, b_row + 16);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            const __m512 av = _mm512_set1_ps(a[static_cast<std::ptrdiff_t>(r) * lda + p]);
+            sum0[r] = _mm512_fmadd_ps(av, b0, sum0[r]);
+            sum1[r] = _mm512_fmadd_ps(av, b1, sum1[r]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        float* c_row = c + static_cast<std::ptrdiff_t>(r) * ldc;
+        if (accumulate) {
+            sum0[r] = _mm512_add_ps(_mm512_maskz_loadu_ps(mask0, c_row), sum0[r]);
+            sum1[r] = _mm512_add_ps(_mm512_maskz_loadu_ps(mask1, c_row + 16), sum1[r]);
+        }
+        _mm512_mask_storeu_ps(c_row, mask0, sum0[r]);
+        _mm512_mask_storeu_ps(c_row + 16, mask1, sum1[r]);
+    }
+}
+
+__attribute__((target("avx512f"))) void GemmAvx512(int m, int n, int k, const float* a, int lda,
+                                                   const float* b, int ldb, float* c, int ldc,
+                                                   bool accumulate) {
+    constexpr int kRows = 8, kColumns = 32;
+    for (int j = 0; j < n; j += kColumns) {
+        const int columns = n - j < kColumns ? n - j : kColumns;
+        int i = 0;
+        for (; i + kRows <= m; i += kRows)
+            TileAvx512<kRows>(k, a + static_cast<std::ptrdiff_t>(i) * lda, lda, b + j, ldb,
+                              c + static_cast<std::ptrdiff_t>(i) * ldc + j, ldc, accumulate,
+                              columns);
+        const float* a_rest = a + static_cast<std::ptrdiff_t>(i) * lda;
+        float* c_rest = c + static_cast<std::ptrdiff_t>(i) * ldc + j;
+        switch (m - i) {
+        case 7:
+            TileAvx512<7>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 6:
+            TileAvx512<6>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 5:
+            TileAvx512<5>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 4:
+            TileAvx512<4>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 3:
+            TileAvx512<3>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 2:
+            TileAvx512<2>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        case 1:
+            TileAvx512<1>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+#endif // PELAB_GEMM_X86
+
+} // namespace
+
+std::string GemmPathName(GemmPath path) {
+    switch (path) {
+    case GemmPath::Avx2:
+        return "avx2";
+    case GemmPath::Avx512:
+        return "avx512";
+    case GemmPath::Portable:
+        break;
+    }
+    return "portable";
+}
+
+std::vector<GemmPath> AvailableGemmPaths() {
+    std::vector<GemmPath> paths = {GemmPath::Portable};
+#ifdef PELAB_GEMM_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        paths.push_back(GemmPath::Avx2);
+    if (__builtin_cpu_supports("avx512f")) paths.push_back(GemmPath::Avx512);
+#endif
+    return paths;
+}
+
+GemmPath ChosenGemmPath() {
+    static const GemmPath chosen = AvailableGemmPaths().back();
+    return chosen;
+}
+
+void Gemm(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+          bool accumulate, GemmPath path) {
+    if (m <= 0 || n <= 0) return;
+    switch (path) {
+#ifdef PELAB_GEMM_X86
+    case GemmPath::Avx512:
+        GemmAvx512(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+        return;
+    case GemmPath::Avx2:
+        GemmAvx2(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+        return;
+#endif
+    default:
+        GemmPortable(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+        return;
+    }
+}
+
+} // namespace pelab::trainer
