@@ -6,6 +6,9 @@
 #include "io/json_input.h"
 
 #include <csignal>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <exception>
 #include <iostream>
 
@@ -14,6 +17,13 @@ int main(int argc, char** argv) {
     // A reader that went away (`pelab export pe … | head`) makes writes fail with EPIPE, which
     // the writers report with the file's name, instead of ending the process without a word.
     std::signal(SIGPIPE, SIG_IGN);
+#ifdef M_TRIM_THRESHOLD
+    // A training step allocates and frees the same few megabytes of matrices; glibc would hand
+    // them back to the kernel and fault them in again each step (a tenth of a step's time).
+    // Kept, up to these sizes, they are reused.
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
     try {
         const pelab::CommandLine command = pelab::ParseCommandLine(argc, argv);
         switch (command.command) {

@@ -40,23 +40,28 @@ TEST(Gemm, EveryPathGivesThePortableBits) {
     const std::vector<GemmPath> paths = AvailableGemmPaths();
     ASSERT_EQ(paths.front(), GemmPath::Portable);
     for (const Shape& s : kShapes)
-        for (const bool accumulate : {false, true}) {
-            // Row strides past the widths: the kernels must read and write only their columns.
-            const int lda = s.k + 3, ldb = s.n + 5, ldc = s.n + 2;
-            const std::vector<float> a = Random(rng, static_cast<std::size_t>(s.m) * lda);
-            const std::vector<float> b = Random(rng, static_cast<std::size_t>(s.k) * ldb);
-            const std::vector<float> c0 = Random(rng, static_cast<std::size_t>(s.m) * ldc);
-            std::vector<float> expected = c0;
-            Gemm(s.m, s.n, s.k, a.data(), lda, b.data(), ldb, expected.data(), ldc, accumulate,
-                 GemmPath::Portable);
-            for (const GemmPath path : paths) {
-                std::vector<float> c = c0;
-                Gemm(s.m, s.n, s.k, a.data(), lda, b.data(), ldb, c.data(), ldc, accumulate, path);
-                EXPECT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
-                    << GemmPathName(path) << " " << s.m << "×" << s.n << "×" << s.k
-                    << (accumulate ? " +=" : " =");
+        for (const bool accumulate : {false, true})
+            for (const bool transposed : {false, true}) {
+                // Row strides past the widths: the kernels must read and write only their
+                // columns. A transposed A is stored k × m.
+                const int lda = (transposed ? s.m : s.k) + 3, ldb = s.n + 5, ldc = s.n + 2;
+                const std::vector<float> a_store =
+                    Random(rng, static_cast<std::size_t>(transposed ? s.k : s.m) * lda);
+                const StridedMatrix a =
+                    transposed ? TransposeOf(a_store.data(), lda) : RowMajor(a_store.data(), lda);
+                const std::vector<float> b = Random(rng, static_cast<std::size_t>(s.k) * ldb);
+                const std::vector<float> c0 = Random(rng, static_cast<std::size_t>(s.m) * ldc);
+                std::vector<float> expected = c0;
+                Gemm(s.m, s.n, s.k, a, b.data(), ldb, expected.data(), ldc, accumulate,
+                     GemmPath::Portable);
+                for (const GemmPath path : paths) {
+                    std::vector<float> c = c0;
+                    Gemm(s.m, s.n, s.k, a, b.data(), ldb, c.data(), ldc, accumulate, path);
+                    EXPECT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
+                        << GemmPathName(path) << " " << s.m << "×" << s.n << "×" << s.k
+                        << (accumulate ? " +=" : " =") << (transposed ? " Aᵀ" : "");
+                }
             }
-        }
 }
 
 TEST(Gemm, PortableIsTheStatedChainAndCloseToDouble) {
@@ -65,7 +70,7 @@ TEST(Gemm, PortableIsTheStatedChainAndCloseToDouble) {
     const std::vector<float> a = Random(rng, static_cast<std::size_t>(m) * k);
     const std::vector<float> b = Random(rng, static_cast<std::size_t>(k) * n);
     std::vector<float> c(static_cast<std::size_t>(m) * n, 100.0F);
-    Gemm(m, n, k, a.data(), k, b.data(), n, c.data(), n, true, GemmPath::Portable);
+    Gemm(m, n, k, RowMajor(a.data(), k), b.data(), n, c.data(), n, true, GemmPath::Portable);
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
             float chain = 0.0F;
@@ -81,9 +86,9 @@ TEST(Gemm, PortableIsTheStatedChainAndCloseToDouble) {
 
 TEST(Gemm, EmptyProductsWriteNothingAndZeroDepthWritesZero) {
     std::vector<float> c = {7.0F, 8.0F};
-    Gemm(0, 2, 3, nullptr, 3, nullptr, 2, c.data(), 2, false);
+    Gemm(0, 2, 3, RowMajor(nullptr, 3), nullptr, 2, c.data(), 2, false);
     EXPECT_EQ(c[0], 7.0F);
-    Gemm(1, 2, 0, nullptr, 0, nullptr, 2, c.data(), 2, false);
+    Gemm(1, 2, 0, RowMajor(nullptr, 0), nullptr, 2, c.data(), 2, false);
     EXPECT_EQ(c[0], 0.0F);
     EXPECT_EQ(c[1], 0.0F);
 }

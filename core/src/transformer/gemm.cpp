@@ -16,17 +16,17 @@ namespace pelab::trainer {
 
 namespace {
 
-void GemmPortable(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c,
-                  int ldc, bool accumulate) {
+void GemmPortable(int m, int n, int k, StridedMatrix a, const float* b, int ldb, float* c, int ldc,
+                  bool accumulate) {
     std::vector<float> sums(static_cast<std::size_t>(n));
     for (int i = 0; i < m; ++i) {
         sums.assign(sums.size(), 0.0F);
-        const float* a_row = a + static_cast<std::ptrdiff_t>(i) * lda;
         for (int p = 0; p < k; ++p) {
+            const float a_ip = a.At(i, p);
             const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
             for (int j = 0; j < n; ++j)
                 sums[static_cast<std::size_t>(j)] =
-                    std::fma(a_row[p], b_row[j], sums[static_cast<std::size_t>(j)]);
+                    std::fma(a_ip, b_row[j], sums[static_cast<std::size_t>(j)]);
         }
         float* c_row = c + static_cast<std::ptrdiff_t>(i) * ldc;
         for (int j = 0; j < n; ++j)
@@ -37,6 +37,25 @@ void GemmPortable(int m, int n, int k, const float* a, int lda, const float* b, 
 
 #ifdef PELAB_GEMM_X86
 
+/// One tile: rows 0 … R − 1 of a (from its first element) times columns 0 … columns − 1 of b.
+using TileKernel = void (*)(int k, StridedMatrix a, const float* b, int ldb, float* c, int ldc,
+                            bool accumulate, int columns);
+
+/// C in tiles of kRows × kColumns, the last rows by the kernel for fewer rows (tiles[r]: r rows).
+template <int kRows, int kColumns>
+void WalkTiles(const TileKernel* tiles, int m, int n, int k, StridedMatrix a, const float* b,
+               int ldb, float* c, int ldc, bool accumulate) {
+    for (int j = 0; j < n; j += kColumns) {
+        const int columns = n - j < kColumns ? n - j : kColumns;
+        for (int i = 0; i < m; i += kRows) {
+            const int rows = m - i < kRows ? m - i : kRows;
+            const StridedMatrix a_tile{a.data + i * a.row_stride, a.row_stride, a.column_stride};
+            tiles[rows](k, a_tile, b + j, ldb, c + static_cast<std::ptrdiff_t>(i) * ldc + j, ldc,
+                        accumulate, columns);
+        }
+    }
+}
+
 // ---- AVX2 + FMA: a tile of R ≤ 6 rows × up to 16 columns (two 8-wide registers per row) ----
 
 __attribute__((target("avx2,fma"))) inline __m256i Avx2Mask(int columns) {
@@ -45,36 +64,24 @@ __attribute__((target("avx2,fma"))) inline __m256i Avx2Mask(int columns) {
 }
 
 template <int R>
-__attribute__((target("avx2,fma"))) void TileAvx2(int k, const float* a, int lda, const float* b,
-                                                  int ldb, float* c, int ldc, bool accumulate,
-                                                  int columns) {
+__attribute__((target("avx2,fma"))) void TileAvx2(int k, StridedMatrix a, const float* b, int ldb,
+                                                  float* c, int ldc, bool accumulate, int columns) {
     const __m256i mask0 = Avx2Mask(columns), mask1 = Avx2Mask(columns - 8);
     __m256 sum0[R], sum1[R];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
         sum0[r] = sum1[r] = _mm256_setzero_ps();
-    if (columns == 16) {
-        for (int p = 0; p < k; ++p) {
-            const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
-            const __m256 b0 = _mm256_loadu_ps(b_row), b1 = _mm256_loadu_ps(b_row + 8);
+    for (int p = 0; p < k; ++p) {
+        const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
+        const __m256 b0 = columns == 16 ? _mm256_loadu_ps(b_row) : _mm256_maskload_ps(b_row, mask0);
+        const __m256 b1 =
+            columns == 16 ? _mm256_loadu_ps(b_row + 8) : _mm256_maskload_ps(b_row + 8, mask1);
+        const float* a_column = a.data + p * a.column_stride;
 #pragma GCC unroll 8
-            for (int r = 0; r < R; ++r) {
-                const __m256 av = _mm256_broadcast_ss(a + static_cast<std::ptrdiff_t>(r) * lda + p);
-                sum0[r] = _mm256_fmadd_ps(av, b0, sum0[r]);
-                sum1[r] = _mm256_fmadd_ps(av, b1, sum1[r]);
-            }
-        }
-    } else {
-        for (int p = 0; p < k; ++p) {
-            const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
-            const __m256 b0 = _mm256_maskload_ps(b_row, mask0);
-            const __m256 b1 = _mm256_maskload_ps(b_row + 8, mask1);
-#pragma GCC unroll 8
-            for (int r = 0; r < R; ++r) {
-                const __m256 av = _mm256_broadcast_ss(a + static_cast<std::ptrdiff_t>(r) * lda + p);
-                sum0[r] = _mm256_fmadd_ps(av, b0, sum0[r]);
-                sum1[r] = _mm256_fmadd_ps(av, b1, sum1[r]);
-            }
+        for (int r = 0; r < R; ++r) {
+            const __m256 av = _mm256_broadcast_ss(a_column + r * a.row_stride);
+            sum0[r] = _mm256_fmadd_ps(av, b0, sum0[r]);
+            sum1[r] = _mm256_fmadd_ps(av, b1, sum1[r]);
         }
     }
 #pragma GCC unroll 8
@@ -89,45 +96,14 @@ __attribute__((target("avx2,fma"))) void TileAvx2(int k, const float* a, int lda
     }
 }
 
-__attribute__((target("avx2,fma"))) void GemmAvx2(int m, int n, int k, const float* a, int lda,
-                                                  const float* b, int ldb, float* c, int ldc,
-                                                  bool accumulate) {
-    constexpr int kRows = 6, kColumns = 16;
-    for (int j = 0; j < n; j += kColumns) {
-        const int columns = n - j < kColumns ? n - j : kColumns;
-        int i = 0;
-        for (; i + kRows <= m; i += kRows)
-            TileAvx2<kRows>(k, a + static_cast<std::ptrdiff_t>(i) * lda, lda, b + j, ldb,
-                            c + static_cast<std::ptrdiff_t>(i) * ldc + j, ldc, accumulate, columns);
-        const float* a_rest = a + static_cast<std::ptrdiff_t>(i) * lda;
-        float* c_rest = c + static_cast<std::ptrdiff_t>(i) * ldc + j;
-        switch (m - i) {
-        case 5:
-            TileAvx2<5>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 4:
-            TileAvx2<4>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 3:
-            TileAvx2<3>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 2:
-            TileAvx2<2>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 1:
-            TileAvx2<1>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        default:
-            break;
-        }
-    }
-}
+constexpr TileKernel kAvx2Tiles[] = {nullptr,     TileAvx2<1>, TileAvx2<2>, TileAvx2<3>,
+                                     TileAvx2<4>, TileAvx2<5>, TileAvx2<6>};
 
 // ---- AVX-512: a tile of R ≤ 8 rows × up to 32 columns (two 16-wide registers per row) ----
 
 template <int R>
-__attribute__((target("avx512f"))) void TileAvx512(int k, const float* a, int lda, const float* b,
-                                                   int ldb, float* c, int ldc, bool accumulate,
+__attribute__((target("avx512f"))) void TileAvx512(int k, StridedMatrix a, const float* b, int ldb,
+                                                   float* c, int ldc, bool accumulate,
                                                    int columns) {
     const auto mask_of = [](int count) -> __mmask16 {
         return count >= 16 ? __mmask16(0xFFFF)
@@ -142,9 +118,10 @@ __attribute__((target("avx512f"))) void TileAvx512(int k, const float* a, int ld
         const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
         const __m512 b0 = _mm512_maskz_loadu_ps(mask0, b_row);
         const __m512 b1 = _mm512_maskz_loadu_ps(mask1, b_row + 16);
+        const float* a_column = a.data + p * a.column_stride;
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
-            const __m512 av = _mm512_set1_ps(a[static_cast<std::ptrdiff_t>(r) * lda + p]);
+            const __m512 av = _mm512_set1_ps(a_column[r * a.row_stride]);
             sum0[r] = _mm512_fmadd_ps(av, b0, sum0[r]);
             sum1[r] = _mm512_fmadd_ps(av, b1, sum1[r]);
         }
@@ -161,46 +138,9 @@ __attribute__((target("avx512f"))) void TileAvx512(int k, const float* a, int ld
     }
 }
 
-__attribute__((target("avx512f"))) void GemmAvx512(int m, int n, int k, const float* a, int lda,
-                                                   const float* b, int ldb, float* c, int ldc,
-                                                   bool accumulate) {
-    constexpr int kRows = 8, kColumns = 32;
-    for (int j = 0; j < n; j += kColumns) {
-        const int columns = n - j < kColumns ? n - j : kColumns;
-        int i = 0;
-        for (; i + kRows <= m; i += kRows)
-            TileAvx512<kRows>(k, a + static_cast<std::ptrdiff_t>(i) * lda, lda, b + j, ldb,
-                              c + static_cast<std::ptrdiff_t>(i) * ldc + j, ldc, accumulate,
-                              columns);
-        const float* a_rest = a + static_cast<std::ptrdiff_t>(i) * lda;
-        float* c_rest = c + static_cast<std::ptrdiff_t>(i) * ldc + j;
-        switch (m - i) {
-        case 7:
-            TileAvx512<7>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 6:
-            TileAvx512<6>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 5:
-            TileAvx512<5>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 4:
-            TileAvx512<4>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 3:
-            TileAvx512<3>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 2:
-            TileAvx512<2>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        case 1:
-            TileAvx512<1>(k, a_rest, lda, b + j, ldb, c_rest, ldc, accumulate, columns);
-            break;
-        default:
-            break;
-        }
-    }
-}
+constexpr TileKernel kAvx512Tiles[] = {nullptr,       TileAvx512<1>, TileAvx512<2>,
+                                       TileAvx512<3>, TileAvx512<4>, TileAvx512<5>,
+                                       TileAvx512<6>, TileAvx512<7>, TileAvx512<8>};
 
 #endif // PELAB_GEMM_X86
 
@@ -234,20 +174,20 @@ GemmPath ChosenGemmPath() {
     return chosen;
 }
 
-void Gemm(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+void Gemm(int m, int n, int k, StridedMatrix a, const float* b, int ldb, float* c, int ldc,
           bool accumulate, GemmPath path) {
     if (m <= 0 || n <= 0) return;
     switch (path) {
 #ifdef PELAB_GEMM_X86
     case GemmPath::Avx512:
-        GemmAvx512(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+        WalkTiles<8, 32>(kAvx512Tiles, m, n, k, a, b, ldb, c, ldc, accumulate);
         return;
     case GemmPath::Avx2:
-        GemmAvx2(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+        WalkTiles<6, 16>(kAvx2Tiles, m, n, k, a, b, ldb, c, ldc, accumulate);
         return;
 #endif
     default:
-        GemmPortable(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+        GemmPortable(m, n, k, a, b, ldb, c, ldc, accumulate);
         return;
     }
 }

@@ -8,6 +8,7 @@
 // Builds with PELAB_NO_CLONES (the sanitizer and fuzz builds) use the portable path only.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,27 @@ std::vector<GemmPath> AvailableGemmPaths();
 /// The fastest available path, found once.
 GemmPath ChosenGemmPath();
 
-/// C = A·B (accumulate false) or C += A·B (accumulate true), every matrix row-major with the
-/// given row strides: A is m × k, B is k × n, C is m × n. Exactly, for each element:
-///   s = 0;  for p = 0 … k − 1: s = fma(A[i][p], B[p][j], s);  C[i][j] = s  or  C[i][j] + s.
+/// A read in place: element (i, p) at data[i·row_stride + p·column_stride], so a transposed
+/// operand needs no copy.
+struct StridedMatrix {
+    const float* data;
+    std::ptrdiff_t row_stride, column_stride;
+    float At(int i, int p) const { return data[i * row_stride + p * column_stride]; }
+};
+/// A row-major matrix with rows `stride` apart.
+inline StridedMatrix RowMajor(const float* data, int stride) {
+    return {data, stride, 1};
+}
+/// The transpose of a row-major matrix with rows `stride` apart.
+inline StridedMatrix TransposeOf(const float* data, int stride) {
+    return {data, 1, stride};
+}
+
+/// C = A·B (accumulate false) or C += A·B (accumulate true): A is m × k, B is k × n row-major
+/// with rows ldb apart, C is m × n row-major with rows ldc apart. Exactly, for each element:
+///   s = 0;  for p = 0 … k − 1: s = fma(A(i, p), B[p][j], s);  C[i][j] = s  or  C[i][j] + s.
 /// Contract: m, n, k ≥ 0; C does not overlap A or B.
-void Gemm(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+void Gemm(int m, int n, int k, StridedMatrix a, const float* b, int ldb, float* c, int ldc,
           bool accumulate, GemmPath path = ChosenGemmPath());
 
 } // namespace pelab::trainer

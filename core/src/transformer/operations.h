@@ -94,7 +94,7 @@ inline void MultiplyTransposed(const Mat<float>& x, const float* weight, int out
     const int in = static_cast<int>(x.cols()), rows = static_cast<int>(x.rows());
     const Mat<float> weight_t = ConstMapMat<float>(weight, out, in).transpose();
     y.resize(rows, out);
-    Gemm(rows, out, in, x.data(), in, weight_t.data(), out, y.data(), out, false);
+    Gemm(rows, out, in, RowMajor(x.data(), in), weight_t.data(), out, y.data(), out, false);
 }
 /// dx = dy·W (W: out × in).
 inline Mat<double> MultiplyByWeight(const Mat<double>& dy, const double* weight, int in) {
@@ -103,7 +103,7 @@ inline Mat<double> MultiplyByWeight(const Mat<double>& dy, const double* weight,
 inline Mat<float> MultiplyByWeight(const Mat<float>& dy, const float* weight, int in) {
     const int out = static_cast<int>(dy.cols()), rows = static_cast<int>(dy.rows());
     Mat<float> dx(rows, in);
-    Gemm(rows, in, out, dy.data(), out, weight, in, dx.data(), in, false);
+    Gemm(rows, in, out, RowMajor(dy.data(), out), weight, in, dx.data(), in, false);
     return dx;
 }
 /// dW (out × in) += dyᵀ·x.
@@ -113,8 +113,7 @@ inline void AddWeightGradient(const Mat<double>& dy, const Mat<double>& x, doubl
 inline void AddWeightGradient(const Mat<float>& dy, const Mat<float>& x, float* d_weight) {
     const int out = static_cast<int>(dy.cols()), in = static_cast<int>(x.cols()),
               rows = static_cast<int>(dy.rows());
-    const Mat<float> dy_t = dy.transpose();
-    Gemm(out, in, rows, dy_t.data(), rows, x.data(), in, d_weight, in, true);
+    Gemm(out, in, rows, TransposeOf(dy.data(), out), x.data(), in, d_weight, in, true);
 }
 
 template <typename S>
@@ -130,7 +129,10 @@ template <typename S>
 Mat<S> LinearBackward(const Mat<S>& dy, const Mat<S>& x, const S* weight, S* d_weight, S* d_bias) {
     if (d_weight != nullptr) {
         AddWeightGradient(dy, x, d_weight);
-        MapRow<S>(d_bias, dy.cols()) += dy.colwise().sum();
+        // Row after row: the same order (and bits) whatever the batch's size.
+        MapRow<S> d_b(d_bias, dy.cols());
+        for (Eigen::Index i = 0; i < dy.rows(); ++i)
+            d_b += dy.row(i);
     }
     return MultiplyByWeight(dy, weight, static_cast<int>(x.cols()));
 }
