@@ -81,45 +81,39 @@ Mat<S> LayerNormBackward(const Mat<S>& dy, const S* weight, const LayerNormCache
     return dx;
 }
 
-// ---- Linear: y = x·Wᵀ + b (W: out × in, as torch.nn.Linear) -------------------------------
-// The products of float passes go through Gemm (gemm.h: the same bits on every CPU); double
-// passes, which check the gradients, use Eigen's.
+// ---- Products: every matrix product of the pass, C = op(A)·B with op(A) = A or Aᵀ ---------
+// Float passes multiply through Gemm (gemm.h: the same bits on every CPU); double passes, which
+// check the gradients, through Eigen.
 
-/// y = x·Wᵀ (W: out × in).
-inline void MultiplyTransposed(const Mat<double>& x, const double* weight, int out,
-                               Mat<double>& y) {
-    y.noalias() = x * ConstMapMat<double>(weight, out, x.cols()).transpose();
+template <typename S> using ConstRef = Eigen::Ref<const Mat<S>, 0, Eigen::OuterStride<>>;
+template <typename S> using Ref = Eigen::Ref<Mat<S>, 0, Eigen::OuterStride<>>;
+
+/// c = op(a)·b, or c += op(a)·b when accumulate (c sized by the caller; it may be a block).
+inline void Multiply(ConstRef<double> a, bool a_transposed, ConstRef<double> b, Ref<double> c,
+                     bool accumulate = false) {
+    if (!accumulate) c.setZero();
+    if (a_transposed)
+        c.noalias() += a.transpose() * b;
+    else
+        c.noalias() += a * b;
 }
-inline void MultiplyTransposed(const Mat<float>& x, const float* weight, int out, Mat<float>& y) {
-    const int in = static_cast<int>(x.cols()), rows = static_cast<int>(x.rows());
-    const Mat<float> weight_t = ConstMapMat<float>(weight, out, in).transpose();
-    y.resize(rows, out);
-    Gemm(rows, out, in, RowMajor(x.data(), in), weight_t.data(), out, y.data(), out, false);
+inline void Multiply(ConstRef<float> a, bool a_transposed, ConstRef<float> b, Ref<float> c,
+                     bool accumulate = false) {
+    const int stride = static_cast<int>(a.outerStride());
+    Gemm(static_cast<int>(c.rows()), static_cast<int>(c.cols()), static_cast<int>(b.rows()),
+         a_transposed ? TransposeOf(a.data(), stride) : RowMajor(a.data(), stride), b.data(),
+         static_cast<int>(b.outerStride()), c.data(), static_cast<int>(c.outerStride()),
+         accumulate);
 }
-/// dx = dy·W (W: out × in).
-inline Mat<double> MultiplyByWeight(const Mat<double>& dy, const double* weight, int in) {
-    return dy * ConstMapMat<double>(weight, dy.cols(), in);
-}
-inline Mat<float> MultiplyByWeight(const Mat<float>& dy, const float* weight, int in) {
-    const int out = static_cast<int>(dy.cols()), rows = static_cast<int>(dy.rows());
-    Mat<float> dx(rows, in);
-    Gemm(rows, in, out, RowMajor(dy.data(), out), weight, in, dx.data(), in, false);
-    return dx;
-}
-/// dW (out × in) += dyᵀ·x.
-inline void AddWeightGradient(const Mat<double>& dy, const Mat<double>& x, double* d_weight) {
-    MapMat<double>(d_weight, dy.cols(), x.cols()).noalias() += dy.transpose() * x;
-}
-inline void AddWeightGradient(const Mat<float>& dy, const Mat<float>& x, float* d_weight) {
-    const int out = static_cast<int>(dy.cols()), in = static_cast<int>(x.cols()),
-              rows = static_cast<int>(dy.rows());
-    Gemm(out, in, rows, TransposeOf(dy.data(), out), x.data(), in, d_weight, in, true);
-}
+
+// ---- Linear: y = x·Wᵀ + b (W: out × in, as torch.nn.Linear) -------------------------------
 
 template <typename S>
 Mat<S> LinearForward(const Mat<S>& x, const S* weight, const S* bias, int out) {
-    Mat<S> y;
-    MultiplyTransposed(x, weight, out, y);
+    // Wᵀ laid out once per call (in × out, a few thousand numbers) so the product reads rows.
+    const Mat<S> weight_t = ConstMapMat<S>(weight, out, x.cols()).transpose();
+    Mat<S> y(x.rows(), out);
+    Multiply(x, false, weight_t, y);
     y.rowwise() += ConstMapRow<S>(bias, out);
     return y;
 }
@@ -127,14 +121,17 @@ Mat<S> LinearForward(const Mat<S>& x, const S* weight, const S* bias, int out) {
 // Adds dW += dyᵀ·x and db += Σ dy (when d_weight is given); returns dx = dy·W.
 template <typename S>
 Mat<S> LinearBackward(const Mat<S>& dy, const Mat<S>& x, const S* weight, S* d_weight, S* d_bias) {
+    const Eigen::Index out = dy.cols(), in = x.cols();
     if (d_weight != nullptr) {
-        AddWeightGradient(dy, x, d_weight);
+        Multiply(dy, true, x, MapMat<S>(d_weight, out, in), true);
         // Row after row: the same order (and bits) whatever the batch's size.
-        MapRow<S> d_b(d_bias, dy.cols());
+        MapRow<S> d_b(d_bias, out);
         for (Eigen::Index i = 0; i < dy.rows(); ++i)
             d_b += dy.row(i);
     }
-    return MultiplyByWeight(dy, weight, static_cast<int>(x.cols()));
+    Mat<S> dx(dy.rows(), in);
+    Multiply(dy, false, ConstMapMat<S>(weight, out, in), dx);
+    return dx;
 }
 
 // ---- GELU, exact: g = z·Φ(z) ----------------------------------------------------------------
@@ -183,7 +180,10 @@ Mat<S> AttentionForward(const Mat<S>& qkv, int length, int heads, bool causal,
             Mat<S> q = qkv.block(b * n, h * dh, n, dh);
             Mat<S> k = qkv.block(b * n, d + h * dh, n, dh);
             hooks.TurnForward(q, k);
-            Mat<S> scores = q * k.transpose() * scale;
+            const Mat<S> k_t = k.transpose();
+            Mat<S> scores(n, n);
+            Multiply(q, false, k_t, scores);
+            scores *= scale;
             hooks.BiasForward(scores, h);
             Mat<S>& weights = cache.weights[slot];
             weights.resize(n, n);
@@ -197,8 +197,8 @@ Mat<S> AttentionForward(const Mat<S>& qkv, int length, int heads, bool causal,
                 if (causal) weights.row(i).tail(n - 1 - i).setZero();
                 weights.row(i) /= weights.row(i).sum();
             }
-            attended.block(b * n, h * dh, n, dh) =
-                weights * qkv.block(b * n, 2 * d + h * dh, n, dh);
+            Multiply(weights, false, qkv.block(b * n, 2 * d + h * dh, n, dh),
+                     attended.block(b * n, h * dh, n, dh));
             cache.q[slot] = std::move(q);
             cache.k[slot] = std::move(k);
             if (weights_out != nullptr && b == 0 && h == weights_head)
@@ -220,9 +220,11 @@ Mat<S> AttentionBackward(const Mat<S>& d_attended, const Mat<S>& qkv, int length
         for (int h = 0; h < heads; ++h) {
             const std::size_t slot = static_cast<std::size_t>(b * heads + h);
             const Mat<S>& weights = cache.weights[slot];
-            const Mat<S> d_out = d_attended.block(b * n, h * dh, n, dh);
-            d_qkv.block(b * n, 2 * d + h * dh, n, dh) = weights.transpose() * d_out;
-            const Mat<S> d_weights = d_out * qkv.block(b * n, 2 * d + h * dh, n, dh).transpose();
+            const auto d_out = d_attended.block(b * n, h * dh, n, dh);
+            Multiply(weights, true, d_out, d_qkv.block(b * n, 2 * d + h * dh, n, dh));
+            const Mat<S> v_t = qkv.block(b * n, 2 * d + h * dh, n, dh).transpose();
+            Mat<S> d_weights(n, n);
+            Multiply(d_out, false, v_t, d_weights);
             Mat<S> d_scores(n, n);
             for (Eigen::Index i = 0; i < n; ++i) {
                 const S dot = d_weights.row(i).dot(weights.row(i));
@@ -230,8 +232,11 @@ Mat<S> AttentionBackward(const Mat<S>& d_attended, const Mat<S>& qkv, int length
                     weights.row(i).cwiseProduct((d_weights.row(i).array() - dot).matrix());
             }
             hooks.BiasBackward(d_scores, h, d_own);
-            Mat<S> dq = d_scores * cache.k[slot] * scale;
-            Mat<S> dk = d_scores.transpose() * cache.q[slot] * scale;
+            Mat<S> dq(n, dh), dk(n, dh);
+            Multiply(d_scores, false, cache.k[slot], dq);
+            Multiply(d_scores, true, cache.q[slot], dk);
+            dq *= scale;
+            dk *= scale;
             hooks.TurnBackward(dq, dk);
             d_qkv.block(b * n, h * dh, n, dh) = dq;
             d_qkv.block(b * n, d + h * dh, n, dh) = dk;
