@@ -12,13 +12,29 @@
 //                                       32-byte stores, 1 and 4 rows per pass) and measured no
 //                                       faster with a reused buffer, slower with a fresh one.
 // Each PE benchmark reports max_abs_error against a long double reference as a counter.
+//
+// The training lab's arithmetic, each with a GFLOP/s counter:
+// BM_FmaPeak/<bits>                     independent fused multiply-adds, 256- or 512-bit: what
+//                                       one core can do at most (the peak the others are a
+//                                       fraction of)
+// BM_Gemm/<path>/<m>/<n>/<k>            the trainer's matrix product on each kernel path this
+//                                       CPU has (0 portable, 1 AVX2, 2 AVX-512), on the shapes
+//                                       of a default training step
+// BM_TrainStep/<d_model>                one training step of the default model (64 sequences of
+//                                       16 tokens, forward, backward and AdamW), FLOPs counted
+//                                       from the model's shape
 #include "pelab/similarity.h"
 #include "pelab/sinusoidal.h"
+#include "pelab/train.h"
+#include "pelab/transformer.h"
+#include "transformer/gemm.h"
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #if defined(__x86_64__)
@@ -179,6 +195,122 @@ BENCHMARK(BM_SimilarityOffsets)
     ->Args({4096, 512})
     ->Args({65536, 4096})
     ->Unit(benchmark::kMicrosecond);
+
+// ---- The training lab ----------------------------------------------------------------------
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// 12 independent chains of FMAs: more than the latency × the ports (4 × 2), so the ports stay
+// full, and with the two operands few enough for the 16 registers of AVX2.
+__attribute__((target("avx2,fma"))) float FmaLoop256(long rounds) {
+    __m256 sums[12];
+    const __m256 a = _mm256_set1_ps(0.999F), b = _mm256_set1_ps(1e-3F);
+    for (__m256& each : sums)
+        each = _mm256_set1_ps(1.0F);
+    for (long r = 0; r < rounds; ++r)
+#pragma GCC unroll 12
+        for (__m256& each : sums)
+            each = _mm256_fmadd_ps(each, a, b);
+    __m256 total = sums[0];
+    for (int i = 1; i < 12; ++i)
+        total = _mm256_add_ps(total, sums[i]);
+    return _mm256_cvtss_f32(total);
+}
+__attribute__((target("avx512f"))) float FmaLoop512(long rounds) {
+    __m512 sums[12];
+    const __m512 a = _mm512_set1_ps(0.999F), b = _mm512_set1_ps(1e-3F);
+    for (__m512& each : sums)
+        each = _mm512_set1_ps(1.0F);
+    for (long r = 0; r < rounds; ++r)
+#pragma GCC unroll 12
+        for (__m512& each : sums)
+            each = _mm512_fmadd_ps(each, a, b);
+    __m512 total = sums[0];
+    for (int i = 1; i < 12; ++i)
+        total = _mm512_add_ps(total, sums[i]);
+    float lanes[16];
+    _mm512_storeu_ps(lanes, total);
+    return lanes[0] + lanes[15];
+}
+
+void BM_FmaPeak(benchmark::State& state) {
+    const int bits = static_cast<int>(state.range(0));
+    if (bits == 256 ? !__builtin_cpu_supports("fma") : !__builtin_cpu_supports("avx512f")) {
+        state.SkipWithError("this CPU has no such FMA");
+        return;
+    }
+    constexpr long kRounds = 1 << 20;
+    for (auto _ : state) {
+        long rounds = kRounds;
+        benchmark::DoNotOptimize(rounds); // else the call, a pure function, leaves the loop
+        benchmark::DoNotOptimize(bits == 256 ? FmaLoop256(rounds) : FmaLoop512(rounds));
+    }
+    // 12 registers × bits/32 lanes × 2 FLOPs per round.
+    state.counters["GFLOP/s"] = benchmark::Counter(static_cast<double>(kRounds) * 12 * (bits / 32) *
+                                                       2 * state.iterations() / 1e9,
+                                                   benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_FmaPeak)->Arg(256)->Arg(512);
+#endif
+
+void BM_Gemm(benchmark::State& state) {
+    using namespace pelab::trainer;
+    const auto path = static_cast<GemmPath>(state.range(0));
+    const std::vector<GemmPath> paths = AvailableGemmPaths();
+    if (std::find(paths.begin(), paths.end(), path) == paths.end()) {
+        state.SkipWithError("this CPU or build has no such path");
+        return;
+    }
+    const int m = static_cast<int>(state.range(1)), n = static_cast<int>(state.range(2)),
+              k = static_cast<int>(state.range(3));
+    std::vector<float> a(static_cast<std::size_t>(m) * k, 0.5F),
+        b(static_cast<std::size_t>(k) * n, 0.25F), c(static_cast<std::size_t>(m) * n);
+    for (auto _ : state) {
+        Gemm(m, n, k, RowMajor(a.data(), k), b.data(), n, c.data(), n, false, path);
+        benchmark::DoNotOptimize(c.data());
+    }
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(2.0 * m * n * k * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+    state.SetLabel(GemmPathName(path));
+}
+// A default step's products: 1 024 rows (64 × 16 tokens) through qkv (64 → 192), the MLP
+// (64 → 256, 256 → 64), and a weight gradient summed over the 1 024 rows.
+void GemmShapes(benchmark::internal::Benchmark* b) {
+    for (int path = 0; path <= 2; ++path) {
+        b->Args({path, 1024, 192, 64});
+        b->Args({path, 1024, 64, 256});
+        b->Args({path, 256, 64, 1024});
+    }
+}
+BENCHMARK(BM_Gemm)->Apply(GemmShapes)->Unit(benchmark::kMicrosecond);
+
+void BM_TrainStep(benchmark::State& state) {
+    pelab::TransformerConfig config;
+    config.d_model = static_cast<int>(state.range(0));
+    config.positional = pelab::PositionalKind::Sinusoidal;
+    pelab::TinyTransformer<float> model(config, 1);
+    pelab::AdamW<float> adam(model.parameters().size(), pelab::AdamWOptions{});
+    std::mt19937_64 random(2);
+    const int batch = 64, length = 16;
+    const pelab::TokenBatch tokens =
+        pelab::make_task_batch(pelab::TaskOptions{}, batch, length, random);
+    std::vector<float> gradient;
+    for (auto _ : state) {
+        model.loss(tokens, &gradient);
+        adam.step(model.parameters(), gradient);
+    }
+    // Multiply-adds per token, forward: each layer's four linear maps (d → 3d, d → d, d → 4d,
+    // 4d → d: 12 d² at mlp_ratio 4) and attention over n keys (q·k and the weighted v: 2 n d),
+    // then the head (d × vocab); the backward is twice the forward. Two FLOPs per
+    // multiply-add: 620 544 FLOPs per token for the default model.
+    const double d = config.d_model, n = length;
+    const double forward =
+        config.layers * ((4 + 2 * config.mlp_ratio) * d * d + 2 * n * d) + d * config.vocab;
+    state.counters["GFLOP/s"] = benchmark::Counter(
+        3 * 2 * forward * batch * length * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+    state.counters["tokens/s"] = benchmark::Counter(
+        static_cast<double>(batch) * length * state.iterations(), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_TrainStep)->Arg(64)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -11,10 +11,28 @@
 #define PELAB_GEMM_X86 1
 #include <immintrin.h>
 #endif
+#if defined(__wasm_simd128__)
+#define PELAB_GEMM_WASM 1
+#include <wasm_simd128.h>
+#endif
 
 namespace pelab::trainer {
 
 namespace {
+
+// One step of an element's chain: s + a·b, rounded once (fused) where the hardware can;
+// WebAssembly cannot (its fused multiply-add is relaxed SIMD's, fused or not as the engine
+// likes), so the browser build rounds the product and the sum, on all its paths alike.
+#ifdef __EMSCRIPTEN__
+inline float MultiplyAdd(float a, float b, float s) {
+    const float product = a * b;
+    return s + product;
+}
+#else
+inline float MultiplyAdd(float a, float b, float s) {
+    return std::fma(a, b, s);
+}
+#endif
 
 void GemmPortable(int m, int n, int k, StridedMatrix a, const float* b, int ldb, float* c, int ldc,
                   bool accumulate) {
@@ -26,7 +44,7 @@ void GemmPortable(int m, int n, int k, StridedMatrix a, const float* b, int ldb,
             const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
             for (int j = 0; j < n; ++j)
                 sums[static_cast<std::size_t>(j)] =
-                    std::fma(a_ip, b_row[j], sums[static_cast<std::size_t>(j)]);
+                    MultiplyAdd(a_ip, b_row[j], sums[static_cast<std::size_t>(j)]);
         }
         float* c_row = c + static_cast<std::ptrdiff_t>(i) * ldc;
         for (int j = 0; j < n; ++j)
@@ -144,6 +162,67 @@ constexpr TileKernel kAvx512Tiles[] = {nullptr,       TileAvx512<1>, TileAvx512<
 
 #endif // PELAB_GEMM_X86
 
+#ifdef PELAB_GEMM_WASM
+
+// ---- WebAssembly SIMD: a tile of R ≤ 4 rows × 8 columns (two 4-wide registers per row); the
+// last columns (fewer than 8) element by element, in the same order ----
+
+template <int R>
+void TileWasm(int k, StridedMatrix a, const float* b, int ldb, float* c, int ldc, bool accumulate) {
+    v128_t sum0[R], sum1[R];
+    for (int r = 0; r < R; ++r)
+        sum0[r] = sum1[r] = wasm_f32x4_splat(0.0F);
+    for (int p = 0; p < k; ++p) {
+        const float* b_row = b + static_cast<std::ptrdiff_t>(p) * ldb;
+        const v128_t b0 = wasm_v128_load(b_row), b1 = wasm_v128_load(b_row + 4);
+        const float* a_column = a.data + p * a.column_stride;
+        for (int r = 0; r < R; ++r) {
+            const v128_t av = wasm_f32x4_splat(a_column[r * a.row_stride]);
+            sum0[r] = wasm_f32x4_add(sum0[r], wasm_f32x4_mul(av, b0));
+            sum1[r] = wasm_f32x4_add(sum1[r], wasm_f32x4_mul(av, b1));
+        }
+    }
+    for (int r = 0; r < R; ++r) {
+        float* c_row = c + static_cast<std::ptrdiff_t>(r) * ldc;
+        if (accumulate) {
+            sum0[r] = wasm_f32x4_add(wasm_v128_load(c_row), sum0[r]);
+            sum1[r] = wasm_f32x4_add(wasm_v128_load(c_row + 4), sum1[r]);
+        }
+        wasm_v128_store(c_row, sum0[r]);
+        wasm_v128_store(c_row + 4, sum1[r]);
+    }
+}
+
+void GemmWasm(int m, int n, int k, StridedMatrix a, const float* b, int ldb, float* c, int ldc,
+              bool accumulate) {
+    constexpr int kRows = 4, kColumns = 8;
+    const int vector_columns = n / kColumns * kColumns;
+    for (int j = 0; j < vector_columns; j += kColumns)
+        for (int i = 0; i < m; i += kRows) {
+            const StridedMatrix a_tile{a.data + i * a.row_stride, a.row_stride, a.column_stride};
+            float* c_tile = c + static_cast<std::ptrdiff_t>(i) * ldc + j;
+            switch (m - i < kRows ? m - i : kRows) {
+            case 1:
+                TileWasm<1>(k, a_tile, b + j, ldb, c_tile, ldc, accumulate);
+                break;
+            case 2:
+                TileWasm<2>(k, a_tile, b + j, ldb, c_tile, ldc, accumulate);
+                break;
+            case 3:
+                TileWasm<3>(k, a_tile, b + j, ldb, c_tile, ldc, accumulate);
+                break;
+            default:
+                TileWasm<4>(k, a_tile, b + j, ldb, c_tile, ldc, accumulate);
+                break;
+            }
+        }
+    if (vector_columns < n)
+        GemmPortable(m, n - vector_columns, k, a, b + vector_columns, ldb, c + vector_columns, ldc,
+                     accumulate);
+}
+
+#endif // PELAB_GEMM_WASM
+
 } // namespace
 
 std::string GemmPathName(GemmPath path) {
@@ -152,6 +231,8 @@ std::string GemmPathName(GemmPath path) {
         return "avx2";
     case GemmPath::Avx512:
         return "avx512";
+    case GemmPath::WasmSimd:
+        return "wasm-simd";
     case GemmPath::Portable:
         break;
     }
@@ -165,6 +246,9 @@ std::vector<GemmPath> AvailableGemmPaths() {
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         paths.push_back(GemmPath::Avx2);
     if (__builtin_cpu_supports("avx512f")) paths.push_back(GemmPath::Avx512);
+#endif
+#ifdef PELAB_GEMM_WASM
+    paths.push_back(GemmPath::WasmSimd);
 #endif
     return paths;
 }
