@@ -79,6 +79,7 @@ fi
 # The header-only libraries, alone: -I/usr/include would hide emcc's own libc headers.
 ln -sfn /usr/include/nlohmann "$staging/include/nlohmann"
 ln -sfn /usr/include/eigen3/Eigen "$staging/include/Eigen"
+ln -sfn /usr/include/eigen3/unsupported "$staging/include/unsupported"
 ln -sfn /usr/include/stb/stb_image_write.h "$staging/include/stb_image_write.h"
 # The fonts, at the paths widgets/fonts.cpp looks for them.
 cp -u /usr/share/fonts/opentype/inter/Inter-Regular.otf /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
