@@ -110,6 +110,100 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
     return batch;
 }
 
+namespace {
+
+// P(every one of `symbols` equally likely symbols occurs at most `cap` times in `tokens`
+// draws), symbol by symbol: the symbol added takes j of the m draws (binomially, 1 in t), the
+// ones before share the rest. Long double: (1/2)^1024 is past double's range. The work is
+// symbols × tokens × cap multiply-adds.
+long double AllAtMost(int tokens, int symbols, int cap) {
+    std::vector<long double> at_most(static_cast<std::size_t>(tokens) + 1);
+    for (int m = 0; m <= tokens; ++m)
+        at_most[static_cast<std::size_t>(m)] = m <= cap ? 1.0L : 0.0L; // one symbol
+    for (int t = 2; t <= symbols; ++t) {
+        const long double p = 1.0L / t, odds = p / (1 - p);
+        std::vector<long double> next(at_most.size(), 0.0L);
+        for (int m = 0; m <= tokens; ++m) {
+            long double pmf = std::pow(1 - p, static_cast<long double>(m)); // j = 0
+            long double sum = 0;
+            for (int j = 0; j <= std::min(cap, m); ++j) {
+                sum += pmf * at_most[static_cast<std::size_t>(m - j)];
+                pmf *= odds * (m - j) / (j + 1);
+            }
+            next[static_cast<std::size_t>(m)] = sum;
+        }
+        at_most = std::move(next);
+    }
+    return at_most[static_cast<std::size_t>(tokens)];
+}
+
+// P(token 0 is the majority answer): it occurs c times and every other token at most c times.
+// The most frequent token occurs at least length / vocab times, so c starts there; the
+// binomial tail past c stops the sum once it can no longer move the 13th digit.
+double MajorityZeroShare(int length, int vocab) {
+    const long double p = 1.0L / vocab;
+    long double share = 0;
+    for (int c = std::max(1, (length + vocab - 1) / vocab); c <= length; ++c) {
+        const long double p_c = std::exp(std::lgamma(length + 1.0L) - std::lgamma(c + 1.0L) -
+                                         std::lgamma(length - c + 1.0L) + c * std::log(p) +
+                                         (length - c) * std::log1p(-p));
+        if (p_c < 1e-14L && c > length / vocab + 1) break;
+        share += p_c * AllAtMost(length - c, vocab - 1, c);
+    }
+    return static_cast<double>(share);
+}
+
+} // namespace
+
+TaskBounds task_bounds(const TaskOptions& options, int length, bool causal) {
+    (void)causal; // the scored positions change with the mask, their answers' shares do not
+    const double v = options.vocab, n = length;
+    TaskBounds bounds;
+    switch (options.task) {
+    case TrainTask::Reverse:
+    case TrainTask::TokenAt:
+    case TrainTask::Shift:
+        bounds.chance = 1.0 / v;
+        break;
+    case TrainTask::Sorted: {
+        // Half are sorted on purpose; the other half by chance: C(n + v − 1, n) of the vⁿ.
+        const double by_chance =
+            std::exp(std::lgamma(n + v) - std::lgamma(n + 1) - std::lgamma(v) - n * std::log(v));
+        const double yes = 0.5 + 0.5 * std::min(1.0, by_chance);
+        bounds.chance = std::max(yes, 1 - yes);
+        break;
+    }
+    case TrainTask::First: {
+        // Position p answers yes with probability 1 − q^p, q = 1 − 1/v; the mean over p < n.
+        const double q = 1 - 1 / v;
+        const double yes = 1 - (1 - std::pow(q, n)) / (n * (1 - q));
+        bounds.chance = std::max(yes, 1 - yes);
+        break;
+    }
+    case TrainTask::Majority:
+        bounds.chance = MajorityZeroShare(length, options.vocab);
+        break;
+    }
+    bounds.ceiling = 1;
+    return bounds;
+}
+
+double learned_accuracy(const TaskBounds& bounds) {
+    return bounds.chance + kLearnedShare * (bounds.ceiling - bounds.chance);
+}
+
+bool task_needs_order(TrainTask task, bool causal) {
+    switch (task) {
+    case TrainTask::Majority:
+    case TrainTask::Sorted:
+        return false;
+    case TrainTask::First:
+        return !causal;
+    default:
+        return true;
+    }
+}
+
 TransformerConfig ModelConfig(const TrainSettings& s, PositionalKind kind) {
     TransformerConfig config;
     config.vocab = s.task.vocab;

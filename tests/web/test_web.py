@@ -46,6 +46,7 @@ import threading
 import time
 
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -230,15 +231,21 @@ def type_text(driver, text):
 def pick_file(driver, path):
     """Answers the browser's file picker, which the page has just opened, with path: what a
     person choosing the file does, through the DevTools protocol (headless Chromium shows no
-    picker; the page's input element gets the file and its change event)."""
-    for _ in range(20):
-        for entry in driver.get_log("performance"):
-            message = json.loads(entry["message"])["message"]
-            if message["method"] == "Page.fileChooserOpened":
+    picker; the page's input element gets the file and its change event). The newest picker
+    is answered: on a loaded machine an earlier event may name an input the page has since
+    replaced (seen once: "No node found for given backend id")."""
+    for _ in range(40):
+        opened = [json.loads(entry["message"])["message"]
+                  for entry in driver.get_log("performance")]
+        opened = [m for m in opened if m["method"] == "Page.fileChooserOpened"]
+        for message in reversed(opened):
+            try:
                 driver.execute_cdp_cmd("DOM.setFileInputFiles", {
                     "files": [path], "backendNodeId": message["params"]["backendNodeId"]})
-                time.sleep(1)
-                return True
+            except WebDriverException:
+                continue
+            time.sleep(1)
+            return True
         time.sleep(0.1)
     return False
 

@@ -16,7 +16,7 @@
 // Training lengths are drawn in [min_train_len, train_len] per batch (the reference model
 // trains at one length: min_train_len = train_len); accuracy is measured at each
 // test length up to test_len (length generalisation). Deterministic: the same settings give the
-// same curves bit for bit on one machine.
+// same curves bit for bit on every desktop CPU (the browser's differ in the last bits).
 #pragma once
 
 #include "pelab/transformer.h"
@@ -48,6 +48,27 @@ int task_shortest_length(const TaskOptions& options);
 /// position; shift, sorted and first are answerable wherever they are scored.
 TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
                            std::mt19937_64& random, bool causal = false);
+
+/// What can be reached on a task at one length, over the positions make_task_batch scores.
+/// chance: always giving the answer that is most often right, without reading the tokens
+/// (1/vocab for reverse, token_at and shift; the larger of the yes and no shares for sorted and
+/// first; token 0's share for majority, as it wins the ties). ceiling: the best any model can do
+/// from what each scored position sees; 1 on every task, as only positions that can see their
+/// answer are scored. core_train_test counts both over every sequence at small sizes.
+struct TaskBounds {
+    double chance = 0, ceiling = 1;
+};
+TaskBounds task_bounds(const TaskOptions& options, int length, bool causal);
+/// A variant has learned a task when it is this share of the way from chance to the ceiling.
+constexpr double kLearnedShare = 0.9;
+/// chance + kLearnedShare × (ceiling − chance).
+double learned_accuracy(const TaskBounds& bounds);
+/// Whether solving the task needs the tokens' order under this mask. Not majority (a count);
+/// not first under a causal mask (the mask hands each position its prefix, so "seen before?"
+/// is a question about a set); not sorted, whose one scored position can tell most sequences
+/// apart from its own token against the largest in the bag (the no-encoding model reaches
+/// 0.91–0.95 there).
+bool task_needs_order(TrainTask task, bool causal);
 
 struct TrainSettings {
     TaskOptions task;
