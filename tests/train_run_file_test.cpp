@@ -5,9 +5,9 @@
 
 #include <limits>
 
-// What docs/train.md's tables state for the three built-in runs (3 decimals there).
+// What docs/train.md's tables state for the four built-in runs (3 decimals there).
 TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
-    ASSERT_EQ(BuiltInTrainRuns().size(), 3u);
+    ASSERT_EQ(BuiltInTrainRuns().size(), 4u);
     const TrainRun reverse = BuiltIn("reverse");
     EXPECT_FALSE(reverse.settings.causal);
     EXPECT_NEAR(At(reverse, PositionalKind::Sinusoidal, 16), 1.000, 5e-4);
@@ -31,6 +31,16 @@ TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
         EXPECT_EQ(run->variants.size(), 6u);
         EXPECT_EQ(run->variants[0].loss.size(), 300u);
     }
+    // The causal shift trained five times as long: ALiBi learns it and keeps the most at 64.
+    const TrainRun longer = BuiltIn("shift-causal-1500");
+    EXPECT_TRUE(longer.Complete());
+    EXPECT_TRUE(longer.settings.causal);
+    EXPECT_EQ(longer.settings.steps, 1500);
+    EXPECT_EQ(longer.settings.task.task, TrainTask::Shift);
+    EXPECT_NEAR(At(longer, PositionalKind::Alibi, 16), 0.993, 5e-4);
+    EXPECT_NEAR(At(longer, PositionalKind::Alibi, 64), 0.963, 5e-4);
+    EXPECT_NEAR(At(longer, PositionalKind::Rope, 64), 0.912, 5e-4);
+    EXPECT_NEAR(At(longer, PositionalKind::None, 16), 0.806, 5e-4);
 }
 
 // Written and read back: every number kept (the file rounds attention to 1e-4, losses to 6

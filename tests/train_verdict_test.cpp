@@ -246,4 +246,14 @@ TEST(TrainVerdict, BuiltInRunsSayTheDocumentedFindings) {
         "at the trained length, under the 0.906 counted as learned, so this run cannot test"));
     const Explanation majority = TrainVerdict(BuiltIn("majority"));
     EXPECT_EQ(majority.Value("tie"), 1);
+    // At 1 500 steps ALiBi learns the shift and keeps more at 64 tokens than the best other
+    // (RoPE, 0.912) by over 0.05: Press et al.'s finding, said; the model without an encoding
+    // climbs to 0.806, still under the threshold, so Haviv et al.'s is not shown.
+    const Explanation longer = TrainPaperNotes(BuiltIn("shift-causal-1500"));
+    EXPECT_EQ(longer.Value("press"), 1);
+    EXPECT_EQ(longer.Value("haviv"), 0);
+    EXPECT_TRUE(Contains(longer.text,
+                         "ALiBi kept the task at 64 tokens (0.963), more than the best "
+                         "of the others, rope (0.912), as Press et al. (2022) found."))
+        << longer.text;
 }

@@ -391,7 +391,7 @@ void TrainPanel::DrawControls(FrameContext& frame) {
 
 void TrainPanel::AddSceneFields(SceneTable& table) {
     table.Text("train_result",
-               "text: a built-in run (reverse, shift-causal, majority) or \"\" "
+               "text: a built-in run (majority, reverse, shift-causal, shift-causal-1500) or \"\" "
                "(the panel's own run)",
                &result_name, [](const std::string& text) {
                    if (text.empty() || FindBuiltInTrainRun(text) != nullptr) return std::string();

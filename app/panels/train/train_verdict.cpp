@@ -251,8 +251,8 @@ Explanation TrainPaperNotes(const TrainRun& run) {
                    alibi->longest >= LearnedAccuracyAt(s, longest)) {
             out.Claims("press", 1);
             sentences.push_back("ALiBi kept the task at " + at_longest + " (" +
-                                Accuracy(alibi->longest) + "), more than any other variant (" +
-                                Named(*other, true) + "), as Press et al. (2022) found" + form +
+                                Accuracy(alibi->longest) + "), more than the best of the others, " +
+                                Named(*other, true) + ", as Press et al. (2022) found" + form +
                                 ".");
         } else if (other != nullptr && other->longest - alibi->longest > kTieSpread) {
             out.Claims("press", 0);
@@ -269,8 +269,8 @@ Explanation TrainPaperNotes(const TrainRun& run) {
             if (none->longest - other->longest > kTieSpread) {
                 out.Claims("kazemnejad", 1);
                 sentences.push_back("Without an encoding the model kept more at " + at_longest +
-                                    " (" + Accuracy(none->longest) + ") than any encoding (" +
-                                    Named(*other, true) + "), as Kazemnejad et al. (2023) found.");
+                                    " (" + Accuracy(none->longest) + ") than the best encoding, " +
+                                    Named(*other, true) + ", as Kazemnejad et al. (2023) found.");
             } else if (other->longest - none->longest > kTieSpread) {
                 out.Claims("kazemnejad", 0);
                 sentences.push_back(
