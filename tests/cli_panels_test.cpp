@@ -84,6 +84,39 @@ TEST_F(Cli, PanelsListsTheRegistry) {
     }
 }
 
+// --seeds 3 trains each variant from seeds s, s + 1 and s + 2: the first seed's run is the run
+// of --seeds 1 bit for bit, and each further seed's accuracies are those of a run from that seed.
+TEST_F(Cli, TrainSeedsAreRunsFromTheNextSeeds) {
+    const std::vector<std::string> args = {
+        "train",       "--task",  "shift",      "--pe",    "none,rope", "--vocab", "6",
+        "--train-len", "6",       "--test-len", "12",      "--d-model", "16",      "--heads",
+        "2",           "--steps", "6",          "--batch", "4"};
+    const auto run = [&](const std::vector<std::string>& more, const std::string& name) {
+        std::vector<std::string> all = args;
+        all.insert(all.end(), more.begin(), more.end());
+        const std::string path = (dir / name).string();
+        all.insert(all.end(), {"--out", path});
+        const Result r = Run(all);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        std::ifstream in(path);
+        return nlohmann::json::parse(in);
+    };
+    const nlohmann::json three = run({"--seeds", "3", "--seed", "5"}, "three.json");
+    const nlohmann::json five = run({"--seed", "5"}, "five.json");
+    const nlohmann::json six = run({"--seed", "6"}, "six.json");
+    const nlohmann::json seven = run({"--seed", "7"}, "seven.json");
+    for (std::size_t v = 0; v < 2; ++v) {
+        EXPECT_EQ(three["variants"][v]["loss"], five["variants"][v]["loss"]);
+        EXPECT_EQ(three["variants"][v]["accuracy_by_length"],
+                  five["variants"][v]["accuracy_by_length"]);
+        ASSERT_EQ(three["variants"][v]["more_seeds"].size(), 2u);
+        EXPECT_EQ(three["variants"][v]["more_seeds"][0], six["variants"][v]["accuracy_by_length"]);
+        EXPECT_EQ(three["variants"][v]["more_seeds"][1],
+                  seven["variants"][v]["accuracy_by_length"]);
+        EXPECT_FALSE(five["variants"][v].contains("more_seeds"));
+    }
+}
+
 // `pelab train` trains one model per variant without a display and writes the run as JSON:
 // the settings, a loss per step, the accuracy curve and the accuracy at each test length; the
 // same seed gives the same run whatever the number of threads; bad settings exit 2 naming them.
@@ -212,7 +245,8 @@ TEST_F(Cli, TrainNumbersSayTheirRangeAndEmptyNamesAreRefused) {
              {"--train-len", "257", "[1, 256]"},
              {"--min-train-len", "1e9", "[1, 256]"},
              {"--test-len", "1025", "[1, 1024]"},
-             {"--threads", "17", "[1, 16]"}}) {
+             {"--threads", "17", "[1, 16]"},
+             {"--seeds", "6", "[1, 5]"}}) {
         const Result r = Run({"train", option, value});
         EXPECT_EQ(r.exit_code, 2) << option << " " << value << ": " << r.err;
         EXPECT_NE(r.err.find(option), std::string::npos) << r.err;

@@ -34,6 +34,20 @@ inline TrainRun BuiltIn(const std::string& name) {
     return run;
 }
 
+// The mean over the run's seeds at one test length, and the lowest and highest seed there.
+struct SeedsAt {
+    double mean = -1, lowest = -1, highest = -1;
+};
+inline SeedsAt SeedsOfAt(const TrainRun& run, PositionalKind kind, int length) {
+    const std::vector<int> lengths = test_lengths(run.settings);
+    const std::size_t at = static_cast<std::size_t>(
+        std::find(lengths.begin(), lengths.end(), length) - lengths.begin());
+    for (const VariantResult& v : run.variants)
+        if (v.variant == kind) return {v.MeanAt(at), v.LowestAt(at), v.HighestAt(at)};
+    ADD_FAILURE() << "no variant " << positional_kind_name(kind);
+    return {};
+}
+
 inline double At(const TrainRun& run, PositionalKind kind, int length) {
     const std::vector<int> lengths = test_lengths(run.settings);
     const std::size_t at = static_cast<std::size_t>(

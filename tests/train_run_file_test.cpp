@@ -5,65 +5,84 @@
 
 #include <limits>
 
-// What docs/train.md's tables state for the four built-in runs (3 decimals there).
+// What docs/train.md's tables state for the four built-in runs: each cell the mean over the
+// three seeds and their range (3 decimals there).
 TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
     ASSERT_EQ(BuiltInTrainRuns().size(), 4u);
+    const auto expect = [](const TrainRun& run, PositionalKind kind, int length, double mean,
+                           double lowest, double highest) {
+        const SeedsAt got = SeedsOfAt(run, kind, length);
+        EXPECT_NEAR(got.mean, mean, 5e-4 + 1e-9) << positional_kind_name(kind) << " at " << length;
+        EXPECT_NEAR(got.lowest, lowest, 5e-4 + 1e-9)
+            << positional_kind_name(kind) << " at " << length;
+        EXPECT_NEAR(got.highest, highest, 5e-4 + 1e-9)
+            << positional_kind_name(kind) << " at " << length;
+    };
     const TrainRun reverse = BuiltIn("reverse");
     EXPECT_FALSE(reverse.settings.causal);
-    EXPECT_NEAR(At(reverse, PositionalKind::Sinusoidal, 16), 1.000, 5e-4);
-    EXPECT_NEAR(At(reverse, PositionalKind::None, 16), 0.191, 5e-4);
-    EXPECT_NEAR(At(reverse, PositionalKind::Rope, 16), 0.376, 5e-4);
-    EXPECT_NEAR(At(reverse, PositionalKind::Sinusoidal, 32), 0.069, 5e-4);
+    expect(reverse, PositionalKind::Sinusoidal, 16, 1.000, 1.000, 1.000);
+    expect(reverse, PositionalKind::None, 16, 0.195, 0.191, 0.200);
+    expect(reverse, PositionalKind::Rope, 16, 0.384, 0.370, 0.405);
+    expect(reverse, PositionalKind::Sinusoidal, 32, 0.072, 0.068, 0.079);
     const TrainRun shift = BuiltIn("shift-causal");
     EXPECT_TRUE(shift.settings.causal);
-    EXPECT_NEAR(At(shift, PositionalKind::Rope, 64), 0.917, 5e-4);
-    EXPECT_NEAR(At(shift, PositionalKind::T5, 64), 0.640, 5e-4);
-    EXPECT_NEAR(At(shift, PositionalKind::None, 16), 0.289, 5e-4);
-    EXPECT_NEAR(At(shift, PositionalKind::Alibi, 16), 0.296, 5e-4);
+    expect(shift, PositionalKind::Rope, 64, 0.908, 0.863, 0.944);
+    expect(shift, PositionalKind::T5, 64, 0.636, 0.620, 0.650);
+    expect(shift, PositionalKind::None, 16, 0.295, 0.289, 0.307);
+    expect(shift, PositionalKind::Alibi, 16, 0.301, 0.295, 0.312);
+    expect(shift, PositionalKind::Learned, 16, 0.790, 0.526, 0.927);
     const TrainRun majority = BuiltIn("majority");
     for (const PositionalKind kind : positional_kinds()) {
-        EXPECT_GE(At(majority, kind, 16), 0.88 - 5e-4) << positional_kind_name(kind);
-        EXPECT_LE(At(majority, kind, 16), 0.93 + 5e-4) << positional_kind_name(kind);
+        EXPECT_GE(SeedsOfAt(majority, kind, 16).mean, 0.862 - 5e-4) << positional_kind_name(kind);
+        EXPECT_LE(SeedsOfAt(majority, kind, 16).mean, 0.907 + 5e-4) << positional_kind_name(kind);
     }
-    EXPECT_NEAR(At(majority, PositionalKind::Sinusoidal, 64), 0.364, 5e-4);
-    for (const TrainRun* run : {&reverse, &shift, &majority}) {
-        EXPECT_TRUE(run->Complete());
-        EXPECT_EQ(run->variants.size(), 6u);
-        EXPECT_EQ(run->variants[0].loss.size(), 300u);
-    }
+    expect(majority, PositionalKind::Sinusoidal, 64, 0.261, 0.140, 0.364);
     // The causal shift trained five times as long: ALiBi learns it and keeps the most at 64.
     const TrainRun longer = BuiltIn("shift-causal-1500");
-    EXPECT_TRUE(longer.Complete());
     EXPECT_TRUE(longer.settings.causal);
     EXPECT_EQ(longer.settings.steps, 1500);
     EXPECT_EQ(longer.settings.task.task, TrainTask::Shift);
-    EXPECT_NEAR(At(longer, PositionalKind::Alibi, 16), 0.993, 5e-4);
-    EXPECT_NEAR(At(longer, PositionalKind::Alibi, 64), 0.963, 5e-4);
-    EXPECT_NEAR(At(longer, PositionalKind::Rope, 64), 0.912, 5e-4);
-    EXPECT_NEAR(At(longer, PositionalKind::None, 16), 0.806, 5e-4);
+    expect(longer, PositionalKind::Alibi, 16, 0.992, 0.991, 0.993);
+    expect(longer, PositionalKind::Alibi, 64, 0.959, 0.953, 0.963);
+    expect(longer, PositionalKind::Rope, 64, 0.906, 0.866, 0.941);
+    expect(longer, PositionalKind::None, 16, 0.803, 0.797, 0.807);
+    for (const TrainRun* run : {&reverse, &shift, &majority, &longer}) {
+        EXPECT_TRUE(run->Complete());
+        EXPECT_EQ(run->variants.size(), 6u);
+        for (const VariantResult& v : run->variants)
+            EXPECT_EQ(v.Seeds(), 3);
+        const int every = LossEvery(run->settings.steps); // 1, or 2 at 1 500 steps
+        EXPECT_EQ(run->variants[0].loss.size(),
+                  static_cast<std::size_t>((run->settings.steps + every - 1) / every));
+    }
 }
 
-// Written and read back: every number kept (the file rounds attention to 1e-4, losses to 6
-// digits), so reading what was read and written again changes nothing.
-TEST(TrainRunFile, RoundTripKeepsEveryNumber) {
-    const TrainRun tiny = TrainedTiny();
-    TrainRun once, twice;
-    ASSERT_EQ(ReadTrainRun(TrainRunJson(tiny), &once), "");
-    ASSERT_EQ(ReadTrainRun(TrainRunJson(once), &twice), "");
-    EXPECT_EQ(TrainRunJson(once), TrainRunJson(twice));
-    ASSERT_EQ(once.variants.size(), 2u);
+// A run of several seeds: each seed's accuracy per length read back, and the mean, lowest and
+// highest the verdict and the length plot read, against the numbers written out here.
+TEST(TrainRunFile, SeveralSeedsAreReadBackWithTheirMeanAndRange) {
+    nlohmann::json doc = TrainRunJson(TrainedTiny());
+    const std::size_t lengths = doc["test_lengths"].size();
     for (std::size_t v = 0; v < 2; ++v) {
-        EXPECT_EQ(once.variants[v].accuracy_by_length, tiny.variants[v].accuracy_by_length);
-        EXPECT_EQ(once.variants[v].prediction, tiny.variants[v].prediction);
-        for (std::size_t k = 0; k < tiny.variants[v].loss.size(); ++k)
-            EXPECT_NEAR(once.variants[v].loss[k], tiny.variants[v].loss[k],
-                        1e-5 * tiny.variants[v].loss[k]);
-        const auto& map = tiny.variants[v].attention[0][1];
-        for (std::size_t k = 0; k < map.size(); ++k)
-            EXPECT_NEAR(once.variants[v].attention[0][1][k], map[k], 5e-5 + 1e-12);
+        std::vector<double> first(lengths, 0.25), second(lengths, 0.5), third(lengths, 0.9);
+        doc["variants"][v]["accuracy_by_length"] = first;
+        doc["variants"][v]["more_seeds"] = {second, third};
     }
-    EXPECT_EQ(once.example.tokens, tiny.example.tokens);
-    EXPECT_EQ(once.settings.seed, tiny.settings.seed);
+    TrainRun run;
+    ASSERT_EQ(ReadTrainRun(doc, &run), "");
+    for (const VariantResult& v : run.variants) {
+        EXPECT_EQ(v.Seeds(), 3);
+        EXPECT_DOUBLE_EQ(v.MeanAt(0), (0.25 + 0.5 + 0.9) / 3);
+        EXPECT_EQ(v.LowestAt(lengths - 1), 0.25);
+        EXPECT_EQ(v.HighestAt(lengths - 1), 0.9);
+    }
+    TrainRun again;
+    ASSERT_EQ(ReadTrainRun(TrainRunJson(run), &again), "");
+    EXPECT_EQ(again.variants[1].more_seeds, run.variants[1].more_seeds);
+    // The verdict reads the means and says how many seeds they are over.
+    const Explanation verdict = TrainVerdict(run);
+    EXPECT_EQ(verdict.Value("seeds"), 3);
+    EXPECT_EQ(verdict.Value("best_trained"), (0.25 + 0.5 + 0.9) / 3);
+    EXPECT_NE(verdict.text.find("mean over 3 seeds"), std::string::npos) << verdict.text;
 }
 
 // Each kind of damage is refused with a message naming where it is.
@@ -115,6 +134,18 @@ TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
         {[](nlohmann::json& d) { d["variants"][0]["attention"][0].erase(1); }, "layer 0"},
         {[](nlohmann::json& d) { d["variants"][1]["prediction"][3] = 99; }, "field \"prediction\""},
         {[](nlohmann::json& d) { d["seconds"] = -1; }, "field \"seconds\""},
+        // Further seeds: lists of one accuracy per test length, as many for every variant.
+        {[](nlohmann::json& d) { d["variants"][0]["more_seeds"] = nlohmann::json::array(); },
+         "field \"more_seeds\": must be a list of 1 to 4"},
+        {[](nlohmann::json& d) {
+             d["variants"][0]["more_seeds"] = {d["variants"][0]["accuracy_by_length"]};
+             d["variants"][0]["more_seeds"][0][0] = 2;
+         },
+         "seed 0"},
+        {[](nlohmann::json& d) {
+             d["variants"][0]["more_seeds"] = {d["variants"][0]["accuracy_by_length"]};
+         },
+         "variant 1 (rope): field \"more_seeds\": must hold as many seeds as variant 0's (1)"},
         {[](nlohmann::json& d) { d = nlohmann::json::array(); }, "must be an object"},
     };
     for (const Case& c : cases) {

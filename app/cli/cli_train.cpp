@@ -61,6 +61,11 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
     train->add_option("--threads", o.threads, "Variants trained at once, 1 to 16")
         ->transform(WholeNumber(1, 16));
     train->add_option("--seed", o.seed, "Seed of the models and the data")->check(Seed());
+    train
+        ->add_option("--seeds", o.seeds,
+                     "Train each variant from this many seeds (seed, seed + 1, …), 1 to 5: the "
+                     "run holds each one's accuracy per length, the curves are the first's")
+        ->transform(WholeNumber(1, 1 + static_cast<int>(kMaxMoreSeeds)));
     train->add_option("--out", o.out, "The run as JSON; - or omitted: stdout")->check(FileName());
     CLI::Option* quick =
         train
@@ -190,14 +195,17 @@ int RunTrain(const TrainOptions& o) {
         return UsageError("--plot: " + Excerpt(o.plot) +
                           " must be a file of its own (not stdout, not the --out file)");
 
-    // One trainer per variant, `threads` at a time; each is deterministic on its own, so the
-    // result does not depend on how many run together.
+    // One trainer per seed and variant (seed after seed, each the variants in order),
+    // `threads` at a time; each is deterministic on its own, so the result does not depend on
+    // how many run together.
     std::vector<std::unique_ptr<Trainer>> trainers;
-    for (const PositionalKind kind : settings.variants) {
-        TrainSettings one = settings;
-        one.variants = {kind};
-        trainers.push_back(std::make_unique<Trainer>(one));
-    }
+    for (int seed = 0; seed < o.seeds; ++seed)
+        for (const PositionalKind kind : settings.variants) {
+            TrainSettings one = settings;
+            one.variants = {kind};
+            one.seed = settings.seed + static_cast<std::uint64_t>(seed);
+            trainers.push_back(std::make_unique<Trainer>(one));
+        }
     const auto start = std::chrono::steady_clock::now();
     std::size_t next = 0;
     std::vector<std::thread> running;
@@ -250,9 +258,14 @@ int RunTrain(const TrainOptions& o) {
     run.settings = settings;
     run.example = train_example(settings);
     double token_seconds = 0;
-    for (const auto& trainer : trainers) {
-        run.variants.push_back(VariantResultOf(*trainer, 0, run.example));
-        token_seconds += run.variants.back().seconds;
+    const std::size_t variants = settings.variants.size();
+    for (std::size_t v = 0; v < variants; ++v)
+        run.variants.push_back(VariantResultOf(*trainers[v], 0, run.example));
+    for (std::size_t k = 0; k < trainers.size(); ++k) {
+        token_seconds += trainers[k]->Curves()[0].seconds;
+        if (k >= variants)
+            run.variants[k % variants].more_seeds.push_back(
+                trainers[k]->Curves()[0].accuracy_by_length);
     }
     const double tokens = static_cast<double>(settings.steps) * settings.batch *
                           (settings.min_train_len + settings.train_len) / 2.0 *

@@ -197,7 +197,7 @@ VariantResult ReadVariant(const json& doc, const TrainSettings& s, std::size_t i
         "variant " + std::to_string(index) + " (" + positional_kind_name(kind) + "): ";
     OnlyKeys(doc, where,
              {"pe", "loss", "accuracy_steps", "accuracy", "accuracy_by_length", "seconds",
-              "attention", "prediction"});
+              "attention", "prediction", "more_seeds"});
     const json& pe = Need(doc, where, "pe");
     if (!pe.is_string() || pe.get<std::string>() != positional_kind_name(kind))
         Refuse(Field(where, "pe"),
@@ -225,6 +225,17 @@ VariantResult ReadVariant(const json& doc, const TrainSettings& s, std::size_t i
         Numbers(Need(doc, where, "accuracy_by_length"), Field(where, "accuracy_by_length"),
                 test_lengths(s).size(), 0.0, 1.0);
     v.seconds = NumberIn(Need(doc, where, "seconds"), Field(where, "seconds"), 0.0, 1e9);
+    if (const auto more = doc.find("more_seeds"); more != doc.end()) {
+        const std::string at_more = Field(where, "more_seeds");
+        if (!more->is_array() || more->empty() || more->size() > kMaxMoreSeeds)
+            Refuse(at_more,
+                   "must be a list of 1 to " + std::to_string(kMaxMoreSeeds) +
+                       " lists (one per further seed)",
+                   *more);
+        for (std::size_t k = 0; k < more->size(); ++k)
+            v.more_seeds.push_back(Numbers((*more)[k], at_more + "seed " + std::to_string(k) + ": ",
+                                           test_lengths(s).size(), 0.0, 1.0));
+    }
     const std::string at = Field(where, "attention");
     const json& layers =
         ListOf(Need(doc, where, "attention"), at, static_cast<std::size_t>(s.layers));
@@ -363,14 +374,16 @@ json TrainRunJson(const TrainRun& run) {
             }
             attention.push_back(heads);
         }
-        variants.push_back({{"pe", positional_kind_name(v.variant)},
-                            {"loss", loss},
-                            {"accuracy_steps", v.accuracy_steps},
-                            {"accuracy", v.accuracy},
-                            {"accuracy_by_length", v.accuracy_by_length},
-                            {"seconds", Significant(v.seconds, 4)},
-                            {"attention", attention},
-                            {"prediction", v.prediction}});
+        json variant = {{"pe", positional_kind_name(v.variant)},
+                        {"loss", loss},
+                        {"accuracy_steps", v.accuracy_steps},
+                        {"accuracy", v.accuracy},
+                        {"accuracy_by_length", v.accuracy_by_length},
+                        {"seconds", Significant(v.seconds, 4)},
+                        {"attention", attention},
+                        {"prediction", v.prediction}};
+        if (!v.more_seeds.empty()) variant["more_seeds"] = v.more_seeds;
+        variants.push_back(variant);
     }
     return {{"format", "pelab-train"},
             {"version", 1},
@@ -471,8 +484,17 @@ std::string ReadTrainRun(const json& doc, TrainRun* out) {
                                      static_cast<std::size_t>(length), -1, s.task.vocab - 1);
         const json& variants =
             ListOf(Need(doc, "", "variants"), Field("", "variants"), s.variants.size());
-        for (std::size_t k = 0; k < variants.size(); ++k)
+        for (std::size_t k = 0; k < variants.size(); ++k) {
             run.variants.push_back(ReadVariant(variants[k], s, k, length));
+            // Every variant was trained from the same seeds.
+            if (run.variants.back().Seeds() != run.variants.front().Seeds())
+                Refuse(Field("variant " + std::to_string(k) + " (" +
+                                 positional_kind_name(s.variants[k]) + "): ",
+                             "more_seeds"),
+                       "must hold as many seeds as variant 0's (" +
+                           std::to_string(run.variants.front().Seeds() - 1) + ")",
+                       variants[k].value("more_seeds", json::array()));
+        }
         run.seconds = NumberIn(Need(doc, "", "seconds"), Field("", "seconds"), 0.0, 1e9);
         run.tokens_per_second_per_thread =
             NumberIn(Need(doc, "", "tokens_per_second_per_thread"),
@@ -482,6 +504,27 @@ std::string ReadTrainRun(const json& doc, TrainRun* out) {
     } catch (const RunProblem& problem) {
         return problem.message;
     }
+}
+
+double VariantResult::MeanAt(std::size_t k) const {
+    double sum = accuracy_by_length[k];
+    for (const std::vector<double>& seed : more_seeds)
+        sum += seed[k];
+    return sum / Seeds();
+}
+
+double VariantResult::LowestAt(std::size_t k) const {
+    double lowest = accuracy_by_length[k];
+    for (const std::vector<double>& seed : more_seeds)
+        lowest = std::min(lowest, seed[k]);
+    return lowest;
+}
+
+double VariantResult::HighestAt(std::size_t k) const {
+    double highest = accuracy_by_length[k];
+    for (const std::vector<double>& seed : more_seeds)
+        highest = std::max(highest, seed[k]);
+    return highest;
 }
 
 const BuiltInTrainRun* FindBuiltInTrainRun(const std::string& name) {

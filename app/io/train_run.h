@@ -19,6 +19,8 @@ namespace pelab {
 constexpr int kMaxLossPoints = 1000;
 /// Most accuracy points per curve (eval_every is chosen so that a run stays under it).
 constexpr int kMaxAccuracyPoints = 1000;
+/// Seeds a run may hold beyond its first (`pelab train --seeds` takes 1 to 1 + this).
+constexpr std::size_t kMaxMoreSeeds = 4;
 
 struct VariantResult {
     PositionalKind variant = PositionalKind::None;
@@ -34,7 +36,18 @@ struct VariantResult {
     /// key; empty until the variant is done.
     std::vector<std::vector<std::vector<double>>> attention;
     std::vector<int> prediction; ///< the model's answer at each position of the example
+    /// accuracy_by_length of the same variant trained again from seeds settings.seed + 1,
+    /// + 2, … (`pelab train --seeds`); empty for a run of one seed. The curves, attention and
+    /// prediction above are seed settings.seed's.
+    std::vector<std::vector<double>> more_seeds;
     bool Done() const { return !accuracy_by_length.empty(); }
+    /// 1 + more_seeds.size().
+    int Seeds() const { return 1 + static_cast<int>(more_seeds.size()); }
+    /// Over every seed, at test length index k (contract: Done()): the mean, the lowest, the
+    /// highest.
+    double MeanAt(std::size_t k) const;
+    double LowestAt(std::size_t k) const;
+    double HighestAt(std::size_t k) const;
 };
 
 struct TrainRun {

@@ -420,12 +420,27 @@ nlohmann::json TrainPanel::Readouts(const AppState& /*state*/) const {
     out["settings"] = TrainRunJson(run)["settings"];
     out["test_lengths"] = test_lengths(run.settings);
     nlohmann::json variants = nlohmann::json::array();
-    for (const VariantResult& r : run.variants)
-        variants.push_back({{"pe", positional_kind_name(r.variant)},
-                            {"steps_done", r.loss.size() * LossEvery(run.settings.steps)},
-                            {"final_loss", r.loss.empty() ? 0.0 : r.loss.back()},
-                            {"accuracy_by_length", r.accuracy_by_length},
-                            {"example_prediction", r.prediction}});
+    for (const VariantResult& r : run.variants) {
+        nlohmann::json variant = {{"pe", positional_kind_name(r.variant)},
+                                  {"steps_done", r.loss.size() * LossEvery(run.settings.steps)},
+                                  {"final_loss", r.loss.empty() ? 0.0 : r.loss.back()},
+                                  {"accuracy_by_length", r.accuracy_by_length},
+                                  {"example_prediction", r.prediction}};
+        // A run of several seeds: what the verdict and the length plot read.
+        if (r.Seeds() > 1) {
+            nlohmann::json mean = nlohmann::json::array(), lowest = mean, highest = mean;
+            for (std::size_t k = 0; k < r.accuracy_by_length.size(); ++k) {
+                mean.push_back(r.MeanAt(k));
+                lowest.push_back(r.LowestAt(k));
+                highest.push_back(r.HighestAt(k));
+            }
+            variant["seeds"] = r.Seeds();
+            variant["mean_by_length"] = mean;
+            variant["lowest_by_length"] = lowest;
+            variant["highest_by_length"] = highest;
+        }
+        variants.push_back(variant);
+    }
     out["variants"] = variants;
     // The attention the panel shows: the scene's layer and head within the run's model.
     const int shown_layer = std::clamp(layer, 0, run.settings.layers - 1);

@@ -143,11 +143,29 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
             if (!r.Done()) continue;
             any = true;
             const ImU32 color = frame.theme.Color(LookOf(r.variant).role);
-            p.Line(positional_kind_name(r.variant), xs.data(), r.accuracy_by_length.data(),
+            // The mean over the run's seeds; with several, each length's range as a bar with
+            // caps (a run of one seed: its accuracies, no bar).
+            std::vector<double> means(xs.size());
+            for (std::size_t k = 0; k < xs.size(); ++k)
+                means[k] = r.MeanAt(k);
+            if (r.Seeds() > 1) {
+                const float cap = 4.0f * frame.theme.line_scale;
+                for (std::size_t k = 0; k < xs.size(); ++k) {
+                    const ImVec2 low = p.ToPixels(xs[k], r.LowestAt(k)),
+                                 high = p.ToPixels(xs[k], r.HighestAt(k));
+                    p.DrawList()->AddLine(low, high, color, 1.5f * frame.theme.line_scale);
+                    p.DrawList()->AddLine(ImVec2(low.x - cap, low.y), ImVec2(low.x + cap, low.y),
+                                          color, 1.5f * frame.theme.line_scale);
+                    p.DrawList()->AddLine(ImVec2(high.x - cap, high.y),
+                                          ImVec2(high.x + cap, high.y), color,
+                                          1.5f * frame.theme.line_scale);
+                }
+            }
+            p.Line(positional_kind_name(r.variant), xs.data(), means.data(),
                    static_cast<int>(xs.size()), color, 2.0f * frame.theme.line_scale);
             const float radius = r.variant == PositionalKind::None ? 7.0f : 4.0f;
-            p.Markers(nullptr, xs.data(), r.accuracy_by_length.data(), static_cast<int>(xs.size()),
-                      color, radius * frame.theme.line_scale, LookOf(r.variant).marker);
+            p.Markers(nullptr, xs.data(), means.data(), static_cast<int>(xs.size()), color,
+                      radius * frame.theme.line_scale, LookOf(r.variant).marker);
         }
         p.End();
     }

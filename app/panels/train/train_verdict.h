@@ -25,10 +25,12 @@ double LearnedAccuracyAt(const TrainSettings& settings, int length);
 /// measurement, when the first comes.
 /// Claims: "finished" (variants done), "learned_threshold" (LearnedAccuracyAt train_len),
 /// "learned_count" (done variants at least that at train_len), "best_trained" (the best accuracy
-/// there), "tie" (1 when at least two are done, at least one learned the task and they span at most
-/// kTieSpread), "none_gap" (best minus none's, when "none" is done and there is no tie; else
-/// absent), "kept_count" and "best_longest" (at the longest test length, when it is longer than
-/// train_len; "kept" is LearnedAccuracyAt that length, claim "kept_threshold").
+/// there), "tie" (1 when at least two are done, the best is at least halfway from chance to the
+/// ceiling and they span at most kTieSpread), "none_gap" (best minus none's, when "none" is done
+/// and there is no tie; else absent), "kept_count" and "best_longest" (at the longest test length,
+/// when it is longer than train_len; "kept" is LearnedAccuracyAt that length, claim
+/// "kept_threshold"), "seeds" (when the run holds more than one: every accuracy is then the mean
+/// over its seeds).
 Explanation TrainVerdict(const TrainRun& run);
 
 /// What the run says about three papers, each said only when the run makes the paper's
