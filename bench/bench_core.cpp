@@ -245,9 +245,11 @@ void BM_FmaPeak(benchmark::State& state) {
         benchmark::DoNotOptimize(bits == 256 ? FmaLoop256(rounds) : FmaLoop512(rounds));
     }
     // 12 registers × bits/32 lanes × 2 FLOPs per round.
-    state.counters["GFLOP/s"] = benchmark::Counter(static_cast<double>(kRounds) * 12 * (bits / 32) *
-                                                       2 * state.iterations() / 1e9,
-                                                   benchmark::Counter::kIsRate);
+    const int lanes = bits / 32;
+    state.counters["GFLOP/s"] =
+        benchmark::Counter(static_cast<double>(kRounds) * 12 * lanes * 2 *
+                               static_cast<double>(state.iterations()) / 1e9,
+                           benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_FmaPeak)->Arg(256)->Arg(512);
 #endif

@@ -1,6 +1,7 @@
 #include "panels/train/train_verdict.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -118,7 +119,7 @@ void ProvisionalVerdict(const TrainRun& run, Explanation* out) {
 std::string ThresholdWords(const TrainSettings& s, int length) {
     const TaskBounds bounds = task_bounds(s.task, length, s.causal);
     return Accuracy(learned_accuracy(bounds)) +
-           " or more: " + std::to_string(static_cast<int>(kLearnedShare * 100 + 0.5)) +
+           " or more: " + std::to_string(std::lround(kLearnedShare * 100)) +
            " % of the way from chance, " + Accuracy(bounds.chance) + ", to the best possible, " +
            Accuracy(bounds.ceiling);
 }

@@ -88,17 +88,18 @@ Mat<S> LayerNormBackward(const Mat<S>& dy, const S* weight, const LayerNormCache
 template <typename S> using ConstRef = Eigen::Ref<const Mat<S>, 0, Eigen::OuterStride<>>;
 template <typename S> using Ref = Eigen::Ref<Mat<S>, 0, Eigen::OuterStride<>>;
 
-/// c = op(a)·b, or c += op(a)·b when accumulate (c sized by the caller; it may be a block).
-inline void Multiply(ConstRef<double> a, bool a_transposed, ConstRef<double> b, Ref<double> c,
-                     bool accumulate = false) {
+/// c = op(a)·b, or c += op(a)·b when accumulate (c sized by the caller; it may be a block, so
+/// it is taken by value: a Ref is a view).
+inline void Multiply(const ConstRef<double>& a, bool a_transposed, const ConstRef<double>& b,
+                     Ref<double> c, bool accumulate = false) {
     if (!accumulate) c.setZero();
     if (a_transposed)
         c.noalias() += a.transpose() * b;
     else
         c.noalias() += a * b;
 }
-inline void Multiply(ConstRef<float> a, bool a_transposed, ConstRef<float> b, Ref<float> c,
-                     bool accumulate = false) {
+inline void Multiply(const ConstRef<float>& a, bool a_transposed, const ConstRef<float>& b,
+                     Ref<float> c, bool accumulate = false) {
     const int stride = static_cast<int>(a.outerStride());
     Gemm(static_cast<int>(c.rows()), static_cast<int>(c.cols()), static_cast<int>(b.rows()),
          a_transposed ? TransposeOf(a.data(), stride) : RowMajor(a.data(), stride), b.data(),
