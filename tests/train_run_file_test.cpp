@@ -65,7 +65,7 @@ TEST(TrainRunFile, SeveralSeedsAreReadBackWithTheirMeanAndRange) {
     for (std::size_t v = 0; v < 2; ++v) {
         std::vector<double> first(lengths, 0.25), second(lengths, 0.5), third(lengths, 0.9);
         doc["variants"][v]["accuracy_by_length"] = first;
-        doc["variants"][v]["more_seeds"] = {second, third};
+        doc["variants"][v]["more_seeds"] = nlohmann::json::array({second, third});
     }
     TrainRun run;
     ASSERT_EQ(ReadTrainRun(doc, &run), "");
@@ -138,12 +138,16 @@ TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
         {[](nlohmann::json& d) { d["variants"][0]["more_seeds"] = nlohmann::json::array(); },
          "field \"more_seeds\": must be a list of 1 to 4"},
         {[](nlohmann::json& d) {
-             d["variants"][0]["more_seeds"] = {d["variants"][0]["accuracy_by_length"]};
+             // json::array: a brace list of one array is that array to some compilers.
+             d["variants"][0]["more_seeds"] =
+                 nlohmann::json::array({d["variants"][0]["accuracy_by_length"]});
              d["variants"][0]["more_seeds"][0][0] = 2;
          },
          "seed 0"},
         {[](nlohmann::json& d) {
-             d["variants"][0]["more_seeds"] = {d["variants"][0]["accuracy_by_length"]};
+             // json::array: a brace list of one array is that array to some compilers.
+             d["variants"][0]["more_seeds"] =
+                 nlohmann::json::array({d["variants"][0]["accuracy_by_length"]});
          },
          "variant 1 (rope): field \"more_seeds\": must hold as many seeds as variant 0's (1)"},
         {[](nlohmann::json& d) { d = nlohmann::json::array(); }, "must be an object"},

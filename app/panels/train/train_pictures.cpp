@@ -139,13 +139,17 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
         p.DrawList()->AddRectFilled(p.ToPixels(from, y_range.max), p.ToPixels(to, 0), shade);
         p.Text(to, 0.0, "trained", frame.theme.Color(Role::Muted),
                ImVec2(4, -ImGui::GetTextLineHeightWithSpacing()));
+        // The plot keeps the points it is given until End (it draws hover and legend then):
+        // each variant's means live here until then.
+        std::vector<std::vector<double>> means_of;
+        means_of.reserve(run.variants.size());
         for (const VariantResult& r : run.variants) {
             if (!r.Done()) continue;
             any = true;
             const ImU32 color = frame.theme.Color(LookOf(r.variant).role);
             // The mean over the run's seeds; with several, each length's range as a bar with
             // caps (a run of one seed: its accuracies, no bar).
-            std::vector<double> means(xs.size());
+            std::vector<double>& means = means_of.emplace_back(xs.size());
             for (std::size_t k = 0; k < xs.size(); ++k)
                 means[k] = r.MeanAt(k);
             if (r.Seeds() > 1) {
