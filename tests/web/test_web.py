@@ -465,6 +465,16 @@ def main():
               "%r, then %r" % (larger, state(driver)["font_scale"]))
         driver.execute_script("window.localStorage.clear()")
 
+        # A sentence with spaces, punctuation and a letter past ASCII, typed into a text field,
+        # arrives whole (the page once kept the space bar from every field).
+        open_page(driver, base + "index.html?rects" + link_of('{"presented_panel": "order"}'))
+        click(driver, "order.sentence_a")
+        typed = "the café sat, then left!"
+        type_text(driver, typed)
+        got = state(driver).get("sentence_a")
+        check("a sentence typed with spaces, punctuation and é arrives whole", got == typed,
+              repr(got))
+
         # Training between frames: 20 steps of two variants, from the panel's own controls.
         open_page(driver, base + "index.html?rects" +
                   link_of('{"presented_panel": "train", "train_view": "curves"}'))
