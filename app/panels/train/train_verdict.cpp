@@ -116,8 +116,7 @@ void ProvisionalVerdict(const TrainRun& run, Explanation* out) {
 }
 
 // "0.906 or more: 90 % of the way from chance, 0.062, to the best possible, 1.000".
-std::string ThresholdWords(const TrainSettings& s, int length) {
-    const TaskBounds bounds = task_bounds(s.task, length, s.causal);
+std::string ThresholdWords(const TaskBounds& bounds) {
     return Accuracy(learned_accuracy(bounds)) +
            " or more: " + std::to_string(std::lround(kLearnedShare * 100)) +
            " % of the way from chance, " + Accuracy(bounds.chance) + ", to the best possible, " +
@@ -157,7 +156,9 @@ Explanation TrainVerdict(const TrainRun& run) {
     const auto worst_trained = std::min_element(
         measured.begin(), measured.end(),
         [](const Measured& a, const Measured& b) { return a.trained < b.trained; });
-    const double learned_at = LearnedAccuracyAt(run.settings, train_len);
+    // The task's chance and ceiling at the trained length, computed once (majority's is a sum).
+    const TaskBounds bounds = task_bounds(run.settings.task, train_len, run.settings.causal);
+    const double learned_at = learned_accuracy(bounds);
     out.Claims("learned_threshold", learned_at);
     std::vector<std::string> learned;
     for (const Measured& m : measured)
@@ -166,9 +167,8 @@ Explanation TrainVerdict(const TrainRun& run) {
     out.Claims("best_trained", best_trained->trained);
     const std::string at = "At the trained length (" + std::to_string(train_len) + " tokens)";
     if (learned.empty()) {
-        out.text = at + " no variant learned the task (learned means " +
-                   ThresholdWords(run.settings, train_len) + "): the best was " +
-                   Named(*best_trained, false) + ".";
+        out.text = at + " no variant learned the task (learned means " + ThresholdWords(bounds) +
+                   "): the best was " + Named(*best_trained, false) + ".";
     } else {
         out.text = at + ", " + Listed(learned) + " learned" + " the task";
         if (learned.size() < measured.size())
@@ -180,7 +180,6 @@ Explanation TrainVerdict(const TrainRun& run) {
     // the ceiling): models that all stayed at chance are close too, and that says nothing
     // about the encodings. Halfway, not "learned": the control (majority) is at 0.86–0.91 on
     // every encoding after 300 steps, under its 0.912, and its point is that they tie.
-    const TaskBounds bounds = task_bounds(run.settings.task, train_len, run.settings.causal);
     const bool above_chance =
         best_trained->trained >= bounds.chance + 0.5 * (bounds.ceiling - bounds.chance);
     const bool tie = measured.size() >= 2 && spread <= kTieSpread && above_chance;
