@@ -356,8 +356,9 @@ TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
 // Training reaches what docs/train.md states for each built-in run (assets/train/), with its
 // fixed seed: the variant each run is about, trained alone with the run's settings (the
 // variants do not share anything but the seed, so one alone gives its own numbers). Accuracies
-// are the docs' (3 decimals); a different libm may move the last digits of a float32 model, so
-// each is held to 0.02.
+// are seed 1's as the files hold them (3 decimals; docs/train.md's tables give the mean over the
+// three seeds and their range); a different libm may move the last digits of a float32 model,
+// so each is held to 0.02.
 TEST(Trainer, ReachesTheDocumentedAccuracyOfEachBuiltInRun) {
     struct Documented {
         TrainTask task;
@@ -370,11 +371,11 @@ TEST(Trainer, ReachesTheDocumentedAccuracyOfEachBuiltInRun) {
         {TrainTask::Reverse,
          false,
          PositionalKind::Sinusoidal,
-         {0.054, 1.000, 0.069, 0.066, 0.065}},
-        {TrainTask::Shift, true, PositionalKind::Rope, {1.000, 1.000, 1.000, 0.973, 0.917}},
-        {TrainTask::Majority, false, PositionalKind::None, {0.904, 0.930, 0.848, 0.783, 0.717}},
+         {0.062, 1.000, 0.075, 0.082, 0.061}},
+        {TrainTask::Shift, true, PositionalKind::Rope, {1.000, 1.000, 1.000, 0.982, 0.943}},
+        {TrainTask::Majority, false, PositionalKind::None, {0.877, 0.917, 0.784, 0.678, 0.603}},
         // shift-causal-1500: ALiBi learns the shift with five times the steps (~15 s).
-        {TrainTask::Shift, true, PositionalKind::Alibi, {0.997, 0.993, 0.982, 0.970, 0.963}, 1500},
+        {TrainTask::Shift, true, PositionalKind::Alibi, {0.990, 0.990, 0.979, 0.967, 0.960}, 1500},
     };
     for (const Documented& documented : runs) {
         TrainSettings s; // the defaults are the built-in runs' settings

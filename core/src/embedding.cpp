@@ -1,6 +1,7 @@
 #include "pelab/embedding.h"
 
 #include "format.h"
+#include "pelab/draws.h"
 #include "pelab/error.h"
 #include "pelab/limits.h"
 #include "pelab/sinusoidal.h"
@@ -128,13 +129,11 @@ std::uint64_t SplitMix64::next() {
 }
 
 double SplitMix64::uniform() {
-    // 53 random bits, shifted by half a step so that the result is never exactly 0 or 1.
-    return (static_cast<double>(next() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    return draw_unit(*this);
 }
 
 double SplitMix64::normal() {
-    const double u1 = uniform(), u2 = uniform();
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+    return draw_normal(*this);
 }
 
 Matrix random_embeddings(const std::vector<std::string>& tokens, int d_model, std::uint64_t seed,

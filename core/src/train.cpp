@@ -1,5 +1,6 @@
 #include "pelab/train.h"
 
+#include "pelab/draws.h"
 #include "pelab/error.h"
 
 #include <algorithm>
@@ -64,12 +65,11 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
     const std::size_t count = static_cast<std::size_t>(size) * static_cast<std::size_t>(length);
     batch.tokens.resize(count);
     batch.targets.assign(count, -1);
-    std::uniform_int_distribution<int> token(0, options.vocab - 1);
     for (int b = 0; b < size; ++b) {
         int* x = batch.tokens.data() + static_cast<std::size_t>(b) * length;
         int* y = batch.targets.data() + static_cast<std::size_t>(b) * length;
         for (int p = 0; p < length; ++p)
-            x[p] = token(random);
+            x[p] = draw_between(random, 0, options.vocab - 1);
         switch (options.task) {
         case TrainTask::Reverse:
             // Causal: position p sees x[0 … p], so x[length − 1 − p] from the middle on.
@@ -86,7 +86,7 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
             break;
         case TrainTask::Sorted: {
             // Half sorted; the other half as drawn (which is sorted by chance only when short).
-            if (std::uniform_int_distribution<int>(0, 1)(random) == 1) std::sort(x, x + length);
+            if (draw_below(random, 2) == 1) std::sort(x, x + length);
             y[length - 1] = std::is_sorted(x, x + length) ? 1 : 0;
             break;
         }
@@ -401,8 +401,7 @@ int Trainer::Step(int steps) {
         VariantCurves& curves = curves_[v];
         const auto start = std::chrono::steady_clock::now();
         std::mt19937_64& random = streams_[v];
-        const int length = std::uniform_int_distribution<int>(settings_.min_train_len,
-                                                              settings_.train_len)(random);
+        const int length = draw_between(random, settings_.min_train_len, settings_.train_len);
         const TokenBatch batch =
             make_task_batch(settings_.task, settings_.batch, length, random, settings_.causal);
         std::vector<float> gradient;

@@ -178,8 +178,8 @@ Explanation TrainVerdict(const TrainRun& run) {
     const double spread = best_trained->trained - worst_trained->trained;
     // A tie says something only when the models are well above chance (at least halfway to
     // the ceiling): models that all stayed at chance are close too, and that says nothing
-    // about the encodings. Halfway, not "learned": the control (majority) is at 0.86–0.91 on
-    // every encoding after 300 steps, under its 0.912, and its point is that they tie.
+    // about the encodings. Halfway, not "learned": the control (majority) is at 0.84–0.90 on
+    // every encoding after 300 steps, under its 0.912, and its point is how close they are.
     const bool above_chance =
         best_trained->trained >= bounds.chance + 0.5 * (bounds.ceiling - bounds.chance);
     const bool tie = measured.size() >= 2 && spread <= kTieSpread && above_chance;

@@ -44,8 +44,9 @@ class SplitMix64 {
 public:
     explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
     std::uint64_t next();
-    double uniform(); ///< in (0, 1): never 0, so log() is safe
-    double normal();  ///< standard normal by Box–Muller (one value per call, no caching)
+    std::uint64_t operator()() { return next(); } ///< an Engine of pelab/draws.h
+    double uniform(); ///< draw_unit: in (0, 1], never 0, so log() is safe
+    double normal();  ///< draw_normal: Box–Muller, one value per call, no caching
 
 private:
     std::uint64_t state_;

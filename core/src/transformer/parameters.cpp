@@ -1,5 +1,7 @@
 #include "transformer/parameters.h"
 
+#include "pelab/draws.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -86,16 +88,15 @@ std::vector<S> InitialParameters(const std::vector<SlotSpec>& specs, std::uint64
     for (const SlotSpec& spec : specs) {
         const std::size_t count =
             static_cast<std::size_t>(spec.slot.rows) * static_cast<std::size_t>(spec.slot.cols);
-        std::normal_distribution<double> normal(0.0, spec.scale > 0 ? spec.scale : 1.0);
-        std::uniform_real_distribution<double> uniform(-spec.scale, spec.scale);
+        const double deviation = spec.scale > 0 ? spec.scale : 1.0;
         for (std::size_t k = 0; k < count; ++k) {
             double value = 0;
             switch (spec.init) {
             case Init::Normal:
-                value = normal(random);
+                value = deviation * draw_normal(random);
                 break;
             case Init::Uniform:
-                value = uniform(random);
+                value = draw_uniform(random, -spec.scale, spec.scale);
                 break;
             case Init::One:
                 value = 1;
