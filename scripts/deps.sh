@@ -13,7 +13,8 @@ build_packages=(
 # libopenblas0-pthread: the BLAS that PyTorch and NumPy load in place of netlib's reference one,
 # as anyone who runs them for real has (bench/train_vs_torch.sh's anchor, the suite's checks).
 test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch libopenblas0-pthread python3-xlib clang clang-tidy libfuzzer-14-dev help2man locales
-               emscripten dpkg-dev chromium chromium-driver python3-selenium ccache)
+               emscripten dpkg-dev chromium chromium-driver python3-selenium ccache
+               firefox-esr python3-websocket)
 bench_packages=(python3-numpy python3-torch libopenblas0-pthread)
 
 packages=("${build_packages[@]}")

@@ -45,10 +45,11 @@ declare -A budget=(
     [end-to-end]=4
     [soak]=1.5
     [browser checks]=4
+    [firefox smoke]=1
 )
 cpu_stages=(deps "release build" "sanitizer build" "browser build" "release tests" clang-tidy
             "sanitizer tests" fuzzing)
-wall_stages=(end-to-end soak "browser checks")
+wall_stages=(end-to-end soak "browser checks" "firefox smoke")
 stage_order=("${cpu_stages[@]}" "${wall_stages[@]}")
 
 logs=$root/build/logs
@@ -154,6 +155,7 @@ wall_lane() {
         skip end-to-end "the release build failed"
         skip soak "the release build failed"
         skip "browser checks" "the release build failed"
+        skip "firefox smoke" "the release build failed"
         return
     fi
     # The real window, three scripts at a time (each has its own X server and home folder).
@@ -168,8 +170,12 @@ wall_lane() {
         # machine; here, with the suite's load around it, the test allows twice that.
         stage "browser checks" /usr/bin/python3 tests/web/test_web.py build-web/site build/bin/pelab \
             --first-frame-limit 4 --single build-web/pelab.html
+        # The same page in Firefox, with a window on its own X server (tests/web/test_firefox.py).
+        stage "firefox smoke" xvfb-run -a -s "-screen 0 1280x1024x24" \
+            /usr/bin/python3 tests/web/test_firefox.py build-web/site
     else
         skip "browser checks" "the browser build failed"
+        skip "firefox smoke" "the browser build failed"
     fi
 }
 
@@ -217,13 +223,13 @@ for name in "release tests" end-to-end "sanitizer tests"; do
     failed=$((failed + $(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")))
 done
 stage_failed() { [[ $(cat "$marks/${1// /-}" 2>/dev/null) != 0 ]]; }
-# Each fuzz target (the list in scripts/fuzz.sh), the soak, clang-tidy and the browser edition
-# count as one test each.
+# Each fuzz target (the list in scripts/fuzz.sh), the soak, clang-tidy, the browser edition and
+# its Firefox smoke test count as one test each.
 fuzz_targets=$(sed -n 's/^targets=(\(.*\))$/\1/p' scripts/fuzz.sh | wc -w)
 fuzz_passed=$(grep -c 'no failure' "$logs/fuzzing.log" 2>/dev/null || true)
-total=$((total + fuzz_targets + 3))
+total=$((total + fuzz_targets + 4))
 failed=$((failed + (fuzz_targets - fuzz_passed)))
-for name in soak clang-tidy "browser checks"; do stage_failed "$name" && failed=$((failed + 1)); done
+for name in soak clang-tidy "browser checks" "firefox smoke"; do stage_failed "$name" && failed=$((failed + 1)); done
 for name in deps "release build" "sanitizer build" "browser build" "release tests" end-to-end \
     "sanitizer tests" fuzzing; do
     stage_failed "$name" && failed=$((failed > 0 ? failed : 1))

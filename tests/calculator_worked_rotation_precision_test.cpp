@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -30,6 +31,12 @@ class Formula : public HeadlessApp {
 protected:
     Formula() : HeadlessApp(ImVec2(1920, 1080), /*record=*/true) {}
     void Present(const char* id, int frames = 2) { HeadlessApp::Present(id, frames); }
+    // A frame context with only a clipboard, for what a panel says about its copy.
+    FrameContext FrameFor(Clipboard& clipboard) {
+        FrameContext frame{state, app.pending, app.recorder, app.stats, GetTheme(ThemeId::Dark)};
+        frame.clipboard = &clipboard;
+        return frame;
+    }
 };
 
 // One fixture, named by each test's subject.
@@ -150,6 +157,41 @@ TEST_F(CalculatorUi, CsvSavesOrSaysWhyNot) {
     EXPECT_EQ(text, calc.Csv(state));
     EXPECT_NE(SaveTextFile(testing::TempDir(), "x"), "");
     EXPECT_NE(SaveTextFile("/nonexistent-folder/x.csv", "x"), "");
+}
+
+// Copy as CSV: the rows shown go to the clipboard, and the note says "copied" only once the
+// clipboard says the copy happened (the browser's may take frames, or refuse).
+TEST_F(CalculatorUi, CopySaysCopiedOnlyWhenTheClipboardTookIt) {
+    struct SlowClipboard final : Clipboard {
+        std::string text;
+        Outcome outcome = Outcome::Pending;
+        long Copy(const std::string& copied) override {
+            text = copied;
+            return 7;
+        }
+        Outcome OutcomeOf(long copy) const override {
+            return copy == 7 ? outcome : Outcome::Refused;
+        }
+    } clipboard;
+    app.clipboard = &clipboard;
+    CalculatorPanel& calc = Get<CalculatorPanel>("calculator");
+    state.d_model = 16;
+    calc.dim_from = 0, calc.dim_to = 7;
+    Present("calculator");
+    Click("calculator.copy_csv");
+    EXPECT_EQ(clipboard.text, calc.Csv(state));
+    // The header and the 8 rows of dims 0 … 7.
+    EXPECT_EQ(std::count(clipboard.text.begin(), clipboard.text.end(), '\n'), 9);
+    EXPECT_EQ(calc.CopyNote(FrameFor(clipboard)), "copying…");
+    clipboard.outcome = Clipboard::Outcome::Refused;
+    EXPECT_EQ(calc.CopyNote(FrameFor(clipboard)).rfind("not copied", 0), 0u);
+    clipboard.outcome = Clipboard::Outcome::Done;
+    EXPECT_EQ(calc.CopyNote(FrameFor(clipboard)), "copied 8 rows");
+    app.clipboard = &app.imgui_clipboard;
+    // ImGui's clipboard (the desktop's): done at once, and the text is there.
+    Click("calculator.copy_csv");
+    EXPECT_EQ(std::string(ImGui::GetClipboardText()), calc.Csv(state));
+    EXPECT_EQ(calc.CopyNote(FrameFor(app.imgui_clipboard)), "copied 8 rows");
 }
 
 // The published worked example with correctly rounded values (rounded, not truncated): PE(1) =

@@ -228,6 +228,44 @@ TEST_F(Layout, ArrangeGivesASingleOpenPanelTheWholeWindow) {
     EXPECT_GT(window->Size.y, 1000 * 0.85f);
 }
 
+// A larger text size makes the menu bar taller: the tiles are laid out again, so no panel's
+// title bar is left under the menu bar (Ctrl+= once left them there until View → Arrange).
+TEST_F(Layout, LargerTextTilesThePanelsAgainBelowTheMenuBar) {
+    for (PanelEntry& entry : app.panels.Entries())
+        entry.open = entry.id == "clocks" || entry.id == "waves";
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 800);
+    app.pending.arrange = true;
+    Frame();
+    Frame();
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    for (int frame = 0; frame < 3; ++frame)
+        Frame();
+    const float menu_bar = ImGui::GetFrameHeight();
+    for (const char* id : {"clocks", "waves"}) {
+        const ImGuiWindow* window = WindowOf(id);
+        ASSERT_NE(window, nullptr);
+        EXPECT_GE(window->Pos.y, menu_bar - 0.5f) << id << " starts under the menu bar";
+    }
+}
+
+// A theme, text size, mode or recent file changed is written within ImGui's saving interval,
+// not only when the window closes (a crash or a discarded browser tab never closes it).
+TEST_F(Layout, AChangedViewSettingIsSavedSoon) {
+    Frame();
+    Frame();
+    ImGuiContext& context = *GImGui;
+    context.SettingsDirtyTimer = 0.0f;
+    app.view.theme = ThemeId::Light;
+    Frame();
+    EXPECT_GT(context.SettingsDirtyTimer, 0.0f) << "a theme change did not mark the settings";
+    context.SettingsDirtyTimer = 0.0f;
+    Frame();
+    EXPECT_EQ(context.SettingsDirtyTimer, 0.0f) << "nothing changed, yet the settings are marked";
+    app.view.recent_files.insert(app.view.recent_files.begin(), "/tmp/a.json");
+    Frame();
+    EXPECT_GT(context.SettingsDirtyTimer, 0.0f) << "a new recent file did not mark the settings";
+}
+
 // Typed or played out of the view, pos A pulls the wave plot along (unless pinned); a view
 // panned away from a pos A that stays put is left alone.
 TEST_F(Layout, WavePlotFollowsPosAUnlessPinned) {

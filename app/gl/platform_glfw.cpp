@@ -352,9 +352,16 @@ std::vector<std::string> Platform::TakeDroppedPaths() {
     return paths;
 }
 
+#ifdef __EMSCRIPTEN__
+// The screen's pixels per CSS pixel: the page's canvas has that many per CSS pixel
+// (app/web/web_main.cpp), so the text is drawn that much larger, at the screen's resolution.
+EM_JS(float, DevicePixelRatio, (), { return window.devicePixelRatio || 1; });
+#endif
+
 float Platform::ContentScale() const {
 #ifdef __EMSCRIPTEN__
-    return 1.0f; // the page is drawn in CSS pixels; the browser's zoom scales it
+    const float ratio = DevicePixelRatio();
+    return ratio >= 0.25f && ratio <= 8.0f ? ratio : 1.0f;
 #else
     float x = 1.0f, y = 1.0f;
     glfwGetWindowContentScale(impl_->window, &x, &y);

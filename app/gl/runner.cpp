@@ -79,7 +79,9 @@ Runner::Times Runner::Frame(const FrameOptions& options, float delta_seconds, bo
     if (time_gpu) times.gpu_ms = platform_.EndGpuTimerMs();
     if (visible_ && app_.view.fullscreen != platform_.IsFullscreen())
         platform_.SetFullscreen(app_.view.fullscreen);
-    // Text size changed (keys, menu): re-rasterise the atlas at the new size, crisp.
+    // Text size changed (keys, menu, a window moved to a screen of another scale, the browser's
+    // zoom): re-rasterise the atlas at the new size, crisp.
+    if (visible_) content_scale_ = platform_.ContentScale();
     if (const float wanted = WantedFontPixels(); wanted != fonts_.pixel_size) {
         BuildFonts(fonts_, wanted);
         platform_.ReloadFontTexture();

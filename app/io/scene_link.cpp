@@ -79,6 +79,14 @@ nlohmann::json SceneDifference(const nlohmann::json& scene, const nlohmann::json
     return difference;
 }
 
+bool RemoveViewerSettings(nlohmann::json& scene) {
+    bool removed = false;
+    if (!scene.is_object()) return false;
+    for (const char* field : kKeptOut)
+        removed = scene.erase(field) > 0 || removed;
+    return removed;
+}
+
 std::string SceneLink(const nlohmann::json& difference, std::string* why) {
     const std::string encoded =
         Base64UrlEncode(difference.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -96,12 +104,11 @@ bool ReadSceneLink(const std::string& fragment, std::string* scene_text, std::st
     if (fragment.compare(0, prefix.size(), prefix) != 0) return false;
     const std::string encoded = fragment.substr(prefix.size());
     if (encoded.size() > kMaxSceneLinkChars) {
-        *why = "the link's scene is longer than 8 KB; the default scene is shown";
+        *why = "the link's scene is longer than 8 KB";
         return false;
     }
     if (!Base64UrlDecode(encoded, scene_text)) {
-        *why = "the link's scene is damaged (not base64url text; was the link cut short?); the "
-               "default scene is shown";
+        *why = "the link's scene is damaged (not base64url text; was the link cut short?)";
         return false;
     }
     return true;

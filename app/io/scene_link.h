@@ -26,11 +26,17 @@ bool Base64UrlDecode(const std::string& text, std::string* bytes);
 /// different), without theme, text size and mode: the viewer's own.
 nlohmann::json SceneDifference(const nlohmann::json& scene, const nlohmann::json& defaults);
 
+/// Takes theme, text size and mode out of a scene that came from a link (a desktop scene file
+/// turned into one carries them): a link never changes the viewer's own settings. Returns
+/// whether it held any.
+bool RemoveViewerSettings(nlohmann::json& scene);
+
 /// "#scene=" and the encoded difference; "" and *why when it is longer than the limit.
 std::string SceneLink(const nlohmann::json& difference, std::string* why);
 
 /// Reads a fragment: true and the scene's JSON text when it is a scene link, false and *why
-/// (a sentence for the person who opened the link) when it is a malformed one; false with an
+/// (a sentence for the person who opened the link, without what happens instead, which the
+/// caller knows) when it is a malformed one; false with an
 /// empty *why when the fragment is not a scene link at all.
 bool ReadSceneLink(const std::string& fragment, std::string* scene_text, std::string* why);
 

@@ -47,6 +47,20 @@ struct ViewSettings {
 
     /// Multiplies the text size by factor (Ctrl+= / Ctrl+-, the View menu), within [0.5, 4].
     void ScaleText(float factor);
+
+    /// What the settings file (or the browser's storage) keeps of the view.
+    struct Kept {
+        ThemeId theme;
+        float font_scale;
+        bool advanced;
+        std::vector<std::string> recent_files;
+        bool operator==(const Kept& other) const {
+            return theme == other.theme && font_scale == other.font_scale &&
+                   advanced == other.advanced && recent_files == other.recent_files;
+        }
+        bool operator!=(const Kept& other) const { return !(*this == other); }
+    };
+    Kept KeptPart() const { return {theme, font_scale, advanced, recent_files}; }
 };
 
 constexpr float kMinFontScale = 0.5f, kMaxFontScale = 4.0f;
@@ -62,7 +76,15 @@ struct App {
     LessonPlayer lesson; ///< the guided lesson on screen, if any
     /// The GPU pictures (heatmaps), provided by the window's session; null in headless tests.
     GpuRenderer* gpu = nullptr;
+    /// The clipboard panels copy to: ImGui's (the window system's) unless the session gives
+    /// another (the browser page's, whose copies take time and may be refused).
+    ImmediateClipboard imgui_clipboard;
+    Clipboard* clipboard = &imgui_clipboard;
     ImVec2 last_display_size{0, 0}; ///< to re-tile the panels when the window changes size
+    float last_font_size = 0;       ///< … or the text size (the bars grow with it)
+    /// The view's kept settings at the last frame: a change is saved within ImGui's saving
+    /// interval (not only when the window closes, which a crash or a discarded tab skips).
+    std::optional<ViewSettings::Kept> last_kept_view;
     /// The scene as the app starts, before settings or files, less the theme and text size
     /// (the user's, kept by Reset all).
     nlohmann::json defaults;

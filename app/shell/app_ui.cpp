@@ -118,6 +118,7 @@ void DrawPanelWindow(App& app, PanelEntry& entry, bool* p_open, ImGuiWindowFlags
                        app.gpu,
                        presented};
     frame.compute_in_background = app.compute_in_background;
+    frame.clipboard = app.clipboard;
     // A step whose highlights are not whole at full size is drawn smaller (FitStepToRoom): every
     // window of the panel (its strip, body and tables too) takes the scale when it begins.
     // (ImGui reads the global scale when a font is made current: hence the push.)
@@ -195,6 +196,11 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         (display.x != app.last_display_size.x || display.y != app.last_display_size.y))
         app.pending.arrange = true;
     app.last_display_size = display;
+    // Taller text makes taller menu and title bars: tiles laid out for the old size would put
+    // the panels' title bars under the menu bar.
+    if (app.last_font_size > 0 && ImGui::GetFontSize() != app.last_font_size)
+        app.pending.arrange = true;
+    app.last_font_size = ImGui::GetFontSize();
     if (state.playing) {
         // At most a quarter second per frame: the first frame after a rest (render on demand)
         // comes seconds after the one before, and Play must not jump by all of that.
@@ -346,6 +352,10 @@ void RunFrame(App& app, const FrameOptions& options, const FrameInput& input) {
     DrawFrame(app, options, input.delta_seconds);
     ImGui::Render();
     ActOnRequests(app);
+    // A theme, text size, mode or recent file changed this frame: write the settings soon.
+    ViewSettings::Kept kept = app.view.KeptPart();
+    if (app.last_kept_view && *app.last_kept_view != kept) ImGui::MarkIniSettingsDirty();
+    app.last_kept_view = std::move(kept);
 }
 
 } // namespace pelab

@@ -21,12 +21,14 @@
 
 #include <emscripten.h>
 #include <imgui.h>
+#include <imgui_internal.h> // MarkIniSettingsDirty
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -37,8 +39,16 @@ namespace {
 // The JavaScript is kept as written: clang-format would split its arrows and ===.
 // clang-format off
 
-EM_JS(int, PageWidth, (), { return Math.max(320, window.innerWidth | 0); });
-EM_JS(int, PageHeight, (), { return Math.max(240, window.innerHeight | 0); });
+// The page's size in the screen's pixels: devicePixelRatio of them per CSS pixel (2 on most
+// HiDPI laptops, 1.25 to 2 on Chromebooks, more with the browser's zoom). The canvas has that
+// many pixels and fills the page in CSS pixels (shell.html), and the text is scaled by the
+// same ratio (Platform::ContentScale), so it is drawn at the screen's resolution.
+EM_JS(int, PageWidth, (), {
+    return Math.round(Math.max(320, window.innerWidth) * (window.devicePixelRatio || 1));
+});
+EM_JS(int, PageHeight, (), {
+    return Math.round(Math.max(240, window.innerHeight) * (window.devicePixelRatio || 1));
+});
 
 EM_JS(char*, StorageGet, (const char* key), {
     let value = null;
@@ -108,6 +118,21 @@ EM_JS(void, PublishSession, (void* session), { Module.pelabSession = session; })
 
 EM_JS(void, MarkFirstFrame, (), { Module.pelabFirstFrame = performance.now(); });
 
+// The clipboard through the page (shell.html's pelabClipboard): Emscripten's GLFW has none.
+EM_JS(void, PageCopy, (int copy, const char* text), {
+    window.pelabClipboard.copy(copy, UTF8ToString(text));
+});
+// 0: done, 1: not known yet, 2: refused.
+EM_JS(int, PageCopyOutcome, (int copy), {
+    const outcome = window.pelabClipboard.copies[copy];
+    return outcome === "done" ? 0 : outcome === "refused" ? 2 : 1;
+});
+// The text of the last paste event the page saw; 0 before the first.
+EM_JS(char*, PagePasted, (), {
+    const text = window.pelabClipboard.pasted;
+    return text === null ? 0 : allocateUTF8(text);
+});
+
 // The address's query: "?bench", "?rects" and "?onframe" (below) are for the measurements
 // and the tests.
 EM_JS(char*, PageQuery, (), { return allocateUTF8(window.location.search || ""); });
@@ -131,14 +156,62 @@ std::string TakeText(char* text) {
 
 namespace pelab {
 
+/// The browser's clipboard. A copy is asked of the browser on the frame of the click or key that
+/// made it (the browser allows a copy only just after the person's input) and is done when the
+/// browser says so; a paste reads the text of the paste event the browser fired for Ctrl+V, which
+/// comes before the frame that handles the key.
+class PageClipboard final : public Clipboard {
+public:
+    long Copy(const std::string& text) override {
+        last_copied_ = text;
+        PageCopy(static_cast<int>(++copies_), text.c_str());
+        return copies_;
+    }
+    Outcome OutcomeOf(long copy) const override {
+        switch (PageCopyOutcome(static_cast<int>(copy))) {
+        case 0:
+            return Outcome::Done;
+        case 2:
+            return Outcome::Refused;
+        default:
+            return Outcome::Pending;
+        }
+    }
+    /// For ImGui's Ctrl+V: the pasted text, or (before any paste event) the last text copied.
+    const char* PastedText() {
+        char* pasted = PagePasted();
+        pasted_ = pasted != nullptr ? TakeText(pasted) : last_copied_;
+        return pasted_.c_str();
+    }
+    /// Makes ImGui's own copy and paste (Ctrl+C, Ctrl+V in text fields) use this clipboard.
+    /// After the GLFW backend is set up, which installs its own (empty in Emscripten) functions.
+    void Install() {
+        ImGuiIO& io = ImGui::GetIO();
+        io.ClipboardUserData = this;
+        io.SetClipboardTextFn = [](void* self, const char* text) {
+            static_cast<PageClipboard*>(self)->Copy(text);
+        };
+        io.GetClipboardTextFn = [](void* self) {
+            return static_cast<PageClipboard*>(self)->PastedText();
+        };
+    }
+
+private:
+    long copies_ = 0;
+    std::string last_copied_, pasted_;
+};
+
 /// Everything the page keeps between frames: made once in main and never destroyed (the page
 /// ends with the tab).
 struct WebSession {
     App app;
     Runner runner{app};
+    PageClipboard clipboard;
     FrameOptions options;
     std::string settings_text;            ///< the last settings written to local storage
     std::vector<std::string> recent_kept; ///< the recent files whose bytes storage holds
+    std::vector<std::string> recent_seen; ///< the recent files when they were last kept
+    std::set<std::string> served;         ///< the files served with the page (ServedFiles)
     std::string link;                     ///< the fragment last written
     std::string link_problem;             ///< why the scene has no link (too large), shown once
     bool browser_fullscreen = false;      ///< the page's fullscreen at the last frame
@@ -152,11 +225,20 @@ struct WebSession {
 namespace {
 
 // Reads the saved layout and view settings, as the desktop reads imgui.ini; false on the first
-// visit (nothing saved yet).
+// visit (nothing saved yet). Settings that are not settings text (damaged, or written by
+// something else) are dropped with a message, as the desktop reports a settings file it
+// cannot use, and the page starts on the defaults.
 bool LoadSettings(WebSession& session) {
     char* saved = StorageGet(kSettingsKey);
     const bool visited = saved != nullptr;
     session.settings_text = TakeText(saved);
+    if (!LooksLikeSettings(session.settings_text)) {
+        StorageRemove(kSettingsKey);
+        session.settings_text.clear();
+        session.app.notice = "The settings this browser kept for PE Lab were damaged and have "
+                             "been reset (theme, text size, layout and recent files).";
+        ImGui::MarkIniSettingsDirty(); // good ones written soon, in their place
+    }
     ImGui::LoadIniSettingsFromMemory(session.settings_text.data(), session.settings_text.size());
     return visited;
 }
@@ -172,27 +254,73 @@ void SaveSettings(WebSession& session, bool force = false) {
     if (StorageSet(kSettingsKey, now.c_str())) session.settings_text = std::move(now);
 }
 
-// The files behind Open Recent come back into the page's file system, at their own paths.
+// Every file the page carries (the lessons, scenes, quiz and runs served with it), before
+// anything is written: these are always read from the server's copy.
+std::set<std::string> ServedFiles() {
+    namespace fs = std::filesystem;
+    std::set<std::string> served;
+    std::error_code error;
+    for (fs::recursive_directory_iterator it("/pelab", error), end; !error && it != end;
+         it.increment(error))
+        if (it->is_regular_file(error)) served.insert(it->path().string());
+    return served;
+}
+
+// The files behind Open Recent: a file served with the page is read from the page (a stored
+// copy of it, left by an older page, is dropped: the teacher's fixed lesson must reach the
+// students); a file the user brought comes back from its stored copy, unless the copy is
+// damaged (not JSON text: dropped, with a message); an entry with neither is forgotten.
 void RestoreRecentFiles(WebSession& session) {
-    for (const std::string& path : session.app.view.recent_files) {
-        const std::string bytes = TakeText(StorageGet((kRecentFileKey + path).c_str()));
-        if (bytes.empty()) continue;
+    std::vector<std::string>& recent = session.app.view.recent_files;
+    std::vector<std::string> kept_entries, damaged;
+    for (const std::string& path : recent) {
+        const std::string key = kRecentFileKey + path;
+        if (session.served.count(path)) {
+            StorageRemove(key.c_str());
+            kept_entries.push_back(path);
+            continue;
+        }
+        const std::string bytes = TakeText(StorageGet(key.c_str()));
+        if (bytes.empty()) continue; // a PNG figure (kept only while the page was open), or "/"
+        nlohmann::json ignored_doc;
+        if (!ParseJsonInput(bytes, &ignored_doc).empty()) {
+            StorageRemove(key.c_str());
+            damaged.push_back(path);
+            continue;
+        }
         std::error_code ignored;
         std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
         std::ofstream(path, std::ios::binary) << bytes;
         session.recent_kept.push_back(path);
+        kept_entries.push_back(path);
+    }
+    if (kept_entries != recent) {
+        recent = std::move(kept_entries);
+        ImGui::MarkIniSettingsDirty();
+    }
+    if (!damaged.empty()) {
+        std::string names;
+        for (const std::string& path : damaged)
+            names += (names.empty() ? "" : ", ") + std::filesystem::path(path).filename().string();
+        session.app.notice = "The copy this browser kept of " + names +
+                             " was damaged and has been dropped from Open recent; open the "
+                             "file again from your computer.";
     }
 }
 
-// Keeps the bytes of each recent file that storage lacks; forgets those no longer recent.
+// Keeps the bytes of each recent file the user brought (the page's own files are on the
+// server) when the list changes (a file opened again moves to the top, and its bytes are stored
+// again); forgets those no longer recent.
 void KeepRecentFiles(WebSession& session) {
     const std::vector<std::string>& recent = session.app.view.recent_files;
-    if (recent == session.recent_kept) return;
+    if (recent == session.recent_seen) return;
+    session.recent_seen = recent;
     for (const std::string& kept : session.recent_kept)
         if (std::find(recent.begin(), recent.end(), kept) == recent.end())
             StorageRemove((kRecentFileKey + kept).c_str());
     std::vector<std::string> now;
     for (const std::string& path : recent) {
+        if (session.served.count(path)) continue;
         std::string bytes;
         if (!ReadInputFile(path, kMaxKeptFileBytes, &bytes).empty()) continue;
         // Local storage holds text: a PNG figure is kept only while the page is open.
@@ -202,32 +330,45 @@ void KeepRecentFiles(WebSession& session) {
     session.recent_kept = std::move(now);
 }
 
-// A link pasted or opened: its scene, with the same checks as a file; a bad one leaves the
-// default scene and says why.
-void ApplyNewFragment(WebSession& session) {
+// A link pasted or opened: its scene, with the same checks as a file. A bad one changes
+// nothing (at the start, the default scene stays), says why, and leaves the address bar (its
+// link goes back to the scene on screen, so a reload does not bring the message back).
+void ApplyNewFragment(WebSession& session, bool starting) {
     const std::string fragment = TakeText(TakeNewFragment());
     if (fragment.empty() || fragment == session.link) return;
+    App& app = session.app;
+    const char* outcome = starting ? "; the default scene is shown" : "; the scene on screen stays";
+    const auto refuse = [&](const std::string& why) {
+        app.notice = why + outcome;
+        ReplaceFragment(session.link.c_str());
+    };
     std::string text, why;
     if (!ReadSceneLink(fragment, &text, &why)) {
-        if (!why.empty()) session.app.notice = why;
+        if (!why.empty()) refuse(why);
         return;
     }
     // The link holds what differs from the defaults: the scene is the defaults with it on top,
     // applied at once (all or nothing, by the scene reader), so a link pasted mid-session shows
     // its scene, not a mix with what was on screen. The student's typed text is guarded as
-    // when a file is opened.
-    App& app = session.app;
+    // when a file is opened; the viewer's own settings (theme, text size, mode) are not the
+    // link's to change, even when a desktop scene file made it.
     nlohmann::json linked;
-    std::string error = ParseJsonInput(text, &linked);
-    if (error.empty() && !linked.is_object()) error = app.scene.Check(linked);
+    if (const std::string problem = ParseJsonInput(text, &linked); !problem.empty()) {
+        refuse(problem.find("end of input") != std::string::npos
+                   ? "the link seems cut short: its scene stops before its end"
+                   : "the link's scene is damaged: " + problem);
+        return;
+    }
+    std::string error = linked.is_object() ? std::string() : app.scene.Check(linked);
     if (error.empty()) {
+        RemoveViewerSettings(linked);
         nlohmann::json scene = app.defaults;
         for (const auto& [key, value] : linked.items())
             scene[key] = value;
         error = app.scene.ApplyDocument(app.GuardStudentWork(std::move(scene)));
     }
     if (!error.empty()) {
-        app.notice = "the link's scene was not applied: " + error + "; the default scene is shown";
+        refuse("the link's scene was not applied: " + error);
         return;
     }
     session.link = fragment;
@@ -281,7 +422,7 @@ void Frame(void* argument) {
         session.app.view.fullscreen = now;
         session.browser_fullscreen = now;
     }
-    if (session.frame % 10 == 0) ApplyNewFragment(session);
+    if (session.frame % 10 == 0) ApplyNewFragment(session, false);
     const Runner::Times times = session.runner.Frame(session.options);
     if (session.bench) {
         if (session.frame_cpu_ms.size() >= 1000) session.frame_cpu_ms.clear();
@@ -366,9 +507,10 @@ int main() {
     // The Open dialog starts among the lessons and scenes the page carries.
     std::filesystem::current_path("/pelab", ignored);
     pelab::RegisterViewSettingsHandler(app.view);
+    session->served = pelab::ServedFiles();
     const bool first_visit = !pelab::LoadSettings(*session);
     pelab::RestoreRecentFiles(*session);
-    pelab::ApplyNewFragment(*session);
+    pelab::ApplyNewFragment(*session, true);
     if (first_visit && session->link.empty()) app.view.presented_panel = "start";
     const std::string query = TakeText(PageQuery());
     session->bench = query.find("bench") != std::string::npos;
@@ -393,6 +535,8 @@ int main() {
             error.c_str());
         return 1;
     }
+    session->clipboard.Install();
+    app.clipboard = &session->clipboard;
     PublishSession(session);
     emscripten_set_main_loop_arg(pelab::Frame, session, 0, 1);
     return 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "widgets/app_state.h"
+#include "widgets/clipboard.h"
 #include "widgets/gpu.h"
 #include "widgets/theme.h"
 
@@ -136,6 +137,9 @@ struct FrameContext {
     bool show_controls = true;
     /// The GPU pictures; null without a GL context (headless tests): say so instead.
     GpuRenderer* gpu = nullptr;
+    /// The clipboard (App::clipboard: ImGui's, or the browser page's asynchronous one); set for
+    /// every panel the app draws.
+    Clipboard* clipboard = nullptr;
     /// True when this panel fills the window alone (presented to a room, or a screenshot).
     bool presented = false;
     /// Heavy results may be computed off the frame (BackgroundCached), the last one shown

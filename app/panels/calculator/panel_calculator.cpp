@@ -335,10 +335,10 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     }
     row.Item(ButtonWidth("Copy as CSV"));
     if (ImGui::Button("Copy as CSV")) {
-        ImGui::SetClipboardText(Csv(state).c_str());
         int first = 0, last = 0;
         Range(state, &first, &last);
-        copy_note = "copied " + std::to_string(last - first + 1) + " rows";
+        copied_rows = last - first + 1;
+        copy_ticket = frame.clipboard->Copy(Csv(state));
     }
     FormulaTooltip("The rows of the shown range, as CSV, to the clipboard.");
     frame.Record("calculator.copy_csv");
@@ -347,7 +347,7 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     if (ImGui::Button("Save CSV…")) frame.requests.export_csv = "calculator";
     FormulaTooltip("The rows of the shown range, as CSV, to a file (File → Export table as CSV).");
     frame.Record("calculator.save_csv");
-    if (!copy_note.empty()) {
+    if (const std::string copy_note = CopyNote(frame); !copy_note.empty()) {
         row.Item(ImGui::CalcTextSize(copy_note.c_str()).x);
         ImGui::TextDisabled("%s", copy_note.c_str());
     }
@@ -458,6 +458,19 @@ void CalculatorPanel::DrawTable(FrameContext& frame, const Result& result) {
     }
     ImGui::EndTable();
     frame.Record("calculator.table");
+}
+
+std::string CalculatorPanel::CopyNote(const FrameContext& frame) const {
+    if (copy_ticket == 0) return {};
+    switch (frame.clipboard->OutcomeOf(copy_ticket)) {
+    case Clipboard::Outcome::Done:
+        return "copied " + std::to_string(copied_rows) + (copied_rows == 1 ? " row" : " rows");
+    case Clipboard::Outcome::Pending:
+        return "copying…";
+    case Clipboard::Outcome::Refused:
+        break;
+    }
+    return "not copied: the browser refused the clipboard (use Save CSV…)";
 }
 
 std::string CalculatorPanel::Csv(const AppState& state) const {

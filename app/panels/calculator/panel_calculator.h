@@ -23,7 +23,10 @@ struct CalculatorPanel : Panel {
     int dim_from = 0;           ///< first dimension shown
     int dim_to = 7;             ///< last dimension shown (clamped to d_model − 1 when drawn)
     // View state.
-    std::string copy_note;  ///< "copied 8 rows" after Copy as CSV
+    /// The last Copy as CSV: its rows and the clipboard's number for it (0: none yet); the
+    /// note says "copied" only once the clipboard says the copy happened.
+    int copied_rows = 0;
+    long copy_ticket = 0;
     std::string input_note; ///< why a typed position was refused
     bool show_chart = false;
     plot::PlotView chart_view;
@@ -69,6 +72,8 @@ struct CalculatorPanel : Panel {
     std::string Csv(const AppState& state) const;
     std::string TableCsv(const AppState& state) const override { return Csv(state); }
     bool HasTable() const override { return true; }
+    /// What became of the last Copy as CSV, in a few words ("" before the first).
+    std::string CopyNote(const FrameContext& frame) const;
 
 private:
     void DrawControls(FrameContext& frame);

@@ -308,8 +308,11 @@ void TrainPanel::DrawControls(FrameContext& frame) {
         ImGui::PopStyleColor();
     } else {
         if (ImGui::Button("Start")) StartTraining();
-        FormulaTooltip("Train the chosen variants here, one worker thread per core; the window "
-                       "stays responsive and Cancel stops it.");
+        FormulaTooltip(TrainJob::kBetweenFrames
+                           ? "Train the chosen variants here, a step at a time between frames; "
+                             "the page keeps drawing and Cancel stops it."
+                           : "Train the chosen variants here, one worker thread per core; the "
+                             "window stays responsive and Cancel stops it.");
         frame.Record("train.start");
         ImGui::SameLine();
         if (ImGui::Button("Quick demo")) {

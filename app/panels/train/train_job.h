@@ -51,6 +51,13 @@ public:
     /// The worker threads a run of this many variants takes: one per core, at most one per
     /// variant (at least one).
     static int WorkersFor(std::size_t variants);
+    /// Whether a run is stepped between frames (the browser build, which has no threads)
+    /// rather than on worker threads.
+#ifdef __EMSCRIPTEN__
+    static constexpr bool kBetweenFrames = true;
+#else
+    static constexpr bool kBetweenFrames = false;
+#endif
 
 private:
     struct Work; ///< one worker's share of the run: a trainer per variant it trains
