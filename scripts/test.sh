@@ -44,7 +44,7 @@ declare -A budget=(
     [fuzzing]=2.5
     [end-to-end]=4
     [soak]=1.5
-    [browser checks]=4
+    [browser checks]=5
     [firefox smoke]=1
 )
 cpu_stages=(deps "release build" "sanitizer build" "browser build" "release tests" clang-tidy

@@ -507,6 +507,11 @@ int main() {
     // The Open dialog starts among the lessons and scenes the page carries.
     std::filesystem::current_path("/pelab", ignored);
     pelab::RegisterViewSettingsHandler(app.view);
+    // A page can close at any moment: the settings are written a second after they change
+    // (ImGui's default is five), and as the page goes away (shell.html). Set before the
+    // settings are read: damaged ones are replaced within that second.
+    ImGui::GetIO().IniSavingRate = 1.0f;
+    ImGui::GetIO().ConfigInputTextCursorBlink = false;
     session->served = pelab::ServedFiles();
     const bool first_visit = !pelab::LoadSettings(*session);
     pelab::RestoreRecentFiles(*session);
@@ -519,10 +524,6 @@ int main() {
     // computed between frames, the page's stand-in for the desktop's thread (widgets/cached.h);
     // "?onframe" computes them on the frame instead, for docs/web.md's comparison.
     app.compute_in_background = query.find("onframe") == std::string::npos;
-    ImGui::GetIO().ConfigInputTextCursorBlink = false;
-    // A page can close at any moment: the settings are written a second after they change
-    // (ImGui's default is five), and as the page goes away (shell.html).
-    ImGui::GetIO().IniSavingRate = 1.0f;
     pelab::PlatformOptions platform;
     platform.width = PageWidth();
     platform.height = PageHeight();

@@ -319,9 +319,15 @@ void TrainPanel::DrawControls(FrameContext& frame) {
             edit = quick_demo_settings();
             StartTraining();
         }
-        FormulaTooltip("A run a class can wait for (about 15 s on two cores): reverse 16 tokens "
-                       "with no encoding and with sinusoidal, 150 steps, tested up to 32 "
-                       "tokens. The same as `pelab train --quick-demo`.");
+        // The times measured: `time pelab train --quick-demo` (3.6 s on the 2-core machine) and
+        // the page's Quick demo in headless Chromium there (43 s), docs/web.md.
+        FormulaTooltip(TrainJob::kBetweenFrames
+                           ? "A run a class can wait for (under a minute in the page): reverse 16 "
+                             "tokens with no encoding and with sinusoidal, 150 steps, tested up "
+                             "to 32 tokens. The same as `pelab train --quick-demo`."
+                           : "A run a class can wait for (a few seconds on two cores): reverse "
+                             "16 tokens with no encoding and with sinusoidal, 150 steps, tested "
+                             "up to 32 tokens. The same as `pelab train --quick-demo`.");
         frame.Record("train.quick_demo");
         if (own_source == "live" && job.Cancelled()) {
             ImGui::SameLine();
