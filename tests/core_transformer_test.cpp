@@ -116,6 +116,50 @@ TEST(Transformer, FloatAgreesWithDouble) {
     }
 }
 
+// RoPE's two pairings are one model under a permutation of each head's query and key
+// dimensions: the half-split pair i is (i, i + d_h/2), the interleaved one (2i, 2i + 1), so an
+// interleaved model's q and k rows moved to their half-split places give the same logits in
+// the half-split model; run there without the move, the same weights turn each dimension at a
+// frequency they were not made for, and the logits change (the confusion of issue 44).
+TEST(Transformer, RopePairingsAreOneModelUnderAPermutation) {
+    const TinyTransformer<double> interleaved(TinyConfig(PositionalKind::Rope, true), 5);
+    TinyTransformer<double> moved(TinyConfig(PositionalKind::RopeHalf, true), 99);
+    TinyTransformer<double> unmoved(TinyConfig(PositionalKind::RopeHalf, true), 99);
+    ASSERT_EQ(moved.parameters().size(), interleaved.parameters().size());
+    moved.parameters() = interleaved.parameters();
+    unmoved.parameters() = interleaved.parameters();
+    const TransformerConfig& c = interleaved.config();
+    const int d = c.d_model, head_width = d / c.heads, half = head_width / 2;
+    for (int layer = 0; layer < c.layers; ++layer) {
+        const std::string prefix = "layer" + std::to_string(layer) + ".qkv.";
+        const ParameterSlot& weight = interleaved.slot(prefix + "weight"); // 3d × d, out × in
+        const ParameterSlot& bias = interleaved.slot(prefix + "bias");
+        for (int part = 0; part < 2; ++part) // queries, then keys; values stay
+            for (int head = 0; head < c.heads; ++head)
+                for (int i = 0; i < half; ++i)
+                    for (int member = 0; member < 2; ++member) {
+                        const int from = part * d + head * head_width + 2 * i + member;
+                        const int to = part * d + head * head_width + i + member * half;
+                        for (int column = 0; column < d; ++column)
+                            moved.parameters()[weight.offset + to * d + column] =
+                                interleaved.parameters()[weight.offset + from * d + column];
+                        moved.parameters()[bias.offset + to] =
+                            interleaved.parameters()[bias.offset + from];
+                    }
+    }
+    const std::vector<double> expected = interleaved.logits(TinyBatch());
+    const std::vector<double> same = moved.logits(TinyBatch());
+    const std::vector<double> other = unmoved.logits(TinyBatch());
+    ASSERT_EQ(same.size(), expected.size());
+    double largest_same = 0, largest_other = 0;
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        largest_same = std::max(largest_same, std::abs(same[k] - expected[k]));
+        largest_other = std::max(largest_other, std::abs(other[k] - expected[k]));
+    }
+    EXPECT_LT(largest_same, 1e-12);
+    EXPECT_GT(largest_other, 1e-3);
+}
+
 // Untrained loss: with every logit nearly equal the mean cross-entropy is close to ln(vocab);
 // the causal mask: a query's weights on later keys are exactly 0 and each row sums to 1.
 TEST(Transformer, CausalMaskAndStartingLoss) {

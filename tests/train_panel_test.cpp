@@ -199,8 +199,16 @@ TEST_F(TrainPanelTest, OnTheProjectorStartAndTheVariantsAreInViewTogether) {
         const auto found = app.recorder.rects.find(name);
         return found != app.recorder.rects.end() && found->second.visible >= 0.98f;
     };
+    const auto where = [&](const std::string& name) {
+        const auto found = app.recorder.rects.find(name);
+        if (found == app.recorder.rects.end()) return std::string("not drawn");
+        const WidgetRect& r = found->second;
+        return "at " + std::to_string(r.x0) + ", " + std::to_string(r.y0) + " to " +
+               std::to_string(r.x1) + ", " + std::to_string(r.y1) + ", " +
+               std::to_string(r.visible) + " of it in view";
+    };
     for (const std::string& name : names)
-        EXPECT_TRUE(in_view(name)) << name << " is not whole while idle";
+        EXPECT_TRUE(in_view(name)) << name << " is not whole while idle: " << where(name);
     ASSERT_TRUE(app.recorder.layout.count("train.loss_plot"));
     const WidgetRect idle_plot = app.recorder.layout["train.loss_plot"].item;
     panel.edit = Tiny();
@@ -210,7 +218,9 @@ TEST_F(TrainPanelTest, OnTheProjectorStartAndTheVariantsAreInViewTogether) {
     ASSERT_TRUE(panel.job.Running());
     for (const std::string& name : names) {
         if (name == "train.quick_demo") continue; // Cancel and the bar stand in its place
-        EXPECT_TRUE(in_view(name)) << name << " is not whole while training";
+        EXPECT_TRUE(in_view(name))
+            << name << " is not whole while training: " << where(name) << " (t5 "
+            << where("train.variant_t5") << ", none " << where("train.variant_none") << ")";
     }
     ASSERT_TRUE(app.recorder.layout.count("train.loss_plot"));
     const WidgetRect running_plot = app.recorder.layout["train.loss_plot"].item;

@@ -32,7 +32,7 @@ TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
     expect(shift, PositionalKind::Alibi, 16, 0.295, 0.288, 0.300);
     expect(shift, PositionalKind::Learned, 16, 0.833, 0.716, 0.932);
     const TrainRun majority = BuiltIn("majority");
-    for (const PositionalKind kind : positional_kinds()) {
+    for (const PositionalKind kind : default_positional_kinds()) {
         EXPECT_GE(SeedsOfAt(majority, kind, 16).mean, 0.837 - 5e-4) << positional_kind_name(kind);
         EXPECT_LE(SeedsOfAt(majority, kind, 16).mean, 0.897 + 5e-4) << positional_kind_name(kind);
     }

@@ -20,6 +20,9 @@ const std::vector<MethodLook>& MethodLooks() {
         {PositionalKind::T5, Role::Sin, plot::Marker::Square,
          "a learned bias per head and bucket of j − i, shared by the layers (T5's buckets: 32, "
          "max_distance 128 or the test length)"},
+        {PositionalKind::RopeHalf, Role::PosA, plot::Marker::Square,
+         "RoPE with the half-split pairing of GPT-NeoX and Llama's Hugging Face code: pair i is "
+         "dimensions (i, i + d_head/2), not (2i, 2i + 1)"},
     };
     return looks;
 }

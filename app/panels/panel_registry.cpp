@@ -17,6 +17,7 @@
 #include "panels/train/panel_train.h"
 #include "panels/waves/panel_waves.h"
 #include "panels/worked/panel_worked.h"
+#include "pelab/transformer.h"
 
 namespace pelab {
 
@@ -213,6 +214,16 @@ bool WidgetNameMatches(const std::string& pattern, const std::string& name) {
                 ++n;
             if (n == digits_start) return false;
             p += 3;
+        } else if (pattern.compare(p, 8, "<method>") == 0) {
+            // Any method's name ("rope" and "rope_half" both start "rope": try each).
+            const std::string rest = pattern.substr(p + 8);
+            for (const PositionalKind kind : positional_kinds()) {
+                const std::string method = positional_kind_name(kind);
+                if (name.compare(n, method.size(), method) == 0 &&
+                    WidgetNameMatches(rest, name.substr(n + method.size())))
+                    return true;
+            }
+            return false;
         } else {
             if (n >= name.size() || name[n] != pattern[p]) return false;
             ++p, ++n;

@@ -68,7 +68,8 @@ bool IsPanelId(const std::string& id);
 const PanelInfo* FindPanelInfo(const std::string& id);
 
 /// Whether a declared widget name matches name: equal, or with "<i>" standing for one or more
-/// digits ("clocks.summary_pair_<i>" matches "clocks.summary_pair_3").
+/// digits ("clocks.summary_pair_<i>" matches "clocks.summary_pair_3") and "<method>" for a
+/// positional method's name ("train.attention_<method>" matches "train.attention_rope").
 bool WidgetNameMatches(const std::string& pattern, const std::string& name);
 
 class PanelRegistry : public PanelCatalog {

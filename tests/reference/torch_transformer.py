@@ -78,6 +78,16 @@ def rope_turn(c, positions, t):
     return out
 
 
+def rope_half_turn(c, positions, t):
+    # GPT-NeoX's rotate_half: the first half of a head's dimensions pairs with the second.
+    dh = c["d_model"] // c["heads"]
+    theta = c["base"] ** (-2.0 * torch.arange(dh // 2, dtype=torch.get_default_dtype()) / dh)
+    cos = torch.cos(positions[:, None] * theta[None, :]).repeat(1, 2)
+    sin = torch.sin(positions[:, None] * theta[None, :]).repeat(1, 2)
+    rotated_half = torch.cat((-t[..., dh // 2:], t[..., :dh // 2]), dim=-1)
+    return t * cos + rotated_half * sin
+
+
 def alibi_bias(c, p, positions):
     distance = (positions[:, None] - positions[None, :]).abs()
     slopes = torch.tensor(alibi_slopes(c["heads"]), dtype=torch.get_default_dtype())
@@ -96,6 +106,7 @@ METHODS = {
     "sinusoidal": {"input": sinusoidal_input},
     "learned": {"input": learned_input},
     "rope": {"turn": rope_turn},
+    "rope_half": {"turn": rope_half_turn},
     "alibi": {"bias": alibi_bias},
     "t5": {"bias": t5_bias},
 }

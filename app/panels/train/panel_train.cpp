@@ -160,7 +160,14 @@ void TrainPanel::Draw(FrameContext& frame) {
         return;
     }
     const TrainRun& run = result_name.empty() ? own_run : shown->built_in;
-    const std::string about = Capitalised(shown->source) + ": " + RunSummary(run.settings) + ".";
+    std::string about = Capitalised(shown->source) + ": " + RunSummary(run.settings) + ".";
+    // A run cancelled part way says where it stopped (here, not beside Start: the row of Start
+    // and the variants keeps its width whether a run goes, stopped or never started).
+    if (result_name.empty() && own_source == "live" && job.Cancelled()) {
+        char stopped[48];
+        std::snprintf(stopped, sizeof stopped, " Stopped at %.0f%%.", 100 * job.Progress());
+        about += stopped;
+    }
     const std::string model = ModelNote(run.settings);
     const auto prose = [&] {
         HelpMarker(model.c_str());
@@ -279,13 +286,11 @@ void TrainPanel::DrawControls(FrameContext& frame) {
     // when a run starts or ends.
     const bool running = job.Running();
     const float spacing = FlowRow::Spacing();
-    // So that on a projector's strip the run list and this slot share the first row, and the
-    // six variants the second.
-    const float bar = FitWidth(12.0f);
-    const float note = ImGui::CalcTextSize("stopped at 100%").x;
-    const float slot =
-        std::max(ButtonWidth("Cancel") + spacing + bar,
-                 ButtonWidth("Start") + spacing + ButtonWidth("Quick demo") + spacing + note);
+    // Start and Quick demo's width, the bar taking what Cancel leaves of it: so that on a
+    // projector's strip the run list, this slot and the first variant share the first row, and
+    // the other variants the second, whether a run goes or not.
+    const float slot = std::max(ButtonWidth("Start") + spacing + ButtonWidth("Quick demo"),
+                                ButtonWidth("Cancel") + spacing + ImGui::GetFontSize() * 4.0f);
     row.Item(slot);
     ImGui::BeginGroup();
     if (running) {
@@ -303,8 +308,12 @@ void TrainPanel::DrawControls(FrameContext& frame) {
         // The fill in the theme's header colour, which the text reads on in every theme (the
         // plot colour, yellow in the dark theme, left white text unreadable).
         ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::GetStyleColorVec4(ImGuiCol_Header));
-        ImGui::ProgressBar(static_cast<float>(job.Progress()),
-                           ImVec2(slot - ButtonWidth("Cancel") - spacing, 0), overlay);
+        const float bar = slot - ButtonWidth("Cancel") - spacing;
+        // The time left when it fits in the bar, else the share done alone (the bar is Start
+        // and Quick demo's width less Cancel's: narrow on a projector).
+        if (ImGui::CalcTextSize(overlay).x > bar - ImGui::GetStyle().FramePadding.x * 2)
+            std::snprintf(overlay, sizeof overlay, "%.0f%%", 100 * job.Progress());
+        ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay);
         ImGui::PopStyleColor();
     } else {
         if (ImGui::Button("Start")) StartTraining();
@@ -329,10 +338,6 @@ void TrainPanel::DrawControls(FrameContext& frame) {
                              "16 tokens with no encoding and with sinusoidal, 150 steps, tested "
                              "up to 32 tokens. The same as `pelab train --quick-demo`.");
         frame.Record("train.quick_demo");
-        if (own_source == "live" && job.Cancelled()) {
-            ImGui::SameLine();
-            ImGui::TextDisabled("stopped at %.0f%%", 100 * job.Progress());
-        }
     }
     ImGui::EndGroup();
     // The variants next: with Start, what a class is shown (on a projector's two-row strip, the
@@ -562,9 +567,10 @@ std::vector<WidgetName> TrainPanel::WidgetNames() {
         const std::string method = positional_kind_name(kind);
         names.push_back({"train.variant_" + method,
                          "the " + method + " variant's box (trained in the run or not)"});
-        names.push_back({"train.attention_" + method,
-                         "the " + method + " model's attention map on the Attention tab"});
     }
+    // One map per method of the run shown (a run need not hold every method).
+    names.push_back({"train.attention_<method>",
+                     "the attention map, on the Attention tab, of the model of the method named"});
     return names;
 }
 

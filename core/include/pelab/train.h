@@ -72,7 +72,7 @@ bool task_needs_order(TrainTask task, bool causal);
 
 struct TrainSettings {
     TaskOptions task;
-    std::vector<PositionalKind> variants = positional_kinds();
+    std::vector<PositionalKind> variants = default_positional_kinds();
     bool causal = false;
     int layers = 2, d_model = 64, heads = 4;
     int train_len = 16;     ///< the longest training sequence

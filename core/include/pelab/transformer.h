@@ -30,7 +30,7 @@ namespace pelab {
 
 /// The positional methods of pelab/positional_methods.h, one enumerator per row.
 enum class PositionalKind {
-#define PELAB_POSITIONAL_ENUMERATOR(enumerator, name) enumerator,
+#define PELAB_POSITIONAL_ENUMERATOR(enumerator, name, in_default) enumerator,
     PELAB_POSITIONAL_METHODS(PELAB_POSITIONAL_ENUMERATOR)
 #undef PELAB_POSITIONAL_ENUMERATOR
 };
@@ -40,6 +40,8 @@ const char* positional_kind_name(PositionalKind kind);
 PositionalKind positional_kind_from_name(const std::string& name);
 /// Every kind, in the table's order.
 const std::vector<PositionalKind>& positional_kinds();
+/// The kinds of the default run (the table's third column), in the table's order.
+const std::vector<PositionalKind>& default_positional_kinds();
 /// "none, sinusoidal, learned, rope, alibi, t5": the names, for messages and help.
 std::string positional_kind_list();
 

@@ -40,8 +40,8 @@ template <typename S> struct SequenceView {
 };
 
 /// A method's hooks for a batch of sequences of one length, built once per batch (its tables:
-/// the sinusoids, RoPE's angles, T5's buckets). Backward hooks add to d_own, the gradient of the method's own parameters (nullptr
-/// when it owns none), and turn gradients back in place.
+/// the sinusoids, RoPE's angles, T5's buckets). Backward hooks add to d_own, the gradient of the
+/// method's own parameters (nullptr when it owns none), and turn gradients back in place.
 template <typename S> class PositionalHooks {
 public:
     virtual ~PositionalHooks() = default;
@@ -49,12 +49,12 @@ public:
     /// += the method's input term; backward reads dx in row order.
     virtual void InputForward(Mat<S>& x) const { (void)x; }
     virtual void InputBackward(const Mat<S>& dx, S* d_own) const { (void)dx, (void)d_own; }
-    /// One sequence's queries and keys of one head (n × d_h) turned in place; backward turns their gradients
-    /// back (the transpose of the turn).
+    /// One sequence's queries and keys of one head (n × d_h) turned in place; backward turns their
+    /// gradients back (the transpose of the turn).
     virtual void TurnForward(Mat<S>& q, Mat<S>& k) const { (void)q, (void)k; }
     virtual void TurnBackward(Mat<S>& dq, Mat<S>& dk) const { (void)dq, (void)dk; }
-    /// One sequence's scores of one head (n × n, query i, key j) += the method's bias; backward adds the
-    /// scores' gradient to the bias's parameters.
+    /// One sequence's scores of one head (n × n, query i, key j) += the method's bias; backward
+    /// adds the scores' gradient to the bias's parameters.
     virtual void BiasForward(Mat<S>& scores, int head) const { (void)scores, (void)head; }
     virtual void BiasBackward(const Mat<S>& d_scores, int head, S* d_own) const {
         (void)d_scores, (void)head, (void)d_own;
@@ -108,7 +108,8 @@ inline std::unique_ptr<PositionalHooks<double>> HooksFor(const PositionalMethod&
 }
 
 // Each method's row, defined in its own file (core/src/positional/<name>.cpp).
-#define PELAB_POSITIONAL_DECLARE(enumerator, name) PositionalMethod enumerator##Method();
+#define PELAB_POSITIONAL_DECLARE(enumerator, name, in_default)                                     \
+    PositionalMethod enumerator##Method();
 PELAB_POSITIONAL_METHODS(PELAB_POSITIONAL_DECLARE)
 #undef PELAB_POSITIONAL_DECLARE
 

@@ -10,10 +10,12 @@ namespace {
 struct Row {
     PositionalKind kind;
     const char* name;
+    bool in_default;
 };
 
 const std::vector<Row>& Rows() {
-#define PELAB_POSITIONAL_ROW(enumerator, name) {PositionalKind::enumerator, name},
+#define PELAB_POSITIONAL_ROW(enumerator, name, in_default)                                         \
+    {PositionalKind::enumerator, name, in_default},
     static const std::vector<Row> rows = {PELAB_POSITIONAL_METHODS(PELAB_POSITIONAL_ROW)};
 #undef PELAB_POSITIONAL_ROW
     return rows;
@@ -27,6 +29,16 @@ const std::vector<PositionalKind>& positional_kinds() {
         for (const Row& row : Rows())
             all.push_back(row.kind);
         return all;
+    }();
+    return kinds;
+}
+
+const std::vector<PositionalKind>& default_positional_kinds() {
+    static const std::vector<PositionalKind> kinds = [] {
+        std::vector<PositionalKind> chosen;
+        for (const Row& row : Rows())
+            if (row.in_default) chosen.push_back(row.kind);
+        return chosen;
     }();
     return kinds;
 }
@@ -52,7 +64,7 @@ PositionalKind positional_kind_from_name(const std::string& name) {
 namespace trainer {
 
 const PositionalMethod& MethodFor(PositionalKind kind) {
-#define PELAB_POSITIONAL_METHOD(enumerator, name) enumerator##Method(),
+#define PELAB_POSITIONAL_METHOD(enumerator, name, in_default) enumerator##Method(),
     static const std::vector<PositionalMethod> methods = {
         PELAB_POSITIONAL_METHODS(PELAB_POSITIONAL_METHOD)};
 #undef PELAB_POSITIONAL_METHOD
