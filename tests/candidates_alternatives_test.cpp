@@ -36,6 +36,7 @@ class LearnedTableTab : public History {};
 class AlibiTab : public History {};
 class LongContextTab : public History {};
 class SideBySideTab : public History {};
+class RopePairsTab : public History {};
 
 const nlohmann::json& Row(const nlohmann::json& readouts, const std::string& id) {
     for (const auto& row : readouts["properties"])
@@ -145,6 +146,7 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         {"rope", "alternatives.rope_check"},
         {"alibi", "alternatives.alibi_matrix"},
         {"t5", "alternatives.t5_plot"},
+        {"pairing", "alternatives.pairing_scores"},
         {"scaling", "alternatives.scaling_wavelengths"},
         {"table", "alternatives.methods"}};
     ASSERT_EQ(AlternativesTabs().size(), expected.size());
@@ -186,6 +188,56 @@ TEST_F(RopeTab, ScoreDependsOnlyOnTheDistance) {
     EXPECT_NEAR(r["score"].get<double>(), static_cast<double>(dot), 1e-12);
     EXPECT_NEAR(r["score_from_distance"].get<double>(), static_cast<double>(dot), 1e-11);
     EXPECT_LT(r["max_shift_change"].get<double>(), 1e-9);
+}
+
+// RoPE's two pairings, against the definitions written out here: the half-split q·k at m − n
+// (q and k turned as GPT-NeoX's rotate_half does, in long double) equals the panel's curve; a
+// dimension keeps its frequency across pairings only where ⌊j/2⌋ = j mod d/2, counted here;
+// both pairings are relative over a sweep of d_model and base, and the sentence says what the
+// claims say (at d = 2 the two pairings are one).
+TEST_F(RopePairsTab, BothRelativeAndRunCrossedTheyDiffer) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    for (const int d : {2, 4, 8, 64, 512})
+        for (const double base : {100.0, 10000.0, 500000.0}) {
+            ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "pairing", "pos_a": 17, "pos_b": 5,
+                                          "d_model": )" +
+                                      std::to_string(d) + R"(, "base": )" + std::to_string(base) +
+                                      "}"),
+                      "");
+            Present("alternatives");
+            ASSERT_TRUE(Recorded("alternatives.pairing_text"));
+            const auto& r = panel.PairingFor(state);
+            const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
+            const int half = d / 2;
+            for (const int distance : {0, 1, 7, 128}) {
+                long double dot = 0;
+                for (int j = 0; j < d; ++j) {
+                    const long double angle = distance * powl(base, -2.0L * (j % half) / d);
+                    const long double partner_q = j < half ? -q[j + half] : q[j - half];
+                    const long double turned_q = q[j] * cosl(angle) + partner_q * sinl(angle);
+                    dot += turned_q * k[j]; // k at position 0 is not turned
+                }
+                EXPECT_NEAR(r.half_split[distance], static_cast<double>(dot), 1e-10)
+                    << "d " << d << ", base " << base << ", distance " << distance;
+            }
+            int same = 0;
+            for (int j = 0; j < d; ++j)
+                same += j / 2 == j % half;
+            EXPECT_EQ(r.same_frequency_dims, same) << d;
+            const Explanation sentence = PairingSentence(r);
+            EXPECT_EQ(sentence.Value("both_relative"), 1) << d << " " << base;
+            EXPECT_NE(sentence.text.find(std::to_string(d - same) + " of the " + std::to_string(d) +
+                                         " dimensions"),
+                      std::string::npos)
+                << sentence.text;
+            if (d == 2) {
+                EXPECT_EQ(r.largest_gap, 0.0);
+                EXPECT_NE(sentence.text.find("nothing differs"), std::string::npos);
+            } else {
+                EXPECT_GT(r.largest_gap, 1e-3 * r.largest_score) << d << " " << base;
+                EXPECT_EQ(sentence.text.find("nothing differs"), std::string::npos);
+            }
+        }
 }
 
 // The learned table's edge and its published parameter count (BERT-base: 512 × 768 = 393 216).

@@ -108,6 +108,32 @@ TEST(Rope, FrequenciesAndRotation) {
     EXPECT_NEAR(rope_rotate({1, 0, 0, 0}, 2.5, 10000)[1], std::sin(2.5), 1e-15);
 }
 
+// The half-split pairing as GPT-NeoX's rotate_half computes it, written out here: x·cos + the
+// half-rotated x·sin, with cos and sin of pair i at dimensions i and i + d/2. PE Lab's turn of
+// pair (i, i + d/2) gives the same vector, and reordering to interleaved pairs, turning, and
+// reordering back gives it too.
+TEST(Rope, HalfSplitPairingIsRotateHalf) {
+    const int d = 16;
+    const std::vector<double> x = seeded_vector(d, 5);
+    for (const double pos : {0.0, 1.0, 7.5, 1000.0}) {
+        const std::vector<double> ours = rope_rotate(x, pos, 10000, RopePairing::HalfSplit);
+        const std::vector<double> as_interleaved = rope_rotate(
+            rope_as_interleaved(x, RopePairing::HalfSplit), pos, 10000, RopePairing::Interleaved);
+        for (int j = 0; j < d; ++j) {
+            const int i = j % (d / 2);
+            const double angle = pos * std::pow(10000.0, -2.0 * i / d);
+            const double rotated_half = j < d / 2 ? -x[j + d / 2] : x[j - d / 2];
+            const double expected = x[j] * std::cos(angle) + rotated_half * std::sin(angle);
+            EXPECT_NEAR(ours[j], expected, 1e-12) << pos << " " << j;
+            // Dimension j is member j / (d/2) of pair j mod d/2: interleaved place 2i + member.
+            EXPECT_NEAR(as_interleaved[2 * i + j / (d / 2)], expected, 1e-12) << pos << " " << j;
+        }
+    }
+    // The pair each dimension turns with: d/2 apart, against neighbours.
+    EXPECT_EQ(rope_pair_of(RopePairing::HalfSplit, 9, d), 1);
+    EXPECT_EQ(rope_pair_of(RopePairing::Interleaved, 9, d), 4);
+}
+
 // score(m, n) = score_relative(m − n) for random m, n, and both equal q·k after rotating q and k
 // here; at distance 0 the score is the plain dot product.
 TEST(Rope, ScoreDependsOnlyOnTheDistanceButALearnedTableDoesNot) {

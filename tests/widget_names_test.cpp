@@ -32,6 +32,7 @@ std::vector<std::string> Modes(const std::string& id) {
                 R"({"alternatives_tab": "alibi"})",
                 R"({"alternatives_tab": "alibi", "alibi_causal": false})",
                 R"({"alternatives_tab": "t5"})",
+                R"({"alternatives_tab": "pairing"})",
                 R"({"alternatives_tab": "scaling"})",
                 R"({"alternatives_tab": "table"})"};
     if (id == "candidates")
@@ -159,9 +160,8 @@ TEST_F(WidgetNames, ShownReadoutsAreThePanelsOwn) {
         }
         for (const WidgetName& widget : FindPanelInfo(entry.id)->widgets())
             for (const std::string& key : widget.shows)
-                EXPECT_TRUE(keys.count(key))
-                    << widget.name << " shows \"" << key << "\", which " << entry.id
-                    << "'s readouts do not have";
+                EXPECT_TRUE(keys.count(key)) << widget.name << " shows \"" << key << "\", which "
+                                             << entry.id << "'s readouts do not have";
     }
     std::set<std::string> showing;
     for (const PanelInfo& info : PanelInfos())

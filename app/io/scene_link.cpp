@@ -103,6 +103,10 @@ bool ReadSceneLink(const std::string& fragment, std::string* scene_text, std::st
     const std::string prefix = kSceneLinkPrefix;
     if (fragment.compare(0, prefix.size(), prefix) != 0) return false;
     const std::string encoded = fragment.substr(prefix.size());
+    if (encoded.empty()) {
+        *why = "the link's scene is empty (was the link cut short?)";
+        return false;
+    }
     if (encoded.size() > kMaxSceneLinkChars) {
         *why = "the link's scene is longer than 8 KB";
         return false;

@@ -22,7 +22,7 @@ set(web_data
     "${PROJECT_SOURCE_DIR}/assets/train@/pelab/train")
 # What JavaScript calls: the page's hooks (web_main.cpp, window.pelab in shell.html).
 set(web_exports _main _malloc _free _pelab_state_json _pelab_scene_link _pelab_page_json
-    _pelab_save_settings)
+    _pelab_save_settings _pelab_paste)
 string(REPLACE ";" "," web_exports "${web_exports}")
 set(web_link_options
     -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1

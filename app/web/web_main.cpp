@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -44,10 +45,10 @@ namespace {
 // many pixels and fills the page in CSS pixels (shell.html), and the text is scaled by the
 // same ratio (Platform::ContentScale), so it is drawn at the screen's resolution.
 EM_JS(int, PageWidth, (), {
-    return Math.round(Math.max(320, window.innerWidth) * (window.devicePixelRatio || 1));
+    return Math.max(1, Math.round(window.innerWidth * (window.devicePixelRatio || 1)));
 });
 EM_JS(int, PageHeight, (), {
-    return Math.round(Math.max(240, window.innerHeight) * (window.devicePixelRatio || 1));
+    return Math.max(1, Math.round(window.innerHeight * (window.devicePixelRatio || 1)));
 });
 
 EM_JS(char*, StorageGet, (const char* key), {
@@ -68,6 +69,20 @@ EM_JS(int, StorageSet, (const char* key, const char* value), {
     } catch (e) {
         return 0; // full, or blocked
     }
+});
+
+// Every key of the site's storage that starts with prefix, as a JSON array.
+EM_JS(char*, StorageKeys, (const char* prefix_text), {
+    const prefix = UTF8ToString(prefix_text);
+    const keys = [];
+    try {
+        for (let i = 0; i < window.localStorage.length; ++i) {
+            const key = window.localStorage.key(i);
+            if (key !== null && key.startsWith(prefix)) keys.push(key);
+        }
+    } catch (e) {
+    }
+    return allocateUTF8(JSON.stringify(keys));
 });
 
 EM_JS(void, StorageRemove, (const char* key), {
@@ -127,11 +142,6 @@ EM_JS(int, PageCopyOutcome, (int copy), {
     const outcome = window.pelabClipboard.copies[copy];
     return outcome === "done" ? 0 : outcome === "refused" ? 2 : 1;
 });
-// The text of the last paste event the page saw; 0 before the first.
-EM_JS(char*, PagePasted, (), {
-    const text = window.pelabClipboard.pasted;
-    return text === null ? 0 : allocateUTF8(text);
-});
 
 // The address's query: "?bench", "?rects" and "?onframe" (below) are for the measurements
 // and the tests.
@@ -158,12 +168,11 @@ namespace pelab {
 
 /// The browser's clipboard. A copy is asked of the browser on the frame of the click or key that
 /// made it (the browser allows a copy only just after the person's input) and is done when the
-/// browser says so; a paste reads the text of the paste event the browser fired for Ctrl+V, which
-/// comes before the frame that handles the key.
+/// browser says so. A paste comes as the browser's paste event (pelab_paste), typed into the
+/// active field; ImGui's own Ctrl+V finds nothing to paste, so the text arrives once.
 class PageClipboard final : public Clipboard {
 public:
     long Copy(const std::string& text) override {
-        last_copied_ = text;
         PageCopy(static_cast<int>(++copies_), text.c_str());
         return copies_;
     }
@@ -177,12 +186,6 @@ public:
             return Outcome::Pending;
         }
     }
-    /// For ImGui's Ctrl+V: the pasted text, or (before any paste event) the last text copied.
-    const char* PastedText() {
-        char* pasted = PagePasted();
-        pasted_ = pasted != nullptr ? TakeText(pasted) : last_copied_;
-        return pasted_.c_str();
-    }
     /// Makes ImGui's own copy and paste (Ctrl+C, Ctrl+V in text fields) use this clipboard.
     /// After the GLFW backend is set up, which installs its own (empty in Emscripten) functions.
     void Install() {
@@ -191,14 +194,11 @@ public:
         io.SetClipboardTextFn = [](void* self, const char* text) {
             static_cast<PageClipboard*>(self)->Copy(text);
         };
-        io.GetClipboardTextFn = [](void* self) {
-            return static_cast<PageClipboard*>(self)->PastedText();
-        };
+        io.GetClipboardTextFn = [](void*) { return ""; };
     }
 
 private:
     long copies_ = 0;
-    std::string last_copied_, pasted_;
 };
 
 /// Everything the page keeps between frames: made once in main and never destroyed (the page
@@ -215,6 +215,7 @@ struct WebSession {
     std::string link;                     ///< the fragment last written
     std::string link_problem;             ///< why the scene has no link (too large), shown once
     bool browser_fullscreen = false;      ///< the page's fullscreen at the last frame
+    std::string pending_paste;            ///< a paste event's text, until Ctrl is up
     /// "?bench": every frame moves pos A and the pair as `pelab --bench-frames` does, and its
     /// CPU time is kept (the last 1 000), for docs/web.md's comparison with the desktop.
     bool bench = false;
@@ -251,7 +252,11 @@ void SaveSettings(WebSession& session, bool force = false) {
     const char* text = ImGui::SaveIniSettingsToMemory(&size);
     std::string now(text, size);
     if (now == session.settings_text) return;
-    if (StorageSet(kSettingsKey, now.c_str())) session.settings_text = std::move(now);
+    if (StorageSet(kSettingsKey, now.c_str()))
+        session.settings_text = std::move(now);
+    else
+        session.app.status_note =
+            "the browser's storage for this site is full or blocked: settings are not kept";
 }
 
 // Every file the page carries (the lessons, scenes, quiz and runs served with it), before
@@ -266,34 +271,61 @@ std::set<std::string> ServedFiles() {
     return served;
 }
 
+// A recent entry's path as the page's file system names it: absolute and without "." or ".."
+// steps or doubled slashes (so "/pelab//lessons/./x.json" is the served "/pelab/lessons/x.json");
+// "" for a relative path or a folder's.
+std::string NormalPath(const std::string& path) {
+    if (path.empty() || path.front() != '/' || path.back() == '/') return {};
+    const std::string normal = std::filesystem::path(path).lexically_normal().string();
+    std::error_code error;
+    if (normal.empty() || normal.back() == '/' || std::filesystem::is_directory(normal, error))
+        return {};
+    return normal;
+}
+
 // The files behind Open Recent: a file served with the page is read from the page (a stored
 // copy of it, left by an older page, is dropped: the teacher's fixed lesson must reach the
 // students); a file the user brought comes back from its stored copy, unless the copy is
-// damaged (not JSON text: dropped, with a message); an entry with neither is forgotten.
+// damaged (not JSON text: dropped, with a message); an entry with neither, a relative path, a
+// folder or a second entry of one file is forgotten, and so is every stored copy no entry
+// names (they would fill the site's storage for nothing).
 void RestoreRecentFiles(WebSession& session) {
     std::vector<std::string>& recent = session.app.view.recent_files;
     std::vector<std::string> kept_entries, damaged;
     for (const std::string& path : recent) {
-        const std::string key = kRecentFileKey + path;
-        if (session.served.count(path)) {
-            StorageRemove(key.c_str());
-            kept_entries.push_back(path);
+        const std::string normal = NormalPath(path);
+        if (normal.empty() ||
+            std::find(kept_entries.begin(), kept_entries.end(), normal) != kept_entries.end())
+            continue;
+        if (session.served.count(normal)) {
+            kept_entries.push_back(normal);
             continue;
         }
-        const std::string bytes = TakeText(StorageGet(key.c_str()));
-        if (bytes.empty()) continue; // a PNG figure (kept only while the page was open), or "/"
+        const std::string bytes = TakeText(StorageGet((kRecentFileKey + path).c_str()));
+        if (bytes.empty()) continue; // a PNG figure (kept only while the page was open)
         nlohmann::json ignored_doc;
         if (!ParseJsonInput(bytes, &ignored_doc).empty()) {
-            StorageRemove(key.c_str());
-            damaged.push_back(path);
+            damaged.push_back(normal);
             continue;
         }
         std::error_code ignored;
-        std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
-        std::ofstream(path, std::ios::binary) << bytes;
-        session.recent_kept.push_back(path);
-        kept_entries.push_back(path);
+        std::filesystem::create_directories(std::filesystem::path(normal).parent_path(), ignored);
+        std::ofstream(normal, std::ios::binary) << bytes;
+        kept_entries.push_back(normal);
     }
+    // Every stored copy but those of the entries kept, under their own spelling of the path.
+    nlohmann::json keys;
+    if (ParseJsonInput(TakeText(StorageKeys(kRecentFileKey)), &keys).empty() && keys.is_array())
+        for (const nlohmann::json& key : keys) {
+            if (!key.is_string()) continue;
+            const std::string path = key.get<std::string>().substr(std::strlen(kRecentFileKey));
+            const bool kept =
+                path == NormalPath(path) && !session.served.count(path) &&
+                std::find(kept_entries.begin(), kept_entries.end(), path) != kept_entries.end();
+            if (!kept) StorageRemove(key.get<std::string>().c_str());
+        }
+    for (const std::string& path : kept_entries)
+        if (!session.served.count(path)) session.recent_kept.push_back(path);
     if (kept_entries != recent) {
         recent = std::move(kept_entries);
         ImGui::MarkIniSettingsDirty();
@@ -318,16 +350,26 @@ void KeepRecentFiles(WebSession& session) {
     for (const std::string& kept : session.recent_kept)
         if (std::find(recent.begin(), recent.end(), kept) == recent.end())
             StorageRemove((kRecentFileKey + kept).c_str());
-    std::vector<std::string> now;
+    std::vector<std::string> now, full;
     for (const std::string& path : recent) {
         if (session.served.count(path)) continue;
         std::string bytes;
         if (!ReadInputFile(path, kMaxKeptFileBytes, &bytes).empty()) continue;
         // Local storage holds text: a PNG figure is kept only while the page is open.
         if (bytes.find('\0') != std::string::npos) continue;
-        if (StorageSet((kRecentFileKey + path).c_str(), bytes.c_str())) now.push_back(path);
+        if (StorageSet((kRecentFileKey + path).c_str(), bytes.c_str()))
+            now.push_back(path);
+        else
+            full.push_back(std::filesystem::path(path).filename().string());
     }
     session.recent_kept = std::move(now);
+    if (!full.empty()) {
+        std::string names;
+        for (const std::string& name : full)
+            names += (names.empty() ? "" : ", ") + name;
+        session.app.status_note = "the browser's storage for this site is full: " + names +
+                                  " will not be in Open recent after the page closes";
+    }
 }
 
 // A link pasted or opened: its scene, with the same checks as a file. A bad one changes
@@ -413,6 +455,16 @@ void DeliverDownloads(WebSession& session) {
     }
 }
 
+// A paste waits for Ctrl to be released: ImGui 1.86 drops typed characters while Ctrl is down
+// (they would be shortcuts), and the paste event comes with Ctrl+V. It goes to the field that
+// has the keyboard then; with none, it is dropped.
+void TypePaste(WebSession& session) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (session.pending_paste.empty() || io.KeyCtrl || io.KeySuper) return;
+    if (io.WantTextInput) io.AddInputCharactersUTF8(session.pending_paste.c_str());
+    session.pending_paste.clear();
+}
+
 void Frame(void* argument) {
     auto& session = *static_cast<WebSession*>(argument);
     Platform& platform = session.runner.platform();
@@ -423,6 +475,7 @@ void Frame(void* argument) {
         session.browser_fullscreen = now;
     }
     if (session.frame % 10 == 0) ApplyNewFragment(session, false);
+    TypePaste(session);
     const Runner::Times times = session.runner.Frame(session.options);
     if (session.bench) {
         if (session.frame_cpu_ms.size() >= 1000) session.frame_cpu_ms.clear();
@@ -468,6 +521,12 @@ extern "C" EMSCRIPTEN_KEEPALIVE char* pelab_scene_link(void* session) {
     WebSession& web = *static_cast<WebSession*>(session);
     UpdateFragment(web);
     return NewText(web.link);
+}
+
+/// The text of a paste event, typed into the text field that has the keyboard at the first frame
+/// with Ctrl up (TypePaste).
+extern "C" EMSCRIPTEN_KEEPALIVE void pelab_paste(void* session, const char* text) {
+    static_cast<WebSession*>(session)->pending_paste += text;
 }
 
 /// Saves the settings now (the page is going away: ImGui waits a second before it asks).

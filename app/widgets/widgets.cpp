@@ -4,6 +4,7 @@
 #include "widgets/layout.h"
 
 #include <imgui_internal.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cctype>
@@ -369,6 +370,34 @@ void WidgetRecorder::RecordLastItem(const char* name) {
     const ImRect root = window->RootWindow->InnerClipRect, own = window->InnerClipRect;
     clips[name] = {root.Min.x, std::max(root.Min.y, own.Min.y), root.Max.x,
                    std::min(root.Max.y, own.Max.y)};
+}
+
+namespace {
+
+// Drops what is past the limit from ImGui's own buffer (the edit callback sees it before the
+// string does), back to the start of the character the limit falls in.
+int KeepWithinLimit(ImGuiInputTextCallbackData* data) {
+    const auto limit = static_cast<int>(*static_cast<const std::size_t*>(data->UserData));
+    if (data->BufTextLen <= limit) return 0;
+    int cut = limit;
+    while (cut > 0 && (static_cast<unsigned char>(data->Buf[cut]) & 0xC0) == 0x80)
+        --cut; // a continuation byte: the character started before it
+    data->DeleteChars(cut, data->BufTextLen - cut);
+    return 0;
+}
+
+} // namespace
+
+bool LimitedInputText(const char* label, std::string* text, std::size_t max_bytes,
+                      ImGuiInputTextFlags flags) {
+    return ImGui::InputText(label, text, flags | ImGuiInputTextFlags_CallbackEdit, KeepWithinLimit,
+                            &max_bytes);
+}
+
+bool LimitedInputTextMultiline(const char* label, std::string* text, std::size_t max_bytes,
+                               const ImVec2& size, ImGuiInputTextFlags flags) {
+    return ImGui::InputTextMultiline(label, text, size, flags | ImGuiInputTextFlags_CallbackEdit,
+                                     KeepWithinLimit, &max_bytes);
 }
 
 } // namespace pelab

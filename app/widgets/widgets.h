@@ -97,6 +97,15 @@ void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id);
 /// rounded up to the next even one and *note says so (cleared by the next even value).
 void DModelSlider(FrameContext& frame, float width, std::string* note);
 
+/// ImGui::InputText over a std::string that never holds more than max_bytes: typing or pasting
+/// past it keeps what fits, cut at a character's boundary (so the field never holds a text its
+/// scene field would refuse, and a link stays the scene's). Returns what ImGui::InputText does.
+bool LimitedInputText(const char* label, std::string* text, std::size_t max_bytes,
+                      ImGuiInputTextFlags flags = 0);
+/// The same for ImGui::InputTextMultiline.
+bool LimitedInputTextMultiline(const char* label, std::string* text, std::size_t max_bytes,
+                               const ImVec2& size, ImGuiInputTextFlags flags = 0);
+
 /// Text for an input that was refused, saying why, in the theme's error colour.
 void ErrorText(const FrameContext& frame, const char* message);
 

@@ -71,24 +71,38 @@ std::vector<double> rope_frequencies(int d, double base) {
     return frequencies(d, base);
 }
 
-std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double base) {
+std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double base,
+                                RopePairing pairing) {
     validate_d_model(static_cast<int>(x.size()));
     validate_position(pos);
     const int d = static_cast<int>(x.size());
-    std::vector<double> out(x.size());
+    std::vector<double> out = x;
     for (int i = 0; i < d / 2; ++i) {
         const double angle = pos * omega(i, d, base);
-        out[2 * i] = x[2 * i];
-        out[2 * i + 1] = x[2 * i + 1];
-        rope_turn(out[2 * i], out[2 * i + 1], std::cos(angle), std::sin(angle));
+        rope_turn(out[static_cast<std::size_t>(rope_pair_dimension(pairing, i, 0, d))],
+                  out[static_cast<std::size_t>(rope_pair_dimension(pairing, i, 1, d))],
+                  std::cos(angle), std::sin(angle));
     }
     return out;
 }
 
+std::vector<double> rope_as_interleaved(const std::vector<double>& x, RopePairing from) {
+    validate_d_model(static_cast<int>(x.size()));
+    const int d = static_cast<int>(x.size());
+    std::vector<double> out(x.size());
+    for (int i = 0; i < d / 2; ++i)
+        for (int member = 0; member < 2; ++member) {
+            const int interleaved = 2 * i + member;
+            out[static_cast<std::size_t>(interleaved)] =
+                x[static_cast<std::size_t>(rope_pair_dimension(from, i, member, d))];
+        }
+    return out;
+}
+
 double rope_score(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
-                  double base) {
+                  double base, RopePairing pairing) {
     validate_vector_pair(q, k);
-    return dot(rope_rotate(q, m, base), rope_rotate(k, n, base));
+    return dot(rope_rotate(q, m, base, pairing), rope_rotate(k, n, base, pairing));
 }
 
 double rope_score_relative(const std::vector<double>& q, const std::vector<double>& k,

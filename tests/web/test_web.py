@@ -332,10 +332,14 @@ def check_recent_files(driver, base):
     with open(os.path.join(ROOT, "assets", "lessons", "why-positions.json")) as f:
         shipped = f.read()
     # An older page's stored copy of the shipped lesson, damaged, and a user's damaged copy.
+    # The same lesson spelt another way, with a copy of its own; a copy no entry names.
+    odd_path = "/pelab//lessons/./why-positions.json"
     set_storage(driver, base, {
-        "pelab.settings": settings_text([served_path, "/uploads/mine.json", "/"]),
+        "pelab.settings": settings_text([served_path, "/uploads/mine.json", "/", odd_path]),
         "pelab.recent:" + served_path: '{"steps": [',
+        "pelab.recent:" + odd_path: '{"title": "not the teacher\'s", "steps": []}',
         "pelab.recent:/uploads/mine.json": "{not json",
+        "pelab.recent:/uploads/orphan.json": '{"d_model": 64}',
     })
     open_page(driver, base + "index.html")
     read = driver.execute_script(
@@ -351,6 +355,11 @@ def check_recent_files(driver, base):
           storage(driver, "pelab.recent:/uploads/mine.json") is None, repr(recent))
     check("a recent entry of nothing (Recent=/) is forgotten", "/" not in recent and
           served_path in recent, repr(recent))
+    check("the served lesson spelt another way is the served one, listed once",
+          recent.count(served_path) == 1 and odd_path not in recent and
+          storage(driver, "pelab.recent:" + odd_path) is None, repr(recent))
+    check("a stored copy no recent entry names is dropped",
+          storage(driver, "pelab.recent:/uploads/orphan.json") is None, "still stored")
     # Later frames keep copies of the user's recent files: none of a served one.
     time.sleep(1.5)
     check("no copy of a served file is stored again",
@@ -445,6 +454,37 @@ def check_clipboard(driver, base):
     check("Ctrl+V pastes the clipboard into a field",
           state(driver).get("sentence_a") == "pasted from the clipboard",
           repr(state(driver).get("sentence_a")))
+    # Past the sentence's 1 024 bytes, a paste keeps what fits (the scene, and its link, stay
+    # valid: a longer sentence is refused by the scene reader).
+    driver.execute_async_script(
+        "navigator.clipboard.writeText('wörd '.repeat(300)).then(arguments[0])")
+    for _ in range(2):
+        click(driver, "order.sentence_a")
+        time.sleep(0.5)
+        chord(driver, Keys.CONTROL, "a")
+        chord(driver, Keys.CONTROL, "v")
+        ActionChains(driver).key_down(Keys.ENTER).pause(0.2).key_up(Keys.ENTER).perform()
+        time.sleep(0.5)
+        if state(driver).get("sentence_a", "").startswith("wörd"):
+            break
+    pasted = state(driver).get("sentence_a", "")
+    check("a paste past 1 024 bytes keeps what fits, whole characters",
+          pasted.startswith("wörd wörd") and len(pasted.encode()) <= 1024 and
+          len(pasted.encode()) > 1000, "%d bytes" % len(pasted.encode()))
+    time.sleep(1)
+    linked = base64.urlsafe_b64decode(driver.execute_script("return window.pelab.link()")[7:] +
+                                      "===").decode()
+    check("… and the link holds it", json.loads(linked).get("sentence_a") == pasted,
+          linked[:120])
+    # A browser whose Clipboard API throws: the older way copies, the page goes on.
+    open_page(driver, base + "index.html?rects" + link_of(
+        '{"presented_panel": "calculator", "d_model": 16, "pos_a": 3}'))
+    driver.execute_script(
+        "navigator.clipboard.writeText = () => { throw new Error('thrown'); }")
+    click(driver, "calculator.copy_csv")
+    press(driver, Keys.ARROW_RIGHT)
+    check("a Clipboard API that throws does not stop the page", state(driver)["pos_a"] == 4,
+          "pos_a %r" % state(driver)["pos_a"])
 
 
 def check_page_run_equals_desktop(pelab, train):

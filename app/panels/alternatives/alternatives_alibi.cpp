@@ -113,7 +113,7 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
             row.Item(LabelledWidth(text, label));
             ImGui::SetNextItemWidth(text);
             std::string edited = sentence;
-            if (ImGui::InputText(label, &edited)) {
+            if (LimitedInputText(label, &edited, kMaxSentenceBytes)) {
                 const std::string why = CheckSentence(edited);
                 if (why.empty())
                     sentence = edited, input_error.clear();

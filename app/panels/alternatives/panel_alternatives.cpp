@@ -25,6 +25,8 @@ const std::vector<AlternativesTab>& AlternativesTabs() {
          &P::AddAlibiFields, &P::AlibiReadouts, &P::AlibiWidgets, &P::AlibiRow},
         {"t5", "T5 buckets", "a learned bias per distance bucket", &P::DrawT5, &P::AddT5Fields,
          &P::T5Readouts, &P::T5Widgets, &P::T5Row},
+        {"pairing", "RoPE pairs", "the two ways code pairs RoPE's dimensions", &P::DrawPairing,
+         nullptr, &P::PairingReadouts, &P::PairingWidgets, nullptr},
         {"scaling", "Long context", "stretching RoPE to longer contexts", &P::DrawScaling,
          &P::AddScalingFields, &P::ScalingReadouts, &P::ScalingWidgets, nullptr},
         {"table", "Side by side", "every method compared at once", &P::DrawSideBySide, nullptr,

@@ -118,10 +118,21 @@ struct AlternativesPanel : Panel {
     mutable Cached<RopeInputs, RopeCurve> rope_curve;
     mutable Cached<DecayInputs, RopeDecay> rope_decay;
     mutable BackgroundCached<ChecksInputs, MethodChecks> method_checks;
+    /// RoPE's two pairings for the RoPE tab's q and k (the RoPE pairs tab).
+    struct PairingResult {
+        std::vector<double> distances, interleaved, half_split; ///< q·k at m − n = distance
+        /// Each dimension and the θ it turns at under either pairing.
+        std::vector<double> dimensions, interleaved_theta, half_split_theta;
+        double interleaved_shift_change = 0, half_split_shift_change = 0; ///< as the RoPE tab's
+        double largest_gap = 0;   ///< max over distances of |half-split − interleaved q·k|
+        double largest_score = 0; ///< max |interleaved q·k| over the distances
+        int same_frequency_dims = 0, d = 0;
+    };
+    mutable Cached<RopeInputs, PairingResult> pairing;
     // View state.
     SceneTabs tabs; ///< tab's tabs
     plot::PlotView learned_view, rope_view, rope_curve_view, decay_view, t5_view, factor_view,
-        wavelength_view;
+        wavelength_view, pairing_view, pairing_theta_view;
     int decay_view_d = 0;
     std::string input_error;
 
@@ -159,6 +170,11 @@ struct AlternativesPanel : Panel {
     static std::vector<WidgetName> T5Widgets();
     /// Its method's row of the side-by-side table, worded from the checks.
     MethodRow T5Row(const MethodChecks& checks) const;
+    void DrawPairing(FrameContext& frame);
+    nlohmann::json PairingReadouts(const AppState& state) const;
+    static std::vector<WidgetName> PairingWidgets();
+    static PairingResult ComputePairing(const RopeInputs& inputs);
+    const PairingResult& PairingFor(const AppState& state) const;
     void DrawScaling(FrameContext& frame);
     void AddScalingFields(SceneTable& table);
     nlohmann::json ScalingReadouts(const AppState& state) const;
@@ -251,5 +267,10 @@ AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& senten
 Explanation ScalingSentence(const ContextScalingOptions& options);
 
 MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state);
+
+/// The RoPE pairs tab's sentence, with its claims: both pairings relative (both_relative), how
+/// many dimensions keep their frequency across pairings (same_frequency_dims), how far the two
+/// score curves are apart (largest_gap).
+Explanation PairingSentence(const AlternativesPanel::PairingResult& result);
 
 } // namespace pelab

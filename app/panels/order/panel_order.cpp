@@ -7,6 +7,7 @@
 #include "widgets/heatmap.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
+#include "pelab/limits.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
@@ -121,11 +122,11 @@ void OrderPanel::DrawSentences(FrameContext& frame) {
     const float text_width = FitWidth(16.0f, "sentence A");
     row.Item(LabelledWidth(text_width, "sentence A"));
     ImGui::SetNextItemWidth(text_width);
-    ImGui::InputText("sentence A", &sentence_a);
+    LimitedInputText("sentence A", &sentence_a, kMaxSentenceBytes);
     frame.Record("order.sentence_a");
     row.Item(LabelledWidth(text_width, "sentence B"));
     ImGui::SetNextItemWidth(text_width);
-    ImGui::InputText("sentence B", &sentence_b);
+    LimitedInputText("sentence B", &sentence_b, kMaxSentenceBytes);
     frame.Record("order.sentence_b");
     row.Item(SmallButtonWidth("swap"));
     if (ImGui::SmallButton("swap")) std::swap(sentence_a, sentence_b);

@@ -6,6 +6,7 @@
 #include "pelab/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/plot.h"
+#include "pelab/limits.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
@@ -103,7 +104,7 @@ void WorkedPanel::DrawControls(FrameContext& frame, const std::vector<std::strin
     const float text_width = FitWidth(14.0f, "sentence");
     row.Item(LabelledWidth(text_width, "sentence"));
     ImGui::SetNextItemWidth(text_width);
-    ImGui::InputText("sentence", &sentence);
+    LimitedInputText("sentence", &sentence, kMaxSentenceBytes);
     FormulaTooltip("Up to 16 words, split at spaces; \"The\" and \"the\" share one embedding.");
     frame.Record("worked.sentence");
     const float d_width = FitWidth(6.0f, "d_model");

@@ -43,8 +43,29 @@ LearnedTable make_learned_table(int rows, int d, std::uint64_t seed);
 
 /// θ_i for i < d/2 (the same spectrum as the sinusoidal encoding's ω_i).
 std::vector<double> rope_frequencies(int d, double base);
+
+/// Which dimensions make pair i: (2i, 2i + 1), the paper's and GPT-J's, or (i, i + d/2), the
+/// half-split of GPT-NeoX and of Llama's Hugging Face code. The two differ by a permutation of
+/// the dimensions, so both keep the score a function of m − n; weights made for one and run
+/// with the other turn most dimensions at a frequency they were not made for.
+enum class RopePairing { Interleaved, HalfSplit };
+/// The dimension that is member (0 or 1) of pair i, in a vector of d dimensions.
+inline int rope_pair_dimension(RopePairing pairing, int i, int member, int d) {
+    return pairing == RopePairing::Interleaved ? 2 * i + member : i + member * (d / 2);
+}
+/// The pair dimension `dimension` belongs to.
+inline int rope_pair_of(RopePairing pairing, int dimension, int d) {
+    return pairing == RopePairing::Interleaved ? dimension / 2 : dimension % (d / 2);
+}
+
+/// x's dimensions reordered so that its pairs under `from` become interleaved pairs (pair i's
+/// members at 2i and 2i + 1): rope_rotate(x, pos, base, from) is rope_rotate of the reordered x,
+/// reordered back; every interleaved formula below applies to the reordered vectors.
+std::vector<double> rope_as_interleaved(const std::vector<double>& x, RopePairing from);
+
 /// x turned pair by pair by pos·θ_i (x.size() = d, even).
-std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double base);
+std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double base,
+                                RopePairing pairing = RopePairing::Interleaved);
 /// One pair (a, b) turned by the angle whose cosine and sine are c and s, in place: the turn
 /// rope_rotate gives each pair, in the caller's scalar type (the trainer turns float queries
 /// and keys with it, and their gradients back with −s).
@@ -55,7 +76,7 @@ template <typename Scalar> void rope_turn(Scalar& a, Scalar& b, Scalar c, Scalar
 }
 /// RoPE(q, m) · RoPE(k, n), computed by rotating both and taking the dot product.
 double rope_score(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
-                  double base);
+                  double base, RopePairing pairing = RopePairing::Interleaved);
 /// The same score from m − n alone: Σ_i |q_i||k_i| cos((m − n)θ_i + φ_i). distance may be
 /// negative (|distance| ≤ kMaxPosition).
 double rope_score_relative(const std::vector<double>& q, const std::vector<double>& k,

@@ -1,10 +1,11 @@
 // rope_hooks.h — RoPE's hooks (Su et al.) for either way of pairing a head's dimensions:
 //   interleaved: pair i is dimensions (2i, 2i + 1) — the paper's, GPT-J's;
 //   half-split:  pair i is dimensions (i, i + d_h/2) — GPT-NeoX's, and Llama's Hugging Face code.
-// Either way pair i of row p turns by p·θ_i, θ_i = base^(−2i/d_h) (the core's rope_frequencies,
-// the analysis panels' formula), with rope_turn, the turn rope_rotate makes; the two differ by a
-// permutation of the head's dimensions, so both keep q·k a function of m − n. A turn is
-// orthogonal: its backward turns the gradients by −p·θ_i. Neither owns a parameter.
+// (pelab/alternatives.h's RopePairing, rope_pair_dimension). Either way pair i of row p turns by
+// p·θ_i, θ_i = base^(−2i/d_h) (the core's rope_frequencies, the analysis panels' formula), with
+// rope_turn, the turn rope_rotate makes; the two differ by a permutation of the head's dimensions,
+// so both keep q·k a function of m − n. A turn is orthogonal: its backward turns the gradients by
+// −p·θ_i. Neither owns a parameter.
 #pragma once
 
 #include "pelab/alternatives.h"
@@ -14,8 +15,6 @@
 #include <vector>
 
 namespace pelab::trainer {
-
-enum class RopePairing { Interleaved, HalfSplit };
 
 template <typename S, RopePairing Pairing> class RopeHooks final : public PositionalHooks<S> {
 public:
@@ -47,9 +46,9 @@ private:
         const Eigen::Index pairs = cosines_.cols();
         for (Eigen::Index p = 0; p < m.rows(); ++p)
             for (Eigen::Index i = 0; i < pairs; ++i) {
-                const Eigen::Index first = Pairing == RopePairing::Interleaved ? 2 * i : i;
-                const Eigen::Index second =
-                    Pairing == RopePairing::Interleaved ? 2 * i + 1 : i + pairs;
+                const int width = static_cast<int>(2 * pairs), pair = static_cast<int>(i);
+                const Eigen::Index first = rope_pair_dimension(Pairing, pair, 0, width);
+                const Eigen::Index second = rope_pair_dimension(Pairing, pair, 1, width);
                 rope_turn(m(p, first), m(p, second), cosines_(p, i),
                           back ? -sines_(p, i) : sines_(p, i));
             }
