@@ -72,13 +72,14 @@ Explanation PairingSentence(const AlternativesPanel::PairingResult& r) {
     out.Claims("both_relative", both_relative ? 1 : 0);
     out.Claims("same_frequency_dims", r.same_frequency_dims);
     out.Claims("largest_gap", r.largest_gap);
+    // Said as a bound, not as the rounding's own digits (which differ between C libraries).
     out.text =
         both_relative
-            ? "Both pairings keep q·k a function of m − n alone: moving m and n together "
-              "by 50, 100, … 950 changes it by at most " +
-                  ShownNumber(std::max(r.interleaved_shift_change, r.half_split_shift_change), 2) +
-                  " (interleaved pairs (2i, 2i + 1), the paper's; half-split pairs "
-                  "(i, i + d/2), GPT-NeoX's and Llama's Hugging Face code)."
+            ? std::string("Both pairings keep q·k a function of m − n alone: moving m and n "
+                          "together by 50, 100, … 950 changes it only by rounding (less "
+                          "than 10⁻⁹ of the largest q·k), with interleaved pairs (2i, "
+                          "2i + 1), the paper's, as with half-split pairs (i, i + d/2), "
+                          "GPT-NeoX's and Llama's Hugging Face code.")
             : "Moving m and n together changes q·k by up to " +
                   ShownNumber(std::max(r.interleaved_shift_change, r.half_split_shift_change), 2) +
                   ": more than rounding, which no pairing of RoPE should do.";
