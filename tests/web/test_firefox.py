@@ -144,9 +144,11 @@ def main():
                         {"type": "pointerDown", "button": 0}, {"type": "pause", "duration": 100},
                         {"type": "pointerUp", "button": 0}]}]})
                 time.sleep(0.5)
+                # Ctrl+A held 150 ms: Dear ImGui 1.86 reads a key's state once a frame, and a
+                # press and release inside one slow frame never arrives.
                 keys = [{"type": "keyDown", "value": "\uE009"}, {"type": "keyDown", "value": "a"},
-                        {"type": "keyUp", "value": "a"}, {"type": "keyUp", "value": "\uE009"},
-                        {"type": "pause", "duration": 100}]
+                        {"type": "pause", "duration": 150}, {"type": "keyUp", "value": "a"},
+                        {"type": "keyUp", "value": "\uE009"}, {"type": "pause", "duration": 150}]
                 for character in typed:
                     keys += [{"type": "keyDown", "value": character},
                              {"type": "keyUp", "value": character}]

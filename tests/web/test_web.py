@@ -196,7 +196,11 @@ def press(driver, *keys):
 
 
 def chord(driver, modifier, key):
-    ActionChains(driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
+    """modifier+key, the key held for 0.15 s: Dear ImGui 1.86 reads a key's state once a frame,
+    so a press and release within one of a loaded machine's slow frames never arrives (Ctrl+A
+    was missed so, and a sentence typed after it was appended to the old one)."""
+    ActionChains(driver).key_down(modifier).key_down(key).pause(0.15).key_up(key).key_up(
+        modifier).perform()
     time.sleep(0.25)
 
 
