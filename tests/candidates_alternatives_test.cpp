@@ -3,6 +3,8 @@
 // the sentences against the numbers, scene fields and bad input.
 #include "headless_fixture.h"
 #include "io/scene.h"
+#include "panels/alternatives/alternatives_alibi.h"
+#include "panels/alternatives/alternatives_pairing.h"
 #include "panels/alternatives/panel_alternatives.h"
 #include "panels/candidates/panel_candidates.h"
 #include "pelab/sinusoidal.h"
@@ -150,7 +152,7 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         {"scaling", "alternatives.scaling_wavelengths"},
         {"table", "alternatives.methods"}};
     ASSERT_EQ(AlternativesTabs().size(), expected.size());
-    for (const AlternativesTab& tab : AlternativesTabs()) {
+    for (const AlternativesTabInfo& tab : AlternativesTabs()) {
         ASSERT_TRUE(expected.count(tab.id)) << tab.id;
         const std::string scene = std::string(R"({"alternatives_tab": ")") + tab.id + R"("})";
         ASSERT_EQ(app.scene.Apply(scene), "");
@@ -159,7 +161,7 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         EXPECT_TRUE(Recorded(expected.at(tab.id))) << tab.id;
         EXPECT_TRUE(Recorded(std::string("alternatives.tab_") + tab.id)) << tab.id;
         EXPECT_EQ(Get<AlternativesPanel>("alternatives").tab, tab.id);
-        EXPECT_FALSE(tab.widgets().empty()) << tab.id;
+        EXPECT_FALSE(tab.make()->Widgets().empty()) << tab.id;
     }
     EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "fire"})").find("must be learned, rope"),
               std::string::npos);
@@ -206,7 +208,7 @@ TEST_F(RopePairsTab, BothRelativeAndRunCrossedTheyDiffer) {
                       "");
             Present("alternatives");
             ASSERT_TRUE(Recorded("alternatives.pairing_text"));
-            const auto& r = panel.PairingFor(state);
+            const PairingResult r = ComputePairing(panel.RopeInputsFor(state));
             const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
             const int half = d / 2;
             for (const int distance : {0, 1, 7, 128}) {
@@ -371,7 +373,8 @@ TEST_F(RopeTab, TakesTypedVectors) {
 // m − n alone. The side-by-side table says so, in the plain text colour, not a green "yes".
 TEST_F(SideBySideTab, SinusoidalIsMarkedAbsoluteNotRelative) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
-    const std::vector<MethodRow> rows = panel.MethodRows(ComputeMethodChecks(panel, state));
+    const std::vector<MethodRow> rows =
+        AlternativesPanel::ComputeMethodRows(panel.MethodRowJobs(state));
     ASSERT_FALSE(rows.empty());
     EXPECT_EQ(rows[0].cells[0], "sinusoidal");
     EXPECT_EQ(rows[0].relative, Verdict::Neither);
@@ -414,7 +417,7 @@ TEST_F(SideBySideTab, ComputedOncePerChangeAndReportedAsDrawn) {
     EXPECT_EQ(panel.rope_point.Computations(), 1);
     ASSERT_NE(panel.method_checks.Last(), nullptr);
     EXPECT_EQ(r["rope"]["max_shift_change"].get<double>(),
-              panel.method_checks.Last()->rope_shift_change);
+              r["relative_checks"]["rope"].get<double>());
     // Independently: q·k at (40, 12) and at (40 + s, 12 + s) from the core, the largest change.
     const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
     double change = 0;
@@ -451,11 +454,19 @@ TEST_F(SideBySideTab, ChecksComputeOffTheFrameInTheWindow) {
         Frame();
     }
     ASSERT_TRUE(panel.checks_current);
-    const MethodChecks drawn = *panel.method_checks.Last();
-    const MethodChecks now = ComputeMethodChecks(panel, state);
-    EXPECT_EQ(drawn.sinusoidal_shift_change, now.sinusoidal_shift_change);
-    EXPECT_EQ(drawn.rope_shift_change, now.rope_shift_change);
-    EXPECT_EQ(drawn.rope_shift_change, panel.RopeShiftAt(state).change) << "the RoPE tab's number";
+    const std::vector<MethodRow> drawn = *panel.method_checks.Last();
+    const std::vector<MethodRow> now =
+        AlternativesPanel::ComputeMethodRows(panel.MethodRowJobs(state));
+    ASSERT_EQ(drawn.size(), now.size());
+    for (std::size_t row = 0; row < drawn.size(); ++row) {
+        EXPECT_EQ(drawn[row].id, now[row].id);
+        EXPECT_EQ(drawn[row].shift_change, now[row].shift_change) << drawn[row].id;
+        EXPECT_EQ(drawn[row].cells[5], now[row].cells[5]) << drawn[row].id;
+    }
+    const auto rope = std::find_if(drawn.begin(), drawn.end(),
+                                   [](const MethodRow& row) { return row.id == "rope"; });
+    ASSERT_NE(rope, drawn.end());
+    EXPECT_EQ(*rope->shift_change, panel.RopeShiftAt(state).change) << "the RoPE tab's number";
 }
 
 // In the window the RoPE tab's shift sweep (100 scores at d_model 4 096, ~10 ms) runs off the

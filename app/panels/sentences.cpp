@@ -1,6 +1,6 @@
 #include "panels/sentences.h"
 
-#include "panels/alternatives/panel_alternatives.h"
+#include "panels/alternatives/alternatives_scaling.h"
 #include "panels/calculator/panel_calculator.h"
 #include "panels/candidates/panel_candidates.h"
 #include "panels/compare/panel_compare.h"

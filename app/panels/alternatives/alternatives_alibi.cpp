@@ -1,6 +1,6 @@
 // alternatives_alibi.cpp — the alternatives panel's ALiBi tab: each head's slope, its bias
 // −m·|i − j| on the scores, and how it breaks the order demo's word-order tie.
-#include "panels/alternatives/panel_alternatives.h"
+#include "panels/alternatives/alternatives_alibi.h"
 
 #include "io/scene.h"
 #include "widgets/layout.h"
@@ -91,7 +91,23 @@ AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& senten
     return tie;
 }
 
-void AlternativesPanel::DrawAlibi(FrameContext& frame) {
+namespace {
+
+struct AlibiTab final : AlternativesTab {
+    int alibi_heads = 8;
+    int alibi_head = 1; ///< 1 … heads
+    bool alibi_causal = true;
+    std::string alibi_sentence_a = "dog bites man", alibi_sentence_b = "man bites dog";
+
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    void AddFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
+};
+
+void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(7.0f, "heads H");
@@ -116,9 +132,9 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
             if (LimitedInputText(label, &edited, kMaxSentenceBytes)) {
                 const std::string why = CheckSentence(edited);
                 if (why.empty())
-                    sentence = edited, input_error.clear();
+                    sentence = edited, panel.input_error.clear();
                 else
-                    input_error = std::string(label) + " not used: " + why;
+                    panel.input_error = std::string(label) + " not used: " + why;
             }
             frame.Record(which == 0 ? "alternatives.alibi_a" : "alternatives.alibi_b");
         }
@@ -272,7 +288,7 @@ void AlternativesPanel::DrawAlibi(FrameContext& frame) {
     if (beside) ImGui::EndGroup();
 }
 
-void AlternativesPanel::AddAlibiFields(SceneTable& table) {
+void AlibiTab::AddFields(SceneTable& table) {
     table.Integer("alibi_heads", "ALiBi heads", &alibi_heads, 1, 64);
     // The head must exist: its range is the scene's alibi_heads (or the current one).
     table.Add(
@@ -291,7 +307,8 @@ void AlternativesPanel::AddAlibiFields(SceneTable& table) {
                &alibi_sentence_b, CheckSentence);
 }
 
-nlohmann::json AlternativesPanel::AlibiReadouts(const AppState& /*state*/) const {
+nlohmann::json AlibiTab::Readouts(const AlternativesPanel& /*panel*/,
+                                  const AppState& /*state*/) const {
     const int head = std::clamp(alibi_head, 1, alibi_heads);
     const std::vector<double> slopes = alibi_slopes(alibi_heads);
     const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slopes[head - 1]);
@@ -306,16 +323,28 @@ nlohmann::json AlternativesPanel::AlibiReadouts(const AppState& /*state*/) const
               {"causal_with_bias", tie.causal_with_bias}}}};
 }
 
-MethodRow AlternativesPanel::AlibiRow(const MethodChecks& checks) const {
-    const bool relative = checks.alibi_shift_change == 0;
-    const std::string change = ShownNumber(checks.alibi_shift_change, 2);
-    return {{"ALiBi", "BLOOM, MPT", "a bias added to each attention score", "0",
-             "defined at any distance: the penalty keeps growing linearly",
-             (relative ? "yes, −m·|i − j|: change " : "no: the bias changes by ") + change},
-            relative ? Verdict::Yes : Verdict::No};
+std::optional<MethodRowJob> AlibiTab::RowJob(const AlternativesPanel& /*panel*/,
+                                             const AppState& /*state*/) const {
+    // Reads nothing the user sets: the bias of keys 3 and 9 at slope 0.5, moved together by
+    // 1 … 999.
+    return MethodRowJob{
+        "", [] {
+            double change = 0;
+            for (int s = 1; s < 1000; ++s)
+                change = std::max(change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -
+                                                   alibi_bias(0.5, 3, 9, false)));
+            const bool relative = change == 0;
+            return MethodRow{{"ALiBi", "BLOOM, MPT", "a bias added to each attention score", "0",
+                              "defined at any distance: the penalty keeps growing linearly",
+                              (relative ? "yes, −m·|i − j|: change " : "no: the bias changes by ") +
+                                  ShownNumber(change, 2)},
+                             relative ? Verdict::Yes : Verdict::No,
+                             change,
+                             "alibi"};
+        }};
 }
 
-std::vector<WidgetName> AlternativesPanel::AlibiWidgets() {
+std::vector<WidgetName> AlibiTab::Widgets() const {
     return {
         {"alternatives.alibi_a", "the sentence A text box: the words the order demo starts from"},
         {"alternatives.alibi_b", "the sentence B text box: sentence A's words in another order"},
@@ -332,6 +361,12 @@ std::vector<WidgetName> AlternativesPanel::AlibiWidgets() {
          "the order demo text: does the bias tell sentence A from B",
          {"alibi"}},
     };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeAlibiTab() {
+    return std::make_unique<AlibiTab>();
 }
 
 } // namespace pelab

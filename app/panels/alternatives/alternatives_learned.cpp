@@ -16,11 +16,29 @@
 
 namespace pelab {
 
-LearnedTable AlternativesPanel::Learned() const {
-    return make_learned_table(learned_rows, learned_d, kAlternativesLearnedSeed);
-}
+namespace {
 
-void AlternativesPanel::DrawLearned(FrameContext& frame) {
+/// The seed of the learned table's stand-in values (the tab and its side-by-side row).
+constexpr std::uint64_t kAlternativesLearnedSeed = 2024;
+
+struct LearnedTab final : AlternativesTab {
+    int learned_rows = 512;
+    int learned_d = 768;
+    int learned_lookup = 512; ///< the position looked up in the learned table
+    plot::PlotView learned_view;
+
+    LearnedTable Learned() const {
+        return make_learned_table(learned_rows, learned_d, kAlternativesLearnedSeed);
+    }
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    void AddFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
+};
+
+void LearnedTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float input = FitWidth(7.0f, "rows L");
@@ -120,13 +138,14 @@ void AlternativesPanel::DrawLearned(FrameContext& frame) {
     }
 }
 
-void AlternativesPanel::AddLearnedFields(SceneTable& table) {
+void LearnedTab::AddFields(SceneTable& table) {
     table.Integer("learned_rows", "the learned table's rows", &learned_rows, 1, kMaxLearnedRows);
     table.Integer("learned_d", "the learned table's width", &learned_d, 2, 16384, true);
     table.Integer("learned_lookup", "the position looked up", &learned_lookup, 0, 1000000);
 }
 
-nlohmann::json AlternativesPanel::LearnedReadouts(const AppState& /*state*/) const {
+nlohmann::json LearnedTab::Readouts(const AlternativesPanel& /*panel*/,
+                                    const AppState& /*state*/) const {
     const LearnedTable learned = Learned();
     return {{"learned",
              {{"rows", learned.rows},
@@ -136,21 +155,32 @@ nlohmann::json AlternativesPanel::LearnedReadouts(const AppState& /*state*/) con
               {"has_entry", learned.lookup(learned_lookup).has_value()}}}};
 }
 
-MethodRow AlternativesPanel::LearnedRow(const MethodChecks& checks) const {
-    const bool relative = checks.learned_shift_change < 1e-6;
-    const std::string change = ShownNumber(checks.learned_shift_change, 2);
-    return {{"learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
-             "L × d = " + ShownNumber(static_cast<double>(Learned().parameter_count())),
-             checks.learned_has_entry_at_rows
-                 ? std::string("has a row at L")
-                 : "no entry at position L = " + ShownNumber(learned_rows),
-             (relative ? "yes here: row 0·row 3 vs shifted rows change by "
-                       : "no: row 0·row 3 vs shifted rows change by ") +
-                 change},
-            relative ? Verdict::Yes : Verdict::No};
+std::optional<MethodRowJob> LearnedTab::RowJob(const AlternativesPanel& /*panel*/,
+                                               const AppState& /*state*/) const {
+    const int rows = learned_rows, d = learned_d;
+    return MethodRowJob{
+        "rows " + std::to_string(rows) + " d " + std::to_string(d), [rows, d] {
+            constexpr int kShiftChecks = 100;
+            const LearnedTable table = make_learned_table(rows, d, kAlternativesLearnedSeed);
+            // Rows 0 and 3 against rows s and s + 3 for the first shifts the table holds.
+            const double change =
+                rows >= 4 ? learned_max_shift_change(table, 0, 3, std::min(rows, kShiftChecks)) : 0;
+            const bool relative = change < 1e-6;
+            return MethodRow{
+                {"learned table", "BERT, GPT-2, GPT-3", "added to the input embeddings",
+                 "L × d = " + ShownNumber(static_cast<double>(table.parameter_count())),
+                 table.lookup(rows).has_value() ? std::string("has a row at L")
+                                                : "no entry at position L = " + ShownNumber(rows),
+                 (relative ? "yes here: row 0·row 3 vs shifted rows change by "
+                           : "no: row 0·row 3 vs shifted rows change by ") +
+                     ShownNumber(change, 2)},
+                relative ? Verdict::Yes : Verdict::No,
+                change,
+                "learned"};
+        }};
 }
 
-std::vector<WidgetName> AlternativesPanel::LearnedWidgets() {
+std::vector<WidgetName> LearnedTab::Widgets() const {
     return {
         {"alternatives.learned_d", "the width d box: how many values each learned row has"},
         {"alternatives.learned_lookup", "the look up pos box: which position's row to fetch"},
@@ -163,6 +193,12 @@ std::vector<WidgetName> AlternativesPanel::LearnedWidgets() {
         {"alternatives.learned_plot", "the bar chart of the looked-up row's first values"},
         {"alternatives.learned_rows", "the rows L box: how many positions the learned table holds"},
     };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeLearnedTab() {
+    return std::make_unique<LearnedTab>();
 }
 
 } // namespace pelab

@@ -3,7 +3,7 @@
 // (i, i + d/2): GPT-NeoX, Llama's Hugging Face code), for the RoPE tab's q and k. Both keep q·k a
 // function of m − n (measured); the same q and k run with the other pairing give another score
 // curve, because most dimensions then turn at a frequency they were not made for (counted).
-#include "panels/alternatives/panel_alternatives.h"
+#include "panels/alternatives/alternatives_pairing.h"
 
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
@@ -22,9 +22,10 @@ constexpr int kPairingDistances = 128;                     ///< q·k drawn for m
 constexpr int kPairingShifts = 20, kPairingShiftStep = 50; ///< m, n moved by 50 … 950
 } // namespace
 
-AlternativesPanel::PairingResult AlternativesPanel::ComputePairing(const RopeInputs& inputs) {
+PairingResult ComputePairing(const AlternativesPanel::RopeInputs& inputs) {
     PairingResult r;
-    const std::vector<double> q = RopeVectorFor(inputs, true), k = RopeVectorFor(inputs, false);
+    const std::vector<double> q = AlternativesPanel::RopeVectorFor(inputs, true),
+                              k = AlternativesPanel::RopeVectorFor(inputs, false);
     const int d = static_cast<int>(q.size());
     r.d = d;
     // The half-split pairing is the interleaved one on reordered vectors (rope_as_interleaved):
@@ -58,11 +59,7 @@ AlternativesPanel::PairingResult AlternativesPanel::ComputePairing(const RopeInp
     return r;
 }
 
-const AlternativesPanel::PairingResult& AlternativesPanel::PairingFor(const AppState& state) const {
-    return pairing.Get(RopeInputsFor(state), ComputePairing);
-}
-
-Explanation PairingSentence(const AlternativesPanel::PairingResult& r) {
+Explanation PairingSentence(const PairingResult& r) {
     Explanation out;
     // A score that moves by less than this share of the largest one, over a sweep of 20
     // shifts, depends on m − n alone up to rounding.
@@ -95,11 +92,25 @@ Explanation PairingSentence(const AlternativesPanel::PairingResult& r) {
     return out;
 }
 
-void AlternativesPanel::DrawPairing(FrameContext& frame) {
+namespace {
+
+struct PairingTab final : AlternativesTab {
+    mutable Cached<AlternativesPanel::RopeInputs, PairingResult> pairing;
+    plot::PlotView pairing_view, pairing_theta_view;
+
+    const PairingResult& PairingFor(const AlternativesPanel& panel, const AppState& state) const {
+        return pairing.Get(panel.RopeInputsFor(state), ComputePairing);
+    }
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+};
+
+void PairingTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     const PairingResult* result = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        result = &PairingFor(frame.state);
+        result = &PairingFor(panel, frame.state);
     }
     const PairingResult& r = *result;
     const Explanation sentence = PairingSentence(r);
@@ -165,8 +176,8 @@ void AlternativesPanel::DrawPairing(FrameContext& frame) {
     if (frame.pictures_first) text();
 }
 
-nlohmann::json AlternativesPanel::PairingReadouts(const AppState& state) const {
-    const PairingResult& r = PairingFor(state);
+nlohmann::json PairingTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
+    const PairingResult& r = PairingFor(panel, state);
     const Explanation sentence = PairingSentence(r);
     nlohmann::json claims = nlohmann::json::object();
     for (const Claim& claim : sentence.claims)
@@ -181,7 +192,7 @@ nlohmann::json AlternativesPanel::PairingReadouts(const AppState& state) const {
               {"claims", claims}}}};
 }
 
-std::vector<WidgetName> AlternativesPanel::PairingWidgets() {
+std::vector<WidgetName> PairingTab::Widgets() const {
     return {
         {"alternatives.pairing_text",
          "the sentence on RoPE's two pairings: both relative, how far apart run crossed",
@@ -191,6 +202,12 @@ std::vector<WidgetName> AlternativesPanel::PairingWidgets() {
         {"alternatives.pairing_frequencies",
          "the frequency each dimension turns at under either pairing (log scale)"},
     };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakePairingTab() {
+    return std::make_unique<PairingTab>();
 }
 
 } // namespace pelab

@@ -18,7 +18,6 @@ namespace pelab {
 
 namespace {
 
-constexpr int kRopeShifts = 100, kRopeShiftStep = 10; ///< m, n moved together by 10 … 990
 constexpr int kRopeCurveHalfWidth = 256; ///< q·k is drawn for m − n in [−256, 256]
 constexpr double kDecayMaxDistance = 4096;
 
@@ -33,97 +32,44 @@ void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double*
     frame.Record(record);
 }
 
-} // namespace
+using RopeInputs = AlternativesPanel::RopeInputs;
+using RopePoint = AlternativesPanel::RopePoint;
+using RopeShift = AlternativesPanel::RopeShift;
 
-std::string ParseRopeVector(const std::string& text, std::vector<double>* values) {
-    std::vector<double> parsed;
-    std::string token;
-    const auto flush = [&]() -> std::string {
-        if (token.empty()) return "";
-        char* end = nullptr;
-        const double value = std::strtod(token.c_str(), &end);
-        if (end == token.c_str() || *end != '\0' || !std::isfinite(value) || std::abs(value) > 1e6)
-            return "\"" + token + "\" is not a number within ±1e6";
-        parsed.push_back(value);
-        token.clear();
-        return "";
-    };
-    for (const char c : text + " ") {
-        if (c == ',' || c == ' ' || c == '\t') {
-            std::string error = flush();
-            if (!error.empty()) return error;
-        } else {
-            token += c;
-        }
-    }
-    if (parsed.size() < 2 || parsed.size() > 64 || parsed.size() % 2 != 0)
-        return "needs an even count of 2 to 64 numbers, one pair per rotation (got " +
-               std::to_string(parsed.size()) + ")";
-    if (values) *values = parsed;
-    return "";
-}
+struct RopeCurve {
+    std::vector<double> x, y; ///< q·k against m − n
+};
+struct RopeDecay {
+    std::vector<double> distances, expected, bound;
+};
+struct DecayInputs {
+    int d = 0;
+    double base = 0;
+    bool operator==(const DecayInputs& o) const { return d == o.d && base == o.base; }
+};
 
-bool AlternativesPanel::UsesTypedVectors() const {
-    std::vector<double> q, k;
-    return rope_typed && ParseRopeVector(rope_q, &q).empty() &&
-           ParseRopeVector(rope_k, &k).empty() && q.size() == k.size();
-}
+struct RopeTab final : AlternativesTab {
+    mutable Cached<RopeInputs, RopeCurve> rope_curve;
+    mutable Cached<DecayInputs, RopeDecay> rope_decay;
+    plot::PlotView rope_view, rope_curve_view, decay_view;
+    int decay_view_d = 0;
 
-std::vector<double> AlternativesPanel::RopeVectorFor(const RopeInputs& inputs, bool query) {
-    std::vector<double> q, k;
-    if (inputs.typed && ParseRopeVector(inputs.q_text, &q).empty() &&
-        ParseRopeVector(inputs.k_text, &k).empty() && q.size() == k.size())
-        return query ? q : k;
-    return seeded_vector(inputs.d_model,
-                         static_cast<std::uint64_t>(inputs.seed) * 2 + (query ? 0 : 1));
-}
+    const RopeCurve& RopeCurveFor(const AlternativesPanel& panel, const AppState& state) const;
+    const RopeDecay& RopeDecayFor(int d, double base) const;
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
+};
 
-std::vector<double> AlternativesPanel::RopeQuery(const AppState& state) const {
-    return RopeVectorFor(RopeInputsFor(state), true);
-}
-
-std::vector<double> AlternativesPanel::RopeKey(const AppState& state) const {
-    return RopeVectorFor(RopeInputsFor(state), false);
-}
-
-AlternativesPanel::RopeInputs AlternativesPanel::RopeInputsFor(const AppState& state) const {
-    return RopeInputs{state.d_model, state.base, state.pos_a, state.pos_b,
-                      rope_seed,     rope_typed, rope_q,      rope_k};
-}
-
-AlternativesPanel::RopePoint AlternativesPanel::ComputeRopePoint(const RopeInputs& inputs) {
-    RopePoint point;
-    point.q = RopeVectorFor(inputs, true), point.k = RopeVectorFor(inputs, false);
-    const double m = inputs.m, n = inputs.n;
-    point.score = rope_score(point.q, point.k, m, n, inputs.base);
-    point.relative = rope_score_relative(point.q, point.k, m - n, inputs.base);
-    return point;
-}
-
-AlternativesPanel::RopeShift AlternativesPanel::ComputeRopeShift(const RopeInputs& inputs) {
-    const std::vector<double> q = RopeVectorFor(inputs, true), k = RopeVectorFor(inputs, false);
-    const double room = kRopeShiftStep * kRopeShifts;
-    RopeShift shift;
-    shift.change = rope_max_shift_change(q, k, std::min(inputs.m, kUiMaxPosition - room),
-                                         std::min(inputs.n, kUiMaxPosition - room), inputs.base,
-                                         kRopeShifts, kRopeShiftStep);
-    return shift;
-}
-
-const AlternativesPanel::RopePoint& AlternativesPanel::RopeAt(const AppState& state) const {
-    return rope_point.Get(RopeInputsFor(state), ComputeRopePoint);
-}
-
-const AlternativesPanel::RopeShift& AlternativesPanel::RopeShiftAt(const AppState& state) const {
-    return rope_shift.GetNow(RopeInputsFor(state), ComputeRopeShift);
-}
-
-const AlternativesPanel::RopeCurve& AlternativesPanel::RopeCurveFor(const AppState& state) const {
+const RopeCurve& RopeTab::RopeCurveFor(const AlternativesPanel& panel,
+                                       const AppState& state) const {
     // q·k against m − n depends on q, k and the base only, not on where m and n are.
-    RopeInputs inputs = RopeInputsFor(state);
+    RopeInputs inputs = panel.RopeInputsFor(state);
     inputs.m = inputs.n = 0;
     return rope_curve.Get(inputs, [&](const RopeInputs& key) {
-        const RopePoint& point = RopeAt(state);
+        const RopePoint& point = panel.RopeAt(state);
         RopeCurve curve;
         for (int delta = -kRopeCurveHalfWidth; delta <= kRopeCurveHalfWidth; ++delta) {
             curve.x.push_back(delta);
@@ -133,7 +79,7 @@ const AlternativesPanel::RopeCurve& AlternativesPanel::RopeCurveFor(const AppSta
     });
 }
 
-const AlternativesPanel::RopeDecay& AlternativesPanel::RopeDecayFor(int d, double base) const {
+const RopeDecay& RopeTab::RopeDecayFor(int d, double base) const {
     return rope_decay.Get(DecayInputs{d, base}, [](const DecayInputs& key) {
         RopeDecay decay;
         const double at_zero = rope_decay_bound(0, key.d, key.base);
@@ -147,43 +93,13 @@ const AlternativesPanel::RopeDecay& AlternativesPanel::RopeDecayFor(int d, doubl
     });
 }
 
-void AlternativesPanel::DrawRope(FrameContext& frame) {
+void RopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     AppState& state = frame.state;
     if (BeginControls(frame)) {
         FlowRow row;
         PositionInput(frame, row, "m (pos A)", &state.pos_a, "alternatives.rope_m");
         PositionInput(frame, row, "n (pos B)", &state.pos_b, "alternatives.rope_n");
-        row.Item(CheckboxWidth("type q, k"));
-        ImGui::Checkbox("type q, k", &rope_typed);
-        FormulaTooltip("Off: q and k are d_model standard normal values drawn from a seed. On: "
-                       "type them (2 to 64 numbers each, the same even count).");
-        frame.Record("alternatives.rope_typed");
-        if (!rope_typed) {
-            const float input = FitWidth(5.0f, "seed");
-            row.Item(LabelledWidth(input, "seed"));
-            ImGui::SetNextItemWidth(input);
-            ImGui::InputInt("seed", &rope_seed, 1, 10);
-            rope_seed = std::clamp(rope_seed, 0, 1000000);
-            frame.Record("alternatives.rope_seed");
-        } else {
-            const float text = FitWidth(10.0f, "q");
-            for (int which = 0; which < 2; ++which) {
-                const char* label = which == 0 ? "q" : "k";
-                std::string& vector = which == 0 ? rope_q : rope_k;
-                row.Item(LabelledWidth(text, label));
-                ImGui::SetNextItemWidth(text);
-                std::string edited = vector;
-                if (ImGui::InputText(label, &edited, ImGuiInputTextFlags_EnterReturnsTrue)) {
-                    const std::string why = ParseRopeVector(edited, nullptr);
-                    if (why.empty())
-                        vector = edited, input_error.clear();
-                    else
-                        input_error = std::string(label) + " not used: " + why;
-                }
-                FormulaTooltip("Numbers separated by commas or spaces; Enter to use them.");
-                frame.Record(which == 0 ? "alternatives.rope_q" : "alternatives.rope_k");
-            }
-        }
+        panel.RopeVectorControls(frame, row);
         AlternativesBasePresets(frame, row, "alternatives.rope_base");
         EndControls(frame);
     }
@@ -193,23 +109,23 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     const RopeDecay* decay = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        point = &RopeAt(state);
-        shift = &rope_shift.GetForFrame(RopeInputsFor(state), ComputeRopeShift,
-                                        frame.compute_in_background, &rope_shift_current,
-                                        &frame.stats.computing);
-        curve = &RopeCurveFor(state);
+        point = &panel.RopeAt(state);
+        shift = &panel.rope_shift.GetForFrame(
+            panel.RopeInputsFor(state), AlternativesPanel::ComputeRopeShift,
+            frame.compute_in_background, &panel.rope_shift_current, &frame.stats.computing);
+        curve = &RopeCurveFor(panel, state);
         decay = &RopeDecayFor(static_cast<int>(point->q.size()), state.base);
     }
     const std::vector<double>& q = point->q;
     const std::vector<double>& k = point->k;
     const int d = static_cast<int>(q.size());
-    if (rope_typed && !UsesTypedVectors())
+    if (panel.rope_typed && !panel.UsesTypedVectors())
         ErrorText(frame, "q and k need the same number of values: the seeded vectors are used.");
     const double m = state.pos_a, n = state.pos_b;
     const double score = point->score, relative = point->relative, change = shift->change;
     // While m or n is dragged the sweep runs off the frame: the last one is said as such.
     const std::string change_text =
-        ShownNumber(change, 2) + (rope_shift_current ? "" : " (updating…)");
+        ShownNumber(change, 2) + (panel.rope_shift_current ? "" : " (updating…)");
     char line[480];
     std::snprintf(line, sizeof line,
                   "RoPE turns pair i of q by m·θ_i and of k by n·θ_i (θ_i = base^(−2i/d), base "
@@ -218,7 +134,8 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
                   "gives %.6f. Moving m and n together by 10, 20, … %d changes q·k by at most "
                   "%s: the score depends on the distance alone.",
                   ShownNumber(state.base).c_str(), d, score, ShownNumber(m - n).c_str(), relative,
-                  kRopeShiftStep * (kRopeShifts - 1), change_text.c_str());
+                  AlternativesPanel::kRopeShiftStep * (AlternativesPanel::kRopeShifts - 1),
+                  change_text.c_str());
     const auto check_sentence = [&] {
         WrappedText(line);
         frame.Record("alternatives.rope_check");
@@ -316,36 +233,39 @@ void AlternativesPanel::DrawRope(FrameContext& frame) {
     }
 }
 
-void AlternativesPanel::AddRopeFields(SceneTable& table) {
-    table.Integer("rope_seed", "the seed of q and k", &rope_seed, 0, 1000000);
-    table.Bool("rope_typed", "RoPE uses rope_q and rope_k instead of seeded vectors", &rope_typed);
-    for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
-        table.Text(name, "text: 2 to 64 numbers within ±1e6 (an even count), the typed q or k",
-                   target, [](const std::string& text) { return ParseRopeVector(text, nullptr); });
-}
-
-nlohmann::json AlternativesPanel::RopeReadouts(const AppState& state) const {
-    const RopePoint& rope = RopeAt(state);
+nlohmann::json RopeTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
+    const RopePoint& rope = panel.RopeAt(state);
     return {{"rope",
              {{"m", state.pos_a},
               {"n", state.pos_b},
               {"d", rope.q.size()},
-              {"typed", UsesTypedVectors()},
+              {"typed", panel.UsesTypedVectors()},
               {"score", rope.score},
               {"score_from_distance", rope.relative},
-              {"max_shift_change", RopeShiftAt(state).change}}}};
+              {"max_shift_change", panel.RopeShiftAt(state).change}}}};
 }
 
-MethodRow AlternativesPanel::RopeRow(const MethodChecks& checks) const {
-    const bool relative = checks.rope_shift_change < 1e-6;
-    const std::string change = ShownNumber(checks.rope_shift_change, 2);
-    return {{"RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer", "0",
-             "defined at any position; quality past training needs scaling (Long context tab)",
-             (relative ? "yes, q·k: change " : "no: q·k changes by ") + change},
-            relative ? Verdict::Yes : Verdict::No};
+std::optional<MethodRowJob> RopeTab::RowJob(const AlternativesPanel& panel,
+                                            const AppState& state) const {
+    const RopeInputs inputs = panel.RopeInputsFor(state);
+    // The same computation, on the same inputs, as the number the tab shows.
+    return MethodRowJob{
+        inputs.Key(), [inputs] {
+            const double change = AlternativesPanel::ComputeRopeShift(inputs).change;
+            const bool relative = change < 1e-6;
+            const std::string past_training =
+                "defined at any position; quality past training needs scaling (Long context tab)";
+            return MethodRow{
+                {"RoPE", "Llama, Mistral, Gemma, Qwen", "q and k turned in every attention layer",
+                 "0", past_training,
+                 (relative ? "yes, q·k: change " : "no: q·k changes by ") + ShownNumber(change, 2)},
+                relative ? Verdict::Yes : Verdict::No,
+                change,
+                "rope"};
+        }};
 }
 
-std::vector<WidgetName> AlternativesPanel::RopeWidgets() {
+std::vector<WidgetName> RopeTab::Widgets() const {
     return {
         {"alternatives.rope_base", "the base 10 000 button on the RoPE tab"},
         {"alternatives.rope_check",
@@ -362,6 +282,12 @@ std::vector<WidgetName> AlternativesPanel::RopeWidgets() {
         {"alternatives.rope_seed", "the seed box the random q and k vectors are drawn from"},
         {"alternatives.rope_typed", "the type q, k checkbox: type q and k instead of a seed"},
     };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeRopeTab() {
+    return std::make_unique<RopeTab>();
 }
 
 } // namespace pelab

@@ -1,6 +1,6 @@
 // alternatives_scaling.cpp — the alternatives panel's Long context tab: RoPE's spectrum stretched
 // to a longer context (linear, NTK-aware, YaRN, Llama 3), each pair's factor and wavelength.
-#include "panels/alternatives/panel_alternatives.h"
+#include "panels/alternatives/alternatives_scaling.h"
 
 #include "io/scene.h"
 #include "widgets/layout.h"
@@ -14,15 +14,6 @@
 #include <cstdio>
 
 namespace pelab {
-
-ContextScalingOptions AlternativesPanel::ScalingOptions(const AppState& state) const {
-    ContextScalingOptions options;
-    options.d = scaling_d;
-    options.base = state.base;
-    options.factor = scaling_factor;
-    options.original_context = scaling_context;
-    return options;
-}
 
 namespace {
 
@@ -119,7 +110,31 @@ Explanation ScalingSentence(const ContextScalingOptions& options) {
     return out;
 }
 
-void AlternativesPanel::DrawScaling(FrameContext& frame) {
+namespace {
+
+struct ScalingTab final : AlternativesTab {
+    int scaling_d = 128;
+    double scaling_factor = 8;
+    double scaling_context = 8192;
+    plot::PlotView factor_view, wavelength_view;
+
+    ContextScalingOptions ScalingOptions(const AppState& state) const;
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    void AddFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+};
+
+ContextScalingOptions ScalingTab::ScalingOptions(const AppState& state) const {
+    ContextScalingOptions options;
+    options.d = scaling_d;
+    options.base = state.base;
+    options.factor = scaling_factor;
+    options.original_context = scaling_context;
+    return options;
+}
+
+void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     AppState& state = frame.state;
     if (BeginControls(frame)) {
         FlowRow row;
@@ -230,13 +245,14 @@ void AlternativesPanel::DrawScaling(FrameContext& frame) {
     if (frame.pictures_first) sentence();
 }
 
-void AlternativesPanel::AddScalingFields(SceneTable& table) {
+void ScalingTab::AddFields(SceneTable& table) {
     table.Integer("scaling_d", "the head width RoPE turns", &scaling_d, 4, 1024, true);
     table.Number("scaling_factor", "s, new context / original", &scaling_factor, 1, 64);
     table.Number("scaling_context", "the original context length", &scaling_context, 16, 1e7);
 }
 
-nlohmann::json AlternativesPanel::ScalingReadouts(const AppState& state) const {
+nlohmann::json ScalingTab::Readouts(const AlternativesPanel& /*panel*/,
+                                    const AppState& state) const {
     nlohmann::json methods;
     const ContextScalingOptions options = ScalingOptions(state);
     for (int method = 0; method < kContextScalingCount; ++method) {
@@ -253,7 +269,7 @@ nlohmann::json AlternativesPanel::ScalingReadouts(const AppState& state) const {
               {"methods", methods}}}};
 }
 
-std::vector<WidgetName> AlternativesPanel::ScalingWidgets() {
+std::vector<WidgetName> ScalingTab::Widgets() const {
     return {
         {"alternatives.scaling_base", "the base 10 000 button on the Long context tab"},
         {"alternatives.scaling_context", "the original L box: the context length trained on"},
@@ -267,6 +283,12 @@ std::vector<WidgetName> AlternativesPanel::ScalingWidgets() {
         {"alternatives.scaling_wavelengths",
          "the plot of each pair's wavelength per method, with the context band"},
     };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeScalingTab() {
+    return std::make_unique<ScalingTab>();
 }
 
 } // namespace pelab

@@ -15,7 +15,24 @@
 
 namespace pelab {
 
-T5BucketOptions AlternativesPanel::T5Options() const {
+namespace {
+
+struct T5Tab final : AlternativesTab {
+    int t5_buckets = 32;
+    int t5_max_distance = 128;
+    bool t5_bidirectional = true;
+    plot::PlotView t5_view;
+
+    T5BucketOptions T5Options() const;
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    void AddFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
+};
+
+T5BucketOptions T5Tab::T5Options() const {
     T5BucketOptions options;
     options.num_buckets = t5_buckets;
     options.bidirectional = t5_bidirectional;
@@ -26,7 +43,7 @@ T5BucketOptions AlternativesPanel::T5Options() const {
     return options;
 }
 
-void AlternativesPanel::DrawT5(FrameContext& frame) {
+void T5Tab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(7.0f, "buckets");
@@ -133,13 +150,14 @@ void AlternativesPanel::DrawT5(FrameContext& frame) {
     }
 }
 
-void AlternativesPanel::AddT5Fields(SceneTable& table) {
+void T5Tab::AddFields(SceneTable& table) {
     table.Integer("t5_buckets", "T5 buckets", &t5_buckets, 4, 128, true);
     table.Integer("t5_max_distance", "T5 max_distance", &t5_max_distance, 8, 4096);
     table.Bool("t5_bidirectional", "encoder (true) or decoder buckets", &t5_bidirectional);
 }
 
-nlohmann::json AlternativesPanel::T5Readouts(const AppState& /*state*/) const {
+nlohmann::json T5Tab::Readouts(const AlternativesPanel& /*panel*/,
+                               const AppState& /*state*/) const {
     const T5BucketOptions options = T5Options();
     return {{"t5",
              {{"num_buckets", t5_buckets},
@@ -148,16 +166,27 @@ nlohmann::json AlternativesPanel::T5Readouts(const AppState& /*state*/) const {
               {"last_bucket_start", t5_last_bucket_start(options)}}}};
 }
 
-MethodRow AlternativesPanel::T5Row(const MethodChecks& checks) const {
-    return {{"T5 relative bias", "T5", "a learned bias per distance bucket, added to scores",
-             std::to_string(t5_buckets) + " per head (shared by layers)",
-             "every distance ≥ " + ShownNumber(static_cast<double>(checks.t5_last_bucket_start)) +
-                 " shares the last bucket",
-             "yes: the bucket of j − i"},
-            Verdict::Yes};
+std::optional<MethodRowJob> T5Tab::RowJob(const AlternativesPanel& /*panel*/,
+                                          const AppState& /*state*/) const {
+    const T5BucketOptions options = T5Options();
+    return MethodRowJob{
+        "buckets " + std::to_string(options.num_buckets) + " max " +
+            std::to_string(options.max_distance) + " both " + std::to_string(options.bidirectional),
+        [options] {
+            return MethodRow{{"T5 relative bias", "T5",
+                              "a learned bias per distance bucket, added to scores",
+                              std::to_string(options.num_buckets) + " per head (shared by layers)",
+                              "every distance ≥ " +
+                                  ShownNumber(static_cast<double>(t5_last_bucket_start(options))) +
+                                  " shares the last bucket",
+                              "yes: the bucket of j − i"},
+                             Verdict::Yes,
+                             std::nullopt,
+                             "t5"};
+        }};
 }
 
-std::vector<WidgetName> AlternativesPanel::T5Widgets() {
+std::vector<WidgetName> T5Tab::Widgets() const {
     return {
         {"alternatives.t5_biases",
          "the bar chart of each bucket's learned bias (a seeded stand-in)"},
@@ -172,6 +201,12 @@ std::vector<WidgetName> AlternativesPanel::T5Widgets() {
          "the paragraph explaining T5's exact and logarithmic buckets",
          {"t5"}},
     };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeT5Tab() {
+    return std::make_unique<T5Tab>();
 }
 
 } // namespace pelab

@@ -1,5 +1,5 @@
 // alternatives_table.cpp — the alternatives panel's Side by side tab: every method in one table,
-// its "relative?" and "past the training length" cells computed here (MethodChecks).
+// sinusoidal's row and then each tab's (AlternativesTab::RowJob), computed off the frame.
 #include "panels/alternatives/panel_alternatives.h"
 
 #include "io/scene.h"
@@ -17,89 +17,74 @@
 namespace pelab {
 
 namespace {
+
 constexpr int kShiftSweep = 1000; ///< the "depends only on m − n" checks move both by up to this
 constexpr int kShiftChecks = 100; ///< … in this many shifts
-} // namespace
 
-MethodChecks AlternativesPanel::ComputeChecks(const ChecksInputs& inputs) {
-    MethodChecks checks;
-    const RopeInputs& rope = inputs.rope;
+// The row of the encoding the others are compared with (it has no tab of its own: the other
+// panels are about it).
+MethodRowJob SinusoidalRowJob(const AlternativesPanel::RopeInputs& rope) {
     const double m = std::min(rope.m, kUiMaxPosition - kShiftSweep);
     const double n = std::min(rope.n, kUiMaxPosition - kShiftSweep);
-    checks.sinusoidal_shift_change =
-        sinusoidal_max_shift_change(m, n, rope.d_model, rope.base, kShiftChecks);
-    const LearnedTable table =
-        make_learned_table(inputs.learned_rows, inputs.learned_d, kAlternativesLearnedSeed);
-    const int rows = table.rows;
-    // Rows 0 and 3 against rows s and s + 3 for the first shifts the table holds.
-    checks.learned_shift_change =
-        rows >= 4 ? learned_max_shift_change(table, 0, 3, std::min(rows, kShiftChecks)) : 0;
-    checks.learned_has_entry_at_rows = table.lookup(rows).has_value();
-    // The same computation, on the same inputs, as the number the RoPE tab shows (m and n
-    // moved together by 10 … 990).
-    checks.rope_shift_change = ComputeRopeShift(rope).change;
-    double alibi_change = 0;
-    for (int s = 1; s < kShiftSweep; ++s)
-        alibi_change = std::max(alibi_change, std::abs(alibi_bias(0.5, 3 + s, 9 + s, false) -
-                                                       alibi_bias(0.5, 3, 9, false)));
-    checks.alibi_shift_change = alibi_change;
-    T5BucketOptions t5;
-    t5.num_buckets = inputs.t5_buckets;
-    t5.max_distance = inputs.t5_max_distance;
-    t5.bidirectional = inputs.t5_bidirectional;
-    checks.t5_last_bucket_start = t5_last_bucket_start(t5);
-    return checks;
+    const int d = rope.d_model;
+    const double base = rope.base;
+    char inputs[120];
+    std::snprintf(inputs, sizeof inputs, "m %.17g n %.17g d %d base %.17g", m, n, d, base);
+    return {inputs, [m, n, d, base] {
+                const double change = sinusoidal_max_shift_change(m, n, d, base, kShiftChecks);
+                // Added to the input, so absolute: attention's q·k of real inputs (word + PE)
+                // depends on where the words are, not only on how far apart; only the dot
+                // product of two bare encodings depends on m − n alone.
+                return MethodRow{
+                    {"sinusoidal", "the original Transformer", "added to the input embeddings", "0",
+                     "defined at any position: a formula, not a table",
+                     "no, absolute (added to the input); PE(m)·PE(n) alone depends only on m − n: "
+                     "change " +
+                         ShownNumber(change, 2)},
+                    Verdict::Neither,
+                    change,
+                    "sinusoidal"};
+            }};
 }
 
-MethodChecks ComputeMethodChecks(const AlternativesPanel& panel, const AppState& state) {
-    return AlternativesPanel::ComputeChecks(panel.ChecksInputsFor(state));
+struct TableTab final : AlternativesTab {
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+};
+
+} // namespace
+
+AlternativesPanel::MethodJobs AlternativesPanel::MethodRowJobs(const AppState& state) const {
+    // Sinusoidal first, then each tab's method in the tabs' order.
+    MethodJobs jobs = {SinusoidalRowJob(RopeInputsFor(state))};
+    for (const std::unique_ptr<AlternativesTab>& part : parts)
+        if (std::optional<MethodRowJob> job = part->RowJob(*this, state)) jobs.push_back(*job);
+    return jobs;
+}
+
+std::vector<MethodRow> AlternativesPanel::ComputeMethodRows(const MethodJobs& jobs) {
+    std::vector<MethodRow> rows;
+    for (const MethodRowJob& job : jobs)
+        rows.push_back(job.compute());
+    return rows;
+}
+
+const std::vector<MethodRow>& AlternativesPanel::MethodRows(const AppState& state) const {
+    return method_checks.GetNow(MethodRowJobs(state), ComputeMethodRows);
 }
 
 namespace {
 
-// The row of the encoding the others are compared with (it has no tab of its own: the other
-// panels are about it).
-MethodRow SinusoidalRow(const MethodChecks& checks) {
-    // Added to the input, so absolute: attention's q·k of real inputs (word + PE) depends on
-    // where the words are, not only on how far apart; only the dot product of two bare
-    // encodings depends on m − n alone.
-    return {{"sinusoidal", "the original Transformer", "added to the input embeddings", "0",
-             "defined at any position: a formula, not a table",
-             "no, absolute (added to the input); PE(m)·PE(n) alone depends only on m − n: "
-             "change " +
-                 ShownNumber(checks.sinusoidal_shift_change, 2)},
-            Verdict::Neither};
-}
-
-} // namespace
-
-std::vector<MethodRow> AlternativesPanel::MethodRows(const MethodChecks& checks) const {
-    // Sinusoidal first, then each tab's method in the tabs' order (AlternativesTab::method_row).
-    std::vector<MethodRow> rows = {SinusoidalRow(checks)};
-    for (const AlternativesTab& each : AlternativesTabs())
-        if (each.method_row != nullptr) rows.push_back((this->*each.method_row)(checks));
-    return rows;
-}
-
-AlternativesPanel::ChecksInputs AlternativesPanel::ChecksInputsFor(const AppState& state) const {
-    const T5BucketOptions t5 = T5Options();
-    return ChecksInputs{RopeInputsFor(state), learned_rows,    learned_d,
-                        t5.num_buckets,       t5.max_distance, t5.bidirectional};
-}
-
-const MethodChecks& AlternativesPanel::Checks(const AppState& state) const {
-    return method_checks.GetNow(ChecksInputsFor(state), ComputeChecks);
-}
-
-void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
-    const MethodChecks* checks = nullptr;
+void TableTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
+    const std::vector<MethodRow>* computed = nullptr;
     {
         CoreTimer core_time(frame.stats);
-        checks = &method_checks.GetForFrame(ChecksInputsFor(frame.state), ComputeChecks,
-                                            frame.compute_in_background, &checks_current,
-                                            &frame.stats.computing);
+        computed = &panel.method_checks.GetForFrame(
+            panel.MethodRowJobs(frame.state), AlternativesPanel::ComputeMethodRows,
+            frame.compute_in_background, &panel.checks_current, &frame.stats.computing);
     }
-    const std::vector<MethodRow> rows = MethodRows(*checks);
+    const std::vector<MethodRow>& rows = *computed;
     // While the measured columns are computed off the frame for new positions, the last ones
     // stay and the relative column says so.
     const char* headers[6] = {"method",
@@ -107,7 +92,7 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
                               "where position enters",
                               "parameters",
                               "past the training length",
-                              checks_current ? "relative?" : "relative? (updating…)"};
+                              panel.checks_current ? "relative?" : "relative? (updating…)"};
     const char* tips[6] = {
         "the method",
         "models that use it",
@@ -162,16 +147,14 @@ void AlternativesPanel::DrawSideBySide(FrameContext& frame) {
     frame.Record("alternatives.methods");
 }
 
-nlohmann::json AlternativesPanel::TableReadouts(const AppState& state) const {
-    const MethodChecks& checks = Checks(state);
-    return {{"relative_checks",
-             {{"sinusoidal", checks.sinusoidal_shift_change},
-              {"learned", checks.learned_shift_change},
-              {"rope", checks.rope_shift_change},
-              {"alibi", checks.alibi_shift_change}}}};
+nlohmann::json TableTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
+    nlohmann::json checks = nlohmann::json::object();
+    for (const MethodRow& row : panel.MethodRows(state))
+        if (row.shift_change) checks[row.id] = *row.shift_change;
+    return {{"relative_checks", checks}};
 }
 
-std::vector<WidgetName> AlternativesPanel::TableWidgets() {
+std::vector<WidgetName> TableTab::Widgets() const {
     return {
         {"alternatives.methods",
          "the side-by-side comparison of the five methods",
@@ -179,6 +162,12 @@ std::vector<WidgetName> AlternativesPanel::TableWidgets() {
         {"alternatives.table.header<i>",
          "the side-by-side table's header cell of column i (from 0)"},
     };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeTableTab() {
+    return std::make_unique<TableTab>();
 }
 
 } // namespace pelab

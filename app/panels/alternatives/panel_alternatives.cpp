@@ -14,29 +14,35 @@
 
 namespace pelab {
 
-const std::vector<AlternativesTab>& AlternativesTabs() {
-    using P = AlternativesPanel;
-    static const std::vector<AlternativesTab> tabs = {
-        {"learned", "Learned table", "one trained vector per position", &P::DrawLearned,
-         &P::AddLearnedFields, &P::LearnedReadouts, &P::LearnedWidgets, &P::LearnedRow},
-        {"rope", "RoPE", "q and k turned by their positions", &P::DrawRope, &P::AddRopeFields,
-         &P::RopeReadouts, &P::RopeWidgets, &P::RopeRow},
-        {"alibi", "ALiBi", "a distance penalty added to attention scores", &P::DrawAlibi,
-         &P::AddAlibiFields, &P::AlibiReadouts, &P::AlibiWidgets, &P::AlibiRow},
-        {"t5", "T5 buckets", "a learned bias per distance bucket", &P::DrawT5, &P::AddT5Fields,
-         &P::T5Readouts, &P::T5Widgets, &P::T5Row},
-        {"pairing", "RoPE pairs", "the two ways code pairs RoPE's dimensions", &P::DrawPairing,
-         nullptr, &P::PairingReadouts, &P::PairingWidgets, nullptr},
-        {"scaling", "Long context", "stretching RoPE to longer contexts", &P::DrawScaling,
-         &P::AddScalingFields, &P::ScalingReadouts, &P::ScalingWidgets, nullptr},
-        {"table", "Side by side", "every method compared at once", &P::DrawSideBySide, nullptr,
-         &P::TableReadouts, &P::TableWidgets, nullptr},
+// Each tab's maker, from its file.
+std::unique_ptr<AlternativesTab> MakeLearnedTab();
+std::unique_ptr<AlternativesTab> MakeRopeTab();
+std::unique_ptr<AlternativesTab> MakeAlibiTab();
+std::unique_ptr<AlternativesTab> MakeT5Tab();
+std::unique_ptr<AlternativesTab> MakePairingTab();
+std::unique_ptr<AlternativesTab> MakeScalingTab();
+std::unique_ptr<AlternativesTab> MakeTableTab();
+
+const std::vector<AlternativesTabInfo>& AlternativesTabs() {
+    static const std::vector<AlternativesTabInfo> tabs = {
+        {"learned", "Learned table", "one trained vector per position", MakeLearnedTab},
+        {"rope", "RoPE", "q and k turned by their positions", MakeRopeTab},
+        {"alibi", "ALiBi", "a distance penalty added to attention scores", MakeAlibiTab},
+        {"t5", "T5 buckets", "a learned bias per distance bucket", MakeT5Tab},
+        {"pairing", "RoPE pairs", "the two ways code pairs RoPE's dimensions", MakePairingTab},
+        {"scaling", "Long context", "stretching RoPE to longer contexts", MakeScalingTab},
+        {"table", "Side by side", "every method compared at once", MakeTableTab},
     };
     return tabs;
 }
 
+AlternativesPanel::AlternativesPanel() {
+    for (const AlternativesTabInfo& each : AlternativesTabs())
+        parts.push_back(each.make());
+}
+
 std::string AlternativesTabList() {
-    const std::vector<AlternativesTab>& tabs = AlternativesTabs();
+    const std::vector<AlternativesTabInfo>& tabs = AlternativesTabs();
     std::string list;
     for (std::size_t t = 0; t < tabs.size(); ++t)
         list += std::string(t == 0 ? "" : t + 1 == tabs.size() ? " or " : ", ") + tabs[t].id;
@@ -60,11 +66,12 @@ void AlternativesBasePresets(FrameContext& frame, FlowRow& row, const char* reco
 void AlternativesPanel::Draw(FrameContext& frame) {
     if (!input_error.empty()) ErrorText(frame, input_error.c_str());
     if (!tabs.BeginBar("##alternatives")) return;
-    for (const AlternativesTab& each : AlternativesTabs()) {
+    for (std::size_t t = 0; t < parts.size(); ++t) {
+        const AlternativesTabInfo& each = AlternativesTabs()[t];
         const bool open = tabs.Tab(each.title, each.id, &tab);
         frame.Record((std::string("alternatives.tab_") + each.id).c_str());
         if (open) {
-            (this->*each.draw)(frame);
+            parts[t]->Draw(*this, frame);
             EndPanelBody(frame); // the body a strip opened belongs inside this tab
             ImGui::EndTabItem();
         }
@@ -75,12 +82,18 @@ void AlternativesPanel::Draw(FrameContext& frame) {
 void AlternativesPanel::AddSceneFields(SceneTable& table) {
     table.Text("alternatives_tab", AlternativesTabList().c_str(), &tab,
                [](const std::string& text) {
-                   for (const AlternativesTab& each : AlternativesTabs())
+                   for (const AlternativesTabInfo& each : AlternativesTabs())
                        if (text == each.id) return std::string();
                    return "must be " + AlternativesTabList();
                });
-    for (const AlternativesTab& each : AlternativesTabs())
-        if (each.add_fields != nullptr) (this->*each.add_fields)(table);
+    // The q and k every RoPE tab reads, then each tab's own.
+    table.Integer("rope_seed", "the seed of q and k", &rope_seed, 0, 1000000);
+    table.Bool("rope_typed", "RoPE uses rope_q and rope_k instead of seeded vectors", &rope_typed);
+    for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
+        table.Text(name, "text: 2 to 64 numbers within ±1e6 (an even count), the typed q or k",
+                   target, [](const std::string& text) { return ParseRopeVector(text, nullptr); });
+    for (const std::unique_ptr<AlternativesTab>& part : parts)
+        part->AddFields(table);
 }
 
 std::string AlternativesPanel::StatusNote() const {
@@ -89,8 +102,8 @@ std::string AlternativesPanel::StatusNote() const {
 
 nlohmann::json AlternativesPanel::Readouts(const AppState& state) const {
     nlohmann::json readouts = {{"tab", tab}};
-    for (const AlternativesTab& each : AlternativesTabs())
-        readouts.update((this->*each.readouts)(state));
+    for (const std::unique_ptr<AlternativesTab>& part : parts)
+        readouts.update(part->Readouts(*this, state));
     return readouts;
 }
 
@@ -98,10 +111,10 @@ std::vector<WidgetName> AlternativesPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp): each
     // tab's, from its file, and the tabs themselves.
     std::vector<WidgetName> names;
-    for (const AlternativesTab& each : AlternativesTabs()) {
+    for (const AlternativesTabInfo& each : AlternativesTabs()) {
         names.push_back({std::string("alternatives.tab_") + each.id,
                          std::string("the ") + each.title + " tab: " + each.summary});
-        for (WidgetName& name : each.widgets())
+        for (WidgetName& name : each.make()->Widgets())
             names.push_back(std::move(name));
     }
     return names;
