@@ -160,6 +160,26 @@ TEST(Transformer, RopePairingsAreOneModelUnderAPermutation) {
     EXPECT_GT(largest_other, 1e-3);
 }
 
+// rope_crossed trains exactly as rope (the same seed gives the same weights, loss and gradient,
+// bit for bit) and measures exactly as rope_half on those weights (logits and attention):
+// weights made for interleaved pairs run by half-split code.
+TEST(Transformer, RopeCrossedTrainsAsRopeAndMeasuresAsRopeHalf) {
+    for (const bool causal : {false, true}) {
+        const TinyTransformer<float> rope(TinyConfig(PositionalKind::Rope, causal), 11);
+        const TinyTransformer<float> crossed(TinyConfig(PositionalKind::RopeCrossed, causal), 11);
+        TinyTransformer<float> half(TinyConfig(PositionalKind::RopeHalf, causal), 12);
+        ASSERT_EQ(crossed.parameters(), rope.parameters());
+        half.parameters() = rope.parameters();
+        std::vector<float> g_rope, g_crossed;
+        EXPECT_EQ(crossed.loss(TinyBatch(), &g_crossed), rope.loss(TinyBatch(), &g_rope));
+        EXPECT_EQ(g_crossed, g_rope);
+        const std::vector<float> measured = crossed.logits(TinyBatch());
+        EXPECT_EQ(measured, half.logits(TinyBatch()));
+        EXPECT_NE(measured, rope.logits(TinyBatch()));
+        EXPECT_EQ(crossed.attention({1, 2, 3, 4, 0}, 1, 0), half.attention({1, 2, 3, 4, 0}, 1, 0));
+    }
+}
+
 // Untrained loss: with every logit nearly equal the mean cross-entropy is close to ln(vocab);
 // the causal mask: a query's weights on later keys are exactly 0 and each row sums to 1.
 TEST(Transformer, CausalMaskAndStartingLoss) {

@@ -2,7 +2,10 @@
 // a message that changes nothing, and its table's CSV is the run shown.
 #include "train_fixture.h"
 
-class TrainPanelTest : public HeadlessApp {};
+class TrainPanelTest : public HeadlessApp {
+protected:
+    bool Recorded(const std::string& name) const { return app.recorder.rects.count(name) > 0; }
+};
 
 // The live run is the trainer's, bit for bit, however the workers interleave the variants; the
 // panel's readouts report it, and the verdict is built from it.
@@ -119,7 +122,7 @@ TEST_F(TrainPanelTest, OpenRunFileOrRefuseItChangingNothing) {
 
 // The scene fields take only what the panel can show.
 TEST_F(TrainPanelTest, SceneFieldsRefuseWhatThePanelCannotShow) {
-    EXPECT_NE(app.scene.Apply(R"({"train_result": "nope"})").find("reverse, shift-causal"),
+    EXPECT_NE(app.scene.Apply(R"({"train_result": "nope"})").find("reverse, rope-pairings, shift-causal"),
               std::string::npos);
     EXPECT_NE(app.scene.Apply(R"({"train_view": "loss"})"), "");
     EXPECT_NE(app.scene.Apply(R"({"train_layer": 4})"), "");
@@ -192,8 +195,9 @@ TEST_F(TrainPanelTest, OnTheProjectorStartAndTheVariantsAreInViewTogether) {
     BuildFonts(fonts, kBaseFontPixels * 2.0f);
     panel.view = "curves";
     Present("train", 4);
-    std::vector<std::string> names = {"train.run", "train.start", "train.quick_demo"};
-    for (const PositionalKind kind : positional_kinds())
+    std::vector<std::string> names = {"train.run", "train.start", "train.quick_demo",
+                                      "train.more_methods"};
+    for (const PositionalKind kind : default_positional_kinds())
         names.push_back(std::string("train.variant_") + positional_kind_name(kind));
     const auto in_view = [&](const std::string& name) {
         const auto found = app.recorder.rects.find(name);
@@ -227,4 +231,30 @@ TEST_F(TrainPanelTest, OnTheProjectorStartAndTheVariantsAreInViewTogether) {
     EXPECT_EQ(running_plot.y0, idle_plot.y0);
     EXPECT_EQ(running_plot.y1 - running_plot.y0, idle_plot.y1 - idle_plot.y0);
     panel.job.Stop();
+}
+
+// The methods the default run does not train sit in the more methods list: clicking the list
+// opens it with each such method's box, clicking a box adds that method to the run (in the
+// table's order) and the list's label counts it; the default run's boxes stay outside.
+TEST_F(TrainPanelTest, MoreMethodsListAddsAMethodTheDefaultRunLeavesOut) {
+    auto& panel = Get<TrainPanel>("train");
+    panel.edit.variants = default_positional_kinds();
+    Present("train", 3);
+    app.recorder.rects.clear();
+    Frame();
+    ASSERT_TRUE(Recorded("train.more_methods"));
+    EXPECT_FALSE(Recorded("train.variant_rope_crossed")) << "inside the closed list";
+    EXPECT_TRUE(Recorded("train.variant_rope"));
+    Click("train.more_methods");
+    app.recorder.rects.clear();
+    Frame();
+    ASSERT_TRUE(Recorded("train.variant_rope_crossed")) << "the list opens with its boxes";
+    Click("train.variant_rope_crossed");
+    std::vector<PositionalKind> expected = default_positional_kinds();
+    expected.push_back(PositionalKind::RopeCrossed);
+    std::vector<PositionalKind> in_order;
+    for (const PositionalKind kind : positional_kinds())
+        if (std::find(expected.begin(), expected.end(), kind) != expected.end())
+            in_order.push_back(kind);
+    EXPECT_EQ(panel.edit.variants, in_order);
 }

@@ -8,7 +8,7 @@
 // What docs/train.md's tables state for the four built-in runs: each cell the mean over the
 // three seeds and their range (3 decimals there).
 TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
-    ASSERT_EQ(BuiltInTrainRuns().size(), 4u);
+    ASSERT_EQ(BuiltInTrainRuns().size(), 5u);
     const auto expect = [](const TrainRun& run, PositionalKind kind, int length, double mean,
                            double lowest, double highest) {
         const SeedsAt got = SeedsOfAt(run, kind, length);
@@ -46,9 +46,21 @@ TEST(TrainRunFile, BuiltInRunsHoldWhatTheDocsState) {
     expect(longer, PositionalKind::Alibi, 64, 0.955, 0.951, 0.960);
     expect(longer, PositionalKind::Rope, 64, 0.864, 0.822, 0.947);
     expect(longer, PositionalKind::None, 16, 0.793, 0.788, 0.797);
-    for (const TrainRun* run : {&reverse, &shift, &majority, &longer}) {
+    // RoPE's pairings on the causal shift: both learn it; rope's weights measured with the
+    // half-split pairs (rope_crossed) do not.
+    const TrainRun pairings = BuiltIn("rope-pairings");
+    EXPECT_TRUE(pairings.settings.causal);
+    EXPECT_EQ(pairings.settings.task.task, TrainTask::Shift);
+    expect(pairings, PositionalKind::Rope, 16, 1.000, 1.000, 1.000);
+    expect(pairings, PositionalKind::RopeHalf, 16, 1.000, 1.000, 1.000);
+    expect(pairings, PositionalKind::RopeHalf, 64, 0.823, 0.716, 0.902);
+    expect(pairings, PositionalKind::RopeCrossed, 8, 0.207, 0.174, 0.225);
+    expect(pairings, PositionalKind::RopeCrossed, 16, 0.136, 0.131, 0.144);
+    expect(pairings, PositionalKind::RopeCrossed, 64, 0.090, 0.084, 0.093);
+    EXPECT_EQ(pairings.variants[2].loss, pairings.variants[0].loss) << "rope's very training";
+    for (const TrainRun* run : {&reverse, &shift, &majority, &longer, &pairings}) {
         EXPECT_TRUE(run->Complete());
-        EXPECT_EQ(run->variants.size(), 6u);
+        EXPECT_EQ(run->variants.size(), run == &pairings ? 3u : 6u);
         for (const VariantResult& v : run->variants)
             EXPECT_EQ(v.Seeds(), 3);
         const int every = LossEvery(run->settings.steps); // 1, or 2 at 1 500 steps

@@ -1,6 +1,7 @@
 // The training lab's verdict and paper notes (panels/train/train_verdict.h) say what their claims
 // say over a sweep of runs, each claim recomputed here from the accuracies.
 #include "train_fixture.h"
+#include <algorithm>
 
 namespace {
 
@@ -24,10 +25,21 @@ TrainRun RandomRun(std::mt19937_64& random) {
     s.train_len = 4 + pick(20);
     s.min_train_len = s.train_len;
     s.test_len = pick(3) == 0 ? s.train_len : s.train_len * (2 + pick(3));
+    // No encoding in two runs of three, and up to five other methods, in the table's order (as many
+    // whatever the table's length, so the sweep reaches its branches as often when methods are
+    // added).
     s.variants.clear();
+    std::vector<PositionalKind> others;
     for (const PositionalKind kind : positional_kinds())
-        if (pick(3) != 0) s.variants.push_back(kind);
-    if (s.variants.empty()) s.variants.push_back(PositionalKind::None);
+        if (kind != PositionalKind::None) others.push_back(kind);
+    std::shuffle(others.begin(), others.end(), random);
+    others.resize(std::min(others.size(), static_cast<std::size_t>(pick(6))));
+    const bool with_none = pick(3) != 0 || others.empty();
+    for (const PositionalKind kind : positional_kinds())
+        if (kind == PositionalKind::None
+                ? with_none
+                : std::find(others.begin(), others.end(), kind) != others.end())
+            s.variants.push_back(kind);
     const std::size_t lengths = test_lengths(s).size();
     // Accuracies that hit the thresholds exactly (the learned accuracy of this task at the
     // trained and the longest length), tie, or spread.
@@ -140,7 +152,7 @@ std::string Three(double value) {
 TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
     std::mt19937_64 random(2026);
     int ties = 0, none_learned = 0, judged_haviv = 0, judged_press = 0, judged_kazemnejad = 0,
-        provisional = 0;
+        provisional = 0, judged_crossed = 0;
     for (int sample = 0; sample < 4000; ++sample) {
         const TrainRun run = RandomRun(random);
         const Expected e = ExpectedOf(run);
@@ -274,6 +286,26 @@ TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
             EXPECT_EQ(Contains(notes.text, "as Kazemnejad"), kazemnejad == 1);
         }
         EXPECT_EQ(Contains(notes.text, "Kazemnejad"), !std::isnan(kazemnejad));
+        // rope_crossed beside rope: said whenever both finished; "loses" only past the tie spread
+        // and outside the seeds' ranges.
+        const VariantResult* rope = nullptr;
+        const VariantResult* crossed = nullptr;
+        for (const VariantResult& v : run.variants) {
+            if (v.accuracy_by_length.empty()) continue;
+            if (v.variant == PositionalKind::Rope) rope = &v;
+            if (v.variant == PositionalKind::RopeCrossed) crossed = &v;
+        }
+        EXPECT_EQ(!std::isnan(notes.Value("crossed_lost")), rope != nullptr && crossed != nullptr);
+        if (rope != nullptr && crossed != nullptr) {
+            ++judged_crossed;
+            const bool lost = Mean(*rope, trained) - Mean(*crossed, trained) > 0.05 &&
+                              High(*crossed, trained) < Low(*rope, trained);
+            EXPECT_EQ(notes.Value("crossed_lost"), lost ? 1 : 0);
+            EXPECT_EQ(Contains(notes.text, "loses what its positions carried"), lost);
+            EXPECT_TRUE(Contains(notes.text, "score " + Three(Mean(*crossed, trained)) +
+                                                 " at the trained length, against rope's " +
+                                                 Three(Mean(*rope, trained))));
+        }
     }
     // The sweep reached every branch.
     EXPECT_GT(ties, 50);
@@ -282,6 +314,7 @@ TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
     EXPECT_GT(judged_haviv, 50);
     EXPECT_GT(judged_press, 20);
     EXPECT_GT(judged_kazemnejad, 20);
+    EXPECT_GT(judged_crossed, 20);
 }
 
 // The built-in runs' verdicts, read against docs/train.md's findings.
@@ -319,4 +352,10 @@ TEST(TrainVerdict, BuiltInRunsSayTheDocumentedFindings) {
                          "ALiBi kept the task at 64 tokens (0.955), more than the best "
                          "of the others, rope (0.864), as Press et al. (2022) found."))
         << longer.text;
+    // RoPE's pairings: rope's weights measured with the other pairing fall from 1.000 to 0.136
+    // at the trained length (docs/train.md), and the note says so.
+    const Explanation pairings = TrainPaperNotes(BuiltIn("rope-pairings"));
+    EXPECT_EQ(pairings.Value("crossed_lost"), 1);
+    EXPECT_TRUE(Contains(pairings.text, "score 0.136 at the trained length, against rope's 1.000"))
+        << pairings.text;
 }

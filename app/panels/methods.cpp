@@ -23,6 +23,9 @@ const std::vector<MethodLook>& MethodLooks() {
         {PositionalKind::RopeHalf, Role::PosA, plot::Marker::Square,
          "RoPE with the half-split pairing of GPT-NeoX and Llama's Hugging Face code: pair i is "
          "dimensions (i, i + d_head/2), not (2i, 2i + 1)"},
+        {PositionalKind::RopeCrossed, Role::Warning, plot::Marker::Ring,
+         "trained as RoPE (pairs 2i, 2i + 1), measured with the half-split pairs (i, i + d_head/2): "
+         "weights run by code of the other convention"},
     };
     return looks;
 }

@@ -109,6 +109,7 @@ std::vector<Scalar> TinyTransformer<Scalar>::logits(const TokenBatch& batch) con
     request.length = batch.length;
     request.tokens = batch.tokens.data();
     request.logits = out.data();
+    request.measuring = true;
     trainer::RunBatch(config_, layout, parameters_.data(), request);
     return out;
 }
@@ -132,6 +133,7 @@ std::vector<Scalar> TinyTransformer<Scalar>::attention(const std::vector<int>& t
     request.attention_layer = layer;
     request.attention_head = head;
     request.attention = weights.data();
+    request.measuring = true;
     trainer::RunBatch(config_, layout, parameters_.data(), request);
     return weights;
 }

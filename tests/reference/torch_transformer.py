@@ -107,6 +107,9 @@ METHODS = {
     "learned": {"input": learned_input},
     "rope": {"turn": rope_turn},
     "rope_half": {"turn": rope_half_turn},
+    # Trained (the loss and gradient checked here) as rope; measured as rope_half, which the
+    # C++ test Transformer.RopeCrossedTrainsAsRopeAndMeasuresAsRopeHalf holds it to.
+    "rope_crossed": {"turn": rope_turn},
     "alibi": {"bias": alibi_bias},
     "t5": {"bias": t5_bias},
 }

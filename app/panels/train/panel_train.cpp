@@ -226,35 +226,74 @@ void TrainPanel::Draw(FrameContext& frame) {
     if (frame.pictures_first) prose();
 }
 
-void TrainPanel::DrawVariantChoices(FrameContext& frame, FlowRow& row) {
-    for (const PositionalKind kind : positional_kinds()) {
-        const char* name = positional_kind_name(kind);
-        row.Item(CheckboxWidth(name));
-        bool on =
-            std::find(edit.variants.begin(), edit.variants.end(), kind) != edit.variants.end();
-        ImGui::PushStyleColor(ImGuiCol_CheckMark, frame.theme.Color(LookOf(kind).role));
-        if (ImGui::Checkbox(name, &on)) {
-            std::vector<PositionalKind> chosen;
-            for (const PositionalKind each : positional_kinds()) {
-                const bool keep = each == kind
-                                      ? on
-                                      : std::find(edit.variants.begin(), edit.variants.end(),
-                                                  each) != edit.variants.end();
-                if (keep) chosen.push_back(each);
-            }
-            edit.variants = chosen;
+namespace {
+
+bool InDefaultRun(PositionalKind kind) {
+    const std::vector<PositionalKind>& kinds = default_positional_kinds();
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+// One method's box: ticked when the run trains it; its tooltip says what it changes.
+void VariantCheckbox(FrameContext& frame, std::vector<PositionalKind>& variants,
+                     PositionalKind kind) {
+    const char* name = positional_kind_name(kind);
+    bool on = std::find(variants.begin(), variants.end(), kind) != variants.end();
+    ImGui::PushStyleColor(ImGuiCol_CheckMark, frame.theme.Color(LookOf(kind).role));
+    if (ImGui::Checkbox(name, &on)) {
+        std::vector<PositionalKind> chosen; // in the table's order
+        for (const PositionalKind each : positional_kinds()) {
+            const bool keep =
+                each == kind ? on
+                             : std::find(variants.begin(), variants.end(), each) != variants.end();
+            if (keep) chosen.push_back(each);
         }
-        ImGui::PopStyleColor();
-        // What the method changes in the model, from its row (Markdown's \| unescaped).
-        std::string changes = LookOf(kind).changes;
-        for (std::size_t at = changes.find("\\|"); at != std::string::npos;
-             at = changes.find("\\|", at))
-            changes.erase(at, 1);
-        FormulaTooltip(changes.c_str());
-        char record[40];
-        std::snprintf(record, sizeof record, "train.variant_%s", name);
-        frame.Record(record);
+        variants = chosen;
     }
+    ImGui::PopStyleColor();
+    // What the method changes in the model, from its row (Markdown's \| unescaped).
+    std::string changes = LookOf(kind).changes;
+    for (std::size_t at = changes.find("\\|"); at != std::string::npos;
+         at = changes.find("\\|", at))
+        changes.erase(at, 1);
+    FormulaTooltip(changes.c_str());
+    frame.Record((std::string("train.variant_") + name).c_str());
+}
+
+} // namespace
+
+void TrainPanel::DrawVariantChoices(FrameContext& frame, FlowRow& row) {
+    // The default run's methods as boxes; the others in one list, so the row keeps its length
+    // on a projector however many methods the core has.
+    std::vector<PositionalKind> more;
+    for (const PositionalKind kind : positional_kinds()) {
+        if (!InDefaultRun(kind)) {
+            more.push_back(kind);
+            continue;
+        }
+        row.Item(CheckboxWidth(positional_kind_name(kind)));
+        VariantCheckbox(frame, edit.variants, kind);
+    }
+    if (more.empty()) return;
+    int ticked = 0;
+    for (const PositionalKind kind : more)
+        ticked +=
+            std::find(edit.variants.begin(), edit.variants.end(), kind) != edit.variants.end();
+    // "more", or "more (2)" when two of them are ticked: short enough to share the second row
+    // with the default boxes at 1024 × 768, text × 2.
+    const std::string label =
+        ticked == 0 ? std::string("more") : "more (" + std::to_string(ticked) + ")";
+    const float width = ImGui::CalcTextSize("more (0)").x + ImGui::GetFrameHeight() +
+                        2 * ImGui::GetStyle().FramePadding.x;
+    row.Item(width);
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::BeginCombo("##more_methods", label.c_str())) {
+        for (const PositionalKind kind : more)
+            VariantCheckbox(frame, edit.variants, kind);
+        ImGui::EndCombo();
+    }
+    FormulaTooltip("More methods, which the default run does not train: tick any to train it "
+                   "too.");
+    frame.Record("train.more_methods");
 }
 
 void TrainPanel::DrawControls(FrameContext& frame) {
@@ -563,11 +602,11 @@ std::vector<WidgetName> TrainPanel::WidgetNames() {
          "the grey line naming the run shown and its settings",
          {"source", "settings"}},
     };
-    for (const PositionalKind kind : positional_kinds()) {
-        const std::string method = positional_kind_name(kind);
-        names.push_back({"train.variant_" + method,
-                         "the " + method + " variant's box (trained in the run or not)"});
-    }
+    // One box per method (the default run's in the row, the others in the more list).
+    names.push_back(
+        {"train.variant_<method>", "the box of the method named: ticked, the run trains it"});
+    names.push_back({"train.more_methods",
+                     "the more methods list: the methods the default run does not train"});
     // One map per method of the run shown (a run need not hold every method).
     names.push_back({"train.attention_<method>",
                      "the attention map, on the Attention tab, of the model of the method named"});

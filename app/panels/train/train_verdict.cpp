@@ -314,6 +314,27 @@ Explanation TrainPaperNotes(const TrainRun& run) {
             }
         }
     }
+    // rope_crossed trains rope's very weights (one seed and one stream per run) and measures
+    // them with the half-split pairs: what a checkpoint loses in code of the other convention.
+    const Measured* rope = Find(measured, PositionalKind::Rope);
+    const Measured* crossed = Find(measured, PositionalKind::RopeCrossed);
+    if (rope != nullptr && crossed != nullptr) {
+        const bool lost = rope->trained - crossed->trained > kTieSpread &&
+                          crossed->trained_high < rope->trained_low;
+        out.Claims("crossed_lost", lost ? 1 : 0);
+        const std::string scores = " score " + Accuracy(crossed->trained) +
+                                   " at the trained length, against rope's " +
+                                   Accuracy(rope->trained);
+        sentences.push_back(
+            "rope_crossed holds rope's weights (its loss curve is rope's); run with the "
+            "half-split pairs (i, i + d/2) instead of the interleaved ones (2i, 2i + 1) it was "
+            "trained with, they" +
+            scores +
+            (lost ? ": a checkpoint read by code of the other pairing loses what its "
+                    "positions carried."
+                  : ", no loss beyond the seeds' ranges: this task does not rest on which "
+                    "dimensions pair up."));
+    }
     for (const std::string& sentence : sentences)
         out.text += (out.text.empty() ? "" : " ") + sentence;
     return out;

@@ -19,4 +19,5 @@
     X(Rope, "rope", true)                                                                          \
     X(Alibi, "alibi", true)                                                                        \
     X(T5, "t5", true)                                                                              \
-    X(RopeHalf, "rope_half", false)
+    X(RopeHalf, "rope_half", false)                                                                \
+    X(RopeCrossed, "rope_crossed", false)

@@ -32,11 +32,14 @@ struct OwnParameter {
 };
 
 /// A batch of sequences as a method sees it: the model's settings, the method's own parameters
-/// (the first of them; nullptr when it owns none) and the length n every sequence has.
+/// (the first of them; nullptr when it owns none), the length n every sequence has, and whether
+/// the pass only measures the model (logits, attention weights) rather than trains it (loss
+/// and gradient): a method may measure otherwise than it trains (rope_crossed).
 template <typename S> struct SequenceView {
     const TransformerConfig& config;
     const S* own;
     int length;
+    bool measuring = false;
 };
 
 /// A method's hooks for a batch of sequences of one length, built once per batch (its tables:

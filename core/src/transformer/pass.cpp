@@ -22,7 +22,7 @@ void RunBatch(const TransformerConfig& c, const ParameterLayout& layout, const S
     const int n = r.length, rows = r.batch * r.length, d = c.d_model, hidden = c.mlp_ratio * d;
     const S* own = layout.has_own ? params + layout.own : nullptr;
     const std::unique_ptr<PositionalHooks<S>> hooks =
-        HooksFor(MethodFor(c.positional), SequenceView<S>{c, own, n});
+        HooksFor(MethodFor(c.positional), SequenceView<S>{c, own, n, r.measuring});
 
     // Forward.
     Mat<S> x = EmbeddingForward(r.tokens, rows, params + layout.embedding, d);

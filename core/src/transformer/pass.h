@@ -22,6 +22,9 @@ template <typename S> struct PassRequest {
     S* logits = nullptr;
     int attention_layer = -1, attention_head = -1;
     S* attention = nullptr;
+    /// The pass measures the model (logits, attention weights), it does not train it: the
+    /// methods' hooks are told (SequenceView::measuring).
+    bool measuring = false;
 };
 
 template <typename S>
