@@ -241,6 +241,7 @@ TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
     for (const bool single : {false, true})
         for (const PositionalKind kind : positional_kinds())
             for (const bool causal : {false, true}) {
+                if (!causal && positional_kind_causal_only(kind)) continue; // xpos
                 TransformerConfig c;
                 c.vocab = 7;
                 c.d_model = 16;

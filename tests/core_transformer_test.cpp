@@ -10,6 +10,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace pelab;
@@ -89,9 +90,18 @@ TEST_P(TransformerGradient, MatchesCentralDifferences) {
     EXPECT_LE(std::sqrt(error_squared / norm_squared), 1e-6);
 }
 
+// Every method of the table, bidirectional and causal (a method defined for causal models only,
+// xpos, causal alone: Transformer.CausalOnlyMethodsRefuseABidirectionalModel).
+std::vector<std::tuple<PositionalKind, bool>> EveryMethodAndMask() {
+    std::vector<std::tuple<PositionalKind, bool>> cases;
+    for (const PositionalKind kind : positional_kinds())
+        for (const bool causal : {false, true})
+            if (causal || !positional_kind_causal_only(kind)) cases.emplace_back(kind, causal);
+    return cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryVariant, TransformerGradient,
-                         ::testing::Combine(::testing::ValuesIn(positional_kinds()),
-                                            ::testing::Bool()),
+                         ::testing::ValuesIn(EveryMethodAndMask()),
                          [](const auto& info) {
                              return std::string(positional_kind_name(std::get<0>(info.param))) +
                                     (std::get<1>(info.param) ? "_causal" : "_bidirectional");
@@ -100,8 +110,9 @@ INSTANTIATE_TEST_SUITE_P(EveryVariant, TransformerGradient,
 // The float model computes what the double one does, from the same seed, to float's precision.
 TEST(Transformer, FloatAgreesWithDouble) {
     for (const PositionalKind kind : positional_kinds()) {
-        const TinyTransformer<double> exact(TinyConfig(kind, false), 3);
-        const TinyTransformer<float> quick(TinyConfig(kind, false), 3);
+        const bool causal = positional_kind_causal_only(kind);
+        const TinyTransformer<double> exact(TinyConfig(kind, causal), 3);
+        const TinyTransformer<float> quick(TinyConfig(kind, causal), 3);
         std::vector<double> g_exact;
         std::vector<float> g_quick;
         const double l_exact = exact.loss(TinyBatch(), &g_exact);
@@ -177,6 +188,29 @@ TEST(Transformer, RopeCrossedTrainsAsRopeAndMeasuresAsRopeHalf) {
         EXPECT_EQ(measured, half.logits(TinyBatch()));
         EXPECT_NE(measured, rope.logits(TinyBatch()));
         EXPECT_EQ(crossed.attention({1, 2, 3, 4, 0}, 1, 0), half.attention({1, 2, 3, 4, 0}, 1, 0));
+    }
+}
+
+// xPos is defined for causal models: a bidirectional one is refused with a message naming it,
+// and only the methods that say so refuse.
+TEST(Transformer, CausalOnlyMethodsRefuseABidirectionalModel) {
+    EXPECT_TRUE(positional_kind_causal_only(PositionalKind::Xpos));
+    for (const PositionalKind kind : positional_kinds()) {
+        if (!positional_kind_causal_only(kind)) {
+            EXPECT_NO_THROW(validate_transformer_config(TinyConfig(kind, false)))
+                << positional_kind_name(kind);
+            continue;
+        }
+        EXPECT_NO_THROW(validate_transformer_config(TinyConfig(kind, true)));
+        try {
+            validate_transformer_config(TinyConfig(kind, false));
+            ADD_FAILURE() << positional_kind_name(kind) << " accepted a bidirectional model";
+        } catch (const InvalidArgument& error) {
+            EXPECT_NE(std::string(error.what()).find(std::string(positional_kind_name(kind)) +
+                                                     " is defined for causal models only"),
+                      std::string::npos)
+                << error.what();
+        }
     }
 }
 
@@ -281,6 +315,7 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
         c.max_len = 64;
         c.t5_buckets = 32;
         c.positional = kind;
+        c.causal = positional_kind_causal_only(kind);
         const TinyTransformer<float> model(c, 1);
         const std::size_t own = kind == PositionalKind::Learned ? 4096u
                                 : kind == PositionalKind::T5    ? 128u

@@ -26,6 +26,17 @@ const std::vector<MethodLook>& MethodLooks() {
         {PositionalKind::RopeCrossed, Role::Warning, plot::Marker::Ring,
          "trained as RoPE (pairs 2i, 2i + 1), measured with the half-split pairs (i, i + d_head/2): "
          "weights run by code of the other convention"},
+        {PositionalKind::RopePartial, Role::PosB, plot::Marker::Ring,
+         "partial rotary (GPT-NeoX's rotary_pct 0.25): the first quarter of each head's "
+         "dimensions turn, at base^(−2i/r) over those r, paired (i, i + r/2); the rest carry no "
+         "position"},
+        {PositionalKind::PRope, Role::PosA, plot::Marker::Ring,
+         "p-RoPE (Barbero et al. 2024), p = 0.75: RoPE's fastest three quarters of the pairs turn "
+         "at their θ_i; the slowest quarter does not turn"},
+        {PositionalKind::Xpos, Role::ShiftArc, plot::Marker::Circle,
+         "xPos (Sun et al. 2022): RoPE with q scaled by ζ_i^(m/512) and k by ζ_i^(−n/512), "
+         "ζ_i = (2i/d_head + 0.4)/1.4, so pair i's share of q·k decays as ζ_i^((m − n)/512); "
+         "causal only"},
     };
     return looks;
 }

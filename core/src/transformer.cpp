@@ -56,6 +56,10 @@ void validate_transformer_config(const TransformerConfig& c) {
                               " heads of an even width (RoPE turns pairs)");
     if (!(c.base >= 10 && c.base <= 1e6))
         throw InvalidArgument("base must be in [10, 1e6] (got " + std::to_string(c.base) + ")");
+    if (positional_kind_causal_only(c.positional) && !c.causal)
+        throw InvalidArgument(std::string(positional_kind_name(c.positional)) +
+                              " is defined for causal models only: train it with causal "
+                              "attention (keys after the query masked)");
     trainer::MethodFor(c.positional).validate(c);
 }
 

@@ -88,6 +88,48 @@ def rope_half_turn(c, positions, t):
     return t * cos + rotated_half * sin
 
 
+def rope_partial_turn(c, positions, t):
+    # GPT-NeoX's partial rotary (rotary_pct 0.25): rotate_half on the first rotary_ndims
+    # dimensions, with frequencies over those dimensions; the rest pass through.
+    dh = c["d_model"] // c["heads"]
+    r = int(dh * 0.25) // 2 * 2
+    if r == 0:
+        return t
+    inv_freq = 1.0 / c["base"] ** (torch.arange(0, r, 2, dtype=torch.get_default_dtype()) / r)
+    cos = torch.cos(positions[:, None] * inv_freq[None, :]).repeat(1, 2)
+    sin = torch.sin(positions[:, None] * inv_freq[None, :]).repeat(1, 2)
+    rot, passed = t[..., :r], t[..., r:]
+    rotated_half = torch.cat((-rot[..., r // 2:], rot[..., :r // 2]), dim=-1)
+    return torch.cat((rot * cos + rotated_half * sin, passed), dim=-1)
+
+
+def p_rope_turn(c, positions, t):
+    # p-RoPE (Barbero et al. 2024), p = 0.75: the interleaved RoPE with the slowest quarter of
+    # the frequencies set to zero.
+    dh = c["d_model"] // c["heads"]
+    theta = c["base"] ** (-2.0 * torch.arange(dh // 2, dtype=torch.get_default_dtype()) / dh)
+    theta[int(0.75 * (dh // 2)):] = 0
+    angle = positions[:, None] * theta[None, :]
+    cos, sin = torch.cos(angle), torch.sin(angle)
+    a, z = t[..., 0::2], t[..., 1::2]
+    out = torch.empty_like(t)
+    out[..., 0::2] = a * cos - z * sin
+    out[..., 1::2] = a * sin + z * cos
+    return out
+
+
+def xpos_turn_qk(c, positions, q, k):
+    # xPos (Sun et al. 2022): zeta_i = (2i/d + gamma)/(1 + gamma), gamma 0.4, scale base 512;
+    # q at m times zeta^(m/B), k at n times zeta^(-n/B), each pair then turned as RoPE's.
+    dh = c["d_model"] // c["heads"]
+    i = torch.arange(dh // 2, dtype=torch.get_default_dtype())
+    zeta = (2 * i / dh + 0.4) / 1.4
+    power = positions[:, None] / 512.0
+    up = (zeta[None, :] ** power).repeat_interleave(2, dim=-1)
+    down = (zeta[None, :] ** -power).repeat_interleave(2, dim=-1)
+    return rope_turn(c, positions, q * up), rope_turn(c, positions, k * down)
+
+
 def alibi_bias(c, p, positions):
     distance = (positions[:, None] - positions[None, :]).abs()
     slopes = torch.tensor(alibi_slopes(c["heads"]), dtype=torch.get_default_dtype())
@@ -110,6 +152,9 @@ METHODS = {
     # Trained (the loss and gradient checked here) as rope; measured as rope_half, which the
     # C++ test Transformer.RopeCrossedTrainsAsRopeAndMeasuresAsRopeHalf holds it to.
     "rope_crossed": {"turn": rope_turn},
+    "rope_partial": {"turn": rope_partial_turn},
+    "p_rope": {"turn": p_rope_turn},
+    "xpos": {"turn_qk": xpos_turn_qk},
     "alibi": {"bias": alibi_bias},
     "t5": {"bias": t5_bias},
 }
@@ -135,6 +180,7 @@ def loss_of(case, params):
         torch.zeros(heads, n, n, dtype=torch.get_default_dtype())
     mask = torch.ones(n, n, dtype=torch.bool).triu(1) if c["causal"] else None
     turn = method.get("turn")
+    turn_qk = method.get("turn_qk")
 
     def norm(t, name):
         return F.layer_norm(t, (d,), p[name + ".weight"].reshape(d), p[name + ".bias"].reshape(d),
@@ -149,6 +195,8 @@ def loss_of(case, params):
         q, k, v = (part.reshape(b, n, heads, dh).transpose(1, 2) for part in qkv.split(d, -1))
         if turn is not None:
             q, k = turn(c, positions, q), turn(c, positions, k)
+        if turn_qk is not None:
+            q, k = turn_qk(c, positions, q, k)
         scores = q @ k.transpose(-1, -2) / math.sqrt(dh) + bias[None]
         if mask is not None:
             scores = scores.masked_fill(mask, float("-inf"))

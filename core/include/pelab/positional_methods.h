@@ -20,4 +20,7 @@
     X(Alibi, "alibi", true)                                                                        \
     X(T5, "t5", true)                                                                              \
     X(RopeHalf, "rope_half", false)                                                                \
-    X(RopeCrossed, "rope_crossed", false)
+    X(RopeCrossed, "rope_crossed", false)                                                          \
+    X(RopePartial, "rope_partial", false)                                                          \
+    X(PRope, "p_rope", false)                                                                      \
+    X(Xpos, "xpos", false)

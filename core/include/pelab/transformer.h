@@ -42,6 +42,9 @@ PositionalKind positional_kind_from_name(const std::string& name);
 const std::vector<PositionalKind>& positional_kinds();
 /// The kinds of the default run (the table's third column), in the table's order.
 const std::vector<PositionalKind>& default_positional_kinds();
+/// Whether the method is defined for causal models only (xpos): validate_transformer_config
+/// refuses it in a bidirectional model.
+bool positional_kind_causal_only(PositionalKind kind);
 /// "none, sinusoidal, learned, rope, alibi, t5": the names, for messages and help.
 std::string positional_kind_list();
 

@@ -71,6 +71,8 @@ struct PositionalMethod {
     void (*validate)(const TransformerConfig& config);
     std::unique_ptr<PositionalHooks<float>> (*hooks_float)(const SequenceView<float>& sequence);
     std::unique_ptr<PositionalHooks<double>> (*hooks_double)(const SequenceView<double>& sequence);
+    /// Defined for causal models only (xPos): a bidirectional model is refused with a message.
+    bool causal_only = false;
 };
 
 /// A method whose hooks are Hooks<float> and Hooks<double>, each built from the sequence.

@@ -61,6 +61,10 @@ PositionalKind positional_kind_from_name(const std::string& name) {
                           positional_kind_list());
 }
 
+bool positional_kind_causal_only(PositionalKind kind) {
+    return trainer::MethodFor(kind).causal_only;
+}
+
 namespace trainer {
 
 const PositionalMethod& MethodFor(PositionalKind kind) {

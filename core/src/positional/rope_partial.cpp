@@ -1,0 +1,45 @@
+// Partial rotary, as GPT-NeoX and Pythia use it (rotary_pct 0.25): only the first quarter of
+// each head's dimensions turn, r = ⌊0.25·d_h⌋ rounded down to even, at base^(−2i/r) (the whole
+// spectrum over fewer pairs; pelab/rope_family.h's partial_rotary_plan), paired half-split
+// within them as NeoX's rotate_half does: pair i is dimensions (i, i + r/2). The other
+// dimensions carry no position.
+#include "positional/plan_hooks.h"
+
+namespace pelab::trainer {
+
+namespace {
+
+constexpr double kRotaryFraction = 0.25; ///< GPT-NeoX's rotary_pct
+
+template <typename S> class PartialRotaryHooks final : public PositionalHooks<S> {
+public:
+    explicit PartialRotaryHooks(const SequenceView<S>& sequence)
+        : hooks_(sequence,
+                 partial_rotary_plan(HeadWidth(sequence.config), sequence.config.base,
+                                     kRotaryFraction),
+                 Dimensions(HeadWidth(sequence.config))) {}
+    void TurnForward(Mat<S>& q, Mat<S>& k) const override { hooks_.TurnForward(q, k); }
+    void TurnBackward(Mat<S>& dq, Mat<S>& dk) const override { hooks_.TurnBackward(dq, dk); }
+
+private:
+    static int HeadWidth(const TransformerConfig& c) { return c.d_model / c.heads; }
+    // Half-split pairs inside the rotary dimensions; the pairs past them do not turn.
+    static PairDimensions Dimensions(int width) {
+        const int rotary = static_cast<int>(kRotaryFraction * width) / 2 * 2;
+        PairDimensions dims = PairsOf(RopePairing::HalfSplit, rotary);
+        for (int i = rotary / 2; i < width / 2; ++i) {
+            dims.first.push_back(rotary + 2 * (i - rotary / 2));
+            dims.second.push_back(rotary + 2 * (i - rotary / 2) + 1);
+        }
+        return dims;
+    }
+    PlanHooks<S> hooks_;
+};
+
+} // namespace
+
+PositionalMethod RopePartialMethod() {
+    return MethodOf<PartialRotaryHooks>(NoOwnParameters, NoOptions);
+}
+
+} // namespace pelab::trainer

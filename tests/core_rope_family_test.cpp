@@ -1,0 +1,125 @@
+// RoPE's relatives (pelab/rope_family.h) against their definitions written out here in long
+// double: the frequencies each plan gives its pairs, xPos's ζ_i and its decayed score, and the
+// positions where xPos's per-position scales leave float32.
+#include "pelab/error.h"
+#include "pelab/rope_family.h"
+
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <vector>
+
+using namespace pelab;
+
+namespace {
+
+long double Theta(int i, int width, long double base) {
+    return powl(base, -2.0L * i / width);
+}
+
+std::vector<double> Vector(int d, double start) {
+    std::vector<double> v(static_cast<std::size_t>(d));
+    for (int j = 0; j < d; ++j)
+        v[static_cast<std::size_t>(j)] = std::sin(start + 1.7 * j);
+    return v;
+}
+
+// Σ over pairs of ζ_i^(Δ/B) · (pair i of q turned by m·θ_i) · (pair i of k turned by n·θ_i).
+long double Score(const std::vector<double>& q, const std::vector<double>& k, long double m,
+                  long double n, const std::vector<long double>& theta,
+                  const std::vector<long double>& zeta, long double scale_base) {
+    long double sum = 0;
+    for (std::size_t i = 0; i < theta.size(); ++i) {
+        const long double qa = q[2 * i] * cosl(m * theta[i]) - q[2 * i + 1] * sinl(m * theta[i]);
+        const long double qb = q[2 * i] * sinl(m * theta[i]) + q[2 * i + 1] * cosl(m * theta[i]);
+        const long double ka = k[2 * i] * cosl(n * theta[i]) - k[2 * i + 1] * sinl(n * theta[i]);
+        const long double kb = k[2 * i] * sinl(n * theta[i]) + k[2 * i + 1] * cosl(n * theta[i]);
+        sum += powl(zeta[i], (m - n) / scale_base) * (qa * ka + qb * kb);
+    }
+    return sum;
+}
+
+} // namespace
+
+TEST(RopeFamily, PlansTurnThePairsTheirDefinitionsSay) {
+    const RopePairPlan rope = rope_plan(64, 10000);
+    ASSERT_EQ(rope.pairs(), 32);
+    for (int i = 0; i < 32; ++i)
+        EXPECT_NEAR(rope.theta[i], static_cast<double>(Theta(i, 64, 10000)), 1e-15);
+    EXPECT_EQ(rope.turned_pairs(), 32);
+    // GPT-NeoX's rotary_pct 0.25 at head width 128: 32 rotary dimensions, 16 pairs turning at
+    // base^(−2i/32); Phi's 0.4 at 80: 32 again.
+    const RopePairPlan neox = partial_rotary_plan(128, 10000, 0.25);
+    ASSERT_EQ(neox.pairs(), 64);
+    EXPECT_EQ(neox.turned_pairs(), 16);
+    for (int i = 0; i < 64; ++i)
+        EXPECT_NEAR(neox.theta[i], i < 16 ? static_cast<double>(Theta(i, 32, 10000)) : 0.0, 1e-15)
+            << i;
+    EXPECT_EQ(partial_rotary_plan(80, 10000, 0.4).turned_pairs(), 16);
+    EXPECT_EQ(partial_rotary_plan(8, 10000, 0.1).turned_pairs(), 0); // 0.8 dims: none turn
+    // p-RoPE keeps RoPE's θ_i for the fastest ⌊p·d/2⌋ pairs.
+    const RopePairPlan p_rope = p_rope_plan(64, 10000, 0.75);
+    EXPECT_EQ(p_rope.turned_pairs(), 24);
+    for (int i = 0; i < 32; ++i)
+        EXPECT_NEAR(p_rope.theta[i], i < 24 ? static_cast<double>(Theta(i, 64, 10000)) : 0.0,
+                    1e-15);
+    EXPECT_EQ(p_rope_plan(64, 10000, 1).turned_pairs(), 32);
+    EXPECT_EQ(p_rope_plan(64, 10000, 0).turned_pairs(), 0);
+    EXPECT_THROW(p_rope_plan(64, 10000, 1.5), InvalidArgument);
+    EXPECT_THROW(partial_rotary_plan(64, 10000, -0.1), InvalidArgument);
+}
+
+TEST(RopeFamily, XposZetaAndItsDecayedScore) {
+    // ζ_i = (2i/d + γ)/(1 + γ): at d 8, γ 0.4: 0.4/1.4, 0.65/1.4, 0.9/1.4, 1.15/1.4.
+    const std::vector<double> zeta = xpos_zeta(8, 0.4);
+    const double expected[] = {0.4 / 1.4, 0.65 / 1.4, 0.9 / 1.4, 1.15 / 1.4};
+    ASSERT_EQ(zeta.size(), 4u);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_NEAR(zeta[i], expected[i], 1e-15);
+    const RopePairPlan plan = xpos_plan(16, 10000, XposOptions{});
+    std::vector<long double> theta, zeta16;
+    for (int i = 0; i < 8; ++i) {
+        theta.push_back(Theta(i, 16, 10000));
+        zeta16.push_back((2.0L * i / 16 + 0.4L) / 1.4L);
+    }
+    const std::vector<double> q = Vector(16, 0.3), k = Vector(16, 2.1);
+    for (const auto& [m, n] : {std::pair{40.0, 12.0}, std::pair{3000.0, 1000.0},
+                               std::pair{12.0, 12.0}, std::pair{5.0, 700.0}}) {
+        const long double expected_score = Score(q, k, m, n, theta, zeta16, 512);
+        EXPECT_NEAR(plan_score(q, k, m, n, plan), static_cast<double>(expected_score), 1e-12);
+        EXPECT_NEAR(plan_score_relative(q, k, m - n, plan), static_cast<double>(expected_score),
+                    1e-12)
+            << m << ", " << n;
+    }
+    // Without decay the plan is RoPE: the score depends on m − n alone, and keeps its size.
+    const RopePairPlan rope = rope_plan(16, 10000);
+    EXPECT_NEAR(plan_score_relative(q, k, 2000, rope), plan_score(q, k, 2040, 40, rope), 1e-11);
+    EXPECT_LT(std::abs(plan_score_relative(q, k, 2000, plan)),
+              std::abs(plan_score_relative(q, k, 2000, rope)));
+}
+
+// Where q's scale ζ_0^(p/B) leaves float32's normal range and k's ζ_0^(−p/B) its largest value,
+// found here by walking p one by one in long double.
+TEST(RopeFamily, XposFloat32LimitsAreWhereTheScalesLeaveFloat) {
+    for (const double gamma : {0.4, 0.1, 2.0})
+        for (const double scale_base : {512.0, 64.0}) {
+            const XposFloat32Limits limits =
+                xpos_float32_limits(64, XposOptions{gamma, scale_base});
+            const long double zeta0 = gamma / (1.0L + gamma);
+            long double p = 0;
+            while (powl(zeta0, p / scale_base) >= FLT_MIN)
+                ++p;
+            EXPECT_EQ(limits.q_subnormal_from, static_cast<double>(p))
+                << gamma << " " << scale_base;
+            p = 0;
+            while (powl(zeta0, -p / scale_base) <= FLT_MAX)
+                ++p;
+            EXPECT_EQ(limits.k_overflow_from, static_cast<double>(p)) << gamma << " " << scale_base;
+        }
+    // The paper's settings: q's scale is subnormal from position 35 695, k's infinite from
+    // 36 262 (B·ln(FLT_MIN)/ln(2/7) and B·ln(FLT_MAX)/ln(7/2)).
+    const XposFloat32Limits paper = xpos_float32_limits(128, XposOptions{});
+    EXPECT_NEAR(paper.q_subnormal_from, 512 * std::log(FLT_MIN) / std::log(2.0 / 7.0), 1.0);
+    EXPECT_NEAR(paper.k_overflow_from, 512 * std::log(FLT_MAX) / std::log(7.0 / 2.0), 1.0);
+}
