@@ -149,6 +149,8 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         {"alibi", "alternatives.alibi_matrix"},
         {"t5", "alternatives.t5_plot"},
         {"pairing", "alternatives.pairing_scores"},
+        {"partial", "alternatives.partial_wavelengths"},
+        {"xpos", "alternatives.xpos_scores"},
         {"scaling", "alternatives.scaling_wavelengths"},
         {"table", "alternatives.methods"}};
     ASSERT_EQ(AlternativesTabs().size(), expected.size());

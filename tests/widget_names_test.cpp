@@ -33,6 +33,8 @@ std::vector<std::string> Modes(const std::string& id) {
                 R"({"alternatives_tab": "alibi", "alibi_causal": false})",
                 R"({"alternatives_tab": "t5"})",
                 R"({"alternatives_tab": "pairing"})",
+                R"({"alternatives_tab": "partial"})",
+                R"({"alternatives_tab": "xpos", "pos_a": 600, "pos_b": 100})",
                 R"({"alternatives_tab": "scaling"})",
                 R"({"alternatives_tab": "table"})"};
     if (id == "candidates")

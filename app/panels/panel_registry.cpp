@@ -117,7 +117,7 @@ const std::vector<PanelInfo>& PanelInfos() {
           "learned_lookup", "rope_seed", "rope_typed", "rope_q", "rope_k", "alibi_heads",
           "alibi_head", "alibi_causal", "alibi_sentence_a", "alibi_sentence_b", "t5_buckets",
           "t5_max_distance", "t5_bidirectional", "scaling_d", "scaling_factor",
-          "scaling_context"},
+          "scaling_context", "partial_fraction", "partial_p", "xpos_gamma", "xpos_scale_base"},
          {},
          "alternatives.rope_circle", 6.0f, "alternatives.rope_m",
          R"({"alternatives_tab": "rope", "d_model": 128, "pos_a": 40, "pos_b": 12})"},

@@ -11,17 +11,22 @@ namespace pelab {
 
 class SceneTabs {
 public:
-    /// ImGui::BeginTabBar(id); false when the bar is not drawn (then no EndBar).
+    /// ImGui::BeginTabBar(id), scrolling when narrow, with a list of its tabs; false when the
+    /// bar is not drawn (then no EndBar).
     bool BeginBar(const char* id);
     /// One tab titled title for the field value tab_id; true when it is the open one (the
     /// caller draws it, then calls ImGui::EndTabItem). *field is the scene field.
     bool Tab(const char* title, const char* tab_id, std::string* field);
+    /// Whether the last Tab is whole in view (a narrow bar scrolls the others out): a caller
+    /// records only such a tab's rectangle.
+    bool TabInView() const;
     void EndBar();
 
 private:
     std::string shown_;   ///< the tab ImGui shows, as far as this bar knows
     int frame_ = -10;     ///< the ImGui frame the bar was last drawn in …
     unsigned window_ = 0; ///< … and its id (which names its window)
+    bool visible_ = true; ///< the last tab, whole in view
 };
 
 } // namespace pelab

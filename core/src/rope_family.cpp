@@ -83,7 +83,8 @@ RopePairPlan partial_rotary_plan(int d, double base, double fraction) {
 RopePairPlan p_rope_plan(int d, double base, double p) {
     validate_fraction(p, "p-RoPE's p");
     RopePairPlan plan = rope_plan(d, base);
-    const int kept = static_cast<int>(std::floor(p * (d / 2)));
+    const int pairs = d / 2; // d is even
+    const int kept = static_cast<int>(std::floor(p * pairs));
     for (int i = kept; i < d / 2; ++i)
         plan.theta[static_cast<std::size_t>(i)] = 0.0;
     return plan;

@@ -20,6 +20,8 @@ std::unique_ptr<AlternativesTab> MakeRopeTab();
 std::unique_ptr<AlternativesTab> MakeAlibiTab();
 std::unique_ptr<AlternativesTab> MakeT5Tab();
 std::unique_ptr<AlternativesTab> MakePairingTab();
+std::unique_ptr<AlternativesTab> MakeXposTab();
+std::unique_ptr<AlternativesTab> MakePartialTab();
 std::unique_ptr<AlternativesTab> MakeScalingTab();
 std::unique_ptr<AlternativesTab> MakeTableTab();
 
@@ -30,6 +32,8 @@ const std::vector<AlternativesTabInfo>& AlternativesTabs() {
         {"alibi", "ALiBi", "a distance penalty added to attention scores", MakeAlibiTab},
         {"t5", "T5 buckets", "a learned bias per distance bucket", MakeT5Tab},
         {"pairing", "RoPE pairs", "the two ways code pairs RoPE's dimensions", MakePairingTab},
+        {"partial", "Partial", "partial rotary against p-RoPE", MakePartialTab},
+        {"xpos", "xPos", "RoPE whose pairs fade with distance", MakeXposTab},
         {"scaling", "Long context", "stretching RoPE to longer contexts", MakeScalingTab},
         {"table", "Side by side", "every method compared at once", MakeTableTab},
     };
@@ -69,7 +73,8 @@ void AlternativesPanel::Draw(FrameContext& frame) {
     for (std::size_t t = 0; t < parts.size(); ++t) {
         const AlternativesTabInfo& each = AlternativesTabs()[t];
         const bool open = tabs.Tab(each.title, each.id, &tab);
-        frame.Record((std::string("alternatives.tab_") + each.id).c_str());
+        // A tab scrolled out of a narrow bar is not outlined (it is not on screen).
+        if (tabs.TabInView()) frame.Record((std::string("alternatives.tab_") + each.id).c_str());
         if (open) {
             parts[t]->Draw(*this, frame);
             EndPanelBody(frame); // the body a strip opened belongs inside this tab

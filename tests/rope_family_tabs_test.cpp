@@ -1,0 +1,143 @@
+// The alternatives panel's tabs of RoPE's relatives, against their definitions written out here
+// (long double) over a sweep of scenes: xPos (what each pair keeps at m − n, where its scales
+// leave float32, which sentence it says for keys before, at and after the query) and Partial
+// (which pairs partial rotary and p-RoPE turn, and how far their scores are from RoPE's).
+#include "headless_fixture.h"
+#include "io/scene.h"
+#include "panels/alternatives/alternatives_partial.h"
+#include "panels/alternatives/alternatives_xpos.h"
+#include "widgets/number_text.h"
+
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <string>
+
+using namespace pelab;
+
+namespace {
+
+class RopeFamilyTabs : public HeadlessApp {
+protected:
+    RopeFamilyTabs() : HeadlessApp(ImVec2(1920, 1080), /*record=*/true) {}
+    bool Recorded(const std::string& name) const { return app.recorder.rects.count(name) > 0; }
+    bool Contains(const std::string& text, const std::string& part) const {
+        return text.find(part) != std::string::npos;
+    }
+};
+
+std::string Scene(const std::string& tab, int d, double base, double m, double n,
+                  const std::string& more) {
+    return R"({"alternatives_tab": ")" + tab + R"(", "d_model": )" + std::to_string(d) +
+           R"(, "base": )" + std::to_string(base) + R"(, "pos_a": )" + std::to_string(m) +
+           R"(, "pos_b": )" + std::to_string(n) + more + "}";
+}
+
+} // namespace
+
+TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    int sentences_before = 0, sentences_at = 0, sentences_after = 0;
+    for (const int d : {2, 4, 64, 512})
+        for (const double gamma : {0.05, 0.4, 2.0})
+            for (const double scale_base : {16.0, 512.0})
+                for (const auto& [m, n] : {std::pair{600.0, 100.0}, std::pair{50.0, 50.0},
+                                           std::pair{3.0, 50.0}, std::pair{1e6, 0.0}}) {
+                    ASSERT_EQ(app.scene.Apply(Scene(
+                                  "xpos", d, 10000, m, n,
+                                  ", \"xpos_gamma\": " + std::to_string(gamma) +
+                                      ", \"xpos_scale_base\": " + std::to_string(scale_base))),
+                              "");
+                    Present("alternatives");
+                    ASSERT_TRUE(Recorded("alternatives.xpos_pairs"));
+                    const nlohmann::json r = panel.Readouts(state)["xpos"];
+                    const std::vector<double> kept = r["kept"], zeta = r["zeta"];
+                    ASSERT_EQ(kept.size(), static_cast<std::size_t>(d / 2));
+                    for (int i = 0; i < d / 2; ++i) {
+                        const long double z = (2.0L * i / d + gamma) / (1 + gamma);
+                        EXPECT_NEAR(zeta[i], static_cast<double>(z), 1e-15);
+                        EXPECT_NEAR(kept[i], static_cast<double>(powl(z, (m - n) / scale_base)),
+                                    1e-12 * std::max(1.0, kept[i]));
+                    }
+                    // The limits: the first position where ζ_0^(p/B) < FLT_MIN, ζ_0^(−p/B) >
+                    // FLT_MAX, from the logarithms.
+                    const long double log_zeta = logl(gamma / (1.0L + gamma));
+                    EXPECT_EQ(
+                        r["q_subnormal_from"].get<double>(),
+                        static_cast<double>(floorl(scale_base * logl(FLT_MIN) / log_zeta) + 1));
+                    EXPECT_EQ(
+                        r["k_overflow_from"].get<double>(),
+                        static_cast<double>(floorl(scale_base * logl(FLT_MAX) / -log_zeta) + 1));
+                    const std::string text = r["sentence"];
+                    const nlohmann::json claims = r["claims"];
+                    EXPECT_EQ(claims["fastest_kept"].get<double>(), kept.front());
+                    EXPECT_EQ(claims["slowest_kept"].get<double>(), kept.back());
+                    EXPECT_TRUE(Contains(text, ShownNumber(r["q_subnormal_from"].get<double>())));
+                    if (m > n) {
+                        ++sentences_before;
+                        EXPECT_TRUE(Contains(text, "the fastest pair keeps " +
+                                                       ShownNumber(kept.front(), 3)))
+                            << text;
+                        EXPECT_LT(kept.front(), 1.0);
+                    } else if (m == n) {
+                        ++sentences_at;
+                        EXPECT_TRUE(Contains(text, "every pair keeps all of it")) << text;
+                    } else {
+                        ++sentences_after;
+                        EXPECT_TRUE(Contains(text, "above 1")) << text;
+                        EXPECT_GT(kept.front(), 1.0);
+                    }
+                }
+    EXPECT_GT(sentences_before, 0);
+    EXPECT_GT(sentences_at, 0);
+    EXPECT_GT(sentences_after, 0);
+}
+
+TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    for (const int d : {2, 4, 8, 64, 128})
+        for (const double fraction : {0.0, 0.1, 0.25, 0.4, 1.0})
+            for (const double p : {0.0, 0.5, 0.75, 1.0}) {
+                ASSERT_EQ(
+                    app.scene.Apply(Scene("partial", d, 10000, 17, 5,
+                                          ", \"partial_fraction\": " + std::to_string(fraction) +
+                                              ", \"partial_p\": " + std::to_string(p))),
+                    "");
+                Present("alternatives");
+                ASSERT_TRUE(Recorded("alternatives.partial_wavelengths"));
+                const nlohmann::json r = panel.Readouts(state)["partial"];
+                // GPT-NeoX: rotary_ndims = int(head_size · rotary_pct), here rounded down to
+                // even; p-RoPE: ⌊p · d/2⌋ pairs keep turning.
+                int rotary = static_cast<int>(d * fraction);
+                rotary -= rotary % 2;
+                const int pairs = d / 2, p_turned = static_cast<int>(p * pairs);
+                EXPECT_EQ(r["rotary_dims"], rotary) << d << " " << fraction;
+                EXPECT_EQ(r["partial_turned"], rotary / 2);
+                EXPECT_EQ(r["p_turned"], p_turned) << d << " " << p;
+                const std::string text = r["sentence"];
+                const nlohmann::json claims = r["claims"];
+                EXPECT_EQ(Contains(text, "turns no pair"), rotary == 0) << text;
+                EXPECT_EQ(Contains(text, "it is RoPE"), p_turned == pairs) << text;
+                EXPECT_EQ(Contains(text, "stops every pair"), p_turned == 0) << text;
+                // Both are RoPE when everything turns, and their wavelengths are RoPE's then.
+                if (p_turned == pairs) {
+                    EXPECT_EQ(claims["p_gap"].get<double>(), 0.0);
+                }
+                if (rotary == d) {
+                    EXPECT_EQ(claims["partial_gap"].get<double>(), 0.0);
+                }
+                if (rotary >= 2) {
+                    EXPECT_NEAR(
+                        claims["partial_longest"].get<double>(),
+                        static_cast<double>(2 * M_PIl * powl(10000.0L, (rotary - 2.0L) / rotary)),
+                        1e-9 * claims["partial_longest"].get<double>());
+                }
+                if (p_turned > 0) {
+                    EXPECT_NEAR(
+                        claims["p_longest"].get<double>(),
+                        static_cast<double>(2 * M_PIl * powl(10000.0L, 2.0L * (p_turned - 1) / d)),
+                        1e-9 * claims["p_longest"].get<double>());
+                }
+            }
+}
