@@ -118,7 +118,7 @@ TEST(RopeFamily, XposFloat32LimitsAreWhereTheScalesLeaveFloat) {
             EXPECT_EQ(limits.k_overflow_from, static_cast<double>(p)) << gamma << " " << scale_base;
         }
     // The paper's settings: q's scale is subnormal from position 35 695, k's infinite from
-    // 36 262 (B·ln(FLT_MIN)/ln(2/7) and B·ln(FLT_MAX)/ln(7/2)).
+    // 36 261 (B·ln(FLT_MIN)/ln(2/7) and B·ln(FLT_MAX)/ln(7/2)).
     const XposFloat32Limits paper = xpos_float32_limits(128, XposOptions{});
     EXPECT_NEAR(paper.q_subnormal_from, 512 * std::log(FLT_MIN) / std::log(2.0 / 7.0), 1.0);
     EXPECT_NEAR(paper.k_overflow_from, 512 * std::log(FLT_MAX) / std::log(7.0 / 2.0), 1.0);
