@@ -22,7 +22,9 @@ TransformerConfig TinyConfig(PositionalKind kind, bool causal) {
     c.vocab = 5;
     c.d_model = 8;
     c.layers = 2;
-    c.heads = 2;
+    // Two heads of width 4; one of 8 for rope_partial, whose quarter of a head needs 8 to hold
+    // a pair (it refuses narrower heads).
+    c.heads = kind == PositionalKind::RopePartial ? 1 : 2;
     c.mlp_ratio = 2;
     c.max_len = 7;
     c.causal = causal;
@@ -101,8 +103,7 @@ std::vector<std::tuple<PositionalKind, bool>> EveryMethodAndMask() {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryVariant, TransformerGradient,
-                         ::testing::ValuesIn(EveryMethodAndMask()),
-                         [](const auto& info) {
+                         ::testing::ValuesIn(EveryMethodAndMask()), [](const auto& info) {
                              return std::string(positional_kind_name(std::get<0>(info.param))) +
                                     (std::get<1>(info.param) ? "_causal" : "_bidirectional");
                          });
@@ -206,12 +207,36 @@ TEST(Transformer, CausalOnlyMethodsRefuseABidirectionalModel) {
             validate_transformer_config(TinyConfig(kind, false));
             ADD_FAILURE() << positional_kind_name(kind) << " accepted a bidirectional model";
         } catch (const InvalidArgument& error) {
-            EXPECT_NE(std::string(error.what()).find(std::string(positional_kind_name(kind)) +
-                                                     " is defined for causal models only"),
+            EXPECT_NE(std::string(error.what())
+                          .find(std::string(positional_kind_name(kind)) +
+                                " is defined for causal models only"),
                       std::string::npos)
                 << error.what();
         }
     }
+}
+
+// A method that would turn nothing at the model's head width refuses it, naming what it needs:
+// rope_partial below head width 8 (a quarter, rounded down to even, holds no pair), p_rope at 2.
+TEST(Transformer, PartialMethodsRefuseHeadsTooNarrowToTurnAnything) {
+    const auto refusal = [](PositionalKind kind, int d_model, int heads) {
+        TransformerConfig c;
+        c.d_model = d_model;
+        c.heads = heads;
+        c.positional = kind;
+        try {
+            validate_transformer_config(c);
+            return std::string();
+        } catch (const InvalidArgument& error) {
+            return std::string(error.what());
+        }
+    };
+    EXPECT_NE(refusal(PositionalKind::RopePartial, 16, 4).find("none at head width 4"),
+              std::string::npos);
+    EXPECT_EQ(refusal(PositionalKind::RopePartial, 16, 2), "");
+    EXPECT_NE(refusal(PositionalKind::PRope, 16, 8).find("none at head width 2"),
+              std::string::npos);
+    EXPECT_EQ(refusal(PositionalKind::PRope, 16, 4), "");
 }
 
 // Untrained loss: with every logit nearly equal the mean cross-entropy is close to ln(vocab);

@@ -38,12 +38,13 @@ std::string Scene(const std::string& tab, int d, double base, double m, double n
 
 TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
     auto& panel = Get<AlternativesPanel>("alternatives");
-    int sentences_before = 0, sentences_at = 0, sentences_after = 0;
+    int sentences_before = 0, sentences_at = 0, sentences_after = 0, overflowed = 0;
     for (const int d : {2, 4, 64, 512})
         for (const double gamma : {0.05, 0.4, 2.0})
             for (const double scale_base : {16.0, 512.0})
-                for (const auto& [m, n] : {std::pair{600.0, 100.0}, std::pair{50.0, 50.0},
-                                           std::pair{3.0, 50.0}, std::pair{1e6, 0.0}}) {
+                for (const auto& [m, n] :
+                     {std::pair{600.0, 100.0}, std::pair{50.0, 50.0}, std::pair{3.0, 50.0},
+                      std::pair{1e6, 0.0}, std::pair{0.0, 1e6}}) {
                     ASSERT_EQ(app.scene.Apply(Scene(
                                   "xpos", d, 10000, m, n,
                                   ", \"xpos_gamma\": " + std::to_string(gamma) +
@@ -52,14 +53,29 @@ TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
                     Present("alternatives");
                     ASSERT_TRUE(Recorded("alternatives.xpos_pairs"));
                     const nlohmann::json r = panel.Readouts(state)["xpos"];
-                    const std::vector<double> kept = r["kept"], zeta = r["zeta"];
-                    ASSERT_EQ(kept.size(), static_cast<std::size_t>(d / 2));
+                    // Each pair's factor, infinite (null in JSON) past the largest double.
+                    const std::vector<double> zeta = r["zeta"];
+                    ASSERT_EQ(r["kept"].size(), static_cast<std::size_t>(d / 2));
+                    std::vector<double> kept;
                     for (int i = 0; i < d / 2; ++i) {
                         const long double z = (2.0L * i / d + gamma) / (1 + gamma);
                         EXPECT_NEAR(zeta[i], static_cast<double>(z), 1e-15);
-                        EXPECT_NEAR(kept[i], static_cast<double>(powl(z, (m - n) / scale_base)),
-                                    1e-12 * std::max(1.0, kept[i]));
+                        const long double expected = powl(z, (m - n) / scale_base);
+                        if (expected > DBL_MAX) {
+                            EXPECT_TRUE(r["kept"][i].is_null() ||
+                                        std::isinf(r["kept"][i].get<double>()))
+                                << "infinite (null once written out)";
+                            kept.push_back(INFINITY);
+                            continue;
+                        }
+                        kept.push_back(r["kept"][i].get<double>());
+                        // ζ's rounding to double grows with the power (up to 6·10⁴ here).
+                        EXPECT_NEAR(kept.back(), static_cast<double>(expected),
+                                    1e-9 * std::max(1.0, kept.back()));
                     }
+                    const bool overflows = std::isinf(kept.front());
+                    EXPECT_EQ(r["overflows"].get<bool>(), overflows);
+                    EXPECT_EQ(r["score"].is_null(), overflows);
                     // The limits: the first position where ζ_0^(p/B) < FLT_MIN, ζ_0^(−p/B) >
                     // FLT_MAX, from the logarithms.
                     const long double log_zeta = logl(gamma / (1.0L + gamma));
@@ -71,13 +87,20 @@ TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
                         static_cast<double>(floorl(scale_base * logl(FLT_MAX) / -log_zeta) + 1));
                     const std::string text = r["sentence"];
                     const nlohmann::json claims = r["claims"];
-                    EXPECT_EQ(claims["fastest_kept"].get<double>(), kept.front());
-                    EXPECT_EQ(claims["slowest_kept"].get<double>(), kept.back());
+                    if (!overflows) {
+                        EXPECT_EQ(claims["fastest_kept"].get<double>(), kept.front());
+                    }
+                    if (!std::isinf(kept.back())) {
+                        EXPECT_EQ(claims["slowest_kept"].get<double>(), kept.back());
+                    }
+                    EXPECT_FALSE(Contains(text, "inf")) << text;
+                    EXPECT_FALSE(Contains(text, "nan")) << text;
                     EXPECT_TRUE(Contains(text, ShownNumber(r["q_subnormal_from"].get<double>())));
                     if (m > n) {
                         ++sentences_before;
-                        EXPECT_TRUE(Contains(text, "the fastest pair keeps " +
-                                                       ShownNumber(kept.front(), 3)))
+                        EXPECT_TRUE(Contains(
+                            text, (d == 2 ? "the one pair keeps " : "the fastest pair keeps ") +
+                                      ShownNumber(kept.front(), 3)))
                             << text;
                         EXPECT_LT(kept.front(), 1.0);
                     } else if (m == n) {
@@ -87,11 +110,14 @@ TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
                         ++sentences_after;
                         EXPECT_TRUE(Contains(text, "above 1")) << text;
                         EXPECT_GT(kept.front(), 1.0);
+                        EXPECT_EQ(Contains(text, "past the largest double"), overflows) << text;
+                        overflowed += overflows ? 1 : 0;
                     }
                 }
     EXPECT_GT(sentences_before, 0);
     EXPECT_GT(sentences_at, 0);
     EXPECT_GT(sentences_after, 0);
+    EXPECT_GT(overflowed, 0);
 }
 
 TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
@@ -118,7 +144,14 @@ TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
                 const std::string text = r["sentence"];
                 const nlohmann::json claims = r["claims"];
                 EXPECT_EQ(Contains(text, "turns no pair"), rotary == 0) << text;
-                EXPECT_EQ(Contains(text, "it is RoPE"), p_turned == pairs) << text;
+                EXPECT_EQ(Contains(text, "p-RoPE with p = " + ShownNumber(p, 3) +
+                                             " keeps every "
+                                             "pair turning: it is RoPE"),
+                          p_turned == pairs)
+                    << text;
+                EXPECT_EQ(Contains(text, "turns every dimension at RoPE's own frequencies"),
+                          rotary == d)
+                    << text;
                 EXPECT_EQ(Contains(text, "stops every pair"), p_turned == 0) << text;
                 // Both are RoPE when everything turns, and their wavelengths are RoPE's then.
                 if (p_turned == pairs) {

@@ -20,16 +20,18 @@ const std::vector<MethodLook>& MethodLooks() {
         {PositionalKind::T5, Role::Sin, plot::Marker::Square,
          "a learned bias per head and bucket of j − i, shared by the layers (T5's buckets: 32, "
          "max_distance 128 or the test length)"},
-        {PositionalKind::RopeHalf, Role::PosA, plot::Marker::Square,
+        {PositionalKind::RopeHalf, Role::Accent, plot::Marker::Square,
          "RoPE with the half-split pairing of GPT-NeoX and Llama's Hugging Face code: pair i is "
          "dimensions (i, i + d_head/2), not (2i, 2i + 1)"},
-        {PositionalKind::RopeCrossed, Role::Warning, plot::Marker::Ring,
-         "trained as RoPE (pairs 2i, 2i + 1), measured with the half-split pairs (i, i + d_head/2): "
-         "weights run by code of the other convention"},
+        {PositionalKind::RopeCrossed, Role::Highlight, plot::Marker::Ring,
+         "trained as RoPE (pairs 2i, 2i + 1), measured with the half-split pairs (i, i + "
+         "d_head/2): "
+         "weights run by code of the other convention (its loss curve is rope's; its accuracies "
+         "and attention maps are the half-split run's)"},
         {PositionalKind::RopePartial, Role::PosB, plot::Marker::Ring,
          "partial rotary (GPT-NeoX's rotary_pct 0.25): the first quarter of each head's "
          "dimensions turn, at base^(−2i/r) over those r, paired (i, i + r/2); the rest carry no "
-         "position"},
+         "position (refused below head width 8, where no pair would turn)"},
         {PositionalKind::PRope, Role::PosA, plot::Marker::Ring,
          "p-RoPE (Barbero et al. 2024), p = 0.75: RoPE's fastest three quarters of the pairs turn "
          "at their θ_i; the slowest quarter does not turn"},

@@ -59,7 +59,8 @@ void validate_transformer_config(const TransformerConfig& c) {
     if (positional_kind_causal_only(c.positional) && !c.causal)
         throw InvalidArgument(std::string(positional_kind_name(c.positional)) +
                               " is defined for causal models only: train it with causal "
-                              "attention (keys after the query masked)");
+                              "attention (keys after the query masked: the causal box, or "
+                              "--causal)");
     trainer::MethodFor(c.positional).validate(c);
 }
 

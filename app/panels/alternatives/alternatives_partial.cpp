@@ -69,7 +69,10 @@ Explanation PartialSentence(const PartialResult& r) {
         return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
     };
     std::string partial;
-    if (r.partial_turned == 0)
+    if (r.partial_turned == pairs)
+        partial = "Partial rotary with fraction " + ShownNumber(r.fraction, 3) +
+                  " turns every dimension at RoPE's own frequencies: it is RoPE.";
+    else if (r.partial_turned == 0)
         partial = "Partial rotary with fraction " + ShownNumber(r.fraction, 3) +
                   " turns no pair at d = " + std::to_string(r.d) +
                   " (fewer than two dimensions): it is no encoding at all here.";
@@ -202,8 +205,9 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         config.x_flags = plot::AxisFlags_Integer;
         config.y_flags = plot::AxisFlags_Log;
         plot::Plot w;
-        if (w.Begin("wavelength of each pair (positions)##partial_wavelengths", wavelength_view,
-                    ImVec2(half_width, height), config)) {
+        if (w.Begin(
+                "wavelength of each pair (positions; top line ∞: not turned)##partial_wavelengths",
+                wavelength_view, ImVec2(half_width, height), config)) {
             frame.Record("alternatives.partial_wavelengths");
             const int count = static_cast<int>(r.pairs.size());
             w.Line("RoPE", r.pairs.data(), rope.data(), count, frame.Color(Role::Muted),
@@ -212,7 +216,7 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
                       frame.Color(Role::PosB), frame.Px(3.5f), plot::Marker::Ring);
             w.Markers("p-RoPE", r.pairs.data(), p_rope.data(), count, frame.Color(Role::PosA),
                       frame.Px(3.0f));
-            w.HLine(infinity_row, frame.Color(Role::Warning), "∞: not turned");
+            w.HLine(infinity_row, frame.Color(Role::Warning));
             w.End();
         }
     }

@@ -54,11 +54,27 @@ XposResult ComputeXpos(const AlternativesPanel::RopeInputs& inputs, const XposOp
         r.kept.push_back(std::pow(zeta, r.distance / options.scale_base));
         r.kept_at_4b.push_back(std::pow(zeta, 4.0));
     }
-    r.score = plan_score_relative(r.q, r.k, r.distance, xpos);
     r.rope_score = plan_score_relative(r.q, r.k, r.distance, rope);
+    // A key far after the query: the fastest pair's factor ζ_0^((m − n)/B) can pass the largest
+    // double; the score is then not a number to show.
+    r.overflows = !std::isfinite(r.kept.front());
+    r.score = r.overflows ? 0.0 : plan_score_relative(r.q, r.k, r.distance, xpos);
     r.limits = xpos_float32_limits(d, options);
     return r;
 }
+
+namespace {
+
+// A ζ below 1 said with enough digits not to read as 1 (0.9997, not "1").
+std::string BelowOne(double value) {
+    for (int digits = 3; digits < 12; ++digits) {
+        const std::string shown = ShownNumber(value, digits);
+        if (shown != "1") return shown;
+    }
+    return ShownNumber(value, 12);
+}
+
+} // namespace
 
 Explanation XposSentence(const XposResult& r) {
     Explanation out;
@@ -69,25 +85,33 @@ Explanation XposSentence(const XposResult& r) {
     out.Claims("q_subnormal_from", r.limits.q_subnormal_from);
     out.Claims("k_overflow_from", r.limits.k_overflow_from);
     const std::string zeta_range =
-        "ζ_i = (2i/d + γ)/(1 + γ) runs from " + ShownNumber(r.zeta.front(), 3) + " (pair 0) to " +
-        ShownNumber(r.zeta.back(), 3) + " (pair " + std::to_string(r.d / 2 - 1) + ")";
+        r.d == 2
+            ? "ζ_0 = γ/(1 + γ) = " + BelowOne(r.zeta.front()) + " (one pair)"
+            : "ζ_i = (2i/d + γ)/(1 + γ) runs from " + BelowOne(r.zeta.front()) + " (pair 0) to " +
+                  BelowOne(r.zeta.back()) + " (pair " + std::to_string(r.d / 2 - 1) + ")";
+    const std::string pairs_keep =
+        r.d == 2 ? "the one pair keeps " + ShownNumber(fastest, 3) + " of its share"
+                 : "the fastest pair keeps " + ShownNumber(fastest, 3) +
+                       " of its share and the slowest " + ShownNumber(slowest, 3);
     if (r.distance > 0) {
         out.text = "xPos scales pair i's share of q·k by ζ_i^((m − n)/B): " + zeta_range +
                    ", so at m − n = " + ShownNumber(r.distance) +
-                   " (B = " + ShownNumber(r.options.scale_base) + ") the fastest pair keeps " +
-                   ShownNumber(fastest, 3) + " of its share and the slowest " +
-                   ShownNumber(slowest, 3) + "; q·k is " + ShownNumber(r.score, 4) +
-                   " where RoPE gives " + ShownNumber(r.rope_score, 4) + ".";
+                   " (B = " + ShownNumber(r.options.scale_base) + ") " + pairs_keep + "; q·k is " +
+                   ShownNumber(r.score, 4) + " where RoPE gives " + ShownNumber(r.rope_score, 4) +
+                   ".";
     } else if (r.distance == 0) {
         out.text = "xPos scales pair i's share of q·k by ζ_i^((m − n)/B) (" + zeta_range +
                    "): at m − n = 0 every pair keeps all of it, and q·k is RoPE's (" +
                    ShownNumber(r.score, 4) + "). Move m past n to see the decay.";
     } else {
-        out.text = "Here the key comes after the query (m − n = " + ShownNumber(r.distance) +
-                   "): xPos's factor ζ_i^((m − n)/B) is then above 1 (the fastest pair's " +
-                   ShownNumber(fastest, 3) +
-                   "), growing with the distance, which is why xPos is used in causal models "
-                   "only, where such keys are masked.";
+        const std::string factor = r.overflows
+                                       ? "past the largest double, 1.8·10³⁰⁸, so no score is shown"
+                                       : ShownNumber(fastest, 3);
+        out.text =
+            "Here the key comes after the query (m − n = " + ShownNumber(r.distance) +
+            "): xPos's factor ζ_i^((m − n)/B) is then above 1 (the fastest pair's: " + factor +
+            "), growing with the distance, which is why xPos is used in causal models "
+            "only, where such keys are masked.";
     }
     out.text += " Computed one position at a time in float32, q's scale ζ_0^(m/B) falls below "
                 "float32's smallest normal number from position " +
@@ -175,8 +199,9 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     const float half_width = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
     {
         double top = 0;
+        // Fitted to the two score curves (the envelope starts far above them at large d).
         for (std::size_t k = 0; k < r.distances.size(); ++k)
-            top = std::max({top, r.rope_envelope[k]});
+            top = std::max({top, std::abs(r.rope_scores[k]), std::abs(r.xpos_scores[k])});
         score_view.SetHome(plot::Range{0, r.distances.back()},
                            plot::Range{-top * 1.05, top * 1.05});
         if (!score_view.has_home) score_view.Reset();
@@ -210,10 +235,17 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
                     config)) {
             frame.Record("alternatives.xpos_pairs");
             const int count = static_cast<int>(r.pairs.size());
-            p.Line("kept at m − n = B (ζ_i)", r.pairs.data(), r.zeta.data(), count,
-                   frame.Color(Role::Cos), frame.Px(1.5f));
-            p.Line("at 4B", r.pairs.data(), r.kept_at_4b.data(), count, frame.Color(Role::Sin),
-                   frame.Px(1.5f));
+            if (count >= 2) {
+                p.Line("kept at m − n = B (ζ_i)", r.pairs.data(), r.zeta.data(), count,
+                       frame.Color(Role::Cos), frame.Px(1.5f));
+                p.Line("at 4B", r.pairs.data(), r.kept_at_4b.data(), count, frame.Color(Role::Sin),
+                       frame.Px(1.5f));
+            } else { // one pair: a point, not a line
+                p.Markers("kept at m − n = B (ζ_i)", r.pairs.data(), r.zeta.data(), count,
+                          frame.Color(Role::Cos), frame.Px(3.5f), plot::Marker::Square);
+                p.Markers("at 4B", r.pairs.data(), r.kept_at_4b.data(), count,
+                          frame.Color(Role::Sin), frame.Px(3.5f), plot::Marker::Ring);
+            }
             if (r.distance >= 0)
                 p.Markers("at this m − n", r.pairs.data(), r.kept.data(), count,
                           frame.Color(Role::PosA), frame.Px(3.5f));
@@ -240,7 +272,8 @@ nlohmann::json XposTab::Readouts(const AlternativesPanel& panel, const AppState&
               {"zeta", r.zeta},
               {"distance", r.distance},
               {"kept", r.kept},
-              {"score", r.score},
+              {"score", r.overflows ? nlohmann::json() : nlohmann::json(r.score)},
+              {"overflows", r.overflows},
               {"rope_score", r.rope_score},
               {"q_subnormal_from", r.limits.q_subnormal_from},
               {"k_overflow_from", r.limits.k_overflow_from},

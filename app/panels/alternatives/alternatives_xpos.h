@@ -21,6 +21,9 @@ struct XposResult {
     std::vector<double> pairs, kept; ///< ζ_i^((m − n)/B) per pair
     std::vector<double> kept_at_4b;  ///< ζ_i^4, what each pair keeps at m − n = 4B
     double score = 0, rope_score = 0;
+    /// The fastest pair's factor at this m − n (a key far after the query) is past the largest
+    /// double: no score (score 0, the readouts' null).
+    bool overflows = false;
     XposFloat32Limits limits;
 };
 XposResult ComputeXpos(const AlternativesPanel::RopeInputs& inputs, const XposOptions& options);

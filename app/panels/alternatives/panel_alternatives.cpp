@@ -101,6 +101,23 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
         part->AddFields(table);
 }
 
+std::vector<const char*> AlternativesPanel::SceneFieldNames() {
+    // The names live as long as the program, as the registry's string literals do.
+    static const std::vector<std::string> own = [] {
+        AlternativesPanel panel;
+        SceneTable table;
+        panel.AddSceneFields(table);
+        std::vector<std::string> names;
+        for (const SceneField& field : table.Fields())
+            names.push_back(field.name);
+        return names;
+    }();
+    std::vector<const char*> names = {"d_model", "base", "pos_a", "pos_b", "pair"};
+    for (const std::string& name : own)
+        names.push_back(name.c_str());
+    return names;
+}
+
 std::string AlternativesPanel::StatusNote() const {
     return "tab: " + tab;
 }

@@ -138,6 +138,10 @@ struct AlternativesPanel : Panel {
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
     static std::vector<WidgetName> WidgetNames();
+    /// Every scene field the panel reads (PanelInfo::scene_fields): the shared d_model, base,
+    /// positions and pair, and the fields its tabs add (collected from AddSceneFields, so a tab
+    /// added is listed without a line elsewhere).
+    static std::vector<const char*> SceneFieldNames();
     std::string StatusNote() const override;
 
     /// q and k for RoPE: the typed ones when rope_typed and they have the same length, else

@@ -4,6 +4,10 @@
 // (pelab/rope_family.h's p_rope_plan), here with p = 0.75.
 #include "positional/plan_hooks.h"
 
+#include "pelab/error.h"
+
+#include <string>
+
 namespace pelab::trainer {
 
 namespace {
@@ -24,10 +28,21 @@ private:
     PlanHooks<S> hooks_;
 };
 
+// At head width 2 the one pair is the slowest quarter too: nothing would turn.
+void NeedsATurningPair(const TransformerConfig& config) {
+    const int width = config.d_model / config.heads;
+    if (static_cast<int>(kKeptShare * (width / 2)) < 1)
+        throw InvalidArgument("p_rope keeps the fastest three quarters of each head's pairs "
+                              "turning, none at head width " +
+                              std::to_string(width) +
+                              ": it needs a head width of 4 or more (a wider model or fewer "
+                              "heads)");
+}
+
 } // namespace
 
 PositionalMethod PRopeMethod() {
-    return MethodOf<PRopeHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<PRopeHooks>(NoOwnParameters, NeedsATurningPair);
 }
 
 } // namespace pelab::trainer

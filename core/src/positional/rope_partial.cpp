@@ -5,6 +5,10 @@
 // dimensions carry no position.
 #include "positional/plan_hooks.h"
 
+#include "pelab/error.h"
+
+#include <string>
+
 namespace pelab::trainer {
 
 namespace {
@@ -36,10 +40,22 @@ private:
     PlanHooks<S> hooks_;
 };
 
+// A head too narrow for a quarter of it to hold a pair would train a model without positions
+// under this name: refused, saying what it needs.
+void NeedsARotaryPair(const TransformerConfig& config) {
+    const int width = config.d_model / config.heads;
+    if (static_cast<int>(kRotaryFraction * width) / 2 * 2 < 2)
+        throw InvalidArgument("rope_partial turns a quarter of each head's dimensions, none at "
+                              "head width " +
+                              std::to_string(width) +
+                              ": it needs a head width of 8 or more (a wider model or fewer "
+                              "heads)");
+}
+
 } // namespace
 
 PositionalMethod RopePartialMethod() {
-    return MethodOf<PartialRotaryHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<PartialRotaryHooks>(NoOwnParameters, NeedsARotaryPair);
 }
 
 } // namespace pelab::trainer
