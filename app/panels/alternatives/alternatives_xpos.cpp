@@ -68,7 +68,7 @@ namespace {
 // A ζ below 1 said with enough digits not to read as 1 (0.9997, not "1").
 std::string BelowOne(double value) {
     for (int digits = 3; digits < 12; ++digits) {
-        const std::string shown = ShownNumber(value, digits);
+        std::string shown = ShownNumber(value, digits);
         if (shown != "1") return shown;
     }
     return ShownNumber(value, 12);

@@ -31,7 +31,8 @@ private:
 // At head width 2 the one pair is the slowest quarter too: nothing would turn.
 void NeedsATurningPair(const TransformerConfig& config) {
     const int width = config.d_model / config.heads;
-    if (static_cast<int>(kKeptShare * (width / 2)) < 1)
+    const int pairs = width / 2; // the width is even
+    if (static_cast<int>(kKeptShare * pairs) < 1)
         throw InvalidArgument("p_rope keeps the fastest three quarters of each head's pairs "
                               "turning, none at head width " +
                               std::to_string(width) +
