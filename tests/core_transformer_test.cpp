@@ -3,6 +3,7 @@
 // float model against the double one, the learned table's untrained rows, the causal mask, and
 // AdamW against its update rule written out here.
 #include "pelab/error.h"
+#include "pelab/train.h"
 #include "pelab/transformer.h"
 
 #include <gtest/gtest.h>
@@ -347,4 +348,27 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
                                                                 : 0u;
         EXPECT_EQ(model.parameters().size(), shared + own) << positional_kind_name(kind);
     }
+}
+
+// The first-token share of an attention map (pelab/train.h), on maps written out here: a head
+// that parks everything on key 0, one that spreads evenly, and the causal even share
+// (1/2 + 1/3 + 1/4)/3 for queries 1 … 3.
+TEST(FirstTokenShare, IsTheMeanWeightOnKeyZeroAgainstAnEvenSpread) {
+    const int n = 4;
+    std::vector<double> sink(n * n, 0.0), spread(n * n, 0.25), causal_even(n * n, 0.0);
+    for (int i = 0; i < n; ++i) {
+        sink[static_cast<std::size_t>(i) * n] = 1.0;
+        for (int j = 0; j <= i; ++j)
+            causal_even[static_cast<std::size_t>(i) * n + j] = 1.0 / (i + 1);
+    }
+    const FirstTokenShare parked = first_token_share(sink, n, true);
+    EXPECT_DOUBLE_EQ(parked.share, 1.0);
+    EXPECT_DOUBLE_EQ(parked.even, (1.0 / 2 + 1.0 / 3 + 1.0 / 4) / 3);
+    const FirstTokenShare even = first_token_share(causal_even, n, true);
+    EXPECT_DOUBLE_EQ(even.share, even.even);
+    const FirstTokenShare bidirectional = first_token_share(spread, n, false);
+    EXPECT_DOUBLE_EQ(bidirectional.share, 0.25);
+    EXPECT_DOUBLE_EQ(bidirectional.even, 0.25);
+    EXPECT_THROW(first_token_share({1.0}, 1, true), InvalidArgument);
+    EXPECT_THROW(first_token_share(sink, 3, true), InvalidArgument);
 }

@@ -258,3 +258,33 @@ TEST_F(TrainPanelTest, MoreMethodsListAddsAMethodTheDefaultRunLeavesOut) {
             in_order.push_back(kind);
     EXPECT_EQ(panel.edit.variants, in_order);
 }
+
+// Under each attention map, its first-token share (the attention sink) and an even spread's,
+// as the readouts report them: recomputed here from the run file's maps (the mean of column 0
+// over rows 1 … n − 1; even: 1/(i + 1) for a causal model).
+TEST_F(TrainPanelTest, EachMapSaysItsFirstTokenShare) {
+    auto& panel = Get<TrainPanel>("train");
+    ASSERT_EQ(app.scene.Apply(R"({"train_result": "shift-causal", "train_view": "attention",
+                                  "train_layer": 1, "train_head": 2})"),
+              "");
+    Present("train", 3);
+    app.recorder.rects.clear();
+    Frame();
+    const TrainRun run = BuiltIn("shift-causal");
+    const nlohmann::json shares = panel.Readouts(state)["attention"]["first_token"];
+    const int n = run.example.length;
+    ASSERT_GE(n, 2);
+    ASSERT_EQ(shares.size(), run.variants.size());
+    for (const VariantResult& v : run.variants) {
+        const std::string name = positional_kind_name(v.variant);
+        EXPECT_TRUE(Recorded("train.first_token_" + name)) << name;
+        const std::vector<double>& map = v.attention[1][2];
+        double share = 0, even = 0;
+        for (int i = 1; i < n; ++i) {
+            share += map[static_cast<std::size_t>(i * n)];
+            even += 1.0 / (i + 1);
+        }
+        EXPECT_NEAR(shares[name]["share"].get<double>(), share / (n - 1), 1e-12) << name;
+        EXPECT_NEAR(shares[name]["even"].get<double>(), even / (n - 1), 1e-12) << name;
+    }
+}

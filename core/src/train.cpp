@@ -204,6 +204,21 @@ bool task_needs_order(TrainTask task, bool causal) {
     }
 }
 
+FirstTokenShare first_token_share(const std::vector<double>& map, int length, bool causal) {
+    if (length < 2 || map.size() != static_cast<std::size_t>(length) * length)
+        throw InvalidArgument("a first-token share needs a map of at least 2 × 2 weights (got " +
+                              std::to_string(map.size()) + " for length " + std::to_string(length) +
+                              ")");
+    FirstTokenShare out;
+    for (int i = 1; i < length; ++i) {
+        out.share += map[static_cast<std::size_t>(i) * length];
+        out.even += causal ? 1.0 / (i + 1) : 1.0 / length;
+    }
+    out.share /= length - 1;
+    out.even /= length - 1;
+    return out;
+}
+
 TransformerConfig ModelConfig(const TrainSettings& s, PositionalKind kind) {
     TransformerConfig config;
     config.vocab = s.task.vocab;

@@ -506,6 +506,17 @@ nlohmann::json TrainPanel::Readouts(const AppState& /*state*/) const {
             std::to_string(run.settings.heads) + " heads: its last are shown";
     else if (!attention_note.empty())
         out["attention"]["note"] = attention_note;
+    // Each finished map's first-token share (its attention sink), as drawn under its title.
+    nlohmann::json sinks = nlohmann::json::object();
+    for (const VariantResult& r : run.variants)
+        if (r.Done() && !r.attention.empty() && run.example.length >= 2) {
+            const FirstTokenShare sink =
+                first_token_share(r.attention[static_cast<std::size_t>(shown_layer)]
+                                             [static_cast<std::size_t>(shown_head)],
+                                  run.example.length, run.settings.causal);
+            sinks[positional_kind_name(r.variant)] = {{"share", sink.share}, {"even", sink.even}};
+        }
+    out["attention"]["first_token"] = sinks;
     out["verdict"] = shown.verdict.text;
     out["paper_notes"] = shown.notes.text;
     nlohmann::json claims = nlohmann::json::object();
@@ -610,6 +621,10 @@ std::vector<WidgetName> TrainPanel::WidgetNames() {
     // One map per method of the run shown (a run need not hold every method).
     names.push_back({"train.attention_<method>",
                      "the attention map, on the Attention tab, of the model of the method named"});
+    names.push_back(
+        {"train.first_token_<method>",
+         "the sink line under a map: attention on the first token, and an even spread's",
+         {"attention"}});
     return names;
 }
 

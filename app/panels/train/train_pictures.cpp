@@ -239,14 +239,20 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
                      ImGui::CalcTextSize(
                          (std::string(positional_kind_name(r->variant)) + ": 16/16 right").c_str())
                          .x);
+    // The line under each title is as wide as its widest value.
+    title_width = std::max(title_width, ImGui::CalcTextSize("sink 0.00 (even 0.00)").x);
     for (int columns = 1; columns <= count; ++columns) {
         const int rows = (count + columns - 1) / columns;
         if (columns > 1 && columns * (title_width + spacing) > avail.x + spacing) break;
         const float by_width = (avail.x - spacing * (columns - 1)) / columns;
+        // Above each map: its title and its first-token line.
         const float by_height =
-            (avail.y - rows * (ImGui::GetTextLineHeightWithSpacing() + spacing)) / rows;
-        const float side = std::min(by_width, by_height);
-        if (side > best_side) best_side = side, best_columns = columns;
+            (avail.y - rows * (2 * ImGui::GetTextLineHeightWithSpacing() + spacing)) / rows;
+        // Too short for every row (a projector): the maps scroll, as many abreast as fit, each
+        // as wide as the columns allow.
+        const float side = by_height < font * 4.0f ? std::min(by_width, font * 4.0f)
+                                                   : std::min(by_width, by_height);
+        if (side >= best_side) best_side = side, best_columns = columns;
     }
     const float side = std::max(font * 4.0f, best_side);
     const int length = run.example.length;
@@ -260,6 +266,7 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
             ImGui::SameLine(start_x + static_cast<float>(k % best_columns) *
                                           (std::max(side, title_width) + spacing));
         ImGui::BeginGroup();
+        char record[48];
         int right = 0, scored = 0;
         for (int p = 0; p < length; ++p) {
             const int target = run.example.targets[static_cast<std::size_t>(p)];
@@ -273,10 +280,24 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
         ImGui::TextColored(frame.theme.ColorVec(LookOf(r.variant).role), "%s", title);
         FormulaTooltip("Right answers of this model on the example, at the positions the task "
                        "scores. Hover the map for each weight.");
+        const std::vector<double>& weights = r.attention[static_cast<std::size_t>(shown_layer)]
+                                                        [static_cast<std::size_t>(shown_head)];
+        if (length >= 2) {
+            const FirstTokenShare sink = first_token_share(weights, length, s.causal);
+            char line[80];
+            std::snprintf(line, sizeof line, "sink %.2f (even %.2f)", sink.share, sink.even);
+            ImGui::TextDisabled("%s", line);
+            FormulaTooltip("The attention sink: the mean weight queries 1 … n − 1 give the first "
+                           "token, and in brackets what it would be if each spread its weight "
+                           "evenly over the keys it sees. Far above even: the head parks weight "
+                           "on the first token.");
+            std::snprintf(record, sizeof record, "train.first_token_%s",
+                          positional_kind_name(r.variant));
+            frame.Record(record);
+        }
         const ImVec2 origin = ImGui::GetCursorScreenPos();
         ImGui::InvisibleButton(title, ImVec2(side, side));
-        const std::vector<double>& map = r.attention[static_cast<std::size_t>(shown_layer)]
-                                                    [static_cast<std::size_t>(shown_head)];
+        const std::vector<double>& map = weights;
         for (int i = 0; i < length; ++i)
             for (int j = 0; j < length; ++j) {
                 const ImVec2 a(origin.x + j * cell, origin.y + i * cell);
@@ -302,7 +323,6 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
                               map[Cell(i, j, length)], answer);
         }
         ImGui::EndGroup();
-        char record[48];
         std::snprintf(record, sizeof record, "train.attention_%s", positional_kind_name(r.variant));
         frame.Record(record);
     }

@@ -70,6 +70,16 @@ double learned_accuracy(const TaskBounds& bounds);
 /// 0.91–0.95 there).
 bool task_needs_order(TrainTask task, bool causal);
 
+/// How much of a head's attention goes to the first token (an "attention sink": trained models
+/// often park weight there that no task asks for). share: the mean over queries 1 … n − 1 of
+/// the weight on key 0 (query 0 has no other key in a causal model); even: the same if every
+/// query spread its weight evenly over the keys it sees (1/(i + 1) causal, 1/n otherwise).
+struct FirstTokenShare {
+    double share = 0, even = 0;
+};
+/// map: length × length weights, row i the query's; length ≥ 2 (InvalidArgument otherwise).
+FirstTokenShare first_token_share(const std::vector<double>& map, int length, bool causal);
+
 struct TrainSettings {
     TaskOptions task;
     std::vector<PositionalKind> variants = default_positional_kinds();
