@@ -2,12 +2,16 @@
 // double: the frequencies each plan gives its pairs, xPos's ζ_i and its decayed score, and the
 // positions where xPos's per-position scales leave float32.
 #include "pelab/error.h"
+#include "pelab/precision.h"
 #include "pelab/rope_family.h"
+#include "pelab/sinusoidal.h"
 
 #include <gtest/gtest.h>
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 using namespace pelab;
@@ -122,4 +126,68 @@ TEST(RopeFamily, XposFloat32LimitsAreWhereTheScalesLeaveFloat) {
     const XposFloat32Limits paper = xpos_float32_limits(128, XposOptions{});
     EXPECT_NEAR(paper.q_subnormal_from, 512 * std::log(FLT_MIN) / std::log(2.0 / 7.0), 1.0);
     EXPECT_NEAR(paper.k_overflow_from, 512 * std::log(FLT_MAX) / std::log(7.0 / 2.0), 1.0);
+}
+
+// Angles stored in bfloat16, float16 and float32 (pelab/precision.h), against rounding done
+// another way: float16 by the compiler's own _Float16 conversion, bfloat16 by rounding a
+// float's bit pattern to its top 16 bits (nearest, ties to even), float32 by a cast. The first
+// position whose neighbour gets the same stored angle is found here by walking p from 0.
+namespace {
+
+double Bfloat16(double x) {
+    const float f = static_cast<float>(x);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits += 0x7FFF + ((bits >> 16) & 1); // to nearest, ties to even
+    bits &= 0xFFFF0000u;
+    float out = 0;
+    std::memcpy(&out, &bits, sizeof out);
+    return out;
+}
+
+double Float16(double x) {
+    return static_cast<double>(static_cast<_Float16>(x));
+}
+
+template <typename Round> long long FirstCollision(double theta, Round round, long long limit) {
+    for (long long p = 0; p < limit; ++p)
+        if (round(static_cast<double>(p) * theta) == round(static_cast<double>(p + 1) * theta))
+            return p;
+    return -1;
+}
+
+} // namespace
+
+TEST(ReducedPrecision, NeighboursShareAnAngleWhereTheRoundingSays) {
+    for (const double x : {0.1, 1.0 / 3, 255.5, 257.0, 1e-5, 3.14159, 65504.0, 70000.0}) {
+        EXPECT_EQ(round_to_format(x, kFloat16), Float16(x)) << x;
+        EXPECT_EQ(round_to_format(x, kBfloat16), Bfloat16(x)) << x;
+        EXPECT_EQ(round_to_format(x, kFloat32), static_cast<double>(static_cast<float>(x))) << x;
+    }
+    for (const double base : {10000.0, 500000.0})
+        for (const int d : {2, 64, 512})
+            for (const double theta : {frequencies(d, base).front(), frequencies(d, base).back()}) {
+                EXPECT_EQ(first_neighbour_collision(theta, kBfloat16, 1000000),
+                          FirstCollision(theta, Bfloat16, 1000000))
+                    << d << " " << base << " " << theta;
+                EXPECT_EQ(first_neighbour_collision(theta, kFloat16, 1000000),
+                          FirstCollision(theta, Float16, 1000000))
+                    << d << " " << base << " " << theta;
+            }
+    // float32: no pair's neighbours collide below 10⁶ (checked by walking the fastest and the
+    // slowest pair of d 64 at base 10 000).
+    for (const double theta : {frequencies(64, 10000).front(), frequencies(64, 10000).back()}) {
+        EXPECT_EQ(first_neighbour_collision(theta, kFloat32, 1000000), -1);
+        EXPECT_EQ(FirstCollision(
+                      theta, [](double x) { return static_cast<double>(static_cast<float>(x)); },
+                      1000000),
+                  -1);
+    }
+    // Positions themselves: 257 is not a bfloat16 number (it rounds to 256), 2 049 not a
+    // float16 one.
+    EXPECT_EQ(first_position_collision(kBfloat16), 256);
+    EXPECT_EQ(Bfloat16(257), 256.0);
+    EXPECT_EQ(Bfloat16(255), 255.0);
+    EXPECT_EQ(first_position_collision(kFloat16), 2048);
+    EXPECT_EQ(Float16(2049), 2048.0);
 }

@@ -1,10 +1,12 @@
 #include "pelab/precision.h"
 
+#include "pelab/error.h"
 #include "pelab/sinusoidal.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 
 namespace pelab {
 
@@ -66,6 +68,43 @@ double float32_position_shift(double pos, int d_model, double base, int* worst_p
         }
     }
     return static_cast<double>(worst);
+}
+
+double round_to_format(double x, const FloatFormat& format) {
+    if (x == 0 || !std::isfinite(x)) return x;
+    int exponent = 0;
+    std::frexp(x,
+               &exponent); // x = f·2^exponent, |f| in [0.5, 1): its leading bit is 2^(exponent − 1)
+    const int leading = std::max(exponent - 1, format.min_exponent); // subnormals: a fixed step
+    const int shift = format.significand_bits - 1 - leading;
+    const double rounded =
+        std::ldexp(std::nearbyint(std::ldexp(x, shift)), -shift); // nearest, ties to even
+    if (std::abs(rounded) > format.largest) return std::copysign(INFINITY, x);
+    return rounded;
+}
+
+long long first_neighbour_collision(double theta, const FloatFormat& format, long long limit) {
+    if (!(theta > 0 && theta <= 10))
+        throw InvalidArgument("theta must be in (0, 10] (got " + std::to_string(theta) + ")");
+    if (limit < 1 || limit > 1000000000LL)
+        throw InvalidArgument("limit must be in [1, 1e9] (got " + std::to_string(limit) + ")");
+    const long long bits = format.significand_bits;
+    // Below 2^(bits − 1) − 1 neighbours differ (while the angles are normal numbers: from 0 if
+    // θ is near the subnormal range).
+    const bool normal = theta >= std::ldexp(1.0, format.min_exponent + 1);
+    const long long start = normal ? std::max(0LL, (1LL << (bits - 1)) - 2) : 0;
+    const long long end = std::min(limit, (1LL << (bits + 1)) + 2);
+    double here = round_to_format(static_cast<double>(start) * theta, format);
+    for (long long p = start; p < end; ++p) {
+        const double next = round_to_format(static_cast<double>(p + 1) * theta, format);
+        if (next == here) return p;
+        here = next;
+    }
+    return -1;
+}
+
+long long first_position_collision(const FloatFormat& format) {
+    return 1LL << format.significand_bits;
 }
 
 } // namespace pelab

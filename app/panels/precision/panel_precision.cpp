@@ -171,7 +171,8 @@ void PrecisionPanel::Draw(FrameContext& frame) {
                                  "be exact, so its error does not grow with pos.");
     }
     // The table below needs about 6 lines and the framework sentence 3; the plot takes the rest.
-    const float table_height = font * 10.5f + ImGui::GetStyle().ItemSpacing.y * 7;
+    // (and the reduced-precision sentence about 3 more).
+    const float table_height = font * 14.0f + ImGui::GetStyle().ItemSpacing.y * 8;
     DrawPlot(frame, std::max(font * 13.0f, ImGui::GetContentRegionAvail().y - table_height),
              *curves);
     DrawTable(frame, *table);
@@ -286,6 +287,51 @@ void PrecisionPanel::DrawTable(FrameContext& frame, const Table& table) {
     WrappedText(PrecisionMeaning(at_1e6.position, at_1e6.errors[0], at_1e6.shift, at_1e6.shift_pair)
                     .text.c_str());
     frame.Record("precision.meaning");
+    WrappedText(ReducedPrecisionSentence(frame.state.d_model, frame.state.base).text.c_str());
+    frame.Record("precision.reduced");
+}
+
+Explanation ReducedPrecisionSentence(int d_model, double base) {
+    Explanation out;
+    const std::vector<double> theta = frequencies(d_model, base);
+    const auto from = [&](const FloatFormat& format, double pair_theta, const char* claim) {
+        const long long p = first_neighbour_collision(pair_theta, format, 1000000);
+        out.Claims(claim, static_cast<double>(p));
+        return p;
+    };
+    const auto said = [](long long p) {
+        return p < 0 ? "none below " + ShownNumber(1e6) : ShownNumber(static_cast<double>(p));
+    };
+    const auto bounds = [](const FloatFormat& format) {
+        const long long bits = format.significand_bits;
+        return ShownNumber(static_cast<double>((1LL << (bits - 1)) - 1)) + " and " +
+               ShownNumber(static_cast<double>((1LL << (bits + 1)) + 2));
+    };
+    const long long bf_fast = from(kBfloat16, theta.front(), "bfloat16_fastest");
+    const long long bf_slow = from(kBfloat16, theta.back(), "bfloat16_slowest");
+    const long long h_fast = from(kFloat16, theta.front(), "float16_fastest");
+    const long long h_slow = from(kFloat16, theta.back(), "float16_slowest");
+    const long long f_fast = from(kFloat32, theta.front(), "float32_fastest");
+    const long long f_slow = from(kFloat32, theta.back(), "float32_slowest");
+    const bool one_pair = theta.size() == 1;
+    const auto pairs = [&](long long fast, long long slow) {
+        return one_pair ? "from position " + said(fast) + " in its one pair"
+                        : "from position " + said(fast) + " in the fastest pair and " + said(slow) +
+                              " in the slowest";
+    };
+    out.text =
+        "Angles stored in a shorter format stop telling neighbours apart: in bfloat16 "
+        "(8 significant bits) positions p and p + 1 get the same angle " +
+        pairs(bf_fast, bf_slow) + " (in any pair between " + bounds(kBfloat16) + "), in float16 " +
+        pairs(h_fast, h_slow) + " (between " + bounds(kFloat16) + "), in float32 " +
+        (f_fast < 0 && f_slow < 0 ? "in no pair below " + ShownNumber(1e6) + " (none before " +
+                                        ShownNumber(static_cast<double>((1LL << 23) - 1)) + ")"
+                                  : pairs(f_fast, f_slow)) +
+        ". Positions stored as numbers in the format collide from " +
+        ShownNumber(static_cast<double>(first_position_collision(kBfloat16))) +
+        " in bfloat16 and " + ShownNumber(static_cast<double>(first_position_collision(kFloat16))) +
+        " in float16.";
+    return out;
 }
 
 void PrecisionPanel::AddSceneFields(SceneTable& table) {
@@ -317,7 +363,12 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
                                   {"torch", measured->torch[k]},
                                   {"correctly_rounded", measured->correctly_rounded[k]}});
     }
+    const Explanation reduced = ReducedPrecisionSentence(state.d_model, state.base);
+    nlohmann::json reduced_claims = nlohmann::json::object();
+    for (const Claim& claim : reduced.claims)
+        reduced_claims[claim.name] = claim.value;
     return {{"errors", rows},
+            {"reduced_precision", {{"sentence", reduced.text}, {"claims", reduced_claims}}},
             {"float32_frameworks", frameworks},
             {"framework_versions", {kMeasuredNumpy, kMeasuredTorch}},
             {"meaning_at_1e6", PrecisionMeaning(1e6, rows[2]["float32_code"].get<double>(),
@@ -343,6 +394,9 @@ std::vector<WidgetName> PrecisionPanel::WidgetNames() {
          "the sentence on what the float32 error means at 1000000",
          {"meaning_at_1e6"}},
         {"precision.plot", "the log-log plot of each recipe's largest error by position"},
+        {"precision.reduced",
+         "the sentence on where bfloat16 and float16 angles merge neighbours",
+         {"reduced_precision"}},
         {"precision.table",
          "the error table: each recipe at four positions, picked last",
          {"errors"}},

@@ -77,6 +77,12 @@ private:
 /// numbers (exposed for tests).
 Explanation PrecisionMeaning(double position, double value_error, double shift, int pair);
 
+/// Angles stored in bfloat16, float16 and float32: from which position neighbours get the same
+/// angle in the fastest and the slowest pair at (d_model, base), with its claims
+/// (bfloat16_fastest, bfloat16_slowest, float16_fastest, float16_slowest, float32_fastest,
+/// float32_slowest: −1 when none below 10⁶).
+Explanation ReducedPrecisionSentence(int d_model, double base);
+
 struct MeasuredFloat32Errors;
 /// The framework float32 errors measured at (d_model, base), or nullptr where none were.
 const MeasuredFloat32Errors* MeasuredErrors(int d_model, double base);

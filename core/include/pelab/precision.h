@@ -50,4 +50,32 @@ std::array<std::vector<double>, 3> recipe_error_curves(const std::vector<double>
 /// worst_pair (optional) receives the pair where it is largest.
 double float32_position_shift(double pos, int d_model, double base, int* worst_pair = nullptr);
 
+/// A format angles may be stored in: its significand bits (the leading one counted), its
+/// smallest normal exponent (below it, subnormal), its largest finite value.
+struct FloatFormat {
+    const char* name;
+    int significand_bits;
+    int min_exponent;
+    double largest;
+};
+constexpr FloatFormat kBfloat16{"bfloat16", 8, -126, 3.3895313892515355e38};
+constexpr FloatFormat kFloat16{"float16", 11, -14, 65504.0};
+constexpr FloatFormat kFloat32{"float32", 24, -126, 3.4028234663852886e38};
+
+/// x rounded to the nearest value of the format (ties to even), ±infinity past its largest.
+double round_to_format(double x, const FloatFormat& format);
+
+/// The first position p ≥ 0 at which a pair turning θ per position gets the same stored angle
+/// at p and p + 1 (angles p·θ formed exactly, then stored in format): from there that pair cannot
+/// tell neighbours apart. −1 when none is below limit. Neighbours never collide while
+/// p + 1 < 2^(bits − 1) (their angles differ by θ = angle/p, more than a step of the format), and
+/// always by 2^(bits + 1) (θ is then under half a step): the search stays between.
+/// θ in (0, 10], limit in [1, 1e9].
+long long first_neighbour_collision(double theta, const FloatFormat& format, long long limit);
+
+/// The first position p whose neighbour p + 1, both stored in the format as numbers (position
+/// ids built in bfloat16, say), is the same number: 2^bits (bfloat16 256, float16 2 048,
+/// float32 16 777 216).
+long long first_position_collision(const FloatFormat& format);
+
 } // namespace pelab
