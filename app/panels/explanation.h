@@ -8,6 +8,8 @@
 
 #include "pelab/pair_turns.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -30,6 +32,9 @@ struct Explanation {
 /// "pair 3" or "pairs 0, 3 and 7": the pairs of turns with that motion (at most five named,
 /// then "and N more").
 std::string PairList(const std::vector<PairTurn>& turns, PairMotion motion);
+
+/// The claims as a JSON object, name → value (what readouts report beside the text).
+nlohmann::json ClaimsJson(const Explanation& explanation);
 
 /// text with its first letter upper case.
 std::string Capitalised(std::string text);

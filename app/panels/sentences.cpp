@@ -35,6 +35,13 @@ std::string PairList(const std::vector<PairTurn>& turns, PairMotion motion) {
     return text;
 }
 
+nlohmann::json ClaimsJson(const Explanation& explanation) {
+    nlohmann::json claims = nlohmann::json::object();
+    for (const Claim& claim : explanation.claims)
+        claims[claim.name] = claim.value;
+    return claims;
+}
+
 std::string Capitalised(std::string text) {
     if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
         text[0] = static_cast<char>(text[0] - 32);

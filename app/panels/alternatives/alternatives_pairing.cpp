@@ -114,21 +114,9 @@ void PairingTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     }
     const PairingResult& r = *result;
     const Explanation sentence = PairingSentence(r);
-    const auto text = [&] {
-        WrappedText(sentence.text.c_str());
-        frame.Record("alternatives.pairing_text");
-    };
-    if (!frame.pictures_first) text();
-    const float font = ImGui::GetFontSize();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // The plots take what the sentence leaves below them (on a projector it follows them), at
-    // least 9 lines' height.
-    const float sentence_height =
-        frame.pictures_first
-            ? ImGui::CalcTextSize(sentence.text.c_str(), nullptr, false, avail.x).y + font
-            : 0.0f;
-    const float height = std::max(font * 9.0f, (avail.y - sentence_height) * 0.97f);
-    const float half_width = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
+    SentenceAndPlots layout;
+    layout.Begin(frame, sentence.text, "alternatives.pairing_text");
+    const float height = layout.height, half_width = layout.half_width;
     {
         double low = 0, high = 0;
         for (std::size_t k = 0; k < r.distances.size(); ++k)
@@ -173,15 +161,13 @@ void PairingTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
             p.End();
         }
     }
-    if (frame.pictures_first) text();
+    layout.End(frame);
 }
 
 nlohmann::json PairingTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
     const PairingResult& r = PairingFor(panel, state);
     const Explanation sentence = PairingSentence(r);
-    nlohmann::json claims = nlohmann::json::object();
-    for (const Claim& claim : sentence.claims)
-        claims[claim.name] = claim.value;
+    const nlohmann::json claims = ClaimsJson(sentence);
     return {{"pairing",
              {{"interleaved_shift_change", r.interleaved_shift_change},
               {"half_split_shift_change", r.half_split_shift_change},

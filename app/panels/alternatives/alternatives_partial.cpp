@@ -166,19 +166,9 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     }
     const PartialResult& r = *computed;
     const Explanation sentence = PartialSentence(r);
-    const auto text = [&] {
-        WrappedText(sentence.text.c_str());
-        frame.Record("alternatives.partial_text");
-    };
-    if (!frame.pictures_first) text();
-    const float font = ImGui::GetFontSize();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float sentence_height =
-        frame.pictures_first
-            ? ImGui::CalcTextSize(sentence.text.c_str(), nullptr, false, avail.x).y + font
-            : 0.0f;
-    const float height = std::max(font * 9.0f, (avail.y - sentence_height) * 0.97f);
-    const float half_width = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
+    SentenceAndPlots layout;
+    layout.Begin(frame, sentence.text, "alternatives.partial_text");
+    const float height = layout.height, half_width = layout.half_width;
     {
         // A pair that does not turn has no wavelength: it is drawn on the line marked ∞, above
         // the longest finite one.
@@ -245,7 +235,7 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
             s.End();
         }
     }
-    if (frame.pictures_first) text();
+    layout.End(frame);
 }
 
 void PartialTab::AddFields(SceneTable& table) {
@@ -257,9 +247,7 @@ void PartialTab::AddFields(SceneTable& table) {
 nlohmann::json PartialTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
     const PartialResult& r = ResultFor(panel, state);
     const Explanation sentence = PartialSentence(r);
-    nlohmann::json claims = nlohmann::json::object();
-    for (const Claim& claim : sentence.claims)
-        claims[claim.name] = claim.value;
+    const nlohmann::json claims = ClaimsJson(sentence);
     return {{"partial",
              {{"fraction", r.fraction},
               {"p", r.p},

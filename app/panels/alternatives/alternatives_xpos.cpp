@@ -184,19 +184,9 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     }
     const XposResult& r = *computed;
     const Explanation sentence = XposSentence(r);
-    const auto text = [&] {
-        WrappedText(sentence.text.c_str());
-        frame.Record("alternatives.xpos_text");
-    };
-    if (!frame.pictures_first) text();
-    const float font = ImGui::GetFontSize();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float sentence_height =
-        frame.pictures_first
-            ? ImGui::CalcTextSize(sentence.text.c_str(), nullptr, false, avail.x).y + font
-            : 0.0f;
-    const float height = std::max(font * 9.0f, (avail.y - sentence_height) * 0.97f);
-    const float half_width = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
+    SentenceAndPlots layout;
+    layout.Begin(frame, sentence.text, "alternatives.xpos_text");
+    const float height = layout.height, half_width = layout.half_width;
     {
         double top = 0;
         // Fitted to the two score curves (the envelope starts far above them at large d).
@@ -252,7 +242,7 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
             p.End();
         }
     }
-    if (frame.pictures_first) text();
+    layout.End(frame);
 }
 
 void XposTab::AddFields(SceneTable& table) {
@@ -263,9 +253,7 @@ void XposTab::AddFields(SceneTable& table) {
 nlohmann::json XposTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
     const XposResult& r = ResultFor(panel, state);
     const Explanation sentence = XposSentence(r);
-    nlohmann::json claims = nlohmann::json::object();
-    for (const Claim& claim : sentence.claims)
-        claims[claim.name] = claim.value;
+    const nlohmann::json claims = ClaimsJson(sentence);
     return {{"xpos",
              {{"gamma", gamma},
               {"scale_base", scale_base},

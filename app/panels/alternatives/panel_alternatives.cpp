@@ -53,6 +53,30 @@ std::string AlternativesTabList() {
     return list;
 }
 
+void SentenceAndPlots::Begin(FrameContext& frame, const std::string& sentence, const char* record) {
+    sentence_ = &sentence;
+    record_ = record;
+    if (!frame.pictures_first) Say(frame);
+    const float font = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // On a projector the sentence follows the plots: they leave it its height.
+    const float sentence_height =
+        frame.pictures_first
+            ? ImGui::CalcTextSize(sentence.c_str(), nullptr, false, avail.x).y + font
+            : 0.0f;
+    height = std::max(font * 9.0f, (avail.y - sentence_height) * 0.97f);
+    half_width = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
+}
+
+void SentenceAndPlots::End(FrameContext& frame) const {
+    if (frame.pictures_first) Say(frame);
+}
+
+void SentenceAndPlots::Say(FrameContext& frame) const {
+    WrappedText(sentence_->c_str());
+    frame.Record(record_);
+}
+
 float RemainingHeight(float lines) {
     return std::max(ImGui::GetFontSize() * lines, ImGui::GetContentRegionAvail().y);
 }

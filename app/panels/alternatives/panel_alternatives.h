@@ -173,6 +173,21 @@ struct AlternativesPanel : Panel {
 /// record names the first.
 void AlternativesBasePresets(FrameContext& frame, FlowRow& row, const char* record);
 
+/// A tab's sentence and the two plots side by side beside it: the sentence above them, or below
+/// them on a projector (frame.pictures_first puts pictures first), the plots taking the height
+/// the sentence leaves (at least 9 lines). Begin draws the sentence when it goes first; End
+/// when it goes last. The sentence must outlive End.
+struct SentenceAndPlots {
+    float height = 0, half_width = 0;
+    void Begin(FrameContext& frame, const std::string& sentence, const char* record);
+    void End(FrameContext& frame) const;
+
+private:
+    void Say(FrameContext& frame) const;
+    const std::string* sentence_ = nullptr;
+    const char* record_ = nullptr;
+};
+
 /// The height left in the tab, but at least `lines` text lines (the tab then scrolls): a plot
 /// on a projector at text scale 2 stays readable.
 float RemainingHeight(float lines = 10.0f);

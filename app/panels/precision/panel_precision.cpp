@@ -364,9 +364,7 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
                                   {"correctly_rounded", measured->correctly_rounded[k]}});
     }
     const Explanation reduced = ReducedPrecisionSentence(state.d_model, state.base);
-    nlohmann::json reduced_claims = nlohmann::json::object();
-    for (const Claim& claim : reduced.claims)
-        reduced_claims[claim.name] = claim.value;
+    const nlohmann::json reduced_claims = ClaimsJson(reduced);
     return {{"errors", rows},
             {"reduced_precision", {{"sentence", reduced.text}, {"claims", reduced_claims}}},
             {"float32_frameworks", frameworks},
