@@ -129,9 +129,9 @@ TEST(RopeFamily, XposFloat32LimitsAreWhereTheScalesLeaveFloat) {
 }
 
 // Angles stored in bfloat16, float16 and float32 (pelab/precision.h), against rounding done
-// another way: float16 by the compiler's own _Float16 conversion, bfloat16 by rounding a
-// float's bit pattern to its top 16 bits (nearest, ties to even), float32 by a cast. The first
-// position whose neighbour gets the same stored angle is found here by walking p from 0.
+// another way, on a float's bit pattern: bfloat16 its top 16 bits, float16 its top 10 fraction
+// bits (nearest, ties to even, subnormals and infinity as IEEE 754 says), float32 by a cast. The
+// first position whose neighbour gets the same stored angle is found here by walking p from 0.
 namespace {
 
 double Bfloat16(double x) {
@@ -145,8 +145,29 @@ double Bfloat16(double x) {
     return out;
 }
 
+// float16 from a float's bit pattern: 10 fraction bits kept (nearest, ties to even), past
+// 65 504 infinite; below 2⁻¹⁴ the step is 2⁻²⁴, rounded by float addition at that step.
 double Float16(double x) {
-    return static_cast<double>(static_cast<_Float16>(x));
+    const float f = static_cast<float>(x);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    const std::uint32_t sign = bits & 0x80000000u;
+    std::uint32_t magnitude = bits ^ sign;
+    float out = 0;
+    if (magnitude < 0x38800000u) { // below 2^-14
+        float small = 0;
+        std::memcpy(&small, &magnitude, sizeof small);
+        volatile float shifted = small + 0.5f; // the float step at 0.5 is 2^-24
+        out = shifted - 0.5f;
+    } else {
+        magnitude += 0x0FFFu + ((magnitude >> 13) & 1u);
+        magnitude &= ~0x1FFFu;
+        if (magnitude > 0x477FE000u) // past 65 504
+            out = INFINITY;
+        else
+            std::memcpy(&out, &magnitude, sizeof out);
+    }
+    return sign ? -static_cast<double>(out) : static_cast<double>(out);
 }
 
 template <typename Round> long long FirstCollision(double theta, Round round, long long limit) {
