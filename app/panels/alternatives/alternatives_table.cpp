@@ -157,7 +157,7 @@ nlohmann::json TableTab::Readouts(const AlternativesPanel& panel, const AppState
 std::vector<WidgetName> TableTab::Widgets() const {
     return {
         {"alternatives.methods",
-         "the side-by-side comparison of the five methods",
+         "the side-by-side comparison of every method with a row",
          {"learned", "t5", "relative_checks"}},
         {"alternatives.table.header<i>",
          "the side-by-side table's header cell of column i (from 0)"},
