@@ -179,10 +179,16 @@ TEST_F(Cli, TrainWritesTheRunAndRefusesBadSettings) {
           std::vector<std::string>{"train", "--d-model", "100", "--heads", "3"},
           std::vector<std::string>{"train", "--test-len", "8", "--train-len", "16"},
           std::vector<std::string>{"train", "--steps", "0x10"},
-          std::vector<std::string>{"train", "--pe", "rope,rope"}}) {
+          std::vector<std::string>{"train", "--pe", "rope,rope"},
+          std::vector<std::string>{"train", "--pe", "irope", "--layers", "1"},
+          std::vector<std::string>{"train", "--pe", "irope", "--nope-every", "5"},
+          std::vector<std::string>{"train", "--pe", "irope", "--nope-every", "3"}}) {
         const Result refused = Run(bad);
         EXPECT_EQ(refused.exit_code, 2) << bad[1] << ": " << refused.err;
         EXPECT_NE(refused.err.find("pelab: "), std::string::npos);
+        if (bad[2] == "irope") {
+            EXPECT_NE(refused.err.find("nope"), std::string::npos) << refused.err;
+        }
     }
 }
 

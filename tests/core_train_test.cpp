@@ -296,15 +296,17 @@ TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
                     }
                     std::fputs("]", file);
                 };
-                std::fprintf(file,
-                             "%s{\"name\":\"%s\",\"dtype\":\"%s\",\"config\":{\"vocab\":%d,\"d_"
-                             "model\":%d,\"layers\":%d,"
-                             "\"heads\":%d,\"causal\":%s,\"positional\":\"%s\",\"base\":%.17g,"
-                             "\"t5_buckets\":%d,\"t5_max_distance\":%d},\"loss\":%.17g,\"tokens\":",
-                             names.size() > 1 ? "," : "", name.c_str(),
-                             single ? "float32" : "float64", c.vocab, c.d_model, c.layers, c.heads,
-                             causal ? "true" : "false", positional_kind_name(kind), c.base,
-                             c.t5_buckets, c.t5_max_distance, loss);
+                std::fprintf(
+                    file,
+                    "%s{\"name\":\"%s\",\"dtype\":\"%s\",\"config\":{\"vocab\":%d,\"d_"
+                    "model\":%d,\"layers\":%d,"
+                    "\"heads\":%d,\"causal\":%s,\"positional\":\"%s\",\"base\":%.17g,"
+                    "\"t5_buckets\":%d,\"t5_max_distance\":%d,\"nope_every\":%d},\"loss\":%."
+                    "17g,\"tokens\":",
+                    names.size() > 1 ? "," : "", name.c_str(), single ? "float32" : "float64",
+                    c.vocab, c.d_model, c.layers, c.heads, causal ? "true" : "false",
+                    positional_kind_name(kind), c.base, c.t5_buckets, c.t5_max_distance,
+                    c.nope_every, loss);
                 ints(batch.tokens);
                 std::fputs(",\"targets\":", file);
                 ints(batch.targets);

@@ -240,6 +240,64 @@ TEST(Transformer, PartialMethodsRefuseHeadsTooNarrowToTurnAnything) {
     EXPECT_EQ(refusal(PositionalKind::PRope, 16, 4), "");
 }
 
+// irope's pattern: layers nope_every, 2·nope_every, … (from 1) attend without positions, in
+// irope only; a period of 1 (every layer: none) or past the layers (no layer: rope) is refused.
+TEST(Transformer, IropeLeavesEveryNthLayerWithoutPositions) {
+    for (int layers = 1; layers <= 8; ++layers)
+        for (int every = 2; every <= 8; ++every) {
+            TransformerConfig c;
+            c.layers = layers;
+            c.nope_every = every;
+            c.positional = PositionalKind::Irope;
+            if (every > layers) {
+                EXPECT_THROW(validate_transformer_config(c), InvalidArgument) << layers << every;
+                continue;
+            }
+            validate_transformer_config(c);
+            int without = 0;
+            for (int l = 0; l < layers; ++l) {
+                const bool expected = (l + 1) % every == 0; // layers every, 2·every, … from 1
+                EXPECT_EQ(layer_without_positions(c, l), expected) << layers << " " << every;
+                without += expected;
+                c.positional = PositionalKind::Rope;
+                EXPECT_FALSE(layer_without_positions(c, l));
+                c.positional = PositionalKind::Irope;
+            }
+            EXPECT_EQ(without, layers / every);
+        }
+    TransformerConfig c;
+    c.positional = PositionalKind::Irope;
+    c.nope_every = 1;
+    try {
+        validate_transformer_config(c);
+        ADD_FAILURE() << "nope_every 1 accepted";
+    } catch (const InvalidArgument& error) {
+        EXPECT_NE(std::string(error.what()).find("at least 2"), std::string::npos);
+    }
+    c.nope_every = 2;
+    c.layers = 1;
+    try {
+        validate_transformer_config(c);
+        ADD_FAILURE() << "one layer accepted";
+    } catch (const InvalidArgument& error) {
+        EXPECT_NE(std::string(error.what()).find("has none of them"), std::string::npos)
+            << error.what();
+    }
+}
+
+// Layers with positions are rope's very layers: the same seed gives the same weights (irope
+// owns none), so layer 1's attention is rope's bit for bit; layer 2, without positions, is not.
+TEST(Transformer, IropeLayersWithPositionsAreRopes) {
+    TransformerConfig c = TinyConfig(PositionalKind::Irope, false);
+    const TinyTransformer<double> irope(c, 3);
+    c.positional = PositionalKind::Rope;
+    const TinyTransformer<double> rope(c, 3);
+    ASSERT_EQ(irope.parameters(), rope.parameters());
+    const std::vector<int> tokens = {1, 2, 3, 1, 2};
+    EXPECT_EQ(irope.attention(tokens, 0, 1), rope.attention(tokens, 0, 1));
+    EXPECT_NE(irope.attention(tokens, 1, 1), rope.attention(tokens, 1, 1));
+}
+
 // Untrained loss: with every logit nearly equal the mean cross-entropy is close to ln(vocab);
 // the causal mask: a query's weights on later keys are exactly 0 and each row sums to 1.
 TEST(Transformer, CausalMaskAndStartingLoss) {

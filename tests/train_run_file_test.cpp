@@ -97,6 +97,30 @@ TEST(TrainRunFile, SeveralSeedsAreReadBackWithTheirMeanAndRange) {
     EXPECT_NE(verdict.text.find("mean over 3 seeds"), std::string::npos) << verdict.text;
 }
 
+// irope's pattern is written by the runs that train irope (and only by them, so the other runs
+// keep their bytes), read back, and refused where the model has no such layer.
+TEST(TrainRunFile, IropesPatternIsWrittenAndReadBack) {
+    TrainRun run = TrainedTiny();
+    EXPECT_FALSE(TrainRunJson(run)["settings"].contains("nope_every"));
+    run.settings.variants[1] = PositionalKind::Irope;
+    run.variants[1].variant = PositionalKind::Irope;
+    nlohmann::json doc = TrainRunJson(run);
+    ASSERT_EQ(doc["settings"]["nope_every"], 2);
+    doc["settings"]["layers"] = 4;
+    doc["settings"]["nope_every"] = 4;
+    for (nlohmann::json& variant : doc["variants"])
+        while (variant["attention"].size() < 4) // Tiny() has one layer
+            variant["attention"].push_back(variant["attention"][0]);
+    TrainRun again;
+    ASSERT_EQ(ReadTrainRun(doc, &again), "");
+    EXPECT_EQ(again.settings.nope_every, 4);
+    doc["settings"]["layers"] = 2;
+    for (nlohmann::json& variant : doc["variants"])
+        variant["attention"].erase(3), variant["attention"].erase(2);
+    EXPECT_NE(ReadTrainRun(doc, &again).find("has none of them"), std::string::npos)
+        << ReadTrainRun(doc, &again);
+}
+
 // Each kind of damage is refused with a message naming where it is.
 TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
     const nlohmann::json good = TrainRunJson(TrainedTiny());
@@ -146,6 +170,8 @@ TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
         {[](nlohmann::json& d) { d["variants"][0]["attention"][0].erase(1); }, "layer 0"},
         {[](nlohmann::json& d) { d["variants"][1]["prediction"][3] = 99; }, "field \"prediction\""},
         {[](nlohmann::json& d) { d["seconds"] = -1; }, "field \"seconds\""},
+        {[](nlohmann::json& d) { d["settings"]["nope_every"] = 5; }, "field \"nope_every\""},
+        {[](nlohmann::json& d) { d["settings"]["nope_every"] = "2"; }, "field \"nope_every\""},
         // Further seeds: lists of one accuracy per test length, as many for every variant.
         {[](nlohmann::json& d) { d["variants"][0]["more_seeds"] = nlohmann::json::array(); },
          "field \"more_seeds\": must be a list of 1 to 4"},

@@ -38,6 +38,11 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
         ->disable_flag_override();
     train->add_option("--layers", o.layers, "Layers, 1 to 4")
         ->transform(WholeNumber(1, kTrainMaxLayers));
+    train
+        ->add_option("--nope-every", o.nope_every,
+                     "irope's pattern: layers N, 2N, … attend without positions, 2 to 4 (default "
+                     "2)")
+        ->transform(WholeNumber(2, kTrainMaxLayers));
     train->add_option("--d-model", o.d_model, "Model width, 16 to 128")
         ->transform(WholeNumber(kTrainMinDModel, kTrainMaxDModel));
     train->add_option("--heads", o.heads, "Heads, 1 to 4")
@@ -74,8 +79,8 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
                        "tested to 32 tokens (with --threads, --seed, --out and --plot only)")
             ->disable_flag_override();
     for (const char* setting :
-         {"--task", "--pe", "--causal", "--layers", "--d-model", "--heads", "--vocab", "--k",
-          "--train-len", "--min-train-len", "--test-len", "--steps", "--batch"})
+         {"--task", "--pe", "--causal", "--layers", "--nope-every", "--d-model", "--heads",
+          "--vocab", "--k", "--train-len", "--min-train-len", "--test-len", "--steps", "--batch"})
         quick->excludes(train->get_option(setting));
     train
         ->add_option("--plot", o.plot,
@@ -163,6 +168,7 @@ int RunTrain(const TrainOptions& o) {
         }
         settings.causal = o.causal;
         settings.layers = o.layers;
+        settings.nope_every = o.nope_every;
         settings.d_model = o.d_model;
         settings.heads = o.heads;
         settings.train_len = o.train_len;

@@ -113,12 +113,13 @@ std::vector<int> Wholes(const json& value, const std::string& where, std::size_t
 
 TrainSettings ReadSettings(const json& doc) {
     const std::string where = "field \"settings\": ";
-    OnlyKeys(
-        doc, where,
-        {"task",         "vocab",    "k",          "variants",     "causal",        "layers",
-         "d_model",      "heads",    "mlp_ratio",  "train_len",    "min_train_len", "test_len",
-         "batch",        "steps",    "eval_every", "eval_batches", "seed",          "learning_rate",
-         "weight_decay", "clip_norm"});
+    OnlyKeys(doc, where, {"task",         "vocab",         "k",
+                          "variants",     "causal",        "layers",
+                          "d_model",      "heads",         "mlp_ratio",
+                          "train_len",    "min_train_len", "test_len",
+                          "batch",        "steps",         "eval_every",
+                          "eval_batches", "seed",          "learning_rate",
+                          "weight_decay", "clip_norm",     "nope_every"});
     const auto need = [&](const char* key) -> const json& { return Need(doc, where, key); };
     const auto whole = [&](const char* key, long long low, long long high) {
         return WholeIn(need(key), Field(where, key), low, high);
@@ -155,6 +156,8 @@ TrainSettings ReadSettings(const json& doc) {
         Refuse(Field(where, "causal"), "must be true or false", need("causal"));
     s.causal = need("causal").get<bool>();
     s.layers = whole("layers", 1, 4);
+    // Written since irope (runs from before it have none, and the default).
+    if (doc.contains("nope_every")) s.nope_every = whole("nope_every", 2, 4);
     s.d_model = whole("d_model", 16, 128);
     s.heads = whole("heads", 1, 4);
     whole("mlp_ratio", 4, 4);
@@ -338,26 +341,29 @@ json TrainRunJson(const TrainRun& run) {
     json variant_names = json::array();
     for (const PositionalKind kind : s.variants)
         variant_names.push_back(positional_kind_name(kind));
-    const json settings = {{"task", train_task_name(s.task.task)},
-                           {"vocab", s.task.vocab},
-                           {"k", s.task.k},
-                           {"variants", variant_names},
-                           {"causal", s.causal},
-                           {"layers", s.layers},
-                           {"d_model", s.d_model},
-                           {"heads", s.heads},
-                           {"mlp_ratio", 4},
-                           {"train_len", s.train_len},
-                           {"min_train_len", s.min_train_len},
-                           {"test_len", s.test_len},
-                           {"batch", s.batch},
-                           {"steps", s.steps},
-                           {"eval_every", s.eval_every},
-                           {"eval_batches", s.eval_batches},
-                           {"seed", std::to_string(s.seed)},
-                           {"learning_rate", s.optimizer.learning_rate},
-                           {"weight_decay", s.optimizer.weight_decay},
-                           {"clip_norm", s.optimizer.clip_norm}};
+    json settings = {{"task", train_task_name(s.task.task)},
+                     {"vocab", s.task.vocab},
+                     {"k", s.task.k},
+                     {"variants", variant_names},
+                     {"causal", s.causal},
+                     {"layers", s.layers},
+                     {"d_model", s.d_model},
+                     {"heads", s.heads},
+                     {"mlp_ratio", 4},
+                     {"train_len", s.train_len},
+                     {"min_train_len", s.min_train_len},
+                     {"test_len", s.test_len},
+                     {"batch", s.batch},
+                     {"steps", s.steps},
+                     {"eval_every", s.eval_every},
+                     {"eval_batches", s.eval_batches},
+                     {"seed", std::to_string(s.seed)},
+                     {"learning_rate", s.optimizer.learning_rate},
+                     {"weight_decay", s.optimizer.weight_decay},
+                     {"clip_norm", s.optimizer.clip_norm}};
+    // Only runs with irope write its pattern, so the runs of the other methods keep their bytes.
+    if (std::count(s.variants.begin(), s.variants.end(), PositionalKind::Irope) > 0)
+        settings["nope_every"] = s.nope_every;
     json variants = json::array();
     for (const VariantResult& v : run.variants) {
         json loss = json::array();

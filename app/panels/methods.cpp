@@ -39,6 +39,9 @@ const std::vector<MethodLook>& MethodLooks() {
          "xPos (Sun et al. 2022): RoPE with q scaled by ζ_i^(m/512) and k by ζ_i^(−n/512), "
          "ζ_i = (2i/d_head + 0.4)/1.4, so pair i's share of q·k decays as ζ_i^((m − n)/512); "
          "causal only"},
+        {PositionalKind::Irope, Role::PosA, plot::Marker::Square,
+         "iRoPE (Llama 4's interleaved layers): rope in every layer but layers N, 2N, … "
+         "(--nope-every N, 2 by default; Llama 4 uses 4), which attend without positions"},
     };
     return looks;
 }

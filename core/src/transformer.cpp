@@ -64,6 +64,11 @@ void validate_transformer_config(const TransformerConfig& c) {
     trainer::MethodFor(c.positional).validate(c);
 }
 
+bool layer_without_positions(const TransformerConfig& config, int layer) {
+    return trainer::MethodFor(config.positional).layer_pattern && config.nope_every > 0 &&
+           (layer + 1) % config.nope_every == 0;
+}
+
 template <typename Scalar>
 TinyTransformer<Scalar>::TinyTransformer(const TransformerConfig& config, std::uint64_t seed)
     : config_(config) {

@@ -155,6 +155,8 @@ METHODS = {
     "rope_partial": {"turn": rope_partial_turn},
     "p_rope": {"turn": p_rope_turn},
     "xpos": {"turn_qk": xpos_turn_qk},
+    # iRoPE (Llama 4): RoPE, but layers nope_every, 2 nope_every, ... (from 1) get no positions.
+    "irope": {"turn": rope_turn, "nope_every": True},
     "alibi": {"bias": alibi_bias},
     "t5": {"bias": t5_bias},
 }
@@ -193,11 +195,12 @@ def loss_of(case, params):
         pre = f"layer{layer}."
         qkv = linear(norm(x, pre + "ln1"), pre + "qkv")
         q, k, v = (part.reshape(b, n, heads, dh).transpose(1, 2) for part in qkv.split(d, -1))
-        if turn is not None:
+        positioned = not (method.get("nope_every") and (layer + 1) % c["nope_every"] == 0)
+        if turn is not None and positioned:
             q, k = turn(c, positions, q), turn(c, positions, k)
-        if turn_qk is not None:
+        if turn_qk is not None and positioned:
             q, k = turn_qk(c, positions, q, k)
-        scores = q @ k.transpose(-1, -2) / math.sqrt(dh) + bias[None]
+        scores = q @ k.transpose(-1, -2) / math.sqrt(dh) + (bias[None] if positioned else 0)
         if mask is not None:
             scores = scores.masked_fill(mask, float("-inf"))
         attended = (torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(b, n, d)

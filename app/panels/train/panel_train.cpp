@@ -43,6 +43,22 @@ std::string RunSummary(const TrainSettings& s) {
     return text;
 }
 
+// Which layers irope's pattern leaves without positions, when the run trains irope.
+std::string IropeNote(const TrainSettings& s) {
+    if (std::find(s.variants.begin(), s.variants.end(), PositionalKind::Irope) == s.variants.end())
+        return {};
+    std::string layers;
+    TransformerConfig config = ModelConfig(s, PositionalKind::Irope);
+    for (int l = 0; l < s.layers; ++l)
+        if (layer_without_positions(config, l))
+            layers += (layers.empty() ? "" : ", ") + std::to_string(l + 1);
+    return "\nirope: rope in every layer but layer" +
+           std::string(layers.find(',') == std::string::npos ? " " : "s ") + layers + " (every " +
+           std::to_string(s.nope_every) + ", --nope-every " + std::to_string(s.nope_every) +
+           "), which attend" + (layers.find(',') == std::string::npos ? "s" : "") +
+           " without positions.";
+}
+
 // What every model of a run is, and the choices the papers leave open, made here.
 std::string ModelNote(const TrainSettings& s) {
     char text[1600];
@@ -67,7 +83,7 @@ std::string ModelNote(const TrainSettings& s) {
         s.causal ? "causal runs use T5's decoder buckets"
                  : "bidirectional runs use T5's own encoder buckets (half of them for keys after "
                    "the query)");
-    return text;
+    return text + IropeNote(s);
 }
 
 } // namespace
@@ -428,6 +444,17 @@ void TrainPanel::DrawControls(FrameContext& frame) {
     whole("test len", &edit.test_len, edit.train_len, 1024, "train.test_len",
           "Accuracy is measured up to this length (4 × train len shows length generalisation).");
     whole("steps", &edit.steps, 1, 20000, "train.steps", "Training steps per variant.");
+    // irope's pattern, while irope is ticked: at most the model's layers (the panel keeps the
+    // run's layers; 2 by default, where only every second layer is left).
+    if (std::find(edit.variants.begin(), edit.variants.end(), PositionalKind::Irope) !=
+        edit.variants.end()) {
+        const std::string tip = "irope: layers N, 2N, … attend without positions (Llama 4 leaves "
+                                "every fourth layer so); the model has " +
+                                std::to_string(edit.layers) + " layers, so N is at most " +
+                                std::to_string(std::max(2, edit.layers)) + ".";
+        whole("nope every", &edit.nope_every, 2, std::max(2, edit.layers), "train.nope_every",
+              tip.c_str());
+    }
     // Any seed pelab train takes (0 to 2^64 - 1), so none is changed without a word.
     row.Item(LabelledWidth(FitWidth(11.0f), "seed"));
     ImGui::SetNextItemWidth(FitWidth(11.0f));

@@ -23,4 +23,5 @@
     X(RopeCrossed, "rope_crossed", false)                                                          \
     X(RopePartial, "rope_partial", false)                                                          \
     X(PRope, "p_rope", false)                                                                      \
-    X(Xpos, "xpos", false)
+    X(Xpos, "xpos", false)                                                                         \
+    X(Irope, "irope", false)

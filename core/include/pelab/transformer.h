@@ -60,9 +60,16 @@ struct TransformerConfig {
     double base = 10000.0; ///< sinusoidal and RoPE; in [10, 10⁶]
     int t5_buckets = 32;   ///< T5's buckets (even, in [4, 1024] when bidirectional)
     int t5_max_distance = 128;
+    /// irope's NoPE layer pattern: layers nope_every, 2·nope_every, … (counted from 1) attend
+    /// without positions (Llama 4 leaves every fourth); in [2, layers] for irope, unused by the
+    /// other methods.
+    int nope_every = 2;
 };
 /// Throws InvalidArgument naming the first field out of range.
 void validate_transformer_config(const TransformerConfig& config);
+/// Whether layer `layer` (from 0) attends without positions: true for irope's every
+/// nope_every-th layer (layer + 1 a multiple of nope_every), false in every other method.
+bool layer_without_positions(const TransformerConfig& config, int layer);
 
 /// One named tensor of the flat parameter vector: rows × cols values from offset, row-major.
 struct ParameterSlot {

@@ -7,6 +7,9 @@
 //   turn:   q, k of each head turned by position  (RoPE)
 //   bias:   S = q·kᵀ/√d_h + bias(head, i, j)      (ALiBi, T5)
 //
+// A method with a layer pattern (irope) has its turn and bias hooks skipped in the pattern's
+// layers.
+//
 // Internal to core (Eigen types). One file per method beside this one; the table of
 // pelab/positional_methods.h binds each to its name.
 #pragma once
@@ -73,6 +76,9 @@ struct PositionalMethod {
     std::unique_ptr<PositionalHooks<double>> (*hooks_double)(const SequenceView<double>& sequence);
     /// Defined for causal models only (xPos): a bidirectional model is refused with a message.
     bool causal_only = false;
+    /// The layers of TransformerConfig::nope_every's pattern attend without positions (irope):
+    /// the pass gives them no hooks.
+    bool layer_pattern = false;
 };
 
 /// A method whose hooks are Hooks<float> and Hooks<double>, each built from the sequence.

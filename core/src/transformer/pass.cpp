@@ -23,6 +23,11 @@ void RunBatch(const TransformerConfig& c, const ParameterLayout& layout, const S
     const S* own = layout.has_own ? params + layout.own : nullptr;
     const std::unique_ptr<PositionalHooks<S>> hooks =
         HooksFor(MethodFor(c.positional), SequenceView<S>{c, own, n, r.measuring});
+    // What a layer without positions (irope's pattern) attends with: hooks that do nothing.
+    const PositionalHooks<S> no_positions;
+    const auto layer_hooks = [&](int l) -> const PositionalHooks<S>& {
+        return layer_without_positions(c, l) ? no_positions : *hooks;
+    };
 
     // Forward.
     Mat<S> x = EmbeddingForward(r.tokens, rows, params + layout.embedding, d);
@@ -33,7 +38,7 @@ void RunBatch(const TransformerConfig& c, const ParameterLayout& layout, const S
         BlockCache<S>& b = blocks[static_cast<std::size_t>(l)];
         b.h1 = LayerNormForward(x, params + o.ln1_weight, params + o.ln1_bias, b.ln1);
         b.qkv = LinearForward(b.h1, params + o.qkv_weight, params + o.qkv_bias, 3 * d);
-        b.attended = AttentionForward(b.qkv, n, c.heads, c.causal, *hooks, b.attention,
+        b.attended = AttentionForward(b.qkv, n, c.heads, c.causal, layer_hooks(l), b.attention,
                                       l == r.attention_layer ? r.attention_head : -1, r.attention);
         b.x1 = x + LinearForward(b.attended, params + o.out_weight, params + o.out_bias, d);
         b.h2 = LayerNormForward(b.x1, params + o.ln2_weight, params + o.ln2_bias, b.ln2);
@@ -74,7 +79,7 @@ void RunBatch(const TransformerConfig& c, const ParameterLayout& layout, const S
         const Mat<S> d_attended = LinearBackward(dx1, b.attended, params + o.out_weight,
                                                  grad + o.out_weight, grad + o.out_bias);
         const Mat<S> d_qkv =
-            AttentionBackward(d_attended, b.qkv, n, c.heads, *hooks, b.attention, d_own);
+            AttentionBackward(d_attended, b.qkv, n, c.heads, layer_hooks(l), b.attention, d_own);
         const Mat<S> dh1 = LinearBackward(d_qkv, b.h1, params + o.qkv_weight, grad + o.qkv_weight,
                                           grad + o.qkv_bias);
         dx = dx1 + LayerNormBackward(dh1, params + o.ln1_weight, b.ln1, grad + o.ln1_weight,
