@@ -151,6 +151,7 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         {"pairing", "alternatives.pairing_scores"},
         {"partial", "alternatives.partial_wavelengths"},
         {"xpos", "alternatives.xpos_scores"},
+        {"nope", "alternatives.nope_scores"},
         {"scaling", "alternatives.scaling_wavelengths"},
         {"table", "alternatives.methods"}};
     ASSERT_EQ(AlternativesTabs().size(), expected.size());
@@ -323,7 +324,7 @@ TEST_F(LongContextTab, ReadoutsAtLlama3Settings) {
 
 TEST_F(AlternativesUi, RefuseBadScenes) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
-    EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "nope"})").find("alternatives_tab"),
+    EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "bogus"})").find("alternatives_tab"),
               std::string::npos);
     EXPECT_NE(app.scene.Apply(R"({"t5_buckets": 33})").find("t5_buckets"), std::string::npos);
     EXPECT_NE(app.scene.Apply(R"({"alibi_sentence_a": ""})").find("alibi_sentence_a"),

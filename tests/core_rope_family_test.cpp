@@ -212,3 +212,24 @@ TEST(ReducedPrecision, NeighboursShareAnAngleWhereTheRoundingSays) {
     EXPECT_EQ(first_position_collision(kFloat16), 2048);
     EXPECT_EQ(Float16(2049), 2048.0);
 }
+
+// The first token's share under even causal attention, 1/(p + 1), stored in each format: the
+// first position whose neighbour gets the same stored share, found here by walking p from 0
+// with the bit-level roundings above (float32: a cast, p from 0 to 2^25).
+TEST(ReducedPrecision, EvenSharesOfNeighboursCollideWhereTheRoundingSays) {
+    const auto walk = [](auto round) {
+        for (long long p = 0;; ++p)
+            if (round(1.0 / static_cast<double>(p + 1)) == round(1.0 / static_cast<double>(p + 2)))
+                return p;
+    };
+    EXPECT_EQ(first_share_collision(kBfloat16), walk(Bfloat16));
+    EXPECT_EQ(first_share_collision(kFloat16), walk(Float16));
+    EXPECT_EQ(first_share_collision(kFloat32),
+              walk([](double x) { return static_cast<double>(static_cast<float>(x)); }));
+    // Within the bounds the header gives: no collision while p + 2 ≤ 2^(bits − 1).
+    for (const FloatFormat& format : {kBfloat16, kFloat16, kFloat32}) {
+        const long long p = first_share_collision(format);
+        EXPECT_GT(p + 2, 1LL << (format.significand_bits - 1)) << format.name;
+        EXPECT_LE(p, 1LL << (format.significand_bits + 1)) << format.name;
+    }
+}

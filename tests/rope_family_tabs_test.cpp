@@ -4,6 +4,7 @@
 // (which pairs partial rotary and p-RoPE turn, and how far their scores are from RoPE's).
 #include "headless_fixture.h"
 #include "io/scene.h"
+#include "panels/alternatives/alternatives_nope.h"
 #include "panels/alternatives/alternatives_partial.h"
 #include "panels/alternatives/alternatives_xpos.h"
 #include "widgets/number_text.h"
@@ -173,4 +174,98 @@ TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
                         1e-9 * claims["p_longest"].get<double>());
                 }
             }
+}
+
+// The NoPE tab: iRoPE's layers without positions (the multiples of N up to the layers), q·k
+// there (the plain dot product at every distance) against RoPE's range over 0 … 256 (turned here
+// pair by pair), and the causal mask's count 1/(m + 1) at pos A in whole tokens; the stored
+// collisions are core_rope_family_test's. Over d 2 … 512, layers 1 … 64, N 2 … 8, m from 0 to
+// 10⁶ (fractional too).
+TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    int none_bare = 0, fractional = 0;
+    for (const int d : {2, 4, 64, 512})
+        for (const int layers : {1, 4, 48})
+            for (const int every : {2, 4, 8})
+                for (const double m : {0.0, 7.5, 1e6}) {
+                    ASSERT_EQ(
+                        app.scene.Apply(Scene("nope", d, 10000, m, 0,
+                                              ", \"nope_layers\": " + std::to_string(layers) +
+                                                  ", \"nope_every\": " + std::to_string(every))),
+                        "");
+                    Present("alternatives");
+                    ASSERT_TRUE(Recorded("alternatives.nope_shares"));
+                    const nlohmann::json r = panel.Readouts(state)["nope"];
+                    std::vector<int> bare;
+                    for (int layer = 1; layer <= layers; ++layer)
+                        if (layer % every == 0) bare.push_back(layer);
+                    EXPECT_EQ(r["nope_layers"].get<std::vector<int>>(), bare);
+                    const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
+                    ASSERT_EQ(q.size(), static_cast<std::size_t>(d));
+                    long double dot = 0;
+                    for (int i = 0; i < d; ++i)
+                        dot += static_cast<long double>(q[i]) * k[i];
+                    EXPECT_NEAR(r["nope_score"].get<double>(), static_cast<double>(dot),
+                                1e-12 * std::max(1.0L, fabsl(dot)));
+                    // RoPE's range depends on q and k alone: computed once per d.
+                    if (layers == 1 && every == 2 && m == 0) {
+                        long double lowest = INFINITY, highest = -INFINITY;
+                        for (int s = 0; s <= 256; ++s) {
+                            long double score = 0;
+                            for (int i = 0; i < d / 2; ++i) {
+                                const long double angle = s * powl(10000.0L, -2.0L * i / d);
+                                // q·R(s)k for the pair (2i, 2i + 1), the query s after the key.
+                                score += (q[2 * i] * k[2 * i] + q[2 * i + 1] * k[2 * i + 1]) *
+                                             cosl(angle) +
+                                         (q[2 * i] * k[2 * i + 1] - q[2 * i + 1] * k[2 * i]) *
+                                             sinl(angle);
+                            }
+                            lowest = std::min(lowest, score), highest = std::max(highest, score);
+                        }
+                        const double scale = std::max(1.0, static_cast<double>(fabsl(highest)));
+                        EXPECT_NEAR(r["rope_lowest"].get<double>(), static_cast<double>(lowest),
+                                    1e-9 * scale);
+                        EXPECT_NEAR(r["rope_highest"].get<double>(), static_cast<double>(highest),
+                                    1e-9 * scale);
+                    }
+                    const long long position = static_cast<long long>(m); // whole tokens
+                    EXPECT_EQ(r["position"].get<long long>(), position);
+                    EXPECT_EQ(r["share"].get<double>(), 1.0 / static_cast<double>(position + 1));
+                    EXPECT_EQ(r["next_share"].get<double>(),
+                              1.0 / static_cast<double>(position + 2));
+                    const std::string text = r["sentence"];
+                    const nlohmann::json claims = r["claims"];
+                    EXPECT_EQ(claims["nope_layers"].get<int>(), static_cast<int>(bare.size()));
+                    EXPECT_TRUE(Contains(text, "at position " + std::to_string(position))) << text;
+                    EXPECT_TRUE(Contains(text, "sees " + std::to_string(position + 1) +
+                                                   (position == 0 ? " token," : " tokens,")))
+                        << text;
+                    EXPECT_TRUE(Contains(text, "1/" + std::to_string(position + 1) + " = " +
+                                                   ShownNumber(1.0 / (position + 1), 4)))
+                        << text;
+                    if (m != static_cast<double>(position)) {
+                        ++fractional;
+                        EXPECT_TRUE(Contains(text, "in whole tokens")) << text;
+                    }
+                    for (const char* format : {"bfloat16", "float16", "float32"})
+                        EXPECT_TRUE(
+                            Contains(text, ShownNumber(r["share_collision"][format].get<double>())))
+                            << format << ": " << text;
+                    if (bare.empty()) {
+                        ++none_bare;
+                        EXPECT_TRUE(Contains(text, "has none of them: iRoPE is RoPE there"))
+                            << text;
+                    } else {
+                        EXPECT_TRUE(Contains(text, "at any distance")) << text;
+                        EXPECT_TRUE(
+                            Contains(text, bare.size() == 1
+                                               ? "leaves layer " + std::to_string(bare[0]) + " of"
+                                               : "leaves layers " + std::to_string(bare[0])))
+                            << text;
+                    }
+                    EXPECT_FALSE(Contains(text, "inf")) << text;
+                    EXPECT_FALSE(Contains(text, "nan")) << text;
+                }
+    EXPECT_GT(none_bare, 0);
+    EXPECT_GT(fractional, 0);
 }

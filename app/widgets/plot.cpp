@@ -236,6 +236,22 @@ void Plot::Markers(const char* label, const double* xs, const double* ys, int co
     if (label && label[0] != '#') legend_.push_back({label, color, true, shape});
 }
 
+void Plot::LineMarkers(const char* label, const double* xs, const double* ys, int count,
+                       ImU32 color, float thickness, float radius, Marker shape, int every) {
+    if (count <= 0) return; // no point: no legend entry either (as Line)
+    Line(label, xs, ys, count, color, thickness);
+    every = std::max(1, every);
+    for (int k = 0; k < count; ++k) {
+        if ((k % every != 0 && k + 1 != count) || !std::isfinite(xs[k]) || !std::isfinite(ys[k]))
+            continue;
+        DrawMarker(draw_list_, ToPixels(xs[k], ys[k]), radius, color, shape);
+    }
+    if (label && label[0] != '#') {
+        legend_.back().shape = shape;
+        legend_.back().line_and_marker = true;
+    }
+}
+
 void Plot::Bars(const char* label, const double* xs, const double* ys, int count, double width,
                 ImU32 color) {
     for (int k = 0; k < count; ++k) {
@@ -352,6 +368,8 @@ void Plot::End() {
                 else
                     draw_list_->AddLine(ImVec2(x, mid.y), ImVec2(x + swatch, mid.y), entry.color,
                                         std::max(2.0f, font * 0.15f));
+                if (entry.line_and_marker)
+                    DrawMarker(draw_list_, mid, font * 0.32f, entry.color, entry.shape);
                 x += swatch + font * 0.3f;
                 draw_list_->AddText(ImVec2(x, y), text, entry.label);
                 x += ImGui::CalcTextSize(entry.label).x + gap;

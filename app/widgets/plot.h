@@ -103,6 +103,10 @@ public:
               float thickness = 2.0f);
     void Markers(const char* label, const double* xs, const double* ys, int count, ImU32 color,
                  float radius = 3.0f, Marker shape = Marker::Circle);
+    /// A line with a marker on every `every`-th point (and the last), its legend entry the line
+    /// swatch with the marker on it: series of one colour tell apart by their shape.
+    void LineMarkers(const char* label, const double* xs, const double* ys, int count, ImU32 color,
+                     float thickness, float radius, Marker shape, int every = 1);
     /// Vertical bars from y = 0 to ys[k], each width data units wide, centred on xs[k].
     void Bars(const char* label, const double* xs, const double* ys, int count, double width,
               ImU32 color);
@@ -138,6 +142,7 @@ private:
         ImU32 color;
         bool marker; ///< drawn as a marker instead of a line swatch
         Marker shape;
+        bool line_and_marker = false; ///< the line swatch with the marker on it
     };
     struct LineLabel {
         const char* label;

@@ -103,6 +103,19 @@ long long first_neighbour_collision(double theta, const FloatFormat& format, lon
     return -1;
 }
 
+long long first_share_collision(const FloatFormat& format) {
+    const long long bits = format.significand_bits;
+    const long long start = std::max(0LL, (1LL << (bits - 1)) - 2);
+    const long long end = (1LL << (bits + 1)) + 2;
+    double here = round_to_format(1.0 / static_cast<double>(start + 1), format);
+    for (long long p = start; p < end; ++p) {
+        const double next = round_to_format(1.0 / static_cast<double>(p + 2), format);
+        if (next == here) return p;
+        here = next;
+    }
+    return -1; // not reached: two of any three neighbours past 2^(bits + 1) round alike
+}
+
 long long first_position_collision(const FloatFormat& format) {
     return 1LL << format.significand_bits;
 }

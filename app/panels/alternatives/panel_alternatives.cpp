@@ -22,6 +22,7 @@ std::unique_ptr<AlternativesTab> MakeT5Tab();
 std::unique_ptr<AlternativesTab> MakePairingTab();
 std::unique_ptr<AlternativesTab> MakeXposTab();
 std::unique_ptr<AlternativesTab> MakePartialTab();
+std::unique_ptr<AlternativesTab> MakeNopeTab();
 std::unique_ptr<AlternativesTab> MakeScalingTab();
 std::unique_ptr<AlternativesTab> MakeTableTab();
 
@@ -34,6 +35,7 @@ const std::vector<AlternativesTabInfo>& AlternativesTabs() {
         {"pairing", "RoPE pairs", "the two ways code pairs RoPE's dimensions", MakePairingTab},
         {"partial", "Partial", "partial rotary against p-RoPE", MakePartialTab},
         {"xpos", "xPos", "RoPE whose pairs fade with distance", MakeXposTab},
+        {"nope", "NoPE", "layers without positions, and what the causal mask tells", MakeNopeTab},
         {"scaling", "Long context", "stretching RoPE to longer contexts", MakeScalingTab},
         {"table", "Side by side", "every method compared at once", MakeTableTab},
     };

@@ -79,9 +79,12 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
         if (p.Begin("##train_loss", loss_view, size, config)) {
             for (std::size_t v = 0; v < run.variants.size(); ++v) {
                 const VariantResult& r = run.variants[v];
-                p.Line(positional_kind_name(r.variant), xs[v].data(), r.loss.data(),
-                       static_cast<int>(r.loss.size()), frame.theme.Color(LookOf(r.variant).role),
-                       2.0f * frame.theme.line_scale);
+                // Marked at eight places, so lines of one colour tell apart by their shape.
+                const int count = static_cast<int>(r.loss.size());
+                p.LineMarkers(positional_kind_name(r.variant), xs[v].data(), r.loss.data(), count,
+                              frame.theme.Color(LookOf(r.variant).role),
+                              2.0f * frame.theme.line_scale, 3.5f * frame.theme.line_scale,
+                              LookOf(r.variant).marker, std::max(1, count / 8));
             }
             p.End();
         }
@@ -105,12 +108,11 @@ void TrainPanel::DrawCurves(FrameContext& frame, const TrainRun& run, float heig
                 const VariantResult& r = run.variants[v];
                 steps_at[v].assign(r.accuracy_steps.begin(), r.accuracy_steps.end());
                 const ImU32 color = frame.theme.Color(LookOf(r.variant).role);
-                p.Line(positional_kind_name(r.variant), steps_at[v].data(), r.accuracy.data(),
-                       static_cast<int>(r.accuracy.size()), color, 2.0f * frame.theme.line_scale);
                 // Marked too: a short run measures once (at its last step), a single point.
-                p.Markers(nullptr, steps_at[v].data(), r.accuracy.data(),
-                          static_cast<int>(r.accuracy.size()), color, 3.0f * frame.theme.line_scale,
-                          LookOf(r.variant).marker);
+                p.LineMarkers(positional_kind_name(r.variant), steps_at[v].data(),
+                              r.accuracy.data(), static_cast<int>(r.accuracy.size()), color,
+                              2.0f * frame.theme.line_scale, 3.0f * frame.theme.line_scale,
+                              LookOf(r.variant).marker);
             }
             p.End();
         }
@@ -165,11 +167,10 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
                                           1.5f * frame.theme.line_scale);
                 }
             }
-            p.Line(positional_kind_name(r.variant), xs.data(), means.data(),
-                   static_cast<int>(xs.size()), color, 2.0f * frame.theme.line_scale);
             const float radius = r.variant == PositionalKind::None ? 7.0f : 4.0f;
-            p.Markers(nullptr, xs.data(), means.data(), static_cast<int>(xs.size()), color,
-                      radius * frame.theme.line_scale, LookOf(r.variant).marker);
+            p.LineMarkers(positional_kind_name(r.variant), xs.data(), means.data(),
+                          static_cast<int>(xs.size()), color, 2.0f * frame.theme.line_scale,
+                          radius * frame.theme.line_scale, LookOf(r.variant).marker);
         }
         p.End();
     }

@@ -78,4 +78,12 @@ long long first_neighbour_collision(double theta, const FloatFormat& format, lon
 /// float32 16 777 216).
 long long first_position_collision(const FloatFormat& format);
 
+/// The first position p at which the first token's share under even causal attention, 1/(p + 1),
+/// stored in the format, equals position p + 1's, 1/(p + 2): from there a model without
+/// positions cannot tell neighbours apart by that count (the alternatives panel's NoPE tab).
+/// Neighbours differ while p + 2 ≤ 2^(bits − 1) (their gap 1/((p + 1)(p + 2)) is then at least a
+/// step of the format) and some collide by 2^(bits + 1) (the gap is under half a step, so of three
+/// neighbours two round alike): the search stays between, ~2^bits steps (float32: ~4·10⁶).
+long long first_share_collision(const FloatFormat& format);
+
 } // namespace pelab
