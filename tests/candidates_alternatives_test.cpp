@@ -151,6 +151,7 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         {"pairing", "alternatives.pairing_scores"},
         {"partial", "alternatives.partial_wavelengths"},
         {"xpos", "alternatives.xpos_scores"},
+        {"cope", "alternatives.cope_positions"},
         {"nope", "alternatives.nope_scores"},
         {"scaling", "alternatives.scaling_wavelengths"},
         {"table", "alternatives.methods"}};

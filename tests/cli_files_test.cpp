@@ -111,11 +111,11 @@ int CountTemporaries(const fs::path& folder) {
 // temporary file is left, and the message names the path and the cause.
 TEST_F(Cli, WriteFaultsKeepTheOldFileAndSayWhy) {
     const fs::path full_dir = dir / "full";
-    TinyFilesystem full(full_dir, "size=64k");
+    TinyFilesystem full(full_dir, "size=256k"); // the readouts fit (~100 KB), a 2.5 MB CSV not
     if (!full.mounted()) GTEST_SKIP() << "needs root to mount a small tmpfs";
     const fs::path target = full_dir / "pe.csv";
     std::ofstream(target) << "the old file\n";
-    // 512 x 512 values as CSV: about 2.5 MB, far more than 64 KiB.
+    // 512 x 512 values as CSV: about 2.5 MB, far more than 256 KiB.
     const Result r =
         Run({"export", "pe", "--max-len", "512", "--d-model", "512", "--out", target.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;

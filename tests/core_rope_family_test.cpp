@@ -1,6 +1,7 @@
 // RoPE's relatives (pelab/rope_family.h) against their definitions written out here in long
 // double: the frequencies each plan gives its pairs, xPos's ζ_i and its decayed score, and the
 // positions where xPos's per-position scales leave float32.
+#include "pelab/alternatives.h"
 #include "pelab/error.h"
 #include "pelab/precision.h"
 #include "pelab/rope_family.h"
@@ -232,4 +233,17 @@ TEST(ReducedPrecision, EvenSharesOfNeighboursCollideWhereTheRoundingSays) {
         EXPECT_GT(p + 2, 1LL << (format.significand_bits - 1)) << format.name;
         EXPECT_LE(p, 1LL << (format.significand_bits + 1)) << format.name;
     }
+}
+
+// CoPE's positions: the gates summed from each key to the query (the last), written out here.
+TEST(CopePositions, AreTheGatesSummedBackFromTheQuery) {
+    const std::vector<double> positions = cope_positions({0.5, 1.0, 0.0, 0.25});
+    ASSERT_EQ(positions.size(), 4u);
+    EXPECT_EQ(positions[3], 0.25);
+    EXPECT_EQ(positions[2], 0.25);
+    EXPECT_EQ(positions[1], 1.25);
+    EXPECT_EQ(positions[0], 1.75);
+    EXPECT_THROW(cope_positions({}), InvalidArgument);
+    EXPECT_THROW(cope_positions({0.5, 1.5}), InvalidArgument);
+    EXPECT_THROW(cope_positions({NAN}), InvalidArgument);
 }

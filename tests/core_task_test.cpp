@@ -29,6 +29,14 @@ int Answer(TrainTask task, const std::vector<int>& x, int p, int k, int vocab, b
         return p == n - 1 ? (std::is_sorted(x.begin(), x.end()) ? 1 : 0) : -1;
     case TrainTask::First:
         return std::count(x.begin(), x.begin() + p, x[p]) > 0 ? 1 : 0;
+    case TrainTask::WordBack: {
+        // Words start at 0 and after each separator 0; p's word is the separators before it.
+        std::vector<int> starts = {0};
+        for (int q = 0; q < p; ++q)
+            if (x[q] == 0) starts.push_back(q + 1);
+        const int word = static_cast<int>(starts.size()) - 1;
+        return word >= k ? x[starts[word - k]] : -1;
+    }
     case TrainTask::Majority: {
         if (causal && p != n - 1) return -1;
         std::vector<int> counts(static_cast<std::size_t>(vocab), 0);
@@ -40,10 +48,45 @@ int Answer(TrainTask task, const std::vector<int>& x, int p, int k, int vocab, b
     return -1;
 }
 
+// word_back's generator, every draw it can make: a word of 1, 2 or 3 tokens (a third each) of
+// 1 … vocab − 1 (evenly), then the separator 0, until n tokens (the last word cut there).
+void Words(std::vector<int>& x, int n, int vocab, double weight,
+           std::vector<std::pair<std::vector<int>, double>>& all) {
+    const int at = static_cast<int>(x.size());
+    if (at == n) {
+        all.emplace_back(x, weight);
+        return;
+    }
+    const int letters = std::max(1, vocab - 1);
+    for (int length = 1; length <= 3; ++length) {
+        // Every way to fill the word's tokens that fit, then its separator if it fits.
+        const int fit = std::min(length, n - at);
+        std::vector<int> word(static_cast<std::size_t>(fit), 1);
+        while (true) {
+            std::vector<int> y = x;
+            y.insert(y.end(), word.begin(), word.end());
+            if (static_cast<int>(y.size()) < n) y.push_back(0);
+            double w = weight / 3;
+            for (int l = 0; l < fit; ++l)
+                w /= letters;
+            Words(y, n, vocab, w, all);
+            int i = 0;
+            while (i < fit && ++word[static_cast<std::size_t>(i)] > letters)
+                word[static_cast<std::size_t>(i++)] = 1;
+            if (i == fit) break;
+        }
+    }
+}
+
 // Every sequence with its probability under the task's generator: uniform tokens; for sorted,
-// half of each draw's weight on the draw sorted.
+// half of each draw's weight on the draw sorted; word_back's words.
 std::vector<std::pair<std::vector<int>, double>> Sequences(TrainTask task, int vocab, int n) {
     std::vector<std::pair<std::vector<int>, double>> all;
+    if (task == TrainTask::WordBack) {
+        std::vector<int> x;
+        Words(x, n, vocab, 1.0, all);
+        return all;
+    }
     std::vector<int> x(static_cast<std::size_t>(n), 0);
     double total = 1;
     for (int i = 0; i < n; ++i)
@@ -147,6 +190,7 @@ TEST(TaskBounds, BatchesFollowTheDefinitions) {
                 TaskOptions options;
                 options.task = task;
                 options.vocab = 5;
+                if (n < task_shortest_length(options)) continue; // word_back: 5
                 const TokenBatch batch = make_task_batch(options, 50, n, random, causal);
                 for (int b = 0; b < batch.size; ++b) {
                     const std::vector<int> x(batch.tokens.begin() + b * n,
@@ -167,4 +211,5 @@ TEST(TaskBounds, OrderIsNeededWhereTheDefinitionsNeedIt) {
     EXPECT_FALSE(task_needs_order(TrainTask::First, true));
     EXPECT_FALSE(task_needs_order(TrainTask::Majority, false));
     EXPECT_FALSE(task_needs_order(TrainTask::Sorted, true));
+    EXPECT_TRUE(task_needs_order(TrainTask::WordBack, true));
 }

@@ -54,12 +54,13 @@ class TransformerGradient : public ::testing::TestWithParam<std::tuple<Positiona
 TEST_P(TransformerGradient, MatchesCentralDifferences) {
     const auto [kind, causal] = GetParam();
     TinyTransformer<double> model(TinyConfig(kind, causal), 7);
-    // T5's biases start at 0 and the LayerNorms at 1 and 0: move them off their start, so
-    // that every term of the gradient is exercised.
+    // T5's biases and CoPE's table start at 0, the LayerNorms at 1 and 0: move them off their
+    // start, so that every term of the gradient is exercised.
     std::mt19937_64 random(11);
     std::normal_distribution<double> jitter(0.0, 0.3);
     for (const ParameterSlot& slot : model.slots())
-        if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias")
+        if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias" ||
+            slot.name == "cope.table")
             for (int k = 0; k < slot.rows * slot.cols; ++k)
                 model.parameters()[slot.offset + k] += jitter(random);
     const TokenBatch batch = TinyBatch();
@@ -388,7 +389,8 @@ TEST(Transformer, AdamWFollowsItsUpdateRule) {
 // 16, d 64, 2 layers, 4 heads, MLP 4×, test length 64), counted here from the shapes: the
 // embedding 16·64, per layer 2·(2·64) LayerNorms + (3·64·64 + 3·64) + (64·64 + 64) +
 // (256·64 + 256) + (64·256 + 64), the final LayerNorm 2·64, the head 16·64 + 16: 102 160; the
-// learned table adds 64·64 = 4 096 and T5's biases 32 buckets × 4 heads = 128.
+// learned table adds 64·64 = 4 096, T5's biases 32 buckets × 4 heads = 128 and CoPE's table
+// (64 + 1 counted positions, 0 … 64) × 16 (the head width) = 1 040.
 TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
     const int layer =
         2 * 2 * 64 + (3 * 64 * 64 + 3 * 64) + (64 * 64 + 64) + (256 * 64 + 256) + (64 * 256 + 64);
@@ -403,6 +405,7 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
         const TinyTransformer<float> model(c, 1);
         const std::size_t own = kind == PositionalKind::Learned ? 4096u
                                 : kind == PositionalKind::T5    ? 128u
+                                : kind == PositionalKind::Cope  ? 1040u
                                                                 : 0u;
         EXPECT_EQ(model.parameters().size(), shared + own) << positional_kind_name(kind);
     }

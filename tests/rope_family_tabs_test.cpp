@@ -4,6 +4,7 @@
 // (which pairs partial rotary and p-RoPE turn, and how far their scores are from RoPE's).
 #include "headless_fixture.h"
 #include "io/scene.h"
+#include "panels/alternatives/alternatives_cope.h"
 #include "panels/alternatives/alternatives_nope.h"
 #include "panels/alternatives/alternatives_partial.h"
 #include "panels/alternatives/alternatives_xpos.h"
@@ -13,6 +14,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 using namespace pelab;
@@ -27,6 +29,15 @@ protected:
         return text.find(part) != std::string::npos;
     }
 };
+
+// One tab's readouts (the panel's hold every tab's: the side-by-side table's among them).
+nlohmann::json TabReadouts(const AlternativesPanel& panel, const AppState& state,
+                           const std::string& id) {
+    const std::vector<AlternativesTabInfo>& tabs = AlternativesTabs();
+    for (std::size_t t = 0; t < tabs.size(); ++t)
+        if (tabs[t].id == id) return panel.parts[t]->Readouts(panel, state)[id];
+    return nullptr;
+}
 
 std::string Scene(const std::string& tab, int d, double base, double m, double n,
                   const std::string& more) {
@@ -53,7 +64,7 @@ TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
                               "");
                     Present("alternatives");
                     ASSERT_TRUE(Recorded("alternatives.xpos_pairs"));
-                    const nlohmann::json r = panel.Readouts(state)["xpos"];
+                    const nlohmann::json r = TabReadouts(panel, state, "xpos");
                     // Each pair's factor, infinite (null in JSON) past the largest double.
                     const std::vector<double> zeta = r["zeta"];
                     ASSERT_EQ(r["kept"].size(), static_cast<std::size_t>(d / 2));
@@ -133,7 +144,7 @@ TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
                     "");
                 Present("alternatives");
                 ASSERT_TRUE(Recorded("alternatives.partial_wavelengths"));
-                const nlohmann::json r = panel.Readouts(state)["partial"];
+                const nlohmann::json r = TabReadouts(panel, state, "partial");
                 // GPT-NeoX: rotary_ndims = int(head_size · rotary_pct), here rounded down to
                 // even; p-RoPE: ⌊p · d/2⌋ pairs keep turning.
                 int rotary = static_cast<int>(d * fraction);
@@ -195,7 +206,7 @@ TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
                         "");
                     Present("alternatives");
                     ASSERT_TRUE(Recorded("alternatives.nope_shares"));
-                    const nlohmann::json r = panel.Readouts(state)["nope"];
+                    const nlohmann::json r = TabReadouts(panel, state, "nope");
                     std::vector<int> bare;
                     for (int layer = 1; layer <= layers; ++layer)
                         if (layer % every == 0) bare.push_back(layer);
@@ -268,4 +279,82 @@ TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
                 }
     EXPECT_GT(none_bare, 0);
     EXPECT_GT(fractional, 0);
+}
+
+// The CoPE tab: each key's position is the sum of the query's gates from the key to itself
+// (σ(s) on the gate token, σ(−s) elsewhere, summed here in long double), the separators
+// between counted here, and ⌈1 + eˢ⌉ tokens without one adding up to a position.
+TEST_F(RopeFamilyTabs, CopeCountsTheGatesBackFromTheQuery) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    int without = 0, at_query = 0, flat = 0;
+    for (const char* text : {"a", "the dog . barks", "x . . y z . w", "no separator here at all"})
+        for (const char* separator : {".", "dog"})
+            for (const double s : {0.0, 4.0, 20.0})
+                for (const double key : {0.0, 1.0, 2.5, 100.0}) {
+                    nlohmann::json scene = {{"alternatives_tab", "cope"},
+                                            {"cope_text", text},
+                                            {"cope_separator", separator},
+                                            {"cope_sharpness", s},
+                                            {"pos_b", key}};
+                    ASSERT_EQ(app.scene.Apply(scene.dump()), "");
+                    // Drawn once (the readouts compute what the tab draws, from the same cache).
+                    if (!Recorded("alternatives.cope_gates")) Present("alternatives");
+                    ASSERT_TRUE(Recorded("alternatives.cope_gates"));
+                    const nlohmann::json r = TabReadouts(panel, state, "cope");
+                    std::vector<std::string> tokens;
+                    std::istringstream words(text);
+                    for (std::string word; words >> word;)
+                        tokens.push_back(word);
+                    ASSERT_EQ(r["tokens"].get<std::vector<std::string>>(), tokens);
+                    const int n = static_cast<int>(tokens.size());
+                    const long double open = 1 / (1 + expl(-s)), closed = 1 / (1 + expl(s));
+                    long double sum = 0;
+                    std::vector<double> positions(static_cast<std::size_t>(n));
+                    int separators = 0;
+                    for (int j = n - 1; j >= 0; --j) {
+                        const bool gate = tokens[static_cast<std::size_t>(j)] == separator;
+                        separators += gate;
+                        sum += gate ? open : closed;
+                        positions[static_cast<std::size_t>(j)] = static_cast<double>(sum);
+                        EXPECT_NEAR(r["positions"][j].get<double>(), positions[j], 1e-14);
+                    }
+                    const int k = std::min(static_cast<int>(key), n - 1);
+                    EXPECT_EQ(r["key"].get<int>(), k);
+                    int between = 0;
+                    for (int j = k; j < n; ++j)
+                        between += tokens[static_cast<std::size_t>(j)] == separator;
+                    EXPECT_EQ(r["separators_between"].get<int>(), between);
+                    const std::string sentence = r["sentence"];
+                    EXPECT_TRUE(
+                        Contains(sentence, "gets position " + ShownNumber(positions[k], 3)) ||
+                        k == n - 1)
+                        << sentence;
+                    if (k == n - 1) {
+                        ++at_query;
+                        EXPECT_TRUE(Contains(sentence, "is the query itself")) << sentence;
+                    } else {
+                        EXPECT_TRUE(Contains(sentence, std::to_string(between) + " × \"" +
+                                                           separator + "\" counted"))
+                            << sentence;
+                        EXPECT_TRUE(Contains(sentence, "token positions put it " +
+                                                           std::to_string(n - 1 - k) + " back"))
+                            << sentence;
+                    }
+                    if (separators == 0) {
+                        ++without;
+                        EXPECT_TRUE(Contains(sentence, "does not occur in the text")) << sentence;
+                    }
+                    if (s == 0) {
+                        ++flat;
+                        EXPECT_TRUE(Contains(sentence, "every gate is 1/2")) << sentence;
+                    } else {
+                        const double creep = static_cast<double>(ceill(1 + expl(s)));
+                        EXPECT_EQ(r["creep"].get<double>(), creep);
+                        EXPECT_TRUE(Contains(sentence, ShownNumber(creep) + " tokens without"))
+                            << sentence;
+                    }
+                }
+    EXPECT_GT(without, 0);
+    EXPECT_GT(at_query, 0);
+    EXPECT_GT(flat, 0);
 }

@@ -20,9 +20,10 @@ TrainRun RandomRun(std::mt19937_64& random) {
     TrainRun run;
     TrainSettings& s = run.settings;
     const auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(random); };
-    s.task.task = train_tasks()[static_cast<std::size_t>(pick(6))];
+    s.task.task =
+        train_tasks()[static_cast<std::size_t>(pick(static_cast<int>(train_tasks().size())))];
     s.causal = pick(2) == 1;
-    s.train_len = 4 + pick(20);
+    s.train_len = std::max(4 + pick(20), task_shortest_length(s.task));
     s.min_train_len = s.train_len;
     s.test_len = pick(3) == 0 ? s.train_len : s.train_len * (2 + pick(3));
     // No encoding in two runs of three, and up to five other methods, in the table's order (as many
@@ -313,7 +314,7 @@ TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
     EXPECT_GT(none_learned, 50);
     EXPECT_GT(judged_haviv, 50);
     EXPECT_GT(judged_press, 20);
-    EXPECT_GT(judged_kazemnejad, 20);
+    EXPECT_GE(judged_kazemnejad, 15); // causal, order, none learned, and another finished: ~0.5 %
     EXPECT_GT(judged_crossed, 20);
 }
 

@@ -32,7 +32,7 @@ namespace pelab {
 CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
     CLI::App* train = app.add_subcommand(
         "train", "Train a tiny transformer once per positional encoding on a task (no window)");
-    train->add_option("--task", o.task, "reverse, token_at, shift, sorted, first or majority");
+    train->add_option("--task", o.task, "reverse, token_at, shift, sorted, first, majority or word_back");
     train->add_option("--pe", o.pe, "Variants, comma-separated, of: " + positional_kind_list());
     train->add_flag("--causal", o.causal, "Causal attention (keys after the query masked)")
         ->disable_flag_override();

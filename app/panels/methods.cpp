@@ -42,6 +42,10 @@ const std::vector<MethodLook>& MethodLooks() {
         {PositionalKind::Irope, Role::PosA, plot::Marker::Square,
          "iRoPE (Llama 4's interleaved layers): rope in every layer but layers N, 2N, … "
          "(--nope-every N, 2 by default; Llama 4 uses 4), which attend without positions"},
+        {PositionalKind::Cope, Role::Highlight, plot::Marker::Square,
+         "CoPE (Golovneva et al. 2024): positions counted by the query's gates σ(q·k/√d_head) "
+         "over the keys back to each one, a learned vector per counted position (interpolated, "
+         "scored against q; one table shared by the layers and heads); causal only"},
     };
     return looks;
 }

@@ -333,4 +333,18 @@ double learned_max_shift_change(const LearnedTable& table, int m, int n, int shi
     return largest;
 }
 
+std::vector<double> cope_positions(const std::vector<double>& gates) {
+    if (gates.empty()) throw InvalidArgument("CoPE needs at least one gate (the query's own)");
+    std::vector<double> positions(gates.size());
+    double count = 0;
+    for (std::size_t t = gates.size(); t-- > 0;) {
+        if (!(gates[t] >= 0 && gates[t] <= 1))
+            throw InvalidArgument("a CoPE gate must be in [0, 1] (got " + std::to_string(gates[t]) +
+                                  ")");
+        count += gates[t];
+        positions[t] = count;
+    }
+    return positions;
+}
+
 } // namespace pelab

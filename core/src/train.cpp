@@ -10,9 +10,9 @@
 namespace pelab {
 
 const std::vector<TrainTask>& train_tasks() {
-    static const std::vector<TrainTask> tasks = {TrainTask::Reverse, TrainTask::TokenAt,
-                                                 TrainTask::Shift,   TrainTask::Sorted,
-                                                 TrainTask::First,   TrainTask::Majority};
+    static const std::vector<TrainTask> tasks = {
+        TrainTask::Reverse, TrainTask::TokenAt,  TrainTask::Shift,   TrainTask::Sorted,
+        TrainTask::First,   TrainTask::Majority, TrainTask::WordBack};
     return tasks;
 }
 
@@ -30,6 +30,8 @@ const char* train_task_name(TrainTask task) {
         return "first";
     case TrainTask::Majority:
         return "majority";
+    case TrainTask::WordBack:
+        return "word_back";
     }
     return "reverse";
 }
@@ -37,8 +39,9 @@ const char* train_task_name(TrainTask task) {
 TrainTask train_task_from_name(const std::string& name) {
     for (const TrainTask task : train_tasks())
         if (name == train_task_name(task)) return task;
-    throw InvalidArgument("unknown task \"" + name +
-                          "\": one of reverse, token_at, shift, sorted, first, majority");
+    throw InvalidArgument(
+        "unknown task \"" + name +
+        "\": one of reverse, token_at, shift, sorted, first, majority, word_back");
 }
 
 int task_shortest_length(const TaskOptions& options) {
@@ -48,6 +51,8 @@ int task_shortest_length(const TaskOptions& options) {
         return options.k + 1;
     case TrainTask::Sorted:
         return 2;
+    case TrainTask::WordBack:
+        return 2 * options.k + 1; // k words of one token, each with its separator, then one
     default:
         return 1;
     }
@@ -68,6 +73,23 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
     for (int b = 0; b < size; ++b) {
         int* x = batch.tokens.data() + static_cast<std::size_t>(b) * length;
         int* y = batch.targets.data() + static_cast<std::size_t>(b) * length;
+        if (options.task == TrainTask::WordBack) {
+            // Words of 1 to 3 tokens drawn from 1 … vocab − 1, each ended by the separator 0
+            // (the last one cut where the sequence ends). A separator belongs to the word it ends.
+            std::vector<int> word_start;
+            for (int p = 0; p < length;) {
+                const int letters = draw_between(random, 1, 3);
+                word_start.push_back(p);
+                const int word = static_cast<int>(word_start.size()) - 1;
+                for (int l = 0; l <= letters && p < length; ++l, ++p) {
+                    x[p] =
+                        l < letters ? draw_between(random, 1, std::max(1, options.vocab - 1)) : 0;
+                    if (word >= options.k)
+                        y[p] = x[word_start[static_cast<std::size_t>(word - options.k)]];
+                }
+            }
+            continue;
+        }
         for (int p = 0; p < length; ++p)
             x[p] = draw_between(random, 0, options.vocab - 1);
         switch (options.task) {
@@ -93,6 +115,8 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
         case TrainTask::First:
             for (int p = 0; p < length; ++p)
                 y[p] = std::find(x, x + p, x[p]) != x + p ? 1 : 0;
+            break;
+        case TrainTask::WordBack: // drawn above
             break;
         case TrainTask::Majority: {
             std::vector<int> counts(static_cast<std::size_t>(options.vocab), 0);
@@ -182,6 +206,10 @@ TaskBounds task_bounds(const TaskOptions& options, int length, bool causal) {
     }
     case TrainTask::Majority:
         bounds.chance = MajorityZeroShare(length, options.vocab);
+        break;
+    case TrainTask::WordBack:
+        // The answer is a word's first token, drawn evenly from the vocab − 1 word tokens.
+        bounds.chance = 1.0 / std::max(1.0, v - 1);
         break;
     }
     bounds.ceiling = 1;

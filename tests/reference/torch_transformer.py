@@ -130,6 +130,22 @@ def xpos_turn_qk(c, positions, q, k):
     return rope_turn(c, positions, q * up), rope_turn(c, positions, k * down)
 
 
+def cope_content(c, p, q, scores):
+    # CoPE (Golovneva et al. 2024), as the paper's code: gates sigmoid(scores) (masked keys 0),
+    # positions their sums from each key to the query, the table's logits q . e[pos]
+    # interpolated between floor and ceil. scores: b x heads x n x n, masked with -inf.
+    gates = torch.sigmoid(scores)
+    pos = gates.flip(-1).cumsum(dim=-1).flip(-1)
+    pos = pos.clamp(max=c["max_len"])
+    pos_ceil = pos.ceil().long()
+    pos_floor = pos.floor().long()
+    logits_int = q @ p["cope.table"].T  # b x heads x n x (max_len + 1)
+    logits_ceil = logits_int.gather(-1, pos_ceil)
+    logits_floor = logits_int.gather(-1, pos_floor)
+    w = pos - pos_floor
+    return logits_ceil * w + logits_floor * (1 - w)
+
+
 def alibi_bias(c, p, positions):
     distance = (positions[:, None] - positions[None, :]).abs()
     slopes = torch.tensor(alibi_slopes(c["heads"]), dtype=torch.get_default_dtype())
@@ -157,6 +173,7 @@ METHODS = {
     "xpos": {"turn_qk": xpos_turn_qk},
     # iRoPE (Llama 4): RoPE, but layers nope_every, 2 nope_every, ... (from 1) get no positions.
     "irope": {"turn": rope_turn, "nope_every": True},
+    "cope": {"content": cope_content},
     "alibi": {"bias": alibi_bias},
     "t5": {"bias": t5_bias},
 }
@@ -203,6 +220,8 @@ def loss_of(case, params):
         scores = q @ k.transpose(-1, -2) / math.sqrt(dh) + (bias[None] if positioned else 0)
         if mask is not None:
             scores = scores.masked_fill(mask, float("-inf"))
+        if method.get("content") is not None:
+            scores = scores + method["content"](c, p, q, scores)
         attended = (torch.softmax(scores, -1) @ v).transpose(1, 2).reshape(b, n, d)
         x = x + linear(attended, pre + "out")
         x = x + linear(F.gelu(linear(norm(x, pre + "ln2"), pre + "mlp1")), pre + "mlp2")

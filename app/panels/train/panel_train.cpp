@@ -420,7 +420,10 @@ void TrainPanel::DrawControls(FrameContext& frame) {
                    "sorted: the last position says whether the sequence never decreases.\n"
                    "first: each position says whether its token appeared before.\n"
                    "majority: every position predicts the most frequent token; it needs no "
-                   "order, so every variant should tie.");
+                   "order, so every variant should tie.\n"
+                   "word_back: words of 1 to 3 tokens, each ended by token 0; every position "
+                   "predicts the first token of the word k (2) words back: a count of words, not "
+                   "tokens.");
     frame.Record("train.task");
     row.Item(CheckboxWidth("causal"));
     ImGui::Checkbox("causal", &edit.causal);

@@ -135,6 +135,14 @@ long long t5_last_bucket_start(const T5BucketOptions& options);
 /// One learned scalar per bucket (seeded normal, σ = 1): the bias a head adds to a score.
 std::vector<double> t5_bucket_biases(int num_buckets, std::uint64_t seed);
 
+// ---- CoPE (Golovneva et al. 2024): positions counted by gates --------------------------------
+
+/// The positions CoPE gives keys 0 … i of the query i: p_j = Σ_{t = j … i} gates[t], where
+/// gates[t] is the query's gate σ(q·k_t) on key t (the query itself the last). A key's position
+/// counts the keys from it to the query that the gates open on, not the tokens. Throws
+/// InvalidArgument for an empty list or a gate outside [0, 1].
+std::vector<double> cope_positions(const std::vector<double>& gates);
+
 // ---- Sinusoidal and learned, for the comparison table --------------------------------------
 
 /// max over s in [0, shift_count) of |PE(m+s)·PE(n+s) − PE(m)·PE(n)| for the sinusoidal

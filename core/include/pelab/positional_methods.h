@@ -24,4 +24,5 @@
     X(RopePartial, "rope_partial", false)                                                          \
     X(PRope, "p_rope", false)                                                                      \
     X(Xpos, "xpos", false)                                                                         \
-    X(Irope, "irope", false)
+    X(Irope, "irope", false)                                                                       \
+    X(Cope, "cope", false)

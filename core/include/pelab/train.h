@@ -11,7 +11,11 @@
 //                sequences are sorted)
 //   first        each position says whether its token occurs earlier in the sequence
 //   majority     every position predicts the most frequent token (ties: the smallest): the
-//                control, which needs no order at all, so every variant should tie on it
+//                control, which needs no order at all, so every variant should tie
+//   word_back    words of 1 to 3 tokens (1 … vocab − 1, evenly) each ended by the separator 0;
+//                every position predicts the first token of the word k words before its own
+//                (a separator belongs to the word it ends): a count of words, not of tokens
+//                (CoPE's case) on it
 // A causal model is scored only where the answer is in what a position sees (make_task_batch).
 // Training lengths are drawn in [min_train_len, train_len] per batch (the reference model
 // trains at one length: min_train_len = train_len); accuracy is measured at each
@@ -29,7 +33,7 @@
 
 namespace pelab {
 
-enum class TrainTask { Reverse, TokenAt, Shift, Sorted, First, Majority };
+enum class TrainTask { Reverse, TokenAt, Shift, Sorted, First, Majority, WordBack };
 const char* train_task_name(TrainTask task);
 /// Throws InvalidArgument naming the known tasks.
 TrainTask train_task_from_name(const std::string& name);
@@ -45,14 +49,14 @@ int task_shortest_length(const TaskOptions& options);
 /// size sequences of `length` tokens with their targets, drawn from random. For a causal
 /// model only the positions that can see their answer are scored (the others get −1): reverse
 /// from the middle on (p ≥ length − 1 − p), token_at from position k on, majority at the last
-/// position; shift, sorted and first are answerable wherever they are scored.
+/// position; shift, sorted, first and word_back are answerable wherever they are scored.
 TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
                            std::mt19937_64& random, bool causal = false);
 
 /// What can be reached on a task at one length, over the positions make_task_batch scores.
 /// chance: always giving the answer that is most often right, without reading the tokens
 /// (1/vocab for reverse, token_at and shift; the larger of the yes and no shares for sorted and
-/// first; token 0's share for majority, as it wins the ties). ceiling: the best any model can do
+/// first; token 0's share for majority, as it wins the ties; 1/(vocab − 1) for word_back). ceiling: the best any model can do
 /// from what each scored position sees; 1 on every task, as only positions that can see their
 /// answer are scored. core_train_test counts both over every sequence at small sizes.
 struct TaskBounds {

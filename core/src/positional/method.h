@@ -6,6 +6,7 @@
 //   input:  x₀ = E[token] + input term            (sinusoidal PE, a learned table)
 //   turn:   q, k of each head turned by position  (RoPE)
 //   bias:   S = q·kᵀ/√d_h + bias(head, i, j)      (ALiBi, T5)
+//   content: S += term(q, S)                       (CoPE: positions counted by gates σ(S))
 //
 // A method with a layer pattern (irope) has its turn and bias hooks skipped in the pattern's
 // layers.
@@ -64,6 +65,20 @@ public:
     virtual void BiasForward(Mat<S>& scores, int head) const { (void)scores, (void)head; }
     virtual void BiasBackward(const Mat<S>& d_scores, int head, S* d_own) const {
         (void)d_scores, (void)head, (void)d_own;
+    }
+    /// Whether the method reads the queries and the scores themselves (CoPE), so that the pass
+    /// calls the two hooks below (and keeps what they read).
+    virtual bool ReadsContent() const { return false; }
+    /// One sequence's scores of one head (n × n: q·kᵀ/√d_h plus the bias, keys after the query
+    /// not yet masked) += a term computed from the turned queries q (n × d_h) and those very
+    /// scores; a causal model's, so only keys j ≤ i are read or changed.
+    virtual void ContentForward(const Mat<S>& q, Mat<S>& scores) const { (void)q, (void)scores; }
+    /// Its backward: read is what ContentForward was given, d_scores the gradient of what it
+    /// returned. Adds the term's gradient through the scores it read to d_read (n × n), through
+    /// q directly to dq (n × d_h), and to its parameters in d_own.
+    virtual void ContentBackward(const Mat<S>& q, const Mat<S>& read, const Mat<S>& d_scores,
+                                 Mat<S>& d_read, Mat<S>& dq, S* d_own) const {
+        (void)q, (void)read, (void)d_scores, (void)d_read, (void)dq, (void)d_own;
     }
 };
 

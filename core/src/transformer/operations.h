@@ -158,6 +158,8 @@ template <typename S> Mat<S> GeluBackward(const Mat<S>& dg, const Mat<S>& z, con
 template <typename S> struct AttentionCache {
     /// Per sequence and head (index sequence × heads + head): turned q and k, softmax weights.
     std::vector<Mat<S>> q, k, weights;
+    /// The scores a method reading content was given (PositionalHooks::ReadsContent), else none.
+    std::vector<Mat<S>> read;
 };
 
 /// qkv: B·n × 3d (the batch's sequences of n rows one after another; q, k, v side by side,
@@ -175,6 +177,7 @@ Mat<S> AttentionForward(const Mat<S>& qkv, int length, int heads, bool causal,
     cache.q.resize(count);
     cache.k.resize(count);
     cache.weights.resize(count);
+    cache.read.resize(hooks.ReadsContent() ? count : 0);
     for (Eigen::Index b = 0; b < batch; ++b)
         for (int h = 0; h < heads; ++h) {
             const std::size_t slot = static_cast<std::size_t>(b * heads + h);
@@ -186,6 +189,10 @@ Mat<S> AttentionForward(const Mat<S>& qkv, int length, int heads, bool causal,
             Multiply(q, false, k_t, scores);
             scores *= scale;
             hooks.BiasForward(scores, h);
+            if (hooks.ReadsContent()) {
+                cache.read[slot] = scores;
+                hooks.ContentForward(q, scores);
+            }
             Mat<S>& weights = cache.weights[slot];
             weights.resize(n, n);
             for (Eigen::Index i = 0; i < n; ++i) {
@@ -232,12 +239,23 @@ Mat<S> AttentionBackward(const Mat<S>& d_attended, const Mat<S>& qkv, int length
                 d_scores.row(i) =
                     weights.row(i).cwiseProduct((d_weights.row(i).array() - dot).matrix());
             }
+            // A method reading content: its term's gradient through q, and through the scores
+            // it read, which join the scores' own.
+            Mat<S> dq_content;
+            if (hooks.ReadsContent()) {
+                Mat<S> d_read = Mat<S>::Zero(n, n);
+                dq_content = Mat<S>::Zero(n, dh);
+                hooks.ContentBackward(cache.q[slot], cache.read[slot], d_scores, d_read, dq_content,
+                                      d_own);
+                d_scores += d_read;
+            }
             hooks.BiasBackward(d_scores, h, d_own);
             Mat<S> dq(n, dh), dk(n, dh);
             Multiply(d_scores, false, cache.k[slot], dq);
             Multiply(d_scores, true, cache.q[slot], dk);
             dq *= scale;
             dk *= scale;
+            if (hooks.ReadsContent()) dq += dq_content;
             hooks.TurnBackward(dq, dk);
             d_qkv.block(b * n, h * dh, n, dh) = dq;
             d_qkv.block(b * n, d + h * dh, n, dh) = dk;
