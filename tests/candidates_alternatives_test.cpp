@@ -152,6 +152,8 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         {"partial", "alternatives.partial_wavelengths"},
         {"xpos", "alternatives.xpos_scores"},
         {"cope", "alternatives.cope_positions"},
+        {"kerple", "alternatives.kerple_bias"},
+        {"fire", "alternatives.fire_distance"},
         {"nope", "alternatives.nope_scores"},
         {"scaling", "alternatives.scaling_wavelengths"},
         {"table", "alternatives.methods"}};
@@ -167,7 +169,7 @@ TEST_F(AlternativesUi, EveryTabDraws) {
         EXPECT_EQ(Get<AlternativesPanel>("alternatives").tab, tab.id);
         EXPECT_FALSE(tab.make()->Widgets().empty()) << tab.id;
     }
-    EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "fire"})").find("must be learned, rope"),
+    EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "flame"})").find("must be learned, rope"),
               std::string::npos);
 }
 

@@ -60,7 +60,7 @@ TEST_P(TransformerGradient, MatchesCentralDifferences) {
     std::normal_distribution<double> jitter(0.0, 0.3);
     for (const ParameterSlot& slot : model.slots())
         if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias" ||
-            slot.name == "cope.table")
+            slot.name == "cope.table" || slot.name == "kerple.r")
             for (int k = 0; k < slot.rows * slot.cols; ++k)
                 model.parameters()[slot.offset + k] += jitter(random);
     const TokenBatch batch = TinyBatch();
@@ -390,7 +390,8 @@ TEST(Transformer, AdamWFollowsItsUpdateRule) {
 // embedding 16·64, per layer 2·(2·64) LayerNorms + (3·64·64 + 3·64) + (64·64 + 64) +
 // (256·64 + 256) + (64·256 + 64), the final LayerNorm 2·64, the head 16·64 + 16: 102 160; the
 // learned table adds 64·64 = 4 096, T5's biases 32 buckets × 4 heads = 128 and CoPE's table
-// (64 + 1 counted positions, 0 … 64) × 16 (the head width) = 1 040.
+// (64 + 1 counted positions, 0 … 64) × 16 (the head width) = 1 040, KERPLE's r₁ and r₂ of 4
+// heads 8.
 TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
     const int layer =
         2 * 2 * 64 + (3 * 64 * 64 + 3 * 64) + (64 * 64 + 64) + (256 * 64 + 256) + (64 * 256 + 64);
@@ -403,10 +404,11 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
         c.positional = kind;
         c.causal = positional_kind_causal_only(kind);
         const TinyTransformer<float> model(c, 1);
-        const std::size_t own = kind == PositionalKind::Learned ? 4096u
-                                : kind == PositionalKind::T5    ? 128u
-                                : kind == PositionalKind::Cope  ? 1040u
-                                                                : 0u;
+        const std::size_t own = kind == PositionalKind::Learned  ? 4096u
+                                : kind == PositionalKind::T5     ? 128u
+                                : kind == PositionalKind::Cope   ? 1040u
+                                : kind == PositionalKind::Kerple ? 8u
+                                                                 : 0u;
         EXPECT_EQ(model.parameters().size(), shared + own) << positional_kind_name(kind);
     }
 }

@@ -5,6 +5,8 @@
 #include "headless_fixture.h"
 #include "io/scene.h"
 #include "panels/alternatives/alternatives_cope.h"
+#include "panels/alternatives/alternatives_fire.h"
+#include "panels/alternatives/alternatives_kerple.h"
 #include "panels/alternatives/alternatives_nope.h"
 #include "panels/alternatives/alternatives_partial.h"
 #include "panels/alternatives/alternatives_xpos.h"
@@ -357,4 +359,89 @@ TEST_F(RopeFamilyTabs, CopeCountsTheGatesBackFromTheQuery) {
     EXPECT_GT(without, 0);
     EXPECT_GT(at_query, 0);
     EXPECT_GT(flat, 0);
+}
+
+// KERPLE: its log and power biases and ALiBi's with the log's slope at 0 (r₁·r₂), what one more
+// token costs, and the biases at d = 1 000, from the definitions in long double.
+TEST_F(RopeFamilyTabs, KerpleBiasesAreItsDefinitions) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    for (const double r1 : {0.01, 1.0, 10.0})
+        for (const double r2 : {0.01, 0.5, 10.0})
+            for (const double p : {0.01, 0.5, 2.0})
+                for (const auto& [m, n] : {std::pair{12.0, 4.0}, std::pair{0.0, 0.0},
+                                           std::pair{3.0, 1e6}, std::pair{2.5, 0.0}}) {
+                    const nlohmann::json scene = {{"alternatives_tab", "kerple"},
+                                                  {"kerple_r1", r1},
+                                                  {"kerple_r2", r2},
+                                                  {"kerple_power", p},
+                                                  {"pos_a", m},
+                                                  {"pos_b", n}};
+                    ASSERT_EQ(app.scene.Apply(scene.dump()), "");
+                    if (!Recorded("alternatives.kerple_step")) Present("alternatives");
+                    ASSERT_TRUE(Recorded("alternatives.kerple_step"));
+                    const nlohmann::json r = TabReadouts(panel, state, "kerple");
+                    const long double d = fabsl(static_cast<long double>(m) - n);
+                    const auto close = [](double got, long double want) {
+                        return std::abs(got - static_cast<double>(want)) <=
+                               1e-12 * std::max(1.0L, fabsl(want));
+                    };
+                    EXPECT_TRUE(close(r["log_bias"], -r1 * log1pl(r2 * d))) << r.dump();
+                    EXPECT_TRUE(close(r["power_bias"], -r1 * powl(d, p))) << r.dump();
+                    EXPECT_TRUE(close(r["alibi_bias"], -r1 * r2 * d)) << r.dump();
+                    EXPECT_TRUE(close(r["log_step"], r1 * (log1pl(r2 * (d + 1)) - log1pl(r2 * d))))
+                        << r.dump();
+                    EXPECT_TRUE(close(r["log_far"], -r1 * log1pl(r2 * 1000.0L))) << r.dump();
+                    const std::string text = r["sentence"];
+                    EXPECT_TRUE(Contains(text, "gives " + ShownNumber(r["log_bias"], 4))) << text;
+                    EXPECT_TRUE(Contains(text, "d = |m − n| = " + ShownNumber(r["distance"])))
+                        << text;
+                    // Flatter than ALiBi: at 1 000 the log bias is above ALiBi's once r₂ > 0.
+                    EXPECT_GT(r["log_far"].get<double>(), r["alibi_far"].get<double>());
+                    EXPECT_FALSE(Contains(text, "nan")) << text;
+                    EXPECT_FALSE(Contains(text, "inf")) << text;
+                }
+}
+
+// FIRE: u = log(1 + c·d)/log(1 + c·max(L, i)) at the key pos B seen from the query pos A (whole
+// tokens, the query at least 1), and at 4 times both; always within [0, 1].
+TEST_F(RopeFamilyTabs, FireReadsTheNormalisedLogDistance) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    int within_threshold = 0, past = 0;
+    for (const double c : {0.01, 1.0, 100.0})
+        for (const double threshold : {1.0, 64.0, 65536.0})
+            for (const auto& [m, n] : {std::pair{40.0, 30.0}, std::pair{0.0, 0.0},
+                                       std::pair{1e6, 0.0}, std::pair{7.5, 9.0}}) {
+                const nlohmann::json scene = {{"alternatives_tab", "fire"},
+                                              {"fire_c", c},
+                                              {"fire_threshold", threshold},
+                                              {"pos_a", m},
+                                              {"pos_b", n}};
+                ASSERT_EQ(app.scene.Apply(scene.dump()), "");
+                if (!Recorded("alternatives.fire_share")) Present("alternatives");
+                ASSERT_TRUE(Recorded("alternatives.fire_share"));
+                const nlohmann::json r = TabReadouts(panel, state, "fire");
+                const long double query = std::max(1.0L, floorl(m));
+                const long double d = std::clamp(query - floorl(n), 0.0L, query);
+                const auto u = [&](long double distance, long double at) {
+                    return log1pl(c * distance) / log1pl(c * std::max<long double>(threshold, at));
+                };
+                EXPECT_EQ(r["query"].get<double>(), static_cast<double>(query));
+                EXPECT_EQ(r["distance"].get<double>(), static_cast<double>(d));
+                EXPECT_NEAR(r["input"].get<double>(), static_cast<double>(u(d, query)), 1e-13);
+                EXPECT_NEAR(r["input_at_4"].get<double>(), static_cast<double>(u(4 * d, 4 * query)),
+                            1e-13);
+                EXPECT_GE(r["input"].get<double>(), 0.0);
+                EXPECT_LE(r["input"].get<double>(), 1.0);
+                const std::string text = r["sentence"];
+                EXPECT_TRUE(Contains(text, "gets u = " + ShownNumber(r["input"], 3))) << text;
+                if (query <= threshold) {
+                    ++within_threshold;
+                    EXPECT_TRUE(Contains(text, "the query is within L")) << text;
+                } else {
+                    ++past;
+                    EXPECT_FALSE(Contains(text, "the query is within L")) << text;
+                }
+            }
+    EXPECT_GT(within_threshold, 0);
+    EXPECT_GT(past, 0);
 }

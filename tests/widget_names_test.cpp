@@ -37,6 +37,8 @@ std::vector<std::string> Modes(const std::string& id) {
                 R"({"alternatives_tab": "xpos", "pos_a": 600, "pos_b": 100})",
                 R"({"alternatives_tab": "nope"})",
                 R"({"alternatives_tab": "cope"})",
+                R"({"alternatives_tab": "kerple"})",
+                R"({"alternatives_tab": "fire"})",
                 R"({"alternatives_tab": "scaling"})",
                 R"({"alternatives_tab": "table"})"};
     if (id == "candidates")

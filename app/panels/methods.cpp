@@ -46,6 +46,10 @@ const std::vector<MethodLook>& MethodLooks() {
          "CoPE (Golovneva et al. 2024): positions counted by the query's gates σ(q·k/√d_head) "
          "over the keys back to each one, a learned vector per counted position (interpolated, "
          "scored against q; one table shared by the layers and heads); causal only"},
+        {PositionalKind::Kerple, Role::ShiftArc, plot::Marker::Ring,
+         "KERPLE (Chi et al. 2022), logarithmic: −r₁·log(1 + r₂·\\|i − j\\|) added to the scores, "
+         "r₁ and r₂ learned per head (softplus of free parameters, both starting at ln 2), shared "
+         "by the layers"},
     };
     return looks;
 }

@@ -146,6 +146,13 @@ def cope_content(c, p, q, scores):
     return logits_ceil * w + logits_floor * (1 - w)
 
 
+def kerple_bias(c, p, positions):
+    # KERPLE's logarithmic bias (Chi et al. 2022): -r1 log(1 + r2 |i - j|), r = softplus(raw).
+    r = F.softplus(p["kerple.r"])  # heads x 2
+    distance = (positions[:, None] - positions[None, :]).abs()
+    return -r[:, 0, None, None] * torch.log1p(r[:, 1, None, None] * distance)
+
+
 def alibi_bias(c, p, positions):
     distance = (positions[:, None] - positions[None, :]).abs()
     slopes = torch.tensor(alibi_slopes(c["heads"]), dtype=torch.get_default_dtype())
@@ -174,6 +181,7 @@ METHODS = {
     # iRoPE (Llama 4): RoPE, but layers nope_every, 2 nope_every, ... (from 1) get no positions.
     "irope": {"turn": rope_turn, "nope_every": True},
     "cope": {"content": cope_content},
+    "kerple": {"bias": kerple_bias},
     "alibi": {"bias": alibi_bias},
     "t5": {"bias": t5_bias},
 }

@@ -24,6 +24,8 @@ std::unique_ptr<AlternativesTab> MakeXposTab();
 std::unique_ptr<AlternativesTab> MakePartialTab();
 std::unique_ptr<AlternativesTab> MakeNopeTab();
 std::unique_ptr<AlternativesTab> MakeCopeTab();
+std::unique_ptr<AlternativesTab> MakeKerpleTab();
+std::unique_ptr<AlternativesTab> MakeFireTab();
 std::unique_ptr<AlternativesTab> MakeScalingTab();
 std::unique_ptr<AlternativesTab> MakeTableTab();
 
@@ -37,6 +39,8 @@ const std::vector<AlternativesTabInfo>& AlternativesTabs() {
         {"partial", "Partial", "partial rotary against p-RoPE", MakePartialTab},
         {"xpos", "xPos", "RoPE whose pairs fade with distance", MakeXposTab},
         {"nope", "NoPE", "layers without positions, and what the causal mask tells", MakeNopeTab},
+        {"kerple", "KERPLE", "biases that flatten with distance", MakeKerpleTab},
+        {"fire", "FIRE", "a learned function of the normalised distance", MakeFireTab},
         {"cope", "CoPE", "positions the query counts itself", MakeCopeTab},
         {"scaling", "Long context", "stretching RoPE to longer contexts", MakeScalingTab},
         {"table", "Side by side", "every method compared at once", MakeTableTab},

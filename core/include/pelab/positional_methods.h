@@ -25,4 +25,5 @@
     X(PRope, "p_rope", false)                                                                      \
     X(Xpos, "xpos", false)                                                                         \
     X(Irope, "irope", false)                                                                       \
-    X(Cope, "cope", false)
+    X(Cope, "cope", false)                                                                         \
+    X(Kerple, "kerple", false)

@@ -1,0 +1,205 @@
+// alternatives_fire.cpp — the alternatives panel's FIRE tab (Li et al., 2023, "Functional
+// Interpolation for Relative Positions Improves Long Context Transformers"): each head's bias is
+// a small learned MLP f of one number, u = ψ(i − j)/ψ(max(L, i)), ψ(x) = log(c·x + 1), c and L
+// learned. u stays in [0, 1] at any length (the query's own position normalises it), so a model
+// trained on short texts never meets an input it has not seen; an f can imitate T5's buckets,
+// ALiBi or KERPLE on it. Against distance: u for queries at m, 4m and 16m. Against the share of
+// the context behind the key: the same curves, nearly one.
+#include "panels/alternatives/alternatives_fire.h"
+
+#include "io/scene.h"
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pelab {
+
+double FireInput(double distance, double query, double c, double threshold) {
+    const auto psi = [c](double x) { return std::log1p(c * x); };
+    return psi(distance) / psi(std::max(threshold, query));
+}
+
+FireResult ComputeFire(double c, double threshold, double query, double key) {
+    FireResult r;
+    r.c = c, r.threshold = threshold;
+    r.query = std::max(1.0, std::floor(query));
+    r.distance = std::clamp(r.query - std::floor(key), 0.0, r.query);
+    for (const double times : {1.0, 4.0, 16.0}) {
+        const double at = r.query * times;
+        r.queries.push_back(at);
+        std::vector<double> distances, inputs, shares;
+        for (int s = 0; s <= 200; ++s) {
+            const double d = at * s / 200.0;
+            distances.push_back(d);
+            inputs.push_back(FireInput(d, at, c, threshold));
+            shares.push_back(d / at);
+        }
+        r.distances.push_back(std::move(distances));
+        r.inputs.push_back(std::move(inputs));
+        r.shares.push_back(std::move(shares));
+    }
+    r.input = FireInput(r.distance, r.query, c, threshold);
+    r.input_at_4 = FireInput(4 * r.distance, 4 * r.query, c, threshold);
+    r.log_distance = std::log1p(c * r.distance) / std::log1p(c * threshold);
+    return r;
+}
+
+Explanation FireSentence(const FireResult& r) {
+    Explanation out;
+    out.Claims("query", r.query);
+    out.Claims("distance", r.distance);
+    out.Claims("input", r.input);
+    out.Claims("input_at_4", r.input_at_4);
+    const std::string m = ShownNumber(r.query), d = ShownNumber(r.distance);
+    out.text = "FIRE's bias is a learned function f of u = ψ(i − j)/ψ(max(L, i)), ψ(x) = log(c·x + "
+               "1), here c = " +
+               ShownNumber(r.c, 3) + " and L = " + ShownNumber(r.threshold) + ". The key " + d +
+               " tokens before the query at " + m + " gets u = " + ShownNumber(r.input, 3);
+    if (r.query <= r.threshold)
+        out.text += " (the query is within L, so u is ψ(d)/ψ(L), the same for every query up to " +
+                    ShownNumber(r.threshold) + ")";
+    out.text += "; the key at the same share of the context seen from 4 × " + m + " (" +
+                ShownNumber(4 * r.distance) + " back) gets " + ShownNumber(r.input_at_4, 3) +
+                ". u never leaves [0, 1] however long the text: a model trained on texts longer "
+                "than L has met all of it (the farthest key of a query past L is at u = 1), and "
+                "a longer text only packs the keys closer together in it.";
+    return out;
+}
+
+namespace {
+
+struct FireInputs {
+    double c = 0, threshold = 0, query = 0, key = 0;
+    bool operator==(const FireInputs& o) const {
+        return c == o.c && threshold == o.threshold && query == o.query && key == o.key;
+    }
+};
+
+struct FireTab final : AlternativesTab {
+    double c = 1;           ///< ψ's c
+    double threshold = 512; ///< L
+    mutable Cached<FireInputs, FireResult> result;
+    plot::PlotView distance_view, share_view;
+
+    const FireResult& ResultFor(const AppState& state) const {
+        return result.Get(
+            FireInputs{c, threshold, state.pos_a, state.pos_b},
+            [](const FireInputs& in) { return ComputeFire(in.c, in.threshold, in.query, in.key); });
+    }
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    void AddFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+};
+
+void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float slider = FitWidth(6.0f, "L");
+        row.Item(LabelledWidth(slider, "c"));
+        ImGui::SetNextItemWidth(slider);
+        const double c_low = 0.01, c_high = 100;
+        ImGui::SliderScalar("c", ImGuiDataType_Double, &c, &c_low, &c_high, "%.2f",
+                            ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+        FormulaTooltip("c in ψ(x) = log(c·x + 1): how strongly near distances are spread "
+                       "(learned).");
+        frame.Record("alternatives.fire_c");
+        row.Item(LabelledWidth(slider, "L"));
+        ImGui::SetNextItemWidth(slider);
+        const double l_low = 1, l_high = 65536;
+        ImGui::SliderScalar("L", ImGuiDataType_Double, &threshold, &l_low, &l_high, "%.0f",
+                            ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+        FormulaTooltip("L in ψ(max(L, i)): queries before L are normalised by ψ(L), not by "
+                       "their own position (learned). The query is pos A, the key pos B.");
+        frame.Record("alternatives.fire_threshold");
+        EndControls(frame);
+    }
+    const FireResult* computed = nullptr;
+    {
+        CoreTimer core_time(frame.stats);
+        computed = &ResultFor(frame.state);
+    }
+    const FireResult& r = *computed;
+    const Explanation sentence = FireSentence(r);
+    SentenceAndPlots layout;
+    layout.Begin(frame, sentence.text, "alternatives.fire_text");
+    const float height = layout.height, half_width = layout.half_width;
+    const Role roles[3] = {Role::PosA, Role::Cos, Role::Sin};
+    const char* names[3] = {"query at m", "at 4m", "at 16m"};
+    {
+        distance_view.SetHome(plot::Range{0, r.queries.back()}, plot::Range{0, 1.05});
+        if (!distance_view.has_home) distance_view.Reset();
+        plot::PlotConfig config;
+        config.x_label = "distance i − j";
+        plot::Plot p;
+        if (p.Begin("FIRE's input u against distance##fire_distance", distance_view,
+                    ImVec2(half_width, height), config)) {
+            frame.Record("alternatives.fire_distance");
+            for (int q = 0; q < 3; ++q)
+                p.Line(names[q], r.distances[q].data(), r.inputs[q].data(),
+                       static_cast<int>(r.distances[q].size()), frame.Color(roles[q]),
+                       frame.Px(2.0f));
+            p.Markers("key", &r.distance, &r.input, 1, frame.Color(Role::PosB), frame.Px(4.5f));
+            p.End();
+        }
+    }
+    ImGui::SameLine();
+    {
+        share_view.SetHome(plot::Range{0, 1}, plot::Range{0, 1.05});
+        if (!share_view.has_home) share_view.Reset();
+        plot::PlotConfig config;
+        config.x_label = "(i − j)/i";
+        plot::Plot p;
+        if (p.Begin("u against the share of the context##fire_share", share_view,
+                    ImVec2(-1, height), config)) {
+            frame.Record("alternatives.fire_share");
+            for (int q = 0; q < 3; ++q)
+                p.Line(names[q], r.shares[q].data(), r.inputs[q].data(),
+                       static_cast<int>(r.shares[q].size()), frame.Color(roles[q]), frame.Px(2.0f));
+            p.End();
+        }
+    }
+    layout.End(frame);
+}
+
+void FireTab::AddFields(SceneTable& table) {
+    table.Number("fire_c", "FIRE's c in ψ(x) = log(c·x + 1)", &c, 0.01, 100);
+    table.Number("fire_threshold", "FIRE's threshold L in ψ(max(L, i))", &threshold, 1, 65536);
+}
+
+nlohmann::json FireTab::Readouts(const AlternativesPanel& /*panel*/, const AppState& state) const {
+    const FireResult& r = ResultFor(state);
+    const Explanation sentence = FireSentence(r);
+    return {{"fire",
+             {{"c", r.c},
+              {"threshold", r.threshold},
+              {"query", r.query},
+              {"distance", r.distance},
+              {"input", r.input},
+              {"input_at_4", r.input_at_4},
+              {"sentence", sentence.text},
+              {"claims", ClaimsJson(sentence)}}}};
+}
+
+std::vector<WidgetName> FireTab::Widgets() const {
+    return {
+        {"alternatives.fire_c", "the c slider: ψ(x) = log(c·x + 1)"},
+        {"alternatives.fire_threshold", "the L slider: FIRE's threshold"},
+        {"alternatives.fire_text", "the sentence on the input FIRE's function reads", {"fire"}},
+        {"alternatives.fire_distance", "FIRE's input against distance for three queries"},
+        {"alternatives.fire_share", "the same against the share of the context behind the key"},
+    };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeFireTab() {
+    return std::make_unique<FireTab>();
+}
+
+} // namespace pelab

@@ -1,0 +1,224 @@
+// alternatives_kerple.cpp — the alternatives panel's KERPLE tab (Chi et al., 2022): biases added
+// to the attention scores that, unlike ALiBi's straight line, flatten with distance. The
+// logarithmic −r₁·log(1 + r₂·d) (the paper's best, and the training lab's kerple) and the power
+// −r₁·d^p, 0 < p ≤ 2, both against ALiBi with the same slope at d = 0. Against distance: the
+// three biases. Per step: what one more token of distance costs each.
+#include "panels/alternatives/alternatives_kerple.h"
+
+#include "io/scene.h"
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pelab {
+
+namespace {
+
+double LogBias(double r1, double r2, double d) {
+    return -r1 * std::log1p(r2 * d);
+}
+double PowerBias(double r1, double power, double d) {
+    return -r1 * std::pow(d, power);
+}
+
+} // namespace
+
+KerpleResult ComputeKerple(double r1, double r2, double power, double distance) {
+    KerpleResult r;
+    r.r1 = r1, r.r2 = r2, r.power = power;
+    r.slope = r1 * r2;
+    r.distance = distance;
+    const double reach = std::max(64.0, std::ceil(2 * distance));
+    for (int s = 0; s <= 256; ++s) {
+        const double d = reach * s / 256.0;
+        r.distances.push_back(d);
+        r.log_bias.push_back(LogBias(r1, r2, d));
+        r.power_bias.push_back(PowerBias(r1, power, d));
+        r.alibi_bias.push_back(-r.slope * d);
+        r.log_step.push_back(LogBias(r1, r2, d) - LogBias(r1, r2, d + 1));
+        r.power_step.push_back(PowerBias(r1, power, d) - PowerBias(r1, power, d + 1));
+        r.alibi_step.push_back(r.slope);
+    }
+    r.log_at = LogBias(r1, r2, distance);
+    r.power_at = PowerBias(r1, power, distance);
+    r.alibi_at = -r.slope * distance;
+    r.log_step_at = r.log_at - LogBias(r1, r2, distance + 1);
+    r.log_far = LogBias(r1, r2, r.far);
+    r.alibi_far = -r.slope * r.far;
+    return r;
+}
+
+Explanation KerpleSentence(const KerpleResult& r) {
+    Explanation out;
+    out.Claims("distance", r.distance);
+    out.Claims("log_bias", r.log_at);
+    out.Claims("power_bias", r.power_at);
+    out.Claims("alibi_bias", r.alibi_at);
+    out.Claims("log_step", r.log_step_at);
+    out.Claims("log_far", r.log_far);
+    out.Claims("alibi_far", r.alibi_far);
+    out.text = "KERPLE adds a bias that flattens with the distance d = |m − n| = " +
+               ShownNumber(r.distance) + ": the log form −r₁·log(1 + r₂·d) gives " +
+               ShownNumber(r.log_at, 4) + ", the power form −r₁·d^" + ShownNumber(r.power, 3) +
+               " gives " + ShownNumber(r.power_at, 4) +
+               ", and ALiBi with the same slope at 0 (r₁·r₂ = " + ShownNumber(r.slope, 4) +
+               ") gives " + ShownNumber(r.alibi_at, 4) + ". ";
+    out.text += "One more token of distance costs the log form " + ShownNumber(r.log_step_at, 3) +
+                " here and ALiBi " + ShownNumber(r.slope, 4) +
+                " at every distance, so far keys fade ever more gently: at d = 1 000 the log bias "
+                "is " +
+                ShownNumber(r.log_far, 4) + " where ALiBi's is " + ShownNumber(r.alibi_far, 4) +
+                ". The training lab's kerple learns r₁ and r₂ per head.";
+    return out;
+}
+
+namespace {
+
+struct KerpleInputs {
+    double r1 = 0, r2 = 0, power = 0, distance = 0;
+    bool operator==(const KerpleInputs& o) const {
+        return r1 == o.r1 && r2 == o.r2 && power == o.power && distance == o.distance;
+    }
+};
+
+struct KerpleTab final : AlternativesTab {
+    double r1 = 1, r2 = 1, power = 0.5;
+    mutable Cached<KerpleInputs, KerpleResult> result;
+    plot::PlotView bias_view, step_view;
+
+    const KerpleResult& ResultFor(const AppState& state) const {
+        return result.Get(KerpleInputs{r1, r2, power, std::abs(state.pos_a - state.pos_b)},
+                          [](const KerpleInputs& in) {
+                              return ComputeKerple(in.r1, in.r2, in.power, in.distance);
+                          });
+    }
+    void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    void AddFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
+    std::vector<WidgetName> Widgets() const override;
+};
+
+void KerpleTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
+    if (BeginControls(frame)) {
+        FlowRow row;
+        const float slider = FitWidth(6.0f, "power p");
+        const auto number = [&](const char* label, double* value, double low, double high,
+                                const char* record, const char* tip) {
+            row.Item(LabelledWidth(slider, label));
+            ImGui::SetNextItemWidth(slider);
+            ImGui::SliderScalar(label, ImGuiDataType_Double, value, &low, &high, "%.2f",
+                                ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+            FormulaTooltip(tip);
+            frame.Record(record);
+        };
+        number("r1", &r1, 0.01, 10, "alternatives.kerple_r1",
+               "r₁ in −r₁·log(1 + r₂·d) and −r₁·d^p: the bias's scale (learned per head).");
+        number("r2", &r2, 0.01, 10, "alternatives.kerple_r2",
+               "r₂ in −r₁·log(1 + r₂·d): how soon the log bends (learned per head).");
+        number("power p", &power, 0.01, 2, "alternatives.kerple_power",
+               "p in the power form −r₁·d^p, 0 < p ≤ 2.");
+        EndControls(frame);
+    }
+    const KerpleResult* computed = nullptr;
+    {
+        CoreTimer core_time(frame.stats);
+        computed = &ResultFor(frame.state);
+    }
+    const KerpleResult& r = *computed;
+    const Explanation sentence = KerpleSentence(r);
+    SentenceAndPlots layout;
+    layout.Begin(frame, sentence.text, "alternatives.kerple_text");
+    const float height = layout.height, half_width = layout.half_width;
+    const int count = static_cast<int>(r.distances.size());
+    {
+        const double bottom = std::min({r.log_bias.back(), r.power_bias.back(), -1e-9});
+        bias_view.SetHome(plot::Range{0, r.distances.back()}, plot::Range{bottom * 1.05, 0});
+        if (!bias_view.has_home) bias_view.Reset();
+        plot::PlotConfig config;
+        config.x_label = "distance d = |i − j|";
+        plot::Plot p;
+        if (p.Begin("the bias against distance##kerple_bias", bias_view, ImVec2(half_width, height),
+                    config)) {
+            frame.Record("alternatives.kerple_bias");
+            p.Line("ALiBi, slope r₁r₂", r.distances.data(), r.alibi_bias.data(), count,
+                   frame.Color(Role::Muted), frame.Px(1.5f));
+            p.Line("log", r.distances.data(), r.log_bias.data(), count, frame.Color(Role::Accent),
+                   frame.Px(2.0f));
+            p.Line("power", r.distances.data(), r.power_bias.data(), count, frame.Color(Role::Cos),
+                   frame.Px(2.0f));
+            if (r.distance <= r.distances.back())
+                p.VLine(r.distance, frame.Color(Role::PosA), "|m − n|");
+            p.End();
+        }
+    }
+    ImGui::SameLine();
+    {
+        const double top = std::max({r.slope, r.log_step.front(), r.power_step.front(), 1e-9});
+        step_view.SetHome(plot::Range{0, r.distances.back()}, plot::Range{0, top * 1.05});
+        if (!step_view.has_home) step_view.Reset();
+        plot::PlotConfig config;
+        config.x_label = "distance d";
+        plot::Plot p;
+        if (p.Begin("what one more token costs##kerple_step", step_view, ImVec2(-1, height),
+                    config)) {
+            frame.Record("alternatives.kerple_step");
+            p.Line("ALiBi", r.distances.data(), r.alibi_step.data(), count,
+                   frame.Color(Role::Muted), frame.Px(1.5f));
+            p.Line("log", r.distances.data(), r.log_step.data(), count, frame.Color(Role::Accent),
+                   frame.Px(2.0f));
+            p.Line("power", r.distances.data(), r.power_step.data(), count, frame.Color(Role::Cos),
+                   frame.Px(2.0f));
+            p.End();
+        }
+    }
+    layout.End(frame);
+}
+
+void KerpleTab::AddFields(SceneTable& table) {
+    table.Number("kerple_r1", "KERPLE's r₁", &r1, 0.01, 10);
+    table.Number("kerple_r2", "KERPLE's r₂ (the log form)", &r2, 0.01, 10);
+    table.Number("kerple_power", "KERPLE's power p (the power form)", &power, 0.01, 2);
+}
+
+nlohmann::json KerpleTab::Readouts(const AlternativesPanel& /*panel*/,
+                                   const AppState& state) const {
+    const KerpleResult& r = ResultFor(state);
+    const Explanation sentence = KerpleSentence(r);
+    return {{"kerple",
+             {{"r1", r.r1},
+              {"r2", r.r2},
+              {"power", r.power},
+              {"distance", r.distance},
+              {"log_bias", r.log_at},
+              {"power_bias", r.power_at},
+              {"alibi_bias", r.alibi_at},
+              {"log_step", r.log_step_at},
+              {"log_far", r.log_far},
+              {"alibi_far", r.alibi_far},
+              {"sentence", sentence.text},
+              {"claims", ClaimsJson(sentence)}}}};
+}
+
+std::vector<WidgetName> KerpleTab::Widgets() const {
+    return {
+        {"alternatives.kerple_r1", "the r1 slider: KERPLE's scale"},
+        {"alternatives.kerple_r2", "the r2 slider: where the log form bends"},
+        {"alternatives.kerple_power", "the power p slider: the power form's exponent"},
+        {"alternatives.kerple_text", "the sentence on KERPLE's biases at |m − n|", {"kerple"}},
+        {"alternatives.kerple_bias", "KERPLE's log and power biases and ALiBi's against distance"},
+        {"alternatives.kerple_step", "what one more token of distance costs each"},
+    };
+}
+
+} // namespace
+
+std::unique_ptr<AlternativesTab> MakeKerpleTab() {
+    return std::make_unique<KerpleTab>();
+}
+
+} // namespace pelab
