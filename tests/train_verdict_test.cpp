@@ -26,15 +26,22 @@ TrainRun RandomRun(std::mt19937_64& random) {
     s.train_len = std::max(4 + pick(20), task_shortest_length(s.task));
     s.min_train_len = s.train_len;
     s.test_len = pick(3) == 0 ? s.train_len : s.train_len * (2 + pick(3));
-    // No encoding in two runs of three, and up to five other methods, in the table's order (as many
-    // whatever the table's length, so the sweep reaches its branches as often when methods are
-    // added).
+    // No encoding in two runs of three, and up to five other methods, in the table's order.
     s.variants.clear();
-    std::vector<PositionalKind> others;
+    // The methods the notes judge (ALiBi for Press, RoPE and rope_crossed for the pairing) each
+    // in half the runs, whatever the table's length; the rest drawn from every other method.
+    std::vector<PositionalKind> others, rest;
+    for (const PositionalKind kind :
+         {PositionalKind::Alibi, PositionalKind::Rope, PositionalKind::RopeCrossed})
+        if (pick(2) == 0) others.push_back(kind);
     for (const PositionalKind kind : positional_kinds())
-        if (kind != PositionalKind::None) others.push_back(kind);
-    std::shuffle(others.begin(), others.end(), random);
-    others.resize(std::min(others.size(), static_cast<std::size_t>(pick(6))));
+        if (kind != PositionalKind::None &&
+            std::find(others.begin(), others.end(), kind) == others.end())
+            rest.push_back(kind);
+    std::shuffle(rest.begin(), rest.end(), random);
+    const std::size_t wanted = static_cast<std::size_t>(pick(6));
+    for (std::size_t k = 0; others.size() < wanted && k < rest.size(); ++k)
+        others.push_back(rest[k]);
     const bool with_none = pick(3) != 0 || others.empty();
     for (const PositionalKind kind : positional_kinds())
         if (kind == PositionalKind::None

@@ -50,6 +50,10 @@ const std::vector<MethodLook>& MethodLooks() {
          "KERPLE (Chi et al. 2022), logarithmic: −r₁·log(1 + r₂·\\|i − j\\|) added to the scores, "
          "r₁ and r₂ learned per head (softplus of free parameters, both starting at ln 2), shared "
          "by the layers"},
+        {PositionalKind::Fire, Role::Sin, plot::Marker::Ring,
+         "FIRE (Li et al. 2023): a learned MLP (32 ReLU units) of u = log(1 + c·(i − j))/log(1 + "
+         "c·max(L, i)) added to each head's scores, c and L learned, shared by the layers; causal "
+         "only"},
     };
     return looks;
 }

@@ -111,7 +111,7 @@ const std::vector<PanelInfo>& PanelInfos() {
          "candidates.values", 5.0f, "candidates.choice",
          R"({"candidates_plot": "raw_index", "pos_a": 100, "d_model": 512})"},
         {"alternatives", "What came after: learned, RoPE, ALiBi, T5",
-         "a learned table's edge, RoPE's q·k from m − n, ALiBi's slopes, T5's buckets, RoPE's pairings, partial rotary and p-RoPE, xPos, long-context scaling",
+         "a learned table's edge, RoPE's q·k from m − n, ALiBi's slopes, T5's buckets, RoPE's pairings, partial rotary and p-RoPE, xPos, NoPE layers and the causal mask, KERPLE, FIRE, CoPE, long-context scaling",
          false, Make<AlternativesPanel>, AlternativesPanel::WidgetNames,
          AlternativesPanel::SceneFieldNames(),
          {},

@@ -153,6 +153,19 @@ def kerple_bias(c, p, positions):
     return -r[:, 0, None, None] * torch.log1p(r[:, 1, None, None] * distance)
 
 
+def fire_bias(c, p, positions):
+    # FIRE (Li et al. 2023): f(log(1 + c (i - j)) / log(1 + c max(L, i))), f an MLP with one
+    # hidden ReLU layer, c and L softplus of free parameters. Keys after the query are masked.
+    cc = F.softplus(p["fire.c"]).reshape(())
+    threshold = F.softplus(p["fire.threshold"]).reshape(())
+    i, j = positions[:, None], positions[None, :]
+    u = torch.log1p(cc * (i - j).clamp(min=0)) / torch.log1p(cc * torch.maximum(threshold, i))
+    hidden = torch.relu(u[..., None] * p["fire.mlp1.weight"].reshape(-1)
+                        + p["fire.mlp1.bias"].reshape(-1))
+    out = hidden @ p["fire.mlp2.weight"].T
+    return out.permute(2, 0, 1)
+
+
 def alibi_bias(c, p, positions):
     distance = (positions[:, None] - positions[None, :]).abs()
     slopes = torch.tensor(alibi_slopes(c["heads"]), dtype=torch.get_default_dtype())
@@ -182,6 +195,7 @@ METHODS = {
     "irope": {"turn": rope_turn, "nope_every": True},
     "cope": {"content": cope_content},
     "kerple": {"bias": kerple_bias},
+    "fire": {"bias": fire_bias},
     "alibi": {"bias": alibi_bias},
     "t5": {"bias": t5_bias},
 }

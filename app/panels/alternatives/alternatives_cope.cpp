@@ -134,6 +134,8 @@ struct CopeTab final : AlternativesTab {
     void AddFields(SceneTable& table) override;
     nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
     std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
 };
 
 void CopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
@@ -250,6 +252,23 @@ nlohmann::json CopeTab::Readouts(const AlternativesPanel& /*panel*/, const AppSt
               {"creep", r.creep},
               {"sentence", sentence.text},
               {"claims", ClaimsJson(sentence)}}}};
+}
+
+std::optional<MethodRowJob> CopeTab::RowJob(const AlternativesPanel& /*panel*/,
+                                            const AppState& /*state*/) const {
+    // Positions are counted from what the gates open on: moving both tokens changes them only if
+    // the text between changes, so "relative?" is about content, said rather than measured.
+    return MethodRowJob{"cope", [] {
+                            return MethodRow{{"CoPE", "research models (Golovneva et al. 2024)",
+                                              "q scored against a vector per counted position",
+                                              "max length × d_head",
+                                              "counts grow only where gates open",
+                                              "relative in counted units: keys between, weighed "
+                                              "by the gates"},
+                                             Verdict::Neither,
+                                             std::nullopt,
+                                             "cope"};
+                        }};
 }
 
 std::vector<WidgetName> CopeTab::Widgets() const {

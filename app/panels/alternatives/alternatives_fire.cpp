@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace pelab {
 
@@ -95,6 +96,8 @@ struct FireTab final : AlternativesTab {
     void AddFields(SceneTable& table) override;
     nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
     std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
 };
 
 void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
@@ -184,6 +187,36 @@ nlohmann::json FireTab::Readouts(const AlternativesPanel& /*panel*/, const AppSt
               {"input_at_4", r.input_at_4},
               {"sentence", sentence.text},
               {"claims", ClaimsJson(sentence)}}}};
+}
+
+std::optional<MethodRowJob> FireTab::RowJob(const AlternativesPanel& /*panel*/,
+                                            const AppState& state) const {
+    char inputs[128];
+    std::snprintf(inputs, sizeof inputs, "fire %.17g %.17g %.17g %.17g", c, threshold, state.pos_a,
+                  state.pos_b);
+    return MethodRowJob{
+        inputs, [c = c, threshold = threshold, m = state.pos_a, n = state.pos_b] {
+            // u for the key n seen from the query m (whole tokens, the key before the query),
+            // both moved by 10, 20, … 990: the query's own position normalises the distance.
+            const double query = std::max(1.0, std::floor(m));
+            const double distance = std::clamp(query - std::floor(n), 0.0, query);
+            const double at = FireInput(distance, query, c, threshold);
+            double change = 0;
+            for (int s = 1; s < 100; ++s)
+                change = std::max(change,
+                                  std::abs(FireInput(distance, query + 10 * s, c, threshold) - at));
+            const bool relative = change < 1e-12;
+            return MethodRow{{"FIRE", "research models (Li et al. 2023)",
+                              "a learned function of the normalised distance, added to each score",
+                              "an MLP of 32 units per model, c and L",
+                              "its input stays in [0, 1] at any length",
+                              (relative ? "yes below L: u changes by "
+                                        : "no: normalised by the query's position, u changes by ") +
+                                  ShownNumber(change, 2)},
+                             relative ? Verdict::Yes : Verdict::No,
+                             change,
+                             "fire"};
+        }};
 }
 
 std::vector<WidgetName> FireTab::Widgets() const {

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace pelab {
 
@@ -101,6 +102,8 @@ struct KerpleTab final : AlternativesTab {
     void AddFields(SceneTable& table) override;
     nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
     std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
 };
 
 void KerpleTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
@@ -202,6 +205,30 @@ nlohmann::json KerpleTab::Readouts(const AlternativesPanel& /*panel*/,
               {"alibi_far", r.alibi_far},
               {"sentence", sentence.text},
               {"claims", ClaimsJson(sentence)}}}};
+}
+
+std::optional<MethodRowJob> KerpleTab::RowJob(const AlternativesPanel& /*panel*/,
+                                              const AppState& /*state*/) const {
+    char inputs[64];
+    std::snprintf(inputs, sizeof inputs, "kerple %.17g %.17g", r1, r2);
+    return MethodRowJob{
+        inputs, [r1 = r1, r2 = r2] {
+            // The log bias of query 9 on key 3, both moved by 1 … 999.
+            double change = 0;
+            for (int s = 1; s < 1000; ++s)
+                change = std::max(
+                    change, std::abs(LogBias(r1, r2, (9 + s) - (3 + s)) - LogBias(r1, r2, 9 - 3)));
+            const bool relative = change == 0;
+            return MethodRow{
+                {"KERPLE (log)", "research models (Chi et al. 2022)",
+                 "a bias added to each attention score", "2 per head",
+                 "defined at any distance: the penalty grows ever more slowly",
+                 (relative ? "yes, −r₁·log(1 + r₂·|i − j|): change " : "no: the bias changes by ") +
+                     ShownNumber(change, 2)},
+                relative ? Verdict::Yes : Verdict::No,
+                change,
+                "kerple"};
+        }};
 }
 
 std::vector<WidgetName> KerpleTab::Widgets() const {

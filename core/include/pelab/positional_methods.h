@@ -26,4 +26,5 @@
     X(Xpos, "xpos", false)                                                                         \
     X(Irope, "irope", false)                                                                       \
     X(Cope, "cope", false)                                                                         \
-    X(Kerple, "kerple", false)
+    X(Kerple, "kerple", false)                                                                     \
+    X(Fire, "fire", false)

@@ -12,16 +12,7 @@
 
 namespace pelab::trainer {
 
-namespace {
-
-double Softplus(double x) {
-    return x > 30 ? x : std::log1p(std::exp(x));
-}
-double Sigmoid(double x) {
-    return 1 / (1 + std::exp(-x));
-}
-
-} // namespace
+namespace {} // namespace
 
 template <typename S> class KerpleHooks final : public PositionalHooks<S> {
 public:

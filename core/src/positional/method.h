@@ -18,6 +18,7 @@
 #include "pelab/transformer.h"
 #include "transformer/tensor.h"
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,7 +54,8 @@ template <typename S> class PositionalHooks {
 public:
     virtual ~PositionalHooks() = default;
     /// x (B·n × d_model: the batch's sequences one after another, so row r is position r mod n)
-    /// += the method's input term; backward reads dx in row order.
+    /// += the method's input term; backward reads dx in row order. The pass calls the backward
+    /// last, after every other backward hook of the batch (FIRE gathers its gradient there).
     virtual void InputForward(Mat<S>& x) const { (void)x; }
     virtual void InputBackward(const Mat<S>& dx, S* d_own) const { (void)dx, (void)d_own; }
     /// One sequence's queries and keys of one head (n × d_h) turned in place; backward turns their
@@ -107,6 +109,15 @@ PositionalMethod MethodOf(std::vector<OwnParameter> (*own_parameters)(const Tran
             [](const SequenceView<double>& sequence) -> std::unique_ptr<PositionalHooks<double>> {
                 return std::make_unique<Hooks<double>>(sequence);
             }};
+}
+
+/// A positive parameter kept as softplus of a free one, log(1 + eˣ) (KERPLE's r, FIRE's c and
+/// L), and its derivative, the logistic σ(x).
+inline double Softplus(double x) {
+    return x > 30 ? x : std::log1p(std::exp(x));
+}
+inline double Sigmoid(double x) {
+    return 1 / (1 + std::exp(-x));
 }
 
 /// For methods that own no parameter, or have no option to check.
