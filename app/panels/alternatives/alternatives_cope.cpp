@@ -258,17 +258,16 @@ std::optional<MethodRowJob> CopeTab::RowJob(const AlternativesPanel& /*panel*/,
                                             const AppState& /*state*/) const {
     // Positions are counted from what the gates open on: moving both tokens changes them only if
     // the text between changes, so "relative?" is about content, said rather than measured.
-    return MethodRowJob{"cope", [] {
-                            return MethodRow{{"CoPE", "research models (Golovneva et al. 2024)",
-                                              "q scored against a vector per counted position",
-                                              "max length × d_head",
-                                              "counts grow only where gates open",
-                                              "relative in counted units: keys between, weighed "
-                                              "by the gates"},
-                                             Verdict::Neither,
-                                             std::nullopt,
-                                             "cope"};
-                        }};
+    return MethodRowJob{
+        "cope", [] {
+            const char* relative = "relative in counted units: keys between, weighed by the gates";
+            return MethodRow{{"CoPE", "research models (Golovneva et al. 2024)",
+                              "q scored against a vector per counted position",
+                              "max length × d_head", "counts grow only where gates open", relative},
+                             Verdict::Neither,
+                             std::nullopt,
+                             "cope"};
+        }};
 }
 
 std::vector<WidgetName> CopeTab::Widgets() const {

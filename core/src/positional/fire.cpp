@@ -69,6 +69,7 @@ public:
     void InputBackward(const Mat<S>& /*dx*/, S* d_own) const override {
         if (d_own == nullptr) return;
         std::vector<double> d(static_cast<std::size_t>(at_.threshold() + 1), 0.0);
+        double* grad = d.data(); // indexed as own_ is
         const double c_raw = Own(at_.c()), threshold_raw = Own(at_.threshold());
         const double c = Softplus(c_raw), threshold = Softplus(threshold_raw);
         for (int i = 0; i < length_; ++i)
@@ -80,28 +81,27 @@ public:
                 for (int h = 0; h < at_.heads; ++h) {
                     const double g = gathered_[pair * at_.heads + h];
                     for (int k = 0; k < kHidden; ++k) {
-                        d[static_cast<std::size_t>(at_.w2() + h * kHidden + k)] += g * hidden[k];
+                        grad[at_.w2() + h * kHidden + k] += g * hidden[k];
                         d_hidden[k] += g * Own(at_.w2() + h * kHidden + k);
                     }
                 }
                 double d_u = 0;
                 for (int k = 0; k < kHidden; ++k) {
                     if (hidden[k] <= 0) continue; // ReLU's gradient: 0 where it is off
-                    d[static_cast<std::size_t>(at_.w1() + k)] += d_hidden[k] * u;
-                    d[static_cast<std::size_t>(at_.b1() + k)] += d_hidden[k];
+                    grad[at_.w1() + k] += d_hidden[k] * u;
+                    grad[at_.b1() + k] += d_hidden[k];
                     d_u += d_hidden[k] * Own(at_.w1() + k);
                 }
                 // u = A/B, A = log(1 + c·(i − j)), B = log(1 + c·max(L, i)).
                 const double distance = i - j, scale = std::max(threshold, double(i));
                 const double a = std::log1p(c * distance), b = std::log1p(c * scale);
                 const double d_a_c = distance / (1 + c * distance), d_b_c = scale / (1 + c * scale);
-                d[static_cast<std::size_t>(at_.c())] += d_u * (d_a_c * b - a * d_b_c) / (b * b);
+                grad[at_.c()] += d_u * (d_a_c * b - a * d_b_c) / (b * b);
                 if (threshold > i) // max(L, i) = L
-                    d[static_cast<std::size_t>(at_.threshold())] +=
-                        d_u * (-a / (b * b)) * c / (1 + c * threshold);
+                    grad[at_.threshold()] += d_u * (-a / (b * b)) * c / (1 + c * threshold);
             }
-        d[static_cast<std::size_t>(at_.c())] *= Sigmoid(c_raw);
-        d[static_cast<std::size_t>(at_.threshold())] *= Sigmoid(threshold_raw);
+        grad[at_.c()] *= Sigmoid(c_raw);
+        grad[at_.threshold()] *= Sigmoid(threshold_raw);
         for (std::size_t k = 0; k < d.size(); ++k)
             d_own[k] += static_cast<S>(d[k]);
     }
