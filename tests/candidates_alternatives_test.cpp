@@ -265,6 +265,16 @@ TEST_F(LearnedTableTab, HasAHardEdge) {
     EXPECT_GT(checks["learned"].get<double>(), 0.1);
     EXPECT_LT(checks["sinusoidal"].get<double>(), 1e-9);
     EXPECT_EQ(checks["alibi"].get<double>(), 0.0);
+    // The newer rows: partial rotary and p-RoPE keep q·k relative (rounding only), KERPLE's bias
+    // depends on |i − j| alone, and FIRE's input, normalised by the query's own position, moves
+    // once the query passes L (here 8): u(3, 5) against u(3, 15 … 995), its largest change
+    // log(1 + 3)/log(1 + 8) − log(1 + 3)/log(1 + 995) from the definition.
+    EXPECT_LT(checks["partial"].get<double>(), 1e-9);
+    EXPECT_EQ(checks["kerple"].get<double>(), 0.0);
+    EXPECT_EQ(checks["fire"].get<double>(), 0.0); // pos A 3 < L 512: normalised by L
+    ASSERT_EQ(app.scene.Apply(R"({"fire_threshold": 8, "pos_a": 5, "pos_b": 2})"), "");
+    const double fire = panel.Readouts(state)["relative_checks"]["fire"].get<double>();
+    EXPECT_NEAR(fire, std::log(4.0) / std::log(9.0) - std::log(4.0) / std::log(996.0), 1e-12);
 }
 
 // The causal weights follow ALiBi's own equation, softmax(q·kᵀ/√d + m·(j − i)): the bias is

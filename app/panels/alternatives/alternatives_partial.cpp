@@ -131,6 +131,8 @@ struct PartialTab final : AlternativesTab {
     void AddFields(SceneTable& table) override;
     nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
     std::vector<WidgetName> Widgets() const override;
+    std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
+                                       const AppState& state) const override;
 };
 
 void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
@@ -257,6 +259,39 @@ nlohmann::json PartialTab::Readouts(const AlternativesPanel& panel, const AppSta
               {"p_turned", r.p_turned},
               {"sentence", sentence.text},
               {"claims", claims}}}};
+}
+
+std::optional<MethodRowJob> PartialTab::RowJob(const AlternativesPanel& panel,
+                                               const AppState& state) const {
+    const AlternativesPanel::RopeInputs rope = panel.RopeInputsFor(state);
+    char numbers[64];
+    std::snprintf(numbers, sizeof numbers, " fraction %.17g p %.17g", fraction, p);
+    return MethodRowJob{
+        rope.Key() + numbers, [rope, fraction = fraction, p = p] {
+            // q·k at (m, n) and at both moved by 10, 20, … 990, under each plan.
+            const std::vector<double> q = AlternativesPanel::RopeVectorFor(rope, true);
+            const std::vector<double> k = AlternativesPanel::RopeVectorFor(rope, false);
+            const int d = static_cast<int>(q.size());
+            const double m = std::min(rope.m, 1000.0), n = std::min(rope.n, 1000.0);
+            double change = 0, largest = 1;
+            for (const RopePairPlan& plan :
+                 {partial_rotary_plan(d, rope.base, fraction), p_rope_plan(d, rope.base, p)}) {
+                const double at = plan_score(q, k, m, n, plan);
+                largest = std::max(largest, std::abs(at));
+                for (int s = 1; s < 100; ++s)
+                    change = std::max(
+                        change, std::abs(plan_score(q, k, m + 10 * s, n + 10 * s, plan) - at));
+            }
+            const bool relative = change < 1e-6 * largest;
+            return MethodRow{
+                {"partial rotary, p-RoPE", "GPT-NeoX, Phi (partial); Barbero et al. 2024 (p-RoPE)",
+                 "q and k of some pairs turned, the rest not", "0",
+                 "the pairs left still carry no position at any length",
+                 (relative ? "yes, q·k: change " : "no: q·k changes by ") + ShownNumber(change, 2)},
+                relative ? Verdict::Yes : Verdict::No,
+                change,
+                "partial"};
+        }};
 }
 
 std::vector<WidgetName> PartialTab::Widgets() const {
