@@ -182,12 +182,18 @@ TEST_F(Cli, TrainWritesTheRunAndRefusesBadSettings) {
           std::vector<std::string>{"train", "--pe", "rope,rope"},
           std::vector<std::string>{"train", "--pe", "irope", "--layers", "1"},
           std::vector<std::string>{"train", "--pe", "irope", "--nope-every", "5"},
-          std::vector<std::string>{"train", "--pe", "irope", "--nope-every", "3"}}) {
+          std::vector<std::string>{"train", "--pe", "irope", "--nope-every", "3"},
+          std::vector<std::string>{"train", "--pe", "rope", "--nope-every", "2"},
+          std::vector<std::string>{"train", "--task", "word_back", "--vocab", "2"},
+          std::vector<std::string>{"train", "--task", "word_back", "--k", "17"}}) {
         const Result refused = Run(bad);
         EXPECT_EQ(refused.exit_code, 2) << bad[1] << ": " << refused.err;
         EXPECT_NE(refused.err.find("pelab: "), std::string::npos);
-        if (bad[2] == "irope") {
+        if (bad[2] == "irope" || std::count(bad.begin(), bad.end(), "--nope-every") > 0) {
             EXPECT_NE(refused.err.find("nope"), std::string::npos) << refused.err;
+        }
+        if (bad[2] == "word_back") {
+            EXPECT_NE(refused.err.find("word_back"), std::string::npos) << refused.err;
         }
     }
 }

@@ -26,6 +26,10 @@ TEST(NumberText, FractionsHaveTheirDigitsAndNoExponent) {
     EXPECT_EQ(ShownNumber(1.25e-5, 3), "0.0000125");
     EXPECT_EQ(ShownNumber(6.1e-9, 2), "6.1×10⁻⁹"); // below 1e-6: a power of ten, written out
     EXPECT_EQ(ShownNumber(-4.4e-16, 2), "−4.4×10⁻¹⁶");
+    // A mantissa rounding up to 10 moves up a power: 1/1 000 001 at 4 digits is 1×10⁻⁶.
+    EXPECT_EQ(ShownNumber(1.0 / 1000001, 4), "1×10⁻⁶");
+    EXPECT_EQ(ShownNumber(-9.9996e-9, 4), "−1×10⁻⁸");
+    EXPECT_EQ(ShownNumber(9.994e-9, 4), "9.994×10⁻⁹");
     EXPECT_EQ(Superscript(10), "¹⁰");
     EXPECT_EQ(Superscript(-123), "⁻¹²³");
     EXPECT_EQ(ShownNumber(std::nan("")), "undefined");

@@ -200,7 +200,7 @@ TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
     for (const int d : {2, 4, 64, 512})
         for (const int layers : {1, 4, 48})
             for (const int every : {2, 4, 8})
-                for (const double m : {0.0, 7.5, 1e6}) {
+                for (const double m : {0.0, 7.5, 50000.0, 1e6}) {
                     ASSERT_EQ(
                         app.scene.Apply(Scene("nope", d, 10000, m, 0,
                                               ", \"nope_layers\": " + std::to_string(layers) +
@@ -249,12 +249,20 @@ TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
                     const std::string text = r["sentence"];
                     const nlohmann::json claims = r["claims"];
                     EXPECT_EQ(claims["nope_layers"].get<int>(), static_cast<int>(bare.size()));
-                    EXPECT_TRUE(Contains(text, "at position " + std::to_string(position))) << text;
-                    EXPECT_TRUE(Contains(text, "sees " + std::to_string(position + 1) +
+                    const auto whole = [](long long v) {
+                        return ShownNumber(static_cast<double>(v));
+                    };
+                    EXPECT_TRUE(Contains(text, "at position " + whole(position))) << text;
+                    EXPECT_TRUE(Contains(text, "sees " + whole(position + 1) +
                                                    (position == 0 ? " token," : " tokens,")))
                         << text;
-                    EXPECT_TRUE(Contains(text, "1/" + std::to_string(position + 1) + " = " +
-                                                   ShownNumber(1.0 / (position + 1), 4)))
+                    // The two shares said with the digits that tell them apart.
+                    const double share = 1.0 / (position + 1), next = 1.0 / (position + 2);
+                    const auto [shown, shown_next] = ShownPair(share, next, 4);
+                    EXPECT_NE(shown, shown_next);
+                    EXPECT_TRUE(Contains(text, "1/" + whole(position + 1) + " = " + shown + ","))
+                        << text;
+                    EXPECT_TRUE(Contains(text, "1/" + whole(position + 2) + " = " + shown_next))
                         << text;
                     if (m != static_cast<double>(position)) {
                         ++fractional;
@@ -289,7 +297,8 @@ TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
 TEST_F(RopeFamilyTabs, CopeCountsTheGatesBackFromTheQuery) {
     auto& panel = Get<AlternativesPanel>("alternatives");
     int without = 0, at_query = 0, flat = 0;
-    for (const char* text : {"a", "the dog . barks", "x . . y z . w", "no separator here at all"})
+    for (const char* text :
+         {"a", "the dog . barks", "x . . y z . w", "no separator here at all", "a . b", ". . . ."})
         for (const char* separator : {".", "dog"})
             for (const double s : {0.0, 4.0, 20.0})
                 for (const double key : {0.0, 1.0, 2.5, 100.0}) {
@@ -335,20 +344,27 @@ TEST_F(RopeFamilyTabs, CopeCountsTheGatesBackFromTheQuery) {
                         ++at_query;
                         EXPECT_TRUE(Contains(sentence, "is the query itself")) << sentence;
                     } else {
-                        EXPECT_TRUE(Contains(sentence, std::to_string(between) + " × \"" +
-                                                           separator + "\" counted"))
+                        // Only the parts that are there: no "0 ×", no "0 other tokens".
+                        EXPECT_EQ(Contains(sentence, std::to_string(between) + " × \"" + separator +
+                                                         "\" counted"),
+                                  between > 0)
                             << sentence;
+                        EXPECT_FALSE(Contains(sentence, "(0 ")) << sentence;
+                        EXPECT_FALSE(Contains(sentence, " 0 other")) << sentence;
+                        EXPECT_FALSE(Contains(sentence, " 1 other tokens")) << sentence;
                         EXPECT_TRUE(Contains(sentence, "token positions put it " +
                                                            std::to_string(n - 1 - k) + " back"))
                             << sentence;
                     }
-                    if (separators == 0) {
+                    if (separators == 0 && s > 0) {
                         ++without;
-                        EXPECT_TRUE(Contains(sentence, "does not occur in the text")) << sentence;
+                        EXPECT_TRUE(Contains(sentence, "is not one of the text's tokens"))
+                            << sentence;
                     }
                     if (s == 0) {
                         ++flat;
-                        EXPECT_TRUE(Contains(sentence, "every gate is 1/2")) << sentence;
+                        EXPECT_TRUE(Contains(sentence, "every gate is σ(0) = 0.5")) << sentence;
+                        EXPECT_FALSE(Contains(sentence, "σ(−0)")) << sentence;
                     } else {
                         const double creep = static_cast<double>(ceill(1 + expl(s)));
                         EXPECT_EQ(r["creep"].get<double>(), creep);
@@ -367,7 +383,7 @@ TEST_F(RopeFamilyTabs, KerpleBiasesAreItsDefinitions) {
     auto& panel = Get<AlternativesPanel>("alternatives");
     for (const double r1 : {0.01, 1.0, 10.0})
         for (const double r2 : {0.01, 0.5, 10.0})
-            for (const double p : {0.01, 0.5, 2.0})
+            for (const double p : {0.01, 0.5, 1.0, 2.0})
                 for (const auto& [m, n] : {std::pair{12.0, 4.0}, std::pair{0.0, 0.0},
                                            std::pair{3.0, 1e6}, std::pair{2.5, 0.0}}) {
                     const nlohmann::json scene = {{"alternatives_tab", "kerple"},
@@ -395,6 +411,11 @@ TEST_F(RopeFamilyTabs, KerpleBiasesAreItsDefinitions) {
                     EXPECT_TRUE(Contains(text, "gives " + ShownNumber(r["log_bias"], 4))) << text;
                     EXPECT_TRUE(Contains(text, "d = |m − n| = " + ShownNumber(r["distance"])))
                         << text;
+                    // Only the power form below p = 1 flattens; at 1 it is a line, above it
+                    // steepens.
+                    EXPECT_EQ(Contains(text, "flattens too"), p < 1) << text;
+                    EXPECT_EQ(Contains(text, "straight line"), p == 1) << text;
+                    EXPECT_EQ(Contains(text, "steepens"), p > 1) << text;
                     // Flatter than ALiBi: at 1 000 the log bias is above ALiBi's once r₂ > 0.
                     EXPECT_GT(r["log_far"].get<double>(), r["alibi_far"].get<double>());
                     EXPECT_FALSE(Contains(text, "nan")) << text;
@@ -406,7 +427,7 @@ TEST_F(RopeFamilyTabs, KerpleBiasesAreItsDefinitions) {
 // tokens, the query at least 1), and at 4 times both; always within [0, 1].
 TEST_F(RopeFamilyTabs, FireReadsTheNormalisedLogDistance) {
     auto& panel = Get<AlternativesPanel>("alternatives");
-    int within_threshold = 0, past = 0;
+    int within_threshold = 0, past = 0, after = 0;
     for (const double c : {0.01, 1.0, 100.0})
         for (const double threshold : {1.0, 64.0, 65536.0})
             for (const auto& [m, n] : {std::pair{40.0, 30.0}, std::pair{0.0, 0.0},
@@ -433,7 +454,14 @@ TEST_F(RopeFamilyTabs, FireReadsTheNormalisedLogDistance) {
                 EXPECT_GE(r["input"].get<double>(), 0.0);
                 EXPECT_LE(r["input"].get<double>(), 1.0);
                 const std::string text = r["sentence"];
+                if (floorl(n) > query) { // a key after the query: masked, said so
+                    ++after;
+                    EXPECT_TRUE(Contains(text, "is after the query")) << text;
+                    EXPECT_FALSE(Contains(text, "gets u")) << text;
+                    continue;
+                }
                 EXPECT_TRUE(Contains(text, "gets u = " + ShownNumber(r["input"], 3))) << text;
+                EXPECT_TRUE(Contains(text, d == 1 ? "1 token before" : " tokens before")) << text;
                 if (query <= threshold) {
                     ++within_threshold;
                     EXPECT_TRUE(Contains(text, "the query is within L")) << text;
@@ -444,4 +472,5 @@ TEST_F(RopeFamilyTabs, FireReadsTheNormalisedLogDistance) {
             }
     EXPECT_GT(within_threshold, 0);
     EXPECT_GT(past, 0);
+    EXPECT_GT(after, 0);
 }

@@ -172,6 +172,7 @@ TEST(TrainRunFile, BadFilesAreAMessageNamingTheField) {
         {[](nlohmann::json& d) { d["seconds"] = -1; }, "field \"seconds\""},
         {[](nlohmann::json& d) { d["settings"]["nope_every"] = 5; }, "field \"nope_every\""},
         {[](nlohmann::json& d) { d["settings"]["nope_every"] = "2"; }, "field \"nope_every\""},
+        {[](nlohmann::json& d) { d["settings"]["nope_every"] = 2; }, "the run trains no irope"},
         // Further seeds: lists of one accuracy per test length, as many for every variant.
         {[](nlohmann::json& d) { d["variants"][0]["more_seeds"] = nlohmann::json::array(); },
          "field \"more_seeds\": must be a list of 1 to 4"},

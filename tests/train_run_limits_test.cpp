@@ -31,8 +31,10 @@ struct Corner {
 TrainSettings SettingsOf(const Corner& c) {
     TrainSettings s;
     s.task.task = c.task;
-    s.task.k = c.k;
-    s.task.vocab = c.vocab;
+    // word_back's own limits: k ≤ 16 words back, a vocabulary of at least 3.
+    s.task.k = c.task == TrainTask::WordBack ? std::min(c.k, kTrainMaxWordBackK) : c.k;
+    s.task.vocab =
+        c.task == TrainTask::WordBack ? std::max(c.vocab, kTrainMinWordBackVocab) : c.vocab;
     s.layers = c.layers;
     s.heads = c.heads;
     s.d_model = 128;

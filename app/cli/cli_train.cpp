@@ -32,7 +32,8 @@ namespace pelab {
 CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
     CLI::App* train = app.add_subcommand(
         "train", "Train a tiny transformer once per positional encoding on a task (no window)");
-    train->add_option("--task", o.task, "reverse, token_at, shift, sorted, first, majority or word_back");
+    train->add_option("--task", o.task,
+                      "reverse, token_at, shift, sorted, first, majority or word_back");
     train->add_option("--pe", o.pe, "Variants, comma-separated, of: " + positional_kind_list());
     train->add_flag("--causal", o.causal, "Causal attention (keys after the query masked)")
         ->disable_flag_override();
@@ -49,7 +50,10 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
         ->transform(WholeNumber(1, kTrainMaxHeads));
     train->add_option("--vocab", o.vocab, "Vocabulary size, 2 to 256")
         ->transform(WholeNumber(kTrainMinVocab, kTrainMaxVocab));
-    train->add_option("--k", o.k, "token_at's position, shift's offset, 0 to 64")
+    train
+        ->add_option(
+            "--k", o.k,
+            "token_at's position, shift's offset, 0 to 64; word_back's words back, 0 to 16")
         ->transform(WholeNumber(0, kTrainMaxK));
     train->add_option("--train-len", o.train_len, "Longest training sequence, up to 256")
         ->transform(WholeNumber(1, kTrainMaxTrainLen));
@@ -168,7 +172,12 @@ int RunTrain(const TrainOptions& o) {
         }
         settings.causal = o.causal;
         settings.layers = o.layers;
-        settings.nope_every = o.nope_every;
+        // irope's pattern: refused for runs without irope (it would change nothing), 2 by default.
+        if (o.nope_every > 0 && std::find(settings.variants.begin(), settings.variants.end(),
+                                          PositionalKind::Irope) == settings.variants.end())
+            throw InvalidArgument("--nope-every sets irope's layers without positions, and --pe " +
+                                  o.pe + " has no irope");
+        settings.nope_every = o.nope_every > 0 ? o.nope_every : 2;
         settings.d_model = o.d_model;
         settings.heads = o.heads;
         settings.train_len = o.train_len;

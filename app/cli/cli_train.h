@@ -16,7 +16,7 @@ struct TrainOptions {
     int layers = 2, d_model = 64, heads = 4, vocab = 16, k = 2;
     int train_len = 16, min_train_len = 0, test_len = 64; ///< min_train_len 0: train_len
     int steps = 300, batch = 64, threads = 2;
-    int nope_every = 2; ///< irope's layers without positions: nope_every, 2·nope_every, …
+    int nope_every = 0; ///< irope's layers without positions: nope_every, 2·nope_every, …; 0: 2
     int seeds = 1; ///< each variant trained from seed, seed + 1, … (the first gives the curves)
     std::string seed = "1";
     std::string out;  ///< "" or "-": stdout

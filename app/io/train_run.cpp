@@ -157,7 +157,13 @@ TrainSettings ReadSettings(const json& doc) {
     s.causal = need("causal").get<bool>();
     s.layers = whole("layers", 1, 4);
     // Written since irope (runs from before it have none, and the default).
-    if (doc.contains("nope_every")) s.nope_every = whole("nope_every", 2, 4);
+    if (doc.contains("nope_every")) {
+        s.nope_every = whole("nope_every", 2, 4);
+        if (std::count(s.variants.begin(), s.variants.end(), PositionalKind::Irope) == 0)
+            Refuse(Field(where, "nope_every"),
+                   "is irope's setting, and the run trains no irope (only irope runs write it)",
+                   need("nope_every"));
+    }
     s.d_model = whole("d_model", 16, 128);
     s.heads = whole("heads", 1, 4);
     whole("mlp_ratio", 4, 4);

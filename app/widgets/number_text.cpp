@@ -59,7 +59,10 @@ std::string ShownNumber(double value, int significant) {
     if (magnitude == std::floor(magnitude) && magnitude < 1e15) return Fixed(value, 17);
     if (magnitude >= 1e-6 || magnitude == 0) return Fixed(value, significant);
     // Tiny: a mantissa and a power of ten, its exponent in superscript digits (4.4×10⁻¹⁶).
-    const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+    int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+    // A mantissa that rounds up to 10 at these digits (9.99999×10⁻⁷ at 4) moves up a power.
+    const double digits = std::pow(10.0, std::max(0, significant - 1));
+    if (std::round(magnitude / std::pow(10.0, exponent) * digits) / digits >= 10) ++exponent;
     return Fixed(value / std::pow(10.0, exponent), significant) + "×10" + Superscript(exponent);
 }
 

@@ -282,6 +282,18 @@ void validate_train_settings(const TrainSettings& s) {
     in("layers", s.layers, 1, kTrainMaxLayers);
     in("heads", s.heads, 1, kTrainMaxHeads);
     in("d_model", s.d_model, kTrainMinDModel, kTrainMaxDModel);
+    if (s.task.task == TrainTask::WordBack) {
+        if (s.task.k > kTrainMaxWordBackK)
+            throw InvalidArgument("word_back looks at most " + std::to_string(kTrainMaxWordBackK) +
+                                  " words back (k must be in [0, " +
+                                  std::to_string(kTrainMaxWordBackK) + "], got " +
+                                  std::to_string(s.task.k) + ")");
+        if (s.task.vocab < kTrainMinWordBackVocab)
+            throw InvalidArgument(
+                "word_back needs a vocab of at least " + std::to_string(kTrainMinWordBackVocab) +
+                " (the separator 0 and two word tokens; got " + std::to_string(s.task.vocab) +
+                ", where every answer is token 1)");
+    }
     in("train_len", s.train_len, task_shortest_length(s.task), kTrainMaxTrainLen);
     in("min_train_len", s.min_train_len, task_shortest_length(s.task), s.train_len);
     in("test_len", s.test_len, s.train_len, kTrainMaxTestLen);

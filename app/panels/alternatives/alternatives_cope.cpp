@@ -39,6 +39,7 @@ CopeResult ComputeCope(const std::string& text, const std::string& separator, do
         r.token_counts.push_back(query - j + 1);
     }
     r.positions = cope_positions(r.gates);
+    r.key_asked = key_position;
     r.key = static_cast<int>(std::clamp(std::floor(key_position), 0.0, static_cast<double>(query)));
     for (int j = r.key; j <= query; ++j)
         r.separators_between += r.tokens[static_cast<std::size_t>(j)] == r.separator ? 1 : 0;
@@ -58,30 +59,48 @@ Explanation CopeSentence(const CopeResult& r) {
     out.Claims("closed", r.closed);
     out.Claims("creep", static_cast<double>(r.creep));
     const std::string quoted = "\"" + r.separator + "\"";
-    out.text = "CoPE's query sums its gates σ(q·k) back to each key: here σ(" +
-               ShownNumber(r.sharpness, 3) + ") = " + ShownNumber(r.open, 3) + " on " + quoted +
-               " and σ(−" + ShownNumber(r.sharpness, 3) + ") = " + ShownNumber(r.closed, 3) +
-               " on every other token. ";
+    const std::string s = ShownNumber(r.sharpness, 3);
+    if (r.sharpness == 0)
+        out.text = "CoPE's query sums its gates σ(q·k) back to each key: here every gate is σ(0) = "
+                   "0.5. ";
+    else
+        out.text = "CoPE's query sums its gates σ(q·k) back to each key: here σ(" + s +
+                   ") = " + ShownNumber(r.open, 3) + " on " + quoted + " and σ(−" + s +
+                   ") = " + ShownNumber(r.closed, 3) + " on every other token. ";
     const std::string key = "\"" + r.tokens[static_cast<std::size_t>(r.key)] + "\"";
+    const std::string where = r.key_asked == r.key ? ""
+                              : r.key_asked > query
+                                  ? " (pos B " + ShownNumber(r.key_asked) + " is past the text's " +
+                                        std::to_string(query + 1) +
+                                        (query == 0 ? " token" : " tokens") + ": the last)"
+                                  : " (pos B " + ShownNumber(r.key_asked) + " in whole tokens)";
     if (distance == 0) {
-        out.text += "The key " + key + " is the query itself, at position " +
+        out.text += "The key " + key + where + " is the query itself, at position " +
                     ShownNumber(position, 3) + ": its own gate.";
     } else {
-        out.text += "The key " + key + ", " + std::to_string(distance) +
-                    (distance == 1 ? " token" : " tokens") + " before the query " + "\"" +
+        const int others = distance + 1 - r.separators_between;
+        std::string parts;
+        if (r.separators_between > 0)
+            parts = std::to_string(r.separators_between) + " × " + quoted + " counted " +
+                    ShownNumber(r.open, 3);
+        if (others > 0)
+            parts += (parts.empty() ? "" : " and ") + std::to_string(others) +
+                     (r.separators_between > 0 ? " other" : "") +
+                     (others == 1 ? " token " : " tokens ") + ShownNumber(r.closed, 3) +
+                     (others == 1 ? "" : " each");
+        out.text += "The key " + key + where + ", " + std::to_string(distance) +
+                    (distance == 1 ? " token" : " tokens") + " before the query \"" +
                     r.tokens.back() + "\", gets position " + ShownNumber(position, 3) + " (" +
-                    std::to_string(r.separators_between) + " × " + quoted + " counted " +
-                    ShownNumber(r.open, 3) + " and " +
-                    std::to_string(distance + 1 - r.separators_between) + " other tokens " +
-                    ShownNumber(r.closed, 3) + " each, the key and the query included), where " +
-                    "token positions put it " + std::to_string(distance) + " back.";
+                    parts + ", the key and the query included), where token positions put it " +
+                    std::to_string(distance) + " back.";
     }
-    if (r.separators == 0)
-        out.text += " " + quoted +
-                    " does not occur in the text, so every gate is small and the "
-                    "count is a slow count of tokens.";
+    if (r.separators == 0 && r.sharpness > 0)
+        out.text += " " + quoted + " is not one of the text's tokens, so every gate is σ(−" + s +
+                    ") = " + ShownNumber(r.closed, 3) + ": a count of tokens, " +
+                    ShownNumber(r.closed, 3) + " each.";
     if (r.sharpness == 0)
-        out.text += " At s = 0 every gate is 1/2: CoPE counts half-tokens, a token position again.";
+        out.text += " At s = 0 the gates cannot tell tokens apart: CoPE counts half-tokens, a "
+                    "token position again.";
     else
         out.text += " The small gates add up: " + ShownNumber(static_cast<double>(r.creep)) +
                     " tokens without " + quoted + " count as one more position.";
@@ -221,7 +240,7 @@ void CopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         if (p.Begin("the query's gate on each key##cope_gates", gate_view, ImVec2(-1, height),
                     config)) {
             frame.Record("alternatives.cope_gates");
-            p.Bars("σ(q·k_j)", r.keys.data(), r.gates.data(), count, 0.7, frame.Color(Role::Cos));
+            p.Bars("σ(q·kⱼ)", r.keys.data(), r.gates.data(), count, 0.7, frame.Color(Role::Cos));
             p.End();
         }
     }

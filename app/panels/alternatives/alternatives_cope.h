@@ -19,7 +19,8 @@ struct CopeResult {
     /// Per key j (0 … i): its gate, its CoPE position Σ_{t=j..i} gate_t, its token distance
     /// i − j, and the position every gate 1 would give (i − j + 1: a count of tokens).
     std::vector<double> keys, gates, positions, distances, token_counts;
-    int key = 0;                ///< the key the sentence is about (pos B, within the text)
+    int key = 0;          ///< the key the sentence is about: ⌊pos B⌋, at most the last token
+    double key_asked = 0; ///< pos B as set
     int separators_between = 0; ///< separators among keys key … i
     /// Tokens without a separator that count as one more position: ⌈1/σ(−s)⌉ (0 when s = 0 is
     /// not the case and σ(−s) underflows: never here, s ≤ 20).

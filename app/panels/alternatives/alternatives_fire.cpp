@@ -28,7 +28,9 @@ double FireInput(double distance, double query, double c, double threshold) {
 FireResult ComputeFire(double c, double threshold, double query, double key) {
     FireResult r;
     r.c = c, r.threshold = threshold;
+    r.query_asked = query, r.key_asked = key;
     r.query = std::max(1.0, std::floor(query));
+    r.key_after_query = std::floor(key) > r.query;
     r.distance = std::clamp(r.query - std::floor(key), 0.0, r.query);
     for (const double times : {1.0, 4.0, 16.0}) {
         const double at = r.query * times;
@@ -59,14 +61,28 @@ Explanation FireSentence(const FireResult& r) {
     const std::string m = ShownNumber(r.query), d = ShownNumber(r.distance);
     out.text = "FIRE's bias is a learned function f of u = ψ(i − j)/ψ(max(L, i)), ψ(x) = log(c·x + "
                "1), here c = " +
-               ShownNumber(r.c, 3) + " and L = " + ShownNumber(r.threshold) + ". The key " + d +
-               " tokens before the query at " + m + " gets u = " + ShownNumber(r.input, 3);
-    if (r.query <= r.threshold)
-        out.text += " (the query is within L, so u is ψ(d)/ψ(L), the same for every query up to " +
-                    ShownNumber(r.threshold) + ")";
-    out.text += "; the key at the same share of the context seen from 4 × " + m + " (" +
-                ShownNumber(4 * r.distance) + " back) gets " + ShownNumber(r.input_at_4, 3) +
-                ". u never leaves [0, 1] however long the text: a model trained on texts longer "
+               ShownNumber(r.c, 3) + " and L = " + ShownNumber(r.threshold) + ". ";
+    const std::string query_note =
+        r.query_asked == r.query ? ""
+        : r.query_asked < 1      ? " (pos A " + ShownNumber(r.query_asked) + " taken as 1)"
+                                 : " (pos A " + ShownNumber(r.query_asked) + " in whole tokens)";
+    if (r.key_after_query) {
+        out.text += "Pos B (" + ShownNumber(r.key_asked) + ") is after the query at " + m +
+                    query_note +
+                    ": FIRE is causal, so that key is masked; the plots draw u for the keys up to "
+                    "the query";
+    } else {
+        out.text += "The key " + d + (r.distance == 1 ? " token" : " tokens") +
+                    " before the query at " + m + query_note +
+                    " gets u = " + ShownNumber(r.input, 3);
+        if (r.query <= r.threshold)
+            out.text += " (the query is within L, so u is ψ(d)/ψ(L), the same for every query up "
+                        "to " +
+                        ShownNumber(r.threshold) + ")";
+        out.text += "; the key at the same share of the context seen from 4 × " + m + " (" +
+                    ShownNumber(4 * r.distance) + " back) gets " + ShownNumber(r.input_at_4, 3);
+    }
+    out.text += ". u never leaves [0, 1] however long the text: a model trained on texts longer "
                 "than L has met all of it (the farthest key of a query past L is at u = 1), and "
                 "a longer text only packs the keys closer together in it.";
     return out;
@@ -134,6 +150,7 @@ void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     const float height = layout.height, half_width = layout.half_width;
     const Role roles[3] = {Role::PosA, Role::Cos, Role::Sin};
     const char* names[3] = {"query at m", "at 4m", "at 16m"};
+    const plot::Marker shapes[3] = {plot::Marker::Circle, plot::Marker::Square, plot::Marker::Ring};
     {
         distance_view.SetHome(plot::Range{0, r.queries.back()}, plot::Range{0, 1.05});
         if (!distance_view.has_home) distance_view.Reset();
@@ -143,11 +160,14 @@ void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         if (p.Begin("FIRE's input u against distance##fire_distance", distance_view,
                     ImVec2(half_width, height), config)) {
             frame.Record("alternatives.fire_distance");
-            for (int q = 0; q < 3; ++q)
-                p.Line(names[q], r.distances[q].data(), r.inputs[q].data(),
-                       static_cast<int>(r.distances[q].size()), frame.Color(roles[q]),
-                       frame.Px(2.0f));
-            p.Markers("key", &r.distance, &r.input, 1, frame.Color(Role::PosB), frame.Px(4.5f));
+            // Drawn longest first, each marked by its own shape: below L the curves lie on one
+            // another (u = ψ(d)/ψ(L) for every query), and each stays told apart.
+            for (int q = 2; q >= 0; --q)
+                p.LineMarkers(names[q], r.distances[q].data(), r.inputs[q].data(),
+                              static_cast<int>(r.distances[q].size()), frame.Color(roles[q]),
+                              frame.Px(2.0f), frame.Px(3.5f), shapes[q], 25);
+            if (!r.key_after_query)
+                p.Markers("key", &r.distance, &r.input, 1, frame.Color(Role::PosB), frame.Px(4.5f));
             p.End();
         }
     }
@@ -161,9 +181,10 @@ void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         if (p.Begin("u against the share of the context##fire_share", share_view,
                     ImVec2(-1, height), config)) {
             frame.Record("alternatives.fire_share");
-            for (int q = 0; q < 3; ++q)
-                p.Line(names[q], r.shares[q].data(), r.inputs[q].data(),
-                       static_cast<int>(r.shares[q].size()), frame.Color(roles[q]), frame.Px(2.0f));
+            for (int q = 2; q >= 0; --q)
+                p.LineMarkers(names[q], r.shares[q].data(), r.inputs[q].data(),
+                              static_cast<int>(r.shares[q].size()), frame.Color(roles[q]),
+                              frame.Px(2.0f), frame.Px(3.5f), shapes[q], 25);
             p.End();
         }
     }

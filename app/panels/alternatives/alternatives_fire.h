@@ -19,8 +19,10 @@ struct FireResult {
     /// Per query: its keys' distance d = 0 … query and FIRE's input there; and the same inputs
     /// against d / query (the share of the context behind the key).
     std::vector<std::vector<double>> distances, inputs, shares;
-    double query = 0, distance = 0; ///< m = pos A and d = m − n (the key n = pos B ≤ m)
-    double input = 0;               ///< FIRE's input for that key
+    double query = 0, distance = 0; ///< m = ⌊pos A⌋ (at least 1) and d = m − ⌊pos B⌋, in [0, m]
+    double query_asked = 0, key_asked = 0; ///< pos A and pos B as set
+    bool key_after_query = false;          ///< ⌊pos B⌋ > m: masked in a causal model
+    double input = 0;                      ///< FIRE's input for that key
     /// The key at the same share of the context seen from 4m (distance 4d), and its input.
     double input_at_4 = 0;
     double log_distance = 0; ///< ψ(d)/ψ(threshold): what the input would be without the max

@@ -63,18 +63,22 @@ Explanation KerpleSentence(const KerpleResult& r) {
     out.Claims("log_step", r.log_step_at);
     out.Claims("log_far", r.log_far);
     out.Claims("alibi_far", r.alibi_far);
-    out.text = "KERPLE adds a bias that flattens with the distance d = |m − n| = " +
-               ShownNumber(r.distance) + ": the log form −r₁·log(1 + r₂·d) gives " +
-               ShownNumber(r.log_at, 4) + ", the power form −r₁·d^" + ShownNumber(r.power, 3) +
-               " gives " + ShownNumber(r.power_at, 4) +
-               ", and ALiBi with the same slope at 0 (r₁·r₂ = " + ShownNumber(r.slope, 4) +
+    out.text = "KERPLE's biases at the distance d = |m − n| = " + ShownNumber(r.distance) +
+               ": the log form −r₁·log(1 + r₂·d) gives " + ShownNumber(r.log_at, 4) +
+               ", the power form −r₁·d^p (p = " + ShownNumber(r.power, 3) + ") gives " +
+               ShownNumber(r.power_at, 4) +
+               ", and ALiBi with the log form's slope at 0 (r₁·r₂ = " + ShownNumber(r.slope, 4) +
                ") gives " + ShownNumber(r.alibi_at, 4) + ". ";
     out.text += "One more token of distance costs the log form " + ShownNumber(r.log_step_at, 3) +
                 " here and ALiBi " + ShownNumber(r.slope, 4) +
-                " at every distance, so far keys fade ever more gently: at d = 1 000 the log bias "
-                "is " +
-                ShownNumber(r.log_far, 4) + " where ALiBi's is " + ShownNumber(r.alibi_far, 4) +
-                ". The training lab's kerple learns r₁ and r₂ per head.";
+                " at every distance: the log form flattens, so far keys fade ever more gently (at "
+                "d = 1 000 it gives " +
+                ShownNumber(r.log_far, 4) + " where ALiBi gives " + ShownNumber(r.alibi_far, 4) +
+                "). ";
+    out.text += r.power < 1    ? "The power form flattens too, as p < 1."
+                : r.power == 1 ? "The power form at p = 1 is a straight line: ALiBi's, slope r₁."
+                               : "The power form with p > 1 steepens instead.";
+    out.text += " The training lab's kerple learns r₁ and r₂ per head.";
     return out;
 }
 

@@ -94,32 +94,34 @@ Explanation NopeSentence(const NopeResult& r) {
     out.Claims("float16_from", static_cast<double>(r.collisions.float16));
     out.Claims("float32_from", static_cast<double>(r.collisions.float32));
     const std::string of_layers = std::to_string(r.layers) + (r.layers == 1 ? " layer" : " layers");
+    const std::string llama =
+        r.nope_every == 4 ? "every 4th, as in Llama 4" : "Llama 4 leaves every 4th";
     if (count == 0) {
         out.text = "iRoPE leaves layers " + std::to_string(r.nope_every) + ", " +
                    std::to_string(2 * r.nope_every) + ", … without positions, and a model of " +
                    of_layers + " has none of them: iRoPE is RoPE there. ";
     } else {
         out.text = "iRoPE leaves layer" + std::string(count == 1 ? " " : "s ") +
-                   LayerList(r.nope_layers) + " of " + of_layers +
-                   " without positions (Llama 4: every 4th): there q·k is " +
-                   ShownNumber(r.nope_score, 4) + " at any distance, while RoPE's layers move it " +
-                   "between " + ShownNumber(r.rope_lowest, 4) + " and " +
-                   ShownNumber(r.rope_highest, 4) + " (m − n from 0 to 256). ";
+                   LayerList(r.nope_layers) + " of " + of_layers + " without positions (" + llama +
+                   "): there q·k is " + ShownNumber(r.nope_score, 4) +
+                   " at any distance, while RoPE's layers move it between " +
+                   ShownNumber(r.rope_lowest, 4) + " and " + ShownNumber(r.rope_highest, 4) +
+                   " (m − n from 0 to 256). ";
     }
+    const auto whole = [](long long value) { return ShownNumber(static_cast<double>(value)); };
     const std::string counted =
         r.position_asked == static_cast<double>(r.position)
             ? ""
             : " (pos A " + ShownNumber(r.position_asked) + " in whole tokens)";
-    out.text += "The causal mask still gives position away: at position " +
-                std::to_string(r.position) + counted + " a query sees " +
-                std::to_string(r.position + 1) + (r.position == 0 ? " token" : " tokens") +
-                ", so even attention gives the first 1/" + std::to_string(r.position + 1) + " = " +
-                ShownNumber(r.share, 4) + ", the next position 1/" +
-                std::to_string(r.position + 2) + " = " + ShownNumber(r.next_share, 4) +
-                ". In bfloat16 these shares of neighbours coincide from position " +
-                ShownNumber(static_cast<double>(r.collisions.bfloat16)) + ", in float16 from " +
-                ShownNumber(static_cast<double>(r.collisions.float16)) + ", in float32 from " +
-                ShownNumber(static_cast<double>(r.collisions.float32)) +
+    const auto [share, next] = ShownPair(r.share, r.next_share, 4);
+    out.text += "The causal mask still gives position away: at position " + whole(r.position) +
+                counted + " a query sees " + whole(r.position + 1) +
+                (r.position == 0 ? " token" : " tokens") +
+                ", so even attention gives the first 1/" + whole(r.position + 1) + " = " + share +
+                ", the next position 1/" + whole(r.position + 2) + " = " + next +
+                ". In bfloat16 these shares of neighbours first coincide at position " +
+                whole(r.collisions.bfloat16) + ", in float16 at " + whole(r.collisions.float16) +
+                ", in float32 at " + whole(r.collisions.float32) +
                 ". Without the mask every query gets 1/n: no position at all.";
     return out;
 }

@@ -56,9 +56,10 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
 /// What can be reached on a task at one length, over the positions make_task_batch scores.
 /// chance: always giving the answer that is most often right, without reading the tokens
 /// (1/vocab for reverse, token_at and shift; the larger of the yes and no shares for sorted and
-/// first; token 0's share for majority, as it wins the ties; 1/(vocab − 1) for word_back). ceiling: the best any model can do
-/// from what each scored position sees; 1 on every task, as only positions that can see their
-/// answer are scored. core_train_test counts both over every sequence at small sizes.
+/// first; token 0's share for majority, as it wins the ties; 1/(vocab − 1) for word_back). ceiling:
+/// the best any model can do from what each scored position sees; 1 on every task, as only
+/// positions that can see their answer are scored. core_train_test counts both over every sequence
+/// at small sizes.
 struct TaskBounds {
     double chance = 0, ceiling = 1;
 };
@@ -106,6 +107,10 @@ struct TrainSettings {
 /// The ranges validate_train_settings enforces, for the options that offer them (train_len,
 /// min_train_len and test_len also depend on the task and on each other).
 constexpr int kTrainMaxK = 64;
+/// word_back looks at most this many words back (its example then holds 2k + 1 ≤ 33 tokens) and
+/// needs a vocabulary of at least 3 (the separator and two word tokens; with one word token every
+/// answer would be that token).
+constexpr int kTrainMaxWordBackK = 16, kTrainMinWordBackVocab = 3;
 constexpr int kTrainMinVocab = 2, kTrainMaxVocab = 256;
 constexpr int kTrainMaxLayers = 4, kTrainMaxHeads = 4;
 constexpr int kTrainMinDModel = 16, kTrainMaxDModel = 128;
