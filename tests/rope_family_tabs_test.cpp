@@ -100,7 +100,7 @@ TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
                         r["k_overflow_from"].get<double>(),
                         static_cast<double>(floorl(scale_base * logl(FLT_MAX) / -log_zeta) + 1));
                     const std::string text = r["sentence"];
-                    const nlohmann::json claims = r["claims"];
+                    const nlohmann::json& claims = r["claims"];
                     if (!overflows) {
                         EXPECT_EQ(claims["fastest_kept"].get<double>(), kept.front());
                     }
@@ -156,7 +156,7 @@ TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
                 EXPECT_EQ(r["partial_turned"], rotary / 2);
                 EXPECT_EQ(r["p_turned"], p_turned) << d << " " << p;
                 const std::string text = r["sentence"];
-                const nlohmann::json claims = r["claims"];
+                const nlohmann::json& claims = r["claims"];
                 EXPECT_EQ(Contains(text, "turns no pair"), rotary == 0) << text;
                 EXPECT_EQ(Contains(text, "p-RoPE with p = " + ShownNumber(p, 3) +
                                              " keeps every "
@@ -247,7 +247,7 @@ TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
                     EXPECT_EQ(r["next_share"].get<double>(),
                               1.0 / static_cast<double>(position + 2));
                     const std::string text = r["sentence"];
-                    const nlohmann::json claims = r["claims"];
+                    const nlohmann::json& claims = r["claims"];
                     EXPECT_EQ(claims["nope_layers"].get<int>(), static_cast<int>(bare.size()));
                     const auto whole = [](long long v) {
                         return ShownNumber(static_cast<double>(v));
