@@ -321,7 +321,7 @@ TEST(TrainVerdict, SaysWhatTheAccuraciesShowOverASweepOfRuns) {
     EXPECT_GT(none_learned, 50);
     EXPECT_GT(judged_haviv, 50);
     EXPECT_GT(judged_press, 20);
-    EXPECT_GE(judged_kazemnejad, 15); // causal, order, none learned, and another finished: ~0.5 %
+    EXPECT_GT(judged_kazemnejad, 20);
     EXPECT_GT(judged_crossed, 20);
 }
 
