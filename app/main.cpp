@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
             return pelab::RunLessonHandout(command.lesson);
         case pelab::Subcommand::Train:
             return pelab::RunTrain(command.train);
+        case pelab::Subcommand::ModelInspect:
+            return pelab::RunModelInspect(command.model);
         case pelab::Subcommand::Panels:
             return pelab::RunPanels(command.panels_json);
         case pelab::Subcommand::Screenshot:

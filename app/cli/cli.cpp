@@ -157,6 +157,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->check(FileName());
 
     CLI::App* train_command = AddTrainCommand(app, result.train);
+    CLI::App* model_inspect = AddModelCommand(app, result.model);
     CLI::App* panels_command = app.add_subcommand(
         "panels",
         "List the panels: id, title and what each shows (--json: everything they declare)");
@@ -252,6 +253,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         }
     } else if (train_command->parsed()) {
         result.command = Subcommand::Train;
+    } else if (model_inspect->parsed()) {
+        result.command = Subcommand::ModelInspect;
     } else if (panels_command->parsed()) {
         result.command = Subcommand::Panels;
     } else if (lesson.check->parsed()) {

@@ -3,6 +3,7 @@
 // and the allowed range); 1 a runtime failure (no display, cannot write the file).
 #pragma once
 
+#include "cli/cli_model.h"
 #include "cli/cli_train.h"
 
 #include <string>
@@ -106,6 +107,7 @@ enum class Subcommand {
     LessonHandout,
     Panels,
     Train,
+    ModelInspect,
     Exit
 };
 
@@ -121,6 +123,7 @@ struct CommandLine {
     LessonOptions lesson;
     bool panels_json = false; ///< `pelab panels --json`
     TrainOptions train;
+    ModelOptions model;
 };
 
 /// Parses argv. Help and version are printed here (Subcommand::Exit, code 0); a usage error prints

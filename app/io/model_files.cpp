@@ -1,0 +1,275 @@
+#include "io/model_files.h"
+
+#include "io/json_input.h"
+#include "pelab/alternatives.h"
+#include "pelab/error.h"
+#include "pelab/sinusoidal.h"
+
+#include <filesystem>
+#include <sstream>
+
+namespace pelab {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// config.json: the one named, else the one beside the weights (none there is not an error).
+std::string ReadConfig(const ModelRequest& request, ModelReport* report) {
+    std::string path = request.config_path;
+    if (path.empty()) {
+        std::error_code error;
+        const fs::path weights(request.path);
+        const fs::path folder = fs::is_directory(weights, error) ? weights : weights.parent_path();
+        const fs::path beside = (folder.empty() ? fs::path(".") : folder) / "config.json";
+        if (!fs::is_regular_file(beside, error)) return {};
+        path = beside.string();
+    }
+    std::string text;
+    if (std::string error = ReadInputFile(path, kMaxConfigBytes, &text); !error.empty())
+        return "config " + error;
+    json doc;
+    if (std::string error = ParseJsonInput(text, &doc); !error.empty())
+        return "config " + Excerpt(json(path), 200) + ": " + error;
+    if (std::string error = ReadModelConfig(doc, &report->config); !error.empty())
+        return Excerpt(json(path), 200) + ": " + error;
+    report->has_config = true;
+    report->config_path = path;
+    return {};
+}
+
+json Numbers(const std::vector<double>& values) {
+    return json(values);
+}
+
+json TableJson(const TableReport& report) {
+    return {{"rows", report.rows},
+            {"cols", report.cols},
+            {"singular_values", Numbers(report.singular_values)},
+            {"explained", Numbers(report.explained)},
+            {"components", report.components},
+            {"wavelengths", Numbers(report.wavelengths)},
+            {"norms", Numbers(report.norms)},
+            {"neighbour_cosine", Numbers(report.neighbour_cosine)},
+            {"median_norm", report.median_norm},
+            {"edge_norm_ratio", report.edge_norm_ratio}};
+}
+
+std::string Number(double value) {
+    std::ostringstream out;
+    out.precision(value >= 1000 && value < 1e7 ? 7 : 4);
+    out << value;
+    return out.str();
+}
+
+} // namespace
+
+std::string OpenModel(const ModelRequest& request, ModelReport* out) {
+    ModelReport report;
+    if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
+    Checkpoint checkpoint;
+    if (std::string error = checkpoint.Open(request.path); !error.empty()) return error;
+    report.path = checkpoint.Path();
+    report.format = checkpoint.FormatName();
+    report.tensor_count = checkpoint.Names().size();
+    std::string error;
+    for (const std::string& name : checkpoint.Names()) {
+        // Only tensors of loaded files are listed with shapes (a shard is not opened for this).
+        if (checkpoint.FormatName() != "npy" && checkpoint.FilesOpened() == 0) break;
+        const TensorInfo* info = checkpoint.Find(name, &error);
+        if (info && info->Readable() && info->shape.size() == 2 && info->shape[0] >= 2)
+            report.tensors_2d.push_back(name);
+        if (report.tensors_2d.size() >= 2000) break;
+    }
+    if (std::string problem = FindPositions(checkpoint, report.has_config ? &report.config : nullptr,
+                                            request.table, &report.found);
+        !problem.empty())
+        return Excerpt(json(report.path), 200) + ": " + problem;
+    const FoundPositions& found = report.found;
+    try {
+        if (found.kind == PositionKind::LearnedTable) {
+            const TensorInfo* info = checkpoint.Find(found.table, &error);
+            if (info == nullptr) return error;
+            const long long rows = info->shape[0] - found.first_row, cols = info->shape[1];
+            if (rows * cols > kMaxTableElements)
+                return "tensor \"" + found.table + "\" is " + std::to_string(info->shape[0]) +
+                       " × " + std::to_string(cols) + "; PE Lab analyses tables of at most " +
+                       std::to_string(kMaxTableElements) + " numbers";
+            if (rows < 2) return "tensor \"" + found.table + "\" has fewer than 2 position rows";
+            std::vector<float> values;
+            if (std::string problem = checkpoint.ReadFloats(*info, &values); !problem.empty())
+                return problem;
+            report.table.assign(values.begin() + found.first_row * cols, values.end());
+            report.table_report =
+                analyse_table(report.table, static_cast<int>(rows), static_cast<int>(cols));
+            // The sinusoidal table of the same size (an even width: a column fewer when odd).
+            const int width = std::max(2, static_cast<int>(cols) - static_cast<int>(cols % 2));
+            const FloatArray sinusoid = pe_matrix(static_cast<int>(rows), width, 10000.0);
+            report.sinusoid.assign(sinusoid.begin(), sinusoid.end());
+            report.sinusoid_report = analyse_table(report.sinusoid, static_cast<int>(rows), width);
+            report.has_table = true;
+        } else if (found.kind == PositionKind::Rope) {
+            if (std::string problem = analyse_rope(checkpoint, found, report.config, &report.rope);
+                !problem.empty())
+                return Excerpt(json(report.path), 200) + ": " + problem;
+            report.has_rope = true;
+        } else if (found.kind == PositionKind::RelativeBuckets) {
+            if (std::string problem = analyse_buckets(
+                    checkpoint, found, report.has_config ? &report.config : nullptr,
+                    &report.buckets);
+                !problem.empty())
+                return Excerpt(json(report.path), 200) + ": " + problem;
+        } else if (found.kind == PositionKind::Alibi) {
+            if (found.alibi_heads > kMaxAlibiHeads)
+                return "config: " + std::to_string(found.alibi_heads) +
+                       " heads; ALiBi's slopes are computed for at most " +
+                       std::to_string(kMaxAlibiHeads);
+            report.alibi_slopes = alibi_slopes(found.alibi_heads);
+        }
+    } catch (const InvalidArgument& problem) {
+        return Excerpt(json(report.path), 200) + ": " + problem.what();
+    }
+    *out = std::move(report);
+    return {};
+}
+
+json ModelReportJson(const ModelReport& report, bool full) {
+    const FoundPositions& found = report.found;
+    json doc = {{"file", report.path},
+                {"format", report.format},
+                {"tensors", report.tensor_count},
+                {"family", found.family},
+                {"kind", position_kind_name(found.kind)},
+                {"context", found.context},
+                {"notes", found.notes},
+                {"config", report.has_config ? json(report.config_path) : json(nullptr)}};
+    if (report.has_table) {
+        json table = TableJson(report.table_report);
+        table["name"] = found.table;
+        table["first_row"] = found.first_row;
+        table["padding_row"] = found.padding_row;
+        if (full)
+            table["cosine"] = cosine_matrix(report.table, report.table_report.rows,
+                                            report.table_report.cols);
+        doc["table"] = table;
+        doc["sinusoidal"] = TableJson(report.sinusoid_report);
+    }
+    if (report.has_rope) {
+        const RopeReport& rope = report.rope;
+        json usage = json::array();
+        for (int layer = 0; layer < rope.layers; ++layer) {
+            json heads = json::array();
+            for (int head = 0; head < rope.heads; ++head) {
+                const auto start = rope.usage.begin() +
+                                   (static_cast<std::ptrdiff_t>(layer) * rope.heads + head) *
+                                       rope.pairs;
+                heads.push_back(std::vector<double>(start, start + rope.pairs));
+            }
+            usage.push_back(heads);
+        }
+        doc["rope"] = {{"head_dim", rope.head_dim},
+                       {"rotary_dims", rope.rotary_dims},
+                       {"pairs", rope.pairs},
+                       {"pairing", found.pairing == RotaryPairing::HalfSplit ? "half-split"
+                                                                              : "interleaved"},
+                       {"base", rope.base},
+                       {"base_from_default", found.base_from_default},
+                       {"heads", found.heads},
+                       {"kv_heads", found.kv_heads},
+                       {"layers", rope.layers},
+                       {"wavelengths", rope.wavelength},
+                       {"pairs_without_turn", rope.pairs_without_turn},
+                       {"scaling", rope.scaling},
+                       {"scaling_note", rope.scaling_note},
+                       {"scaled_wavelengths", rope.scaled_wavelength},
+                       {"usage", usage},
+                       {"layer_usage_flat", rope.layer_usage}};
+    }
+    if (!report.buckets.empty()) {
+        json stacks = json::array();
+        for (const BucketReport& bucket : report.buckets) {
+            json bias = json::array();
+            for (int h = 0; h < bucket.heads; ++h) {
+                const auto start =
+                    bucket.bias.begin() +
+                    static_cast<std::ptrdiff_t>(h) * static_cast<std::ptrdiff_t>(bucket.distances.size());
+                bias.push_back(std::vector<double>(start, start + static_cast<std::ptrdiff_t>(
+                                                                       bucket.distances.size())));
+            }
+            stacks.push_back({{"stack", bucket.stack},
+                              {"buckets", bucket.buckets},
+                              {"heads", bucket.heads},
+                              {"max_distance", bucket.max_distance},
+                              {"bidirectional", bucket.bidirectional},
+                              {"distances", bucket.distances},
+                              {"edges", bucket.edges},
+                              {"bias", bias}});
+        }
+        doc["buckets"] = stacks;
+    }
+    if (!report.alibi_slopes.empty())
+        doc["alibi"] = {{"heads", found.alibi_heads}, {"slopes", report.alibi_slopes}};
+    return doc;
+}
+
+std::string ModelReportText(const ModelReport& report) {
+    const FoundPositions& found = report.found;
+    std::ostringstream out;
+    out << "file: " << PrintableLine(report.path) << " (" << report.format << ", "
+        << report.tensor_count << (report.tensor_count == 1 ? " tensor)\n" : " tensors)\n");
+    out << "config: " << (report.has_config ? PrintableLine(report.config_path) : "none") << "\n";
+    out << "family: " << found.family << "; positions: " << position_kind_name(found.kind);
+    if (found.context > 0) out << "; context " << found.context;
+    out << "\n";
+    for (const std::string& note : found.notes)
+        out << "note: " << PrintableLine(note) << "\n";
+    if (report.has_table) {
+        const TableReport& t = report.table_report;
+        out << "table: " << PrintableLine(found.table) << ", " << t.rows << " positions × "
+            << t.cols << " dimensions (from row " << found.first_row << ")\n";
+        out << "  variance explained by components 1-3:";
+        for (std::size_t k = 0; k < 3 && k < t.explained.size(); ++k)
+            out << " " << Number(100 * t.explained[k]) << "%";
+        out << "\n  dominant wavelengths of components 1-6 (positions; 0 = under one wave):";
+        for (double w : t.wavelengths)
+            out << " " << Number(w);
+        out << "\n  row norms: median " << Number(t.median_norm) << ", last 16 rows "
+            << Number(t.edge_norm_ratio) << " × the median\n";
+        const TableReport& s = report.sinusoid_report;
+        out << "  sinusoidal of the same size: components 1-3 explain";
+        for (std::size_t k = 0; k < 3 && k < s.explained.size(); ++k)
+            out << " " << Number(100 * s.explained[k]) << "%";
+        out << "\n";
+    }
+    if (report.has_rope) {
+        const RopeReport& r = report.rope;
+        out << "rope: base " << Number(r.base) << ", " << r.rotary_dims << " of " << r.head_dim
+            << " dimensions rotate (" << r.pairs << " pairs, "
+            << (found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved")
+            << "), " << r.layers << " layers × " << r.heads << " heads\n";
+        out << "  wavelengths: " << Number(r.wavelength.front()) << " (fastest) to "
+            << Number(r.wavelength.back()) << " (slowest) positions; ";
+        if (r.context <= 0)
+            out << "the config gives no trained context\n";
+        else if (r.pairs_without_turn == 0)
+            out << "every pair completes a turn within the " << r.context << " trained\n";
+        else
+            out << r.pairs_without_turn << " of " << r.pairs
+                << (r.pairs_without_turn == 1 ? " pair never completes" : " pairs never complete")
+                << " a turn within the " << r.context << " trained\n";
+        if (!r.scaling.empty())
+            out << "  rope_scaling " << PrintableLine(r.scaling) << ": "
+                << PrintableLine(r.scaling_note) << "\n";
+    }
+    for (const BucketReport& b : report.buckets)
+        out << "buckets (" << b.stack << "): " << b.buckets << " buckets × " << b.heads
+            << " heads, max distance " << b.max_distance << ", "
+            << (b.bidirectional ? "bidirectional" : "causal") << "\n";
+    if (!report.alibi_slopes.empty())
+        out << "alibi: " << found.alibi_heads << " heads, slopes " << Number(report.alibi_slopes.front())
+            << " to " << Number(report.alibi_slopes.back()) << "\n";
+    return out.str();
+}
+
+} // namespace pelab

@@ -1,0 +1,59 @@
+// model_files.h — opening a checkpoint someone brings (its weights, config.json beside them) and
+// computing every number the "Your model" panel and `pelab model inspect` show, once.
+#pragma once
+
+#include "pelab/checkpoint.h"
+#include "pelab/model_config.h"
+#include "pelab/model_positions.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+/// Largest config.json read (real ones are 1–10 KiB; a multimodal one up to ~50 KiB).
+constexpr std::size_t kMaxConfigBytes = 1u << 20;
+/// Rows × columns of a learned table analysed (GPT-2 medium's 1024 × 1024 is 2²⁰; a larger
+/// table is refused with this limit named).
+constexpr long long kMaxTableElements = 1LL << 24;
+
+struct ModelRequest {
+    std::string path;        ///< the weights: .safetensors, an index, .npy, or a folder
+    std::string config_path; ///< "": config.json beside the weights, when there is one
+    std::string table;       ///< "": the family's own; else a 2-D tensor read as a position table
+};
+
+/// Everything computed from one checkpoint (Compute → result): the panel draws it, the command
+/// line prints it.
+struct ModelReport {
+    std::string path, format, config_path;
+    std::size_t tensor_count = 0;
+    std::vector<std::string> tensors_2d; ///< the 2-D float tensors, for choosing a table
+    bool has_config = false;
+    CheckpointConfig config;
+    FoundPositions found;
+    // Learned table: its values (rows from found.first_row on) and the same views of the
+    // sinusoidal table of the same size (base 10 000).
+    std::vector<float> table;
+    bool has_table = false;
+    TableReport table_report, sinusoid_report;
+    std::vector<float> sinusoid;
+    bool has_rope = false;
+    RopeReport rope;
+    std::vector<BucketReport> buckets;
+    std::vector<double> alibi_slopes;
+};
+
+/// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
+/// written only on success.
+std::string OpenModel(const ModelRequest& request, ModelReport* out);
+
+/// Every number, as `pelab model inspect --json` prints it. full adds the cosine matrices.
+nlohmann::json ModelReportJson(const ModelReport& report, bool full);
+/// The same, as lines for a terminal.
+std::string ModelReportText(const ModelReport& report);
+
+} // namespace pelab
