@@ -149,9 +149,16 @@ json ModelReportJson(const ModelReport& report, bool full) {
         table["name"] = found.table;
         table["first_row"] = found.first_row;
         table["padding_row"] = found.padding_row;
-        if (full)
-            table["cosine"] = cosine_matrix(report.table, report.table_report.rows,
-                                            report.table_report.cols);
+        if (full) {
+            const int rows = report.table_report.rows;
+            const std::vector<float> cosine =
+                cosine_matrix(report.table, rows, report.table_report.cols);
+            json matrix = json::array();
+            for (int p = 0; p < rows; ++p)
+                matrix.push_back(std::vector<float>(cosine.begin() + static_cast<std::ptrdiff_t>(p) * rows,
+                                                    cosine.begin() + static_cast<std::ptrdiff_t>(p + 1) * rows));
+            table["cosine"] = std::move(matrix);
+        }
         doc["table"] = table;
         doc["sinusoidal"] = TableJson(report.sinusoid_report);
     }

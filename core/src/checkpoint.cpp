@@ -155,6 +155,10 @@ public:
             numbers_.clear();
             return true;
         }
+        if (depth_ == 1) return Fail("the header must be a JSON object (got a list)");
+        if (depth_ == 2)
+            return Fail("tensor " + Shown(name_) + " must be an object with dtype, shape and "
+                        "data_offsets (got a list)");
         return Fail(Where() + "a list where none belongs");
     }
     bool end_array() override {

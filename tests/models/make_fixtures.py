@@ -87,7 +87,7 @@ def normal(*shape, scale=0.02):
 def gpt2(out, table_dtype="F32", name="gpt2"):
     folder = os.path.join(out, name)
     os.makedirs(folder, exist_ok=True)
-    n, d, layers = 64, 32, 2
+    n, d, layers = 256, 32, 2
     tensors = [("wte.weight", normal(50, d), "F32"),
                ("wpe.weight", sinusoid_table(n, d), table_dtype)]
     for layer in range(layers):
@@ -117,7 +117,7 @@ def bert(out):
 def roberta(out):
     folder = os.path.join(out, "roberta")
     os.makedirs(folder, exist_ok=True)
-    n, d = 64, 32
+    n, d = 256, 32
     table = np.vstack([normal(1, d), np.zeros((1, d)), sinusoid_table(n, d)])  # row 1: padding
     write_safetensors(os.path.join(folder, "model.safetensors"), [
         ("roberta.embeddings.position_embeddings.weight", table, "F32"),
@@ -227,8 +227,7 @@ def npy(out):
     np.save(os.path.join(folder, "fortran.npy"), np.asfortranarray(table))
 
 
-def main():
-    out = sys.argv[1]
+def make_all(out):
     os.makedirs(out, exist_ok=True)
     gpt2(out)
     gpt2(out, "F16", "gpt2-f16")
@@ -250,4 +249,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    make_all(sys.argv[1])

@@ -1,0 +1,412 @@
+// The checkpoint readers (pelab/checkpoint.h), config.json's position settings
+// (pelab/model_config.h) and the families' rotary conventions (pelab/model_positions.h).
+// Files are written here byte by byte; every malformed one must give one message naming what is
+// wrong, never a crash. The numbers of whole fixtures are checked against NumPy in
+// tests/models/check_inspect.py.
+#include "pelab/checkpoint.h"
+#include "pelab/model_config.h"
+#include "pelab/model_positions.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace pelab {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class CheckpointFiles : public ::testing::Test {
+protected:
+    void SetUp() override {
+        folder_ = fs::temp_directory_path() /
+                  ("pelab-checkpoint-" + std::to_string(::testing::UnitTest::GetInstance()
+                                                             ->random_seed()) +
+                   "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(folder_);
+    }
+    void TearDown() override { fs::remove_all(folder_); }
+
+    std::string Write(const std::string& name, const std::string& bytes) {
+        const std::string path = (folder_ / name).string();
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path;
+    }
+    // A safetensors file of the header text and data bytes given.
+    std::string Safetensors(const std::string& name, const std::string& header,
+                            const std::string& data) {
+        std::string bytes(8, '\0');
+        std::uint64_t length = header.size();
+        for (int i = 0; i < 8; ++i)
+            bytes[i] = static_cast<char>((length >> (8 * i)) & 0xff);
+        return Write(name, bytes + header + data);
+    }
+    static std::string Floats(const std::vector<float>& values) {
+        std::string bytes(values.size() * 4, '\0');
+        std::memcpy(bytes.data(), values.data(), bytes.size());
+        return bytes;
+    }
+    std::string Open(const std::string& path) {
+        Checkpoint checkpoint;
+        return checkpoint.Open(path);
+    }
+
+    fs::path folder_;
+};
+
+TEST(HalfFloats, WidenExactlyWithSubnormalsKept) {
+    // float16: 1 sign, 5 exponent, 10 mantissa bits (IEEE 754 binary16).
+    EXPECT_EQ(HalfToFloat(0x3c00), 1.0f);
+    EXPECT_EQ(HalfToFloat(0xc000), -2.0f);
+    EXPECT_EQ(HalfToFloat(0x7bff), 65504.0f);                 // the largest
+    EXPECT_EQ(HalfToFloat(0x0001), std::ldexp(1.0f, -24));    // the smallest subnormal
+    EXPECT_EQ(HalfToFloat(0x03ff), std::ldexp(1023.0f, -24)); // the largest subnormal
+    EXPECT_EQ(HalfToFloat(0x0400), std::ldexp(1.0f, -14));    // the smallest normal
+    EXPECT_TRUE(std::isinf(HalfToFloat(0xfc00)));
+    EXPECT_TRUE(std::isnan(HalfToFloat(0x7e00)));
+    // bfloat16 is a float's upper half: 0x3f80 is 1, 0x4049 is 3.140625.
+    EXPECT_EQ(BfloatToFloat(0x3f80), 1.0f);
+    EXPECT_EQ(BfloatToFloat(0x4049), 3.140625f);
+    EXPECT_EQ(BfloatToFloat(0x0001), std::ldexp(1.0f, -133));
+}
+
+TEST_F(CheckpointFiles, ReadsTensorsOfEachFloatTypeAndSkipsIntegers) {
+    // F32 [2, 2] at 0, F16 [2] at 16, BF16 [1] at 20, I64 [1] at 22, F64 [1] at 30: the F64's
+    // data starts at an odd offset (unaligned), as real files may have it.
+    std::string data = Floats({1.5f, -2.0f, 0.25f, 8.0f});
+    data += std::string("\x00\x3c\x00\xc0", 4);                // F16 1, −2
+    data += std::string("\x49\x40", 2);                        // BF16 3.140625
+    data += std::string("\x07\x00\x00\x00\x00\x00\x00\x00", 8); // I64 7
+    const double wide = 0.1;
+    std::string wide_bytes(8, '\0');
+    std::memcpy(wide_bytes.data(), &wide, 8);
+    data += wide_bytes;
+    const json header = {
+        {"a", {{"dtype", "F32"}, {"shape", {2, 2}}, {"data_offsets", {0, 16}}}},
+        {"b", {{"dtype", "F16"}, {"shape", {2}}, {"data_offsets", {16, 20}}}},
+        {"c", {{"dtype", "BF16"}, {"shape", {1}}, {"data_offsets", {20, 22}}}},
+        {"ids", {{"dtype", "I64"}, {"shape", {1}}, {"data_offsets", {22, 30}}}},
+        {"d", {{"dtype", "F64"}, {"shape", {1}}, {"data_offsets", {30, 38}}}},
+        {"__metadata__", {{"format", "pt"}}}};
+    // One byte of padding before the header's end shifts every tensor by one: unaligned data.
+    const std::string path = Safetensors("model.safetensors", header.dump() + " ", data);
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open(path), "");
+    EXPECT_EQ(checkpoint.Names().size(), 5u);
+    std::string error;
+    std::vector<float> values;
+    const TensorInfo* a = checkpoint.Find("a", &error);
+    ASSERT_NE(a, nullptr);
+    ASSERT_EQ(checkpoint.ReadFloats(*a, &values), "");
+    EXPECT_EQ(values, (std::vector<float>{1.5f, -2.0f, 0.25f, 8.0f}));
+    ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("b", &error), &values), "");
+    EXPECT_EQ(values, (std::vector<float>{1.0f, -2.0f}));
+    ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("c", &error), &values), "");
+    EXPECT_EQ(values, (std::vector<float>{3.140625f}));
+    ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("d", &error), &values), "");
+    EXPECT_EQ(values, (std::vector<float>{0.1f}));
+    const TensorInfo* ids = checkpoint.Find("ids", &error);
+    ASSERT_NE(ids, nullptr);
+    EXPECT_FALSE(ids->Readable());
+    EXPECT_NE(checkpoint.ReadFloats(*ids, &values).find("I64"), std::string::npos);
+}
+
+TEST_F(CheckpointFiles, RefusesEachMalformedHeaderWithAMessageNamingIt) {
+    const std::string data = Floats({1, 2, 3, 4});
+    const auto entry = [](const char* dtype, json shape, json offsets) {
+        return json{{"dtype", dtype}, {"shape", shape}, {"data_offsets", offsets}};
+    };
+    struct Case {
+        std::string header;
+        std::string expected; // a part of the message
+    };
+    const std::vector<Case> cases = {
+        {"not json", "not valid JSON"},
+        {"[1, 2]", "must be a JSON object"},
+        {json{{"t", entry("F32", {4}, {0, 20})}}.dump(), "not within the 16 bytes"},
+        {json{{"t", entry("F32", {3}, {0, 16})}}.dump(), "need 12 bytes"},
+        {json{{"t", entry("F32", {2}, {0, 8})}, {"u", entry("F32", {2}, {4, 12})}}.dump(),
+         "overlap"},
+        {json{{"t", entry("F12", {4}, {0, 16})}}.dump(), "unknown dtype"},
+        {json{{"t", entry("F32", {-4}, {0, 16})}}.dump(), "negative number"},
+        {json{{"t", entry("F32", {4}, {16, 0})}}.dump(), "not within"},
+        {json{{"t", entry("F32", {4}, {0})}}.dump(), "[begin, end]"},
+        {json{{"t", {{"dtype", "F32"}, {"shape", {4}}}}}.dump(), "lacks data_offsets"},
+        {json{{"t", {{"dtype", "F32"}, {"shape", {4}}, {"data_offsets", {0, 16}}, {"x", 1}}}}
+             .dump(),
+         "unknown field"},
+        {R"({"t": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},
+             "t": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}})",
+         "appears twice"},
+        {json{{"t", entry("F32", {1, 1, 1, 1, 1, 1, 1, 1, 4}, {0, 16})}}.dump(),
+         "more than 8 dimensions"},
+        {json{{"t", entry("F32", {4}, {0, 16})}, {"__metadata__", {{"k", 1}}}}.dump(),
+         "__metadata__"},
+        {json{{"t", entry("F32", {4294967296, 4294967296, 4294967296}, {0, 16})}}.dump(),
+         "more elements than any file"},
+    };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const std::string path =
+            Safetensors("bad" + std::to_string(i) + ".safetensors", cases[i].header, data);
+        const std::string error = Open(path);
+        EXPECT_NE(error.find(cases[i].expected), std::string::npos)
+            << "case " << i << ": " << error;
+        EXPECT_NE(error.find("bad" + std::to_string(i)), std::string::npos) << error;
+    }
+}
+
+TEST_F(CheckpointFiles, RefusesLengthsAndFilesThatCannotHoldAHeader) {
+    EXPECT_NE(Open(Write("empty.safetensors", "")).find("shorter than its 8 length bytes"),
+              std::string::npos);
+    // A length past the file's end, and one past the 16 MiB limit (checked before reading).
+    std::string beyond(8, '\0');
+    beyond[0] = 100;
+    EXPECT_NE(Open(Write("beyond.safetensors", beyond + "{}")).find("the file holds 2"),
+              std::string::npos);
+    std::string huge(8, '\0');
+    huge[7] = 1; // 2⁵⁶ bytes
+    EXPECT_NE(Open(Write("huge.safetensors", huge)).find("more than the 16 MiB"),
+              std::string::npos);
+    EXPECT_NE(Open((folder_ / "missing.safetensors").string()).find("No such file"),
+              std::string::npos);
+    EXPECT_NE(Open("/dev/zero").find("not a regular file"), std::string::npos);
+    EXPECT_NE(Open(folder_.string()).find("holds neither model.safetensors"), std::string::npos);
+}
+
+TEST_F(CheckpointFiles, RefusesNonFiniteValuesWithTheirIndex) {
+    const json header = {{"t", {{"dtype", "F16"}, {"shape", {3}}, {"data_offsets", {0, 6}}}}};
+    const std::string path =
+        Safetensors("inf.safetensors", header.dump(), std::string("\x00\x3c\x00\x7c\x00\x00", 6));
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open(path), "");
+    std::string error;
+    std::vector<float> values = {42};
+    const std::string message = checkpoint.ReadFloats(*checkpoint.Find("t", &error), &values);
+    EXPECT_NE(message.find("element 1 is infinite"), std::string::npos) << message;
+    EXPECT_EQ(values, std::vector<float>{42}); // untouched on failure
+}
+
+TEST_F(CheckpointFiles, OpensOnlyTheShardsOfTheTensorsAskedFor) {
+    const json one = {{"a", {{"dtype", "F32"}, {"shape", {2}}, {"data_offsets", {0, 8}}}}};
+    const json two = {{"b", {{"dtype", "F32"}, {"shape", {2}}, {"data_offsets", {0, 8}}}}};
+    Safetensors("part-1.safetensors", one.dump(), Floats({1, 2}));
+    Safetensors("part-2.safetensors", two.dump(), Floats({3, 4}));
+    const json index = {{"metadata", {{"total_size", 16}}},
+                        {"weight_map", {{"a", "part-1.safetensors"}, {"b", "part-2.safetensors"}}}};
+    const std::string path = Write("model.safetensors.index.json", index.dump());
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open(folder_.string()), ""); // the folder: its index
+    EXPECT_EQ(checkpoint.FormatName(), "safetensors (2 shards)");
+    EXPECT_EQ(checkpoint.FilesOpened(), 0u);
+    std::string error;
+    std::vector<float> values;
+    ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("b", &error), &values), "");
+    EXPECT_EQ(values, (std::vector<float>{3, 4}));
+    EXPECT_EQ(checkpoint.FilesOpened(), 1u);
+
+    // An index naming a shard that lacks the tensor, a missing shard, a path out of the folder.
+    Write("model.safetensors.index.json",
+          json{{"weight_map", {{"a", "part-2.safetensors"}}}}.dump());
+    Checkpoint wrong;
+    ASSERT_EQ(wrong.Open(path), "");
+    EXPECT_EQ(wrong.Find("a", &error), nullptr);
+    EXPECT_NE(error.find("does not hold it"), std::string::npos) << error;
+    Write("model.safetensors.index.json", json{{"weight_map", {{"a", "gone.safetensors"}}}}.dump());
+    Checkpoint gone;
+    ASSERT_EQ(gone.Open(path), "");
+    EXPECT_EQ(gone.Find("a", &error), nullptr);
+    EXPECT_NE(error.find("No such file"), std::string::npos) << error;
+    Write("model.safetensors.index.json",
+          json{{"weight_map", {{"a", "../part-1.safetensors"}}}}.dump());
+    EXPECT_NE(Open(path).find("must be a file name in the index's folder"), std::string::npos);
+    Write("model.safetensors.index.json", json{{"metadata", {}}}.dump());
+    EXPECT_NE(Open(path).find("no weight_map"), std::string::npos);
+}
+
+TEST_F(CheckpointFiles, ReadsNpyVersionsAndTransposesFortranOrder) {
+    // NumPy's format: magic, version, header length, a dict literal padded to 64 bytes, data.
+    const auto npy = [](int major, const std::string& dict, const std::string& data) {
+        std::string header = dict;
+        const std::size_t fixed = major == 1 ? 10 : 12;
+        while ((fixed + header.size() + 1) % 64 != 0)
+            header += ' ';
+        header += '\n';
+        std::string bytes = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
+        const std::size_t length = header.size();
+        for (std::size_t i = 0; i < (major == 1 ? 2u : 4u); ++i)
+            bytes += static_cast<char>((length >> (8 * i)) & 0xff);
+        return bytes + header + data;
+    };
+    const std::string data = Floats({1, 2, 3, 4, 5, 6});
+    for (int major : {1, 2, 3}) {
+        const std::string path =
+            Write("v" + std::to_string(major) + ".npy",
+                  npy(major, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", data));
+        Checkpoint checkpoint;
+        ASSERT_EQ(checkpoint.Open(path), "") << major;
+        std::string error;
+        const TensorInfo* table = checkpoint.Find("v" + std::to_string(major), &error);
+        ASSERT_NE(table, nullptr);
+        EXPECT_EQ(table->shape, (std::vector<std::int64_t>{2, 3}));
+        std::vector<float> values;
+        ASSERT_EQ(checkpoint.ReadFloats(*table, &values), "");
+        EXPECT_EQ(values, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+    }
+    // Column-major storage of [[1, 3, 5], [2, 4, 6]] read back row by row.
+    const std::string fortran =
+        Write("f.npy", npy(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", data));
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open(fortran), "");
+    std::string error;
+    std::vector<float> values;
+    ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("f", &error), &values), "");
+    EXPECT_EQ(values, (std::vector<float>{1, 3, 5, 2, 4, 6}));
+    // Refusals.
+    EXPECT_NE(Open(Write("big.npy", npy(1, "{'descr': '>f4', 'fortran_order': False, "
+                                           "'shape': (6,), }", data)))
+                  .find("big-endian"),
+              std::string::npos);
+    EXPECT_NE(Open(Write("int.npy", npy(1, "{'descr': '<i4', 'fortran_order': False, "
+                                           "'shape': (6,), }", data)))
+                  .find("not float16, float32 or float64"),
+              std::string::npos);
+    EXPECT_NE(Open(Write("short.npy", npy(1, "{'descr': '<f4', 'fortran_order': False, "
+                                             "'shape': (7,), }", data)))
+                  .find("need 28 bytes"),
+              std::string::npos);
+    EXPECT_NE(Open(Write("f3.npy", npy(1, "{'descr': '<f4', 'fortran_order': True, "
+                                          "'shape': (1, 2, 3), }", data)))
+                  .find("ascontiguousarray"),
+              std::string::npos);
+    EXPECT_NE(Open(Write("v9.npy", npy(9, "{}", data))).find("version 9"), std::string::npos);
+    EXPECT_NE(Open(Write("junk.npy", npy(1, "{'descr': '<f4', 'shape': (6,), 'x': 1}", data)))
+                  .find("unknown key"),
+              std::string::npos);
+}
+
+TEST(ModelConfigReader, ReadsEachFamilysNamesAndRefusesWrongTypes) {
+    CheckpointConfig gpt2;
+    ASSERT_EQ(ReadModelConfig(json::parse(R"({"model_type": "gpt2", "n_positions": 1024,
+        "n_embd": 768, "n_head": 12, "n_layer": 12, "unknown": [1, 2]})"),
+                              &gpt2),
+              "");
+    EXPECT_EQ(gpt2.max_positions, 1024);
+    EXPECT_EQ(gpt2.HeadWidth(), 64);
+    CheckpointConfig gemma;
+    ASSERT_EQ(ReadModelConfig(json::parse(R"({"model_type": "gemma", "hidden_size": 3072,
+        "num_attention_heads": 16, "num_key_value_heads": 16, "head_dim": 256,
+        "rope_theta": 10000.0, "rope_scaling": null, "max_position_embeddings": 8192})"),
+                              &gemma),
+              "");
+    EXPECT_EQ(gemma.HeadWidth(), 256); // not 3072 / 16
+    EXPECT_EQ(gemma.rope_scaling.type, "");
+    CheckpointConfig llama31;
+    ASSERT_EQ(ReadModelConfig(json::parse(R"({"model_type": "llama", "hidden_size": 4096,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "rope_theta": 500000.0,
+        "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192, "rope_type": "llama3"}})"),
+                              &llama31),
+              "");
+    EXPECT_EQ(llama31.rope_scaling.type, "llama3");
+    EXPECT_EQ(llama31.GroupSize(), 4);
+    CheckpointConfig pythia;
+    ASSERT_EQ(ReadModelConfig(json::parse(R"({"model_type": "gpt_neox", "rotary_pct": 0.25,
+        "rotary_emb_base": 10000, "hidden_size": 512, "num_attention_heads": 8})"),
+                              &pythia),
+              "");
+    EXPECT_EQ(pythia.partial_rotary, 0.25);
+    CheckpointConfig vision;
+    ASSERT_EQ(ReadModelConfig(json::parse(R"({"model_type": "llava", "text_config": {
+        "model_type": "llama", "hidden_size": 64, "num_attention_heads": 4}})"),
+                              &vision),
+              "");
+    EXPECT_TRUE(vision.from_text_config);
+    EXPECT_EQ(vision.model_type, "llama");
+    EXPECT_EQ(vision.hidden, 64);
+    CheckpointConfig bloom;
+    ASSERT_EQ(ReadModelConfig(json::parse(R"({"model_type": "bloom", "n_head": 16})"), &bloom), "");
+    EXPECT_TRUE(bloom.alibi);
+
+    CheckpointConfig untouched;
+    untouched.hidden = 7;
+    for (const char* bad : {R"({"n_head": "12"})", R"({"n_embd": 12.5})", R"({"n_head": -1})",
+                            R"({"rope_theta": 1})", R"({"rope_scaling": "yarn"})",
+                            R"({"rope_scaling": {"factor": 2}})", R"({"rotary_pct": 1.5})",
+                            R"({"text_config": 3})", R"({"alibi": "yes"})",
+                            R"({"num_attention_heads": 6, "num_key_value_heads": 4})", "[1]"}) {
+        const std::string error = ReadModelConfig(json::parse(bad), &untouched);
+        EXPECT_NE(error.find("config"), std::string::npos) << bad << ": " << error;
+        EXPECT_EQ(untouched.hidden, 7) << bad;
+    }
+}
+
+// One pair of each family's rotation, written from the family's published reference code.
+TEST(FamilyRotary, HalfSplitPairsDimensionIWithIPlusHalf) {
+    // Hugging Face's Llama (modeling_llama.py): rotate_half(x) = cat(−x[d/2:], x[:d/2]) and
+    // q·cos + rotate_half(q)·sin with cos = cat(freqs, freqs).cos(): dimension 0 turns with 4 of 8.
+    const double p = 3;
+    std::vector<double> x(8, 0.0);
+    x[0] = 1;
+    const std::vector<double> y = rotate_head(x, 8, 10000, p, RotaryPairing::HalfSplit);
+    EXPECT_NEAR(y[0], std::cos(p), 1e-15);
+    EXPECT_NEAR(y[4], std::sin(p), 1e-15);
+    for (int d : {1, 2, 3, 5, 6, 7})
+        EXPECT_EQ(y[d], 0.0) << d;
+    // Pair 1 (dimensions 1 and 5) turns at 10000^(−2/8).
+    std::vector<double> z(8, 0.0);
+    z[5] = 1;
+    const std::vector<double> w = rotate_head(z, 8, 10000, p, RotaryPairing::HalfSplit);
+    const double angle = p * std::pow(10000.0, -0.25);
+    EXPECT_NEAR(w[1], -std::sin(angle), 1e-15);
+    EXPECT_NEAR(w[5], std::cos(angle), 1e-15);
+}
+
+TEST(FamilyRotary, NeoxRotatesOnlyItsRotaryDimensionsHalfSplit) {
+    // GPT-NeoX (modeling_gpt_neox.py): query_rot = q[..., :rotary_ndims], rotate_half on it,
+    // query_pass = q[..., rotary_ndims:] untouched. Pythia: rotary_pct 0.25.
+    std::vector<double> x = {1, 0, 0, 0, 0.5, 0.25, 0, 1};
+    const std::vector<double> y = rotate_head(x, 4, 10000, 2, RotaryPairing::HalfSplit);
+    EXPECT_NEAR(y[0], std::cos(2.0), 1e-15);
+    EXPECT_NEAR(y[2], std::sin(2.0), 1e-15);
+    EXPECT_EQ(y[4], 0.5);
+    EXPECT_EQ(y[5], 0.25);
+    EXPECT_EQ(y[7], 1.0);
+}
+
+TEST(FamilyRotary, InterleavedPairsTwoIWithTwoIPlusOne) {
+    // GPT-J (rotate_every_two) and Meta's Llama (complex pairs of view_as_complex): (0, 1).
+    std::vector<double> x(8, 0.0);
+    x[0] = 1;
+    const std::vector<double> y = rotate_head(x, 8, 10000, 3, RotaryPairing::Interleaved);
+    EXPECT_NEAR(y[0], std::cos(3.0), 1e-15);
+    EXPECT_NEAR(y[1], std::sin(3.0), 1e-15);
+    int first = 0, second = 0;
+    pair_dimensions(2, 8, RotaryPairing::Interleaved, &first, &second);
+    EXPECT_EQ(first, 4);
+    EXPECT_EQ(second, 5);
+    pair_dimensions(2, 8, RotaryPairing::HalfSplit, &first, &second);
+    EXPECT_EQ(first, 2);
+    EXPECT_EQ(second, 6);
+}
+
+TEST(TableWavelengths, APureWaveGivesItsWavelength) {
+    std::vector<double> wave;
+    for (int p = 0; p < 512; ++p)
+        wave.push_back(std::sin(2 * 3.14159265358979 * p / 37.5 + 0.3));
+    EXPECT_NEAR(dominant_wavelength(wave), 37.5, 0.05);
+    std::vector<double> ramp;
+    for (int p = 0; p < 512; ++p)
+        ramp.push_back(p);
+    EXPECT_EQ(dominant_wavelength(ramp), 0.0); // less than one wave: none named
+}
+
+} // namespace
+} // namespace pelab

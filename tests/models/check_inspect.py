@@ -1,0 +1,324 @@
+#!/usr/bin/python3
+"""Every number `pelab model inspect --json --full` prints for the fixtures of make_fixtures.py,
+checked against NumPy computing the same quantities from the same files, its own way:
+
+- the tensors read here with NumPy (float16 by NumPy, bfloat16 widened as bits << 16: NumPy has no
+  bfloat16), the safetensors header parsed with json;
+- singular values and components from numpy.linalg.svd of the centred table (components compared
+  up to sign, and only where the gap to both neighbours is larger than 1e-3 of the value);
+- wavelengths from the peak of a zero-padded FFT (a different method from PE Lab's refined
+  periodogram), and for the sinusoidal fixtures against the known 2π/ω_i of their pairs;
+- cosine matrices, norms, neighbour cosines; RoPE's per-pair usage from each family's layout
+  (Hugging Face's rotate_half pairs dimension i with i + r/2; GPT-NeoX stores q, k, v per head);
+  YaRN's frequencies from the paper's formulas; T5's buckets from the T5 paper's bucketing rule;
+  ALiBi's slopes from the paper's rule.
+Tolerance: 1e-5 relative (of the largest value of a quantity) everywhere but the FFT peak.
+
+Usage: check_inspect.py PELAB [FIXTURE_FOLDER]   (without a folder: fixtures made afresh in a
+temporary one)
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+failures = []
+
+
+def check(what, ok, detail=""):
+    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else ": " + detail))
+    if not ok:
+        failures.append(what)
+
+
+def close(what, got, want, rtol=1e-5):
+    got = np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        check(what, False, "shape %s, expected %s" % (got.shape, want.shape))
+        return
+    scale = max(float(np.max(np.abs(want))) if want.size else 0.0, 1e-30)
+    error = float(np.max(np.abs(got - want))) / scale if want.size else 0.0
+    check(what, error <= rtol, "largest difference %.3g of the largest value" % error)
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    length = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:8 + length])
+    start = 8 + length
+    tensors = {}
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        begin, end = entry["data_offsets"]
+        raw = data[start + begin:start + end]
+        dtype = entry["dtype"]
+        if dtype == "F32":
+            array = np.frombuffer(raw, dtype="<f4").astype(np.float64)
+        elif dtype == "F16":
+            array = np.frombuffer(raw, dtype="<f2").astype(np.float64)
+        elif dtype == "BF16":
+            bits = np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16
+            array = bits.view(np.float32).astype(np.float64)
+        elif dtype == "F64":
+            array = np.frombuffer(raw, dtype="<f8").astype(np.float64)
+        else:
+            continue
+        tensors[name] = array.reshape(entry["shape"])
+    return tensors
+
+
+def read_folder(folder):
+    index = os.path.join(folder, "model.safetensors.index.json")
+    if os.path.exists(index):
+        with open(index) as f:
+            files = sorted(set(json.load(f)["weight_map"].values()))
+        tensors = {}
+        for name in files:
+            tensors.update(read_safetensors(os.path.join(folder, name)))
+        return tensors
+    return read_safetensors(os.path.join(folder, "model.safetensors"))
+
+
+def inspect(pelab, path):
+    result = subprocess.run([pelab, "model", "inspect", path, "--json", "--full"],
+                            capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        check("inspect " + path, False, result.stderr.strip())
+        return None
+    return json.loads(result.stdout)
+
+
+def fft_wavelength(values):
+    x = np.asarray(values, dtype=np.float64)
+    x = x - x.mean()
+    n = len(x)
+    padded = n * 256
+    spectrum = np.abs(np.fft.rfft(x, n=padded))
+    spectrum[0] = 0
+    k = int(np.argmax(spectrum))
+    omega = 2 * math.pi * k / padded
+    return 0.0 if omega * n < 2 * math.pi else 2 * math.pi / omega
+
+
+def check_table(name, report, table, known_wavelengths=None):
+    rows, cols = table.shape
+    check(name + ": rows and columns", report["rows"] == rows and report["cols"] == cols,
+          "%s × %s, expected %d × %d" % (report["rows"], report["cols"], rows, cols))
+    norms = np.linalg.norm(table, axis=1)
+    close(name + ": row norms", report["norms"], norms)
+    cosines = [table[p] @ table[p + 1] / (norms[p] * norms[p + 1]) if norms[p] * norms[p + 1] > 0
+               else 0.0 for p in range(rows - 1)]
+    close(name + ": neighbour cosines", report["neighbour_cosine"], cosines)
+    close(name + ": median norm", report["median_norm"], np.median(norms))
+    centred = table - table.mean(axis=0)
+    u, s, _ = np.linalg.svd(centred, full_matrices=False)
+    count = len(report["singular_values"])
+    close(name + ": singular values", report["singular_values"], s[:count])
+    close(name + ": variance explained", report["explained"], (s ** 2 / np.sum(s ** 2))[:count])
+    compared = 0
+    for k, component in enumerate(report["components"]):
+        gap_before = s[k - 1] - s[k] if k > 0 else math.inf
+        gap_after = s[k] - s[k + 1] if k + 1 < len(s) else math.inf
+        if min(gap_before, gap_after) <= 1e-3 * s[k]:
+            continue
+        scores = u[:, k] * s[k]
+        sign = 1.0 if np.dot(scores, component) >= 0 else -1.0
+        close("%s: component %d (up to sign)" % (name, k + 1), component, sign * scores)
+        compared += 1
+    for k, wavelength in enumerate(report["wavelengths"]):
+        gap_before = s[k - 1] - s[k] if k > 0 else math.inf
+        gap_after = s[k] - s[k + 1] if k + 1 < len(s) else math.inf
+        if min(gap_before, gap_after) <= 1e-3 * s[k]:
+            continue
+        want = fft_wavelength(u[:, k] * s[k])
+        ok = (want == 0 and wavelength == 0) or (want > 0 and abs(wavelength - want) <= 0.01 * want)
+        check("%s: component %d's wavelength against the FFT's peak" % (name, k + 1), ok,
+              "%.4f, FFT %.4f" % (wavelength, want))
+    if known_wavelengths:
+        for k, want in enumerate(known_wavelengths):
+            got = report["wavelengths"][k]
+            check("%s: component %d's wavelength is the known %.4f" % (name, k + 1, want),
+                  abs(got - want) <= 0.01 * want, "%.4f" % got)
+    return compared
+
+
+def sinusoidal(rows, cols):
+    table = np.zeros((rows, cols))
+    p = np.arange(rows)[:, None]
+    i = np.arange(cols // 2)[None, :]
+    angle = p / 10000.0 ** (2 * i / cols)
+    table[:, 0::2] = np.sin(angle)
+    table[:, 1::2] = np.cos(angle)
+    return table
+
+
+def known_sinusoid_wavelengths(cols, count=6):
+    return [2 * math.pi * 10000.0 ** (2 * (k // 2) / cols) for k in range(count)]
+
+
+def t5_bucket(relative, bidirectional, buckets, max_distance):
+    # The bucketing rule of the T5 paper's code: relative = key − query.
+    result = 0
+    n = buckets
+    if bidirectional:
+        n //= 2
+        if relative > 0:
+            result += n
+        relative = abs(relative)
+    else:
+        relative = -min(relative, 0)
+    exact = n // 2
+    if relative < exact:
+        return result + relative
+    large = exact + int(math.log(relative / exact) / math.log(max_distance / exact) * (n - exact))
+    return result + min(large, n - 1)
+
+
+def alibi_slopes(heads):
+    def power_of_two(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start ** i for i in range(n)]
+    if math.log2(heads).is_integer():
+        return power_of_two(heads)
+    closest = 2 ** math.floor(math.log2(heads))
+    return power_of_two(closest) + power_of_two(2 * closest)[0::2][:heads - closest]
+
+
+def rope_usage(config, tensors, layers, layout):
+    heads = config["num_attention_heads"]
+    kv = config.get("num_key_value_heads", heads)
+    hidden = config["hidden_size"]
+    hd = config.get("head_dim", hidden // heads)
+    rotary = int(hd * config.get("rotary_pct", config.get("partial_rotary_factor", 1.0)))
+    rotary -= rotary % 2
+    pairs = rotary // 2
+    usage = np.zeros((layers, heads, pairs))
+    for layer in range(layers):
+        if layout == "neox":
+            w = tensors["gpt_neox.layers.%d.attention.query_key_value.weight" % layer]
+            w = w.reshape(heads, 3, hd, -1)
+            q = lambda h: w[h, 0]
+            k = lambda h: w[h, 1]
+        else:
+            wq = tensors["model.layers.%d.self_attn.q_proj.weight" % layer].reshape(heads, hd, -1)
+            wk = tensors["model.layers.%d.self_attn.k_proj.weight" % layer].reshape(kv, hd, -1)
+            q = lambda h: wq[h]
+            k = lambda h: wk[h // (heads // kv)]
+        for h in range(heads):
+            for i in range(pairs):
+                dims = [i, i + rotary // 2]  # rotate_half: dimension i turns with i + r/2
+                usage[layer, h, i] = np.linalg.norm(q(h)[dims]) * np.linalg.norm(k(h)[dims])
+    return usage, rotary
+
+
+def yarn_wavelengths(rotary, base, factor, original, alpha, beta):
+    # YaRN (Peng et al. 2023), eq. 17-21: r = L/λ, γ ramps from 0 at α to 1 at β.
+    theta = base ** (-np.arange(0, rotary, 2) / rotary)
+    r = original / (2 * math.pi / theta)
+    gamma = np.clip((r - alpha) / (beta - alpha), 0, 1)
+    return 2 * math.pi / ((1 - gamma) * theta / factor + gamma * theta)
+
+
+def main():
+    pelab = sys.argv[1]
+    if len(sys.argv) > 2:
+        return check_all(pelab, sys.argv[2])
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import make_fixtures
+    with tempfile.TemporaryDirectory() as folder:
+        make_fixtures.make_all(folder)
+        return check_all(pelab, folder)
+
+
+def check_all(pelab, folder):
+    config_of = lambda name: json.load(open(os.path.join(folder, name, "config.json")))
+
+    for name, first_row, sinusoid in [("gpt2", 0, True), ("gpt2-f16", 0, True),
+                                      ("gpt2-bf16", 0, True), ("bert", 0, False),
+                                      ("roberta", 2, True), ("opt", 2, False)]:
+        report = inspect(pelab, os.path.join(folder, name))
+        if report is None:
+            continue
+        tensors = read_folder(os.path.join(folder, name))
+        table = tensors[report["table"]["name"]][first_row:]
+        check(name + ": first position row", report["table"]["first_row"] == first_row,
+              str(report["table"]["first_row"]))
+        known = known_sinusoid_wavelengths(table.shape[1]) if sinusoid else None
+        compared = check_table(name, report["table"], table, known)
+        check(name + ": at least one component compared", compared > 0)
+        cosine = table @ table.T / np.outer(np.linalg.norm(table, axis=1),
+                                            np.linalg.norm(table, axis=1))
+        close(name + ": cosine matrix", report["table"]["cosine"], cosine)
+        check_table(name + " (its sinusoidal twin)", report["sinusoidal"],
+                    sinusoidal(table.shape[0], table.shape[1] - table.shape[1] % 2))
+    report = inspect(pelab, os.path.join(folder, "roberta"))
+    check("roberta: row 1 named the padding row", report and report["table"]["padding_row"] == 1)
+    report = inspect(pelab, os.path.join(folder, "gpt2"))
+    check("gpt2: the 2 causal masks named, the tied lm_head said",
+          report and any("causal mask" in n for n in report["notes"]) and
+          any("tied" in n for n in report["notes"]), json.dumps(report and report["notes"]))
+
+    for name in ["table.npy", "fortran.npy"]:
+        report = inspect(pelab, os.path.join(folder, "npy", name))
+        if report:
+            table = np.load(os.path.join(folder, "npy", name)).astype(np.float64)
+            check_table("npy " + name, report["table"], table,
+                        known_sinusoid_wavelengths(table.shape[1], 2))
+
+    for name, layout in [("llama", "llama"), ("llama-sharded", "llama"), ("qwen2", "llama"),
+                         ("gemma", "llama"), ("neox", "neox")]:
+        report = inspect(pelab, os.path.join(folder, name))
+        if report is None:
+            continue
+        config = config_of(name)
+        tensors = read_folder(os.path.join(folder, name))
+        usage, rotary = rope_usage(config, tensors, config["num_hidden_layers"], layout)
+        rope = report["rope"]
+        check(name + ": rotating dimensions", rope["rotary_dims"] == rotary,
+              "%s, expected %d" % (rope["rotary_dims"], rotary))
+        close(name + ": per-pair usage (layers × heads × pairs)", rope["usage"], usage)
+        close(name + ": per-layer usage (mean over heads)", rope["layer_usage_flat"],
+              usage.mean(axis=1).reshape(-1))
+        base = config.get("rope_theta", config.get("rotary_emb_base", 10000.0))
+        close(name + ": wavelengths", rope["wavelengths"],
+              2 * math.pi * base ** (np.arange(0, rotary, 2) / rotary))
+        context = config["max_position_embeddings"]
+        check(name + ": pairs without a turn within the context",
+              rope["pairs_without_turn"] ==
+              int(np.sum(2 * math.pi * base ** (np.arange(0, rotary, 2) / rotary) > context)))
+        scaling = config.get("rope_scaling")
+        if scaling:
+            close(name + ": YaRN's wavelengths", rope["scaled_wavelengths"],
+                  yarn_wavelengths(rotary, base, scaling["factor"],
+                                   scaling["original_max_position_embeddings"], 1.0, 32.0))
+
+    report = inspect(pelab, os.path.join(folder, "t5"))
+    if report:
+        tensors = read_folder(os.path.join(folder, "t5"))
+        for stack in report["buckets"]:
+            table = tensors["%s.block.0.layer.0.SelfAttention.relative_attention_bias.weight" %
+                            stack["stack"]]
+            buckets = [t5_bucket(d, stack["bidirectional"], 32, 128) for d in stack["distances"]]
+            want = np.array([[table[b, h] for b in buckets] for h in range(4)])
+            close("t5 %s: bias per head and distance" % stack["stack"], stack["bias"], want)
+            edges = [d for j, d in enumerate(stack["distances"]) if j > 0 and
+                     buckets[j] != buckets[j - 1]]
+            check("t5 %s: bucket edges" % stack["stack"], stack["edges"] == edges,
+                  "%s, expected %s" % (stack["edges"][:8], edges[:8]))
+    report = inspect(pelab, os.path.join(folder, "bloom"))
+    if report:
+        close("bloom: ALiBi slopes of 6 heads", report["alibi"]["slopes"], alibi_slopes(6))
+
+    print("%d checks failed" % len(failures) if failures else "all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
