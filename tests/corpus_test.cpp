@@ -45,6 +45,14 @@ TEST(Corpus, TrainRunInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_train_run", pelab::fuzz::TrainRunFile), 3);
 }
 
+TEST(Corpus, ModelFileInputsReplay) {
+    EXPECT_GE(ReplayAll("fuzz_model_file", pelab::fuzz::ModelFile), 4);
+}
+
+TEST(Corpus, ModelConfigInputsReplay) {
+    EXPECT_GE(ReplayAll("fuzz_model_config", pelab::fuzz::ModelConfigFile), 4);
+}
+
 TEST(Corpus, QuizInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_quiz", pelab::fuzz::Quiz), 5);
 }

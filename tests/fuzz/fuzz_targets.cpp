@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "io/json_input.h"
 #include "io/lesson.h"
+#include "io/model_files.h"
 #include "io/png_scene.h"
 #include "io/quiz.h"
 #include "io/train_run.h"
@@ -15,7 +16,12 @@
 #include "shell/app.h"
 #include "shell/lesson_player.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -185,6 +191,53 @@ int TrainRunFile(const std::uint8_t* data, std::size_t size) {
     // What was accepted writes back as a run that reads again.
     TrainRun again;
     if (!ReadTrainRun(TrainRunJson(panel.own_run), &again).empty()) __builtin_trap();
+    return 0;
+}
+
+// libFuzzer target: a checkpoint file (written to a file of this process's own, since the readers
+// map files), opened and analysed; then, if it holds tensors, read with each as the position
+// table. A message must be one line; an accepted file must give numbers that print as JSON.
+int ModelFile(const std::uint8_t* data, std::size_t size) {
+    // A folder of this process's own: no config.json lies beside the file.
+    const std::string folder = "/tmp/pelab-fuzz-model-" + std::to_string(getpid());
+    mkdir(folder.c_str(), 0700);
+    const std::string path = folder + "/model.safetensors";
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    }
+    ModelReport report;
+    const std::string error = OpenModel(ModelRequest{path, "/dev/null/none", ""}, &report);
+    // The config named does not exist: the message says so, whatever the weights hold.
+    if (error.empty() || error.find("none") == std::string::npos) __builtin_trap();
+    CheckMessage(error);
+    const std::string opened = OpenModel(ModelRequest{path, "", ""}, &report);
+    CheckMessage(opened);
+    if (opened.empty()) {
+        (void)ModelReportJson(report, true).dump(-1, ' ', false,
+                                                 nlohmann::json::error_handler_t::replace);
+        (void)ModelReportText(report);
+        for (std::size_t i = 0; i < report.tensors_2d.size() && i < 4; ++i) {
+            ModelReport chosen;
+            CheckMessage(OpenModel(ModelRequest{path, "", report.tensors_2d[i]}, &chosen));
+        }
+    }
+    std::remove(path.c_str());
+    return 0;
+}
+
+// libFuzzer target: config.json's reader, on the document and on every typed mutation of it.
+int ModelConfigFile(const std::uint8_t* data, std::size_t size) {
+    nlohmann::json doc;
+    if (!ParseJsonInput(std::string(reinterpret_cast<const char*>(data), size), &doc).empty())
+        return 0;
+    ForEachTypedMutation(doc, size, [&](const nlohmann::json& mutated) {
+        CheckpointConfig config;
+        config.hidden = -5;
+        const std::string error = ReadModelConfig(mutated, &config);
+        CheckMessage(error);
+        if (!error.empty() && config.hidden != -5) __builtin_trap(); // untouched when refused
+    });
     return 0;
 }
 

@@ -18,6 +18,10 @@ int CommandLine(const std::uint8_t* data, std::size_t size);  ///< argv split at
 int Lesson(const std::uint8_t* data, std::size_t size);       ///< the lesson reader, then its steps
 int Quiz(const std::uint8_t* data, std::size_t size);         ///< the quiz reader, then its shows
 int TrainRunFile(const std::uint8_t* data, std::size_t size); ///< a training run, then the panel
+/// A checkpoint's bytes (safetensors or .npy, decided by its content) opened as File → Open does,
+/// then every number of `model inspect` computed.
+int ModelFile(const std::uint8_t* data, std::size_t size);
+int ModelConfigFile(const std::uint8_t* data, std::size_t size); ///< config.json's reader
 
 /// Every value of doc below its root (object members and list items, at any depth), as JSON
 /// pointers in document order, at most `limit` of them: the places the typed-value mutations
