@@ -56,6 +56,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     app.require_subcommand(0, 1);
     app.add_option("--scene", result.gui.scene, "Open a scene file (JSON) saved by --state-out")
         ->check(FileName());
+    app.add_option("--model", result.gui.model,
+                   "Open a checkpoint in the Your model panel (model.safetensors or its folder, "
+                   "an index, a .npy table)")
+        ->check(FileName());
     app.add_option(
            "--lesson", result.gui.lesson,
            "Teach a lesson file (JSON, assets/lessons/): PageDown / PageUp move between steps")
@@ -149,6 +153,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     readouts_command->add_option("--scene", readouts.scene, "Start from this scene file")
         ->check(FileName());
     readouts_command
+        ->add_option("--model", readouts.model,
+                     "Open this checkpoint in the Your model panel first (as File → Open)")
+        ->check(FileName());
+    readouts_command
         ->add_option("--run", readouts.run,
                      "A training run written by pelab train: print the Train panel's numbers "
                      "for it")
@@ -168,6 +176,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     std::string size_text = "1280x800";
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
     screenshot->add_option("--scene", shot.scene, "Render this scene file")->check(FileName());
+    screenshot
+        ->add_option("--model", shot.model,
+                     "Open this checkpoint in the Your model panel first (as File → Open)")
+        ->check(FileName());
     screenshot->add_option("--panel", shot.panel,
                            "Only this panel, filling the image: " + PanelIdList());
     screenshot->add_option("--size", size_text, "Image size WIDTHxHEIGHT")->capture_default_str();
@@ -389,6 +401,15 @@ int RunReadouts(const ReadoutsOptions& options) {
     if (!options.scene.empty()) {
         const std::string error = app.LoadScene(options.scene);
         if (!error.empty()) return UsageError("--scene: " + error);
+    }
+    if (!options.model.empty()) {
+        PanelEntry* model = app.panels.Find("model");
+        if (std::string error = model->panel->OpenPath(options.model); !error.empty())
+            return UsageError("--model: " + PrintableLine(error));
+        model->panel->FinishReading();
+        const nlohmann::json shown = model->panel->Readouts(app.state);
+        if (!shown.value("error", std::string()).empty())
+            return UsageError("--model: " + PrintableLine(shown["error"].get<std::string>()));
     }
     PanelEntry* train = nullptr;
     if (!options.run.empty()) {

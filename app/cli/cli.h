@@ -17,6 +17,7 @@ constexpr int kExitBadUsage = 2;
 struct GuiOptions {
     std::string scene;        ///< open this scene first (exit 2 if it is bad)
     std::string lesson;       ///< then start this lesson at its first step (exit 2 if it is bad)
+    std::string model;        ///< a checkpoint opened in the Your model panel (File → Open)
     std::string state_out;    ///< write the scene here when the app exits
     std::string widget_rects; ///< test hook: keep the named widgets' rectangles here (JSON)
     bool fullscreen = false;
@@ -31,6 +32,7 @@ struct ScreenshotOptions {
     std::string theme;  ///< "" = the scene's (or the default); else dark, light or high-contrast
     std::string panel;  ///< empty: the whole window as it opens
     std::string lesson; ///< a lesson shown at `step` (1-based), with its bar; "" = none
+    std::string model;  ///< a checkpoint opened in the Your model panel first
     int step = 1;
     bool notes = false; ///< with --lesson: the step's speaker notes shown (as S does)
     int width = 1280;
@@ -65,6 +67,7 @@ struct ExportAttentionOptions {
 struct ReadoutsOptions {
     std::string scene; ///< start from this scene (exit 2 if it is bad)
     std::string run;   ///< a training run: print the Train panel's readouts of it instead
+    std::string model; ///< a checkpoint opened in the Your model panel first
     std::string out;   ///< empty or "-": stdout
 };
 

@@ -97,6 +97,24 @@ bool LoadSceneOption(const std::string& path, App& app) {
     return false;
 }
 
+// Opens a checkpoint in the Your model panel (as File → Open does); wait: until it is read.
+// Prints the message and returns false when the files are bad.
+bool LoadModelOption(const std::string& path, App& app, bool wait) {
+    if (path.empty()) return true;
+    PanelEntry* model = app.panels.Find("model");
+    std::string error = model ? model->panel->OpenPath(path) : "this PE Lab has no model panel";
+    if (error.empty() && wait) {
+        model->panel->FinishReading();
+        error = model->panel->Readouts(app.state).value("error", std::string());
+    }
+    if (error.empty()) {
+        model->open = true;
+        return true;
+    }
+    std::fprintf(stderr, "pelab: --model: %s\n", PrintableLine(error).c_str());
+    return false;
+}
+
 // Starts the lesson at path ("" = none) at step (from 1), landed (no glide); prints the message
 // and returns false when the lesson is bad or has fewer steps.
 bool LoadLessonOption(const std::string& path, int step, App& app) {
@@ -234,6 +252,7 @@ int RunGui(const GuiOptions& options) {
         app.view.presented_panel = "start";
     if (!benchmark) LoadSettings(settings);
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
+    if (!LoadModelOption(options.model, app, false)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     app.view.fullscreen = options.fullscreen;
@@ -388,6 +407,7 @@ bool OpenOffscreen(Runner& runner, int width, int height) {
 int RunScreenshot(const ScreenshotOptions& options) {
     App app;
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
+    if (!LoadModelOption(options.model, app, true)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     if (!LoadLessonOption(options.lesson, options.step, app)) return kExitBadUsage;

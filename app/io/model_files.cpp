@@ -5,6 +5,7 @@
 #include "pelab/error.h"
 #include "pelab/sinusoidal.h"
 
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -64,6 +65,39 @@ std::string Number(double value) {
 }
 
 } // namespace
+
+std::string CheckModel(const ModelRequest& request) {
+    ModelReport report;
+    if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
+    Checkpoint checkpoint;
+    if (std::string error = checkpoint.Open(request.path); !error.empty()) return error;
+    FoundPositions found;
+    if (std::string problem = FindPositions(checkpoint, report.has_config ? &report.config : nullptr,
+                                            request.table, &found);
+        !problem.empty())
+        return Excerpt(json(checkpoint.Path()), 200) + ": " + problem;
+    return {};
+}
+
+bool LooksLikeCheckpoint(const std::string& path) {
+    std::error_code error;
+    if (fs::is_directory(path, error))
+        return fs::exists(fs::path(path) / "model.safetensors", error) ||
+               fs::exists(fs::path(path) / "model.safetensors.index.json", error);
+    const auto ends_with = [&](const char* suffix) {
+        const std::size_t length = std::char_traits<char>::length(suffix);
+        return path.size() >= length && path.compare(path.size() - length, length, suffix) == 0;
+    };
+    if (ends_with(".safetensors") || ends_with(".npy") || ends_with(".safetensors.index.json"))
+        return true;
+    // By content: a .npy magic, or a safetensors length (below 2⁴⁰) followed by '{'.
+    ByteFile file;
+    unsigned char bytes[9] = {};
+    if (!file.Open(path).empty() || file.Size() < 9 || !file.Read(0, 9, bytes).empty())
+        return false;
+    return std::memcmp(bytes, "\x93NUMPY", 6) == 0 ||
+           (bytes[8] == '{' && bytes[5] == 0 && bytes[6] == 0 && bytes[7] == 0);
+}
 
 std::string OpenModel(const ModelRequest& request, ModelReport* out) {
     ModelReport report;

@@ -47,6 +47,13 @@ struct ModelReport {
     std::vector<double> alibi_slopes;
 };
 
+/// The quick part of OpenModel: config.json read, the files' headers read, the position parts
+/// found; no tensor data read. "" or the message OpenModel would give for these.
+std::string CheckModel(const ModelRequest& request);
+/// Whether path looks like a checkpoint (by its name, or a safetensors / .npy start, or a folder
+/// holding model.safetensors or its index): what File → Open hands to the Your model panel.
+bool LooksLikeCheckpoint(const std::string& path);
+
 /// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
 /// written only on success.
 std::string OpenModel(const ModelRequest& request, ModelReport* out);

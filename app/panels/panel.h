@@ -61,6 +61,13 @@ public:
     virtual std::vector<std::string> SlideSceneProblems(const nlohmann::json& /*scene*/) const {
         return {};
     }
+    /// Whether this panel opens the file (or folder) at path itself, not as JSON: a checkpoint
+    /// (cheap: its name and first bytes). Default: no.
+    virtual bool OpensPath(const std::string& /*path*/) const { return false; }
+    /// Opens path (File → Open, a drop): "" or why not, in which case nothing changes.
+    virtual std::string OpenPath(const std::string& /*path*/) { return "this panel opens no files"; }
+    /// Waits for files being read off the frame and shows them (screenshots, readouts).
+    virtual void FinishReading() {}
     /// The kind of document this panel opens (File → Open hands it over): "quiz" for the quiz
     /// panel; "" for none.
     virtual std::string DocumentKind() const { return {}; }

@@ -9,6 +9,7 @@
 #include "panels/clocks/panel_clocks.h"
 #include "panels/compare/panel_compare.h"
 #include "panels/heatmap/panel_heatmap.h"
+#include "panels/model/panel_model.h"
 #include "panels/order/panel_order.h"
 #include "panels/precision/panel_precision.h"
 #include "panels/quiz/panel_quiz.h"
@@ -123,6 +124,13 @@ const std::vector<PanelInfo>& PanelInfos() {
          {"train_result", "train_view", "train_layer", "train_head"},
          {},
          "train.length_plot", 9.0f, "train.start",
+         "{}"},
+        {"model", "Your model: a real checkpoint's positions",
+         "open GPT-2, BERT, T5, BLOOM, Llama, Qwen, Pythia … weights: learned tables' components, RoPE's pairs, T5's buckets",
+         false, Make<ModelPanel>, ModelPanel::WidgetNames,
+         {"model_view", "model_3d"},
+         {},
+         "model.open_hint", 4.0f, "model.open_hint",
          "{}"},
         {"quiz", "Quiz, flashcards and teach-back",
          "predict, then reveal the panel that shows why; flashcards; explain it in your own words",

@@ -1,0 +1,535 @@
+// model_views.cpp — the Your model panel's views (panel_model.h): pictures of the numbers the
+// report holds, each with its sentence (model_sentences.h).
+#include "panels/model/panel_model.h"
+
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+
+constexpr double kDegrees = 3.14159265358979323846 / 180.0;
+
+// The least and largest of values, widened by a twentieth on each side (a flat series by 1).
+plot::Range Padded(const std::vector<double>& values) {
+    if (values.empty()) return {0, 1};
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    const double span = *high - *low;
+    const double margin = span > 0 ? span / 20 : 1;
+    return {*low - margin, *high + margin};
+}
+
+// Two pictures side by side when each gets at least min_width, else one above the other.
+bool SideBySide(float min_width) {
+    return ImGui::GetContentRegionAvail().x >= 2 * min_width + ImGui::GetStyle().ItemSpacing.x;
+}
+
+// The positions of a table along its components: 2-D (c1, c2), or 3-D (c1, c2, c3) turned by yaw
+// about the vertical axis and seen from 20° above.
+void Projected(const TableReport& report, bool three_d, float yaw_degrees, std::vector<double>* xs,
+               std::vector<double>* ys) {
+    xs->clear();
+    ys->clear();
+    if (report.components.size() < 2) return;
+    const std::vector<double>& c1 = report.components[0];
+    const std::vector<double>& c2 = report.components[1];
+    const bool has_third = three_d && report.components.size() >= 3;
+    const double yaw = yaw_degrees * kDegrees, pitch = 20 * kDegrees;
+    for (std::size_t p = 0; p < c1.size(); ++p) {
+        if (!has_third) {
+            xs->push_back(c1[p]);
+            ys->push_back(c2[p]);
+            continue;
+        }
+        const double c3 = report.components[2][p];
+        const double x = c1[p] * std::cos(yaw) - c2[p] * std::sin(yaw);
+        const double depth = c1[p] * std::sin(yaw) + c2[p] * std::cos(yaw);
+        xs->push_back(x);
+        ys->push_back(c3 * std::cos(pitch) + depth * std::sin(pitch));
+    }
+}
+
+// The positions as a path coloured from the first (dark) to the last (yellow) row.
+void ComponentsPlot(FrameContext& frame, const char* id, const char* record, plot::PlotView& view,
+                    const TableReport& report, bool three_d, float yaw, ImVec2 size,
+                    const char* title) {
+    std::vector<double> xs, ys;
+    Projected(report, three_d, yaw, &xs, &ys);
+    if (xs.empty()) {
+        MutedWrappedText("The table has fewer than two components to draw.");
+        return;
+    }
+    view.SetHome(Padded(xs), Padded(ys));
+    if (!view.has_home) view.Reset();
+    plot::PlotConfig config;
+    config.x_label = three_d ? "components 1 and 2, turned" : "component 1";
+    config.y_label = three_d ? "component 3 (tilted)" : "component 2";
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(title);
+    size.y = std::max(size.y - ImGui::GetTextLineHeightWithSpacing(), ImGui::GetFontSize() * 4);
+    plot::Plot p;
+    if (!p.Begin(id, view, size, config)) {
+        ImGui::EndGroup();
+        return;
+    }
+    frame.Record(record);
+    ImDrawList* draw = p.DrawList();
+    const std::size_t count = xs.size();
+    const float thickness = frame.Px(1.0f) * frame.theme.line_scale;
+    const float radius = frame.Px(count > 256 ? 1.6f : 2.6f) * frame.theme.line_scale;
+    for (std::size_t k = 0; k + 1 < count; ++k) {
+        const ImU32 colour = plot::Sequential(static_cast<double>(k) / std::max<std::size_t>(count - 1, 1));
+        draw->AddLine(p.ToPixels(xs[k], ys[k]), p.ToPixels(xs[k + 1], ys[k + 1]),
+                      (colour & 0x00FFFFFF) | 0x90000000, thickness);
+    }
+    for (std::size_t k = 0; k < count; ++k)
+        draw->AddCircleFilled(p.ToPixels(xs[k], ys[k]), radius,
+                              plot::Sequential(static_cast<double>(k) /
+                                               std::max<std::size_t>(count - 1, 1)));
+    if (p.IsHovered()) {
+        // The nearest position under the mouse.
+        std::size_t best = 0;
+        float best_distance = 1e30f;
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        for (std::size_t k = 0; k < count; ++k) {
+            const ImVec2 at = p.ToPixels(xs[k], ys[k]);
+            const float distance = (at.x - mouse.x) * (at.x - mouse.x) + (at.y - mouse.y) * (at.y - mouse.y);
+            if (distance < best_distance) best_distance = distance, best = k;
+        }
+        if (best_distance < frame.Px(12) * frame.Px(12))
+            ImGui::SetTooltip("position %zu", best);
+    }
+    p.End();
+    ImGui::EndGroup();
+}
+
+// A square picture of block-averaged cosines, position 0 at the top left.
+void CosinePicture(FrameContext& frame, const char* id, const char* record, plot::PlotView& view,
+                   const std::vector<double>& cells, int size, int block, int rows, ImVec2 extent,
+                   const char* title) {
+    view.SetHome({0, static_cast<double>(rows)}, {0, static_cast<double>(rows)});
+    if (!view.has_home) view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "position q";
+    config.y_label = "position p (0 at the top)";
+    config.x_flags = plot::AxisFlags_Integer;
+    config.y_flags = plot::AxisFlags_Integer;
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(title);
+    plot::Plot p;
+    if (!p.Begin(id, view, extent, config)) {
+        ImGui::EndGroup();
+        return;
+    }
+    frame.Record(record);
+    ImDrawList* draw = p.DrawList();
+    const plot::DivergingMap map{frame.Color(Role::MapNegative), frame.Color(Role::MapMiddle),
+                                 frame.Color(Role::MapPositive)};
+    draw->PushClipRect(p.PlotMin(), p.PlotMax(), true);
+    for (int a = 0; a < size; ++a)
+        for (int b = 0; b < size; ++b) {
+            // Row p = a·block counts down from the top.
+            const double q0 = static_cast<double>(b) * block, q1 = std::min<double>(q0 + block, rows);
+            const double p0 = static_cast<double>(a) * block, p1 = std::min<double>(p0 + block, rows);
+            const ImVec2 top_left = p.ToPixels(q0, rows - p0);
+            const ImVec2 bottom_right = p.ToPixels(q1, rows - p1);
+            draw->AddRectFilled(top_left, bottom_right,
+                                plot::Diverging(cells[static_cast<std::size_t>(a) * size + b], map));
+        }
+    draw->PopClipRect();
+    if (p.IsHovered()) {
+        const int q = static_cast<int>(p.MouseX()), row = rows - 1 - static_cast<int>(p.MouseY());
+        if (q >= 0 && q < rows && row >= 0 && row < rows) {
+            const double value = cells[static_cast<std::size_t>(row / block) * size + q / block];
+            if (block == 1)
+                ImGui::SetTooltip("cos(row %d, row %d) = %.4f", row, q, value);
+            else
+                ImGui::SetTooltip("rows %d–%d × %d–%d: mean cos %.4f", row / block * block,
+                                  std::min(rows, row / block * block + block) - 1, q / block * block,
+                                  std::min(rows, q / block * block + block) - 1, value);
+        }
+    }
+    p.End();
+    ImGui::EndGroup();
+}
+
+void Sentence(FrameContext& frame, const Explanation& sentence, const char* record) {
+    WrappedText(sentence.text.c_str());
+    frame.Record(record);
+}
+
+} // namespace
+
+void ModelPanel::DrawComponents(FrameContext& frame) {
+    const ModelReport& r = *report;
+    if (!frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+    ImGui::Checkbox("3-D", &three_d);
+    frame.Record("model.three_d");
+    if (three_d) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(FitWidth(10.0f));
+        ImGui::SliderFloat("turn", &yaw_degrees, -180.0f, 180.0f, "%.0f°");
+    }
+    ImGui::SameLine();
+    const TableReport& t = r.table_report;
+    char explained[160];
+    std::snprintf(explained, sizeof explained, "colour: position 0 (purple) → %d (yellow)",
+                  t.rows - 1);
+    MutedWrappedText(explained);
+    const float lines = frame.pictures_first ? 6.0f : 2.0f;
+    const float height = std::max(ImGui::GetFontSize() * 8,
+                                  ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * lines);
+    char title[160], twin_title[160];
+    std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance)", r.found.family.c_str(),
+                  t.explained.size() > 0 ? 100 * t.explained[0] : 0.0,
+                  t.explained.size() > 1 ? 100 * t.explained[1] : 0.0);
+    const TableReport& s = r.sinusoid_report;
+    std::snprintf(twin_title, sizeof twin_title, "sinusoidal, same size (%.0f%% + %.0f%%)",
+                  s.explained.size() > 0 ? 100 * s.explained[0] : 0.0,
+                  s.explained.size() > 1 ? 100 * s.explained[1] : 0.0);
+    if (SideBySide(ImGui::GetFontSize() * 12)) {
+        const float width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+        ComponentsPlot(frame, "##model_components", "model.components_plot", components_view, t,
+                       three_d, yaw_degrees, ImVec2(width, height), title);
+        ImGui::SameLine();
+        ComponentsPlot(frame, "##model_twin", "model.twin_plot", twin_view, s, three_d,
+                       yaw_degrees, ImVec2(width, height), twin_title);
+    } else {
+        const float half = (height - ImGui::GetStyle().ItemSpacing.y) / 2;
+        ComponentsPlot(frame, "##model_components", "model.components_plot", components_view, t,
+                       three_d, yaw_degrees, ImVec2(-1, std::max(half, ImGui::GetFontSize() * 6)),
+                       title);
+        ComponentsPlot(frame, "##model_twin", "model.twin_plot", twin_view, s, three_d,
+                       yaw_degrees, ImVec2(-1, std::max(half, ImGui::GetFontSize() * 6)),
+                       twin_title);
+    }
+    std::string wavelengths = "wavelength of components 1–" + std::to_string(t.wavelengths.size()) + ":";
+    for (double w : t.wavelengths)
+        wavelengths += " " + (w > 0 ? ShownNumber(w, 3) : std::string("—"));
+    wavelengths += " positions (— under one wave)";
+    MutedWrappedText(wavelengths.c_str());
+    if (frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+}
+
+void ModelPanel::DrawSimilarity(FrameContext& frame) {
+    const ModelReport& r = *report;
+    const int rows = r.table_report.rows;
+    char note[200];
+    if (cosine_block > 1)
+        std::snprintf(note, sizeof note,
+                      "cos(row p, row q) for every two of the %d rows, each cell the mean of a "
+                      "%d × %d block; blue −1, middle 0, orange +1",
+                      rows, cosine_block, cosine_block);
+    else
+        std::snprintf(note, sizeof note,
+                      "cos(row p, row q) for every two of the %d rows; blue −1, middle 0, orange +1",
+                      rows);
+    MutedWrappedText(note);
+    const float available = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
+    if (SideBySide(ImGui::GetFontSize() * 12)) {
+        const float width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+        const float side = std::max(ImGui::GetFontSize() * 8, std::min(width, available));
+        CosinePicture(frame, "##model_cosine", "model.cosine_plot", cosine_view, cosine_cells,
+                      cosine_size, cosine_block, rows, ImVec2(side, side), r.found.family.c_str());
+        ImGui::SameLine();
+        CosinePicture(frame, "##model_twin_cosine", "model.twin_cosine_plot", twin_cosine_view,
+                      twin_cosine_cells, cosine_size, cosine_block, rows, ImVec2(side, side),
+                      "sinusoidal, same size");
+    } else {
+        const float side = std::max(ImGui::GetFontSize() * 6,
+                                    std::min(ImGui::GetContentRegionAvail().x,
+                                             (available - ImGui::GetStyle().ItemSpacing.y) / 2));
+        CosinePicture(frame, "##model_cosine", "model.cosine_plot", cosine_view, cosine_cells,
+                      cosine_size, cosine_block, rows, ImVec2(side, side), r.found.family.c_str());
+        CosinePicture(frame, "##model_twin_cosine", "model.twin_cosine_plot", twin_cosine_view,
+                      twin_cosine_cells, cosine_size, cosine_block, rows, ImVec2(side, side),
+                      "sinusoidal, same size");
+    }
+}
+
+void ModelPanel::DrawNorms(FrameContext& frame) {
+    const ModelReport& r = *report;
+    const TableReport& t = r.table_report;
+    const TableReport& s = r.sinusoid_report;
+    if (!frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+    std::vector<double> xs(static_cast<std::size_t>(t.rows));
+    for (int k = 0; k < t.rows; ++k)
+        xs[k] = k;
+    const float height = std::max(ImGui::GetFontSize() * 6,
+                                  (ImGui::GetContentRegionAvail().y -
+                                   ImGui::GetFontSize() * (frame.pictures_first ? 6.0f : 0.5f)) /
+                                      2);
+    std::vector<double> both = t.norms;
+    both.insert(both.end(), s.norms.begin(), s.norms.end());
+    plot::Range y = Padded(both);
+    y.min = std::min(y.min, 0.0);
+    norms_view.SetHome({0, static_cast<double>(std::max(t.rows - 1, 1))}, y);
+    if (!norms_view.has_home) norms_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "position";
+    config.y_label = "‖row‖";
+    config.x_flags = plot::AxisFlags_Integer;
+    plot::Plot p;
+    if (p.Begin("##model_norms", norms_view, ImVec2(-1, height), config)) {
+        frame.Record("model.norms_plot");
+        p.Line(r.found.family.c_str(), xs.data(), t.norms.data(), t.rows, frame.Color(Role::Accent));
+        p.Line("sinusoidal", xs.data(), s.norms.data(), s.rows, frame.Color(Role::Muted));
+        if (t.rows > 16) p.VLine(t.rows - 16, frame.Color(Role::Warning), "last 16 rows");
+        p.End();
+    }
+    std::vector<double> xs_pairs(xs.begin(), xs.end() - (xs.empty() ? 0 : 1));
+    std::vector<double> cosines = t.neighbour_cosine;
+    cosines.insert(cosines.end(), s.neighbour_cosine.begin(), s.neighbour_cosine.end());
+    neighbour_view.SetHome({0, static_cast<double>(std::max(t.rows - 1, 1))}, Padded(cosines));
+    if (!neighbour_view.has_home) neighbour_view.Reset();
+    config.y_label = "cos(row p, row p + 1)";
+    plot::Plot q;
+    if (q.Begin("##model_neighbours", neighbour_view, ImVec2(-1, height), config)) {
+        frame.Record("model.neighbour_plot");
+        q.Line(r.found.family.c_str(), xs_pairs.data(), t.neighbour_cosine.data(),
+               static_cast<int>(t.neighbour_cosine.size()), frame.Color(Role::Accent));
+        q.Line("sinusoidal", xs_pairs.data(), s.neighbour_cosine.data(),
+               static_cast<int>(s.neighbour_cosine.size()), frame.Color(Role::Muted));
+        q.End();
+    }
+    if (frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+}
+
+void ModelPanel::DrawWavelengths(FrameContext& frame) {
+    const RopeReport& rope = report->rope;
+    if (!frame.pictures_first) Sentence(frame, rope_sentence, "model.rope_sentence");
+    std::vector<double> pairs(static_cast<std::size_t>(rope.pairs));
+    for (int i = 0; i < rope.pairs; ++i)
+        pairs[i] = i;
+    std::vector<double> all = rope.wavelength;
+    all.insert(all.end(), rope.scaled_wavelength.begin(), rope.scaled_wavelength.end());
+    if (rope.context > 0) all.push_back(static_cast<double>(rope.context));
+    const double low = *std::min_element(all.begin(), all.end());
+    const double high = *std::max_element(all.begin(), all.end());
+    wavelength_view.SetHome({-0.5, rope.pairs - 0.5}, {low / 2, high * 2});
+    if (!wavelength_view.has_home) wavelength_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "pair i (fast → slow)";
+    config.y_label = "wavelength, positions";
+    config.x_flags = plot::AxisFlags_Integer;
+    config.y_flags = plot::AxisFlags_Log;
+    char context_label[96], scaled_label[96];
+    std::snprintf(context_label, sizeof context_label, "trained context %lld", rope.context);
+    std::snprintf(scaled_label, sizeof scaled_label, "with rope_scaling (%s)", rope.scaling.c_str());
+    plot::Plot p;
+    const float height = ImGui::GetContentRegionAvail().y -
+                         (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_wavelengths", wavelength_view,
+                ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)), config)) {
+        frame.Record("model.wavelength_plot");
+        p.LineMarkers("as trained", pairs.data(), rope.wavelength.data(), rope.pairs,
+                      frame.Color(Role::Accent), frame.Px(1.5f), frame.Px(3.0f),
+                      plot::Marker::Circle, std::max(1, rope.pairs / 32));
+        if (!rope.scaled_wavelength.empty())
+            p.LineMarkers(scaled_label, pairs.data(), rope.scaled_wavelength.data(), rope.pairs,
+                          frame.Color(Role::PosA), frame.Px(1.5f), frame.Px(3.0f),
+                          plot::Marker::Square, std::max(1, rope.pairs / 32));
+        if (rope.context > 0)
+            p.HLine(static_cast<double>(rope.context), frame.Color(Role::Warning), context_label);
+        p.End();
+    }
+    if (frame.pictures_first) Sentence(frame, rope_sentence, "model.rope_sentence");
+}
+
+void ModelPanel::DrawPairing(FrameContext& frame) {
+    const ModelReport& r = *report;
+    const RopeReport& rope = r.rope;
+    const bool half = r.found.pairing == RotaryPairing::HalfSplit;
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "%s rotates %s pairs: dimension i with %s of the %d rotating ones "
+                  "(%d of %d per head%s). Each arc joins the two dimensions of one pair; colour runs "
+                  "from the fastest pair (purple) to the slowest (yellow)%s.",
+                  r.found.family.c_str(), half ? "half-split" : "interleaved",
+                  half ? "i + r/2" : "i + 1 (i even)", rope.rotary_dims, rope.rotary_dims,
+                  rope.head_dim, rope.rotary_dims < rope.head_dim ? ", the rest pass unturned" : "",
+                  rope.head_dim > 128 ? "; the first 128 dimensions are drawn" : "");
+    WrappedText(line);
+    const int shown = std::min(rope.head_dim, 128);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float cell = width / shown;
+    const float height = std::max(ImGui::GetFontSize() * 6,
+                                  std::min(ImGui::GetContentRegionAvail().y, width * 0.6f));
+    ImGui::InvisibleButton("##model_pairing", ImVec2(width, height));
+    frame.Record("model.pairing_picture");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float row_top = origin.y + height - cell * 1.2f - ImGui::GetFontSize() * 1.4f;
+    const float row_bottom = row_top + std::max(cell, frame.Px(4));
+    for (int d = 0; d < shown; ++d) {
+        const ImU32 fill = d < rope.rotary_dims ? frame.Color(Role::Accent) : frame.Color(Role::Muted);
+        draw->AddRectFilled(ImVec2(origin.x + d * cell + 1, row_top),
+                            ImVec2(origin.x + (d + 1) * cell - 1, row_bottom), fill);
+    }
+    const float arc_room = row_top - origin.y - frame.Px(4);
+    for (int i = 0; i < rope.pairs; ++i) {
+        int a = 0, b = 0;
+        pair_dimensions(i, rope.rotary_dims, r.found.pairing, &a, &b);
+        if (a >= shown || b >= shown) continue;
+        const float xa = origin.x + (a + 0.5f) * cell, xb = origin.x + (b + 0.5f) * cell;
+        const float rise = std::min(arc_room, std::max(frame.Px(6), (xb - xa) * 0.6f));
+        const ImU32 colour = plot::Sequential(rope.pairs > 1 ? static_cast<double>(i) / (rope.pairs - 1) : 0);
+        draw->AddBezierCubic(ImVec2(xa, row_top), ImVec2(xa, row_top - rise),
+                             ImVec2(xb, row_top - rise), ImVec2(xb, row_top), colour,
+                             frame.Px(1.5f) * frame.theme.line_scale);
+    }
+    char labels[160];
+    std::snprintf(labels, sizeof labels, "dimension 0 … %d%s", shown - 1,
+                  rope.rotary_dims < shown ? "   (grey: not rotated)" : "");
+    draw->AddText(ImVec2(origin.x, row_bottom + frame.Px(2)), frame.Color(Role::Muted), labels);
+    if (ImGui::IsItemHovered()) {
+        const int d = static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / cell);
+        if (d >= 0 && d < shown) {
+            if (d >= rope.rotary_dims) {
+                ImGui::SetTooltip("dimension %d: not rotated (partial rotary)", d);
+            } else {
+                const int pair = half ? d % (rope.rotary_dims / 2) : d / 2;
+                int a = 0, b = 0;
+                pair_dimensions(pair, rope.rotary_dims, r.found.pairing, &a, &b);
+                ImGui::SetTooltip("dimension %d: pair %d (dimensions %d and %d), wavelength %s", d,
+                                  pair, a, b, ShownNumber(rope.wavelength[pair], 4).c_str());
+            }
+        }
+    }
+}
+
+void ModelPanel::DrawUsage(FrameContext& frame) {
+    const RopeReport& rope = report->rope;
+    if (!frame.pictures_first) Sentence(frame, usage_sentence, "model.usage_sentence");
+    const float label_width = ImGui::CalcTextSize("layer 000").x + frame.Px(6);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float height =
+        std::max(ImGui::GetFontSize() * 6,
+                 ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f));
+    ImGui::InvisibleButton("##model_usage", ImVec2(width, height));
+    frame.Record("model.usage_picture");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float grid_left = origin.x + label_width;
+    const float grid_bottom = origin.y + height - ImGui::GetFontSize() * 1.4f;
+    const float cell_w = (width - label_width) / std::max(rope.pairs, 1);
+    const float cell_h = (grid_bottom - origin.y) / std::max(rope.layers, 1);
+    double highest = 0;
+    for (double value : rope.layer_usage)
+        highest = std::max(highest, value);
+    for (int layer = 0; layer < rope.layers; ++layer)
+        for (int pair = 0; pair < rope.pairs; ++pair) {
+            const double value = rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair];
+            draw->AddRectFilled(ImVec2(grid_left + pair * cell_w, origin.y + layer * cell_h),
+                                ImVec2(grid_left + (pair + 1) * cell_w, origin.y + (layer + 1) * cell_h),
+                                plot::Sequential(highest > 0 ? value / highest : 0));
+        }
+    const int label_every = std::max(1, static_cast<int>(ImGui::GetFontSize() * 1.2f / std::max(cell_h, 1.0f)));
+    for (int layer = 0; layer < rope.layers; layer += label_every) {
+        char name[32];
+        std::snprintf(name, sizeof name, "layer %d", layer);
+        draw->AddText(ImVec2(origin.x, origin.y + layer * cell_h + (cell_h - ImGui::GetFontSize()) / 2),
+                      ImGui::GetColorU32(ImGuiCol_Text), name);
+    }
+    char left[96], right[96];
+    std::snprintf(left, sizeof left, "pair 0: fast (%s positions)",
+                  ShownNumber(rope.wavelength.front(), 3).c_str());
+    std::snprintf(right, sizeof right, "pair %d: slow (%s)", rope.pairs - 1,
+                  ShownNumber(rope.wavelength.back(), 3).c_str());
+    draw->AddText(ImVec2(grid_left, grid_bottom + frame.Px(2)), frame.Color(Role::Muted), left);
+    const float right_width = ImGui::CalcTextSize(right).x;
+    draw->AddText(ImVec2(origin.x + width - right_width, grid_bottom + frame.Px(2)),
+                  frame.Color(Role::Muted), right);
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int pair = static_cast<int>((mouse.x - grid_left) / cell_w);
+        const int layer = static_cast<int>((mouse.y - origin.y) / cell_h);
+        if (pair >= 0 && pair < rope.pairs && layer >= 0 && layer < rope.layers)
+            ImGui::SetTooltip("layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, mean over "
+                              "%d heads",
+                              layer, pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
+                              ShownNumber(rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair], 4).c_str(),
+                              rope.heads);
+    }
+    if (frame.pictures_first) Sentence(frame, usage_sentence, "model.usage_sentence");
+}
+
+void ModelPanel::DrawBuckets(FrameContext& frame) {
+    const ModelReport& r = *report;
+    if (r.buckets.empty()) return;
+    if (r.buckets.size() > 1) {
+        for (std::size_t i = 0; i < r.buckets.size(); ++i) {
+            if (i > 0) ImGui::SameLine();
+            if (ImGui::RadioButton(r.buckets[i].stack.c_str(), bucket_stack == static_cast<int>(i)))
+                bucket_stack = static_cast<int>(i);
+        }
+    }
+    bucket_stack = std::clamp(bucket_stack, 0, static_cast<int>(r.buckets.size()) - 1);
+    const BucketReport& b = r.buckets[static_cast<std::size_t>(bucket_stack)];
+    const Explanation& sentence = bucket_sentences[static_cast<std::size_t>(bucket_stack)];
+    if (!frame.pictures_first) Sentence(frame, sentence, "model.bucket_sentence");
+    std::vector<double> xs(b.distances.begin(), b.distances.end());
+    bucket_view.SetHome({xs.front(), xs.back()}, Padded(b.bias));
+    if (!bucket_view.has_home) bucket_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "key − query (negative: keys before the query)";
+    config.y_label = "bias added to the score";
+    static constexpr Role kHeadRoles[] = {Role::Sin, Role::Cos, Role::PosA, Role::PosB,
+                                          Role::ShiftArc, Role::Accent};
+    std::vector<std::string> labels(static_cast<std::size_t>(b.heads));
+    plot::Plot p;
+    const float height = ImGui::GetContentRegionAvail().y -
+                         (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_buckets", bucket_view, ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)),
+                config)) {
+        frame.Record("model.bucket_plot");
+        for (long long edge : b.edges)
+            p.VLine(static_cast<double>(edge) - 0.5, (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x50000000,
+                    nullptr, 1.0f);
+        for (int h = 0; h < b.heads; ++h) {
+            labels[h] = "head " + std::to_string(h);
+            const ImU32 colour = h < 6 ? frame.Color(kHeadRoles[h])
+                                       : plot::Sequential(static_cast<double>(h) / b.heads);
+            p.Line(h < 6 ? labels[h].c_str() : nullptr,
+                   xs.data(), b.bias.data() + static_cast<std::size_t>(h) * xs.size(),
+                   static_cast<int>(xs.size()), colour, frame.Px(1.5f));
+        }
+        p.End();
+    }
+    if (frame.pictures_first) Sentence(frame, sentence, "model.bucket_sentence");
+}
+
+void ModelPanel::DrawSlopes(FrameContext& frame) {
+    const std::vector<double>& slopes = report->alibi_slopes;
+    if (!frame.pictures_first) Sentence(frame, alibi_sentence, "model.alibi_sentence");
+    std::vector<double> heads(slopes.size());
+    for (std::size_t h = 0; h < slopes.size(); ++h)
+        heads[h] = static_cast<double>(h);
+    slope_view.SetHome({-0.5, slopes.size() - 0.5}, {0, *std::max_element(slopes.begin(), slopes.end()) * 1.1});
+    if (!slope_view.has_home) slope_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "head";
+    config.y_label = "slope m (score − m × distance)";
+    config.x_flags = plot::AxisFlags_Integer;
+    plot::Plot p;
+    const float height = ImGui::GetContentRegionAvail().y -
+                         (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_slopes", slope_view, ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)),
+                config)) {
+        frame.Record("model.slope_plot");
+        p.Bars("slope", heads.data(), slopes.data(), static_cast<int>(slopes.size()), 0.7,
+               frame.Color(Role::Accent));
+        p.End();
+    }
+    if (frame.pictures_first) Sentence(frame, alibi_sentence, "model.alibi_sentence");
+}
+
+} // namespace pelab

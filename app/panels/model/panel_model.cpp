@@ -1,0 +1,330 @@
+// panel_model.cpp — the Your model panel's state: opening a checkpoint off the frame, its scene
+// fields, readouts and widget names; the views are drawn in model_views.cpp.
+#include "panels/model/panel_model.h"
+
+#include "io/scene.h"
+#include "panels/model/model_sentences.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+namespace pelab {
+
+namespace {
+
+constexpr const char* kTableViews[] = {"components", "similarity", "norms"};
+constexpr const char* kRopeViews[] = {"wavelengths", "pairing", "usage"};
+constexpr const char* kViews[] = {"components", "similarity", "norms", "wavelengths",
+                                  "pairing",    "usage",      "buckets", "slopes"};
+
+// cos(row p, row q) averaged over blocks of block × block, at most cells × cells of them.
+std::vector<double> BlockCosines(const std::vector<float>& table, int rows, int cols, int cells,
+                                 int* size, int* block) {
+    const std::vector<float> cosine = cosine_matrix(table, rows, cols);
+    *block = (rows + cells - 1) / cells;
+    *size = (rows + *block - 1) / *block;
+    std::vector<double> out(static_cast<std::size_t>(*size) * *size, 0.0);
+    std::vector<int> counts(out.size(), 0);
+    for (int p = 0; p < rows; ++p)
+        for (int q = 0; q < rows; ++q) {
+            const std::size_t cell = static_cast<std::size_t>(p / *block) * *size + q / *block;
+            out[cell] += cosine[static_cast<std::size_t>(p) * rows + q];
+            ++counts[cell];
+        }
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] /= std::max(counts[i], 1);
+    return out;
+}
+
+} // namespace
+
+ModelPanel::ModelPanel() = default;
+
+ModelPanel::~ModelPanel() {
+    // A read in flight finishes before its panel goes (it owns nothing of the panel's).
+    if (pending.valid()) pending.wait();
+}
+
+std::string ModelPanel::Open(const ModelRequest& request) {
+    if (std::string error = CheckModel(request); !error.empty()) return error;
+    if (pending.valid()) pending.wait(); // one read at a time; the newer one wins
+    opening = request.path;
+    open_error.clear();
+    pending = std::async(std::launch::async, [request] {
+        ModelReport computed;
+        std::string error = OpenModel(request, &computed);
+        return std::make_pair(std::move(error), std::move(computed));
+    });
+    return {};
+}
+
+void ModelPanel::Show(ModelReport computed) {
+    auto shown = std::make_shared<ModelReport>(std::move(computed));
+    const ModelReport& r = *shown;
+    table_sentence = r.has_table ? TableSentence(r.found, r.table_report, r.sinusoid_report)
+                                 : Explanation{};
+    rope_sentence = r.has_rope ? RopeSentence(r.rope) : Explanation{};
+    usage_sentence = r.has_rope ? UsageSentence(r.rope) : Explanation{};
+    alibi_sentence = r.alibi_slopes.empty() ? Explanation{} : AlibiSentence(r.alibi_slopes);
+    bucket_sentences.clear();
+    for (const BucketReport& buckets : r.buckets)
+        bucket_sentences.push_back(BucketSentence(buckets));
+    cosine_cells.clear();
+    twin_cosine_cells.clear();
+    if (r.has_table) {
+        cosine_cells = BlockCosines(r.table, r.table_report.rows, r.table_report.cols, kCosineCells,
+                                    &cosine_size, &cosine_block);
+        twin_cosine_cells = BlockCosines(r.sinusoid, r.sinusoid_report.rows,
+                                         r.sinusoid_report.cols, kCosineCells, &cosine_size,
+                                         &cosine_block);
+    }
+    for (plot::PlotView* each : {&components_view, &twin_view, &norms_view, &neighbour_view,
+                                 &wavelength_view, &bucket_view, &slope_view, &cosine_view,
+                                 &twin_cosine_view})
+        each->has_home = false;
+    report = std::move(shown);
+}
+
+void ModelPanel::TakePending() {
+    if (!pending.valid() ||
+        pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    auto [error, computed] = pending.get();
+    opening.clear();
+    if (!error.empty()) {
+        open_error = error;
+        return;
+    }
+    Show(std::move(computed));
+}
+
+void ModelPanel::FinishOpening() {
+    if (pending.valid()) pending.wait();
+    TakePending();
+}
+
+bool ModelPanel::OpensPath(const std::string& path) const {
+    return LooksLikeCheckpoint(path);
+}
+
+std::string ModelPanel::OpenPath(const std::string& path) {
+    return Open(ModelRequest{path, "", ""});
+}
+
+void ModelPanel::AddSceneFields(SceneTable& table) {
+    table.Text("model_view",
+               "text: the Your model panel's view: components, similarity or norms (a learned "
+               "table), wavelengths, pairing or usage (RoPE), buckets (T5), slopes (ALiBi)",
+               &view, [](const std::string& text) {
+                   for (const char* id : kViews)
+                       if (text == id) return std::string();
+                   return std::string("must be components, similarity, norms, wavelengths, "
+                                      "pairing, usage, buckets or slopes");
+               });
+    table.Bool("model_3d", "the Your model panel's components in 3-D", &three_d);
+}
+
+std::string ModelPanel::StatusNote() const {
+    if (!opening.empty()) return "reading " + std::filesystem::path(opening).filename().string();
+    if (!report) return "no model open";
+    return report->found.family + ": " + position_kind_name(report->found.kind);
+}
+
+nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
+    nlohmann::json out = {{"open", report != nullptr},
+                          {"reading", !opening.empty()},
+                          {"error", open_error},
+                          {"view", view}};
+    if (!report) return out;
+    const ModelReport& r = *report;
+    out["file"] = r.path;
+    out["format"] = r.format;
+    out["family"] = r.found.family;
+    out["kind"] = position_kind_name(r.found.kind);
+    out["context"] = r.found.context;
+    out["notes"] = r.found.notes;
+    if (r.has_table) {
+        const TableReport& t = r.table_report;
+        out["table"] = {{"name", r.found.table},
+                        {"rows", t.rows},
+                        {"cols", t.cols},
+                        {"first_row", r.found.first_row},
+                        {"explained", t.explained},
+                        {"wavelengths", t.wavelengths},
+                        {"twin_explained", r.sinusoid_report.explained},
+                        {"median_norm", t.median_norm},
+                        {"edge_norm_ratio", t.edge_norm_ratio},
+                        {"cosine_block", cosine_block},
+                        {"sentence", table_sentence.text},
+                        {"claims", ClaimsJson(table_sentence)}};
+    }
+    if (r.has_rope) {
+        out["rope"] = {{"rotary_dims", r.rope.rotary_dims},
+                       {"head_dim", r.rope.head_dim},
+                       {"pairs", r.rope.pairs},
+                       {"base", r.rope.base},
+                       {"wavelengths", r.rope.wavelength},
+                       {"scaled_wavelengths", r.rope.scaled_wavelength},
+                       {"pairs_without_turn", r.rope.pairs_without_turn},
+                       {"pairing", r.found.pairing == RotaryPairing::HalfSplit ? "half-split"
+                                                                                : "interleaved"},
+                       {"sentence", rope_sentence.text},
+                       {"claims", ClaimsJson(rope_sentence)},
+                       {"usage_sentence", usage_sentence.text},
+                       {"usage_claims", ClaimsJson(usage_sentence)}};
+    }
+    if (!r.buckets.empty()) {
+        nlohmann::json stacks = nlohmann::json::array();
+        for (std::size_t i = 0; i < r.buckets.size(); ++i)
+            stacks.push_back({{"stack", r.buckets[i].stack},
+                              {"buckets", r.buckets[i].buckets},
+                              {"heads", r.buckets[i].heads},
+                              {"edges", r.buckets[i].edges},
+                              {"sentence", bucket_sentences[i].text},
+                              {"claims", ClaimsJson(bucket_sentences[i])}});
+        out["buckets"] = stacks;
+    }
+    if (!r.alibi_slopes.empty())
+        out["alibi"] = {{"slopes", r.alibi_slopes},
+                        {"sentence", alibi_sentence.text},
+                        {"claims", ClaimsJson(alibi_sentence)}};
+    return out;
+}
+
+std::vector<WidgetName> ModelPanel::WidgetNames() {
+    return {
+        {"model.summary", "the line naming the file, the family and where it keeps positions",
+         {"family", "kind", "context"}},
+        {"model.open_hint", "the sentence saying what to open while no model is open"},
+        {"model.error", "why the last file could not be opened", {"error"}},
+        {"model.components_plot", "the table's positions along its first principal components",
+         {"table"}},
+        {"model.twin_plot", "the same components of the sinusoidal table of the same size"},
+        {"model.three_d", "the 3-D checkbox of the components view"},
+        {"model.table_sentence", "the sentence about the table's components and edge", {"table"}},
+        {"model.cosine_plot", "the cosine similarity of every two rows of the table", {"table"}},
+        {"model.twin_cosine_plot", "the same for the sinusoidal table"},
+        {"model.norms_plot", "each row's norm against its position, the last 16 rows marked",
+         {"table"}},
+        {"model.neighbour_plot", "each row's cosine with the next row"},
+        {"model.wavelength_plot", "each RoPE pair's wavelength against the trained context",
+         {"rope"}},
+        {"model.rope_sentence", "the sentence about the pairs' wavelengths", {"rope"}},
+        {"model.pairing_picture", "a head's dimensions with the family's pairs joined", {"rope"}},
+        {"model.usage_picture", "the weights' per-pair usage, layers × pairs", {"rope"}},
+        {"model.usage_sentence", "the sentence about where the usage sits", {"rope"}},
+        {"model.bucket_plot", "each head's T5 bias against key − query, bucket edges marked",
+         {"buckets"}},
+        {"model.bucket_sentence", "the sentence about the buckets", {"buckets"}},
+        {"model.slope_plot", "ALiBi's slope of each head", {"alibi"}},
+        {"model.alibi_sentence", "the sentence about the slopes", {"alibi"}},
+    };
+}
+
+void ModelPanel::Draw(FrameContext& frame) {
+    TakePending();
+    if (!opening.empty()) {
+        frame.stats.computing = true;
+        ImGui::TextColored(frame.ColorVec(Role::Muted), "Reading %s …",
+                           std::filesystem::path(opening).filename().string().c_str());
+    }
+    if (!open_error.empty()) {
+        ErrorText(frame, open_error.c_str());
+        frame.Record("model.error");
+    }
+    if (!report) {
+        DrawNothingOpen(frame);
+        return;
+    }
+    const ModelReport& r = *report;
+    char line[512];
+    std::snprintf(line, sizeof line, "%s — %s: %s%s", r.found.family.c_str(),
+                  std::filesystem::path(r.path).filename().string().c_str(),
+                  position_kind_name(r.found.kind),
+                  r.found.context > 0
+                      ? (", context " + std::to_string(r.found.context)).c_str()
+                      : "");
+    WrappedText(line);
+    frame.Record("model.summary");
+    if (!r.found.notes.empty() && ImGui::IsItemHovered()) {
+        std::string notes;
+        for (const std::string& note : r.found.notes)
+            notes += "• " + note + "\n";
+        ImGui::SetTooltip("%s", notes.c_str());
+    }
+    switch (r.found.kind) {
+    case PositionKind::LearnedTable: DrawTable(frame); break;
+    case PositionKind::Rope: DrawRope(frame); break;
+    case PositionKind::RelativeBuckets: DrawBuckets(frame); break;
+    case PositionKind::Alibi: DrawSlopes(frame); break;
+    case PositionKind::None:
+        MutedWrappedText("No position tensor of a known family was found in this file. Open it "
+                         "with `pelab model inspect FILE --table NAME` to read any 2-D tensor as "
+                         "a position table.");
+        break;
+    }
+}
+
+void ModelPanel::DrawNothingOpen(FrameContext& frame) {
+    WrappedText("Open a model with File → Open, or drop it on the window: the folder holding "
+                "model.safetensors and config.json from a model's Hugging Face page (GPT-2, BERT, "
+                "T5, BLOOM, Llama, Qwen, Pythia, …), a sharded model's "
+                "model.safetensors.index.json, or a .npy table of your own. PE Lab reads only the "
+                "parts that hold positions; nothing leaves this computer. docs/models.md says "
+                "where to find the files and how to read each view.");
+    frame.Record("model.open_hint");
+}
+
+void ModelPanel::DrawTable(FrameContext& frame) {
+    const char* chosen = view.c_str();
+    if (std::find_if(std::begin(kTableViews), std::end(kTableViews),
+                     [&](const char* id) { return view == id; }) == std::end(kTableViews))
+        chosen = kTableViews[0];
+    if (tabs.BeginBar("##model_table_tabs")) {
+        std::string shown = chosen;
+        if (tabs.Tab("Components", "components", &shown)) {
+            DrawComponents(frame);
+            ImGui::EndTabItem();
+        }
+        if (tabs.Tab("Similarity", "similarity", &shown)) {
+            DrawSimilarity(frame);
+            ImGui::EndTabItem();
+        }
+        if (tabs.Tab("Norms", "norms", &shown)) {
+            DrawNorms(frame);
+            ImGui::EndTabItem();
+        }
+        tabs.EndBar();
+        if (shown != chosen) view = shown;
+    }
+}
+
+void ModelPanel::DrawRope(FrameContext& frame) {
+    const char* chosen = view.c_str();
+    if (std::find_if(std::begin(kRopeViews), std::end(kRopeViews),
+                     [&](const char* id) { return view == id; }) == std::end(kRopeViews))
+        chosen = kRopeViews[0];
+    if (tabs.BeginBar("##model_rope_tabs")) {
+        std::string shown = chosen;
+        if (tabs.Tab("Wavelengths", "wavelengths", &shown)) {
+            DrawWavelengths(frame);
+            ImGui::EndTabItem();
+        }
+        if (tabs.Tab("Pairing", "pairing", &shown)) {
+            DrawPairing(frame);
+            ImGui::EndTabItem();
+        }
+        if (tabs.Tab("Usage", "usage", &shown)) {
+            DrawUsage(frame);
+            ImGui::EndTabItem();
+        }
+        tabs.EndBar();
+        if (shown != chosen) view = shown;
+    }
+}
+
+} // namespace pelab

@@ -1,0 +1,91 @@
+// panel_model.h — Your model: the positions of a checkpoint someone brings (File → Open or a
+// drop: a folder with model.safetensors and config.json, a sharded model's index, a .npy table).
+// What the family keeps (io/model_files.h) is read and analysed once, off the frame; the views:
+//   learned tables  the rows' principal components in 2-D and 3-D beside the sinusoidal table of
+//                   the same size, the cosine similarity of every two rows, the rows' norms and
+//                   their neighbours' cosine up to the trained length's edge;
+//   RoPE            each pair's wavelength against the trained context (and under rope_scaling),
+//                   the family's pairing drawn on a head's vector, the weights' per-pair usage
+//                   (layers × pairs);
+//   T5              each head's bias against key − query with the bucket edges;
+//   ALiBi           the slopes of the model's head count.
+// Each view says what it shows in a sentence built from its numbers (model_sentences.h).
+#pragma once
+
+#include "io/model_files.h"
+#include "panels/explanation.h"
+#include "panels/panel.h"
+#include "widgets/plot.h"
+#include "widgets/scene_tabs.h"
+
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+struct ModelPanel : Panel {
+    ModelPanel();
+    ~ModelPanel() override;
+
+    // Own settings (scene fields).
+    /// components, similarity or norms (a table); wavelengths, pairing or usage (RoPE); buckets;
+    /// slopes. A view the open model has not falls back to its first.
+    std::string view = "components";
+    bool three_d = false; ///< the components in 3-D (a turning view) instead of 2-D
+    float yaw_degrees = 35.0f;
+    int bucket_stack = 0; ///< which stack's buckets (T5: encoder, decoder)
+
+    // The model shown, and the one being opened off the frame.
+    std::shared_ptr<const ModelReport> report;
+    std::string open_error; ///< why the last open failed (the model shown stays)
+    std::string opening;    ///< the path being read ("" when none)
+    std::future<std::pair<std::string, ModelReport>> pending;
+    /// The sentences of the model shown, built once when it arrives.
+    Explanation table_sentence, rope_sentence, usage_sentence, alibi_sentence;
+    std::vector<Explanation> bucket_sentences;
+    /// The cosine matrices, block-averaged to at most kCosineCells × kCosineCells.
+    std::vector<double> cosine_cells, twin_cosine_cells;
+    int cosine_size = 0, cosine_block = 1;
+
+    SceneTabs tabs;
+    plot::PlotView components_view, twin_view, norms_view, neighbour_view, wavelength_view,
+        bucket_view, slope_view, cosine_view, twin_cosine_view;
+
+    static constexpr int kCosineCells = 128;
+
+    /// Starts reading request off the frame after a quick check of the files (their headers and
+    /// config.json): "" or why not, in which case nothing changes.
+    std::string Open(const ModelRequest& request);
+    /// Waits for a pending open and shows its model (tests, the command line).
+    void FinishOpening();
+    /// Shows a computed report (the end of an open).
+    void Show(ModelReport computed);
+
+    void Draw(FrameContext& frame) override;
+    void AddSceneFields(SceneTable& table) override;
+    nlohmann::json Readouts(const AppState& state) const override;
+    std::string StatusNote() const override;
+    bool OpensPath(const std::string& path) const override;
+    std::string OpenPath(const std::string& path) override;
+    void FinishReading() override { FinishOpening(); }
+
+    static std::vector<WidgetName> WidgetNames();
+
+private:
+    void TakePending();
+    void DrawNothingOpen(FrameContext& frame);
+    void DrawTable(FrameContext& frame);
+    void DrawComponents(FrameContext& frame);
+    void DrawSimilarity(FrameContext& frame);
+    void DrawNorms(FrameContext& frame);
+    void DrawRope(FrameContext& frame);
+    void DrawWavelengths(FrameContext& frame);
+    void DrawPairing(FrameContext& frame);
+    void DrawUsage(FrameContext& frame);
+    void DrawBuckets(FrameContext& frame);
+    void DrawSlopes(FrameContext& frame);
+};
+
+} // namespace pelab
