@@ -7,7 +7,12 @@
 #include "panels/panel_registry.h"
 #include "panels/quiz/panel_quiz.h"
 
+#include "model_fixtures.h"
+
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <unistd.h>
 
 #include <map>
 #include <set>
@@ -89,6 +94,41 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                         };
                         for (int k = 0; k < 3; ++k)
                             collect({});
+                        if (entry.id == "model" && !hidden && scale == 1.0f && size.x > 1500) {
+                            // Each fixture family in each view, and a file it refuses.
+                            const std::filesystem::path folder =
+                                std::filesystem::temp_directory_path() /
+                                ("pelab-widget-models-" + std::to_string(getpid()));
+                            pelab_test::WriteModelFixtures(folder);
+                            for (const char* family : {"gpt2", "llama", "t5", "bloom"}) {
+                                ASSERT_EQ(entry.panel->OpenPath((folder / family).string()), "");
+                                entry.panel->FinishReading();
+                                for (const char* view :
+                                     {"components", "similarity", "norms", "wavelengths", "pairing",
+                                      "usage", "buckets", "slopes"}) {
+                                    ASSERT_EQ(app.scene.Apply(
+                                                  nlohmann::json{{"model_view", view}}.dump()),
+                                              "");
+                                    collect({});
+                                    collect({});
+                                }
+                            }
+                            ASSERT_EQ(app.scene.Apply(R"({"model_view": "components", "model_3d": true})"), "");
+                            collect({});
+                            std::ofstream(folder / "bad.safetensors") << "12345678{}";
+                            (void)entry.panel->OpenPath((folder / "bad.safetensors").string());
+                            // A .npy whose first value is NaN: opened, then refused.
+                            std::string dict =
+                                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }";
+                            dict.resize(117, ' ');
+                            std::ofstream(folder / "nan.npy", std::ios::binary)
+                                << std::string("\x93NUMPY\x01\x00\x76\x00", 10) << dict << '\n'
+                                << std::string("\x00\x00\xc0\x7f\x00\x00\x80\x3f", 8);
+                            ASSERT_EQ(entry.panel->OpenPath((folder / "nan.npy").string()), "");
+                            entry.panel->FinishReading();
+                            collect({});
+                            std::filesystem::remove_all(folder);
+                        }
                         if (entry.id == "quiz") {
                             // Each tab, and a question answered and revealed (1, Enter).
                             auto& quiz = dynamic_cast<QuizPanel&>(*entry.panel);

@@ -408,8 +408,8 @@ int RunReadouts(const ReadoutsOptions& options) {
             return UsageError("--model: " + PrintableLine(error));
         model->panel->FinishReading();
         const nlohmann::json shown = model->panel->Readouts(app.state);
-        if (!shown.value("error", std::string()).empty())
-            return UsageError("--model: " + PrintableLine(shown["error"].get<std::string>()));
+        if (!shown.value("open_error", std::string()).empty())
+            return UsageError("--model: " + PrintableLine(shown["open_error"].get<std::string>()));
     }
     PanelEntry* train = nullptr;
     if (!options.run.empty()) {

@@ -130,7 +130,7 @@ const std::vector<PanelInfo>& PanelInfos() {
          false, Make<ModelPanel>, ModelPanel::WidgetNames,
          {"model_view", "model_3d"},
          {},
-         "model.open_hint", 4.0f, "model.open_hint",
+         "model.components_plot", 8.0f, "model.three_d",
          "{}"},
         {"quiz", "Quiz, flashcards and teach-back",
          "predict, then reveal the panel that shows why; flashcards; explain it in your own words",

@@ -24,15 +24,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A name or path for a message: control and non-ASCII bytes as \xNN, cut to about 80 bytes, in
-// quotes, so that whatever a file holds, the message is one harmless line.
+// A name or path for a message: control and non-ASCII bytes as \xNN, in quotes, so that whatever
+// a file holds, the message is one harmless line; a long one keeps its end (the file's or the
+// tensor's own name) after "…".
 std::string Shown(const std::string& text) {
-    std::string out = "\"";
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (out.size() > 80) {
-            out += "…";
-            break;
-        }
+    constexpr std::size_t kKept = 100;
+    const std::size_t start = text.size() > kKept ? text.size() - kKept : 0;
+    std::string out = start > 0 ? "\"…" : "\"";
+    for (std::size_t i = start; i < text.size(); ++i) {
         const auto byte = static_cast<unsigned char>(text[i]);
         if (byte < 0x20 || byte >= 0x7f || byte == '"' || byte == '\\') {
             static constexpr char kHex[] = "0123456789abcdef";

@@ -170,7 +170,7 @@ void Sentence(FrameContext& frame, const Explanation& sentence, const char* reco
 
 void ModelPanel::DrawComponents(FrameContext& frame) {
     const ModelReport& r = *report;
-    if (!frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+    if (!frame.pictures_first && !preview) Sentence(frame, table_sentence, "model.table_sentence");
     ImGui::Checkbox("3-D", &three_d);
     frame.Record("model.three_d");
     if (three_d) {
@@ -183,9 +183,10 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
     char explained[160];
     std::snprintf(explained, sizeof explained, "colour: position 0 (purple) → %d (yellow)",
                   t.rows - 1);
-    MutedWrappedText(explained);
+    ImGui::TextColored(frame.ColorVec(Role::Muted), "%s", explained);
+    frame.Record("model.colour_note");
     const float lines = frame.pictures_first ? 6.0f : 2.0f;
-    const float height = std::max(ImGui::GetFontSize() * 8,
+    const float height = std::max(ImGui::GetFontSize() * 12,
                                   ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * lines);
     char title[160], twin_title[160];
     std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance)", r.found.family.c_str(),
@@ -195,7 +196,14 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
     std::snprintf(twin_title, sizeof twin_title, "sinusoidal, same size (%.0f%% + %.0f%%)",
                   s.explained.size() > 0 ? 100 * s.explained[0] : 0.0,
                   s.explained.size() > 1 ? 100 * s.explained[1] : 0.0);
-    if (SideBySide(ImGui::GetFontSize() * 12)) {
+    if (preview) {
+        char preview_title[96];
+        std::snprintf(preview_title, sizeof preview_title, "sinusoidal, %d × %d (%.0f%% + %.0f%%)",
+                      t.rows, t.cols, t.explained.size() > 0 ? 100 * t.explained[0] : 0.0,
+                      t.explained.size() > 1 ? 100 * t.explained[1] : 0.0);
+        ComponentsPlot(frame, "##model_components", "model.components_plot", components_view, t,
+                       three_d, yaw_degrees, ImVec2(-1, height), preview_title);
+    } else if (SideBySide(ImGui::GetFontSize() * 12)) {
         const float width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         ComponentsPlot(frame, "##model_components", "model.components_plot", components_view, t,
                        three_d, yaw_degrees, ImVec2(width, height), title);
@@ -216,7 +224,8 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
         wavelengths += " " + (w > 0 ? ShownNumber(w, 3) : std::string("—"));
     wavelengths += " positions (— under one wave)";
     MutedWrappedText(wavelengths.c_str());
-    if (frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+    frame.Record("model.wavelength_note");
+    if (frame.pictures_first && !preview) Sentence(frame, table_sentence, "model.table_sentence");
 }
 
 void ModelPanel::DrawSimilarity(FrameContext& frame) {
@@ -234,7 +243,12 @@ void ModelPanel::DrawSimilarity(FrameContext& frame) {
                       rows);
     MutedWrappedText(note);
     const float available = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
-    if (SideBySide(ImGui::GetFontSize() * 12)) {
+    if (preview) {
+        const float side = std::max(ImGui::GetFontSize() * 8,
+                                    std::min(ImGui::GetContentRegionAvail().x, available));
+        CosinePicture(frame, "##model_cosine", "model.cosine_plot", cosine_view, cosine_cells,
+                      cosine_size, cosine_block, rows, ImVec2(side, side), "sinusoidal");
+    } else if (SideBySide(ImGui::GetFontSize() * 12)) {
         const float width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         const float side = std::max(ImGui::GetFontSize() * 8, std::min(width, available));
         CosinePicture(frame, "##model_cosine", "model.cosine_plot", cosine_view, cosine_cells,
@@ -259,7 +273,7 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     const ModelReport& r = *report;
     const TableReport& t = r.table_report;
     const TableReport& s = r.sinusoid_report;
-    if (!frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+    if (!frame.pictures_first && !preview) Sentence(frame, table_sentence, "model.table_sentence");
     std::vector<double> xs(static_cast<std::size_t>(t.rows));
     for (int k = 0; k < t.rows; ++k)
         xs[k] = k;
@@ -281,7 +295,7 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     if (p.Begin("##model_norms", norms_view, ImVec2(-1, height), config)) {
         frame.Record("model.norms_plot");
         p.Line(r.found.family.c_str(), xs.data(), t.norms.data(), t.rows, frame.Color(Role::Accent));
-        p.Line("sinusoidal", xs.data(), s.norms.data(), s.rows, frame.Color(Role::Muted));
+        if (!preview) p.Line("sinusoidal", xs.data(), s.norms.data(), s.rows, frame.Color(Role::Muted));
         if (t.rows > 16) p.VLine(t.rows - 16, frame.Color(Role::Warning), "last 16 rows");
         p.End();
     }
@@ -296,11 +310,12 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
         frame.Record("model.neighbour_plot");
         q.Line(r.found.family.c_str(), xs_pairs.data(), t.neighbour_cosine.data(),
                static_cast<int>(t.neighbour_cosine.size()), frame.Color(Role::Accent));
-        q.Line("sinusoidal", xs_pairs.data(), s.neighbour_cosine.data(),
-               static_cast<int>(s.neighbour_cosine.size()), frame.Color(Role::Muted));
+        if (!preview)
+            q.Line("sinusoidal", xs_pairs.data(), s.neighbour_cosine.data(),
+                   static_cast<int>(s.neighbour_cosine.size()), frame.Color(Role::Muted));
         q.End();
     }
-    if (frame.pictures_first) Sentence(frame, table_sentence, "model.table_sentence");
+    if (frame.pictures_first && !preview) Sentence(frame, table_sentence, "model.table_sentence");
 }
 
 void ModelPanel::DrawWavelengths(FrameContext& frame) {

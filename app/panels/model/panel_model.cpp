@@ -3,6 +3,7 @@
 #include "panels/model/panel_model.h"
 
 #include "io/scene.h"
+#include "pelab/sinusoidal.h"
 #include "panels/model/model_sentences.h"
 #include "widgets/widgets.h"
 
@@ -42,7 +43,22 @@ std::vector<double> BlockCosines(const std::vector<float>& table, int rows, int 
 
 } // namespace
 
-ModelPanel::ModelPanel() = default;
+ModelPanel::ModelPanel() {
+    // The sinusoidal table alone, until a model is opened.
+    ModelReport sinusoid;
+    sinusoid.found.family = "sinusoidal";
+    sinusoid.found.kind = PositionKind::LearnedTable;
+    sinusoid.found.table = "PE(pos), base 10 000";
+    sinusoid.found.context = kPreviewRows;
+    const FloatArray table = pe_matrix(kPreviewRows, kPreviewWidth, 10000.0);
+    sinusoid.table.assign(table.begin(), table.end());
+    sinusoid.table_report = analyse_table(sinusoid.table, kPreviewRows, kPreviewWidth);
+    sinusoid.sinusoid = sinusoid.table;
+    sinusoid.sinusoid_report = sinusoid.table_report;
+    sinusoid.has_table = true;
+    Show(std::move(sinusoid));
+    preview = true;
+}
 
 ModelPanel::~ModelPanel() {
     // A read in flight finishes before its panel goes (it owns nothing of the panel's).
@@ -87,6 +103,7 @@ void ModelPanel::Show(ModelReport computed) {
                                  &twin_cosine_view})
         each->has_home = false;
     report = std::move(shown);
+    preview = false;
 }
 
 void ModelPanel::TakePending() {
@@ -130,23 +147,28 @@ void ModelPanel::AddSceneFields(SceneTable& table) {
 
 std::string ModelPanel::StatusNote() const {
     if (!opening.empty()) return "reading " + std::filesystem::path(opening).filename().string();
-    if (!report) return "no model open";
+    if (preview) return "no model open";
     return report->found.family + ": " + position_kind_name(report->found.kind);
 }
 
 nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
-    nlohmann::json out = {{"open", report != nullptr},
-                          {"reading", !opening.empty()},
-                          {"error", open_error},
-                          {"view", view}};
-    if (!report) return out;
+    // Every key always (null where the model has no such part); with no model open, the
+    // sinusoidal table the panel shows.
     const ModelReport& r = *report;
-    out["file"] = r.path;
-    out["format"] = r.format;
-    out["family"] = r.found.family;
-    out["kind"] = position_kind_name(r.found.kind);
-    out["context"] = r.found.context;
-    out["notes"] = r.found.notes;
+    nlohmann::json out = {{"open", !preview},
+                          {"reading", !opening.empty()},
+                          {"open_error", open_error},
+                          {"view", view},
+                          {"file", preview ? "" : r.path},
+                          {"format", preview ? "" : r.format},
+                          {"family", r.found.family},
+                          {"kind", position_kind_name(r.found.kind)},
+                          {"context", r.found.context},
+                          {"notes", r.found.notes},
+                          {"table", nullptr},
+                          {"rope", nullptr},
+                          {"buckets", nlohmann::json::array()},
+                          {"alibi", nullptr}};
     if (r.has_table) {
         const TableReport& t = r.table_report;
         out["table"] = {{"name", r.found.table},
@@ -159,8 +181,8 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
                         {"median_norm", t.median_norm},
                         {"edge_norm_ratio", t.edge_norm_ratio},
                         {"cosine_block", cosine_block},
-                        {"sentence", table_sentence.text},
-                        {"claims", ClaimsJson(table_sentence)}};
+                        {"sentence", preview ? "" : table_sentence.text},
+                        {"claims", preview ? nlohmann::json::object() : ClaimsJson(table_sentence)}};
     }
     if (r.has_rope) {
         out["rope"] = {{"rotary_dims", r.rope.rotary_dims},
@@ -169,6 +191,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
                        {"base", r.rope.base},
                        {"wavelengths", r.rope.wavelength},
                        {"scaled_wavelengths", r.rope.scaled_wavelength},
+                       {"scaling", r.rope.scaling},
                        {"pairs_without_turn", r.rope.pairs_without_turn},
                        {"pairing", r.found.pairing == RotaryPairing::HalfSplit ? "half-split"
                                                                                 : "interleaved"},
@@ -177,17 +200,13 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
                        {"usage_sentence", usage_sentence.text},
                        {"usage_claims", ClaimsJson(usage_sentence)}};
     }
-    if (!r.buckets.empty()) {
-        nlohmann::json stacks = nlohmann::json::array();
-        for (std::size_t i = 0; i < r.buckets.size(); ++i)
-            stacks.push_back({{"stack", r.buckets[i].stack},
-                              {"buckets", r.buckets[i].buckets},
-                              {"heads", r.buckets[i].heads},
-                              {"edges", r.buckets[i].edges},
-                              {"sentence", bucket_sentences[i].text},
-                              {"claims", ClaimsJson(bucket_sentences[i])}});
-        out["buckets"] = stacks;
-    }
+    for (std::size_t i = 0; i < r.buckets.size(); ++i)
+        out["buckets"].push_back({{"stack", r.buckets[i].stack},
+                                  {"buckets", r.buckets[i].buckets},
+                                  {"heads", r.buckets[i].heads},
+                                  {"edges", r.buckets[i].edges},
+                                  {"sentence", bucket_sentences[i].text},
+                                  {"claims", ClaimsJson(bucket_sentences[i])}});
     if (!r.alibi_slopes.empty())
         out["alibi"] = {{"slopes", r.alibi_slopes},
                         {"sentence", alibi_sentence.text},
@@ -200,7 +219,15 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
         {"model.summary", "the line naming the file, the family and where it keeps positions",
          {"family", "kind", "context"}},
         {"model.open_hint", "the sentence saying what to open while no model is open"},
-        {"model.error", "why the last file could not be opened", {"error"}},
+        {"model.error", "why the last file could not be opened", {"open_error"}},
+        {"model.tab_components", "the Components tab (a learned table)"},
+        {"model.tab_similarity", "the Similarity tab (a learned table)"},
+        {"model.tab_norms", "the Norms tab (a learned table)"},
+        {"model.tab_wavelengths", "the Wavelengths tab (RoPE)"},
+        {"model.tab_pairing", "the Pairing tab (RoPE)"},
+        {"model.tab_usage", "the Usage tab (RoPE)"},
+        {"model.colour_note", "the line saying what the points' colour means"},
+        {"model.wavelength_note", "the line listing the components' wavelengths", {"table"}},
         {"model.components_plot", "the table's positions along its first principal components",
          {"table"}},
         {"model.twin_plot", "the same components of the sinusoidal table of the same size"},
@@ -236,10 +263,7 @@ void ModelPanel::Draw(FrameContext& frame) {
         ErrorText(frame, open_error.c_str());
         frame.Record("model.error");
     }
-    if (!report) {
-        DrawNothingOpen(frame);
-        return;
-    }
+    if (preview) DrawNothingOpen(frame);
     const ModelReport& r = *report;
     char line[512];
     std::snprintf(line, sizeof line, "%s — %s: %s%s", r.found.family.c_str(),
@@ -248,8 +272,10 @@ void ModelPanel::Draw(FrameContext& frame) {
                   r.found.context > 0
                       ? (", context " + std::to_string(r.found.context)).c_str()
                       : "");
-    WrappedText(line);
-    frame.Record("model.summary");
+    if (!preview) {
+        WrappedText(line);
+        frame.Record("model.summary");
+    }
     if (!r.found.notes.empty() && ImGui::IsItemHovered()) {
         std::string notes;
         for (const std::string& note : r.found.notes)
@@ -270,12 +296,18 @@ void ModelPanel::Draw(FrameContext& frame) {
 }
 
 void ModelPanel::DrawNothingOpen(FrameContext& frame) {
-    WrappedText("Open a model with File → Open, or drop it on the window: the folder holding "
-                "model.safetensors and config.json from a model's Hugging Face page (GPT-2, BERT, "
-                "T5, BLOOM, Llama, Qwen, Pythia, …), a sharded model's "
-                "model.safetensors.index.json, or a .npy table of your own. PE Lab reads only the "
-                "parts that hold positions; nothing leaves this computer. docs/models.md says "
-                "where to find the files and how to read each view.");
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "No model open (File → Open a checkpoint; docs/models.md). Meanwhile: the "
+                  "sinusoidal table, %d × %d.",
+                  kPreviewRows, kPreviewWidth);
+    WrappedText(line);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Open with File → Open, or drop on the window: a folder holding "
+                          "model.safetensors and config.json\n(from a model's Hugging Face page: "
+                          "GPT-2, BERT, T5, BLOOM, Llama, Qwen, Pythia, …), a sharded model's\n"
+                          "model.safetensors.index.json, or a .npy table of your own. Only the "
+                          "parts that hold positions are read.");
     frame.Record("model.open_hint");
 }
 
@@ -287,14 +319,17 @@ void ModelPanel::DrawTable(FrameContext& frame) {
     if (tabs.BeginBar("##model_table_tabs")) {
         std::string shown = chosen;
         if (tabs.Tab("Components", "components", &shown)) {
+            if (tabs.TabInView()) frame.Record("model.tab_components");
             DrawComponents(frame);
             ImGui::EndTabItem();
         }
         if (tabs.Tab("Similarity", "similarity", &shown)) {
+            if (tabs.TabInView()) frame.Record("model.tab_similarity");
             DrawSimilarity(frame);
             ImGui::EndTabItem();
         }
         if (tabs.Tab("Norms", "norms", &shown)) {
+            if (tabs.TabInView()) frame.Record("model.tab_norms");
             DrawNorms(frame);
             ImGui::EndTabItem();
         }
@@ -311,14 +346,17 @@ void ModelPanel::DrawRope(FrameContext& frame) {
     if (tabs.BeginBar("##model_rope_tabs")) {
         std::string shown = chosen;
         if (tabs.Tab("Wavelengths", "wavelengths", &shown)) {
+            if (tabs.TabInView()) frame.Record("model.tab_wavelengths");
             DrawWavelengths(frame);
             ImGui::EndTabItem();
         }
         if (tabs.Tab("Pairing", "pairing", &shown)) {
+            if (tabs.TabInView()) frame.Record("model.tab_pairing");
             DrawPairing(frame);
             ImGui::EndTabItem();
         }
         if (tabs.Tab("Usage", "usage", &shown)) {
+            if (tabs.TabInView()) frame.Record("model.tab_usage");
             DrawUsage(frame);
             ImGui::EndTabItem();
         }

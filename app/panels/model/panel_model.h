@@ -37,8 +37,12 @@ struct ModelPanel : Panel {
     float yaw_degrees = 35.0f;
     int bucket_stack = 0; ///< which stack's buckets (T5: encoder, decoder)
 
-    // The model shown, and the one being opened off the frame.
+    // The model shown, and the one being opened off the frame. With none open, the panel shows
+    // the views of the sinusoidal table (kPreviewRows × kPreviewWidth) that a checkpoint's table
+    // is set beside: preview.
     std::shared_ptr<const ModelReport> report;
+    bool preview = true;
+    static constexpr int kPreviewRows = 256, kPreviewWidth = 64;
     std::string open_error; ///< why the last open failed (the model shown stays)
     std::string opening;    ///< the path being read ("" when none)
     std::future<std::pair<std::string, ModelReport>> pending;

@@ -1,0 +1,280 @@
+// The Your model panel (panels/model/): checkpoints opened through File → Open, a refused file
+// changing nothing, every family drawn in every theme at the projector's size, and the sentences'
+// claims recomputed from the numbers over a sweep of tables, RoPE settings, buckets and slopes.
+#include "headless_fixture.h"
+#include "model_fixtures.h"
+#include "panels/model/model_sentences.h"
+#include "panels/model/panel_model.h"
+#include "pelab/alternatives.h"
+#include "pelab/sinusoidal.h"
+#include "shell/file_menu.h"
+#include "widgets/theme.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace pelab {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ModelPanelTest : public HeadlessApp {
+protected:
+    void SetUp() override {
+        HeadlessApp::SetUp();
+        folder_ = fs::temp_directory_path() /
+                  ("pelab-model-panel-" + std::to_string(getpid()) + "-" +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        pelab_test::WriteModelFixtures(folder_);
+    }
+    void TearDown() override {
+        fs::remove_all(folder_);
+        HeadlessApp::TearDown();
+    }
+    ModelPanel& Panel() { return Get<ModelPanel>("model"); }
+    nlohmann::json Shown() { return Panel().Readouts(state); }
+
+    fs::path folder_;
+};
+
+TEST_F(ModelPanelTest, FileOpenHandsACheckpointToThePanelAndARefusalChangesNothing) {
+    ASSERT_EQ(OpenFile(app, (folder_ / "gpt2").string()), "");
+    Panel().FinishOpening();
+    nlohmann::json shown = Shown();
+    EXPECT_TRUE(shown["open"].get<bool>());
+    EXPECT_EQ(shown["family"], "GPT-2");
+    EXPECT_EQ(shown["table"]["rows"], 128);
+    // The fixture's pairs have decreasing amplitudes: components 1 and 2 are pair 0 (2π).
+    EXPECT_NEAR(shown["table"]["wavelengths"][0].get<double>(), 2 * M_PI, 0.02);
+    EXPECT_NEAR(shown["table"]["wavelengths"][2].get<double>(),
+                2 * M_PI * std::pow(10000.0, 2.0 / 16), 0.2);
+
+    // A malformed file: one message, the GPT-2 table still shown.
+    std::ofstream(folder_ / "broken.safetensors", std::ios::binary) << std::string(8, '\xff');
+    const std::string error = OpenFile(app, (folder_ / "broken.safetensors").string());
+    EXPECT_NE(error.find("broken.safetensors"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    Panel().FinishOpening();
+    EXPECT_EQ(Shown()["family"], "GPT-2");
+
+    // A RoPE model without its config.json: told what to bring.
+    fs::create_directories(folder_ / "bare");
+    fs::copy_file(folder_ / "llama" / "model.safetensors", folder_ / "bare" / "model.safetensors");
+    const std::string bare = OpenFile(app, (folder_ / "bare").string());
+    EXPECT_NE(bare.find("config.json"), std::string::npos) << bare;
+
+    // Data refused only when read (a NaN in the table): the panel says why, keeps GPT-2.
+    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }";
+    dict.resize(117, ' ');
+    std::ofstream(folder_ / "nan.npy", std::ios::binary)
+        << std::string("\x93NUMPY\x01\x00\x76\x00", 10) << dict << '\n'
+        << std::string("\x00\x00\xc0\x7f\x00\x00\x80\x3f", 8);
+    ASSERT_EQ(OpenFile(app, (folder_ / "nan.npy").string()), "");
+    Panel().FinishOpening();
+    shown = Shown();
+    EXPECT_EQ(shown["family"], "GPT-2");
+    EXPECT_NE(shown["open_error"].get<std::string>().find("NaN"), std::string::npos);
+}
+
+TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
+    struct Family {
+        const char* folder;
+        const char* kind;
+        std::vector<std::pair<const char*, const char*>> views; // view, its defining picture
+    };
+    const std::vector<Family> families = {
+        {"gpt2", "learned table",
+         {{"components", "model.components_plot"}, {"similarity", "model.cosine_plot"},
+          {"norms", "model.norms_plot"}}},
+        {"llama", "RoPE",
+         {{"wavelengths", "model.wavelength_plot"}, {"pairing", "model.pairing_picture"},
+          {"usage", "model.usage_picture"}}},
+        {"t5", "T5 relative buckets", {{"buckets", "model.bucket_plot"}}},
+        {"bloom", "ALiBi", {{"slopes", "model.slope_plot"}}}};
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    for (const Family& family : families) {
+        ASSERT_EQ(Panel().OpenPath((folder_ / family.folder).string()), "");
+        Panel().FinishOpening();
+        EXPECT_EQ(Shown()["kind"], family.kind);
+        for (const char* theme : {"dark", "light", "high-contrast"})
+            for (const auto& [view, picture] : family.views) {
+                ASSERT_EQ(app.scene.Apply(nlohmann::json{{"model_view", view}, {"theme", theme}}
+                                              .dump()),
+                          "");
+                app.recorder.rects.clear();
+                Present("model", 4);
+                const auto at = app.recorder.rects.find(picture);
+                ASSERT_NE(at, app.recorder.rects.end())
+                    << family.folder << " " << view << " " << theme << ": no " << picture;
+                // Wholly in view and at least 6 text lines tall at text ×2.
+                EXPECT_GE(at->second.visible, 0.99f) << family.folder << " " << view << " " << theme;
+                EXPECT_GE(at->second.y1 - at->second.y0, 6 * ImGui::GetFontSize())
+                    << family.folder << " " << view << " " << theme;
+            }
+    }
+}
+
+// ---- the sentences, over a sweep ----
+
+TEST(ModelSentences, TableClaimsFollowTheNumbers) {
+    std::mt19937 generator(7);
+    for (int rows : {2, 3, 16, 17, 64, 300})
+        for (int cols : {1, 2, 5, 16})
+            for (int shape = 0; shape < 3; ++shape) {
+                std::vector<float> table(static_cast<std::size_t>(rows) * cols);
+                std::normal_distribution<float> normal(0.0f, 1.0f);
+                for (int p = 0; p < rows; ++p)
+                    for (int c = 0; c < cols; ++c) {
+                        float value = shape == 0 ? normal(generator)
+                                                 : static_cast<float>(std::sin(0.3 * p + c));
+                        if (shape == 2 && p >= rows - 16) value *= 0.5f; // a short edge
+                        table[static_cast<std::size_t>(p) * cols + c] = value;
+                    }
+                const TableReport report = analyse_table(table, rows, cols);
+                FoundPositions found;
+                found.family = "X";
+                const Explanation sentence = TableSentence(found, report, report);
+                SCOPED_TRACE(sentence.text);
+                // The edge: recomputed from the norms.
+                double median = 0;
+                std::vector<double> sorted = report.norms;
+                std::sort(sorted.begin(), sorted.end());
+                median = rows % 2 ? sorted[rows / 2] : (sorted[rows / 2 - 1] + sorted[rows / 2]) / 2;
+                if (rows > 16) {
+                    double sum = 0;
+                    for (int p = rows - 16; p < rows; ++p)
+                        sum += report.norms[p];
+                    const double ratio = median > 0 ? sum / 16 / median : 0;
+                    EXPECT_NEAR(sentence.Value("edge_ratio"), ratio, 1e-12);
+                    EXPECT_EQ(sentence.Value("edge_lower"), ratio < 0.95 ? 1 : 0);
+                    EXPECT_EQ(sentence.Value("edge_higher"), ratio > 1.05 ? 1 : 0);
+                    EXPECT_EQ(sentence.text.find("shorter") != std::string::npos, ratio < 0.95);
+                    EXPECT_EQ(sentence.text.find("longer") != std::string::npos, ratio > 1.05);
+                    if (shape == 2 && rows >= 64) {
+                        EXPECT_EQ(sentence.Value("edge_lower"), 1);
+                    }
+                } else {
+                    EXPECT_EQ(sentence.Value("edge_rows"), 0);
+                    EXPECT_EQ(sentence.text.find("last 16"), std::string::npos);
+                }
+                // The wavelength named or the wave denied, never both.
+                const bool wave = sentence.Value("wavelength_1") > 0;
+                EXPECT_EQ(sentence.text.find("repeat about every") != std::string::npos, wave);
+                EXPECT_EQ(sentence.text.find("less than one wave") != std::string::npos, !wave);
+                // "1 position row" only for one row (never: rows ≥ 2).
+                EXPECT_NE(sentence.text.find(std::to_string(rows) + " position rows"),
+                          std::string::npos);
+            }
+}
+
+TEST(ModelSentences, RopeClaimsFollowTheWavelengthsAndContext) {
+    for (int rotary : {2, 4, 16, 128})
+        for (double base : {10.0, 10000.0, 1e6})
+            for (long long context : {0LL, 1LL, 64LL, 4096LL, 1000000LL}) {
+                RopeReport rope;
+                rope.rotary_dims = rotary;
+                rope.head_dim = rotary;
+                rope.pairs = rotary / 2;
+                rope.context = context;
+                for (int i = 0; i < rope.pairs; ++i) {
+                    rope.wavelength.push_back(2 * M_PI * std::pow(base, 2.0 * i / rotary));
+                    if (context > 0 && rope.wavelength.back() > context) ++rope.pairs_without_turn;
+                }
+                const Explanation sentence = RopeSentence(rope);
+                SCOPED_TRACE(sentence.text);
+                int without = 0;
+                for (double w : rope.wavelength)
+                    without += context > 0 && w > static_cast<double>(context);
+                if (context == 0) {
+                    EXPECT_NE(sentence.text.find("no trained context"), std::string::npos);
+                } else if (without == 0) {
+                    EXPECT_NE(sentence.text.find("Every pair turns"), std::string::npos);
+                } else {
+                    EXPECT_EQ(sentence.Value("without_turn"), without);
+                    EXPECT_NE(sentence.text.find(std::to_string(without) + " of them"),
+                              std::string::npos);
+                    EXPECT_NE(sentence.text.find(without == 1 ? "does not" : "do not"),
+                              std::string::npos);
+                }
+                EXPECT_NE(sentence.text.find(rope.pairs == 1 ? "1 pair with" : " pairs with"),
+                          std::string::npos);
+            }
+}
+
+TEST(ModelSentences, UsageSharesAreTheFastAndSlowQuarters) {
+    std::mt19937 generator(3);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    for (int pairs : {1, 2, 3, 8, 64})
+        for (int layers : {1, 4}) {
+            RopeReport rope;
+            rope.pairs = pairs;
+            rope.layers = layers;
+            for (int i = 0; i < pairs; ++i)
+                rope.wavelength.push_back(2 * M_PI * std::pow(10000.0, 2.0 * i / (2 * pairs)));
+            for (int k = 0; k < layers * pairs; ++k)
+                rope.layer_usage.push_back(uniform(generator));
+            const Explanation sentence = UsageSentence(rope);
+            SCOPED_TRACE(sentence.text);
+            const int quarter = std::max(1, pairs / 4);
+            double total = 0, fast = 0, slow = 0;
+            std::vector<double> per_pair(pairs, 0.0);
+            for (int l = 0; l < layers; ++l)
+                for (int i = 0; i < pairs; ++i) {
+                    const double v = rope.layer_usage[l * pairs + i];
+                    total += v, per_pair[i] += v;
+                    if (i < quarter) fast += v;
+                    if (i >= pairs - quarter) slow += v;
+                }
+            EXPECT_NEAR(sentence.Value("fast_share_percent"), 100 * fast / total, 1e-9);
+            EXPECT_NEAR(sentence.Value("slow_share_percent"), 100 * slow / total, 1e-9);
+            EXPECT_EQ(sentence.Value("top_pair"),
+                      std::max_element(per_pair.begin(), per_pair.end()) - per_pair.begin());
+            EXPECT_NE(sentence.text.find("proxy"), std::string::npos);
+        }
+    RopeReport zero;
+    zero.pairs = 2, zero.layers = 1, zero.wavelength = {6.28, 628}, zero.layer_usage = {0, 0};
+    EXPECT_NE(UsageSentence(zero).text.find("all zero"), std::string::npos);
+}
+
+TEST(ModelSentences, BucketAndSlopeClaimsAreTheLargestValues) {
+    for (int buckets : {4, 8, 32})
+        for (bool bidirectional : {true, false}) {
+            BucketReport report;
+            report.stack = bidirectional ? "encoder" : "decoder";
+            report.buckets = buckets, report.heads = 3, report.max_distance = 128;
+            report.bidirectional = bidirectional;
+            for (long long d = -256; d <= (bidirectional ? 256 : 0); ++d)
+                report.distances.push_back(d);
+            std::mt19937 generator(static_cast<unsigned>(buckets));
+            std::normal_distribution<double> normal;
+            for (std::size_t k = 0; k < report.distances.size() * 3; ++k)
+                report.bias.push_back(normal(generator));
+            const Explanation sentence = BucketSentence(report);
+            EXPECT_EQ(sentence.Value("top_bias"),
+                      *std::max_element(report.bias.begin(), report.bias.end()));
+            EXPECT_EQ(sentence.Value("last_bucket_start"),
+                      t5_last_bucket_start({buckets, 128, bidirectional}));
+        }
+    for (int heads : {1, 2, 6, 12, 16, 64}) {
+        const std::vector<double> slopes = alibi_slopes(heads);
+        const Explanation sentence = AlibiSentence(slopes);
+        SCOPED_TRACE(sentence.text);
+        // The paper's rule: the steepest slope of H heads (a power of two) is 2^(−8/H).
+        if ((heads & (heads - 1)) == 0) {
+            EXPECT_NEAR(sentence.Value("steepest"), std::pow(2.0, -8.0 / heads), 1e-15);
+        }
+        EXPECT_NE(sentence.text.find(heads == 1 ? "1 head with" : " heads with"),
+                  std::string::npos);
+    }
+}
+
+} // namespace
+} // namespace pelab
