@@ -443,7 +443,7 @@ public:
             std::string key;
             if (!Quoted(&key)) return "its header's keys must be quoted";
             Skip();
-            if (!Take(':')) return "its header lacks ':' after '" + key + "'";
+            if (!Take(':')) return "its header lacks ':' after " + Shown(key);
             Skip();
             if (key == "descr") {
                 if (!Quoted(descr)) return "its header's 'descr' must be quoted text";
@@ -478,7 +478,7 @@ public:
                 }
                 seen_shape = true;
             } else {
-                return "its header has an unknown key '" + key + "'";
+                return "its header has an unknown key " + Shown(key);
             }
             Skip();
             if (Take('}')) break;
@@ -551,11 +551,11 @@ std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, Te
     else if (descr == "<f4" || descr == "=f4") tensor.type = TensorType::F32, tensor.dtype = "F32", item = 4;
     else if (descr == "<f8" || descr == "=f8") tensor.type = TensorType::F64, tensor.dtype = "F64", item = 8;
     else if (descr == ">f2" || descr == ">f4" || descr == ">f8")
-        return "its numbers are big-endian ('" + descr + "'): save it with "
+        return "its numbers are big-endian (" + Shown(descr) + "): save it with "
                "array.astype('<f4')";
     else
-        return "its numbers are '" + descr + "', not float16, float32 or float64 ('<f2', '<f4', "
-               "'<f8')";
+        return "its numbers are " + Shown(descr) + ", not float16, float32 or float64 ('<f2', "
+               "'<f4', '<f8')";
     if (fortran && shape.size() > 2)
         return "it is a Fortran-order array of " + std::to_string(shape.size()) +
                " dimensions: save it with numpy.ascontiguousarray";
