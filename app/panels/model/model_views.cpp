@@ -364,47 +364,81 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
     const RopeReport& rope = r.rope;
     const bool half = r.found.pairing == RotaryPairing::HalfSplit;
     char line[400];
+    const std::string which =
+        rope.rotary_dims < rope.head_dim
+            ? std::to_string(rope.rotary_dims) + " of each head's " + std::to_string(rope.head_dim) +
+                  " dimensions rotate (grey: passed unturned)"
+            : "all " + std::to_string(rope.head_dim) + " dimensions of a head rotate";
     std::snprintf(line, sizeof line,
-                  "%s rotates %s pairs: dimension i with %s of the %d rotating ones "
-                  "(%d of %d per head%s). Each arc joins the two dimensions of one pair; colour runs "
-                  "from the fastest pair (purple) to the slowest (yellow)%s.",
+                  "%s rotates %s pairs, %s: %s. Each arc joins the two dimensions of a pair, from "
+                  "the fastest (dark) to the slowest (light)%s.%s",
                   r.found.family.c_str(), half ? "half-split" : "interleaved",
-                  half ? "i + r/2" : "i + 1 (i even)", rope.rotary_dims, rope.rotary_dims,
-                  rope.head_dim, rope.rotary_dims < rope.head_dim ? ", the rest pass unturned" : "",
-                  rope.head_dim > 128 ? "; the first 128 dimensions are drawn" : "");
+                  half ? "dimension i with i + r/2" : "dimension 2i with 2i + 1", which.c_str(),
+                  rope.head_dim > 128 ? "; the first 128 dimensions are drawn" : "",
+                  r.found.family == "Llama" || r.found.family == "Mistral" ||
+                          r.found.family == "Mixtral"
+                      ? " Meta's own code rotates interleaved pairs of its original weights; "
+                        "Hugging Face's conversion permuted the query and key rows so that "
+                        "half-split pairs give the same scores."
+                      : "");
     WrappedText(line);
     const int shown = std::min(rope.head_dim, 128);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     const float cell = width / shown;
-    const float height = std::max(ImGui::GetFontSize() * 6,
-                                  std::min(ImGui::GetContentRegionAvail().y, width * 0.6f));
+    const float height = std::max(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().y);
     ImGui::InvisibleButton("##model_pairing", ImVec2(width, height));
     frame.Record("model.pairing_picture");
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float row_top = origin.y + height - cell * 1.2f - ImGui::GetFontSize() * 1.4f;
-    const float row_bottom = row_top + std::max(cell, frame.Px(4));
-    for (int d = 0; d < shown; ++d) {
-        const ImU32 fill = d < rope.rotary_dims ? frame.Color(Role::Accent) : frame.Color(Role::Muted);
-        draw->AddRectFilled(ImVec2(origin.x + d * cell + 1, row_top),
-                            ImVec2(origin.x + (d + 1) * cell - 1, row_bottom), fill);
-    }
-    const float arc_room = row_top - origin.y - frame.Px(4);
-    for (int i = 0; i < rope.pairs; ++i) {
-        int a = 0, b = 0;
-        pair_dimensions(i, rope.rotary_dims, r.found.pairing, &a, &b);
-        if (a >= shown || b >= shown) continue;
-        const float xa = origin.x + (a + 0.5f) * cell, xb = origin.x + (b + 0.5f) * cell;
-        const float rise = std::min(arc_room, std::max(frame.Px(6), (xb - xa) * 0.6f));
-        const ImU32 colour = plot::Sequential(rope.pairs > 1 ? static_cast<double>(i) / (rope.pairs - 1) : 0);
-        draw->AddBezierCubic(ImVec2(xa, row_top), ImVec2(xa, row_top - rise),
-                             ImVec2(xb, row_top - rise), ImVec2(xb, row_top), colour,
-                             frame.Px(1.5f) * frame.theme.line_scale);
-    }
-    char labels[160];
-    std::snprintf(labels, sizeof labels, "dimension 0 … %d%s", shown - 1,
-                  rope.rotary_dims < shown ? "   (grey: not rotated)" : "");
-    draw->AddText(ImVec2(origin.x, row_bottom + frame.Px(2)), frame.Color(Role::Muted), labels);
+    // Two bands: the family's pairing, then the other convention (muted) for comparison.
+    const float band = height / 2;
+    const float cell_height = std::min(cell, ImGui::GetFontSize() * 1.6f);
+    const auto draw_band = [&](float top, RotaryPairing pairing, bool own, const char* title) {
+        draw->AddText(ImVec2(origin.x, top), own ? ImGui::GetColorU32(ImGuiCol_Text)
+                                                 : frame.Color(Role::Muted),
+                      title);
+        const float row_bottom = top + band - ImGui::GetFontSize() * 1.6f;
+        const float row_top = row_bottom - cell_height;
+        for (int d = 0; d < shown; ++d) {
+            const bool turns = d < rope.rotary_dims;
+            const ImU32 fill = turns ? (own ? frame.Color(Role::Accent) : frame.Color(Role::Muted))
+                                     : (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x60000000;
+            draw->AddRectFilled(ImVec2(origin.x + d * cell + 1, row_top),
+                                ImVec2(origin.x + (d + 1) * cell - 1, row_bottom), fill);
+            if (cell > ImGui::CalcTextSize("000").x) {
+                char number[16];
+                std::snprintf(number, sizeof number, "%d", d);
+                draw->AddText(ImVec2(origin.x + d * cell + frame.Px(2), row_bottom + frame.Px(2)),
+                              frame.Color(Role::Muted), number);
+            }
+        }
+        const float arc_room = row_top - top - ImGui::GetFontSize() * 1.4f;
+        for (int i = 0; i < rope.pairs; ++i) {
+            int a = 0, b = 0;
+            pair_dimensions(i, rope.rotary_dims, pairing, &a, &b);
+            if (a >= shown || b >= shown) continue;
+            const float xa = origin.x + (a + 0.5f) * cell, xb = origin.x + (b + 0.5f) * cell;
+            const float rise = std::min(arc_room, std::max(frame.Px(8), (xb - xa) * 0.7f));
+            // The map's light three quarters: every arc reads on a dark and a light background.
+            const double t = rope.pairs > 1 ? static_cast<double>(i) / (rope.pairs - 1) : 0;
+            ImU32 colour = plot::Sequential(0.25 + 0.75 * t);
+            if (!own) colour = (colour & 0x00FFFFFF) | 0x90000000;
+            draw->AddBezierCubic(ImVec2(xa, row_top), ImVec2(xa, row_top - rise),
+                                 ImVec2(xb, row_top - rise), ImVec2(xb, row_top), colour,
+                                 frame.Px(own ? 2.0f : 1.5f) * frame.theme.line_scale);
+        }
+    };
+    const RotaryPairing other =
+        half ? RotaryPairing::Interleaved : RotaryPairing::HalfSplit;
+    char own_title[160], other_title[160];
+    std::snprintf(own_title, sizeof own_title, "%s: %s (dimension i with %s)",
+                  r.found.family.c_str(), half ? "half-split" : "interleaved",
+                  half ? "i + r/2" : "i + 1");
+    std::snprintf(other_title, sizeof other_title, "%s",
+                  half ? "not this: interleaved, 2i with 2i + 1 (GPT-J)"
+                       : "not this: half-split, i with i + r/2 (NeoX)");
+    draw_band(origin.y, r.found.pairing, true, own_title);
+    draw_band(origin.y + band, other, false, other_title);
     if (ImGui::IsItemHovered()) {
         const int d = static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / cell);
         if (d >= 0 && d < shown) {
