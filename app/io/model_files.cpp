@@ -5,6 +5,7 @@
 #include "pelab/error.h"
 #include "pelab/sinusoidal.h"
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -100,6 +101,11 @@ bool LooksLikeCheckpoint(const std::string& path) {
 }
 
 std::string OpenModel(const ModelRequest& request, ModelReport* out) {
+    using Clock = std::chrono::steady_clock;
+    const auto since = [](Clock::time_point start) {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const Clock::time_point start = Clock::now();
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
@@ -121,6 +127,7 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
         !problem.empty())
         return Excerpt(json(report.path), 200) + ": " + problem;
     const FoundPositions& found = report.found;
+    report.seconds_open = since(start);
     try {
         if (found.kind == PositionKind::LearnedTable) {
             const TensorInfo* info = checkpoint.Find(found.table, &error);
@@ -132,9 +139,11 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
                        std::to_string(kMaxTableElements) + " numbers";
             if (rows < 2) return "tensor \"" + found.table + "\" has fewer than 2 position rows";
             std::vector<float> values;
+            const Clock::time_point read = Clock::now();
             if (std::string problem = checkpoint.ReadFloats(*info, &values); !problem.empty())
                 return problem;
             report.table.assign(values.begin() + found.first_row * cols, values.end());
+            report.seconds_read = since(read);
             report.table_report =
                 analyse_table(report.table, static_cast<int>(rows), static_cast<int>(cols));
             // The sinusoidal table of the same size (an even width: a column fewer when odd).
@@ -164,6 +173,7 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
     } catch (const InvalidArgument& problem) {
         return Excerpt(json(report.path), 200) + ": " + problem.what();
     }
+    report.seconds_analyse = since(start) - report.seconds_open - report.seconds_read;
     *out = std::move(report);
     return {};
 }
@@ -177,7 +187,11 @@ json ModelReportJson(const ModelReport& report, bool full) {
                 {"kind", position_kind_name(found.kind)},
                 {"context", found.context},
                 {"notes", found.notes},
-                {"config", report.has_config ? json(report.config_path) : json(nullptr)}};
+                {"config", report.has_config ? json(report.config_path) : json(nullptr)},
+                {"seconds",
+                 {{"open", report.seconds_open},
+                  {"read", report.seconds_read},
+                  {"analyse", report.seconds_analyse}}}};
     if (report.has_table) {
         json table = TableJson(report.table_report);
         table["name"] = found.table;

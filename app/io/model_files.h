@@ -45,6 +45,9 @@ struct ModelReport {
     RopeReport rope;
     std::vector<BucketReport> buckets;
     std::vector<double> alibi_slopes;
+    /// Wall-clock seconds: the files opened and the position parts found (headers only), the
+    /// position tensors read, the numbers computed.
+    double seconds_open = 0, seconds_read = 0, seconds_analyse = 0;
 };
 
 /// The quick part of OpenModel: config.json read, the files' headers read, the position parts
