@@ -1,4 +1,5 @@
 #include "gl/gpu_heatmap.h"
+#include "widgets/plot.h"
 
 #include "gl/offset_table_worker.h"
 #include "gl/shaders.h"
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace pelab {
 
@@ -73,6 +75,12 @@ bool SamePicture(const HeatmapRequest& a, const HeatmapRequest& b) {
 } // namespace
 
 struct GlHeatmaps::Impl {
+    /// MatrixTexture's textures, by slot, with the version each holds.
+    struct Matrix {
+        GLuint texture = 0;
+        unsigned long long version = 0;
+    };
+    std::map<int, Matrix> matrices;
     struct Program {
         const char* fragment_name;
         bool tried = false;
@@ -385,7 +393,42 @@ bool GlHeatmaps::TakeFramePending() {
     return was;
 }
 
+ImTextureID GlHeatmaps::MatrixTexture(int slot, const float* values, int rows, int cols,
+                                      unsigned long long version, ImU32 negative, ImU32 middle,
+                                      ImU32 positive, std::string* error) {
+    GLint largest = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+    if (rows < 1 || cols < 1 || rows > largest || cols > largest) {
+        *error = "a " + std::to_string(rows) + " × " + std::to_string(cols) +
+                 " picture is larger than this GPU's textures (" + std::to_string(largest) + ")";
+        return nullptr;
+    }
+    Impl::Matrix& matrix = impl_->matrices[slot];
+    if (matrix.texture == 0 || matrix.version != version) {
+        // Coloured once on the CPU (a few ms for 1024 × 1024), then only drawn.
+        const plot::DivergingMap map{negative, middle, positive};
+        std::vector<ImU32> texels(static_cast<std::size_t>(rows) * cols);
+        for (std::size_t k = 0; k < texels.size(); ++k)
+            texels[k] = plot::Diverging(values[k], map);
+        if (matrix.texture == 0) glGenTextures(1, &matrix.texture);
+        glBindTexture(GL_TEXTURE_2D, matrix.texture);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        // ImU32 is R in the low byte: RGBA bytes in memory on a little-endian machine.
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, cols, rows, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                     texels.data());
+        matrix.version = version;
+    }
+    return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(matrix.texture));
+}
+
 void GlHeatmaps::Release() {
+    for (auto& [slot, matrix] : impl_->matrices)
+        if (matrix.texture != 0) glDeleteTextures(1, &matrix.texture);
+    impl_->matrices.clear();
     for (Impl::Target& target : impl_->targets) {
         if (target.framebuffer != 0) glDeleteFramebuffers(1, &target.framebuffer);
         if (target.texture != 0) glDeleteTextures(1, &target.texture);

@@ -20,6 +20,9 @@ public:
 
     ImTextureID RenderHeatmap(int slot, const HeatmapRequest& request, std::string* error) override;
     bool LastPending() const override;
+    ImTextureID MatrixTexture(int slot, const float* values, int rows, int cols,
+                              unsigned long long version, ImU32 negative, ImU32 middle,
+                              ImU32 positive, std::string* error) override;
     bool LastValueRange(double* low, double* high) const override;
     /// Whether any render since the last call waited for data computed off the frame: the
     /// session keeps drawing frames until it arrives (render on demand would otherwise wait).

@@ -42,6 +42,18 @@ public:
     /// similarity table of a new d_model, base or size): its picture is the previous data's,
     /// or, returning nullptr, there is none yet (error then says so). Not a failure.
     virtual bool LastPending() const { return false; }
+    /// A matrix computed on the CPU (rows × cols values in [−1, 1], row-major, row 0 first) as a
+    /// texture of one texel per value, coloured by the diverging map from negative (−1) through
+    /// middle (0) to positive (+1): uploaded when version changes, else the slot's texture again.
+    /// Its first row is the top one. nullptr, with a reason, when there is no GPU.
+    virtual ImTextureID MatrixTexture(int slot, const float* values, int rows, int cols,
+                                      unsigned long long version, ImU32 negative, ImU32 middle,
+                                      ImU32 positive, std::string* error) {
+        (void)slot, (void)values, (void)rows, (void)cols, (void)version, (void)negative,
+            (void)middle, (void)positive;
+        *error = "no GPU";
+        return nullptr;
+    }
     /// The values the last RenderHeatmap's colour map ends at (−1 and +1, or the fitted lowest
     /// and highest value); false when it drew nothing.
     virtual bool LastValueRange(double* low, double* high) const {

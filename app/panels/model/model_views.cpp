@@ -111,15 +111,17 @@ void ComponentsPlot(FrameContext& frame, const char* id, const char* record, plo
     ImGui::EndGroup();
 }
 
-// A square picture of block-averaged cosines, position 0 at the top left.
+// A square picture of block-averaged cosines (row 0 at the bottom left, as the axes count): the
+// fine grid as a GPU texture, else the coarse grid as rectangles.
 void CosinePicture(FrameContext& frame, const char* id, const char* record, plot::PlotView& view,
-                   const std::vector<double>& cells, int size, int block, int rows, ImVec2 extent,
-                   const char* title) {
+                   int slot, const std::vector<float>& fine, int fine_size, int fine_block,
+                   const std::vector<float>& coarse, int coarse_size, int coarse_block,
+                   unsigned long long version, int rows, ImVec2 extent, const char* title) {
     view.SetHome({0, static_cast<double>(rows)}, {0, static_cast<double>(rows)});
     if (!view.has_home) view.Reset();
     plot::PlotConfig config;
     config.x_label = "position q";
-    config.y_label = "position p (0 at the top)";
+    config.y_label = "position p";
     config.x_flags = plot::AxisFlags_Integer;
     config.y_flags = plot::AxisFlags_Integer;
     ImGui::BeginGroup();
@@ -130,23 +132,36 @@ void CosinePicture(FrameContext& frame, const char* id, const char* record, plot
         return;
     }
     frame.Record(record);
+    const ImU32 negative = frame.Color(Role::MapNegative), middle = frame.Color(Role::MapMiddle),
+                positive = frame.Color(Role::MapPositive);
+    std::string error;
+    const ImTextureID texture =
+        frame.gpu ? frame.gpu->MatrixTexture(slot, fine.data(), fine_size, fine_size, version,
+                                             negative, middle, positive, &error)
+                  : nullptr;
+    const bool textured = texture != nullptr;
+    const int block = textured ? fine_block : coarse_block;
+    const int size = textured ? fine_size : coarse_size;
+    const std::vector<float>& cells = textured ? fine : coarse;
     ImDrawList* draw = p.DrawList();
-    const plot::DivergingMap map{frame.Color(Role::MapNegative), frame.Color(Role::MapMiddle),
-                                 frame.Color(Role::MapPositive)};
     draw->PushClipRect(p.PlotMin(), p.PlotMax(), true);
-    for (int a = 0; a < size; ++a)
-        for (int b = 0; b < size; ++b) {
-            // Row p = a·block counts down from the top.
-            const double q0 = static_cast<double>(b) * block, q1 = std::min<double>(q0 + block, rows);
-            const double p0 = static_cast<double>(a) * block, p1 = std::min<double>(p0 + block, rows);
-            const ImVec2 top_left = p.ToPixels(q0, rows - p0);
-            const ImVec2 bottom_right = p.ToPixels(q1, rows - p1);
-            draw->AddRectFilled(top_left, bottom_right,
-                                plot::Diverging(cells[static_cast<std::size_t>(a) * size + b], map));
-        }
+    const double span = static_cast<double>(size) * block;
+    if (textured) {
+        // Texture row 0 (position 0) at the bottom: its top edge samples the last row.
+        p.Image(texture, {0, span}, {0, span}, ImVec2(0, 1), ImVec2(1, 0));
+    } else {
+        const plot::DivergingMap map{negative, middle, positive};
+        for (int a = 0; a < size; ++a)
+            for (int b = 0; b < size; ++b) {
+                const double q0 = static_cast<double>(b) * block, p0 = static_cast<double>(a) * block;
+                draw->AddRectFilled(p.ToPixels(q0, p0 + block), p.ToPixels(q0 + block, p0),
+                                    plot::Diverging(cells[static_cast<std::size_t>(a) * size + b], map));
+            }
+    }
     draw->PopClipRect();
     if (p.IsHovered()) {
-        const int q = static_cast<int>(p.MouseX()), row = rows - 1 - static_cast<int>(p.MouseY());
+        const int q = static_cast<int>(std::floor(p.MouseX()));
+        const int row = static_cast<int>(std::floor(p.MouseY()));
         if (q >= 0 && q < rows && row >= 0 && row < rows) {
             const double value = cells[static_cast<std::size_t>(row / block) * size + q / block];
             if (block == 1)
@@ -231,41 +246,46 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
 void ModelPanel::DrawSimilarity(FrameContext& frame) {
     const ModelReport& r = *report;
     const int rows = r.table_report.rows;
-    char note[200];
-    if (cosine_block > 1)
+    const int block = frame.gpu ? cosines.fine_block : cosines.coarse_block;
+    char note[220];
+    if (block > 1)
         std::snprintf(note, sizeof note,
-                      "cos(row p, row q) for every two of the %d rows, each cell the mean of a "
-                      "%d × %d block; blue −1, middle 0, orange +1",
-                      rows, cosine_block, cosine_block);
+                      "cos(row p, row q) for every two of the %d rows, each cell the mean over a "
+                      "%d × %d block of rows; blue −1, middle 0, orange +1",
+                      rows, block, block);
     else
         std::snprintf(note, sizeof note,
                       "cos(row p, row q) for every two of the %d rows; blue −1, middle 0, orange +1",
                       rows);
     MutedWrappedText(note);
     const float available = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
+    const auto picture = [&](const char* id, const char* record, plot::PlotView& view, int slot,
+                             bool twin, float side, const char* title) {
+        CosinePicture(frame, id, record, view, slot, twin ? cosines.twin_fine : cosines.fine,
+                      cosines.fine_size, cosines.fine_block,
+                      twin ? cosines.twin_coarse : cosines.coarse, cosines.coarse_size,
+                      cosines.coarse_block, cosine_version, rows, ImVec2(side, side), title);
+    };
     if (preview) {
         const float side = std::max(ImGui::GetFontSize() * 8,
                                     std::min(ImGui::GetContentRegionAvail().x, available));
-        CosinePicture(frame, "##model_cosine", "model.cosine_plot", cosine_view, cosine_cells,
-                      cosine_size, cosine_block, rows, ImVec2(side, side), "sinusoidal");
+        picture("##model_cosine", "model.cosine_plot", cosine_view, 0, false, side, "sinusoidal");
     } else if (SideBySide(ImGui::GetFontSize() * 12)) {
         const float width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         const float side = std::max(ImGui::GetFontSize() * 8, std::min(width, available));
-        CosinePicture(frame, "##model_cosine", "model.cosine_plot", cosine_view, cosine_cells,
-                      cosine_size, cosine_block, rows, ImVec2(side, side), r.found.family.c_str());
+        picture("##model_cosine", "model.cosine_plot", cosine_view, 0, false, side,
+                r.found.family.c_str());
         ImGui::SameLine();
-        CosinePicture(frame, "##model_twin_cosine", "model.twin_cosine_plot", twin_cosine_view,
-                      twin_cosine_cells, cosine_size, cosine_block, rows, ImVec2(side, side),
-                      "sinusoidal, same size");
+        picture("##model_twin_cosine", "model.twin_cosine_plot", twin_cosine_view, 1, true, side,
+                "sinusoidal, same size");
     } else {
         const float side = std::max(ImGui::GetFontSize() * 6,
                                     std::min(ImGui::GetContentRegionAvail().x,
                                              (available - ImGui::GetStyle().ItemSpacing.y) / 2));
-        CosinePicture(frame, "##model_cosine", "model.cosine_plot", cosine_view, cosine_cells,
-                      cosine_size, cosine_block, rows, ImVec2(side, side), r.found.family.c_str());
-        CosinePicture(frame, "##model_twin_cosine", "model.twin_cosine_plot", twin_cosine_view,
-                      twin_cosine_cells, cosine_size, cosine_block, rows, ImVec2(side, side),
-                      "sinusoidal, same size");
+        picture("##model_cosine", "model.cosine_plot", cosine_view, 0, false, side,
+                r.found.family.c_str());
+        picture("##model_twin_cosine", "model.twin_cosine_plot", twin_cosine_view, 1, true, side,
+                "sinusoidal, same size");
     }
 }
 

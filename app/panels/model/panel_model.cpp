@@ -22,22 +22,40 @@ constexpr const char* kRopeViews[] = {"wavelengths", "pairing", "usage"};
 constexpr const char* kViews[] = {"components", "similarity", "norms", "wavelengths",
                                   "pairing",    "usage",      "buckets", "slopes"};
 
-// cos(row p, row q) averaged over blocks of block × block, at most cells × cells of them.
-std::vector<double> BlockCosines(const std::vector<float>& table, int rows, int cols, int cells,
-                                 int* size, int* block) {
-    const std::vector<float> cosine = cosine_matrix(table, rows, cols);
+// cos(row p, row q) averaged over blocks of block × block rows, at most cells a side. The mean of
+// the cosines of two blocks is the dot product of the blocks' mean unit rows, so no rows × rows
+// matrix is ever built (a 65 536-row table would need 16 GiB).
+std::vector<float> BlockCosines(const std::vector<float>& table, int rows, int cols, int cells,
+                                int* size, int* block) {
     *block = (rows + cells - 1) / cells;
     *size = (rows + *block - 1) / *block;
-    std::vector<double> out(static_cast<std::size_t>(*size) * *size, 0.0);
-    std::vector<int> counts(out.size(), 0);
-    for (int p = 0; p < rows; ++p)
-        for (int q = 0; q < rows; ++q) {
-            const std::size_t cell = static_cast<std::size_t>(p / *block) * *size + q / *block;
-            out[cell] += cosine[static_cast<std::size_t>(p) * rows + q];
-            ++counts[cell];
+    std::vector<double> means(static_cast<std::size_t>(*size) * cols, 0.0);
+    std::vector<int> counts(static_cast<std::size_t>(*size), 0);
+    for (int p = 0; p < rows; ++p) {
+        const float* row = table.data() + static_cast<std::size_t>(p) * cols;
+        double norm = 0;
+        for (int c = 0; c < cols; ++c)
+            norm += static_cast<double>(row[c]) * row[c];
+        const double inverse = norm > 0 ? 1 / std::sqrt(norm) : 0;
+        double* mean = means.data() + static_cast<std::size_t>(p / *block) * cols;
+        for (int c = 0; c < cols; ++c)
+            mean[c] += row[c] * inverse;
+        ++counts[static_cast<std::size_t>(p / *block)];
+    }
+    for (int a = 0; a < *size; ++a)
+        for (int c = 0; c < cols; ++c)
+            means[static_cast<std::size_t>(a) * cols + c] /= std::max(counts[a], 1);
+    std::vector<float> out(static_cast<std::size_t>(*size) * *size);
+    for (int a = 0; a < *size; ++a)
+        for (int b = a; b < *size; ++b) {
+            double dot = 0;
+            const double* x = means.data() + static_cast<std::size_t>(a) * cols;
+            const double* y = means.data() + static_cast<std::size_t>(b) * cols;
+            for (int c = 0; c < cols; ++c)
+                dot += x[c] * y[c];
+            out[static_cast<std::size_t>(a) * *size + b] = static_cast<float>(dot);
+            out[static_cast<std::size_t>(b) * *size + a] = static_cast<float>(dot);
         }
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] /= std::max(counts[i], 1);
     return out;
 }
 
@@ -71,14 +89,33 @@ std::string ModelPanel::Open(const ModelRequest& request) {
     opening = request.path;
     open_error.clear();
     pending = std::async(std::launch::async, [request] {
-        ModelReport computed;
-        std::string error = OpenModel(request, &computed);
-        return std::make_pair(std::move(error), std::move(computed));
+        Opened opened;
+        opened.error = OpenModel(request, &opened.report);
+        if (opened.error.empty()) opened.cosines = ComputeCosines(opened.report);
+        return opened;
     });
     return {};
 }
 
+ModelPanel::Cosines ModelPanel::ComputeCosines(const ModelReport& r) {
+    Cosines out;
+    if (!r.has_table) return out;
+    out.fine = BlockCosines(r.table, r.table_report.rows, r.table_report.cols, kCosineCells,
+                            &out.fine_size, &out.fine_block);
+    out.twin_fine = BlockCosines(r.sinusoid, r.sinusoid_report.rows, r.sinusoid_report.cols,
+                                 kCosineCells, &out.fine_size, &out.fine_block);
+    out.coarse = BlockCosines(r.table, r.table_report.rows, r.table_report.cols, kCoarseCells,
+                              &out.coarse_size, &out.coarse_block);
+    out.twin_coarse = BlockCosines(r.sinusoid, r.sinusoid_report.rows, r.sinusoid_report.cols,
+                                   kCoarseCells, &out.coarse_size, &out.coarse_block);
+    return out;
+}
+
 void ModelPanel::Show(ModelReport computed) {
+    Show(std::move(computed), Cosines{});
+}
+
+void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
     auto shown = std::make_shared<ModelReport>(std::move(computed));
     const ModelReport& r = *shown;
     table_sentence = r.has_table ? TableSentence(r.found, r.table_report, r.sinusoid_report)
@@ -89,15 +126,9 @@ void ModelPanel::Show(ModelReport computed) {
     bucket_sentences.clear();
     for (const BucketReport& buckets : r.buckets)
         bucket_sentences.push_back(BucketSentence(buckets));
-    cosine_cells.clear();
-    twin_cosine_cells.clear();
-    if (r.has_table) {
-        cosine_cells = BlockCosines(r.table, r.table_report.rows, r.table_report.cols, kCosineCells,
-                                    &cosine_size, &cosine_block);
-        twin_cosine_cells = BlockCosines(r.sinusoid, r.sinusoid_report.rows,
-                                         r.sinusoid_report.cols, kCosineCells, &cosine_size,
-                                         &cosine_block);
-    }
+    cosines = r.has_table && computed_cosines.fine.empty() ? ComputeCosines(r)
+                                                           : std::move(computed_cosines);
+    ++cosine_version;
     for (plot::PlotView* each : {&components_view, &twin_view, &norms_view, &neighbour_view,
                                  &wavelength_view, &bucket_view, &slope_view, &cosine_view,
                                  &twin_cosine_view})
@@ -110,13 +141,13 @@ void ModelPanel::TakePending() {
     if (!pending.valid() ||
         pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
         return;
-    auto [error, computed] = pending.get();
+    Opened opened = pending.get();
     opening.clear();
-    if (!error.empty()) {
-        open_error = error;
+    if (!opened.error.empty()) {
+        open_error = opened.error;
         return;
     }
-    Show(std::move(computed));
+    Show(std::move(opened.report), std::move(opened.cosines));
 }
 
 void ModelPanel::FinishOpening() {
@@ -180,7 +211,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
                         {"twin_explained", r.sinusoid_report.explained},
                         {"median_norm", t.median_norm},
                         {"edge_norm_ratio", t.edge_norm_ratio},
-                        {"cosine_block", cosine_block},
+                        {"cosine_block", cosines.fine_block},
                         {"sentence", preview ? "" : table_sentence.text},
                         {"claims", preview ? nlohmann::json::object() : ClaimsJson(table_sentence)}};
     }

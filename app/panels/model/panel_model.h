@@ -45,27 +45,43 @@ struct ModelPanel : Panel {
     static constexpr int kPreviewRows = 256, kPreviewWidth = 64;
     std::string open_error; ///< why the last open failed (the model shown stays)
     std::string opening;    ///< the path being read ("" when none)
-    std::future<std::pair<std::string, ModelReport>> pending;
+    /// The cosine of every two rows (and of the sinusoidal twin's), averaged over blocks of rows:
+    /// fine (at most kCosineCells a side, one row per cell up to GPT-2's 1 024; a GPU texture)
+    /// and coarse (at most kCoarseCells, drawn as rectangles where there is no GPU).
+    struct Cosines {
+        std::vector<float> fine, twin_fine;
+        int fine_size = 0, fine_block = 1;
+        std::vector<float> coarse, twin_coarse;
+        int coarse_size = 0, coarse_block = 1;
+    };
+    static constexpr int kCosineCells = 1024, kCoarseCells = 128;
+    struct Opened {
+        std::string error;
+        ModelReport report;
+        Cosines cosines;
+    };
+    std::future<Opened> pending;
     /// The sentences of the model shown, built once when it arrives.
     Explanation table_sentence, rope_sentence, usage_sentence, alibi_sentence;
     std::vector<Explanation> bucket_sentences;
-    /// The cosine matrices, block-averaged to at most kCosineCells × kCosineCells.
-    std::vector<double> cosine_cells, twin_cosine_cells;
-    int cosine_size = 0, cosine_block = 1;
+    Cosines cosines;
+    unsigned long long cosine_version = 0; ///< bumped with each model shown (the textures')
 
     SceneTabs tabs;
     plot::PlotView components_view, twin_view, norms_view, neighbour_view, wavelength_view,
         bucket_view, slope_view, cosine_view, twin_cosine_view;
 
-    static constexpr int kCosineCells = 128;
 
     /// Starts reading request off the frame after a quick check of the files (their headers and
     /// config.json): "" or why not, in which case nothing changes.
     std::string Open(const ModelRequest& request);
     /// Waits for a pending open and shows its model (tests, the command line).
     void FinishOpening();
-    /// Shows a computed report (the end of an open).
+    /// Shows a computed report (the end of an open), with its cosines (computed here if absent).
     void Show(ModelReport computed);
+    void Show(ModelReport computed, Cosines computed_cosines);
+    /// The block-averaged cosines of a report's table and twin.
+    static Cosines ComputeCosines(const ModelReport& report);
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
