@@ -16,24 +16,48 @@ EM_JS(void, OpenPicker, (const char* accept), {
     const input = document.createElement("input");
     input.type = "file";
     input.accept = UTF8ToString(accept);
+    // Several files at once: a checkpoint's weights with its config.json beside them.
+    input.multiple = true;
     const pick = {state: "waiting", path: ""};
     Module.pelabPick = pick;
     input.addEventListener("cancel", () => { pick.state = "cancelled"; });
     input.addEventListener("change", () => {
-        const file = input.files && input.files[0];
-        if (!file) {
+        const files = input.files ? Array.from(input.files) : [];
+        if (!files.length) {
             pick.state = "cancelled";
             return;
         }
-        file.arrayBuffer().then((buffer) => {
-            FS.mkdirTree("/uploads");
-            const name = file.name.split(String.fromCharCode(47)).join("_")
-                             .split(String.fromCharCode(92)).join("_");
-            const path = "/uploads/" + (name || "file");
-            FS.writeFile(path, new Uint8Array(buffer));
-            pick.path = path;
-            pick.state = "chosen";
-        }, () => { pick.state = "cancelled"; });
+        // The page holds what it opens in memory: at most 1 GiB in all (docs/web.md).
+        const total = files.reduce((sum, file) => sum + file.size, 0);
+        const limit = 1024 * 1024 * 1024;
+        if (total > limit) {
+            window.alert("PE Lab in the browser opens at most 1 GiB at a time (it keeps the " +
+                         "files in the page's memory); these are " +
+                         (total / limit).toFixed(2) + " GiB. Open them in the desktop app.");
+            pick.state = "cancelled";
+            return;
+        }
+        Promise.all(files.map((file) => file.arrayBuffer().then((buffer) => [file, buffer])))
+            .then((pairs) => {
+                FS.mkdirTree("/uploads");
+                let path = "";
+                let weights = false;
+                for (const pair of pairs) {
+                    const file = pair[0];
+                    const buffer = pair[1];
+                    const name = file.name.split(String.fromCharCode(47)).join("_")
+                                     .split(String.fromCharCode(92)).join("_");
+                    const copy = "/uploads/" + (name || "file");
+                    FS.writeFile(copy, new Uint8Array(buffer));
+                    const lower = name.toLowerCase();
+                    const is_weights = lower.endsWith(".safetensors") || lower.endsWith(".npy") ||
+                                       lower.endsWith(".safetensors.index.json");
+                    if (!path || (is_weights && !weights)) path = copy;
+                    weights = weights || is_weights;
+                }
+                pick.path = path;
+                pick.state = "chosen";
+            }, () => { pick.state = "cancelled"; });
     });
     input.click();
 });

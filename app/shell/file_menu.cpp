@@ -257,8 +257,8 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
     request.folder = StartFolder(app.view);
     switch (task) {
     case FileTask::Open:
-        request.title = "Open a scene, figure, lesson, quiz or training run";
-        request.extensions = {".json", ".png"};
+        request.title = "Open a scene, figure, lesson, quiz, training run or model";
+        request.extensions = {".json", ".png", ".safetensors", ".npy"};
         break;
     case FileTask::OpenLesson:
         request.title = "Open lesson";

@@ -88,7 +88,14 @@ std::string ModelPanel::Open(const ModelRequest& request) {
     if (pending.valid()) pending.wait(); // one read at a time; the newer one wins
     opening = request.path;
     open_error.clear();
-    pending = std::async(std::launch::async, [request] {
+#ifdef __EMSCRIPTEN__
+    // No threads in the page: read in the frame after the one that says so.
+    constexpr std::launch kLaunch = std::launch::deferred;
+#else
+    constexpr std::launch kLaunch = std::launch::async;
+#endif
+    said_reading = false;
+    pending = std::async(kLaunch, [request] {
         Opened opened;
         opened.error = OpenModel(request, &opened.report);
         if (opened.error.empty()) opened.cosines = ComputeCosines(opened.report);
@@ -138,8 +145,10 @@ void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
 }
 
 void ModelPanel::TakePending() {
-    if (!pending.valid() ||
-        pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    if (!pending.valid()) return;
+    const std::future_status status = pending.wait_for(std::chrono::seconds(0));
+    // A deferred read (the browser) runs once a frame has said it is reading.
+    if (status == std::future_status::timeout || (status == std::future_status::deferred && !said_reading))
         return;
     Opened opened = pending.get();
     opening.clear();
@@ -152,6 +161,7 @@ void ModelPanel::TakePending() {
 
 void ModelPanel::FinishOpening() {
     if (pending.valid()) pending.wait();
+    said_reading = true;
     TakePending();
 }
 
@@ -289,6 +299,7 @@ void ModelPanel::Draw(FrameContext& frame) {
         frame.stats.computing = true;
         ImGui::TextColored(frame.ColorVec(Role::Muted), "Reading %s …",
                            std::filesystem::path(opening).filename().string().c_str());
+        said_reading = true;
     }
     if (!open_error.empty()) {
         ErrorText(frame, open_error.c_str());

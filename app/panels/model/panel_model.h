@@ -61,6 +61,7 @@ struct ModelPanel : Panel {
         Cosines cosines;
     };
     std::future<Opened> pending;
+    bool said_reading = false; ///< a frame has shown "Reading …" (a deferred read may start)
     /// The sentences of the model shown, built once when it arrives.
     Explanation table_sentence, rope_sentence, usage_sentence, alibi_sentence;
     std::vector<Explanation> bucket_sentences;
