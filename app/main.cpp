@@ -1,7 +1,7 @@
 // PE Lab entry point: parse the command line, then export, screenshot, or open the window.
 #include "cli/cli.h"
-#include "cli/cli_panels.h"
 #include "cli/cli_lesson.h"
+#include "cli/cli_panels.h"
 #include "gl/session.h"
 #include "io/json_input.h"
 

@@ -28,15 +28,15 @@ class CheckpointFiles : public ::testing::Test {
 protected:
     void SetUp() override {
         folder_ = fs::temp_directory_path() /
-                  ("pelab-checkpoint-" + std::to_string(::testing::UnitTest::GetInstance()
-                                                             ->random_seed()) +
-                   "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                  ("pelab-checkpoint-" +
+                   std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::create_directories(folder_);
     }
     void TearDown() override { fs::remove_all(folder_); }
 
     std::string Write(const std::string& name, const std::string& bytes) {
-        const std::string path = (folder_ / name).string();
+        std::string path = (folder_ / name).string();
         std::ofstream(path, std::ios::binary) << bytes;
         return path;
     }
@@ -82,20 +82,19 @@ TEST_F(CheckpointFiles, ReadsTensorsOfEachFloatTypeAndSkipsIntegers) {
     // F32 [2, 2] at 0, F16 [2] at 16, BF16 [1] at 20, I64 [1] at 22, F64 [1] at 30: the F64's
     // data starts at an odd offset (unaligned), as real files may have it.
     std::string data = Floats({1.5f, -2.0f, 0.25f, 8.0f});
-    data += std::string("\x00\x3c\x00\xc0", 4);                // F16 1, −2
-    data += std::string("\x49\x40", 2);                        // BF16 3.140625
+    data += std::string("\x00\x3c\x00\xc0", 4);                 // F16 1, −2
+    data += std::string("\x49\x40", 2);                         // BF16 3.140625
     data += std::string("\x07\x00\x00\x00\x00\x00\x00\x00", 8); // I64 7
     const double wide = 0.1;
     std::string wide_bytes(8, '\0');
     std::memcpy(wide_bytes.data(), &wide, 8);
     data += wide_bytes;
-    const json header = {
-        {"a", {{"dtype", "F32"}, {"shape", {2, 2}}, {"data_offsets", {0, 16}}}},
-        {"b", {{"dtype", "F16"}, {"shape", {2}}, {"data_offsets", {16, 20}}}},
-        {"c", {{"dtype", "BF16"}, {"shape", {1}}, {"data_offsets", {20, 22}}}},
-        {"ids", {{"dtype", "I64"}, {"shape", {1}}, {"data_offsets", {22, 30}}}},
-        {"d", {{"dtype", "F64"}, {"shape", {1}}, {"data_offsets", {30, 38}}}},
-        {"__metadata__", {{"format", "pt"}}}};
+    const json header = {{"a", {{"dtype", "F32"}, {"shape", {2, 2}}, {"data_offsets", {0, 16}}}},
+                         {"b", {{"dtype", "F16"}, {"shape", {2}}, {"data_offsets", {16, 20}}}},
+                         {"c", {{"dtype", "BF16"}, {"shape", {1}}, {"data_offsets", {20, 22}}}},
+                         {"ids", {{"dtype", "I64"}, {"shape", {1}}, {"data_offsets", {22, 30}}}},
+                         {"d", {{"dtype", "F64"}, {"shape", {1}}, {"data_offsets", {30, 38}}}},
+                         {"__metadata__", {{"format", "pt"}}}};
     // One byte of padding before the header's end shifts every tensor by one: unaligned data.
     const std::string path = Safetensors("model.safetensors", header.dump() + " ", data);
     Checkpoint checkpoint;
@@ -270,20 +269,28 @@ TEST_F(CheckpointFiles, ReadsNpyVersionsAndTransposesFortranOrder) {
     ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("f", &error), &values), "");
     EXPECT_EQ(values, (std::vector<float>{1, 3, 5, 2, 4, 6}));
     // Refusals.
-    EXPECT_NE(Open(Write("big.npy", npy(1, "{'descr': '>f4', 'fortran_order': False, "
-                                           "'shape': (6,), }", data)))
+    EXPECT_NE(Open(Write("big.npy", npy(1,
+                                        "{'descr': '>f4', 'fortran_order': False, "
+                                        "'shape': (6,), }",
+                                        data)))
                   .find("big-endian"),
               std::string::npos);
-    EXPECT_NE(Open(Write("int.npy", npy(1, "{'descr': '<i4', 'fortran_order': False, "
-                                           "'shape': (6,), }", data)))
+    EXPECT_NE(Open(Write("int.npy", npy(1,
+                                        "{'descr': '<i4', 'fortran_order': False, "
+                                        "'shape': (6,), }",
+                                        data)))
                   .find("not float16, float32 or float64"),
               std::string::npos);
-    EXPECT_NE(Open(Write("short.npy", npy(1, "{'descr': '<f4', 'fortran_order': False, "
-                                             "'shape': (7,), }", data)))
+    EXPECT_NE(Open(Write("short.npy", npy(1,
+                                          "{'descr': '<f4', 'fortran_order': False, "
+                                          "'shape': (7,), }",
+                                          data)))
                   .find("need 28 bytes"),
               std::string::npos);
-    EXPECT_NE(Open(Write("f3.npy", npy(1, "{'descr': '<f4', 'fortran_order': True, "
-                                          "'shape': (1, 2, 3), }", data)))
+    EXPECT_NE(Open(Write("f3.npy", npy(1,
+                                       "{'descr': '<f4', 'fortran_order': True, "
+                                       "'shape': (1, 2, 3), }",
+                                       data)))
                   .find("ascontiguousarray"),
               std::string::npos);
     EXPECT_NE(Open(Write("v9.npy", npy(9, "{}", data))).find("version 9"), std::string::npos);
@@ -337,11 +344,11 @@ TEST(ModelConfigReader, ReadsEachFamilysNamesAndRefusesWrongTypes) {
 
     CheckpointConfig untouched;
     untouched.hidden = 7;
-    for (const char* bad : {R"({"n_head": "12"})", R"({"n_embd": 12.5})", R"({"n_head": -1})",
-                            R"({"rope_theta": 1})", R"({"rope_scaling": "yarn"})",
-                            R"({"rope_scaling": {"factor": 2}})", R"({"rotary_pct": 1.5})",
-                            R"({"text_config": 3})", R"({"alibi": "yes"})",
-                            R"({"num_attention_heads": 6, "num_key_value_heads": 4})", "[1]"}) {
+    for (const char* bad :
+         {R"({"n_head": "12"})", R"({"n_embd": 12.5})", R"({"n_head": -1})", R"({"rope_theta": 1})",
+          R"({"rope_scaling": "yarn"})", R"({"rope_scaling": {"factor": 2}})",
+          R"({"rotary_pct": 1.5})", R"({"text_config": 3})", R"({"alibi": "yes"})",
+          R"({"num_attention_heads": 6, "num_key_value_heads": 4})", "[1]"}) {
         const std::string error = ReadModelConfig(json::parse(bad), &untouched);
         EXPECT_NE(error.find("config"), std::string::npos) << bad << ": " << error;
         EXPECT_EQ(untouched.hidden, 7) << bad;

@@ -31,8 +31,8 @@ inline void WriteSafetensors(const std::filesystem::path& path,
     for (const FixtureTensor& tensor : tensors) {
         const std::size_t begin = data.size();
         data.append(reinterpret_cast<const char*>(tensor.values.data()), tensor.values.size() * 4);
-        header[tensor.name] = {{"dtype", "F32"}, {"shape", tensor.shape},
-                               {"data_offsets", {begin, data.size()}}};
+        header[tensor.name] = {
+            {"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {begin, data.size()}}};
     }
     const std::string text = header.dump();
     std::string length(8, '\0');
@@ -71,37 +71,51 @@ inline void WriteModelFixtures(const std::filesystem::path& folder) {
                      {{"wte.weight", {20, width}, Normal(20 * width, 1)},
                       {"wpe.weight", {rows, width}, table},
                       {"h.0.attn.bias", {1, 1, 4, 4}, std::vector<float>(16, 1.0f)}});
-    config(folder / "gpt2", {{"model_type", "gpt2"}, {"n_positions", rows}, {"n_embd", width},
-                             {"n_head", 2}, {"n_layer", 1}});
+    config(folder / "gpt2", {{"model_type", "gpt2"},
+                             {"n_positions", rows},
+                             {"n_embd", width},
+                             {"n_head", 2},
+                             {"n_layer", 1}});
 
     fs::create_directories(folder / "llama");
     const int hidden = 32, heads = 4, kv = 2, head_dim = 8;
-    std::vector<FixtureTensor> llama = {{"model.embed_tokens.weight", {20, hidden},
-                                         Normal(20 * hidden, 2)}};
+    std::vector<FixtureTensor> llama = {
+        {"model.embed_tokens.weight", {20, hidden}, Normal(20 * hidden, 2)}};
     for (int layer = 0; layer < 3; ++layer) {
         const std::string prefix = "model.layers." + std::to_string(layer) + ".self_attn.";
-        llama.push_back({prefix + "q_proj.weight", {heads * head_dim, hidden},
+        llama.push_back({prefix + "q_proj.weight",
+                         {heads * head_dim, hidden},
                          Normal(heads * head_dim * hidden, 10 + layer)});
-        llama.push_back({prefix + "k_proj.weight", {kv * head_dim, hidden},
+        llama.push_back({prefix + "k_proj.weight",
+                         {kv * head_dim, hidden},
                          Normal(kv * head_dim * hidden, 20 + layer)});
     }
     WriteSafetensors(folder / "llama" / "model.safetensors", llama);
-    config(folder / "llama",
-           {{"model_type", "llama"}, {"hidden_size", hidden}, {"num_attention_heads", heads},
-            {"num_key_value_heads", kv}, {"num_hidden_layers", 3},
-            {"max_position_embeddings", 256}, {"rope_theta", 10000.0},
-            {"rope_scaling", {{"rope_type", "llama3"}, {"factor", 8.0}, {"low_freq_factor", 1.0},
-                              {"high_freq_factor", 4.0},
-                              {"original_max_position_embeddings", 64}}}});
+    config(folder / "llama", {{"model_type", "llama"},
+                              {"hidden_size", hidden},
+                              {"num_attention_heads", heads},
+                              {"num_key_value_heads", kv},
+                              {"num_hidden_layers", 3},
+                              {"max_position_embeddings", 256},
+                              {"rope_theta", 10000.0},
+                              {"rope_scaling",
+                               {{"rope_type", "llama3"},
+                                {"factor", 8.0},
+                                {"low_freq_factor", 1.0},
+                                {"high_freq_factor", 4.0},
+                                {"original_max_position_embeddings", 64}}}});
 
     fs::create_directories(folder / "t5");
-    WriteSafetensors(
-        folder / "t5" / "model.safetensors",
-        {{"encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", {32, 3},
-          Normal(96, 3, 1.0f)},
-         {"decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", {32, 3},
-          Normal(96, 4, 1.0f)}});
-    config(folder / "t5", {{"model_type", "t5"}, {"num_heads", 3}, {"d_model", 24},
+    WriteSafetensors(folder / "t5" / "model.safetensors",
+                     {{"encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                       {32, 3},
+                       Normal(96, 3, 1.0f)},
+                      {"decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                       {32, 3},
+                       Normal(96, 4, 1.0f)}});
+    config(folder / "t5", {{"model_type", "t5"},
+                           {"num_heads", 3},
+                           {"d_model", 24},
                            {"relative_attention_num_buckets", 32},
                            {"relative_attention_max_distance", 128}});
 

@@ -89,11 +89,15 @@ TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
         std::vector<std::pair<const char*, const char*>> views; // view, its defining picture
     };
     const std::vector<Family> families = {
-        {"gpt2", "learned table",
-         {{"components", "model.components_plot"}, {"similarity", "model.cosine_plot"},
+        {"gpt2",
+         "learned table",
+         {{"components", "model.components_plot"},
+          {"similarity", "model.cosine_plot"},
           {"norms", "model.norms_plot"}}},
-        {"llama", "RoPE",
-         {{"wavelengths", "model.wavelength_plot"}, {"pairing", "model.pairing_picture"},
+        {"llama",
+         "RoPE",
+         {{"wavelengths", "model.wavelength_plot"},
+          {"pairing", "model.pairing_picture"},
           {"usage", "model.usage_picture"}}},
         {"t5", "T5 relative buckets", {{"buckets", "model.bucket_plot"}}},
         {"bloom", "ALiBi", {{"slopes", "model.slope_plot"}}}};
@@ -106,16 +110,17 @@ TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
         EXPECT_EQ(Shown()["kind"], family.kind);
         for (const char* theme : {"dark", "light", "high-contrast"})
             for (const auto& [view, picture] : family.views) {
-                ASSERT_EQ(app.scene.Apply(nlohmann::json{{"model_view", view}, {"theme", theme}}
-                                              .dump()),
-                          "");
+                ASSERT_EQ(
+                    app.scene.Apply(nlohmann::json{{"model_view", view}, {"theme", theme}}.dump()),
+                    "");
                 app.recorder.rects.clear();
                 Present("model", 4);
                 const auto at = app.recorder.rects.find(picture);
                 ASSERT_NE(at, app.recorder.rects.end())
                     << family.folder << " " << view << " " << theme << ": no " << picture;
                 // Wholly in view and at least 6 text lines tall at text ×2.
-                EXPECT_GE(at->second.visible, 0.99f) << family.folder << " " << view << " " << theme;
+                EXPECT_GE(at->second.visible, 0.99f)
+                    << family.folder << " " << view << " " << theme;
                 EXPECT_GE(at->second.y1 - at->second.y0, 6 * ImGui::GetFontSize())
                     << family.folder << " " << view << " " << theme;
             }
@@ -147,7 +152,8 @@ TEST(ModelSentences, TableClaimsFollowTheNumbers) {
                 double median = 0;
                 std::vector<double> sorted = report.norms;
                 std::sort(sorted.begin(), sorted.end());
-                median = rows % 2 ? sorted[rows / 2] : (sorted[rows / 2 - 1] + sorted[rows / 2]) / 2;
+                median =
+                    rows % 2 ? sorted[rows / 2] : (sorted[rows / 2 - 1] + sorted[rows / 2]) / 2;
                 if (rows > 16) {
                     double sum = 0;
                     for (int p = rows - 16; p < rows; ++p)

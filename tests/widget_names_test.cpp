@@ -113,7 +113,9 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                     collect({});
                                 }
                             }
-                            ASSERT_EQ(app.scene.Apply(R"({"model_view": "components", "model_3d": true})"), "");
+                            ASSERT_EQ(app.scene.Apply(
+                                          R"({"model_view": "components", "model_3d": true})"),
+                                      "");
                             collect({});
                             std::ofstream(folder / "bad.safetensors") << "12345678{}";
                             (void)entry.panel->OpenPath((folder / "bad.safetensors").string());

@@ -16,9 +16,10 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options) {
     model->require_subcommand(1);
     CLI::App* inspect = model->add_subcommand(
         "inspect", "Print what was found and every number the Your model panel shows");
-    inspect->add_option("file", options.path,
-                        "model.safetensors, model.safetensors.index.json, a .npy table, or the "
-                        "folder holding them")
+    inspect
+        ->add_option("file", options.path,
+                     "model.safetensors, model.safetensors.index.json, a .npy table, or the "
+                     "folder holding them")
         ->required();
     inspect->add_option("--config", options.config,
                         "config.json (default: the one beside the weights, if any)");

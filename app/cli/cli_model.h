@@ -19,7 +19,8 @@ struct ModelOptions {
 
 /// Adds `model inspect` to app; returns the inspect subcommand.
 CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options);
-/// Exit 0; 2 for a malformed or unreadable file (one line naming it); 1 when --out cannot be written.
+/// Exit 0; 2 for a malformed or unreadable file (one line naming it); 1 when --out cannot be
+/// written.
 int RunModelInspect(const ModelOptions& options);
 
 } // namespace pelab

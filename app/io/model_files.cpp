@@ -73,8 +73,8 @@ std::string CheckModel(const ModelRequest& request) {
     Checkpoint checkpoint;
     if (std::string error = checkpoint.Open(request.path); !error.empty()) return error;
     FoundPositions found;
-    if (std::string problem = FindPositions(checkpoint, report.has_config ? &report.config : nullptr,
-                                            request.table, &found);
+    if (std::string problem = FindPositions(
+            checkpoint, report.has_config ? &report.config : nullptr, request.table, &found);
         !problem.empty())
         return Excerpt(json(checkpoint.Path()), 200) + ": " + problem;
     return {};
@@ -122,8 +122,8 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
             report.tensors_2d.push_back(name);
         if (report.tensors_2d.size() >= 2000) break;
     }
-    if (std::string problem = FindPositions(checkpoint, report.has_config ? &report.config : nullptr,
-                                            request.table, &report.found);
+    if (std::string problem = FindPositions(
+            checkpoint, report.has_config ? &report.config : nullptr, request.table, &report.found);
         !problem.empty())
         return Excerpt(json(report.path), 200) + ": " + problem;
     const FoundPositions& found = report.found;
@@ -158,9 +158,9 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
                 return Excerpt(json(report.path), 200) + ": " + problem;
             report.has_rope = true;
         } else if (found.kind == PositionKind::RelativeBuckets) {
-            if (std::string problem = analyse_buckets(
-                    checkpoint, found, report.has_config ? &report.config : nullptr,
-                    &report.buckets);
+            if (std::string problem =
+                    analyse_buckets(checkpoint, found, report.has_config ? &report.config : nullptr,
+                                    &report.buckets);
                 !problem.empty())
                 return Excerpt(json(report.path), 200) + ": " + problem;
         } else if (found.kind == PositionKind::Alibi) {
@@ -203,8 +203,9 @@ json ModelReportJson(const ModelReport& report, bool full) {
                 cosine_matrix(report.table, rows, report.table_report.cols);
             json matrix = json::array();
             for (int p = 0; p < rows; ++p)
-                matrix.push_back(std::vector<float>(cosine.begin() + static_cast<std::ptrdiff_t>(p) * rows,
-                                                    cosine.begin() + static_cast<std::ptrdiff_t>(p + 1) * rows));
+                matrix.push_back(
+                    std::vector<float>(cosine.begin() + static_cast<std::ptrdiff_t>(p) * rows,
+                                       cosine.begin() + static_cast<std::ptrdiff_t>(p + 1) * rows));
             table["cosine"] = std::move(matrix);
         }
         doc["table"] = table;
@@ -216,30 +217,30 @@ json ModelReportJson(const ModelReport& report, bool full) {
         for (int layer = 0; layer < rope.layers; ++layer) {
             json heads = json::array();
             for (int head = 0; head < rope.heads; ++head) {
-                const auto start = rope.usage.begin() +
-                                   (static_cast<std::ptrdiff_t>(layer) * rope.heads + head) *
-                                       rope.pairs;
+                const auto start =
+                    rope.usage.begin() +
+                    (static_cast<std::ptrdiff_t>(layer) * rope.heads + head) * rope.pairs;
                 heads.push_back(std::vector<double>(start, start + rope.pairs));
             }
             usage.push_back(heads);
         }
-        doc["rope"] = {{"head_dim", rope.head_dim},
-                       {"rotary_dims", rope.rotary_dims},
-                       {"pairs", rope.pairs},
-                       {"pairing", found.pairing == RotaryPairing::HalfSplit ? "half-split"
-                                                                              : "interleaved"},
-                       {"base", rope.base},
-                       {"base_from_default", found.base_from_default},
-                       {"heads", found.heads},
-                       {"kv_heads", found.kv_heads},
-                       {"layers", rope.layers},
-                       {"wavelengths", rope.wavelength},
-                       {"pairs_without_turn", rope.pairs_without_turn},
-                       {"scaling", rope.scaling},
-                       {"scaling_note", rope.scaling_note},
-                       {"scaled_wavelengths", rope.scaled_wavelength},
-                       {"usage", usage},
-                       {"layer_usage_flat", rope.layer_usage}};
+        doc["rope"] = {
+            {"head_dim", rope.head_dim},
+            {"rotary_dims", rope.rotary_dims},
+            {"pairs", rope.pairs},
+            {"pairing", found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved"},
+            {"base", rope.base},
+            {"base_from_default", found.base_from_default},
+            {"heads", found.heads},
+            {"kv_heads", found.kv_heads},
+            {"layers", rope.layers},
+            {"wavelengths", rope.wavelength},
+            {"pairs_without_turn", rope.pairs_without_turn},
+            {"scaling", rope.scaling},
+            {"scaling_note", rope.scaling_note},
+            {"scaled_wavelengths", rope.scaled_wavelength},
+            {"usage", usage},
+            {"layer_usage_flat", rope.layer_usage}};
     }
     if (!report.buckets.empty()) {
         json stacks = json::array();
@@ -247,10 +248,10 @@ json ModelReportJson(const ModelReport& report, bool full) {
             json bias = json::array();
             for (int h = 0; h < bucket.heads; ++h) {
                 const auto start =
-                    bucket.bias.begin() +
-                    static_cast<std::ptrdiff_t>(h) * static_cast<std::ptrdiff_t>(bucket.distances.size());
-                bias.push_back(std::vector<double>(start, start + static_cast<std::ptrdiff_t>(
-                                                                       bucket.distances.size())));
+                    bucket.bias.begin() + static_cast<std::ptrdiff_t>(h) *
+                                              static_cast<std::ptrdiff_t>(bucket.distances.size());
+                bias.push_back(std::vector<double>(
+                    start, start + static_cast<std::ptrdiff_t>(bucket.distances.size())));
             }
             stacks.push_back({{"stack", bucket.stack},
                               {"buckets", bucket.buckets},
@@ -301,8 +302,8 @@ std::string ModelReportText(const ModelReport& report) {
         const RopeReport& r = report.rope;
         out << "rope: base " << Number(r.base) << ", " << r.rotary_dims << " of " << r.head_dim
             << " dimensions rotate (" << r.pairs << " pairs, "
-            << (found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved")
-            << "), " << r.layers << " layers × " << r.heads << " heads\n";
+            << (found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved") << "), "
+            << r.layers << " layers × " << r.heads << " heads\n";
         out << "  wavelengths: " << Number(r.wavelength.front()) << " (fastest) to "
             << Number(r.wavelength.back()) << " (slowest) positions; ";
         if (r.context <= 0)
@@ -322,8 +323,9 @@ std::string ModelReportText(const ModelReport& report) {
             << " heads, max distance " << b.max_distance << ", "
             << (b.bidirectional ? "bidirectional" : "causal") << "\n";
     if (!report.alibi_slopes.empty())
-        out << "alibi: " << found.alibi_heads << " heads, slopes " << Number(report.alibi_slopes.front())
-            << " to " << Number(report.alibi_slopes.back()) << "\n";
+        out << "alibi: " << found.alibi_heads << " heads, slopes "
+            << Number(report.alibi_slopes.front()) << " to " << Number(report.alibi_slopes.back())
+            << "\n";
     return out.str();
 }
 

@@ -65,7 +65,9 @@ public:
     /// (cheap: its name and first bytes). Default: no.
     virtual bool OpensPath(const std::string& /*path*/) const { return false; }
     /// Opens path (File → Open, a drop): "" or why not, in which case nothing changes.
-    virtual std::string OpenPath(const std::string& /*path*/) { return "this panel opens no files"; }
+    virtual std::string OpenPath(const std::string& /*path*/) {
+        return "this panel opens no files";
+    }
     /// Waits for files being read off the frame and shows them (screenshots, readouts).
     virtual void FinishReading() {}
     /// The kind of document this panel opens (File → Open hands it over): "quiz" for the quiz

@@ -86,15 +86,13 @@ public:
 
     bool null() override { return Value("null"); }
     bool boolean(bool /*value*/) override { return Value("true or false"); }
-    bool number_integer(number_integer_t /*value*/) override {
-        return Value("a negative number");
-    }
+    bool number_integer(number_integer_t /*value*/) override { return Value("a negative number"); }
     bool number_unsigned(number_unsigned_t value) override {
         if (depth_ == 3 && (field_ == "shape" || field_ == "data_offsets")) {
             numbers_.push_back(value);
             if (numbers_.size() > static_cast<std::size_t>(kMaxTensorRank) + 2)
-                return Fail("tensor " + Shown(name_) + ": field \"" + field_ +
-                            "\" has more than " + std::to_string(kMaxTensorRank) + " numbers");
+                return Fail("tensor " + Shown(name_) + ": field \"" + field_ + "\" has more than " +
+                            std::to_string(kMaxTensorRank) + " numbers");
             return true;
         }
         return Value("a number");
@@ -156,7 +154,8 @@ public:
         }
         if (depth_ == 1) return Fail("the header must be a JSON object (got a list)");
         if (depth_ == 2)
-            return Fail("tensor " + Shown(name_) + " must be an object with dtype, shape and "
+            return Fail("tensor " + Shown(name_) +
+                        " must be an object with dtype, shape and "
                         "data_offsets (got a list)");
         return Fail(Where() + "a list where none belongs");
     }
@@ -178,8 +177,9 @@ public:
     }
     bool parse_error(std::size_t position, const std::string& /*token*/,
                      const nlohmann::detail::exception& /*exception*/) override {
-        if (error.empty()) error = "the header is not valid JSON (at byte " +
-                                   std::to_string(position) + " of the header)";
+        if (error.empty())
+            error = "the header is not valid JSON (at byte " + std::to_string(position) +
+                    " of the header)";
         return false;
     }
 
@@ -190,29 +190,33 @@ private:
     }
     std::string Where() const { return depth_ >= 2 ? "tensor " + Shown(name_) + ": " : ""; }
     bool Value(const char* what) {
-        if (depth_ == 0) return Fail("the header must be a JSON object (got " + std::string(what) +
-                                     ")");
+        if (depth_ == 0)
+            return Fail("the header must be a JSON object (got " + std::string(what) + ")");
         if (depth_ == 2 && in_metadata_)
             return Fail("__metadata__ must map names to texts (got " + std::string(what) + ")");
         if (depth_ == 1)
-            return Fail("tensor " + Shown(name_) + " must be an object with dtype, shape and "
-                        "data_offsets (got " + what + ")");
+            return Fail("tensor " + Shown(name_) +
+                        " must be an object with dtype, shape and "
+                        "data_offsets (got " +
+                        what + ")");
         return Fail("tensor " + Shown(name_) + ": field \"" + field_ + "\" cannot hold " + what);
     }
     bool Finish() {
         if (!seen_dtype_ || !seen_shape_ || !seen_offsets_)
             return Fail("tensor " + Shown(name_) + " lacks " +
-                        (!seen_dtype_ ? "dtype" : !seen_shape_ ? "shape" : "data_offsets"));
+                        (!seen_dtype_   ? "dtype"
+                         : !seen_shape_ ? "shape"
+                                        : "data_offsets"));
         TensorInfo tensor;
         tensor.name = name_;
         tensor.dtype = dtype_;
         const std::uint64_t bytes = DtypeBytes(dtype_, &tensor.type);
-        if (bytes == 0)
-            return Fail("tensor " + Shown(name_) + ": unknown dtype " + Shown(dtype_));
+        if (bytes == 0) return Fail("tensor " + Shown(name_) + ": unknown dtype " + Shown(dtype_));
         std::uint64_t elements = 1;
         for (std::uint64_t extent : shape_) {
             if (extent != 0 && elements > (std::numeric_limits<std::uint64_t>::max() / 16) / extent)
-                return Fail("tensor " + Shown(name_) + ": its shape holds more elements than "
+                return Fail("tensor " + Shown(name_) +
+                            ": its shape holds more elements than "
                             "any file");
             elements *= extent;
             tensor.shape.push_back(static_cast<std::int64_t>(extent));
@@ -339,7 +343,8 @@ float HalfToFloat(std::uint16_t bits) {
         magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity()
                                   : std::numeric_limits<float>::quiet_NaN();
     else
-        magnitude = std::ldexp(static_cast<float>(mantissa | 1024u), static_cast<int>(exponent) - 25);
+        magnitude =
+            std::ldexp(static_cast<float>(mantissa | 1024u), static_cast<int>(exponent) - 25);
     return sign ? -magnitude : magnitude;
 }
 
@@ -366,15 +371,15 @@ std::string ByteFile::Open(const std::string& path) {
     descriptor_ = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (descriptor_ < 0) return "cannot open " + Shown(path) + ": " + std::strerror(errno);
     struct stat status {};
-    if (fstat(descriptor_, &status) != 0) return "cannot read " + Shown(path) + ": " +
-                                                 std::strerror(errno);
+    if (fstat(descriptor_, &status) != 0)
+        return "cannot read " + Shown(path) + ": " + std::strerror(errno);
     if (!S_ISREG(status.st_mode))
         return Shown(path) + " is not a regular file (a folder, a device or a pipe)";
     size_ = static_cast<std::uint64_t>(status.st_size);
 #if !defined(__EMSCRIPTEN__)
     if (size_ > 0 && size_ <= std::numeric_limits<std::size_t>::max()) {
-        void* mapped = mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE,
-                            descriptor_, 0);
+        void* mapped =
+            mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, descriptor_, 0);
         if (mapped != MAP_FAILED) mapped_ = static_cast<const unsigned char*>(mapped);
     }
 #endif
@@ -397,7 +402,8 @@ std::string ByteFile::Read(std::uint64_t offset, std::size_t count, void* out) c
         if (got <= 0)
             return "cannot read " + Shown(path_) + ": " +
                    (got < 0 ? std::strerror(errno) : "the file became shorter");
-        bytes += got, count -= static_cast<std::size_t>(got), offset += static_cast<std::uint64_t>(got);
+        bytes += got, count -= static_cast<std::size_t>(got),
+            offset += static_cast<std::uint64_t>(got);
     }
     return {};
 }
@@ -449,9 +455,12 @@ public:
                 if (!Quoted(descr)) return "its header's 'descr' must be quoted text";
                 seen_descr = true;
             } else if (key == "fortran_order") {
-                if (Word("True")) *fortran = true;
-                else if (Word("False")) *fortran = false;
-                else return "its header's 'fortran_order' must be True or False";
+                if (Word("True"))
+                    *fortran = true;
+                else if (Word("False"))
+                    *fortran = false;
+                else
+                    return "its header's 'fortran_order' must be True or False";
                 seen_order = true;
             } else if (key == "shape") {
                 if (!Take('(')) return "its header's 'shape' must be a tuple";
@@ -465,13 +474,12 @@ public:
                         extent = extent * 10 + static_cast<std::uint64_t>(text_[at_++] - '0');
                         ++digits;
                     }
-                    if (digits == 0 || (at_ < text_.size() && text_[at_] >= '0' &&
-                                        text_[at_] <= '9'))
+                    if (digits == 0 ||
+                        (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9'))
                         return "its header's 'shape' must hold whole numbers below 10^15";
                     shape->push_back(static_cast<std::int64_t>(extent));
                     if (shape->size() > static_cast<std::size_t>(kMaxTensorRank))
-                        return "it has more than " + std::to_string(kMaxTensorRank) +
-                               " dimensions";
+                        return "it has more than " + std::to_string(kMaxTensorRank) + " dimensions";
                     Skip();
                     if (Take(')')) break;
                     if (!Take(',')) return "its header's 'shape' is not a tuple of numbers";
@@ -532,7 +540,7 @@ std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, Te
     if (major < 1 || major > 3)
         return "a .npy file of version " + std::to_string(major) + " (versions 1 to 3 are read)";
     const int length_bytes = major == 1 ? 2 : 4;
-    if (bytes.size() < static_cast<std::size_t>(8 + length_bytes)) return "its header is cut short";
+    if (bytes.size() < 8 + static_cast<std::size_t>(length_bytes)) return "its header is cut short";
     const std::uint64_t header_length = ReadLittle(raw + 8, length_bytes);
     if (header_length > kMaxNpyHeaderBytes)
         return "its header is longer than " + Size(kMaxNpyHeaderBytes);
@@ -547,14 +555,19 @@ std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, Te
         return error;
     TensorInfo tensor;
     std::uint64_t item = 0;
-    if (descr == "<f2" || descr == "=f2") tensor.type = TensorType::F16, tensor.dtype = "F16", item = 2;
-    else if (descr == "<f4" || descr == "=f4") tensor.type = TensorType::F32, tensor.dtype = "F32", item = 4;
-    else if (descr == "<f8" || descr == "=f8") tensor.type = TensorType::F64, tensor.dtype = "F64", item = 8;
+    if (descr == "<f2" || descr == "=f2")
+        tensor.type = TensorType::F16, tensor.dtype = "F16", item = 2;
+    else if (descr == "<f4" || descr == "=f4")
+        tensor.type = TensorType::F32, tensor.dtype = "F32", item = 4;
+    else if (descr == "<f8" || descr == "=f8")
+        tensor.type = TensorType::F64, tensor.dtype = "F64", item = 8;
     else if (descr == ">f2" || descr == ">f4" || descr == ">f8")
-        return "its numbers are big-endian (" + Shown(descr) + "): save it with "
+        return "its numbers are big-endian (" + Shown(descr) +
+               "): save it with "
                "array.astype('<f4')";
     else
-        return "its numbers are " + Shown(descr) + ", not float16, float32 or float64 ('<f2', "
+        return "its numbers are " + Shown(descr) +
+               ", not float16, float32 or float64 ('<f2', "
                "'<f4', '<f8')";
     if (fortran && shape.size() > 2)
         return "it is a Fortran-order array of " + std::to_string(shape.size()) +
@@ -616,10 +629,14 @@ std::string Checkpoint::Open(const std::string& path) {
     if (fs::is_directory(path, status)) {
         const fs::path single = fs::path(path) / "model.safetensors";
         const fs::path index = fs::path(path) / "model.safetensors.index.json";
-        if (fs::exists(single, status)) target = single.string();
-        else if (fs::exists(index, status)) target = index.string();
-        else return "the folder " + Shown(path) + " holds neither model.safetensors nor "
-                    "model.safetensors.index.json";
+        if (fs::exists(single, status))
+            target = single.string();
+        else if (fs::exists(index, status))
+            target = index.string();
+        else
+            return "the folder " + Shown(path) +
+                   " holds neither model.safetensors nor "
+                   "model.safetensors.index.json";
     }
     fresh.path_ = target;
     // What the file holds decides, not its name, except for the index (JSON text).
@@ -629,9 +646,12 @@ std::string Checkpoint::Open(const std::string& path) {
     const bool npy = probe.Size() >= 6 && probe.Read(0, 6, magic).empty() &&
                      std::memcmp(magic, "\x93NUMPY", 6) == 0;
     const bool json = target.size() >= 5 && target.compare(target.size() - 5, 5, ".json") == 0;
-    if (npy) error = fresh.OpenNpy(target);
-    else if (json) error = fresh.OpenIndex(target);
-    else error = fresh.OpenSafetensors(target);
+    if (npy)
+        error = fresh.OpenNpy(target);
+    else if (json)
+        error = fresh.OpenIndex(target);
+    else
+        error = fresh.OpenSafetensors(target);
     if (!error.empty()) return error;
     *this = std::move(fresh);
     return {};
@@ -794,8 +814,8 @@ std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>*
     std::vector<float> values(static_cast<std::size_t>(count));
     // In chunks of 1 MiB, so a large tensor is never held twice.
     constexpr std::size_t kChunk = 1u << 20;
-    std::vector<unsigned char> buffer(static_cast<std::size_t>(
-        std::min<std::uint64_t>(kChunk, count * item)));
+    std::vector<unsigned char> buffer(
+        static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, count * item)));
     std::uint64_t done = 0;
     while (done < count) {
         const std::uint64_t batch = std::min<std::uint64_t>(count - done, kChunk / item);

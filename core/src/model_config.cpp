@@ -107,10 +107,11 @@ std::string ReadScaling(const json& scaling, RopeScalingConfig* out) {
     if (std::string error = Text(scaling, "rope_type", &type); !error.empty()) return error;
     if (type.empty())
         if (std::string error = Text(scaling, "type", &type); !error.empty()) return error;
-    if (type.empty()) return "config field \"rope_scaling\": names no type (\"rope_type\" or \"type\")";
+    if (type.empty())
+        return "config field \"rope_scaling\": names no type (\"rope_type\" or \"type\")";
     read.type = type;
     std::string error;
-    const auto check = [&](std::string problem) {
+    const auto check = [&](const std::string& problem) {
         if (error.empty() && !problem.empty())
             error = "config field \"rope_scaling\": " +
                     problem.substr(std::string("config field ").size());
@@ -184,9 +185,9 @@ std::string ReadModelConfig(const json& doc, CheckpointConfig* out) {
         check(Text(s, "model_type", &inner_type));
         if (!inner_type.empty()) config.model_type = inner_type;
     }
-    check(Whole(s, {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length",
-                    "seq_length"},
-                1, 1000000000, &config.max_positions));
+    check(Whole(
+        s, {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"},
+        1, 1000000000, &config.max_positions));
     check(WholeInt(s, {"hidden_size", "n_embd", "d_model", "dim"}, 1, 1 << 20, &config.hidden));
     check(WholeInt(s, {"num_attention_heads", "n_head", "num_heads", "n_heads"}, 1, 4096,
                    &config.heads));

@@ -49,11 +49,11 @@ int LayerOf(const std::string& name, const std::string& rest) {
 
 std::string RopeFamily(const std::string& model_type, const std::string& fallback) {
     static const std::map<std::string, std::string> kNames = {
-        {"llama", "Llama"},     {"mistral", "Mistral"}, {"mixtral", "Mixtral"},
-        {"qwen2", "Qwen2"},     {"qwen3", "Qwen3"},     {"qwen2_moe", "Qwen2-MoE"},
-        {"gemma", "Gemma"},     {"gemma2", "Gemma 2"},  {"gemma3_text", "Gemma 3"},
-        {"gemma3", "Gemma 3"},  {"phi", "Phi"},         {"phi3", "Phi-3"},
-        {"gpt_neox", "GPT-NeoX"}, {"olmo", "OLMo"},     {"starcoder2", "StarCoder2"}};
+        {"llama", "Llama"},       {"mistral", "Mistral"}, {"mixtral", "Mixtral"},
+        {"qwen2", "Qwen2"},       {"qwen3", "Qwen3"},     {"qwen2_moe", "Qwen2-MoE"},
+        {"gemma", "Gemma"},       {"gemma2", "Gemma 2"},  {"gemma3_text", "Gemma 3"},
+        {"gemma3", "Gemma 3"},    {"phi", "Phi"},         {"phi3", "Phi-3"},
+        {"gpt_neox", "GPT-NeoX"}, {"olmo", "OLMo"},       {"starcoder2", "StarCoder2"}};
     const auto at = kNames.find(model_type);
     if (at != kNames.end()) return at->second;
     return model_type.empty() ? fallback : model_type;
@@ -67,11 +67,16 @@ std::string Quoted(const std::string& name) {
 
 const char* position_kind_name(PositionKind kind) {
     switch (kind) {
-    case PositionKind::LearnedTable: return "learned table";
-    case PositionKind::RelativeBuckets: return "T5 relative buckets";
-    case PositionKind::Alibi: return "ALiBi";
-    case PositionKind::Rope: return "RoPE";
-    case PositionKind::None: break;
+    case PositionKind::LearnedTable:
+        return "learned table";
+    case PositionKind::RelativeBuckets:
+        return "T5 relative buckets";
+    case PositionKind::Alibi:
+        return "ALiBi";
+    case PositionKind::Rope:
+        return "RoPE";
+    case PositionKind::None:
+        break;
     }
     return "none";
 }
@@ -129,13 +134,14 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
             ++masks;
     if (masks > 0)
         found.notes.push_back(std::to_string(masks) + (masks == 1 ? " tensor" : " tensors") +
-                              " named …attn.bias or …attention.bias " + (masks == 1 ? "is a" : "are") +
-                              " causal mask" + (masks == 1 ? "" : "s") +
+                              " named …attn.bias or …attention.bias " +
+                              (masks == 1 ? "is a" : "are") + " causal mask" +
+                              (masks == 1 ? "" : "s") +
                               " saved with the weights, not learned biases (skipped)");
     for (const std::string& name : checkpoint.Names())
         if (EndsWith(name, "position_ids")) {
             found.notes.push_back(Quoted(name) + " holds the integers 0, 1, 2, …, not weights "
-                                  "(skipped)");
+                                                 "(skipped)");
             break;
         }
 
@@ -176,8 +182,8 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
         const char* family;
         int first_row;
     };
-    const bool roberta_config = model_type == "roberta" || model_type == "xlm-roberta" ||
-                                model_type == "camembert";
+    const bool roberta_config =
+        model_type == "roberta" || model_type == "xlm-roberta" || model_type == "camembert";
     for (const Table& table : {Table{"wpe.weight", "GPT-2", 0},
                                Table{"embeddings.position_embeddings.weight", "BERT", 0},
                                Table{"decoder.embed_positions.weight", "OPT", 2}}) {
@@ -189,7 +195,8 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
         found.table = *name;
         found.family = table.family;
         found.first_row = table.first_row;
-        if (std::string(table.family) == "GPT-2" && model_type == "gpt_neo") found.family = "GPT-Neo";
+        if (std::string(table.family) == "GPT-2" && model_type == "gpt_neo")
+            found.family = "GPT-Neo";
         if (std::string(table.family) == "BERT" &&
             (roberta_config || name->rfind("roberta.", 0) == 0)) {
             found.family = "RoBERTa";
@@ -235,8 +242,8 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
         layer = LayerOf(name, ".attention.query_key_value.weight");
         if (layer >= 0) layers[layer] = {name, name, RopeLayerTensors::Fused::PerHead};
     }
-    const bool neox = !layers.empty() &&
-                      layers.begin()->second.fused == RopeLayerTensors::Fused::PerHead;
+    const bool neox =
+        !layers.empty() && layers.begin()->second.fused == RopeLayerTensors::Fused::PerHead;
     if (!layers.empty() && !(config && config->alibi)) {
         if (config == nullptr || config->heads == 0 || config->HeadWidth() == 0)
             return "the checkpoint holds a RoPE model's attention (" +
@@ -264,9 +271,10 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
             found.notes.push_back("config.json gives no rope_theta: Hugging Face's default "
                                   "10 000 is used");
         if (found.rotary_dims < found.head_dim)
-            found.notes.push_back(std::to_string(found.rotary_dims) + " of each head's " +
-                                  std::to_string(found.head_dim) +
-                                  " dimensions rotate (partial rotary); the rest carry no position");
+            found.notes.push_back(
+                std::to_string(found.rotary_dims) + " of each head's " +
+                std::to_string(found.head_dim) +
+                " dimensions rotate (partial rotary); the rest carry no position");
         *out = std::move(found);
         return {};
     }
@@ -357,8 +365,8 @@ TableReport analyse_table(const std::vector<float>& table, int rows, int cols) {
         report.norms[r] = x.row(r).norm();
     for (int r = 0; r + 1 < rows; ++r) {
         const double denominator = report.norms[r] * report.norms[r + 1];
-        report.neighbour_cosine.push_back(
-            denominator > 0 ? x.row(r).dot(x.row(r + 1)) / denominator : 0.0);
+        report.neighbour_cosine.push_back(denominator > 0 ? x.row(r).dot(x.row(r + 1)) / denominator
+                                                          : 0.0);
     }
     std::vector<double> sorted = report.norms;
     std::nth_element(sorted.begin(), sorted.begin() + rows / 2, sorted.end());
@@ -391,9 +399,9 @@ TableReport analyse_table(const std::vector<float>& table, int rows, int cols) {
     }
     for (int k = 0; k < std::min(kTableWavelengths, count); ++k) {
         const Eigen::VectorXd vector = solver.eigenvectors().col(count - 1 - k);
-        Eigen::VectorXd scores = by_columns ? Eigen::VectorXd(centred * vector)
-                                            : Eigen::VectorXd(vector * std::sqrt(std::max(
-                                                  values(count - 1 - k), 0.0)));
+        Eigen::VectorXd scores =
+            by_columns ? Eigen::VectorXd(centred * vector)
+                       : Eigen::VectorXd(vector * std::sqrt(std::max(values(count - 1 - k), 0.0)));
         Eigen::Index largest = 0;
         scores.cwiseAbs().maxCoeff(&largest);
         if (scores(largest) < 0) scores = -scores;
@@ -471,9 +479,12 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         return theta;
     }
     ContextScaling method = ContextScaling::None;
-    if (type == "linear") method = ContextScaling::Linear;
-    else if (type == "yarn") method = ContextScaling::Yarn;
-    else if (type == "llama3") method = ContextScaling::Llama3;
+    if (type == "linear")
+        method = ContextScaling::Linear;
+    else if (type == "yarn")
+        method = ContextScaling::Yarn;
+    else if (type == "llama3")
+        method = ContextScaling::Llama3;
     else {
         *note = "rope_scaling type \"" + type + "\" is not one PE Lab computes: not applied";
         return {};
@@ -541,7 +552,8 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
             if (!key_error.empty()) return key_error;
             return "layer " + std::to_string(layer) + "'s projections are missing";
         }
-        long long q_rows = static_cast<long long>(heads) * hd, k_rows = static_cast<long long>(kv) * hd;
+        long long q_rows = static_cast<long long>(heads) * hd,
+                  k_rows = static_cast<long long>(kv) * hd;
         if (tensors.fused == RopeLayerTensors::Fused::PerHead) q_rows = 3LL * heads * hd;
         if (tensors.fused == RopeLayerTensors::Fused::Stacked)
             q_rows = static_cast<long long>(heads + 2 * kv) * hd;
@@ -551,17 +563,18 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
                        " rows for the config's heads (" + std::to_string(heads) + " query, " +
                        std::to_string(kv) + " key, " + std::to_string(hd) +
                        " dimensions each); its shape is [" +
-                       (info.shape.empty() ? std::string()
-                                           : std::to_string(info.shape[0]) +
-                                                 (info.shape.size() > 1
-                                                      ? ", " + std::to_string(info.shape[1])
-                                                      : std::string())) +
+                       (info.shape.empty()
+                            ? std::string()
+                            : std::to_string(info.shape[0]) +
+                                  (info.shape.size() > 1 ? ", " + std::to_string(info.shape[1])
+                                                         : std::string())) +
                        "]";
             return {};
         };
         if (std::string problem = check_shape(*q_info, q_rows); !problem.empty()) return problem;
         if (tensors.fused == RopeLayerTensors::Fused::No)
-            if (std::string problem = check_shape(*k_info, k_rows); !problem.empty()) return problem;
+            if (std::string problem = check_shape(*k_info, k_rows); !problem.empty())
+                return problem;
         if (std::string problem = checkpoint.ReadFloats(*q_info, &query); !problem.empty())
             return problem;
         const std::vector<float>* key_values = &query;
@@ -583,14 +596,15 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
             return static_cast<long long>(head) * hd + dim;
         };
         const auto key_row = [&](int head, int dim) -> long long {
-            if (tensors.fused == RopeLayerTensors::Fused::PerHead) return 3LL * head * hd + hd + dim;
+            if (tensors.fused == RopeLayerTensors::Fused::PerHead)
+                return 3LL * head * hd + hd + dim;
             if (tensors.fused == RopeLayerTensors::Fused::Stacked)
                 return static_cast<long long>(heads) * hd + static_cast<long long>(head) * hd + dim;
             return static_cast<long long>(head) * hd + dim;
         };
         for (int head = 0; head < heads; ++head) {
-            const int key_head = tensors.fused == RopeLayerTensors::Fused::PerHead ? head
-                                                                                  : head / group;
+            const int key_head =
+                tensors.fused == RopeLayerTensors::Fused::PerHead ? head : head / group;
             for (int pair = 0; pair < report.pairs; ++pair) {
                 int a = 0, b = 0;
                 pair_dimensions(pair, found.rotary_dims, found.pairing, &a, &b);
@@ -599,8 +613,9 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
                 const double k_norm = std::sqrt(row_norm2(*key_values, key_row(key_head, a)) +
                                                 row_norm2(*key_values, key_row(key_head, b)));
                 const double usage = q_norm * k_norm;
-                report.usage[(static_cast<std::size_t>(layer) * heads + head) * report.pairs +
-                             pair] = usage;
+                report
+                    .usage[(static_cast<std::size_t>(layer) * heads + head) * report.pairs + pair] =
+                    usage;
                 report.layer_usage[static_cast<std::size_t>(layer) * report.pairs + pair] +=
                     usage / heads;
             }

@@ -214,8 +214,8 @@ int ModelFile(const std::uint8_t* data, std::size_t size) {
     const std::string opened = OpenModel(ModelRequest{path, "", ""}, &report);
     CheckMessage(opened);
     if (opened.empty()) {
-        (void)ModelReportJson(report, true).dump(-1, ' ', false,
-                                                 nlohmann::json::error_handler_t::replace);
+        (void)ModelReportJson(report, true)
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         (void)ModelReportText(report);
         for (std::size_t i = 0; i < report.tensors_2d.size() && i < 4; ++i) {
             ModelReport chosen;

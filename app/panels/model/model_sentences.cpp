@@ -33,10 +33,10 @@ Explanation TableSentence(const FoundPositions& found, const TableReport& table,
     out.Claims("rows", table.rows);
     out.Claims("top2_percent", 100 * mine);
     out.Claims("twin_top2_percent", 100 * theirs);
-    std::string text = "The first two principal components of " + found.family + "'s " +
-                       Plural(table.rows, "position row", "position rows") + " hold " +
-                       Percent(mine) + " of their variance; the sinusoidal table of the same size, " +
-                       Percent(theirs) + ".";
+    std::string text =
+        "The first two principal components of " + found.family + "'s " +
+        Plural(table.rows, "position row", "position rows") + " hold " + Percent(mine) +
+        " of their variance; the sinusoidal table of the same size, " + Percent(theirs) + ".";
     const double wavelength = table.wavelengths.empty() ? 0 : table.wavelengths.front();
     out.Claims("wavelength_1", wavelength);
     if (wavelength > 0)
@@ -52,8 +52,7 @@ Explanation TableSentence(const FoundPositions& found, const TableReport& table,
     out.Claims("edge_lower", edge && ratio < 0.95 ? 1 : 0);
     out.Claims("edge_higher", edge && ratio > 1.05 ? 1 : 0);
     if (edge) {
-        text += " The last 16 rows' norms average " + ShownNumber(ratio, 3) +
-                " × the median row's";
+        text += " The last 16 rows' norms average " + ShownNumber(ratio, 3) + " × the median row's";
         if (ratio < 0.95)
             text += ": the table's end is shorter than its middle.";
         else if (ratio > 1.05)
@@ -83,7 +82,8 @@ Explanation RopeSentence(const RopeReport& rope) {
         out.Claims("without_turn", rope.pairs_without_turn);
         if (rope.pairs_without_turn == 0)
             text += " Every pair turns at least once within the " +
-                    ShownNumber(static_cast<double>(rope.context)) + " positions it was trained for.";
+                    ShownNumber(static_cast<double>(rope.context)) +
+                    " positions it was trained for.";
         else
             text += " " + ShownNumber(rope.pairs_without_turn) + " of them " +
                     (rope.pairs_without_turn == 1 ? "does" : "do") +
@@ -120,10 +120,12 @@ Explanation UsageSentence(const RopeReport& rope) {
         if (pair < quarter) fast += per_pair[pair];
         if (pair >= pairs - quarter) slow += per_pair[pair];
     }
-    const int top = pairs > 0 ? static_cast<int>(std::max_element(per_pair.begin(), per_pair.end()) -
-                                                 per_pair.begin())
-                              : 0;
-    const double fast_share = total > 0 ? fast / total : 0, slow_share = total > 0 ? slow / total : 0;
+    const int top = pairs > 0
+                        ? static_cast<int>(std::max_element(per_pair.begin(), per_pair.end()) -
+                                           per_pair.begin())
+                        : 0;
+    const double fast_share = total > 0 ? fast / total : 0,
+                 slow_share = total > 0 ? slow / total : 0;
     out.Claims("fast_share_percent", 100 * fast_share);
     out.Claims("slow_share_percent", 100 * slow_share);
     out.Claims("top_pair", top);
@@ -157,18 +159,20 @@ Explanation BucketSentence(const BucketReport& buckets) {
             if (buckets.bias[static_cast<std::size_t>(h) * count + j] >
                 buckets.bias[static_cast<std::size_t>(top_head) * count + top_index])
                 top_head = h, top_index = j;
-    const double top_bias = count ? buckets.bias[static_cast<std::size_t>(top_head) * count + top_index] : 0;
+    const double top_bias =
+        count ? buckets.bias[static_cast<std::size_t>(top_head) * count + top_index] : 0;
     const long long top_distance = count ? buckets.distances[top_index] : 0;
     out.Claims("top_head", top_head);
     out.Claims("top_distance", static_cast<double>(top_distance));
     out.Claims("top_bias", top_bias);
-    out.text = "The " + buckets.stack + "'s " + Plural(buckets.heads, "head shares", "heads share") +
-               " " + ShownNumber(buckets.buckets) + " buckets. The largest bias, " +
-               ShownNumber(top_bias, 3) + ", is head " + ShownNumber(top_head) + "'s at key − query = " +
-               ShownNumber(static_cast<double>(top_distance)) + ". From " +
-               ShownNumber(static_cast<double>(last)) +
-               " tokens back on, every key gets its head's last bucket: the model cannot tell those "
-               "distances apart.";
+    out.text =
+        "The " + buckets.stack + "'s " + Plural(buckets.heads, "head shares", "heads share") + " " +
+        ShownNumber(buckets.buckets) + " buckets. The largest bias, " + ShownNumber(top_bias, 3) +
+        ", is head " + ShownNumber(top_head) +
+        "'s at key − query = " + ShownNumber(static_cast<double>(top_distance)) + ". From " +
+        ShownNumber(static_cast<double>(last)) +
+        " tokens back on, every key gets its head's last bucket: the model cannot tell those "
+        "distances apart.";
     return out;
 }
 
@@ -181,8 +185,8 @@ Explanation AlibiSentence(const std::vector<double>& slopes) {
     out.Claims("gentlest", gentlest);
     out.Claims("steepest_at_100", 100 * steepest);
     out.Claims("gentlest_at_100", 100 * gentlest);
-    out.text = Plural(static_cast<double>(slopes.size()), "head", "heads") +
-               " with slopes from " + ShownNumber(steepest, 4) + " to " + ShownNumber(gentlest, 4) +
+    out.text = Plural(static_cast<double>(slopes.size()), "head", "heads") + " with slopes from " +
+               ShownNumber(steepest, 4) + " to " + ShownNumber(gentlest, 4) +
                ": a key 100 tokens back loses " + ShownNumber(100 * steepest, 4) +
                " from its score in the steepest head and " + ShownNumber(100 * gentlest, 4) +
                " in the gentlest. No tensor holds this: it follows from the head count alone.";

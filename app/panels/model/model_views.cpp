@@ -86,14 +86,15 @@ void ComponentsPlot(FrameContext& frame, const char* id, const char* record, plo
     const float thickness = frame.Px(1.0f) * frame.theme.line_scale;
     const float radius = frame.Px(count > 256 ? 1.6f : 2.6f) * frame.theme.line_scale;
     for (std::size_t k = 0; k + 1 < count; ++k) {
-        const ImU32 colour = plot::Sequential(static_cast<double>(k) / std::max<std::size_t>(count - 1, 1));
+        const ImU32 colour =
+            plot::Sequential(static_cast<double>(k) / std::max<std::size_t>(count - 1, 1));
         draw->AddLine(p.ToPixels(xs[k], ys[k]), p.ToPixels(xs[k + 1], ys[k + 1]),
                       (colour & 0x00FFFFFF) | 0x90000000, thickness);
     }
     for (std::size_t k = 0; k < count; ++k)
-        draw->AddCircleFilled(p.ToPixels(xs[k], ys[k]), radius,
-                              plot::Sequential(static_cast<double>(k) /
-                                               std::max<std::size_t>(count - 1, 1)));
+        draw->AddCircleFilled(
+            p.ToPixels(xs[k], ys[k]), radius,
+            plot::Sequential(static_cast<double>(k) / std::max<std::size_t>(count - 1, 1)));
     if (p.IsHovered()) {
         // The nearest position under the mouse.
         std::size_t best = 0;
@@ -101,11 +102,11 @@ void ComponentsPlot(FrameContext& frame, const char* id, const char* record, plo
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         for (std::size_t k = 0; k < count; ++k) {
             const ImVec2 at = p.ToPixels(xs[k], ys[k]);
-            const float distance = (at.x - mouse.x) * (at.x - mouse.x) + (at.y - mouse.y) * (at.y - mouse.y);
+            const float distance =
+                (at.x - mouse.x) * (at.x - mouse.x) + (at.y - mouse.y) * (at.y - mouse.y);
             if (distance < best_distance) best_distance = distance, best = k;
         }
-        if (best_distance < frame.Px(12) * frame.Px(12))
-            ImGui::SetTooltip("position %zu", best);
+        if (best_distance < frame.Px(12) * frame.Px(12)) ImGui::SetTooltip("position %zu", best);
     }
     p.End();
     ImGui::EndGroup();
@@ -153,9 +154,11 @@ void CosinePicture(FrameContext& frame, const char* id, const char* record, plot
         const plot::DivergingMap map{negative, middle, positive};
         for (int a = 0; a < size; ++a)
             for (int b = 0; b < size; ++b) {
-                const double q0 = static_cast<double>(b) * block, p0 = static_cast<double>(a) * block;
-                draw->AddRectFilled(p.ToPixels(q0, p0 + block), p.ToPixels(q0 + block, p0),
-                                    plot::Diverging(cells[static_cast<std::size_t>(a) * size + b], map));
+                const double q0 = static_cast<double>(b) * block,
+                             p0 = static_cast<double>(a) * block;
+                draw->AddRectFilled(
+                    p.ToPixels(q0, p0 + block), p.ToPixels(q0 + block, p0),
+                    plot::Diverging(cells[static_cast<std::size_t>(a) * size + b], map));
             }
     }
     draw->PopClipRect();
@@ -168,8 +171,9 @@ void CosinePicture(FrameContext& frame, const char* id, const char* record, plot
                 ImGui::SetTooltip("cos(row %d, row %d) = %.4f", row, q, value);
             else
                 ImGui::SetTooltip("rows %d–%d × %d–%d: mean cos %.4f", row / block * block,
-                                  std::min(rows, row / block * block + block) - 1, q / block * block,
-                                  std::min(rows, q / block * block + block) - 1, value);
+                                  std::min(rows, row / block * block + block) - 1,
+                                  q / block * block, std::min(rows, q / block * block + block) - 1,
+                                  value);
         }
     }
     p.End();
@@ -204,37 +208,38 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
     const float height = std::max(ImGui::GetFontSize() * 12,
                                   ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * lines);
     char title[160], twin_title[160];
-    std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance)", r.found.family.c_str(),
-                  t.explained.size() > 0 ? 100 * t.explained[0] : 0.0,
+    std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance)",
+                  r.found.family.c_str(), !t.explained.empty() ? 100 * t.explained[0] : 0.0,
                   t.explained.size() > 1 ? 100 * t.explained[1] : 0.0);
     const TableReport& s = r.sinusoid_report;
     std::snprintf(twin_title, sizeof twin_title, "sinusoidal, same size (%.0f%% + %.0f%%)",
-                  s.explained.size() > 0 ? 100 * s.explained[0] : 0.0,
+                  !s.explained.empty() ? 100 * s.explained[0] : 0.0,
                   s.explained.size() > 1 ? 100 * s.explained[1] : 0.0);
     if (preview) {
         char preview_title[96];
         std::snprintf(preview_title, sizeof preview_title, "sinusoidal, %d × %d (%.0f%% + %.0f%%)",
-                      t.rows, t.cols, t.explained.size() > 0 ? 100 * t.explained[0] : 0.0,
+                      t.rows, t.cols, !t.explained.empty() ? 100 * t.explained[0] : 0.0,
                       t.explained.size() > 1 ? 100 * t.explained[1] : 0.0);
         ComponentsPlot(frame, "##model_components", "model.components_plot", components_view, t,
                        three_d, yaw_degrees, ImVec2(-1, height), preview_title);
     } else if (SideBySide(ImGui::GetFontSize() * 12)) {
-        const float width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+        const float width =
+            (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         ComponentsPlot(frame, "##model_components", "model.components_plot", components_view, t,
                        three_d, yaw_degrees, ImVec2(width, height), title);
         ImGui::SameLine();
-        ComponentsPlot(frame, "##model_twin", "model.twin_plot", twin_view, s, three_d,
-                       yaw_degrees, ImVec2(width, height), twin_title);
+        ComponentsPlot(frame, "##model_twin", "model.twin_plot", twin_view, s, three_d, yaw_degrees,
+                       ImVec2(width, height), twin_title);
     } else {
         const float half = (height - ImGui::GetStyle().ItemSpacing.y) / 2;
         ComponentsPlot(frame, "##model_components", "model.components_plot", components_view, t,
                        three_d, yaw_degrees, ImVec2(-1, std::max(half, ImGui::GetFontSize() * 6)),
                        title);
-        ComponentsPlot(frame, "##model_twin", "model.twin_plot", twin_view, s, three_d,
-                       yaw_degrees, ImVec2(-1, std::max(half, ImGui::GetFontSize() * 6)),
-                       twin_title);
+        ComponentsPlot(frame, "##model_twin", "model.twin_plot", twin_view, s, three_d, yaw_degrees,
+                       ImVec2(-1, std::max(half, ImGui::GetFontSize() * 6)), twin_title);
     }
-    std::string wavelengths = "wavelength of components 1–" + std::to_string(t.wavelengths.size()) + ":";
+    std::string wavelengths =
+        "wavelength of components 1–" + std::to_string(t.wavelengths.size()) + ":";
     for (double w : t.wavelengths)
         wavelengths += " " + (w > 0 ? ShownNumber(w, 3) : std::string("—"));
     wavelengths += " positions (— under one wave)";
@@ -254,9 +259,9 @@ void ModelPanel::DrawSimilarity(FrameContext& frame) {
                       "%d × %d block of rows; blue −1, middle 0, orange +1",
                       rows, block, block);
     else
-        std::snprintf(note, sizeof note,
-                      "cos(row p, row q) for every two of the %d rows; blue −1, middle 0, orange +1",
-                      rows);
+        std::snprintf(
+            note, sizeof note,
+            "cos(row p, row q) for every two of the %d rows; blue −1, middle 0, orange +1", rows);
     MutedWrappedText(note);
     const float available = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
     const auto picture = [&](const char* id, const char* record, plot::PlotView& view, int slot,
@@ -271,7 +276,8 @@ void ModelPanel::DrawSimilarity(FrameContext& frame) {
                                     std::min(ImGui::GetContentRegionAvail().x, available));
         picture("##model_cosine", "model.cosine_plot", cosine_view, 0, false, side, "sinusoidal");
     } else if (SideBySide(ImGui::GetFontSize() * 12)) {
-        const float width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+        const float width =
+            (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
         const float side = std::max(ImGui::GetFontSize() * 8, std::min(width, available));
         picture("##model_cosine", "model.cosine_plot", cosine_view, 0, false, side,
                 r.found.family.c_str());
@@ -314,8 +320,10 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     plot::Plot p;
     if (p.Begin("##model_norms", norms_view, ImVec2(-1, height), config)) {
         frame.Record("model.norms_plot");
-        p.Line(r.found.family.c_str(), xs.data(), t.norms.data(), t.rows, frame.Color(Role::Accent));
-        if (!preview) p.Line("sinusoidal", xs.data(), s.norms.data(), s.rows, frame.Color(Role::Muted));
+        p.Line(r.found.family.c_str(), xs.data(), t.norms.data(), t.rows,
+               frame.Color(Role::Accent));
+        if (!preview)
+            p.Line("sinusoidal", xs.data(), s.norms.data(), s.rows, frame.Color(Role::Muted));
         if (t.rows > 16) p.VLine(t.rows - 16, frame.Color(Role::Warning), "last 16 rows");
         p.End();
     }
@@ -358,10 +366,11 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
     config.y_flags = plot::AxisFlags_Log;
     char context_label[96], scaled_label[96];
     std::snprintf(context_label, sizeof context_label, "trained context %lld", rope.context);
-    std::snprintf(scaled_label, sizeof scaled_label, "with rope_scaling (%s)", rope.scaling.c_str());
+    std::snprintf(scaled_label, sizeof scaled_label, "with rope_scaling (%s)",
+                  rope.scaling.c_str());
     plot::Plot p;
-    const float height = ImGui::GetContentRegionAvail().y -
-                         (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    const float height =
+        ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
     if (p.Begin("##model_wavelengths", wavelength_view,
                 ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)), config)) {
         frame.Record("model.wavelength_plot");
@@ -386,8 +395,8 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
     char line[400];
     const std::string which =
         rope.rotary_dims < rope.head_dim
-            ? std::to_string(rope.rotary_dims) + " of each head's " + std::to_string(rope.head_dim) +
-                  " dimensions rotate (grey: passed unturned)"
+            ? std::to_string(rope.rotary_dims) + " of each head's " +
+                  std::to_string(rope.head_dim) + " dimensions rotate (grey: passed unturned)"
             : "all " + std::to_string(rope.head_dim) + " dimensions of a head rotate";
     std::snprintf(line, sizeof line,
                   "%s rotates %s pairs, %s: %s. Each arc joins the two dimensions of a pair, from "
@@ -414,9 +423,8 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
     const float band = height / 2;
     const float cell_height = std::min(cell, ImGui::GetFontSize() * 1.6f);
     const auto draw_band = [&](float top, RotaryPairing pairing, bool own, const char* title) {
-        draw->AddText(ImVec2(origin.x, top), own ? ImGui::GetColorU32(ImGuiCol_Text)
-                                                 : frame.Color(Role::Muted),
-                      title);
+        draw->AddText(ImVec2(origin.x, top),
+                      own ? ImGui::GetColorU32(ImGuiCol_Text) : frame.Color(Role::Muted), title);
         const float row_bottom = top + band - ImGui::GetFontSize() * 1.6f;
         const float row_top = row_bottom - cell_height;
         for (int d = 0; d < shown; ++d) {
@@ -448,8 +456,7 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
                                  frame.Px(own ? 2.0f : 1.5f) * frame.theme.line_scale);
         }
     };
-    const RotaryPairing other =
-        half ? RotaryPairing::Interleaved : RotaryPairing::HalfSplit;
+    const RotaryPairing other = half ? RotaryPairing::Interleaved : RotaryPairing::HalfSplit;
     char own_title[160], other_title[160];
     std::snprintf(own_title, sizeof own_title, "%s: %s (dimension i with %s)",
                   r.found.family.c_str(), half ? "half-split" : "interleaved",
@@ -481,9 +488,9 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
     const float label_width = ImGui::CalcTextSize("layer 000").x + frame.Px(6);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
-    const float height =
-        std::max(ImGui::GetFontSize() * 6,
-                 ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f));
+    const float height = std::max(ImGui::GetFontSize() * 6,
+                                  ImGui::GetContentRegionAvail().y -
+                                      (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f));
     ImGui::InvisibleButton("##model_usage", ImVec2(width, height));
     frame.Record("model.usage_picture");
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -496,17 +503,21 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         highest = std::max(highest, value);
     for (int layer = 0; layer < rope.layers; ++layer)
         for (int pair = 0; pair < rope.pairs; ++pair) {
-            const double value = rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair];
-            draw->AddRectFilled(ImVec2(grid_left + pair * cell_w, origin.y + layer * cell_h),
-                                ImVec2(grid_left + (pair + 1) * cell_w, origin.y + (layer + 1) * cell_h),
-                                plot::Sequential(highest > 0 ? value / highest : 0));
+            const double value =
+                rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair];
+            draw->AddRectFilled(
+                ImVec2(grid_left + pair * cell_w, origin.y + layer * cell_h),
+                ImVec2(grid_left + (pair + 1) * cell_w, origin.y + (layer + 1) * cell_h),
+                plot::Sequential(highest > 0 ? value / highest : 0));
         }
-    const int label_every = std::max(1, static_cast<int>(ImGui::GetFontSize() * 1.2f / std::max(cell_h, 1.0f)));
+    const int label_every =
+        std::max(1, static_cast<int>(ImGui::GetFontSize() * 1.2f / std::max(cell_h, 1.0f)));
     for (int layer = 0; layer < rope.layers; layer += label_every) {
         char name[32];
         std::snprintf(name, sizeof name, "layer %d", layer);
-        draw->AddText(ImVec2(origin.x, origin.y + layer * cell_h + (cell_h - ImGui::GetFontSize()) / 2),
-                      ImGui::GetColorU32(ImGuiCol_Text), name);
+        draw->AddText(
+            ImVec2(origin.x, origin.y + layer * cell_h + (cell_h - ImGui::GetFontSize()) / 2),
+            ImGui::GetColorU32(ImGuiCol_Text), name);
     }
     char left[96], right[96];
     std::snprintf(left, sizeof left, "pair 0: fast (%s positions)",
@@ -522,11 +533,14 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         const int pair = static_cast<int>((mouse.x - grid_left) / cell_w);
         const int layer = static_cast<int>((mouse.y - origin.y) / cell_h);
         if (pair >= 0 && pair < rope.pairs && layer >= 0 && layer < rope.layers)
-            ImGui::SetTooltip("layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, mean over "
-                              "%d heads",
-                              layer, pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
-                              ShownNumber(rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair], 4).c_str(),
-                              rope.heads);
+            ImGui::SetTooltip(
+                "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, mean over "
+                "%d heads",
+                layer, pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
+                ShownNumber(rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair],
+                            4)
+                    .c_str(),
+                rope.heads);
     }
     if (frame.pictures_first) Sentence(frame, usage_sentence, "model.usage_sentence");
 }
@@ -551,24 +565,24 @@ void ModelPanel::DrawBuckets(FrameContext& frame) {
     plot::PlotConfig config;
     config.x_label = "key − query (negative: keys before the query)";
     config.y_label = "bias added to the score";
-    static constexpr Role kHeadRoles[] = {Role::Sin, Role::Cos, Role::PosA, Role::PosB,
-                                          Role::ShiftArc, Role::Accent};
+    static constexpr Role kHeadRoles[] = {Role::Sin,  Role::Cos,      Role::PosA,
+                                          Role::PosB, Role::ShiftArc, Role::Accent};
     std::vector<std::string> labels(static_cast<std::size_t>(b.heads));
     plot::Plot p;
-    const float height = ImGui::GetContentRegionAvail().y -
-                         (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
-    if (p.Begin("##model_buckets", bucket_view, ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)),
-                config)) {
+    const float height =
+        ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_buckets", bucket_view,
+                ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)), config)) {
         frame.Record("model.bucket_plot");
         for (long long edge : b.edges)
-            p.VLine(static_cast<double>(edge) - 0.5, (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x50000000,
-                    nullptr, 1.0f);
+            p.VLine(static_cast<double>(edge) - 0.5,
+                    (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x50000000, nullptr, 1.0f);
         for (int h = 0; h < b.heads; ++h) {
             labels[h] = "head " + std::to_string(h);
             const ImU32 colour = h < 6 ? frame.Color(kHeadRoles[h])
                                        : plot::Sequential(static_cast<double>(h) / b.heads);
-            p.Line(h < 6 ? labels[h].c_str() : nullptr,
-                   xs.data(), b.bias.data() + static_cast<std::size_t>(h) * xs.size(),
+            p.Line(h < 6 ? labels[h].c_str() : nullptr, xs.data(),
+                   b.bias.data() + static_cast<std::size_t>(h) * xs.size(),
                    static_cast<int>(xs.size()), colour, frame.Px(1.5f));
         }
         p.End();
@@ -582,17 +596,18 @@ void ModelPanel::DrawSlopes(FrameContext& frame) {
     std::vector<double> heads(slopes.size());
     for (std::size_t h = 0; h < slopes.size(); ++h)
         heads[h] = static_cast<double>(h);
-    slope_view.SetHome({-0.5, slopes.size() - 0.5}, {0, *std::max_element(slopes.begin(), slopes.end()) * 1.1});
+    slope_view.SetHome({-0.5, slopes.size() - 0.5},
+                       {0, *std::max_element(slopes.begin(), slopes.end()) * 1.1});
     if (!slope_view.has_home) slope_view.Reset();
     plot::PlotConfig config;
     config.x_label = "head";
     config.y_label = "slope m (score − m × distance)";
     config.x_flags = plot::AxisFlags_Integer;
     plot::Plot p;
-    const float height = ImGui::GetContentRegionAvail().y -
-                         (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
-    if (p.Begin("##model_slopes", slope_view, ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)),
-                config)) {
+    const float height =
+        ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_slopes", slope_view,
+                ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)), config)) {
         frame.Record("model.slope_plot");
         p.Bars("slope", heads.data(), slopes.data(), static_cast<int>(slopes.size()), 0.7,
                frame.Color(Role::Accent));

@@ -3,8 +3,8 @@
 #include "panels/model/panel_model.h"
 
 #include "io/scene.h"
-#include "pelab/sinusoidal.h"
 #include "panels/model/model_sentences.h"
+#include "pelab/sinusoidal.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kTableViews[] = {"components", "similarity", "norms"};
 constexpr const char* kRopeViews[] = {"wavelengths", "pairing", "usage"};
-constexpr const char* kViews[] = {"components", "similarity", "norms", "wavelengths",
+constexpr const char* kViews[] = {"components", "similarity", "norms",   "wavelengths",
                                   "pairing",    "usage",      "buckets", "slopes"};
 
 // cos(row p, row q) averaged over blocks of block × block rows, at most cells a side. The mean of
@@ -125,8 +125,8 @@ void ModelPanel::Show(ModelReport computed) {
 void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
     auto shown = std::make_shared<ModelReport>(std::move(computed));
     const ModelReport& r = *shown;
-    table_sentence = r.has_table ? TableSentence(r.found, r.table_report, r.sinusoid_report)
-                                 : Explanation{};
+    table_sentence =
+        r.has_table ? TableSentence(r.found, r.table_report, r.sinusoid_report) : Explanation{};
     rope_sentence = r.has_rope ? RopeSentence(r.rope) : Explanation{};
     usage_sentence = r.has_rope ? UsageSentence(r.rope) : Explanation{};
     alibi_sentence = r.alibi_slopes.empty() ? Explanation{} : AlibiSentence(r.alibi_slopes);
@@ -136,9 +136,9 @@ void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
     cosines = r.has_table && computed_cosines.fine.empty() ? ComputeCosines(r)
                                                            : std::move(computed_cosines);
     ++cosine_version;
-    for (plot::PlotView* each : {&components_view, &twin_view, &norms_view, &neighbour_view,
-                                 &wavelength_view, &bucket_view, &slope_view, &cosine_view,
-                                 &twin_cosine_view})
+    for (plot::PlotView* each :
+         {&components_view, &twin_view, &norms_view, &neighbour_view, &wavelength_view,
+          &bucket_view, &slope_view, &cosine_view, &twin_cosine_view})
         each->has_home = false;
     report = std::move(shown);
     preview = false;
@@ -148,7 +148,8 @@ void ModelPanel::TakePending() {
     if (!pending.valid()) return;
     const std::future_status status = pending.wait_for(std::chrono::seconds(0));
     // A deferred read (the browser) runs once a frame has said it is reading.
-    if (status == std::future_status::timeout || (status == std::future_status::deferred && !said_reading))
+    if (status == std::future_status::timeout ||
+        (status == std::future_status::deferred && !said_reading))
         return;
     Opened opened = pending.get();
     opening.clear();
@@ -212,34 +213,35 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
                           {"alibi", nullptr}};
     if (r.has_table) {
         const TableReport& t = r.table_report;
-        out["table"] = {{"name", r.found.table},
-                        {"rows", t.rows},
-                        {"cols", t.cols},
-                        {"first_row", r.found.first_row},
-                        {"explained", t.explained},
-                        {"wavelengths", t.wavelengths},
-                        {"twin_explained", r.sinusoid_report.explained},
-                        {"median_norm", t.median_norm},
-                        {"edge_norm_ratio", t.edge_norm_ratio},
-                        {"cosine_block", cosines.fine_block},
-                        {"sentence", preview ? "" : table_sentence.text},
-                        {"claims", preview ? nlohmann::json::object() : ClaimsJson(table_sentence)}};
+        out["table"] = {
+            {"name", r.found.table},
+            {"rows", t.rows},
+            {"cols", t.cols},
+            {"first_row", r.found.first_row},
+            {"explained", t.explained},
+            {"wavelengths", t.wavelengths},
+            {"twin_explained", r.sinusoid_report.explained},
+            {"median_norm", t.median_norm},
+            {"edge_norm_ratio", t.edge_norm_ratio},
+            {"cosine_block", cosines.fine_block},
+            {"sentence", preview ? "" : table_sentence.text},
+            {"claims", preview ? nlohmann::json::object() : ClaimsJson(table_sentence)}};
     }
     if (r.has_rope) {
-        out["rope"] = {{"rotary_dims", r.rope.rotary_dims},
-                       {"head_dim", r.rope.head_dim},
-                       {"pairs", r.rope.pairs},
-                       {"base", r.rope.base},
-                       {"wavelengths", r.rope.wavelength},
-                       {"scaled_wavelengths", r.rope.scaled_wavelength},
-                       {"scaling", r.rope.scaling},
-                       {"pairs_without_turn", r.rope.pairs_without_turn},
-                       {"pairing", r.found.pairing == RotaryPairing::HalfSplit ? "half-split"
-                                                                                : "interleaved"},
-                       {"sentence", rope_sentence.text},
-                       {"claims", ClaimsJson(rope_sentence)},
-                       {"usage_sentence", usage_sentence.text},
-                       {"usage_claims", ClaimsJson(usage_sentence)}};
+        out["rope"] = {
+            {"rotary_dims", r.rope.rotary_dims},
+            {"head_dim", r.rope.head_dim},
+            {"pairs", r.rope.pairs},
+            {"base", r.rope.base},
+            {"wavelengths", r.rope.wavelength},
+            {"scaled_wavelengths", r.rope.scaled_wavelength},
+            {"scaling", r.rope.scaling},
+            {"pairs_without_turn", r.rope.pairs_without_turn},
+            {"pairing", r.found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved"},
+            {"sentence", rope_sentence.text},
+            {"claims", ClaimsJson(rope_sentence)},
+            {"usage_sentence", usage_sentence.text},
+            {"usage_claims", ClaimsJson(usage_sentence)}};
     }
     for (std::size_t i = 0; i < r.buckets.size(); ++i)
         out["buckets"].push_back({{"stack", r.buckets[i].stack},
@@ -257,7 +259,8 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
 
 std::vector<WidgetName> ModelPanel::WidgetNames() {
     return {
-        {"model.summary", "the line naming the file, the family and where it keeps positions",
+        {"model.summary",
+         "the line naming the file, the family and where it keeps positions",
          {"family", "kind", "context"}},
         {"model.open_hint", "the sentence saying what to open while no model is open"},
         {"model.error", "why the last file could not be opened", {"open_error"}},
@@ -269,23 +272,27 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
         {"model.tab_usage", "the Usage tab (RoPE)"},
         {"model.colour_note", "the line saying what the points' colour means"},
         {"model.wavelength_note", "the line listing the components' wavelengths", {"table"}},
-        {"model.components_plot", "the table's positions along its first principal components",
+        {"model.components_plot",
+         "the table's positions along its first principal components",
          {"table"}},
         {"model.twin_plot", "the same components of the sinusoidal table of the same size"},
         {"model.three_d", "the 3-D checkbox of the components view"},
         {"model.table_sentence", "the sentence about the table's components and edge", {"table"}},
         {"model.cosine_plot", "the cosine similarity of every two rows of the table", {"table"}},
         {"model.twin_cosine_plot", "the same for the sinusoidal table"},
-        {"model.norms_plot", "each row's norm against its position, the last 16 rows marked",
+        {"model.norms_plot",
+         "each row's norm against its position, the last 16 rows marked",
          {"table"}},
         {"model.neighbour_plot", "each row's cosine with the next row"},
-        {"model.wavelength_plot", "each RoPE pair's wavelength against the trained context",
+        {"model.wavelength_plot",
+         "each RoPE pair's wavelength against the trained context",
          {"rope"}},
         {"model.rope_sentence", "the sentence about the pairs' wavelengths", {"rope"}},
         {"model.pairing_picture", "a head's dimensions with the family's pairs joined", {"rope"}},
         {"model.usage_picture", "the weights' per-pair usage, layers × pairs", {"rope"}},
         {"model.usage_sentence", "the sentence about where the usage sits", {"rope"}},
-        {"model.bucket_plot", "each head's T5 bias against key − query, bucket edges marked",
+        {"model.bucket_plot",
+         "each head's T5 bias against key − query, bucket edges marked",
          {"buckets"}},
         {"model.bucket_sentence", "the sentence about the buckets", {"buckets"}},
         {"model.slope_plot", "ALiBi's slope of each head", {"alibi"}},
@@ -308,12 +315,10 @@ void ModelPanel::Draw(FrameContext& frame) {
     if (preview) DrawNothingOpen(frame);
     const ModelReport& r = *report;
     char line[512];
-    std::snprintf(line, sizeof line, "%s — %s: %s%s", r.found.family.c_str(),
-                  std::filesystem::path(r.path).filename().string().c_str(),
-                  position_kind_name(r.found.kind),
-                  r.found.context > 0
-                      ? (", context " + std::to_string(r.found.context)).c_str()
-                      : "");
+    std::snprintf(
+        line, sizeof line, "%s — %s: %s%s", r.found.family.c_str(),
+        std::filesystem::path(r.path).filename().string().c_str(), position_kind_name(r.found.kind),
+        r.found.context > 0 ? (", context " + std::to_string(r.found.context)).c_str() : "");
     if (!preview) {
         WrappedText(line);
         frame.Record("model.summary");
@@ -325,10 +330,18 @@ void ModelPanel::Draw(FrameContext& frame) {
         ImGui::SetTooltip("%s", notes.c_str());
     }
     switch (r.found.kind) {
-    case PositionKind::LearnedTable: DrawTable(frame); break;
-    case PositionKind::Rope: DrawRope(frame); break;
-    case PositionKind::RelativeBuckets: DrawBuckets(frame); break;
-    case PositionKind::Alibi: DrawSlopes(frame); break;
+    case PositionKind::LearnedTable:
+        DrawTable(frame);
+        break;
+    case PositionKind::Rope:
+        DrawRope(frame);
+        break;
+    case PositionKind::RelativeBuckets:
+        DrawBuckets(frame);
+        break;
+    case PositionKind::Alibi:
+        DrawSlopes(frame);
+        break;
     case PositionKind::None:
         MutedWrappedText("No position tensor of a known family was found in this file. Open it "
                          "with `pelab model inspect FILE --table NAME` to read any 2-D tensor as "

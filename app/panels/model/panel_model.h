@@ -72,7 +72,6 @@ struct ModelPanel : Panel {
     plot::PlotView components_view, twin_view, norms_view, neighbour_view, wavelength_view,
         bucket_view, slope_view, cosine_view, twin_cosine_view;
 
-
     /// Starts reading request off the frame after a quick check of the files (their headers and
     /// config.json): "" or why not, in which case nothing changes.
     std::string Open(const ModelRequest& request);

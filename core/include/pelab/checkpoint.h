@@ -42,8 +42,8 @@ constexpr std::size_t kMaxShards = 10000;
 enum class TensorType { F32, F16, BF16, F64, Other };
 
 struct TensorInfo {
-    std::string name;                 ///< as stored in the file
-    std::string dtype;                ///< as stored: "F32", "BF16", "I64", …
+    std::string name;  ///< as stored in the file
+    std::string dtype; ///< as stored: "F32", "BF16", "I64", …
     TensorType type = TensorType::Other;
     std::vector<std::int64_t> shape;  ///< row-major; empty for a scalar
     std::uint64_t begin = 0, end = 0; ///< the data's bytes within its file (absolute offsets)
@@ -116,12 +116,12 @@ private:
     std::string OpenSafetensors(const std::string& path);
     std::string OpenIndex(const std::string& path);
     std::string OpenNpy(const std::string& path);
-    std::string LoadShard(std::size_t shard);
+    std::string LoadShard(std::size_t index);
 
     std::string path_;
     std::string format_;
     std::vector<std::string> names_;
-    std::map<std::string, std::size_t> shard_of_;  ///< name → shard
+    std::map<std::string, std::size_t> shard_of_; ///< name → shard
     std::vector<std::unique_ptr<Shard>> shards_;
 };
 

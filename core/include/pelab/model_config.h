@@ -19,12 +19,12 @@ namespace pelab {
 struct RopeScalingConfig {
     std::string type; ///< "" (none), "linear", "dynamic", "yarn", "llama3", "longrope", …
     double factor = 1.0;
-    double original_context = 0; ///< original_max_position_embeddings (0: absent)
-    double beta_fast = 32, beta_slow = 1;               ///< yarn
-    double mscale = 0, mscale_all_dim = 0;              ///< yarn (DeepSeek's form; 0: absent)
-    double attention_factor = 0;                        ///< yarn / longrope (0: absent)
-    double low_freq_factor = 1, high_freq_factor = 4;   ///< llama3
-    std::vector<double> short_factor, long_factor;      ///< longrope, one per pair
+    double original_context = 0;           ///< original_max_position_embeddings (0: absent)
+    double beta_fast = 32, beta_slow = 1;  ///< yarn
+    double mscale = 0, mscale_all_dim = 0; ///< yarn (DeepSeek's form; 0: absent)
+    double attention_factor = 0;           ///< yarn / longrope (0: absent)
+    double low_freq_factor = 1, high_freq_factor = 4; ///< llama3
+    std::vector<double> short_factor, long_factor;    ///< longrope, one per pair
 };
 
 struct CheckpointConfig {
@@ -32,14 +32,14 @@ struct CheckpointConfig {
     std::vector<std::string> architectures; ///< "GPT2LMHeadModel", …
     long long max_positions = 0;            ///< the context it was trained for (0: absent)
     int hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, layers = 0; ///< 0: absent
-    double rope_theta = 0;                  ///< RoPE's base (0: absent)
-    double partial_rotary = 1;              ///< share of each head's dimensions that rotate
+    double rope_theta = 0;                                             ///< RoPE's base (0: absent)
+    double partial_rotary = 1; ///< share of each head's dimensions that rotate
     bool partial_rotary_given = false;
     RopeScalingConfig rope_scaling;
-    bool alibi = false;                     ///< BLOOM, MPT with attn_config.alibi, Falcon alibi
-    int relative_buckets = 0;               ///< T5 relative_attention_num_buckets (0: absent)
-    int relative_max_distance = 0;          ///< T5 relative_attention_max_distance
-    bool from_text_config = false;          ///< read from a nested text_config
+    bool alibi = false;            ///< BLOOM, MPT with attn_config.alibi, Falcon alibi
+    int relative_buckets = 0;      ///< T5 relative_attention_num_buckets (0: absent)
+    int relative_max_distance = 0; ///< T5 relative_attention_max_distance
+    bool from_text_config = false; ///< read from a nested text_config
 
     /// A head's width: head_dim when given (Gemma's is not hidden ÷ heads), else hidden ÷ heads;
     /// 0 when neither is known.

@@ -5,11 +5,13 @@
 // "model." prefixes the saving code adds) and by config.json:
 //   learned tables  GPT-2 / GPT-Neo `wpe.weight`; BERT `embeddings.position_embeddings.weight`;
 //                   RoBERTa the same name, whose rows start at 2 (row 1 is its padding row, the
-//                   position of padding tokens); OPT `decoder.embed_positions.weight` (rows from 2);
+//                   position of padding tokens); OPT `decoder.embed_positions.weight` (rows from
+//                   2);
 //   T5              `block.0.layer.0.SelfAttention.relative_attention_bias.weight`, buckets ×
 //                   heads, shared by the stack's layers (encoder: bidirectional, decoder: causal);
-//   ALiBi           no tensor: the slopes follow from the head count (BLOOM, MPT, Falcon with alibi);
-//   RoPE            the config's base, head width and partial rotary, and each layer's query and
+//   ALiBi           no tensor: the slopes follow from the head count (BLOOM, MPT, Falcon with
+//   alibi); RoPE            the config's base, head width and partial rotary, and each layer's
+//   query and
 //                   key projections: Llama, Mistral, Qwen, Gemma, Phi `layers.N.self_attn.q_proj` /
 //                   `k_proj` (Phi-3 fuses them in `qkv_proj`), GPT-NeoX / Pythia
 //                   `layers.N.attention.query_key_value` (q, k and v interleaved per head).
@@ -42,8 +44,8 @@ struct FoundPositions {
     std::string family; ///< "GPT-2", "BERT", "RoBERTa", "OPT", "T5", "BLOOM", "Llama", …
     PositionKind kind = PositionKind::None;
     // Learned table (or a tensor the user chose as one).
-    std::string table;   ///< the tensor's name
-    int first_row = 0;   ///< the row of position 0 (RoBERTa and OPT: 2)
+    std::string table; ///< the tensor's name
+    int first_row = 0; ///< the row of position 0 (RoBERTa and OPT: 2)
     int padding_row = -1;
     // T5: the bias tables of the stacks ("encoder", "decoder") that have one.
     std::vector<std::string> bias_tables, bias_stacks;
@@ -55,7 +57,7 @@ struct FoundPositions {
     bool base_from_default = false; ///< rope_theta absent: Hugging Face's default 10 000
     // ALiBi and every family.
     int alibi_heads = 0;
-    long long context = 0; ///< the length trained for (config, else the table's rows)
+    long long context = 0;          ///< the length trained for (config, else the table's rows)
     std::vector<std::string> notes; ///< what a reader should know (tied lm_head, masks skipped, …)
 };
 
@@ -86,7 +88,7 @@ struct TableReport {
     /// Each of the first six components' dominant wavelength in positions (the periodogram's
     /// peak); 0 when the component completes less than one wave within the rows.
     std::vector<double> wavelengths;
-    std::vector<double> norms;           ///< ‖row p‖ for every p
+    std::vector<double> norms;            ///< ‖row p‖ for every p
     std::vector<double> neighbour_cosine; ///< cos(row p, row p + 1), rows − 1 values
     double median_norm = 0;
     double edge_norm_ratio = 0; ///< mean norm of the last 16 rows ÷ median norm
@@ -115,7 +117,7 @@ struct RopeReport {
     /// pair‖ (the key head of the query head's group): how much a pair can carry, from the weights
     /// alone (a proxy for the activation measurements of Barbero et al. 2024).
     std::vector<double> usage;
-    std::vector<double> layer_usage;       ///< layers × pairs: the mean over heads
+    std::vector<double> layer_usage; ///< layers × pairs: the mean over heads
 };
 /// Reads each layer's q and k projections (one layer at a time) and computes the report.
 /// "" or a message (a projection missing or of the wrong shape for the config's heads).
@@ -125,12 +127,12 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
 // ---- T5 ----
 
 struct BucketReport {
-    std::string stack;       ///< "encoder" / "decoder"
+    std::string stack; ///< "encoder" / "decoder"
     int buckets = 0, heads = 0, max_distance = 0;
     bool bidirectional = true;
-    std::vector<long long> distances;  ///< key − query, from −span to +span (causal: −span … 0)
-    std::vector<double> bias;          ///< heads × distances: head h's bias at each distance
-    std::vector<long long> edges;      ///< distances where the bucket changes (first of a bucket)
+    std::vector<long long> distances; ///< key − query, from −span to +span (causal: −span … 0)
+    std::vector<double> bias;         ///< heads × distances: head h's bias at each distance
+    std::vector<long long> edges;     ///< distances where the bucket changes (first of a bucket)
 };
 std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
                             const CheckpointConfig* config, std::vector<BucketReport>* out);
