@@ -409,6 +409,12 @@ TEST(TableWavelengths, APureWaveGivesItsWavelength) {
     for (int p = 0; p < 512; ++p)
         wave.push_back(std::sin(2 * 3.14159265358979 * p / 37.5 + 0.3));
     EXPECT_NEAR(dominant_wavelength(wave), 37.5, 0.05);
+    // The longest table analysed (2¹⁷ rows): found by an FFT, not a scan of every frequency
+    // (which took minutes at 3·10⁴ rows).
+    std::vector<double> long_wave;
+    for (int p = 0; p < (1 << 17); ++p)
+        long_wave.push_back(std::cos(2 * 3.14159265358979 * p / 1000.0));
+    EXPECT_NEAR(dominant_wavelength(long_wave), 1000.0, 0.5);
     std::vector<double> ramp;
     for (int p = 0; p < 512; ++p)
         ramp.push_back(p);

@@ -9,6 +9,11 @@
 
 namespace pelab {
 
+namespace {
+/// Rows whose cosine matrix --full prints (4 096² numbers are about 200 MB of JSON).
+constexpr int kMaxFullRows = 4096;
+} // namespace
+
 CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options) {
     CLI::App* model = app.add_subcommand(
         "model", "Open a real checkpoint (safetensors or .npy, with its config.json) and show "
@@ -37,6 +42,10 @@ int RunModelInspect(const ModelOptions& options) {
     ModelReport report;
     if (std::string error = OpenModel(request, &report); !error.empty())
         return UsageError(PrintableLine(error));
+    if (options.full && report.has_table && report.table_report.rows > kMaxFullRows)
+        return UsageError("--full: the table has " + std::to_string(report.table_report.rows) +
+                          " rows; the cosine matrix is printed for at most " +
+                          std::to_string(kMaxFullRows) + " (the panel draws any size)");
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {

@@ -3,8 +3,10 @@
 #include "io/json_input.h"
 #include "pelab/alternatives.h"
 #include "pelab/error.h"
+#include "pelab/limits.h"
 #include "pelab/sinusoidal.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -126,6 +128,22 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
             checkpoint, report.has_config ? &report.config : nullptr, request.table, &report.found);
         !problem.empty())
         return Excerpt(json(report.path), 200) + ": " + problem;
+    {
+        // What a reader should know about the folder and the config beside the weights.
+        std::error_code status;
+        if (fs::is_directory(request.path, status) &&
+            fs::exists(fs::path(request.path) / "model.safetensors", status) &&
+            fs::exists(fs::path(request.path) / "model.safetensors.index.json", status))
+            report.found.notes.push_back(
+                "the folder holds model.safetensors and "
+                "model.safetensors.index.json: model.safetensors was read");
+        const std::string& type = report.config.model_type;
+        const std::string& family = report.found.family;
+        if (report.has_config && !type.empty() &&
+            ((family == "GPT-2" && type != "gpt2") || (family == "OPT" && type != "opt")))
+            report.found.notes.push_back("config.json says model_type \"" + PrintableLine(type) +
+                                         "\", but the weights' names are " + family + "'s");
+    }
     const FoundPositions& found = report.found;
     report.seconds_open = since(start);
     try {
@@ -133,11 +151,21 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
             const TensorInfo* info = checkpoint.Find(found.table, &error);
             if (info == nullptr) return error;
             const long long rows = info->shape[0] - found.first_row, cols = info->shape[1];
+            if (cols > kMaxDModel)
+                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " +
+                       std::to_string(cols) + " columns; PE Lab analyses tables of at most " +
+                       std::to_string(kMaxDModel);
             if (rows * cols > kMaxTableElements)
                 return "tensor \"" + found.table + "\" is " + std::to_string(info->shape[0]) +
                        " × " + std::to_string(cols) + "; PE Lab analyses tables of at most " +
                        std::to_string(kMaxTableElements) + " numbers";
-            if (rows < 2) return "tensor \"" + found.table + "\" has fewer than 2 position rows";
+            if (rows < 2)
+                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table +
+                       "\" has fewer than 2 position rows";
+            if (rows > kMaxTableRows)
+                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " + std::to_string(rows) +
+                       " position rows; PE Lab analyses tables of at most " +
+                       std::to_string(kMaxTableRows);
             std::vector<float> values;
             const Clock::time_point read = Clock::now();
             if (std::string problem = checkpoint.ReadFloats(*info, &values); !problem.empty())
@@ -165,13 +193,17 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
                 return Excerpt(json(report.path), 200) + ": " + problem;
         } else if (found.kind == PositionKind::Alibi) {
             if (found.alibi_heads > kMaxAlibiHeads)
-                return "config: " + std::to_string(found.alibi_heads) +
+                return Excerpt(json(report.config_path), 200) + ": " +
+                       std::to_string(found.alibi_heads) +
                        " heads; ALiBi's slopes are computed for at most " +
                        std::to_string(kMaxAlibiHeads);
             report.alibi_slopes = alibi_slopes(found.alibi_heads);
         }
     } catch (const InvalidArgument& problem) {
         return Excerpt(json(report.path), 200) + ": " + problem.what();
+    } catch (const std::bad_alloc&) {
+        return Excerpt(json(report.path), 200) +
+               ": not enough memory to analyse its position tensors";
     }
     report.seconds_analyse = since(start) - report.seconds_open - report.seconds_read;
     *out = std::move(report);
@@ -275,7 +307,8 @@ std::string ModelReportText(const ModelReport& report) {
     out << "file: " << PrintableLine(report.path) << " (" << report.format << ", "
         << report.tensor_count << (report.tensor_count == 1 ? " tensor)\n" : " tensors)\n");
     out << "config: " << (report.has_config ? PrintableLine(report.config_path) : "none") << "\n";
-    out << "family: " << found.family << "; positions: " << position_kind_name(found.kind);
+    out << "family: " << PrintableLine(found.family)
+        << "; positions: " << position_kind_name(found.kind);
     if (found.context > 0) out << "; context " << found.context;
     out << "\n";
     for (const std::string& note : found.notes)
@@ -290,8 +323,10 @@ std::string ModelReportText(const ModelReport& report) {
         out << "\n  dominant wavelengths of components 1-6 (positions; 0 = under one wave):";
         for (double w : t.wavelengths)
             out << " " << Number(w);
-        out << "\n  row norms: median " << Number(t.median_norm) << ", last 16 rows "
-            << Number(t.edge_norm_ratio) << " × the median\n";
+        out << "\n  row norms: median " << Number(t.median_norm);
+        if (t.median_norm > 0 && t.rows > 16)
+            out << ", last 16 rows " << Number(t.edge_norm_ratio) << " × the median";
+        out << "\n";
         const TableReport& s = report.sinusoid_report;
         out << "  sinusoidal of the same size: components 1-3 explain";
         for (std::size_t k = 0; k < 3 && k < s.explained.size(); ++k)
@@ -312,7 +347,7 @@ std::string ModelReportText(const ModelReport& report) {
             out << "every pair completes a turn within the " << r.context << " trained\n";
         else
             out << r.pairs_without_turn << " of " << r.pairs
-                << (r.pairs_without_turn == 1 ? " pair never completes" : " pairs never complete")
+                << (r.pairs_without_turn == 1 ? " pairs never completes" : " pairs never complete")
                 << " a turn within the " << r.context << " trained\n";
         if (!r.scaling.empty())
             out << "  rope_scaling " << PrintableLine(r.scaling) << ": "

@@ -19,6 +19,9 @@ constexpr std::size_t kMaxConfigBytes = 1u << 20;
 /// Rows × columns of a learned table analysed (GPT-2 medium's 1024 × 1024 is 2²⁰; a larger
 /// table is refused with this limit named).
 constexpr long long kMaxTableElements = 1LL << 24;
+/// Rows of a learned table analysed (the longest learned tables are a few thousand rows; the
+/// wavelength finder's FFT of 8 × rows points stays at 16 MiB).
+constexpr long long kMaxTableRows = 1LL << 17;
 
 struct ModelRequest {
     std::string path;        ///< the weights: .safetensors, an index, .npy, or a folder

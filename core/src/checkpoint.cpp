@@ -668,6 +668,7 @@ std::string Checkpoint::LoadShard(std::size_t index) {
         return error = where + " is not a safetensors file (shorter than its 8 length bytes)";
     if (error = shard.file.Read(0, 8, length_bytes); !error.empty()) return error;
     const std::uint64_t header_length = ReadLittle(length_bytes, 8);
+    if (header_length == 0) return error = where + ": its header is empty (length 0)";
     if (header_length > kMaxSafetensorsHeaderBytes)
         return error = where + ": its header claims " + std::to_string(header_length) +
                        " bytes, more than the " + Size(kMaxSafetensorsHeaderBytes) +
@@ -732,7 +733,9 @@ std::string Checkpoint::OpenIndex(const std::string& path) {
         return "shard index " + Shown(path) + ": " +
                (reader.error.empty() ? "not valid JSON" : reader.error);
     if (!reader.seen_map() || reader.entries.empty())
-        return "shard index " + Shown(path) + " has no weight_map naming the tensors' files";
+        return Shown(path) + " is not a shard index (it has no weight_map naming the tensors' "
+                             "files): open the folder, its model.safetensors, or its "
+                             "model.safetensors.index.json";
     const fs::path folder = fs::path(path).parent_path();
     std::map<std::string, std::size_t> shard_by_file;
     for (const auto& [name, file_name] : reader.entries) {
@@ -800,7 +803,8 @@ const TensorInfo* Checkpoint::Find(const std::string& name, std::string* error) 
     return found == tensors.end() ? nullptr : &found->second;
 }
 
-std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const {
+template <typename Take>
+std::string Checkpoint::ForEachValue(const TensorInfo& tensor, Take&& take) const {
     const std::string where = "tensor " + Shown(tensor.name) + " of " + Shown(path_);
     if (!tensor.Readable())
         return where + " holds " + tensor.dtype + " numbers, not floating point ones";
@@ -808,11 +812,10 @@ std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>*
         !shards_[static_cast<std::size_t>(tensor.file)]->loaded)
         return where + " is not in an opened file";
     const ByteFile& file = shards_[static_cast<std::size_t>(tensor.file)]->file;
-    const std::uint64_t count = static_cast<std::uint64_t>(tensor.Elements());
-    const std::uint64_t item = (tensor.end - tensor.begin) / std::max<std::uint64_t>(count, 1);
-    if (count > (std::uint64_t{1} << 34)) return where + " has more elements than are read";
-    std::vector<float> values(static_cast<std::size_t>(count));
-    // In chunks of 1 MiB, so a large tensor is never held twice.
+    const auto count = static_cast<std::uint64_t>(tensor.Elements());
+    if (count == 0) return {};
+    const std::uint64_t item = (tensor.end - tensor.begin) / count;
+    // In chunks of 1 MiB, so a large tensor is never held as bytes and floats at once.
     constexpr std::size_t kChunk = 1u << 20;
     std::vector<unsigned char> buffer(
         static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, count * item)));
@@ -842,12 +845,25 @@ std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>*
             }
             if (!std::isfinite(value))
                 return where + ": element " + std::to_string(done + i) + " is " +
-                       (std::isnan(value) ? "NaN" : "infinite") +
-                       " (a position table of finite numbers was expected)";
-            values[static_cast<std::size_t>(done + i)] = value;
+                       (std::isnan(value) ? "NaN" : "infinite") + " (finite numbers were expected)";
+            take(done + i, value);
         }
         done += batch;
     }
+    return {};
+}
+
+std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const {
+    const auto count = static_cast<std::uint64_t>(tensor.Elements());
+    if (count > kMaxTensorReadElements)
+        return "tensor " + Shown(tensor.name) + " of " + Shown(path_) + " holds " +
+               std::to_string(count) + " numbers; PE Lab reads at most " +
+               std::to_string(kMaxTensorReadElements) + " of one tensor";
+    std::vector<float> values(static_cast<std::size_t>(count));
+    if (std::string error =
+            ForEachValue(tensor, [&](std::uint64_t index, float value) { values[index] = value; });
+        !error.empty())
+        return error;
     if (tensor.fortran_order && tensor.shape.size() == 2) {
         const auto rows = static_cast<std::size_t>(tensor.shape[0]);
         const auto cols = static_cast<std::size_t>(tensor.shape[1]);
@@ -858,6 +874,27 @@ std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>*
         values.swap(transposed);
     }
     *out = std::move(values);
+    return {};
+}
+
+std::string Checkpoint::RowSquares(const TensorInfo& tensor, std::vector<double>* out) const {
+    if (tensor.shape.empty() || tensor.shape[0] < 1 || tensor.fortran_order)
+        return "tensor " + Shown(tensor.name) + " of " + Shown(path_) +
+               " is not a row-major table of rows";
+    const auto rows = static_cast<std::uint64_t>(tensor.shape[0]);
+    const std::uint64_t width = static_cast<std::uint64_t>(tensor.Elements()) / rows;
+    if (rows > kMaxTensorReadElements)
+        return "tensor " + Shown(tensor.name) + " of " + Shown(path_) + " has more than " +
+               std::to_string(kMaxTensorReadElements) + " rows";
+    std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);
+    if (std::string error = ForEachValue(tensor,
+                                         [&](std::uint64_t index, float value) {
+                                             sums[static_cast<std::size_t>(index / width)] +=
+                                                 static_cast<double>(value) * value;
+                                         });
+        !error.empty())
+        return error;
+    *out = std::move(sums);
     return {};
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <map>
 
@@ -61,6 +62,31 @@ std::string RopeFamily(const std::string& model_type, const std::string& fallbac
 
 std::string Quoted(const std::string& name) {
     return "\"" + (name.size() > 80 ? name.substr(0, 80) + "…" : name) + "\"";
+}
+
+// In-place radix-2 FFT (size a power of two): X(k) = Σ x(p)·e^{−2πikp/N}.
+void Fft(std::vector<std::complex<double>>& x) {
+    const std::size_t size = x.size();
+    for (std::size_t i = 1, j = 0; i < size; ++i) {
+        std::size_t bit = size >> 1;
+        for (; j & bit; bit >>= 1)
+            j ^= bit;
+        j ^= bit;
+        if (i < j) std::swap(x[i], x[j]);
+    }
+    for (std::size_t length = 2; length <= size; length <<= 1) {
+        const double angle = -2 * kPi / static_cast<double>(length);
+        for (std::size_t start = 0; start < size; start += length)
+            for (std::size_t k = 0; k < length / 2; ++k) {
+                // Each twiddle from its angle, not by repeated multiplication: exact to rounding.
+                const std::complex<double> w(std::cos(angle * static_cast<double>(k)),
+                                             std::sin(angle * static_cast<double>(k)));
+                const std::complex<double> even = x[start + k];
+                const std::complex<double> odd = x[start + k + length / 2] * w;
+                x[start + k] = even + odd;
+                x[start + k + length / 2] = even - odd;
+            }
+    }
 }
 
 } // namespace
@@ -118,9 +144,15 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
         *info = checkpoint.Find(name, &error);
         if (*info == nullptr)
             return error.empty() ? "the checkpoint has no tensor " + Quoted(name) : error;
-        if ((*info)->shape.size() != 2 || (*info)->shape[0] < 2 || (*info)->shape[1] < 1)
-            return "tensor " + Quoted(name) + " is not a table of at least 2 rows (its shape has " +
-                   std::to_string((*info)->shape.size()) + " dimensions)";
+        if ((*info)->shape.size() != 2 || (*info)->shape[0] < 2 || (*info)->shape[1] < 1) {
+            std::string shape;
+            for (std::int64_t extent : (*info)->shape)
+                shape += (shape.empty() ? "" : ", ") + std::to_string(extent);
+            return "tensor " + Quoted(name) +
+                   " is not a table of at least 2 rows and 1 column "
+                   "(its shape is [" +
+                   shape + "])";
+        }
         if (!(*info)->Readable())
             return "tensor " + Quoted(name) + " holds " + (*info)->dtype +
                    " numbers, not floating point ones";
@@ -199,7 +231,10 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
             found.family = "GPT-Neo";
         if (std::string(table.family) == "BERT" &&
             (roberta_config || name->rfind("roberta.", 0) == 0)) {
-            found.family = "RoBERTa";
+            found.family = model_type == "xlm-roberta"  ? "XLM-RoBERTa"
+                           : model_type == "camembert"  ? "CamemBERT"
+                           : model_type == "longformer" ? "Longformer"
+                                                        : "RoBERTa";
             found.first_row = 2;
             found.padding_row = 1;
         }
@@ -245,11 +280,18 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
     const bool neox =
         !layers.empty() && layers.begin()->second.fused == RopeLayerTensors::Fused::PerHead;
     if (!layers.empty() && !(config && config->alibi)) {
-        if (config == nullptr || config->heads == 0 || config->HeadWidth() == 0)
+        if (config == nullptr)
             return "the checkpoint holds a RoPE model's attention (" +
                    Quoted(layers.begin()->second.query) +
                    "), but its heads, head width and base are in config.json: put config.json "
                    "beside the weights or name it with --config";
+        if (config->heads == 0)
+            return "config.json gives no head count (num_attention_heads), which RoPE's pairs "
+                   "need";
+        if (config->HeadWidth() == 0)
+            return "config.json gives no head width: head_dim is absent and hidden_size (" +
+                   std::to_string(config->hidden) + ") is not a multiple of the " +
+                   std::to_string(config->heads) + " heads";
         found.kind = PositionKind::Rope;
         found.family = RopeFamily(model_type, neox ? "GPT-NeoX" : "RoPE model");
         for (auto& [index, tensors] : layers)
@@ -267,6 +309,12 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
         found.base_from_default = config->rope_theta <= 0;
         found.pairing = RotaryPairing::HalfSplit;
         found.context = config->max_positions;
+        const RopeScalingConfig& scaling = config->rope_scaling;
+        if (!scaling.type.empty() && scaling.type != "default" && scaling.original_context > 0 &&
+            static_cast<long long>(scaling.original_context) != config->max_positions) {
+            found.context = static_cast<long long>(scaling.original_context);
+            found.extended_context = config->max_positions;
+        }
         if (found.base_from_default)
             found.notes.push_back("config.json gives no rope_theta: Hugging Face's default "
                                   "10 000 is used");
@@ -322,15 +370,24 @@ double dominant_wavelength(const std::vector<double>& values) {
         }
         return re * re + im * im;
     };
-    const int grid = 4 * n;
-    int best = 1;
-    double best_power = -1;
-    for (int j = 1; j <= grid; ++j) {
-        const double p = power(kPi * j / grid);
-        if (p > best_power) best_power = p, best = j;
-    }
+    // The periodogram on a grid of spacing π/(4n): an FFT of the values zero-padded to
+    // N ≥ 8n points (bin k is ω = 2πk/N), O(N log N) where a direct scan of the grid would cost
+    // O(n²) (minutes for 10⁵ rows).
+    std::size_t size = 1;
+    while (size < 8 * static_cast<std::size_t>(n))
+        size <<= 1;
+    std::vector<std::complex<double>> spectrum(size);
+    for (int p = 0; p < n; ++p)
+        spectrum[static_cast<std::size_t>(p)] = values[static_cast<std::size_t>(p)] - mean;
+    Fft(spectrum);
+    std::size_t best_bin = 1;
+    for (std::size_t k = 1; k <= size / 2; ++k)
+        if (std::norm(spectrum[k]) > std::norm(spectrum[best_bin])) best_bin = k;
+    const double spacing = 2 * kPi / static_cast<double>(size);
+    const int grid = static_cast<int>(size / 2);
+    const int best = static_cast<int>(best_bin);
     // Golden-section search between the neighbours of the best grid point.
-    double low = kPi * (best - 1) / grid, high = kPi * std::min(best + 1, grid) / grid;
+    double low = spacing * (best - 1), high = spacing * std::min(best + 1, grid);
     const double golden = (std::sqrt(5.0) - 1) / 2;
     double a = high - golden * (high - low), b = low + golden * (high - low);
     double pa = power(a), pb = power(b);
@@ -489,6 +546,11 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         *note = "rope_scaling type \"" + type + "\" is not one PE Lab computes: not applied";
         return {};
     }
+    if (scaling.factor < 1) {
+        *note = "rope_scaling factor " + std::to_string(scaling.factor) +
+                " is below 1 (it would shorten the context): not applied";
+        return {};
+    }
     ContextScalingOptions options;
     options.d = rotary_dims;
     options.base = base;
@@ -504,7 +566,11 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         std::snprintf(factor, sizeof factor, "%g", scaling.factor);
         *note = std::string(context_scaling_name(method)) + ", factor " + factor +
                 ", original context " +
-                std::to_string(static_cast<long long>(options.original_context));
+                std::to_string(static_cast<long long>(options.original_context)) +
+                (method == ContextScaling::Yarn
+                     ? " (the paper's ramp over wavelengths; Hugging Face rounds the ramp's ends "
+                       "to whole dimensions, which can move a pair at either end)"
+                     : "");
         return scaled;
     } catch (const InvalidArgument& error) {
         *note = std::string("rope_scaling not applied: ") + error.what();
@@ -523,6 +589,7 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
     report.pairs = found.rotary_dims / 2;
     report.base = found.base;
     report.context = found.context;
+    report.extended_context = found.extended_context;
     report.heads = found.heads;
     report.layers = static_cast<int>(found.rope_layers.size());
     for (int i = 0; i < report.pairs; ++i) {
@@ -541,7 +608,7 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
     report.usage.assign(static_cast<std::size_t>(report.layers) * heads * report.pairs, 0.0);
     report.layer_usage.assign(static_cast<std::size_t>(report.layers) * report.pairs, 0.0);
     std::string error;
-    std::vector<float> query, key;
+    std::vector<double> query, key;
     for (int layer = 0; layer < report.layers; ++layer) {
         const RopeLayerTensors& tensors = found.rope_layers[layer];
         std::string key_error;
@@ -575,21 +642,17 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
         if (tensors.fused == RopeLayerTensors::Fused::No)
             if (std::string problem = check_shape(*k_info, k_rows); !problem.empty())
                 return problem;
-        if (std::string problem = checkpoint.ReadFloats(*q_info, &query); !problem.empty())
+        // Only each row's length is needed: read as sums of squares, never held whole.
+        if (std::string problem = checkpoint.RowSquares(*q_info, &query); !problem.empty())
             return problem;
-        const std::vector<float>* key_values = &query;
+        const std::vector<double>* key_values = &query;
         if (tensors.fused == RopeLayerTensors::Fused::No) {
-            if (std::string problem = checkpoint.ReadFloats(*k_info, &key); !problem.empty())
+            if (std::string problem = checkpoint.RowSquares(*k_info, &key); !problem.empty())
                 return problem;
             key_values = &key;
         }
-        const auto width = static_cast<std::size_t>(q_info->shape[1]);
-        const auto row_norm2 = [&](const std::vector<float>& values, long long row) {
-            double sum = 0;
-            const float* at = values.data() + static_cast<std::size_t>(row) * width;
-            for (std::size_t c = 0; c < width; ++c)
-                sum += static_cast<double>(at[c]) * at[c];
-            return sum;
+        const auto row_norm2 = [&](const std::vector<double>& values, long long row) {
+            return values[static_cast<std::size_t>(row)];
         };
         const auto query_row = [&](int head, int dim) -> long long {
             if (tensors.fused == RopeLayerTensors::Fused::PerHead) return 3LL * head * hd + dim;
@@ -646,6 +709,9 @@ std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
         if (config && config->relative_buckets > 0 && config->relative_buckets != report.buckets)
             return "tensor " + Quoted(info->name) + " has " + std::to_string(report.buckets) +
                    " buckets, config.json says " + std::to_string(config->relative_buckets);
+        if (info->shape[1] > 4096)
+            return "tensor " + Quoted(info->name) + " has " + std::to_string(info->shape[1]) +
+                   " heads; PE Lab reads bias tables of at most 4 096";
         T5BucketOptions options{report.buckets, report.max_distance, report.bidirectional};
         try {
             validate_t5_options(options);

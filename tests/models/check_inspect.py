@@ -289,7 +289,9 @@ def check_all(pelab, folder):
         base = config.get("rope_theta", config.get("rotary_emb_base", 10000.0))
         close(name + ": wavelengths", rope["wavelengths"],
               2 * math.pi * base ** (np.arange(0, rotary, 2) / rotary))
-        context = config["max_position_embeddings"]
+        # Under rope_scaling the model was trained at the original length.
+        context = (config.get("rope_scaling") or {}).get("original_max_position_embeddings",
+                                                          config["max_position_embeddings"])
         check(name + ": pairs without a turn within the context",
               rope["pairs_without_turn"] ==
               int(np.sum(2 * math.pi * base ** (np.arange(0, rotary, 2) / rotary) > context)))

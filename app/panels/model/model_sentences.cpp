@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace pelab {
 
@@ -31,6 +32,17 @@ Explanation TableSentence(const FoundPositions& found, const TableReport& table,
     };
     const double mine = top2(table), theirs = top2(twin);
     out.Claims("rows", table.rows);
+    bool flat = true;
+    for (double share : table.explained)
+        flat = flat && share == 0;
+    out.Claims("all_rows_equal", flat ? 1 : 0);
+    if (flat) {
+        // No variance: every row is the same vector (all zero, or one constant row repeated).
+        out.Claims("edge_rows", 0);
+        out.text = "All " + ShownNumber(table.rows) + " rows of " + found.family +
+                   "'s table are the same vector: it holds no information about position.";
+        return out;
+    }
     out.Claims("top2_percent", 100 * mine);
     out.Claims("twin_top2_percent", 100 * theirs);
     std::string text =
@@ -45,14 +57,18 @@ Explanation TableSentence(const FoundPositions& found, const TableReport& table,
     else
         text += " Component 1 completes less than one wave over the rows: it orders the "
                 "positions rather than cycling through them.";
-    const int edge = table.rows > 16 ? 16 : 0;
+    // The last rows against the median row; not when the median row is all zeros (no ratio).
+    const int edge = table.rows > 16 && table.median_norm > 0 ? 16 : 0;
     out.Claims("edge_rows", edge);
     const double ratio = table.edge_norm_ratio;
     out.Claims("edge_ratio", edge ? ratio : 0);
     out.Claims("edge_lower", edge && ratio < 0.95 ? 1 : 0);
     out.Claims("edge_higher", edge && ratio > 1.05 ? 1 : 0);
     if (edge) {
-        text += " The last 16 rows' norms average " + ShownNumber(ratio, 3) + " × the median row's";
+        char shown_ratio[32];
+        std::snprintf(shown_ratio, sizeof shown_ratio, "%.2f", ratio);
+        text +=
+            std::string(" The last 16 rows' norms average ") + shown_ratio + " × the median row's";
         if (ratio < 0.95)
             text += ": the table's end is shorter than its middle.";
         else if (ratio > 1.05)
@@ -83,13 +99,18 @@ Explanation RopeSentence(const RopeReport& rope) {
         if (rope.pairs_without_turn == 0)
             text += " Every pair turns at least once within the " +
                     ShownNumber(static_cast<double>(rope.context)) +
-                    " positions it was trained for.";
+                    " positions it was trained for";
         else
             text += " " + ShownNumber(rope.pairs_without_turn) + " of them " +
                     (rope.pairs_without_turn == 1 ? "does" : "do") +
                     " not complete one turn within the " +
                     ShownNumber(static_cast<double>(rope.context)) +
-                    " positions it was trained for.";
+                    " positions it was trained for";
+        out.Claims("extended_context", static_cast<double>(rope.extended_context));
+        text += rope.extended_context > 0
+                    ? " (its config stretches the context to " +
+                          ShownNumber(static_cast<double>(rope.extended_context)) + ")."
+                    : ".";
     } else {
         text += " config.json gives no trained context to compare them with.";
     }
@@ -137,8 +158,9 @@ Explanation UsageSentence(const RopeReport& rope) {
     }
     out.text = "From the weights alone (‖W_q‖·‖W_k‖ of each pair's two rows, a proxy for what the "
                "pairs carry, not a measurement on text): the fastest " +
-               Plural(quarter, "pair holds ", "pairs hold ") + Percent(fast_share) +
-               " of the total and the slowest " + Plural(quarter, "pair ", "pairs ") +
+               (quarter == 1 ? std::string("pair holds ") : Plural(quarter, "", "pairs hold ")) +
+               Percent(fast_share) + " of the total and the slowest " +
+               (quarter == 1 ? std::string("pair ") : Plural(quarter, "", "pairs ")) +
                Percent(slow_share) + "; pair " + ShownNumber(top) + " (wavelength " +
                ShownNumber(rope.wavelength[top], 4) + ") has the most, summed over layers.";
     return out;

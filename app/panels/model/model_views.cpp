@@ -197,11 +197,11 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
         ImGui::SetNextItemWidth(FitWidth(10.0f));
         ImGui::SliderFloat("turn", &yaw_degrees, -180.0f, 180.0f, "%.0f°");
     }
-    ImGui::SameLine();
     const TableReport& t = r.table_report;
     char explained[160];
     std::snprintf(explained, sizeof explained, "colour: position 0 (purple) → %d (yellow)",
                   t.rows - 1);
+    SameLineIfFits(ImGui::CalcTextSize(explained).x);
     ImGui::TextColored(frame.ColorVec(Role::Muted), "%s", explained);
     frame.Record("model.colour_note");
     const float lines = frame.pictures_first ? 6.0f : 2.0f;
@@ -303,13 +303,20 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     std::vector<double> xs(static_cast<std::size_t>(t.rows));
     for (int k = 0; k < t.rows; ++k)
         xs[k] = k;
-    const float height = std::max(ImGui::GetFontSize() * 6,
-                                  (ImGui::GetContentRegionAvail().y -
-                                   ImGui::GetFontSize() * (frame.pictures_first ? 6.0f : 0.5f)) /
-                                      2);
-    std::vector<double> both = t.norms;
-    both.insert(both.end(), s.norms.begin(), s.norms.end());
-    plot::Range y = Padded(both);
+    // Both plots when each gets 12 text lines, else one at a time with a switch.
+    const float room = ImGui::GetContentRegionAvail().y -
+                       ImGui::GetFontSize() * (frame.pictures_first ? 7.5f : 0.5f);
+    const bool both = room >= ImGui::GetFontSize() * 24;
+    if (!both) {
+        ImGui::RadioButton("norms", &norms_shown, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("neighbours' cosine", &norms_shown, 1);
+    }
+    const float height = std::max(ImGui::GetFontSize() * 10,
+                                  both ? room / 2 : room - ImGui::GetFrameHeightWithSpacing());
+    std::vector<double> all_norms = t.norms;
+    all_norms.insert(all_norms.end(), s.norms.begin(), s.norms.end());
+    plot::Range y = Padded(all_norms);
     y.min = std::min(y.min, 0.0);
     norms_view.SetHome({0, static_cast<double>(std::max(t.rows - 1, 1))}, y);
     if (!norms_view.has_home) norms_view.Reset();
@@ -318,7 +325,8 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     config.y_label = "‖row‖";
     config.x_flags = plot::AxisFlags_Integer;
     plot::Plot p;
-    if (p.Begin("##model_norms", norms_view, ImVec2(-1, height), config)) {
+    if ((both || norms_shown == 0) &&
+        p.Begin("##model_norms", norms_view, ImVec2(-1, height), config)) {
         frame.Record("model.norms_plot");
         p.Line(r.found.family.c_str(), xs.data(), t.norms.data(), t.rows,
                frame.Color(Role::Accent));
@@ -334,7 +342,8 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     if (!neighbour_view.has_home) neighbour_view.Reset();
     config.y_label = "cos(row p, row p + 1)";
     plot::Plot q;
-    if (q.Begin("##model_neighbours", neighbour_view, ImVec2(-1, height), config)) {
+    if ((both || norms_shown == 1) &&
+        q.Begin("##model_neighbours", neighbour_view, ImVec2(-1, height), config)) {
         frame.Record("model.neighbour_plot");
         q.Line(r.found.family.c_str(), xs_pairs.data(), t.neighbour_cosine.data(),
                static_cast<int>(t.neighbour_cosine.size()), frame.Color(Role::Accent));
@@ -355,6 +364,7 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
     std::vector<double> all = rope.wavelength;
     all.insert(all.end(), rope.scaled_wavelength.begin(), rope.scaled_wavelength.end());
     if (rope.context > 0) all.push_back(static_cast<double>(rope.context));
+    if (rope.extended_context > 0) all.push_back(static_cast<double>(rope.extended_context));
     const double low = *std::min_element(all.begin(), all.end());
     const double high = *std::max_element(all.begin(), all.end());
     wavelength_view.SetHome({-0.5, rope.pairs - 0.5}, {low / 2, high * 2});
@@ -364,7 +374,9 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
     config.y_label = "wavelength, positions";
     config.x_flags = plot::AxisFlags_Integer;
     config.y_flags = plot::AxisFlags_Log;
-    char context_label[96], scaled_label[96];
+    char context_label[96], scaled_label[96], extended_label[96];
+    std::snprintf(extended_label, sizeof extended_label, "stretched to %lld",
+                  rope.extended_context);
     std::snprintf(context_label, sizeof context_label, "trained context %lld", rope.context);
     std::snprintf(scaled_label, sizeof scaled_label, "with rope_scaling (%s)",
                   rope.scaling.c_str());
@@ -383,6 +395,9 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
                           plot::Marker::Square, std::max(1, rope.pairs / 32));
         if (rope.context > 0)
             p.HLine(static_cast<double>(rope.context), frame.Color(Role::Warning), context_label);
+        if (rope.extended_context > 0)
+            p.HLine(static_cast<double>(rope.extended_context), frame.Color(Role::Muted),
+                    extended_label);
         p.End();
     }
     if (frame.pictures_first) Sentence(frame, rope_sentence, "model.rope_sentence");
@@ -495,7 +510,7 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
     frame.Record("model.usage_picture");
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float grid_left = origin.x + label_width;
-    const float grid_bottom = origin.y + height - ImGui::GetFontSize() * 1.4f;
+    const float grid_bottom = origin.y + height - ImGui::GetFontSize() * 2.6f;
     const float cell_w = (width - label_width) / std::max(rope.pairs, 1);
     const float cell_h = (grid_bottom - origin.y) / std::max(rope.layers, 1);
     double highest = 0;
@@ -525,6 +540,21 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
     std::snprintf(right, sizeof right, "pair %d: slow (%s)", rope.pairs - 1,
                   ShownNumber(rope.wavelength.back(), 3).c_str());
     draw->AddText(ImVec2(grid_left, grid_bottom + frame.Px(2)), frame.Color(Role::Muted), left);
+    // The colour scale, between the two labels: 0 to the largest mean usage.
+    char scale_high[48];
+    std::snprintf(scale_high, sizeof scale_high, "%s", ShownNumber(highest, 3).c_str());
+    const float bar_width = std::min(frame.Px(160), width / 4);
+    const float bar_left = origin.x + width / 2 - bar_width / 2;
+    const float bar_top = grid_bottom + ImGui::GetFontSize() * 1.4f;
+    const float bar_height = ImGui::GetFontSize() * 0.8f;
+    for (int k = 0; k < 32; ++k)
+        draw->AddRectFilled(ImVec2(bar_left + bar_width * k / 32, bar_top),
+                            ImVec2(bar_left + bar_width * (k + 1) / 32, bar_top + bar_height),
+                            plot::Sequential(k / 31.0));
+    draw->AddText(ImVec2(bar_left - ImGui::CalcTextSize("0 ").x, bar_top - frame.Px(2)),
+                  frame.Color(Role::Muted), "0");
+    draw->AddText(ImVec2(bar_left + bar_width + frame.Px(4), bar_top - frame.Px(2)),
+                  frame.Color(Role::Muted), scale_high);
     const float right_width = ImGui::CalcTextSize(right).x;
     draw->AddText(ImVec2(origin.x + width - right_width, grid_bottom + frame.Px(2)),
                   frame.Color(Role::Muted), right);

@@ -36,6 +36,7 @@ struct ModelPanel : Panel {
     bool three_d = false; ///< the components in 3-D (a turning view) instead of 2-D
     float yaw_degrees = 35.0f;
     int bucket_stack = 0; ///< which stack's buckets (T5: encoder, decoder)
+    int norms_shown = 0;  ///< a short window's Norms view: 0 the norms, 1 the neighbours' cosine
 
     // The model shown, and the one being opened off the frame. With none open, the panel shows
     // the views of the sinusoidal table (kPreviewRows × kPreviewWidth) that a checkpoint's table

@@ -32,6 +32,8 @@ constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 16u << 20;
 constexpr std::uint64_t kMaxShardIndexBytes = 16u << 20;
 /// Largest .npy header read (NumPy writes a few hundred bytes).
 constexpr std::uint64_t kMaxNpyHeaderBytes = 1u << 20;
+/// Most numbers of one tensor read as floats (1 GiB of float32).
+constexpr std::uint64_t kMaxTensorReadElements = std::uint64_t{1} << 28;
 /// Most tensors one checkpoint may name, most dimensions of one tensor, longest name, most shards.
 constexpr std::size_t kMaxTensors = 1000000;
 constexpr int kMaxTensorRank = 8;
@@ -108,6 +110,10 @@ public:
     /// widened exactly; F64 is rounded, and refused beyond float's range. NaN and Inf are refused
     /// with the element's index. "" or a message.
     std::string ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const;
+    /// The sum of squares of each row of a tensor of at least one dimension (its first dimension
+    /// the rows), read in chunks: a 4096 × 4096 projection costs 4096 doubles, not 64 MiB. The same
+    /// checks as ReadFloats. "" or a message.
+    std::string RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
     /// How many files (the index, shards) have been opened so far.
     std::size_t FilesOpened() const;
 
@@ -117,6 +123,8 @@ private:
     std::string OpenIndex(const std::string& path);
     std::string OpenNpy(const std::string& path);
     std::string LoadShard(std::size_t index);
+    /// Calls take(index, value) for every element in storage order; "" or a message.
+    template <typename Take> std::string ForEachValue(const TensorInfo& tensor, Take&& take) const;
 
     std::string path_;
     std::string format_;

@@ -57,7 +57,10 @@ struct FoundPositions {
     bool base_from_default = false; ///< rope_theta absent: Hugging Face's default 10 000
     // ALiBi and every family.
     int alibi_heads = 0;
-    long long context = 0;          ///< the length trained for (config, else the table's rows)
+    long long context = 0; ///< the length trained for (config, else the table's rows)
+    /// RoPE with rope_scaling that names original_max_position_embeddings: context is that
+    /// original length and extended_context the config's max_position_embeddings (0: none).
+    long long extended_context = 0;
     std::vector<std::string> notes; ///< what a reader should know (tied lm_head, masks skipped, …)
 };
 
@@ -107,7 +110,8 @@ std::vector<float> cosine_matrix(const std::vector<float>& table, int rows, int 
 struct RopeReport {
     int head_dim = 0, rotary_dims = 0, pairs = 0, layers = 0, heads = 0;
     double base = 0;
-    long long context = 0;
+    long long context = 0;                 ///< trained for (the original one under rope_scaling)
+    long long extended_context = 0;        ///< what rope_scaling stretches it to (0: none)
     std::vector<double> wavelength;        ///< per pair, 2π/θ_i, fastest first
     int pairs_without_turn = 0;            ///< wavelength > context
     std::string scaling;                   ///< rope_scaling's type ("" when none)
