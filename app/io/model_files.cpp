@@ -163,8 +163,8 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
                 return Excerpt(json(report.path), 200) + ": tensor \"" + found.table +
                        "\" has fewer than 2 position rows";
             if (rows > kMaxTableRows)
-                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " + std::to_string(rows) +
-                       " position rows; PE Lab analyses tables of at most " +
+                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " +
+                       std::to_string(rows) + " position rows; PE Lab analyses tables of at most " +
                        std::to_string(kMaxTableRows);
             std::vector<float> values;
             const Clock::time_point read = Clock::now();
