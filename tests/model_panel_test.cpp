@@ -82,6 +82,24 @@ TEST_F(ModelPanelTest, FileOpenHandsACheckpointToThePanelAndARefusalChangesNothi
     EXPECT_NE(shown["open_error"].get<std::string>().find("NaN"), std::string::npos);
 }
 
+TEST_F(ModelPanelTest, AnyTwoDimensionalTensorReadsAsThePositionTable) {
+    ASSERT_EQ(Panel().OpenPath((folder_ / "llama").string()), "");
+    Panel().FinishOpening();
+    EXPECT_EQ(Shown()["kind"], "RoPE");
+    ModelRequest request = Panel().shown_request;
+    request.table = "model.embed_tokens.weight";
+    ASSERT_EQ(Panel().Open(request), "");
+    Panel().FinishOpening();
+    const nlohmann::json shown = Shown();
+    EXPECT_EQ(shown["family"], "chosen tensor");
+    EXPECT_EQ(shown["table"]["rows"], 20);
+    EXPECT_EQ(shown["table"]["cols"], 32);
+    // A 1-D or missing tensor is refused and the table stays.
+    request.table = "no.such.tensor";
+    EXPECT_NE(Panel().Open(request).find("no tensor"), std::string::npos);
+    EXPECT_EQ(Shown()["family"], "chosen tensor");
+}
+
 TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
     struct Family {
         const char* folder;

@@ -61,21 +61,24 @@ std::vector<float> BlockCosines(const std::vector<float>& table, int rows, int c
 
 } // namespace
 
-ModelPanel::ModelPanel() {
+ModelPanel::ModelPanel() = default;
+
+void ModelPanel::EnsurePreview() const {
+    if (report) return;
     // The sinusoidal table alone, until a model is opened.
-    ModelReport sinusoid;
-    sinusoid.found.family = "sinusoidal";
-    sinusoid.found.kind = PositionKind::LearnedTable;
-    sinusoid.found.table = "PE(pos), base 10 000";
-    sinusoid.found.context = kPreviewRows;
+    auto sinusoid = std::make_shared<ModelReport>();
+    sinusoid->found.family = "sinusoidal";
+    sinusoid->found.kind = PositionKind::LearnedTable;
+    sinusoid->found.table = "PE(pos), base 10 000";
+    sinusoid->found.context = kPreviewRows;
     const FloatArray table = pe_matrix(kPreviewRows, kPreviewWidth, 10000.0);
-    sinusoid.table.assign(table.begin(), table.end());
-    sinusoid.table_report = analyse_table(sinusoid.table, kPreviewRows, kPreviewWidth);
-    sinusoid.sinusoid = sinusoid.table;
-    sinusoid.sinusoid_report = sinusoid.table_report;
-    sinusoid.has_table = true;
-    Show(std::move(sinusoid));
-    preview = true;
+    sinusoid->table.assign(table.begin(), table.end());
+    sinusoid->table_report = analyse_table(sinusoid->table, kPreviewRows, kPreviewWidth);
+    sinusoid->sinusoid = sinusoid->table;
+    sinusoid->sinusoid_report = sinusoid->table_report;
+    sinusoid->has_table = true;
+    cosines = ComputeCosines(*sinusoid);
+    report = std::move(sinusoid);
 }
 
 ModelPanel::~ModelPanel() {
@@ -87,6 +90,7 @@ std::string ModelPanel::Open(const ModelRequest& request) {
     if (std::string error = CheckModel(request); !error.empty()) return error;
     if (pending.valid()) pending.wait(); // one read at a time; the newer one wins
     opening = request.path;
+    pending_request = request;
     open_error.clear();
 #ifdef __EMSCRIPTEN__
     // No threads in the page: read in the frame after the one that says so.
@@ -158,6 +162,7 @@ void ModelPanel::TakePending() {
         return;
     }
     Show(std::move(opened.report), std::move(opened.cosines));
+    shown_request = pending_request;
 }
 
 void ModelPanel::FinishOpening() {
@@ -194,6 +199,7 @@ std::string ModelPanel::StatusNote() const {
 }
 
 nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
+    EnsurePreview();
     // Every key always (null where the model has no such part); with no model open, the
     // sinusoidal table the panel shows.
     const ModelReport& r = *report;
@@ -302,6 +308,7 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
 
 void ModelPanel::Draw(FrameContext& frame) {
     TakePending();
+    EnsurePreview();
     if (!opening.empty()) {
         frame.stats.computing = true;
         ImGui::TextColored(frame.ColorVec(Role::Muted), "Reading %s …",
@@ -343,9 +350,9 @@ void ModelPanel::Draw(FrameContext& frame) {
         DrawSlopes(frame);
         break;
     case PositionKind::None:
-        MutedWrappedText("No position tensor of a known family was found in this file. Open it "
-                         "with `pelab model inspect FILE --table NAME` to read any 2-D tensor as "
-                         "a position table.");
+        MutedWrappedText("No position tensor of a known family was found in this file. Read any "
+                         "2-D tensor of it as a position table with `pelab model inspect FILE "
+                         "--table NAME`.");
         break;
     }
 }

@@ -41,7 +41,9 @@ struct ModelPanel : Panel {
     // The model shown, and the one being opened off the frame. With none open, the panel shows
     // the views of the sinusoidal table (kPreviewRows × kPreviewWidth) that a checkpoint's table
     // is set beside: preview.
-    std::shared_ptr<const ModelReport> report;
+    /// Mutable: the preview is computed when first drawn or read (EnsurePreview), not when the
+    /// panel is built (every App builds every panel; the fuzz targets build thousands).
+    mutable std::shared_ptr<const ModelReport> report;
     bool preview = true;
     static constexpr int kPreviewRows = 256, kPreviewWidth = 64;
     std::string open_error; ///< why the last open failed (the model shown stays)
@@ -62,11 +64,12 @@ struct ModelPanel : Panel {
         Cosines cosines;
     };
     std::future<Opened> pending;
+    ModelRequest pending_request, shown_request; ///< what is being read, and what is shown
     bool said_reading = false; ///< a frame has shown "Reading …" (a deferred read may start)
     /// The sentences of the model shown, built once when it arrives.
     Explanation table_sentence, rope_sentence, usage_sentence, alibi_sentence;
     std::vector<Explanation> bucket_sentences;
-    Cosines cosines;
+    mutable Cosines cosines;
     unsigned long long cosine_version = 0; ///< bumped with each model shown (the textures')
 
     SceneTabs tabs;
@@ -96,6 +99,8 @@ struct ModelPanel : Panel {
 
 private:
     void TakePending();
+    /// With no model shown, computes the sinusoidal table's views once.
+    void EnsurePreview() const;
     void DrawNothingOpen(FrameContext& frame);
     void DrawTable(FrameContext& frame);
     void DrawComponents(FrameContext& frame);
