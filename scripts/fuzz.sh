@@ -20,8 +20,8 @@ seconds=${2:-30}
 [[ "$seconds" =~ ^[0-9]+$ && "$parallel" =~ ^[1-9][0-9]*$ ]] ||
     { echo "usage: $0 [-j N] [TARGET|all] [SECONDS]" >&2; exit 2; }
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (scripts/deps.sh test installs it)" >&2; exit 1; }
-targets=(fuzz_scene fuzz_png_scene fuzz_tokenize fuzz_cli fuzz_lesson fuzz_quiz fuzz_train_run
-         fuzz_model_file fuzz_model_config)
+# One line: scripts/test.sh counts the targets by reading it.
+targets=(fuzz_scene fuzz_png_scene fuzz_tokenize fuzz_cli fuzz_lesson fuzz_quiz fuzz_train_run fuzz_model_file fuzz_model_config)
 [[ "$which_target" == all ]] || targets=("$which_target")
 build=$root/build-sanitize
 echo "fuzz: building ${targets[*]} with clang (libFuzzer + ASan + UBSan) in $build"
