@@ -177,6 +177,16 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
             break;
         }
 
+    // The family's own table chosen by name keeps what the family says of it (RoBERTa's and
+    // OPT's rows from 2, the padding row).
+    if (!chosen_table.empty()) {
+        FoundPositions own;
+        if (FindPositions(checkpoint, config, "", &own).empty() &&
+            own.kind == PositionKind::LearnedTable && own.table == chosen_table) {
+            *out = std::move(own);
+            return {};
+        }
+    }
     // A lone .npy table is the user's own position table.
     const bool lone_npy = chosen_table.empty() && checkpoint.FormatName() == "npy";
     if (!chosen_table.empty() || lone_npy) {

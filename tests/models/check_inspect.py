@@ -86,8 +86,8 @@ def read_folder(folder):
     return read_safetensors(os.path.join(folder, "model.safetensors"))
 
 
-def inspect(pelab, path):
-    result = subprocess.run([pelab, "model", "inspect", path, "--json", "--full"],
+def inspect(pelab, path, *extra):
+    result = subprocess.run([pelab, "model", "inspect", path, "--json", "--full", *extra],
                             capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
         check("inspect " + path, False, result.stderr.strip())
@@ -260,6 +260,12 @@ def check_all(pelab, folder):
                     sinusoidal(table.shape[0], table.shape[1] - table.shape[1] % 2))
     report = inspect(pelab, os.path.join(folder, "roberta"))
     check("roberta: row 1 named the padding row", report and report["table"]["padding_row"] == 1)
+    # The family's own table chosen by name keeps its offset; another tensor starts at row 0.
+    own = report and report["table"]["name"]
+    chosen = own and inspect(pelab, os.path.join(folder, "roberta"), "--table", own)
+    check("roberta: its own table chosen by name still starts at row 2",
+          chosen and chosen["table"]["first_row"] == 2 and
+          chosen["table"]["rows"] == report["table"]["rows"], json.dumps(chosen and chosen["table"]["first_row"]))
     report = inspect(pelab, os.path.join(folder, "gpt2"))
     check("gpt2: the 2 causal masks named, the tied lm_head said",
           report and any("causal mask" in n for n in report["notes"]) and
