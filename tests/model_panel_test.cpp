@@ -100,6 +100,48 @@ TEST_F(ModelPanelTest, AnyTwoDimensionalTensorReadsAsThePositionTable) {
     EXPECT_EQ(Shown()["family"], "chosen tensor");
 }
 
+TEST_F(ModelPanelTest, TheTableMenuListsTheFilesTablesAndReadsTheOneChosen) {
+    ASSERT_EQ(Panel().OpenPath((folder_ / "llama").string()), "");
+    Panel().FinishOpening();
+    // The Llama fixture's 2-D float tensors: the token embedding and 3 layers' q and k.
+    EXPECT_EQ(Panel().report->tensors_2d.size(), 7u);
+    ASSERT_EQ(app.scene.Apply(R"({"model_view": "wavelengths"})"), "");
+    app.recorder.rects.clear();
+    Present("model", 3);
+    const auto picker = app.recorder.rects.find("model.table_picker");
+    ASSERT_NE(picker, app.recorder.rects.end());
+    // Open the menu and click the embedding: under the menu's filter field ("embed" leaves it
+    // alone) and the family's own entry.
+    Panel().table_filter = "embed";
+    Click("model.table_picker");
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ClickAt(ImVec2((picker->second.x0 + picker->second.x1) / 2,
+                   picker->second.y1 + style.WindowPadding.y + ImGui::GetFrameHeightWithSpacing() +
+                       ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight() / 2));
+    Panel().FinishOpening();
+    const nlohmann::json shown = Shown();
+    EXPECT_EQ(shown["family"], "chosen tensor");
+    EXPECT_EQ(shown["table"]["name"], "model.embed_tokens.weight");
+}
+
+TEST_F(ModelPanelTest, TheUsageViewShowsOneQueryHeadOrTheMean) {
+    ASSERT_EQ(Panel().OpenPath((folder_ / "llama").string()), "");
+    Panel().FinishOpening();
+    ASSERT_EQ(app.scene.Apply(R"({"model_view": "usage", "model_usage_head": 3})"), "");
+    Present("model", 2);
+    nlohmann::json rope = Shown()["rope"];
+    EXPECT_EQ(rope["usage_head"], 3);
+    EXPECT_EQ(rope["usage_claims"]["head"], 3);
+    EXPECT_NE(rope["usage_sentence"].get<std::string>().find("query head 3 of 4"),
+              std::string::npos);
+    EXPECT_NE(app.recorder.rects.find("model.usage_head"), app.recorder.rects.end());
+    // A head the model has not (the fixture has 4): the mean, said so.
+    ASSERT_EQ(app.scene.Apply(R"({"model_usage_head": 9})"), "");
+    rope = Shown()["rope"];
+    EXPECT_EQ(rope["usage_head"], -1);
+    EXPECT_NE(rope["usage_sentence"].get<std::string>().find("mean over heads"), std::string::npos);
+}
+
 TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
     struct Family {
         const char* folder;
@@ -263,6 +305,41 @@ TEST(ModelSentences, UsageSharesAreTheFastAndSlowQuarters) {
                       std::max_element(per_pair.begin(), per_pair.end()) - per_pair.begin());
             EXPECT_NE(sentence.text.find("proxy"), std::string::npos);
         }
+    // One query head's picture and sentence: that head's numbers, not the mean's.
+    for (int heads : {2, 3, 8}) {
+        RopeReport rope;
+        rope.pairs = 6, rope.layers = 4, rope.heads = heads;
+        for (int i = 0; i < rope.pairs; ++i)
+            rope.wavelength.push_back(2 * M_PI * std::pow(10000.0, i / 6.0));
+        std::mt19937 generator(static_cast<unsigned>(heads));
+        std::uniform_real_distribution<double> uniform(0.0, 1.0);
+        for (int k = 0; k < rope.layers * heads * rope.pairs; ++k)
+            rope.usage.push_back(uniform(generator));
+        rope.layer_usage.assign(static_cast<std::size_t>(rope.layers) * rope.pairs, 0.0);
+        for (int l = 0; l < rope.layers; ++l)
+            for (int h = 0; h < heads; ++h)
+                for (int i = 0; i < rope.pairs; ++i)
+                    rope.layer_usage[l * rope.pairs + i] +=
+                        rope.usage[(l * heads + h) * rope.pairs + i] / heads;
+        for (int head = -1; head <= heads; ++head) {
+            const Explanation sentence = UsageSentence(rope, head);
+            SCOPED_TRACE(sentence.text);
+            const bool one = head >= 0 && head < heads;
+            std::vector<double> per_pair(rope.pairs, 0.0);
+            for (int l = 0; l < rope.layers; ++l)
+                for (int i = 0; i < rope.pairs; ++i)
+                    per_pair[i] += one ? rope.usage[(l * heads + head) * rope.pairs + i]
+                                       : rope.layer_usage[l * rope.pairs + i];
+            EXPECT_EQ(sentence.Value("head"), one ? head : -1);
+            EXPECT_EQ(sentence.Value("top_pair"),
+                      std::max_element(per_pair.begin(), per_pair.end()) - per_pair.begin());
+            EXPECT_EQ(sentence.text.find("query head ") != std::string::npos, one);
+            const std::vector<double> grid = UsageGrid(rope, head);
+            ASSERT_EQ(grid.size(), rope.layer_usage.size());
+            EXPECT_EQ(grid[rope.pairs + 1], one ? rope.usage[(heads + head) * rope.pairs + 1]
+                                                : rope.layer_usage[rope.pairs + 1]);
+        }
+    }
     RopeReport zero;
     zero.pairs = 2, zero.layers = 1, zero.wavelength = {6.28, 628}, zero.layer_usage = {0, 0};
     EXPECT_NE(UsageSentence(zero).text.find("all zero"), std::string::npos);

@@ -124,14 +124,33 @@ Explanation RopeSentence(const RopeReport& rope) {
     return out;
 }
 
-Explanation UsageSentence(const RopeReport& rope) {
+std::vector<double> UsageGrid(const RopeReport& rope, int head) {
+    const std::size_t cells = static_cast<std::size_t>(std::max(rope.layers, 0)) *
+                              static_cast<std::size_t>(std::max(rope.pairs, 0));
+    if (head < 0 || head >= rope.heads || rope.usage.size() < cells * rope.heads)
+        return rope.layer_usage;
+    std::vector<double> grid(cells);
+    for (int layer = 0; layer < rope.layers; ++layer)
+        for (int pair = 0; pair < rope.pairs; ++pair)
+            grid[static_cast<std::size_t>(layer) * rope.pairs + pair] =
+                rope.usage[(static_cast<std::size_t>(layer) * rope.heads + head) * rope.pairs +
+                           pair];
+    return grid;
+}
+
+Explanation UsageSentence(const RopeReport& rope, int head) {
     Explanation out;
     const int pairs = rope.pairs, layers = rope.layers;
+    const bool one_head =
+        head >= 0 && head < rope.heads &&
+        rope.usage.size() >= static_cast<std::size_t>(layers) * rope.heads * pairs;
+    const std::vector<double> grid = UsageGrid(rope, head);
+    out.Claims("head", one_head ? head : -1);
     std::vector<double> per_pair(static_cast<std::size_t>(std::max(pairs, 0)), 0.0);
     double total = 0;
     for (int layer = 0; layer < layers; ++layer)
         for (int pair = 0; pair < pairs; ++pair) {
-            const double value = rope.layer_usage[static_cast<std::size_t>(layer) * pairs + pair];
+            const double value = grid[static_cast<std::size_t>(layer) * pairs + pair];
             per_pair[pair] += value;
             total += value;
         }
@@ -152,8 +171,10 @@ Explanation UsageSentence(const RopeReport& rope) {
     out.Claims("top_pair", top);
     out.Claims("top_wavelength", pairs > 0 ? rope.wavelength[top] : 0);
     if (total <= 0 || pairs == 0) {
-        out.text = "The query and key weights of the rotating dimensions are all zero: no pair "
-                   "can carry anything.";
+        out.text = std::string("The query and key weights of the rotating dimensions are all "
+                               "zero") +
+                   (one_head ? " in head " + ShownNumber(head) : std::string()) +
+                   ": no pair can carry anything.";
         return out;
     }
     out.text = "From the weights alone (‖W_q‖·‖W_k‖ of each pair's two rows, a proxy for what the "
@@ -162,7 +183,10 @@ Explanation UsageSentence(const RopeReport& rope) {
                Percent(fast_share) + " of the total and the slowest " +
                (quarter == 1 ? std::string("pair ") : Plural(quarter, "", "pairs ")) +
                Percent(slow_share) + "; pair " + ShownNumber(top) + " (wavelength " +
-               ShownNumber(rope.wavelength[top], 4) + ") has the most, summed over layers.";
+               ShownNumber(rope.wavelength[top], 4) + ") has the most, summed over layers" +
+               (one_head ? " in query head " + ShownNumber(head) + " of " + ShownNumber(rope.heads)
+                         : std::string(rope.heads > 1 ? ", mean over heads" : "")) +
+               ".";
     return out;
 }
 

@@ -23,10 +23,15 @@ Explanation TableSentence(const FoundPositions& found, const TableReport& table,
 /// without_turn, scaled_slowest (present only with scaling applied).
 Explanation RopeSentence(const RopeReport& rope);
 
-/// Where the weights put their usage (layers × pairs, mean over heads): the share of the whole
-/// held by the fastest quarter of the pairs and by the slowest quarter, and the pair with most.
-/// Claims: fast_share_percent, slow_share_percent, top_pair, top_wavelength.
-Explanation UsageSentence(const RopeReport& rope);
+/// The usage picture's values, layers × pairs: one query head's (head in [0, heads)), or the mean
+/// over heads (head −1, or a head the report has not).
+std::vector<double> UsageGrid(const RopeReport& rope, int head);
+
+/// Where the weights put their usage (layers × pairs, of one head or the mean over heads as
+/// UsageGrid): the share of the whole held by the fastest quarter of the pairs and by the slowest
+/// quarter, and the pair with most.
+/// Claims: fast_share_percent, slow_share_percent, top_pair, top_wavelength, head (−1: the mean).
+Explanation UsageSentence(const RopeReport& rope, int head = -1);
 
 /// One stack of T5 buckets: the head with the strongest preference, and from which distance every
 /// key looks the same.

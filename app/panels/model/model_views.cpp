@@ -499,6 +499,25 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
 
 void ModelPanel::DrawUsage(FrameContext& frame) {
     const RopeReport& rope = report->rope;
+    // One query head, or the mean over heads; the sentence follows what is drawn.
+    if (rope.heads > 1) {
+        const std::string mean = "mean of " + std::to_string(rope.heads) + " heads";
+        const std::string shown_head = usage_head >= 0 && usage_head < rope.heads
+                                           ? "head " + std::to_string(usage_head)
+                                           : mean;
+        ImGui::SetNextItemWidth(FitWidth(10.0f, "query head"));
+        if (ImGui::BeginCombo("query head", shown_head.c_str())) {
+            if (ImGui::Selectable(mean.c_str(), usage_head < 0)) usage_head = -1;
+            for (int head = 0; head < rope.heads; ++head)
+                if (ImGui::Selectable(("head " + std::to_string(head)).c_str(), usage_head == head))
+                    usage_head = head;
+            ImGui::EndCombo();
+        }
+        frame.Record("model.usage_head");
+        FormulaTooltip("Each query head's usage uses the key head of its group (grouped-query "
+                       "attention shares one key head among several query heads).");
+    }
+    const std::vector<double>& grid = UsageFor();
     if (!frame.pictures_first) Sentence(frame, usage_sentence, "model.usage_sentence");
     const float label_width = ImGui::CalcTextSize("layer 000").x + frame.Px(6);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -514,12 +533,11 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
     const float cell_w = (width - label_width) / std::max(rope.pairs, 1);
     const float cell_h = (grid_bottom - origin.y) / std::max(rope.layers, 1);
     double highest = 0;
-    for (double value : rope.layer_usage)
+    for (double value : grid)
         highest = std::max(highest, value);
     for (int layer = 0; layer < rope.layers; ++layer)
         for (int pair = 0; pair < rope.pairs; ++pair) {
-            const double value =
-                rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair];
+            const double value = grid[static_cast<std::size_t>(layer) * rope.pairs + pair];
             draw->AddRectFilled(
                 ImVec2(grid_left + pair * cell_w, origin.y + layer * cell_h),
                 ImVec2(grid_left + (pair + 1) * cell_w, origin.y + (layer + 1) * cell_h),
@@ -564,13 +582,12 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         const int layer = static_cast<int>((mouse.y - origin.y) / cell_h);
         if (pair >= 0 && pair < rope.pairs && layer >= 0 && layer < rope.layers)
             ImGui::SetTooltip(
-                "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, mean over "
-                "%d heads",
-                layer, pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
-                ShownNumber(rope.layer_usage[static_cast<std::size_t>(layer) * rope.pairs + pair],
-                            4)
-                    .c_str(),
-                rope.heads);
+                "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, %s", layer, pair,
+                ShownNumber(rope.wavelength[pair], 4).c_str(),
+                ShownNumber(grid[static_cast<std::size_t>(layer) * rope.pairs + pair], 4).c_str(),
+                usage_head >= 0 && usage_head < rope.heads
+                    ? ("query head " + std::to_string(usage_head)).c_str()
+                    : ("mean over " + std::to_string(rope.heads) + " heads").c_str());
     }
     if (frame.pictures_first) Sentence(frame, usage_sentence, "model.usage_sentence");
 }

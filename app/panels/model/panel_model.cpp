@@ -5,9 +5,11 @@
 #include "io/scene.h"
 #include "panels/model/model_sentences.h"
 #include "pelab/sinusoidal.h"
+#include "widgets/layout.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -132,7 +134,7 @@ void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
     table_sentence =
         r.has_table ? TableSentence(r.found, r.table_report, r.sinusoid_report) : Explanation{};
     rope_sentence = r.has_rope ? RopeSentence(r.rope) : Explanation{};
-    usage_sentence = r.has_rope ? UsageSentence(r.rope) : Explanation{};
+    usage_grid_head = -2; // computed for the new model when first drawn or read
     alibi_sentence = r.alibi_slopes.empty() ? Explanation{} : AlibiSentence(r.alibi_slopes);
     bucket_sentences.clear();
     for (const BucketReport& buckets : r.buckets)
@@ -146,6 +148,17 @@ void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
         each->has_home = false;
     report = std::move(shown);
     preview = false;
+}
+
+const std::vector<double>& ModelPanel::UsageFor() const {
+    const RopeReport& rope = report->rope;
+    const int head = usage_head >= 0 && usage_head < rope.heads ? usage_head : -1;
+    if (head != usage_grid_head) {
+        usage_grid = UsageGrid(rope, head);
+        usage_sentence = report->has_rope ? UsageSentence(rope, head) : Explanation{};
+        usage_grid_head = head;
+    }
+    return usage_grid;
 }
 
 void ModelPanel::TakePending() {
@@ -190,6 +203,10 @@ void ModelPanel::AddSceneFields(SceneTable& table) {
                                       "pairing, usage, buckets or slopes");
                });
     table.Bool("model_3d", "the Your model panel's components in 3-D", &three_d);
+    table.Integer("model_usage_head",
+                  "the Your model panel's Usage view: a query head (from 0), or -1 for the mean "
+                  "over heads (a head the model has not shows the mean)",
+                  &usage_head, -1, 4096);
 }
 
 std::string ModelPanel::StatusNote() const {
@@ -234,6 +251,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
             {"claims", preview ? nlohmann::json::object() : ClaimsJson(table_sentence)}};
     }
     if (r.has_rope) {
+        UsageFor();
         out["rope"] = {
             {"rotary_dims", r.rope.rotary_dims},
             {"head_dim", r.rope.head_dim},
@@ -246,6 +264,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
             {"pairing", r.found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved"},
             {"sentence", rope_sentence.text},
             {"claims", ClaimsJson(rope_sentence)},
+            {"usage_head", usage_grid_head},
             {"usage_sentence", usage_sentence.text},
             {"usage_claims", ClaimsJson(usage_sentence)}};
     }
@@ -269,6 +288,7 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
          "the line naming the file, the family and where it keeps positions",
          {"family", "kind", "context"}},
         {"model.open_hint", "the sentence saying what to open while no model is open"},
+        {"model.table_picker", "the menu reading any 2-D tensor of the file as the table"},
         {"model.error", "why the last file could not be opened", {"open_error"}},
         {"model.tab_components", "the Components tab (a learned table)"},
         {"model.tab_similarity", "the Similarity tab (a learned table)"},
@@ -295,7 +315,10 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
          {"rope"}},
         {"model.rope_sentence", "the sentence about the pairs' wavelengths", {"rope"}},
         {"model.pairing_picture", "a head's dimensions with the family's pairs joined", {"rope"}},
-        {"model.usage_picture", "the weights' per-pair usage, layers × pairs", {"rope"}},
+        {"model.usage_picture",
+         "the weights' per-pair usage, layers × pairs, of one query head or the mean over heads",
+         {"rope"}},
+        {"model.usage_head", "the Usage view's menu choosing a query head or the mean"},
         {"model.usage_sentence", "the sentence about where the usage sits", {"rope"}},
         {"model.bucket_plot",
          "each head's T5 bias against key − query, bucket edges marked",
@@ -336,6 +359,11 @@ void ModelPanel::Draw(FrameContext& frame) {
             notes += "• " + note + "\n";
         ImGui::SetTooltip("%s", notes.c_str());
     }
+    // In a short window (a projector) the menu gives its line to the pictures, except where
+    // nothing of a known family was found and the menu is all there is.
+    if (!preview && frame.show_controls && !r.tensors_2d.empty() &&
+        (!frame.pictures_first || r.found.kind == PositionKind::None))
+        DrawTablePicker(frame);
     switch (r.found.kind) {
     case PositionKind::LearnedTable:
         DrawTable(frame);
@@ -350,10 +378,47 @@ void ModelPanel::Draw(FrameContext& frame) {
         DrawSlopes(frame);
         break;
     case PositionKind::None:
-        MutedWrappedText("No position tensor of a known family was found in this file. Read any "
-                         "2-D tensor of it as a position table with `pelab model inspect FILE "
-                         "--table NAME`.");
+        MutedWrappedText(r.tensors_2d.empty()
+                             ? "No position tensor of a known family was found in this file, and "
+                               "it holds no 2-D float tensor to read as one."
+                             : "No position tensor of a known family was found in this file. "
+                               "Choose any 2-D tensor of it above to read as a position table "
+                               "(or `pelab model inspect FILE --table NAME`).");
         break;
+    }
+}
+
+void ModelPanel::DrawTablePicker(FrameContext& frame) {
+    // Any 2-D float tensor of the file read as a position table (a family PE Lab does not know,
+    // or another look at one it does); the family's own parts again with the first entry.
+    const ModelReport& r = *report;
+    const std::string own = "the family's own parts";
+    const std::string current = shown_request.table.empty() ? own : shown_request.table;
+    const char* label = "read as the table";
+    ImGui::SetNextItemWidth(FitWidth(24.0f, label));
+    std::string chosen;
+    bool picked = false;
+    if (ImGui::BeginCombo(label, current.c_str())) {
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##table_filter", "filter by name", &table_filter);
+        if (ImGui::Selectable(own.c_str(), shown_request.table.empty())) picked = true;
+        for (const std::string& name : r.tensors_2d) {
+            if (!table_filter.empty() && name.find(table_filter) == std::string::npos) continue;
+            if (ImGui::Selectable(name.c_str(), name == shown_request.table)) {
+                chosen = name;
+                picked = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    frame.Record("model.table_picker");
+    FormulaTooltip("Reads the chosen tensor's rows as positions (row 0 = position 0) and shows "
+                   "the table's views; the family's own parts come back with the first entry.");
+    if (picked && chosen != shown_request.table) {
+        ModelRequest request = shown_request;
+        request.table = chosen;
+        if (std::string error = Open(request); !error.empty()) open_error = error;
     }
 }
 

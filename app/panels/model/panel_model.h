@@ -37,6 +37,7 @@ struct ModelPanel : Panel {
     float yaw_degrees = 35.0f;
     int bucket_stack = 0; ///< which stack's buckets (T5: encoder, decoder)
     int norms_shown = 0;  ///< a short window's Norms view: 0 the norms, 1 the neighbours' cosine
+    int usage_head = -1;  ///< the Usage view's query head (−1: the mean over heads)
 
     // The model shown, and the one being opened off the frame. With none open, the panel shows
     // the views of the sinusoidal table (kPreviewRows × kPreviewWidth) that a checkpoint's table
@@ -46,8 +47,9 @@ struct ModelPanel : Panel {
     mutable std::shared_ptr<const ModelReport> report;
     bool preview = true;
     static constexpr int kPreviewRows = 256, kPreviewWidth = 64;
-    std::string open_error; ///< why the last open failed (the model shown stays)
-    std::string opening;    ///< the path being read ("" when none)
+    std::string open_error;   ///< why the last open failed (the model shown stays)
+    std::string opening;      ///< the path being read ("" when none)
+    std::string table_filter; ///< the table menu's filter text
     /// The cosine of every two rows (and of the sinusoidal twin's), averaged over blocks of rows:
     /// fine (at most kCosineCells a side, one row per cell up to GPT-2's 1 024; a GPU texture)
     /// and coarse (at most kCoarseCells, drawn as rectangles where there is no GPU).
@@ -67,7 +69,12 @@ struct ModelPanel : Panel {
     ModelRequest pending_request, shown_request; ///< what is being read, and what is shown
     bool said_reading = false; ///< a frame has shown "Reading …" (a deferred read may start)
     /// The sentences of the model shown, built once when it arrives.
-    Explanation table_sentence, rope_sentence, usage_sentence, alibi_sentence;
+    Explanation table_sentence, rope_sentence, alibi_sentence;
+    /// The Usage view's picture and sentence, for usage_head (computed when the head changes).
+    mutable Explanation usage_sentence;
+    mutable std::vector<double> usage_grid;
+    mutable int usage_grid_head = -2; ///< the head usage_grid is for (−2: none yet)
+    const std::vector<double>& UsageFor() const;
     std::vector<Explanation> bucket_sentences;
     mutable Cosines cosines;
     unsigned long long cosine_version = 0; ///< bumped with each model shown (the textures')
@@ -102,6 +109,8 @@ private:
     /// With no model shown, computes the sinusoidal table's views once.
     void EnsurePreview() const;
     void DrawNothingOpen(FrameContext& frame);
+    /// The menu reading any 2-D tensor of the file as the position table.
+    void DrawTablePicker(FrameContext& frame);
     void DrawTable(FrameContext& frame);
     void DrawComponents(FrameContext& frame);
     void DrawSimilarity(FrameContext& frame);
