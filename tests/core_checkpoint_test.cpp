@@ -4,8 +4,10 @@
 // wrong, never a crash. The numbers of whole fixtures are checked against NumPy in
 // tests/models/check_inspect.py.
 #include "pelab/checkpoint.h"
+#include "pelab/error.h"
 #include "pelab/model_config.h"
 #include "pelab/model_positions.h"
+#include "pelab/table_offsets.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -419,6 +421,66 @@ TEST(TableWavelengths, APureWaveGivesItsWavelength) {
     for (int p = 0; p < 512; ++p)
         ramp.push_back(p);
     EXPECT_EQ(dominant_wavelength(ramp), 0.0); // less than one wave: none named
+}
+
+TEST(OffsetCosines, TheSinusoidalTableHasOneValuePerOffset) {
+    // PE(p)·PE(p + k) = Σ_i cos(ω_i k) and ‖PE‖² = d/2: the cosine is the same for every start.
+    const int rows = 200, d = 64;
+    std::vector<float> table(static_cast<std::size_t>(rows) * d);
+    for (int p = 0; p < rows; ++p)
+        for (int i = 0; i < d / 2; ++i) {
+            const double omega = std::pow(10000.0, -2.0 * i / d);
+            table[static_cast<std::size_t>(p) * d + 2 * i] =
+                static_cast<float>(std::sin(p * omega));
+            table[static_cast<std::size_t>(p) * d + 2 * i + 1] =
+                static_cast<float>(std::cos(p * omega));
+        }
+    const OffsetCosines spread = offset_cosines(table, rows, d, 150, 1000);
+    ASSERT_EQ(spread.mean.size(), 151u);
+    EXPECT_FALSE(spread.sampled);
+    for (int k = 0; k <= 150; ++k) {
+        double expected = 0;
+        for (int i = 0; i < d / 2; ++i)
+            expected += std::cos(k * std::pow(10000.0, -2.0 * i / d));
+        expected /= d / 2.0;
+        EXPECT_NEAR(spread.mean[k], expected, 1e-6) << k;
+        EXPECT_NEAR(spread.least[k], expected, 1e-6) << k;
+        EXPECT_NEAR(spread.greatest[k], expected, 1e-6) << k;
+        EXPECT_EQ(spread.starts[k], rows - k);
+    }
+}
+
+TEST(OffsetCosines, SamplesStartsEvenlyAndCountsAZeroRowAsCosineZero) {
+    // Row p = (1, p): cos(row p, row p + k) = (1 + p(p + k)) / (√(1 + p²) √(1 + (p + k)²)),
+    // largest at the last start and smallest at the first for k > 0.
+    const int rows = 50;
+    std::vector<float> table;
+    for (int p = 0; p < rows; ++p)
+        table.insert(table.end(), {1.0f, static_cast<float>(p)});
+    const auto cosine = [](double p, double q) {
+        return (1 + p * q) / (std::sqrt(1 + p * p) * std::sqrt(1 + q * q));
+    };
+    const OffsetCosines spread = offset_cosines(table, rows, 2, 100, 4);
+    ASSERT_EQ(spread.mean.size(), 50u); // offsets up to rows − 1
+    EXPECT_TRUE(spread.sampled);
+    EXPECT_EQ(spread.starts[5], 4);
+    EXPECT_EQ(spread.starts[48], 2);
+    EXPECT_EQ(spread.starts[49], 1);
+    // Offset 5: starts 0, 14, 29, 44 (the first and last of 0 … 44).
+    EXPECT_NEAR(spread.least[5], cosine(0, 5), 1e-12);
+    EXPECT_NEAR(spread.greatest[5], cosine(44, 49), 1e-12);
+    EXPECT_NEAR(spread.mean[5],
+                (cosine(0, 5) + cosine(14, 19) + cosine(29, 34) + cosine(44, 49)) / 4, 1e-12);
+    EXPECT_NEAR(spread.mean[0], 1.0, 1e-12);
+    // A zero row: 0 with every row, itself included.
+    table[0] = table[1] = 0;
+    const OffsetCosines zero = offset_cosines(table, rows, 2, 3, 100);
+    EXPECT_EQ(zero.least[0], 0.0);
+    EXPECT_EQ(zero.least[3], 0.0);
+    EXPECT_THROW(offset_cosines(table, 1, 2, 3, 100), InvalidArgument);
+    EXPECT_THROW(offset_cosines(table, rows, 2, -1, 100), InvalidArgument);
+    EXPECT_THROW(offset_cosines(table, rows, 2, 3, 1), InvalidArgument);
+    EXPECT_THROW(offset_cosines(table, rows, 3, 3, 100), InvalidArgument);
 }
 
 } // namespace

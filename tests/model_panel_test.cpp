@@ -3,6 +3,7 @@
 // claims recomputed from the numbers over a sweep of tables, RoPE settings, buckets and slopes.
 #include "headless_fixture.h"
 #include "model_fixtures.h"
+#include "panels/compare/panel_compare.h"
 #include "panels/model/model_sentences.h"
 #include "panels/model/panel_model.h"
 #include "pelab/alternatives.h"
@@ -185,6 +186,125 @@ TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
                     << family.folder << " " << view << " " << theme;
             }
     }
+}
+
+TEST_F(ModelPanelTest, TheComparePanelComparesTwoRowsOfTheOpenTable) {
+    ComparePanel& compare = Get<ComparePanel>("compare");
+    // Asked for rows with no checkpoint open: the formula's vectors, said so.
+    ASSERT_EQ(app.scene.Apply(R"({"compare_source": "model", "pos_a": 3, "pos_b": 50})"), "");
+    Frame();
+    EXPECT_EQ(compare.Readouts(state)["source"], "sinusoidal");
+
+    ASSERT_EQ(OpenFile(app, (folder_ / "gpt2").string()), "");
+    Panel().FinishOpening();
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    app.recorder.rects.clear();
+    Present("compare", 4);
+    nlohmann::json shown = compare.Readouts(state);
+    ASSERT_EQ(shown["source"], "model");
+    EXPECT_EQ(shown["row_a"], 3);
+    EXPECT_EQ(shown["row_b"], 50);
+    // The fixture's row p holds (sin, cos)(p ω_i) / (i + 1): the cosine of rows k apart is
+    // Σ cos(ω_i k)/(i + 1)² ÷ Σ 1/(i + 1)², whatever the start (model_fixtures.h).
+    const auto fixture_cosine = [](int k) {
+        double dot = 0, norm = 0;
+        for (int i = 0; i < 8; ++i) {
+            const double weight = 1.0 / ((i + 1.0) * (i + 1.0));
+            dot += weight * std::cos(k * std::pow(10000.0, -2.0 * i / 16));
+            norm += weight;
+        }
+        return dot / norm;
+    };
+    EXPECT_NEAR(shown["cosine_similarity"].get<double>(), fixture_cosine(47), 1e-6);
+    EXPECT_NEAR(shown["claims"]["spread_least"].get<double>(), fixture_cosine(47), 1e-6);
+    EXPECT_NEAR(shown["claims"]["spread_greatest"].get<double>(), fixture_cosine(47), 1e-6);
+    EXPECT_EQ(shown["claims"]["starts"], 128 - 47);
+    EXPECT_EQ(shown["claims"]["depends_on_start"], 0);
+    // The sinusoidal table of the same width at the same positions: Σ cos(ω_i k) / 8.
+    double twin = 0;
+    for (int i = 0; i < 8; ++i)
+        twin += std::cos(47 * std::pow(10000.0, -2.0 * i / 16)) / 8;
+    EXPECT_NEAR(shown["twin_cosine"].get<double>(), twin, 1e-12);
+    for (const char* widget : {"compare.offset_plot", "compare.rows_source", "compare.cosine"}) {
+        const auto at = app.recorder.rects.find(widget);
+        ASSERT_NE(at, app.recorder.rects.end()) << widget;
+        EXPECT_GE(at->second.visible, 0.99f) << widget;
+    }
+    // The table's CSV: one line per dimension, row A's values.
+    const std::string csv = compare.TableCsv(state);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 17);
+    EXPECT_EQ(csv.rfind("dim,row_a,row_b,abs_delta,product\n0,", 0), 0u) << csv.substr(0, 80);
+
+    // A position past the last row: the last row, said so.
+    state.pos_b = 500;
+    shown = compare.Readouts(state);
+    EXPECT_EQ(shown["row_b"], 127);
+    EXPECT_NE(shown["note"].get<std::string>().find("row 127"), std::string::npos);
+    Present("compare", 2);
+    EXPECT_NE(app.recorder.rects.find("compare.rows_note"), app.recorder.rects.end());
+    // Unticked: the formula again.
+    ASSERT_EQ(app.scene.Apply(R"({"compare_source": "sinusoidal"})"), "");
+    EXPECT_EQ(compare.Readouts(state)["source"], "sinusoidal");
+}
+
+TEST(CompareRows, SentenceClaimsFollowTheRowsAndTheirStarts) {
+    std::mt19937 generator(7);
+    std::normal_distribution<float> normal;
+    for (const bool shifted : {false, true})
+        for (int rows : {2, 3, 40}) {
+            ModelTable table;
+            table.family = "test", table.name = "table", table.rows = rows, table.cols = 6;
+            for (int p = 0; p < rows; ++p)
+                for (int c = 0; c < 6; ++c) {
+                    const int pair = c / 2;
+                    const double speed = 0.3 * (pair + 1); // the pair's angle per position
+                    // shifted: a pure rotation per pair (cosines depend on the offset alone).
+                    table.values.push_back(shifted ? static_cast<float>(c % 2 ? std::cos(p * speed)
+                                                                              : std::sin(p * speed))
+                                                   : normal(generator));
+                }
+            table.offsets = offset_cosines(table.values, rows, 6, 4096, 4096);
+            const auto cosine = [&](int a, int b) {
+                double dot = 0, xa = 0, xb = 0;
+                for (int c = 0; c < 6; ++c) {
+                    const double x = table.values[a * 6 + c], y = table.values[b * 6 + c];
+                    dot += x * y, xa += x * x, xb += y * y;
+                }
+                return dot / std::sqrt(xa * xb);
+            };
+            for (int a = 0; a < rows; ++a)
+                for (int b = 0; b < rows; ++b) {
+                    const ComparePanel::RowsResult result =
+                        ComparePanel::ComputeRows({a, b, 1, &table});
+                    const Explanation& sentence = result.explanation;
+                    SCOPED_TRACE(sentence.text);
+                    EXPECT_NEAR(sentence.Value("cosine"), cosine(a, b), 1e-9);
+                    const int k = std::abs(a - b);
+                    if (k == 0) {
+                        EXPECT_NE(sentence.text.find("Both positions are row"), std::string::npos);
+                        continue;
+                    }
+                    double least = 2, greatest = -2;
+                    for (int p = 0; p + k < rows; ++p)
+                        least = std::min(least, cosine(p, p + k)),
+                        greatest = std::max(greatest, cosine(p, p + k));
+                    EXPECT_NEAR(sentence.Value("spread_least"), least, 1e-9);
+                    EXPECT_NEAR(sentence.Value("spread_greatest"), greatest, 1e-9);
+                    EXPECT_EQ(sentence.Value("starts"), rows - k);
+                    const bool depends = greatest - least >= 0.01;
+                    EXPECT_EQ(sentence.Value("depends_on_start"), depends ? 1 : 0);
+                    EXPECT_EQ(sentence.text.find("depends on where") != std::string::npos,
+                              depends && rows - k >= 2);
+                    if (shifted) {
+                        EXPECT_FALSE(depends);
+                    }
+                    if (rows - k == 1) {
+                        EXPECT_NE(sentence.text.find("only once"), std::string::npos);
+                    }
+                }
+        }
 }
 
 // ---- the sentences, over a sweep ----

@@ -331,7 +331,7 @@ nlohmann::json OtherValue(const SceneTable& table, const std::string& name) {
     } else if (now.is_string()) {
         for (const char* text :
              {"man bites dog", "sin", "fixed", "concatenated", "cards", "binary", "alibi",
-              "0.5 -1 2 0.25", "a dog", "learned", "majority", "attention", "norms"})
+              "0.5 -1 2 0.25", "a dog", "learned", "majority", "attention", "norms", "model"})
             candidates.push_back(text);
     } else if (now.is_array()) {
         candidates = {nlohmann::json::array({1}), nlohmann::json::array({0}),

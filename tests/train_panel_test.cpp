@@ -122,8 +122,9 @@ TEST_F(TrainPanelTest, OpenRunFileOrRefuseItChangingNothing) {
 
 // The scene fields take only what the panel can show.
 TEST_F(TrainPanelTest, SceneFieldsRefuseWhatThePanelCannotShow) {
-    EXPECT_NE(app.scene.Apply(R"({"train_result": "nope"})").find("reverse, rope-pairings, shift-causal"),
-              std::string::npos);
+    EXPECT_NE(
+        app.scene.Apply(R"({"train_result": "nope"})").find("reverse, rope-pairings, shift-causal"),
+        std::string::npos);
     EXPECT_NE(app.scene.Apply(R"({"train_view": "loss"})"), "");
     EXPECT_NE(app.scene.Apply(R"({"train_layer": 4})"), "");
     EXPECT_EQ(app.scene.Apply(R"({"train_result": "majority", "train_view": "attention"})"), "");

@@ -4,6 +4,7 @@
 // and hidden; every recorded name matches a declaration, and every declaration is recorded in
 // some mode. Lessons and quizzes are checked against this list when they are opened.
 #include "headless_fixture.h"
+#include "panels/model/panel_model.h"
 #include "panels/panel_registry.h"
 #include "panels/quiz/panel_quiz.h"
 
@@ -57,6 +58,11 @@ std::vector<std::string> Modes(const std::string& id) {
         return {R"({"heatmap_similarity": true})", R"({"heatmap_both_layouts": true})",
                 R"({"heatmap_grey": true})"};
     if (id == "clocks") return {R"({"clock_show_b": false})", R"({"clock_show_shift": true})"};
+    if (id == "compare")
+        // Two rows of the GPT-2 fixture's table (opened in the Your model panel for these), one
+        // past the table's end.
+        return {"{}", R"({"compare_source": "model"})",
+                R"({"compare_source": "model", "pos_b": 500})"};
     if (id == "order") return {R"({"pe_enabled": false})", R"({"random_embeddings": true})"};
     if (id == "waves") return {R"({"many_waves": true})", R"({"playing": true})"};
     if (id == "train")
@@ -74,7 +80,20 @@ std::vector<std::string> Modes(const std::string& id) {
 TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
     const nlohmann::json start = app.scene.Document();
     std::map<std::string, std::set<std::string>> recorded; // panel id → names
+    const std::filesystem::path fixtures = std::filesystem::temp_directory_path() /
+                                           ("pelab-widget-compare-" + std::to_string(getpid()));
+    pelab_test::WriteModelFixtures(fixtures);
     for (const PanelEntry& entry : app.panels.Entries()) {
+        auto& model = Get<ModelPanel>("model");
+        if (entry.id == "compare") {
+            ASSERT_EQ(model.OpenPath((fixtures / "gpt2").string()), "");
+            model.FinishReading();
+        } else if (model.opened_table) {
+            // Closed again: the Your model panel's own modes start with nothing open.
+            model.report.reset();
+            model.preview = true;
+            model.opened_table.reset();
+        }
         for (const std::string& mode : Modes(entry.id))
             for (const bool hidden : {false, true})
                 for (const float scale : {1.0f, 2.0f})
@@ -163,6 +182,7 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
             EXPECT_TRUE(used.count(pattern))
                 << entry.id << " declares \"" << pattern << "\" but never records it";
     }
+    std::filesystem::remove_all(fixtures);
 }
 
 // `pelab lesson widgets` says in one line what each name outlines, so a teacher picks a name

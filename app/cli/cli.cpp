@@ -407,6 +407,7 @@ int RunReadouts(const ReadoutsOptions& options) {
         if (std::string error = model->panel->OpenPath(options.model); !error.empty())
             return UsageError("--model: " + PrintableLine(error));
         model->panel->FinishReading();
+        app.ShareOpenedTable();
         const nlohmann::json shown = model->panel->Readouts(app.state);
         if (!shown.value("open_error", std::string()).empty())
             return UsageError("--model: " + PrintableLine(shown["open_error"].get<std::string>()));

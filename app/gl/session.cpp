@@ -105,6 +105,7 @@ bool LoadModelOption(const std::string& path, App& app, bool wait) {
     std::string error = model ? model->panel->OpenPath(path) : "this PE Lab has no model panel";
     if (error.empty() && wait) {
         model->panel->FinishReading();
+        app.ShareOpenedTable();
         error = model->panel->Readouts(app.state).value("open_error", std::string());
     }
     if (error.empty()) {

@@ -69,6 +69,13 @@ std::string Number(double value) {
 
 } // namespace
 
+OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols) {
+    const long long offsets = std::min(rows - 1, kMaxMeasuredOffset) + 1;
+    const long long budget = 1000000000LL / (offsets * std::max(cols, 1));
+    return offset_cosines(table, rows, cols, kMaxMeasuredOffset,
+                          static_cast<int>(std::clamp(budget, 2LL, static_cast<long long>(rows))));
+}
+
 std::string CheckModel(const ModelRequest& request) {
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
@@ -179,6 +186,8 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out) {
             const FloatArray sinusoid = pe_matrix(static_cast<int>(rows), width, 10000.0);
             report.sinusoid.assign(sinusoid.begin(), sinusoid.end());
             report.sinusoid_report = analyse_table(report.sinusoid, static_cast<int>(rows), width);
+            report.offsets =
+                TableOffsets(report.table, static_cast<int>(rows), static_cast<int>(cols));
             report.has_table = true;
         } else if (found.kind == PositionKind::Rope) {
             if (std::string problem = analyse_rope(checkpoint, found, report.config, &report.rope);
@@ -239,6 +248,12 @@ json ModelReportJson(const ModelReport& report, bool full) {
                     std::vector<float>(cosine.begin() + static_cast<std::ptrdiff_t>(p) * rows,
                                        cosine.begin() + static_cast<std::ptrdiff_t>(p + 1) * rows));
             table["cosine"] = std::move(matrix);
+            const OffsetCosines& offsets = report.offsets;
+            table["offset_cosines"] = {{"mean", offsets.mean},
+                                       {"least", offsets.least},
+                                       {"greatest", offsets.greatest},
+                                       {"starts", offsets.starts},
+                                       {"sampled", offsets.sampled}};
         }
         doc["table"] = table;
         doc["sinusoidal"] = TableJson(report.sinusoid_report);

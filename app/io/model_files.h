@@ -5,6 +5,7 @@
 #include "pelab/checkpoint.h"
 #include "pelab/model_config.h"
 #include "pelab/model_positions.h"
+#include "pelab/table_offsets.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,7 @@ struct ModelReport {
     bool has_table = false;
     TableReport table_report, sinusoid_report;
     std::vector<float> sinusoid;
+    OffsetCosines offsets; ///< the table's cos(row p, row p + k) over starts (TableOffsets)
     bool has_rope = false;
     RopeReport rope;
     std::vector<BucketReport> buckets;
@@ -52,6 +54,13 @@ struct ModelReport {
     /// position tensors read, the numbers computed.
     double seconds_open = 0, seconds_read = 0, seconds_analyse = 0;
 };
+
+/// Offsets up to this many positions are measured in a table's offset cosines.
+constexpr int kMaxMeasuredOffset = 4096;
+/// cos(row p, row p + k) of a table over its starts, for k up to kMaxMeasuredOffset: every start
+/// while the work stays under 10⁹ multiply-adds (GPT-2's 1 024 × 768 table: all of them, 0.4 ×
+/// 10⁹), else starts spread evenly.
+OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols);
 
 /// The quick part of OpenModel: config.json read, the files' headers read, the position parts
 /// found; no tensor data read. "" or the message OpenModel would give for these.

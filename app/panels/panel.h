@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,9 @@ public:
     }
     /// Waits for files being read off the frame and shows them (screenshots, readouts).
     virtual void FinishReading() {}
+    /// The learned table of a checkpoint this panel has open, which other panels may show
+    /// (AppState::model_table); null for none (the default).
+    virtual std::shared_ptr<const ModelTable> OpenedTable() const { return nullptr; }
     /// The kind of document this panel opens (File → Open hands it over): "quiz" for the quiz
     /// panel; "" for none.
     virtual std::string DocumentKind() const { return {}; }

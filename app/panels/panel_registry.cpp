@@ -44,7 +44,7 @@ const std::vector<PanelInfo>& PanelInfos() {
          "PE(A) and PE(B) dimension by dimension: dot product, similarity, which pairs differ",
          true, Make<ComparePanel>, ComparePanel::WidgetNames,
          {"d_model", "base", "pos_a", "pos_b", "pair", "shift_k", "compare_dims",
-          "compare_range_first", "compare_range_last", "compare_every_k"},
+          "compare_range_first", "compare_range_last", "compare_every_k", "compare_source"},
          {},
          "compare.offset_plot", 9.0f, "compare.pos_a_input",
          R"({"d_model": 128, "pos_a": 3, "pos_b": 50})"},

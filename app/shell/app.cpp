@@ -131,6 +131,13 @@ void App::AnswerTeachBackQuestion(bool replace) {
     incoming_teach_back.reset();
 }
 
+void App::ShareOpenedTable() {
+    std::shared_ptr<const ModelTable> table;
+    for (PanelEntry& entry : panels.Entries())
+        if (std::shared_ptr<const ModelTable> opened = entry.panel->OpenedTable()) table = opened;
+    state.model_table = std::move(table);
+}
+
 json App::Document(bool with_readouts) const {
     json doc = scene.Document();
     if (with_readouts) {

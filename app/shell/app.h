@@ -136,6 +136,9 @@ struct App {
 
     /// The scene of every field; with_readouts adds "readouts": {panel id: its numbers}.
     nlohmann::json Document(bool with_readouts) const;
+    /// Hands the learned table a panel has open (Panel::OpenedTable) to every panel through
+    /// state.model_table: each frame, and after a checkpoint is read for readouts.
+    void ShareOpenedTable();
     /// Applies the scene file at path (all or nothing); "" or a message naming the field.
     std::string LoadScene(const std::string& path) { return scene.Load(path); }
     /// Fields a student types (the teach-back text) in a scene about to be applied on top of

@@ -187,6 +187,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     const ImFont* font =
         ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
     ApplyThemeStyle(app.view.theme, font ? font->FontSize / kBaseFontPixels : 1.0f);
+    app.ShareOpenedTable();
     app.stats.core_seconds = 0.0;
     app.stats.computing = false;
     app.stats.settling = false;

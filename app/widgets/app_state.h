@@ -3,7 +3,24 @@
 // a panel's own settings live in the panel, one-frame requests in FrameRequests.
 #pragma once
 
+#include "pelab/table_offsets.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
 namespace pelab {
+
+/// A checkpoint's learned position table, opened in the Your model panel and shown read-only by
+/// the panels that look at real rows (compare). Rows from the family's first position on.
+struct ModelTable {
+    std::string family, name; ///< "GPT-2", "wpe.weight"
+    int rows = 0, cols = 0;
+    std::vector<float> values; ///< rows × cols, row-major
+    OffsetCosines offsets;     ///< cos(row p, row p + k) over starts p (table_offsets.h)
+    std::uint64_t version = 0; ///< changes with each table opened (caches key on it)
+};
 
 struct AppState {
     // Invariants (kept by Clamp()): d_model even in [2, 4096], base in [10, 1e6],
@@ -23,6 +40,10 @@ struct AppState {
     bool play_smooth = false;
     /// The part of a position Play has accumulated towards the next whole step (not saved).
     double play_carry = 0.0;
+
+    /// The learned table of the checkpoint open in the Your model panel (null when none): the
+    /// shell hands it over every frame (App::ShareOpenedTable); not saved in scenes.
+    std::shared_ptr<const ModelTable> model_table;
 
     /// Restores the invariants above after any edit.
     void Clamp();

@@ -256,6 +256,16 @@ def check_all(pelab, folder):
         cosine = table @ table.T / np.outer(np.linalg.norm(table, axis=1),
                                             np.linalg.norm(table, axis=1))
         close(name + ": cosine matrix", report["table"]["cosine"], cosine)
+        # cos(row p, row p + k) over every start p, for each offset k.
+        offsets = report["table"]["offset_cosines"]
+        diagonals = [np.diagonal(cosine, k) for k in range(len(offsets["mean"]))]
+        check(name + ": every offset of the table measured, every start",
+              len(diagonals) == table.shape[0] and not offsets["sampled"] and
+              offsets["starts"] == [len(d) for d in diagonals])
+        close(name + ": offset cosines' mean", offsets["mean"], [d.mean() for d in diagonals])
+        close(name + ": offset cosines' least", offsets["least"], [d.min() for d in diagonals])
+        close(name + ": offset cosines' greatest", offsets["greatest"],
+              [d.max() for d in diagonals])
         check_table(name + " (its sinusoidal twin)", report["sinusoidal"],
                     sinusoidal(table.shape[0], table.shape[1] - table.shape[1] % 2))
     report = inspect(pelab, os.path.join(folder, "roberta"))

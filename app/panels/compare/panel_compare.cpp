@@ -47,6 +47,7 @@ void ComparePanel::Draw(FrameContext& frame) {
     {
         CoreTimer core_time(frame.stats);
         shown = &ResultFor(state);
+        shown_rows = ShowsRows(state) ? &RowsFor(state) : nullptr;
     }
     if (frame.show_controls) ImGui::Separator();
     const float font = ImGui::GetFontSize();
@@ -68,7 +69,7 @@ void ComparePanel::Draw(FrameContext& frame) {
                      frame.show_controls ? avail - table : std::min(avail - table, avail * 0.6f));
         ImGui::BeginChild("##offset_half", ImVec2(half, band), false,
                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-        DrawOffsetPlot(frame, band);
+        PlotOffsets(frame, band);
         ImGui::EndChild();
         ImGui::SameLine();
         ImGui::BeginChild("##compare_words", ImVec2(0, band), false);
@@ -82,7 +83,7 @@ void ComparePanel::Draw(FrameContext& frame) {
         // 60 % of what is left: the sentences and the table's first rows follow in view when
         // there is room for them (tiled at 1920×1080), the plot alone when there is not.
         DrawReadouts(frame);
-        DrawOffsetPlot(frame, std::max(font * 9.0f, ImGui::GetContentRegionAvail().y * 0.6f));
+        PlotOffsets(frame, std::max(font * 9.0f, ImGui::GetContentRegionAvail().y * 0.6f));
         DrawExplanation(frame);
         DrawShift(frame);
     } else {
@@ -91,17 +92,29 @@ void ComparePanel::Draw(FrameContext& frame) {
         DrawShift(frame);
         // The picture of "depends only on the offset": 40 % of what is left, at least 11 em
         // (the plot's axes and legend take 4 of them).
-        DrawOffsetPlot(frame, std::max(font * 11.0f, ImGui::GetContentRegionAvail().y * 0.4f));
+        PlotOffsets(frame, std::max(font * 11.0f, ImGui::GetContentRegionAvail().y * 0.4f));
     }
     // The table's own border separates it from the band above.
     if (!in_band) ImGui::Separator();
-    DrawTable(frame);
+    if (shown_rows)
+        DrawRowsTable(frame);
+    else
+        DrawTable(frame);
+}
+
+void ComparePanel::PlotOffsets(FrameContext& frame, float height) {
+    if (shown_rows)
+        DrawRowsOffsetPlot(frame, height);
+    else
+        DrawOffsetPlot(frame, height);
 }
 
 void ComparePanel::DrawPositionInputs(FrameContext& frame) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
-    const double slider_max = 1000.0, zero = 0.0;
+    // Rows of a checkpoint's table: the sliders span its rows.
+    const bool rows = ShowsRows(state);
+    const double slider_max = rows ? state.model_table->rows - 1.0 : 1000.0, zero = 0.0;
     // Each position is a group [slider][typed entry] label; the groups wrap when narrow.
     const float spacing = FlowRow::Spacing();
     const float input_width = font * 5.0f;
@@ -150,7 +163,15 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
         ImGui::PopID();
     }
     ImGui::SameLine();
-    HelpMarker("Drag the slider (0 to 1000) or type a position up to 1 000 000 and press Enter.");
+    HelpMarker(rows ? "Drag the slider over the table's rows or type a position and press Enter "
+                      "(past the last row, the last row is shown)."
+                    : "Drag the slider (0 to 1000) or type a position up to 1 000 000 and press "
+                      "Enter.");
+    DrawSourceChoice(frame);
+    if (rows) {
+        if (!input_note.empty()) ErrorText(frame, input_note.c_str());
+        return; // the formula's presets set d_model, which the rows do not have
+    }
     // The classic example's pairs; they also set d_model to 128, which every panel shares, so
     // the row says so.
     const char* intro = "Classic examples (set d_model = 128):";
@@ -181,11 +202,29 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
 
 void ComparePanel::DrawReadouts(FrameContext& frame) {
     AppState& state = frame.state;
-    const PositionComparison& c = shown->comparison;
+    const PositionComparison& c = shown_rows ? shown_rows->comparison : shown->comparison;
     char formula[256];
     FlowRow row;
     const float gap = ImGui::GetFontSize() * 1.5f;
     // In a short window the numbers sit in a half-width column: one name and value per row.
+    if (shown_rows && (in_band || !frame.show_controls)) {
+        // The checkbox naming the table may be scrolled away in the strip, or hidden with the
+        // controls: the numbers say it.
+        const ModelTable& table = *state.model_table;
+        char source[200];
+        std::snprintf(source, sizeof source, "rows of %s's %s", table.family.c_str(),
+                      table.name.c_str());
+        MutedWrappedText(source);
+        frame.Record("compare.rows_source");
+    }
+    if (shown_rows) {
+        // A typed position past the table's rows: which row is shown instead.
+        const std::string note = RowsNote(state);
+        if (!note.empty()) {
+            MutedWrappedText(note.c_str());
+            frame.Record("compare.rows_note");
+        }
+    }
     const bool as_table =
         in_band && ImGui::BeginTable("##compare_numbers", 2, ImGuiTableFlags_SizingFixedFit);
     const auto block = [&](const char* name, const char* value, const char* record) {
@@ -198,26 +237,48 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
         ReadoutBlock(frame, name, value, formula, record);
     };
     char value[64];
-    std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
-                  state.pos_b);
-    block("distance", DistanceText(c.distance).c_str(), "compare.distance");
-    std::snprintf(formula, sizeof formula,
-                  "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"
-                  "= sum of the %d pair contributions in the table. Maximum d/2 = %d (A = B).",
-                  state.d_model / 2, state.d_model / 2);
-    std::snprintf(value, sizeof value, "%.2f", c.dot_product);
-    block("dot product", value, "compare.dot_product");
-    std::snprintf(formula, sizeof formula,
-                  "cos = PE(A)·PE(B) / (‖PE(A)‖ ‖PE(B)‖) = %.4f / (%.4f · %.4f)\n"
-                  "Every pair is a unit vector, so ‖PE‖ = √(d/2) = %.4f.",
-                  c.dot_product, c.norm_a, c.norm_b, std::sqrt(state.d_model / 2.0));
-    std::snprintf(value, sizeof value, "%.4f", c.cosine_similarity);
-    block("cosine similarity", value, "compare.cosine");
-    std::snprintf(formula, sizeof formula,
-                  "‖PE(A) − PE(B)‖ = √(Σ_dim (PE_A − PE_B)²) = √(d − 2·dot) = √(%d − 2·%.4f)",
-                  state.d_model, c.dot_product);
-    std::snprintf(value, sizeof value, "%.4f", c.euclidean_distance);
-    block("Euclidean distance", value, "compare.euclidean");
+    if (shown_rows) {
+        // Two stored rows: no closed form, the sums themselves.
+        std::snprintf(formula, sizeof formula, "distance = |row A − row B| = |%d − %d|",
+                      shown_rows->row_a, shown_rows->row_b);
+        block("distance", DistanceText(c.distance).c_str(), "compare.distance");
+        std::snprintf(formula, sizeof formula,
+                      "row A · row B = Σ_dim A_dim·B_dim over the %zu "
+                      "dimensions (the table's A·B column)",
+                      shown_rows->a.size());
+        std::snprintf(value, sizeof value, "%s", ShownNumber(c.dot_product, 4).c_str());
+        block("dot product", value, "compare.dot_product");
+        std::snprintf(formula, sizeof formula,
+                      "cos = A·B / (‖A‖ ‖B‖) = %.6g / (%.6g · %.6g)\nLearned rows have lengths "
+                      "of their own (the formula's are all √(d/2)).",
+                      c.dot_product, c.norm_a, c.norm_b);
+        std::snprintf(value, sizeof value, "%.4f", c.cosine_similarity);
+        block("cosine similarity", value, "compare.cosine");
+        std::snprintf(formula, sizeof formula, "‖A − B‖ = √(Σ_dim (A_dim − B_dim)²)");
+        std::snprintf(value, sizeof value, "%s", ShownNumber(c.euclidean_distance, 4).c_str());
+        block("Euclidean distance", value, "compare.euclidean");
+    } else {
+        std::snprintf(formula, sizeof formula, "distance = |A − B| = |%.6g − %.6g|", state.pos_a,
+                      state.pos_b);
+        block("distance", DistanceText(c.distance).c_str(), "compare.distance");
+        std::snprintf(formula, sizeof formula,
+                      "PE(A)·PE(B) = Σ_dim PE_A·PE_B = Σ_i cos(ω_i (A − B))\n"
+                      "= sum of the %d pair contributions in the table. Maximum d/2 = %d (A = B).",
+                      state.d_model / 2, state.d_model / 2);
+        std::snprintf(value, sizeof value, "%.2f", c.dot_product);
+        block("dot product", value, "compare.dot_product");
+        std::snprintf(formula, sizeof formula,
+                      "cos = PE(A)·PE(B) / (‖PE(A)‖ ‖PE(B)‖) = %.4f / (%.4f · %.4f)\n"
+                      "Every pair is a unit vector, so ‖PE‖ = √(d/2) = %.4f.",
+                      c.dot_product, c.norm_a, c.norm_b, std::sqrt(state.d_model / 2.0));
+        std::snprintf(value, sizeof value, "%.4f", c.cosine_similarity);
+        block("cosine similarity", value, "compare.cosine");
+        std::snprintf(formula, sizeof formula,
+                      "‖PE(A) − PE(B)‖ = √(Σ_dim (PE_A − PE_B)²) = √(d − 2·dot) = √(%d − 2·%.4f)",
+                      state.d_model, c.dot_product);
+        std::snprintf(value, sizeof value, "%.4f", c.euclidean_distance);
+        block("Euclidean distance", value, "compare.euclidean");
+    }
     if (as_table) ImGui::EndTable();
     ImGui::Text("similarity: %s", similarity_label(c.cosine_similarity));
     frame.Record("compare.similarity");
@@ -236,13 +297,14 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
 void ComparePanel::DrawExplanation(FrameContext& frame) {
     // Beginner mode: the first sentence (where the two positions stand); the pairs' story is
     // the advanced reading.
+    const std::string& text = shown_rows ? shown_rows->explanation.text : shown->explanation;
     if (!frame.advanced) {
-        const std::size_t end = shown->explanation.find(". ");
-        WrappedText(end == std::string::npos ? shown->explanation.c_str()
-                                             : shown->explanation.substr(0, end + 1).c_str());
+        const std::size_t end = text.find(". ");
+        WrappedText(end == std::string::npos ? text.c_str() : text.substr(0, end + 1).c_str());
         return;
     }
-    WrappedText(shown->explanation.c_str());
+    WrappedText(text.c_str());
+    if (shown_rows) frame.Record("compare.rows_sentence");
 }
 
 void ComparePanel::DrawShift(FrameContext& frame) {
@@ -256,16 +318,23 @@ void ComparePanel::DrawShift(FrameContext& frame) {
         frame.Record("compare.shift_k");
         row.Item(SmallButtonWidth("move A and B by k"));
     }
-    const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
-    if (a < 0 || b < 0 || a > kUiMaxPosition || b > kUiMaxPosition) {
-        ImGui::TextDisabled("A + k and B + k must stay in [0, 1000000].");
+    const double a = (shown_rows ? shown_rows->row_a : state.pos_a) + state.shift_k,
+                 b = (shown_rows ? shown_rows->row_b : state.pos_b) + state.shift_k;
+    const double last = shown_rows ? state.model_table->rows - 1.0 : kUiMaxPosition;
+    if (a < 0 || b < 0 || a > last || b > last) {
+        char range[96];
+        std::snprintf(range, sizeof range, "A + k and B + k must stay in [0, %s].",
+                      ShownNumber(last).c_str());
+        ImGui::TextDisabled("%s", range);
         return;
     }
-    const double before = shown->comparison.dot_product;
+    const double before =
+        shown_rows ? shown_rows->comparison.dot_product : shown->comparison.dot_product;
     double after = 0;
     {
         CoreTimer core_time(frame.stats);
-        after = compare_positions(a, b, state.d_model, state.base).dot_product;
+        after = shown_rows ? RowsDot(*state.model_table, static_cast<int>(a), static_cast<int>(b))
+                           : compare_positions(a, b, state.d_model, state.base).dot_product;
     }
     if (frame.show_controls) {
         if (ImGui::SmallButton("move A and B by k")) {
@@ -276,14 +345,18 @@ void ComparePanel::DrawShift(FrameContext& frame) {
     }
     char shifted[200];
     std::snprintf(shifted, sizeof shifted,
-                  "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %s)", after, before,
-                  ShownNumber(std::fabs(after - before), 2).c_str());
+                  shown_rows ? "row (A+k)·row (B+k) = %.4f,  row A·row B = %.4f  (difference %s)"
+                             : "PE(A+k)·PE(B+k) = %.4f,  PE(A)·PE(B) = %.4f  (difference %s)",
+                  after, before, ShownNumber(std::fabs(after - before), 2).c_str());
     ImGui::BeginGroup(); // both products, however they wrap, are one recorded rectangle
     WrappedText(shifted);
     ImGui::EndGroup();
     frame.Record("compare.shift_products");
-    FormulaTooltip("Shifting both positions by k keeps A − B, and the dot product only depends on "
-                   "A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
+    FormulaTooltip(shown_rows
+                       ? "Shifting both rows by k keeps A − B; a learned table's dot product "
+                         "need not stay the same (the formula's does: it depends on A − B only)."
+                       : "Shifting both positions by k keeps A − B, and the dot product only "
+                         "depends on A − B: Σ_i cos(ω_i ((A+k) − (B+k))) = Σ_i cos(ω_i (A − B)).");
 }
 
 std::string DistanceText(double distance) {
@@ -532,9 +605,20 @@ void ComparePanel::AddSceneFields(SceneTable& table) {
     table.Integer("compare_range_last", "last dimension of \"range\"", &range_last, 0,
                   kUiMaxDModel - 1);
     table.Integer("compare_every_k", "step of \"every-kth\"", &every_k, 2, 64);
+    table.Add({"compare_source",
+               "\"sinusoidal\" (the formula's vectors) or \"model\" (two rows of the learned "
+               "table open in the Your model panel; the formula's while none is open)",
+               [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
+                   if (value == "sinusoidal") return [this] { model_rows = false; };
+                   if (value == "model") return [this] { model_rows = true; };
+                   throw SceneFieldError{"must be \"sinusoidal\" or \"model\" (got " +
+                                         Excerpt(value) + ")"};
+               },
+               [this] { return nlohmann::json(model_rows ? "model" : "sinusoidal"); }});
 }
 
 nlohmann::json ComparePanel::Readouts(const AppState& state) const {
+    if (ShowsRows(state)) return RowsReadouts(state);
     const Result& result = ResultFor(state);
     const PositionComparison& c = result.comparison;
     nlohmann::json readouts = {{"distance", c.distance},
@@ -542,7 +626,8 @@ nlohmann::json ComparePanel::Readouts(const AppState& state) const {
                                {"cosine_similarity", c.cosine_similarity},
                                {"euclidean_distance", c.euclidean_distance},
                                {"similarity_label", similarity_label(c.cosine_similarity)},
-                               {"explanation", result.explanation}};
+                               {"explanation", result.explanation},
+                               {"source", "sinusoidal"}};
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition)
         readouts["dot_product_shifted_by_k"] =
@@ -569,6 +654,7 @@ bool ComparePanel::Shows(int dim, int d) const {
 }
 
 std::string ComparePanel::TableCsv(const AppState& state) const {
+    if (ShowsRows(state)) return RowsCsv(state);
     // The rows the table shows, from the same result.
     const int d = state.d_model;
     const Result& result = ResultFor(state);
@@ -613,6 +699,13 @@ std::vector<WidgetName> ComparePanel::WidgetNames() {
              "the line naming how similar A and B are (very high … low)",
              {"similarity_label"}},
             {"compare.table", "the table of every dimension's PE(A), PE(B) and difference"},
+            {"compare.model_rows",
+             "the checkbox comparing two rows of the checkpoint's table open in Your model"},
+            {"compare.rows_source", "the line naming the table whose rows are compared"},
+            {"compare.rows_note", "the line saying which typed position was shown as which row"},
+            {"compare.rows_sentence",
+             "the sentence on two rows of a checkpoint's table against the sinusoidal table",
+             {"explanation"}},
             {"compare.table.header<i>", "the table's header cell of column i (from 0)"}};
 }
 

@@ -9,6 +9,7 @@
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,37 @@ struct ComparePanel : Panel {
     long curve_fitted = -1;    ///< the curve computation the view was last fitted to
     plot::PlotView offset_view;
 
+    // Two rows of a checkpoint's learned table (AppState::model_table) instead of the formula's
+    // vectors: pos A and pos B pick the rows (rounded, at most the last row).
+    bool model_rows = false; ///< scene field compare_source: "sinusoidal" or "model"
+    /// Whether the panel shows the model's rows (chosen, and a table is open).
+    bool ShowsRows(const AppState& state) const { return model_rows && state.model_table; }
+    static int RowOf(double position, const ModelTable& table);
+    struct RowsInputs {
+        int row_a = 0, row_b = 0;
+        std::uint64_t version = 0;
+        const ModelTable* table = nullptr; ///< read while computing; compared by version
+        bool operator==(const RowsInputs& o) const {
+            return row_a == o.row_a && row_b == o.row_b && version == o.version;
+        }
+    };
+    struct RowsResult {
+        int row_a = 0, row_b = 0;
+        std::vector<double> a, b, products; ///< the two rows, and A·B per dimension
+        PositionComparison comparison;
+        double twin_cosine = 0; ///< the sinusoidal table's cosine at the same two positions
+        Explanation explanation;
+        std::vector<double> k_from_a, from_a; ///< cos(row A, row A + k) for every k held
+        std::vector<double> twin;             ///< the sinusoidal table's cosine at each offset
+    };
+    static RowsResult ComputeRows(const RowsInputs& inputs);
+    const RowsResult& RowsFor(const AppState& state) const;
+    mutable Cached<RowsInputs, RowsResult> rows_cache;
+    const RowsResult* shown_rows = nullptr; ///< this frame's rows (null: the formula's vectors)
+    std::uint64_t rows_fitted = 0;          ///< the table the offset plot was last fitted to
+    /// Which typed positions were shown as another row ("" when both are rows of the table).
+    static std::string RowsNote(const AppState& state);
+
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
@@ -87,6 +119,14 @@ private:
     void DrawShift(FrameContext& frame);
     void DrawOffsetPlot(FrameContext& frame, float height);
     void DrawTable(FrameContext& frame);
+    /// The offset plot of what is shown: the formula's dot product or the rows' cosines.
+    void PlotOffsets(FrameContext& frame, float height);
+    /// The choice between the formula's vectors and the rows of a checkpoint's table.
+    void DrawSourceChoice(FrameContext& frame);
+    void DrawRowsOffsetPlot(FrameContext& frame, float height);
+    void DrawRowsTable(FrameContext& frame);
+    std::string RowsCsv(const AppState& state) const;
+    nlohmann::json RowsReadouts(const AppState& state) const;
     /// The "show dimensions" filter row (hidden with the controls; the filter still applies).
     void DrawFilterControls(FrameContext& frame, int d);
     /// The table's height in a short window: its header and first three rows.
@@ -98,5 +138,15 @@ private:
 /// The sentence under the table: which pairs tell pos_a and pos_b apart, which came round to
 /// nearly the same angle (pelab/pair_turns.h), and why; with its claims (explanation.h).
 Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double base);
+
+/// row a · row b of a table (rows in range).
+double RowsDot(const ModelTable& table, int row_a, int row_b);
+
+/// The sentence for two rows of a checkpoint's table: their cosine against the sinusoidal table's
+/// at the same positions, and whether the table's cosine at their offset depends on the start.
+/// Claims: cosine, twin_cosine, offset; with the offset measured: spread_least, spread_greatest,
+/// starts, depends_on_start (1 when greatest − least ≥ 0.01).
+Explanation RowsSentence(const ModelTable& table, int row_a, int row_b,
+                         const PositionComparison& rows, double twin_cosine);
 
 } // namespace pelab

@@ -142,6 +142,20 @@ void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
     cosines = r.has_table && computed_cosines.fine.empty() ? ComputeCosines(r)
                                                            : std::move(computed_cosines);
     ++cosine_version;
+    opened_table.reset();
+    if (r.has_table) {
+        auto table = std::make_shared<ModelTable>();
+        table->family = r.found.family;
+        table->name = r.found.table;
+        table->rows = r.table_report.rows;
+        table->cols = r.table_report.cols;
+        table->values = r.table;
+        // A report made without its offsets (a test's) gets them here.
+        table->offsets =
+            r.offsets.mean.empty() ? TableOffsets(r.table, table->rows, table->cols) : r.offsets;
+        table->version = cosine_version;
+        opened_table = std::move(table);
+    }
     for (plot::PlotView* each :
          {&components_view, &twin_view, &norms_view, &neighbour_view, &wavelength_view,
           &bucket_view, &slope_view, &cosine_view, &twin_cosine_view})
