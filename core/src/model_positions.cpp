@@ -545,11 +545,44 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         *note = "longrope: each pair's frequency divided by its long_factor";
         return theta;
     }
+    if (type == "yarn") {
+        if (scaling.factor < 1) {
+            *note = "rope_scaling factor " + std::to_string(scaling.factor) +
+                    " is below 1 (it would shorten the context): not applied";
+            return {};
+        }
+        // YaRN as Hugging Face's transformers computes it for these checkpoints: pair i turns
+        // L₀θ_i/(2π) times in the original context L₀, so the pair that turns exactly n times
+        // sits at i(n) = r·ln(L₀/(2πn)) / (2 ln base). Pairs up to ⌊i(beta_fast)⌋ keep their
+        // frequency, pairs from ⌈i(beta_slow)⌉ on are divided by the factor, and the share kept
+        // falls linearly over the pair index between (the paper, eq. 17-21, ramps linearly in
+        // the number of turns instead: the two agree at the ends and differ between them).
+        const double s = scaling.factor;
+        const auto pair_turning = [&](double turns) {
+            return rotary_dims * std::log(std::max(1.0, original) / (turns * 2 * kPi)) /
+                   (2 * std::log(base));
+        };
+        double low = std::max(0.0, std::floor(pair_turning(scaling.beta_fast)));
+        double high = std::min(rotary_dims - 1.0, std::ceil(pair_turning(scaling.beta_slow)));
+        if (high == low) high += 0.001; // as the reference does: no division by zero
+        for (int i = 0; i < pairs; ++i) {
+            const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+            const double kept = 1 - ramp; // the share of the pair's own frequency
+            theta[i] = theta[i] / s * (1 - kept) + theta[i] * kept;
+        }
+        char factor[32];
+        std::snprintf(factor, sizeof factor, "%g", s);
+        char ends[160];
+        std::snprintf(ends, sizeof ends, "pairs up to %.0f kept, from %.0f on divided by %s", low,
+                      std::ceil(high), factor);
+        *note = std::string("YaRN as Hugging Face computes it, factor ") + factor +
+                ", original context " + std::to_string(static_cast<long long>(original)) + ": " +
+                ends + ", a linear ramp over the pairs between (the paper ramps over the turns)";
+        return theta;
+    }
     ContextScaling method = ContextScaling::None;
     if (type == "linear")
         method = ContextScaling::Linear;
-    else if (type == "yarn")
-        method = ContextScaling::Yarn;
     else if (type == "llama3")
         method = ContextScaling::Llama3;
     else {
@@ -576,11 +609,7 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         std::snprintf(factor, sizeof factor, "%g", scaling.factor);
         *note = std::string(context_scaling_name(method)) + ", factor " + factor +
                 ", original context " +
-                std::to_string(static_cast<long long>(options.original_context)) +
-                (method == ContextScaling::Yarn
-                     ? " (the paper's ramp over wavelengths; Hugging Face rounds the ramp's ends "
-                       "to whole dimensions, which can move a pair at either end)"
-                     : "");
+                std::to_string(static_cast<long long>(options.original_context));
         return scaled;
     } catch (const InvalidArgument& error) {
         *note = std::string("rope_scaling not applied: ") + error.what();

@@ -218,12 +218,20 @@ def rope_usage(config, tensors, layers, layout):
     return usage, rotary
 
 
-def yarn_wavelengths(rotary, base, factor, original, alpha, beta):
-    # YaRN (Peng et al. 2023), eq. 17-21: r = L/λ, γ ramps from 0 at α to 1 at β.
+def yarn_wavelengths(rotary, base, factor, original, beta_slow, beta_fast):
+    # YaRN as Hugging Face's transformers computes it (_compute_yarn_parameters): the dimension
+    # whose pair turns n times in the original context, rounded outward, bounds a linear ramp
+    # over the pair index; below it the frequency is kept, above it divided by the factor.
+    def correction_dim(turns):
+        return rotary * math.log(original / (turns * 2 * math.pi)) / (2 * math.log(base))
+    low = max(math.floor(correction_dim(beta_fast)), 0)
+    high = min(math.ceil(correction_dim(beta_slow)), rotary - 1)
+    if low == high:
+        high += 0.001
     theta = base ** (-np.arange(0, rotary, 2) / rotary)
-    r = original / (2 * math.pi / theta)
-    gamma = np.clip((r - alpha) / (beta - alpha), 0, 1)
-    return 2 * math.pi / ((1 - gamma) * theta / factor + gamma * theta)
+    ramp = np.clip((np.arange(rotary // 2) - low) / (high - low), 0, 1)
+    extrapolation = 1 - ramp
+    return 2 * math.pi / (theta / factor * (1 - extrapolation) + theta * extrapolation)
 
 
 def main():
@@ -316,6 +324,24 @@ def check_all(pelab, folder):
             close(name + ": YaRN's wavelengths", rope["scaled_wavelengths"],
                   yarn_wavelengths(rotary, base, scaling["factor"],
                                    scaling["original_max_position_embeddings"], 1.0, 32.0))
+
+    # A wider YaRN ramp (pairs 2 to 6 of 8 between the kept and the divided ones), through
+    # --config, so its middle pairs are checked too (the paper's ramp differs there).
+    config = dict(config_of("qwen2"), rope_theta=10000.0, max_position_embeddings=16384)
+    config["rope_scaling"] = {"rope_type": "yarn", "factor": 4.0, "beta_fast": 32.0,
+                              "beta_slow": 1.0, "original_max_position_embeddings": 4096}
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "config.json")
+        with open(path, "w") as out:
+            json.dump(config, out)
+        report = inspect(pelab, os.path.join(folder, "qwen2"), "--config", path)
+    if report:
+        wanted = yarn_wavelengths(16, 10000.0, 4.0, 4096, 1.0, 32.0)
+        kept = 2 * math.pi * 10000.0 ** (np.arange(0, 16, 2) / 16)
+        check("qwen2 (wide ramp): the ramp has middle pairs",
+              np.sum((wanted > kept * 1.001) & (wanted < kept * 3.999)) >= 2)
+        close("qwen2 (wide ramp): YaRN's wavelengths", report["rope"]["scaled_wavelengths"],
+              wanted)
 
     report = inspect(pelab, os.path.join(folder, "t5"))
     if report:

@@ -8,8 +8,10 @@
 //   YaRN (Peng et al. 2023, arXiv 2309.00071, eq. 17–21): r_i = L / λ_i with λ_i = 2π/θ_i;
 //       γ(r) = 0 for r < α, 1 for r > β, (r − α)/(β − α) between;
 //       θ'_i = (1 − γ(r_i))·θ_i/s + γ(r_i)·θ_i;  attention temperature √(1/t) = 0.1·ln s + 1
-//       (α = 1, β = 32 in the paper for Llama models). The paper's continuous ramp in r; the
-//       reference code rounds the ramp's ends to whole dimensions, which moves a pair or two.
+//       (α = 1, β = 32 in the paper for Llama models). The paper's ramp, linear in r. Hugging
+//       Face's code, which checkpoints run (pelab/model_positions.h applies it to a config's
+//       rope_scaling), ramps linearly over the pair index between the pairs that turn β and α
+//       times, rounded outward: the same at the ends, different between them.
 //   Llama 3 (Meta's reference code, `apply_scaling` in llama3/model.py; factor 8, low_freq_factor
 //       1, high_freq_factor 4, original context 8 192):
 //       λ_i < L/high: θ_i kept;  λ_i > L/low: θ_i/s;  between: with
