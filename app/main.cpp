@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
             return pelab::RunTrain(command.train);
         case pelab::Subcommand::ModelInspect:
             return pelab::RunModelInspect(command.model);
+        case pelab::Subcommand::ModelRun:
+            return pelab::RunModelRun(command.model);
         case pelab::Subcommand::Panels:
             return pelab::RunPanels(command.panels_json);
         case pelab::Subcommand::Screenshot:

@@ -165,7 +165,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->check(FileName());
 
     CLI::App* train_command = AddTrainCommand(app, result.train);
-    CLI::App* model_inspect = AddModelCommand(app, result.model);
+    CLI::App* model_run = nullptr;
+    CLI::App* model_inspect = AddModelCommand(app, result.model, &model_run);
     CLI::App* panels_command = app.add_subcommand(
         "panels",
         "List the panels: id, title and what each shows (--json: everything they declare)");
@@ -267,6 +268,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         result.command = Subcommand::Train;
     } else if (model_inspect->parsed()) {
         result.command = Subcommand::ModelInspect;
+    } else if (model_run->parsed()) {
+        result.command = Subcommand::ModelRun;
     } else if (panels_command->parsed()) {
         result.command = Subcommand::Panels;
     } else if (lesson.check->parsed()) {

@@ -111,6 +111,7 @@ enum class Subcommand {
     Panels,
     Train,
     ModelInspect,
+    ModelRun,
     Exit
 };
 

@@ -7,6 +7,11 @@
 #include "io/model_files.h"
 #include "pelab/error.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
 namespace pelab {
 
 namespace {
@@ -14,7 +19,7 @@ namespace {
 constexpr int kMaxFullRows = 4096;
 } // namespace
 
-CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options) {
+CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run) {
     CLI::App* model = app.add_subcommand(
         "model", "Open a real checkpoint (safetensors or .npy, with its config.json) and show "
                  "where it keeps positions");
@@ -33,6 +38,30 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options) {
     inspect->add_flag("--json", options.json, "Print JSON (every number, full precision)");
     inspect->add_flag("--full", options.full, "With --json: the cosine matrix of the table too");
     inspect->add_option("--out", options.out, "Write here instead of stdout")->check(FileName());
+
+    *run = model->add_subcommand(
+        "run", "Run GPT-2 forward on token ids with its positions as trained or switched");
+    (*run)
+        ->add_option("file", options.path,
+                     "a GPT-2 checkpoint: model.safetensors (with config.json beside it) or its "
+                     "folder")
+        ->required();
+    (*run)->add_option("--config", options.config, "config.json (default: beside the weights)");
+    (*run)
+        ->add_option("--tokens", options.tokens, "Token ids, comma-separated (e.g. 464,3290)")
+        ->required();
+    (*run)->add_option("--positions", options.positions,
+                       "trained, zero, shuffle[:SEED], shift:K, same:P, mean or sinusoidal; "
+                       "repeat for several (default: trained)");
+    (*run)->add_flag("--last-only", options.last_only,
+                     "Only the last token's logits (no loss): the fastest pass");
+    (*run)
+        ->add_option("--top", options.top, "Next-token guesses per switch (1 to 50)")
+        ->check(CLI::Range(1, 50));
+    (*run)->add_flag("--json", options.json, "Print JSON");
+    (*run)->add_flag("--full", options.full,
+                     "With --json: the logits, every head's attention and every layer's states");
+    (*run)->add_option("--out", options.out, "Write here instead of stdout")->check(FileName());
     return inspect;
 }
 
@@ -55,6 +84,124 @@ int RunModelInspect(const ModelOptions& options) {
                                "\n"
                          : ModelReportText(report);
         Emit(options.out, [&](std::ostream& out) { out << text; });
+    } catch (const IoError& e) {
+        return RuntimeError(e.what());
+    }
+    return kExitOk;
+}
+
+int RunModelRun(const ModelOptions& options) {
+    if (options.full && !options.json) return UsageError("--full: only with --json");
+    // The token ids: whole numbers separated by commas (spaces allowed).
+    std::vector<int> tokens;
+    {
+        std::string digits;
+        const std::string text = options.tokens + ",";
+        for (char c : text) {
+            if (c == ' ') continue;
+            if (c == ',') {
+                if (digits.empty() || digits.size() > 9)
+                    return UsageError("--tokens: token ids are whole numbers separated by commas "
+                                      "(got " +
+                                      Excerpt(options.tokens, 60) + ")");
+                tokens.push_back(std::stoi(digits));
+                digits.clear();
+            } else if (c >= '0' && c <= '9') {
+                digits += c;
+            } else {
+                return UsageError("--tokens: token ids are whole numbers separated by commas "
+                                  "(got " +
+                                  Excerpt(options.tokens, 60) + ")");
+            }
+        }
+    }
+    std::vector<PositionChoice> choices;
+    for (const std::string& name :
+         options.positions.empty() ? std::vector<std::string>{"trained"} : options.positions) {
+        PositionChoice choice;
+        if (std::string error = ParsePositionChoice(name, &choice); !error.empty())
+            return UsageError("--positions: " + PrintableLine(error));
+        choices.push_back(choice);
+    }
+    Gpt2Model model;
+    double load_seconds = 0;
+    if (std::string error =
+            OpenGpt2(ModelRequest{options.path, options.config, ""}, &model, &load_seconds);
+        !error.empty())
+        return UsageError(PrintableLine(error));
+    const Gpt2Sizes& sizes = model.Sizes();
+    nlohmann::json doc = {{"file", options.path},
+                          {"sizes",
+                           {{"layers", sizes.layers},
+                            {"heads", sizes.heads},
+                            {"width", sizes.width},
+                            {"context", sizes.context},
+                            {"vocab", sizes.vocab}}},
+                          {"seconds_load", load_seconds},
+                          {"tokens", tokens},
+                          {"runs", nlohmann::json::array()}};
+    std::string text;
+    for (const PositionChoice& choice : choices) {
+        Gpt2Options run_options;
+        run_options.all_logits = !options.last_only && tokens.size() > 1;
+        Gpt2Pass pass;
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            pass = model.Run(tokens, choice, run_options);
+        } catch (const InvalidArgument& e) {
+            return UsageError(PrintableLine(e.what()));
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        // The last token's next-word guesses: softmax of its logits, the largest first.
+        const float* last = pass.logits.data() + pass.logits.size() - sizes.vocab;
+        const double top_logit = *std::max_element(last, last + sizes.vocab);
+        double sum = 0;
+        for (int v = 0; v < sizes.vocab; ++v)
+            sum += std::exp(last[v] - top_logit);
+        std::vector<int> order(static_cast<std::size_t>(sizes.vocab));
+        for (int v = 0; v < sizes.vocab; ++v)
+            order[v] = v;
+        const int top = std::min(options.top, sizes.vocab);
+        std::partial_sort(order.begin(), order.begin() + top, order.end(), [&](int a, int b) {
+            return last[a] > last[b] || (last[a] == last[b] && a < b);
+        });
+        nlohmann::json guesses = nlohmann::json::array();
+        for (int i = 0; i < top; ++i)
+            guesses.push_back({{"id", order[i]},
+                               {"logit", last[order[i]]},
+                               {"probability", std::exp(last[order[i]] - top_logit) / sum}});
+        nlohmann::json run = {
+            {"positions", PositionChoiceName(choice)},
+            {"loss", run_options.all_logits ? nlohmann::json(pass.loss) : nlohmann::json(nullptr)},
+            {"top", guesses},
+            {"seconds", seconds}};
+        if (options.full) {
+            run["logits"] = std::vector<float>(last, last + sizes.vocab);
+            run["attention"] = pass.attention;
+            run["states"] = pass.states;
+            run["position_rows"] = pass.positions;
+        }
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "%-12s loss %s   next:", PositionChoiceName(choice).c_str(),
+                      run_options.all_logits ? std::to_string(pass.loss).c_str() : "—");
+        text += line;
+        for (const nlohmann::json& guess : guesses) {
+            std::snprintf(line, sizeof line, "  %d (%.3f)", guess["id"].get<int>(),
+                          guess["probability"].get<double>());
+            text += line;
+        }
+        text += "\n";
+        doc["runs"].push_back(std::move(run));
+    }
+    std::string folder_error;
+    if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
+    try {
+        const std::string shown =
+            options.json ? doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+                         : text;
+        Emit(options.out, [&](std::ostream& out) { out << shown; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());
     }

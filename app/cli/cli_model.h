@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -15,12 +16,20 @@ struct ModelOptions {
     bool json = false;
     bool full = false; ///< with --json: the cosine matrices too
     std::string out;   ///< "" or "-": stdout
+    // model run
+    std::string tokens;                 ///< comma-separated token ids
+    std::vector<std::string> positions; ///< the switches to run (default: trained)
+    int top = 5;                        ///< next-token guesses printed per switch
+    bool last_only = false;             ///< the last token's logits only (no loss)
 };
 
-/// Adds `model inspect` to app; returns the inspect subcommand.
-CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options);
+/// Adds `model inspect` and `model run` to app; returns the inspect subcommand and sets *run.
+CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run);
 /// Exit 0; 2 for a malformed or unreadable file (one line naming it); 1 when --out cannot be
 /// written.
 int RunModelInspect(const ModelOptions& options);
+/// `pelab model run`: GPT-2 forward on the tokens under each position switch. Exit 0; 2 for a
+/// bad file, token or switch (one line); 1 when --out cannot be written.
+int RunModelRun(const ModelOptions& options);
 
 } // namespace pelab

@@ -89,6 +89,29 @@ std::string CheckModel(const ModelRequest& request) {
     return {};
 }
 
+std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds) {
+    const auto start = std::chrono::steady_clock::now();
+    ModelReport report;
+    if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
+    Checkpoint checkpoint;
+    if (std::string error = checkpoint.Open(request.path); !error.empty()) return error;
+    if (!report.has_config)
+        return Excerpt(json(checkpoint.Path()), 200) +
+               ": GPT-2 needs its config.json (n_layer, n_head) beside the weights, or --config";
+    Gpt2Model model;
+    try {
+        if (std::string error = Gpt2Model::Load(checkpoint, report.config, &model); !error.empty())
+            return Excerpt(json(checkpoint.Path()), 200) + ": " + error;
+    } catch (const std::bad_alloc&) {
+        return Excerpt(json(checkpoint.Path()), 200) +
+               ": not enough memory to hold the model's weights";
+    }
+    *out = std::move(model);
+    if (seconds)
+        *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return {};
+}
+
 bool LooksLikeCheckpoint(const std::string& path) {
     std::error_code error;
     if (fs::is_directory(path, error))

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pelab/checkpoint.h"
+#include "pelab/gpt2.h"
 #include "pelab/model_config.h"
 #include "pelab/model_positions.h"
 #include "pelab/table_offsets.h"
@@ -72,6 +73,11 @@ bool LooksLikeCheckpoint(const std::string& path);
 /// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
 /// written only on success.
 std::string OpenModel(const ModelRequest& request, ModelReport* out);
+
+/// Opens a GPT-2 checkpoint whole for its forward pass (pelab/gpt2.h): the weights and the
+/// config.json beside them (or request.config_path; GPT-2 needs its n_layer and n_head). "" or one
+/// message naming the file. *seconds (when given) receives the time it took.
+std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds = nullptr);
 
 /// Every number, as `pelab model inspect --json` prints it. full adds the cosine matrices.
 nlohmann::json ModelReportJson(const ModelReport& report, bool full);

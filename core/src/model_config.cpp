@@ -198,6 +198,8 @@ std::string ReadModelConfig(const json& doc, CheckpointConfig* out) {
                    &config.layers));
     check(Number(s, {"rope_theta", "rotary_emb_base", "rope_base"}, kMinBaseExclusive, kMaxBase,
                  true, &config.rope_theta));
+    check(Number(s, {"layer_norm_epsilon", "layer_norm_eps"}, 0, 1, true,
+                 &config.layer_norm_epsilon));
     check(Number(s, {"partial_rotary_factor", "rotary_pct"}, 0, 1, true, &config.partial_rotary,
                  &config.partial_rotary_given));
     check(WholeInt(s, {"relative_attention_num_buckets"}, 1, 1 << 16, &config.relative_buckets));

@@ -33,7 +33,8 @@ struct CheckpointConfig {
     long long max_positions = 0;            ///< the context it was trained for (0: absent)
     int hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, layers = 0; ///< 0: absent
     double rope_theta = 0;                                             ///< RoPE's base (0: absent)
-    double partial_rotary = 1; ///< share of each head's dimensions that rotate
+    double layer_norm_epsilon = 0; ///< layer_norm_epsilon / layer_norm_eps (0: absent)
+    double partial_rotary = 1;     ///< share of each head's dimensions that rotate
     bool partial_rotary_given = false;
     RopeScalingConfig rope_scaling;
     bool alibi = false;            ///< BLOOM, MPT with attn_config.alibi, Falcon alibi

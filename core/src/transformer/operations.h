@@ -42,7 +42,8 @@ template <typename S> struct LayerNormCache {
 };
 
 template <typename S>
-Mat<S> LayerNormForward(const Mat<S>& x, const S* weight, const S* bias, LayerNormCache<S>& cache) {
+Mat<S> LayerNormForward(const Mat<S>& x, const S* weight, const S* bias, LayerNormCache<S>& cache,
+                        double epsilon = kLayerNormEpsilon) {
     const Eigen::Index n = x.rows(), d = x.cols();
     const ConstMapRow<S> gamma(weight, d), beta(bias, d);
     cache.normalised.resize(n, d);
@@ -52,7 +53,7 @@ Mat<S> LayerNormForward(const Mat<S>& x, const S* weight, const S* bias, LayerNo
         const S mean = x.row(i).mean();
         const RowVec<S> centred = x.row(i).array() - mean;
         const S variance = centred.squaredNorm() / static_cast<S>(d);
-        const S rstd = S(1) / std::sqrt(variance + static_cast<S>(kLayerNormEpsilon));
+        const S rstd = S(1) / std::sqrt(variance + static_cast<S>(epsilon));
         cache.rstd(i) = rstd;
         cache.normalised.row(i) = centred * rstd;
         y.row(i) = cache.normalised.row(i).cwiseProduct(gamma) + beta;

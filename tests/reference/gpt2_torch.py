@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""GPT-2's forward pass in PyTorch from its definitions, against `pelab model run`.
+
+Writes seeded GPT-2-shaped checkpoints (2 layers, width 64, 4 heads, 40 positions, a vocabulary of
+101, Hugging Face's tensor names; one without and one with the "transformer." prefix, the second
+in float16), runs the same tokens through PE Lab under every position switch, and requires the
+last token's logits, every head's attention, every layer's states and the loss to agree with the
+PyTorch pass norm-wise to 1e-4 (float32). The model is written here from the definitions, not
+taken from a library: Conv1D as Hugging Face computes it, torch.addmm(b, x, W) with W stored
+[in, out] (c_proj is square, so a transposed reading would pass every shape check and only
+these numbers catch it); pre-LayerNorm blocks (eps 1e-5); causal softmax attention; GELU with
+the tanh approximation; the output embedding tied to wte.
+
+Also measures what the order demo says of a causal model without positions: with the position
+rows zeroed, layer 1's output for a token depends only on the multiset of tokens up to it, so in
+"the dog bites the man ." and "the man bites the dog ." the first and the last tokens' states
+after block 1 agree to rounding, the middle ones do not, and the last token's states differ from
+block 2 on; with the trained rows, they differ from block 1 on.
+
+Usage: gpt2_torch.py PELAB
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
+import make_fixtures  # noqa: E402  (write_safetensors)
+
+LAYERS, WIDTH, HEADS, CONTEXT, VOCAB = 2, 64, 4, 40, 101
+failures = 0
+
+
+def check(what, ok, detail=""):
+    global failures
+    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else "  " + detail))
+    if not ok:
+        failures += 1
+
+
+def relative(got, want):
+    got = np.asarray(got, dtype=np.float64).reshape(-1)
+    want = np.asarray(want, dtype=np.float64).reshape(-1)
+    if got.shape != want.shape:
+        return float("inf")
+    return float(np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-30))
+
+
+def weights(seed):
+    rng = np.random.default_rng(seed)
+    normal = lambda *shape, scale=0.02: rng.normal(0.0, scale, size=shape).astype(np.float32)
+    w = {"wte.weight": normal(VOCAB, WIDTH, scale=0.1),
+         "wpe.weight": normal(CONTEXT, WIDTH, scale=0.1),
+         "ln_f.weight": 1 + normal(WIDTH, scale=0.1), "ln_f.bias": normal(WIDTH, scale=0.1)}
+    for layer in range(LAYERS):
+        h = "h.%d." % layer
+        w.update({h + "ln_1.weight": 1 + normal(WIDTH, scale=0.1),
+                  h + "ln_1.bias": normal(WIDTH, scale=0.1),
+                  h + "attn.c_attn.weight": normal(WIDTH, 3 * WIDTH, scale=0.15),
+                  h + "attn.c_attn.bias": normal(3 * WIDTH, scale=0.05),
+                  h + "attn.c_proj.weight": normal(WIDTH, WIDTH, scale=0.15),
+                  h + "attn.c_proj.bias": normal(WIDTH, scale=0.05),
+                  h + "ln_2.weight": 1 + normal(WIDTH, scale=0.1),
+                  h + "ln_2.bias": normal(WIDTH, scale=0.1),
+                  h + "mlp.c_fc.weight": normal(WIDTH, 4 * WIDTH, scale=0.15),
+                  h + "mlp.c_fc.bias": normal(4 * WIDTH, scale=0.05),
+                  h + "mlp.c_proj.weight": normal(4 * WIDTH, WIDTH, scale=0.15),
+                  h + "mlp.c_proj.bias": normal(WIDTH, scale=0.05)})
+    return w
+
+
+def splitmix_order(n, seed):
+    """The permutation pelab/gpt2.h defines: Fisher-Yates from the last index, splitmix64."""
+    mask = (1 << 64) - 1
+    state = seed & mask
+    order = list(range(n))
+    for i in range(n - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        j = z % (i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def position_rows(table, name, n):
+    table = table.astype(np.float64)
+    if name == "trained":
+        return table[:n]
+    if name == "zero":
+        return np.zeros((n, WIDTH))
+    if name.startswith("shuffle"):
+        seed = int(name.split(":")[1]) if ":" in name else 1
+        return table[splitmix_order(n, seed)]
+    if name.startswith("shift:"):
+        k = int(name.split(":")[1])
+        return table[k:k + n]
+    if name.startswith("same:"):
+        return np.repeat(table[int(name.split(":")[1])][None], n, axis=0)
+    if name == "mean":
+        return np.repeat(table.mean(axis=0)[None], n, axis=0)
+    if name == "sinusoidal":
+        # PE(t, 2i) = sin(t / 10000^(2i/d)), PE(t, 2i+1) = cos(…), scaled to the mean row norm.
+        t = np.arange(n)[:, None]
+        omega = 10000.0 ** (-np.arange(0, WIDTH, 2) / WIDTH)
+        pe = np.zeros((n, WIDTH))
+        pe[:, 0::2] = np.sin(t * omega)
+        pe[:, 1::2] = np.cos(t * omega)
+        return pe * (np.linalg.norm(table, axis=1).mean() / math.sqrt(WIDTH / 2))
+    raise ValueError(name)
+
+
+def torch_forward(w, tokens, positions):
+    t = {k: torch.tensor(v, dtype=torch.float32) for k, v in w.items()}
+    n, dh = len(tokens), WIDTH // HEADS
+    x = t["wte.weight"][torch.tensor(tokens)] + torch.tensor(positions, dtype=torch.float32)
+    states, attention = [x.clone()], []
+    mask = torch.tril(torch.ones(n, n, dtype=torch.bool))
+
+    def layer_norm(v, prefix):
+        mean = v.mean(dim=-1, keepdim=True)
+        var = ((v - mean) ** 2).mean(dim=-1, keepdim=True)
+        return (v - mean) / torch.sqrt(var + 1e-5) * t[prefix + ".weight"] + t[prefix + ".bias"]
+
+    def conv1d(v, prefix):
+        return torch.addmm(t[prefix + ".bias"], v, t[prefix + ".weight"])
+
+    for layer in range(LAYERS):
+        h = "h.%d." % layer
+        qkv = conv1d(layer_norm(x, h + "ln_1"), h + "attn.c_attn")
+        q, k, v = qkv.split(WIDTH, dim=1)
+        heads_out = []
+        for head in range(HEADS):
+            cols = slice(head * dh, (head + 1) * dh)
+            scores = (q[:, cols] @ k[:, cols].T) / math.sqrt(dh)
+            scores = scores.masked_fill(~mask, float("-inf"))
+            weights_ = torch.softmax(scores, dim=-1)
+            attention.append(weights_)
+            heads_out.append(weights_ @ v[:, cols])
+        x = x + conv1d(torch.cat(heads_out, dim=1), h + "attn.c_proj")
+        m = conv1d(layer_norm(x, h + "ln_2"), h + "mlp.c_fc")
+        gelu = 0.5 * m * (1 + torch.tanh(math.sqrt(2 / math.pi) * (m + 0.044715 * m ** 3)))
+        x = x + conv1d(gelu, h + "mlp.c_proj")
+        states.append(x.clone())
+    logits = layer_norm(x, "ln_f") @ t["wte.weight"].T
+    loss = torch.nn.functional.cross_entropy(logits[:-1], torch.tensor(tokens[1:])).item()
+    return (logits.numpy(), torch.stack(attention).numpy(), torch.stack(states).numpy(), loss)
+
+
+def run_pelab(pelab, folder, tokens, switches):
+    command = [pelab, "model", "run", folder, "--tokens", ",".join(map(str, tokens)),
+               "--json", "--full"]
+    for name in switches:
+        command += ["--positions", name]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        check("pelab model run " + folder, False, result.stderr.strip())
+        return None
+    return json.loads(result.stdout)
+
+
+def main():
+    pelab = sys.argv[1]
+    torch.set_num_threads(1)
+    switches = ["trained", "zero", "shuffle", "shuffle:7", "shift:3", "same:5", "mean",
+                "sinusoidal"]
+    tokens = [3, 17, 42, 5, 99, 0, 64, 23, 17, 8, 50, 11]
+    with tempfile.TemporaryDirectory() as scratch:
+        for variant, prefix, dtype in [("plain", "", "F32"), ("prefixed-f16", "transformer.", "F16")]:
+            folder = os.path.join(scratch, variant)
+            os.makedirs(folder)
+            w = weights(11)
+            if dtype == "F16":  # what PE Lab reads is the float16 value, widened exactly
+                w = {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
+            tensors = [(prefix + name, value, dtype) for name, value in w.items()]
+            # GPT-2's causal masks, saved with the weights and not used.
+            tensors += [(prefix + "h.%d.attn.bias" % layer,
+                         np.tril(np.ones((CONTEXT, CONTEXT)))[None, None], "F32")
+                        for layer in range(LAYERS)]
+            make_fixtures.write_safetensors(os.path.join(folder, "model.safetensors"), tensors)
+            with open(os.path.join(folder, "config.json"), "w") as out:
+                json.dump({"model_type": "gpt2", "n_layer": LAYERS, "n_head": HEADS,
+                           "n_embd": WIDTH, "n_positions": CONTEXT, "vocab_size": VOCAB,
+                           "layer_norm_epsilon": 1e-5}, out)
+            report = run_pelab(pelab, folder, tokens, switches)
+            if report is None:
+                continue
+            n = len(tokens)
+            for name, run in zip(switches, report["runs"]):
+                what = "%s, positions %s: " % (variant, name)
+                rows = position_rows(w["wpe.weight"], name, n)
+                check(what + "the position rows",
+                      relative(run["position_rows"], rows) < 1e-6,
+                      str(relative(run["position_rows"], rows)))
+                logits, attention, states, loss = torch_forward(w, tokens, rows)
+                for part, got, want in [("last logits", run["logits"], logits[-1]),
+                                        ("attention", run["attention"], attention),
+                                        ("states", run["states"], states)]:
+                    error = relative(got, want)
+                    check(what + part + " within 1e-4", error < 1e-4, "relative error %.3g" % error)
+                check(what + "loss within 1e-4", abs(run["loss"] - loss) < 1e-4 * abs(loss),
+                      "%r vs %r" % (run["loss"], loss))
+                best = int(np.argmax(logits[-1]))
+                check(what + "the top guess", run["top"][0]["id"] == best,
+                      "%r vs %d" % (run["top"][0], best))
+
+        # Order without positions in a causal model, measured: "the dog bites the man ." and
+        # "the man bites the dog ." as ids (the=3, dog=17, bites=42, man=99, .=8).
+        folder = os.path.join(scratch, "plain")
+        one, two = [3, 17, 42, 3, 99, 8], [3, 99, 42, 3, 17, 8]
+        a = run_pelab(pelab, folder, one, ["zero", "trained"])
+        b = run_pelab(pelab, folder, two, ["zero", "trained"])
+        if a and b:
+            def state(report, run, block, token):
+                values = np.asarray(report["runs"][run]["states"]).reshape(LAYERS + 1, 6, WIDTH)
+                return values[block, token]
+            # Token 3 is "the" in both, after different multisets ({the, dog, bites} against
+            # {the, man, bites}); tokens 0 and 5 are the same token after the same multiset.
+            for token, same in [(0, True), (3, False), (5, True)]:
+                error = relative(state(a, 0, 1, token), state(b, 0, 1, token))
+                check("zeroed positions: token %d's state after block 1 %s in both orders"
+                      % (token, "the same" if same else "differs"),
+                      error < 1e-6 if same else error > 1e-3, "relative difference %.3g" % error)
+            check("zeroed positions: the last token's state after block 2 differs",
+                  relative(state(a, 0, 2, 5), state(b, 0, 2, 5)) > 1e-4)
+            check("trained positions: the last token's state after block 1 differs",
+                  relative(state(a, 1, 1, 5), state(b, 1, 1, 5)) > 1e-4)
+    print("all checks passed" if failures == 0 else "%d checks failed" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
