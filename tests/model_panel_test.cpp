@@ -140,6 +140,7 @@ TEST_F(ModelPanelTest, TheUsageViewShowsOneQueryHeadOrTheMean) {
     ASSERT_EQ(app.scene.Apply(R"({"model_usage_head": 9})"), "");
     rope = Shown()["rope"];
     EXPECT_EQ(rope["usage_head"], -1);
+    EXPECT_NE(rope["usage_note"].get<std::string>().find("past the 4 heads"), std::string::npos);
     EXPECT_NE(rope["usage_sentence"].get<std::string>().find("mean over heads"), std::string::npos);
 }
 
@@ -305,6 +306,31 @@ TEST(CompareRows, SentenceClaimsFollowTheRowsAndTheirStarts) {
                     }
                 }
         }
+}
+
+TEST(CompareRows, SentencesSayOddWidthsSampledStartsAndZeroRows) {
+    ModelTable table;
+    table.family = "NumPy table", table.name = "mine", table.rows = 50, table.cols = 7;
+    std::mt19937 generator(3);
+    std::normal_distribution<float> normal;
+    for (int k = 0; k < 50 * 7; ++k)
+        table.values.push_back(normal(generator));
+    for (int c = 0; c < 7; ++c)
+        table.values[4 * 7 + c] = table.values[9 * 7 + c] = 0.0f; // rows 4 and 9 all zeros
+    table.offsets = offset_cosines(table.values, 50, 7, 4096, 4); // 4 starts per offset at most
+    Explanation sentence = ComparePanel::ComputeRows({1, 3, 1, &table}).explanation;
+    EXPECT_NE(sentence.text.find("the NumPy table \"mine\""), std::string::npos) << sentence.text;
+    EXPECT_NE(sentence.text.find("sinusoidal table of width 6 (even)"), std::string::npos)
+        << sentence.text;
+    EXPECT_NE(sentence.text.find("4 of its 48 starts (spread evenly)"), std::string::npos)
+        << sentence.text;
+    EXPECT_EQ(sentence.Value("all_starts"), 0);
+    sentence = ComparePanel::ComputeRows({4, 9, 1, &table}).explanation;
+    EXPECT_NE(sentence.text.find("Rows 4 and 9 of the NumPy table \"mine\" are both all zeros"),
+              std::string::npos)
+        << sentence.text;
+    sentence = ComparePanel::ComputeRows({9, 2, 1, &table}).explanation;
+    EXPECT_NE(sentence.text.find("Row 9 of"), std::string::npos) << sentence.text;
 }
 
 // ---- the sentences, over a sweep ----

@@ -131,6 +131,16 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                     collect({});
                                     collect({});
                                 }
+                                if (std::string(family) == "llama") {
+                                    // A query head past the fixture's 4: said so.
+                                    ASSERT_EQ(
+                                        app.scene.Apply(
+                                            R"({"model_view": "usage", "model_usage_head": 9})"),
+                                        "");
+                                    collect({});
+                                    collect({});
+                                    ASSERT_EQ(app.scene.Apply(R"({"model_usage_head": -1})"), "");
+                                }
                             }
                             ASSERT_EQ(app.scene.Apply(
                                           R"({"model_view": "components", "model_3d": true})"),

@@ -127,6 +127,12 @@ std::string ReadScaling(const json& scaling, RopeScalingConfig* out) {
     check(Number(scaling, {"attention_factor"}, 0, 1e6, true, &read.attention_factor));
     check(Number(scaling, {"low_freq_factor"}, 0, 1e6, true, &read.low_freq_factor));
     check(Number(scaling, {"high_freq_factor"}, 0, 1e6, true, &read.high_freq_factor));
+    if (const auto at = scaling.find("truncate"); at != scaling.end() && !at->is_null()) {
+        if (!at->is_boolean())
+            check("config field \"truncate\": must be true or false (got " + Got(*at) + ")");
+        else
+            read.truncate = at->get<bool>();
+    }
     check(Factors(scaling, "short_factor", &read.short_factor));
     check(Factors(scaling, "long_factor", &read.long_factor));
     if (!error.empty()) return error;

@@ -510,6 +510,14 @@ std::vector<float> cosine_matrix(const std::vector<float>& table, int rows, int 
 
 namespace {
 
+// A number as a reader writes it: whole ones in full ("4096", "1000000000"), else "0.5", "32.7".
+std::string ShortNumber(double value) {
+    char text[40];
+    std::snprintf(text, sizeof text,
+                  value == std::floor(value) && std::fabs(value) < 1e15 ? "%.0f" : "%g", value);
+    return text;
+}
+
 // The frequencies under the config's rope_scaling, with a line saying how they were computed.
 std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rotary_dims,
                                       double base, long long context, std::string* note) {
@@ -547,37 +555,49 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
     }
     if (type == "yarn") {
         if (scaling.factor < 1) {
-            *note = "rope_scaling factor " + std::to_string(scaling.factor) +
+            *note = "rope_scaling factor " + ShortNumber(scaling.factor) +
                     " is below 1 (it would shorten the context): not applied";
             return {};
         }
         // YaRN as Hugging Face's transformers computes it for these checkpoints: pair i turns
         // L₀θ_i/(2π) times in the original context L₀, so the pair that turns exactly n times
-        // sits at i(n) = r·ln(L₀/(2πn)) / (2 ln base). Pairs up to ⌊i(beta_fast)⌋ keep their
-        // frequency, pairs from ⌈i(beta_slow)⌉ on are divided by the factor, and the share kept
-        // falls linearly over the pair index between (the paper, eq. 17-21, ramps linearly in
-        // the number of turns instead: the two agree at the ends and differ between them).
+        // sits at i(n) = r·ln(L₀/(2πn)) / (2 ln base). The share of its own frequency a pair
+        // keeps falls linearly over the pair index from i(beta_fast) to i(beta_slow) (rounded
+        // outward to whole pairs unless rope_scaling says truncate: false); the rest of it is
+        // the frequency divided by the factor. (The paper, eq. 17-21, ramps linearly in the
+        // number of turns instead: the two agree at the ends and differ between them.)
+        if (original < 1) {
+            *note = "yarn needs the original context (original_max_position_embeddings or "
+                    "max_position_embeddings): not applied";
+            return {};
+        }
         const double s = scaling.factor;
         const auto pair_turning = [&](double turns) {
-            return rotary_dims * std::log(std::max(1.0, original) / (turns * 2 * kPi)) /
-                   (2 * std::log(base));
+            return rotary_dims * std::log(original / (turns * 2 * kPi)) / (2 * std::log(base));
         };
-        double low = std::max(0.0, std::floor(pair_turning(scaling.beta_fast)));
-        double high = std::min(rotary_dims - 1.0, std::ceil(pair_turning(scaling.beta_slow)));
+        double low = pair_turning(scaling.beta_fast), high = pair_turning(scaling.beta_slow);
+        if (scaling.truncate) {
+            low = std::floor(low);
+            high = std::ceil(high);
+        }
+        low = std::max(0.0, low);
+        high = std::min(rotary_dims - 1.0, high);
         if (high == low) high += 0.001; // as the reference does: no division by zero
+        int kept = 0, divided = 0;
         for (int i = 0; i < pairs; ++i) {
             const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
-            const double kept = 1 - ramp; // the share of the pair's own frequency
-            theta[i] = theta[i] / s * (1 - kept) + theta[i] * kept;
+            theta[i] = theta[i] / s * ramp + theta[i] * (1 - ramp);
+            kept += ramp == 0 ? 1 : 0;
+            divided += ramp == 1 ? 1 : 0;
         }
-        char factor[32];
-        std::snprintf(factor, sizeof factor, "%g", s);
-        char ends[160];
-        std::snprintf(ends, sizeof ends, "pairs up to %.0f kept, from %.0f on divided by %s", low,
-                      std::ceil(high), factor);
-        *note = std::string("YaRN as Hugging Face computes it, factor ") + factor +
-                ", original context " + std::to_string(static_cast<long long>(original)) + ": " +
-                ends + ", a linear ramp over the pairs between (the paper ramps over the turns)";
+        const auto counted = [](int count, const char* what) {
+            return std::to_string(count) + (count == 1 ? " pair " : " pairs ") + what;
+        };
+        *note = "YaRN as Hugging Face computes it, factor " + ShortNumber(s) +
+                ", original context " + ShortNumber(original) + ": " + counted(kept, "kept") +
+                ", " + counted(divided, "divided by the factor") + ", " +
+                counted(pairs - kept - divided, "on the ramp between") +
+                " (linear over the pair index; the paper ramps over the turns)";
         return theta;
     }
     ContextScaling method = ContextScaling::None;
@@ -590,7 +610,7 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         return {};
     }
     if (scaling.factor < 1) {
-        *note = "rope_scaling factor " + std::to_string(scaling.factor) +
+        *note = "rope_scaling factor " + ShortNumber(scaling.factor) +
                 " is below 1 (it would shorten the context): not applied";
         return {};
     }
@@ -605,11 +625,9 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
     options.llama_high_freq_factor = scaling.high_freq_factor;
     try {
         std::vector<double> scaled = scaled_frequencies(method, options);
-        char factor[32];
-        std::snprintf(factor, sizeof factor, "%g", scaling.factor);
-        *note = std::string(context_scaling_name(method)) + ", factor " + factor +
-                ", original context " +
-                std::to_string(static_cast<long long>(options.original_context));
+        *note = std::string(context_scaling_name(method)) + ", factor " +
+                ShortNumber(scaling.factor) + ", original context " +
+                ShortNumber(options.original_context);
         return scaled;
     } catch (const InvalidArgument& error) {
         *note = std::string("rope_scaling not applied: ") + error.what();

@@ -218,14 +218,16 @@ def rope_usage(config, tensors, layers, layout):
     return usage, rotary
 
 
-def yarn_wavelengths(rotary, base, factor, original, beta_slow, beta_fast):
+def yarn_wavelengths(rotary, base, factor, original, beta_slow, beta_fast, truncate=True):
     # YaRN as Hugging Face's transformers computes it (_compute_yarn_parameters): the dimension
     # whose pair turns n times in the original context, rounded outward, bounds a linear ramp
     # over the pair index; below it the frequency is kept, above it divided by the factor.
     def correction_dim(turns):
         return rotary * math.log(original / (turns * 2 * math.pi)) / (2 * math.log(base))
-    low = max(math.floor(correction_dim(beta_fast)), 0)
-    high = min(math.ceil(correction_dim(beta_slow)), rotary - 1)
+    low, high = correction_dim(beta_fast), correction_dim(beta_slow)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, rotary - 1)
     if low == high:
         high += 0.001
     theta = base ** (-np.arange(0, rotary, 2) / rotary)
@@ -335,6 +337,18 @@ def check_all(pelab, folder):
         with open(path, "w") as out:
             json.dump(config, out)
         report = inspect(pelab, os.path.join(folder, "qwen2"), "--config", path)
+        # The same with truncate: false (the ramp's ends not rounded).
+        config["rope_scaling"]["truncate"] = False
+        with open(path, "w") as out:
+            json.dump(config, out)
+        exact = inspect(pelab, os.path.join(folder, "qwen2"), "--config", path)
+    if exact:
+        wanted = yarn_wavelengths(16, 10000.0, 4.0, 4096, 1.0, 32.0, truncate=False)
+        close("qwen2 (wide ramp, truncate false): YaRN's wavelengths",
+              exact["rope"]["scaled_wavelengths"], wanted)
+        check("qwen2 (wide ramp, truncate false): differs from the rounded ramp",
+              np.max(np.abs(wanted / yarn_wavelengths(16, 10000.0, 4.0, 4096, 1.0, 32.0) - 1))
+              > 1e-3)
     if report:
         wanted = yarn_wavelengths(16, 10000.0, 4.0, 4096, 1.0, 32.0)
         kept = 2 * math.pi * 10000.0 ** (np.arange(0, 16, 2) / 16)
@@ -342,6 +356,16 @@ def check_all(pelab, folder):
               np.sum((wanted > kept * 1.001) & (wanted < kept * 3.999)) >= 2)
         close("qwen2 (wide ramp): YaRN's wavelengths", report["rope"]["scaled_wavelengths"],
               wanted)
+        # The note counts the pairs kept, divided and between, as the wavelengths show them.
+        kept = int(np.sum(np.isclose(wanted, kept, rtol=1e-12)))
+        divided = int(np.sum(np.isclose(wanted, 4.0 * (2 * math.pi * 10000.0 **
+                                                        (np.arange(0, 16, 2) / 16)), rtol=1e-12)))
+        note = report["rope"]["scaling_note"]
+        check("qwen2 (wide ramp): the note counts the pairs",
+              ("%d pair%s kept" % (kept, "" if kept == 1 else "s")) in note and
+              ("%d pair%s divided" % (divided, "" if divided == 1 else "s")) in note and
+              ("%d pair%s on the ramp" % (8 - kept - divided,
+                                          "" if 8 - kept - divided == 1 else "s")) in note, note)
 
     report = inspect(pelab, os.path.join(folder, "t5"))
     if report:

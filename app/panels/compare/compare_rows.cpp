@@ -54,20 +54,21 @@ double RowsDot(const ModelTable& table, int row_a, int row_b) {
 
 void ComparePanel::DrawSourceChoice(FrameContext& frame) {
     const AppState& state = frame.state;
-    if (!state.model_table) {
-        if (model_rows)
-            MutedWrappedText("No checkpoint's table is open (Your model panel: File → Open): the "
-                             "formula's vectors are shown.");
-        return;
-    }
+    if (!state.model_table) return; // the numbers' column says so when rows were asked for
     const ModelTable& table = *state.model_table;
     char label[200];
-    std::snprintf(label, sizeof label, "rows of %s's %s (%d × %d)", table.family.c_str(),
-                  table.name.c_str(), table.rows, table.cols);
+    std::snprintf(label, sizeof label, "rows of %s (%d × %d)", TableTitle(table).c_str(),
+                  table.rows, table.cols);
     ImGui::Checkbox(label, &model_rows);
     frame.Record("compare.model_rows");
     FormulaTooltip("Compares two rows of the learned table open in the Your model panel instead "
                    "of the formula's PE(A) and PE(B); pos A and pos B pick the rows.");
+}
+
+std::string TableTitle(const ModelTable& table) {
+    if (table.family == "NumPy table") return "the NumPy table \"" + table.name + "\"";
+    if (table.family == "chosen tensor") return "the tensor \"" + table.name + "\"";
+    return table.family + "'s " + table.name;
 }
 
 int ComparePanel::RowOf(double position, const ModelTable& table) {
@@ -81,13 +82,19 @@ Explanation RowsSentence(const ModelTable& table, int row_a, int row_b,
     out.Claims("cosine", rows.cosine_similarity);
     out.Claims("twin_cosine", twin_cosine);
     out.Claims("offset", offset);
-    const std::string where = table.family + "'s " + table.name;
+    const std::string where = TableTitle(table);
     char text[900];
     if (rows.norm_a == 0 || rows.norm_b == 0) {
-        std::snprintf(text, sizeof text,
-                      "Row %d of %s is all zeros: its cosine with any row is taken as 0, and "
-                      "its dot product is 0.",
-                      rows.norm_a == 0 ? row_a : row_b, where.c_str());
+        if (rows.norm_a == 0 && rows.norm_b == 0 && offset > 0)
+            std::snprintf(text, sizeof text,
+                          "Rows %d and %d of %s are both all zeros: their cosine is taken as 0, "
+                          "and their dot product is 0.",
+                          std::min(row_a, row_b), std::max(row_a, row_b), where.c_str());
+        else
+            std::snprintf(text, sizeof text,
+                          "Row %d of %s is all zeros: its cosine with any row is taken as 0, and "
+                          "its dot product is 0.",
+                          rows.norm_a == 0 ? row_a : row_b, where.c_str());
         out.text = text;
         return out;
     }
@@ -99,12 +106,20 @@ Explanation RowsSentence(const ModelTable& table, int row_a, int row_b,
         out.text = text;
         return out;
     }
+    // The sinusoidal table set beside it has an even width: the table's, or one column fewer.
+    char twin[80];
+    if (table.cols % 2 == 0)
+        std::snprintf(twin, sizeof twin, "the sinusoidal table of the same width");
+    else
+        std::snprintf(twin, sizeof twin, "the sinusoidal table of width %d (even)",
+                      TwinWidth(table.cols));
     std::snprintf(text, sizeof text,
-                  "Rows %d and %d of %s have cosine %s (%s), against %s for the sinusoidal "
-                  "table of the same width at the same two positions.",
+                  "Rows %d and %d of %s have cosine %s (%s), against %s for %s at the same two "
+                  "positions.",
                   std::min(row_a, row_b), std::max(row_a, row_b), where.c_str(),
                   ShownNumber(rows.cosine_similarity, 3).c_str(),
-                  similarity_label(rows.cosine_similarity), ShownNumber(twin_cosine, 3).c_str());
+                  similarity_label(rows.cosine_similarity), ShownNumber(twin_cosine, 3).c_str(),
+                  twin);
     out.text = text;
     const OffsetCosines& spread = table.offsets;
     if (offset >= static_cast<int>(spread.mean.size())) return out;
@@ -116,6 +131,14 @@ Explanation RowsSentence(const ModelTable& table, int row_a, int row_b,
     const bool depends = greatest - least >= 0.01;
     out.Claims("depends_on_start", depends ? 1 : 0);
     const bool all_starts = starts == table.rows - offset;
+    out.Claims("all_starts", all_starts ? 1 : 0);
+    // "its 209 starts", or "3 813 of its 4 998 starts (spread evenly)" when sampled.
+    char over[96];
+    if (all_starts)
+        std::snprintf(over, sizeof over, "its %s starts", ShownNumber(starts).c_str());
+    else
+        std::snprintf(over, sizeof over, "%s of its %s starts (spread evenly)",
+                      ShownNumber(starts).c_str(), ShownNumber(table.rows - offset).c_str());
     if (starts < 2) {
         std::snprintf(text, sizeof text,
                       " Offset %d fits in this table only once, so there is no other start to "
@@ -123,18 +146,16 @@ Explanation RowsSentence(const ModelTable& table, int row_a, int row_b,
                       offset);
     } else if (depends) {
         std::snprintf(text, sizeof text,
-                      " At offset %d this table's cosine runs from %s to %s over %s%d starts "
-                      "(mean %s): it depends on where the two positions are, not only on how far "
-                      "apart; in the sinusoidal table it is one number.",
-                      offset, ShownNumber(least, 3).c_str(), ShownNumber(greatest, 3).c_str(),
-                      all_starts ? "its " : "", starts,
+                      " At offset %d this table's cosine runs from %s to %s over %s (mean %s): "
+                      "it depends on where the two positions are, not only on how far apart; in "
+                      "the sinusoidal table it is one number.",
+                      offset, ShownNumber(least, 3).c_str(), ShownNumber(greatest, 3).c_str(), over,
                       ShownNumber(spread.mean[offset], 3).c_str());
     } else {
         std::snprintf(text, sizeof text,
-                      " At offset %d this table's cosine is nearly the same over %s%d starts "
-                      "(they differ by at most %s), as the sinusoidal table's is exactly.",
-                      offset, all_starts ? "its " : "", starts,
-                      ShownNumber(greatest - least, 2).c_str());
+                      " At offset %d this table's cosine is nearly the same over %s (they differ "
+                      "by at most %s), as the sinusoidal table's is exactly.",
+                      offset, over, ShownNumber(greatest - least, 2).c_str());
     }
     out.text += text;
     return out;
@@ -351,7 +372,7 @@ nlohmann::json ComparePanel::RowsReadouts(const AppState& state) const {
     const PositionComparison& c = r.comparison;
     const ModelTable& table = *state.model_table;
     nlohmann::json readouts = {{"source", "model"},
-                               {"table", table.family + ": " + table.name},
+                               {"table", TableTitle(table)},
                                {"row_a", r.row_a},
                                {"row_b", r.row_b},
                                {"distance", c.distance},

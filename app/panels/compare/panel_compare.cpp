@@ -206,16 +206,23 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
     char formula[256];
     FlowRow row;
     const float gap = ImGui::GetFontSize() * 1.5f;
-    // In a short window the numbers sit in a half-width column: one name and value per row.
     if (shown_rows && (in_band || !frame.show_controls)) {
         // The checkbox naming the table may be scrolled away in the strip, or hidden with the
         // controls: the numbers say it.
         const ModelTable& table = *state.model_table;
-        char source[200];
-        std::snprintf(source, sizeof source, "rows of %s's %s", table.family.c_str(),
-                      table.name.c_str());
-        MutedWrappedText(source);
+        // A half-width column: the family only (a tensor's dotted name has nowhere to wrap),
+        // the whole name on hover.
+        const bool own = table.family != "NumPy table" && table.family != "chosen tensor";
+        const std::string source =
+            "rows of " + (own ? table.family + "'s table" : TableTitle(table));
+        MutedWrappedText(source.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s, %d × %d", TableTitle(table).c_str(), table.rows, table.cols);
         frame.Record("compare.rows_source");
+    }
+    if (model_rows && !state.model_table) {
+        MutedWrappedText(kNoTableNote);
+        frame.Record("compare.rows_note");
     }
     if (shown_rows) {
         // A typed position past the table's rows: which row is shown instead.
@@ -225,6 +232,7 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
             frame.Record("compare.rows_note");
         }
     }
+    // In a short window the numbers sit in a half-width column: one name and value per row.
     const bool as_table =
         in_band && ImGui::BeginTable("##compare_numbers", 2, ImGuiTableFlags_SizingFixedFit);
     const auto block = [&](const char* name, const char* value, const char* record) {
@@ -628,6 +636,7 @@ nlohmann::json ComparePanel::Readouts(const AppState& state) const {
                                {"similarity_label", similarity_label(c.cosine_similarity)},
                                {"explanation", result.explanation},
                                {"source", "sinusoidal"}};
+    if (model_rows) readouts["note"] = kNoTableNote;
     const double a = state.pos_a + state.shift_k, b = state.pos_b + state.shift_k;
     if (a >= 0 && b >= 0 && a <= kUiMaxPosition && b <= kUiMaxPosition)
         readouts["dot_product_shifted_by_k"] =
@@ -702,7 +711,8 @@ std::vector<WidgetName> ComparePanel::WidgetNames() {
             {"compare.model_rows",
              "the checkbox comparing two rows of the checkpoint's table open in Your model"},
             {"compare.rows_source", "the line naming the table whose rows are compared"},
-            {"compare.rows_note", "the line saying which typed position was shown as which row"},
+            {"compare.rows_note",
+             "the line saying which position is shown as which row, or that no table is open"},
             {"compare.rows_sentence",
              "the sentence on two rows of a checkpoint's table against the sinusoidal table",
              {"explanation"}},

@@ -139,6 +139,13 @@ private:
 /// nearly the same angle (pelab/pair_turns.h), and why; with its claims (explanation.h).
 Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double base);
 
+/// "GPT-2's wpe.weight", "the NumPy table "x"", "the tensor "name"".
+std::string TableTitle(const ModelTable& table);
+/// What the panel says when rows of a table were asked for and none is open.
+constexpr const char* kNoTableNote =
+    "No learned position table is open (Your model panel: File → Open a checkpoint that has one, "
+    "such as GPT-2 or BERT): the formula's vectors are shown.";
+
 /// row a · row b of a table (rows in range).
 double RowsDot(const ModelTable& table, int row_a, int row_b);
 

@@ -514,6 +514,15 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
             ImGui::EndCombo();
         }
         frame.Record("model.usage_head");
+        if (usage_head >= rope.heads) {
+            char note[120];
+            std::snprintf(note, sizeof note,
+                          "Query head %d: this model has %d heads (0 to %d); the mean over them "
+                          "is shown.",
+                          usage_head, rope.heads, rope.heads - 1);
+            MutedWrappedText(note);
+            frame.Record("model.usage_note");
+        }
         FormulaTooltip("Each query head's usage uses the key head of its group (grouped-query "
                        "attention shares one key head among several query heads).");
     }

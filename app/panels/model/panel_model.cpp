@@ -279,6 +279,10 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
             {"sentence", rope_sentence.text},
             {"claims", ClaimsJson(rope_sentence)},
             {"usage_head", usage_grid_head},
+            {"usage_note", usage_head >= r.rope.heads && r.rope.heads > 1
+                               ? "query head " + std::to_string(usage_head) + " is past the " +
+                                     std::to_string(r.rope.heads) + " heads: the mean is shown"
+                               : ""},
             {"usage_sentence", usage_sentence.text},
             {"usage_claims", ClaimsJson(usage_sentence)}};
     }
@@ -333,6 +337,7 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
          "the weights' per-pair usage, layers × pairs, of one query head or the mean over heads",
          {"rope"}},
         {"model.usage_head", "the Usage view's menu choosing a query head or the mean"},
+        {"model.usage_note", "the line saying a chosen query head is past the model's heads"},
         {"model.usage_sentence", "the sentence about where the usage sits", {"rope"}},
         {"model.bucket_plot",
          "each head's T5 bias against key − query, bucket edges marked",

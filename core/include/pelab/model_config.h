@@ -21,6 +21,7 @@ struct RopeScalingConfig {
     double factor = 1.0;
     double original_context = 0;           ///< original_max_position_embeddings (0: absent)
     double beta_fast = 32, beta_slow = 1;  ///< yarn
+    bool truncate = true;                  ///< yarn: the ramp's ends rounded to whole pairs
     double mscale = 0, mscale_all_dim = 0; ///< yarn (DeepSeek's form; 0: absent)
     double attention_factor = 0;           ///< yarn / longrope (0: absent)
     double low_freq_factor = 1, high_freq_factor = 4; ///< llama3
