@@ -179,12 +179,13 @@ ComparePanel::RowsResult ComparePanel::ComputeRows(const RowsInputs& inputs) {
             .cosine_similarity;
     result.explanation =
         RowsSentence(table, inputs.row_a, inputs.row_b, result.comparison, result.twin_cosine);
-    // cos(row A, row A + k) for every k the table holds, and the sinusoidal twin's Σcos(ω k)/(d/2)
+    // cos(row F, row F + k) for every k the table holds, and the sinusoidal twin's Σcos(ω k)/(d/2)
     // over the offsets the spread measured.
-    for (int k = 0; inputs.row_a + k < table.rows; ++k) {
+    // From the earlier of the two rows, so the pair's own point lies on the curve.
+    const int from = std::min(inputs.row_a, inputs.row_b);
+    for (int k = 0; from + k < table.rows; ++k) {
         result.k_from_a.push_back(k);
-        result.from_a.push_back(
-            CompareRows(table, inputs.row_a, inputs.row_a + k).cosine_similarity);
+        result.from_a.push_back(CompareRows(table, from, from + k).cosine_similarity);
     }
     const int width = TwinWidth(table.cols);
     std::vector<double> offsets(table.offsets.mean.size());
@@ -254,7 +255,7 @@ void ComparePanel::DrawRowsOffsetPlot(FrameContext& frame, float height) {
     p.Line("sinusoidal", ks.data(), r.twin.data(), count, frame.Color(Role::ShiftArc),
            frame.Px(1.5f));
     char from_a[48];
-    std::snprintf(from_a, sizeof from_a, "row %d + k", r.row_a);
+    std::snprintf(from_a, sizeof from_a, "row %d + k", std::min(r.row_a, r.row_b));
     p.Line(from_a, r.k_from_a.data(), r.from_a.data(), static_cast<int>(r.k_from_a.size()),
            frame.Color(Role::Accent), frame.Px(2.0f));
     // The mean over starts on top: where the table is shift-invariant it hides nothing.

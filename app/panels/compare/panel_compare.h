@@ -95,8 +95,9 @@ struct ComparePanel : Panel {
         PositionComparison comparison;
         double twin_cosine = 0; ///< the sinusoidal table's cosine at the same two positions
         Explanation explanation;
-        std::vector<double> k_from_a, from_a; ///< cos(row A, row A + k) for every k held
-        std::vector<double> twin;             ///< the sinusoidal table's cosine at each offset
+        /// cos(row F, row F + k) for every k the table holds, F the earlier of the two rows.
+        std::vector<double> k_from_a, from_a;
+        std::vector<double> twin; ///< the sinusoidal table's cosine at each offset
     };
     static RowsResult ComputeRows(const RowsInputs& inputs);
     const RowsResult& RowsFor(const AppState& state) const;
