@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# GPT-2 small's forward pass in `pelab model run`: a synthetic checkpoint of GPT-2 small's names
+# and shapes (124 M parameters, 548 MB with the causal masks; seeded small weights), a 20-token
+# sentence, the last token's logits only, one position switch per pass. Prints the seconds to
+# load the weights, each pass (the first is cold), their median over the warm passes, and the
+# peak memory. A benchmark, not a test (docs/models.md records its output).
+# Usage: bench/gpt2_bench.sh [PELAB] [PASSES]   (needs python3-numpy: scripts/deps.sh test)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+pelab=${1:-$root/build/bin/pelab}
+passes=${2:-7}
+folder=$(mktemp -d)
+trap 'rm -rf "$folder"' EXIT
+/usr/bin/python3 - "$folder" "$root/tests/models" <<'PY'
+import json, sys
+import numpy as np
+sys.path.insert(0, sys.argv[2])
+import make_fixtures as m
+folder = sys.argv[1]
+rng = np.random.default_rng(5)
+d, layers, vocab, context = 768, 12, 50257, 1024
+def normal(*shape):
+    return (rng.standard_normal(size=shape, dtype=np.float32) * 0.02)
+tensors = [("wte.weight", normal(vocab, d), "F32"), ("wpe.weight", normal(context, d), "F32"),
+           ("ln_f.weight", np.ones(d, np.float32), "F32"), ("ln_f.bias", np.zeros(d, np.float32), "F32")]
+for layer in range(layers):
+    p = "h.%d." % layer
+    tensors += [(p + "ln_1.weight", np.ones(d, np.float32), "F32"),
+                (p + "ln_1.bias", np.zeros(d, np.float32), "F32"),
+                (p + "attn.bias", np.tril(np.ones((context, context), np.float32))[None, None], "F32"),
+                (p + "attn.c_attn.weight", normal(d, 3 * d), "F32"),
+                (p + "attn.c_attn.bias", np.zeros(3 * d, np.float32), "F32"),
+                (p + "attn.c_proj.weight", normal(d, d), "F32"),
+                (p + "attn.c_proj.bias", np.zeros(d, np.float32), "F32"),
+                (p + "ln_2.weight", np.ones(d, np.float32), "F32"),
+                (p + "ln_2.bias", np.zeros(d, np.float32), "F32"),
+                (p + "mlp.c_fc.weight", normal(d, 4 * d), "F32"),
+                (p + "mlp.c_fc.bias", np.zeros(4 * d, np.float32), "F32"),
+                (p + "mlp.c_proj.weight", normal(4 * d, d), "F32"),
+                (p + "mlp.c_proj.bias", np.zeros(d, np.float32), "F32")]
+m.write_safetensors(folder + "/model.safetensors", tensors)
+json.dump({"model_type": "gpt2", "n_positions": context, "n_embd": d, "n_head": 12,
+           "n_layer": layers, "vocab_size": vocab}, open(folder + "/config.json", "w"))
+PY
+echo "file: $(stat -c %s "$folder/model.safetensors") bytes"
+switches=()
+for _ in $(seq "$passes"); do switches+=(--positions trained); done
+tokens=464,3290,31517,262,582,764,383,582,31517,262,3290,764,632,373,257,3621,1110,287,262,3952
+/usr/bin/time -f "peak memory %M KB" "$pelab" model run "$folder" --tokens "$tokens" --last-only \
+    --json "${switches[@]}" 2> "$folder/time" > "$folder/out.json"
+/usr/bin/python3 - "$folder/out.json" <<'PY'
+import json, statistics, sys
+doc = json.load(open(sys.argv[1]))
+seconds = [run["seconds"] for run in doc["runs"]]
+print("load %.3f s; passes: %s s; warm median %.1f ms (20 tokens, last-token logits)" % (
+    doc["seconds_load"], " ".join("%.3f" % s for s in seconds),
+    1000 * statistics.median(seconds[1:] or seconds)))
+PY
+cat "$folder/time"
