@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
             return pelab::RunModelInspect(command.model);
         case pelab::Subcommand::ModelRun:
             return pelab::RunModelRun(command.model);
+        case pelab::Subcommand::ModelTokenize:
+            return pelab::RunModelTokenize(command.model);
         case pelab::Subcommand::Panels:
             return pelab::RunPanels(command.panels_json);
         case pelab::Subcommand::Screenshot:

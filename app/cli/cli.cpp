@@ -166,7 +166,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
 
     CLI::App* train_command = AddTrainCommand(app, result.train);
     CLI::App* model_run = nullptr;
-    CLI::App* model_inspect = AddModelCommand(app, result.model, &model_run);
+    CLI::App* model_tokenize = nullptr;
+    CLI::App* model_inspect = AddModelCommand(app, result.model, &model_run, &model_tokenize);
     CLI::App* panels_command = app.add_subcommand(
         "panels",
         "List the panels: id, title and what each shows (--json: everything they declare)");
@@ -270,6 +271,8 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         result.command = Subcommand::ModelInspect;
     } else if (model_run->parsed()) {
         result.command = Subcommand::ModelRun;
+    } else if (model_tokenize->parsed()) {
+        result.command = Subcommand::ModelTokenize;
     } else if (panels_command->parsed()) {
         result.command = Subcommand::Panels;
     } else if (lesson.check->parsed()) {

@@ -112,6 +112,7 @@ enum class Subcommand {
     Train,
     ModelInspect,
     ModelRun,
+    ModelTokenize,
     Exit
 };
 

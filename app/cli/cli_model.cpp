@@ -19,7 +19,8 @@ namespace {
 constexpr int kMaxFullRows = 4096;
 } // namespace
 
-CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run) {
+CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
+                          CLI::App** tokenize) {
     CLI::App* model = app.add_subcommand(
         "model", "Open a real checkpoint (safetensors or .npy, with its config.json) and show "
                  "where it keeps positions");
@@ -62,6 +63,19 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run) 
     (*run)->add_flag("--full", options.full,
                      "With --json: the logits, every head's attention and every layer's states");
     (*run)->add_option("--out", options.out, "Write here instead of stdout")->check(FileName());
+
+    *tokenize = model->add_subcommand("tokenize", "GPT-2's token ids of a text");
+    (*tokenize)->add_option("folder", options.path,
+                            "the folder holding vocab.json and merges.txt (a checkpoint's)");
+    (*tokenize)->add_option("--vocab", options.vocab, "vocab.json (or encoder.json)");
+    (*tokenize)->add_option("--merges", options.merges, "merges.txt (or vocab.bpe)");
+    (*tokenize)->add_option("--text", options.text, "The text to encode");
+    (*tokenize)->add_option("--texts-file", options.texts_file,
+                            "A JSON array of texts: prints a JSON array of their ids");
+    (*tokenize)->add_flag("--json", options.json, "Print JSON");
+    (*tokenize)
+        ->add_option("--out", options.out, "Write here instead of stdout")
+        ->check(FileName());
     return inspect;
 }
 
@@ -201,6 +215,67 @@ int RunModelRun(const ModelOptions& options) {
         const std::string shown =
             options.json ? doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                          : text;
+        Emit(options.out, [&](std::ostream& out) { out << shown; });
+    } catch (const IoError& e) {
+        return RuntimeError(e.what());
+    }
+    return kExitOk;
+}
+
+int RunModelTokenize(const ModelOptions& options) {
+    if (options.path.empty() == (options.vocab.empty() || options.merges.empty()))
+        return UsageError("give the folder holding vocab.json and merges.txt, or --vocab and "
+                          "--merges (not both)");
+    if (options.text.empty() == options.texts_file.empty() && !options.texts_file.empty())
+        return UsageError("give --text or --texts-file, not both");
+    BpeTokenizer tokenizer;
+    if (std::string error = OpenTokenizer(options.path.empty() ? options.vocab : options.path,
+                                          options.path.empty() ? options.merges : "", &tokenizer);
+        !error.empty())
+        return UsageError(PrintableLine(error));
+    std::vector<std::string> texts;
+    if (!options.texts_file.empty()) {
+        std::string content;
+        if (std::string error = ReadInputFile(options.texts_file, kMaxVocabularyBytes, &content);
+            !error.empty())
+            return UsageError("--texts-file: " + PrintableLine(error));
+        nlohmann::json doc;
+        if (std::string error = ParseJsonInput(content, &doc); !error.empty())
+            return UsageError("--texts-file: " + PrintableLine(error));
+        if (!doc.is_array()) return UsageError("--texts-file: must be a JSON array of texts");
+        for (const nlohmann::json& each : doc) {
+            if (!each.is_string())
+                return UsageError("--texts-file: must be a JSON array of texts (got " +
+                                  Excerpt(each, 40) + ")");
+            texts.push_back(each.get<std::string>());
+        }
+    } else {
+        texts.push_back(options.text);
+    }
+    nlohmann::json all = nlohmann::json::array();
+    std::string lines;
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+        std::vector<int> ids;
+        if (std::string error = tokenizer.Encode(texts[k], &ids); !error.empty())
+            return UsageError((texts.size() > 1 ? "text " + std::to_string(k) + ": " : "") +
+                              PrintableLine(error));
+        all.push_back(ids);
+        nlohmann::json pieces = nlohmann::json::array();
+        for (int id : ids)
+            pieces.push_back(tokenizer.TokenText(id));
+        for (std::size_t t = 0; t < ids.size(); ++t)
+            lines += std::to_string(ids[t]) + "\t" +
+                     pieces[t].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                     "\n";
+    }
+    std::string folder_error;
+    if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
+    try {
+        const nlohmann::json doc = options.texts_file.empty() ? all[0] : all;
+        const std::string shown =
+            options.json || !options.texts_file.empty()
+                ? doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+                : lines;
         Emit(options.out, [&](std::ostream& out) { out << shown; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());

@@ -21,15 +21,24 @@ struct ModelOptions {
     std::vector<std::string> positions; ///< the switches to run (default: trained)
     int top = 5;                        ///< next-token guesses printed per switch
     bool last_only = false;             ///< the last token's logits only (no loss)
+    // model tokenize
+    std::string vocab, merges; ///< vocab.json and merges.txt ("": in the folder given)
+    std::string text;          ///< the text to encode
+    std::string texts_file;    ///< a JSON array of texts to encode
 };
 
-/// Adds `model inspect` and `model run` to app; returns the inspect subcommand and sets *run.
-CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run);
+/// Adds `model inspect`, `model run` and `model tokenize` to app; returns the inspect subcommand
+/// and sets *run and *tokenize.
+CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
+                          CLI::App** tokenize);
 /// Exit 0; 2 for a malformed or unreadable file (one line naming it); 1 when --out cannot be
 /// written.
 int RunModelInspect(const ModelOptions& options);
 /// `pelab model run`: GPT-2 forward on the tokens under each position switch. Exit 0; 2 for a
 /// bad file, token or switch (one line); 1 when --out cannot be written.
 int RunModelRun(const ModelOptions& options);
+/// `pelab model tokenize`: GPT-2's token ids of a text (or of each text of a JSON array). Exit 0;
+/// 2 for bad files or text.
+int RunModelTokenize(const ModelOptions& options);
 
 } // namespace pelab

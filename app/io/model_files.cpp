@@ -112,6 +112,34 @@ std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* second
     return {};
 }
 
+std::string OpenTokenizer(const std::string& vocab_path, const std::string& merges_path,
+                          BpeTokenizer* out) {
+    std::error_code status;
+    fs::path vocab(vocab_path), merges(merges_path);
+    // A folder (or a file in it, such as model.safetensors): its vocab.json and merges.txt.
+    if (merges.empty()) {
+        const fs::path folder = fs::is_directory(vocab, status) ? vocab : vocab.parent_path();
+        vocab = folder / "vocab.json";
+        merges = folder / "merges.txt";
+        if (!fs::is_regular_file(vocab, status) || !fs::is_regular_file(merges, status))
+            return Excerpt(json(folder.string()), 200) +
+                   " holds no vocab.json and merges.txt (GPT-2's tokenizer files, published "
+                   "beside its weights)";
+    }
+    std::string vocab_text, merges_text;
+    if (std::string error = ReadInputFile(vocab.string(), kMaxVocabularyBytes, &vocab_text);
+        !error.empty())
+        return "vocabulary " + error;
+    if (std::string error = ReadInputFile(merges.string(), kMaxVocabularyBytes, &merges_text);
+        !error.empty())
+        return "merges " + error;
+    BpeTokenizer tokenizer;
+    if (std::string error = BpeTokenizer::Load(vocab_text, merges_text, &tokenizer); !error.empty())
+        return Excerpt(json(vocab.parent_path().string()), 200) + ": " + error;
+    *out = std::move(tokenizer);
+    return {};
+}
+
 bool LooksLikeCheckpoint(const std::string& path) {
     std::error_code error;
     if (fs::is_directory(path, error))

@@ -2,6 +2,7 @@
 // computing every number the "Your model" panel and `pelab model inspect` show, once.
 #pragma once
 
+#include "pelab/bpe_tokenizer.h"
 #include "pelab/checkpoint.h"
 #include "pelab/gpt2.h"
 #include "pelab/model_config.h"
@@ -78,6 +79,11 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out);
 /// config.json beside them (or request.config_path; GPT-2 needs its n_layer and n_head). "" or one
 /// message naming the file. *seconds (when given) receives the time it took.
 std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds = nullptr);
+
+/// GPT-2's tokenizer from vocab.json and merges.txt: both named, or found in the folder given as
+/// vocab_path (or beside the file it names), as Hugging Face lays them out. "" or one message.
+std::string OpenTokenizer(const std::string& vocab_path, const std::string& merges_path,
+                          BpeTokenizer* out);
 
 /// Every number, as `pelab model inspect --json` prints it. full adds the cosine matrices.
 nlohmann::json ModelReportJson(const ModelReport& report, bool full);
