@@ -51,7 +51,7 @@ tokens=464,3290,31517,262,582,764,383,582,31517,262,3290,764,632,373,257,3621,11
 /usr/bin/python3 - "$folder/out.json" <<'PY'
 import json, statistics, sys
 doc = json.load(open(sys.argv[1]))
-seconds = [run["seconds"] for run in doc["runs"]]
+seconds = [run["seconds"] for run in doc["sentences"][0]["runs"]]
 print("load %.3f s; passes: %s s; warm median %.1f ms (20 tokens, last-token logits)" % (
     doc["seconds_load"], " ".join("%.3f" % s for s in seconds),
     1000 * statistics.median(seconds[1:] or seconds)))

