@@ -19,27 +19,47 @@ namespace {
 
 using trainer::Mat;
 
-// C (m × n, row-major) = A (m × k, row-major) · B (k × n, row-major), the columns split over
-// threads (each element is the same chain of multiply-adds whatever the split).
-void Product(const float* a, int m, int k, const float* b, int n, float* c, int threads) {
+// A weight matrix (k × n, row-major) rearranged as panels of kPanel columns, each k × width
+// contiguous: a product then reads B row after row within a panel, in order, instead of jumping
+// n floats between rows (which for GPT-2's 768 × 3 072 matrices cost more than the arithmetic).
+// The sums are the same chains in the same order, so the results do not change.
+constexpr int kPanel = 64;
+std::vector<float> PackPanels(const std::vector<float>& weight, int k, int n) {
+    std::vector<float> packed(weight.size());
+    for (int first = 0; first < n; first += kPanel) {
+        const int width = std::min(kPanel, n - first);
+        float* panel = packed.data() + static_cast<std::size_t>(first) * k;
+        for (int p = 0; p < k; ++p)
+            std::copy_n(weight.data() + static_cast<std::size_t>(p) * n + first, width,
+                        panel + static_cast<std::size_t>(p) * width);
+    }
+    return packed;
+}
+
+// C (m × n, row-major) = A (m × k, row-major) · B (k × n, packed by PackPanels), the panels split
+// over threads (each element is the same chain of multiply-adds whatever the split).
+void Product(const float* a, int m, int k, const float* packed, int n, float* c, int threads) {
 #ifdef __EMSCRIPTEN__
     threads = 1;
 #endif
-    // A slice narrower than 64 columns is not worth a thread.
-    threads = std::clamp(std::min(threads, n / 64), 1, 16);
-    const auto slice = [&](int first, int last) {
-        trainer::Gemm(m, last - first, k, trainer::RowMajor(a, k), b + first, n, c + first, n,
-                      false);
+    const int panels = (n + kPanel - 1) / kPanel;
+    threads = std::clamp(std::min(threads, panels), 1, 16);
+    const auto work = [&](int first_panel, int end_panel) {
+        for (int panel = first_panel; panel < end_panel; ++panel) {
+            const int first = panel * kPanel, width = std::min(kPanel, n - first);
+            trainer::Gemm(m, width, k, trainer::RowMajor(a, k),
+                          packed + static_cast<std::size_t>(first) * k, width, c + first, n, false);
+        }
     };
     if (threads == 1) {
-        slice(0, n);
+        work(0, panels);
         return;
     }
     std::vector<std::thread> workers;
-    const int step = (n + threads - 1) / threads;
+    const int step = (panels + threads - 1) / threads;
     for (int t = 1; t < threads; ++t)
-        workers.emplace_back(slice, std::min(n, t * step), std::min(n, (t + 1) * step));
-    slice(0, std::min(n, step));
+        workers.emplace_back(work, std::min(panels, t * step), std::min(panels, (t + 1) * step));
+    work(0, std::min(panels, step));
     for (std::thread& worker : workers)
         worker.join();
 }
@@ -275,6 +295,9 @@ std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& conf
         for (const auto& part : parts) {
             problem = read(h + part.name, part.shape, part.values);
             if (!problem.empty()) break;
+            if (part.shape.size() == 2) // the products' weights, packed once (PackPanels)
+                *part.values = PackPanels(*part.values, static_cast<int>(part.shape[0]),
+                                          static_cast<int>(part.shape[1]));
         }
         model.blocks_.push_back(std::move(block));
     }

@@ -105,6 +105,7 @@ public:
                  const Gpt2Options& options = {}) const;
 
 private:
+    /// One block's weights; the four products' matrices packed in column panels (gpt2.cpp).
     struct Block {
         std::vector<float> ln1_weight, ln1_bias, attn_weight, attn_bias, proj_weight, proj_bias,
             ln2_weight, ln2_bias, fc_weight, fc_bias, mproj_weight, mproj_bias;
