@@ -36,32 +36,33 @@ std::vector<float> PackPanels(const std::vector<float>& weight, int k, int n) {
     return packed;
 }
 
-// C (m × n, row-major) = A (m × k, row-major) · B (k × n, packed by PackPanels), the panels split
-// over threads (each element is the same chain of multiply-adds whatever the split).
-void Product(const float* a, int m, int k, const float* packed, int n, float* c, int threads) {
+// work(begin, end) over [0, count) in up to `threads` contiguous ranges, the first on this thread
+// (one range in the browser, which has no threads).
+template <typename Work> void SplitOverThreads(int count, int threads, const Work& work) {
 #ifdef __EMSCRIPTEN__
     threads = 1;
 #endif
+    threads = std::clamp(std::min(threads, count), 1, 16);
+    const int step = (count + threads - 1) / threads;
+    std::vector<std::thread> workers;
+    for (int t = 1; t < threads; ++t)
+        workers.emplace_back(work, std::min(count, t * step), std::min(count, (t + 1) * step));
+    work(0, std::min(count, step));
+    for (std::thread& worker : workers)
+        worker.join();
+}
+
+// C (m × n, row-major) = A (m × k, row-major) · B (k × n, packed by PackPanels), the panels split
+// over threads (each element is the same chain of multiply-adds whatever the split).
+void Product(const float* a, int m, int k, const float* packed, int n, float* c, int threads) {
     const int panels = (n + kPanel - 1) / kPanel;
-    threads = std::clamp(std::min(threads, panels), 1, 16);
-    const auto work = [&](int first_panel, int end_panel) {
+    SplitOverThreads(panels, threads, [&](int first_panel, int end_panel) {
         for (int panel = first_panel; panel < end_panel; ++panel) {
             const int first = panel * kPanel, width = std::min(kPanel, n - first);
             trainer::Gemm(m, width, k, trainer::RowMajor(a, k),
                           packed + static_cast<std::size_t>(first) * k, width, c + first, n, false);
         }
-    };
-    if (threads == 1) {
-        work(0, panels);
-        return;
-    }
-    std::vector<std::thread> workers;
-    const int step = (panels + threads - 1) / threads;
-    for (int t = 1; t < threads; ++t)
-        workers.emplace_back(work, std::min(panels, t * step), std::min(panels, (t + 1) * step));
-    work(0, std::min(panels, step));
-    for (std::thread& worker : workers)
-        worker.join();
+    });
 }
 
 // y = x·W + b with W stored in × out (GPT-2's Conv1D).
@@ -434,24 +435,13 @@ Gpt2Pass Gpt2Model::Run(const std::vector<int>& tokens, const PositionChoice& ch
     const int first = options.all_logits ? 0 : n - 1, m = n - first;
     Mat<float> h_t = final_rows.bottomRows(m).transpose(); // d × m
     Mat<float> logits_t(vocab, m);
-#ifdef __EMSCRIPTEN__
-    const int workers = 1;
-#else
-    const int workers = std::clamp(std::min(threads, vocab / 1024), 1, 16);
-#endif
-    const auto rows_of = [&](int begin, int end) {
+    // Blocks of 1 024 words per thread at least.
+    SplitOverThreads(vocab, std::min(threads, std::max(1, vocab / 1024)), [&](int begin, int end) {
         trainer::Gemm(
             end - begin, m, d,
             trainer::RowMajor(token_table_.data() + static_cast<std::size_t>(begin) * d, d),
             h_t.data(), m, logits_t.data() + static_cast<std::size_t>(begin) * m, m, false);
-    };
-    std::vector<std::thread> spawned;
-    const int step = (vocab + workers - 1) / workers;
-    for (int w = 1; w < workers; ++w)
-        spawned.emplace_back(rows_of, std::min(vocab, w * step), std::min(vocab, (w + 1) * step));
-    rows_of(0, std::min(vocab, step));
-    for (std::thread& worker : spawned)
-        worker.join();
+    });
     pass.logits.resize(static_cast<std::size_t>(m) * vocab);
     for (int r = 0; r < m; ++r)
         for (int v = 0; v < vocab; ++v)

@@ -272,22 +272,7 @@ void ComparePanel::DrawRowsTable(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     const RowsResult& r = *shown_rows;
     const int d = static_cast<int>(r.a.size());
-    if (FilterUnderTable(frame)) DrawFilterControls(frame, d);
-    range_first = std::clamp(range_first, 0, d - 1);
-    range_last = std::clamp(range_last, range_first, d - 1);
-    visible_dims.clear();
-    for (int dim = 0; dim < d; ++dim)
-        if (Shows(dim, d)) visible_dims.push_back(dim);
-    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
-                                  ImGuiTableFlags_BordersOuter | ImGuiTableFlags_BordersV |
-                                  ImGuiTableFlags_Resizable;
-    // As the formula's table: nothing in a window drawn hidden while ImGui measures it.
-    if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f) return;
-    if (!ImGui::BeginTable("##row_dims", 5, flags,
-                           ImVec2(0, std::max(in_band ? ShortTableHeight() : font * 8.0f,
-                                              ImGui::GetContentRegionAvail().y))))
-        return;
-    ImGui::TableSetupScrollFreeze(0, 1);
+    if (!BeginDimensionTable(frame, "##row_dims", 5, d)) return;
     ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, font * 3.5f);
     ImGui::TableSetupColumn("row A", ImGuiTableColumnFlags_WidthFixed, font * 5.0f);
     ImGui::TableSetupColumn("row B", ImGuiTableColumnFlags_WidthFixed, font * 5.0f);

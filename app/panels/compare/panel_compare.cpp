@@ -485,11 +485,7 @@ void ComparePanel::DrawFilterControls(FrameContext& frame, int d) {
     }
 }
 
-void ComparePanel::DrawTable(FrameContext& frame) {
-    AppState& state = frame.state;
-    const float font = ImGui::GetFontSize();
-    // The width the vectors were computed for this frame (never past their end).
-    const int d = static_cast<int>(shown->pe_a.size());
+bool ComparePanel::BeginDimensionTable(FrameContext& frame, const char* id, int columns, int d) {
     if (FilterUnderTable(frame)) DrawFilterControls(frame, d);
     range_first = std::clamp(range_first, 0, d - 1);
     range_last = std::clamp(range_last, range_first, d - 1);
@@ -502,12 +498,23 @@ void ComparePanel::DrawTable(FrameContext& frame) {
     // A scrolling table makes a child window; in a window that is drawn hidden this frame (as
     // ImGui does while it measures one) the child skips its items while the table's columns
     // count as visible, and ImGui 1.86 asserts. Such a frame shows nothing anyway.
-    if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f) return;
-    if (!ImGui::BeginTable("##dims", 6, flags,
+    if (ImGui::GetCurrentWindowRead()->Hidden || ImGui::GetContentRegionAvail().x < 1.0f)
+        return false;
+    const float font = ImGui::GetFontSize();
+    if (!ImGui::BeginTable(id, columns, flags,
                            ImVec2(0, std::max(in_band ? ShortTableHeight() : font * 8.0f,
                                               ImGui::GetContentRegionAvail().y))))
-        return;
+        return false;
     ImGui::TableSetupScrollFreeze(0, 1);
+    return true;
+}
+
+void ComparePanel::DrawTable(FrameContext& frame) {
+    AppState& state = frame.state;
+    const float font = ImGui::GetFontSize();
+    // The width the vectors were computed for this frame (never past their end).
+    const int d = static_cast<int>(shown->pe_a.size());
+    if (!BeginDimensionTable(frame, "##dims", 6, d)) return;
     ImGui::TableSetupColumn("dim", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
     ImGui::TableSetupColumn("ω", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);
     ImGui::TableSetupColumn("PE_A", ImGuiTableColumnFlags_WidthFixed, font * 4.5f);

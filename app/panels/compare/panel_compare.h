@@ -120,6 +120,9 @@ private:
     void DrawShift(FrameContext& frame);
     void DrawOffsetPlot(FrameContext& frame, float height);
     void DrawTable(FrameContext& frame);
+    /// The filter row (when under the table), the dimensions shown, and BeginTable of the
+    /// scrolling dimension table (false: nothing to draw this frame).
+    bool BeginDimensionTable(FrameContext& frame, const char* id, int columns, int d);
     /// The offset plot of what is shown: the formula's dot product or the rows' cosines.
     void PlotOffsets(FrameContext& frame, float height);
     /// The choice between the formula's vectors and the rows of a checkpoint's table.
