@@ -19,8 +19,6 @@ namespace pelab {
 
 namespace {
 
-constexpr const char* kTableViews[] = {"components", "similarity", "norms"};
-constexpr const char* kRopeViews[] = {"wavelengths", "pairing", "usage"};
 constexpr const char* kViews[] = {"components", "similarity", "norms",   "wavelengths",
                                   "pairing",    "usage",      "buckets", "slopes"};
 
@@ -457,58 +455,40 @@ void ModelPanel::DrawNothingOpen(FrameContext& frame) {
     frame.Record("model.open_hint");
 }
 
-void ModelPanel::DrawTable(FrameContext& frame) {
-    const char* chosen = view.c_str();
-    if (std::find_if(std::begin(kTableViews), std::end(kTableViews),
-                     [&](const char* id) { return view == id; }) == std::end(kTableViews))
-        chosen = kTableViews[0];
-    if (tabs.BeginBar("##model_table_tabs")) {
-        std::string shown = chosen;
-        if (tabs.Tab("Components", "components", &shown)) {
-            if (tabs.TabInView()) frame.Record("model.tab_components");
-            DrawComponents(frame);
+void ModelPanel::DrawTabs(FrameContext& frame, const char* bar, const ViewTab* tabs_shown,
+                          int count) {
+    // The scene's view when it is one of these tabs, else the first.
+    const char* chosen = tabs_shown[0].id;
+    for (int k = 0; k < count; ++k)
+        if (view == tabs_shown[k].id) chosen = tabs_shown[k].id;
+    if (!tabs.BeginBar(bar)) return;
+    std::string shown = chosen;
+    for (int k = 0; k < count; ++k) {
+        const ViewTab& tab = tabs_shown[k];
+        if (tabs.Tab(tab.label, tab.id, &shown)) {
+            if (tabs.TabInView()) frame.Record(tab.record);
+            (this->*tab.draw)(frame);
             ImGui::EndTabItem();
         }
-        if (tabs.Tab("Similarity", "similarity", &shown)) {
-            if (tabs.TabInView()) frame.Record("model.tab_similarity");
-            DrawSimilarity(frame);
-            ImGui::EndTabItem();
-        }
-        if (tabs.Tab("Norms", "norms", &shown)) {
-            if (tabs.TabInView()) frame.Record("model.tab_norms");
-            DrawNorms(frame);
-            ImGui::EndTabItem();
-        }
-        tabs.EndBar();
-        if (shown != chosen) view = shown;
     }
+    tabs.EndBar();
+    if (shown != chosen) view = shown;
+}
+
+void ModelPanel::DrawTable(FrameContext& frame) {
+    static constexpr ViewTab kTabs[] = {
+        {"Components", "components", "model.tab_components", &ModelPanel::DrawComponents},
+        {"Similarity", "similarity", "model.tab_similarity", &ModelPanel::DrawSimilarity},
+        {"Norms", "norms", "model.tab_norms", &ModelPanel::DrawNorms}};
+    DrawTabs(frame, "##model_table_tabs", kTabs, 3);
 }
 
 void ModelPanel::DrawRope(FrameContext& frame) {
-    const char* chosen = view.c_str();
-    if (std::find_if(std::begin(kRopeViews), std::end(kRopeViews),
-                     [&](const char* id) { return view == id; }) == std::end(kRopeViews))
-        chosen = kRopeViews[0];
-    if (tabs.BeginBar("##model_rope_tabs")) {
-        std::string shown = chosen;
-        if (tabs.Tab("Wavelengths", "wavelengths", &shown)) {
-            if (tabs.TabInView()) frame.Record("model.tab_wavelengths");
-            DrawWavelengths(frame);
-            ImGui::EndTabItem();
-        }
-        if (tabs.Tab("Pairing", "pairing", &shown)) {
-            if (tabs.TabInView()) frame.Record("model.tab_pairing");
-            DrawPairing(frame);
-            ImGui::EndTabItem();
-        }
-        if (tabs.Tab("Usage", "usage", &shown)) {
-            if (tabs.TabInView()) frame.Record("model.tab_usage");
-            DrawUsage(frame);
-            ImGui::EndTabItem();
-        }
-        tabs.EndBar();
-        if (shown != chosen) view = shown;
-    }
+    static constexpr ViewTab kTabs[] = {
+        {"Wavelengths", "wavelengths", "model.tab_wavelengths", &ModelPanel::DrawWavelengths},
+        {"Pairing", "pairing", "model.tab_pairing", &ModelPanel::DrawPairing},
+        {"Usage", "usage", "model.tab_usage", &ModelPanel::DrawUsage}};
+    DrawTabs(frame, "##model_rope_tabs", kTabs, 3);
 }
 
 } // namespace pelab

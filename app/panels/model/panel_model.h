@@ -114,6 +114,15 @@ private:
     void DrawNothingOpen(FrameContext& frame);
     /// The menu reading any 2-D tensor of the file as the position table.
     void DrawTablePicker(FrameContext& frame);
+    /// A tab of a view: its label, scene id, recorded name and what draws it.
+    struct ViewTab {
+        const char* label;
+        const char* id;
+        const char* record;
+        void (ModelPanel::*draw)(FrameContext&);
+    };
+    /// The tab bar of count views; the scene's view is the open tab (else the first).
+    void DrawTabs(FrameContext& frame, const char* bar, const ViewTab* tabs_shown, int count);
     void DrawTable(FrameContext& frame);
     void DrawComponents(FrameContext& frame);
     void DrawSimilarity(FrameContext& frame);
