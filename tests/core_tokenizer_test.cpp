@@ -57,6 +57,11 @@ TEST(BpeTokenizerFiles, EncodeWithATinyVocabularyAndRefuseMalformedFiles) {
     EXPECT_EQ(tokenizer.TokenText(6), " a");
     EXPECT_EQ(tokenizer.TokenText(99), "");
     EXPECT_NE(tokenizer.Encode("abd", &ids).find("no symbol"), std::string::npos);
+    // A run longer than kMaxPieceBytes is refused (merging it would take time growing with its
+    // square); one at the limit is merged.
+    EXPECT_EQ(tokenizer.Encode(std::string(kMaxPieceBytes, 'a'), &ids), "");
+    EXPECT_NE(tokenizer.Encode(std::string(kMaxPieceBytes + 1, 'a'), &ids).find("runs of up to"),
+              std::string::npos);
     const struct {
         std::string vocab, merges, says;
     } bad[] = {{"[1, 2]", "", "vocab.json must be an object"},

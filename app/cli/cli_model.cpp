@@ -53,7 +53,6 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
         ->add_option("--text", options.run_texts,
                      "A text, through GPT-2's tokenizer (vocab.json and merges.txt beside the "
                      "weights); twice: two texts and how far apart their last-token states are")
-        ->expected(1)
         ->take_all();
     (*run)->add_option("--vocab", options.vocab, "vocab.json (default: beside the weights)");
     (*run)->add_option("--merges", options.merges, "merges.txt (default: beside the weights)");
@@ -114,31 +113,43 @@ namespace {
 
 // "464,3290" → ids; "" or the message.
 std::string ParseTokenIds(const std::string& text, std::vector<int>* tokens) {
-    std::string digits;
-    for (char c : text + ",") {
-        if (c == ' ') continue;
-        if (c == ',') {
-            if (digits.empty() || digits.size() > 9)
-                return "--tokens: token ids are whole numbers separated by commas (got " +
-                       Excerpt(text, 60) + ")";
-            tokens->push_back(std::stoi(digits));
-            digits.clear();
-        } else if (c >= '0' && c <= '9') {
-            digits += c;
-        } else {
-            return "--tokens: token ids are whole numbers separated by commas (got " +
-                   Excerpt(text, 60) + ")";
-        }
+    // Each id between commas, spaces allowed around it but not inside it ("1 2" is no id).
+    std::string refused =
+        "--tokens: token ids are whole numbers separated by commas (got " + Excerpt(text, 60) + ")";
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(',', start);
+        if (end == std::string::npos) end = text.size();
+        std::string id = text.substr(start, end - start);
+        id.erase(0, id.find_first_not_of(' '));
+        id.erase(id.find_last_not_of(' ') + 1);
+        if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos)
+            return refused;
+        tokens->push_back(std::stoi(id));
+        start = end + 1;
     }
     return {};
 }
+
+// Bytes of a text `model run` tokenizes: at most this many per position of the context (GPT-2's
+// tokens average about 4 bytes of English; a longer text could not fit the context anyway).
+constexpr std::size_t kBytesPerPosition = 16;
+// Numbers --full may print per pass (attention and states: 2²⁴ about 200 MB of JSON).
+constexpr long long kMaxFullNumbers = 1LL << 24;
 
 } // namespace
 
 int RunModelRun(const ModelOptions& options) {
     if (options.full && !options.json) return UsageError("--full: only with --json");
     if (options.tokens.empty() == options.run_texts.empty())
-        return UsageError("give --tokens or --text (one or two texts), not both");
+        return UsageError(options.tokens.empty() ? "give --tokens IDS or --text TEXT"
+                                                 : "give --tokens or --text, not both");
+    if (options.run_texts.size() > 2)
+        return UsageError("--text: at most two texts (given " +
+                          std::to_string(options.run_texts.size()) + ")");
+    if (options.vocab.empty() != options.merges.empty())
+        return UsageError("--vocab and --merges go together (or neither: the files beside the "
+                          "weights)");
     std::vector<PositionChoice> choices;
     for (const std::string& name :
          options.positions.empty() ? std::vector<std::string>{"trained"} : options.positions) {
@@ -160,6 +171,9 @@ int RunModelRun(const ModelOptions& options) {
             return UsageError(PrintableLine(error));
         for (const std::string& text : options.run_texts) {
             std::vector<int> ids;
+            if (text.size() > kBytesPerPosition * static_cast<std::size_t>(1 << 20))
+                return UsageError("--text: " + std::to_string(text.size()) +
+                                  " bytes are more than any GPT-2 context holds");
             if (std::string error = tokenizer.Encode(text, &ids); !error.empty())
                 return UsageError("--text: " + PrintableLine(error));
             if (ids.empty()) return UsageError("--text: an empty text has no token to run");
@@ -178,6 +192,16 @@ int RunModelRun(const ModelOptions& options) {
         !error.empty())
         return UsageError(PrintableLine(error));
     const Gpt2Sizes& sizes = model.Sizes();
+    for (const std::vector<int>& tokens : sequences) {
+        const long long n = static_cast<long long>(tokens.size());
+        if (options.full && std::max(static_cast<long long>(sizes.layers) * sizes.heads * n * n,
+                                     (sizes.layers + 1LL) * n * sizes.width) > kMaxFullNumbers)
+            return UsageError("--full: " + std::to_string(n) + " tokens through " +
+                              std::to_string(sizes.layers) + " layers of " +
+                              std::to_string(sizes.heads) +
+                              " heads would print more than 16 777 216 numbers per pass; use "
+                              "fewer tokens, or leave out --full");
+    }
     nlohmann::json doc = {{"file", options.path},
                           {"sizes",
                            {{"layers", sizes.layers},
@@ -191,7 +215,8 @@ int RunModelRun(const ModelOptions& options) {
         return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     };
     std::string lines;
-    std::vector<std::vector<Gpt2Pass>> passes(sequences.size());
+    // Of each pass, only what the distances need: the last token's states (not the whole pass).
+    std::vector<std::vector<Gpt2Pass>> last_states(sequences.size());
     for (std::size_t s = 0; s < sequences.size(); ++s) {
         const std::vector<int>& tokens = sequences[s];
         nlohmann::json sentence = {{"tokens", tokens}, {"runs", nlohmann::json::array()}};
@@ -215,17 +240,22 @@ int RunModelRun(const ModelOptions& options) {
             }
             const double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (!std::all_of(pass.logits.begin(), pass.logits.end(),
+                             [](float v) { return std::isfinite(v); }))
+                return UsageError("the model's outputs are not finite numbers under positions " +
+                                  PositionChoiceName(choice) + " (its weights overflow float32)");
             nlohmann::json guesses = nlohmann::json::array();
             std::string guess_text;
             for (const NextGuess& guess : TopNext(pass, sizes.vocab, options.top)) {
                 nlohmann::json entry = {{"id", guess.id}, {"probability", guess.probability}};
                 if (texts) entry["text"] = tokenizer.TokenText(guess.id);
-                char part[120];
-                std::snprintf(part, sizeof part, "  %s (%.3g)",
-                              texts ? escaped(tokenizer.TokenText(guess.id)).c_str()
-                                    : std::to_string(guess.id).c_str(),
-                              guess.probability);
-                guess_text += part;
+                // A word the vocabulary has no text for is shown by its id.
+                const std::string word = texts && !tokenizer.TokenText(guess.id).empty()
+                                             ? escaped(tokenizer.TokenText(guess.id))
+                                             : "id " + std::to_string(guess.id);
+                char probability[32];
+                std::snprintf(probability, sizeof probability, " (%.3g)", guess.probability);
+                guess_text += "  " + word + probability;
                 guesses.push_back(std::move(entry));
             }
             nlohmann::json run = {{"positions", PositionChoiceName(choice)},
@@ -246,7 +276,21 @@ int RunModelRun(const ModelOptions& options) {
                 run_options.all_logits ? std::to_string(pass.loss).substr(0, 7).c_str() : "—");
             lines += line + guess_text + "\n";
             sentence["runs"].push_back(std::move(run));
-            passes[s].push_back(std::move(pass));
+            if (sequences.size() == 2) {
+                // The last token's state after the embedding and each block, as a one-token pass.
+                Gpt2Pass last;
+                last.tokens = 1;
+                const std::size_t d = static_cast<std::size_t>(sizes.width);
+                for (int layer = 0; layer <= sizes.layers; ++layer) {
+                    const auto at =
+                        pass.states.begin() +
+                        static_cast<std::ptrdiff_t>(
+                            (static_cast<std::size_t>(layer) * tokens.size() + tokens.size() - 1) *
+                            d);
+                    last.states.insert(last.states.end(), at, at + static_cast<std::ptrdiff_t>(d));
+                }
+                last_states[s].push_back(std::move(last));
+            }
         }
         doc["sentences"].push_back(std::move(sentence));
     }
@@ -256,7 +300,7 @@ int RunModelRun(const ModelOptions& options) {
         lines += "\nlast-token states apart (x0, then after each block):\n";
         for (std::size_t c = 0; c < choices.size(); ++c) {
             const std::vector<double> apart =
-                LastStateDistances(passes[0][c], passes[1][c], sizes.width);
+                LastStateDistances(last_states[0][c], last_states[1][c], sizes.width);
             distances.push_back(
                 {{"positions", PositionChoiceName(choices[c])}, {"last_state", apart}});
             char line[64];
@@ -284,11 +328,13 @@ int RunModelRun(const ModelOptions& options) {
 }
 
 int RunModelTokenize(const ModelOptions& options) {
-    if (options.path.empty() == (options.vocab.empty() || options.merges.empty()))
+    if (options.path.empty() == (options.vocab.empty() && options.merges.empty()) ||
+        options.vocab.empty() != options.merges.empty())
         return UsageError("give the folder holding vocab.json and merges.txt, or --vocab and "
                           "--merges (not both)");
-    if (options.text.empty() == options.texts_file.empty() && !options.texts_file.empty())
-        return UsageError("give --text or --texts-file, not both");
+    if (options.text.empty() == options.texts_file.empty())
+        return UsageError(options.text.empty() ? "give --text TEXT or --texts-file FILE"
+                                               : "give --text or --texts-file, not both");
     BpeTokenizer tokenizer;
     if (std::string error = OpenTokenizer(options.path.empty() ? options.vocab : options.path,
                                           options.path.empty() ? options.merges : "", &tokenizer);

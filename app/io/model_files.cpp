@@ -134,8 +134,17 @@ std::string OpenTokenizer(const std::string& vocab_path, const std::string& merg
         !error.empty())
         return "merges " + error;
     BpeTokenizer tokenizer;
-    if (std::string error = BpeTokenizer::Load(vocab_text, merges_text, &tokenizer); !error.empty())
-        return Excerpt(json(vocab.parent_path().string()), 200) + ": " + error;
+    if (std::string error = BpeTokenizer::Load(vocab_text, merges_text, &tokenizer);
+        !error.empty()) {
+        // The core names the file by its role ("vocab.json …", "merges.txt line 6 …"): here by
+        // the path it was read from.
+        const bool about_merges = error.rfind("merges.txt", 0) == 0;
+        const std::size_t role = std::string("vocab.json").size();
+        if (about_merges || error.rfind("vocab.json", 0) == 0)
+            return Excerpt(json((about_merges ? merges : vocab).string()), 200) +
+                   error.substr(role);
+        return error;
+    }
     *out = std::move(tokenizer);
     return {};
 }

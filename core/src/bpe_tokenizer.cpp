@@ -239,7 +239,12 @@ std::string BpeTokenizer::Encode(const std::string& text, std::vector<int>* ids)
     if (std::string error = SplitGpt2Pieces(text, &pieces); !error.empty())
         return "the text is not UTF-8: " + error;
     std::vector<int> out;
-    for (const std::string& piece : pieces)
+    for (const std::string& piece : pieces) {
+        if (piece.size() > kMaxPieceBytes)
+            return "a run of " + std::to_string(piece.size()) +
+                   " bytes without a space or a change of kind (letters, digits, marks); PE Lab "
+                   "merges runs of up to " +
+                   std::to_string(kMaxPieceBytes) + " bytes";
         for (const std::string& symbol : BytePairs(piece)) {
             const auto found = id_of_.find(symbol);
             if (found == id_of_.end())
@@ -249,6 +254,7 @@ std::string BpeTokenizer::Encode(const std::string& text, std::vector<int>* ids)
                        " (vocab.json and merges.txt of different models?)";
             out.push_back(found->second);
         }
+    }
     *ids = std::move(out);
     return {};
 }

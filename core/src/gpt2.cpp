@@ -203,7 +203,7 @@ std::string ParsePositionChoice(const std::string& text, PositionChoice* out) {
         if (!whole(0, 1 << 20, &value))
             return "positions \"" + text + "\": " + name + " needs a whole number " +
                    (name == "shift" ? "of positions to shift by" : "of the row every token gets") +
-                   " (" + name + ":K, K from 0)";
+                   " (" + name + (name == "shift" ? ":K, K" : ":P, P") + " from 0)";
         choice.kind = name == "shift" ? PositionSwitch::Shifted : PositionSwitch::Same;
         (name == "shift" ? choice.shift : choice.same_row) = static_cast<int>(value);
     } else {
@@ -303,6 +303,13 @@ std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& conf
         model.blocks_.push_back(std::move(block));
     }
     if (!problem.empty()) return problem;
+    // A config of fewer blocks, or another context, than the checkpoint holds: not this model.
+    if (checkpoint.Has(prefix + "h." + std::to_string(sizes.layers) + ".ln_1.weight"))
+        return "the checkpoint holds more blocks than config.json's n_layer (" +
+               std::to_string(sizes.layers) + ")";
+    if (config.max_positions > 0 && config.max_positions != sizes.context)
+        return "config.json's n_positions (" + std::to_string(config.max_positions) +
+               ") is not the number of rows of wpe.weight (" + std::to_string(sizes.context) + ")";
     *out = std::move(model);
     return {};
 }

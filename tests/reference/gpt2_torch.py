@@ -223,6 +223,35 @@ def check_texts(pelab, scratch):
                   got[0] < 1e-6 and got[1] < 1e-5 and got[2] > 1e-4, str(got))
 
 
+def check_refusals(pelab, scratch):
+    """Bad input: exit 2 and one line naming the problem, never a run of something else."""
+    plain = os.path.join(scratch, "plain")
+    fewer = os.path.join(scratch, "fewer-blocks")
+    os.makedirs(fewer)
+    os.symlink(os.path.join(plain, "model.safetensors"), os.path.join(fewer, "model.safetensors"))
+    config = json.load(open(os.path.join(plain, "config.json")))
+    json.dump(dict(config, n_layer=1), open(os.path.join(fewer, "config.json"), "w"))
+    vocabulary = os.path.join(scratch, "with-vocabulary")
+    cases = [
+        ("a space inside an id", [plain, "--tokens", "1 2,3"], "token ids"),
+        ("three texts", [vocabulary, "--text", "a", "--text", "b", "--text", "c"], "at most two"),
+        ("--vocab without --merges", [vocabulary, "--text", "a", "--vocab",
+                                      os.path.join(vocabulary, "vocab.json")], "go together"),
+        ("a config of fewer blocks", [fewer, "--tokens", "1,2"], "more blocks"),
+        ("neither --tokens nor --text", [plain], "--tokens IDS or --text"),
+    ]
+    for what, arguments, says in cases:
+        result = subprocess.run([pelab, "model", "run"] + arguments, capture_output=True,
+                                text=True, timeout=60)
+        check("model run refuses %s" % what,
+              result.returncode == 2 and says in result.stderr and
+              result.stderr.strip().count("\n") == 0, "%d %r" % (result.returncode, result.stderr))
+    result = subprocess.run([pelab, "model", "tokenize", vocabulary], capture_output=True,
+                            text=True, timeout=60)
+    check("model tokenize refuses no text", result.returncode == 2 and "--text" in result.stderr,
+          result.stderr)
+
+
 def main():
     pelab = sys.argv[1]
     torch.set_num_threads(1)
@@ -291,6 +320,7 @@ def main():
             check("trained positions: the last token's state after block 1 differs",
                   relative(state(a, 1, 1, 5), state(b, 1, 1, 5)) > 1e-4)
         check_texts(pelab, scratch)
+        check_refusals(pelab, scratch)
     print("all checks passed" if failures == 0 else "%d checks failed" % failures)
     return 1 if failures else 0
 

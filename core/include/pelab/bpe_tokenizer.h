@@ -25,6 +25,9 @@ namespace pelab {
 constexpr std::size_t kMaxVocabularyBytes = 16u << 20;
 /// Most entries of a vocabulary or merges read (GPT-2: 50 257 and 50 000).
 constexpr std::size_t kMaxVocabularyEntries = 1u << 20;
+/// Longest piece merged (a run of letters, digits or marks without a space): merging takes time
+/// growing with the square of a piece's length (20 KB: seconds), and words are far shorter.
+constexpr std::size_t kMaxPieceBytes = 4096;
 
 /// A text cut into GPT-2's pieces (byte offsets into text). "" or why not (not UTF-8).
 std::string SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces);
@@ -37,7 +40,8 @@ public:
     static std::string Load(const std::string& vocab_json, const std::string& merges_text,
                             BpeTokenizer* out);
 
-    /// The ids of text (UTF-8). "" or why not (not UTF-8, a symbol missing from the vocabulary).
+    /// The ids of text (UTF-8). "" or why not (not UTF-8, a piece longer than kMaxPieceBytes, a
+    /// symbol missing from the vocabulary).
     std::string Encode(const std::string& text, std::vector<int>* ids) const;
     /// Each id's text (its bytes; a token may hold part of a character). "" for an unknown id.
     std::string TokenText(int id) const;
