@@ -4,7 +4,7 @@
 # sentence, the last token's logits only, one position switch per pass. Prints the seconds to
 # load the weights, each pass (the first is cold), their median over the warm passes, and the
 # peak memory. A benchmark, not a test (docs/models.md records its output).
-# Measured (2-core machine, AVX path): load 0.70 s, warm pass 103 ms median, peak 520 MB.
+# Measured (2-core machine, AVX path): load 0.52–0.72 s, warm pass 79–121 ms median, 520 MB.
 # Usage: bench/gpt2_bench.sh [PELAB] [PASSES]   (needs python3-numpy: scripts/deps.sh test)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
