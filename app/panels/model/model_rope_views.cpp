@@ -1,0 +1,335 @@
+// model_rope_views.cpp — the Your model panel's views of RoPE (each pair's wavelength, the
+// family's pairing, the weights' per-pair usage), T5's buckets and ALiBi's slopes
+// (panel_model.h), each with its sentence (model_sentences.h).
+#include "panels/model/model_views.h"
+
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+void ModelPanel::DrawWavelengths(FrameContext& frame) {
+    const RopeReport& rope = report->rope;
+    if (!frame.pictures_first) ViewSentence(frame, rope_sentence, "model.rope_sentence");
+    std::vector<double> pairs(static_cast<std::size_t>(rope.pairs));
+    for (int i = 0; i < rope.pairs; ++i)
+        pairs[i] = i;
+    std::vector<double> all = rope.wavelength;
+    all.insert(all.end(), rope.scaled_wavelength.begin(), rope.scaled_wavelength.end());
+    if (rope.context > 0) all.push_back(static_cast<double>(rope.context));
+    if (rope.extended_context > 0) all.push_back(static_cast<double>(rope.extended_context));
+    const double low = *std::min_element(all.begin(), all.end());
+    const double high = *std::max_element(all.begin(), all.end());
+    wavelength_view.SetHome({-0.5, rope.pairs - 0.5}, {low / 2, high * 2});
+    if (!wavelength_view.has_home) wavelength_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "pair i (fast → slow)";
+    config.y_label = "wavelength, positions";
+    config.x_flags = plot::AxisFlags_Integer;
+    config.y_flags = plot::AxisFlags_Log;
+    char context_label[96], scaled_label[96], extended_label[96];
+    std::snprintf(extended_label, sizeof extended_label, "stretched to %lld",
+                  rope.extended_context);
+    std::snprintf(context_label, sizeof context_label, "trained context %lld", rope.context);
+    std::snprintf(scaled_label, sizeof scaled_label, "with rope_scaling (%s)",
+                  rope.scaling.c_str());
+    plot::Plot p;
+    const float height =
+        ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_wavelengths", wavelength_view,
+                ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)), config)) {
+        frame.Record("model.wavelength_plot");
+        p.LineMarkers("as trained", pairs.data(), rope.wavelength.data(), rope.pairs,
+                      frame.Color(Role::Accent), frame.Px(1.5f), frame.Px(3.0f),
+                      plot::Marker::Circle, std::max(1, rope.pairs / 32));
+        if (!rope.scaled_wavelength.empty())
+            p.LineMarkers(scaled_label, pairs.data(), rope.scaled_wavelength.data(), rope.pairs,
+                          frame.Color(Role::PosA), frame.Px(1.5f), frame.Px(3.0f),
+                          plot::Marker::Square, std::max(1, rope.pairs / 32));
+        if (rope.context > 0)
+            p.HLine(static_cast<double>(rope.context), frame.Color(Role::Warning), context_label);
+        if (rope.extended_context > 0)
+            p.HLine(static_cast<double>(rope.extended_context), frame.Color(Role::Muted),
+                    extended_label);
+        p.End();
+    }
+    if (frame.pictures_first) ViewSentence(frame, rope_sentence, "model.rope_sentence");
+}
+
+void ModelPanel::DrawPairing(FrameContext& frame) {
+    const ModelReport& r = *report;
+    const RopeReport& rope = r.rope;
+    const bool half = r.found.pairing == RotaryPairing::HalfSplit;
+    char line[400];
+    const std::string which =
+        rope.rotary_dims < rope.head_dim
+            ? std::to_string(rope.rotary_dims) + " of each head's " +
+                  std::to_string(rope.head_dim) + " dimensions rotate (grey: passed unturned)"
+            : "all " + std::to_string(rope.head_dim) + " dimensions of a head rotate";
+    std::snprintf(line, sizeof line,
+                  "%s rotates %s pairs, %s: %s. Each arc joins the two dimensions of a pair, from "
+                  "the fastest (dark) to the slowest (light)%s.%s",
+                  r.found.family.c_str(), half ? "half-split" : "interleaved",
+                  half ? "dimension i with i + r/2" : "dimension 2i with 2i + 1", which.c_str(),
+                  rope.head_dim > 128 ? "; the first 128 dimensions are drawn" : "",
+                  r.found.family == "Llama" || r.found.family == "Mistral" ||
+                          r.found.family == "Mixtral"
+                      ? " Meta's own code rotates interleaved pairs of its original weights; "
+                        "Hugging Face's conversion permuted the query and key rows so that "
+                        "half-split pairs give the same scores."
+                      : "");
+    WrappedText(line);
+    const int shown = std::min(rope.head_dim, 128);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float cell = width / shown;
+    const float height = std::max(ImGui::GetFontSize() * 8, ImGui::GetContentRegionAvail().y);
+    ImGui::InvisibleButton("##model_pairing", ImVec2(width, height));
+    frame.Record("model.pairing_picture");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    // Two bands: the family's pairing, then the other convention (muted) for comparison.
+    const float band = height / 2;
+    const float cell_height = std::min(cell, ImGui::GetFontSize() * 1.6f);
+    const auto draw_band = [&](float top, RotaryPairing pairing, bool own, const char* title) {
+        draw->AddText(ImVec2(origin.x, top),
+                      own ? ImGui::GetColorU32(ImGuiCol_Text) : frame.Color(Role::Muted), title);
+        const float row_bottom = top + band - ImGui::GetFontSize() * 1.6f;
+        const float row_top = row_bottom - cell_height;
+        for (int d = 0; d < shown; ++d) {
+            const bool turns = d < rope.rotary_dims;
+            const ImU32 fill = turns ? (own ? frame.Color(Role::Accent) : frame.Color(Role::Muted))
+                                     : (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x60000000;
+            draw->AddRectFilled(ImVec2(origin.x + d * cell + 1, row_top),
+                                ImVec2(origin.x + (d + 1) * cell - 1, row_bottom), fill);
+            if (cell > ImGui::CalcTextSize("000").x) {
+                char number[16];
+                std::snprintf(number, sizeof number, "%d", d);
+                draw->AddText(ImVec2(origin.x + d * cell + frame.Px(2), row_bottom + frame.Px(2)),
+                              frame.Color(Role::Muted), number);
+            }
+        }
+        const float arc_room = row_top - top - ImGui::GetFontSize() * 1.4f;
+        for (int i = 0; i < rope.pairs; ++i) {
+            int a = 0, b = 0;
+            pair_dimensions(i, rope.rotary_dims, pairing, &a, &b);
+            if (a >= shown || b >= shown) continue;
+            const float xa = origin.x + (a + 0.5f) * cell, xb = origin.x + (b + 0.5f) * cell;
+            const float rise = std::min(arc_room, std::max(frame.Px(8), (xb - xa) * 0.7f));
+            // The map's light three quarters: every arc reads on a dark and a light background.
+            const double t = rope.pairs > 1 ? static_cast<double>(i) / (rope.pairs - 1) : 0;
+            ImU32 colour = plot::Sequential(0.25 + 0.75 * t);
+            if (!own) colour = (colour & 0x00FFFFFF) | 0x90000000;
+            draw->AddBezierCubic(ImVec2(xa, row_top), ImVec2(xa, row_top - rise),
+                                 ImVec2(xb, row_top - rise), ImVec2(xb, row_top), colour,
+                                 frame.Px(own ? 2.0f : 1.5f) * frame.theme.line_scale);
+        }
+    };
+    const RotaryPairing other = half ? RotaryPairing::Interleaved : RotaryPairing::HalfSplit;
+    char own_title[160], other_title[160];
+    std::snprintf(own_title, sizeof own_title, "%s: %s (dimension i with %s)",
+                  r.found.family.c_str(), half ? "half-split" : "interleaved",
+                  half ? "i + r/2" : "i + 1");
+    std::snprintf(other_title, sizeof other_title, "%s",
+                  half ? "not this: interleaved, 2i with 2i + 1 (GPT-J)"
+                       : "not this: half-split, i with i + r/2 (NeoX)");
+    draw_band(origin.y, r.found.pairing, true, own_title);
+    draw_band(origin.y + band, other, false, other_title);
+    if (ImGui::IsItemHovered()) {
+        const int d = static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / cell);
+        if (d >= 0 && d < shown) {
+            if (d >= rope.rotary_dims) {
+                ImGui::SetTooltip("dimension %d: not rotated (partial rotary)", d);
+            } else {
+                const int pair = half ? d % (rope.rotary_dims / 2) : d / 2;
+                int a = 0, b = 0;
+                pair_dimensions(pair, rope.rotary_dims, r.found.pairing, &a, &b);
+                ImGui::SetTooltip("dimension %d: pair %d (dimensions %d and %d), wavelength %s", d,
+                                  pair, a, b, ShownNumber(rope.wavelength[pair], 4).c_str());
+            }
+        }
+    }
+}
+
+void ModelPanel::DrawUsage(FrameContext& frame) {
+    const RopeReport& rope = report->rope;
+    // One query head, or the mean over heads; the sentence follows what is drawn.
+    if (rope.heads > 1) {
+        const std::string mean = "mean of " + std::to_string(rope.heads) + " heads";
+        const std::string shown_head = usage_head >= 0 && usage_head < rope.heads
+                                           ? "head " + std::to_string(usage_head)
+                                           : mean;
+        ImGui::SetNextItemWidth(FitWidth(10.0f, "query head"));
+        if (ImGui::BeginCombo("query head", shown_head.c_str())) {
+            if (ImGui::Selectable(mean.c_str(), usage_head < 0)) usage_head = -1;
+            for (int head = 0; head < rope.heads; ++head)
+                if (ImGui::Selectable(("head " + std::to_string(head)).c_str(), usage_head == head))
+                    usage_head = head;
+            ImGui::EndCombo();
+        }
+        frame.Record("model.usage_head");
+        if (usage_head >= rope.heads) {
+            char note[120];
+            std::snprintf(note, sizeof note,
+                          "Query head %d: this model has %d heads (0 to %d); the mean over them "
+                          "is shown.",
+                          usage_head, rope.heads, rope.heads - 1);
+            MutedWrappedText(note);
+            frame.Record("model.usage_note");
+        }
+        FormulaTooltip("Each query head's usage uses the key head of its group (grouped-query "
+                       "attention shares one key head among several query heads).");
+    }
+    const std::vector<double>& grid = UsageFor();
+    if (!frame.pictures_first) ViewSentence(frame, usage_sentence, "model.usage_sentence");
+    const float label_width = ImGui::CalcTextSize("layer 000").x + frame.Px(6);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float height = std::max(ImGui::GetFontSize() * 6,
+                                  ImGui::GetContentRegionAvail().y -
+                                      (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f));
+    ImGui::InvisibleButton("##model_usage", ImVec2(width, height));
+    frame.Record("model.usage_picture");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float grid_left = origin.x + label_width;
+    const float grid_bottom = origin.y + height - ImGui::GetFontSize() * 2.6f;
+    const float cell_w = (width - label_width) / std::max(rope.pairs, 1);
+    const float cell_h = (grid_bottom - origin.y) / std::max(rope.layers, 1);
+    double highest = 0;
+    for (double value : grid)
+        highest = std::max(highest, value);
+    for (int layer = 0; layer < rope.layers; ++layer)
+        for (int pair = 0; pair < rope.pairs; ++pair) {
+            const double value = grid[static_cast<std::size_t>(layer) * rope.pairs + pair];
+            draw->AddRectFilled(
+                ImVec2(grid_left + pair * cell_w, origin.y + layer * cell_h),
+                ImVec2(grid_left + (pair + 1) * cell_w, origin.y + (layer + 1) * cell_h),
+                plot::Sequential(highest > 0 ? value / highest : 0));
+        }
+    const int label_every =
+        std::max(1, static_cast<int>(ImGui::GetFontSize() * 1.2f / std::max(cell_h, 1.0f)));
+    for (int layer = 0; layer < rope.layers; layer += label_every) {
+        char name[32];
+        std::snprintf(name, sizeof name, "layer %d", layer);
+        draw->AddText(
+            ImVec2(origin.x, origin.y + layer * cell_h + (cell_h - ImGui::GetFontSize()) / 2),
+            ImGui::GetColorU32(ImGuiCol_Text), name);
+    }
+    char left[96], right[96];
+    std::snprintf(left, sizeof left, "pair 0: fast (%s positions)",
+                  ShownNumber(rope.wavelength.front(), 3).c_str());
+    std::snprintf(right, sizeof right, "pair %d: slow (%s)", rope.pairs - 1,
+                  ShownNumber(rope.wavelength.back(), 3).c_str());
+    draw->AddText(ImVec2(grid_left, grid_bottom + frame.Px(2)), frame.Color(Role::Muted), left);
+    // The colour scale, between the two labels: 0 to the largest mean usage.
+    char scale_high[48];
+    std::snprintf(scale_high, sizeof scale_high, "%s", ShownNumber(highest, 3).c_str());
+    const float bar_width = std::min(frame.Px(160), width / 4);
+    const float bar_left = origin.x + width / 2 - bar_width / 2;
+    const float bar_top = grid_bottom + ImGui::GetFontSize() * 1.4f;
+    const float bar_height = ImGui::GetFontSize() * 0.8f;
+    for (int k = 0; k < 32; ++k)
+        draw->AddRectFilled(ImVec2(bar_left + bar_width * k / 32, bar_top),
+                            ImVec2(bar_left + bar_width * (k + 1) / 32, bar_top + bar_height),
+                            plot::Sequential(k / 31.0));
+    draw->AddText(ImVec2(bar_left - ImGui::CalcTextSize("0 ").x, bar_top - frame.Px(2)),
+                  frame.Color(Role::Muted), "0");
+    draw->AddText(ImVec2(bar_left + bar_width + frame.Px(4), bar_top - frame.Px(2)),
+                  frame.Color(Role::Muted), scale_high);
+    const float right_width = ImGui::CalcTextSize(right).x;
+    draw->AddText(ImVec2(origin.x + width - right_width, grid_bottom + frame.Px(2)),
+                  frame.Color(Role::Muted), right);
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int pair = static_cast<int>((mouse.x - grid_left) / cell_w);
+        const int layer = static_cast<int>((mouse.y - origin.y) / cell_h);
+        if (pair >= 0 && pair < rope.pairs && layer >= 0 && layer < rope.layers)
+            ImGui::SetTooltip(
+                "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, %s", layer, pair,
+                ShownNumber(rope.wavelength[pair], 4).c_str(),
+                ShownNumber(grid[static_cast<std::size_t>(layer) * rope.pairs + pair], 4).c_str(),
+                usage_head >= 0 && usage_head < rope.heads
+                    ? ("query head " + std::to_string(usage_head)).c_str()
+                    : ("mean over " + std::to_string(rope.heads) + " heads").c_str());
+    }
+    if (frame.pictures_first) ViewSentence(frame, usage_sentence, "model.usage_sentence");
+}
+
+void ModelPanel::DrawBuckets(FrameContext& frame) {
+    const ModelReport& r = *report;
+    if (r.buckets.empty()) return;
+    if (r.buckets.size() > 1) {
+        for (std::size_t i = 0; i < r.buckets.size(); ++i) {
+            if (i > 0) ImGui::SameLine();
+            if (ImGui::RadioButton(r.buckets[i].stack.c_str(), bucket_stack == static_cast<int>(i)))
+                bucket_stack = static_cast<int>(i);
+        }
+    }
+    bucket_stack = std::clamp(bucket_stack, 0, static_cast<int>(r.buckets.size()) - 1);
+    const BucketReport& b = r.buckets[static_cast<std::size_t>(bucket_stack)];
+    const Explanation& sentence = bucket_sentences[static_cast<std::size_t>(bucket_stack)];
+    if (!frame.pictures_first) ViewSentence(frame, sentence, "model.bucket_sentence");
+    std::vector<double> xs(b.distances.begin(), b.distances.end());
+    bucket_view.SetHome({xs.front(), xs.back()}, PaddedRange(b.bias));
+    if (!bucket_view.has_home) bucket_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "key − query (negative: keys before the query)";
+    config.y_label = "bias added to the score";
+    static constexpr Role kHeadRoles[] = {Role::Sin,  Role::Cos,      Role::PosA,
+                                          Role::PosB, Role::ShiftArc, Role::Accent};
+    std::vector<std::string> labels(static_cast<std::size_t>(b.heads));
+    plot::Plot p;
+    const float height =
+        ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_buckets", bucket_view,
+                ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)), config)) {
+        frame.Record("model.bucket_plot");
+        for (long long edge : b.edges)
+            p.VLine(static_cast<double>(edge) - 0.5,
+                    (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x50000000, nullptr, 1.0f);
+        for (int h = 0; h < b.heads; ++h) {
+            labels[h] = "head " + std::to_string(h);
+            const ImU32 colour = h < 6 ? frame.Color(kHeadRoles[h])
+                                       : plot::Sequential(static_cast<double>(h) / b.heads);
+            p.Line(h < 6 ? labels[h].c_str() : nullptr, xs.data(),
+                   b.bias.data() + static_cast<std::size_t>(h) * xs.size(),
+                   static_cast<int>(xs.size()), colour, frame.Px(1.5f));
+        }
+        p.End();
+    }
+    if (frame.pictures_first) ViewSentence(frame, sentence, "model.bucket_sentence");
+}
+
+void ModelPanel::DrawSlopes(FrameContext& frame) {
+    const std::vector<double>& slopes = report->alibi_slopes;
+    if (!frame.pictures_first) ViewSentence(frame, alibi_sentence, "model.alibi_sentence");
+    std::vector<double> heads(slopes.size());
+    for (std::size_t h = 0; h < slopes.size(); ++h)
+        heads[h] = static_cast<double>(h);
+    slope_view.SetHome({-0.5, slopes.size() - 0.5},
+                       {0, *std::max_element(slopes.begin(), slopes.end()) * 1.1});
+    if (!slope_view.has_home) slope_view.Reset();
+    plot::PlotConfig config;
+    config.x_label = "head";
+    config.y_label = "slope m (score − m × distance)";
+    config.x_flags = plot::AxisFlags_Integer;
+    plot::Plot p;
+    const float height =
+        ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
+    if (p.Begin("##model_slopes", slope_view,
+                ImVec2(-1, std::max(height, ImGui::GetFontSize() * 8)), config)) {
+        frame.Record("model.slope_plot");
+        p.Bars("slope", heads.data(), slopes.data(), static_cast<int>(slopes.size()), 0.7,
+               frame.Color(Role::Accent));
+        p.End();
+    }
+    if (frame.pictures_first) ViewSentence(frame, alibi_sentence, "model.alibi_sentence");
+}
+
+} // namespace pelab
