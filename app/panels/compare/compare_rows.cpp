@@ -179,22 +179,28 @@ ComparePanel::RowsResult ComparePanel::ComputeRows(const RowsInputs& inputs) {
             .cosine_similarity;
     result.explanation =
         RowsSentence(table, inputs.row_a, inputs.row_b, result.comparison, result.twin_cosine);
-    // cos(row F, row F + k) for every k the table holds, and the sinusoidal twin's Σcos(ω k)/(d/2)
-    // over the offsets the spread measured.
-    // From the earlier of the two rows, so the pair's own point lies on the curve.
+    // cos(row F, row F + k) for every k the table holds, from the earlier of the two rows F, so
+    // the pair's own point lies on the curve.
     const int from = std::min(inputs.row_a, inputs.row_b);
     for (int k = 0; from + k < table.rows; ++k) {
         result.k_from_a.push_back(k);
         result.from_a.push_back(CompareRows(table, from, from + k).cosine_similarity);
     }
+    return result;
+}
+
+std::vector<double> ComparePanel::TwinCurve(const TwinInputs& inputs) {
+    // The sinusoidal twin's cosine at each offset the spread measured: Σcos(ω_i k)/(d/2). Once
+    // per table (4 097 offsets × d/2 cosines), not once per pair of rows.
+    const ModelTable& table = *inputs.table;
     const int width = TwinWidth(table.cols);
     std::vector<double> offsets(table.offsets.mean.size());
     for (std::size_t k = 0; k < offsets.size(); ++k)
         offsets[k] = static_cast<double>(k);
-    result.twin = dot_product_at_offsets(offsets, width, 10000.0);
-    for (double& value : result.twin)
+    std::vector<double> twin = dot_product_at_offsets(offsets, width, 10000.0);
+    for (double& value : twin)
         value /= width / 2.0;
-    return result;
+    return twin;
 }
 
 const ComparePanel::RowsResult& ComparePanel::RowsFor(const AppState& state) const {
@@ -252,7 +258,8 @@ void ComparePanel::DrawRowsOffsetPlot(FrameContext& frame, float height) {
     p.Line("##greatest", ks.data(), spread.greatest.data(), count, frame.Color(Role::Muted),
            frame.Px(1.0f));
 
-    p.Line("sinusoidal", ks.data(), r.twin.data(), count, frame.Color(Role::ShiftArc),
+    const std::vector<double>& twin = twin_cache.Get(TwinInputs{table.version, &table}, TwinCurve);
+    p.Line("sinusoidal", ks.data(), twin.data(), count, frame.Color(Role::ShiftArc),
            frame.Px(1.5f));
     char from_a[48];
     std::snprintf(from_a, sizeof from_a, "row %d + k", std::min(r.row_a, r.row_b));

@@ -97,9 +97,16 @@ struct ComparePanel : Panel {
         Explanation explanation;
         /// cos(row F, row F + k) for every k the table holds, F the earlier of the two rows.
         std::vector<double> k_from_a, from_a;
-        std::vector<double> twin; ///< the sinusoidal table's cosine at each offset
     };
     static RowsResult ComputeRows(const RowsInputs& inputs);
+    /// The sinusoidal table's cosine at each offset of the table's spread (once per table).
+    struct TwinInputs {
+        std::uint64_t version = 0;
+        const ModelTable* table = nullptr; ///< read while computing; compared by version
+        bool operator==(const TwinInputs& o) const { return version == o.version; }
+    };
+    static std::vector<double> TwinCurve(const TwinInputs& inputs);
+    mutable Cached<TwinInputs, std::vector<double>> twin_cache;
     const RowsResult& RowsFor(const AppState& state) const;
     mutable Cached<RowsInputs, RowsResult> rows_cache;
     const RowsResult* shown_rows = nullptr; ///< this frame's rows (null: the formula's vectors)
