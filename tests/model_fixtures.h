@@ -125,4 +125,89 @@ inline void WriteModelFixtures(const std::filesystem::path& folder) {
     config(folder / "bloom", {{"model_type", "bloom"}, {"n_head", 12}, {"hidden_size", 48}});
 }
 
+/// GPT-2's stand-in character for a byte, in UTF-8: bytes that print as themselves (33–126,
+/// 161–172, 174–255) keep their character, the others take U+0100 on in byte order.
+inline std::string Gpt2StandIn(int byte) {
+    const auto prints = [](int b) {
+        return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
+    };
+    int code = byte;
+    if (!prints(byte)) {
+        code = 256;
+        for (int b = 0; b < byte; ++b)
+            code += prints(b) ? 0 : 1;
+    }
+    std::string out;
+    if (code < 0x80) {
+        out += static_cast<char>(code);
+    } else {
+        out += static_cast<char>(0xC0 | (code >> 6));
+        out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+    return out;
+}
+
+/// A whole GPT-2 that runs (pelab/gpt2.h): 2 blocks of 4 heads, width 32, 64 positions, seeded
+/// weights, with a vocabulary of the 256 bytes and the merges that make " dog", " bites", " man",
+/// "the", " the" and " ." one token each (vocab.json and merges.txt beside it): the order
+/// panel's Real model view and its lesson run on it.
+inline void WriteGpt2RunFixture(const std::filesystem::path& folder) {
+    namespace fs = std::filesystem;
+    fs::create_directories(folder);
+    const std::vector<std::pair<std::string, std::string>> merges = {
+        {"h", "e"},   {"Ġ", "t"},   {"t", "he"},    {"Ġt", "he"}, {"Ġ", "d"}, {"o", "g"},
+        {"Ġd", "og"}, {"Ġ", "m"},   {"a", "n"},     {"Ġm", "an"}, {"Ġ", "b"}, {"i", "t"},
+        {"e", "s"},   {"Ġb", "it"}, {"Ġbit", "es"}, {"Ġ", "."}};
+    nlohmann::json vocab = nlohmann::json::object();
+    for (int byte = 0; byte < 256; ++byte)
+        vocab[Gpt2StandIn(byte)] = byte;
+    std::string merges_text = "#version: 0.2\n";
+    for (const auto& [left, right] : merges) {
+        vocab[left + right] = static_cast<int>(vocab.size());
+        merges_text += left + " " + right + "\n";
+    }
+    std::ofstream(folder / "vocab.json") << vocab.dump();
+    std::ofstream(folder / "merges.txt") << merges_text;
+    const std::int64_t d = 32, context = 64, words = static_cast<std::int64_t>(vocab.size());
+    const int layers = 2;
+    std::vector<FixtureTensor> tensors = {
+        {"wte.weight", {words, d}, Normal(words * d, 31, 0.5f)},
+        {"wpe.weight", {context, d}, Normal(context * d, 32, 0.5f)},
+        {"ln_f.weight", {d}, std::vector<float>(d, 1.0f)},
+        {"ln_f.bias", {d}, std::vector<float>(d, 0.0f)}};
+    unsigned seed = 40;
+    for (int layer = 0; layer < layers; ++layer) {
+        const std::string block = "h." + std::to_string(layer) + ".";
+        const auto add = [&](const std::string& name, const std::vector<std::int64_t>& shape,
+                             float scale, float offset = 0.0f) {
+            std::int64_t count = 1;
+            for (std::int64_t extent : shape)
+                count *= extent;
+            std::vector<float> values = Normal(count, seed++, scale);
+            for (float& value : values)
+                value += offset;
+            tensors.push_back({block + name, shape, values});
+        };
+        add("ln_1.weight", {d}, 0.1f, 1.0f), add("ln_1.bias", {d}, 0.02f);
+        add("attn.c_attn.weight", {d, 3 * d}, 0.2f), add("attn.c_attn.bias", {3 * d}, 0.02f);
+        add("attn.c_proj.weight", {d, d}, 0.2f), add("attn.c_proj.bias", {d}, 0.02f);
+        add("ln_2.weight", {d}, 0.1f, 1.0f), add("ln_2.bias", {d}, 0.02f);
+        add("mlp.c_fc.weight", {d, 4 * d}, 0.2f), add("mlp.c_fc.bias", {4 * d}, 0.02f);
+        add("mlp.c_proj.weight", {4 * d, d}, 0.1f), add("mlp.c_proj.bias", {d}, 0.02f);
+        // GPT-2's saved causal mask, not a weight.
+        tensors.push_back({block + "attn.bias", {1, 1, 4, 4}, std::vector<float>(16, 1.0f)});
+    }
+    WriteSafetensors(folder / "model.safetensors", tensors);
+    std::ofstream(folder / "config.json") << nlohmann::json{
+        {"model_type", "gpt2"},
+        {"architectures", {"GPT2LMHeadModel"}},
+        {"n_positions", context},
+        {"n_ctx", context},
+        {"n_embd", d},
+        {"n_head", 4},
+        {"n_layer", layers},
+        {"vocab_size", words},
+        {"layer_norm_epsilon", 1e-5}}.dump();
+}
+
 } // namespace pelab_test

@@ -16,6 +16,9 @@ namespace pelab {
 /// the panels that look at real rows (compare). Rows from the family's first position on.
 struct ModelTable {
     std::string family, name; ///< "GPT-2", "wpe.weight"
+    /// Where it was read from (the weights and config.json): the order panel's Real model view
+    /// runs the whole checkpoint from there when the family is GPT-2.
+    std::string checkpoint_path, config_path;
     int rows = 0, cols = 0;
     std::vector<float> values; ///< rows × cols, row-major
     OffsetCosines offsets;     ///< cos(row p, row p + k) over starts p (table_offsets.h)

@@ -115,25 +115,35 @@ std::vector<NextGuess> TopNext(const Gpt2Pass& pass, int vocab, int k) {
     return guesses;
 }
 
-std::vector<double> LastStateDistances(const Gpt2Pass& a, const Gpt2Pass& b, int width) {
+double StateDistance(const Gpt2Pass& a, int ta, const Gpt2Pass& b, int tb, int state, int width) {
     const std::size_t d = static_cast<std::size_t>(width);
-    const std::size_t layers_a = a.states.size() / (d * a.tokens),
-                      layers_b = b.states.size() / (d * b.tokens);
+    if (width < 1 || ta < 0 || tb < 0 || ta >= a.tokens || tb >= b.tokens || state < 0 ||
+        (static_cast<std::size_t>(state) + 1) * a.tokens * d > a.states.size() ||
+        (static_cast<std::size_t>(state) + 1) * b.tokens * d > b.states.size())
+        throw InvalidArgument("StateDistance: a token or state outside the passes");
+    const float* x = a.states.data() + (static_cast<std::size_t>(state) * a.tokens + ta) * d;
+    const float* y = b.states.data() + (static_cast<std::size_t>(state) * b.tokens + tb) * d;
+    double difference = 0, xx = 0, yy = 0;
+    for (std::size_t c = 0; c < d; ++c) {
+        const double u = x[c], v = y[c];
+        difference += (u - v) * (u - v);
+        xx += u * u;
+        yy += v * v;
+    }
+    const double scale = (std::sqrt(xx) + std::sqrt(yy)) / 2;
+    return scale > 0 ? std::sqrt(difference) / scale : 0.0;
+}
+
+std::vector<double> LastStateDistances(const Gpt2Pass& a, const Gpt2Pass& b, int width) {
+    const std::size_t d = static_cast<std::size_t>(std::max(width, 1));
+    const std::size_t layers_a = a.tokens > 0 ? a.states.size() / (d * a.tokens) : 0,
+                      layers_b = b.tokens > 0 ? b.states.size() / (d * b.tokens) : 0;
     if (width < 1 || a.tokens < 1 || b.tokens < 1 || layers_a != layers_b)
         throw InvalidArgument("LastStateDistances needs two passes of one model");
     std::vector<double> out;
-    for (std::size_t layer = 0; layer < layers_a; ++layer) {
-        const float* x = a.states.data() + (layer * a.tokens + a.tokens - 1) * d;
-        const float* y = b.states.data() + (layer * b.tokens + b.tokens - 1) * d;
-        double difference = 0, xx = 0, yy = 0;
-        for (std::size_t c = 0; c < d; ++c) {
-            difference += (static_cast<double>(x[c]) - y[c]) * (static_cast<double>(x[c]) - y[c]);
-            xx += static_cast<double>(x[c]) * x[c];
-            yy += static_cast<double>(y[c]) * y[c];
-        }
-        const double scale = (std::sqrt(xx) + std::sqrt(yy)) / 2;
-        out.push_back(scale > 0 ? std::sqrt(difference) / scale : 0.0);
-    }
+    for (std::size_t layer = 0; layer < layers_a; ++layer)
+        out.push_back(
+            StateDistance(a, a.tokens - 1, b, b.tokens - 1, static_cast<int>(layer), width));
     return out;
 }
 

@@ -145,6 +145,8 @@ void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
         auto table = std::make_shared<ModelTable>();
         table->family = r.found.family;
         table->name = r.found.table;
+        table->checkpoint_path = r.path;
+        table->config_path = r.config_path;
         table->rows = r.table_report.rows;
         table->cols = r.table_report.cols;
         table->values = r.table;

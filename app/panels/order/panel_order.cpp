@@ -4,10 +4,10 @@
 #include "pelab/attention.h"
 #include "pelab/embedding.h"
 #include "pelab/error.h"
+#include "pelab/limits.h"
 #include "widgets/heatmap.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
-#include "pelab/limits.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
@@ -38,6 +38,15 @@ void OrderPanel::ClampSettings() {
     if (order_d_model % 2 != 0) order_d_model += 1;
     order_d_model = std::clamp(order_d_model, 2, kMaxOrderDModel);
     embedding_seed = std::max(embedding_seed, 0);
+    if (order_view != "real") order_view = "toy";
+    real_block = std::clamp(real_block, 1, kMaxRealBlocks);
+    real_head = std::clamp(real_head, 1, kMaxRealHeads);
+    real_shuffle_seed = std::max(real_shuffle_seed, 0);
+    real_shift = std::clamp(real_shift, 0, kMaxRealShift);
+    bool known = false;
+    for (const char* id : {"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"})
+        known = known || real_switch == id;
+    if (!known) real_switch = "trained";
 }
 
 std::size_t SentenceWords(const std::string& sentence) {
@@ -64,6 +73,26 @@ std::vector<std::string> OrderPanel::SlideSceneProblems(const nlohmann::json& sc
 }
 
 void OrderPanel::Draw(FrameContext& frame) {
+    std::string shown = order_view == "real" ? "real" : "toy";
+    if (!tabs.BeginBar("##order_views")) return;
+    if (tabs.Tab("Toy words", "toy", &shown)) {
+        if (tabs.TabInView()) frame.Record("order.tab_toy");
+        DrawToy(frame);
+        // The controls strip of a short window opens a scrolling body: it ends inside its tab.
+        EndPanelBody(frame);
+        ImGui::EndTabItem();
+    }
+    if (tabs.Tab("Real model (GPT-2)", "real", &shown)) {
+        if (tabs.TabInView()) frame.Record("order.tab_real");
+        DrawReal(frame);
+        EndPanelBody(frame);
+        ImGui::EndTabItem();
+    }
+    tabs.EndBar();
+    order_view = shown;
+}
+
+void OrderPanel::DrawToy(FrameContext& frame) {
     if (BeginControls(frame)) {
         DrawInputs(frame);
         EndControls(frame);
@@ -474,6 +503,38 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
     table.Bool("random_embeddings", "order demo uses seeded random embeddings, not one-hot",
                &random_embeddings);
     table.Integer("embedding_seed", "order demo random seed", &embedding_seed, 0, 2147483647);
+    const auto one_of = [](std::vector<std::string> ids) {
+        return [ids](const std::string& text) {
+            std::string list;
+            for (const std::string& id : ids) {
+                if (text == id) return std::string();
+                list += (list.empty() ? "" : ", ") + id;
+            }
+            return "must be one of " + list;
+        };
+    };
+    table.Text("order_view", "text: the order panel's view, toy (a few words) or real (GPT-2)",
+               &order_view, one_of({"toy", "real"}));
+    const auto check_text = [](const std::string& text) {
+        return text.size() > kMaxSentenceBytes
+                   ? "holds " + std::to_string(text.size()) + " bytes; at most " +
+                         std::to_string(kMaxSentenceBytes)
+                   : std::string();
+    };
+    table.Text("real_text_a", "text: the Real model view's sentence A", &real_text_a, check_text);
+    table.Text("real_text_b", "text: the Real model view's sentence B", &real_text_b, check_text);
+    table.Integer("real_block", "the Real model view's attention: block 1 … the model's blocks",
+                  &real_block, 1, kMaxRealBlocks);
+    table.Integer("real_head", "the Real model view's attention: head 1 … the model's heads",
+                  &real_head, 1, kMaxRealHeads);
+    table.Text("real_switch",
+               "text: the Real model view's attention under the positions trained, zero, mean, "
+               "shuffle, shift or sinusoidal",
+               &real_switch, one_of({"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"}));
+    table.Integer("real_shuffle_seed", "the Real model view's shuffle seed", &real_shuffle_seed, 0,
+                  2147483647);
+    table.Integer("real_shift", "the Real model view's shift k (token t gets row t + k)",
+                  &real_shift, 0, kMaxRealShift);
 }
 
 std::string OrderPanel::StatusNote() const {
@@ -481,6 +542,54 @@ std::string OrderPanel::StatusNote() const {
 }
 
 nlohmann::json OrderPanel::Readouts(const AppState& state) const {
+    nlohmann::json out = ToyReadouts(state);
+    out["view"] = order_view;
+    if (order_view == "real") out["real"] = RealReadouts(state);
+    return out;
+}
+
+nlohmann::json OrderPanel::RealReadouts(const AppState& state) const {
+    bool computing = false;
+    std::string why;
+    const RealOrderDemo* demo = RealFor(state, false, &computing, &why);
+    if (demo == nullptr) return {{NothingToRun(state).empty() ? "error" : "needs", why}};
+    if (!demo->error.empty()) return {{"error", demo->error}};
+    const Gpt2OrderResult& r = demo->result;
+    nlohmann::json switches = nlohmann::json::array();
+    for (std::size_t k = 0; k < r.runs.size(); ++k) {
+        const Gpt2OrderRun& run = r.runs[k];
+        nlohmann::json top_a = nlohmann::json::array(), top_b = nlohmann::json::array();
+        for (std::size_t g = 0; g < run.top_a.size(); ++g)
+            top_a.push_back({{"id", run.top_a[g].id},
+                             {"text", demo->top_text_a[k][g]},
+                             {"probability", run.top_a[g].probability}});
+        for (std::size_t g = 0; g < run.top_b.size(); ++g)
+            top_b.push_back({{"id", run.top_b[g].id},
+                             {"text", demo->top_text_b[k][g]},
+                             {"probability", run.top_b[g].probability}});
+        switches.push_back({{"positions", PositionChoiceName(run.choice)},
+                            {"label", RealSwitchLabel(run.choice)},
+                            {"loss_a", run.loss_a},
+                            {"loss_b", run.loss_b},
+                            {"top_a", top_a},
+                            {"top_b", top_b},
+                            {"last_distances", run.last_distances},
+                            {"same_prefix_block1", run.same_prefix_block1}});
+    }
+    return {{"tokens_a", demo->ids_a},
+            {"tokens_b", demo->ids_b},
+            {"token_texts_a", demo->pieces_a},
+            {"token_texts_b", demo->pieces_b},
+            {"blocks", r.layers},
+            {"heads", r.heads},
+            {"shift_used", demo->shift_used},
+            {"same_prefix", r.same_prefix},
+            {"switches", switches},
+            {"sentence", demo->sentence.text},
+            {"claims", ClaimsJson(demo->sentence)}};
+}
+
+nlohmann::json OrderPanel::ToyReadouts(const AppState& state) const {
     const Demo& demo = DemoFor(state);
     if (!demo.error.empty()) return {{"error", demo.error}};
     const OrderDemoResult& r = demo.result;
@@ -544,6 +653,34 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
          {"tokens_b"}},
         {"order.weights_legend", "the colour key of the attention weights, 0 to 1"},
         {"order.words_help", "the (?) marker on how the sentences are split into words"},
+        {"order.tab_toy", "the Toy words tab: the demo on a few words"},
+        {"order.tab_real", "the Real model (GPT-2) tab: the demo on the checkpoint open"},
+        {"order.real_needs", "the line saying which files to bring for the Real model view"},
+        {"order.real_error",
+         "why the Real model view cannot run the checkpoint or sentences",
+         {"real"}},
+        {"order.real_text_a", "the Real model view's sentence A"},
+        {"order.real_text_b", "the Real model view's sentence B"},
+        {"order.real_block", "the block whose attention is drawn"},
+        {"order.real_head", "the head whose attention is drawn"},
+        {"order.real_switch", "the menu of the position switch the attention is drawn under"},
+        {"order.real_seed", "the seed of the shuffled positions"},
+        {"order.real_shift", "the k of the positions shifted by k"},
+        {"order.real_tokens_a",
+         "sentence A cut into GPT-2's tokens, their boundaries drawn",
+         {"real"}},
+        {"order.real_tokens_b",
+         "sentence B cut into GPT-2's tokens, their boundaries drawn",
+         {"real"}},
+        {"order.real_attention_a", "sentence A's attention of the chosen block and head", {"real"}},
+        {"order.real_attention_b", "sentence B's attention of the chosen block and head", {"real"}},
+        {"order.real_guesses",
+         "each position switch's loss per sentence and next-word top 5",
+         {"real"}},
+        {"order.real_distances",
+         "per block, how far apart the two last tokens' states are, per switch",
+         {"real"}},
+        {"order.real_sentence", "the sentence on what the model keeps without positions", {"real"}},
     };
 }
 

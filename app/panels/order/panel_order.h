@@ -2,9 +2,12 @@
 // positional encoding, B's attention scores are A's scores re-ordered; with one, they differ.
 #pragma once
 
+#include "panels/order/order_real.h"
 #include "panels/panel.h"
 #include "pelab/attention.h"
 #include "widgets/cached.h"
+#include "widgets/plot.h"
+#include "widgets/scene_tabs.h"
 
 #include <string>
 #include <vector>
@@ -33,13 +36,28 @@ struct OrderPanel : Panel {
     /// are the identity, and "B is A re-ordered" cannot be seen.
     bool random_embeddings = true;
     int embedding_seed = 42;
+    /// "toy": the demo above on a few words; "real": the Real model view, the same experiment on
+    /// the GPT-2 checkpoint open in the Your model panel (order_real.h).
+    std::string order_view = "toy";
+    // The Real model view's settings (scene fields).
+    std::string real_text_a = "the dog bites the man .";
+    std::string real_text_b = "the man bites the dog .";
+    int real_block = 1; ///< whose attention is drawn: block 1 … L
+    int real_head = 1;  ///< … and head 1 … H
+    std::string real_switch =
+        "trained"; ///< … under trained, zero, mean, shuffle, shift, sinusoidal
+    int real_shuffle_seed = 1;
+    int real_shift = 100; ///< lowered when the longer sentence would leave the table
     // View state.
     int x_dims_shown = 8; ///< columns of the X rows shown (of order_d_model)
     std::vector<std::string> labels_a, labels_b, dim_labels;
 
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
+    /// The toy demo's numbers, the view, and (view "real") the Real model view's numbers.
     nlohmann::json Readouts(const AppState& state) const override;
+    nlohmann::json ToyReadouts(const AppState& state) const;
+    nlohmann::json RealReadouts(const AppState& state) const;
     /// Every widget name the panel records (PanelInfo::widgets).
     static std::vector<WidgetName> WidgetNames();
     std::string StatusNote() const override;
@@ -74,7 +92,30 @@ struct OrderPanel : Panel {
     /// Restores the settings' invariants after an edit.
     void ClampSettings();
 
+    /// The checkpoint the Real model view runs: the GPT-2 table's source in AppState (an empty
+    /// path when none is open, or another family's).
+    static Gpt2Source SourceFor(const AppState& state);
+    /// Why there is nothing to run ("" when a GPT-2 checkpoint is open): what to bring and where.
+    static std::string NothingToRun(const AppState& state);
+    /// The Real model view's demo for the settings: read and run on this thread (readouts), or
+    /// in the background for a frame (*computing while the last result stays on screen; null
+    /// while the first is computed). null with *why set when nothing can run.
+    const RealOrderDemo* RealFor(const AppState& state, bool background, bool* computing,
+                                 std::string* why) const;
+    mutable BackgroundCached<Gpt2Source, std::shared_ptr<const LoadedGpt2>> gpt2_cache;
+    mutable BackgroundCached<RealOrderInputs, RealOrderDemo> real_cache;
+    SceneTabs tabs;
+    plot::PlotView distance_view;
+
 private:
+    void DrawToy(FrameContext& frame);
+    void DrawReal(FrameContext& frame);
+    void DrawRealInputs(FrameContext& frame, const RealOrderDemo* demo);
+    void DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo);
+    void DrawTokens(FrameContext& frame, const RealOrderDemo& demo);
+    void DrawRealAttention(FrameContext& frame, const RealOrderDemo& demo);
+    void DrawGuesses(FrameContext& frame, const RealOrderDemo& demo);
+    void DrawDistances(FrameContext& frame, const RealOrderDemo& demo);
     void DrawInputs(FrameContext& frame);
     void DrawSentences(FrameContext& frame);
     void DrawSettings(FrameContext& frame);

@@ -87,6 +87,9 @@ std::vector<NextGuess> TopNext(const Gpt2Pass& pass, int vocab, int k);
 /// How far apart two passes' last-token states are, for x₀ and after each block (L + 1 values):
 /// ‖a − b‖ / ((‖a‖ + ‖b‖)/2), 0 when the states are equal (width d; both passes of one model).
 std::vector<double> LastStateDistances(const Gpt2Pass& a, const Gpt2Pass& b, int width);
+/// The same measure for token ta's state in a and token tb's in b after `state` (0: x₀, k: block
+/// k). InvalidArgument when a token or state is outside the passes.
+double StateDistance(const Gpt2Pass& a, int ta, const Gpt2Pass& b, int tb, int state, int width);
 
 class Gpt2Model {
 public:

@@ -1,0 +1,410 @@
+// The order panel's Real model view (order_real.h): the two sentences' tokens, one head's
+// attention under one switch, each switch's guesses and loss, and the per-block distance of the
+// last tokens, drawn from one computed demo.
+#include "panels/order/panel_order.h"
+
+#include "pelab/limits.h"
+#include "widgets/heatmap.h"
+#include "widgets/layout.h"
+#include "widgets/number_text.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace pelab {
+
+namespace {
+
+// The switch names of the scene field real_switch, in RealSwitches' order.
+constexpr const char* kSwitchIds[] = {"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"};
+constexpr int kSwitchCount = 6;
+
+int SwitchIndex(const std::string& id) {
+    for (int k = 0; k < kSwitchCount; ++k)
+        if (id == kSwitchIds[k]) return k;
+    return 0;
+}
+
+// One head's n × n attention of a run, as doubles for the heatmap.
+std::vector<double> HeadAttention(const std::vector<float>& attention, int block, int head,
+                                  int heads, int n) {
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    const std::size_t begin = (static_cast<std::size_t>(block) * heads + head) * size;
+    if (begin + size > attention.size()) return {};
+    return {attention.begin() + static_cast<std::ptrdiff_t>(begin),
+            attention.begin() + static_cast<std::ptrdiff_t>(begin + size)};
+}
+
+std::vector<std::string> TokenLabels(const std::vector<std::string>& pieces) {
+    std::vector<std::string> labels;
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+        labels.push_back(std::to_string(k) + " " + ShownToken(pieces[k]));
+    return labels;
+}
+
+} // namespace
+
+Gpt2Source OrderPanel::SourceFor(const AppState& state) {
+    Gpt2Source source;
+    const ModelTable* table = state.model_table.get();
+    if (table == nullptr || table->family != "GPT-2") return source;
+    source.checkpoint_path = table->checkpoint_path;
+    source.config_path = table->config_path;
+    source.version = table->version;
+#ifdef __EMSCRIPTEN__
+    source.max_bytes = kPageMaxGpt2Bytes;
+#endif
+    return source;
+}
+
+std::string OrderPanel::NothingToRun(const AppState& state) {
+    const ModelTable* table = state.model_table.get();
+    if (table != nullptr && table->family == "GPT-2") return {};
+    const std::string open = table == nullptr
+                                 ? std::string("No GPT-2 checkpoint is open in Your model")
+                                 : "The table open in Your model is " + table->family + "'s";
+    return open + ": to run this experiment on GPT-2, open a folder holding its "
+                  "model.safetensors, config.json, vocab.json and merges.txt in the Your model "
+                  "panel (File → Open; docs/models.md says where to get them). Meanwhile, the toy "
+                  "demo:";
+}
+
+const RealOrderDemo* OrderPanel::RealFor(const AppState& state, bool background, bool* computing,
+                                         std::string* why) const {
+    *why = NothingToRun(state);
+    if (!why->empty()) return nullptr;
+    const auto load = [](const Gpt2Source& source) {
+        return std::shared_ptr<const LoadedGpt2>(
+            std::make_shared<LoadedGpt2>(LoadGpt2Source(source)));
+    };
+    const Gpt2Source source = SourceFor(state);
+    bool current = true;
+    const std::shared_ptr<const LoadedGpt2>* loaded =
+        background ? gpt2_cache.Get(source, load, &current) : &gpt2_cache.GetNow(source, load);
+    if (loaded == nullptr || !current) {
+        // Another checkpoint's weights must not run on this one's sentences: wait for these.
+        *computing = true;
+        *why = "Reading GPT-2's weights from " +
+               std::filesystem::path(source.checkpoint_path).filename().string() + " …";
+        return nullptr;
+    }
+    if (!(*loaded)->error.empty()) {
+        *why = (*loaded)->error;
+        return nullptr;
+    }
+    RealOrderInputs inputs;
+    inputs.loaded = *loaded;
+    inputs.text_a = real_text_a;
+    inputs.text_b = real_text_b;
+    inputs.shuffle_seed = static_cast<std::uint64_t>(real_shuffle_seed);
+    inputs.shift = real_shift;
+#ifdef __EMSCRIPTEN__
+    inputs.threads = 1;
+#endif
+    if (!background) return &real_cache.GetNow(inputs, ComputeRealOrder);
+    const RealOrderDemo* demo = real_cache.Get(inputs, ComputeRealOrder, &current);
+    // A demo of another checkpoint is not shown meanwhile (its tokens are another vocabulary's).
+    if (demo != nullptr && !current && demo->result.layers != (*loaded)->model->Sizes().layers)
+        demo = nullptr;
+    if (!current) *computing = true;
+    if (demo == nullptr) *why = "Running GPT-2 on the two sentences under each position switch …";
+    return demo;
+}
+
+void OrderPanel::DrawReal(FrameContext& frame) {
+    bool computing = false;
+    std::string why;
+    const RealOrderDemo* demo = RealFor(frame.state, frame.compute_in_background, &computing, &why);
+    if (computing) frame.stats.computing = true;
+    if (demo == nullptr && NothingToRun(frame.state).empty() && !computing) {
+        // The checkpoint cannot run (not enough memory, a malformed file, the page's limit).
+        ErrorText(frame, why.c_str());
+        frame.Record("order.real_error");
+        return;
+    }
+    if (demo == nullptr && !computing) {
+        WrappedText(why.c_str());
+        frame.Record("order.real_needs");
+        ImGui::Separator();
+        DrawToy(frame);
+        return;
+    }
+    if (BeginControls(frame)) {
+        DrawRealInputs(frame, demo);
+        EndControls(frame);
+    }
+    if (demo == nullptr) {
+        ImGui::TextColored(frame.ColorVec(Role::Muted), "%s", why.c_str());
+        return;
+    }
+    if (computing) ImGui::TextColored(frame.ColorVec(Role::Muted), "Running GPT-2 …");
+    if (!demo->error.empty()) {
+        ErrorText(frame, demo->error.c_str());
+        frame.Record("order.real_error");
+        return;
+    }
+    DrawTokens(frame, *demo);
+    if (!frame.pictures_first) {
+        WrappedText(demo->sentence.text.c_str());
+        frame.Record("order.real_sentence");
+    }
+    DrawRealAttention(frame, *demo);
+    DrawGuesses(frame, *demo);
+    DrawDistances(frame, *demo);
+    if (frame.pictures_first) {
+        WrappedText(demo->sentence.text.c_str());
+        frame.Record("order.real_sentence");
+    }
+}
+
+void OrderPanel::DrawRealInputs(FrameContext& frame, const RealOrderDemo* demo) {
+    // In a strip (a short window) the attention's choices come first: what a room changes.
+    if (frame.controls_in_strip) DrawRealSettings(frame, demo);
+    FlowRow row;
+    const float text_width = FitWidth(16.0f, "sentence A");
+    for (const auto& [label, text, name] :
+         {std::tuple{"sentence A", &real_text_a, "order.real_text_a"},
+          std::tuple{"sentence B", &real_text_b, "order.real_text_b"}}) {
+        row.Item(LabelledWidth(text_width, label));
+        ImGui::SetNextItemWidth(text_width);
+        LimitedInputText(label, text, kMaxSentenceBytes);
+        frame.Record(name);
+    }
+    row.Item(SmallButtonWidth("swap"));
+    if (ImGui::SmallButton("swap##real")) std::swap(real_text_a, real_text_b);
+    FormulaTooltip("Exchange sentences A and B.");
+    if (!frame.controls_in_strip) DrawRealSettings(frame, demo);
+}
+
+void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo) {
+    const int layers = demo != nullptr ? std::max(demo->result.layers, 1) : 1;
+    const int heads = demo != nullptr ? std::max(demo->result.heads, 1) : 1;
+    FlowRow settings;
+    const float slider = FitWidth(6.0f, "block");
+    settings.Item(LabelledWidth(slider, "block"));
+    ImGui::SetNextItemWidth(slider);
+    ImGui::SliderInt("block", &real_block, 1, layers);
+    FormulaTooltip("Whose attention is drawn: GPT-2's blocks are numbered from 1 (h.0 in the "
+                   "checkpoint is block 1).");
+    frame.Record("order.real_block");
+    settings.Item(LabelledWidth(slider, "head"));
+    ImGui::SetNextItemWidth(slider);
+    ImGui::SliderInt("head", &real_head, 1, heads);
+    frame.Record("order.real_head");
+    const float combo = FitWidth(11.0f, "attention under");
+    settings.Item(LabelledWidth(combo, "attention under"));
+    ImGui::SetNextItemWidth(combo);
+    const std::vector<PositionChoice> switches =
+        RealSwitches(static_cast<std::uint64_t>(real_shuffle_seed),
+                     demo != nullptr ? demo->shift_used : real_shift);
+    int chosen = SwitchIndex(real_switch);
+    if (ImGui::BeginCombo("attention under", RealSwitchLabel(switches[chosen]).c_str())) {
+        for (int k = 0; k < kSwitchCount; ++k)
+            if (ImGui::Selectable(RealSwitchLabel(switches[k]).c_str(), k == chosen)) chosen = k;
+        ImGui::EndCombo();
+    }
+    real_switch = kSwitchIds[chosen];
+    frame.Record("order.real_switch");
+    if (frame.ShowsAdvanced("order.real_seed")) {
+        const float field = FitWidth(5.0f, "shuffle seed");
+        settings.Item(LabelledWidth(field, "shuffle seed"));
+        ImGui::SetNextItemWidth(field);
+        ImGui::InputInt("shuffle seed", &real_shuffle_seed);
+        frame.Record("order.real_seed");
+    }
+    if (frame.ShowsAdvanced("order.real_shift")) {
+        const float field = FitWidth(5.0f, "shift by");
+        settings.Item(LabelledWidth(field, "shift by"));
+        ImGui::SetNextItemWidth(field);
+        ImGui::InputInt("shift by", &real_shift);
+        FormulaTooltip("Token t gets row t + k of the table; lowered so that the longer sentence "
+                       "stays inside the table.");
+        frame.Record("order.real_shift");
+    }
+    ClampSettings();
+}
+
+void OrderPanel::DrawTokens(FrameContext& frame, const RealOrderDemo& demo) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 pad(ImGui::GetFontSize() * 0.2f, ImGui::GetFontSize() * 0.1f);
+    const ImU32 fills[2] = {frame.Color(Role::Sin) & 0x60FFFFFFu,
+                            frame.Color(Role::Cos) & 0x60FFFFFFu};
+    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+    for (const auto& [name, pieces, ids, record] :
+         {std::tuple{"A", &demo.pieces_a, &demo.ids_a, "order.real_tokens_a"},
+          std::tuple{"B", &demo.pieces_b, &demo.ids_b, "order.real_tokens_b"}}) {
+        FlowRow row;
+        char head[64];
+        std::snprintf(head, sizeof head, "%s, %zu tokens:", name, pieces->size());
+        ImGui::BeginGroup();
+        row.Item(ImGui::CalcTextSize(head).x);
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(head);
+        for (std::size_t k = 0; k < pieces->size(); ++k) {
+            const std::string shown = ShownToken((*pieces)[k]);
+            const ImVec2 text = ImGui::CalcTextSize(shown.c_str());
+            const ImVec2 size(text.x + 2 * pad.x, text.y + 2 * pad.y);
+            row.Item(size.x, pad.x);
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            ImGui::Dummy(size);
+            draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), fills[k % 2], pad.x);
+            draw->AddText(ImVec2(at.x + pad.x, at.y + pad.y), ink, shown.c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("token %zu: id %d, \"%s\"", k, (*ids)[k], shown.c_str());
+        }
+        ImGui::EndGroup();
+        frame.Record(record);
+    }
+}
+
+void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& demo) {
+    const Gpt2OrderResult& r = demo.result;
+    const int block = std::clamp(real_block, 1, std::max(r.layers, 1)) - 1;
+    const int head = std::clamp(real_head, 1, std::max(r.heads, 1)) - 1;
+    const int chosen = std::min(SwitchIndex(real_switch), static_cast<int>(r.runs.size()) - 1);
+    if (chosen < 0) return;
+    const Gpt2OrderRun& run = r.runs[chosen];
+    const std::vector<std::string> labels_a = TokenLabels(demo.pieces_a),
+                                   labels_b = TokenLabels(demo.pieces_b);
+    const std::vector<double> a = HeadAttention(run.attention_a, block, head, r.heads, r.tokens_a),
+                              b = HeadAttention(run.attention_b, block, head, r.heads, r.tokens_b);
+    const float font = ImGui::GetFontSize();
+    const float gap = font * 1.5f;
+    const float label_width = std::max(HeatmapLabelWidth(labels_a), HeatmapLabelWidth(labels_b));
+    const int n = std::max(r.tokens_a, r.tokens_b);
+    const float avail = ImGui::GetContentRegionAvail().x;
+    // Two matrices side by side while their cells stay 1.6 em wide, else one above the other.
+    float cell = (avail - 2 * label_width - gap) / (2.0f * n);
+    if (cell < font * 1.6f) cell = (avail - label_width) / n;
+    cell = std::clamp(cell, font * 1.2f, font * 3.0f);
+    // And tall enough to show whole below the title line where the window allows (a projector).
+    // (the title line above both, and each matrix's own)
+    const float below = ImGui::GetContentRegionAvail().y -
+                        2 * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
+    while (cell > font * 1.2f && HeatmapHeight(n, cell) > below)
+        cell *= 0.95f;
+    HeatmapStyle style;
+    style.map = {frame.Color(Role::MapNegative), frame.Color(Role::MapMiddle),
+                 frame.Color(Role::MapPositive)};
+    style.highlight = frame.Color(Role::Highlight);
+    style.diverging = false;
+    style.range_min = 0.0;
+    style.range = 1.0;
+    style.cell_size = cell;
+    char title[160];
+    std::snprintf(title, sizeof title, "Attention of block %d, head %d, positions %s:", block + 1,
+                  head + 1, RealSwitchLabel(run.choice).c_str());
+    WrappedText(title);
+    FormulaTooltip("Each row: how much that token attends to each token up to it (GPT-2 is "
+                   "causal: nothing after it), softmax(q·kᵀ/√d_head) of this head; each row "
+                   "sums to 1.");
+    FlowRow row;
+    for (const auto& [name, values, labels, id, record] :
+         {std::tuple{"A", &a, &labels_a, "##real_attention_a", "order.real_attention_a"},
+          std::tuple{"B", &b, &labels_b, "##real_attention_b", "order.real_attention_b"}}) {
+        const int count = static_cast<int>(labels->size());
+        std::snprintf(title, sizeof title, "sentence %s", name);
+        row.Item(std::max(HeatmapWidth(*labels, count, cell), ImGui::CalcTextSize(title).x), gap);
+        ImGui::BeginGroup();
+        ImGui::TextUnformatted(title);
+        if (static_cast<int>(values->size()) == count * count)
+            AnnotatedHeatmap(id, values->data(), count, count, *labels, *labels, style,
+                             "attention weight");
+        ImGui::EndGroup();
+        frame.Record(record);
+    }
+}
+
+void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
+    const Gpt2OrderResult& r = demo.result;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+    // Every row and the header, and room for the scroll bar of a narrow window.
+    const float rows = static_cast<float>(r.runs.size() + 1);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 size(0, rows * (ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1) +
+                             style.ScrollbarSize + 2);
+    if (!ImGui::BeginTable("##real_guesses", 5, flags, size)) return;
+    ImGui::TableSetupScrollFreeze(1, 0);
+    for (const char* header :
+         {"positions", "loss A", "loss B", "next after A (top 5)", "next after B (top 5)"})
+        ImGui::TableSetupColumn(header);
+    ImGui::TableHeadersRow();
+    const auto guesses = [](const std::vector<NextGuess>& top,
+                            const std::vector<std::string>& texts) {
+        std::string line;
+        for (std::size_t k = 0; k < top.size() && k < texts.size(); ++k)
+            line += (k == 0 ? "" : "  ") + std::string("\"") + ShownToken(texts[k]) + "\" " +
+                    ShownNumber(100 * top[k].probability, 2) + "%";
+        return line;
+    };
+    for (std::size_t k = 0; k < r.runs.size(); ++k) {
+        const Gpt2OrderRun& run = r.runs[k];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(RealSwitchLabel(run.choice).c_str());
+        for (const auto& [loss, tokens] :
+             {std::pair{run.loss_a, r.tokens_a}, std::pair{run.loss_b, r.tokens_b}}) {
+            ImGui::TableNextColumn();
+            // One token: nothing inside the sentence to predict.
+            if (tokens < 2)
+                ImGui::TextDisabled("—");
+            else
+                ImGui::TextUnformatted(ShownNumber(loss, 3).c_str());
+        }
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(guesses(run.top_a, demo.top_text_a[k]).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(guesses(run.top_b, demo.top_text_b[k]).c_str());
+    }
+    ImGui::EndTable();
+    FormulaTooltip("Loss: the mean cross-entropy (nats) of each next token of the sentence given "
+                   "the tokens before it. The guesses: the five most likely tokens after the "
+                   "sentence's last one, with their probabilities.");
+    frame.Record("order.real_guesses");
+}
+
+void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
+    const Gpt2OrderResult& r = demo.result;
+    if (r.runs.size() < 3) return;
+    std::vector<double> xs;
+    for (std::size_t k = 0; k < r.runs[0].last_distances.size(); ++k)
+        xs.push_back(static_cast<double>(k));
+    double top = 0;
+    for (const Gpt2OrderRun& run : r.runs)
+        for (double value : run.last_distances)
+            top = std::max(top, value);
+    plot::PlotConfig config;
+    config.x_label = "after block (0: the inputs)";
+    config.y_label = "distance of the last tokens";
+    config.x_flags = plot::AxisFlags_Integer;
+    const plot::Range x_home{0, std::max(1.0, xs.empty() ? 1.0 : xs.back())};
+    distance_view.SetHome(x_home, {0, std::max(top * 1.1, 1e-3)});
+    const float height =
+        std::max(ImGui::GetFontSize() * 10.0f,
+                 std::min(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 16.0f));
+    plot::Plot plot;
+    if (plot.Begin("##real_distances", distance_view, ImVec2(-1, height), config)) {
+        const Role roles[] = {Role::PosB, Role::PosA, Role::Sin};
+        std::string labels[3];
+        for (int k = 0; k < 3; ++k) {
+            labels[k] = RealSwitchLabel(r.runs[k].choice);
+            plot.LineMarkers(labels[k].c_str(), xs.data(), r.runs[k].last_distances.data(),
+                             static_cast<int>(xs.size()), frame.Color(roles[k]), 2.0f, 4.0f,
+                             k == 0   ? plot::Marker::Circle
+                             : k == 1 ? plot::Marker::Square
+                                      : plot::Marker::Ring);
+        }
+        plot.End();
+    }
+    FormulaTooltip("‖a − b‖ / ((‖a‖ + ‖b‖)/2) of the two sentences' last-token states: the inputs "
+                   "(0) and after each block. 0: the model holds the same state for both "
+                   "orders there.");
+    frame.Record("order.real_distances");
+}
+
+} // namespace pelab
