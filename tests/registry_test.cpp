@@ -329,9 +329,9 @@ nlohmann::json OtherValue(const SceneTable& table, const std::string& name) {
         const double v = now.get<double>();
         candidates = {v + 1.5, v * 2 + 1, v / 2, v - 1.5};
     } else if (now.is_string()) {
-        for (const char* text :
-             {"man bites dog", "sin", "fixed", "concatenated", "cards", "binary", "alibi",
-              "0.5 -1 2 0.25", "a dog", "learned", "majority", "attention", "norms", "model"})
+        for (const char* text : {"man bites dog", "sin", "fixed", "concatenated", "cards", "binary",
+                                 "alibi", "0.5 -1 2 0.25", "a dog", "learned", "majority",
+                                 "attention", "norms", "model", "real", "zero"})
             candidates.push_back(text);
     } else if (now.is_array()) {
         candidates = {nlohmann::json::array({1}), nlohmann::json::array({0}),

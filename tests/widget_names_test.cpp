@@ -63,7 +63,10 @@ std::vector<std::string> Modes(const std::string& id) {
         // past the table's end.
         return {"{}", R"({"compare_source": "model"})",
                 R"({"compare_source": "model", "pos_b": 500})"};
-    if (id == "order") return {R"({"pe_enabled": false})", R"({"random_embeddings": true})"};
+    if (id == "order")
+        // The Real model view with nothing open (what to bring); with a GPT-2 open, below.
+        return {R"({"pe_enabled": false})", R"({"random_embeddings": true})",
+                R"({"order_view": "real"})"};
     if (id == "waves") return {R"({"many_waves": true})", R"({"playing": true})"};
     if (id == "train")
         return {R"({"train_view": "curves"})", R"({"train_view": "length"})",
@@ -158,6 +161,26 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                             ASSERT_EQ(entry.panel->OpenPath((folder / "nan.npy").string()), "");
                             entry.panel->FinishReading();
                             collect({});
+                            std::filesystem::remove_all(folder);
+                        }
+                        if (entry.id == "order" && !hidden && scale == 1.0f && size.x > 1500) {
+                            // The Real model view on a whole GPT-2 (and a sentence it refuses).
+                            const std::filesystem::path folder =
+                                std::filesystem::temp_directory_path() /
+                                ("pelab-widget-order-" + std::to_string(getpid()));
+                            pelab_test::WriteGpt2RunFixture(folder);
+                            ASSERT_EQ(model.OpenPath(folder.string()), "");
+                            model.FinishReading();
+                            for (const char* real :
+                                 {R"({"order_view": "real"})",
+                                  R"({"order_view": "real", "real_text_a": ""})"}) {
+                                ASSERT_EQ(app.scene.Apply(real), "");
+                                for (int k = 0; k < 3; ++k)
+                                    collect({});
+                            }
+                            model.report.reset();
+                            model.preview = true;
+                            model.opened_table.reset();
                             std::filesystem::remove_all(folder);
                         }
                         if (entry.id == "quiz") {
