@@ -3,6 +3,7 @@
 // as the window's loop does.
 #pragma once
 
+#include "model_fixtures.h"
 #include "shell/app.h"
 #include "shell/app_ui.h"
 #include "widgets/fonts.h"
@@ -11,7 +12,10 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -38,7 +42,21 @@ protected:
         // (room_test.cpp).
         app.home_fit.done = true;
     }
-    void TearDown() override { ImGui::DestroyContext(); }
+    void TearDown() override {
+        if (!model_fixture_.empty()) std::filesystem::remove_all(model_fixture_);
+        ImGui::DestroyContext();
+    }
+
+    /// Opens the whole GPT-2 fixture (model_fixtures.h) in the Your model panel, as a lesson with
+    /// needs_model asks for: written to a folder of this test's, removed in TearDown.
+    void OpenGpt2Fixture() {
+        if (model_fixture_.empty()) {
+            model_fixture_ = std::filesystem::temp_directory_path() /
+                             ("pelab-gpt2-fixture-" + std::to_string(::getpid()));
+            pelab_test::WriteGpt2RunFixture(model_fixture_);
+        }
+        ASSERT_EQ(app.OpenModel(model_fixture_.string(), true), "");
+    }
 
     // One whole frame, the window's own (RunFrame), then the invariants AppState promises.
     void Frame(const pelab::FrameOptions& options = {},
@@ -108,6 +126,7 @@ protected:
     pelab::AppState& state = app.state;
 
 private:
+    std::filesystem::path model_fixture_;
     ImVec2 display_size_;
     bool record_;
 };

@@ -441,7 +441,7 @@ namespace {
 // file, title, step count and the panels its steps present, runs of one panel counted
 // ("candidates ×4").
 struct ShippedLesson {
-    std::string file, title;
+    std::string file, title, needs_model;
     std::size_t steps = 0;
     std::string panels;
 };
@@ -458,6 +458,7 @@ std::vector<ShippedLesson> ShippedLessons() {
         lesson.file = entry.path().filename().string();
         lesson.title = doc.at("title").get<std::string>();
         lesson.steps = doc.at("steps").size();
+        lesson.needs_model = doc.value("needs_model", "");
         std::string previous;
         int run = 0;
         const auto close_run = [&] {
@@ -490,7 +491,7 @@ std::vector<ShippedLesson> ShippedLessons() {
 // (scripts/update_scene_fields.sh pastes it) when a lesson changes.
 TEST(LessonDocs, CountWhatTheFilesHold) {
     const std::vector<ShippedLesson> lessons = ShippedLessons();
-    ASSERT_EQ(lessons.size(), 3u);
+    ASSERT_EQ(lessons.size(), 4u);
     std::string table = "<!-- lessons: generated from assets/lessons/; tests/registry_test.cpp "
                         "checks it -->\n| lesson | title | steps | panels, step by step |\n"
                         "|---|---|---|---|\n";
@@ -499,7 +500,10 @@ TEST(LessonDocs, CountWhatTheFilesHold) {
     for (const ShippedLesson& lesson : lessons) {
         table += "| `" + lesson.file + "` | " + lesson.title + " | " +
                  std::to_string(lesson.steps) + " | " + lesson.panels + " |\n";
-        commands += "build/bin/pelab --lesson assets/lessons/" + lesson.file + "  # " +
+        // A lesson that runs on a checkpoint is opened with it (docs/models.md: what to bring).
+        commands += "build/bin/pelab " +
+                    std::string(lesson.needs_model.empty() ? "" : "--model ~/models/gpt2 ") +
+                    "--lesson assets/lessons/" + lesson.file + "  # " +
                     std::to_string(lesson.steps) + " steps: " + lesson.panels + "\n";
     }
     table += "<!-- /lessons -->";

@@ -408,16 +408,9 @@ int RunReadouts(const ReadoutsOptions& options) {
         const std::string error = app.LoadScene(options.scene);
         if (!error.empty()) return UsageError("--scene: " + error);
     }
-    if (!options.model.empty()) {
-        PanelEntry* model = app.panels.Find("model");
-        if (std::string error = model->panel->OpenPath(options.model); !error.empty())
+    if (!options.model.empty())
+        if (std::string error = app.OpenModel(options.model, true); !error.empty())
             return UsageError("--model: " + PrintableLine(error));
-        model->panel->FinishReading();
-        app.ShareOpenedTable();
-        const nlohmann::json shown = model->panel->Readouts(app.state);
-        if (!shown.value("open_error", std::string()).empty())
-            return UsageError("--model: " + PrintableLine(shown["open_error"].get<std::string>()));
-    }
     PanelEntry* train = nullptr;
     if (!options.run.empty()) {
         // The run as File → Open shows it: read whole, checked, then the Train panel's numbers.

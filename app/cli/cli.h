@@ -95,6 +95,7 @@ struct LessonOptions {
     int width = 1024, height = 768;
     float font_scale = 1.0f;
     bool notes = false; ///< handout: the speaker notes too (the teacher's copy)
+    std::string model;  ///< check, handout: a checkpoint opened first (a needs_model lesson)
 };
 
 enum class Subcommand {

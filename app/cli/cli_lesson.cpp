@@ -47,6 +47,17 @@ std::vector<std::string> ReadAndCheck(App& app, const std::string& path, Lesson*
     return CheckLesson(file.doc, app.scene, app.panels, LessonStart(app), lesson);
 }
 
+// A lesson that runs on a checkpoint, checked without it: what to pass ("" when it has what it
+// needs). Its steps would outline widgets that only a checkpoint draws.
+std::string MissingModel(const App& app, const Lesson& lesson) {
+    if (lesson.needs_model.empty()) return {};
+    const ModelTable* table = app.state.model_table.get();
+    if (table != nullptr && table->family == lesson.needs_model) return {};
+    return "the lesson runs on a " + lesson.needs_model +
+           " checkpoint (needs_model): check it with --model FOLDER, a folder holding "
+           "model.safetensors, config.json, vocab.json and merges.txt";
+}
+
 int LessonUsageError(const std::string& message) {
     std::cerr << "pelab: " << PrintableLine(message) << "\n";
     return kExitBadUsage;
@@ -75,6 +86,11 @@ LessonCommand AddLessonCommand(CLI::App& app, LessonOptions& options, std::strin
     command.widgets = command.lesson->add_subcommand(
         "widgets", "List the widget names a lesson step may highlight (all panels, or one)");
     // An empty name would read as no name and list every panel.
+    for (CLI::App* sub : {command.check, command.handout})
+        sub->add_option("--model", options.model,
+                        "A checkpoint folder opened in the Your model panel first (a lesson "
+                        "with needs_model runs on it)")
+            ->check(FileName());
     command.widgets->add_option("panel", options.panel, "Only this panel's names")
         ->check(CLI::Validator(
             [](std::string& text) {
@@ -121,8 +137,15 @@ std::string CheckHandoutOptions(LessonOptions& options, const std::string& size_
 
 int RunLessonCheck(const LessonOptions& options) {
     App app;
+    if (!options.model.empty())
+        if (std::string error = app.OpenModel(options.model, true); !error.empty())
+            return LessonUsageError("--model: " + error);
     Lesson lesson;
-    const std::vector<std::string> problems = ReadAndCheck(app, options.file, &lesson);
+    std::vector<std::string> problems = ReadAndCheck(app, options.file, &lesson);
+    if (problems.empty()) {
+        if (std::string missing = MissingModel(app, lesson); !missing.empty())
+            problems.push_back(missing);
+    }
     const std::string name = PrintableLine(options.file);
     if (problems.empty()) {
         // What does not stop the lesson but would surprise its teacher in front of the class.

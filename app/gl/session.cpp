@@ -101,17 +101,8 @@ bool LoadSceneOption(const std::string& path, App& app) {
 // Prints the message and returns false when the files are bad.
 bool LoadModelOption(const std::string& path, App& app, bool wait) {
     if (path.empty()) return true;
-    PanelEntry* model = app.panels.Find("model");
-    std::string error = model ? model->panel->OpenPath(path) : "this PE Lab has no model panel";
-    if (error.empty() && wait) {
-        model->panel->FinishReading();
-        app.ShareOpenedTable();
-        error = model->panel->Readouts(app.state).value("open_error", std::string());
-    }
-    if (error.empty()) {
-        model->open = true;
-        return true;
-    }
+    const std::string error = app.OpenModel(path, wait);
+    if (error.empty()) return true;
     std::fprintf(stderr, "pelab: --model: %s\n", PrintableLine(error).c_str());
     return false;
 }
@@ -441,6 +432,7 @@ int RunLessonHandout(const LessonOptions& options) {
     App app;
     ThemeFromName(options.theme, &app.view.theme); // checked: cli_lesson.cpp
     app.view.font_scale = options.font_scale;
+    if (!LoadModelOption(options.model, app, true)) return kExitBadUsage;
     Lesson lesson;
     if (const std::string error =
             LoadLesson(options.file, app.scene, app.panels, &lesson, LessonStart(app));

@@ -97,7 +97,8 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
                                      const PanelCatalog& panels, const json& start, Lesson* out) {
     std::vector<std::string> problems;
     const FieldReader fields(doc);
-    if (std::string error = fields.OnlyFields({"format", "version", "title", "steps"}, "a lesson");
+    if (std::string error =
+            fields.OnlyFields({"format", "version", "title", "needs_model", "steps"}, "a lesson");
         !error.empty()) {
         problems.push_back(error);
         if (!doc.is_object()) return problems;
@@ -111,6 +112,12 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
     Lesson lesson;
     if (std::string error = fields.Text("title", true, 1, 200, &lesson.title); !error.empty())
         problems.push_back(error);
+    if (std::string error = fields.Text("needs_model", false, 1, 20, &lesson.needs_model);
+        !error.empty())
+        problems.push_back(error);
+    else if (!lesson.needs_model.empty() && lesson.needs_model != "GPT-2")
+        problems.push_back("field \"needs_model\": must be \"GPT-2\" (the one model a lesson "
+                           "can run on; leave it out for none)");
     const json* steps = nullptr;
     if (std::string error =
             fields.List("steps", true, 1, static_cast<std::size_t>(kMaxLessonSteps), &steps);

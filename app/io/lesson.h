@@ -3,6 +3,7 @@
 // table), the panel to present or the panels to open, and the widgets to highlight.
 //
 //   {"format": "pelab-lesson", "version": 1, "title": "Why transformers need positions",
+//    "needs_model": "GPT-2",   (optional: the steps run on a checkpoint the teacher opens)
 //    "steps": [{"caption": "…", "notes": "…", "present": "order", "fresh": true,
 //               "scene": {"pe_enabled": false}, "highlight": ["order.pe_enabled"],
 //               "lock": ["pe_enabled"]}, …]}
@@ -34,6 +35,9 @@ struct LessonStep {
 
 struct Lesson {
     std::string title;
+    /// "GPT-2": the steps show a GPT-2 checkpoint opened in the Your model panel (the order
+    /// panel's Real model view); `lesson check` then needs --model. "" for none.
+    std::string needs_model;
     std::string path; ///< where it was read from ("" for text)
     std::vector<LessonStep> steps;
 };

@@ -138,6 +138,19 @@ void App::ShareOpenedTable() {
     state.model_table = std::move(table);
 }
 
+std::string App::OpenModel(const std::string& path, bool wait) {
+    PanelEntry* model = panels.Find("model");
+    if (model == nullptr) return "this PE Lab has no model panel";
+    std::string error = model->panel->OpenPath(path);
+    if (error.empty() && wait) {
+        model->panel->FinishReading();
+        ShareOpenedTable();
+        error = model->panel->Readouts(state).value("open_error", std::string());
+    }
+    if (error.empty()) model->open = true;
+    return error;
+}
+
 json App::Document(bool with_readouts) const {
     json doc = scene.Document();
     if (with_readouts) {

@@ -139,6 +139,10 @@ struct App {
     /// Hands the learned table a panel has open (Panel::OpenedTable) to every panel through
     /// state.model_table: each frame, and after a checkpoint is read for readouts.
     void ShareOpenedTable();
+    /// Opens a checkpoint in the Your model panel (--model): "" or why not. wait: read it now
+    /// (readouts, screenshots, lesson check) and share its table, a file refused while read
+    /// counting as an error; else it is read off the frame.
+    std::string OpenModel(const std::string& path, bool wait);
     /// Applies the scene file at path (all or nothing); "" or a message naming the field.
     std::string LoadScene(const std::string& path) { return scene.Load(path); }
     /// Fields a student types (the teach-back text) in a scene about to be applied on top of

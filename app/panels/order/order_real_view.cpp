@@ -321,27 +321,64 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
 
 void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
     const Gpt2OrderResult& r = demo.result;
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-    // Every row and the header, and room for the scroll bar of a narrow window.
-    const float rows = static_cast<float>(r.runs.size() + 1);
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const ImVec2 size(0, rows * (ImGui::GetTextLineHeight() + 2 * style.CellPadding.y + 1) +
-                             style.ScrollbarSize + 2);
-    if (!ImGui::BeginTable("##real_guesses", 5, flags, size)) return;
-    ImGui::TableSetupScrollFreeze(1, 0);
-    for (const char* header :
-         {"positions", "loss A", "loss B", "next after A (top 5)", "next after B (top 5)"})
-        ImGui::TableSetupColumn(header);
-    ImGui::TableHeadersRow();
+    // Each guess as '"text" 12%': kept whole when a narrow table wraps the guesses.
     const auto guesses = [](const std::vector<NextGuess>& top,
                             const std::vector<std::string>& texts) {
-        std::string line;
+        std::vector<std::string> each;
         for (std::size_t k = 0; k < top.size() && k < texts.size(); ++k)
-            line += (k == 0 ? "" : "  ") + std::string("\"") + ShownToken(texts[k]) + "\" " +
-                    ShownNumber(100 * top[k].probability, 2) + "%";
+            each.push_back("\"" + ShownToken(texts[k]) + "\" " +
+                           ShownNumber(100 * top[k].probability, 2) + "%");
+        return each;
+    };
+    const auto joined = [](const std::vector<std::string>& each) {
+        std::string line;
+        for (const std::string& guess : each)
+            line += (line.empty() ? "" : "  ") + guess;
         return line;
     };
+    std::vector<std::vector<std::string>> each_a, each_b;
+    std::vector<std::string> lines_a, lines_b;
+    float widest_a = 0, widest_b = 0, widest_label = ImGui::CalcTextSize("positions").x;
+    for (std::size_t k = 0; k < r.runs.size(); ++k) {
+        each_a.push_back(guesses(r.runs[k].top_a, demo.top_text_a[k]));
+        each_b.push_back(guesses(r.runs[k].top_b, demo.top_text_b[k]));
+        lines_a.push_back(joined(each_a.back()));
+        lines_b.push_back(joined(each_b.back()));
+        widest_a = std::max(widest_a, ImGui::CalcTextSize(lines_a.back().c_str()).x);
+        widest_b = std::max(widest_b, ImGui::CalcTextSize(lines_b.back().c_str()).x);
+        widest_label = std::max(widest_label,
+                                ImGui::CalcTextSize(RealSwitchLabel(r.runs[k].choice).c_str()).x);
+    }
+    // Both sentences' guesses side by side where they fit; else one sentence's at a time, its
+    // guesses wrapped (a projector), with a choice of which.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float cells = 2 * style.CellPadding.x + 1;
+    const float loss_width = ImGui::CalcTextSize("loss A").x + cells;
+    const bool both = widest_label + widest_a + widest_b + 2 * loss_width + 3 * cells <=
+                      ImGui::GetContentRegionAvail().x;
+    if (!both) {
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted("next word after:");
+        ImGui::SameLine();
+        ImGui::RadioButton("sentence A##guesses", &guesses_of, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("sentence B##guesses", &guesses_of, 1);
+        frame.Record("order.real_guesses_of");
+    }
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("##real_guesses", both ? 5 : 4, flags)) return;
+    ImGui::TableSetupColumn("positions");
+    ImGui::TableSetupColumn("loss A");
+    ImGui::TableSetupColumn("loss B");
+    if (both) {
+        ImGui::TableSetupColumn("next after A (top 5)");
+        ImGui::TableSetupColumn("next after B (top 5)");
+    } else {
+        ImGui::TableSetupColumn(guesses_of == 0 ? "next after A (top 5)" : "next after B (top 5)",
+                                ImGuiTableColumnFlags_WidthStretch);
+    }
+    ImGui::TableHeadersRow();
     for (std::size_t k = 0; k < r.runs.size(); ++k) {
         const Gpt2OrderRun& run = r.runs[k];
         ImGui::TableNextRow();
@@ -356,10 +393,19 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
             else
                 ImGui::TextUnformatted(ShownNumber(loss, 3).c_str());
         }
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(guesses(run.top_a, demo.top_text_a[k]).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(guesses(run.top_b, demo.top_text_b[k]).c_str());
+        if (both) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(lines_a[k].c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(lines_b[k].c_str());
+        } else {
+            ImGui::TableNextColumn();
+            FlowRow row;
+            for (const std::string& guess : (guesses_of == 0 ? each_a : each_b)[k]) {
+                row.Item(ImGui::CalcTextSize(guess.c_str()).x);
+                ImGui::TextUnformatted(guess.c_str());
+            }
+        }
     }
     ImGui::EndTable();
     FormulaTooltip("Loss: the mean cross-entropy (nats) of each next token of the sentence given "

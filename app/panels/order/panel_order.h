@@ -106,6 +106,7 @@ struct OrderPanel : Panel {
     mutable BackgroundCached<RealOrderInputs, RealOrderDemo> real_cache;
     SceneTabs tabs;
     plot::PlotView distance_view;
+    int guesses_of = 0; ///< a narrow window's guesses table: after sentence A (0) or B (1)
 
 private:
     void DrawToy(FrameContext& frame);
