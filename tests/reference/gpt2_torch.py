@@ -221,6 +221,57 @@ def check_texts(pelab, scratch):
         if name == "zero":
             check("zeroed positions: the last tokens' inputs and block 1 agree, block 2 differs",
                   got[0] < 1e-6 and got[1] < 1e-5 and got[2] > 1e-4, str(got))
+    check_view(pelab, folder, w, texts, ids)
+
+
+def check_view(pelab, folder, w, texts, ids):
+    """The order panel's Real model view (pelab readouts) on the same checkpoint and texts: its
+    ids, each switch's losses, top guess and per-block distances, and the tokens that leave block
+    1 the same, against the passes PyTorch computes."""
+    scene = os.path.join(folder, "real.json")
+    with open(scene, "w") as out:
+        json.dump({"order_view": "real", "real_text_a": texts[0], "real_text_b": texts[1],
+                   "real_shuffle_seed": 7, "real_shift": 3}, out)
+    result = subprocess.run([pelab, "readouts", "--model", folder, "--scene", scene],
+                            capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        check("pelab readouts with the Real model view", False, result.stderr.strip())
+        return
+    real = json.loads(result.stdout)["readouts"]["order"]["real"]
+    check("the view: the ids of GPT-2's tokenizer", [real["tokens_a"], real["tokens_b"]] == ids)
+    names = [run["positions"] for run in real["switches"]]
+    check("the view: its six switches", names == ["trained", "zero", "mean", "shuffle:7",
+                                                 "shift:3", "sinusoidal"], str(names))
+    n = len(ids[0])
+    for run, name in zip(real["switches"], names):
+        passes = [torch_forward(w, ids[s], position_rows(w["wpe.weight"], name, n))
+                  for s in range(2)]
+        for s, key in enumerate(["loss_a", "loss_b"]):
+            want = passes[s][3]
+            check("the view, %s: %s within 1e-4" % (name, key),
+                  abs(run[key] - want) < 1e-4 * abs(want), "%r vs %r" % (run[key], want))
+        for s, key in enumerate(["top_a", "top_b"]):
+            best = int(np.argmax(passes[s][0][-1]))
+            check("the view, %s: %s's first guess" % (name, key), run[key][0]["id"] == best,
+                  "%r vs %d" % (run[key][0], best))
+        states = [passes[s][2] for s in range(2)]
+
+        def distance(block, token):
+            a = states[0][block][token].astype(np.float64)
+            b = states[1][block][token].astype(np.float64)
+            return np.linalg.norm(a - b) / ((np.linalg.norm(a) + np.linalg.norm(b)) / 2)
+        want = [distance(block, -1) for block in range(LAYERS + 1)]
+        check("the view, %s: the last tokens' distance per block" % name,
+              np.allclose(run["last_distances"], want, rtol=1e-4, atol=1e-6),
+              "%s vs %s" % (run["last_distances"], want))
+        check("the view, %s: block 1 of the tokens with the same prefix" % name,
+              np.allclose(run["same_prefix_block1"],
+                          [distance(1, i) for i in real["same_prefix"]], rtol=1e-4, atol=1e-6))
+    check("the view: the first and last tokens see the same tokens", real["same_prefix"] == [0, n - 1],
+          str(real["same_prefix"]))
+    zero = real["switches"][1]["same_prefix_block1"] + real["switches"][2]["same_prefix_block1"]
+    check("the view: without positions they leave block 1 equal to 1e-5", max(zero) < 1e-5,
+          str(zero))
 
 
 def check_refusals(pelab, scratch):
