@@ -6,7 +6,8 @@
 # peak memory; then, in the same run, the same passes in PyTorch as people run it
 # (bench/gpt2_torch_anchor.py, two threads as PE Lab's, with the BLAS it loads named) and the
 # ratio of the warm medians. A benchmark, not a test (docs/performance.md records its output).
-# Measured (2-core machine, AVX path): load 0.52–0.72 s, warm pass 79–121 ms median, 520 MB.
+# Measured (2-core machine, AVX path): load 0.52–0.72 s, warm pass 79–121 ms median, 520 MB;
+# PyTorch with OpenBLAS 197–297 ms (one thread, its faster): PE Lab 0.37–0.49× its time.
 # Usage: bench/gpt2_bench.sh [PELAB] [PASSES]   (needs python3-numpy: scripts/deps.sh test)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
