@@ -195,6 +195,14 @@ TEST_F(Cli, LessonCheckPassesTheShippedLessons) {
             const Result without = Run(arguments);
             EXPECT_EQ(without.exit_code, 2) << without.out;
             EXPECT_NE(without.out.find("--model FOLDER"), std::string::npos) << without.out;
+            // A GPT-2 table without the rest of the model: each step's view cannot run.
+            pelab_test::WriteModelFixtures(dir / "others");
+            const Result table_only = Run({"lesson", "check", entry.path().string(), "--model",
+                                           (dir / "others" / "gpt2").string()});
+            EXPECT_EQ(table_only.exit_code, 2) << table_only.out;
+            EXPECT_NE(table_only.out.find("step 1: the Real model view cannot run"),
+                      std::string::npos)
+                << table_only.out;
             pelab_test::WriteGpt2RunFixture(dir / "gpt2-run");
             arguments.push_back("--model");
             arguments.push_back((dir / "gpt2-run").string());

@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 namespace pelab {
 namespace {
@@ -253,8 +255,8 @@ TEST_F(OrderRealTest, WithoutAGpt2TheViewSaysWhatToBringAndShowsTheToyDemo) {
     nlohmann::json real = Real({});
     ASSERT_TRUE(real.contains("needs")) << real.dump();
     const std::string needs = real["needs"];
-    for (const char* file :
-         {"model.safetensors", "config.json", "vocab.json", "merges.txt", "docs/models.md"})
+    for (const char* file : {"model.safetensors", "config.json", "vocab.json", "merges.txt",
+                             "openai-community/gpt2", "File → Open"})
         EXPECT_NE(needs.find(file), std::string::npos) << needs;
     app.recorder.rects.clear();
     Present("order", 3);
@@ -277,6 +279,25 @@ TEST_F(OrderRealTest, WithoutAGpt2TheViewSaysWhatToBringAndShowsTheToyDemo) {
     ASSERT_TRUE(real.contains("error")) << real.dump();
     EXPECT_NE(real["error"].get<std::string>().find("has no tensor"), std::string::npos)
         << real.dump();
+}
+
+// --model in the window: the checkpoint is read off the frame while only the order panel is
+// drawn (Your model closed), and still reaches the order panel (App::ShareOpenedTable collects
+// it each frame; it once waited for Your model to be drawn, forever).
+TEST_F(OrderRealTest, ACheckpointReadOffTheFrameReachesTheOrderPanelWithYourModelClosed) {
+    ASSERT_EQ(app.scene.Apply(R"({"order_view": "real"})"), "");
+    ASSERT_EQ(app.OpenModel((folder_ / "gpt2-run").string(), false), "");
+    app.panels.Find("model")->open = false;
+    app.view.presented_panel = "order";
+    bool arrived = false;
+    for (int k = 0; k < 600 && !arrived; ++k) {
+        Frame();
+        arrived = state.model_table != nullptr;
+        if (!arrived) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(arrived) << "the checkpoint never reached the other panels";
+    EXPECT_EQ(state.model_table->family, "GPT-2");
+    EXPECT_FALSE(Order().Readouts(state)["real"].contains("needs"));
 }
 
 TEST_F(OrderRealTest, BadSentencesAndAMissingTokenizerAreSaidNotRun) {

@@ -47,17 +47,6 @@ std::vector<std::string> ReadAndCheck(App& app, const std::string& path, Lesson*
     return CheckLesson(file.doc, app.scene, app.panels, LessonStart(app), lesson);
 }
 
-// A lesson that runs on a checkpoint, checked without it: what to pass ("" when it has what it
-// needs). Its steps would outline widgets that only a checkpoint draws.
-std::string MissingModel(const App& app, const Lesson& lesson) {
-    if (lesson.needs_model.empty()) return {};
-    const ModelTable* table = app.state.model_table.get();
-    if (table != nullptr && table->family == lesson.needs_model) return {};
-    return "the lesson runs on a " + lesson.needs_model +
-           " checkpoint (needs_model): check it with --model FOLDER, a folder holding "
-           "model.safetensors, config.json, vocab.json and merges.txt";
-}
-
 int LessonUsageError(const std::string& message) {
     std::cerr << "pelab: " << PrintableLine(message) << "\n";
     return kExitBadUsage;
@@ -142,10 +131,7 @@ int RunLessonCheck(const LessonOptions& options) {
             return LessonUsageError("--model: " + error);
     Lesson lesson;
     std::vector<std::string> problems = ReadAndCheck(app, options.file, &lesson);
-    if (problems.empty()) {
-        if (std::string missing = MissingModel(app, lesson); !missing.empty())
-            problems.push_back(missing);
-    }
+    if (problems.empty()) problems = LessonModelProblems(app, lesson);
     const std::string name = PrintableLine(options.file);
     if (problems.empty()) {
         // What does not stop the lesson but would surprise its teacher in front of the class.

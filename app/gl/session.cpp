@@ -14,6 +14,7 @@
 #include "shell/app.h"
 #include "shell/app_ui.h"
 #include "shell/software_picture.h"
+#include "shell/step_fit.h"
 #include "widgets/fonts.h"
 #include "widgets/plot.h"
 
@@ -439,6 +440,13 @@ int RunLessonHandout(const LessonOptions& options) {
         !error.empty()) {
         std::fprintf(stderr, "pelab: %s (pelab lesson check lists every problem)\n",
                      PrintableLine(error).c_str());
+        return kExitBadUsage;
+    }
+    // A lesson that runs on a checkpoint is drawn with it, as it is checked.
+    if (const std::vector<std::string> missing = LessonModelProblems(app, lesson);
+        !missing.empty()) {
+        std::fprintf(stderr, "pelab: %s (pelab lesson check lists every problem)\n",
+                     PrintableLine(missing.front()).c_str());
         return kExitBadUsage;
     }
     // A hidden window for the GPU's pictures when there is a display; without one the pictures

@@ -121,10 +121,15 @@ std::string OpenTokenizer(const std::string& vocab_path, const std::string& merg
         const fs::path folder = fs::is_directory(vocab, status) ? vocab : vocab.parent_path();
         vocab = folder / "vocab.json";
         merges = folder / "merges.txt";
-        if (!fs::is_regular_file(vocab, status) || !fs::is_regular_file(merges, status))
-            return Excerpt(json(folder.string()), 200) +
-                   " holds no vocab.json and merges.txt (GPT-2's tokenizer files, published "
-                   "beside its weights)";
+        const bool has_vocab = fs::is_regular_file(vocab, status),
+                   has_merges = fs::is_regular_file(merges, status);
+        if (!has_vocab || !has_merges)
+            return Excerpt(json(folder.string()), 200) + " holds no " +
+                   (has_vocab    ? "merges.txt"
+                    : has_merges ? "vocab.json"
+                                 : "vocab.json or merges.txt") +
+                   " (GPT-2's tokenizer needs vocab.json and merges.txt, published beside its "
+                   "weights)";
     }
     std::string vocab_text, merges_text;
     if (std::string error = ReadInputFile(vocab.string(), kMaxVocabularyBytes, &vocab_text);

@@ -62,6 +62,10 @@ public:
     virtual std::vector<std::string> SlideSceneProblems(const nlohmann::json& /*scene*/) const {
         return {};
     }
+    /// Why the panel cannot show what its settings ask for now, as a lesson step would be shown
+    /// ("the Real model view cannot run: …"): `lesson check` lists it as the step's problem.
+    /// Default: "" (every panel shows its settings).
+    virtual std::string StepProblem(const AppState& /*state*/) const { return {}; }
     /// Whether this panel opens the file (or folder) at path itself, not as JSON: a checkpoint
     /// (cheap: its name and first bytes). Default: no.
     virtual bool OpensPath(const std::string& /*path*/) const { return false; }
@@ -71,6 +75,10 @@ public:
     }
     /// Waits for files being read off the frame and shows them (screenshots, readouts).
     virtual void FinishReading() {}
+    /// Takes a read that finished off the frame, without waiting: called every frame whether
+    /// the panel is drawn or not (a checkpoint given with --model reaches the other panels
+    /// while Your model is closed). True while a read is still running (frames go on).
+    virtual bool CollectReading() { return false; }
     /// The learned table of a checkpoint this panel has open, which other panels may show
     /// (AppState::model_table); null for none (the default).
     virtual std::shared_ptr<const ModelTable> OpenedTable() const { return nullptr; }

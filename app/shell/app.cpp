@@ -131,11 +131,15 @@ void App::AnswerTeachBackQuestion(bool replace) {
     incoming_teach_back.reset();
 }
 
-void App::ShareOpenedTable() {
+bool App::ShareOpenedTable() {
+    bool reading = false;
     std::shared_ptr<const ModelTable> table;
-    for (PanelEntry& entry : panels.Entries())
+    for (PanelEntry& entry : panels.Entries()) {
+        reading = entry.panel->CollectReading() || reading;
         if (std::shared_ptr<const ModelTable> opened = entry.panel->OpenedTable()) table = opened;
+    }
     state.model_table = std::move(table);
+    return reading;
 }
 
 std::string App::OpenModel(const std::string& path, bool wait) {

@@ -138,7 +138,9 @@ struct App {
     nlohmann::json Document(bool with_readouts) const;
     /// Hands the learned table a panel has open (Panel::OpenedTable) to every panel through
     /// state.model_table: each frame, and after a checkpoint is read for readouts.
-    void ShareOpenedTable();
+    /// Each panel first takes a read finished off the frame (Panel::CollectReading); true while
+    /// one is still running.
+    bool ShareOpenedTable();
     /// Opens a checkpoint in the Your model panel (--model): "" or why not. wait: read it now
     /// (readouts, screenshots, lesson check) and share its table, a file refused while read
     /// counting as an error; else it is read off the frame.

@@ -187,9 +187,9 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     const ImFont* font =
         ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
     ApplyThemeStyle(app.view.theme, font ? font->FontSize / kBaseFontPixels : 1.0f);
-    app.ShareOpenedTable();
     app.stats.core_seconds = 0.0;
-    app.stats.computing = false;
+    // A checkpoint read off the frame keeps the frames coming until it is in, drawn or not.
+    app.stats.computing = app.ShareOpenedTable();
     app.stats.settling = false;
     app.recorder.rects.erase("hint.menus"); // drawn again below while it is due
     const ImVec2 display = ImGui::GetIO().DisplaySize;

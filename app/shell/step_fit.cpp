@@ -240,6 +240,27 @@ bool HoldsNumber(const nlohmann::json& doc, const QuotedNumber& number) {
     });
 }
 
+std::vector<std::string> LessonModelProblems(App& app, const Lesson& lesson) {
+    if (lesson.needs_model.empty()) return {};
+    const ModelTable* table = app.state.model_table.get();
+    const std::string needs = "the lesson runs on a " + lesson.needs_model +
+                              " checkpoint (needs_model): give one with --model FOLDER, a folder "
+                              "holding model.safetensors, config.json, vocab.json and merges.txt";
+    if (table == nullptr) return {needs};
+    if (table->family != lesson.needs_model)
+        return {needs + " (the model given is " + table->family + "'s)"};
+    std::vector<std::string> problems;
+    StartLesson(app, lesson);
+    for (int k = 0; k < app.lesson.StepCount(); ++k) {
+        GoToStep(app, k);
+        const PanelEntry* shown = app.panels.Find(app.view.presented_panel);
+        if (shown == nullptr) continue;
+        if (const std::string problem = shown->panel->StepProblem(app.state); !problem.empty())
+            problems.push_back("step " + std::to_string(k + 1) + ": " + problem);
+    }
+    return problems;
+}
+
 std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson) {
     std::vector<std::string> warnings;
     StartLesson(app, lesson);

@@ -87,4 +87,10 @@ bool HoldsNumber(const nlohmann::json& doc, const QuotedNumber& number);
 /// (StartLesson) and left at its last step.
 std::vector<std::string> LessonWarnings(App& app, const Lesson& lesson);
 
+/// A lesson that runs on a checkpoint (Lesson::needs_model): "" problems when the app has one of
+/// that family open and each step's presented panel can show its settings with it
+/// (Panel::StepProblem); else one line per problem, the missing checkpoint first. The lesson is
+/// played in app and left at its last step.
+std::vector<std::string> LessonModelProblems(App& app, const Lesson& lesson);
+
 } // namespace pelab

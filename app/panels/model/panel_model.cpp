@@ -192,6 +192,18 @@ void ModelPanel::TakePending() {
     shown_request = pending_request;
 }
 
+bool ModelPanel::CollectReading() {
+    // A read deferred to a frame after the one that says "Reading …" (the browser): that frame
+    // is this one, whether the panel is drawn in it or not.
+    if (pending.valid() && !said_reading &&
+        pending.wait_for(std::chrono::seconds(0)) == std::future_status::deferred) {
+        said_reading = true;
+        return true;
+    }
+    TakePending();
+    return !opening.empty();
+}
+
 void ModelPanel::FinishOpening() {
     if (pending.valid()) pending.wait();
     said_reading = true;

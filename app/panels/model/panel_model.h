@@ -101,6 +101,7 @@ struct ModelPanel : Panel {
     bool OpensPath(const std::string& path) const override;
     std::string OpenPath(const std::string& path) override;
     void FinishReading() override { FinishOpening(); }
+    bool CollectReading() override;
     std::shared_ptr<const ModelTable> OpenedTable() const override { return opened_table; }
     /// The learned table of the model shown, for other panels (null: none, or not a table).
     std::shared_ptr<const ModelTable> opened_table;

@@ -98,7 +98,7 @@ LoadedGpt2 LoadGpt2Source(const Gpt2Source& source) {
     if (source.max_bytes > 0 && loaded.file_bytes > source.max_bytes) {
         loaded.error = "The page runs GPT-2 checkpoints of up to " +
                        ShownNumber(static_cast<double>(source.max_bytes) / 1e6, 3) +
-                       " MB (DistilGPT-2's 353 MB fits); this one is " +
+                       " MB (DistilGPT-2's 353 MB is within it); this one is " +
                        ShownNumber(static_cast<double>(loaded.file_bytes) / 1e6, 3) +
                        " MB. Run it in the desktop app.";
         return loaded;
@@ -182,7 +182,9 @@ RealOrderDemo ComputeRealOrder(const RealOrderInputs& inputs) {
         if (static_cast<int>(ids->size()) > most) {
             demo.error = sentence + " is " + std::to_string(ids->size()) +
                          " tokens; the view takes up to " + std::to_string(most) +
-                         " (pelab model run takes the model's whole context)";
+                         (most < context ? " (pelab model run takes up to the model's context, " +
+                                               std::to_string(context) + ")"
+                                         : std::string(" (the model's context)"));
             return demo;
         }
         for (int id : *ids) {
@@ -195,6 +197,16 @@ RealOrderDemo ComputeRealOrder(const RealOrderInputs& inputs) {
             pieces->push_back(tokenizer.TokenText(id));
         }
     }
+    demo.model = inputs.loaded.get();
+    demo.width = model.Sizes().width;
+    demo.vocab = vocab;
+    const auto unchanged = [&](std::size_t n) {
+        const std::vector<int> order = ShuffleOrder(static_cast<int>(n), inputs.shuffle_seed);
+        for (std::size_t i = 0; i < order.size(); ++i)
+            if (order[i] != static_cast<int>(i)) return false;
+        return true;
+    };
+    demo.shuffle_unchanged = unchanged(demo.ids_a.size()) && unchanged(demo.ids_b.size());
     const int longest = static_cast<int>(std::max(demo.ids_a.size(), demo.ids_b.size()));
     demo.shift_used = std::clamp(inputs.shift, 0, context - longest);
     try {
@@ -236,7 +248,8 @@ Explanation RealOrderSentence(const RealOrderDemo& demo) {
         out.Claims("loss_trained_a", trained.loss_a);
         out.Claims("loss_zeroed_a", zeroed.loss_a);
         out.Claims("loss_mean_a", mean.loss_a);
-        text = "As trained, GPT-2 predicts each next token of sentence A with a mean loss of " +
+        text = "With its positions as trained, the model predicts each next token of sentence A "
+               "with a mean loss of " +
                ShownNumber(trained.loss_a, 3) + " nats; zeroing its positions " +
                LossChange(trained.loss_a, zeroed.loss_a) + ", giving every token the mean row " +
                LossChange(trained.loss_a, mean.loss_a) + ".";
@@ -265,15 +278,16 @@ Explanation RealOrderSentence(const RealOrderDemo& demo) {
             out.Claims("same_prefix_block1_max", block1);
             std::string named;
             const std::size_t shown = std::min<std::size_t>(r.same_prefix.size(), 3);
+            const bool more = r.same_prefix.size() > shown;
             for (std::size_t k = 0; k < shown; ++k) {
                 const int i = r.same_prefix[k];
-                named += (k == 0           ? ""
-                          : k + 1 == shown ? " and "
-                                           : ", ") +
+                // "a and b", "a, b and c", "a, b, c and 27 more"
+                named += (k == 0                    ? ""
+                          : k + 1 == shown && !more ? " and "
+                                                    : ", ") +
                          Quoted(demo.pieces_a[i]) + " (" + Ordinal(i) + ")";
             }
-            if (r.same_prefix.size() > shown)
-                named += " and " + std::to_string(r.same_prefix.size() - shown) + " more";
+            if (more) named += " and " + std::to_string(r.same_prefix.size() - shown) + " more";
             text += " Without positions (zeroed or the mean row) a token leaves block 1 "
                     "depending only on itself and the tokens up to it, whatever their order: " +
                     named + (r.same_prefix.size() == 1 ? " sees" : " see") +
@@ -311,8 +325,8 @@ Explanation RealOrderSentence(const RealOrderDemo& demo) {
             }
         }
     }
-    text += " GPT-2 was trained with its positions: running it without them is an ablation, not "
-            "a model trained without positions.";
+    text += " The model was trained with its positions: running it without them is an "
+            "ablation, not a model trained without positions.";
     out.text = text;
     return out;
 }

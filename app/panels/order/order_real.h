@@ -79,7 +79,12 @@ struct RealOrderDemo {
     Gpt2OrderResult result;
     /// Each run's guesses' texts, parallel to top_a and top_b.
     std::vector<std::vector<std::string>> top_text_a, top_text_b;
-    Explanation sentence; ///< RealOrderSentence of this demo
+    Explanation sentence;              ///< RealOrderSentence of this demo
+    const LoadedGpt2* model = nullptr; ///< the checkpoint it ran on (identity only)
+    int width = 0, vocab = 0;          ///< the model's
+    /// The shuffle left both sentences in order (a seed whose permutation of so few tokens is
+    /// the identity): its row is the trained one.
+    bool shuffle_unchanged = false;
     double seconds = 0;
 };
 /// Tokenizes, runs and words the sentence, once per change of the inputs.

@@ -68,9 +68,9 @@ std::string OrderPanel::NothingToRun(const AppState& state) {
                                  ? std::string("No GPT-2 checkpoint is open in Your model")
                                  : "The table open in Your model is " + table->family + "'s";
     return open + ": to run this experiment on GPT-2, open a folder holding its "
-                  "model.safetensors, config.json, vocab.json and merges.txt in the Your model "
-                  "panel (File → Open; docs/models.md says where to get them). Meanwhile, the toy "
-                  "demo:";
+                  "model.safetensors, config.json, vocab.json and merges.txt (from "
+                  "openai-community/gpt2 on the Hugging Face Hub, Files and versions) in the Your "
+                  "model panel: File → Open, or pelab --model FOLDER.";
 }
 
 const RealOrderDemo* OrderPanel::RealFor(const AppState& state, bool background, bool* computing,
@@ -108,11 +108,25 @@ const RealOrderDemo* OrderPanel::RealFor(const AppState& state, bool background,
     if (!background) return &real_cache.GetNow(inputs, ComputeRealOrder);
     const RealOrderDemo* demo = real_cache.Get(inputs, ComputeRealOrder, &current);
     // A demo of another checkpoint is not shown meanwhile (its tokens are another vocabulary's).
-    if (demo != nullptr && !current && demo->result.layers != (*loaded)->model->Sizes().layers)
-        demo = nullptr;
+    if (demo != nullptr && !current && demo->model != loaded->get()) demo = nullptr;
     if (!current) *computing = true;
     if (demo == nullptr) *why = "Running GPT-2 on the two sentences under each position switch …";
     return demo;
+}
+
+std::string OrderPanel::StepProblem(const AppState& state) const {
+    if (order_view != "real") return {};
+    bool computing = false;
+    std::string why;
+    const RealOrderDemo* demo = RealFor(state, false, &computing, &why);
+    if (demo == nullptr) return "the Real model view cannot run: " + why;
+    if (!demo->error.empty()) return "the Real model view cannot run: " + demo->error;
+    const Gpt2OrderResult& r = demo->result;
+    if (real_block > r.layers || real_head > r.heads)
+        return "real_block " + std::to_string(real_block) + " and real_head " +
+               std::to_string(real_head) + ": the model has " + std::to_string(r.layers) +
+               " blocks of " + std::to_string(r.heads) + " heads";
+    return {};
 }
 
 void OrderPanel::DrawReal(FrameContext& frame) {
@@ -129,6 +143,14 @@ void OrderPanel::DrawReal(FrameContext& frame) {
     if (demo == nullptr && !computing) {
         WrappedText(why.c_str());
         frame.Record("order.real_needs");
+        if (frame.slides) {
+            // A lesson's step about the real model: the toy demo here would contradict its
+            // caption. Where to go instead (the slides have no menu bar).
+            MutedWrappedText("This step shows a GPT-2 checkpoint: press F5 to leave the slides, "
+                             "open its folder, then F5 again.");
+            return;
+        }
+        MutedWrappedText("Meanwhile, the toy demo:");
         ImGui::Separator();
         DrawToy(frame);
         return;
@@ -154,6 +176,21 @@ void OrderPanel::DrawReal(FrameContext& frame) {
     }
     DrawRealAttention(frame, *demo);
     DrawGuesses(frame, *demo);
+    {
+        // Which checkpoint this is: a projector's audience and a handout's reader see its size.
+        const ModelTable* table = frame.state.model_table.get();
+        char line[320];
+        std::snprintf(line, sizeof line, "%s: %d blocks of %d heads, width %d, %d tokens",
+                      table ? std::filesystem::path(table->checkpoint_path)
+                                  .parent_path()
+                                  .filename()
+                                  .string()
+                                  .c_str()
+                            : "",
+                      demo->result.layers, demo->result.heads, demo->width, demo->vocab);
+        ImGui::TextDisabled("%s", line);
+        frame.Record("order.real_model");
+    }
     DrawDistances(frame, *demo);
     if (frame.pictures_first) {
         WrappedText(demo->sentence.text.c_str());
@@ -195,6 +232,15 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
     ImGui::SetNextItemWidth(slider);
     ImGui::SliderInt("head", &real_head, 1, heads);
     frame.Record("order.real_head");
+    if (guesses_narrow) {
+        // The table below has room for one sentence's guesses: which.
+        const float radios = CheckboxWidth("guesses after A") + CheckboxWidth("B");
+        settings.Item(radios + FlowRow::Spacing());
+        ImGui::RadioButton("guesses after A", &guesses_of, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("B##guesses", &guesses_of, 1);
+        frame.Record("order.real_guesses_of");
+    }
     const float combo = FitWidth(11.0f, "attention under");
     settings.Item(LabelledWidth(combo, "attention under"));
     ImGui::SetNextItemWidth(combo);
@@ -224,6 +270,13 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
         FormulaTooltip("Token t gets row t + k of the table; lowered so that the longer sentence "
                        "stays inside the table.");
         frame.Record("order.real_shift");
+        if (demo != nullptr && demo->shift_used != real_shift) {
+            // The table ends before: the shift the runs used, beside the one asked.
+            char used[64];
+            std::snprintf(used, sizeof used, "(%d used: the table ends)", demo->shift_used);
+            settings.Item(ImGui::CalcTextSize(used).x);
+            ImGui::TextDisabled("%s", used);
+        }
     }
     ClampSettings();
 }
@@ -244,8 +297,13 @@ void OrderPanel::DrawTokens(FrameContext& frame, const RealOrderDemo& demo) {
         row.Item(ImGui::CalcTextSize(head).x);
         ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(head);
+        FormulaTooltip("Each box is one token; · is a space, which GPT-2 keeps at the start of "
+                       "the token after it (\" dog\", not \"dog\").");
         for (std::size_t k = 0; k < pieces->size(); ++k) {
-            const std::string shown = ShownToken((*pieces)[k]);
+            // A space is part of the token after it (" dog"): drawn as a dot, so it shows.
+            std::string shown;
+            for (char c : ShownToken((*pieces)[k]))
+                shown += c == ' ' ? std::string("·") : std::string(1, c);
             const ImVec2 text = ImGui::CalcTextSize(shown.c_str());
             const ImVec2 size(text.x + 2 * pad.x, text.y + 2 * pad.y);
             row.Item(size.x, pad.x);
@@ -258,6 +316,8 @@ void OrderPanel::DrawTokens(FrameContext& frame, const RealOrderDemo& demo) {
         }
         ImGui::EndGroup();
         frame.Record(record);
+        // A little air between the two rows (their outlines on a slide would touch).
+        ImGui::Dummy(ImVec2(0, pad.y));
     }
 }
 
@@ -270,6 +330,12 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     const Gpt2OrderRun& run = r.runs[chosen];
     const std::vector<std::string> labels_a = TokenLabels(demo.pieces_a),
                                    labels_b = TokenLabels(demo.pieces_b);
+    // Columns by index alone (the rows name each token): one rule at every cell width.
+    std::vector<std::string> columns_a, columns_b;
+    for (std::size_t k = 0; k < labels_a.size(); ++k)
+        columns_a.push_back(std::to_string(k));
+    for (std::size_t k = 0; k < labels_b.size(); ++k)
+        columns_b.push_back(std::to_string(k));
     const std::vector<double> a = HeadAttention(run.attention_a, block, head, r.heads, r.tokens_a),
                               b = HeadAttention(run.attention_b, block, head, r.heads, r.tokens_b);
     const float font = ImGui::GetFontSize();
@@ -283,8 +349,9 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     cell = std::clamp(cell, font * 1.2f, font * 3.0f);
     // And tall enough to show whole below the title line where the window allows (a projector).
     // (the title line above both, and each matrix's own)
+    // (the title line above both, each matrix's own, and the colour key below)
     const float below = ImGui::GetContentRegionAvail().y -
-                        2 * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
+                        3 * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
     while (cell > font * 1.2f && HeatmapHeight(n, cell) > below)
         cell *= 0.95f;
     HeatmapStyle style;
@@ -302,21 +369,30 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     FormulaTooltip("Each row: how much that token attends to each token up to it (GPT-2 is "
                    "causal: nothing after it), softmax(q·kᵀ/√d_head) of this head; each row "
                    "sums to 1.");
+    // (a short window gives the line to the matrices: the tooltip says it there)
+    if (!frame.pictures_first)
+        MutedWrappedText("rows: the token attending; columns: the tokens it attends to (hover a "
+                         "cell for both)");
     FlowRow row;
-    for (const auto& [name, values, labels, id, record] :
-         {std::tuple{"A", &a, &labels_a, "##real_attention_a", "order.real_attention_a"},
-          std::tuple{"B", &b, &labels_b, "##real_attention_b", "order.real_attention_b"}}) {
+    for (const auto& [name, values, labels, columns, id, record] :
+         {std::tuple{"A", &a, &labels_a, &columns_a, "##real_attention_a",
+                     "order.real_attention_a"},
+          std::tuple{"B", &b, &labels_b, &columns_b, "##real_attention_b",
+                     "order.real_attention_b"}}) {
         const int count = static_cast<int>(labels->size());
         std::snprintf(title, sizeof title, "sentence %s", name);
         row.Item(std::max(HeatmapWidth(*labels, count, cell), ImGui::CalcTextSize(title).x), gap);
         ImGui::BeginGroup();
         ImGui::TextUnformatted(title);
         if (static_cast<int>(values->size()) == count * count)
-            AnnotatedHeatmap(id, values->data(), count, count, *labels, *labels, style,
+            AnnotatedHeatmap(id, values->data(), count, count, *labels, *columns, style,
                              "attention weight");
         ImGui::EndGroup();
         frame.Record(record);
     }
+    ImGui::TextDisabled("weight:");
+    ImGui::SameLine();
+    ColorLegend(style, std::min(font * 10.0f, avail * 0.4f));
 }
 
 void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
@@ -353,24 +429,16 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
     // guesses wrapped (a projector), with a choice of which.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float cells = 2 * style.CellPadding.x + 1;
-    const float loss_width = ImGui::CalcTextSize("loss A").x + cells;
+    const float loss_width = ImGui::CalcTextSize("loss A (nats)").x + cells;
     const bool both = widest_label + widest_a + widest_b + 2 * loss_width + 3 * cells <=
                       ImGui::GetContentRegionAvail().x;
-    if (!both) {
-        ImGui::AlignTextToFramePadding();
-        ImGui::TextUnformatted("next word after:");
-        ImGui::SameLine();
-        ImGui::RadioButton("sentence A##guesses", &guesses_of, 0);
-        ImGui::SameLine();
-        ImGui::RadioButton("sentence B##guesses", &guesses_of, 1);
-        frame.Record("order.real_guesses_of");
-    }
+    guesses_narrow = !both; // the controls offer the choice of sentence (DrawRealSettings)
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("##real_guesses", both ? 5 : 4, flags)) return;
     ImGui::TableSetupColumn("positions");
-    ImGui::TableSetupColumn("loss A");
-    ImGui::TableSetupColumn("loss B");
+    ImGui::TableSetupColumn("loss A (nats)");
+    ImGui::TableSetupColumn("loss B (nats)");
     if (both) {
         ImGui::TableSetupColumn("next after A (top 5)");
         ImGui::TableSetupColumn("next after B (top 5)");
@@ -384,6 +452,12 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(RealSwitchLabel(run.choice).c_str());
+        if (run.choice.kind == PositionSwitch::Shuffled && demo.shuffle_unchanged) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("= as trained");
+            FormulaTooltip("This seed's shuffle of so few tokens leaves them in order: try "
+                           "another seed.");
+        }
         for (const auto& [loss, tokens] :
              {std::pair{run.loss_a, r.tokens_a}, std::pair{run.loss_b, r.tokens_b}}) {
             ImGui::TableNextColumn();
@@ -408,9 +482,10 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
         }
     }
     ImGui::EndTable();
-    FormulaTooltip("Loss: the mean cross-entropy (nats) of each next token of the sentence given "
-                   "the tokens before it. The guesses: the five most likely tokens after the "
-                   "sentence's last one, with their probabilities.");
+    FormulaTooltip(
+        "Loss: the mean cross-entropy (nats) of each next token of the sentence given "
+        "the tokens before it; lower is better. The guesses: the five most likely tokens after the "
+        "sentence's last one, with their probabilities.");
     frame.Record("order.real_guesses");
 }
 

@@ -663,6 +663,7 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
         {"order.real_text_b", "the Real model view's sentence B"},
         {"order.real_block", "the block whose attention is drawn"},
         {"order.real_head", "the head whose attention is drawn"},
+        {"order.real_model", "the line naming the checkpoint run and its size", {"real"}},
         {"order.real_guesses_of", "the choice of whose next-word guesses a narrow table shows"},
         {"order.real_switch", "the menu of the position switch the attention is drawn under"},
         {"order.real_seed", "the seed of the shuffled positions"},

@@ -58,6 +58,8 @@ struct OrderPanel : Panel {
     nlohmann::json Readouts(const AppState& state) const override;
     nlohmann::json ToyReadouts(const AppState& state) const;
     nlohmann::json RealReadouts(const AppState& state) const;
+    /// The Real model view's error, or a block or head past the model's (view "real").
+    std::string StepProblem(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
     static std::vector<WidgetName> WidgetNames();
     std::string StatusNote() const override;
@@ -106,7 +108,8 @@ struct OrderPanel : Panel {
     mutable BackgroundCached<RealOrderInputs, RealOrderDemo> real_cache;
     SceneTabs tabs;
     plot::PlotView distance_view;
-    int guesses_of = 0; ///< a narrow window's guesses table: after sentence A (0) or B (1)
+    int guesses_of = 0;          ///< a narrow window's guesses table: after sentence A (0) or B (1)
+    bool guesses_narrow = false; ///< the table had room for one sentence's guesses last frame
 
 private:
     void DrawToy(FrameContext& frame);
