@@ -63,14 +63,7 @@ PY
 cat "$folder/time"
 # The anchor: PyTorch with OpenBLAS (scripts/deps.sh bench), with two threads as PE Lab's passes
 # and with one (OpenBLAS's small products can run faster on one): the ratio is to the faster.
-/usr/bin/python3 - <<'PY'
-import re, torch
-a = torch.randn(512, 512)
-(a @ a).sum().item()
-libraries = sorted({line.split()[-1] for line in open("/proc/self/maps")
-                    if re.search(r"blas|lapack|mkl", line.split()[-1])})
-print(f"anchor: PyTorch {torch.__version__}, BLAS: " + (", ".join(libraries) or "none found"))
-PY
+/usr/bin/python3 "$root/bench/torch_blas.py"
 for threads in 2 1; do
     OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads /usr/bin/python3 \
         "$root/bench/gpt2_torch_anchor.py" "$folder" "$tokens" "$passes" "$threads" > "$folder/torch$threads.json"

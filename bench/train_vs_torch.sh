@@ -16,14 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # it really loads, said: PyTorch as Debian ships it takes whatever libblas.so.3 the system
 # provides (netlib's reference BLAS unless OpenBLAS is installed: scripts/deps.sh bench).
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-/usr/bin/python3 - <<'PY'
-import re, torch
-a = torch.randn(512, 512)
-(a @ a).sum().item()
-libraries = sorted({line.split()[-1] for line in open("/proc/self/maps")
-                    if re.search(r"blas|lapack|mkl", line.split()[-1])})
-print(f"anchor: PyTorch {torch.__version__}, BLAS: " + (", ".join(libraries) or "none found"))
-PY
+/usr/bin/python3 bench/torch_blas.py
 for pe in sinusoidal none; do
     : >"$tmp/ratios"
     for round in $(seq "$rounds"); do

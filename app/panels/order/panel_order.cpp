@@ -503,7 +503,7 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
     table.Bool("random_embeddings", "order demo uses seeded random embeddings, not one-hot",
                &random_embeddings);
     table.Integer("embedding_seed", "order demo random seed", &embedding_seed, 0, 2147483647);
-    const auto one_of = [](std::vector<std::string> ids) {
+    const auto one_of = [](const std::vector<std::string>& ids) {
         return [ids](const std::string& text) {
             std::string list;
             for (const std::string& id : ids) {
