@@ -373,6 +373,28 @@ TEST_F(OrderRealTest, TheViewIsDrawnWholeAtTheProjectorsSizeInEveryTheme) {
         }
     }
     EXPECT_EQ(Order().real_block, 2);
+    // 32 tokens each at the projector's size: every column in the window's width (the cells
+    // shrink; a long sentence's matrix once ran a third past the right edge).
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    std::string long_a = "the", long_b = "the";
+    for (int k = 0; k < 15; ++k)
+        long_a += " dog the", long_b += k == 7 ? " the dog" : " dog the";
+    long_a += " man", long_b += " man";
+    ASSERT_EQ(
+        app.scene.Apply(nlohmann::json{
+            {"real_text_a", long_a}, {"real_text_b", long_b}, {"real_block", 1}, {"theme", "dark"}}
+                            .dump()),
+        "");
+    ASSERT_EQ(Order().Readouts(state)["real"]["tokens_a"].size(), 32u);
+    app.recorder.rects.clear();
+    Present("order", 4);
+    for (const char* widget : {"order.real_attention_a", "order.real_attention_b"}) {
+        const auto at = app.recorder.layout.find(widget);
+        ASSERT_NE(at, app.recorder.layout.end()) << widget;
+        EXPECT_LE(at->second.item.x1, at->second.right_edge + 1.0f) << widget;
+    }
 }
 
 } // namespace

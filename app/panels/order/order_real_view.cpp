@@ -224,6 +224,8 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
     const float slider = FitWidth(6.0f, "block");
     settings.Item(LabelledWidth(slider, "block"));
     ImGui::SetNextItemWidth(slider);
+    // A scene's block or head past this model's: its last (lesson check names the step).
+    real_block = std::min(real_block, layers), real_head = std::min(real_head, heads);
     ImGui::SliderInt("block", &real_block, 1, layers);
     FormulaTooltip("Whose attention is drawn: GPT-2's blocks are numbered from 1 (h.0 in the "
                    "checkpoint is block 1).");
@@ -347,6 +349,9 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     float cell = (avail - 2 * label_width - gap) / (2.0f * n);
     if (cell < font * 1.6f) cell = (avail - label_width) / n;
     cell = std::clamp(cell, font * 1.2f, font * 3.0f);
+    // A long sentence: smaller still, so that every column stays in view (numbers hide below
+    // about 2 em; the hover still gives each cell).
+    cell = std::min(cell, std::max(font * 0.5f, (avail - label_width) / n));
     // And tall enough to show whole below the title line where the window allows (a projector).
     // (the title line above both, and each matrix's own)
     // (the title line above both, each matrix's own, and the colour key below)
@@ -501,7 +506,7 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
             top = std::max(top, value);
     plot::PlotConfig config;
     config.x_label = "after block (0: the inputs)";
-    config.y_label = "distance of the last tokens";
+    config.y_label = "last tokens' states: ‖a − b‖ / mean length";
     config.x_flags = plot::AxisFlags_Integer;
     const plot::Range x_home{0, std::max(1.0, xs.empty() ? 1.0 : xs.back())};
     distance_view.SetHome(x_home, {0, std::max(top * 1.1, 1e-3)});
@@ -510,16 +515,19 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
                  std::min(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 16.0f));
     plot::Plot plot;
     if (plot.Begin("##real_distances", distance_view, ImVec2(-1, height), config)) {
-        const Role roles[] = {Role::PosB, Role::PosA, Role::Sin};
-        std::string labels[3];
-        for (int k = 0; k < 3; ++k) {
-            labels[k] = RealSwitchLabel(r.runs[k].choice);
+        // Every switch: a colour and a marker shape each (the three the sentence is about
+        // first, thicker).
+        const Role roles[] = {Role::PosB, Role::PosA,     Role::Sin,
+                              Role::Cos,  Role::ShiftArc, Role::Accent};
+        const plot::Marker shapes[] = {plot::Marker::Circle, plot::Marker::Square,
+                                       plot::Marker::Ring};
+        std::vector<std::string> labels;
+        for (const Gpt2OrderRun& run : r.runs)
+            labels.push_back(RealSwitchLabel(run.choice));
+        for (std::size_t k = 0; k < r.runs.size() && k < 6; ++k)
             plot.LineMarkers(labels[k].c_str(), xs.data(), r.runs[k].last_distances.data(),
-                             static_cast<int>(xs.size()), frame.Color(roles[k]), 2.0f, 4.0f,
-                             k == 0   ? plot::Marker::Circle
-                             : k == 1 ? plot::Marker::Square
-                                      : plot::Marker::Ring);
-        }
+                             static_cast<int>(xs.size()), frame.Color(roles[k]),
+                             k < 3 ? 2.0f : 1.2f, 4.0f, shapes[k % 3]);
         plot.End();
     }
     FormulaTooltip("‖a − b‖ / ((‖a‖ + ‖b‖)/2) of the two sentences' last-token states: the inputs "

@@ -1,0 +1,205 @@
+// The order panel's scene fields, readouts and widget names (both views): what a scene sets,
+// what `pelab readouts` prints and what a lesson may outline. The drawing is in panel_order.cpp
+// (the toy words) and order_real_view.cpp (the real model).
+#include "io/scene.h"
+#include "panels/order/panel_order.h"
+#include "pelab/attention.h"
+#include "pelab/embedding.h"
+#include "pelab/error.h"
+#include "pelab/limits.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+void OrderPanel::AddSceneFields(SceneTable& table) {
+    table.Bool("pe_enabled", "order demo adds the positional encoding", &pe_enabled);
+    table.Number("pe_scale", "order demo, X = E + pe_scale·PE", &pe_scale, 0.0, kMaxPeScale);
+    const auto check_sentence = [](const std::string& text) {
+        try {
+            tokenize(text);
+        } catch (const InvalidArgument& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    table.Text("sentence_a", "text, valid UTF-8, 1 to 32 words: order demo sentence A", &sentence_a,
+               check_sentence);
+    table.Text("sentence_b", "text, valid UTF-8, 1 to 32 words: order demo sentence B", &sentence_b,
+               check_sentence);
+    table.Bool("scale_embeddings", "order demo multiplies embeddings by √d", &scale_embeddings);
+    table.Integer("order_d_model", "order demo width", &order_d_model, 2, kMaxOrderDModel, true);
+    table.Bool("random_embeddings", "order demo uses seeded random embeddings, not one-hot",
+               &random_embeddings);
+    table.Integer("embedding_seed", "order demo random seed", &embedding_seed, 0, 2147483647);
+    const auto one_of = [](const std::vector<std::string>& ids) {
+        return [ids](const std::string& text) {
+            std::string list;
+            for (const std::string& id : ids) {
+                if (text == id) return std::string();
+                list += (list.empty() ? "" : ", ") + id;
+            }
+            return "must be one of " + list;
+        };
+    };
+    table.Text("order_view", "text: the order panel's view, toy (a few words) or real (GPT-2)",
+               &order_view, one_of({"toy", "real"}));
+    const auto check_text = [](const std::string& text) {
+        return text.size() > kMaxSentenceBytes
+                   ? "holds " + std::to_string(text.size()) + " bytes; at most " +
+                         std::to_string(kMaxSentenceBytes)
+                   : std::string();
+    };
+    table.Text("real_text_a", "text: the Real model view's sentence A", &real_text_a, check_text);
+    table.Text("real_text_b", "text: the Real model view's sentence B", &real_text_b, check_text);
+    table.Integer("real_block", "the Real model view's attention: block 1 … the model's blocks",
+                  &real_block, 1, kMaxRealBlocks);
+    table.Integer("real_head", "the Real model view's attention: head 1 … the model's heads",
+                  &real_head, 1, kMaxRealHeads);
+    table.Text("real_switch",
+               "text: the Real model view's attention under the positions trained, zero, mean, "
+               "shuffle, shift or sinusoidal",
+               &real_switch, one_of({"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"}));
+    table.Integer("real_shuffle_seed", "the Real model view's shuffle seed", &real_shuffle_seed, 0,
+                  2147483647);
+    table.Integer("real_shift", "the Real model view's shift k (token t gets row t + k)",
+                  &real_shift, 0, kMaxRealShift);
+}
+
+std::string OrderPanel::StatusNote() const {
+    return "order demo: its own d_model " + std::to_string(order_d_model);
+}
+
+nlohmann::json OrderPanel::Readouts(const AppState& state) const {
+    nlohmann::json out = ToyReadouts(state);
+    out["view"] = order_view;
+    if (order_view == "real") out["real"] = RealReadouts(state);
+    return out;
+}
+
+nlohmann::json OrderPanel::RealReadouts(const AppState& state) const {
+    bool computing = false;
+    std::string why;
+    const RealOrderDemo* demo = RealFor(state, false, &computing, &why);
+    if (demo == nullptr) return {{NothingToRun(state).empty() ? "error" : "needs", why}};
+    if (!demo->error.empty()) return {{"error", demo->error}};
+    const Gpt2OrderResult& r = demo->result;
+    nlohmann::json switches = nlohmann::json::array();
+    for (std::size_t k = 0; k < r.runs.size(); ++k) {
+        const Gpt2OrderRun& run = r.runs[k];
+        nlohmann::json top_a = nlohmann::json::array(), top_b = nlohmann::json::array();
+        for (std::size_t g = 0; g < run.top_a.size(); ++g)
+            top_a.push_back({{"id", run.top_a[g].id},
+                             {"text", demo->top_text_a[k][g]},
+                             {"probability", run.top_a[g].probability}});
+        for (std::size_t g = 0; g < run.top_b.size(); ++g)
+            top_b.push_back({{"id", run.top_b[g].id},
+                             {"text", demo->top_text_b[k][g]},
+                             {"probability", run.top_b[g].probability}});
+        switches.push_back({{"positions", PositionChoiceName(run.choice)},
+                            {"label", RealSwitchLabel(run.choice)},
+                            {"loss_a", run.loss_a},
+                            {"loss_b", run.loss_b},
+                            {"top_a", top_a},
+                            {"top_b", top_b},
+                            {"last_distances", run.last_distances},
+                            {"same_prefix_block1", run.same_prefix_block1}});
+    }
+    return {{"tokens_a", demo->ids_a},
+            {"tokens_b", demo->ids_b},
+            {"token_texts_a", demo->pieces_a},
+            {"token_texts_b", demo->pieces_b},
+            {"blocks", r.layers},
+            {"heads", r.heads},
+            {"shift_used", demo->shift_used},
+            {"same_prefix", r.same_prefix},
+            {"switches", switches},
+            {"sentence", demo->sentence.text},
+            {"claims", ClaimsJson(demo->sentence)}};
+}
+
+nlohmann::json OrderPanel::ToyReadouts(const AppState& state) const {
+    const Demo& demo = DemoFor(state);
+    if (!demo.error.empty()) return {{"error", demo.error}};
+    const OrderDemoResult& r = demo.result;
+    return {{"tokens_a", r.tokens_a},
+            {"tokens_b", r.tokens_b},
+            {"same_multiset", r.verdict.same_multiset},
+            {"same_up_to_reordering", r.verdict.same_up_to_reordering},
+            {"max_reorder_diff", r.verdict.max_difference},
+            {"equivariance_residual", r.equivariance},
+            {"verdict", OrderVerdictText(r, pe_enabled)}};
+}
+
+std::vector<WidgetName> OrderPanel::WidgetNames() {
+    // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
+    return {
+        {"order.d_model", "the demo d_model slider: how wide this demo's word vectors are"},
+        {"order.difference",
+         "the B − A matrix: B's scores in A's word order, minus A's",
+         {"tokens_a"}},
+        {"order.explanation",
+         "the written verdict paragraph: where the two orders' scores differ",
+         {"verdict"}},
+        {"order.first_word", "the line on the second word's score for the first, in A and B"},
+        {"order.one_hot", "the one-hot words choice: each word gets a dimension of its own"},
+        {"order.pe_enabled", "the tick box that adds the positional encoding to the words"},
+        {"order.pe_scale", "the PE scale slider: the factor the encoding is multiplied by"},
+        {"order.random", "the random words choice: seeded random vectors for the words"},
+        {"order.reordering_check",
+         "the re-ordering check: 0 when attention cannot see order",
+         {"equivariance_residual"}},
+        {"order.same_words", "the grey line comparing the same two words' scores in A and B"},
+        {"order.scale_embeddings", "the E·√d tick box: word vectors times √d_model first"},
+        {"order.scores_a", "sentence A's raw score matrix QKᵀ, with its title", {"tokens_a"}},
+        {"order.scores_b", "sentence B's raw score matrix QKᵀ, with its title", {"tokens_b"}},
+        {"order.seed", "the seed field of the random word vectors"},
+        {"order.sentence_a", "the text box where sentence A is typed"},
+        {"order.sentence_b", "the text box where sentence B is typed"},
+        {"order.swap", "the swap button that exchanges sentences A and B"},
+        {"order.verdict",
+         "the coloured verdict: can the scores tell the two orders apart",
+         {"max_reorder_diff"}},
+        {"order.weights_a",
+         "sentence A's attention weights softmax(QKᵀ/√d), with its title",
+         {"tokens_a"}},
+        {"order.weights_b",
+         "sentence B's attention weights softmax(QKᵀ/√d), with its title",
+         {"tokens_b"}},
+        {"order.weights_legend", "the colour key of the attention weights, 0 to 1"},
+        {"order.words_help", "the (?) marker on how the sentences are split into words"},
+        {"order.tab_toy", "the Toy words tab: the demo on a few words"},
+        {"order.tab_real", "the Real model (GPT-2) tab: the demo on the checkpoint open"},
+        {"order.real_needs", "the line saying which files to bring for the Real model view"},
+        {"order.real_error",
+         "why the Real model view cannot run the checkpoint or sentences",
+         {"real"}},
+        {"order.real_text_a", "the Real model view's sentence A"},
+        {"order.real_text_b", "the Real model view's sentence B"},
+        {"order.real_block", "the block whose attention is drawn"},
+        {"order.real_head", "the head whose attention is drawn"},
+        {"order.real_model", "the line naming the checkpoint run and its size", {"real"}},
+        {"order.real_guesses_of", "the choice of whose next-word guesses a narrow table shows"},
+        {"order.real_switch", "the menu of the position switch the attention is drawn under"},
+        {"order.real_seed", "the seed of the shuffled positions"},
+        {"order.real_shift", "the k of the positions shifted by k"},
+        {"order.real_tokens_a",
+         "sentence A cut into GPT-2's tokens, their boundaries drawn",
+         {"real"}},
+        {"order.real_tokens_b",
+         "sentence B cut into GPT-2's tokens, their boundaries drawn",
+         {"real"}},
+        {"order.real_attention_a", "sentence A's attention of the chosen block and head", {"real"}},
+        {"order.real_attention_b", "sentence B's attention of the chosen block and head", {"real"}},
+        {"order.real_guesses",
+         "each position switch's loss per sentence and next-word top 5",
+         {"real"}},
+        {"order.real_distances",
+         "per block, how far apart the two last tokens' states are, per switch",
+         {"real"}},
+        {"order.real_sentence", "the sentence on what the model keeps without positions", {"real"}},
+    };
+}
+
+} // namespace pelab
