@@ -197,6 +197,24 @@ e2e_type() {
     e2e_press Return
 }
 
+# e2e_save_as PATH: types PATH into the save dialog's field, presses Enter and waits (30 s) until
+# PE Lab has written it. A frame on a loaded machine can outlast the Enter key's 0.1 s, and Dear
+# ImGui 1.86 loses a key pressed and released within one frame (a clean clone's run once left the
+# dialog open with the whole path typed): while the file is not there and the dialog still
+# reports its field, Enter again, every 5 s.
+e2e_save_as() {
+    e2e_type "$1"
+    local tries=0
+    until [[ -f "$1" ]]; do
+        ((++tries <= 300)) || { e2e_shot "${E2E_NAME}_wait_failed" >/dev/null 2>&1 || true
+            e2e_fail "$1 was not written within 30 s"; }
+        if ((tries % 50 == 0)) && grep -q '"file.path_typing"' "$E2E_RECTS" 2>/dev/null; then
+            e2e_press Return
+        fi
+        sleep 0.1
+    done
+}
+
 # e2e_wait_file PATH [SECONDS]: waits (30 s by default) until PE Lab has written PATH. Its writes
 # are atomic (a temporary file renamed into place), so a file that is there is whole. A fixed
 # sleep was too short when the suite runs the end-to-end scripts side by side.

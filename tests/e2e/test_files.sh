@@ -17,8 +17,7 @@ e2e_press Right # pos A 3 → 4: the saved scene is not the file it came from
 e2e_press ctrl+s
 e2e_point file.path_typing >/dev/null || e2e_fail "Ctrl+S did not open the save dialog"
 e2e_shot files/save_dialog >/dev/null
-e2e_type "$out/saved.json"
-e2e_wait_file "$out/saved.json"
+e2e_save_as "$out/saved.json"
 [[ -s "$out/saved.json" ]] || e2e_fail "Ctrl+S wrote nothing"
 /usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); assert s["pos_a"] == 4 and s["d_model"] == 128, s' "$out/saved.json" ||
     e2e_fail "the saved scene is not the one on screen"
@@ -31,8 +30,7 @@ e2e_click file.export_png
 e2e_shot files/export_options >/dev/null
 e2e_click export.choose # the size as its window (the default)
 e2e_point file.path_typing >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
-e2e_type "$out/compare.png"
-e2e_wait_file "$out/compare.png"
+e2e_save_as "$out/compare.png"
 [[ -s "$out/compare.png" ]] || e2e_fail "Export as PNG wrote nothing"
 e2e_not_blank "$out/compare.png"
 cp "$out/compare.png" "$SHOTS/files/exported_compare.png"
@@ -59,8 +57,7 @@ e2e_click compare.dot_product
 e2e_click menu.file
 e2e_click file.export_csv
 e2e_point file.path_typing >/dev/null || e2e_fail "Export table as CSV did not open the save dialog"
-e2e_type "$out/compare.csv"
-e2e_wait_file "$out/compare.csv"
+e2e_save_as "$out/compare.csv"
 /usr/bin/python3 - "$out/compare.csv" <<'PY' || e2e_fail "the CSV does not parse back to PE(4) and PE(50)"
 import csv, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -79,8 +76,7 @@ e2e_click file.export_png
 e2e_click export.size1
 e2e_click export.choose
 e2e_point file.path_typing >/dev/null || e2e_fail "Export as PNG did not open the save dialog"
-e2e_type "$out/compare_1024.png"
-e2e_wait_file "$out/compare_1024.png"
+e2e_save_as "$out/compare_1024.png"
 [[ "$(identify -format '%wx%h' "$out/compare_1024.png")" == 1024x768 ]] ||
     e2e_fail "the 1024x768 export is $(identify -format '%wx%h' "$out/compare_1024.png")"
 e2e_not_blank "$out/compare_1024.png"
