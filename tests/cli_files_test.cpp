@@ -2,6 +2,9 @@
 // they read, and on a full or read-only filesystem, an interrupted export or a closed pipe the old
 // file is kept, no temporary is left, and the message names the path and the cause.
 #include "cli_fixture.h"
+#include "model_fixtures.h"
+
+#include <map>
 
 // A screenshot or readouts pointed at its own scene file would replace the scene: refused, and the
 // scene is untouched.
@@ -232,4 +235,63 @@ TEST_F(Cli, BrokenSymlinksAreRefusedNotReplaced) {
     const Result under_file = Run({"readouts", "--out", (dir / "plain" / "x.json").string()});
     EXPECT_EQ(under_file.exit_code, 1);
     EXPECT_NE(under_file.err.find("is a file, not a folder"), std::string::npos) << under_file.err;
+}
+
+// Reliability round 5: no command writes over a file it reads — the weights, every shard an index
+// names, the config.json, vocab.json and merges.txt beside them, a texts file — however the output
+// is spelled (./, .., a symbolic link, a hard link). Refused before any work (exit 2, both named),
+// and every file is left as it was.
+TEST_F(Cli, OutputThatIsAModelFileIsRefused) {
+    const fs::path model = dir / "ow";
+    pelab_test::WriteGpt2RunFixture(model);
+    // A sharded copy: an index naming two shards.
+    const fs::path sharded = dir / "sharded";
+    fs::create_directories(sharded);
+    pelab_test::WriteSafetensors(sharded / "part-1.safetensors",
+                                 {{"wpe.weight", {8, 4}, pelab_test::Normal(32, 1)}});
+    pelab_test::WriteSafetensors(sharded / "part-2.safetensors",
+                                 {{"wte.weight", {8, 4}, pelab_test::Normal(32, 2)}});
+    std::ofstream(sharded / "model.safetensors.index.json")
+        << R"({"metadata": {}, "weight_map": {"wpe.weight": "part-1.safetensors",
+              "wte.weight": "part-2.safetensors"}})";
+    const fs::path texts = dir / "texts.json";
+    std::ofstream(texts) << R"(["the dog", "the man"])";
+    fs::create_symlink(model / "config.json", dir / "config-link.json");
+    fs::create_hard_link(model / "merges.txt", dir / "merges-hard.txt");
+    std::map<fs::path, std::string> before;
+    for (const fs::path& file : fs::recursive_directory_iterator(dir))
+        if (fs::is_regular_file(file)) before[file] = ReadAll(file);
+    const std::string m = model.string();
+    const std::vector<std::vector<std::string>> commands = {
+        {"model", "inspect", m + "/model.safetensors", "--out", m + "/model.safetensors"},
+        {"model", "inspect", m, "--out", m + "/./model.safetensors"},
+        {"model", "inspect", m, "--out", m + "/config.json"},
+        {"model", "inspect", m, "--out", (dir / "config-link.json").string()},
+        {"model", "inspect", m, "--json", "--out", m + "/../ow/vocab.json"},
+        {"model", "inspect", sharded.string(), "--out", (sharded / "part-2.safetensors").string()},
+        {"model", "inspect", (sharded / "model.safetensors.index.json").string(), "--out",
+         (sharded / "model.safetensors.index.json").string()},
+        {"model", "run", m, "--tokens", "1,2", "--out", m + "/model.safetensors"},
+        {"model", "run", m, "--text", "the", "--out", m + "/vocab.json"},
+        {"model", "run", m, "--text", "the", "--out", (dir / "merges-hard.txt").string()},
+        {"model", "tokenize", m, "--text", "the", "--out", m + "/merges.txt"},
+        {"model", "tokenize", m, "--texts-file", texts.string(), "--out", texts.string()},
+        {"model", "tokenize", "--vocab", m + "/vocab.json", "--merges", m + "/merges.txt", "--text",
+         "the", "--out", m + "/vocab.json"},
+        {"readouts", "--model", m, "--out", m + "/model.safetensors"},
+        {"screenshot", "--model", m, "--out", m + "/config.json"},
+    };
+    for (std::size_t k = 0; k < commands.size(); ++k) {
+        const Result r = Run(commands[k]);
+        EXPECT_EQ(r.exit_code, 2) << commands[k][1] << " " << commands[k].back() << ": " << r.err;
+        EXPECT_NE(r.err.find("which this command reads"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+    for (const auto& [file, content] : before)
+        EXPECT_EQ(ReadAll(file), content) << file;
+    // A new file beside the weights is no input: written.
+    const Result fine = Run({"model", "inspect", m, "--out", m + "/report.txt"});
+    EXPECT_EQ(fine.exit_code, 0) << fine.err;
+    EXPECT_TRUE(fs::exists(model / "report.txt"));
 }

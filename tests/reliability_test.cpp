@@ -1,5 +1,7 @@
 // Headless regressions from the hostile-input run: a layout restored off-screen, corrupt or
 // binary settings, and the style surviving a new text size.
+#include "cli/cli.h"
+#include "cli/cli_checks.h"
 #include "headless_fixture.h"
 #include "io/settings_file.h"
 
@@ -124,4 +126,23 @@ TEST(SettingsFile, OnlySettingsAreReadAndWritten) {
     EXPECT_TRUE(missing.Load(&text));
     EXPECT_EQ(missing.Save("[PELab][View]\nTheme=dark\n"), "");
     std::filesystem::remove_all(dir);
+}
+
+// Every option that takes a file name says what its command does with it, so that the check that
+// no command writes over its input (CheckNoInputIsWritten) sees it; a new option left out fails
+// here. The finder itself is checked on a parser with an option it does not know.
+TEST(CommandLineFiles, EveryFileOptionIsAnInputOrAnOutput) {
+    char name[] = "pelab", command[] = "panels";
+    char* argv[] = {name, command};
+    const pelab::CommandLine parsed = pelab::ParseCommandLine(2, argv);
+    EXPECT_TRUE(parsed.unclassified_file_options.empty())
+        << ::testing::PrintToString(parsed.unclassified_file_options);
+    CLI::App app{"test", "pelab"};
+    std::string dump, out;
+    CLI::App* export_command = app.add_subcommand("export", "");
+    export_command->add_option("--dump", dump, "")->check(pelab::FileName());
+    export_command->add_option("--out", out, "")->check(pelab::FileName());
+    const std::vector<std::string> found = pelab::UnclassifiedFileOptions(app);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0], "pelab export --dump");
 }

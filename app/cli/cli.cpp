@@ -209,6 +209,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     std::string handout_size = "1024x768";
     const LessonCommand lesson = AddLessonCommand(app, result.lesson, handout_size);
 
+    result.unclassified_file_options = UnclassifiedFileOptions(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -229,6 +230,12 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         return result;
     }
 
+    // No output of any command is a file it reads (checked before anything is read or written).
+    if (std::string error = CheckNoInputIsWritten(app); !error.empty()) {
+        result.command = Subcommand::Exit;
+        result.exit_code = UsageError(error);
+        return result;
+    }
     // CLI11's Range lets NaN through (every comparison with it is false): check here.
     const auto font_scale_error = [](float scale) {
         return std::isfinite(scale) && scale >= 0.5f && scale <= 4.0f
@@ -305,13 +312,6 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         } else if (shot.out.empty() || shot.out == "-") {
             result.command = Subcommand::Exit;
             result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
-        } else if (SameFile(shot.out, shot.scene) || SameFile(shot.out, shot.lesson)) {
-            const bool lesson = SameFile(shot.out, shot.lesson);
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError("--out: " + Excerpt(shot.out) + " is the " +
-                                          (lesson ? "--lesson" : "--scene") +
-                                          " file; the picture would replace the " +
-                                          (lesson ? "lesson" : "scene") + " (choose another name)");
         } else if (ThemeId theme; !shot.theme.empty() && !ThemeFromName(shot.theme, &theme)) {
             result.command = Subcommand::Exit;
             result.exit_code = UsageError("--theme: must be one of " + ThemeNameList() + " (got " +
@@ -395,14 +395,6 @@ int RunExportAttention(const ExportAttentionOptions& options) {
 }
 
 int RunReadouts(const ReadoutsOptions& options) {
-    if (SameFile(options.out, options.scene))
-        return UsageError("--out: " + Excerpt(options.out) +
-                          " is the --scene file; the readouts would replace the scene (choose "
-                          "another name)");
-    if (SameFile(options.out, options.run))
-        return UsageError("--out: " + Excerpt(options.out) +
-                          " is the --run file; the readouts would replace the run (choose "
-                          "another name)");
     App app;
     if (!options.scene.empty()) {
         const std::string error = app.LoadScene(options.scene);

@@ -2,6 +2,7 @@
 
 #include "cli/cli.h"
 #include "io/json_input.h"
+#include "io/model_files.h"
 #include "pelab/error.h"
 #include "pelab/export.h"
 
@@ -96,7 +97,15 @@ CLI::Validator FileName() {
         [](std::string& text) {
             return text.empty() ? std::string("needs a file name (got nothing)") : std::string();
         },
-        "FILE");
+        "FILE", "FILE"); // description (shown in --help) and name (UnclassifiedFileOptions)
+}
+
+CLI::Validator NonEmpty(const std::string& what) {
+    return CLI::Validator(
+        [what](std::string& text) {
+            return text.empty() ? "needs " + what + " (got nothing)" : std::string();
+        },
+        "TEXT");
 }
 
 // A seed is a whole number in [0, 2^64 − 1]: "-1" or 2^64 must not wrap around silently.
@@ -165,6 +174,101 @@ bool SameFile(const std::string& a, const std::string& b) {
         return fs::equivalent(a, b, error) && !error; // same device and inode: also hard links
     }
     return WriteTarget(a) == WriteTarget(b);
+}
+
+std::string CommandPath(const CLI::App& command) {
+    const CLI::App* parent = command.get_parent();
+    return parent == nullptr ? command.get_name() : CommandPath(*parent) + " " + command.get_name();
+}
+
+FileUse FileOptionUse(const std::string& command, const std::string& name) {
+    if (name == "--out" || name == "--plot" || name == "--state-out" || name == "--widget-rects")
+        return FileUse::Writes;
+    if (name == "--model") return FileUse::ReadsCheckpoint;
+    if (command == "pelab model inspect" || command == "pelab model run")
+        if (name == "file") return FileUse::ReadsCheckpoint;
+    if (command == "pelab model tokenize" && name == "folder") return FileUse::ReadsTokenizer;
+    if (name == "--scene" || name == "--lesson" || name == "--run" || name == "--config" ||
+        name == "--vocab" || name == "--merges" || name == "--texts-file" || name == "file")
+        return FileUse::Reads;
+    return FileUse::None;
+}
+
+namespace {
+// "--out", or a positional's name ("file"); hidden options too (CLI11's get_name gives "").
+std::string OptionName(const CLI::Option& option) {
+    return option.get_lnames().empty() ? option.get_single_name()
+                                       : "--" + option.get_lnames().front();
+}
+} // namespace
+
+std::vector<std::string> UnclassifiedFileOptions(CLI::App& app) {
+    std::vector<std::string> found;
+    const std::string path = CommandPath(app);
+    for (CLI::Option* option : app.get_options([](CLI::Option*) { return true; })) {
+        bool file = false;
+        try {
+            file = option->get_validator("FILE") != nullptr;
+        } catch (const CLI::OptionNotFound&) {
+        }
+        if (file && FileOptionUse(path, OptionName(*option)) == FileUse::None)
+            found.push_back(path + " " + OptionName(*option));
+    }
+    for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; }))
+        for (std::string& each : UnclassifiedFileOptions(*command))
+            found.push_back(std::move(each));
+    return found;
+}
+
+std::string CheckNoInputIsWritten(const CLI::App& app) {
+    struct Named {
+        std::string option, path;
+    };
+    std::vector<Named> outputs;
+    std::vector<std::pair<Named, FileRead>> inputs; // the option, and one file it reads
+    // The parsed command and every command above it (pelab's own options are the window's).
+    std::vector<const CLI::App*> chain{&app};
+    for (;;) {
+        const std::vector<const CLI::App*> below = chain.back()->get_subcommands(
+            [](const CLI::App* command) { return command->parsed(); });
+        if (below.empty()) break;
+        chain.push_back(below.front());
+    }
+    for (const CLI::App* command : chain) {
+        const std::string path = CommandPath(*command);
+        for (const CLI::Option* option :
+             command->get_options([](const CLI::Option* each) { return each->count() > 0; })) {
+            const std::string name = OptionName(*option);
+            const FileUse use = FileOptionUse(path, name);
+            for (const std::string& value : option->results()) {
+                if (value.empty() || value == "-") continue;
+                const Named named{name, value};
+                if (use == FileUse::Writes) outputs.push_back(named);
+                if (use == FileUse::Reads) inputs.push_back({named, {value, "the file given"}});
+                if (use == FileUse::ReadsCheckpoint || use == FileUse::ReadsTokenizer)
+                    for (FileRead& file : use == FileUse::ReadsCheckpoint ? FilesOfCheckpoint(value)
+                                                                          : FilesOfTokenizer(value))
+                        inputs.push_back({named, std::move(file)});
+            }
+        }
+    }
+    for (const Named& output : outputs)
+        for (const auto& [input, file] : inputs) {
+            if (!SameFile(output.path, file.path)) continue;
+            const bool positional = input.option.rfind("--", 0) != 0;
+            std::string what;
+            if (file.path == input.path)
+                what =
+                    positional ? "the file given to this command" : "the " + input.option + " file";
+            else
+                what =
+                    file.what + " (" + Excerpt(file.path) + ") of " +
+                    (positional ? Excerpt(input.path) : input.option + " " + Excerpt(input.path));
+            return output.option + ": " + Excerpt(output.path) + " is " + what +
+                   ", which this command reads; writing there would replace it (choose another "
+                   "name)";
+        }
+    return {};
 }
 
 bool WritesToStdout(const std::string& out) {

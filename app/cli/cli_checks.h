@@ -8,6 +8,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -16,6 +17,8 @@ bool IsPlainDecimal(const std::string& text);
 CLI::Validator PlainNumber();
 /// Refuses an empty file name (it would silently mean "no file").
 CLI::Validator FileName();
+/// Refuses an empty value of an option that names a thing that is not a file ("a tensor name").
+CLI::Validator NonEmpty(const std::string& what);
 /// A whole number in [0, 2^64 − 1], refused rather than wrapped.
 CLI::Validator Seed();
 /// A whole number in [min, max] ("1e3" allowed); anything else gets the range in its message.
@@ -28,6 +31,25 @@ std::string ParseSize(const std::string& text, int* width, int* height);
 /// canonical path) and the same name, so "run.json" and "adir/../run.json" are one file before
 /// either exists. Standard output ("" or "-") is no file.
 bool SameFile(const std::string& a, const std::string& b);
+/// What a command does with a file option. Every option that takes a file name (FileName()) has
+/// one (tests/cli_files_test.cpp checks that none is left out), so that CheckNoInputIsWritten
+/// sees every file of every command.
+enum class FileUse { None, Reads, ReadsCheckpoint, ReadsTokenizer, Writes };
+/// The use of option `name` ("--out", or a positional's name, "file") of the command whose
+/// chain of names is `command` ("pelab model inspect").
+FileUse FileOptionUse(const std::string& command, const std::string& name);
+/// After parsing: "" or the message when an output of the parsed command is a file the command
+/// reads — the file named, a checkpoint's weights, each shard its index names, the config.json,
+/// vocab.json and merges.txt beside it, a tokenizer's files — however it is spelled (./, ..,
+/// links, hard links). Nothing has been read or written yet: the rule of docs/reliability.md
+/// that no command ever writes over its own input.
+std::string CheckNoInputIsWritten(const CLI::App& app);
+/// Every option of app and its subcommands that checks FileName() but has FileUse::None, as
+/// "pelab model run --foo".
+std::vector<std::string> UnclassifiedFileOptions(CLI::App& app);
+/// The chain of names of a command ("pelab model inspect").
+std::string CommandPath(const CLI::App& command);
+
 /// Whether out means standard output ("" or "-").
 bool WritesToStdout(const std::string& out);
 /// Whether path names the file standard output already goes to (/dev/stdout, /proc/self/fd/1,

@@ -31,11 +31,16 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
         ->add_option("file", options.path,
                      "model.safetensors, model.safetensors.index.json, a .npy table, or the "
                      "folder holding them")
+        ->check(FileName())
         ->required();
-    inspect->add_option("--config", options.config,
-                        "config.json (default: the one beside the weights, if any)");
-    inspect->add_option("--table", options.table,
-                        "Read this 2-D tensor as a position table (any model)");
+    inspect
+        ->add_option("--config", options.config,
+                     "config.json (default: the one beside the weights, if any)")
+        ->check(FileName());
+    inspect
+        ->add_option("--table", options.table,
+                     "Read this 2-D tensor as a position table (any model)")
+        ->check(NonEmpty("a tensor name"));
     inspect->add_flag("--json", options.json, "Print JSON (every number, full precision)");
     inspect->add_flag("--full", options.full, "With --json: the cosine matrix of the table too");
     inspect->add_option("--out", options.out, "Write here instead of stdout")->check(FileName());
@@ -46,16 +51,23 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
         ->add_option("file", options.path,
                      "a GPT-2 checkpoint: model.safetensors (with config.json beside it) or its "
                      "folder")
+        ->check(FileName())
         ->required();
-    (*run)->add_option("--config", options.config, "config.json (default: beside the weights)");
+    (*run)
+        ->add_option("--config", options.config, "config.json (default: beside the weights)")
+        ->check(FileName());
     (*run)->add_option("--tokens", options.tokens, "Token ids, comma-separated (e.g. 464,3290)");
     (*run)
         ->add_option("--text", options.run_texts,
                      "A text, through GPT-2's tokenizer (vocab.json and merges.txt beside the "
                      "weights); twice: two texts and how far apart their last-token states are")
         ->take_all();
-    (*run)->add_option("--vocab", options.vocab, "vocab.json (default: beside the weights)");
-    (*run)->add_option("--merges", options.merges, "merges.txt (default: beside the weights)");
+    (*run)
+        ->add_option("--vocab", options.vocab, "vocab.json (default: beside the weights)")
+        ->check(FileName());
+    (*run)
+        ->add_option("--merges", options.merges, "merges.txt (default: beside the weights)")
+        ->check(FileName());
     (*run)->add_option("--positions", options.positions,
                        "trained, zero, shuffle[:SEED], shift:K, same:P, mean or sinusoidal; "
                        "repeat for several (default: trained)");
@@ -70,13 +82,21 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
     (*run)->add_option("--out", options.out, "Write here instead of stdout")->check(FileName());
 
     *tokenize = model->add_subcommand("tokenize", "GPT-2's token ids of a text");
-    (*tokenize)->add_option("folder", options.path,
-                            "the folder holding vocab.json and merges.txt (a checkpoint's)");
-    (*tokenize)->add_option("--vocab", options.vocab, "vocab.json (or encoder.json)");
-    (*tokenize)->add_option("--merges", options.merges, "merges.txt (or vocab.bpe)");
+    (*tokenize)
+        ->add_option("folder", options.path,
+                     "the folder holding vocab.json and merges.txt (a checkpoint's)")
+        ->check(FileName());
+    (*tokenize)
+        ->add_option("--vocab", options.vocab, "vocab.json (or encoder.json)")
+        ->check(FileName());
+    (*tokenize)
+        ->add_option("--merges", options.merges, "merges.txt (or vocab.bpe)")
+        ->check(FileName());
     (*tokenize)->add_option("--text", options.text, "The text to encode");
-    (*tokenize)->add_option("--texts-file", options.texts_file,
-                            "A JSON array of texts: prints a JSON array of their ids");
+    (*tokenize)
+        ->add_option("--texts-file", options.texts_file,
+                     "A JSON array of texts: prints a JSON array of their ids")
+        ->check(FileName());
     (*tokenize)->add_flag("--json", options.json, "Print JSON");
     (*tokenize)
         ->add_option("--out", options.out, "Write here instead of stdout")

@@ -154,6 +154,41 @@ std::string OpenTokenizer(const std::string& vocab_path, const std::string& merg
     return {};
 }
 
+std::vector<FileRead> FilesOfCheckpoint(const std::string& path) {
+    std::vector<FileRead> files{{path, "the checkpoint"}};
+    std::error_code status;
+    const bool folder = fs::is_directory(path, status);
+    Checkpoint checkpoint;
+    if (checkpoint.Open(path).empty()) {
+        const std::vector<std::string> paths = checkpoint.FilePaths();
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            files.push_back({paths[i], checkpoint.FormatName() == "npy" ? "the table"
+                                       : i == 0 && paths.size() > 1     ? "the shard index"
+                                       : paths.size() > 1               ? "a shard the index names"
+                                                                        : "the weights"});
+    } else if (folder) {
+        // Unreadable weights: still never written over (the open reports them).
+        files.push_back({(fs::path(path) / "model.safetensors").string(), "the weights"});
+        files.push_back(
+            {(fs::path(path) / "model.safetensors.index.json").string(), "the shard index"});
+    }
+    const fs::path beside = folder ? fs::path(path) : fs::path(path).parent_path();
+    for (const char* name : {"config.json", "vocab.json", "merges.txt", "tokenizer.json"})
+        files.push_back({((beside.empty() ? fs::path(".") : beside) / name).string(),
+                         std::string(name) + " beside the weights"});
+    return files;
+}
+
+std::vector<FileRead> FilesOfTokenizer(const std::string& path) {
+    std::error_code status;
+    const fs::path folder =
+        fs::is_directory(path, status) ? fs::path(path) : fs::path(path).parent_path();
+    const fs::path base = folder.empty() ? fs::path(".") : folder;
+    return {{path, "the tokenizer's folder"},
+            {(base / "vocab.json").string(), "the tokenizer's vocab.json"},
+            {(base / "merges.txt").string(), "the tokenizer's merges.txt"}};
+}
+
 bool LooksLikeCheckpoint(const std::string& path) {
     std::error_code error;
     if (fs::is_directory(path, error))

@@ -71,6 +71,20 @@ std::string CheckModel(const ModelRequest& request);
 /// holding model.safetensors or its index): what File → Open hands to the Your model panel.
 bool LooksLikeCheckpoint(const std::string& path);
 
+/// A file a command reads, and what it is to the command ("the weights", "a shard the index
+/// names", "config.json beside the weights").
+struct FileRead {
+    std::string path, what;
+};
+/// Every file that opening path as a checkpoint may read: the weights (for a folder, its
+/// model.safetensors or index; for an index, every shard it names) and the config.json,
+/// vocab.json, merges.txt and tokenizer.json beside them. Cheap (headers and the index only);
+/// a file that cannot be opened is listed as named, for the open to report. Commands refuse an
+/// output that is one of these (cli_checks.h, CheckNoInputIsWritten).
+std::vector<FileRead> FilesOfCheckpoint(const std::string& path);
+/// The files a tokenizer folder (or a file in it) gives: its vocab.json and merges.txt.
+std::vector<FileRead> FilesOfTokenizer(const std::string& path);
+
 /// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
 /// written only on success.
 std::string OpenModel(const ModelRequest& request, ModelReport* out);

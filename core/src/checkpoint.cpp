@@ -11,8 +11,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -631,6 +631,14 @@ std::size_t Checkpoint::FilesOpened() const {
     for (const auto& shard : shards_)
         opened += shard->loaded ? 1 : 0;
     return opened;
+}
+
+std::vector<std::string> Checkpoint::FilePaths() const {
+    std::vector<std::string> paths;
+    if (format_ == "index") paths.push_back(path_);
+    for (const auto& shard : shards_)
+        paths.push_back(shard->path);
+    return paths;
 }
 
 std::string Checkpoint::Open(const std::string& path) {

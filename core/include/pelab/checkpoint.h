@@ -116,6 +116,9 @@ public:
     std::string RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
     /// How many files (the index, shards) have been opened so far.
     std::size_t FilesOpened() const;
+    /// Every file the checkpoint reads: the file opened, and for an index every shard it names
+    /// (opened or not). A command checks its outputs against these before it writes anything.
+    std::vector<std::string> FilePaths() const;
 
 private:
     struct Shard;
