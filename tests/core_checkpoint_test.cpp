@@ -182,6 +182,33 @@ TEST_F(CheckpointFiles, RefusesLengthsAndFilesThatCannotHoldAHeader) {
     EXPECT_NE(Open(folder_.string()).find("holds neither model.safetensors"), std::string::npos);
 }
 
+// Reliability round 5: a checkpoint truncated while PE Lab held it open killed the process with
+// SIGBUS (its pages were mapped). Opened, then truncated, then read: a message naming the file,
+// the tensor and the shrinking, and no signal — deterministic, no race with a timer.
+TEST_F(CheckpointFiles, AFileThatShrinksWhileOpenGivesAMessageNotASignal) {
+    const std::vector<float> values(1 << 18, 0.5f); // 1 MiB of data
+    const std::string path = Safetensors(
+        "shrinks.safetensors",
+        json({{"wpe.weight",
+               {{"dtype", "F32"}, {"shape", {1024, 256}}, {"data_offsets", {0, 1 << 20}}}}})
+            .dump(),
+        Floats(values));
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open(path), "");
+    std::string error;
+    const TensorInfo* tensor = checkpoint.Find("wpe.weight", &error);
+    ASSERT_NE(tensor, nullptr) << error;
+    fs::resize_file(path, 1000);
+    std::vector<float> read;
+    error = checkpoint.ReadFloats(*tensor, &read);
+    EXPECT_NE(error.find("shrinks.safetensors"), std::string::npos) << error;
+    EXPECT_NE(error.find("wpe.weight"), std::string::npos) << error;
+    EXPECT_NE(error.find("became shorter"), std::string::npos) << error;
+    EXPECT_TRUE(read.empty());
+    std::vector<double> squares;
+    EXPECT_NE(checkpoint.RowSquares(*tensor, &squares).find("became shorter"), std::string::npos);
+}
+
 TEST_F(CheckpointFiles, RefusesNonFiniteValuesWithTheirIndex) {
     const json header = {{"t", {{"dtype", "F16"}, {"shape", {3}}, {"data_offsets", {0, 6}}}}};
     const std::string path =

@@ -70,11 +70,37 @@ TEST(BpeTokenizerFiles, EncodeWithATinyVocabularyAndRefuseMalformedFiles) {
                {R"({"a": 1, "b": 1})", "", "given to two symbols"},
                {R"({"a": 0})", "a b c\n", "merges.txt line 1"},
                {R"({"a": 0})", "#version: 0.2\nab\n", "merges.txt line 2"},
-               {R"({"a": 0})", "a  b\n", "merges.txt line 1"}};
+               {R"({"a": 0})", "a  b\n", "merges.txt line 1"},
+               {R"({"a": 1.5})", "", "must be a whole number"},
+               {R"({"a": "1"})", "", "got a text"},
+               {"{}", "", "it holds none"},
+               {"7", "", "vocab.json must be an object"}};
     for (const auto& each : bad) {
         const std::string error = BpeTokenizer::Load(each.vocab, each.merges, &tokenizer);
         EXPECT_NE(error.find(each.says), std::string::npos) << error;
         EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    }
+}
+
+// Reliability round 5: a vocab.json of 100 000 nested brackets (140 KB) crashed the process
+// (the tree's recursion); it is refused at its second level, and no message quotes more than
+// about 80 characters of what the file holds.
+TEST(BpeTokenizer, DeepOrHugeVocabularyValuesAreRefusedShortly) {
+    BpeTokenizer tokenizer;
+    const std::string deep_list =
+        "{\"a\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    const std::string deep_object = [] {
+        std::string text;
+        for (int i = 0; i < 100000; ++i)
+            text += "{\"x\":";
+        return text + "1" + std::string(100000, '}');
+    }();
+    const std::string long_symbol = "{\"" + std::string(100000, 'q') + "\": {}}";
+    for (const std::string& vocab : {deep_list, deep_object, long_symbol}) {
+        const std::string error = BpeTokenizer::Load(vocab, "", &tokenizer);
+        EXPECT_NE(error.find("vocab.json"), std::string::npos) << error.substr(0, 200);
+        EXPECT_LT(error.size(), 300u) << error.substr(0, 200);
+        EXPECT_EQ(error.find('\n'), std::string::npos);
     }
 }
 

@@ -96,6 +96,98 @@ std::vector<std::string> ByteStandIns() {
     return out;
 }
 
+// A symbol for a message: JSON-quoted, invalid UTF-8 replaced, cut at about 80 characters.
+std::string ShownSymbol(const std::string& symbol) {
+    constexpr std::size_t kKept = 80;
+    std::string cut = symbol.substr(0, kKept);
+    // Not in the middle of a character: back to a lead byte.
+    while (cut.size() < symbol.size() && !cut.empty() &&
+           (static_cast<unsigned char>(symbol[cut.size()]) & 0xC0) == 0x80)
+        cut.pop_back();
+    return nlohmann::json(cut).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+           (cut.size() < symbol.size() ? "…" : "");
+}
+
+// vocab.json read as SAX events: one object of symbol → id and nothing nested, so that a file of
+// 100 000 nested brackets is refused at its second level (a tree of it would be built, printed
+// and destroyed by recursion), and no value is ever echoed whole.
+class VocabReader : public nlohmann::json_sax<nlohmann::json> {
+public:
+    std::string error;
+    std::vector<std::pair<std::string, long long>> entries;
+
+    bool null() override { return Value("null"); }
+    bool boolean(bool value) override { return Value(value ? "true" : "false"); }
+    bool number_integer(number_integer_t value) override {
+        return depth_ == 1 && in_object_ ? Id(value) : Value("a number");
+    }
+    bool number_unsigned(number_unsigned_t value) override {
+        if (depth_ != 1 || !in_object_) return Value("a number");
+        return Id(value > static_cast<number_unsigned_t>(LLONG_MAX)
+                      ? LLONG_MAX
+                      : static_cast<long long>(value));
+    }
+    bool number_float(number_float_t /*value*/, const string_t& text) override {
+        return Value(("the number " + text.substr(0, 40)).c_str());
+    }
+    bool string(string_t& /*value*/) override { return Value("a text"); }
+    bool binary(binary_t& /*value*/) override { return Value("binary data"); }
+    bool start_object(std::size_t /*count*/) override {
+        if (++depth_ == 1) return in_object_ = true;
+        return Value("an object");
+    }
+    bool end_object() override {
+        --depth_;
+        return true;
+    }
+    bool key(string_t& value) override {
+        symbol_ = value;
+        return true;
+    }
+    bool start_array(std::size_t /*count*/) override {
+        ++depth_;
+        return Value("a list");
+    }
+    bool end_array() override {
+        --depth_;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string& /*token*/,
+                     const nlohmann::detail::exception& /*exception*/) override {
+        return Fail("vocab.json is not JSON (at byte " + std::to_string(position) + ")");
+    }
+
+private:
+    bool Id(long long id) {
+        if (id < 0 || id >= static_cast<long long>(kMaxVocabularyEntries) * 4)
+            return Fail("vocab.json: the id of " + ShownSymbol(symbol_) +
+                        " must be a whole number from 0 to " +
+                        std::to_string(kMaxVocabularyEntries * 4 - 1) + " (got " +
+                        std::to_string(id) + ")");
+        if (entries.size() >= kMaxVocabularyEntries)
+            return Fail("vocab.json holds more than " + std::to_string(kMaxVocabularyEntries) +
+                        " entries; at most " + std::to_string(kMaxVocabularyEntries) + " are read");
+        entries.emplace_back(symbol_, id);
+        return true;
+    }
+    bool Value(const char* what) {
+        if (!in_object_)
+            return Fail(std::string("vocab.json must be an object of symbol → id (GPT-2's holds "
+                                    "50 257; got ") +
+                        what + ")");
+        return Fail("vocab.json: the id of " + ShownSymbol(symbol_) +
+                    " must be a whole number from 0 (got " + what + ")");
+    }
+    bool Fail(std::string message) {
+        if (error.empty()) error = std::move(message);
+        return false;
+    }
+
+    int depth_ = 0;
+    bool in_object_ = false;
+    std::string symbol_;
+};
+
 } // namespace
 
 std::string SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces) {
@@ -149,25 +241,15 @@ std::string BpeTokenizer::Load(const std::string& vocab_json, const std::string&
         return std::string(vocab_json.size() > kMaxVocabularyBytes ? "vocab.json" : "merges.txt") +
                " is larger than " + std::to_string(kMaxVocabularyBytes >> 20) + " MiB";
     BpeTokenizer tokenizer;
-    nlohmann::json vocab;
-    try {
-        vocab = nlohmann::json::parse(vocab_json);
-    } catch (const nlohmann::json::parse_error& e) {
-        return std::string("vocab.json is not JSON: ") + e.what();
-    }
-    if (!vocab.is_object() || vocab.empty())
-        return "vocab.json must be an object of symbol → id (GPT-2's holds 50 257)";
-    if (vocab.size() > kMaxVocabularyEntries)
-        return "vocab.json holds " + std::to_string(vocab.size()) + " entries; at most " +
-               std::to_string(kMaxVocabularyEntries) + " are read";
+    VocabReader reader;
+    if (!nlohmann::json::sax_parse(vocab_json, &reader) || !reader.error.empty())
+        return reader.error.empty() ? "vocab.json is not JSON" : reader.error;
+    if (reader.entries.empty())
+        return "vocab.json must be an object of symbol → id (GPT-2's holds 50 257; it holds none)";
     int largest = -1;
-    for (const auto& [symbol, id] : vocab.items()) {
-        if (!id.is_number_integer() || id.get<long long>() < 0 ||
-            id.get<long long>() >= static_cast<long long>(kMaxVocabularyEntries) * 4)
-            return "vocab.json: the id of " + nlohmann::json(symbol).dump() +
-                   " must be a whole number from 0 (got " + id.dump() + ")";
-        tokenizer.id_of_[symbol] = id.get<int>();
-        largest = std::max(largest, id.get<int>());
+    for (const auto& [symbol, id] : reader.entries) {
+        tokenizer.id_of_[symbol] = static_cast<int>(id); // a repeated symbol keeps its last id
+        largest = std::max(largest, static_cast<int>(id));
     }
     tokenizer.symbol_of_.assign(static_cast<std::size_t>(largest) + 1, std::string());
     for (const auto& [symbol, id] : tokenizer.id_of_) {

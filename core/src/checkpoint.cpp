@@ -5,9 +5,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#if !defined(__EMSCRIPTEN__)
-#include <sys/mman.h>
-#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -359,10 +356,6 @@ float BfloatToFloat(std::uint16_t bits) {
 // ---- ByteFile ----
 
 ByteFile::~ByteFile() {
-#if !defined(__EMSCRIPTEN__)
-    if (mapped_ != nullptr)
-        munmap(const_cast<unsigned char*>(mapped_), static_cast<std::size_t>(size_));
-#endif
     if (descriptor_ >= 0) close(descriptor_);
 }
 
@@ -377,13 +370,6 @@ std::string ByteFile::Open(const std::string& path) {
     if (!S_ISREG(status.st_mode))
         return Shown(path) + " is not a regular file (a folder, a device or a pipe)";
     size_ = static_cast<std::uint64_t>(status.st_size);
-#if !defined(__EMSCRIPTEN__)
-    if (size_ > 0 && size_ <= std::numeric_limits<std::size_t>::max()) {
-        void* mapped =
-            mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, descriptor_, 0);
-        if (mapped != MAP_FAILED) mapped_ = static_cast<const unsigned char*>(mapped);
-    }
-#endif
     return {};
 }
 
@@ -392,28 +378,16 @@ std::string ByteFile::Read(std::uint64_t offset, std::size_t count, void* out) c
         return Shown(path_) + " ends at byte " + std::to_string(size_) + ", before byte " +
                std::to_string(offset + count);
     if (count == 0) return {};
-    if (mapped_ != nullptr) {
-        std::memcpy(out, mapped_ + offset, count);
-#if !defined(__EMSCRIPTEN__)
-        // The copy is what the caller keeps: the whole pages just read leave this process's
-        // memory (they stay in the system's page cache), so reading a 500 MB checkpoint whole
-        // costs its floats once, not twice.
-        const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-        const auto begin = reinterpret_cast<std::uintptr_t>(mapped_ + offset);
-        const std::uintptr_t first = (begin + page - 1) / page * page;
-        const std::uintptr_t last = (begin + count) / page * page;
-        if (page > 0 && last > first)
-            madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
-#endif
-        return {};
-    }
     auto* bytes = static_cast<unsigned char*>(out);
     while (count > 0) {
         const ssize_t got = pread(descriptor_, bytes, count, static_cast<off_t>(offset));
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0)
             return "cannot read " + Shown(path_) + ": " +
-                   (got < 0 ? std::strerror(errno) : "the file became shorter");
+                   (got < 0 ? std::strerror(errno)
+                            : "the file became shorter while it was read (at byte " +
+                                  std::to_string(offset) + " of the " + std::to_string(size_) +
+                                  " it had when opened; is it still being written?)");
         bytes += got, count -= static_cast<std::size_t>(got),
             offset += static_cast<std::uint64_t>(got);
     }

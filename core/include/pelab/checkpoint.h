@@ -11,9 +11,11 @@
 //
 // Contracts: every reader returns "" or one line that names the file, the tensor and what is
 // wrong, and leaves its output as it was on failure; nothing throws for a malformed file. Files are
-// mapped (mmap) on the desktop, so opening a 500 MB checkpoint reads its header and then only the
-// tensors asked for; where mapping would copy the whole file (the browser's in-memory file
-// system) they are read with pread. The data may be unaligned: it is copied, never cast in place.
+// read with pread into PE Lab's own buffers, so opening a 500 MB checkpoint reads its header and
+// then only the tensors asked for, and a file that shrinks while it is read (a download still
+// running, a sync client, a file deleted and replaced) gives a message naming the file and the
+// tensor: a mapped file would kill the process with SIGBUS instead. The data may be unaligned:
+// it is copied, never cast in place.
 #pragma once
 
 #include <cstddef>
@@ -56,7 +58,7 @@ struct TensorInfo {
     bool Readable() const { return type != TensorType::Other; }
 };
 
-/// A read-only file: mapped where mapping is cheap, read with pread otherwise.
+/// A read-only file, read with pread (never mapped: see the header's contract).
 class ByteFile {
 public:
     ByteFile() = default;
@@ -75,7 +77,6 @@ private:
     std::string path_;
     std::uint64_t size_ = 0;
     int descriptor_ = -1;
-    const unsigned char* mapped_ = nullptr;
 };
 
 /// float16 bits → float, subnormals kept (exact: every float16 is a float).
