@@ -235,6 +235,11 @@ int RunModelRun(const ModelOptions& options) {
         return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     };
     std::string lines;
+    if (!sizes.notes.empty()) {
+        doc["notes"] = sizes.notes;
+        for (const std::string& note : sizes.notes)
+            lines += "note: " + note + "\n";
+    }
     // Of each pass, only what the distances need: the last token's states (not the whole pass).
     std::vector<std::vector<Gpt2Pass>> last_states(sequences.size());
     for (std::size_t s = 0; s < sequences.size(); ++s) {

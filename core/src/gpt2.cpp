@@ -76,12 +76,40 @@ Mat<float> Conv1D(const Mat<float>& x, const std::vector<float>& weight,
     return y;
 }
 
-// GPT-2's GELU, the tanh approximation.
-void GeluTanh(Mat<float>& z) {
-    const float c = std::sqrt(2.0f / static_cast<float>(M_PI));
-    for (Eigen::Index i = 0; i < z.size(); ++i) {
-        const float v = z.data()[i];
-        z.data()[i] = 0.5f * v * (1.0f + std::tanh(c * (v + 0.044715f * v * v * v)));
+// The MLP's activation, in place (float32, as PyTorch computes each in float32).
+void Activate(Gpt2Activation activation, Mat<float>& z) {
+    float* values = z.data();
+    const Eigen::Index count = z.size();
+    const auto sigmoid = [](float v) { return 1.0f / (1.0f + std::exp(-v)); };
+    switch (activation) {
+    case Gpt2Activation::GeluTanh: {
+        const float c = std::sqrt(2.0f / static_cast<float>(M_PI));
+        for (Eigen::Index i = 0; i < count; ++i) {
+            const float v = values[i];
+            values[i] = 0.5f * v * (1.0f + std::tanh(c * (v + 0.044715f * v * v * v)));
+        }
+        break;
+    }
+    case Gpt2Activation::GeluErf:
+        for (Eigen::Index i = 0; i < count; ++i)
+            values[i] = 0.5f * values[i] * (1.0f + std::erf(values[i] / std::sqrt(2.0f)));
+        break;
+    case Gpt2Activation::Relu:
+        for (Eigen::Index i = 0; i < count; ++i)
+            values[i] = std::max(values[i], 0.0f);
+        break;
+    case Gpt2Activation::Silu:
+        for (Eigen::Index i = 0; i < count; ++i)
+            values[i] = values[i] * sigmoid(values[i]);
+        break;
+    case Gpt2Activation::QuickGelu:
+        for (Eigen::Index i = 0; i < count; ++i)
+            values[i] = values[i] * sigmoid(1.702f * values[i]);
+        break;
+    case Gpt2Activation::Tanh:
+        for (Eigen::Index i = 0; i < count; ++i)
+            values[i] = std::tanh(values[i]);
+        break;
     }
 }
 
@@ -223,6 +251,28 @@ std::string ParsePositionChoice(const std::string& text, PositionChoice* out) {
     return {};
 }
 
+bool Gpt2ActivationFromName(const std::string& name, Gpt2Activation* out) {
+    static constexpr struct {
+        const char* name;
+        Gpt2Activation activation;
+    } kNames[] = {{"gelu_new", Gpt2Activation::GeluTanh},
+                  {"gelu_pytorch_tanh", Gpt2Activation::GeluTanh},
+                  {"gelu_fast", Gpt2Activation::GeluTanh},
+                  {"gelu", Gpt2Activation::GeluErf},
+                  {"gelu_python", Gpt2Activation::GeluErf},
+                  {"relu", Gpt2Activation::Relu},
+                  {"silu", Gpt2Activation::Silu},
+                  {"swish", Gpt2Activation::Silu},
+                  {"quick_gelu", Gpt2Activation::QuickGelu},
+                  {"tanh", Gpt2Activation::Tanh}};
+    for (const auto& each : kNames)
+        if (name == each.name) {
+            *out = each.activation;
+            return true;
+        }
+    return false;
+}
+
 std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& config,
                             Gpt2Model* out) {
     // Names with or without the LM head model's "transformer." prefix.
@@ -277,6 +327,29 @@ std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& conf
                std::to_string(sizes.heads) + " heads";
     if (sizes.vocab < 1 || sizes.context < 1 || sizes.width < 1)
         return "GPT-2's tables must have at least one row and column";
+    if (config.vocab_size > 0 && config.vocab_size != sizes.vocab)
+        return "config.json's vocab_size (" + std::to_string(config.vocab_size) +
+               ") is not the number of rows of wte.weight (" + std::to_string(sizes.vocab) + ")";
+    // The keys that change the computation: computed as they say, or refused by name.
+    if (!config.activation.empty() && !Gpt2ActivationFromName(config.activation, &sizes.activation))
+        return "config.json's activation_function \"" + config.activation.substr(0, 40) +
+               "\" is not one PE Lab computes (gelu_new, gelu_pytorch_tanh, gelu_fast, gelu, "
+               "gelu_python, relu, silu, swish, quick_gelu, tanh)";
+    for (int layer = 0; layer < sizes.layers; ++layer)
+        sizes.score_scale.push_back(
+            (config.scale_attn_weights
+                 ? 1.0 / std::sqrt(static_cast<double>(sizes.width / sizes.heads))
+                 : 1.0) /
+            (config.scale_attn_by_inverse_layer_idx ? layer + 1.0 : 1.0));
+    if (config.reorder_and_upcast_attn)
+        sizes.notes.push_back("reorder_and_upcast_attn is true: it computes the scores in float32, "
+                              "as PE Lab's pass always does, so it changes nothing here");
+    if (const TensorInfo* head = checkpoint.Find("lm_head.weight", &error);
+        head != nullptr && head->shape != std::vector<std::int64_t>{sizes.vocab, sizes.width})
+        return "tensor \"lm_head.weight\" is not vocab × width (" + std::to_string(sizes.vocab) +
+               " × " + std::to_string(sizes.width) +
+               "): GPT-2's output layer is its token table wte.weight, and this one does not fit "
+               "it";
     Gpt2Model model;
     model.sizes_ = sizes;
     const std::int64_t d = sizes.width;
@@ -428,7 +501,12 @@ Gpt2Pass Gpt2Model::Run(const std::vector<int>& tokens, const PositionChoice& ch
         const Mat<float> a =
             trainer::LayerNormForward(x, block.ln1_weight.data(), block.ln1_bias.data(), norm_cache,
                                       sizes_.layer_norm_epsilon);
-        const Mat<float> qkv = Conv1D(a, block.attn_weight, block.attn_bias, threads);
+        Mat<float> qkv = Conv1D(a, block.attn_weight, block.attn_bias, threads);
+        // The pass divides the scores by √d_h; another scale (config.json's
+        // scale_attn_weights, scale_attn_by_inverse_layer_idx) is folded into q.
+        const double default_scale = 1.0 / std::sqrt(static_cast<double>(d / heads));
+        const double scale = sizes_.score_scale[static_cast<std::size_t>(&block - blocks_.data())];
+        if (scale != default_scale) qkv.leftCols(d) *= static_cast<float>(scale / default_scale);
         trainer::AttentionCache<float> attention_cache;
         const Mat<float> attended =
             trainer::AttentionForward(qkv, n, heads, true, no_positions, attention_cache);
@@ -440,7 +518,7 @@ Gpt2Pass Gpt2Model::Run(const std::vector<int>& tokens, const PositionChoice& ch
             trainer::LayerNormForward(x, block.ln2_weight.data(), block.ln2_bias.data(), norm_cache,
                                       sizes_.layer_norm_epsilon);
         Mat<float> hidden = Conv1D(m, block.fc_weight, block.fc_bias, threads);
-        GeluTanh(hidden);
+        Activate(sizes_.activation, hidden);
         x += Conv1D(hidden, block.mproj_weight, block.mproj_bias, threads);
         keep_state();
     }

@@ -72,6 +72,16 @@ std::string Number(const json& object, std::initializer_list<const char*> names,
     return {};
 }
 
+std::string Boolean(const json& object, const char* name, bool* out) {
+    const auto at = object.find(name);
+    if (at == object.end() || at->is_null()) return {};
+    if (!at->is_boolean())
+        return "config field \"" + std::string(name) + "\": must be true or false (got " +
+               Got(*at) + ")";
+    *out = at->get<bool>();
+    return {};
+}
+
 std::string Text(const json& object, const char* name, std::string* out) {
     const auto at = object.find(name);
     if (at == object.end() || at->is_null()) return {};
@@ -208,6 +218,14 @@ std::string ReadModelConfig(const json& doc, CheckpointConfig* out) {
                  &config.layer_norm_epsilon));
     check(Number(s, {"partial_rotary_factor", "rotary_pct"}, 0, 1, true, &config.partial_rotary,
                  &config.partial_rotary_given));
+    // n_ctx beside n_positions (GPT-2 has both): each checked, the first one kept.
+    long long context_check = 0;
+    check(Whole(s, {"n_ctx"}, 1, 1000000000, &context_check));
+    check(Whole(s, {"vocab_size"}, 1, 1 << 30, &config.vocab_size));
+    check(Text(s, "activation_function", &config.activation));
+    check(Boolean(s, "scale_attn_weights", &config.scale_attn_weights));
+    check(Boolean(s, "scale_attn_by_inverse_layer_idx", &config.scale_attn_by_inverse_layer_idx));
+    check(Boolean(s, "reorder_and_upcast_attn", &config.reorder_and_upcast_attn));
     check(WholeInt(s, {"relative_attention_num_buckets"}, 1, 1 << 16, &config.relative_buckets));
     check(WholeInt(s, {"relative_attention_max_distance"}, 1, 1 << 30,
                    &config.relative_max_distance));

@@ -117,7 +117,19 @@ def position_rows(table, name, n):
     raise ValueError(name)
 
 
-def torch_forward(w, tokens, positions):
+ACTIVATIONS = {  # activation_function → the PyTorch function Hugging Face's ACT2FN maps it to
+    "gelu_new": lambda m: torch.nn.functional.gelu(m, approximate="tanh"),
+    "gelu": lambda m: torch.nn.functional.gelu(m),
+    "relu": torch.relu,
+    "silu": torch.nn.functional.silu,
+    "quick_gelu": lambda m: m * torch.sigmoid(1.702 * m),
+    "tanh": torch.tanh,
+}
+
+
+def torch_forward(w, tokens, positions, config=None):
+    config = config or {}
+    activation = ACTIVATIONS[config.get("activation_function", "gelu_new")]
     t = {k: torch.tensor(v, dtype=torch.float32) for k, v in w.items()}
     n, dh = len(tokens), WIDTH // HEADS
     x = t["wte.weight"][torch.tensor(tokens)] + torch.tensor(positions, dtype=torch.float32)
@@ -139,15 +151,18 @@ def torch_forward(w, tokens, positions):
         heads_out = []
         for head in range(HEADS):
             cols = slice(head * dh, (head + 1) * dh)
-            scores = (q[:, cols] @ k[:, cols].T) / math.sqrt(dh)
+            scores = q[:, cols] @ k[:, cols].T
+            if config.get("scale_attn_weights", True):
+                scores = scores / math.sqrt(dh)
+            if config.get("scale_attn_by_inverse_layer_idx", False):
+                scores = scores / float(layer + 1)
             scores = scores.masked_fill(~mask, float("-inf"))
             weights_ = torch.softmax(scores, dim=-1)
             attention.append(weights_)
             heads_out.append(weights_ @ v[:, cols])
         x = x + conv1d(torch.cat(heads_out, dim=1), h + "attn.c_proj")
         m = conv1d(layer_norm(x, h + "ln_2"), h + "mlp.c_fc")
-        gelu = 0.5 * m * (1 + torch.tanh(math.sqrt(2 / math.pi) * (m + 0.044715 * m ** 3)))
-        x = x + conv1d(gelu, h + "mlp.c_proj")
+        x = x + conv1d(activation(m), h + "mlp.c_proj")
         states.append(x.clone())
     logits = layer_norm(x, "ln_f") @ t["wte.weight"].T
     loss = torch.nn.functional.cross_entropy(logits[:-1], torch.tensor(tokens[1:])).item()
@@ -303,6 +318,52 @@ def check_refusals(pelab, scratch):
           result.stderr)
 
 
+def check_config_keys(pelab, scratch, w, tokens):
+    """The GPT-2 config keys that change the computation, each as PyTorch computes it (before,
+    relu, the erf GELU and both attention scales all gave gelu_new's loss, exit 0)."""
+    plain = os.path.join(scratch, "plain")
+    config = json.load(open(os.path.join(plain, "config.json")))
+    rows = position_rows(w["wpe.weight"], "trained", len(tokens))
+    variants = [{"activation_function": name} for name in ACTIVATIONS] + [
+        {"scale_attn_weights": False}, {"scale_attn_by_inverse_layer_idx": True},
+        {"scale_attn_weights": False, "scale_attn_by_inverse_layer_idx": True},
+        {"reorder_and_upcast_attn": True}]
+    losses = set()
+    for keys in variants:
+        folder = os.path.join(scratch, "keys-" + "-".join("%s=%s" % kv for kv in keys.items()))
+        os.makedirs(folder)
+        os.symlink(os.path.join(plain, "model.safetensors"),
+                   os.path.join(folder, "model.safetensors"))
+        json.dump(dict(config, **keys), open(os.path.join(folder, "config.json"), "w"))
+        report = run_pelab(pelab, folder, tokens, ["trained"])
+        if report is None:
+            continue
+        run = report["sentences"][0]["runs"][0]
+        logits, _, _, loss = torch_forward(w, tokens, rows, keys)
+        error = relative(run["logits"], logits[-1])
+        check("config %s: last logits within 1e-4" % keys, error < 1e-4, "%.3g" % error)
+        check("config %s: loss within 1e-4" % keys, abs(run["loss"] - loss) < 1e-4 * abs(loss),
+              "%r vs %r" % (run["loss"], loss))
+        losses.add(round(run["loss"], 6))
+        if keys.get("reorder_and_upcast_attn"):
+            check("reorder_and_upcast_attn is noted", any(
+                "reorder_and_upcast_attn" in note for note in report.get("notes", [])),
+                str(report.get("notes")))
+    check("each setting changes the loss", len(losses) >= len(variants) - 1, str(losses))
+    for keys, says in [({"activation_function": "mish"}, "activation_function"),
+                       ({"scale_attn_weights": "yes"}, "scale_attn_weights"),
+                       ({"n_ctx": "40"}, "n_ctx"), ({"vocab_size": 7}, "vocab_size")]:
+        folder = os.path.join(scratch, "refused-" + list(keys)[0])
+        os.makedirs(folder)
+        os.symlink(os.path.join(plain, "model.safetensors"),
+                   os.path.join(folder, "model.safetensors"))
+        json.dump(dict(config, **keys), open(os.path.join(folder, "config.json"), "w"))
+        result = subprocess.run([pelab, "model", "run", folder, "--tokens", "1,2"],
+                                capture_output=True, text=True, timeout=60)
+        check("model run refuses %s" % keys, result.returncode == 2 and says in result.stderr,
+              "%d %r" % (result.returncode, result.stderr))
+
+
 def main():
     pelab = sys.argv[1]
     torch.set_num_threads(1)
@@ -347,6 +408,8 @@ def main():
                 best = int(np.argmax(logits[-1]))
                 check(what + "the top guess", run["top"][0]["id"] == best,
                       "%r vs %d" % (run["top"][0], best))
+
+        check_config_keys(pelab, scratch, weights(11), tokens)
 
         # Order without positions in a causal model, measured: "the dog bites the man ." and
         # "the man bites the dog ." as ids (the=3, dog=17, bites=42, man=99, .=8).

@@ -9,8 +9,10 @@
 // each head's causal softmax(q·kᵀ/√d_h)·v; x += concat·W_proj + b_proj; m = LN₂(x);
 // x += GELU_tanh(m·W_fc + b_fc)·W_mproj + b_mproj; then LN_f, and logits = LN_f(x)·wteᵀ (the
 // output embedding tied to the input one). LayerNorm ε from config.json's layer_norm_epsilon
-// (GPT-2's 1e-5); GELU_tanh(z) = ½z(1 + tanh(√(2/π)(z + 0.044715z³))). Float32 throughout; the
-// checkpoint's F16 and BF16 widened on load.
+// (GPT-2's 1e-5); GELU_tanh(z) = ½z(1 + tanh(√(2/π)(z + 0.044715z³))). The config keys that
+// change this are computed as they say (activation_function, scale_attn_weights,
+// scale_attn_by_inverse_layer_idx) or refused by name. Float32 throughout; the checkpoint's F16
+// and BF16 widened on load.
 //
 // Contracts (InvalidArgument otherwise): tokens non-empty, each in [0, vocab), at most the
 // context many (after a shift, t + k within the table); the switch's own numbers in range.
@@ -53,9 +55,29 @@ std::string ParsePositionChoice(const std::string& text, PositionChoice* out);
 /// Defined bit for bit so that other programs (the PyTorch reference) can make the same one.
 std::vector<int> ShuffleOrder(int n, std::uint64_t seed);
 
+/// The MLP's activation, by config.json's activation_function (Hugging Face's ACT2FN names).
+enum class Gpt2Activation {
+    GeluTanh,  ///< gelu_new, gelu_pytorch_tanh, gelu_fast (the default): ½z(1 + tanh(√(2/π)(z +
+               ///< 0.044715z³)))
+    GeluErf,   ///< gelu, gelu_python: ½z(1 + erf(z/√2))
+    Relu,      ///< relu: max(z, 0)
+    Silu,      ///< silu, swish: z·σ(z)
+    QuickGelu, ///< quick_gelu: z·σ(1.702z)
+    Tanh,      ///< tanh
+};
+/// activation_function's name → the activation; false for a name PE Lab does not compute.
+bool Gpt2ActivationFromName(const std::string& name, Gpt2Activation* out);
+
 struct Gpt2Sizes {
     int layers = 0, heads = 0, width = 0, context = 0, vocab = 0;
     double layer_norm_epsilon = 1e-5;
+    Gpt2Activation activation = Gpt2Activation::GeluTanh;
+    /// The scores q·k of block l are multiplied by score_scale[l]: 1/√d_h when
+    /// scale_attn_weights (the default), times 1/(l + 1) when scale_attn_by_inverse_layer_idx.
+    std::vector<double> score_scale;
+    /// What config.json said that PE Lab computes the same whatever it says
+    /// (reorder_and_upcast_attn: the pass is float32 throughout).
+    std::vector<std::string> notes;
 };
 
 /// What one pass returns. n tokens, L layers, H heads, d width.

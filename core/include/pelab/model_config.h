@@ -42,6 +42,14 @@ struct CheckpointConfig {
     int relative_buckets = 0;      ///< T5 relative_attention_num_buckets (0: absent)
     int relative_max_distance = 0; ///< T5 relative_attention_max_distance
     bool from_text_config = false; ///< read from a nested text_config
+    long long vocab_size = 0;      ///< 0: absent
+    // GPT-2's keys that change its computation (Hugging Face's GPT2Config): the MLP's
+    // activation_function ("" when absent: gelu_new), scale_attn_weights (scores ÷ √d_head),
+    // scale_attn_by_inverse_layer_idx (scores ÷ (layer + 1)) and reorder_and_upcast_attn (the
+    // scores in float32, which PE Lab's pass always is).
+    std::string activation;
+    bool scale_attn_weights = true, scale_attn_by_inverse_layer_idx = false;
+    bool reorder_and_upcast_attn = false;
 
     /// A head's width: head_dim when given (Gemma's is not hidden ÷ heads), else hidden ÷ heads;
     /// 0 when neither is known.
