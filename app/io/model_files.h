@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,7 +63,12 @@ constexpr int kMaxMeasuredOffset = 4096;
 /// cos(row p, row p + k) of a table over its starts, for k up to kMaxMeasuredOffset: every start
 /// while the work stays under 10⁹ multiply-adds (GPT-2's 1 024 × 768 table: all of them, 0.4 ×
 /// 10⁹), else starts spread evenly.
-OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols);
+OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols,
+                           const AnalysisControl& control = {});
+/// How long the iterative solver of a large table (pelab/top_eigen.h) may run before its values
+/// are shown as approximate, with their error bounds: the table's and its sinusoidal twin's,
+/// side by side.
+constexpr double kTableTimeCapSeconds = 2.5;
 
 /// The quick part of OpenModel: config.json read, the files' headers read, the position parts
 /// found; no tensor data read. "" or the message OpenModel would give for these.
@@ -86,8 +92,10 @@ std::vector<FileRead> FilesOfCheckpoint(const std::string& path);
 std::vector<FileRead> FilesOfTokenizer(const std::string& path);
 
 /// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
-/// written only on success.
-std::string OpenModel(const ModelRequest& request, ModelReport* out);
+/// written only on success. When cancel is set (by another thread) the analysis stops within
+/// about 0.1 s and throws Cancelled (pelab/cancel.h).
+std::string OpenModel(const ModelRequest& request, ModelReport* out,
+                      const std::atomic<bool>* cancel = nullptr);
 
 /// Opens a GPT-2 checkpoint whole for its forward pass (pelab/gpt2.h): the weights and the
 /// config.json beside them (or request.config_path; GPT-2 needs its n_layer and n_head). "" or one

@@ -1,4 +1,5 @@
 #include "pelab/model_positions.h"
+#include "pelab/top_eigen.h"
 
 #include "pelab/alternatives.h"
 #include "pelab/context_scaling.h"
@@ -74,15 +75,19 @@ void Fft(std::vector<std::complex<double>>& x) {
         j ^= bit;
         if (i < j) std::swap(x[i], x[j]);
     }
+    // Each twiddle e^{−2πik/N} from its angle once (exact to rounding, no drift from repeated
+    // multiplication); a stage of length L uses every (N/L)-th of them.
+    std::vector<std::complex<double>> twiddle(size / 2);
+    for (std::size_t k = 0; k < size / 2; ++k) {
+        const double angle = -2 * kPi * static_cast<double>(k) / static_cast<double>(size);
+        twiddle[k] = std::complex<double>(std::cos(angle), std::sin(angle));
+    }
     for (std::size_t length = 2; length <= size; length <<= 1) {
-        const double angle = -2 * kPi / static_cast<double>(length);
+        const std::size_t stride = size / length;
         for (std::size_t start = 0; start < size; start += length)
             for (std::size_t k = 0; k < length / 2; ++k) {
-                // Each twiddle from its angle, not by repeated multiplication: exact to rounding.
-                const std::complex<double> w(std::cos(angle * static_cast<double>(k)),
-                                             std::sin(angle * static_cast<double>(k)));
                 const std::complex<double> even = x[start + k];
-                const std::complex<double> odd = x[start + k + length / 2] * w;
+                const std::complex<double> odd = x[start + k + length / 2] * twiddle[k * stride];
                 x[start + k] = even + odd;
                 x[start + k + length / 2] = even - odd;
             }
@@ -380,19 +385,37 @@ double dominant_wavelength(const std::vector<double>& values) {
         }
         return re * re + im * im;
     };
-    // The periodogram on a grid of spacing π/(4n): an FFT of the values zero-padded to
-    // N ≥ 8n points (bin k is ω = 2πk/N), O(N log N) where a direct scan of the grid would cost
-    // O(n²) (minutes for 10⁵ rows).
+    // The periodogram on a grid of spacing π/(2n) (the main lobe of a wave is 8 points wide on it):
+    // an FFT of the values zero-padded to N ≥ 4n points (bin k is ω = 2πk/N), O(N log N) where a
+    // direct scan of the grid would cost O(n²) (minutes for 10⁵ rows).
     std::size_t size = 1;
-    while (size < 8 * static_cast<std::size_t>(n))
+    while (size < 4 * static_cast<std::size_t>(n))
         size <<= 1;
-    std::vector<std::complex<double>> spectrum(size);
-    for (int p = 0; p < n; ++p)
-        spectrum[static_cast<std::size_t>(p)] = values[static_cast<std::size_t>(p)] - mean;
-    Fft(spectrum);
+    // The values are real: the N-point transform from one of N/2 points, even samples as the
+    // real parts and odd ones as the imaginary parts (half the work), then
+    // X_k = E_k + e^{−2πik/N}·O_k with E_k = (Z_k + conj Z_{N/2−k})/2, O_k = (Z_k − conj
+    // Z_{N/2−k})/2i.
+    const std::size_t half = size / 2;
+    std::vector<std::complex<double>> packed(half);
+    for (int p = 0; p < n; ++p) {
+        const double v = values[static_cast<std::size_t>(p)] - mean;
+        if (p % 2 == 0)
+            packed[static_cast<std::size_t>(p / 2)].real(v);
+        else
+            packed[static_cast<std::size_t>(p / 2)].imag(v);
+    }
+    Fft(packed);
+    const auto power_at = [&](std::size_t k) {
+        const std::complex<double> z = packed[k % half], w = std::conj(packed[(half - k) % half]);
+        const std::complex<double> even = (z + w) * 0.5,
+                                   odd = (z - w) * std::complex<double>(0, -0.5);
+        const double angle = -2 * kPi * static_cast<double>(k) / static_cast<double>(size);
+        return std::norm(even + std::complex<double>(std::cos(angle), std::sin(angle)) * odd);
+    };
     std::size_t best_bin = 1;
-    for (std::size_t k = 1; k <= size / 2; ++k)
-        if (std::norm(spectrum[k]) > std::norm(spectrum[best_bin])) best_bin = k;
+    double best_power = power_at(1);
+    for (std::size_t k = 2; k <= half; ++k)
+        if (const double power = power_at(k); power > best_power) best_bin = k, best_power = power;
     const double spacing = 2 * kPi / static_cast<double>(size);
     const int grid = static_cast<int>(size / 2);
     const int best = static_cast<int>(best_bin);
@@ -418,21 +441,61 @@ double dominant_wavelength(const std::vector<double>& values) {
     return 2 * kPi / omega;
 }
 
-TableReport analyse_table(const std::vector<float>& table, int rows, int cols) {
+namespace {
+
+// Rows of the table widened to double and centred at a time: 8 MiB of work space at most, so the
+// analysis holds the table once (float) and never a double copy of it.
+int RowsPerBlock(int cols) {
+    return std::max(1, static_cast<int>((std::size_t{1} << 20) / static_cast<std::size_t>(cols)));
+}
+
+// Rows of the table in double, row-major as the table is (written in order).
+using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// block = rows [first, first + count) of the table, centred, in double.
+void CentredRows(const std::vector<float>& table, int cols, const Eigen::RowVectorXd& mean,
+                 int first, int count, RowBlock* block) {
+    block->resize(count, cols);
+    const float* in = table.data() + static_cast<std::size_t>(first) * cols;
+    double* out = block->data();
+    const double* centre = mean.data();
+    for (int r = 0; r < count; ++r, in += cols, out += cols)
+        for (int c = 0; c < cols; ++c)
+            out[c] = static_cast<double>(in[c]) - centre[c];
+}
+
+} // namespace
+
+TableReport analyse_table(const std::vector<float>& table, int rows, int cols,
+                          const AnalysisControl& control) {
     if (rows < 2 || cols < 1 || table.size() != static_cast<std::size_t>(rows) * cols)
         throw InvalidArgument("a table needs at least 2 rows and 1 column, and rows × cols values");
     TableReport report;
     report.rows = rows, report.cols = cols;
-    Eigen::MatrixXd x(rows, cols);
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c)
-            x(r, c) = table[static_cast<std::size_t>(r) * cols + c];
+    const auto row = [&](int r) { return table.data() + static_cast<std::size_t>(r) * cols; };
+    const auto dot = [cols](const float* a, const float* b) {
+        double s0 = 0, s1 = 0;
+        int c = 0;
+        for (; c + 2 <= cols; c += 2) {
+            s0 += static_cast<double>(a[c]) * b[c];
+            s1 += static_cast<double>(a[c + 1]) * b[c + 1];
+        }
+        if (c < cols) s0 += static_cast<double>(a[c]) * b[c];
+        return s0 + s1;
+    };
     report.norms.resize(rows);
-    for (int r = 0; r < rows; ++r)
-        report.norms[r] = x.row(r).norm();
+    Eigen::RowVectorXd mean = Eigen::RowVectorXd::Zero(cols);
+    for (int r = 0; r < rows; ++r) {
+        const float* values = row(r);
+        report.norms[r] = std::sqrt(dot(values, values));
+        for (int c = 0; c < cols; ++c)
+            mean(c) += values[c];
+    }
+    mean /= rows;
+    report.neighbour_cosine.reserve(static_cast<std::size_t>(rows) - 1);
     for (int r = 0; r + 1 < rows; ++r) {
         const double denominator = report.norms[r] * report.norms[r + 1];
-        report.neighbour_cosine.push_back(denominator > 0 ? x.row(r).dot(x.row(r + 1)) / denominator
+        report.neighbour_cosine.push_back(denominator > 0 ? dot(row(r), row(r + 1)) / denominator
                                                           : 0.0);
     }
     std::vector<double> sorted = report.norms;
@@ -447,36 +510,122 @@ TableReport analyse_table(const std::vector<float>& table, int rows, int cols) {
     for (int r = rows - edge; r < rows; ++r)
         edge_sum += report.norms[r];
     report.edge_norm_ratio = report.median_norm > 0 ? edge_sum / edge / report.median_norm : 0;
+    control.Check();
 
-    // Principal components of the centred table, through the smaller of its two Gram matrices.
-    const Eigen::MatrixXd centred = x.rowwise() - x.colwise().mean();
+    // Principal components of the centred table C, through the smaller of its Gram matrices:
+    // CᵀC (cols × cols) for a tall table, CCᵀ (rows × rows) for a wide one. Whole and exact up
+    // to kExactGramSize; above it, the top pairs by block Krylov (pelab/top_eigen.h).
     const bool by_columns = cols <= rows;
-    const Eigen::MatrixXd gram = by_columns ? Eigen::MatrixXd(centred.transpose() * centred)
-                                            : Eigen::MatrixXd(centred * centred.transpose());
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(gram);
-    const Eigen::VectorXd& values = solver.eigenvalues(); // ascending
-    const int count = static_cast<int>(values.size());
-    double total = 0;
-    for (int i = 0; i < count; ++i)
-        total += std::max(values(i), 0.0);
-    for (int k = 0; k < std::min(kTableSingularValues, count); ++k) {
-        const double lambda = std::max(values(count - 1 - k), 0.0);
+    const int size = by_columns ? cols : rows;
+    const int step = RowsPerBlock(cols);
+    RowBlock block;
+    double total = 0; // the variance: ‖C‖², the sum of every eigenvalue
+    for (int first = 0; first < rows; first += step) {
+        CentredRows(table, cols, mean, first, std::min(step, rows - first), &block);
+        total += block.squaredNorm();
+    }
+    // Y = G·X, with G = CᵀC or CCᵀ, a block of rows of C at a time.
+    const auto apply = [&](const Eigen::MatrixXd& x, Eigen::MatrixXd* y) {
+        *y = Eigen::MatrixXd::Zero(size, x.cols());
+        RowBlock rows_block;
+        if (by_columns) {
+            for (int first = 0; first < rows; first += step) {
+                control.Check();
+                const int count = std::min(step, rows - first);
+                CentredRows(table, cols, mean, first, count, &rows_block);
+                const Eigen::MatrixXd part = rows_block * x;
+                y->noalias() += rows_block.transpose() * part;
+            }
+        } else {
+            // CCᵀX = C(CᵀX): first Z = CᵀX over the row blocks, then C·Z block by block.
+            Eigen::MatrixXd z = Eigen::MatrixXd::Zero(cols, x.cols());
+            for (int first = 0; first < rows; first += step) {
+                control.Check();
+                const int count = std::min(step, rows - first);
+                CentredRows(table, cols, mean, first, count, &rows_block);
+                z.noalias() += rows_block.transpose() * x.middleRows(first, count);
+            }
+            for (int first = 0; first < rows; first += step) {
+                control.Check();
+                const int count = std::min(step, rows - first);
+                CentredRows(table, cols, mean, first, count, &rows_block);
+                y->middleRows(first, count).noalias() = rows_block * z;
+            }
+        }
+    };
+    const int wanted = std::min(kTableSingularValues, size);
+    std::vector<double> values;
+    Eigen::MatrixXd vectors; // size × wanted, largest first
+    if (size <= kExactGramSize) {
+        Eigen::MatrixXd gram;
+        if (by_columns) {
+            gram = Eigen::MatrixXd::Zero(cols, cols);
+            for (int first = 0; first < rows; first += step) {
+                control.Check();
+                CentredRows(table, cols, mean, first, std::min(step, rows - first), &block);
+                gram.selfadjointView<Eigen::Lower>().rankUpdate(block.transpose());
+            }
+            gram = gram.selfadjointView<Eigen::Lower>();
+        } else {
+            apply(Eigen::MatrixXd::Identity(rows, rows), &gram);
+            gram = ((gram + gram.transpose()) / 2).eval();
+        }
+        control.Check();
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(gram);
+        const Eigen::VectorXd& ascending = solver.eigenvalues();
+        for (int k = 0; k < wanted; ++k)
+            values.push_back(ascending(size - 1 - k));
+        vectors = solver.eigenvectors().rightCols(wanted).rowwise().reverse();
+    } else {
+        report.iterative = true;
+        const TopEigen top = top_eigenpairs(size, wanted, apply, kTableTolerance, control);
+        values = top.values;
+        vectors = top.vectors;
+        report.approximate = !top.converged;
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            // |σ̃ − σ| ≤ ‖r‖ / σ̃ bounds the singular value's error (‖r‖ bounds λ's, Bauer–Fike).
+            const double sigma = std::sqrt(std::max(values[k], 0.0));
+            report.singular_value_error.push_back(sigma > 0 ? top.residual[k] / sigma : 0.0);
+        }
+    }
+    control.Check();
+    for (int k = 0; k < wanted; ++k) {
+        const double lambda = std::max(values[static_cast<std::size_t>(k)], 0.0);
         report.singular_values.push_back(std::sqrt(lambda));
         report.explained.push_back(total > 0 ? lambda / total : 0.0);
     }
-    for (int k = 0; k < std::min(kTableWavelengths, count); ++k) {
-        const Eigen::VectorXd vector = solver.eigenvectors().col(count - 1 - k);
-        Eigen::VectorXd scores =
-            by_columns ? Eigen::VectorXd(centred * vector)
-                       : Eigen::VectorXd(vector * std::sqrt(std::max(values(count - 1 - k), 0.0)));
+    for (int k = 0; k < std::min(kTableWavelengths, wanted); ++k) {
+        const Eigen::VectorXd vector = vectors.col(k);
+        Eigen::VectorXd scores(rows);
+        if (by_columns) {
+            for (int first = 0; first < rows; first += step) {
+                const int count = std::min(step, rows - first);
+                CentredRows(table, cols, mean, first, count, &block);
+                scores.segment(first, count) = block * vector;
+            }
+        } else {
+            scores = vector * std::sqrt(std::max(values[static_cast<std::size_t>(k)], 0.0));
+        }
         Eigen::Index largest = 0;
         scores.cwiseAbs().maxCoeff(&largest);
         if (scores(largest) < 0) scores = -scores;
         std::vector<double> component(scores.data(), scores.data() + scores.size());
+        control.Check();
         report.wavelengths.push_back(dominant_wavelength(component));
         if (k < kTableComponents) report.components.push_back(std::move(component));
     }
     return report;
+}
+
+double explained_error(const TableReport& report) {
+    if (!report.approximate || report.explained.empty() || report.explained[0] <= 0) return 0;
+    const double total =
+        report.singular_values[0] * report.singular_values[0] / report.explained[0];
+    double largest = 0;
+    for (std::size_t k = 0; k < report.singular_value_error.size(); ++k)
+        largest =
+            std::max(largest, report.singular_value_error[k] * report.singular_values[k] / total);
+    return largest;
 }
 
 std::vector<float> cosine_matrix(const std::vector<float>& table, int rows, int cols) {

@@ -209,13 +209,22 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
     const float height = std::max(ImGui::GetFontSize() * 12,
                                   ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * lines);
     char title[160], twin_title[160];
-    std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance)",
+    // An iterative solver stopped at its time cap: the shares are said approximate, with their
+    // bound.
+    const auto approximate = [](const TableReport& report) {
+        char note[64] = "";
+        if (report.approximate)
+            std::snprintf(note, sizeof note, ", approximate ± %.2g%%",
+                          100 * explained_error(report));
+        return std::string(note);
+    };
+    std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance%s)",
                   r.found.family.c_str(), !t.explained.empty() ? 100 * t.explained[0] : 0.0,
-                  t.explained.size() > 1 ? 100 * t.explained[1] : 0.0);
+                  t.explained.size() > 1 ? 100 * t.explained[1] : 0.0, approximate(t).c_str());
     const TableReport& s = r.sinusoid_report;
-    std::snprintf(twin_title, sizeof twin_title, "sinusoidal, same size (%.0f%% + %.0f%%)",
+    std::snprintf(twin_title, sizeof twin_title, "sinusoidal, same size (%.0f%% + %.0f%%%s)",
                   !s.explained.empty() ? 100 * s.explained[0] : 0.0,
-                  s.explained.size() > 1 ? 100 * s.explained[1] : 0.0);
+                  s.explained.size() > 1 ? 100 * s.explained[1] : 0.0, approximate(s).c_str());
     if (preview) {
         char preview_title[96];
         std::snprintf(preview_title, sizeof preview_title, "sinusoidal, %d × %d (%.0f%% + %.0f%%)",

@@ -82,13 +82,18 @@ void ModelPanel::EnsurePreview() const {
 }
 
 ModelPanel::~ModelPanel() {
-    // A read in flight finishes before its panel goes (it owns nothing of the panel's).
+    // A read in flight is stopped, and ends before its panel goes (it owns nothing of the
+    // panel's): closing the window during a large table's analysis takes a moment, not minutes.
+    if (cancel_pending) cancel_pending->store(true);
     if (pending.valid()) pending.wait();
 }
 
 std::string ModelPanel::Open(const ModelRequest& request) {
     if (std::string error = CheckModel(request); !error.empty()) return error;
-    if (pending.valid()) pending.wait(); // one read at a time; the newer one wins
+    // One read at a time; the newer one wins: the older one is stopped first.
+    if (cancel_pending) cancel_pending->store(true);
+    if (pending.valid()) pending.wait();
+    cancel_pending = std::make_shared<std::atomic<bool>>(false);
     opening = request.path;
     pending_request = request;
     open_error.clear();
@@ -99,10 +104,14 @@ std::string ModelPanel::Open(const ModelRequest& request) {
     constexpr std::launch kLaunch = std::launch::async;
 #endif
     said_reading = false;
-    pending = std::async(kLaunch, [request] {
+    pending = std::async(kLaunch, [request, cancel = cancel_pending] {
         Opened opened;
-        opened.error = OpenModel(request, &opened.report);
-        if (opened.error.empty()) opened.cosines = ComputeCosines(opened.report);
+        try {
+            opened.error = OpenModel(request, &opened.report, cancel.get());
+            if (opened.error.empty()) opened.cosines = ComputeCosines(opened.report);
+        } catch (const Cancelled&) {
+            opened.cancelled = true;
+        }
         return opened;
     });
     return {};
@@ -184,6 +193,7 @@ void ModelPanel::TakePending() {
         return;
     Opened opened = pending.get();
     opening.clear();
+    if (opened.cancelled) return;
     if (!opened.error.empty()) {
         open_error = opened.error;
         return;
@@ -268,6 +278,8 @@ nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
             {"cols", t.cols},
             {"first_row", r.found.first_row},
             {"explained", t.explained},
+            {"approximate", t.approximate},
+            {"explained_error", explained_error(t)},
             {"wavelengths", t.wavelengths},
             {"twin_explained", r.sinusoid_report.explained},
             {"median_norm", t.median_norm},

@@ -18,6 +18,7 @@
 #include "widgets/plot.h"
 #include "widgets/scene_tabs.h"
 
+#include <atomic>
 #include <future>
 #include <memory>
 #include <string>
@@ -62,10 +63,14 @@ struct ModelPanel : Panel {
     static constexpr int kCosineCells = 1024, kCoarseCells = 128;
     struct Opened {
         std::string error;
+        bool cancelled = false; ///< stopped for a newer file or the panel's end: nothing to show
         ModelReport report;
         Cosines cosines;
     };
     std::future<Opened> pending;
+    /// Set to stop the read in flight (a newer file opened, the panel going): its analysis ends
+    /// within about 0.1 s instead of finishing a table nobody will see.
+    std::shared_ptr<std::atomic<bool>> cancel_pending;
     ModelRequest pending_request, shown_request; ///< what is being read, and what is shown
     bool said_reading = false; ///< a frame has shown "Reading …" (a deferred read may start)
     /// The sentences of the model shown, built once when it arrives.

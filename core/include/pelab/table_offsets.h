@@ -4,6 +4,8 @@
 // offset says how far it departs from it. The compare panel draws it for a checkpoint's table.
 #pragma once
 
+#include "pelab/cancel.h"
+
 #include <vector>
 
 namespace pelab {
@@ -21,7 +23,8 @@ struct OffsetCosines {
 /// table is row-major rows × cols (rows ≥ 2, cols ≥ 1; InvalidArgument otherwise). Offsets up to
 /// min(rows − 1, max_offset); max_offset ≥ 0, max_starts ≥ 2. A row of zeros has cosine 0 with
 /// every row. Cost: about max_offset · max_starts · cols multiply-adds.
+/// Throws Cancelled when control's flag is set (checked between starts).
 OffsetCosines offset_cosines(const std::vector<float>& table, int rows, int cols, int max_offset,
-                             int max_starts);
+                             int max_starts, const AnalysisControl& control = {});
 
 } // namespace pelab
