@@ -295,3 +295,76 @@ TEST_F(Cli, OutputThatIsAModelFileIsRefused) {
     EXPECT_EQ(fine.exit_code, 0) << fine.err;
     EXPECT_TRUE(fs::exists(model / "report.txt"));
 }
+
+// Reliability round 5, MEDIUM and LOW: what the model readers filled in silently or named wrong.
+TEST_F(Cli, ModelReadersRefuseWhatTheyUsedToFillInOrMisname) {
+    pelab_test::WriteModelFixtures(dir);
+    const fs::path llama = dir / "llama";
+    const nlohmann::json base = nlohmann::json::parse(ReadAll(llama / "config.json"));
+    const auto with_scaling = [&](const std::string& name, const nlohmann::json& scaling) {
+        const fs::path folder = dir / name;
+        fs::create_directories(folder);
+        fs::copy_file(llama / "model.safetensors", folder / "model.safetensors");
+        nlohmann::json config = base;
+        config["rope_scaling"] = scaling;
+        std::ofstream(folder / "config.json") << config.dump();
+        return folder.string();
+    };
+    const struct {
+        std::string folder, says;
+    } scalings[] = {
+        {with_scaling("linear", {{"type", "linear"}}), "linear needs \"factor\""},
+        {with_scaling("llama3", {{"rope_type", "llama3"}, {"factor", 8.0}}),
+         "llama3 needs \"original_max_position_embeddings\""},
+        {with_scaling("longrope", {{"rope_type", "longrope"}, {"short_factor", {1, 1}}}),
+         "longrope needs \"long_factor\""},
+        {with_scaling(
+             "yarn",
+             {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 300}}),
+         "exceeds max_position_embeddings (256)"},
+    };
+    for (const auto& each : scalings) {
+        const Result r = Run({"model", "inspect", each.folder});
+        EXPECT_EQ(r.exit_code, 2) << each.folder << ": " << r.out;
+        EXPECT_NE(r.err.find(each.says), std::string::npos) << r.err;
+    }
+    // A .npy that is not one is said to be so, not read as safetensors.
+    std::ofstream(dir / "empty.npy");
+    std::ofstream(dir / "bad.npy") << "NOTNUMPY and more bytes than a header";
+    for (const char* name : {"empty.npy", "bad.npy"}) {
+        const Result r = Run({"model", "inspect", (dir / name).string()});
+        EXPECT_EQ(r.exit_code, 2) << name;
+        EXPECT_NE(r.err.find(".npy"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("header claims"), std::string::npos) << r.err;
+    }
+    // A config.json beside the weights that cannot be read is refused as --config would be.
+    for (const char* kind : {"folder", "fifo", "dangling"}) {
+        const fs::path folder = dir / (std::string("config-") + kind);
+        fs::create_directories(folder);
+        fs::copy_file(llama / "model.safetensors", folder / "model.safetensors");
+        if (std::string(kind) == "folder") fs::create_directories(folder / "config.json");
+        if (std::string(kind) == "fifo") {
+            ASSERT_EQ(::mkfifo((folder / "config.json").c_str(), 0600), 0);
+        }
+        if (std::string(kind) == "dangling")
+            fs::create_symlink(dir / "nowhere.json", folder / "config.json");
+        const Result r = Run({"model", "inspect", folder.string()});
+        EXPECT_EQ(r.exit_code, 2) << kind << ": " << r.out;
+        EXPECT_NE(r.err.find("config"), std::string::npos) << r.err;
+    }
+    // Token ids are plain decimals; empty --config and --table are no file and no tensor.
+    pelab_test::WriteGpt2RunFixture(dir / "gpt");
+    for (const char* ids : {"1, 2", " 1", "010", "1,,2", "+1"}) {
+        const Result r = Run({"model", "run", (dir / "gpt").string(), "--tokens", ids});
+        EXPECT_EQ(r.exit_code, 2) << "'" << ids << "': " << r.out;
+        EXPECT_NE(r.err.find("--tokens"), std::string::npos) << r.err;
+    }
+    for (const char* option : {"--config", "--table"}) {
+        const Result r = Run({"model", "inspect", llama.string(), option, ""});
+        EXPECT_EQ(r.exit_code, 2) << option;
+        EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
+    }
+    const Result utf8 = Run({"model", "tokenize", (dir / "gpt").string(), "--text", "caf\xC3"});
+    EXPECT_EQ(utf8.exit_code, 2);
+    EXPECT_NE(utf8.err.find("--text"), std::string::npos) << utf8.err;
+}

@@ -133,17 +133,19 @@ namespace {
 
 // "464,3290" → ids; "" or the message.
 std::string ParseTokenIds(const std::string& text, std::vector<int>* tokens) {
-    // Each id between commas, spaces allowed around it but not inside it ("1 2" is no id).
+    // Plain decimals between commas, as every number option takes them: no spaces ("1, 2",
+    // " 1"), no leading zeros ("010", which some readers take for octal).
     std::string refused =
-        "--tokens: token ids are whole numbers separated by commas (got " + Excerpt(text, 60) + ")";
+        "--tokens: token ids are whole numbers separated by commas, like 464,3290 (got " +
+        Excerpt(text, 60) + ")";
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t end = text.find(',', start);
         if (end == std::string::npos) end = text.size();
-        std::string id = text.substr(start, end - start);
-        id.erase(0, id.find_first_not_of(' '));
-        id.erase(id.find_last_not_of(' ') + 1);
-        if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos)
+        const std::string id = text.substr(start, end - start);
+        if (id.empty() || id.size() > 9 ||
+            id.find_first_not_of("0123456789") != std::string::npos ||
+            (id.size() > 1 && id[0] == '0'))
             return refused;
         tokens->push_back(std::stoi(id));
         start = end + 1;
@@ -389,7 +391,9 @@ int RunModelTokenize(const ModelOptions& options) {
     for (std::size_t k = 0; k < texts.size(); ++k) {
         std::vector<int> ids;
         if (std::string error = tokenizer.Encode(texts[k], &ids); !error.empty())
-            return UsageError((texts.size() > 1 ? "text " + std::to_string(k) + ": " : "") +
+            return UsageError((options.texts_file.empty()
+                                   ? std::string("--text: ")
+                                   : "--texts-file: text " + std::to_string(k) + ": ") +
                               PrintableLine(error));
         all.push_back(ids);
         nlohmann::json pieces = nlohmann::json::array();

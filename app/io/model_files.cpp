@@ -28,7 +28,9 @@ std::string ReadConfig(const ModelRequest& request, ModelReport* report) {
         const fs::path weights(request.path);
         const fs::path folder = fs::is_directory(weights, error) ? weights : weights.parent_path();
         const fs::path beside = (folder.empty() ? fs::path(".") : folder) / "config.json";
-        if (!fs::is_regular_file(beside, error)) return {};
+        // Anything of that name counts (a folder, a FIFO, a link to nowhere): read as --config
+        // would be, so that it is refused with the same message rather than silently ignored.
+        if (!fs::exists(fs::symlink_status(beside, error))) return {};
         path = beside.string();
     }
     std::string text;
@@ -281,9 +283,10 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
                        std::to_string(cols) + " columns; PE Lab analyses tables of at most " +
                        std::to_string(kMaxDModel);
             if (rows * cols > kMaxTableElements)
-                return "tensor \"" + found.table + "\" is " + std::to_string(info->shape[0]) +
-                       " × " + std::to_string(cols) + "; PE Lab analyses tables of at most " +
-                       std::to_string(kMaxTableElements) + " numbers";
+                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" is " +
+                       std::to_string(info->shape[0]) + " × " + std::to_string(cols) +
+                       "; PE Lab analyses tables of at most " + std::to_string(kMaxTableElements) +
+                       " numbers";
             if (rows < 2)
                 return Excerpt(json(report.path), 200) + ": tensor \"" + found.table +
                        "\" has fewer than 2 position rows";

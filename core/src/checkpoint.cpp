@@ -640,6 +640,11 @@ std::string Checkpoint::Open(const std::string& path) {
     const bool npy = probe.Size() >= 6 && probe.Read(0, 6, magic).empty() &&
                      std::memcmp(magic, "\x93NUMPY", 6) == 0;
     const bool json = target.size() >= 5 && target.compare(target.size() - 5, 5, ".json") == 0;
+    // Named .npy but not one: said as such, not read as safetensors ("its header claims …").
+    if (!npy && target.size() >= 4 && target.compare(target.size() - 4, 4, ".npy") == 0)
+        return Shown(target) +
+               (probe.Size() == 0 ? " is empty (a .npy file starts with \\x93NUMPY and a header)"
+                                  : " is not a NumPy .npy file: it does not start with \\x93NUMPY");
     if (npy)
         error = fresh.OpenNpy(target);
     else if (json)
@@ -734,6 +739,7 @@ std::string Checkpoint::OpenIndex(const std::string& path) {
     std::map<std::string, std::size_t> shard_by_file;
     for (const auto& [name, file_name] : reader.entries) {
         if (file_name.empty() || file_name.find('/') != std::string::npos ||
+            file_name.find('\0') != std::string::npos ||
             file_name.find('\\') != std::string::npos || file_name == "." || file_name == "..")
             return "shard index " + Shown(path) + ": tensor " + Shown(name) + "'s file " +
                    Shown(file_name) + " must be a file name in the index's folder";

@@ -146,6 +146,22 @@ std::string ReadScaling(const json& scaling, RopeScalingConfig* out) {
     check(Factors(scaling, "short_factor", &read.short_factor));
     check(Factors(scaling, "long_factor", &read.long_factor));
     if (!error.empty()) return error;
+    // The fields transformers requires of each type (its rope validation refuses the config
+    // without them): never filled in with a default here.
+    const auto present = [&](const char* key) {
+        const auto at = scaling.find(key);
+        return at != scaling.end() && !at->is_null();
+    };
+    std::vector<const char*> required;
+    if (type == "linear" || type == "dynamic" || type == "yarn") required = {"factor"};
+    if (type == "llama3")
+        required = {"factor", "original_max_position_embeddings", "low_freq_factor",
+                    "high_freq_factor"};
+    if (type == "longrope") required = {"short_factor", "long_factor"};
+    for (const char* key : required)
+        if (!present(key))
+            return "config field \"rope_scaling\": " + type + " needs \"" + key +
+                   "\" (transformers refuses a " + type + " rope_scaling without it)";
     if (read.beta_slow >= read.beta_fast)
         return "config field \"rope_scaling\": beta_slow must be below beta_fast";
     if (read.low_freq_factor >= read.high_freq_factor)
@@ -245,6 +261,13 @@ std::string ReadModelConfig(const json& doc, CheckpointConfig* out) {
             config.alibi = config.alibi || alibi->get<bool>();
     if (config.model_type == "bloom") config.alibi = true;
     if (!error.empty()) return error;
+    if (config.rope_scaling.original_context > 0 && config.max_positions > 0 &&
+        config.rope_scaling.original_context > static_cast<double>(config.max_positions) &&
+        config.rope_scaling.type == "yarn")
+        return "config: rope_scaling's original_max_position_embeddings (" +
+               std::to_string(static_cast<long long>(config.rope_scaling.original_context)) +
+               ") exceeds max_position_embeddings (" + std::to_string(config.max_positions) +
+               "): yarn stretches the original context, it cannot be longer than the result";
     if (config.heads > 0 && config.kv_heads > 0 && config.heads % config.kv_heads != 0)
         return "config: num_attention_heads (" + std::to_string(config.heads) +
                ") is not a multiple of num_key_value_heads (" + std::to_string(config.kv_heads) +

@@ -690,8 +690,7 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         return theta;
     }
     if (type == "longrope") {
-        const std::vector<double>& factors =
-            scaling.long_factor.empty() ? scaling.short_factor : scaling.long_factor;
+        const std::vector<double>& factors = scaling.long_factor; // required (model_config.cpp)
         if (static_cast<int>(factors.size()) != pairs) {
             *note = "longrope's long_factor has " + std::to_string(factors.size()) +
                     " numbers, not one per pair (" + std::to_string(pairs) + "): not applied";
