@@ -209,22 +209,13 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
     const float height = std::max(ImGui::GetFontSize() * 12,
                                   ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * lines);
     char title[160], twin_title[160];
-    // An iterative solver stopped at its time cap: the shares are said approximate, with their
-    // bound.
-    const auto approximate = [](const TableReport& report) {
-        char note[64] = "";
-        if (report.approximate)
-            std::snprintf(note, sizeof note, ", approximate ± %.2g%%",
-                          100 * explained_error(report));
-        return std::string(note);
-    };
-    std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance%s)",
+    std::snprintf(title, sizeof title, "%s (%.0f%% + %.0f%% of the variance)",
                   r.found.family.c_str(), !t.explained.empty() ? 100 * t.explained[0] : 0.0,
-                  t.explained.size() > 1 ? 100 * t.explained[1] : 0.0, approximate(t).c_str());
+                  t.explained.size() > 1 ? 100 * t.explained[1] : 0.0);
     const TableReport& s = r.sinusoid_report;
-    std::snprintf(twin_title, sizeof twin_title, "sinusoidal, same size (%.0f%% + %.0f%%%s)",
+    std::snprintf(twin_title, sizeof twin_title, "sinusoidal, same size (%.0f%% + %.0f%%)",
                   !s.explained.empty() ? 100 * s.explained[0] : 0.0,
-                  s.explained.size() > 1 ? 100 * s.explained[1] : 0.0, approximate(s).c_str());
+                  s.explained.size() > 1 ? 100 * s.explained[1] : 0.0);
     if (preview) {
         char preview_title[96];
         std::snprintf(preview_title, sizeof preview_title, "sinusoidal, %d × %d (%.0f%% + %.0f%%)",
@@ -255,6 +246,18 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
     wavelengths += " positions (— under one wave)";
     MutedWrappedText(wavelengths.c_str());
     frame.Record("model.wavelength_note");
+    // A table too large to decompose whole whose solver stopped at its time cap: its shares of
+    // variance are approximate, and the line says by how much at most.
+    for (const TableReport* each : {&t, &s})
+        if (each->approximate) {
+            char note[200];
+            std::snprintf(note, sizeof note,
+                          "%s: approximate, each share of variance within ± %.2g%% (the iterative "
+                          "solver stopped after %.3g s)",
+                          each == &t ? "the table's components" : "the sinusoidal table's",
+                          100 * explained_error(*each), kTableTimeCapSeconds);
+            MutedWrappedText(note);
+        }
     if (frame.pictures_first && !preview)
         ViewSentence(frame, table_sentence, "model.table_sentence");
 }
