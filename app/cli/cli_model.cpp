@@ -269,8 +269,11 @@ int RunModelRun(const ModelOptions& options) {
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (!std::all_of(pass.logits.begin(), pass.logits.end(),
                              [](float v) { return std::isfinite(v); }))
-                return UsageError("the model's outputs are not finite numbers under positions " +
-                                  PositionChoiceName(choice) + " (its weights overflow float32)");
+                return UsageError(Excerpt(options.path, 200) +
+                                  ": the model's outputs (its logits, from wte.weight and the "
+                                  "last block) are not finite numbers under positions " +
+                                  PositionChoiceName(choice) +
+                                  " (its weights overflow float32 on the way)");
             nlohmann::json guesses = nlohmann::json::array();
             std::string guess_text;
             for (const NextGuess& guess : TopNext(pass, sizes.vocab, options.top)) {

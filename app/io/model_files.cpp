@@ -116,8 +116,17 @@ std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* second
                ": GPT-2 needs its config.json (n_layer, n_head) beside the weights, or --config";
     Gpt2Model model;
     try {
-        if (std::string error = Gpt2Model::Load(checkpoint, report.config, &model); !error.empty())
+        if (std::string error = Gpt2Model::Load(checkpoint, report.config, &model);
+            !error.empty()) {
+            // The core says "config.json's n_layer …": a --config of another name is named.
+            const std::string name = fs::path(report.config_path).filename().string();
+            const std::string shown = Excerpt(json(report.config_path), 120);
+            for (std::size_t at = 0;
+                 name != "config.json" && (at = error.find("config.json", at)) != std::string::npos;
+                 at += shown.size())
+                error.replace(at, std::string("config.json").size(), shown);
             return Excerpt(json(checkpoint.Path()), 200) + ": " + error;
+        }
     } catch (const std::bad_alloc&) {
         return Excerpt(json(checkpoint.Path()), 200) +
                ": not enough memory to hold the model's weights";

@@ -304,9 +304,11 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
             return "config.json gives no head count (num_attention_heads), which RoPE's pairs "
                    "need";
         if (config->HeadWidth() == 0)
-            return "config.json gives no head width: head_dim is absent and hidden_size (" +
-                   std::to_string(config->hidden) + ") is not a multiple of the " +
-                   std::to_string(config->heads) + " heads";
+            return config->hidden == 0
+                       ? "config.json gives no head width: neither head_dim nor hidden_size"
+                       : "config.json gives no head width: head_dim is absent and hidden_size (" +
+                             std::to_string(config->hidden) + ") is not a multiple of the " +
+                             std::to_string(config->heads) + " heads";
         found.kind = PositionKind::Rope;
         found.family = RopeFamily(model_type, neox ? "GPT-NeoX" : "RoPE model");
         for (auto& [index, tensors] : layers)
@@ -317,7 +319,13 @@ std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config
         found.rotary_dims = static_cast<int>(found.head_dim * config->partial_rotary);
         found.rotary_dims -= found.rotary_dims % 2;
         if (found.rotary_dims < 2)
-            return "config: partial rotary " + std::to_string(config->partial_rotary) +
+            return "config: partial rotary " +
+                   [&] {
+                       char text[32];
+                       std::snprintf(text, sizeof text, "%g",
+                                     config->partial_rotary); // 1e-300, not 0.000000
+                       return std::string(text);
+                   }() +
                    " of a head of " + std::to_string(found.head_dim) +
                    " dimensions leaves no pair to rotate";
         found.base = config->rope_theta > 0 ? config->rope_theta : 10000.0;
