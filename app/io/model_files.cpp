@@ -74,6 +74,12 @@ std::string Number(double value) {
     return out.str();
 }
 
+// "components 1-3" of the first three shown, "component 1" of a one-column table.
+std::string ComponentRange(std::size_t count) {
+    const std::size_t shown = std::min<std::size_t>(3, count);
+    return shown == 1 ? "component 1" : "components 1-" + std::to_string(shown);
+}
+
 // After a share of variance: " (approximate: ± x%)" when the iterative solver ran out of time.
 std::string ApproximationNote(const TableReport& report) {
     if (!report.approximate) return {};
@@ -485,7 +491,7 @@ std::string ModelReportText(const ModelReport& report) {
         const TableReport& t = report.table_report;
         out << "table: " << PrintableLine(found.table) << ", " << t.rows << " positions × "
             << t.cols << " dimensions (from row " << found.first_row << ")\n";
-        out << "  variance explained by components 1-3:";
+        out << "  variance explained by " << ComponentRange(t.explained.size()) << ":";
         for (std::size_t k = 0; k < 3 && k < t.explained.size(); ++k)
             out << " " << Number(100 * t.explained[k]) << "%";
         out << ApproximationNote(t);
@@ -497,7 +503,14 @@ std::string ModelReportText(const ModelReport& report) {
             out << ", last 16 rows " << Number(t.edge_norm_ratio) << " × the median";
         out << "\n";
         const TableReport& s = report.sinusoid_report;
-        out << "  sinusoidal of the same size: components 1-3 explain";
+        // The twin has an even width: a column fewer (two, for a one-column table) when odd.
+        if (s.cols == t.cols)
+            out << "  sinusoidal of the same size: " << ComponentRange(s.explained.size())
+                << " explain";
+        else
+            out << "  sinusoidal of " << s.rows << " × " << s.cols
+                << " (the nearest even width): " << ComponentRange(s.explained.size())
+                << " explain";
         for (std::size_t k = 0; k < 3 && k < s.explained.size(); ++k)
             out << " " << Number(100 * s.explained[k]) << "%";
         out << ApproximationNote(s);
