@@ -788,7 +788,9 @@ def main():
                 click(driver, "file.from_computer")
                 picked = pick_files(driver, [os.path.join(folder, name, f) for f in files])
                 model = {}
-                for _ in range(100):
+                # Up to 60 s: on a busy machine (CI beside the sanitizer tests) the read took
+                # more than the 20 s once allowed.
+                for _ in range(300):
                     model = state(driver)["readouts"].get("model") or {}
                     if model.get("open") and model.get("family") == family:
                         break
@@ -796,6 +798,7 @@ def main():
                 check("a %s checkpoint chosen in the browser's picker opens in the Your model "
                       "panel" % family,
                       picked and model.get("family") == family and model.get("kind") == kind,
+                      "picker answered: %s; " % picked +
                       json.dumps({k: model.get(k) for k in ("family", "kind", "open_error")}) +
                       " " + page(driver)["notice"])
         # Open recent keeps the chosen file's bytes: after a reload it is there again.
