@@ -11,6 +11,7 @@
 #endif
 #include <exception>
 #include <iostream>
+#include <new>
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
@@ -65,6 +66,11 @@ int main(int argc, char** argv) {
         case pelab::Subcommand::Gui:
             return pelab::RunGui(command.gui);
         }
+    } catch (const std::bad_alloc&) {
+        // Out of memory on an input too large for this machine: what to do, exit 2.
+        std::cerr << "pelab: not enough memory for this input on this machine (ask for less: "
+                     "fewer tokens, switches or rows, or leave out --full)\n";
+        return pelab::kExitBadUsage;
     } catch (const std::exception& e) {
         // Last line of defence: a message and exit 1, never an unexplained abort.
         std::cerr << "pelab: unexpected error: " << pelab::PrintableLine(e.what()) << "\n";

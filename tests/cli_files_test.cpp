@@ -275,6 +275,8 @@ TEST_F(Cli, OutputThatIsAModelFileIsRefused) {
         {"model", "run", m, "--text", "the", "--out", m + "/vocab.json"},
         {"model", "run", m, "--text", "the", "--out", (dir / "merges-hard.txt").string()},
         {"model", "tokenize", m, "--text", "the", "--out", m + "/merges.txt"},
+        {"model", "tokenize", m, "--text", "the", "--out", m + "/model.safetensors"},
+        {"model", "tokenize", m, "--text", "the", "--out", m + "/config.json"},
         {"model", "tokenize", m, "--texts-file", texts.string(), "--out", texts.string()},
         {"model", "tokenize", "--vocab", m + "/vocab.json", "--merges", m + "/merges.txt", "--text",
          "the", "--out", m + "/vocab.json"},
@@ -359,6 +361,17 @@ TEST_F(Cli, ModelReadersRefuseWhatTheyUsedToFillInOrMisname) {
         EXPECT_EQ(r.exit_code, 2) << "'" << ids << "': " << r.out;
         EXPECT_NE(r.err.find("--tokens"), std::string::npos) << r.err;
     }
+    for (const char* top : {"010", "0x5", " 5", "5.5"}) {
+        const Result r =
+            Run({"model", "run", (dir / "gpt").string(), "--tokens", "1", "--top", top});
+        EXPECT_EQ(r.exit_code, 2) << "--top '" << top << "': " << r.out;
+    }
+    std::vector<std::string> many = {"model", "run", (dir / "gpt").string(), "--tokens", "1"};
+    for (int k = 0; k < 65; ++k)
+        many.insert(many.end(), {"--positions", "shuffle:" + std::to_string(k)});
+    const Result switches = Run(many);
+    EXPECT_EQ(switches.exit_code, 2);
+    EXPECT_NE(switches.err.find("at most 64"), std::string::npos) << switches.err;
     for (const char* option : {"--config", "--table"}) {
         const Result r = Run({"model", "inspect", llama.string(), option, ""});
         EXPECT_EQ(r.exit_code, 2) << option;

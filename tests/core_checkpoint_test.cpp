@@ -209,6 +209,26 @@ TEST_F(CheckpointFiles, AFileThatShrinksWhileOpenGivesAMessageNotASignal) {
     EXPECT_NE(checkpoint.RowSquares(*tensor, &squares).find("became shorter"), std::string::npos);
 }
 
+// A field or weight_map given twice would silently win over the first: refused (reliability
+// round 5, as Rust's safetensors refuses it).
+TEST_F(CheckpointFiles, RepeatedFieldsAreRefused) {
+    const std::string data = Floats(std::vector<float>(12, 1.0f));
+    for (
+        const std::string header :
+        {R"({"t": {"dtype": "F32", "shape": [3, 4], "shape": [4, 3], "data_offsets": [0, 48]}})",
+         R"({"t": {"dtype": "F32", "shape": [3, 4], "data_offsets": [0, 48], "data_offsets": [0, 48]}})",
+         R"({"t": {"dtype": "F32", "dtype": "F16", "shape": [3, 4], "data_offsets": [0, 48]}})"}) {
+        const std::string error = Open(Safetensors("twice.safetensors", header, data));
+        EXPECT_NE(error.find("appears twice"), std::string::npos) << error;
+    }
+    Safetensors("a.safetensors",
+                R"({"t": {"dtype": "F32", "shape": [3, 4], "data_offsets": [0, 48]}})", data);
+    const std::string index =
+        Write("model.safetensors.index.json",
+              R"({"weight_map": {"t": "a.safetensors"}, "weight_map": {"u": "a.safetensors"}})");
+    EXPECT_NE(Open(index).find("appears twice"), std::string::npos) << Open(index);
+}
+
 TEST_F(CheckpointFiles, RefusesNonFiniteValuesWithTheirIndex) {
     const json header = {{"t", {{"dtype", "F16"}, {"shape", {3}}, {"data_offsets", {0, 6}}}}};
     const std::string path =

@@ -74,7 +74,8 @@ TEST(BpeTokenizerFiles, EncodeWithATinyVocabularyAndRefuseMalformedFiles) {
                {R"({"a": 1.5})", "", "must be a whole number"},
                {R"({"a": "1"})", "", "got a text"},
                {"{}", "", "it holds none"},
-               {"7", "", "vocab.json must be an object"}};
+               {"7", "", "vocab.json must be an object"},
+               {R"({"a": 0, "b": 1, "a": 2})", "", "appears twice"}};
     for (const auto& each : bad) {
         const std::string error = BpeTokenizer::Load(each.vocab, each.merges, &tokenizer);
         EXPECT_NE(error.find(each.says), std::string::npos) << error;

@@ -245,9 +245,13 @@ std::string CheckNoInputIsWritten(const CLI::App& app) {
                 const Named named{name, value};
                 if (use == FileUse::Writes) outputs.push_back(named);
                 if (use == FileUse::Reads) inputs.push_back({named, {value, "the file given"}});
+                // A tokenizer folder is most often a checkpoint's: its weights and config are
+                // never written over either.
                 if (use == FileUse::ReadsCheckpoint || use == FileUse::ReadsTokenizer)
-                    for (FileRead& file : use == FileUse::ReadsCheckpoint ? FilesOfCheckpoint(value)
-                                                                          : FilesOfTokenizer(value))
+                    for (FileRead& file : FilesOfCheckpoint(value))
+                        inputs.push_back({named, std::move(file)});
+                if (use == FileUse::ReadsTokenizer)
+                    for (FileRead& file : FilesOfTokenizer(value))
                         inputs.push_back({named, std::move(file)});
             }
         }

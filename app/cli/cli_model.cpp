@@ -75,7 +75,7 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
                      "Only the last token's logits (no loss): the fastest pass");
     (*run)
         ->add_option("--top", options.top, "Next-token guesses per switch (1 to 50)")
-        ->check(CLI::Range(1, 50));
+        ->check(WholeNumber(1, 50));
     (*run)->add_flag("--json", options.json, "Print JSON");
     (*run)->add_flag("--full", options.full,
                      "With --json: the logits, every head's attention and every layer's states");
@@ -156,6 +156,8 @@ std::string ParseTokenIds(const std::string& text, std::vector<int>* tokens) {
 // Bytes of a text `model run` tokenizes: at most this many per position of the context (GPT-2's
 // tokens average about 4 bytes of English; a longer text could not fit the context anyway).
 constexpr std::size_t kBytesPerPosition = 16;
+// Position switches one `model run` compares (each is a whole pass, kept for the output).
+constexpr std::size_t kMaxSwitches = 64;
 // Numbers --full may print per pass (attention and states: 2²⁴ about 200 MB of JSON).
 constexpr long long kMaxFullNumbers = 1LL << 24;
 
@@ -172,6 +174,10 @@ int RunModelRun(const ModelOptions& options) {
     if (options.vocab.empty() != options.merges.empty())
         return UsageError("--vocab and --merges go together (or neither: the files beside the "
                           "weights)");
+    if (options.positions.size() > kMaxSwitches)
+        return UsageError("--positions: at most " + std::to_string(kMaxSwitches) +
+                          " switches in one run (given " +
+                          std::to_string(options.positions.size()) + ")");
     std::vector<PositionChoice> choices;
     for (const std::string& name :
          options.positions.empty() ? std::vector<std::string>{"trained"} : options.positions) {

@@ -248,7 +248,9 @@ std::string BpeTokenizer::Load(const std::string& vocab_json, const std::string&
         return "vocab.json must be an object of symbol → id (GPT-2's holds 50 257; it holds none)";
     int largest = -1;
     for (const auto& [symbol, id] : reader.entries) {
-        tokenizer.id_of_[symbol] = static_cast<int>(id); // a repeated symbol keeps its last id
+        if (!tokenizer.id_of_.emplace(symbol, static_cast<int>(id)).second)
+            return "vocab.json: the symbol " + ShownSymbol(symbol) +
+                   " appears twice (which id would it be?)";
         largest = std::max(largest, static_cast<int>(id));
     }
     tokenizer.symbol_of_.assign(static_cast<std::size_t>(largest) + 1, std::string());

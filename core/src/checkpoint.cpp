@@ -141,6 +141,10 @@ public:
         if (value != "dtype" && value != "shape" && value != "data_offsets")
             return Fail("tensor " + Shown(name_) + ": unknown field " + Shown(value) +
                         " (a tensor has dtype, shape and data_offsets)");
+        // A repeated field would silently win over the first (serde refuses it too).
+        if ((value == "dtype" && seen_dtype_) || (value == "shape" && seen_shape_) ||
+            (value == "data_offsets" && seen_offsets_))
+            return Fail("tensor " + Shown(name_) + ": field \"" + value + "\" appears twice");
         field_ = value;
         return true;
     }
@@ -278,7 +282,10 @@ public:
         return true;
     }
     bool key(string_t& value) override {
-        if (depth_ == 1) top_key_ = value;
+        if (depth_ == 1) {
+            if (value == "weight_map" && seen_map_) return Fail("weight_map appears twice");
+            top_key_ = value;
+        }
         if (depth_ == 2 && in_map_) {
             if (value.size() > kMaxTensorNameBytes)
                 return Fail("a tensor name longer than " + std::to_string(kMaxTensorNameBytes) +
