@@ -44,6 +44,9 @@ e2e_setup() {
     done
     E2E_TMP=$(mktemp -d)
     trap e2e_cleanup EXIT
+    # The waits below nap on a FIFO nobody writes (`read -t`): no `sleep` process per poll.
+    mkfifo "$E2E_TMP/tick"
+    exec {E2E_TICK}<>"$E2E_TMP/tick"
     # A clean home: no saved layout or settings from the developer's own runs.
     export HOME=$E2E_TMP/home XDG_CONFIG_HOME=$E2E_TMP/home/.config
     mkdir -p "$HOME"
@@ -68,30 +71,173 @@ e2e_setup() {
     e2e_note "Xvfb on $DISPLAY (pid $E2E_XVFB_PID)"
 }
 
-# e2e_start_app [pelab args…]: starts the window and waits for it to be mapped.
+# --- Waiting on what PE Lab and its X server do, never on a fixed sleep -----------------------
+# A loaded machine (the suite's other lanes, CI) can hold a frame back for a second or more, so
+# the scripts wait for states they can observe. Two come from /proc and need nothing of the app:
+#  - at rest (e2e_settle): PE Lab's main thread blocked in ppoll, GLFW's wait for events (between
+#    two owed frames it sleeps in clock_nanosleep instead, up to 0.25 s), no thread of PE Lab or
+#    of the X server runnable, and not one context switch in either for 3 polls in a row (7 where
+#    the system call cannot be read, 0.3 s: longer than any pause between two frames): every
+#    input sent has been read, every frame owed to it drawn, and the screen holds the result;
+#  - a frame begun on an input (_e2e_send): the main thread has read from its X connection
+#    since the event was sent, and made three requests after that. GLFW hands the event to the
+#    app and Dear ImGui while it reads its events; the frame then starts with round trips of the
+#    ImGui backend (window size, framebuffer size, focus, pointer: four or more, all before
+#    ImGui::NewFrame). Only the first key event of a process costs a round trip or two of its
+#    own (Xlib fetches the keyboard map while handling it), hence three. A release sent then is
+#    handled by the next frame's event loop, never the one that is handling the press.
+# Dear ImGui 1.86 polls key state once per frame: a key pressed and released within one pass of
+# the event loop is lost, and a key held over slow frames repeats. So a key is sent from rest,
+# one event at a time (a combination's keys could be read by two frames), and released as soon as
+# a frame has begun on its press.
+case $(uname -m) in
+aarch64 | arm64) E2E_WAIT_SYSCALLS="73" ;; # ppoll
+*) E2E_WAIT_SYSCALLS="271" ;;            # x86_64: ppoll (Xlib's wait for a reply is poll, 7)
+esac
+
+e2e_nap() { read -r -t "$1" -u "$E2E_TICK" _ || true; } # SECONDS
+
+# Sets E2E_SC E2E_R E2E_W: the main thread's system call (a number, "running", "unknown" or
+# "gone") and its read and write calls so far. The system call is unknown where a ptrace rule
+# hides it (Yama's ptrace_scope 1 shows it to ancestors only, and some waits run in subshells).
+_e2e_main() {
+    local pid=${E2E_APP_PID:-0} key value
+    E2E_SC=gone E2E_R=0 E2E_W=0
+    if ! read -r E2E_SC _ 2>/dev/null <"/proc/$pid/task/$pid/syscall"; then
+        E2E_SC=gone
+        [[ -d /proc/$pid/task/$pid ]] || return 0
+        E2E_SC=unknown
+    fi
+    while read -r key value; do
+        case $key in
+        syscr:) E2E_R=$value ;;
+        syscw:) E2E_W=$value ;;
+        esac
+    done 2>/dev/null <"/proc/$pid/task/$pid/io" || true
+}
+
+# Prints "busy", "gone", or how many quiet polls in a row make rest and the context switches of
+# PE Lab and the X server so far: 3, or 7 (0.3 s: longer than the longest pause between two
+# frames) when the main thread's system call is unknown.
+_e2e_activity() {
+    local polls=3
+    _e2e_main
+    case $E2E_SC in
+    gone) echo gone; return 0 ;;
+    unknown) polls=7 ;;
+    *) [[ " $E2E_WAIT_SYSCALLS " == *" $E2E_SC "* ]] || { echo busy; return 0; } ;;
+    esac
+    cat "/proc/$E2E_APP_PID"/task/*/status "/proc/$E2E_XVFB_PID"/task/*/status 2>/dev/null |
+        awk -v polls=$polls '/^State:/ && ($2 == "R" || $2 == "D") { busy = 1 }
+             /ctxt_switches:/ { total += $2 }
+             END { if (busy) print "busy"; else print polls, total }' || true # a thread may end meanwhile
+}
+
+_e2e_gone_message() {
+    local code=0
+    wait "$E2E_APP_PID" 2>/dev/null || code=$?
+    echo "pelab exited (code $code): $(cat "$E2E_TMP/app.err" 2>/dev/null)"
+}
+
+# e2e_settle [SECONDS]: waits (30 s by default) until PE Lab is at rest (see above): after input,
+# before a picture or reading the widget rectangles. Not while something animates by itself (Play).
+# shellcheck disable=SC2120 # SECONDS is optional
+e2e_settle() {
+    local limit=${1:-30} last="" now quiet=0 deadline=$((SECONDS + ${1:-30}))
+    while :; do
+        now=$(_e2e_activity)
+        [[ $now != gone ]] || e2e_fail "waiting for PE Lab to come to rest: $(_e2e_gone_message)"
+        if [[ $now != busy && $now == "$last" ]]; then
+            ((++quiet < ${now%% *})) || return 0
+        else
+            quiet=0
+        fi
+        last=$now
+        if ((SECONDS > deadline)); then
+            _e2e_main
+            _e2e_capture "${E2E_NAME}_settle_failed" >/dev/null 2>&1 || true
+            e2e_fail "PE Lab did not come to rest within $limit s (main thread in system call $E2E_SC)"
+        fi
+        e2e_nap 0.05
+    done
+}
+
+# _e2e_send WHAT XDOTOOL-ARGS…: sends one input event (one key or button) and waits (30 s) until
+# a frame has begun on it (see above). Sent while frames are drawn anyway (Play, frames owed to
+# an earlier input), the frame may be one already under way. With E2E_TRACE=FILE each input's
+# counters go to FILE, to look into a wait.
+_e2e_send() {
+    local what=$1 r0 w0 deadline=$((SECONDS + 30))
+    shift
+    _e2e_main
+    r0=$E2E_R w0=$E2E_W
+    xdotool "$@"
+    _e2e_main
+    until ((E2E_R > r0 && E2E_W >= w0 + 3)); do
+        [[ $E2E_SC != gone ]] || e2e_fail "waiting for a frame on $what: $(_e2e_gone_message)"
+        ((SECONDS <= deadline)) || e2e_fail "PE Lab began no frame within 30 s of $what (main thread in system call $E2E_SC)"
+        e2e_nap 0.005
+        _e2e_main
+    done
+    [[ -z "${E2E_TRACE:-}" ]] || echo "TRACE $what: $r0 $w0 -> $E2E_SC $E2E_R $E2E_W" >>"$E2E_TRACE"
+}
+
+# _e2e_window_gone WINDOW PID: waits (30 s) until the window of a pelab that has exited is gone
+# from the X server (it frees a client's windows when it notices the client left; a new pelab
+# may then be given the same window id, which is its own).
+_e2e_window_gone() {
+    local deadline=$((SECONDS + 30))
+    while xdotool search --all --pid "$2" --name '^PE Lab$' 2>/dev/null | grep -qx "$1"; do
+        ((SECONDS <= deadline)) || e2e_fail "the window $1 of pelab $2, which has exited, is still on the X server after 30 s"
+        e2e_nap 0.1
+    done
+}
+
+# e2e_start_app [pelab args…]: starts the window, finds the window of this process (its
+# _NET_WM_PID, which GLFW sets: a window still on the server from a pelab that has quit is not
+# it) and waits until the first frames are drawn and PE Lab is at rest.
 e2e_start_app() {
+    if [[ -n "${E2E_WINDOW:-}" && -n "${E2E_LAST_PID:-}" ]]; then
+        _e2e_window_gone "$E2E_WINDOW" "$E2E_LAST_PID"
+    fi
     "$PELAB" "$@" >"$E2E_TMP/app.out" 2>"$E2E_TMP/app.err" &
     E2E_APP_PID=$!
-    local waited=0
+    E2E_LAST_PID=$E2E_APP_PID
     E2E_WINDOW=""
+    local deadline=$((SECONDS + 30)) candidate
     while [[ -z "$E2E_WINDOW" ]]; do
-        E2E_WINDOW=$(xdotool search --onlyvisible --name '^PE Lab$' 2>/dev/null | head -1 || true)
+        # --all: xdotool 3.2016's default (--any) takes a window matching the pid OR the name.
+        # (A search can fail while another client's windows are being destroyed: try again.)
+        for candidate in $(xdotool search --all --pid "$E2E_APP_PID" --onlyvisible --name '^PE Lab$' 2>/dev/null || true); do
+            if [[ "$(xdotool getwindowpid "$candidate" 2>/dev/null || true)" == "$E2E_APP_PID" ]]; then
+                E2E_WINDOW=$candidate
+                break
+            fi
+        done
         if [[ -n "$E2E_WINDOW" ]]; then break; fi
         kill -0 "$E2E_APP_PID" 2>/dev/null || e2e_fail "pelab exited early: $(cat "$E2E_TMP/app.err")"
-        sleep 0.2
-        waited=$((waited + 1))
-        ((waited < 100)) || e2e_fail "no 'PE Lab' window after 20 s"
+        ((SECONDS <= deadline)) || e2e_fail "no 'PE Lab' window of pid $E2E_APP_PID after 30 s"
+        e2e_nap 0.2
     done
-    sleep 1.0 # a few frames so the first layout has settled
+    e2e_settle # the first layout has settled
     e2e_note "pelab window $E2E_WINDOW (pid $E2E_APP_PID) is up"
 }
 
-# e2e_shot NAME: the real screen, as a person would see it, to $SHOTS/NAME.png.
-e2e_shot() {
-    sleep 0.5
+# _e2e_capture NAME: the screen as it is now, to $SHOTS/NAME.png.
+_e2e_capture() {
     import -window root "$SHOTS/$1.png" || e2e_fail "screen capture failed"
     echo "$SHOTS/$1.png"
 }
+
+# e2e_shot NAME: the real screen, as a person would see it once PE Lab is at rest, to
+# $SHOTS/NAME.png.
+e2e_shot() {
+    e2e_settle
+    _e2e_capture "$1"
+}
+
+# e2e_shot_moving NAME: the screen now, while something animates (Play: there is no rest).
+e2e_shot_moving() { _e2e_capture "$1"; }
 
 # e2e_differ A B: fails unless the two PNGs differ in more than 200 pixels.
 e2e_differ() {
@@ -108,19 +254,20 @@ e2e_not_blank() {
     [[ "$colours" -gt 50 ]] || e2e_fail "$1 looks blank ($colours colours)"
 }
 
-# e2e_quit: Ctrl+Q through the real keyboard; the app must exit 0 within 10 s.
+# e2e_quit: Ctrl+Q through the real keyboard; the app must exit 0 within 30 s, and its window
+# leave the X server.
 e2e_quit() {
     xdotool key --window "$E2E_WINDOW" ctrl+q
-    local waited=0
+    local deadline=$((SECONDS + 30))
     while kill -0 "$E2E_APP_PID" 2>/dev/null; do
-        sleep 0.2
-        waited=$((waited + 1))
-        ((waited < 50)) || e2e_fail "pelab did not quit on Ctrl+Q"
+        ((SECONDS <= deadline)) || e2e_fail "pelab did not quit within 30 s of Ctrl+Q"
+        e2e_nap 0.1
     done
     local code=0
     wait "$E2E_APP_PID" || code=$?
     E2E_APP_PID=""
     [[ $code -eq 0 ]] || e2e_fail "pelab exited with $code: $(cat "$E2E_TMP/app.err")"
+    _e2e_window_gone "$E2E_WINDOW" "$E2E_LAST_PID"
 }
 
 e2e_pass() { echo "E2E PASS [$E2E_NAME]"; }
@@ -134,13 +281,16 @@ e2e_start_lab() {
 }
 
 # e2e_point NAME [FX FY]: screen coordinates of a point inside the named widget, at fractions
-# FX, FY of its width and height (default: the centre).
+# FX, FY of its width and height (default: the centre), read once PE Lab is at rest (so the
+# rectangle is the one on screen, not one a re-layout is about to move). Waits 30 s for the
+# widget to report its rectangle.
 e2e_point() {
-    local name=$1 fx=${2:-0.5} fy=${3:-0.5} waited=0
+    local name=$1 fx=${2:-0.5} fy=${3:-0.5} deadline=$((SECONDS + 30))
+    e2e_settle
     until [[ -f "$E2E_RECTS" ]] && grep -q "\"$name\"" "$E2E_RECTS"; do
-        sleep 0.2
-        waited=$((waited + 1))
-        ((waited < 50)) || e2e_fail "widget $name never reported its rectangle"
+        ((SECONDS <= deadline)) || e2e_fail "widget $name never reported its rectangle (30 s)"
+        e2e_nap 0.1
+        e2e_settle
     done
     local wx wy
     read -r wx wy < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/^X|^Y/ {printf "%s ", $2} END {print ""}')
@@ -152,45 +302,63 @@ print(int(int(wx) + x0 + (x1 - x0) * float(fx)), int(int(wy) + y0 + (y1 - y0) * 
 PY
 }
 
-# e2e_click NAME [FX FY]: a real mouse click on the named widget.
+# e2e_move X Y: the real pointer to X, Y; returns once PE Lab has drawn the hover there.
+e2e_move() {
+    xdotool mousemove "$1" "$2"
+    e2e_settle
+}
+
+# e2e_click NAME [FX FY]: a real mouse click on the named widget: the pointer there (and the
+# hover drawn), the button held until a frame has begun on it, released.
 e2e_click() {
     local x y
     read -r x y < <(e2e_point "$@")
-    xdotool mousemove "$x" "$y"
-    sleep 0.15
-    xdotool mousedown 1
-    sleep 0.1
-    xdotool mouseup 1
-    sleep 0.2
+    e2e_move "$x" "$y"
+    _e2e_send "the mouse button pressed on $1" mousedown 1
+    _e2e_send "the mouse button released on $1" mouseup 1
 }
 
-# e2e_drag NAME FX0 FX1: press at fraction FX0 of the widget's width, move to FX1, release.
+# e2e_drag NAME FX0 FX1: press at fraction FX0 of the widget's width, move to FX1 in 8 steps,
+# each drawn, release.
 e2e_drag() {
     local x0 y x1 ignored
     read -r x0 y < <(e2e_point "$1" "$2" 0.5)
     read -r x1 ignored < <(e2e_point "$1" "$3" 0.5)
-    xdotool mousemove "$x0" "$y"
-    sleep 0.15
-    xdotool mousedown 1
+    e2e_move "$x0" "$y"
+    _e2e_send "the mouse button pressed on $1" mousedown 1
     for step in 1 2 3 4 5 6 7 8; do
-        xdotool mousemove $((x0 + (x1 - x0) * step / 8)) "$y"
-        sleep 0.05
+        e2e_move $((x0 + (x1 - x0) * step / 8)) "$y"
     done
-    sleep 0.1
-    xdotool mouseup 1
-    sleep 0.2
+    _e2e_send "the mouse button released on $1" mouseup 1
 }
 
-# e2e_press KEYS: hold the keys for 100 ms, as a person does (a press and release inside one
-# frame is invisible to Dear ImGui 1.86's polled key state).
+# e2e_press KEYS: KEYS (a key, or a combination such as ctrl+a) pressed from rest and released as
+# soon as a frame has begun on the press (see above): the keys before the last one go down one
+# at a time, each drawn, then the last one; then all come up.
 e2e_press() {
-    xdotool keydown --window "$E2E_WINDOW" "$1"
-    sleep 0.1
-    xdotool keyup --window "$E2E_WINDOW" "$1"
-    sleep 0.1
+    local keys up=() i
+    IFS=+ read -ra keys <<<"$1"
+    e2e_settle
+    for ((i = 0; i < ${#keys[@]} - 1; i++)); do
+        _e2e_send "pressing ${keys[i]} (of $1)" keydown --window "$E2E_WINDOW" "${keys[i]}"
+        e2e_settle
+    done
+    _e2e_send "pressing $1" keydown --window "$E2E_WINDOW" "${keys[-1]}"
+    for ((i = ${#keys[@]} - 1; i >= 0; i--)); do up+=("${keys[i]}"); done
+    _e2e_send "releasing $1" keyup --window "$E2E_WINDOW" "${up[@]}"
 }
 
-# e2e_type TEXT: replace the focused text field's content with TEXT and press Enter.
+# e2e_press_playing KEY: one of PE Lab's own keys (Space, the arrows, PageDown) while something
+# animates (Play), where there is no rest to start from. PE Lab's platform layer queues its own
+# keys as they come, so these are not lost even when pressed and released within one frame.
+e2e_press_playing() {
+    _e2e_send "pressing $1" keydown --window "$E2E_WINDOW" "$1"
+    _e2e_send "releasing $1" keyup --window "$E2E_WINDOW" "$1"
+}
+
+# e2e_type TEXT: replace the focused text field's content with TEXT and press Enter. (Typed
+# characters are queued by ImGui, so they need no frame each; e2e_press starts from rest, when
+# they are all in.)
 e2e_type() {
     e2e_press ctrl+a
     xdotool type --window "$E2E_WINDOW" --delay 40 "$1"
@@ -198,20 +366,22 @@ e2e_type() {
 }
 
 # e2e_save_as PATH: types PATH into the save dialog's field, presses Enter and waits (30 s) until
-# PE Lab has written it. A frame on a loaded machine can outlast the Enter key's 0.1 s, and Dear
-# ImGui 1.86 loses a key pressed and released within one frame (a clean clone's run once left the
-# dialog open with the whole path typed): while the file is not there and the dialog still
-# reports its field, Enter again, every 5 s.
+# PE Lab has written it. Should the Enter have been lost all the same (a clean clone's run once
+# left the dialog open with the whole path typed, when the press was a fixed 0.1 s), then at
+# rest, with the file not there and the dialog still reporting its field, Enter again.
 e2e_save_as() {
     e2e_type "$1"
-    local tries=0
+    local deadline=$((SECONDS + 30))
     until [[ -f "$1" ]]; do
-        ((++tries <= 300)) || { e2e_shot "${E2E_NAME}_wait_failed" >/dev/null 2>&1 || true
+        ((SECONDS <= deadline)) || { _e2e_capture "${E2E_NAME}_wait_failed" >/dev/null 2>&1 || true
             e2e_fail "$1 was not written within 30 s"; }
-        if ((tries % 50 == 0)) && grep -q '"file.path_typing"' "$E2E_RECTS" 2>/dev/null; then
+        e2e_settle
+        [[ ! -f "$1" ]] || break
+        if grep -q '"file.path_typing"' "$E2E_RECTS" 2>/dev/null; then
+            e2e_note "at rest, $1 not written and the dialog still open: Enter again"
             e2e_press Return
         fi
-        sleep 0.1
+        e2e_nap 0.1
     done
 }
 
@@ -219,12 +389,12 @@ e2e_save_as() {
 # are atomic (a temporary file renamed into place), so a file that is there is whole. A fixed
 # sleep was too short when the suite runs the end-to-end scripts side by side.
 e2e_wait_file() {
-    local limit=$((${2:-30} * 10)) tries=0
+    local deadline=$((SECONDS + ${2:-30}))
     until [[ -f "$1" ]]; do
         # The window as it was when the wait gave up, for a person to look at.
-        ((++tries <= limit)) || { e2e_shot "${E2E_NAME}_wait_failed" >/dev/null 2>&1 || true
+        ((SECONDS <= deadline)) || { _e2e_capture "${E2E_NAME}_wait_failed" >/dev/null 2>&1 || true
             e2e_fail "$1 was not written within ${2:-30} s"; }
-        sleep 0.1
+        e2e_nap 0.1
     done
 }
 

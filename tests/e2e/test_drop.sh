@@ -12,7 +12,7 @@ drop() { # FILE: dropped at the middle of the window
     eval "$(xdotool getwindowgeometry --shell "$E2E_WINDOW")"
     timeout 20 /usr/bin/python3 "$(dirname "$0")/xdnd_drop.py" "$E2E_WINDOW" $((X + WIDTH / 2)) $((Y + HEIGHT / 2)) "$1" ||
         e2e_fail "the window did not take the drop of $1"
-    sleep 0.5
+    e2e_settle # the dropped file opened (or its message shown)
 }
 echo '{"pos_a": 42, "d_model": 64, "theme": "light"}' >"$E2E_TMP/dropped scene.json"
 printf 'not a scene at all\n' >"$E2E_TMP/notes.txt"

@@ -111,7 +111,7 @@ chmod +x "$E2E_TMP/bin/zenity"
 unset PELAB_FILE_CHOOSER
 PATH=$E2E_TMP/bin:$PATH e2e_start_lab
 e2e_press ctrl+s
-sleep 1
+e2e_wait_file "$out/from_chooser.json"
 [[ -s "$out/from_chooser.json" ]] || e2e_fail "the desktop chooser's answer was not used"
 e2e_quit
 e2e_pass

@@ -11,7 +11,7 @@ e2e_start_lab --scene "$E2E_TMP/scene.json"
 before=$(e2e_shot heatmap_65536x4096)
 e2e_not_blank "$before"
 e2e_click heatmap.plot 0.5 0.5
-sleep 0.5
+e2e_settle
 e2e_click heatmap.both_layouts 0.5 0.5
 after=$(e2e_shot heatmap_after_click_both_layouts)
 e2e_differ "$before" "$after"

@@ -9,7 +9,7 @@ mkdir -p "$SHOTS/classroom"
 e2e_start_lab --lesson "$root/assets/lessons/frequencies.json"
 e2e_press Page_Down
 e2e_press Page_Down
-sleep 0.6
+e2e_settle # the step's glide has landed
 before=$(e2e_shot classroom/before_help)
 e2e_press F1
 e2e_point help.keys >/dev/null || e2e_fail "F1 did not show the keyboard help"

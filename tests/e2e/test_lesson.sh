@@ -16,15 +16,15 @@ steps=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv
 for ((step = 1; step <= steps; step++)); do
     # The step's first highlighted widget, named in the lesson file.
     name=$(/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["steps"][int(sys.argv[2]) - 1]; print(s.get("highlight", ["lesson.caption"])[0])' "$lesson" "$step")
-    sleep 0.6 # the glide, then a frame
+    e2e_settle # the glide has landed and its frames are drawn
     e2e_point "$name" >/dev/null || e2e_fail "step $step: $name is not on screen"
     # Every highlight of the step whole in the real window: the share in view that the app
-    # writes as each rectangle's fifth number, at least 0.98 (the step settles within a second).
+    # writes as each rectangle's fifth number, at least 0.98 (30 s for it, after the rest).
     /usr/bin/python3 - "$lesson" "$step" "$E2E_RECTS" <<'PY' || e2e_fail "step $step: a highlighted widget is not whole on screen"
 import json, sys, time
 lesson, step, path = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3]
 names = lesson["steps"][step - 1].get("highlight", [])
-for attempt in range(20):
+for attempt in range(300):
     try:
         rects = json.load(open(path))
         shares = {n: rects[n][4] if n in rects else 0 for n in names}
@@ -42,7 +42,7 @@ lesson, step, path = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3]
 present = ""
 for s in lesson["steps"][:step]:
     present = s.get("present", present)
-for attempt in range(20):  # the file is written once the step's glide has landed
+for attempt in range(300):  # the file is written once the step's glide has landed (30 s)
     try:
         state = json.load(open(path))
         if state["readouts"]["lesson"]["step"] == step:
@@ -59,7 +59,7 @@ PY
     ((step < steps)) && e2e_press Page_Down
 done
 e2e_press Page_Up
-sleep 0.6
+e2e_settle
 back=$(e2e_shot lesson/back_one)
 e2e_press b
 blank=$(e2e_shot lesson/blank)

@@ -8,16 +8,14 @@ echo '{"presented_panel": "waves", "pair": 40, "font_scale": 2}' >"$E2E_TMP/wave
 e2e_start_lab --scene "$E2E_TMP/waves.json"
 before=$(e2e_shot plot_zoom_before)
 read -r x y < <(e2e_point waves.spectrum)
-xdotool mousemove "$x" "$y"
-sleep 0.2
+e2e_move "$x" "$y"
 # The wheel alone scrolls the page (the spectrum moves up the screen); Ctrl + wheel zooms.
 xdotool click --repeat 3 --delay 40 5
-sleep 0.3
+e2e_settle
 read -r x2 y2 < <(e2e_point waves.spectrum)
 ((y2 < y)) || e2e_fail "the wheel over the spectrum did not scroll the page (y $y, then $y2)"
 read -r x y < <(e2e_point waves.spectrum)
-xdotool mousemove "$x" "$y"
-sleep 0.2
+e2e_move "$x" "$y"
 xdotool keydown ctrl
 xdotool click --repeat 400 --delay 4 5 # Ctrl + wheel down: zoom out
 out=$(e2e_shot plot_zoom_spectrum_out)
@@ -26,8 +24,7 @@ kill -0 "$E2E_APP_PID" || e2e_fail "pelab died while zooming out"
 xdotool click --repeat 800 --delay 4 4 # Ctrl + wheel up: zoom in, past the start
 e2e_shot plot_zoom_spectrum_in >/dev/null
 read -r x y < <(e2e_point waves.wave_plot)
-xdotool mousemove "$x" "$y"
-sleep 0.2
+e2e_move "$x" "$y"
 xdotool click --repeat 400 --delay 4 5
 xdotool click --repeat 800 --delay 4 4
 xdotool keyup ctrl

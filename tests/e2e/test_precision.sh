@@ -10,8 +10,7 @@ JSON
 e2e_start_lab --scene "$E2E_TMP/scene.json"
 before=$(e2e_shot precision_before)
 read -r x y < <(e2e_point precision.plot 0.5 0.5)
-xdotool mousemove "$x" "$y"
-sleep 0.5
+e2e_move "$x" "$y"
 e2e_shot precision_hover >/dev/null
 e2e_click precision.plot 0.5 0.5
 after=$(e2e_shot precision_after_click)

@@ -22,7 +22,7 @@ else
     e2e_click "quiz.choice$(question 0 "q['answer'] + 1")"
     e2e_click quiz.reveal
 fi
-sleep 0.5
+e2e_settle
 shown=$(question 0 "(q['show'].get('highlight') or ['quiz.verdict'])[0]")
 e2e_point "$shown" >/dev/null || e2e_fail "the reveal did not show $shown"
 e2e_point quiz.verdict >/dev/null || e2e_fail "no verdict after the reveal"
@@ -30,7 +30,7 @@ e2e_shot quiz/revealed1 >/dev/null
 
 # Question 2 with the keys: the quiz keeps the focus after the reveal opened a panel.
 e2e_press Return
-sleep 0.3
+e2e_settle
 if [[ $(question 1 "'number' in q") == True ]]; then
     e2e_click quiz.number
     e2e_type "$(question 1 "q['number']['answer']")"
@@ -38,12 +38,12 @@ else
     e2e_press "$(question 1 "q['answer'] + 1")"
     e2e_press Return
 fi
-sleep 0.5
+e2e_settle
 e2e_shot quiz/revealed2 >/dev/null
 
 # Flashcards: a click flips to the back, Space flips to the front, Enter goes to the next card.
 e2e_click quiz.tab_cards
-sleep 0.3
+e2e_settle
 front=$(e2e_shot quiz/card_front)
 e2e_click quiz.card
 back=$(e2e_shot quiz/card_back)
@@ -54,7 +54,7 @@ e2e_shot quiz/card_next >/dev/null
 
 # Teach-back: type an explanation, tick the first idea.
 e2e_click quiz.tab_teach
-sleep 0.3
+e2e_settle
 e2e_click quiz.teach_text
 xdotool type --window "$E2E_WINDOW" --delay 30 "Adding is commutative, so without positions the order is lost."
 e2e_click quiz.tick1

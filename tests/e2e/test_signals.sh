@@ -8,7 +8,7 @@ e2e_setup signals "$@"
 for signal in TERM INT HUP; do
     e2e_start_lab
     e2e_press Right # pos A moves: work the state file must keep
-    sleep 1.5       # the frames owed to the key are drawn; the loop waits for events again
+    e2e_settle # the frames owed to the key are drawn; the loop waits for events again
     rm -f "$E2E_STATE"
     kill -s "$signal" "$E2E_APP_PID"
     waited=0

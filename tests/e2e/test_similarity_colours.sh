@@ -10,7 +10,7 @@ run() { # run SCALE: the heatmap presented as the similarity at 1024x768, a shot
     "$PELAB" screenshot --scene "$E2E_TMP/$1.json" --panel heatmap --size 1024x768 \
         --out "$SHOTS/similarity_colours_$1.png" >/dev/null || e2e_fail "screenshot ($1) failed"
     e2e_start_lab --scene "$E2E_TMP/$1.json"
-    sleep 1
+    e2e_settle # the similarity table, computed off the frame, is drawn
     e2e_quit
     cp "$E2E_STATE" "$E2E_TMP/state_$1.json"
 }

@@ -5,11 +5,12 @@ export E2E_SCREEN=1024x768x24
 source "$(dirname "$0")/lib.sh"
 e2e_setup small_screen "$@"
 inside() { # inside NAME: the named rectangle lies within the 1024x768 window
-    local waited=0
+    local deadline=$((SECONDS + 30))
+    e2e_settle
     until [[ -f "$E2E_RECTS" ]] && grep -q "\"$1\"" "$E2E_RECTS"; do
-        sleep 0.2
-        waited=$((waited + 1))
-        ((waited < 50)) || e2e_fail "$1 never reported its rectangle"
+        ((SECONDS <= deadline)) || e2e_fail "$1 never reported its rectangle (30 s)"
+        e2e_nap 0.1
+        e2e_settle
     done
     /usr/bin/python3 - "$E2E_RECTS" "$1" <<'PY' || e2e_fail "$1 is not inside the 1024x768 screen: $(grep -A5 "\"$1\"" "$E2E_RECTS" | tr -d ' \n')"
 import json, sys
@@ -18,11 +19,12 @@ sys.exit(0 if x0 >= -0.5 and y0 >= -0.5 and x1 <= 1024.5 and y1 <= 768.5 and vis
 PY
 }
 gone() { # gone NAME: the named window is no longer reported
-    local waited=0
+    local deadline=$((SECONDS + 30))
+    e2e_settle
     while grep -q "\"$1\"" "$E2E_RECTS"; do
-        sleep 0.2
-        waited=$((waited + 1))
-        ((waited < 25)) || e2e_fail "$1 is still open"
+        ((SECONDS <= deadline)) || e2e_fail "$1 is still open (30 s)"
+        e2e_nap 0.1
+        e2e_settle
     done
 }
 # A layout saved in a 1600x1000 window: the waves panel far down and right.
@@ -64,10 +66,8 @@ e2e_press Escape
 gone window.about
 # F11 and back: the panels are tiled for the screen each time.
 e2e_press F11
-sleep 1
 inside waves.pair_slider
 e2e_press F11
-sleep 1
 inside waves.pair_slider
 e2e_quit
 e2e_pass

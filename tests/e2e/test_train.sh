@@ -15,8 +15,11 @@ for variant in learned rope alibi t5; do
     e2e_click "train.variant_$variant" 0.5 0.5
 done
 e2e_click train.start 0.5 0.5
-sleep 20 # 2 × 20 steps and the measurements: about 3 s on a quiet machine; 8 s was too short
-         # beside the suite's other work (the end-to-end scripts run three at a time)
+# 2 × 20 steps and the measurements: about 3 s on a quiet machine, far longer beside the suite's
+# other work (a fixed 8 s was too short, 20 s a guess). The run is over when PE Lab is at rest:
+# its worker threads have ended and the last frame (the finished run) is drawn; the checks on
+# the saved state below say that it was this run, finished.
+e2e_settle 120
 after=$(e2e_shot train_live_run_done)
 e2e_differ "$before" "$after"
 e2e_quit

@@ -13,7 +13,7 @@ cd "$folder"
 e2e_start_lab
 e2e_press ctrl+o
 e2e_point file.path_typing >/dev/null || e2e_fail "Ctrl+O did not open the dialog"
-sleep 1
+e2e_settle # the folder listed
 /usr/bin/python3 - "$E2E_RECTS" <<'PY' || e2e_fail "the widget rectangles are not valid JSON while the dialog lists odd names"
 import json, sys
 rects = json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))

@@ -5,6 +5,17 @@ e2e_setup window "$@"
 workdir=$E2E_TMP/cwd
 mkdir -p "$workdir"
 cd "$workdir"
+# wait_size W H: waits (30 s) for the window to be W×H and PE Lab at rest; the check after it says
+# what it is if it never gets there.
+wait_size() {
+    local deadline=$((SECONDS + 30)) size
+    e2e_settle
+    until size=$(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2}') &&
+        [[ "$size" == "$1 $2 " ]] || ((SECONDS > deadline)); do
+        e2e_nap 0.1
+        e2e_settle
+    done
+}
 e2e_start_app
 read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
 [[ "$width" == 1280 && "$height" == 800 ]] || e2e_fail "window is ${width}x${height}, expected 1280x800"
@@ -30,12 +41,12 @@ e2e_differ "$after_click" "$larger"
 
 # F11: fullscreen fills the 1600x1000 screen, and F11 again brings the window back.
 e2e_press F11
-sleep 1
+wait_size 1600 1000
 read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
 [[ "$width" == 1600 && "$height" == 1000 ]] || e2e_fail "fullscreen window is ${width}x${height}, expected 1600x1000"
 e2e_shot window_fullscreen >/dev/null
 e2e_press F11
-sleep 1
+wait_size 1280 800
 read -r width height < <(xdotool getwindowgeometry --shell "$E2E_WINDOW" | awk -F= '/WIDTH|HEIGHT/ {printf "%s ", $2} END {print ""}')
 [[ "$width" == 1280 && "$height" == 800 ]] || e2e_fail "after F11 again the window is ${width}x${height}"
 e2e_quit
