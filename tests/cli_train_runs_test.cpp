@@ -1,6 +1,9 @@
 // `pelab train`'s runs read back (the Release pass only: each run trains and measures a model,
 // 62 s under the sanitizers, where the run reader is fuzzed instead: fuzz_train_run).
 #include "cli_fixture.h"
+#include "model_fixtures.h"
+
+#include <sys/resource.h>
 
 // Whatever `pelab train` accepts, it writes a file PE Lab opens, and `readouts --run` reads it
 // back: the two runs the issue found unreadable (attention over 56 and 65 tokens: too many
@@ -49,5 +52,37 @@ TEST_F(Cli, EveryRunTrainWritesReadsBackThroughReadoutsRun) {
         EXPECT_EQ(as_scene.exit_code, 2) << option;
         EXPECT_NE(as_scene.err.find("is a training run"), std::string::npos) << as_scene.err;
         EXPECT_NE(as_scene.err.find("readouts --run"), std::string::npos) << as_scene.err;
+    }
+}
+
+// Reliability round 5 (MEDIUM): a 64 MB table took 549–563 MB to analyse (four copies of it, a
+// double Gram product). A 64 MB table (4096 × 4096 float32, the iterative path) and a tall 64 MB
+// one (131072 × 128) are analysed by `model inspect` in a whole process whose peak memory stays
+// within 3.5 × the table + 20 MB (the table, its sinusoidal twin, both solvers' work space side
+// by side, the binary and its libraries: 180–220 MB measured, docs/performance.md). Release
+// only: the sanitizers' shadow memory would be measured too.
+TEST_F(Cli, ALargeTableIsAnalysedInAboutThreeTimesItsSize) {
+    for (const auto& [rows, cols] : {std::pair<int, int>{4096, 4096}, {131072, 128}}) {
+        const fs::path model = dir / ("t" + std::to_string(rows));
+        fs::create_directories(model);
+        pelab_test::WriteSafetensors(
+            model / "model.safetensors",
+            {{"wpe.weight",
+              {rows, cols},
+              pelab_test::Normal(static_cast<std::size_t>(rows) * cols, 3, 0.02f)}});
+        const pid_t pid = fork();
+        if (pid == 0) {
+            std::FILE* out = std::freopen((dir / "out.txt").c_str(), "w", stdout);
+            if (!out) _exit(127);
+            ExecPelab({"model", "inspect", model.string()});
+        }
+        int status = 0;
+        struct rusage usage {};
+        ASSERT_EQ(::wait4(pid, &status, 0, &usage), pid);
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+        const double table_mb = rows * static_cast<double>(cols) * 4 / (1 << 20);
+        const double peak_mb = usage.ru_maxrss / 1024.0; // kilobytes on Linux
+        EXPECT_LE(peak_mb, 3.5 * table_mb + 20)
+            << rows << " × " << cols << ": " << peak_mb << " MB";
     }
 }
