@@ -23,10 +23,10 @@
 // BM_TrainStep/<d_model>                one training step of the default model (64 sequences of
 //                                       16 tokens, forward, backward and AdamW), FLOPs counted
 //                                       from the model's shape
-#include "pelab/similarity.h"
-#include "pelab/sinusoidal.h"
-#include "pelab/train.h"
-#include "pelab/transformer.h"
+#include "pelab/encodings/similarity.h"
+#include "pelab/encodings/sinusoidal.h"
+#include "pelab/training/train.h"
+#include "pelab/training/transformer.h"
 #include "transformer/gemm.h"
 
 #include <benchmark/benchmark.h>

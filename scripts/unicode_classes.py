@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes core/src/unicode_classes.inc: the code point ranges of the letters (\\p{L}: Lu Ll Lt Lm
+"""Writes core/src/models/unicode_classes.inc: the code point ranges of the letters (\\p{L}: Lu Ll Lt Lm
 Lo), the numbers (\\p{N}: Nd Nl No) and the White_Space property (\\s of the regex module GPT-2's
 reference encoder uses), from Debian's unicode-data (UnicodeData.txt and PropList.txt).
 
 Usage: scripts/unicode_classes.py [UNICODE_DIR] [OUT]   (defaults: /usr/share/unicode and
-core/src/unicode_classes.inc; `apt-get install unicode-data`)
+core/src/models/unicode_classes.inc; `apt-get install unicode-data`)
 """
 import os
 import re

@@ -7,8 +7,8 @@
 #include "panels/precision/panel_precision.h"
 #include "panels/rotation/panel_rotation.h"
 #include "panels/worked/panel_worked.h"
-#include "pelab/precision.h"
-#include "pelab/rotation.h"
+#include "pelab/encodings/precision.h"
+#include "pelab/encodings/rotation.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include "panels/alternatives/alternatives_pairing.h"
 #include "panels/alternatives/panel_alternatives.h"
 #include "panels/candidates/panel_candidates.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

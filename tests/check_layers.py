@@ -54,7 +54,8 @@ for path in files("core"):
         # trainer's internals, transformer/ and positional/).
         if not name.startswith("pelab/") and not os.path.exists(
                 os.path.join(root, os.path.dirname(path), name)) and not os.path.exists(
-                os.path.join(root, "core/src", name)):
+                os.path.join(root, "core/src", name)) and not os.path.exists(
+                os.path.join(root, "core/src/training", name)):
             problems.append(f"{path} includes \"{name}\": core includes only core headers")
 for path in files("app"):
     own_path = path[len("app/"):]

@@ -1,8 +1,8 @@
-// pelab/alternatives.h (learned table, RoPE, ALiBi, T5) and pelab/context_scaling.h. Expected
+// pelab/encodings/alternatives.h (learned table, RoPE, ALiBi, T5) and pelab/scaling/context_scaling.h. Expected
 // values: the papers' numbers, hand arithmetic in the comments, or long double loops written here.
-#include "pelab/alternatives.h"
-#include "pelab/context_scaling.h"
-#include "pelab/error.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/scaling/context_scaling.h"
+#include "pelab/base/error.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

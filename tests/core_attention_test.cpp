@@ -1,8 +1,8 @@
 // The order demo (the Order panel, docs/panels.md): tokens, embeddings, scores, verdict,
 // equivariance.
-#include "pelab/attention.h"
-#include "pelab/embedding.h"
-#include "pelab/error.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/encodings/embedding.h"
+#include "pelab/base/error.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// The candidate encodings of pelab/candidates.h: each formula at a few positions, and each
+// The candidate encodings of pelab/encodings/candidates.h: each formula at a few positions, and each
 // measured property against hand arithmetic written in the comments or a small loop written
 // here (long double where precision matters). No expected value comes from the code under test.
-#include "pelab/candidates.h"
-#include "pelab/error.h"
+#include "pelab/encodings/candidates.h"
+#include "pelab/base/error.h"
 #include "reference.h"
 #include "test_paths.h"
 

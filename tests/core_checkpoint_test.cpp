@@ -1,13 +1,14 @@
-// The checkpoint readers (pelab/checkpoint.h), config.json's position settings
-// (pelab/model_config.h) and the families' rotary conventions (pelab/model_positions.h).
+// The checkpoint readers (pelab/models/checkpoint.h), config.json's position settings
+// (pelab/models/model_config.h) and the families' rotary conventions (pelab/models/model_positions.h).
 // Files are written here byte by byte; every malformed one must give one message naming what is
 // wrong, never a crash. The numbers of whole fixtures are checked against NumPy in
 // tests/models/check_inspect.py.
-#include "pelab/checkpoint.h"
-#include "pelab/error.h"
-#include "pelab/model_config.h"
-#include "pelab/model_positions.h"
-#include "pelab/table_offsets.h"
+#include "pelab/models/checkpoint.h"
+#include "pelab/base/error.h"
+#include "pelab/models/model_config.h"
+#include "pelab/models/model_positions.h"
+#include "pelab/models/table_analysis.h"
+#include "pelab/models/table_offsets.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
-// The core's draws (pelab/draws.h) against tests/reference/draws.py, which writes the
+// The core's draws (pelab/base/draws.h) against tests/reference/draws.py, which writes the
 // generators and the draws again from their definitions: the same seed gives the same tokens
 // and the same initial weights in every build (the browser's libc++ included).
-#include "pelab/draws.h"
-#include "pelab/embedding.h"
-#include "pelab/train.h"
+#include "pelab/base/draws.h"
+#include "pelab/encodings/embedding.h"
+#include "pelab/training/train.h"
 #include "test_paths.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The export formats read back exactly, and files are replaced atomically.
-#include "pelab/error.h"
-#include "pelab/export.h"
+#include "pelab/base/error.h"
+#include "pelab/export/export.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // Core pieces of the "inside the formula" panels: the calculator's steps, the rotation residual
 // in double, the shift curves, and the float32 recipes' errors. Expected values come from the
 // published articles, the measured numbers docs/panels.md states, or the long double reference.
-#include "pelab/precision.h"
-#include "pelab/rotation.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/precision.h"
+#include "pelab/encodings/rotation.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The trainer's float matrix product (core/src/transformer/gemm.h, internal): every kernel path
+// The trainer's float matrix product (core/src/training/transformer/gemm.h, internal): every kernel path
 // this CPU can run gives the portable path's bits exactly, on shapes that exercise every tile
 // remainder, and the portable path is the fused multiply-add chain its contract states, close to
 // the product computed in double. Everything else in a float pass is compiled once, so equal

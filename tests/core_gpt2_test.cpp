@@ -1,8 +1,8 @@
-// GPT-2's forward pass (pelab/gpt2.h): what it refuses and how the switches place the rows. Its
+// GPT-2's forward pass (pelab/models/gpt2.h): what it refuses and how the switches place the rows. Its
 // numbers are checked against PyTorch in tests/reference/gpt2_torch.py (models.gpt2_against_torch).
 #include "model_fixtures.h"
-#include "pelab/error.h"
-#include "pelab/gpt2.h"
+#include "pelab/base/error.h"
+#include "pelab/models/gpt2.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,11 +1,11 @@
-// RoPE's relatives (pelab/rope_family.h) against their definitions written out here in long
+// RoPE's relatives (pelab/scaling/rope_family.h) against their definitions written out here in long
 // double: the frequencies each plan gives its pairs, xPos's ζ_i and its decayed score, and the
 // positions where xPos's per-position scales leave float32.
-#include "pelab/alternatives.h"
-#include "pelab/error.h"
-#include "pelab/precision.h"
-#include "pelab/rope_family.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/base/error.h"
+#include "pelab/encodings/precision.h"
+#include "pelab/scaling/rope_family.h"
+#include "pelab/encodings/sinusoidal.h"
 
 #include <gtest/gtest.h>
 
@@ -129,7 +129,7 @@ TEST(RopeFamily, XposFloat32LimitsAreWhereTheScalesLeaveFloat) {
     EXPECT_NEAR(paper.k_overflow_from, 512 * std::log(FLT_MAX) / std::log(7.0 / 2.0), 1.0);
 }
 
-// Angles stored in bfloat16, float16 and float32 (pelab/precision.h), against rounding done
+// Angles stored in bfloat16, float16 and float32 (pelab/encodings/precision.h), against rounding done
 // another way, on a float's bit pattern: bfloat16 its top 16 bits, float16 its top 10 fraction
 // bits (nearest, ties to even, subnormals and infinity as IEEE 754 says), float32 by a cast. The
 // first position whose neighbour gets the same stored angle is found here by walking p from 0.

@@ -1,9 +1,9 @@
 // Facts behind the Compare and Rotation panels: the two-position comparison and the rotation
 // property.
-#include "pelab/error.h"
-#include "pelab/rotation.h"
-#include "pelab/similarity.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/base/error.h"
+#include "pelab/encodings/rotation.h"
+#include "pelab/encodings/similarity.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Facts behind the Waves, Calculator and Worked example panels, and the accuracy contract of
-// pelab/sinusoidal.h.
-#include "pelab/sinusoidal.h"
+// pelab/encodings/sinusoidal.h.
+#include "pelab/encodings/sinusoidal.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>
@@ -92,7 +92,7 @@ TEST(Sinusoidal, PeValueAgreesWithLongDoubleReference) {
 }
 
 // The fast recurrence must keep every value within 1e-6 of the exact value, and in fact within
-// one float32 step (1.2e-7, the bound pelab/sinusoidal.h states), at every position of a
+// one float32 step (1.2e-7, the bound pelab/encodings/sinusoidal.h states), at every position of a
 // 2048 x 512 and an 8192 x 64 matrix.
 TEST(Sinusoidal, MatrixWithinOneMillionthOfLongDoubleEverywhere) {
     for (auto [rows, d] : {std::pair{2048, 512}, std::pair{8192, 64}}) {

@@ -1,10 +1,11 @@
 // The principal components of tables too large for a whole eigen-decomposition (reliability
 // round 5: a 4096 × 4096 table's analysis ran for minutes). The iterative solver
-// (pelab/top_eigen.h) against Eigen's own dense solvers, its time cap and its cancellation.
+// (pelab/models/top_eigen.h) against Eigen's own dense solvers, its time cap and its cancellation.
 // Release only (the slow label): each builds a dense reference decomposition of ~1100².
-#include "pelab/model_positions.h"
-#include "pelab/table_offsets.h"
-#include "pelab/top_eigen.h"
+#include "pelab/models/model_positions.h"
+#include "pelab/models/table_analysis.h"
+#include "pelab/models/table_offsets.h"
+#include "pelab/models/top_eigen.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// The training tasks' chance levels and ceilings (pelab/train.h task_bounds) counted over every
+// The training tasks' chance levels and ceilings (pelab/training/train.h task_bounds) counted over every
 // sequence at small vocabularies and lengths, from the tasks' definitions written out here, and
 // make_task_batch held to the same definitions (its targets and the positions it scores).
-#include "pelab/train.h"
+#include "pelab/training/train.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// GPT-2's tokenizer (pelab/bpe_tokenizer.h): the pieces the pattern cuts, read off the pattern by
+// GPT-2's tokenizer (pelab/models/bpe_tokenizer.h): the pieces the pattern cuts, read off the pattern by
 // hand, and every malformed file one message. The ids of the real vocabulary are checked against
 // two other encoders in tests/tokenizer/check_gpt2_bpe.py.
-#include "pelab/bpe_tokenizer.h"
+#include "pelab/models/bpe_tokenizer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-// The training lab's tasks and Trainer (pelab/train.h): each task's targets are what its
+// The training lab's tasks and Trainer (pelab/training/train.h): each task's targets are what its
 // definition says, a run is deterministic bit for bit, and a small reverse experiment shows what
 // the reference model shows (../shared/anchors/torch_tiny_transformer.py): with a sinusoidal
 // encoding the model learns to reverse, without one it cannot.
-#include "pelab/error.h"
-#include "pelab/train.h"
+#include "pelab/base/error.h"
+#include "pelab/training/train.h"
 #include "test_paths.h"
 
 #include <gtest/gtest.h>

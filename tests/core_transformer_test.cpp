@@ -1,10 +1,10 @@
-// The tiny transformer of the training lab (pelab/transformer.h): every gradient of every layer
+// The tiny transformer of the training lab (pelab/training/transformer.h): every gradient of every layer
 // and every positional variant against central finite differences in double precision, the
 // float model against the double one, the learned table's untrained rows, the causal mask, and
 // AdamW against its update rule written out here.
-#include "pelab/error.h"
-#include "pelab/train.h"
-#include "pelab/transformer.h"
+#include "pelab/base/error.h"
+#include "pelab/training/train.h"
+#include "pelab/training/transformer.h"
 
 #include <gtest/gtest.h>
 
@@ -415,7 +415,7 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
     }
 }
 
-// The first-token share of an attention map (pelab/train.h), on maps written out here: a head
+// The first-token share of an attention map (pelab/training/train.h), on maps written out here: a head
 // that parks everything on key 0, one that spreads evenly, and the causal even share
 // (1/2 + 1/3 + 1/4)/3 for queries 1 … 3.
 TEST(FirstTokenShare, IsTheMeanWeightOnKeyZeroAgainstAnEvenSpread) {

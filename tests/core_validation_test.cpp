@@ -1,10 +1,10 @@
 // Every contract in the core headers: bad input throws InvalidArgument naming the value and
 // the allowed range, and nothing is computed.
-#include "pelab/attention.h"
-#include "pelab/error.h"
-#include "pelab/rotation.h"
-#include "pelab/similarity.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/base/error.h"
+#include "pelab/encodings/rotation.h"
+#include "pelab/encodings/similarity.h"
+#include "pelab/encodings/sinusoidal.h"
 
 #include <gtest/gtest.h>
 

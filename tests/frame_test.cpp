@@ -3,7 +3,7 @@
 // scrolls and presses keys. Debian's libimgui.a keeps its IM_ASSERTs compiled in only if it
 // was built without NDEBUG, so the tests also check their own invariants after every frame.
 #include "headless_fixture.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "shell/step_fit.h"
 #include "widgets/widgets.h"
 

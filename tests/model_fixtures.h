@@ -147,7 +147,7 @@ inline std::string Gpt2StandIn(int byte) {
     return out;
 }
 
-/// A whole GPT-2 that runs (pelab/gpt2.h): 2 blocks of 4 heads, width 32, 64 positions, seeded
+/// A whole GPT-2 that runs (pelab/models/gpt2.h): 2 blocks of 4 heads, width 32, 64 positions, seeded
 /// weights, with a vocabulary of the 256 bytes and the merges that make " dog", " bites", " man",
 /// "the", " the" and " ." one token each (vocab.json and merges.txt beside it): the order
 /// panel's Real model view and its lesson run on it.

@@ -6,8 +6,10 @@
 #include "panels/compare/panel_compare.h"
 #include "panels/model/model_sentences.h"
 #include "panels/model/panel_model.h"
-#include "pelab/alternatives.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/models/rope_analysis.h"
+#include "pelab/models/table_analysis.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "shell/file_menu.h"
 #include "widgets/theme.h"
 

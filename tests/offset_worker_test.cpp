@@ -1,7 +1,7 @@
 // The similarity heatmap's offset table is computed off the frame: asking never blocks, the
 // table that arrives is the core's, and the latest request wins.
 #include "gl/offset_table_worker.h"
-#include "pelab/similarity.h"
+#include "pelab/encodings/similarity.h"
 #include "thread_cpu_time.h"
 
 #include <gtest/gtest.h>

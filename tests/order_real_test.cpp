@@ -8,7 +8,7 @@
 #include "model_fixtures.h"
 #include "panels/model/panel_model.h"
 #include "panels/order/panel_order.h"
-#include "pelab/gpt2_order.h"
+#include "pelab/models/gpt2_order.h"
 #include "widgets/fonts.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // recipe (the floor) matches the script's.
 #include "panels/precision/panel_precision.h"
 #include "panels/precision/precision_measured.h"
-#include "pelab/precision.h"
+#include "pelab/encodings/precision.h"
 #include "shell/app.h"
 #include "test_paths.h"
 

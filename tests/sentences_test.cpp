@@ -27,7 +27,7 @@ constexpr int kScenes = 1000;
 constexpr int kScenes = 10000;
 #endif
 
-// How each pair moved, from the definitions in pelab/pair_turns.h, in long double.
+// How each pair moved, from the definitions in pelab/encodings/pair_turns.h, in long double.
 struct Motions {
     std::vector<long double> omegas; ///< ω_i, i < d_model/2
     int still = 0, in_order = 0, came_round = 0, wrapped = 0;
@@ -238,7 +238,7 @@ std::map<std::string, Checker> Checkers() {
         // The float32 code's angle for pair i, each step rounded to float32 (the recipe the
         // panel names), against the exact angle, in positions: |angle − exact| / ω_i.
         const float pos = static_cast<float>(std::clamp(std::round(s.pos_a), 1.0, 1e6));
-        // −ln(base)/d with base, its log and the quotient each a float32 (pelab/precision.h).
+        // −ln(base)/d with base, its log and the quotient each a float32 (pelab/encodings/precision.h).
         const float log_base =
             static_cast<float>(std::log(static_cast<double>(static_cast<float>(s.base))));
         const float step = -log_base / static_cast<float>(s.d_model);

@@ -8,7 +8,7 @@
 
 #include "io/json_input.h"
 #include "io/train_run.h"
-#include "pelab/train.h"
+#include "pelab/training/train.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@ using namespace pelab;
 
 namespace {
 
-// The options' ranges (pelab train --help, core/src/train.cpp's validate_train_settings).
+// The options' ranges (pelab train --help, core/src/training/train.cpp's validate_train_settings).
 struct Corner {
     TrainTask task = TrainTask::TokenAt;
     int k = 64, vocab = 256, layers = 4, heads = 4, train_len = 256, test_len = 1024;

@@ -3,8 +3,8 @@
 #include "cli/cli.h"
 #include "io/json_input.h"
 #include "io/model_files.h"
-#include "pelab/error.h"
-#include "pelab/export.h"
+#include "pelab/base/error.h"
+#include "pelab/export/export.h"
 
 #include <algorithm>
 #include <cctype>

@@ -5,7 +5,7 @@
 #include "cli/cli_checks.h"
 #include "io/json_input.h"
 #include "io/lesson.h"
-#include "pelab/export.h"
+#include "pelab/export/export.h"
 #include "shell/app.h"
 #include "shell/lesson_player.h"
 #include "shell/step_fit.h"

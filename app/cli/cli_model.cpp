@@ -5,7 +5,7 @@
 #include "cli/cli_checks.h"
 #include "io/json_input.h"
 #include "io/model_files.h"
-#include "pelab/error.h"
+#include "pelab/base/error.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,8 +3,8 @@
 #include "cli/cli_render.h"
 
 #include "cli/cli_checks.h"
-#include "pelab/error.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/base/error.h"
+#include "pelab/encodings/sinusoidal.h"
 
 namespace pelab {
 

@@ -3,8 +3,8 @@
 
 #include "gl/offset_table_worker.h"
 #include "gl/shaders.h"
-#include "pelab/similarity.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/similarity.h"
+#include "pelab/encodings/sinusoidal.h"
 
 #include "gl/gl_api.h"
 

@@ -1,6 +1,6 @@
 #include "gl/offset_table_worker.h"
 
-#include "pelab/similarity.h"
+#include "pelab/encodings/similarity.h"
 
 #include <exception>
 

@@ -1,7 +1,7 @@
 #include "gl/runner.h"
 
 #include "io/png_scene.h"
-#include "pelab/export.h"
+#include "pelab/export/export.h"
 #include "shell/file_menu.h"
 
 #include <imgui.h>

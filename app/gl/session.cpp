@@ -9,8 +9,8 @@
 #include "io/json_input.h"
 #include "io/png_scene.h"
 #include "io/settings_file.h"
-#include "pelab/error.h"
-#include "pelab/export.h"
+#include "pelab/base/error.h"
+#include "pelab/export/export.h"
 #include "shell/app.h"
 #include "shell/app_ui.h"
 #include "shell/software_picture.h"
@@ -512,7 +512,7 @@ int RunLessonHandout(const LessonOptions& options) {
         const std::string path = (folder / name).string();
         // Each picture carries its scene, so `pelab --scene step-03.png` reopens the step. The
         // names are PE Lab's own: a link or FIFO found there is replaced or refused, never
-        // written through (pelab/export.h, ExistingName::kReplace).
+        // written through (pelab/export/export.h, ExistingName::kReplace).
         if (WritePng(
                 path, rgba, width, height,
                 app.Document(false).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace),

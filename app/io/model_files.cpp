@@ -1,10 +1,12 @@
 #include "io/model_files.h"
 
 #include "io/json_input.h"
-#include "pelab/alternatives.h"
-#include "pelab/error.h"
-#include "pelab/limits.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/models/rope_analysis.h"
+#include "pelab/models/table_analysis.h"
+#include "pelab/base/error.h"
+#include "pelab/base/limits.h"
+#include "pelab/encodings/sinusoidal.h"
 
 #include <algorithm>
 #include <chrono>

@@ -2,12 +2,14 @@
 // computing every number the "Your model" panel and `pelab model inspect` show, once.
 #pragma once
 
-#include "pelab/bpe_tokenizer.h"
-#include "pelab/checkpoint.h"
-#include "pelab/gpt2.h"
-#include "pelab/model_config.h"
-#include "pelab/model_positions.h"
-#include "pelab/table_offsets.h"
+#include "pelab/models/bpe_tokenizer.h"
+#include "pelab/models/checkpoint.h"
+#include "pelab/models/gpt2.h"
+#include "pelab/models/model_config.h"
+#include "pelab/models/model_positions.h"
+#include "pelab/models/rope_analysis.h"
+#include "pelab/models/table_analysis.h"
+#include "pelab/models/table_offsets.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,7 +67,7 @@ constexpr int kMaxMeasuredOffset = 4096;
 /// 10⁹), else starts spread evenly.
 OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols,
                            const AnalysisControl& control = {});
-/// How long the iterative solver of a large table (pelab/top_eigen.h) may run before its values
+/// How long the iterative solver of a large table (pelab/models/top_eigen.h) may run before its values
 /// are shown as approximate, with their error bounds: the table's and its sinusoidal twin's,
 /// side by side.
 constexpr double kTableTimeCapSeconds = 2.5;
@@ -93,11 +95,11 @@ std::vector<FileRead> FilesOfTokenizer(const std::string& path);
 
 /// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
 /// written only on success. When cancel is set (by another thread) the analysis stops within
-/// about 0.1 s and throws Cancelled (pelab/cancel.h).
+/// about 0.1 s and throws Cancelled (pelab/base/cancel.h).
 std::string OpenModel(const ModelRequest& request, ModelReport* out,
                       const std::atomic<bool>* cancel = nullptr);
 
-/// Opens a GPT-2 checkpoint whole for its forward pass (pelab/gpt2.h): the weights and the
+/// Opens a GPT-2 checkpoint whole for its forward pass (pelab/models/gpt2.h): the weights and the
 /// config.json beside them (or request.config_path; GPT-2 needs its n_layer and n_head). "" or one
 /// message naming the file. *seconds (when given) receives the time it took.
 std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds = nullptr);

@@ -3,7 +3,7 @@
 // holds Latin-1); `pelab --scene FIGURE.png` reads it back.
 #pragma once
 
-#include "pelab/existing_name.h"
+#include "pelab/base/existing_name.h"
 
 #include <cstddef>
 #include <string>
@@ -29,7 +29,7 @@ std::string ReadPngTextChunk(const std::string& png, const std::string& keyword,
                              std::size_t max_text_bytes, std::string* text);
 
 /// Encodes width × height RGBA pixels as PNG, with the scene JSON in a text chunk when it is
-/// not empty, and writes the file atomically (existing: pelab/export.h); "" or why not.
+/// not empty, and writes the file atomically (existing: pelab/export/export.h); "" or why not.
 std::string WritePngFile(const std::string& out, const std::vector<unsigned char>& rgba, int width,
                          int height, const std::string& scene,
                          ExistingName existing = ExistingName::kFollow);

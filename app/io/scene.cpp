@@ -3,8 +3,8 @@
 #include "io/json_input.h"
 #include "io/suggest.h"
 #include "io/train_run.h"
-#include "pelab/error.h"
-#include "pelab/export.h"
+#include "pelab/base/error.h"
+#include "pelab/export/export.h"
 
 #include <cmath>
 #include <cstdio>

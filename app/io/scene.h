@@ -10,7 +10,7 @@
 // "readouts" object that reading ignores.
 #pragma once
 
-#include "pelab/existing_name.h"
+#include "pelab/base/existing_name.h"
 
 #include <nlohmann/json.hpp>
 
@@ -79,7 +79,7 @@ int SceneInteger(const nlohmann::json& value, long long min, long long max);
 double SceneNumber(const nlohmann::json& value, double min, double max);
 
 /// Writes text to path atomically (existing: what is done with a link or special file at the
-/// name, pelab/export.h). Returns "" or the error message.
+/// name, pelab/export/export.h). Returns "" or the error message.
 std::string SaveTextFile(const std::string& path, const std::string& text,
                          ExistingName existing = ExistingName::kFollow);
 

@@ -1,8 +1,8 @@
 #include "io/settings_file.h"
 
 #include "io/json_input.h"
-#include "pelab/error.h"
-#include "pelab/export.h"
+#include "pelab/base/error.h"
+#include "pelab/export/export.h"
 
 #include <cerrno>
 #include <cstring>

@@ -7,7 +7,7 @@
 //     target replaced atomically (dotfile setups keep working);
 //   - a FIFO, a device, a folder, a dangling link, a larger file or one that holds anything
 //     else is left untouched: one warning line, and the session runs on defaults;
-//   - writing is atomic (pelab/export.h): a full disk leaves the old file as it was.
+//   - writing is atomic (pelab/export/export.h): a full disk leaves the old file as it was.
 // Nothing here blocks: the path is examined with stat before any open.
 #pragma once
 

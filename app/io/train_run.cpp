@@ -1,7 +1,7 @@
 #include "io/train_run.h"
 
 #include "io/json_input.h"
-#include "pelab/error.h"
+#include "pelab/base/error.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -6,7 +6,7 @@
 // field, and nothing changes.
 #pragma once
 
-#include "pelab/train.h"
+#include "pelab/training/train.h"
 
 #include <nlohmann/json.hpp>
 

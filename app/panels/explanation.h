@@ -6,7 +6,7 @@
 // checks the text says what the claims say; sentences.h lists the builders.
 #pragma once
 
-#include "pelab/pair_turns.h"
+#include "pelab/encodings/pair_turns.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,12 +1,12 @@
 // methods.h — the app's row of each positional method of the training lab (the core's table,
-// pelab/positional_methods.h, holds its name and maths): how the Train panel draws it (colour
+// pelab/training/positional_methods.h, holds its name and maths): how the Train panel draws it (colour
 // role and marker, the same in every picture and on its checkbox) and what it changes in the
 // model (the checkbox's tooltip, and its line in docs/train.md's table, generated from here by
 // scripts/update_scene_fields.sh). Every method of the core has exactly one row
 // (MethodLooks.EveryMethodHasOneRow).
 #pragma once
 
-#include "pelab/transformer.h"
+#include "pelab/training/transformer.h"
 #include "widgets/plot.h"
 #include "widgets/theme.h"
 

@@ -18,7 +18,7 @@
 #include "panels/train/panel_train.h"
 #include "panels/waves/panel_waves.h"
 #include "panels/worked/panel_worked.h"
-#include "pelab/transformer.h"
+#include "pelab/training/transformer.h"
 
 namespace pelab {
 

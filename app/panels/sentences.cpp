@@ -6,8 +6,8 @@
 #include "panels/compare/panel_compare.h"
 #include "panels/precision/panel_precision.h"
 #include "panels/worked/panel_worked.h"
-#include "pelab/candidates.h"
-#include "pelab/precision.h"
+#include "pelab/encodings/candidates.h"
+#include "pelab/encodings/precision.h"
 
 #include <algorithm>
 #include <cmath>

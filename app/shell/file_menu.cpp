@@ -4,7 +4,7 @@
 #include "io/json_input.h"
 #include "io/png_scene.h"
 #include "io/train_run.h"
-#include "pelab/export.h"
+#include "pelab/export/export.h"
 #include "shell/app.h"
 #include "shell/browser_files.h"
 #include "widgets/layout.h"

@@ -3,7 +3,7 @@
 // a panel's own settings live in the panel, one-frame requests in FrameRequests.
 #pragma once
 
-#include "pelab/table_offsets.h"
+#include "pelab/models/table_offsets.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "widgets/gpu_picture.h"
 
-#include "pelab/similarity.h"
+#include "pelab/encodings/similarity.h"
 
 #include <imgui.h>
 

@@ -10,9 +10,9 @@
 #include "panels/quiz/panel_quiz.h"
 #include "panels/train/panel_train.h"
 #include "panels/train/train_verdict.h"
-#include "pelab/attention.h"
-#include "pelab/embedding.h"
-#include "pelab/error.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/encodings/embedding.h"
+#include "pelab/base/error.h"
 #include "shell/app.h"
 #include "shell/lesson_player.h"
 

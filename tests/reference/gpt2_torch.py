@@ -75,7 +75,7 @@ def weights(seed, vocab=VOCAB):
 
 
 def splitmix_order(n, seed):
-    """The permutation pelab/gpt2.h defines: Fisher-Yates from the last index, splitmix64."""
+    """The permutation pelab/models/gpt2.h defines: Fisher-Yates from the last index, splitmix64."""
     mask = (1 << 64) - 1
     state = seed & mask
     order = list(range(n))

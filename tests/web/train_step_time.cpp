@@ -1,7 +1,7 @@
 // train_step_time.cpp — the time of one training step at the Train panel's default settings,
 // pelab_core alone: scripts/web_report.sh builds it natively and with Emscripten (run in
 // Node.js) to compare WebAssembly's speed with the desktop's on the same work (docs/web.md).
-#include "pelab/train.h"
+#include "pelab/training/train.h"
 
 #include <algorithm>
 #include <chrono>

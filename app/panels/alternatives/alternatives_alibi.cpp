@@ -15,10 +15,10 @@
 #include <cstdio>
 #include <string>
 
-#include "pelab/attention.h"
-#include "pelab/embedding.h"
-#include "pelab/error.h"
-#include "pelab/limits.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/encodings/embedding.h"
+#include "pelab/base/error.h"
+#include "pelab/base/limits.h"
 
 namespace pelab {
 

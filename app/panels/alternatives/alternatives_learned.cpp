@@ -9,7 +9,7 @@
 
 #include <imgui.h>
 
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -7,8 +7,8 @@
 #include "panels/alternatives/alternatives_nope.h"
 
 #include "io/scene.h"
-#include "pelab/precision.h"
-#include "pelab/rope_family.h"
+#include "pelab/encodings/precision.h"
+#include "pelab/scaling/rope_family.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"

@@ -10,7 +10,7 @@
 namespace pelab {
 
 /// Where the first token's even share of neighbours, 1/(p + 1) and 1/(p + 2), is the same stored
-/// number (pelab/precision.h's first_share_collision): constants, computed once.
+/// number (pelab/encodings/precision.h's first_share_collision): constants, computed once.
 struct ShareCollisions {
     long long bfloat16 = 0, float16 = 0, float32 = 0;
 };

@@ -2,7 +2,7 @@
 // the score that depends only on m − n (checked), its curve and its decay with distance.
 #include "io/scene.h"
 #include "panels/alternatives/panel_alternatives.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "panels/alternatives/panel_alternatives.h"
-#include "pelab/rope_family.h"
+#include "pelab/scaling/rope_family.h"
 
 #include <vector>
 

@@ -3,14 +3,14 @@
 // checked), ALiBi (slopes, the bias per head, and how it breaks the word-order tie), T5's relative
 // buckets, long-context scaling of RoPE's spectrum (linear, NTK-aware, YaRN, Llama 3), and a
 // side-by-side table whose "relative" and "extrapolation" cells are computed here. Every number
-// comes from pelab/alternatives.h and pelab/context_scaling.h.
+// comes from pelab/encodings/alternatives.h and pelab/scaling/context_scaling.h.
 #pragma once
 
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
-#include "pelab/alternatives.h"
-#include "pelab/context_scaling.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/scaling/context_scaling.h"
 #include "widgets/cached.h"
 #include "widgets/layout.h"
 #include "widgets/plot.h"

@@ -1,8 +1,8 @@
 #include "panels/calculator/panel_calculator.h"
 
 #include "io/scene.h"
-#include "pelab/pair_turns.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/pair_turns.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 

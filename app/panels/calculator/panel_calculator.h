@@ -7,7 +7,7 @@
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 #include "widgets/widgets.h"

@@ -2,7 +2,7 @@
 // (the panel's state and controls are in panel_candidates.cpp).
 #include "io/scene.h"
 #include "panels/candidates/panel_candidates.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"

@@ -1,5 +1,5 @@
 // panel_candidates.h — why the obvious ideas fail, as the published articles and course walk
-// through them. Nine candidate encodings (pelab/candidates.h): the selected one's values over
+// through them. Nine candidate encodings (pelab/encodings/candidates.h): the selected one's values over
 // positions, and a table of the usual design constraints (docs/panels.md) measured by the core for
 // every candidate at the current settings, each cell marked ok or fails against a stated threshold.
 // Beside them the "drowning" meter (‖embedding‖ against ‖PE(pos A)‖) and sin's aliasing on the unit
@@ -9,7 +9,7 @@
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
-#include "pelab/candidates.h"
+#include "pelab/encodings/candidates.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 

@@ -2,7 +2,7 @@
 #include "widgets/number_text.h"
 
 #include "io/scene.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 

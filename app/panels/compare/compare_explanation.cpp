@@ -4,9 +4,9 @@
 
 #include "widgets/number_text.h"
 
-#include "pelab/pair_turns.h"
-#include "pelab/similarity.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/pair_turns.h"
+#include "pelab/encodings/similarity.h"
+#include "pelab/encodings/sinusoidal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,7 +61,7 @@ Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double ba
         return out;
     }
     // A pair separates the positions when its hands are far apart: the angle between them,
-    // θ_i = ω_i·|A−B| (mod 2π), is large (pelab/pair_turns.h names the four cases).
+    // θ_i = ω_i·|A−B| (mod 2π), is large (pelab/encodings/pair_turns.h names the four cases).
     const std::vector<double> w = frequencies(d_model, base);
     // The distance is described with the same word as the similarity readout, so the two never
     // disagree ("far" beside "similarity: moderate" did).

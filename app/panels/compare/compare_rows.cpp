@@ -4,7 +4,7 @@
 // table of the same width.
 #include "panels/compare/panel_compare.h"
 
-#include "pelab/similarity.h"
+#include "pelab/encodings/similarity.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"

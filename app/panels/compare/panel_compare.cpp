@@ -4,8 +4,8 @@
 
 #include "io/json_input.h"
 #include "io/scene.h"
-#include "pelab/similarity.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/similarity.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 

@@ -5,7 +5,7 @@
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
-#include "pelab/similarity.h"
+#include "pelab/encodings/similarity.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 
@@ -147,7 +147,7 @@ private:
 };
 
 /// The sentence under the table: which pairs tell pos_a and pos_b apart, which came round to
-/// nearly the same angle (pelab/pair_turns.h), and why; with its claims (explanation.h).
+/// nearly the same angle (pelab/encodings/pair_turns.h), and why; with its claims (explanation.h).
 Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double base);
 
 /// "GPT-2's wpe.weight", "the NumPy table "x"", "the tensor "name"".

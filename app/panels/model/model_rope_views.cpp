@@ -2,6 +2,7 @@
 // family's pairing, the weights' per-pair usage), T5's buckets and ALiBi's slopes
 // (panel_model.h), each with its sentence (model_sentences.h).
 #include "panels/model/model_views.h"
+#include "pelab/models/rope_analysis.h"
 
 #include "widgets/layout.h"
 #include "widgets/number_text.h"

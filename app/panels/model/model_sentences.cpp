@@ -1,6 +1,8 @@
 #include "panels/model/model_sentences.h"
 
-#include "pelab/alternatives.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/models/rope_analysis.h"
+#include "pelab/models/table_analysis.h"
 #include "widgets/number_text.h"
 
 #include <algorithm>

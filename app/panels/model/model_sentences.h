@@ -4,7 +4,9 @@
 #pragma once
 
 #include "panels/explanation.h"
-#include "pelab/model_positions.h"
+#include "pelab/models/model_positions.h"
+#include "pelab/models/rope_analysis.h"
+#include "pelab/models/table_analysis.h"
 
 #include <vector>
 

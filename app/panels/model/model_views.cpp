@@ -2,6 +2,7 @@
 // components, the cosine of every two rows, its norms; each with its sentence
 // (model_sentences.h). The RoPE, T5 and ALiBi views are in model_rope_views.cpp.
 #include "panels/model/model_views.h"
+#include "pelab/models/table_analysis.h"
 
 #include "widgets/layout.h"
 #include "widgets/number_text.h"

@@ -4,7 +4,9 @@
 
 #include "io/scene.h"
 #include "panels/model/model_sentences.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
+#include "pelab/models/rope_analysis.h"
+#include "pelab/models/table_analysis.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 

@@ -3,7 +3,7 @@
 #include "panels/order/panel_order.h"
 #include "widgets/number_text.h"
 
-#include "pelab/attention.h"
+#include "pelab/encodings/attention.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,7 +4,7 @@
 
 #include "io/json_input.h"
 #include "io/model_files.h"
-#include "pelab/error.h"
+#include "pelab/base/error.h"
 #include "widgets/number_text.h"
 
 #include <algorithm>

@@ -1,13 +1,13 @@
 // order_real.h — the order panel's "Real model" view: the order demo run on the GPT-2 checkpoint
 // open in the Your model panel (its weights, config.json, vocab.json and merges.txt), under each
-// position switch of pelab/gpt2.h. Loading the weights and running the passes happen off the
+// position switch of pelab/models/gpt2.h. Loading the weights and running the passes happen off the
 // frame (BackgroundCached); what they give is drawn and reported from one result.
 #pragma once
 
 #include "panels/explanation.h"
-#include "pelab/bpe_tokenizer.h"
-#include "pelab/gpt2.h"
-#include "pelab/gpt2_order.h"
+#include "pelab/models/bpe_tokenizer.h"
+#include "pelab/models/gpt2.h"
+#include "pelab/models/gpt2_order.h"
 
 #include <cstdint>
 #include <memory>

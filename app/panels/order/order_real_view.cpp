@@ -3,7 +3,7 @@
 // last tokens, drawn from one computed demo.
 #include "panels/order/panel_order.h"
 
-#include "pelab/limits.h"
+#include "pelab/base/limits.h"
 #include "widgets/heatmap.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"

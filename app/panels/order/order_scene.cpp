@@ -3,10 +3,10 @@
 // (the toy words) and order_real_view.cpp (the real model).
 #include "io/scene.h"
 #include "panels/order/panel_order.h"
-#include "pelab/attention.h"
-#include "pelab/embedding.h"
-#include "pelab/error.h"
-#include "pelab/limits.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/encodings/embedding.h"
+#include "pelab/base/error.h"
+#include "pelab/base/limits.h"
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 
 #include "panels/order/order_real.h"
 #include "panels/panel.h"
-#include "pelab/attention.h"
+#include "pelab/encodings/attention.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 #include "widgets/scene_tabs.h"

@@ -2,8 +2,8 @@
 
 #include "io/scene.h"
 #include "panels/precision/precision_measured.h"
-#include "pelab/precision.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/precision.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"

@@ -2,9 +2,9 @@
 #include "widgets/number_text.h"
 
 #include "io/scene.h"
-#include "pelab/limits.h"
-#include "pelab/rotation.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/base/limits.h"
+#include "pelab/encodings/rotation.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/gpu_picture.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"

@@ -4,7 +4,7 @@
 #include "io/scene.h"
 #include "panels/methods.h"
 #include "panels/train/train_verdict.h"
-#include "pelab/error.h"
+#include "pelab/base/error.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 

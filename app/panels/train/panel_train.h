@@ -1,6 +1,6 @@
 // panel_train.h — Train: what a positional encoding does to a real model. The same tiny
 // transformer (core/include/pelab/transformer.h) trained once per encoding on a task
-// (pelab/train.h), live on a worker thread or opened from a run: the loss and accuracy curves
+// (pelab/training/train.h), live on a worker thread or opened from a run: the loss and accuracy curves
 // per variant, accuracy against test length with the trained range shaded (length
 // generalisation), each variant's attention on one example, and a verdict built from the
 // measured numbers (train_verdict.h). The runs in assets/train/ are built in and open

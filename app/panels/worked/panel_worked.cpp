@@ -1,12 +1,12 @@
 #include "panels/worked/panel_worked.h"
 
-#include "pelab/pair_turns.h"
+#include "pelab/encodings/pair_turns.h"
 #include "widgets/number_text.h"
 
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/plot.h"
-#include "pelab/limits.h"
+#include "pelab/base/limits.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>

@@ -3,9 +3,9 @@
 #include "panels/worked/panel_worked.h"
 
 #include "io/scene.h"
-#include "pelab/embedding.h"
-#include "pelab/error.h"
-#include "pelab/sinusoidal.h"
+#include "pelab/encodings/embedding.h"
+#include "pelab/base/error.h"
+#include "pelab/encodings/sinusoidal.h"
 
 #include <algorithm>
 #include <cmath>

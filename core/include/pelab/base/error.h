@@ -1,0 +1,26 @@
+// pelab/base/error.h — the two kinds of failure the core reports.
+//
+// Every core function validates its input before doing any work. A bad value throws
+// InvalidArgument whose message names the value, the allowed range and, where it helps, why
+// ("d_model must be an even number in [2, 16384] (got 7): sinusoidal pairs need two
+// dimensions each"). A failure of the outside world (a file that cannot be written) throws
+// IoError. Callers map the first to "bad usage" (exit 2) and the second to "runtime failure"
+// (exit 1).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace pelab {
+
+class InvalidArgument : public std::invalid_argument {
+public:
+    explicit InvalidArgument(const std::string& message) : std::invalid_argument(message) {}
+};
+
+class IoError : public std::runtime_error {
+public:
+    explicit IoError(const std::string& message) : std::runtime_error(message) {}
+};
+
+} // namespace pelab

