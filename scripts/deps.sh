@@ -16,7 +16,8 @@ build_packages=(
 # as anyone who runs them for real has (bench/train_vs_torch.sh's anchor, the suite's checks).
 test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch libopenblas0-pthread python3-xlib clang clang-tidy libfuzzer-14-dev help2man locales
                emscripten dpkg-dev chromium chromium-driver python3-selenium ccache
-               firefox-esr python3-websocket python3-regex unicode-data nodejs npm)
+               firefox-esr python3-websocket python3-regex unicode-data nodejs npm
+               universal-ctags)
 bench_packages=(python3-numpy python3-torch libopenblas0-pthread)
 
 packages=("${build_packages[@]}")
