@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -12,6 +13,20 @@ template <typename... Parts> std::string concat(const Parts&... parts) {
     stream.precision(10);
     (stream << ... << parts);
     return stream.str();
+}
+
+/// A byte count for a message: "16 MiB" when whole mebibytes, else "1234 bytes".
+inline std::string byte_count_text(std::uint64_t bytes) {
+    if (bytes % (1u << 20) == 0 && bytes >= (1u << 20)) return std::to_string(bytes >> 20) + " MiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+/// The little-endian unsigned number in bytes[0, count).
+inline std::uint64_t read_little(const unsigned char* bytes, int count) {
+    std::uint64_t value = 0;
+    for (int i = count - 1; i >= 0; --i)
+        value = (value << 8) | bytes[i];
+    return value;
 }
 
 /// A name or path for a message: control and non-ASCII bytes as \xNN, in quotes, so that whatever

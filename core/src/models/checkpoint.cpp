@@ -24,294 +24,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using detail::byte_count_text;
+using detail::read_little;
 using detail::shown_name;
-
-std::string Size(std::uint64_t bytes) {
-    if (bytes % (1u << 20) == 0 && bytes >= (1u << 20)) return std::to_string(bytes >> 20) + " MiB";
-    return std::to_string(bytes) + " bytes";
-}
-
-// Bytes per element of every dtype the safetensors format names; 0 for an unknown name.
-std::uint64_t DtypeBytes(const std::string& dtype, TensorType* type) {
-    *type = TensorType::Other;
-    if (dtype == "F32") return *type = TensorType::F32, 4;
-    if (dtype == "F16") return *type = TensorType::F16, 2;
-    if (dtype == "BF16") return *type = TensorType::BF16, 2;
-    if (dtype == "F64") return *type = TensorType::F64, 8;
-    if (dtype == "I64" || dtype == "U64") return 8;
-    if (dtype == "I32" || dtype == "U32") return 4;
-    if (dtype == "I16" || dtype == "U16") return 2;
-    if (dtype == "I8" || dtype == "U8" || dtype == "BOOL" || dtype == "F8_E4M3" ||
-        dtype == "F8_E5M2" || dtype == "F8_E8M0")
-        return 1;
-    return 0;
-}
-
-std::uint64_t ReadLittle(const unsigned char* bytes, int count) {
-    std::uint64_t value = 0;
-    for (int i = count - 1; i >= 0; --i)
-        value = (value << 8) | bytes[i];
-    return value;
-}
-
-// The safetensors header, read as SAX events so that a 16 MiB header builds the tensor table and
-// nothing more. Depth 1: a tensor's name (or "__metadata__"); depth 2: its fields; depth 3: the
-// numbers of shape and data_offsets.
-class HeaderReader : public nlohmann::json_sax<nlohmann::json> {
-public:
-    HeaderReader(std::uint64_t data_start, std::uint64_t data_bytes)
-        : data_start_(data_start), data_bytes_(data_bytes) {}
-
-    std::string error;
-    std::vector<TensorInfo> tensors;
-
-    bool null() override { return Value("null"); }
-    bool boolean(bool /*value*/) override { return Value("true or false"); }
-    bool number_integer(number_integer_t /*value*/) override { return Value("a negative number"); }
-    bool number_unsigned(number_unsigned_t value) override {
-        if (depth_ == 3 && (field_ == "shape" || field_ == "data_offsets")) {
-            numbers_.push_back(value);
-            if (numbers_.size() > static_cast<std::size_t>(kMaxTensorRank) + 2)
-                return Fail("tensor " + shown_name(name_) + ": field \"" + field_ +
-                            "\" has more than " + std::to_string(kMaxTensorRank) + " numbers");
-            return true;
-        }
-        return Value("a number");
-    }
-    bool number_float(number_float_t /*value*/, const string_t& /*text*/) override {
-        return Value("a number with a fraction");
-    }
-    bool string(string_t& value) override {
-        if (depth_ == 2 && in_metadata_) return true;
-        if (depth_ == 2 && field_ == "dtype") {
-            dtype_ = value;
-            seen_dtype_ = true;
-            return true;
-        }
-        return Value("text");
-    }
-    bool binary(binary_t& /*value*/) override { return Value("binary data"); }
-    bool start_object(std::size_t /*count*/) override {
-        ++depth_;
-        if (depth_ == 1) return true;
-        if (depth_ == 2) {
-            in_metadata_ = name_ == "__metadata__";
-            seen_dtype_ = seen_shape_ = seen_offsets_ = false;
-            dtype_.clear();
-            return true;
-        }
-        return Fail(Where() + "an object nested deeper than a tensor's fields");
-    }
-    bool end_object() override {
-        if (depth_ == 2 && !in_metadata_ && !Finish()) return false;
-        if (depth_ == 2) in_metadata_ = false;
-        --depth_;
-        return true;
-    }
-    bool key(string_t& value) override {
-        if (depth_ == 1) {
-            if (value.size() > kMaxTensorNameBytes)
-                return Fail("a tensor name longer than " + std::to_string(kMaxTensorNameBytes) +
-                            " bytes");
-            if (!names_.insert(value).second)
-                return Fail("tensor " + shown_name(value) + " appears twice");
-            if (names_.size() > kMaxTensors + 1)
-                return Fail("more than " + std::to_string(kMaxTensors) + " tensors");
-            name_ = value;
-            return true;
-        }
-        if (depth_ == 2 && in_metadata_) return true;
-        if (value != "dtype" && value != "shape" && value != "data_offsets")
-            return Fail("tensor " + shown_name(name_) + ": unknown field " + shown_name(value) +
-                        " (a tensor has dtype, shape and data_offsets)");
-        // A repeated field would silently win over the first (serde refuses it too).
-        if ((value == "dtype" && seen_dtype_) || (value == "shape" && seen_shape_) ||
-            (value == "data_offsets" && seen_offsets_))
-            return Fail("tensor " + shown_name(name_) + ": field \"" + value + "\" appears twice");
-        field_ = value;
-        return true;
-    }
-    bool start_array(std::size_t /*count*/) override {
-        ++depth_;
-        if (depth_ == 3 && !in_metadata_ && (field_ == "shape" || field_ == "data_offsets")) {
-            numbers_.clear();
-            return true;
-        }
-        if (depth_ == 1) return Fail("the header must be a JSON object (got a list)");
-        if (depth_ == 2)
-            return Fail("tensor " + shown_name(name_) +
-                        " must be an object with dtype, shape and "
-                        "data_offsets (got a list)");
-        return Fail(Where() + "a list where none belongs");
-    }
-    bool end_array() override {
-        if (field_ == "shape") {
-            if (numbers_.size() > static_cast<std::size_t>(kMaxTensorRank))
-                return Fail("tensor " + shown_name(name_) + ": more than " +
-                            std::to_string(kMaxTensorRank) + " dimensions");
-            shape_ = numbers_;
-            seen_shape_ = true;
-        } else {
-            if (numbers_.size() != 2)
-                return Fail("tensor " + shown_name(name_) + ": data_offsets must be [begin, end]");
-            offsets_ = numbers_;
-            seen_offsets_ = true;
-        }
-        --depth_;
-        return true;
-    }
-    bool parse_error(std::size_t position, const std::string& /*token*/,
-                     const nlohmann::detail::exception& /*exception*/) override {
-        if (error.empty())
-            error = "the header is not valid JSON (at byte " + std::to_string(position) +
-                    " of the header)";
-        return false;
-    }
-
-private:
-    bool Fail(std::string message) {
-        if (error.empty()) error = std::move(message);
-        return false;
-    }
-    std::string Where() const { return depth_ >= 2 ? "tensor " + shown_name(name_) + ": " : ""; }
-    bool Value(const char* what) {
-        if (depth_ == 0)
-            return Fail("the header must be a JSON object (got " + std::string(what) + ")");
-        if (depth_ == 2 && in_metadata_)
-            return Fail("__metadata__ must map names to texts (got " + std::string(what) + ")");
-        if (depth_ == 1)
-            return Fail("tensor " + shown_name(name_) +
-                        " must be an object with dtype, shape and "
-                        "data_offsets (got " +
-                        what + ")");
-        return Fail("tensor " + shown_name(name_) + ": field \"" + field_ + "\" cannot hold " +
-                    what);
-    }
-    bool Finish() {
-        if (!seen_dtype_ || !seen_shape_ || !seen_offsets_)
-            return Fail("tensor " + shown_name(name_) + " lacks " +
-                        (!seen_dtype_   ? "dtype"
-                         : !seen_shape_ ? "shape"
-                                        : "data_offsets"));
-        TensorInfo tensor;
-        tensor.name = name_;
-        tensor.dtype = dtype_;
-        const std::uint64_t bytes = DtypeBytes(dtype_, &tensor.type);
-        if (bytes == 0)
-            return Fail("tensor " + shown_name(name_) + ": unknown dtype " + shown_name(dtype_));
-        std::uint64_t elements = 1;
-        for (std::uint64_t extent : shape_) {
-            if (extent != 0 && elements > (std::numeric_limits<std::uint64_t>::max() / 16) / extent)
-                return Fail("tensor " + shown_name(name_) +
-                            ": its shape holds more elements than "
-                            "any file");
-            elements *= extent;
-            tensor.shape.push_back(static_cast<std::int64_t>(extent));
-        }
-        const std::uint64_t begin = offsets_[0], end = offsets_[1];
-        if (begin > end || end > data_bytes_)
-            return Fail("tensor " + shown_name(name_) + ": data_offsets [" + std::to_string(begin) +
-                        ", " + std::to_string(end) + "] are not within the " +
-                        std::to_string(data_bytes_) + " bytes of data after the header");
-        if (end - begin != elements * bytes)
-            return Fail("tensor " + shown_name(name_) + ": its shape and dtype need " +
-                        std::to_string(elements * bytes) + " bytes, its data_offsets span " +
-                        std::to_string(end - begin));
-        tensor.begin = data_start_ + begin;
-        tensor.end = data_start_ + end;
-        tensors.push_back(std::move(tensor));
-        return true;
-    }
-
-    std::uint64_t data_start_, data_bytes_;
-    int depth_ = 0;
-    bool in_metadata_ = false;
-    std::string name_, field_, dtype_;
-    bool seen_dtype_ = false, seen_shape_ = false, seen_offsets_ = false;
-    std::vector<std::uint64_t> numbers_, shape_, offsets_;
-    std::set<std::string> names_;
-};
-
-// The index of a sharded checkpoint: {"metadata": {...}, "weight_map": {name: file}}.
-class IndexReader : public nlohmann::json_sax<nlohmann::json> {
-public:
-    std::string error;
-    std::vector<std::pair<std::string, std::string>> entries; ///< name, shard file
-
-    bool null() override { return Value(); }
-    bool boolean(bool /*value*/) override { return Value(); }
-    bool number_integer(number_integer_t /*value*/) override { return Value(); }
-    bool number_unsigned(number_unsigned_t /*value*/) override { return Value(); }
-    bool number_float(number_float_t /*value*/, const string_t& /*text*/) override {
-        return Value();
-    }
-    bool string(string_t& value) override {
-        if (depth_ == 2 && in_map_) {
-            entries.emplace_back(name_, value);
-            if (entries.size() > kMaxTensors)
-                return Fail("more than " + std::to_string(kMaxTensors) + " tensors");
-            return true;
-        }
-        return Value();
-    }
-    bool binary(binary_t& /*value*/) override { return Value(); }
-    bool start_object(std::size_t /*count*/) override {
-        if (++depth_ > 8) return Fail("nested deeper than 8 levels");
-        if (depth_ == 2) in_map_ = top_key_ == "weight_map", seen_map_ = seen_map_ || in_map_;
-        if (depth_ > 2 && in_map_) return Fail("weight_map must map names to file names");
-        return true;
-    }
-    bool end_object() override {
-        if (depth_ == 2) in_map_ = false;
-        --depth_;
-        return true;
-    }
-    bool key(string_t& value) override {
-        if (depth_ == 1) {
-            if (value == "weight_map" && seen_map_) return Fail("weight_map appears twice");
-            top_key_ = value;
-        }
-        if (depth_ == 2 && in_map_) {
-            if (value.size() > kMaxTensorNameBytes)
-                return Fail("a tensor name longer than " + std::to_string(kMaxTensorNameBytes) +
-                            " bytes");
-            if (!names_.insert(value).second)
-                return Fail("tensor " + shown_name(value) + " appears twice in weight_map");
-            name_ = value;
-        }
-        return true;
-    }
-    bool start_array(std::size_t /*count*/) override {
-        if (++depth_ > 8) return Fail("nested deeper than 8 levels");
-        return Value();
-    }
-    bool end_array() override {
-        --depth_;
-        return true;
-    }
-    bool parse_error(std::size_t position, const std::string& /*token*/,
-                     const nlohmann::detail::exception& /*exception*/) override {
-        return Fail("not valid JSON (at byte " + std::to_string(position) + ")");
-    }
-    bool seen_map() const { return seen_map_; }
-
-private:
-    bool Fail(std::string message) {
-        if (error.empty()) error = std::move(message);
-        return false;
-    }
-    bool Value() {
-        if (depth_ == 0) return Fail("must be a JSON object with weight_map");
-        if (in_map_) return Fail("weight_map must map names to file names");
-        if (depth_ == 1 && top_key_ == "weight_map") return Fail("weight_map must be an object");
-        return true; // metadata and other fields: ignored
-    }
-
-    int depth_ = 0;
-    bool in_map_ = false, seen_map_ = false;
-    std::string top_key_, name_;
-    std::set<std::string> names_;
-};
 
 } // namespace
 
@@ -383,188 +98,6 @@ std::string ByteFile::Read(std::uint64_t offset, std::size_t count, void* out) c
         bytes += got, count -= static_cast<std::size_t>(got),
             offset += static_cast<std::uint64_t>(got);
     }
-    return {};
-}
-
-// ---- parsing ----
-
-std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
-                                   std::uint64_t data_bytes, std::vector<TensorInfo>* out) {
-    HeaderReader reader(data_start, data_bytes);
-    const bool parsed = nlohmann::json::sax_parse(header, &reader);
-    if (!parsed || !reader.error.empty())
-        return reader.error.empty() ? "the header is not valid JSON" : reader.error;
-    // No two tensors may share bytes (empty tensors hold none).
-    std::vector<const TensorInfo*> by_offset;
-    for (const TensorInfo& tensor : reader.tensors)
-        if (tensor.end > tensor.begin) by_offset.push_back(&tensor);
-    std::sort(by_offset.begin(), by_offset.end(),
-              [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin; });
-    for (std::size_t i = 1; i < by_offset.size(); ++i)
-        if (by_offset[i]->begin < by_offset[i - 1]->end)
-            return "tensors " + shown_name(by_offset[i - 1]->name) + " and " +
-                   shown_name(by_offset[i]->name) + " overlap in the file";
-    for (TensorInfo& tensor : reader.tensors)
-        out->push_back(std::move(tensor));
-    return {};
-}
-
-namespace {
-
-// The Python dict literal of an .npy header: {'descr': '<f4', 'fortran_order': False,
-// 'shape': (3, 4), }. Only these forms (NumPy's own) are read.
-class NpyDict {
-public:
-    explicit NpyDict(const std::string& text) : text_(text) {}
-
-    std::string Parse(std::string* descr, bool* fortran, std::vector<std::int64_t>* shape) {
-        bool seen_descr = false, seen_order = false, seen_shape = false;
-        Skip();
-        if (!Take('{')) return "its header is not a Python dict";
-        for (;;) {
-            Skip();
-            if (Take('}')) break;
-            std::string key;
-            if (!Quoted(&key)) return "its header's keys must be quoted";
-            Skip();
-            if (!Take(':')) return "its header lacks ':' after " + shown_name(key);
-            Skip();
-            if (key == "descr") {
-                if (!Quoted(descr)) return "its header's 'descr' must be quoted text";
-                seen_descr = true;
-            } else if (key == "fortran_order") {
-                if (Word("True"))
-                    *fortran = true;
-                else if (Word("False"))
-                    *fortran = false;
-                else
-                    return "its header's 'fortran_order' must be True or False";
-                seen_order = true;
-            } else if (key == "shape") {
-                if (!Take('(')) return "its header's 'shape' must be a tuple";
-                for (;;) {
-                    Skip();
-                    if (Take(')')) break;
-                    std::uint64_t extent = 0;
-                    int digits = 0;
-                    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9' &&
-                           digits < 15) {
-                        extent = extent * 10 + static_cast<std::uint64_t>(text_[at_++] - '0');
-                        ++digits;
-                    }
-                    if (digits == 0 ||
-                        (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9'))
-                        return "its header's 'shape' must hold whole numbers below 10^15";
-                    shape->push_back(static_cast<std::int64_t>(extent));
-                    if (shape->size() > static_cast<std::size_t>(kMaxTensorRank))
-                        return "it has more than " + std::to_string(kMaxTensorRank) + " dimensions";
-                    Skip();
-                    if (Take(')')) break;
-                    if (!Take(',')) return "its header's 'shape' is not a tuple of numbers";
-                }
-                seen_shape = true;
-            } else {
-                return "its header has an unknown key " + shown_name(key);
-            }
-            Skip();
-            if (Take('}')) break;
-            if (!Take(',')) return "its header's entries must be separated by commas";
-        }
-        Skip();
-        if (at_ != text_.size()) return "its header has text after the dict";
-        if (!seen_descr || !seen_order || !seen_shape)
-            return "its header lacks 'descr', 'fortran_order' or 'shape'";
-        return {};
-    }
-
-private:
-    void Skip() {
-        while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\n' ||
-                                      text_[at_] == '\t' || text_[at_] == '\r'))
-            ++at_;
-    }
-    bool Take(char c) {
-        if (at_ < text_.size() && text_[at_] == c) return ++at_, true;
-        return false;
-    }
-    bool Word(const char* word) {
-        const std::size_t length = std::strlen(word);
-        if (text_.compare(at_, length, word) != 0) return false;
-        at_ += length;
-        return true;
-    }
-    bool Quoted(std::string* out) {
-        if (at_ >= text_.size() || (text_[at_] != '\'' && text_[at_] != '"')) return false;
-        const char quote = text_[at_++];
-        const std::size_t end = text_.find(quote, at_);
-        if (end == std::string::npos || end - at_ > 64) return false;
-        *out = text_.substr(at_, end - at_);
-        at_ = end + 1;
-        return true;
-    }
-
-    const std::string& text_;
-    std::size_t at_ = 0;
-};
-
-} // namespace
-
-std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out) {
-    static constexpr char kMagic[] = "\x93NUMPY";
-    if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0)
-        return "not a NumPy .npy file (it does not start with \\x93NUMPY)";
-    const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
-    const int major = raw[6];
-    if (major < 1 || major > 3)
-        return "a .npy file of version " + std::to_string(major) + " (versions 1 to 3 are read)";
-    const int length_bytes = major == 1 ? 2 : 4;
-    if (bytes.size() < 8 + static_cast<std::size_t>(length_bytes)) return "its header is cut short";
-    const std::uint64_t header_length = ReadLittle(raw + 8, length_bytes);
-    if (header_length > kMaxNpyHeaderBytes)
-        return "its header is longer than " + Size(kMaxNpyHeaderBytes);
-    const std::uint64_t data_start = 8 + static_cast<std::uint64_t>(length_bytes) + header_length;
-    if (bytes.size() < data_start || file_size < data_start) return "its header is cut short";
-    std::string descr;
-    bool fortran = false;
-    std::vector<std::int64_t> shape;
-    const std::string header = bytes.substr(8 + static_cast<std::size_t>(length_bytes),
-                                            static_cast<std::size_t>(header_length));
-    if (std::string error = NpyDict(header).Parse(&descr, &fortran, &shape); !error.empty())
-        return error;
-    TensorInfo tensor;
-    std::uint64_t item = 0;
-    if (descr == "<f2" || descr == "=f2")
-        tensor.type = TensorType::F16, tensor.dtype = "F16", item = 2;
-    else if (descr == "<f4" || descr == "=f4")
-        tensor.type = TensorType::F32, tensor.dtype = "F32", item = 4;
-    else if (descr == "<f8" || descr == "=f8")
-        tensor.type = TensorType::F64, tensor.dtype = "F64", item = 8;
-    else if (descr == ">f2" || descr == ">f4" || descr == ">f8")
-        return "its numbers are big-endian (" + shown_name(descr) +
-               "): save it with "
-               "array.astype('<f4')";
-    else
-        return "its numbers are " + shown_name(descr) +
-               ", not float16, float32 or float64 ('<f2', "
-               "'<f4', '<f8')";
-    if (fortran && shape.size() > 2)
-        return "it is a Fortran-order array of " + std::to_string(shape.size()) +
-               " dimensions: save it with numpy.ascontiguousarray";
-    std::uint64_t elements = 1;
-    for (std::int64_t extent : shape) {
-        const auto e = static_cast<std::uint64_t>(extent);
-        if (e != 0 && elements > (std::numeric_limits<std::uint64_t>::max() / 16) / e)
-            return "its shape holds more elements than any file";
-        elements *= e;
-    }
-    if (file_size - data_start != elements * item)
-        return "its shape and type need " + std::to_string(elements * item) +
-               " bytes of data, the file holds " + std::to_string(file_size - data_start);
-    tensor.shape = shape;
-    tensor.fortran_order = fortran;
-    tensor.begin = data_start;
-    tensor.end = file_size;
-    *out = std::move(tensor);
     return {};
 }
 
@@ -658,11 +191,11 @@ std::string Checkpoint::LoadShard(std::size_t index) {
     if (shard.file.Size() < 8)
         return error = where + " is not a safetensors file (shorter than its 8 length bytes)";
     if (error = shard.file.Read(0, 8, length_bytes); !error.empty()) return error;
-    const std::uint64_t header_length = ReadLittle(length_bytes, 8);
+    const std::uint64_t header_length = read_little(length_bytes, 8);
     if (header_length == 0) return error = where + ": its header is empty (length 0)";
     if (header_length > kMaxSafetensorsHeaderBytes)
         return error = where + ": its header claims " + std::to_string(header_length) +
-                       " bytes, more than the " + Size(kMaxSafetensorsHeaderBytes) +
+                       " bytes, more than the " + byte_count_text(kMaxSafetensorsHeaderBytes) +
                        " read (is it a safetensors file?)";
     if (header_length > shard.file.Size() - 8)
         return error = where + ": its header claims " + std::to_string(header_length) +
@@ -715,21 +248,20 @@ std::string Checkpoint::OpenIndex(const std::string& path) {
     ByteFile file;
     if (std::string error = file.Open(path); !error.empty()) return error;
     if (file.Size() > kMaxShardIndexBytes)
-        return shown_name(path) + " is larger than " + Size(kMaxShardIndexBytes) +
+        return shown_name(path) + " is larger than " + byte_count_text(kMaxShardIndexBytes) +
                " (a shard index is a few KiB)";
     std::string text(static_cast<std::size_t>(file.Size()), '\0');
     if (std::string error = file.Read(0, text.size(), text.data()); !error.empty()) return error;
-    IndexReader reader;
-    if (!nlohmann::json::sax_parse(text, &reader) || !reader.error.empty())
-        return "shard index " + shown_name(path) + ": " +
-               (reader.error.empty() ? "not valid JSON" : reader.error);
-    if (!reader.seen_map() || reader.entries.empty())
+    std::vector<std::pair<std::string, std::string>> entries;
+    if (std::string error = ParseShardIndex(text, &entries); !error.empty())
+        return "shard index " + shown_name(path) + ": " + error;
+    if (entries.empty())
         return shown_name(path) + " is not a shard index (it has no weight_map naming the tensors' "
                                   "files): open the folder, its model.safetensors, or its "
                                   "model.safetensors.index.json";
     const fs::path folder = fs::path(path).parent_path();
     std::map<std::string, std::size_t> shard_by_file;
-    for (const auto& [name, file_name] : reader.entries) {
+    for (const auto& [name, file_name] : entries) {
         if (file_name.empty() || file_name.find('/') != std::string::npos ||
             file_name.find('\0') != std::string::npos ||
             file_name.find('\\') != std::string::npos || file_name == "." || file_name == "..")
@@ -764,7 +296,7 @@ std::string Checkpoint::OpenNpy(const std::string& path) {
     std::uint64_t wanted = head.size();
     if (head.size() >= 12 && head.compare(0, 6, "\x93NUMPY", 6) == 0) {
         const auto* raw = reinterpret_cast<const unsigned char*>(head.data());
-        const std::uint64_t length = ReadLittle(raw + 8, raw[6] == 1 ? 2 : 4);
+        const std::uint64_t length = read_little(raw + 8, raw[6] == 1 ? 2 : 4);
         wanted = std::min<std::uint64_t>(size, 12 + std::min(length, kMaxNpyHeaderBytes + 1));
     }
     std::string bytes(static_cast<std::size_t>(wanted), '\0');
@@ -824,9 +356,9 @@ std::string Checkpoint::ForEachValue(const TensorInfo& tensor, Take&& take) cons
             if (tensor.type == TensorType::F32) {
                 std::memcpy(&value, at, 4);
             } else if (tensor.type == TensorType::F16) {
-                value = HalfToFloat(static_cast<std::uint16_t>(ReadLittle(at, 2)));
+                value = HalfToFloat(static_cast<std::uint16_t>(read_little(at, 2)));
             } else if (tensor.type == TensorType::BF16) {
-                value = BfloatToFloat(static_cast<std::uint16_t>(ReadLittle(at, 2)));
+                value = BfloatToFloat(static_cast<std::uint16_t>(read_little(at, 2)));
             } else {
                 double wide = 0;
                 std::memcpy(&wide, at, 8);

@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pelab {
@@ -146,5 +147,11 @@ std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data
 /// Parses an .npy file's leading bytes (at least the whole header; `bytes` may hold the data too),
 /// for a file of file_size bytes. "" or a message.
 std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out);
+
+/// Parses a model.safetensors.index.json's text: *entries = its weight_map's (tensor, file) pairs
+/// in the file's order (left empty when the object has no weight_map). "" or a message (without
+/// the file name): not JSON, not an object, nesting past 8 levels, a repeated name, too many.
+std::string ParseShardIndex(const std::string& text,
+                            std::vector<std::pair<std::string, std::string>>* entries);
 
 } // namespace pelab
