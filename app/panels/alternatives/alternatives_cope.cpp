@@ -4,12 +4,13 @@
 // count sentences (or words) rather than tokens. Against distance: each key's counted position
 // and the token count every gate 1 would give. Per key: the gates themselves.
 #include "panels/alternatives/alternatives_cope.h"
+#include "pelab/encodings/relative_biases.h"
 
 #include "io/scene.h"
-#include "pelab/encodings/alternatives.h"
-#include "pelab/encodings/embedding.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
+#include "pelab/encodings/alternatives.h"
+#include "pelab/encodings/embedding.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -27,8 +28,8 @@ CopeResult ComputeCope(const std::string& text, const std::string& separator, do
     r.tokens = tokenize(text);
     r.separator = tokenize(separator).front();
     r.sharpness = sharpness;
-    r.open = 1 / (1 + std::exp(-sharpness));
-    r.closed = 1 / (1 + std::exp(sharpness));
+    r.open = cope_gate(sharpness);
+    r.closed = cope_gate(-sharpness);
     const int n = static_cast<int>(r.tokens.size()), query = n - 1;
     for (int j = 0; j < n; ++j) {
         const bool is_separator = r.tokens[static_cast<std::size_t>(j)] == r.separator;

@@ -6,6 +6,7 @@
 // ALiBi or KERPLE on it. Against distance: u for queries at m, 4m and 16m. Against the share of
 // the context behind the key: the same curves, nearly one.
 #include "panels/alternatives/alternatives_fire.h"
+#include "pelab/encodings/relative_biases.h"
 
 #include "io/scene.h"
 #include "widgets/layout.h"
@@ -19,11 +20,6 @@
 #include <cstdio>
 
 namespace pelab {
-
-double FireInput(double distance, double query, double c, double threshold) {
-    const auto psi = [c](double x) { return std::log1p(c * x); };
-    return psi(distance) / psi(std::max(threshold, query));
-}
 
 FireResult ComputeFire(double c, double threshold, double query, double key) {
     FireResult r;
@@ -39,15 +35,15 @@ FireResult ComputeFire(double c, double threshold, double query, double key) {
         for (int s = 0; s <= 200; ++s) {
             const double d = at * s / 200.0;
             distances.push_back(d);
-            inputs.push_back(FireInput(d, at, c, threshold));
+            inputs.push_back(fire_input(d, at, c, threshold));
             shares.push_back(d / at);
         }
         r.distances.push_back(std::move(distances));
         r.inputs.push_back(std::move(inputs));
         r.shares.push_back(std::move(shares));
     }
-    r.input = FireInput(r.distance, r.query, c, threshold);
-    r.input_at_4 = FireInput(4 * r.distance, 4 * r.query, c, threshold);
+    r.input = fire_input(r.distance, r.query, c, threshold);
+    r.input_at_4 = fire_input(4 * r.distance, 4 * r.query, c, threshold);
     r.log_distance = std::log1p(c * r.distance) / std::log1p(c * threshold);
     return r;
 }
@@ -221,11 +217,11 @@ std::optional<MethodRowJob> FireTab::RowJob(const AlternativesPanel& /*panel*/,
             // both moved by 10, 20, … 990: the query's own position normalises the distance.
             const double query = std::max(1.0, std::floor(m));
             const double distance = std::clamp(query - std::floor(n), 0.0, query);
-            const double at = FireInput(distance, query, c, threshold);
+            const double at = fire_input(distance, query, c, threshold);
             double change = 0;
             for (int s = 1; s < 100; ++s)
-                change = std::max(change,
-                                  std::abs(FireInput(distance, query + 10 * s, c, threshold) - at));
+                change = std::max(
+                    change, std::abs(fire_input(distance, query + 10 * s, c, threshold) - at));
             const bool relative = change < 1e-12;
             return MethodRow{{"FIRE", "research models (Li et al. 2023)",
                               "a learned function of the normalised distance, added to each score",

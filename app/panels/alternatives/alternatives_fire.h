@@ -9,9 +9,6 @@
 
 namespace pelab {
 
-/// FIRE's input for the key `distance` tokens before the query at `query`: in [0, 1].
-double FireInput(double distance, double query, double c, double threshold);
-
 struct FireResult {
     double c = 0, threshold = 0; ///< ψ's c and the threshold L
     /// The queries drawn: m, 4m and 16m (m = pos A, at least 1).

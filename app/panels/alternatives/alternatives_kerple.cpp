@@ -4,6 +4,7 @@
 // −r₁·d^p, 0 < p ≤ 2, both against ALiBi with the same slope at d = 0. Against distance: the
 // three biases. Per step: what one more token of distance costs each.
 #include "panels/alternatives/alternatives_kerple.h"
+#include "pelab/encodings/relative_biases.h"
 
 #include "io/scene.h"
 #include "widgets/layout.h"
@@ -18,17 +19,6 @@
 
 namespace pelab {
 
-namespace {
-
-double LogBias(double r1, double r2, double d) {
-    return -r1 * std::log1p(r2 * d);
-}
-double PowerBias(double r1, double power, double d) {
-    return -r1 * std::pow(d, power);
-}
-
-} // namespace
-
 KerpleResult ComputeKerple(double r1, double r2, double power, double distance) {
     KerpleResult r;
     r.r1 = r1, r.r2 = r2, r.power = power;
@@ -38,18 +28,19 @@ KerpleResult ComputeKerple(double r1, double r2, double power, double distance) 
     for (int s = 0; s <= 256; ++s) {
         const double d = reach * s / 256.0;
         r.distances.push_back(d);
-        r.log_bias.push_back(LogBias(r1, r2, d));
-        r.power_bias.push_back(PowerBias(r1, power, d));
+        r.log_bias.push_back(kerple_log_bias(r1, r2, d));
+        r.power_bias.push_back(kerple_power_bias(r1, power, d));
         r.alibi_bias.push_back(-r.slope * d);
-        r.log_step.push_back(LogBias(r1, r2, d) - LogBias(r1, r2, d + 1));
-        r.power_step.push_back(PowerBias(r1, power, d) - PowerBias(r1, power, d + 1));
+        r.log_step.push_back(kerple_log_bias(r1, r2, d) - kerple_log_bias(r1, r2, d + 1));
+        r.power_step.push_back(kerple_power_bias(r1, power, d) -
+                               kerple_power_bias(r1, power, d + 1));
         r.alibi_step.push_back(r.slope);
     }
-    r.log_at = LogBias(r1, r2, distance);
-    r.power_at = PowerBias(r1, power, distance);
+    r.log_at = kerple_log_bias(r1, r2, distance);
+    r.power_at = kerple_power_bias(r1, power, distance);
     r.alibi_at = -r.slope * distance;
-    r.log_step_at = r.log_at - LogBias(r1, r2, distance + 1);
-    r.log_far = LogBias(r1, r2, r.far);
+    r.log_step_at = r.log_at - kerple_log_bias(r1, r2, distance + 1);
+    r.log_far = kerple_log_bias(r1, r2, r.far);
     r.alibi_far = -r.slope * r.far;
     return r;
 }
@@ -220,8 +211,8 @@ std::optional<MethodRowJob> KerpleTab::RowJob(const AlternativesPanel& /*panel*/
             // The log bias of query 9 on key 3, both moved by 1 … 999.
             double change = 0;
             for (int s = 1; s < 1000; ++s)
-                change = std::max(
-                    change, std::abs(LogBias(r1, r2, (9 + s) - (3 + s)) - LogBias(r1, r2, 9 - 3)));
+                change = std::max(change, std::abs(kerple_log_bias(r1, r2, (9 + s) - (3 + s)) -
+                                                   kerple_log_bias(r1, r2, 9 - 3)));
             const bool relative = change == 0;
             return MethodRow{
                 {"KERPLE (log)", "research models (Chi et al. 2022)",

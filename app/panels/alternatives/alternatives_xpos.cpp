@@ -41,7 +41,7 @@ XposResult ComputeXpos(const AlternativesPanel::RopeInputs& inputs, const XposOp
                 std::hypot(r.q[2 * i], r.q[2 * i + 1]) * std::hypot(r.k[2 * i], r.k[2 * i + 1]);
             rope_envelope += size;
             envelope +=
-                std::pow(xpos.zeta[static_cast<std::size_t>(i)], distance / options.scale_base) *
+                xpos_decay(xpos.zeta[static_cast<std::size_t>(i)], distance, options.scale_base) *
                 size;
         }
         r.envelope.push_back(envelope);
@@ -51,8 +51,8 @@ XposResult ComputeXpos(const AlternativesPanel::RopeInputs& inputs, const XposOp
     for (int i = 0; i < d / 2; ++i) {
         r.pairs.push_back(i);
         const double zeta = r.zeta[static_cast<std::size_t>(i)];
-        r.kept.push_back(std::pow(zeta, r.distance / options.scale_base));
-        r.kept_at_4b.push_back(std::pow(zeta, 4.0));
+        r.kept.push_back(xpos_decay(zeta, r.distance, options.scale_base));
+        r.kept_at_4b.push_back(xpos_decay(zeta, 4.0 * options.scale_base, options.scale_base));
     }
     r.rope_score = plan_score_relative(r.q, r.k, r.distance, rope);
     // A key far after the query: the fastest pair's factor ζ_0^((m − n)/B) can pass the largest

@@ -41,11 +41,6 @@ void validate_plan_vectors(const std::vector<double>& q, const std::vector<doubl
                                   " is not)");
 }
 
-// ζ^(steps/B), 1 when ζ is 1 (no decay) whatever the steps.
-double Decay(double zeta, double steps, double scale_base) {
-    return zeta == 1 ? 1.0 : std::pow(zeta, steps / scale_base);
-}
-
 } // namespace
 
 int RopePairPlan::turned_pairs() const {
@@ -119,7 +114,7 @@ double plan_score_relative(const std::vector<double>& q, const std::vector<doubl
         const double k_length = std::hypot(k[2 * at], k[2 * at + 1]);
         const double phase =
             std::atan2(q[2 * at + 1], q[2 * at]) - std::atan2(k[2 * at + 1], k[2 * at]);
-        sum += Decay(plan.zeta[at], distance, plan.scale_base) * q_length * k_length *
+        sum += xpos_decay(plan.zeta[at], distance, plan.scale_base) * q_length * k_length *
                std::cos(distance * plan.theta[at] + phase);
     }
     return sum;
@@ -133,10 +128,10 @@ double plan_score(const std::vector<double>& q, const std::vector<double>& k, do
     double sum = 0;
     for (int i = 0; i < plan.pairs(); ++i) {
         const auto at = static_cast<std::size_t>(i);
-        double qa = q[2 * at] * Decay(plan.zeta[at], m, plan.scale_base);
-        double qb = q[2 * at + 1] * Decay(plan.zeta[at], m, plan.scale_base);
-        double ka = k[2 * at] * Decay(plan.zeta[at], -n, plan.scale_base);
-        double kb = k[2 * at + 1] * Decay(plan.zeta[at], -n, plan.scale_base);
+        double qa = q[2 * at] * xpos_decay(plan.zeta[at], m, plan.scale_base);
+        double qb = q[2 * at + 1] * xpos_decay(plan.zeta[at], m, plan.scale_base);
+        double ka = k[2 * at] * xpos_decay(plan.zeta[at], -n, plan.scale_base);
+        double kb = k[2 * at + 1] * xpos_decay(plan.zeta[at], -n, plan.scale_base);
         rope_turn(qa, qb, std::cos(m * plan.theta[at]), std::sin(m * plan.theta[at]));
         rope_turn(ka, kb, std::cos(n * plan.theta[at]), std::sin(n * plan.theta[at]));
         sum += qa * ka + qb * kb;

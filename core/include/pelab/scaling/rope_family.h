@@ -17,6 +17,7 @@
 // sinusoidal.h; fractions in [0, 1]; γ in (0, 10]; B in [1, 10⁶].
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ struct XposOptions {
 };
 /// ζ_i = (2i/d + γ)/(1 + γ), for i < d/2.
 std::vector<double> xpos_zeta(int d, double gamma);
+/// xPos's decay of a pair over `steps` positions: ζ^(steps/B), 1 when ζ is 1 (no decay) whatever
+/// the steps; may overflow to +∞ for a large negative exponent's reciprocal (the caller says so).
+inline double xpos_decay(double zeta, double steps, double scale_base) {
+    return zeta == 1 ? 1.0 : std::pow(zeta, steps / scale_base);
+}
 /// xPos: RoPE's θ_i and xPos's ζ_i.
 RopePairPlan xpos_plan(int d, double base, const XposOptions& options);
 

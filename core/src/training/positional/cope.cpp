@@ -8,6 +8,7 @@
 // layer and shared by the heads, here one table shared by the layers as well (as T5's buckets
 // are), starting at zero. Causal only: the count runs back from the query.
 #include "pelab/base/error.h"
+#include "pelab/encodings/relative_biases.h"
 #include "positional/method.h"
 
 #include <cmath>
@@ -76,7 +77,7 @@ private:
         Eigen::Index floor, ceil;
         S w; ///< p − ⌊p⌋
     };
-    static S Gate(S score) { return S(1) / (S(1) + std::exp(-score)); }
+    static S Gate(S score) { return cope_gate(score); }
     Between At(S position) const {
         // p ≤ i + 1 ≤ max_len: within the table's rows (the clamp guards rounding only).
         const S top = static_cast<S>(rows_ - 1);

@@ -9,6 +9,7 @@
 // u and f(u) depend on the positions alone, so the hooks compute them once per batch for every
 // pair j ≤ i; the backward gathers each pair's gradient from every sequence, layer and head and
 // runs f's backward once, in InputBackward (the pass calls it after every other backward hook).
+#include "pelab/encodings/relative_biases.h"
 #include "positional/method.h"
 
 #include <algorithm>
@@ -43,8 +44,7 @@ public:
         const double c = Softplus(Own(at_.c())), threshold = Softplus(Own(at_.threshold()));
         for (int i = 0; i < length_; ++i)
             for (int j = 0; j <= i; ++j) {
-                const double u =
-                    std::log1p(c * (i - j)) / std::log1p(c * std::max(threshold, double(i)));
+                const double u = fire_input(i - j, i, c, threshold);
                 inputs_[Pair(i, j)] = u;
                 double hidden[kHidden];
                 Hidden(u, hidden);

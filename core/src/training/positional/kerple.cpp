@@ -5,6 +5,7 @@
 // smooth for the checks), both starting at softplus(0) = ln 2. Bidirectional models use |i − j|
 // both ways, as ALiBi's here. The table is heads × 2 (r₁'s and r₂'s free parameters), shared by
 // the layers.
+#include "pelab/encodings/relative_biases.h"
 #include "positional/method.h"
 
 #include <cmath>
@@ -21,7 +22,8 @@ public:
         const double r1 = Softplus(Raw(head, 0)), r2 = Softplus(Raw(head, 1));
         for (Eigen::Index i = 0; i < scores.rows(); ++i)
             for (Eigen::Index j = 0; j < scores.cols(); ++j)
-                scores(i, j) += static_cast<S>(-r1 * std::log1p(r2 * std::abs(i - j)));
+                scores(i, j) +=
+                    static_cast<S>(kerple_log_bias(r1, r2, static_cast<double>(std::abs(i - j))));
     }
     void BiasBackward(const Mat<S>& d_scores, int head, S* d_own) const override {
         const double r1 = Softplus(Raw(head, 0)), r2 = Softplus(Raw(head, 1));
