@@ -210,8 +210,9 @@ TEST_F(Layout, GlossaryExplainsTheSymbols) {
 
 // The status bar names the order demo's own width while that panel is presented.
 TEST_F(Layout, StatusBarShowsTheOrderDemosOwnWidth) {
-    EXPECT_EQ(app.panels.Find("order")->panel->StatusNote(), "order demo: its own d_model 16");
-    EXPECT_EQ(app.panels.Find("waves")->panel->StatusNote(), "");
+    EXPECT_EQ(app.panels.Find("order")->panel->StatusNote(app.state),
+              "order demo: its own d_model 16");
+    EXPECT_EQ(app.panels.Find("waves")->panel->StatusNote(app.state), "");
 }
 
 // With one panel open, View → Arrange (and Esc) gives it the whole window, not a quarter.

@@ -7,9 +7,9 @@
 #include "panels/model/model_sentences.h"
 #include "panels/model/panel_model.h"
 #include "pelab/encodings/alternatives.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "pelab/models/rope_analysis.h"
 #include "pelab/models/table_analysis.h"
-#include "pelab/encodings/sinusoidal.h"
 #include "shell/file_menu.h"
 #include "widgets/theme.h"
 
@@ -48,7 +48,7 @@ protected:
 
 TEST_F(ModelPanelTest, FileOpenHandsACheckpointToThePanelAndARefusalChangesNothing) {
     ASSERT_EQ(OpenFile(app, (folder_ / "gpt2").string()), "");
-    Panel().FinishOpening();
+    app.models.Finish();
     nlohmann::json shown = Shown();
     EXPECT_TRUE(shown["open"].get<bool>());
     EXPECT_EQ(shown["family"], "GPT-2");
@@ -63,7 +63,7 @@ TEST_F(ModelPanelTest, FileOpenHandsACheckpointToThePanelAndARefusalChangesNothi
     const std::string error = OpenFile(app, (folder_ / "broken.safetensors").string());
     EXPECT_NE(error.find("broken.safetensors"), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
-    Panel().FinishOpening();
+    app.models.Finish();
     EXPECT_EQ(Shown()["family"], "GPT-2");
 
     // A RoPE model without its config.json: told what to bring.
@@ -79,35 +79,35 @@ TEST_F(ModelPanelTest, FileOpenHandsACheckpointToThePanelAndARefusalChangesNothi
         << std::string("\x93NUMPY\x01\x00\x76\x00", 10) << dict << '\n'
         << std::string("\x00\x00\xc0\x7f\x00\x00\x80\x3f", 8);
     ASSERT_EQ(OpenFile(app, (folder_ / "nan.npy").string()), "");
-    Panel().FinishOpening();
+    app.models.Finish();
     shown = Shown();
     EXPECT_EQ(shown["family"], "GPT-2");
     EXPECT_NE(shown["open_error"].get<std::string>().find("NaN"), std::string::npos);
 }
 
 TEST_F(ModelPanelTest, AnyTwoDimensionalTensorReadsAsThePositionTable) {
-    ASSERT_EQ(Panel().OpenPath((folder_ / "llama").string()), "");
-    Panel().FinishOpening();
+    ASSERT_EQ(app.models.Open(ModelRequest{(folder_ / "llama").string(), "", ""}), "");
+    app.models.Finish();
     EXPECT_EQ(Shown()["kind"], "RoPE");
-    ModelRequest request = Panel().shown_request;
+    ModelRequest request = app.models.Current()->request;
     request.table = "model.embed_tokens.weight";
-    ASSERT_EQ(Panel().Open(request), "");
-    Panel().FinishOpening();
+    ASSERT_EQ(app.models.Open(request), "");
+    app.models.Finish();
     const nlohmann::json shown = Shown();
     EXPECT_EQ(shown["family"], "chosen tensor");
     EXPECT_EQ(shown["table"]["rows"], 20);
     EXPECT_EQ(shown["table"]["cols"], 32);
     // A 1-D or missing tensor is refused and the table stays.
     request.table = "no.such.tensor";
-    EXPECT_NE(Panel().Open(request).find("no tensor"), std::string::npos);
+    EXPECT_NE(app.models.Open(request).find("no tensor"), std::string::npos);
     EXPECT_EQ(Shown()["family"], "chosen tensor");
 }
 
 TEST_F(ModelPanelTest, TheTableMenuListsTheFilesTablesAndReadsTheOneChosen) {
-    ASSERT_EQ(Panel().OpenPath((folder_ / "llama").string()), "");
-    Panel().FinishOpening();
+    ASSERT_EQ(app.models.Open(ModelRequest{(folder_ / "llama").string(), "", ""}), "");
+    app.models.Finish();
     // The Llama fixture's 2-D float tensors: the token embedding and 3 layers' q and k.
-    EXPECT_EQ(Panel().report->tensors_2d.size(), 7u);
+    EXPECT_EQ(app.models.Current()->report.tensors_2d.size(), 7u);
     ASSERT_EQ(app.scene.Apply(R"({"model_view": "wavelengths"})"), "");
     app.recorder.rects.clear();
     Present("model", 3);
@@ -121,15 +121,15 @@ TEST_F(ModelPanelTest, TheTableMenuListsTheFilesTablesAndReadsTheOneChosen) {
     ClickAt(ImVec2((picker->second.x0 + picker->second.x1) / 2,
                    picker->second.y1 + style.WindowPadding.y + ImGui::GetFrameHeightWithSpacing() +
                        ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight() / 2));
-    Panel().FinishOpening();
+    app.models.Finish();
     const nlohmann::json shown = Shown();
     EXPECT_EQ(shown["family"], "chosen tensor");
     EXPECT_EQ(shown["table"]["name"], "model.embed_tokens.weight");
 }
 
 TEST_F(ModelPanelTest, TheUsageViewShowsOneQueryHeadOrTheMean) {
-    ASSERT_EQ(Panel().OpenPath((folder_ / "llama").string()), "");
-    Panel().FinishOpening();
+    ASSERT_EQ(app.models.Open(ModelRequest{(folder_ / "llama").string(), "", ""}), "");
+    app.models.Finish();
     ASSERT_EQ(app.scene.Apply(R"({"model_view": "usage", "model_usage_head": 3})"), "");
     Present("model", 2);
     nlohmann::json rope = Shown()["rope"];
@@ -169,8 +169,8 @@ TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
     app.view.font_scale = 2.0f;
     BuildFonts(fonts, kBaseFontPixels * 2.0f);
     for (const Family& family : families) {
-        ASSERT_EQ(Panel().OpenPath((folder_ / family.folder).string()), "");
-        Panel().FinishOpening();
+        ASSERT_EQ(app.models.Open(ModelRequest{(folder_ / family.folder).string(), "", ""}), "");
+        app.models.Finish();
         EXPECT_EQ(Shown()["kind"], family.kind);
         for (const char* theme : {"dark", "light", "high-contrast"})
             for (const auto& [view, picture] : family.views) {
@@ -199,7 +199,7 @@ TEST_F(ModelPanelTest, TheComparePanelComparesTwoRowsOfTheOpenTable) {
     EXPECT_EQ(compare.Readouts(state)["source"], "sinusoidal");
 
     ASSERT_EQ(OpenFile(app, (folder_ / "gpt2").string()), "");
-    Panel().FinishOpening();
+    app.models.Finish();
     ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
     app.view.font_scale = 2.0f;
     BuildFonts(fonts, kBaseFontPixels * 2.0f);

@@ -58,10 +58,9 @@ protected:
     }
     OrderPanel& Order() { return Get<OrderPanel>("order"); }
     void OpenModel(const std::string& name) {
-        ModelPanel& model = Get<ModelPanel>("model");
-        ASSERT_EQ(model.OpenPath((folder_ / name).string()), "");
-        model.FinishOpening();
-        app.ShareOpenedTable();
+        ASSERT_EQ(app.models.Open(pelab::ModelRequest{(folder_ / name).string(), "", ""}), "");
+        app.models.Finish();
+        app.ShareModel();
     }
     nlohmann::json Real(const nlohmann::json& scene) {
         nlohmann::json with = scene;
@@ -282,7 +281,7 @@ TEST_F(OrderRealTest, WithoutAGpt2TheViewSaysWhatToBringAndShowsTheToyDemo) {
 }
 
 // --model in the window: the checkpoint is read off the frame while only the order panel is
-// drawn (Your model closed), and still reaches the order panel (App::ShareOpenedTable collects
+// drawn (Your model closed), and still reaches the order panel (App::ShareModel collects
 // it each frame; it once waited for Your model to be drawn, forever).
 TEST_F(OrderRealTest, ACheckpointReadOffTheFrameReachesTheOrderPanelWithYourModelClosed) {
     ASSERT_EQ(app.scene.Apply(R"({"order_view": "real"})"), "");

@@ -87,15 +87,13 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                            ("pelab-widget-compare-" + std::to_string(getpid()));
     pelab_test::WriteModelFixtures(fixtures);
     for (const PanelEntry& entry : app.panels.Entries()) {
-        auto& model = Get<ModelPanel>("model");
         if (entry.id == "compare") {
-            ASSERT_EQ(model.OpenPath((fixtures / "gpt2").string()), "");
-            model.FinishReading();
-        } else if (model.opened_table) {
+            ASSERT_EQ(app.models.Open(pelab::ModelRequest{(fixtures / "gpt2").string(), "", ""}),
+                      "");
+            app.models.Finish();
+        } else if (app.models.Current()) {
             // Closed again: the Your model panel's own modes start with nothing open.
-            model.report.reset();
-            model.preview = true;
-            model.opened_table.reset();
+            app.models.Close();
         }
         for (const std::string& mode : Modes(entry.id))
             for (const bool hidden : {false, true})
@@ -123,8 +121,10 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                 ("pelab-widget-models-" + std::to_string(getpid()));
                             pelab_test::WriteModelFixtures(folder);
                             for (const char* family : {"gpt2", "llama", "t5", "bloom"}) {
-                                ASSERT_EQ(entry.panel->OpenPath((folder / family).string()), "");
-                                entry.panel->FinishReading();
+                                ASSERT_EQ(app.models.Open(pelab::ModelRequest{
+                                              (folder / family).string(), "", ""}),
+                                          "");
+                                app.models.Finish();
                                 for (const char* view :
                                      {"components", "similarity", "norms", "wavelengths", "pairing",
                                       "usage", "buckets", "slopes"}) {
@@ -150,7 +150,8 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                       "");
                             collect({});
                             std::ofstream(folder / "bad.safetensors") << "12345678{}";
-                            (void)entry.panel->OpenPath((folder / "bad.safetensors").string());
+                            (void)app.models.Open(
+                                pelab::ModelRequest{(folder / "bad.safetensors").string(), "", ""});
                             // A .npy whose first value is NaN: opened, then refused.
                             std::string dict =
                                 "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }";
@@ -158,8 +159,10 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                             std::ofstream(folder / "nan.npy", std::ios::binary)
                                 << std::string("\x93NUMPY\x01\x00\x76\x00", 10) << dict << '\n'
                                 << std::string("\x00\x00\xc0\x7f\x00\x00\x80\x3f", 8);
-                            ASSERT_EQ(entry.panel->OpenPath((folder / "nan.npy").string()), "");
-                            entry.panel->FinishReading();
+                            ASSERT_EQ(app.models.Open(pelab::ModelRequest{
+                                          (folder / "nan.npy").string(), "", ""}),
+                                      "");
+                            app.models.Finish();
                             collect({});
                             std::filesystem::remove_all(folder);
                         }
@@ -169,8 +172,9 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                 std::filesystem::temp_directory_path() /
                                 ("pelab-widget-order-" + std::to_string(getpid()));
                             pelab_test::WriteGpt2RunFixture(folder);
-                            ASSERT_EQ(model.OpenPath(folder.string()), "");
-                            model.FinishReading();
+                            ASSERT_EQ(app.models.Open(pelab::ModelRequest{folder.string(), "", ""}),
+                                      "");
+                            app.models.Finish();
                             for (const char* real :
                                  {R"({"order_view": "real"})",
                                   R"({"order_view": "real", "real_text_a": ""})"}) {
@@ -178,9 +182,7 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                 for (int k = 0; k < 3; ++k)
                                     collect({});
                             }
-                            model.report.reset();
-                            model.preview = true;
-                            model.opened_table.reset();
+                            app.models.Close();
                             std::filesystem::remove_all(folder);
                         }
                         if (entry.id == "quiz") {

@@ -51,7 +51,7 @@ public:
     virtual nlohmann::json Readouts(const AppState& state) const = 0;
     /// What the status bar adds while this panel is presented (a setting of its own that the
     /// shared numbers do not show); default: nothing.
-    virtual std::string StatusNote() const { return {}; }
+    virtual std::string StatusNote(const AppState& /*state*/) const { return {}; }
     /// The panel's table as CSV (a header line, then one line per row, full precision), for
     /// File → Export table as CSV; "" when the panel has no table.
     virtual std::string TableCsv(const AppState& /*state*/) const { return {}; }
@@ -66,22 +66,6 @@ public:
     /// ("the Real model view cannot run: …"): `lesson check` lists it as the step's problem.
     /// Default: "" (every panel shows its settings).
     virtual std::string StepProblem(const AppState& /*state*/) const { return {}; }
-    /// Whether this panel opens the file (or folder) at path itself, not as JSON: a checkpoint
-    /// (cheap: its name and first bytes). Default: no.
-    virtual bool OpensPath(const std::string& /*path*/) const { return false; }
-    /// Opens path (File → Open, a drop): "" or why not, in which case nothing changes.
-    virtual std::string OpenPath(const std::string& /*path*/) {
-        return "this panel opens no files";
-    }
-    /// Waits for files being read off the frame and shows them (screenshots, readouts).
-    virtual void FinishReading() {}
-    /// Takes a read that finished off the frame, without waiting: called every frame whether
-    /// the panel is drawn or not (a checkpoint given with --model reaches the other panels
-    /// while Your model is closed). True while a read is still running (frames go on).
-    virtual bool CollectReading() { return false; }
-    /// The learned table of a checkpoint this panel has open, which other panels may show
-    /// (AppState::model_table); null for none (the default).
-    virtual std::shared_ptr<const ModelTable> OpenedTable() const { return nullptr; }
     /// The kind of document this panel opens (File → Open hands it over): "quiz" for the quiz
     /// panel; "" for none.
     virtual std::string DocumentKind() const { return {}; }

@@ -98,6 +98,7 @@ void AddViewFields(SceneTable& table, ViewSettings& view, PanelRegistry& panels)
 } // namespace
 
 App::App() {
+    state.models = &models;
     AddSharedFields(scene, state);
     AddViewFields(scene, view, panels);
     for (PanelEntry& entry : panels.Entries())
@@ -131,27 +132,21 @@ void App::AnswerTeachBackQuestion(bool replace) {
     incoming_teach_back.reset();
 }
 
-bool App::ShareOpenedTable() {
-    bool reading = false;
-    std::shared_ptr<const ModelTable> table;
-    for (PanelEntry& entry : panels.Entries()) {
-        reading = entry.panel->CollectReading() || reading;
-        if (std::shared_ptr<const ModelTable> opened = entry.panel->OpenedTable()) table = opened;
-    }
-    state.model_table = std::move(table);
+bool App::ShareModel() {
+    const bool reading = models.Poll();
+    state.model_table = models.Table();
     return reading;
 }
 
 std::string App::OpenModel(const std::string& path, bool wait) {
-    PanelEntry* model = panels.Find("model");
-    if (model == nullptr) return "this PE Lab has no model panel";
-    std::string error = model->panel->OpenPath(path);
+    std::string error = models.Open(ModelRequest{path, "", ""});
     if (error.empty() && wait) {
-        model->panel->FinishReading();
-        ShareOpenedTable();
-        error = model->panel->Readouts(state).value("open_error", std::string());
+        models.Finish();
+        ShareModel();
+        error = models.OpenError();
     }
-    if (error.empty()) model->open = true;
+    if (error.empty())
+        if (PanelEntry* model = panels.Find("model")) model->open = true;
     return error;
 }
 

@@ -3,6 +3,7 @@
 // table built over all of them. Not copyable: the scene table points into it.
 #pragma once
 
+#include "io/model_service.h"
 #include "io/scene.h"
 #include "panels/panel_registry.h"
 #include "shell/file_dialog.h"
@@ -66,6 +67,9 @@ struct ViewSettings {
 constexpr float kMinFontScale = 0.5f, kMaxFontScale = 4.0f;
 
 struct App {
+    /// The checkpoint open (File → Open, --model, a drop): first, so that it outlives every
+    /// panel that reads it; state.models points here.
+    ModelService models;
     AppState state;
     ViewSettings view;
     PanelRegistry panels;
@@ -136,14 +140,13 @@ struct App {
 
     /// The scene of every field; with_readouts adds "readouts": {panel id: its numbers}.
     nlohmann::json Document(bool with_readouts) const;
-    /// Hands the learned table a panel has open (Panel::OpenedTable) to every panel through
-    /// state.model_table: each frame, and after a checkpoint is read for readouts.
-    /// Each panel first takes a read finished off the frame (Panel::CollectReading); true while
-    /// one is still running.
-    bool ShareOpenedTable();
-    /// Opens a checkpoint in the Your model panel (--model): "" or why not. wait: read it now
-    /// (readouts, screenshots, lesson check) and share its table, a file refused while read
-    /// counting as an error; else it is read off the frame.
+    /// Takes a read that finished off the frame and hands its learned table to every panel
+    /// through state.model_table: each frame (whether Your model is drawn or not), and after a
+    /// checkpoint is read for readouts. True while a read is still running (frames go on).
+    bool ShareModel();
+    /// Opens a checkpoint (--model, File → Open) and opens the Your model panel: "" or why not.
+    /// wait: read it now (readouts, screenshots, lesson check) and share its table, a file refused
+    /// while read counting as an error; else it is read off the frame.
     std::string OpenModel(const std::string& path, bool wait);
     /// Applies the scene file at path (all or nothing); "" or a message naming the field.
     std::string LoadScene(const std::string& path) { return scene.Load(path); }

@@ -189,7 +189,7 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     ApplyThemeStyle(app.view.theme, font ? font->FontSize / kBaseFontPixels : 1.0f);
     app.stats.core_seconds = 0.0;
     // A checkpoint read off the frame keeps the frames coming until it is in, drawn or not.
-    app.stats.computing = app.ShareOpenedTable();
+    app.stats.computing = app.ShareModel();
     app.stats.settling = false;
     app.recorder.rects.erase("hint.menus"); // drawn again below while it is due
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -263,7 +263,8 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
                             ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings,
                         true);
         RestoreFocus(app);
-        if (!screenshot) DrawShellWindows(app, status_bar, lesson_bar, entry->panel->StatusNote());
+        if (!screenshot)
+            DrawShellWindows(app, status_bar, lesson_bar, entry->panel->StatusNote(app.state));
         if (!screenshot && top == 0 && !app.lesson.Active() && !app.menus_hint_done)
             DrawMenusHint(app);
         return;

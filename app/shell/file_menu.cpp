@@ -138,20 +138,21 @@ void AddRecentFile(ViewSettings& view, const std::string& path) {
 namespace {
 
 std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesson) {
-    // A checkpoint (weights, not JSON) goes to the panel that reads it.
-    if (!only_lesson)
-        for (PanelEntry& each : app.panels.Entries())
-            if (each.panel->OpensPath(path)) {
-                if (std::string error = each.panel->OpenPath(path); !error.empty()) return error;
-                if (app.view.presented_panel.empty())
-                    each.open = true;
-                else
-                    app.view.presented_panel = each.id;
-                app.pending.arrange = true;
-                AddRecentFile(app.view, path);
-                app.status_note = "reading " + fs::path(path).filename().string();
-                return {};
-            }
+    // A checkpoint (weights, not JSON) goes to the model service; Your model shows it.
+    if (!only_lesson && LooksLikeCheckpoint(path)) {
+        if (std::string error = app.models.Open(ModelRequest{path, "", ""}); !error.empty())
+            return error;
+        if (PanelEntry* model = app.panels.Find("model")) {
+            if (app.view.presented_panel.empty())
+                model->open = true;
+            else
+                app.view.presented_panel = model->id;
+        }
+        app.pending.arrange = true;
+        AddRecentFile(app.view, path);
+        app.status_note = "reading " + fs::path(path).filename().string();
+        return {};
+    }
     // Read and parsed once, whatever it holds.
     JsonFile file;
     if (std::string error = ReadJsonFile(path, &file); !error.empty()) return error;

@@ -1,4 +1,5 @@
 #include "shell/step_fit.h"
+#include "io/model_service.h"
 
 #include "panels/panel_registry.h"
 #include "shell/app.h"

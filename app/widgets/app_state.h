@@ -3,8 +3,6 @@
 // a panel's own settings live in the panel, one-frame requests in FrameRequests.
 #pragma once
 
-#include "pelab/models/table_offsets.h"
-
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -12,18 +10,10 @@
 
 namespace pelab {
 
-/// A checkpoint's learned position table, opened in the Your model panel and shown read-only by
-/// the panels that look at real rows (compare). Rows from the family's first position on.
-struct ModelTable {
-    std::string family, name; ///< "GPT-2", "wpe.weight"
-    /// Where it was read from (the weights and config.json): the order panel's Real model view
-    /// runs the whole checkpoint from there when the family is GPT-2.
-    std::string checkpoint_path, config_path;
-    int rows = 0, cols = 0;
-    std::vector<float> values; ///< rows × cols, row-major
-    OffsetCosines offsets;     ///< cos(row p, row p + k) over starts p (table_offsets.h)
-    std::uint64_t version = 0; ///< changes with each table opened (caches key on it)
-};
+// The checkpoint open in this PE Lab and its learned table (io/model_service.h): owned by the
+// shell, read by the panels through these pointers.
+class ModelService;
+struct ModelTable;
 
 struct AppState {
     // Invariants (kept by Clamp()): d_model even in [2, 4096], base in [10, 1e6],
@@ -44,8 +34,10 @@ struct AppState {
     /// The part of a position Play has accumulated towards the next whole step (not saved).
     double play_carry = 0.0;
 
-    /// The learned table of the checkpoint open in the Your model panel (null when none): the
-    /// shell hands it over every frame (App::ShareOpenedTable); not saved in scenes.
+    /// The checkpoint open (the shell's App::models; null in a bare AppState, as a test's), and
+    /// its learned table (null when none), handed over every frame (App::ShareModel). Neither is
+    /// saved in scenes.
+    ModelService* models = nullptr;
     std::shared_ptr<const ModelTable> model_table;
 
     /// Restores the invariants above after any edit.

@@ -150,7 +150,7 @@ std::vector<const char*> AlternativesPanel::SceneFieldNames() {
     return names;
 }
 
-std::string AlternativesPanel::StatusNote() const {
+std::string AlternativesPanel::StatusNote(const AppState& /*state*/) const {
     return "tab: " + tab;
 }
 

@@ -142,7 +142,7 @@ struct AlternativesPanel : Panel {
     /// positions and pair, and the fields its tabs add (collected from AddSceneFields, so a tab
     /// added is listed without a line elsewhere).
     static std::vector<const char*> SceneFieldNames();
-    std::string StatusNote() const override;
+    std::string StatusNote(const AppState& state) const override;
 
     /// q and k for RoPE: the typed ones when rope_typed and they have the same length, else
     /// seeded at the shared d_model.

@@ -353,7 +353,7 @@ void CandidatesPanel::AddSceneFields(SceneTable& table) {
     table.Bool("candidates_grid", "values as a positions × dims grid", &grid);
 }
 
-std::string CandidatesPanel::StatusNote() const {
+std::string CandidatesPanel::StatusNote(const AppState& /*state*/) const {
     return std::string("plotting ") + candidate_name(Selected());
 }
 

@@ -1,9 +1,9 @@
 // panel_candidates.h — why the obvious ideas fail, as the published articles and course walk
-// through them. Nine candidate encodings (pelab/encodings/candidates.h): the selected one's values over
-// positions, and a table of the usual design constraints (docs/panels.md) measured by the core for
-// every candidate at the current settings, each cell marked ok or fails against a stated threshold.
-// Beside them the "drowning" meter (‖embedding‖ against ‖PE(pos A)‖) and sin's aliasing on the unit
-// circle.
+// through them. Nine candidate encodings (pelab/encodings/candidates.h): the selected one's values
+// over positions, and a table of the usual design constraints (docs/panels.md) measured by the core
+// for every candidate at the current settings, each cell marked ok or fails against a stated
+// threshold. Beside them the "drowning" meter (‖embedding‖ against ‖PE(pos A)‖) and sin's aliasing
+// on the unit circle.
 #pragma once
 
 #include "panels/explanation.h"
@@ -96,7 +96,7 @@ struct CandidatesPanel : Panel {
     nlohmann::json Readouts(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
     static std::vector<WidgetName> WidgetNames();
-    std::string StatusNote() const override;
+    std::string StatusNote(const AppState& state) const override;
     /// The property table: each encoding's cells as shown, with their verdicts (ok, fails,
     /// cannot say), measured afresh for the current settings.
     std::string TableCsv(const AppState& state) const override;

@@ -2,6 +2,7 @@
 // panel's, AppState::model_table) instead of the formula's vectors: the same numbers, the rows'
 // offset curve beside the spread over every start, and a sentence set against the sinusoidal
 // table of the same width.
+#include "io/model_service.h"
 #include "panels/compare/panel_compare.h"
 
 #include "pelab/encodings/similarity.h"

@@ -1,4 +1,5 @@
 #include "panels/compare/panel_compare.h"
+#include "io/model_service.h"
 
 #include "widgets/number_text.h"
 

@@ -2,6 +2,7 @@
 // by dimension, with the dot product, the similarity, and why the two positions differ.
 #pragma once
 
+#include "io/model_service.h"
 #include "panels/explanation.h"
 
 #include "panels/panel.h"

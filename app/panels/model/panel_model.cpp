@@ -1,4 +1,4 @@
-// panel_model.cpp — the Your model panel's state: opening a checkpoint off the frame, its scene
+// panel_model.cpp — the Your model panel's state: what it draws of the service's model, its scene
 // fields, readouts and widget names; the views are drawn in model_views.cpp.
 #include "panels/model/panel_model.h"
 
@@ -24,49 +24,20 @@ namespace {
 constexpr const char* kViews[] = {"components", "similarity", "norms",   "wavelengths",
                                   "pairing",    "usage",      "buckets", "slopes"};
 
-// cos(row p, row q) averaged over blocks of block × block rows, at most cells a side. The mean of
-// the cosines of two blocks is the dot product of the blocks' mean unit rows, so no rows × rows
-// matrix is ever built (a 65 536-row table would need 16 GiB).
-std::vector<float> BlockCosines(const std::vector<float>& table, int rows, int cols, int cells,
-                                int* size, int* block) {
-    *block = (rows + cells - 1) / cells;
-    *size = (rows + *block - 1) / *block;
-    std::vector<double> means(static_cast<std::size_t>(*size) * cols, 0.0);
-    std::vector<int> counts(static_cast<std::size_t>(*size), 0);
-    for (int p = 0; p < rows; ++p) {
-        const float* row = table.data() + static_cast<std::size_t>(p) * cols;
-        double norm = 0;
-        for (int c = 0; c < cols; ++c)
-            norm += static_cast<double>(row[c]) * row[c];
-        const double inverse = norm > 0 ? 1 / std::sqrt(norm) : 0;
-        double* mean = means.data() + static_cast<std::size_t>(p / *block) * cols;
-        for (int c = 0; c < cols; ++c)
-            mean[c] += row[c] * inverse;
-        ++counts[static_cast<std::size_t>(p / *block)];
-    }
-    for (int a = 0; a < *size; ++a)
-        for (int c = 0; c < cols; ++c)
-            means[static_cast<std::size_t>(a) * cols + c] /= std::max(counts[a], 1);
-    std::vector<float> out(static_cast<std::size_t>(*size) * *size);
-    for (int a = 0; a < *size; ++a)
-        for (int b = a; b < *size; ++b) {
-            double dot = 0;
-            const double* x = means.data() + static_cast<std::size_t>(a) * cols;
-            const double* y = means.data() + static_cast<std::size_t>(b) * cols;
-            for (int c = 0; c < cols; ++c)
-                dot += x[c] * y[c];
-            out[static_cast<std::size_t>(a) * *size + b] = static_cast<float>(dot);
-            out[static_cast<std::size_t>(b) * *size + a] = static_cast<float>(dot);
-        }
-    return out;
-}
-
 } // namespace
 
 ModelPanel::ModelPanel() = default;
 
-void ModelPanel::EnsurePreview() const {
-    if (report) return;
+void ModelPanel::Sync(const ModelService* models) const {
+    const std::shared_ptr<const OpenedModel> shown = models ? models->Current() : nullptr;
+    const std::uint64_t version = shown ? shown->version : 0;
+    if (version == synced_version) return;
+    synced_version = version;
+    if (shown) {
+        Rebuild(std::shared_ptr<const ModelReport>(shown, &shown->report), shown->cosines);
+        preview = false;
+        return;
+    }
     // The sinusoidal table alone, until a model is opened.
     auto sinusoid = std::make_shared<ModelReport>();
     sinusoid->found.family = "sinusoidal";
@@ -79,66 +50,12 @@ void ModelPanel::EnsurePreview() const {
     sinusoid->sinusoid = sinusoid->table;
     sinusoid->sinusoid_report = sinusoid->table_report;
     sinusoid->has_table = true;
-    cosines = ComputeCosines(*sinusoid);
-    report = std::move(sinusoid);
+    Rebuild(sinusoid, TableCosines::Of(*sinusoid));
+    preview = true;
 }
 
-ModelPanel::~ModelPanel() {
-    // A read in flight is stopped, and ends before its panel goes (it owns nothing of the
-    // panel's): closing the window during a large table's analysis takes a moment, not minutes.
-    if (cancel_pending) cancel_pending->store(true);
-    if (pending.valid()) pending.wait();
-}
-
-std::string ModelPanel::Open(const ModelRequest& request) {
-    if (std::string error = CheckModel(request); !error.empty()) return error;
-    // One read at a time; the newer one wins: the older one is stopped first.
-    if (cancel_pending) cancel_pending->store(true);
-    if (pending.valid()) pending.wait();
-    cancel_pending = std::make_shared<std::atomic<bool>>(false);
-    opening = request.path;
-    pending_request = request;
-    open_error.clear();
-#ifdef __EMSCRIPTEN__
-    // No threads in the page: read in the frame after the one that says so.
-    constexpr std::launch kLaunch = std::launch::deferred;
-#else
-    constexpr std::launch kLaunch = std::launch::async;
-#endif
-    said_reading = false;
-    pending = std::async(kLaunch, [request, cancel = cancel_pending] {
-        Opened opened;
-        try {
-            opened.error = OpenModel(request, &opened.report, cancel.get());
-            if (opened.error.empty()) opened.cosines = ComputeCosines(opened.report);
-        } catch (const Cancelled&) {
-            opened.cancelled = true;
-        }
-        return opened;
-    });
-    return {};
-}
-
-ModelPanel::Cosines ModelPanel::ComputeCosines(const ModelReport& r) {
-    Cosines out;
-    if (!r.has_table) return out;
-    out.fine = BlockCosines(r.table, r.table_report.rows, r.table_report.cols, kCosineCells,
-                            &out.fine_size, &out.fine_block);
-    out.twin_fine = BlockCosines(r.sinusoid, r.sinusoid_report.rows, r.sinusoid_report.cols,
-                                 kCosineCells, &out.fine_size, &out.fine_block);
-    out.coarse = BlockCosines(r.table, r.table_report.rows, r.table_report.cols, kCoarseCells,
-                              &out.coarse_size, &out.coarse_block);
-    out.twin_coarse = BlockCosines(r.sinusoid, r.sinusoid_report.rows, r.sinusoid_report.cols,
-                                   kCoarseCells, &out.coarse_size, &out.coarse_block);
-    return out;
-}
-
-void ModelPanel::Show(ModelReport computed) {
-    Show(std::move(computed), Cosines{});
-}
-
-void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
-    auto shown = std::make_shared<ModelReport>(std::move(computed));
+void ModelPanel::Rebuild(std::shared_ptr<const ModelReport> shown,
+                         const TableCosines& shown_cosines) const {
     const ModelReport& r = *shown;
     table_sentence =
         r.has_table ? TableSentence(r.found, r.table_report, r.sinusoid_report) : Explanation{};
@@ -148,31 +65,10 @@ void ModelPanel::Show(ModelReport computed, Cosines computed_cosines) {
     bucket_sentences.clear();
     for (const BucketReport& buckets : r.buckets)
         bucket_sentences.push_back(BucketSentence(buckets));
-    cosines = r.has_table && computed_cosines.fine.empty() ? ComputeCosines(r)
-                                                           : std::move(computed_cosines);
+    cosines = shown_cosines;
     ++cosine_version;
-    opened_table.reset();
-    if (r.has_table) {
-        auto table = std::make_shared<ModelTable>();
-        table->family = r.found.family;
-        table->name = r.found.table;
-        table->checkpoint_path = r.path;
-        table->config_path = r.config_path;
-        table->rows = r.table_report.rows;
-        table->cols = r.table_report.cols;
-        table->values = r.table;
-        // A report made without its offsets (a test's) gets them here.
-        table->offsets =
-            r.offsets.mean.empty() ? TableOffsets(r.table, table->rows, table->cols) : r.offsets;
-        table->version = cosine_version;
-        opened_table = std::move(table);
-    }
-    for (plot::PlotView* each :
-         {&components_view, &twin_view, &norms_view, &neighbour_view, &wavelength_view,
-          &bucket_view, &slope_view, &cosine_view, &twin_cosine_view})
-        each->has_home = false;
+    homes_stale = true;
     report = std::move(shown);
-    preview = false;
 }
 
 const std::vector<double>& ModelPanel::UsageFor() const {
@@ -184,50 +80,6 @@ const std::vector<double>& ModelPanel::UsageFor() const {
         usage_grid_head = head;
     }
     return usage_grid;
-}
-
-void ModelPanel::TakePending() {
-    if (!pending.valid()) return;
-    const std::future_status status = pending.wait_for(std::chrono::seconds(0));
-    // A deferred read (the browser) runs once a frame has said it is reading.
-    if (status == std::future_status::timeout ||
-        (status == std::future_status::deferred && !said_reading))
-        return;
-    Opened opened = pending.get();
-    opening.clear();
-    if (opened.cancelled) return;
-    if (!opened.error.empty()) {
-        open_error = opened.error;
-        return;
-    }
-    Show(std::move(opened.report), std::move(opened.cosines));
-    shown_request = pending_request;
-}
-
-bool ModelPanel::CollectReading() {
-    // A read deferred to a frame after the one that says "Reading …" (the browser): that frame
-    // is this one, whether the panel is drawn in it or not.
-    if (pending.valid() && !said_reading &&
-        pending.wait_for(std::chrono::seconds(0)) == std::future_status::deferred) {
-        said_reading = true;
-        return true;
-    }
-    TakePending();
-    return !opening.empty();
-}
-
-void ModelPanel::FinishOpening() {
-    if (pending.valid()) pending.wait();
-    said_reading = true;
-    TakePending();
-}
-
-bool ModelPanel::OpensPath(const std::string& path) const {
-    return LooksLikeCheckpoint(path);
-}
-
-std::string ModelPanel::OpenPath(const std::string& path) {
-    return Open(ModelRequest{path, "", ""});
 }
 
 void ModelPanel::AddSceneFields(SceneTable& table) {
@@ -247,14 +99,19 @@ void ModelPanel::AddSceneFields(SceneTable& table) {
                   &usage_head, -1, 4096);
 }
 
-std::string ModelPanel::StatusNote() const {
-    if (!opening.empty()) return "reading " + std::filesystem::path(opening).filename().string();
+std::string ModelPanel::StatusNote(const AppState& state) const {
+    Sync(state.models);
+    if (state.models && !state.models->Opening().empty())
+        return "reading " + std::filesystem::path(state.models->Opening()).filename().string();
     if (preview) return "no model open";
     return report->found.family + ": " + position_kind_name(report->found.kind);
 }
 
-nlohmann::json ModelPanel::Readouts(const AppState& /*state*/) const {
-    EnsurePreview();
+nlohmann::json ModelPanel::Readouts(const AppState& state) const {
+    Sync(state.models);
+    const std::string no_text;
+    const std::string& opening = state.models ? state.models->Opening() : no_text;
+    const std::string& open_error = state.models ? state.models->OpenError() : no_text;
     // Every key always (null where the model has no such part); with no model open, the
     // sinusoidal table the panel shows.
     const ModelReport& r = *report;
@@ -375,13 +232,22 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
 }
 
 void ModelPanel::Draw(FrameContext& frame) {
-    TakePending();
-    EnsurePreview();
+    const ModelService* models = frame.state.models;
+    Sync(models);
+    if (homes_stale) {
+        for (plot::PlotView* each :
+             {&components_view, &twin_view, &norms_view, &neighbour_view, &wavelength_view,
+              &bucket_view, &slope_view, &cosine_view, &twin_cosine_view})
+            each->has_home = false;
+        homes_stale = false;
+    }
+    const std::string no_text;
+    const std::string& opening = models ? models->Opening() : no_text;
+    const std::string& open_error = models ? models->OpenError() : no_text;
     if (!opening.empty()) {
         frame.stats.computing = true;
         ImGui::TextColored(frame.ColorVec(Role::Muted), "Reading %s …",
                            std::filesystem::path(opening).filename().string().c_str());
-        said_reading = true;
     }
     if (!open_error.empty()) {
         ErrorText(frame, open_error.c_str());
@@ -437,6 +303,9 @@ void ModelPanel::DrawTablePicker(FrameContext& frame) {
     // Any 2-D float tensor of the file read as a position table (a family PE Lab does not know,
     // or another look at one it does); the family's own parts again with the first entry.
     const ModelReport& r = *report;
+    ModelService* models = frame.state.models;
+    const ModelRequest shown_request =
+        models && models->Current() ? models->Current()->request : ModelRequest{};
     const std::string own = "the family's own parts";
     const std::string current = shown_request.table.empty() ? own : shown_request.table;
     const char* label = "read as the table";
@@ -460,10 +329,11 @@ void ModelPanel::DrawTablePicker(FrameContext& frame) {
     frame.Record("model.table_picker");
     FormulaTooltip("Reads the chosen tensor's rows as positions (row 0 = position 0) and shows "
                    "the table's views; the family's own parts come back with the first entry.");
-    if (picked && chosen != shown_request.table) {
+    if (picked && chosen != shown_request.table && models) {
         ModelRequest request = shown_request;
         request.table = chosen;
-        if (std::string error = Open(request); !error.empty()) open_error = error;
+        if (std::string error = models->Open(request); !error.empty())
+            models->NoteError(std::move(error));
     }
 }
 

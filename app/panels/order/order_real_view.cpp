@@ -1,6 +1,7 @@
 // The order panel's Real model view (order_real.h): the two sentences' tokens, one head's
 // attention under one switch, each switch's guesses and loss, and the per-block distance of the
 // last tokens, drawn from one computed demo.
+#include "io/model_service.h"
 #include "panels/order/panel_order.h"
 
 #include "pelab/base/limits.h"

@@ -3,10 +3,10 @@
 // (the toy words) and order_real_view.cpp (the real model).
 #include "io/scene.h"
 #include "panels/order/panel_order.h"
-#include "pelab/encodings/attention.h"
-#include "pelab/encodings/embedding.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/encodings/embedding.h"
 
 #include <string>
 #include <vector>
@@ -67,7 +67,7 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
                   &real_shift, 0, kMaxRealShift);
 }
 
-std::string OrderPanel::StatusNote() const {
+std::string OrderPanel::StatusNote(const AppState& /*state*/) const {
     return "order demo: its own d_model " + std::to_string(order_d_model);
 }
 

@@ -62,7 +62,7 @@ struct OrderPanel : Panel {
     std::string StepProblem(const AppState& state) const override;
     /// Every widget name the panel records (PanelInfo::widgets).
     static std::vector<WidgetName> WidgetNames();
-    std::string StatusNote() const override;
+    std::string StatusNote(const AppState& state) const override;
     /// A sentence of more than kSlideMaxWords words (sentence_a, sentence_b in scene).
     std::vector<std::string> SlideSceneProblems(const nlohmann::json& scene) const override;
 

@@ -588,7 +588,7 @@ std::string TrainPanel::TableCsv(const AppState& /*state*/) const {
     return csv;
 }
 
-std::string TrainPanel::StatusNote() const {
+std::string TrainPanel::StatusNote(const AppState& /*state*/) const {
     if (job.Running()) {
         char text[64];
         std::snprintf(text, sizeof text, "training %.0f%%", 100 * job.Progress());

@@ -1,7 +1,7 @@
 // panel_train.h — Train: what a positional encoding does to a real model. The same tiny
 // transformer (core/include/pelab/transformer.h) trained once per encoding on a task
-// (pelab/training/train.h), live on a worker thread or opened from a run: the loss and accuracy curves
-// per variant, accuracy against test length with the trained range shaded (length
+// (pelab/training/train.h), live on a worker thread or opened from a run: the loss and accuracy
+// curves per variant, accuracy against test length with the trained range shaded (length
 // generalisation), each variant's attention on one example, and a verdict built from the
 // measured numbers (train_verdict.h). The runs in assets/train/ are built in and open
 // instantly; a run file (`pelab train --out`) opens with File → Open.
@@ -75,7 +75,7 @@ struct TrainPanel : Panel {
     void Draw(FrameContext& frame) override;
     void AddSceneFields(SceneTable& table) override;
     nlohmann::json Readouts(const AppState& state) const override;
-    std::string StatusNote() const override;
+    std::string StatusNote(const AppState& state) const override;
     /// The run shown as a table: one row per variant, its accuracy at each test length, its
     /// last loss (full precision).
     std::string TableCsv(const AppState& state) const override;
