@@ -21,7 +21,8 @@ RANK = {"widgets": 1, "io": 1, "panels": 2, "registry": 3, "shell": 4, "cli": 5,
         "main": 7, "web": 7}
 REGISTRY = ("panels/panel_registry.h", "panels/panel_registry.cpp", "panels/sentences.h",
             "panels/sentences.cpp")
-SHARED_PANEL_HEADERS = ("panels/panel.h", "panels/explanation.h", "panels/methods.h")
+SHARED_PANEL_HEADERS = ("panels/panel.h", "panels/explanation.h", "panels/methods.h",
+                        "panels/scene_controls.h")
 
 
 def files(folder):

@@ -36,6 +36,23 @@ struct SceneField {
     std::function<nlohmann::json()> write;
 };
 
+/// A scene number and the slider that sets it, declared once: the field's name, what it means and
+/// its bounds (checked when a scene is read, kept when the slider is dragged), its first value,
+/// and the slider's label, number format, scale, tooltip and widget name. A tab or panel holds
+/// one constant of these per control; SceneTable::Number registers the field from it and
+/// SceneSlider (panels/scene_controls.h) draws it, so no bound or name is written twice.
+struct NumberControl {
+    const char* field;   ///< the scene field, "fire_c"
+    const char* doc;     ///< what it means (the field list's line; the widget's description)
+    double min, max;     ///< the bounds, inclusive
+    double initial;      ///< the first value (a panel's member starts at it)
+    const char* label;   ///< the slider's label, "c"
+    const char* format;  ///< printf format of the number shown, "%.2f"
+    bool logarithmic;    ///< a logarithmic slider (bounds > 0)
+    const char* tooltip; ///< the formula the number sits in, shown on hover
+    const char* widget;  ///< the recorded widget name, "alternatives.fire_c"
+};
+
 class SceneTable {
 public:
     void Add(SceneField field);
@@ -47,6 +64,10 @@ public:
                  bool even = false);
     void Number(const char* name, const char* doc, double* target, double min, double max);
     void Number(const char* name, const char* doc, float* target, double min, double max);
+    /// The field of a control: its name, doc line and bounds.
+    void Number(const NumberControl& control, double* target) {
+        Number(control.field, control.doc, target, control.min, control.max);
+    }
     void Bool(const char* name, const char* doc, bool* target);
     /// check returns "" when the text is acceptable, else why not.
     void Text(const char* name, const char* doc, std::string* target,

@@ -7,6 +7,7 @@
 #include "pelab/encodings/relative_biases.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
 #include "pelab/encodings/alternatives.h"
@@ -137,10 +138,23 @@ struct CopeInputs {
     }
 };
 
+constexpr NumberControl kCopeSharpness{
+    "cope_sharpness",
+    "CoPE's gate logit s: σ(s) on the token, σ(−s) elsewhere",
+    0,
+    20,
+    4,
+    "gate logit s",
+    "%.1f",
+    false,
+    "q·k on the gate token is +s, on the others −s: gates σ(s) and σ(−s). The key is pos B "
+    "(counted in whole tokens from 0).",
+    "alternatives.cope_sharpness"};
+
 struct CopeTab final : AlternativesTab {
     std::string text = "the dog bites the man . the man runs away . it barks";
     std::string separator = ".";
-    double sharpness = 4; ///< the gates' logit on and off the separator
+    double sharpness = kCopeSharpness.initial; ///< the gates' logit on and off the separator
     mutable Cached<CopeInputs, CopeResult> result;
     plot::PlotView position_view, gate_view;
 
@@ -187,15 +201,7 @@ void CopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         }
         FormulaTooltip("The token the gates open on (a sentence end, a space between words).");
         frame.Record("alternatives.cope_separator");
-        const float slider = FitWidth(6.0f, "gate logit s");
-        row.Item(LabelledWidth(slider, "gate logit s"));
-        ImGui::SetNextItemWidth(slider);
-        const double low = 0, high = 20;
-        ImGui::SliderScalar("gate logit s", ImGuiDataType_Double, &sharpness, &low, &high, "%.1f",
-                            ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("q·k on the gate token is +s, on the others −s: gates σ(s) and σ(−s). "
-                       "The key is pos B (counted in whole tokens from 0).");
-        frame.Record("alternatives.cope_sharpness");
+        SceneSlider(frame, row, kCopeSharpness, &sharpness, FitWidth(6.0f, kCopeSharpness.label));
         EndControls(frame);
     }
     const CopeResult* computed = nullptr;
@@ -253,8 +259,7 @@ void CopeTab::AddFields(SceneTable& table) {
                &text, CheckText);
     table.Text("cope_separator", "text, one token: the token CoPE's gates open on", &separator,
                CheckSeparator);
-    table.Number("cope_sharpness", "CoPE's gate logit s: σ(s) on the token, σ(−s) elsewhere",
-                 &sharpness, 0, 20);
+    table.Number(kCopeSharpness, &sharpness);
 }
 
 nlohmann::json CopeTab::Readouts(const AlternativesPanel& /*panel*/, const AppState& state) const {
@@ -294,7 +299,7 @@ std::vector<WidgetName> CopeTab::Widgets() const {
     return {
         {"alternatives.cope_text_input", "the text box: the tokens CoPE counts over"},
         {"alternatives.cope_separator", "the gate on box: the token the gates open on"},
-        {"alternatives.cope_sharpness", "the gate logit slider: σ(s) on that token, σ(−s) else"},
+        ControlWidget(kCopeSharpness),
         {"alternatives.cope_text", "the sentence on what position CoPE gives the key", {"cope"}},
         {"alternatives.cope_positions", "each key's CoPE position against its token distance"},
         {"alternatives.cope_gates", "the query's gate on each key"},

@@ -9,6 +9,7 @@
 #include "pelab/encodings/relative_biases.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -93,9 +94,33 @@ struct FireInputs {
     }
 };
 
+constexpr NumberControl kFireC{
+    "fire_c",
+    "FIRE's c in ψ(x) = log(c·x + 1)",
+    0.01,
+    100,
+    1,
+    "c",
+    "%.2f",
+    true,
+    "c in ψ(x) = log(c·x + 1): how strongly near distances are spread (learned).",
+    "alternatives.fire_c"};
+constexpr NumberControl kFireThreshold{
+    "fire_threshold",
+    "FIRE's threshold L in ψ(max(L, i))",
+    1,
+    65536,
+    512,
+    "L",
+    "%.0f",
+    true,
+    "L in ψ(max(L, i)): queries before L are normalised by ψ(L), not by their own position "
+    "(learned). The query is pos A, the key pos B.",
+    "alternatives.fire_threshold"};
+
 struct FireTab final : AlternativesTab {
-    double c = 1;           ///< ψ's c
-    double threshold = 512; ///< L
+    double c = kFireC.initial;                 ///< ψ's c
+    double threshold = kFireThreshold.initial; ///< L
     mutable Cached<FireInputs, FireResult> result;
     plot::PlotView distance_view, share_view;
 
@@ -116,22 +141,8 @@ void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(6.0f, "L");
-        row.Item(LabelledWidth(slider, "c"));
-        ImGui::SetNextItemWidth(slider);
-        const double c_low = 0.01, c_high = 100;
-        ImGui::SliderScalar("c", ImGuiDataType_Double, &c, &c_low, &c_high, "%.2f",
-                            ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-        FormulaTooltip("c in ψ(x) = log(c·x + 1): how strongly near distances are spread "
-                       "(learned).");
-        frame.Record("alternatives.fire_c");
-        row.Item(LabelledWidth(slider, "L"));
-        ImGui::SetNextItemWidth(slider);
-        const double l_low = 1, l_high = 65536;
-        ImGui::SliderScalar("L", ImGuiDataType_Double, &threshold, &l_low, &l_high, "%.0f",
-                            ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-        FormulaTooltip("L in ψ(max(L, i)): queries before L are normalised by ψ(L), not by "
-                       "their own position (learned). The query is pos A, the key pos B.");
-        frame.Record("alternatives.fire_threshold");
+        SceneSlider(frame, row, kFireC, &c, slider);
+        SceneSlider(frame, row, kFireThreshold, &threshold, slider);
         EndControls(frame);
     }
     const FireResult* computed = nullptr;
@@ -188,8 +199,8 @@ void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
 }
 
 void FireTab::AddFields(SceneTable& table) {
-    table.Number("fire_c", "FIRE's c in ψ(x) = log(c·x + 1)", &c, 0.01, 100);
-    table.Number("fire_threshold", "FIRE's threshold L in ψ(max(L, i))", &threshold, 1, 65536);
+    table.Number(kFireC, &c);
+    table.Number(kFireThreshold, &threshold);
 }
 
 nlohmann::json FireTab::Readouts(const AlternativesPanel& /*panel*/, const AppState& state) const {
@@ -238,8 +249,8 @@ std::optional<MethodRowJob> FireTab::RowJob(const AlternativesPanel& /*panel*/,
 
 std::vector<WidgetName> FireTab::Widgets() const {
     return {
-        {"alternatives.fire_c", "the c slider: ψ(x) = log(c·x + 1)"},
-        {"alternatives.fire_threshold", "the L slider: FIRE's threshold"},
+        ControlWidget(kFireC),
+        ControlWidget(kFireThreshold),
         {"alternatives.fire_text", "the sentence on the input FIRE's function reads", {"fire"}},
         {"alternatives.fire_distance", "FIRE's input against distance for three queries"},
         {"alternatives.fire_share", "the same against the share of the context behind the key"},

@@ -7,6 +7,7 @@
 #include "pelab/encodings/relative_biases.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -82,8 +83,41 @@ struct KerpleInputs {
     }
 };
 
+constexpr NumberControl kKerpleR1{
+    "kerple_r1",
+    "KERPLE's r₁",
+    0.01,
+    10,
+    1,
+    "r1",
+    "%.2f",
+    true,
+    "r₁ in −r₁·log(1 + r₂·d) and −r₁·d^p: the bias's scale (learned per head).",
+    "alternatives.kerple_r1"};
+constexpr NumberControl kKerpleR2{"kerple_r2",
+                                  "KERPLE's r₂ (the log form)",
+                                  0.01,
+                                  10,
+                                  1,
+                                  "r2",
+                                  "%.2f",
+                                  true,
+                                  "r₂ in −r₁·log(1 + r₂·d): how soon the log bends (learned per "
+                                  "head).",
+                                  "alternatives.kerple_r2"};
+constexpr NumberControl kKerplePower{"kerple_power",
+                                     "KERPLE's power p (the power form)",
+                                     0.01,
+                                     2,
+                                     0.5,
+                                     "power p",
+                                     "%.2f",
+                                     true,
+                                     "p in the power form −r₁·d^p, 0 < p ≤ 2.",
+                                     "alternatives.kerple_power"};
+
 struct KerpleTab final : AlternativesTab {
-    double r1 = 1, r2 = 1, power = 0.5;
+    double r1 = kKerpleR1.initial, r2 = kKerpleR2.initial, power = kKerplePower.initial;
     mutable Cached<KerpleInputs, KerpleResult> result;
     plot::PlotView bias_view, step_view;
 
@@ -105,21 +139,9 @@ void KerpleTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(6.0f, "power p");
-        const auto number = [&](const char* label, double* value, double low, double high,
-                                const char* record, const char* tip) {
-            row.Item(LabelledWidth(slider, label));
-            ImGui::SetNextItemWidth(slider);
-            ImGui::SliderScalar(label, ImGuiDataType_Double, value, &low, &high, "%.2f",
-                                ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-            FormulaTooltip(tip);
-            frame.Record(record);
-        };
-        number("r1", &r1, 0.01, 10, "alternatives.kerple_r1",
-               "r₁ in −r₁·log(1 + r₂·d) and −r₁·d^p: the bias's scale (learned per head).");
-        number("r2", &r2, 0.01, 10, "alternatives.kerple_r2",
-               "r₂ in −r₁·log(1 + r₂·d): how soon the log bends (learned per head).");
-        number("power p", &power, 0.01, 2, "alternatives.kerple_power",
-               "p in the power form −r₁·d^p, 0 < p ≤ 2.");
+        SceneSlider(frame, row, kKerpleR1, &r1, slider);
+        SceneSlider(frame, row, kKerpleR2, &r2, slider);
+        SceneSlider(frame, row, kKerplePower, &power, slider);
         EndControls(frame);
     }
     const KerpleResult* computed = nullptr;
@@ -178,9 +200,9 @@ void KerpleTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
 }
 
 void KerpleTab::AddFields(SceneTable& table) {
-    table.Number("kerple_r1", "KERPLE's r₁", &r1, 0.01, 10);
-    table.Number("kerple_r2", "KERPLE's r₂ (the log form)", &r2, 0.01, 10);
-    table.Number("kerple_power", "KERPLE's power p (the power form)", &power, 0.01, 2);
+    table.Number(kKerpleR1, &r1);
+    table.Number(kKerpleR2, &r2);
+    table.Number(kKerplePower, &power);
 }
 
 nlohmann::json KerpleTab::Readouts(const AlternativesPanel& /*panel*/,
@@ -228,9 +250,9 @@ std::optional<MethodRowJob> KerpleTab::RowJob(const AlternativesPanel& /*panel*/
 
 std::vector<WidgetName> KerpleTab::Widgets() const {
     return {
-        {"alternatives.kerple_r1", "the r1 slider: KERPLE's scale"},
-        {"alternatives.kerple_r2", "the r2 slider: where the log form bends"},
-        {"alternatives.kerple_power", "the power p slider: the power form's exponent"},
+        ControlWidget(kKerpleR1),
+        ControlWidget(kKerpleR2),
+        ControlWidget(kKerplePower),
         {"alternatives.kerple_text", "the sentence on KERPLE's biases at |m − n|", {"kerple"}},
         {"alternatives.kerple_bias", "KERPLE's log and power biases and ALiBi's against distance"},
         {"alternatives.kerple_step", "what one more token of distance costs each"},

@@ -7,6 +7,7 @@
 #include "panels/alternatives/alternatives_partial.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -116,9 +117,33 @@ struct PartialInputs {
     }
 };
 
+constexpr NumberControl kPartialFraction{
+    "partial_fraction",
+    "the share of each head's dimensions partial rotary turns",
+    0,
+    1,
+    0.25,
+    "rotary fraction",
+    "%.2f",
+    false,
+    "GPT-NeoX's rotary_pct, Phi's partial_rotary_factor: the share of each head's dimensions "
+    "that turn.",
+    "alternatives.partial_fraction"};
+constexpr NumberControl kPartialP{
+    "partial_p",
+    "p-RoPE's p, the share of pairs that keep turning",
+    0,
+    1,
+    0.75,
+    "p",
+    "%.2f",
+    false,
+    "p-RoPE's p: the share of pairs, the fastest, that keep turning (1: RoPE, 0: none).",
+    "alternatives.partial_p"};
+
 struct PartialTab final : AlternativesTab {
-    double fraction = 0.25; ///< GPT-NeoX's rotary_pct
-    double p = 0.75;
+    double fraction = kPartialFraction.initial; ///< GPT-NeoX's rotary_pct
+    double p = kPartialP.initial;
     mutable Cached<PartialInputs, PartialResult> result;
     plot::PlotView wavelength_view, score_view;
 
@@ -139,25 +164,12 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(7.0f, "rotary fraction");
-        const double low = 0, high = 1;
-        row.Item(LabelledWidth(slider, "rotary fraction"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderScalar("rotary fraction", ImGuiDataType_Double, &fraction, &low, &high, "%.2f",
-                            ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("GPT-NeoX's rotary_pct, Phi's partial_rotary_factor: the share of each "
-                       "head's dimensions that turn.");
-        frame.Record("alternatives.partial_fraction");
+        SceneSlider(frame, row, kPartialFraction, &fraction, slider);
         row.Item(ButtonWidth("NeoX 0.25") + ButtonWidth("Phi 0.4") + FlowRow::Spacing());
         if (ImGui::Button("NeoX 0.25")) fraction = 0.25;
         ImGui::SameLine();
         if (ImGui::Button("Phi 0.4")) fraction = 0.4;
-        row.Item(LabelledWidth(slider, "p"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderScalar("p", ImGuiDataType_Double, &p, &low, &high, "%.2f",
-                            ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("p-RoPE's p: the share of pairs, the fastest, that keep turning (1: RoPE, "
-                       "0: none).");
-        frame.Record("alternatives.partial_p");
+        SceneSlider(frame, row, kPartialP, &p, slider);
         panel.RopeVectorControls(frame, row);
         EndControls(frame);
     }
@@ -241,9 +253,8 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
 }
 
 void PartialTab::AddFields(SceneTable& table) {
-    table.Number("partial_fraction", "the share of each head's dimensions partial rotary turns",
-                 &fraction, 0, 1);
-    table.Number("partial_p", "p-RoPE's p, the share of pairs that keep turning", &p, 0, 1);
+    table.Number(kPartialFraction, &fraction);
+    table.Number(kPartialP, &p);
 }
 
 nlohmann::json PartialTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
@@ -296,8 +307,8 @@ std::optional<MethodRowJob> PartialTab::RowJob(const AlternativesPanel& panel,
 
 std::vector<WidgetName> PartialTab::Widgets() const {
     return {
-        {"alternatives.partial_fraction", "the rotary fraction slider of partial rotary"},
-        {"alternatives.partial_p", "the p slider of p-RoPE"},
+        ControlWidget(kPartialFraction),
+        ControlWidget(kPartialP),
         {"alternatives.partial_text",
          "the sentence on which pairs partial rotary and p-RoPE turn",
          {"partial"}},

@@ -1,0 +1,22 @@
+// scene_controls.h — the controls of the panels drawn from their one declaration
+// (NumberControl, io/scene.h): the slider's bounds, label, format, tooltip and recorded name all
+// come from the row, as do the widget's entry in the panel's widget names.
+#pragma once
+
+#include "io/scene.h"
+#include "panels/panel.h"
+#include "widgets/frame.h"
+#include "widgets/layout.h"
+
+namespace pelab {
+
+/// The control's slider as the next item of row, width wide: clamped to the bounds (typing a
+/// number outside them keeps it inside), its tooltip on hover, recorded under its widget name.
+/// True when it changed the value.
+bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control, double* value,
+                 float width);
+
+/// The control's entry in the panel's widget names ("the c slider: …").
+WidgetName ControlWidget(const NumberControl& control);
+
+} // namespace pelab
