@@ -2,6 +2,7 @@
 // definition says, a run is deterministic bit for bit, and a small reverse experiment shows what
 // the reference model shows (../shared/anchors/torch_tiny_transformer.py): with a sinusoidal
 // encoding the model learns to reverse, without one it cannot.
+#include "method_slots.h"
 #include "pelab/base/error.h"
 #include "pelab/training/train.h"
 #include "test_paths.h"
@@ -271,9 +272,7 @@ TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
                 c.t5_max_distance = 16;
                 TinyTransformer<double> model(c, 9);
                 for (const ParameterSlot& slot : model.slots())
-                    if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias" ||
-                        slot.name == "cope.table" || slot.name == "kerple.r" ||
-                        slot.name == "fire.c" || slot.name == "fire.threshold")
+                    if (slot.name.find("ln") != std::string::npos || OwnedByMethod(slot, kind))
                         for (int k = 0; k < slot.rows * slot.cols; ++k)
                             model.parameters()[slot.offset + k] += jitter(random);
                 TaskOptions task;

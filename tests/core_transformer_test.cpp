@@ -1,7 +1,8 @@
-// The tiny transformer of the training lab (pelab/training/transformer.h): every gradient of every layer
-// and every positional variant against central finite differences in double precision, the
+// The tiny transformer of the training lab (pelab/training/transformer.h): every gradient of every
+// layer and every positional variant against central finite differences in double precision, the
 // float model against the double one, the learned table's untrained rows, the causal mask, and
 // AdamW against its update rule written out here.
+#include "method_slots.h"
 #include "pelab/base/error.h"
 #include "pelab/training/train.h"
 #include "pelab/training/transformer.h"
@@ -59,9 +60,7 @@ TEST_P(TransformerGradient, MatchesCentralDifferences) {
     std::mt19937_64 random(11);
     std::normal_distribution<double> jitter(0.0, 0.3);
     for (const ParameterSlot& slot : model.slots())
-        if (slot.name.find("ln") != std::string::npos || slot.name == "t5.bias" ||
-            slot.name == "cope.table" || slot.name == "kerple.r" || slot.name == "fire.c" ||
-            slot.name == "fire.threshold")
+        if (slot.name.find("ln") != std::string::npos || OwnedByMethod(slot, kind))
             for (int k = 0; k < slot.rows * slot.cols; ++k)
                 model.parameters()[slot.offset + k] += jitter(random);
     const TokenBatch batch = TinyBatch();
@@ -415,9 +414,9 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
     }
 }
 
-// The first-token share of an attention map (pelab/training/train.h), on maps written out here: a head
-// that parks everything on key 0, one that spreads evenly, and the causal even share
-// (1/2 + 1/3 + 1/4)/3 for queries 1 … 3.
+// The first-token share of an attention map (pelab/training/train.h), on maps written out here: a
+// head that parks everything on key 0, one that spreads evenly, and the causal even share (1/2 +
+// 1/3 + 1/4)/3 for queries 1 … 3.
 TEST(FirstTokenShare, IsTheMeanWeightOnKeyZeroAgainstAnEvenSpread) {
     const int n = 4;
     std::vector<double> sink(n * n, 0.0), spread(n * n, 0.25), causal_even(n * n, 0.0);

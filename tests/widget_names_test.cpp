@@ -4,6 +4,7 @@
 // and hidden; every recorded name matches a declaration, and every declaration is recorded in
 // some mode. Lessons and quizzes are checked against this list when they are opened.
 #include "headless_fixture.h"
+#include "panels/alternatives/panel_alternatives.h"
 #include "panels/model/panel_model.h"
 #include "panels/panel_registry.h"
 #include "panels/quiz/panel_quiz.h"
@@ -31,22 +32,17 @@ protected:
 
 // The scenes each panel is drawn in: its modes, beside the shared variations.
 std::vector<std::string> Modes(const std::string& id) {
-    if (id == "alternatives")
-        return {R"({"alternatives_tab": "learned"})",
-                R"({"alternatives_tab": "rope"})",
-                R"({"alternatives_tab": "rope", "rope_typed": true})",
-                R"({"alternatives_tab": "alibi"})",
-                R"({"alternatives_tab": "alibi", "alibi_causal": false})",
-                R"({"alternatives_tab": "t5"})",
-                R"({"alternatives_tab": "pairing"})",
-                R"({"alternatives_tab": "partial"})",
-                R"({"alternatives_tab": "xpos", "pos_a": 600, "pos_b": 100})",
-                R"({"alternatives_tab": "nope"})",
-                R"({"alternatives_tab": "cope"})",
-                R"({"alternatives_tab": "kerple"})",
-                R"({"alternatives_tab": "fire"})",
-                R"({"alternatives_tab": "scaling"})",
-                R"({"alternatives_tab": "table"})"};
+    if (id == "alternatives") {
+        // Every tab of the table, then the variants that draw something else.
+        std::vector<std::string> modes;
+        for (const AlternativesTabInfo& tab : AlternativesTabs())
+            modes.push_back(nlohmann::json{{"alternatives_tab", tab.id}}.dump());
+        for (const char* variant : {R"({"alternatives_tab": "rope", "rope_typed": true})",
+                                    R"({"alternatives_tab": "alibi", "alibi_causal": false})",
+                                    R"({"alternatives_tab": "xpos", "pos_a": 600, "pos_b": 100})"})
+            modes.emplace_back(variant);
+        return modes;
+    }
     if (id == "candidates")
         return {R"({"candidates_plot": "raw_index"})",
                 R"({"candidates_plot": "binary"})",
