@@ -31,7 +31,6 @@ PENDING = {
     "app/panels/alternatives/alternatives_alibi.cpp:Draw",
     "app/panels/order/panel_order.cpp:DrawMatrices",
     "app/cli/cli_model.cpp:RunModelRun",
-    "app/cli/cli.cpp:ParseCommandLine",
 }
 
 

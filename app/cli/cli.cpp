@@ -5,11 +5,11 @@
 #include "cli/cli_render.h"
 #include "io/json_input.h"
 #include "io/train_run.h"
+#include "pelab/base/error.h"
+#include "pelab/base/limits.h"
 #include "pelab/encodings/attention.h"
 #include "pelab/encodings/embedding.h"
-#include "pelab/base/error.h"
 #include "pelab/export/export.h"
-#include "pelab/base/limits.h"
 #include "shell/app.h"
 #include "shell/app_ui.h"
 #include "widgets/theme.h"
@@ -47,13 +47,10 @@ std::string FirstError(std::initializer_list<std::string> errors) {
 
 } // namespace
 
-CommandLine ParseCommandLine(int argc, char** argv) {
-    CommandLine result;
-    CLI::App app{"PE Lab: a desktop laboratory for positional encodings in transformers.\n"
-                 "Without a subcommand, opens the visualizer.",
-                 "pelab"};
-    app.set_version_flag("--version", std::string("pelab ") + kVersion);
-    app.require_subcommand(0, 1);
+namespace {
+
+// The window's own options (no subcommand).
+void AddGuiOptions(CLI::App& app, CommandLine& result) {
     app.add_option("--scene", result.gui.scene, "Open a scene file (JSON) saved by --state-out")
         ->check(FileName());
     app.add_option("--model", result.gui.model,
@@ -82,7 +79,14 @@ CommandLine ParseCommandLine(int argc, char** argv) {
                    "Render N frames with the panels open, print median and p99 frame times")
         ->check(PlainNumber())
         ->check(CLI::Range(1, 1000000));
+}
 
+// `export pe` and `export attention`.
+struct ExportCommands {
+    CLI::App* pe = nullptr;
+    CLI::App* attention = nullptr;
+};
+ExportCommands AddExportCommands(CLI::App& app, CommandLine& result) {
     CLI::App* export_command = app.add_subcommand("export", "Write data to a file or stdout");
     export_command->require_subcommand(1);
 
@@ -146,7 +150,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->capture_default_str();
     export_attention->add_option("--out", attention.out, "Output file; - or none: stdout")
         ->check(FileName());
+    return {export_pe, export_attention};
+}
 
+CLI::App* AddReadoutsCommand(CLI::App& app, CommandLine& result) {
     ReadoutsOptions& readouts = result.readouts;
     CLI::App* readouts_command = app.add_subcommand(
         "readouts", "Print a scene with every panel's computed numbers as JSON (no window)");
@@ -163,19 +170,12 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         ->check(FileName());
     readouts_command->add_option("--out", readouts.out, "Output file; - or none: stdout")
         ->check(FileName());
+    return readouts_command;
+}
 
-    CLI::App* train_command = AddTrainCommand(app, result.train);
-    CLI::App* model_run = nullptr;
-    CLI::App* model_tokenize = nullptr;
-    CLI::App* model_inspect = AddModelCommand(app, result.model, &model_run, &model_tokenize);
-    CLI::App* panels_command = app.add_subcommand(
-        "panels",
-        "List the panels: id, title and what each shows (--json: everything they declare)");
-    panels_command->add_flag("--json", result.panels_json,
-                             "As JSON: widget names, scene fields, keys, picture, README scene");
-
+// `screenshot`; its --size is read into size_text and parsed after the line is.
+CLI::App* AddScreenshotCommand(CLI::App& app, CommandLine& result, std::string& size_text) {
     ScreenshotOptions& shot = result.screenshot;
-    std::string size_text = "1280x800";
     CLI::App* screenshot = app.add_subcommand("screenshot", "Render the app offscreen to a PNG");
     screenshot->add_option("--scene", shot.scene, "Render this scene file")->check(FileName());
     screenshot
@@ -203,39 +203,36 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     screenshot->add_option("--theme", shot.theme,
                            "dark, light or high-contrast (default: the "
                            "scene's)");
+    return screenshot;
+}
 
-    std::string render_size = "512x512";
-    const RenderCommand render = AddRenderCommand(app, result.render, render_size);
-    std::string handout_size = "1024x768";
-    const LessonCommand lesson = AddLessonCommand(app, result.lesson, handout_size);
-
-    result.unclassified_file_options = UnclassifiedFileOptions(app);
+// Parses the line; a help or version request, or a parse error, ends the run (true).
+bool ParseOrExit(CLI::App& app, int argc, char** argv, CommandLine& result) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         result.command = Subcommand::Exit;
         result.exit_code = app.exit(e);
-        return result;
+        return true;
     } catch (const CLI::CallForAllHelp& e) {
         result.command = Subcommand::Exit;
         result.exit_code = app.exit(e);
-        return result;
+        return true;
     } catch (const CLI::CallForVersion& e) {
         result.command = Subcommand::Exit;
         result.exit_code = app.exit(e);
-        return result;
+        return true;
     } catch (const CLI::ParseError& e) {
         result.command = Subcommand::Exit;
         result.exit_code = UsageError(std::string(e.what()) + " (see pelab --help)");
-        return result;
+        return true;
     }
+    return false;
+}
 
-    // No output of any command is a file it reads (checked before anything is read or written).
-    if (std::string error = CheckNoInputIsWritten(app); !error.empty()) {
-        result.command = Subcommand::Exit;
-        result.exit_code = UsageError(error);
-        return result;
-    }
+// What the shared options must be beyond CLI11's checks: "" or the message.
+std::string CheckSharedOptions(const CLI::App& app, const CLI::App& screenshot,
+                               CommandLine& result) {
     // CLI11's Range lets NaN through (every comparison with it is false): check here.
     const auto font_scale_error = [](float scale) {
         return std::isfinite(scale) && scale >= 0.5f && scale <= 4.0f
@@ -244,23 +241,77 @@ CommandLine ParseCommandLine(int argc, char** argv) {
                          ")";
     };
     result.gui.font_scale_given = app.count("--font-scale") > 0;
-    result.screenshot.font_scale_given = screenshot->count("--font-scale") > 0;
+    result.screenshot.font_scale_given = screenshot.count("--font-scale") > 0;
     for (const std::string& error :
-         {font_scale_error(result.gui.font_scale), font_scale_error(shot.font_scale)})
-        if (!error.empty()) {
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError(error);
-            return result;
-        }
-    if (ThemeId theme; !result.gui.theme.empty() && !ThemeFromName(result.gui.theme, &theme)) {
+         {font_scale_error(result.gui.font_scale), font_scale_error(result.screenshot.font_scale)})
+        if (!error.empty()) return error;
+    if (ThemeId theme; !result.gui.theme.empty() && !ThemeFromName(result.gui.theme, &theme))
+        return "--theme: must be one of " + ThemeNameList() + " (got " + Excerpt(result.gui.theme) +
+               ")";
+    return {};
+}
+
+// The screenshot's options together: "" or the message.
+std::string CheckScreenshotOptions(const CLI::App& screenshot, const std::string& size_text,
+                                   ScreenshotOptions& shot) {
+    if (std::string size_error = ParseSize(size_text, &shot.width, &shot.height);
+        !size_error.empty())
+        return size_error;
+    if (screenshot.count("--panel") > 0 && !IsPanelId(shot.panel))
+        return "--panel: unknown panel " + Excerpt(shot.panel) + "; known panels: " + PanelIdList();
+    if (!shot.lesson.empty() && !shot.panel.empty())
+        return "--lesson and --panel: a lesson's step says which panel it shows; give one";
+    if (shot.out.empty() || shot.out == "-")
+        return "--out: a PNG file name is required (not stdout)";
+    if (ThemeId theme; !shot.theme.empty() && !ThemeFromName(shot.theme, &theme))
+        return "--theme: must be one of " + ThemeNameList() + " (got " + Excerpt(shot.theme) + ")";
+    if (shot.notes && shot.lesson.empty()) return "--notes: only with --lesson (the step's notes)";
+    if (screenshot.count("--step") > 0 && shot.lesson.empty())
+        return "--step: only with --lesson (the lesson step to show)";
+    return {};
+}
+
+} // namespace
+
+CommandLine ParseCommandLine(int argc, char** argv) {
+    CommandLine result;
+    CLI::App app{"PE Lab: a desktop laboratory for positional encodings in transformers.\n"
+                 "Without a subcommand, opens the visualizer.",
+                 "pelab"};
+    app.set_version_flag("--version", std::string("pelab ") + kVersion);
+    app.require_subcommand(0, 1);
+    AddGuiOptions(app, result);
+    const ExportCommands exports = AddExportCommands(app, result);
+    CLI::App* readouts_command = AddReadoutsCommand(app, result);
+    CLI::App* train_command = AddTrainCommand(app, result.train);
+    CLI::App* model_run = nullptr;
+    CLI::App* model_tokenize = nullptr;
+    CLI::App* model_inspect = AddModelCommand(app, result.model, &model_run, &model_tokenize);
+    CLI::App* panels_command = app.add_subcommand(
+        "panels",
+        "List the panels: id, title and what each shows (--json: everything they declare)");
+    panels_command->add_flag("--json", result.panels_json,
+                             "As JSON: widget names, scene fields, keys, picture, README scene");
+    std::string size_text = "1280x800";
+    CLI::App* screenshot = AddScreenshotCommand(app, result, size_text);
+    std::string render_size = "512x512";
+    const RenderCommand render = AddRenderCommand(app, result.render, render_size);
+    std::string handout_size = "1024x768";
+    const LessonCommand lesson = AddLessonCommand(app, result.lesson, handout_size);
+
+    result.unclassified_file_options = UnclassifiedFileOptions(app);
+    if (ParseOrExit(app, argc, argv, result)) return result;
+    // No output of any command is a file it reads (checked before anything is read or written).
+    std::string refused = CheckNoInputIsWritten(app);
+    if (refused.empty()) refused = CheckSharedOptions(app, *screenshot, result);
+    if (!refused.empty()) {
         result.command = Subcommand::Exit;
-        result.exit_code = UsageError("--theme: must be one of " + ThemeNameList() + " (got " +
-                                      Excerpt(result.gui.theme) + ")");
+        result.exit_code = UsageError(refused);
         return result;
     }
-    if (export_pe->parsed()) {
+    if (exports.pe->parsed()) {
         result.command = Subcommand::ExportPe;
-    } else if (export_attention->parsed()) {
+    } else if (exports.attention->parsed()) {
         result.command = Subcommand::ExportAttention;
     } else if (readouts_command->parsed()) {
         result.command = Subcommand::Readouts;
@@ -297,31 +348,12 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         }
     } else if (screenshot->parsed()) {
         result.command = Subcommand::Screenshot;
-        const std::string size_error = ParseSize(size_text, &shot.width, &shot.height);
-        if (!size_error.empty()) {
+        result.command = Subcommand::Screenshot;
+        if (const std::string problem =
+                CheckScreenshotOptions(*screenshot, size_text, result.screenshot);
+            !problem.empty()) {
             result.command = Subcommand::Exit;
-            result.exit_code = UsageError(size_error);
-        } else if (screenshot->count("--panel") > 0 && !IsPanelId(shot.panel)) {
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError("--panel: unknown panel " + Excerpt(shot.panel) +
-                                          "; known panels: " + PanelIdList());
-        } else if (!shot.lesson.empty() && !shot.panel.empty()) {
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError(
-                "--lesson and --panel: a lesson's step says which panel it shows; give one");
-        } else if (shot.out.empty() || shot.out == "-") {
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError("--out: a PNG file name is required (not stdout)");
-        } else if (ThemeId theme; !shot.theme.empty() && !ThemeFromName(shot.theme, &theme)) {
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError("--theme: must be one of " + ThemeNameList() + " (got " +
-                                          Excerpt(shot.theme) + ")");
-        } else if (shot.notes && shot.lesson.empty()) {
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError("--notes: only with --lesson (the step's notes)");
-        } else if (screenshot->count("--step") > 0 && shot.lesson.empty()) {
-            result.command = Subcommand::Exit;
-            result.exit_code = UsageError("--step: only with --lesson (the lesson step to show)");
+            result.exit_code = UsageError(problem);
         }
     }
     return result;
