@@ -30,7 +30,6 @@ PENDING = {
     "app/cli/cli_train.cpp:RunTrain",
     "app/panels/alternatives/alternatives_alibi.cpp:Draw",
     "app/panels/order/panel_order.cpp:DrawMatrices",
-    "app/cli/cli_model.cpp:RunModelRun",
 }
 
 

@@ -163,56 +163,144 @@ constexpr long long kMaxFullNumbers = 1LL << 24;
 
 } // namespace
 
-int RunModelRun(const ModelOptions& options) {
-    if (options.full && !options.json) return UsageError("--full: only with --json");
+namespace {
+
+// The run's options together and its position switches: "" or why they cannot run.
+std::string RunChoices(const ModelOptions& options, std::vector<PositionChoice>* choices) {
+    if (options.full && !options.json) return "--full: only with --json";
     if (options.tokens.empty() == options.run_texts.empty())
-        return UsageError(options.tokens.empty() ? "give --tokens IDS or --text TEXT"
-                                                 : "give --tokens or --text, not both");
+        return options.tokens.empty() ? "give --tokens IDS or --text TEXT"
+                                      : "give --tokens or --text, not both";
     if (options.run_texts.size() > 2)
-        return UsageError("--text: at most two texts (given " +
-                          std::to_string(options.run_texts.size()) + ")");
+        return "--text: at most two texts (given " + std::to_string(options.run_texts.size()) + ")";
     if (options.vocab.empty() != options.merges.empty())
-        return UsageError("--vocab and --merges go together (or neither: the files beside the "
-                          "weights)");
+        return "--vocab and --merges go together (or neither: the files beside the "
+               "weights)";
     if (options.positions.size() > kMaxSwitches)
-        return UsageError("--positions: at most " + std::to_string(kMaxSwitches) +
-                          " switches in one run (given " +
-                          std::to_string(options.positions.size()) + ")");
-    std::vector<PositionChoice> choices;
+        return "--positions: at most " + std::to_string(kMaxSwitches) +
+               " switches in one run (given " + std::to_string(options.positions.size()) + ")";
     for (const std::string& name :
          options.positions.empty() ? std::vector<std::string>{"trained"} : options.positions) {
         PositionChoice choice;
         if (std::string error = ParsePositionChoice(name, &choice); !error.empty())
-            return UsageError("--positions: " + PrintableLine(error));
-        choices.push_back(choice);
+            return "--positions: " + PrintableLine(error);
+        choices->push_back(choice);
     }
-    // The sequences: the ids given, or each text through GPT-2's tokenizer (its vocab.json and
-    // merges.txt beside the weights, or --vocab and --merges).
-    std::vector<std::vector<int>> sequences;
-    BpeTokenizer tokenizer;
-    const bool texts = !options.run_texts.empty();
-    if (texts) {
+    return {};
+}
+
+// The sequences: the ids given, or each text through GPT-2's tokenizer (its vocab.json and
+// merges.txt beside the weights, or --vocab and --merges): "" or why not.
+std::string RunSequences(const ModelOptions& options, BpeTokenizer* tokenizer,
+                         std::vector<std::vector<int>>* sequences) {
+    if (!options.run_texts.empty()) {
         if (std::string error =
                 OpenTokenizer(options.vocab.empty() ? options.path : options.vocab,
-                              options.vocab.empty() ? "" : options.merges, &tokenizer);
+                              options.vocab.empty() ? "" : options.merges, tokenizer);
             !error.empty())
-            return UsageError(PrintableLine(error));
+            return PrintableLine(error);
         for (const std::string& text : options.run_texts) {
             std::vector<int> ids;
             if (text.size() > kBytesPerPosition * static_cast<std::size_t>(1 << 20))
-                return UsageError("--text: " + std::to_string(text.size()) +
-                                  " bytes are more than any GPT-2 context holds");
-            if (std::string error = tokenizer.Encode(text, &ids); !error.empty())
-                return UsageError("--text: " + PrintableLine(error));
-            if (ids.empty()) return UsageError("--text: an empty text has no token to run");
-            sequences.push_back(std::move(ids));
+                return "--text: " + std::to_string(text.size()) +
+                       " bytes are more than any GPT-2 context holds";
+            if (std::string error = tokenizer->Encode(text, &ids); !error.empty())
+                return "--text: " + PrintableLine(error);
+            if (ids.empty()) return "--text: an empty text has no token to run";
+            sequences->push_back(std::move(ids));
         }
-    } else {
-        std::vector<int> ids;
-        if (std::string error = ParseTokenIds(options.tokens, &ids); !error.empty())
-            return UsageError(error);
-        sequences.push_back(std::move(ids));
+        return {};
     }
+    std::vector<int> ids;
+    if (std::string error = ParseTokenIds(options.tokens, &ids); !error.empty()) return error;
+    sequences->push_back(std::move(ids));
+    return {};
+}
+
+// --full prints every number of a pass: refused past kMaxFullNumbers.
+std::string CheckFullSize(const ModelOptions& options, const Gpt2Sizes& sizes,
+                          const std::vector<std::vector<int>>& sequences) {
+    for (const std::vector<int>& tokens : sequences) {
+        const long long n = static_cast<long long>(tokens.size());
+        if (options.full && std::max(static_cast<long long>(sizes.layers) * sizes.heads * n * n,
+                                     (sizes.layers + 1LL) * n * sizes.width) > kMaxFullNumbers)
+            return "--full: " + std::to_string(n) + " tokens through " +
+                   std::to_string(sizes.layers) + " layers of " + std::to_string(sizes.heads) +
+                   " heads would print more than 16 777 216 numbers per pass; use fewer tokens, "
+                   "or leave out --full";
+    }
+    return {};
+}
+
+std::string Escaped(const std::string& text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The top guesses of a pass, as JSON entries and as one line of text.
+nlohmann::json Guesses(const Gpt2Pass& pass, const Gpt2Sizes& sizes, const ModelOptions& options,
+                       const BpeTokenizer* tokenizer, std::string* guess_text) {
+    nlohmann::json guesses = nlohmann::json::array();
+    for (const NextGuess& guess : TopNext(pass, sizes.vocab, options.top)) {
+        nlohmann::json entry = {{"id", guess.id}, {"probability", guess.probability}};
+        if (tokenizer) entry["text"] = tokenizer->TokenText(guess.id);
+        // A word the vocabulary has no text for is shown by its id.
+        const std::string word = tokenizer && !tokenizer->TokenText(guess.id).empty()
+                                     ? Escaped(tokenizer->TokenText(guess.id))
+                                     : "id " + std::to_string(guess.id);
+        char probability[32];
+        std::snprintf(probability, sizeof probability, " (%.3g)", guess.probability);
+        *guess_text += "  " + word + probability;
+        guesses.push_back(std::move(entry));
+    }
+    return guesses;
+}
+
+// The last token's state after the embedding and each block, as a one-token pass.
+Gpt2Pass LastTokenStates(const Gpt2Pass& pass, const Gpt2Sizes& sizes, std::size_t tokens) {
+    Gpt2Pass last;
+    last.tokens = 1;
+    const std::size_t d = static_cast<std::size_t>(sizes.width);
+    for (int layer = 0; layer <= sizes.layers; ++layer) {
+        const auto at =
+            pass.states.begin() + static_cast<std::ptrdiff_t>(
+                                      (static_cast<std::size_t>(layer) * tokens + tokens - 1) * d);
+        last.states.insert(last.states.end(), at, at + static_cast<std::ptrdiff_t>(d));
+    }
+    return last;
+}
+
+// How far apart the two texts' last-token states are, after each block, per switch.
+void AddDistances(const std::vector<PositionChoice>& choices,
+                  const std::vector<std::vector<Gpt2Pass>>& last_states, int width,
+                  nlohmann::json* doc, std::string* lines) {
+    nlohmann::json distances = nlohmann::json::array();
+    *lines += "\nlast-token states apart (x0, then after each block):\n";
+    for (std::size_t c = 0; c < choices.size(); ++c) {
+        const std::vector<double> apart =
+            LastStateDistances(last_states[0][c], last_states[1][c], width);
+        distances.push_back({{"positions", PositionChoiceName(choices[c])}, {"last_state", apart}});
+        char line[64];
+        std::snprintf(line, sizeof line, "%-12s", PositionChoiceName(choices[c]).c_str());
+        *lines += line;
+        for (double value : apart) {
+            std::snprintf(line, sizeof line, " %.3f", value);
+            *lines += line;
+        }
+        *lines += "\n";
+    }
+    (*doc)["distances"] = distances;
+}
+
+} // namespace
+
+int RunModelRun(const ModelOptions& options) {
+    std::vector<PositionChoice> choices;
+    if (std::string error = RunChoices(options, &choices); !error.empty()) return UsageError(error);
+    std::vector<std::vector<int>> sequences;
+    BpeTokenizer tokenizer;
+    const bool texts = !options.run_texts.empty();
+    if (std::string error = RunSequences(options, &tokenizer, &sequences); !error.empty())
+        return UsageError(error);
     Gpt2Model model;
     double load_seconds = 0;
     if (std::string error =
@@ -220,16 +308,8 @@ int RunModelRun(const ModelOptions& options) {
         !error.empty())
         return UsageError(PrintableLine(error));
     const Gpt2Sizes& sizes = model.Sizes();
-    for (const std::vector<int>& tokens : sequences) {
-        const long long n = static_cast<long long>(tokens.size());
-        if (options.full && std::max(static_cast<long long>(sizes.layers) * sizes.heads * n * n,
-                                     (sizes.layers + 1LL) * n * sizes.width) > kMaxFullNumbers)
-            return UsageError("--full: " + std::to_string(n) + " tokens through " +
-                              std::to_string(sizes.layers) + " layers of " +
-                              std::to_string(sizes.heads) +
-                              " heads would print more than 16 777 216 numbers per pass; use "
-                              "fewer tokens, or leave out --full");
-    }
+    if (std::string error = CheckFullSize(options, sizes, sequences); !error.empty())
+        return UsageError(error);
     nlohmann::json doc = {{"file", options.path},
                           {"sizes",
                            {{"layers", sizes.layers},
@@ -239,9 +319,6 @@ int RunModelRun(const ModelOptions& options) {
                             {"vocab", sizes.vocab}}},
                           {"seconds_load", load_seconds},
                           {"sentences", nlohmann::json::array()}};
-    const auto escaped = [](const std::string& text) {
-        return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    };
     std::string lines;
     if (!sizes.notes.empty()) {
         doc["notes"] = sizes.notes;
@@ -259,7 +336,7 @@ int RunModelRun(const ModelOptions& options) {
             for (int id : tokens)
                 pieces.push_back(tokenizer.TokenText(id));
             sentence["token_texts"] = pieces;
-            lines += (s > 0 ? "\n" : "") + escaped(options.run_texts[s]) + "\n";
+            lines += (s > 0 ? "\n" : "") + Escaped(options.run_texts[s]) + "\n";
         }
         for (const PositionChoice& choice : choices) {
             Gpt2Options run_options;
@@ -280,20 +357,9 @@ int RunModelRun(const ModelOptions& options) {
                                   "last block) are not finite numbers under positions " +
                                   PositionChoiceName(choice) +
                                   " (its weights overflow float32 on the way)");
-            nlohmann::json guesses = nlohmann::json::array();
             std::string guess_text;
-            for (const NextGuess& guess : TopNext(pass, sizes.vocab, options.top)) {
-                nlohmann::json entry = {{"id", guess.id}, {"probability", guess.probability}};
-                if (texts) entry["text"] = tokenizer.TokenText(guess.id);
-                // A word the vocabulary has no text for is shown by its id.
-                const std::string word = texts && !tokenizer.TokenText(guess.id).empty()
-                                             ? escaped(tokenizer.TokenText(guess.id))
-                                             : "id " + std::to_string(guess.id);
-                char probability[32];
-                std::snprintf(probability, sizeof probability, " (%.3g)", guess.probability);
-                guess_text += "  " + word + probability;
-                guesses.push_back(std::move(entry));
-            }
+            nlohmann::json guesses =
+                Guesses(pass, sizes, options, texts ? &tokenizer : nullptr, &guess_text);
             nlohmann::json run = {{"positions", PositionChoiceName(choice)},
                                   {"loss", run_options.all_logits ? nlohmann::json(pass.loss)
                                                                   : nlohmann::json(nullptr)},
@@ -312,44 +378,12 @@ int RunModelRun(const ModelOptions& options) {
                 run_options.all_logits ? std::to_string(pass.loss).substr(0, 7).c_str() : "—");
             lines += line + guess_text + "\n";
             sentence["runs"].push_back(std::move(run));
-            if (sequences.size() == 2) {
-                // The last token's state after the embedding and each block, as a one-token pass.
-                Gpt2Pass last;
-                last.tokens = 1;
-                const std::size_t d = static_cast<std::size_t>(sizes.width);
-                for (int layer = 0; layer <= sizes.layers; ++layer) {
-                    const auto at =
-                        pass.states.begin() +
-                        static_cast<std::ptrdiff_t>(
-                            (static_cast<std::size_t>(layer) * tokens.size() + tokens.size() - 1) *
-                            d);
-                    last.states.insert(last.states.end(), at, at + static_cast<std::ptrdiff_t>(d));
-                }
-                last_states[s].push_back(std::move(last));
-            }
+            if (sequences.size() == 2)
+                last_states[s].push_back(LastTokenStates(pass, sizes, tokens.size()));
         }
         doc["sentences"].push_back(std::move(sentence));
     }
-    if (sequences.size() == 2) {
-        // How far apart the two texts' last-token states are, after each block, per switch.
-        nlohmann::json distances = nlohmann::json::array();
-        lines += "\nlast-token states apart (x0, then after each block):\n";
-        for (std::size_t c = 0; c < choices.size(); ++c) {
-            const std::vector<double> apart =
-                LastStateDistances(last_states[0][c], last_states[1][c], sizes.width);
-            distances.push_back(
-                {{"positions", PositionChoiceName(choices[c])}, {"last_state", apart}});
-            char line[64];
-            std::snprintf(line, sizeof line, "%-12s", PositionChoiceName(choices[c]).c_str());
-            lines += line;
-            for (double value : apart) {
-                std::snprintf(line, sizeof line, " %.3f", value);
-                lines += line;
-            }
-            lines += "\n";
-        }
-        doc["distances"] = distances;
-    }
+    if (sequences.size() == 2) AddDistances(choices, last_states, sizes.width, &doc, &lines);
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
