@@ -29,7 +29,6 @@ PENDING = {
     "app/panels/train/panel_train.cpp:DrawControls",
     "app/cli/cli_train.cpp:RunTrain",
     "app/panels/alternatives/alternatives_alibi.cpp:Draw",
-    "app/panels/order/panel_order.cpp:DrawMatrices",
 }
 
 

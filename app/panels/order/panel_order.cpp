@@ -1,10 +1,10 @@
 #include "panels/order/panel_order.h"
 
 #include "io/scene.h"
-#include "pelab/encodings/attention.h"
-#include "pelab/encodings/embedding.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/encodings/embedding.h"
 #include "widgets/heatmap.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
@@ -297,6 +297,67 @@ HeatmapStyle ThemedStyle(const FrameContext& frame) {
 }
 } // namespace
 
+namespace {
+
+// The matrices' cells: as large as the room allows (a presented panel fills the window: up to
+// 20 em), at least 1.2 em (numbers still fit); smaller only when one matrix alone would not fit.
+// Cells widen (up to twice their height) so that a row of matrices spans the window.
+struct MatrixCells {
+    float size = 0, width = 0;
+};
+MatrixCells FitMatrixCells(const FrameContext& frame, int blocks, int n, float label_width,
+                           float gap) {
+    const float font = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // As many matrices per row as keep their cells at least 2.4 em wide (numbers readable).
+    float fit_width = 0;
+    int per_row = blocks;
+    for (; per_row >= 1; --per_row) {
+        fit_width = (avail.x - per_row * label_width - (per_row - 1) * gap) / (per_row * n);
+        if (fit_width >= font * 2.4f || per_row == 1) break;
+    }
+    // Rows of matrices: the scores (and B − A), then the two softmax matrices; each row also
+    // has a title and column labels (~3 em), and the colour keys below take ~3 em.
+    const int matrix_rows = (blocks + per_row - 1) / per_row + (2 + per_row - 1) / per_row;
+    const float fit_height = (avail.y - font * (3.0f * matrix_rows + 4.0f)) / (matrix_rows * n);
+    // When the height is short the panel scrolls instead: cells stay at least 2.4 em tall
+    // (1.3 em, one line of numbers, in a short window: the room sees all four matrices).
+    const float least_height = font * (frame.pictures_first ? 1.3f : 2.4f);
+    float cell_size = std::clamp(std::min(fit_width, std::max(fit_height, least_height)),
+                                 font * 1.2f, font * 20.0f);
+    cell_size = std::min(cell_size, std::max(font * 0.5f, (avail.x - label_width) / n));
+    return {cell_size, std::clamp(fit_width, cell_size, cell_size * 2.0f)};
+}
+
+// The colour keys, with the ranges they stand for.
+void DrawColourKeys(FrameContext& frame, const HeatmapStyle& scores_style,
+                    const HeatmapStyle* difference_style, const HeatmapStyle& weights_style,
+                    bool all_zero, float gap) {
+    const float font = ImGui::GetFontSize();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    FlowRow keys;
+    const float key_width = std::min(font * 10.0f, avail.x * 0.4f);
+    keys.Item(ImGui::CalcTextSize("scores:").x + FlowRow::Spacing() + key_width);
+    ImGui::TextDisabled("scores:");
+    ImGui::SameLine();
+    ColorLegend(scores_style, key_width);
+    if (difference_style != nullptr) {
+        const char* label = all_zero ? "B − A (all 0):" : "B − A:";
+        keys.Item(ImGui::CalcTextSize(label).x + FlowRow::Spacing() + key_width, gap);
+        ImGui::TextDisabled("%s", label);
+        ImGui::SameLine();
+        ColorLegend(*difference_style, key_width);
+    }
+    // The weights have a scale of their own: 0 to 1, whatever the scores are.
+    keys.Item(ImGui::CalcTextSize("weights:").x + FlowRow::Spacing() + key_width, gap);
+    ImGui::TextDisabled("weights:");
+    ImGui::SameLine();
+    ColorLegend(weights_style, key_width);
+    frame.Record("order.weights_legend");
+}
+
+} // namespace
+
 void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result) {
     const float font = ImGui::GetFontSize();
     const auto label_tokens = [](const std::vector<std::string>& tokens,
@@ -323,33 +384,12 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
         for (double v : difference.values)
             largest_difference = std::max(largest_difference, std::fabs(v));
     }
-    // Cells: as large as the room allows (a presented panel fills the window: up to 20 em),
-    // at least 1.2 em (numbers still fit); smaller only when one matrix alone would not fit.
     const int blocks = verdict.same_multiset ? 3 : 2;
     const int n = std::max(result.scores_a.rows, result.scores_b.rows);
     const float gap = font * 1.5f;
     const float label_width = std::max(HeatmapLabelWidth(labels_a), HeatmapLabelWidth(labels_b));
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // As many matrices per row as keep their cells at least 2.4 em wide (numbers readable).
-    float fit_width = 0;
-    int per_row = blocks;
-    for (; per_row >= 1; --per_row) {
-        fit_width = (avail.x - per_row * label_width - (per_row - 1) * gap) / (per_row * n);
-        if (fit_width >= font * 2.4f || per_row == 1) break;
-    }
-    // Rows of matrices: the scores (and B − A), then the two softmax matrices; each row also
-    // has a title and column labels (~3 em), and the colour keys below take ~3 em.
-    const int matrix_rows = (blocks + per_row - 1) / per_row + (2 + per_row - 1) / per_row;
-    const float fit_height = (avail.y - font * (3.0f * matrix_rows + 4.0f)) / (matrix_rows * n);
-    // When the height is short the panel scrolls instead: cells stay at least 2.4 em tall
-    // (1.3 em, one line of numbers, in a short window: the room sees all four matrices).
-    const float least_height = font * (frame.pictures_first ? 1.3f : 2.4f);
-    float cell_size = std::clamp(std::min(fit_width, std::max(fit_height, least_height)),
-                                 font * 1.2f, font * 20.0f);
-    cell_size = std::min(cell_size, std::max(font * 0.5f, (avail.x - label_width) / n));
-    // Cells widen (up to twice their height) so that a row of matrices spans the window.
-    const float cell_width = std::clamp(fit_width, cell_size, cell_size * 2.0f);
-
+    const MatrixCells cells = FitMatrixCells(frame, blocks, n, label_width, gap);
+    const float cell_size = cells.size, cell_width = cells.width;
     FlowRow row;
     const auto block = [&](const char* title, const char* tooltip, const char* id,
                            const Matrix& values, const std::vector<std::string>& row_labels,
@@ -434,48 +474,30 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
         ImGui::NewLine();
         draw_weights();
     }
-    // The colour keys, with the ranges they stand for.
-    FlowRow keys;
-    const float key_width = std::min(font * 10.0f, avail.x * 0.4f);
-    keys.Item(ImGui::CalcTextSize("scores:").x + FlowRow::Spacing() + key_width);
-    ImGui::TextDisabled("scores:");
-    ImGui::SameLine();
-    ColorLegend(scores_style, key_width);
-    if (verdict.same_multiset) {
-        char label[64];
-        std::snprintf(label, sizeof label,
-                      largest_difference > 1e-12 ? "B − A:" : "B − A (all 0):");
-        keys.Item(ImGui::CalcTextSize(label).x + FlowRow::Spacing() + key_width, gap);
-        ImGui::TextDisabled("%s", label);
-        ImGui::SameLine();
-        ColorLegend(difference_style, key_width);
-    }
-    // The weights have a scale of their own: 0 to 1, whatever the scores are.
-    keys.Item(ImGui::CalcTextSize("weights:").x + FlowRow::Spacing() + key_width, gap);
-    ImGui::TextDisabled("weights:");
-    ImGui::SameLine();
-    ColorLegend(weights_style, key_width);
-    frame.Record("order.weights_legend");
-    if (ImGui::CollapsingHeader("X = E + PE rows (first dimensions)")) {
-        ImGui::SetNextItemWidth(font * 8);
-        ImGui::SliderInt("dims shown", &x_dims_shown, 2, order_d_model);
-        x_dims_shown = std::clamp(x_dims_shown, 2, order_d_model);
-        dim_labels.clear();
-        for (int dim = 0; dim < x_dims_shown; ++dim)
-            dim_labels.push_back("d" + std::to_string(dim));
-        for (int side = 0; side < 2; ++side) {
-            const Matrix& x = side == 0 ? result.x_a : result.x_b;
-            std::vector<double> shown;
-            for (int r = 0; r < x.rows; ++r)
-                shown.insert(shown.end(), x.row(r), x.row(r) + x_dims_shown);
-            ImGui::Text("sentence %s", side == 0 ? "A" : "B");
-            HeatmapStyle style = ThemedStyle(frame);
-            style.range = 2.0;
-            style.cell_size = font * 3.0f;
-            AnnotatedHeatmap(side == 0 ? "##x_a" : "##x_b", shown.data(), x.rows, x_dims_shown,
-                             side == 0 ? labels_a : labels_b, dim_labels, style,
-                             "x = embedding + PE");
-        }
+    DrawColourKeys(frame, scores_style, verdict.same_multiset ? &difference_style : nullptr,
+                   weights_style, largest_difference <= 1e-12, gap);
+    if (ImGui::CollapsingHeader("X = E + PE rows (first dimensions)")) DrawInputRows(frame, result);
+}
+
+void OrderPanel::DrawInputRows(FrameContext& frame, const OrderDemoResult& result) {
+    const float font = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(font * 8);
+    ImGui::SliderInt("dims shown", &x_dims_shown, 2, order_d_model);
+    x_dims_shown = std::clamp(x_dims_shown, 2, order_d_model);
+    dim_labels.clear();
+    for (int dim = 0; dim < x_dims_shown; ++dim)
+        dim_labels.push_back("d" + std::to_string(dim));
+    for (int side = 0; side < 2; ++side) {
+        const Matrix& x = side == 0 ? result.x_a : result.x_b;
+        std::vector<double> shown;
+        for (int r = 0; r < x.rows; ++r)
+            shown.insert(shown.end(), x.row(r), x.row(r) + x_dims_shown);
+        ImGui::Text("sentence %s", side == 0 ? "A" : "B");
+        HeatmapStyle style = ThemedStyle(frame);
+        style.range = 2.0;
+        style.cell_size = font * 3.0f;
+        AnnotatedHeatmap(side == 0 ? "##x_a" : "##x_b", shown.data(), x.rows, x_dims_shown,
+                         side == 0 ? labels_a : labels_b, dim_labels, style, "x = embedding + PE");
     }
 }
 

@@ -126,6 +126,8 @@ private:
     void DrawHeadline(FrameContext& frame, const OrderDemoResult& result);
     void DrawVerdict(FrameContext& frame, const OrderDemoResult& result);
     void DrawMatrices(FrameContext& frame, const OrderDemoResult& result);
+    /// The rows X = E + PE the scores come from (their first dimensions).
+    void DrawInputRows(FrameContext& frame, const OrderDemoResult& result);
 };
 
 /// How the demo reads words, beside the sentence fields (the README says the same).
