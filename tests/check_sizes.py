@@ -28,7 +28,6 @@ PENDING = {
     "app/panels/train/train_pictures.cpp:DrawAttention",
     "app/panels/train/panel_train.cpp:DrawControls",
     "app/cli/cli_train.cpp:RunTrain",
-    "app/panels/alternatives/alternatives_alibi.cpp:Draw",
 }
 
 

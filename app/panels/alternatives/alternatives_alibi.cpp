@@ -15,10 +15,10 @@
 #include <cstdio>
 #include <string>
 
-#include "pelab/encodings/attention.h"
-#include "pelab/encodings/embedding.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
+#include "pelab/encodings/attention.h"
+#include "pelab/encodings/embedding.h"
 
 namespace pelab {
 
@@ -100,6 +100,12 @@ struct AlibiTab final : AlternativesTab {
     std::string alibi_sentence_a = "dog bites man", alibi_sentence_b = "man bites dog";
 
     void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    /// The heads, the head shown, the mask and the two sentences.
+    void DrawControls(AlternativesPanel& panel, FrameContext& frame);
+    /// The head's bias matrix, as large as the room allows; returns its side.
+    float DrawBiasMatrix(FrameContext& frame, const std::vector<double>& slopes, double slope);
+    /// Whether the bias breaks the order demo's tie between the two sentences.
+    void DrawTie(FrameContext& frame, double slope);
     void AddFields(SceneTable& table) override;
     nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
     std::vector<WidgetName> Widgets() const override;
@@ -107,39 +113,41 @@ struct AlibiTab final : AlternativesTab {
                                        const AppState& state) const override;
 };
 
-void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
-    if (BeginControls(frame)) {
-        FlowRow row;
-        const float slider = FitWidth(7.0f, "heads H");
-        row.Item(LabelledWidth(slider, "heads H"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("heads H", &alibi_heads, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
-        frame.Record("alternatives.alibi_heads");
-        row.Item(LabelledWidth(slider, "head h"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("head h", &alibi_head, 1, alibi_heads, "%d", ImGuiSliderFlags_AlwaysClamp);
-        frame.Record("alternatives.alibi_head");
-        row.Item(CheckboxWidth("causal mask"));
-        ImGui::Checkbox("causal mask", &alibi_causal);
-        frame.Record("alternatives.alibi_causal");
-        const float text = FitWidth(10.0f, "sentence B");
-        for (int which = 0; which < 2; ++which) {
-            const char* label = which == 0 ? "sentence A" : "sentence B";
-            std::string& sentence = which == 0 ? alibi_sentence_a : alibi_sentence_b;
-            row.Item(LabelledWidth(text, label));
-            ImGui::SetNextItemWidth(text);
-            std::string edited = sentence;
-            if (LimitedInputText(label, &edited, kMaxSentenceBytes)) {
-                const std::string why = CheckSentence(edited);
-                if (why.empty())
-                    sentence = edited, panel.input_error.clear();
-                else
-                    panel.input_error = std::string(label) + " not used: " + why;
-            }
-            frame.Record(which == 0 ? "alternatives.alibi_a" : "alternatives.alibi_b");
+void AlibiTab::DrawControls(AlternativesPanel& panel, FrameContext& frame) {
+    FlowRow row;
+    const float slider = FitWidth(7.0f, "heads H");
+    row.Item(LabelledWidth(slider, "heads H"));
+    ImGui::SetNextItemWidth(slider);
+    ImGui::SliderInt("heads H", &alibi_heads, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
+    frame.Record("alternatives.alibi_heads");
+    row.Item(LabelledWidth(slider, "head h"));
+    ImGui::SetNextItemWidth(slider);
+    ImGui::SliderInt("head h", &alibi_head, 1, alibi_heads, "%d", ImGuiSliderFlags_AlwaysClamp);
+    frame.Record("alternatives.alibi_head");
+    row.Item(CheckboxWidth("causal mask"));
+    ImGui::Checkbox("causal mask", &alibi_causal);
+    frame.Record("alternatives.alibi_causal");
+    const float text = FitWidth(10.0f, "sentence B");
+    for (int which = 0; which < 2; ++which) {
+        const char* label = which == 0 ? "sentence A" : "sentence B";
+        std::string& sentence = which == 0 ? alibi_sentence_a : alibi_sentence_b;
+        row.Item(LabelledWidth(text, label));
+        ImGui::SetNextItemWidth(text);
+        std::string edited = sentence;
+        if (LimitedInputText(label, &edited, kMaxSentenceBytes)) {
+            const std::string why = CheckSentence(edited);
+            if (why.empty())
+                sentence = edited, panel.input_error.clear();
+            else
+                panel.input_error = std::string(label) + " not used: " + why;
         }
-        EndControls(frame);
+        frame.Record(which == 0 ? "alternatives.alibi_a" : "alternatives.alibi_b");
     }
+    EndControls(frame);
+}
+
+void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
+    if (BeginControls(frame)) DrawControls(panel, frame);
     alibi_heads = std::clamp(alibi_heads, 1, 64);
     alibi_head = std::clamp(alibi_head, 1, alibi_heads);
     const std::vector<double> slopes = alibi_slopes(alibi_heads);
@@ -164,6 +172,20 @@ void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
                   alibi_causal ? "; keys after the query are masked (the model is causal)" : "");
     WrappedText(line);
     frame.Record("alternatives.alibi_slopes");
+    const float avail_x = ImGui::GetContentRegionAvail().x;
+    const float side = DrawBiasMatrix(frame, slopes, slope);
+    // Beside the matrix when the window is wide enough, else below it.
+    const bool beside = avail_x - side > ImGui::GetFontSize() * 18;
+    if (beside) {
+        ImGui::SameLine();
+        ImGui::BeginGroup();
+    }
+    DrawTie(frame, slope);
+    if (beside) ImGui::EndGroup();
+}
+
+float AlibiTab::DrawBiasMatrix(FrameContext& frame, const std::vector<double>& slopes,
+                               double slope) {
     // The bias matrix of the head: darker the further apart, masked cells hatched grey.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float font = ImGui::GetFontSize();
@@ -243,12 +265,11 @@ void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
                                   bias);
         }
     }
-    // Beside the matrix when the window is wide enough, else below it.
-    const bool beside = avail.x - cell * (kAlibiTokens + 1) > font * 18;
-    if (beside) {
-        ImGui::SameLine();
-        ImGui::BeginGroup();
-    }
+    return cell * (kAlibiTokens + 1);
+}
+
+void AlibiTab::DrawTie(FrameContext& frame, double slope) {
+    char line[640];
     const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slope);
     if (!tie.error.empty()) {
         ErrorText(frame, tie.error.c_str());
@@ -285,7 +306,6 @@ void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         ImGui::PopStyleColor();
     }
     frame.Record("alternatives.alibi_tie");
-    if (beside) ImGui::EndGroup();
 }
 
 void AlibiTab::AddFields(SceneTable& table) {
