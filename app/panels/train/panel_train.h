@@ -90,6 +90,12 @@ struct TrainPanel : Panel {
 
 private:
     void DrawControls(FrameContext& frame);
+    /// The run shown: a built-in one, or the panel's own.
+    void DrawRunChoice(FrameContext& frame, FlowRow& row);
+    /// Start and Quick demo, or Cancel and the progress bar while a run goes.
+    void DrawStartSlot(FrameContext& frame, FlowRow& row);
+    /// The task, the mask, the lengths, the steps, iRoPE's pattern and the seed.
+    void DrawSettings(FrameContext& frame, FlowRow& row);
     /// A checkbox per variant (ticked: edit trains it), in row.
     void DrawVariantChoices(FrameContext& frame, FlowRow& row);
     /// Each draws its tab's picture in height pixels.
