@@ -25,7 +25,6 @@ PENDING = {
     "app/shell/app_ui.cpp:DrawFrame",
     "app/gl/session.cpp:RunGui",
     "app/panels/train/train_pictures.cpp:DrawAttention",
-    "app/cli/cli_train.cpp:RunTrain",
 }
 
 

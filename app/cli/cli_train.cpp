@@ -151,76 +151,58 @@ std::string RescueRun(const std::string& out, const std::string& text) {
 
 } // namespace
 
-int RunTrain(const TrainOptions& o) {
-    TrainSettings settings;
-    try {
-        settings.task.task = train_task_from_name(o.task);
-        settings.task.vocab = o.vocab;
-        settings.task.k = o.k;
-        settings.variants.clear();
-        // Split at every comma, keeping empty names (getline would drop a trailing one, so
-        // "none," passed while ",none" was refused): an empty name is refused either way.
-        for (std::size_t start = 0;;) {
-            const std::size_t comma = o.pe.find(',', start);
-            const std::string name = o.pe.substr(start, comma - start);
-            if (name.empty())
-                throw InvalidArgument("--pe: an empty name in \"" + o.pe +
-                                      "\" (names are separated by single commas)");
-            settings.variants.push_back(positional_kind_from_name(name));
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-        }
-        settings.causal = o.causal;
-        settings.layers = o.layers;
-        // irope's pattern: refused for runs without irope (it would change nothing), 2 by default.
-        if (o.nope_every > 0 && std::find(settings.variants.begin(), settings.variants.end(),
-                                          PositionalKind::Irope) == settings.variants.end())
-            throw InvalidArgument("--nope-every sets irope's layers without positions, and --pe " +
-                                  o.pe + " has no irope");
-        settings.nope_every = o.nope_every > 0 ? o.nope_every : 2;
-        settings.d_model = o.d_model;
-        settings.heads = o.heads;
-        settings.train_len = o.train_len;
-        settings.min_train_len = o.min_train_len > 0 ? o.min_train_len : o.train_len;
-        settings.test_len = o.test_len;
-        settings.steps = o.steps;
-        settings.batch = o.batch;
-        settings.seed = std::stoull(o.seed);
-        if (o.quick_demo) {
-            const std::uint64_t seed = settings.seed;
-            settings = quick_demo_settings();
-            settings.seed = seed;
-        }
-        settings.eval_every = EvalEvery(settings.steps);
-        validate_train_settings(settings);
-        if (o.threads < 1 || o.threads > 16)
-            throw InvalidArgument("threads must be in [1, 16] (got " + std::to_string(o.threads) +
-                                  ")");
-    } catch (const InvalidArgument& e) {
-        return UsageError(std::string("train: ") + e.what());
-    }
-    if (std::string error = CheckRunTarget(o.out); !error.empty()) return RuntimeError(error);
-    std::string folder_error;
-    if (!o.plot.empty() && !CheckOutputFolder(o.plot, &folder_error))
-        return RuntimeError(folder_error);
-    // The picture must not land where the run goes: by name, or as the very file standard
-    // output is (--plot /dev/stdout while the run goes to stdout replaced the run with the PNG).
-    if (!o.plot.empty() && (WritesToStdout(o.plot) || SameFile(o.plot, o.out) ||
-                            (WritesToStdout(o.out) && IsStandardOutput(o.plot))))
-        return UsageError("--plot: " + Excerpt(o.plot) +
-                          " must be a file of its own (not stdout, not the --out file)");
+namespace {
 
-    // One trainer per seed and variant (seed after seed, each the variants in order),
-    // `threads` at a time; each is deterministic on its own, so the result does not depend on
-    // how many run together.
-    std::vector<std::unique_ptr<Trainer>> trainers;
-    for (int seed = 0; seed < o.seeds; ++seed)
-        for (const PositionalKind kind : settings.variants) {
-            TrainSettings one = settings;
-            one.variants = {kind};
-            one.seed = settings.seed + static_cast<std::uint64_t>(seed);
-            trainers.push_back(std::make_unique<Trainer>(one));
-        }
+// The run's settings from the options; throws InvalidArgument naming what is wrong.
+TrainSettings SettingsOf(const TrainOptions& o) {
+    TrainSettings settings;
+    settings.task.task = train_task_from_name(o.task);
+    settings.task.vocab = o.vocab;
+    settings.task.k = o.k;
+    settings.variants.clear();
+    // Split at every comma, keeping empty names (getline would drop a trailing one, so
+    // "none," passed while ",none" was refused): an empty name is refused either way.
+    for (std::size_t start = 0;;) {
+        const std::size_t comma = o.pe.find(',', start);
+        const std::string name = o.pe.substr(start, comma - start);
+        if (name.empty())
+            throw InvalidArgument("--pe: an empty name in \"" + o.pe +
+                                  "\" (names are separated by single commas)");
+        settings.variants.push_back(positional_kind_from_name(name));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    settings.causal = o.causal;
+    settings.layers = o.layers;
+    // irope's pattern: refused for runs without irope (it would change nothing), 2 by default.
+    if (o.nope_every > 0 && std::find(settings.variants.begin(), settings.variants.end(),
+                                      PositionalKind::Irope) == settings.variants.end())
+        throw InvalidArgument("--nope-every sets irope's layers without positions, and --pe " +
+                              o.pe + " has no irope");
+    settings.nope_every = o.nope_every > 0 ? o.nope_every : 2;
+    settings.d_model = o.d_model;
+    settings.heads = o.heads;
+    settings.train_len = o.train_len;
+    settings.min_train_len = o.min_train_len > 0 ? o.min_train_len : o.train_len;
+    settings.test_len = o.test_len;
+    settings.steps = o.steps;
+    settings.batch = o.batch;
+    settings.seed = std::stoull(o.seed);
+    if (o.quick_demo) {
+        const std::uint64_t seed = settings.seed;
+        settings = quick_demo_settings();
+        settings.seed = seed;
+    }
+    settings.eval_every = EvalEvery(settings.steps);
+    validate_train_settings(settings);
+    if (o.threads < 1 || o.threads > 16)
+        throw InvalidArgument("threads must be in [1, 16] (got " + std::to_string(o.threads) + ")");
+    return settings;
+}
+
+// Trains every trainer, `threads` at a time, printing the progress on stderr about once a
+// second; returns the seconds it took.
+double TrainAll(const std::vector<std::unique_ptr<Trainer>>& trainers, int threads_asked) {
     const auto start = std::chrono::steady_clock::now();
     std::size_t next = 0;
     std::vector<std::thread> running;
@@ -237,7 +219,7 @@ int RunTrain(const TrainOptions& o) {
                 trainers[mine]->Step(10);
         }
     };
-    const int threads = std::min<int>(o.threads, static_cast<int>(trainers.size()));
+    const int threads = std::min<int>(threads_asked, static_cast<int>(trainers.size()));
     for (int t = 0; t < threads; ++t)
         running.emplace_back(worker);
     // Progress on stderr, about once a second: steps done, and the time left at this pace.
@@ -268,7 +250,13 @@ int RunTrain(const TrainOptions& o) {
         thread.join();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return seconds;
+}
 
+// The run as the file holds it: the settings, each variant's curves (the further seeds' test
+// accuracies beside them), the time and the pace.
+TrainRun RunOf(const TrainSettings& settings, const std::vector<std::unique_ptr<Trainer>>& trainers,
+               double seconds) {
     TrainRun run;
     run.settings = settings;
     run.example = train_example(settings);
@@ -287,6 +275,62 @@ int RunTrain(const TrainOptions& o) {
                           static_cast<double>(trainers.size());
     run.seconds = seconds;
     run.tokens_per_second_per_thread = token_seconds > 0 ? tokens / token_seconds : 0.0;
+    return run;
+}
+
+// The Train panel's picture of the run as the file holds it, drawn without a display: "" or why
+// not.
+std::string WritePlot(const TrainOptions& o, const nlohmann::json& written) {
+    App app;
+    (void)app.scene.Apply(R"({"hide_controls": true})"); // the picture is of the run
+    PanelEntry* entry = app.panels.Find("train");
+    if (std::string error = entry->panel->OpenDocument(
+            written, WritesToStdout(o.out) ? std::string("(stdout)") : o.out, app.scene,
+            app.panels);
+        !error.empty())
+        return "--plot: " + error;
+    const int width = 1400, height = 900;
+    const std::vector<unsigned char> rgba =
+        SoftwarePicture(app, "train", width, height, kBaseFontPixels * 1.25f);
+    if (std::string error = WritePngFile(o.plot, rgba, width, height, ""); !error.empty())
+        return error;
+    std::fprintf(stderr, "train: wrote %s (%dx%d)\n", o.plot.c_str(), width, height);
+    return {};
+}
+
+} // namespace
+
+int RunTrain(const TrainOptions& o) {
+    TrainSettings settings;
+    try {
+        settings = SettingsOf(o);
+    } catch (const InvalidArgument& e) {
+        return UsageError(std::string("train: ") + e.what());
+    }
+    if (std::string error = CheckRunTarget(o.out); !error.empty()) return RuntimeError(error);
+    std::string folder_error;
+    if (!o.plot.empty() && !CheckOutputFolder(o.plot, &folder_error))
+        return RuntimeError(folder_error);
+    // The picture must not land where the run goes: by name, or as the very file standard
+    // output is (--plot /dev/stdout while the run goes to stdout replaced the run with the PNG).
+    if (!o.plot.empty() && (WritesToStdout(o.plot) || SameFile(o.plot, o.out) ||
+                            (WritesToStdout(o.out) && IsStandardOutput(o.plot))))
+        return UsageError("--plot: " + Excerpt(o.plot) +
+                          " must be a file of its own (not stdout, not the --out file)");
+
+    // One trainer per seed and variant (seed after seed, each the variants in order),
+    // `threads` at a time; each is deterministic on its own, so the result does not depend on
+    // how many run together.
+    std::vector<std::unique_ptr<Trainer>> trainers;
+    for (int seed = 0; seed < o.seeds; ++seed)
+        for (const PositionalKind kind : settings.variants) {
+            TrainSettings one = settings;
+            one.variants = {kind};
+            one.seed = settings.seed + static_cast<std::uint64_t>(seed);
+            trainers.push_back(std::make_unique<Trainer>(one));
+        }
+    const double seconds = TrainAll(trainers, o.threads);
+    const TrainRun run = RunOf(settings, trainers, seconds);
     const nlohmann::json written = TrainRunJson(run);
     const std::string text = TrainRunText(run);
     try {
@@ -298,22 +342,7 @@ int RunTrain(const TrainOptions& o) {
                                                          : "; the run is kept in " + rescued));
     }
     if (o.plot.empty()) return kExitOk;
-    // The picture is the Train panel's, showing the run as the file holds it (so it is what
-    // File → Open of the file shows), drawn without a display.
-    App app;
-    (void)app.scene.Apply(R"({"hide_controls": true})"); // the picture is of the run
-    PanelEntry* entry = app.panels.Find("train");
-    if (std::string error = entry->panel->OpenDocument(
-            written, WritesToStdout(o.out) ? std::string("(stdout)") : o.out, app.scene,
-            app.panels);
-        !error.empty())
-        return RuntimeError("--plot: " + error);
-    const int width = 1400, height = 900;
-    const std::vector<unsigned char> rgba =
-        SoftwarePicture(app, "train", width, height, kBaseFontPixels * 1.25f);
-    if (std::string error = WritePngFile(o.plot, rgba, width, height, ""); !error.empty())
-        return RuntimeError(error);
-    std::fprintf(stderr, "train: wrote %s (%dx%d)\n", o.plot.c_str(), width, height);
+    if (std::string error = WritePlot(o, written); !error.empty()) return RuntimeError(error);
     return kExitOk;
 }
 
