@@ -24,7 +24,6 @@ PENDING = {
     "app/panels/alternatives/alternatives_rope.cpp:Draw",
     "app/shell/app_ui.cpp:DrawFrame",
     "app/gl/session.cpp:RunGui",
-    "app/panels/train/train_pictures.cpp:DrawAttention",
 }
 
 

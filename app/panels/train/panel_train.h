@@ -102,6 +102,8 @@ private:
     void DrawCurves(FrameContext& frame, const TrainRun& run, float height);
     void DrawLength(FrameContext& frame, const TrainRun& run, float height);
     void DrawAttention(FrameContext& frame, const TrainRun& run, float height);
+    /// The layer and head shown (brought into the model's range, said so), and the example.
+    void DrawAttentionControls(FrameContext& frame, const TrainRun& run);
 };
 
 } // namespace pelab

@@ -180,7 +180,116 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
                          "finished training.");
 }
 
-void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float height) {
+namespace {
+
+// How the maps are laid out: as many per row as fit (a title above each), each as large as the
+// rows allow.
+struct MapGrid {
+    int columns = 1;
+    float side = 0, title_width = 0;
+};
+MapGrid FitAttentionMaps(const std::vector<const VariantResult*>& done, const ImVec2& avail) {
+    const float font = ImGui::GetFontSize();
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const int count = static_cast<int>(done.size());
+    int best_columns = 1;
+    float best_side = 0;
+    float title_width = 0;
+    for (const VariantResult* r : done)
+        title_width =
+            std::max(title_width,
+                     ImGui::CalcTextSize(
+                         (std::string(positional_kind_name(r->variant)) + ": 16/16 right").c_str())
+                         .x);
+    // The line under each title is as wide as its widest value.
+    title_width = std::max(title_width, ImGui::CalcTextSize("sink 0.00 (even 0.00)").x);
+    for (int columns = 1; columns <= count; ++columns) {
+        const int rows = (count + columns - 1) / columns;
+        if (columns > 1 && columns * (title_width + spacing) > avail.x + spacing) break;
+        const float by_width = (avail.x - spacing * (columns - 1)) / columns;
+        // Above each map: its title and its first-token line.
+        const float by_height =
+            (avail.y - rows * (2 * ImGui::GetTextLineHeightWithSpacing() + spacing)) / rows;
+        // Too short for every row (a projector): the maps scroll, as many abreast as fit, each
+        // as wide as the columns allow.
+        const float side = by_height < font * 4.0f ? std::min(by_width, font * 4.0f)
+                                                   : std::min(by_width, by_height);
+        if (side >= best_side) best_side = side, best_columns = columns;
+    }
+    return {best_columns, std::max(font * 4.0f, best_side), title_width};
+}
+
+// One variant's map of the example: its title (right answers), its first-token line, the
+// weights, and each weight on hover.
+void DrawAttentionMap(FrameContext& frame, const TrainRun& run, const VariantResult& r,
+                      int shown_layer, int shown_head, float side) {
+    const TrainSettings& s = run.settings;
+    const int length = run.example.length;
+    const float cell = side / static_cast<float>(length);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    ImGui::BeginGroup();
+    char record[48];
+    int right = 0, scored = 0;
+    for (int p = 0; p < length; ++p) {
+        const int target = run.example.targets[static_cast<std::size_t>(p)];
+        if (target < 0) continue;
+        ++scored;
+        right += r.prediction[static_cast<std::size_t>(p)] == target ? 1 : 0;
+    }
+    char title[96];
+    std::snprintf(title, sizeof title, "%s %d/%d", positional_kind_name(r.variant), right, scored);
+    ImGui::TextColored(frame.theme.ColorVec(LookOf(r.variant).role), "%s", title);
+    FormulaTooltip("Right answers of this model on the example, at the positions the task "
+                   "scores. Hover the map for each weight.");
+    const std::vector<double>& weights =
+        r.attention[static_cast<std::size_t>(shown_layer)][static_cast<std::size_t>(shown_head)];
+    if (length >= 2) {
+        const FirstTokenShare sink = first_token_share(weights, length, s.causal);
+        char line[80];
+        std::snprintf(line, sizeof line, "sink %.2f (even %.2f)", sink.share, sink.even);
+        ImGui::TextDisabled("%s", line);
+        FormulaTooltip("The attention sink: the mean weight queries 1 … n − 1 give the first "
+                       "token, and in brackets what it would be if each spread its weight "
+                       "evenly over the keys it sees. Far above even: the head parks weight "
+                       "on the first token.");
+        std::snprintf(record, sizeof record, "train.first_token_%s",
+                      positional_kind_name(r.variant));
+        frame.Record(record);
+    }
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton(title, ImVec2(side, side));
+    const std::vector<double>& map = weights;
+    for (int i = 0; i < length; ++i)
+        for (int j = 0; j < length; ++j) {
+            const ImVec2 a(origin.x + j * cell, origin.y + i * cell);
+            draw->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
+                                plot::Sequential(map[Cell(i, j, length)]));
+        }
+    if (ImGui::IsItemHovered()) {
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        const int i = std::clamp(static_cast<int>((mouse.y - origin.y) / cell), 0, length - 1);
+        const int j = std::clamp(static_cast<int>((mouse.x - origin.x) / cell), 0, length - 1);
+        const int wanted = run.example.targets[static_cast<std::size_t>(i)];
+        char answer[96];
+        if (wanted < 0)
+            std::snprintf(answer, sizeof answer, "the model answers %d here (not scored)",
+                          r.prediction[static_cast<std::size_t>(i)]);
+        else
+            std::snprintf(answer, sizeof answer, "the model answers %d here (the task wants %d)",
+                          r.prediction[static_cast<std::size_t>(i)], wanted);
+        ImGui::SetTooltip("query %d (token %d) → key %d (token %d): weight %.4f\n%s", i,
+                          run.example.tokens[static_cast<std::size_t>(i)], j,
+                          run.example.tokens[static_cast<std::size_t>(j)], map[Cell(i, j, length)],
+                          answer);
+    }
+    ImGui::EndGroup();
+    std::snprintf(record, sizeof record, "train.attention_%s", positional_kind_name(r.variant));
+    frame.Record(record);
+}
+
+} // namespace
+
+void TrainPanel::DrawAttentionControls(FrameContext& frame, const TrainRun& run) {
     const TrainSettings& s = run.settings;
     const int shown_layer = std::clamp(layer, 0, s.layers - 1);
     const int shown_head = std::clamp(head, 0, s.heads - 1);
@@ -215,7 +324,11 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
     FormulaTooltip("One sequence of the task at the trained length (at most 16 tokens). Each "
                    "map's row i is the weight query i gives each key; bright is more.");
     frame.Record("train.example");
+}
 
+void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float height) {
+    DrawAttentionControls(frame, run);
+    const int shown_layer = layer, shown_head = head; // in range: the controls keep them so
     std::vector<const VariantResult*> done;
     for (const VariantResult& r : run.variants)
         if (r.Done() && !r.attention.empty()) done.push_back(&r);
@@ -223,109 +336,21 @@ void TrainPanel::DrawAttention(FrameContext& frame, const TrainRun& run, float h
         MutedWrappedText("The attention maps appear once a variant has finished training.");
         return;
     }
-    // As many maps per row as fit (a title above each), each as large as the rows allow.
     // (Below the maps: their colour scale, about two text heights.)
     const ImVec2 avail(ImGui::GetContentRegionAvail().x,
                        height - 2 * ImGui::GetFrameHeightWithSpacing() -
                            2.2f * ImGui::GetFontSize());
     const float font = ImGui::GetFontSize();
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const int count = static_cast<int>(done.size());
-    int best_columns = 1;
-    float best_side = 0;
-    float title_width = 0;
-    for (const VariantResult* r : done)
-        title_width =
-            std::max(title_width,
-                     ImGui::CalcTextSize(
-                         (std::string(positional_kind_name(r->variant)) + ": 16/16 right").c_str())
-                         .x);
-    // The line under each title is as wide as its widest value.
-    title_width = std::max(title_width, ImGui::CalcTextSize("sink 0.00 (even 0.00)").x);
-    for (int columns = 1; columns <= count; ++columns) {
-        const int rows = (count + columns - 1) / columns;
-        if (columns > 1 && columns * (title_width + spacing) > avail.x + spacing) break;
-        const float by_width = (avail.x - spacing * (columns - 1)) / columns;
-        // Above each map: its title and its first-token line.
-        const float by_height =
-            (avail.y - rows * (2 * ImGui::GetTextLineHeightWithSpacing() + spacing)) / rows;
-        // Too short for every row (a projector): the maps scroll, as many abreast as fit, each
-        // as wide as the columns allow.
-        const float side = by_height < font * 4.0f ? std::min(by_width, font * 4.0f)
-                                                   : std::min(by_width, by_height);
-        if (side >= best_side) best_side = side, best_columns = columns;
-    }
-    const float side = std::max(font * 4.0f, best_side);
-    const int length = run.example.length;
-    const float cell = side / static_cast<float>(length);
-    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const MapGrid grid = FitAttentionMaps(done, avail);
     const float start_x = ImGui::GetCursorPosX();
-    for (int k = 0; k < count; ++k) {
-        const VariantResult& r = *done[static_cast<std::size_t>(k)];
+    for (std::size_t k = 0; k < done.size(); ++k) {
+        const int column = static_cast<int>(k) % grid.columns;
         // Columns as wide as the widest title or the map, whichever is wider.
-        if (k % best_columns != 0)
-            ImGui::SameLine(start_x + static_cast<float>(k % best_columns) *
-                                          (std::max(side, title_width) + spacing));
-        ImGui::BeginGroup();
-        char record[48];
-        int right = 0, scored = 0;
-        for (int p = 0; p < length; ++p) {
-            const int target = run.example.targets[static_cast<std::size_t>(p)];
-            if (target < 0) continue;
-            ++scored;
-            right += r.prediction[static_cast<std::size_t>(p)] == target ? 1 : 0;
-        }
-        char title[96];
-        std::snprintf(title, sizeof title, "%s %d/%d", positional_kind_name(r.variant), right,
-                      scored);
-        ImGui::TextColored(frame.theme.ColorVec(LookOf(r.variant).role), "%s", title);
-        FormulaTooltip("Right answers of this model on the example, at the positions the task "
-                       "scores. Hover the map for each weight.");
-        const std::vector<double>& weights = r.attention[static_cast<std::size_t>(shown_layer)]
-                                                        [static_cast<std::size_t>(shown_head)];
-        if (length >= 2) {
-            const FirstTokenShare sink = first_token_share(weights, length, s.causal);
-            char line[80];
-            std::snprintf(line, sizeof line, "sink %.2f (even %.2f)", sink.share, sink.even);
-            ImGui::TextDisabled("%s", line);
-            FormulaTooltip("The attention sink: the mean weight queries 1 … n − 1 give the first "
-                           "token, and in brackets what it would be if each spread its weight "
-                           "evenly over the keys it sees. Far above even: the head parks weight "
-                           "on the first token.");
-            std::snprintf(record, sizeof record, "train.first_token_%s",
-                          positional_kind_name(r.variant));
-            frame.Record(record);
-        }
-        const ImVec2 origin = ImGui::GetCursorScreenPos();
-        ImGui::InvisibleButton(title, ImVec2(side, side));
-        const std::vector<double>& map = weights;
-        for (int i = 0; i < length; ++i)
-            for (int j = 0; j < length; ++j) {
-                const ImVec2 a(origin.x + j * cell, origin.y + i * cell);
-                draw->AddRectFilled(a, ImVec2(a.x + cell, a.y + cell),
-                                    plot::Sequential(map[Cell(i, j, length)]));
-            }
-        if (ImGui::IsItemHovered()) {
-            const ImVec2 mouse = ImGui::GetIO().MousePos;
-            const int i = std::clamp(static_cast<int>((mouse.y - origin.y) / cell), 0, length - 1);
-            const int j = std::clamp(static_cast<int>((mouse.x - origin.x) / cell), 0, length - 1);
-            const int wanted = run.example.targets[static_cast<std::size_t>(i)];
-            char answer[96];
-            if (wanted < 0)
-                std::snprintf(answer, sizeof answer, "the model answers %d here (not scored)",
-                              r.prediction[static_cast<std::size_t>(i)]);
-            else
-                std::snprintf(answer, sizeof answer,
-                              "the model answers %d here (the task wants %d)",
-                              r.prediction[static_cast<std::size_t>(i)], wanted);
-            ImGui::SetTooltip("query %d (token %d) → key %d (token %d): weight %.4f\n%s", i,
-                              run.example.tokens[static_cast<std::size_t>(i)], j,
-                              run.example.tokens[static_cast<std::size_t>(j)],
-                              map[Cell(i, j, length)], answer);
-        }
-        ImGui::EndGroup();
-        std::snprintf(record, sizeof record, "train.attention_%s", positional_kind_name(r.variant));
-        frame.Record(record);
+        if (column != 0)
+            ImGui::SameLine(start_x + static_cast<float>(column) *
+                                          (std::max(grid.side, grid.title_width) + spacing));
+        DrawAttentionMap(frame, run, *done[k], shown_layer, shown_head, grid.side);
     }
     HeatmapStyle scale;
     scale.diverging = false;
