@@ -19,7 +19,6 @@ PENDING = {
     "app/panels/calculator/panel_calculator.cpp:DrawControls",
     "app/shell/shortcut_dispatch.cpp:HandleShortcuts",
     "app/panels/compare/compare_explanation.cpp:ExplainDifference",
-    "app/io/model_files.cpp:OpenModel",
     "app/shell/file_dialog.cpp:DrawBuiltin",
     "app/panels/alternatives/alternatives_rope.cpp:Draw",
     "app/shell/app_ui.cpp:DrawFrame",

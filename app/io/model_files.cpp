@@ -1,12 +1,12 @@
 #include "io/model_files.h"
 
 #include "io/json_input.h"
-#include "pelab/encodings/alternatives.h"
-#include "pelab/models/rope_analysis.h"
-#include "pelab/models/table_analysis.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
+#include "pelab/encodings/alternatives.h"
 #include "pelab/encodings/sinusoidal.h"
+#include "pelab/models/rope_analysis.h"
+#include "pelab/models/table_analysis.h"
 
 #include <algorithm>
 #include <chrono>
@@ -242,15 +242,102 @@ bool LooksLikeCheckpoint(const std::string& path) {
            (bytes[8] == '{' && bytes[5] == 0 && bytes[6] == 0 && bytes[7] == 0);
 }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double SecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// What a reader should know about the folder and the config beside the weights.
+void NoteFolderAndConfig(const ModelRequest& request, ModelReport* report) {
+    std::error_code status;
+    if (fs::is_directory(request.path, status) &&
+        fs::exists(fs::path(request.path) / "model.safetensors", status) &&
+        fs::exists(fs::path(request.path) / "model.safetensors.index.json", status))
+        report->found.notes.push_back("the folder holds model.safetensors and "
+                                      "model.safetensors.index.json: model.safetensors was read");
+    const std::string& type = report->config.model_type;
+    const std::string& family = report->found.family;
+    if (report->has_config && !type.empty() &&
+        ((family == "GPT-2" && type != "gpt2") || (family == "OPT" && type != "opt")))
+        report->found.notes.push_back("config.json says model_type \"" + PrintableLine(type) +
+                                      "\", but the weights' names are " + family + "'s");
+}
+
+// The learned table read into the report (the rows before first_row dropped in place: the table
+// is held once), analysed beside its sinusoidal twin and its offset cosines: "" or why not.
+std::string AnalyseLearnedTable(Checkpoint& checkpoint, const AnalysisControl& control,
+                                ModelReport* out) {
+    ModelReport& report = *out;
+    const FoundPositions& found = report.found;
+    std::string error;
+    const TensorInfo* info = checkpoint.Find(found.table, &error);
+    if (info == nullptr) return error;
+    const long long rows = info->shape[0] - found.first_row, cols = info->shape[1];
+    if (cols > kMaxDModel)
+        return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " +
+               std::to_string(cols) + " columns; PE Lab analyses tables of at most " +
+               std::to_string(kMaxDModel);
+    if (rows * cols > kMaxTableElements)
+        return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" is " +
+               std::to_string(info->shape[0]) + " × " + std::to_string(cols) +
+               "; PE Lab analyses tables of at most " + std::to_string(kMaxTableElements) +
+               " numbers";
+    if (rows < 2)
+        return Excerpt(json(report.path), 200) + ": tensor \"" + found.table +
+               "\" has fewer than 2 position rows";
+    if (rows > kMaxTableRows)
+        return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " +
+               std::to_string(rows) + " position rows; PE Lab analyses tables of at most " +
+               std::to_string(kMaxTableRows);
+    const Clock::time_point read = Clock::now();
+    // Read straight into the report, the rows before first_row dropped in place: the
+    // table is held once.
+    if (std::string problem = checkpoint.ReadFloats(*info, &report.table); !problem.empty())
+        return problem;
+    report.table.erase(report.table.begin(),
+                       report.table.begin() + static_cast<std::ptrdiff_t>(found.first_row * cols));
+    report.table.shrink_to_fit();
+    report.seconds_read = SecondsSince(read);
+    control.Check();
+    // The sinusoidal table of the same size (an even width: a column fewer when odd),
+    // its analysis and the table's offset cosines run beside the table's own analysis
+    // (two cores: a 4096 × 4096 table's open takes about half as long).
+    const int width = std::max(2, static_cast<int>(cols) - static_cast<int>(cols % 2));
+    report.sinusoid.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(width));
+    pe_matrix_into(static_cast<int>(rows), width, 10000.0, Layout::Interleaved,
+                   report.sinusoid.data());
+#ifdef __EMSCRIPTEN__
+    constexpr std::launch kBeside = std::launch::deferred; // no threads in the page
+#else
+    constexpr std::launch kBeside = std::launch::async;
+#endif
+    std::future<void> beside = std::async(kBeside, [&] {
+        report.sinusoid_report =
+            analyse_table(report.sinusoid, static_cast<int>(rows), width, control);
+        report.offsets =
+            TableOffsets(report.table, static_cast<int>(rows), static_cast<int>(cols), control);
+    });
+    try {
+        report.table_report =
+            analyse_table(report.table, static_cast<int>(rows), static_cast<int>(cols), control);
+    } catch (...) {
+        beside.wait(); // it reads the table: never left running past this frame
+        throw;
+    }
+    beside.get();
+    report.has_table = true;
+    return {};
+}
+
+} // namespace
+
 std::string OpenModel(const ModelRequest& request, ModelReport* out,
                       const std::atomic<bool>* cancel) {
     AnalysisControl control;
     control.cancel = cancel;
     control.time_cap_seconds = kTableTimeCapSeconds;
-    using Clock = std::chrono::steady_clock;
-    const auto since = [](Clock::time_point start) {
-        return std::chrono::duration<double>(Clock::now() - start).count();
-    };
     const Clock::time_point start = Clock::now();
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
@@ -272,84 +359,14 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
             checkpoint, report.has_config ? &report.config : nullptr, request.table, &report.found);
         !problem.empty())
         return Excerpt(json(report.path), 200) + ": " + problem;
-    {
-        // What a reader should know about the folder and the config beside the weights.
-        std::error_code status;
-        if (fs::is_directory(request.path, status) &&
-            fs::exists(fs::path(request.path) / "model.safetensors", status) &&
-            fs::exists(fs::path(request.path) / "model.safetensors.index.json", status))
-            report.found.notes.push_back(
-                "the folder holds model.safetensors and "
-                "model.safetensors.index.json: model.safetensors was read");
-        const std::string& type = report.config.model_type;
-        const std::string& family = report.found.family;
-        if (report.has_config && !type.empty() &&
-            ((family == "GPT-2" && type != "gpt2") || (family == "OPT" && type != "opt")))
-            report.found.notes.push_back("config.json says model_type \"" + PrintableLine(type) +
-                                         "\", but the weights' names are " + family + "'s");
-    }
+    NoteFolderAndConfig(request, &report);
     const FoundPositions& found = report.found;
-    report.seconds_open = since(start);
+    report.seconds_open = SecondsSince(start);
     try {
         if (found.kind == PositionKind::LearnedTable) {
-            const TensorInfo* info = checkpoint.Find(found.table, &error);
-            if (info == nullptr) return error;
-            const long long rows = info->shape[0] - found.first_row, cols = info->shape[1];
-            if (cols > kMaxDModel)
-                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " +
-                       std::to_string(cols) + " columns; PE Lab analyses tables of at most " +
-                       std::to_string(kMaxDModel);
-            if (rows * cols > kMaxTableElements)
-                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" is " +
-                       std::to_string(info->shape[0]) + " × " + std::to_string(cols) +
-                       "; PE Lab analyses tables of at most " + std::to_string(kMaxTableElements) +
-                       " numbers";
-            if (rows < 2)
-                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table +
-                       "\" has fewer than 2 position rows";
-            if (rows > kMaxTableRows)
-                return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " +
-                       std::to_string(rows) + " position rows; PE Lab analyses tables of at most " +
-                       std::to_string(kMaxTableRows);
-            const Clock::time_point read = Clock::now();
-            // Read straight into the report, the rows before first_row dropped in place: the
-            // table is held once.
-            if (std::string problem = checkpoint.ReadFloats(*info, &report.table); !problem.empty())
+            if (std::string problem = AnalyseLearnedTable(checkpoint, control, &report);
+                !problem.empty())
                 return problem;
-            report.table.erase(report.table.begin(),
-                               report.table.begin() +
-                                   static_cast<std::ptrdiff_t>(found.first_row * cols));
-            report.table.shrink_to_fit();
-            report.seconds_read = since(read);
-            control.Check();
-            // The sinusoidal table of the same size (an even width: a column fewer when odd),
-            // its analysis and the table's offset cosines run beside the table's own analysis
-            // (two cores: a 4096 × 4096 table's open takes about half as long).
-            const int width = std::max(2, static_cast<int>(cols) - static_cast<int>(cols % 2));
-            report.sinusoid.resize(static_cast<std::size_t>(rows) *
-                                   static_cast<std::size_t>(width));
-            pe_matrix_into(static_cast<int>(rows), width, 10000.0, Layout::Interleaved,
-                           report.sinusoid.data());
-#ifdef __EMSCRIPTEN__
-            constexpr std::launch kBeside = std::launch::deferred; // no threads in the page
-#else
-            constexpr std::launch kBeside = std::launch::async;
-#endif
-            std::future<void> beside = std::async(kBeside, [&] {
-                report.sinusoid_report =
-                    analyse_table(report.sinusoid, static_cast<int>(rows), width, control);
-                report.offsets = TableOffsets(report.table, static_cast<int>(rows),
-                                              static_cast<int>(cols), control);
-            });
-            try {
-                report.table_report = analyse_table(report.table, static_cast<int>(rows),
-                                                    static_cast<int>(cols), control);
-            } catch (...) {
-                beside.wait(); // it reads the table: never left running past this frame
-                throw;
-            }
-            beside.get();
-            report.has_table = true;
         } else if (found.kind == PositionKind::Rope) {
             if (std::string problem = analyse_rope(checkpoint, found, report.config, &report.rope);
                 !problem.empty())
@@ -375,7 +392,7 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
         return Excerpt(json(report.path), 200) +
                ": not enough memory to analyse its position tensors";
     }
-    report.seconds_analyse = since(start) - report.seconds_open - report.seconds_read;
+    report.seconds_analyse = SecondsSince(start) - report.seconds_open - report.seconds_read;
     *out = std::move(report);
     return {};
 }
