@@ -18,7 +18,6 @@ PENDING = {
     "app/panels/panel_registry.cpp:PanelInfos",
     "app/panels/calculator/panel_calculator.cpp:DrawControls",
     "app/shell/shortcut_dispatch.cpp:HandleShortcuts",
-    "app/panels/compare/compare_explanation.cpp:ExplainDifference",
     "app/shell/file_dialog.cpp:DrawBuiltin",
     "app/panels/alternatives/alternatives_rope.cpp:Draw",
     "app/shell/app_ui.cpp:DrawFrame",

@@ -39,66 +39,45 @@ std::string Span(int first, int last, const std::vector<double>& w) {
 
 } // namespace
 
-Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double base) {
-    Explanation out;
-    const double distance = std::fabs(pos_a - pos_b);
+namespace {
+
+// Every pair barely moved or came back to (almost) its angle: the encodings nearly agree.
+bool LooksAlike(const MotionCounts& counts) {
+    return counts.in_order == 0 && counts.wrapped == 0;
+}
+
+// The sentence on the pairs that came round (aliasing), or "" when none did.
+std::string CameRoundText(const std::vector<PairTurn>& turns, const MotionCounts& counts,
+                          double distance) {
+    if (counts.came_round == 0) return {};
     char text[640];
-    const std::vector<PairTurn> turns = pair_turns(pos_a, pos_b, d_model, base);
-    const MotionCounts counts = count_motions(turns);
-    const int pairs = static_cast<int>(turns.size());
-    out.Claims("pairs", pairs);
-    out.Claims("still_pairs", counts.still);
-    out.Claims("in_order_pairs", counts.in_order);
-    out.Claims("came_round_pairs", counts.came_round);
-    out.Claims("wrapped_pairs", counts.wrapped);
-    if (distance == 0) {
-        std::snprintf(text, sizeof text,
-                      "The two positions are the same, so every dimension agrees: Δ is 0 "
-                      "everywhere and the dot product is its maximum, d_model/2 = %d.",
-                      d_model / 2);
-        out.text = text;
-        out.Claims("looks_alike", 1);
-        return out;
-    }
-    // A pair separates the positions when its hands are far apart: the angle between them,
-    // θ_i = ω_i·|A−B| (mod 2π), is large (pelab/encodings/pair_turns.h names the four cases).
-    const std::vector<double> w = frequencies(d_model, base);
-    // The distance is described with the same word as the similarity readout, so the two never
-    // disagree ("far" beside "similarity: moderate" did).
-    const char* label =
-        similarity_label(compare_positions(pos_a, pos_b, d_model, base).cosine_similarity);
-    char head[200];
-    // Each position with the digits that tell it from the other (1 000 000 and 999 999.5).
-    const auto [shown_a, shown_b] = ShownPair(pos_a, pos_b);
-    std::snprintf(head, sizeof head, "Positions %s and %s are %s apart (similarity %s).",
-                  shown_a.c_str(), shown_b.c_str(), ShownNumber(distance).c_str(), label);
+    const PairTurn* closest = nullptr;
+    for (const PairTurn& turn : turns)
+        if (turn.motion == PairMotion::CameRound &&
+            (!closest || turn.off_whole_turn > closest->off_whole_turn))
+            closest = &turn;
+    std::snprintf(text, sizeof text,
+                  " %s came round: %s a whole number of turns to within %s rad of %s "
+                  "start, so %s alike at both positions although they are %s apart "
+                  "(aliasing).",
+                  Capitalised(PairList(turns, PairMotion::CameRound)).c_str(),
+                  counts.came_round == 1 ? "it turned" : "each turned",
+                  ShownNumber(closest->off_whole_turn, 2).c_str(),
+                  counts.came_round == 1 ? "its" : "its own",
+                  counts.came_round == 1 ? "it looks" : "they look", ShownNumber(distance).c_str());
+    return text;
+}
+
+// What the pairs say about the two positions, after the head sentence.
+std::string DifferenceBody(const MotionCounts& counts, const std::vector<double>& w,
+                           double distance, int pairs, double base, const std::string& came_round) {
+    char text[640];
     // Past half a turn: the pairs that came round look alike, the rest differ out of order.
     const int past_half = counts.wrapped + counts.came_round;
     const std::string fastest = Counted(past_half, "fastest"),
                       slowest = Counted(counts.still, "slowest");
     const bool one_fast = past_half == 1, one_slow = counts.still == 1;
-    // Every pair barely moved or came back to (almost) its angle: the encodings nearly agree.
-    const bool looks_alike = counts.in_order == 0 && counts.wrapped == 0;
-    out.Claims("looks_alike", looks_alike ? 1 : 0);
-    std::string came_round;
-    if (counts.came_round > 0) {
-        const PairTurn* closest = nullptr;
-        for (const PairTurn& turn : turns)
-            if (turn.motion == PairMotion::CameRound &&
-                (!closest || turn.off_whole_turn > closest->off_whole_turn))
-                closest = &turn;
-        std::snprintf(text, sizeof text,
-                      " %s came round: %s a whole number of turns to within %s rad of %s "
-                      "start, so %s alike at both positions although they are %s apart "
-                      "(aliasing).",
-                      Capitalised(PairList(turns, PairMotion::CameRound)).c_str(),
-                      counts.came_round == 1 ? "it turned" : "each turned",
-                      ShownNumber(closest->off_whole_turn, 2).c_str(),
-                      counts.came_round == 1 ? "its" : "its own",
-                      counts.came_round == 1 ? "it looks" : "they look",
-                      ShownNumber(distance).c_str());
-        came_round = text;
-    }
+    const bool looks_alike = LooksAlike(counts);
     std::string body;
     if (past_half == 0 && counts.in_order == 0) {
         // A tiny distance: even pair 0 has hardly turned.
@@ -171,7 +150,47 @@ Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double ba
                       ShownNumber(base).c_str());
         body = text + came_round;
     }
-    out.text = head + body;
+    return body;
+}
+
+} // namespace
+
+Explanation ExplainDifference(double pos_a, double pos_b, int d_model, double base) {
+    Explanation out;
+    const double distance = std::fabs(pos_a - pos_b);
+    char text[640];
+    const std::vector<PairTurn> turns = pair_turns(pos_a, pos_b, d_model, base);
+    const MotionCounts counts = count_motions(turns);
+    const int pairs = static_cast<int>(turns.size());
+    out.Claims("pairs", pairs);
+    out.Claims("still_pairs", counts.still);
+    out.Claims("in_order_pairs", counts.in_order);
+    out.Claims("came_round_pairs", counts.came_round);
+    out.Claims("wrapped_pairs", counts.wrapped);
+    if (distance == 0) {
+        std::snprintf(text, sizeof text,
+                      "The two positions are the same, so every dimension agrees: Δ is 0 "
+                      "everywhere and the dot product is its maximum, d_model/2 = %d.",
+                      d_model / 2);
+        out.text = text;
+        out.Claims("looks_alike", 1);
+        return out;
+    }
+    // A pair separates the positions when its hands are far apart: the angle between them,
+    // θ_i = ω_i·|A−B| (mod 2π), is large (pelab/encodings/pair_turns.h names the four cases).
+    const std::vector<double> w = frequencies(d_model, base);
+    // The distance is described with the same word as the similarity readout, so the two never
+    // disagree ("far" beside "similarity: moderate" did).
+    const char* label =
+        similarity_label(compare_positions(pos_a, pos_b, d_model, base).cosine_similarity);
+    char head[200];
+    // Each position with the digits that tell it from the other (1 000 000 and 999 999.5).
+    const auto [shown_a, shown_b] = ShownPair(pos_a, pos_b);
+    std::snprintf(head, sizeof head, "Positions %s and %s are %s apart (similarity %s).",
+                  shown_a.c_str(), shown_b.c_str(), ShownNumber(distance).c_str(), label);
+    out.Claims("looks_alike", LooksAlike(counts) ? 1 : 0);
+    out.text = head + DifferenceBody(counts, w, distance, pairs, base,
+                                     CameRoundText(turns, counts, distance));
     return out;
 }
 
