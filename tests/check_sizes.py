@@ -19,7 +19,6 @@ PENDING = {
     "app/panels/calculator/panel_calculator.cpp:DrawControls",
     "app/shell/shortcut_dispatch.cpp:HandleShortcuts",
     "app/shell/file_dialog.cpp:DrawBuiltin",
-    "app/panels/alternatives/alternatives_rope.cpp:Draw",
     "app/shell/app_ui.cpp:DrawFrame",
     "app/gl/session.cpp:RunGui",
 }

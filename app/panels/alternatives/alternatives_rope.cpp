@@ -57,6 +57,13 @@ struct RopeTab final : AlternativesTab {
     const RopeCurve& RopeCurveFor(const AlternativesPanel& panel, const AppState& state) const;
     const RopeDecay& RopeDecayFor(int d, double base) const;
     void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    /// Pair i as two hands: q's pair turned by mθ_i, k's by nθ_i.
+    void DrawPairCircle(FrameContext& frame, const std::vector<double>& q,
+                        const std::vector<double>& k, float circle);
+    /// q·k against m − n for this q and k, with m − n now marked.
+    void DrawScoreCurve(FrameContext& frame, const RopeCurve& curve, double relative, float height);
+    /// The mean score's decay with distance beside the RoPE paper's bound.
+    void DrawDecay(FrameContext& frame, const RopeDecay& decay, int d);
     nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
     std::vector<WidgetName> Widgets() const override;
     std::optional<MethodRowJob> RowJob(const AlternativesPanel& panel,
@@ -147,72 +154,83 @@ void RopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     const float top_height =
         std::max(font * 10.0f, avail.y * (frame.pictures_first ? 0.7f : 0.55f));
     const float circle = std::min(top_height - font * 2.5f, avail.x * 0.35f);
-    // Pair i as two hands: q's pair turned by mθ_i, k's by nθ_i.
-    {
-        const int i = std::min(state.pair, d / 2 - 1);
-        const std::vector<double> rq = rope_rotate(q, m, state.base),
-                                  rk = rope_rotate(k, n, state.base);
-        const double scale = std::max(
-            {std::hypot(q[2 * i], q[2 * i + 1]), std::hypot(k[2 * i], k[2 * i + 1]), 1e-12});
-        plot::PlotView& view = rope_view;
-        view.SetHome(plot::Range{-1.3, 1.3}, plot::Range{-1.3, 1.3});
-        if (!view.has_home) view.Reset();
-        plot::PlotConfig config;
-        config.flags =
-            plot::PlotFlags_EqualAspect | plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
-        // The legend as two coloured lines above the circle (a narrow plot has no room for it).
-        ImGui::BeginGroup();
-        ImGui::TextColored(frame.ColorVec(Role::PosA), "q's pair %d, turned by m·θ", i);
-        ImGui::TextColored(frame.ColorVec(Role::PosB), "k's pair %d, turned by n·θ", i);
-        plot::Plot p;
-        if (p.Begin("##rope_circle", view, ImVec2(circle, circle), config)) {
-            frame.Record("alternatives.rope_circle");
-            double xs[129], ys[129];
-            for (int s = 0; s <= 128; ++s)
-                xs[s] = std::cos(2 * M_PI * s / 128), ys[s] = std::sin(2 * M_PI * s / 128);
-            p.Line("##circle", xs, ys, 129, ImGui::GetColorU32(ImGuiCol_Border, 1.0f),
-                   frame.Px(1.5f));
-            const double qx[] = {0, rq[2 * i] / scale}, qy[] = {0, rq[2 * i + 1] / scale};
-            const double kx[] = {0, rk[2 * i] / scale}, ky[] = {0, rk[2 * i + 1] / scale};
-            p.Line("q turned by m·θ", qx, qy, 2, frame.Color(Role::PosA), frame.Px(3.0f));
-            p.Line("k turned by n·θ", kx, ky, 2, frame.Color(Role::PosB), frame.Px(3.0f));
-            p.End();
-        }
-        ImGui::EndGroup();
-    }
+    DrawPairCircle(frame, q, k, circle);
     ImGui::SameLine();
-    {
-        const std::vector<double>& xs = curve->x;
-        const std::vector<double>& ys = curve->y;
-        double low = 0, high = 0;
-        for (const double value : ys)
-            low = std::min(low, value), high = std::max(high, value);
-        plot::PlotConfig config;
-        config.x_label = "m − n";
-        // No y label: the legend names the curve (q·k), and a label there would sit on the
-        // line beside the circle.
-        plot::PlotView& view = rope_curve_view;
-        view.SetHome(plot::Range{-static_cast<double>(kRopeCurveHalfWidth), kRopeCurveHalfWidth},
-                     plot::Range{low * 1.1, high * 1.1});
-        if (!view.has_home) view.Reset();
-        plot::Plot p;
-        if (p.Begin("q·k against m − n (this q and k)##rope_curve", view, ImVec2(-1, top_height),
-                    config)) {
-            frame.Record("alternatives.rope_curve");
-            p.Line("q·k", xs.data(), ys.data(), static_cast<int>(xs.size()),
-                   frame.Color(Role::Accent), frame.Px(2.0f));
-            if (std::abs(m - n) <= kRopeCurveHalfWidth) {
-                const double here_x = m - n;
-                p.Markers("m − n now", &here_x, &relative, 1, frame.Color(Role::PosA),
-                          frame.Px(6.0f));
-            }
-            p.End();
-        }
-    }
+    DrawScoreCurve(frame, *curve, relative, top_height);
     if (frame.pictures_first) check_sentence();
-    const std::vector<double>& distances = decay->distances;
-    const std::vector<double>& expected = decay->expected;
-    const std::vector<double>& bound = decay->bound;
+    DrawDecay(frame, *decay, d);
+}
+
+void RopeTab::DrawPairCircle(FrameContext& frame, const std::vector<double>& q,
+                             const std::vector<double>& k, float circle) {
+    const AppState& state = frame.state;
+    const double m = state.pos_a, n = state.pos_b;
+    const int d = static_cast<int>(q.size());
+    const int i = std::min(state.pair, d / 2 - 1);
+    const std::vector<double> rq = rope_rotate(q, m, state.base),
+                              rk = rope_rotate(k, n, state.base);
+    const double scale =
+        std::max({std::hypot(q[2 * i], q[2 * i + 1]), std::hypot(k[2 * i], k[2 * i + 1]), 1e-12});
+    plot::PlotView& view = rope_view;
+    view.SetHome(plot::Range{-1.3, 1.3}, plot::Range{-1.3, 1.3});
+    if (!view.has_home) view.Reset();
+    plot::PlotConfig config;
+    config.flags =
+        plot::PlotFlags_EqualAspect | plot::PlotFlags_NoHoverReadout | plot::PlotFlags_NoLegend;
+    // The legend as two coloured lines above the circle (a narrow plot has no room for it).
+    ImGui::BeginGroup();
+    ImGui::TextColored(frame.ColorVec(Role::PosA), "q's pair %d, turned by m·θ", i);
+    ImGui::TextColored(frame.ColorVec(Role::PosB), "k's pair %d, turned by n·θ", i);
+    plot::Plot p;
+    if (p.Begin("##rope_circle", view, ImVec2(circle, circle), config)) {
+        frame.Record("alternatives.rope_circle");
+        double xs[129], ys[129];
+        for (int s = 0; s <= 128; ++s)
+            xs[s] = std::cos(2 * M_PI * s / 128), ys[s] = std::sin(2 * M_PI * s / 128);
+        p.Line("##circle", xs, ys, 129, ImGui::GetColorU32(ImGuiCol_Border, 1.0f), frame.Px(1.5f));
+        const double qx[] = {0, rq[2 * i] / scale}, qy[] = {0, rq[2 * i + 1] / scale};
+        const double kx[] = {0, rk[2 * i] / scale}, ky[] = {0, rk[2 * i + 1] / scale};
+        p.Line("q turned by m·θ", qx, qy, 2, frame.Color(Role::PosA), frame.Px(3.0f));
+        p.Line("k turned by n·θ", kx, ky, 2, frame.Color(Role::PosB), frame.Px(3.0f));
+        p.End();
+    }
+    ImGui::EndGroup();
+}
+
+void RopeTab::DrawScoreCurve(FrameContext& frame, const RopeCurve& curve, double relative,
+                             float height) {
+    const double m = frame.state.pos_a, n = frame.state.pos_b;
+    const std::vector<double>& xs = curve.x;
+    const std::vector<double>& ys = curve.y;
+    double low = 0, high = 0;
+    for (const double value : ys)
+        low = std::min(low, value), high = std::max(high, value);
+    plot::PlotConfig config;
+    config.x_label = "m − n";
+    // No y label: the legend names the curve (q·k), and a label there would sit on the
+    // line beside the circle.
+    plot::PlotView& view = rope_curve_view;
+    view.SetHome(plot::Range{-static_cast<double>(kRopeCurveHalfWidth), kRopeCurveHalfWidth},
+                 plot::Range{low * 1.1, high * 1.1});
+    if (!view.has_home) view.Reset();
+    plot::Plot p;
+    if (p.Begin("q·k against m − n (this q and k)##rope_curve", view, ImVec2(-1, height), config)) {
+        frame.Record("alternatives.rope_curve");
+        p.Line("q·k", xs.data(), ys.data(), static_cast<int>(xs.size()), frame.Color(Role::Accent),
+               frame.Px(2.0f));
+        if (std::abs(m - n) <= kRopeCurveHalfWidth) {
+            const double here_x = m - n;
+            p.Markers("m − n now", &here_x, &relative, 1, frame.Color(Role::PosA), frame.Px(6.0f));
+        }
+        p.End();
+    }
+}
+
+void RopeTab::DrawDecay(FrameContext& frame, const RopeDecay& decay, int d) {
+    const double m = frame.state.pos_a, n = frame.state.pos_b;
+    const std::vector<double>& distances = decay.distances;
+    const std::vector<double>& expected = decay.expected;
+    const std::vector<double>& bound = decay.bound;
     decay_view.SetHome(plot::Range{0, kDecayMaxDistance}, plot::Range{-0.3, 1.05});
     if (!decay_view.has_home || decay_view_d != d) decay_view.Reset();
     decay_view_d = d;
