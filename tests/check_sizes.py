@@ -17,7 +17,6 @@ PENDING = {
     "app/web/web_main.cpp",
     "app/panels/panel_registry.cpp:PanelInfos",
     "app/panels/calculator/panel_calculator.cpp:DrawControls",
-    "app/shell/shortcut_dispatch.cpp:HandleShortcuts",
     "app/shell/file_dialog.cpp:DrawBuiltin",
     "app/shell/app_ui.cpp:DrawFrame",
     "app/gl/session.cpp:RunGui",

@@ -46,12 +46,89 @@ bool EscapeClosesSomething(App& app) {
     return false;
 }
 
+namespace {
+
+// The lesson's keys, while one is taught: true when the lesson took the key.
+bool LessonTakes(App& app, const KeyPress& press, bool editing_text) {
+    using C = Command;
+    LessonPlayer& lesson = app.lesson;
+    // A black screen comes back with any key, which does nothing else.
+    if (lesson.blank) {
+        lesson.blank = false;
+        return true;
+    }
+    // What a presentation clicker sends works even while a text field has the focus.
+    if (Is(press, C::ClickerNext)) {
+        GoToStep(app, lesson.step + 1);
+        return true;
+    }
+    if (Is(press, C::ClickerPrevious)) {
+        GoToStep(app, lesson.step - 1);
+        return true;
+    }
+    if (!editing_text) {
+        bool used = true;
+        if (Is(press, C::StepNext))
+            GoToStep(app, lesson.step + 1);
+        else if (Is(press, C::StepPrevious))
+            GoToStep(app, lesson.step - 1);
+        else if (Is(press, C::StepFirst))
+            GoToStep(app, 0);
+        else if (Is(press, C::StepAgain))
+            GoToStep(app, lesson.step);
+        else if (Is(press, C::Blank))
+            lesson.blank = true;
+        else if (Is(press, C::Notes))
+            lesson.show_notes = !lesson.show_notes;
+        else
+            used = false;
+        return used;
+    }
+    return false;
+}
+
+// The view's and the shared state's own keys (text size, full screen, theme, controls, pos A,
+// the pair, Play), after every part of the app had its turn.
+void ApplyViewKeys(App& app, const KeyPress& press, bool editing_text) {
+    using C = Command;
+    AppState& state = app.state;
+    LessonPlayer& lesson = app.lesson;
+    if (Is(press, C::TextLarger)) app.view.ScaleText(kTextStep);
+    if (Is(press, C::TextSmaller)) app.view.ScaleText(1.0f / kTextStep);
+    if (Is(press, C::Fullscreen)) app.view.fullscreen = !app.view.fullscreen;
+    if (Is(press, C::NextTheme)) {
+        const std::size_t count = std::size(kThemes);
+        std::size_t at = 0;
+        while (at < count && kThemes[at] != app.view.theme)
+            ++at;
+        app.view.theme = kThemes[(at + 1) % count];
+    }
+    if (editing_text) return;
+    if (Is(press, C::HideControls)) {
+        // In slides the controls are the step's; H brings every control row back (and
+        // hides them again).
+        if (app.Slides())
+            lesson.all_controls = !lesson.all_controls;
+        else
+            app.view.hide_controls = !app.view.hide_controls;
+    }
+    if (Is(press, C::PosBack) || Is(press, C::PosBackTen))
+        state.pos_a = std::max(0.0, std::round(state.pos_a) - (press.shift ? 10.0 : 1.0));
+    if (Is(press, C::PosOn) || Is(press, C::PosOnTen))
+        state.pos_a =
+            std::min(kUiMaxPosition, std::round(state.pos_a) + (press.shift ? 10.0 : 1.0));
+    if (Is(press, C::PairNext)) state.pair += 1;
+    if (Is(press, C::PairPrevious)) state.pair -= 1;
+    if (Is(press, C::Play)) state.playing = !state.playing;
+}
+
+} // namespace
+
 void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
     using C = Command;
     const ImGuiIO& io = ImGui::GetIO();
     const bool editing_text = io.WantTextInput || ImGui::IsAnyItemActive();
     AppState& state = app.state;
-    LessonPlayer& lesson = app.lesson;
     // The chords are in one table (widgets/shortcuts.h); here is only the order in which the
     // parts of the app are offered a key, the first taker keeping it.
     for (const KeyPress& press : presses) {
@@ -101,40 +178,7 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
             EndLesson(app);
             continue;
         }
-        if (lesson.Active()) {
-            // A black screen comes back with any key, which does nothing else.
-            if (lesson.blank) {
-                lesson.blank = false;
-                continue;
-            }
-            // What a presentation clicker sends works even while a text field has the focus.
-            if (Is(press, C::ClickerNext)) {
-                GoToStep(app, lesson.step + 1);
-                continue;
-            }
-            if (Is(press, C::ClickerPrevious)) {
-                GoToStep(app, lesson.step - 1);
-                continue;
-            }
-            if (!editing_text) {
-                bool used = true;
-                if (Is(press, C::StepNext))
-                    GoToStep(app, lesson.step + 1);
-                else if (Is(press, C::StepPrevious))
-                    GoToStep(app, lesson.step - 1);
-                else if (Is(press, C::StepFirst))
-                    GoToStep(app, 0);
-                else if (Is(press, C::StepAgain))
-                    GoToStep(app, lesson.step);
-                else if (Is(press, C::Blank))
-                    lesson.blank = true;
-                else if (Is(press, C::Notes))
-                    lesson.show_notes = !lesson.show_notes;
-                else
-                    used = false;
-                if (used) continue;
-            }
-        }
+        if (app.lesson.Active() && LessonTakes(app, press, editing_text)) continue;
         // The panel with the focus (or presented) first: the quiz's 1–9, Enter and Space.
         if (!editing_text) {
             const std::string& target =
@@ -144,33 +188,7 @@ void HandleShortcuts(App& app, const std::vector<KeyPress>& presses) {
                 entry->panel->TakeKey(press, app.pending))
                 continue;
         }
-        if (Is(press, C::TextLarger)) app.view.ScaleText(kTextStep);
-        if (Is(press, C::TextSmaller)) app.view.ScaleText(1.0f / kTextStep);
-        if (Is(press, C::Fullscreen)) app.view.fullscreen = !app.view.fullscreen;
-        if (Is(press, C::NextTheme)) {
-            const std::size_t count = std::size(kThemes);
-            std::size_t at = 0;
-            while (at < count && kThemes[at] != app.view.theme)
-                ++at;
-            app.view.theme = kThemes[(at + 1) % count];
-        }
-        if (editing_text) continue;
-        if (Is(press, C::HideControls)) {
-            // In slides the controls are the step's; H brings every control row back (and
-            // hides them again).
-            if (app.Slides())
-                lesson.all_controls = !lesson.all_controls;
-            else
-                app.view.hide_controls = !app.view.hide_controls;
-        }
-        if (Is(press, C::PosBack) || Is(press, C::PosBackTen))
-            state.pos_a = std::max(0.0, std::round(state.pos_a) - (press.shift ? 10.0 : 1.0));
-        if (Is(press, C::PosOn) || Is(press, C::PosOnTen))
-            state.pos_a =
-                std::min(kUiMaxPosition, std::round(state.pos_a) + (press.shift ? 10.0 : 1.0));
-        if (Is(press, C::PairNext)) state.pair += 1;
-        if (Is(press, C::PairPrevious)) state.pair -= 1;
-        if (Is(press, C::Play)) state.playing = !state.playing;
+        ApplyViewKeys(app, press, editing_text);
     }
     state.Clamp();
 }
