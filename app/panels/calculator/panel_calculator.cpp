@@ -235,10 +235,26 @@ void CalculatorPanel::DrawChart(FrameContext& frame) {
 }
 
 void CalculatorPanel::DrawControls(FrameContext& frame) {
+    FlowRow row;
+    DrawPositionControls(frame, row);
+    DrawOffsetControl(frame, row);
+    DrawDimensionRange(frame, row);
+    DrawCopyButtons(frame, row);
+    if (!input_note.empty()) ErrorText(frame, input_note.c_str());
+    if (SecondPosition(frame.state) != frame.state.pos_a + second_offset) {
+        char note[160];
+        std::snprintf(note, sizeof note,
+                      "pos A + offset = %.10g is outside [0, 1000000]: the second column shows "
+                      "position %.10g.",
+                      frame.state.pos_a + second_offset, SecondPosition(frame.state));
+        ErrorText(frame, note);
+    }
+}
+
+void CalculatorPanel::DrawPositionControls(FrameContext& frame, FlowRow& row) {
     AppState& state = frame.state;
     const float font = ImGui::GetFontSize();
     const float spacing = FlowRow::Spacing();
-    FlowRow row;
     // pos (= pos A everywhere): a slider for the first 1000 positions and a typed entry, with the
     // label first, as a sentence reads.
     // The slider covers 0…1000, or up to the next power of ten when pos A is beyond that, so
@@ -280,6 +296,11 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     }
     FormulaTooltip("Type a position (fractions allowed) and press Enter.");
     frame.Record("calculator.pos_input");
+}
+
+void CalculatorPanel::DrawOffsetControl(FrameContext& frame, FlowRow& row) {
+    const float font = ImGui::GetFontSize();
+    const float spacing = FlowRow::Spacing();
     // The second column: pos A + offset.
     const float offset_width = font * 7.0f;
     row.Item(LabelWidth("second: pos A +") + offset_width + 2 * spacing + HelpMarkerWidth());
@@ -295,6 +316,12 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     ImGui::SameLine();
     HelpMarker("The second column is PE(pos A + offset); offset 1 compares neighbours. "
                "The second position stays within [0, 1000000].");
+}
+
+void CalculatorPanel::DrawDimensionRange(FrameContext& frame, FlowRow& row) {
+    AppState& state = frame.state;
+    const float font = ImGui::GetFontSize();
+    const float spacing = FlowRow::Spacing();
     // The range of dimensions: "dims [from] to [to]".
     const float dim_width = font * 6.5f;
     row.Item(LabelWidth("dims") + LabelWidth("to") + 2 * dim_width + 3 * spacing);
@@ -333,6 +360,10 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
         if (ImGui::Button(label)) dim_from = std::max(0, first), dim_to = last;
         frame.Record(name);
     }
+}
+
+void CalculatorPanel::DrawCopyButtons(FrameContext& frame, FlowRow& row) {
+    const AppState& state = frame.state;
     row.Item(ButtonWidth("Copy as CSV"));
     if (ImGui::Button("Copy as CSV")) {
         int first = 0, last = 0;
@@ -350,15 +381,6 @@ void CalculatorPanel::DrawControls(FrameContext& frame) {
     if (const std::string copy_note = CopyNote(frame); !copy_note.empty()) {
         row.Item(ImGui::CalcTextSize(copy_note.c_str()).x);
         ImGui::TextDisabled("%s", copy_note.c_str());
-    }
-    if (!input_note.empty()) ErrorText(frame, input_note.c_str());
-    if (SecondPosition(state) != state.pos_a + second_offset) {
-        char note[160];
-        std::snprintf(note, sizeof note,
-                      "pos A + offset = %.10g is outside [0, 1000000]: the second column shows "
-                      "position %.10g.",
-                      state.pos_a + second_offset, SecondPosition(state));
-        ErrorText(frame, note);
     }
 }
 

@@ -17,6 +17,8 @@
 
 namespace pelab {
 
+class FlowRow;
+
 struct CalculatorPanel : Panel {
     // Own settings (scene fields).
     double second_offset = 1.0; ///< the second column is PE(pos A + second_offset)
@@ -77,6 +79,14 @@ struct CalculatorPanel : Panel {
 
 private:
     void DrawControls(FrameContext& frame);
+    /// pos A: a slider over the first positions and a typed entry.
+    void DrawPositionControls(FrameContext& frame, FlowRow& row);
+    /// The second column's offset from pos A.
+    void DrawOffsetControl(FrameContext& frame, FlowRow& row);
+    /// The dimensions shown: from, to, and the first 8 / last 8 / all buttons.
+    void DrawDimensionRange(FrameContext& frame, FlowRow& row);
+    /// Copy as CSV and Save CSV…, with what was copied.
+    void DrawCopyButtons(FrameContext& frame, FlowRow& row);
     void DrawSummary(FrameContext& frame, const Result& result);
     void DrawTable(FrameContext& frame, const Result& result);
     void DrawChart(FrameContext& frame);
