@@ -35,7 +35,7 @@ PENDING = {
     "app/panels/order/panel_order.cpp",
     "app/panels/precision/panel_precision.cpp",
     "app/panels/rotation/panel_rotation.cpp",
-    "app/panels/train/panel_train.cpp",
+    "app/panels/train/train_controls.cpp",
     "app/panels/train/train_pictures.cpp",
     "app/panels/waves/panel_waves.cpp",
     "app/panels/worked/panel_worked.cpp",
