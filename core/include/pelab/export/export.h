@@ -34,7 +34,7 @@ void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* valu
 /// "" when write_file_atomically(path, …) can be expected to succeed, else the message it
 /// would give (folder missing or not writable, path is a folder, device not writable). Lets a
 /// command refuse before doing any work or opening a window.
-std::string check_writable(const std::string& path);
+[[nodiscard]] std::string check_writable(const std::string& path);
 
 /// Runs writer into the open file descriptor (1 for standard output), called `name` in messages
 /// ("\"run.json\"", "standard output"). Throws IoError "cannot write NAME: CAUSE", where the
@@ -44,7 +44,7 @@ void write_to_descriptor(int descriptor, const std::string& name,
                          const std::function<void(std::ostream&)>& writer);
 
 /// "" unless path is a symbolic link that points nowhere or in a loop; then the message saying so.
-std::string broken_link(const std::string& path);
+[[nodiscard]] std::string broken_link(const std::string& path);
 
 /// The attention export (`pelab export attention`, docs/command-line.md) as pretty-printed JSON
 /// text.

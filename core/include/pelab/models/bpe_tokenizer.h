@@ -37,12 +37,12 @@ public:
     /// From the texts of vocab.json (an object: symbol → id) and merges.txt (a first line
     /// "#version: …" optional, then "left right" per line, highest priority first). "" or one
     /// message naming the file ("vocab.json" / "merges.txt"), the entry and what is wrong.
-    static std::string Load(const std::string& vocab_json, const std::string& merges_text,
+    [[nodiscard]] static std::string Load(const std::string& vocab_json, const std::string& merges_text,
                             BpeTokenizer* out);
 
     /// The ids of text (UTF-8). "" or why not (not UTF-8, a piece longer than kMaxPieceBytes, a
     /// symbol missing from the vocabulary).
-    std::string Encode(const std::string& text, std::vector<int>* ids) const;
+    [[nodiscard]] std::string Encode(const std::string& text, std::vector<int>* ids) const;
     /// Each id's text (its bytes; a token may hold part of a character). "" for an unknown id.
     std::string TokenText(int id) const;
     /// The bytes of ids one after another.

@@ -68,11 +68,11 @@ public:
     ByteFile& operator=(const ByteFile&) = delete;
 
     /// "" or why the file cannot be read (missing, a folder, a device, a pipe, permission).
-    std::string Open(const std::string& path);
+    [[nodiscard]] std::string Open(const std::string& path);
     const std::string& Path() const { return path_; }
     std::uint64_t Size() const { return size_; }
     /// Copies bytes [offset, offset + count) to out; "" or why not (past the end, a read error).
-    std::string Read(std::uint64_t offset, std::size_t count, void* out) const;
+    [[nodiscard]] std::string Read(std::uint64_t offset, std::size_t count, void* out) const;
 
 private:
     std::string path_;
@@ -97,7 +97,7 @@ public:
     /// Opens path: a .safetensors file, a model.safetensors.index.json (the shards it names are
     /// looked for in its folder), a .npy file (one tensor, named after the file without ".npy"),
     /// or a folder holding model.safetensors or model.safetensors.index.json. "" or a message.
-    std::string Open(const std::string& path);
+    [[nodiscard]] std::string Open(const std::string& path);
 
     const std::string& Path() const { return path_; }
     /// "safetensors", "safetensors (N shards)" or "npy".
@@ -111,11 +111,11 @@ public:
     /// Reads a tensor as float32, row-major (a Fortran-order .npy is transposed). F16 and BF16 are
     /// widened exactly; F64 is rounded, and refused beyond float's range. NaN and Inf are refused
     /// with the element's index. "" or a message.
-    std::string ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const;
+    [[nodiscard]] std::string ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const;
     /// The sum of squares of each row of a tensor of at least one dimension (its first dimension
     /// the rows), read in chunks: a 4096 × 4096 projection costs 4096 doubles, not 64 MiB. The same
     /// checks as ReadFloats. "" or a message.
-    std::string RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
+    [[nodiscard]] std::string RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
     /// How many files (the index, shards) have been opened so far.
     std::size_t FilesOpened() const;
     /// Every file the checkpoint reads: the file opened, and for an index every shard it names
@@ -124,10 +124,10 @@ public:
 
 private:
     struct Shard;
-    std::string OpenSafetensors(const std::string& path);
-    std::string OpenIndex(const std::string& path);
-    std::string OpenNpy(const std::string& path);
-    std::string LoadShard(std::size_t index);
+    [[nodiscard]] std::string OpenSafetensors(const std::string& path);
+    [[nodiscard]] std::string OpenIndex(const std::string& path);
+    [[nodiscard]] std::string OpenNpy(const std::string& path);
+    [[nodiscard]] std::string LoadShard(std::size_t index);
     /// Calls take(index, value) for every element in storage order; "" or a message.
     template <typename Take> std::string ForEachValue(const TensorInfo& tensor, Take&& take) const;
 
@@ -141,17 +141,17 @@ private:
 /// Parses a safetensors header (the JSON text after the 8 length bytes) whose data section holds
 /// data_bytes bytes, appending the tensors to *out with offsets made absolute by adding
 /// data_start; used by Checkpoint and by the fuzz target. "" or a message (without the file name).
-std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
+[[nodiscard]] std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
                                    std::uint64_t data_bytes, std::vector<TensorInfo>* out);
 
 /// Parses an .npy file's leading bytes (at least the whole header; `bytes` may hold the data too),
 /// for a file of file_size bytes. "" or a message.
-std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out);
+[[nodiscard]] std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out);
 
 /// Parses a model.safetensors.index.json's text: *entries = its weight_map's (tensor, file) pairs
 /// in the file's order (left empty when the object has no weight_map). "" or a message (without
 /// the file name): not JSON, not an object, nesting past 8 levels, a repeated name, too many.
-std::string ParseShardIndex(const std::string& text,
+[[nodiscard]] std::string ParseShardIndex(const std::string& text,
                             std::vector<std::pair<std::string, std::string>>* entries);
 
 } // namespace pelab

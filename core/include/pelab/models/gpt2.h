@@ -48,7 +48,7 @@ struct PositionChoice {
 /// "trained", "zero", "shuffle", "shift:K", "same:P", "mean", "sinusoidal" (the command line's
 /// names) and back; ParsePositionChoice gives "" or a message.
 std::string PositionChoiceName(const PositionChoice& choice);
-std::string ParsePositionChoice(const std::string& text, PositionChoice* out);
+[[nodiscard]] std::string ParsePositionChoice(const std::string& text, PositionChoice* out);
 
 /// The seeded permutation of 0 … n − 1 that Shuffled uses: Fisher–Yates from the last index
 /// down, j = splitmix64 draw mod (i + 1), with splitmix64 (Steele et al. 2014) started at seed.
@@ -66,7 +66,7 @@ enum class Gpt2Activation {
     Tanh,      ///< tanh
 };
 /// activation_function's name → the activation; false for a name PE Lab does not compute.
-bool Gpt2ActivationFromName(const std::string& name, Gpt2Activation* out);
+[[nodiscard]] bool Gpt2ActivationFromName(const std::string& name, Gpt2Activation* out);
 
 struct Gpt2Sizes {
     int layers = 0, heads = 0, width = 0, context = 0, vocab = 0;
@@ -117,7 +117,7 @@ class Gpt2Model {
 public:
     /// Reads every weight of a GPT-2 checkpoint (sizes from config, checked against the
     /// tensors' shapes): "" or a message naming the tensor and what is wrong.
-    static std::string Load(Checkpoint& checkpoint, const CheckpointConfig& config, Gpt2Model* out);
+    [[nodiscard]] static std::string Load(Checkpoint& checkpoint, const CheckpointConfig& config, Gpt2Model* out);
 
     const Gpt2Sizes& Sizes() const { return sizes_; }
     /// The trained position table (context × width).

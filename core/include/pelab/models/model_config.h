@@ -61,6 +61,6 @@ struct CheckpointConfig {
 /// Reads the settings above from doc (config.json parsed). "" or a one-line message naming the
 /// field ("config field \"n_head\": must be a whole number in [1, 4096] (got \"12\")"); *out is
 /// written only on success.
-std::string ReadModelConfig(const nlohmann::json& doc, CheckpointConfig* out);
+[[nodiscard]] std::string ReadModelConfig(const nlohmann::json& doc, CheckpointConfig* out);
 
 } // namespace pelab

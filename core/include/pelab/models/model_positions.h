@@ -70,7 +70,7 @@ struct FoundPositions {
 /// Finds where the checkpoint keeps its positions. config may be null (no config.json); the kinds
 /// that need it (RoPE, ALiBi) then say so. chosen_table, when not empty, is a 2-D tensor the user
 /// picked to be read as a position table. "" or a message (the chosen tensor missing or not 2-D).
-std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
+[[nodiscard]] std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
                           const std::string& chosen_table, FoundPositions* out);
 
 /// Rotates the r rotating dimensions of x (a head's vector; dimensions past r are left alone) to

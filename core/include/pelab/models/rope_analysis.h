@@ -29,7 +29,7 @@ struct RopeReport {
 };
 /// Reads each layer's q and k projections (one layer at a time) and computes the report.
 /// "" or a message (a projection missing or of the wrong shape for the config's heads).
-std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
+[[nodiscard]] std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
                          const CheckpointConfig& config, RopeReport* out);
 
 // ---- T5 ----
@@ -42,7 +42,7 @@ struct BucketReport {
     std::vector<double> bias;         ///< heads × distances: head h's bias at each distance
     std::vector<long long> edges;     ///< distances where the bucket changes (first of a bucket)
 };
-std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
+[[nodiscard]] std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
                             const CheckpointConfig* config, std::vector<BucketReport>* out);
 
 } // namespace pelab
