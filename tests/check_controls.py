@@ -9,6 +9,8 @@ import os
 import re
 import sys
 
+from source_files import cpp_files
+
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 CALL = re.compile(r"ImGui::(Slider\w*|Drag\w*|InputInt\w*|InputDouble|InputFloat\w*|InputScalar\w*)\(")
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d*)?(?:[eE][-+]?\d+)?f?(?![\w.])")
@@ -52,22 +54,18 @@ def call_text(text, start):
 
 
 offending = {}
-for base, _, names in os.walk(os.path.join(root, "app/panels")):
-    for name in names:
-        if not name.endswith(".cpp"):
-            continue
-        path = os.path.relpath(os.path.join(base, name), root).replace(os.sep, "/")
-        with open(os.path.join(root, path), encoding="utf-8") as f:
-            text = f.read()
-        for match in CALL.finditer(text):
-            args = STRING.sub('""', call_text(text, match.end()))
-            before = "\n".join(text[:match.start()].splitlines()[-10:])
-            literal_locals = set(ASSIGNED.findall(STRING.sub('""', before)))
-            pointed = set(re.findall(r"&(\w+)", args))
-            # The first argument after the label is the value; the bounds follow it.
-            if NUMBER.search(args) or (pointed & literal_locals):
-                line = text.count("\n", 0, match.start()) + 1
-                offending.setdefault(path, []).append(f"{path}:{line}: ImGui::{match.group(1)}")
+for path in cpp_files(root, "app/panels", (".cpp",)):
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        text = f.read()
+    for match in CALL.finditer(text):
+        args = STRING.sub('""', call_text(text, match.end()))
+        before = "\n".join(text[:match.start()].splitlines()[-10:])
+        literal_locals = set(ASSIGNED.findall(STRING.sub('""', before)))
+        pointed = set(re.findall(r"&(\w+)", args))
+        # The first argument after the label is the value; the bounds follow it.
+        if NUMBER.search(args) or (pointed & literal_locals):
+            line = text.count("\n", 0, match.start()) + 1
+            offending.setdefault(path, []).append(f"{path}:{line}: ImGui::{match.group(1)}")
 problems = [call for path, calls in sorted(offending.items()) if path not in PENDING
             for call in calls]
 problems = [f"{call}: bounds written at the call (declare a NumberControl)" for call in problems]

@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+from source_files import cpp_files
+
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 RANK = {"widgets": 1, "io": 1, "panels": 2, "registry": 3, "shell": 4, "cli": 5, "gl": 6,
@@ -26,12 +28,7 @@ SHARED_PANEL_HEADERS = ("panels/panel.h", "panels/explanation.h", "panels/method
 
 
 def files(folder):
-    out = []
-    for base, _, names in os.walk(os.path.join(root, folder)):
-        for name in names:
-            if name.endswith((".h", ".cpp")):
-                out.append(os.path.relpath(os.path.join(base, name), root).replace(os.sep, "/"))
-    return sorted(out)
+    return cpp_files(root, folder)
 
 
 def layer(app_path):

@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+from source_files import cpp_files
+
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 FILE_LIMIT = {"core": 450, "app": 600}
 FUNCTION_LIMIT = 120
@@ -23,12 +25,7 @@ PENDING = {
 
 
 def sources(folder):
-    out = []
-    for base, _, names in os.walk(os.path.join(root, folder)):
-        for name in names:
-            if name.endswith((".h", ".cpp")):
-                out.append(os.path.relpath(os.path.join(base, name), root).replace(os.sep, "/"))
-    return sorted(out)
+    return cpp_files(root, folder)
 
 
 over = {}
