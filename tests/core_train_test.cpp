@@ -323,7 +323,7 @@ TEST(Transformer, MatchesPyTorchInFloat64AndFloat32) {
                     names.size() > 1 ? "," : "", name.c_str(), single ? "float32" : "float64",
                     c.vocab, c.d_model, c.layers, c.heads, causal ? "true" : "false",
                     positional_kind_name(kind), c.base, c.t5_buckets, c.t5_max_distance,
-                    c.nope_every, c.max_len, loss);
+                    c.options.nope_every, c.max_len, loss);
                 ints(batch.tokens);
                 std::fputs(",\"targets\":", file);
                 ints(batch.targets);

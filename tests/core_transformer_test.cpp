@@ -6,6 +6,7 @@
 #include "pelab/base/error.h"
 #include "pelab/training/train.h"
 #include "pelab/training/transformer.h"
+#include "positional/method.h"
 
 #include <gtest/gtest.h>
 
@@ -248,7 +249,7 @@ TEST(Transformer, IropeLeavesEveryNthLayerWithoutPositions) {
         for (int every = 2; every <= 8; ++every) {
             TransformerConfig c;
             c.layers = layers;
-            c.nope_every = every;
+            c.options.nope_every = every;
             c.positional = PositionalKind::Irope;
             if (every > layers) {
                 EXPECT_THROW(validate_transformer_config(c), InvalidArgument) << layers << every;
@@ -268,14 +269,14 @@ TEST(Transformer, IropeLeavesEveryNthLayerWithoutPositions) {
         }
     TransformerConfig c;
     c.positional = PositionalKind::Irope;
-    c.nope_every = 1;
+    c.options.nope_every = 1;
     try {
         validate_transformer_config(c);
         ADD_FAILURE() << "nope_every 1 accepted";
     } catch (const InvalidArgument& error) {
         EXPECT_NE(std::string(error.what()).find("at least 2"), std::string::npos);
     }
-    c.nope_every = 2;
+    c.options.nope_every = 2;
     c.layers = 1;
     try {
         validate_transformer_config(c);
@@ -397,6 +398,8 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
         2 * 2 * 64 + (3 * 64 * 64 + 3 * 64) + (64 * 64 + 64) + (256 * 64 + 256) + (64 * 256 + 64);
     const std::size_t shared = 16 * 64 + 2 * layer + 2 * 64 + (16 * 64 + 16);
     ASSERT_EQ(shared, 102160u);
+    // Past the shared tensors, exactly the tensors the method's row declares, in its order (the
+    // PyTorch reference reads each by name and shape: tests/reference/torch_transformer.py).
     for (const PositionalKind kind : positional_kinds()) {
         TransformerConfig c;
         c.max_len = 64;
@@ -404,13 +407,22 @@ TEST(Transformer, TheDefaultModelHasTheDocumentedParameterCounts) {
         c.positional = kind;
         c.causal = positional_kind_causal_only(kind);
         const TinyTransformer<float> model(c, 1);
-        const std::size_t own = kind == PositionalKind::Learned  ? 4096u
-                                : kind == PositionalKind::T5     ? 128u
-                                : kind == PositionalKind::Cope   ? 1040u
-                                : kind == PositionalKind::Kerple ? 8u
-                                : kind == PositionalKind::Fire   ? 32u + 32u + 4u * 32u + 2u
-                                                                 : 0u;
-        EXPECT_EQ(model.parameters().size(), shared + own) << positional_kind_name(kind);
+        const std::vector<trainer::OwnParameter> own = trainer::MethodFor(kind).own_parameters(c);
+        std::size_t own_count = 0;
+        std::vector<std::string> owned;
+        for (const trainer::OwnParameter& tensor : own) {
+            own_count += static_cast<std::size_t>(tensor.rows) * tensor.cols;
+            owned.push_back(tensor.name);
+            const ParameterSlot& slot = model.slot(tensor.name);
+            EXPECT_GE(slot.offset, shared) << tensor.name;
+            EXPECT_EQ(slot.rows, tensor.rows) << tensor.name;
+            EXPECT_EQ(slot.cols, tensor.cols) << tensor.name;
+        }
+        std::vector<std::string> found;
+        for (const ParameterSlot& slot : model.slots())
+            if (OwnedByMethod(slot, kind)) found.push_back(slot.name);
+        EXPECT_EQ(found, owned) << positional_kind_name(kind);
+        EXPECT_EQ(model.parameters().size(), shared + own_count) << positional_kind_name(kind);
     }
 }
 

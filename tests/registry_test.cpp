@@ -5,6 +5,7 @@
 #include "headless_fixture.h"
 #include "test_paths.h"
 
+#include "panels/alternatives/panel_alternatives.h"
 #include "panels/methods.h"
 #include "widgets/shortcuts.h"
 
@@ -528,15 +529,37 @@ TEST(MethodLooks, EveryMethodHasOneRow) {
                 << positional_kind_name(positional_kinds()[k]) << " look the same";
     }
     EXPECT_EQ(LookOf(PositionalKind::None).role, Role::Muted) << "the baseline in grey";
+    // Each names a tab that exists ("" only for sinusoidal, taught before the alternatives).
+    for (const MethodLook& look : MethodLooks()) {
+        bool found = std::string(look.tab).empty() && look.kind == PositionalKind::Sinusoidal;
+        for (const AlternativesTabInfo& tab : AlternativesTabs())
+            found = found || std::string(look.tab) == tab.id;
+        EXPECT_TRUE(found) << positional_kind_name(look.kind) << " names the tab \"" << look.tab
+                           << "\"";
+    }
 }
 
 TEST(MethodLooks, DocsListEveryMethodOfTheTable) {
-    std::string expected = "<!-- methods: generated from app/panels/methods.cpp; "
-                           "tests/registry_test.cpp checks it -->\n"
-                           "| variant | what it changes |\n|---|---|\n";
-    for (const MethodLook& look : MethodLooks())
-        expected +=
-            std::string("| `") + positional_kind_name(look.kind) + "` | " + look.changes + " |\n";
+    std::string expected =
+        "<!-- methods: generated from the method table (core/src/training/positional/) and "
+        "app/panels/methods.cpp; tests/registry_test.cpp checks it -->\n"
+        "| variant | method | options | what it changes | taught in |\n|---|---|---|---|---|\n";
+    for (const MethodLook& look : MethodLooks()) {
+        const PositionalMethodInfo& info = positional_method_info(look.kind);
+        std::string options;
+        for (const MethodOption& option : info.options)
+            options += (options.empty() ? "`" : ", `") + method_option_flag(option) + " N` (" +
+                       std::to_string(option.min_value) + "–" + std::to_string(option.max_value) +
+                       ", default " + std::to_string(MethodOptions{}.*option.field) + ")";
+        std::string taught = "the first panels (Waves, Clocks, …)";
+        for (const AlternativesTabInfo& tab : AlternativesTabs())
+            if (std::string(look.tab) == tab.id)
+                taught = std::string("Alternatives › ") + tab.title;
+        expected += std::string("| `") + positional_kind_name(look.kind) + "` | " +
+                    info.display_name + (*info.paper ? std::string(", ") + info.paper : "") +
+                    " | " + (options.empty() ? "—" : options) + " | " + look.changes + " | " +
+                    taught + " |\n";
+    }
     expected += "<!-- /methods -->";
     ExpectGeneratedBlock("docs/train.md", "<!-- methods:", "<!-- /methods -->", expected);
 }

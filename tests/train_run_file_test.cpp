@@ -113,7 +113,7 @@ TEST(TrainRunFile, IropesPatternIsWrittenAndReadBack) {
             variant["attention"].push_back(variant["attention"][0]);
     TrainRun again;
     ASSERT_EQ(ReadTrainRun(doc, &again), "");
-    EXPECT_EQ(again.settings.nope_every, 4);
+    EXPECT_EQ(again.settings.method_options.nope_every, 4);
     doc["settings"]["layers"] = 2;
     for (nlohmann::json& variant : doc["variants"])
         variant["attention"].erase(3), variant["attention"].erase(2);

@@ -8,6 +8,7 @@
 #include "panels/model/panel_model.h"
 #include "panels/panel_registry.h"
 #include "panels/quiz/panel_quiz.h"
+#include "panels/train/panel_train.h"
 
 #include "model_fixtures.h"
 
@@ -180,6 +181,17 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                             }
                             app.models.Close();
                             std::filesystem::remove_all(folder);
+                        }
+                        if (entry.id == "train" && !hidden) {
+                            // Every method with options ticked: their boxes, from their rows.
+                            auto& train = dynamic_cast<TrainPanel&>(*entry.panel);
+                            const TrainSettings before = train.edit;
+                            for (const PositionalKind kind : positional_kinds())
+                                if (!positional_method_info(kind).options.empty())
+                                    train.edit.variants.push_back(kind);
+                            collect({});
+                            collect({});
+                            train.edit = before;
                         }
                         if (entry.id == "quiz") {
                             // Each tab, and a question answered and revealed (1, Enter).

@@ -39,11 +39,18 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
         ->disable_flag_override();
     train->add_option("--layers", o.layers, "Layers, 1 to 4")
         ->transform(WholeNumber(1, kTrainMaxLayers));
-    train
-        ->add_option("--nope-every", o.nope_every,
-                     "irope's pattern: layers N, 2N, … attend without positions, 2 to 4 (default "
-                     "2)")
-        ->transform(WholeNumber(2, kTrainMaxLayers));
+    // Each method's options, from its row (the run is refused if it trains no such method).
+    std::vector<std::string> option_flags;
+    for (const PositionalKind kind : positional_kinds())
+        for (const MethodOption& option : positional_method_info(kind).options) {
+            option_flags.push_back(method_option_flag(option));
+            train
+                ->add_option(option_flags.back(), o.method_options[option.key],
+                             std::string(option.help) + "; " + std::to_string(option.min_value) +
+                                 " to " + std::to_string(option.max_value) + " (default " +
+                                 std::to_string(MethodOptions{}.*option.field) + ")")
+                ->transform(WholeNumber(option.min_value, option.max_value));
+        }
     train->add_option("--d-model", o.d_model, "Model width, 16 to 128")
         ->transform(WholeNumber(kTrainMinDModel, kTrainMaxDModel));
     train->add_option("--heads", o.heads, "Heads, 1 to 4")
@@ -83,9 +90,11 @@ CLI::App* AddTrainCommand(CLI::App& app, TrainOptions& o) {
                        "tested to 32 tokens (with --threads, --seed, --out and --plot only)")
             ->disable_flag_override();
     for (const char* setting :
-         {"--task", "--pe", "--causal", "--layers", "--nope-every", "--d-model", "--heads",
-          "--vocab", "--k", "--train-len", "--min-train-len", "--test-len", "--steps", "--batch"})
+         {"--task", "--pe", "--causal", "--layers", "--d-model", "--heads", "--vocab", "--k",
+          "--train-len", "--min-train-len", "--test-len", "--steps", "--batch"})
         quick->excludes(train->get_option(setting));
+    for (const std::string& flag : option_flags)
+        quick->excludes(train->get_option(flag));
     train
         ->add_option("--plot", o.plot,
                      "Also a PNG of the Train panel showing the run (accuracy per test length, "
@@ -174,12 +183,18 @@ TrainSettings SettingsOf(const TrainOptions& o) {
     }
     settings.causal = o.causal;
     settings.layers = o.layers;
-    // irope's pattern: refused for runs without irope (it would change nothing), 2 by default.
-    if (o.nope_every > 0 && std::find(settings.variants.begin(), settings.variants.end(),
-                                      PositionalKind::Irope) == settings.variants.end())
-        throw InvalidArgument("--nope-every sets irope's layers without positions, and --pe " +
-                              o.pe + " has no irope");
-    settings.nope_every = o.nope_every > 0 ? o.nope_every : 2;
+    // A method's option: refused for runs without the method (it would change nothing).
+    for (const PositionalKind kind : positional_kinds())
+        for (const MethodOption& option : positional_method_info(kind).options) {
+            const auto given = o.method_options.find(option.key);
+            if (given == o.method_options.end() || given->second == 0) continue;
+            if (std::find(settings.variants.begin(), settings.variants.end(), kind) ==
+                settings.variants.end())
+                throw InvalidArgument(method_option_flag(option) + " is an option of " +
+                                      positional_kind_name(kind) + ", and --pe " + o.pe +
+                                      " has no " + positional_kind_name(kind));
+            settings.method_options.*option.field = given->second;
+        }
     settings.d_model = o.d_model;
     settings.heads = o.heads;
     settings.train_len = o.train_len;

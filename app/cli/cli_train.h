@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <string>
 
 namespace pelab {
@@ -16,7 +17,8 @@ struct TrainOptions {
     int layers = 2, d_model = 64, heads = 4, vocab = 16, k = 2;
     int train_len = 16, min_train_len = 0, test_len = 64; ///< min_train_len 0: train_len
     int steps = 300, batch = 64, threads = 2;
-    int nope_every = 0; ///< irope's layers without positions: nope_every, 2·nope_every, …; 0: 2
+    /// The methods' options given (--nope-every …), by key (MethodOption::key); 0: not given.
+    std::map<std::string, int> method_options;
     int seeds = 1; ///< each variant trained from seed, seed + 1, … (the first gives the curves)
     std::string seed = "1";
     std::string out;  ///< "" or "-": stdout

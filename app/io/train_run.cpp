@@ -48,8 +48,7 @@ const json& Need(const json& object, const std::string& where, const char* key) 
     return object.at(key);
 }
 
-void OnlyKeys(const json& object, const std::string& where,
-              std::initializer_list<const char*> known) {
+void OnlyKeys(const json& object, const std::string& where, const std::vector<const char*>& known) {
     if (!object.is_object()) Refuse(where, "must be an object { … }", object);
     for (auto item = object.begin(); item != object.end(); ++item)
         if (std::find_if(known.begin(), known.end(),
@@ -113,13 +112,15 @@ std::vector<int> Wholes(const json& value, const std::string& where, std::size_t
 
 TrainSettings ReadSettings(const json& doc) {
     const std::string where = "field \"settings\": ";
-    OnlyKeys(doc, where, {"task",         "vocab",         "k",
-                          "variants",     "causal",        "layers",
-                          "d_model",      "heads",         "mlp_ratio",
-                          "train_len",    "min_train_len", "test_len",
-                          "batch",        "steps",         "eval_every",
-                          "eval_batches", "seed",          "learning_rate",
-                          "weight_decay", "clip_norm",     "nope_every"});
+    std::vector<const char*> keys = {
+        "task",         "vocab",    "k",          "variants",     "causal",        "layers",
+        "d_model",      "heads",    "mlp_ratio",  "train_len",    "min_train_len", "test_len",
+        "batch",        "steps",    "eval_every", "eval_batches", "seed",          "learning_rate",
+        "weight_decay", "clip_norm"};
+    for (const PositionalKind kind : positional_kinds())
+        for (const MethodOption& option : positional_method_info(kind).options)
+            keys.push_back(option.key);
+    OnlyKeys(doc, where, keys);
     const auto need = [&](const char* key) -> const json& { return Need(doc, where, key); };
     const auto whole = [&](const char* key, long long low, long long high) {
         return WholeIn(need(key), Field(where, key), low, high);
@@ -156,14 +157,20 @@ TrainSettings ReadSettings(const json& doc) {
         Refuse(Field(where, "causal"), "must be true or false", need("causal"));
     s.causal = need("causal").get<bool>();
     s.layers = whole("layers", 1, 4);
-    // Written since irope (runs from before it have none, and the default).
-    if (doc.contains("nope_every")) {
-        s.nope_every = whole("nope_every", 2, 4);
-        if (std::count(s.variants.begin(), s.variants.end(), PositionalKind::Irope) == 0)
-            Refuse(Field(where, "nope_every"),
-                   "is irope's setting, and the run trains no irope (only irope runs write it)",
-                   need("nope_every"));
-    }
+    // A method's options, written by the runs that train it (runs from before an option have
+    // none of it, and its default).
+    for (const PositionalKind kind : positional_kinds())
+        for (const MethodOption& option : positional_method_info(kind).options) {
+            if (!doc.contains(option.key)) continue;
+            s.method_options.*option.field =
+                static_cast<int>(whole(option.key, option.min_value, option.max_value));
+            if (std::count(s.variants.begin(), s.variants.end(), kind) == 0)
+                Refuse(Field(where, option.key),
+                       std::string("is ") + positional_kind_name(kind) +
+                           "'s setting, and the run trains no " + positional_kind_name(kind) +
+                           " (only its runs write it)",
+                       need(option.key));
+        }
     s.d_model = whole("d_model", 16, 128);
     s.heads = whole("heads", 1, 4);
     whole("mlp_ratio", 4, 4);
@@ -367,9 +374,10 @@ json TrainRunJson(const TrainRun& run) {
                      {"learning_rate", s.optimizer.learning_rate},
                      {"weight_decay", s.optimizer.weight_decay},
                      {"clip_norm", s.optimizer.clip_norm}};
-    // Only runs with irope write its pattern, so the runs of the other methods keep their bytes.
-    if (std::count(s.variants.begin(), s.variants.end(), PositionalKind::Irope) > 0)
-        settings["nope_every"] = s.nope_every;
+    // Only the runs that train a method write its options, so the other runs keep their bytes.
+    for (const PositionalKind kind : s.variants)
+        for (const MethodOption& option : positional_method_info(kind).options)
+            settings[option.key] = s.method_options.*option.field;
     json variants = json::array();
     for (const VariantResult& v : run.variants) {
         json loss = json::array();

@@ -33,20 +33,34 @@ std::string RunSummary(const TrainSettings& s) {
     return text;
 }
 
-// Which layers irope's pattern leaves without positions, when the run trains irope.
-std::string IropeNote(const TrainSettings& s) {
-    if (std::find(s.variants.begin(), s.variants.end(), PositionalKind::Irope) == s.variants.end())
-        return {};
-    std::string layers;
-    TransformerConfig config = ModelConfig(s, PositionalKind::Irope);
-    for (int l = 0; l < s.layers; ++l)
-        if (layer_without_positions(config, l))
-            layers += (layers.empty() ? "" : ", ") + std::to_string(l + 1);
-    return "\nirope: rope in every layer but layer" +
-           std::string(layers.find(',') == std::string::npos ? " " : "s ") + layers + " (every " +
-           std::to_string(s.nope_every) + ", --nope-every " + std::to_string(s.nope_every) +
-           "), which attend" + (layers.find(',') == std::string::npos ? "s" : "") +
-           " without positions.";
+// The options of the run's methods (each from its row), and which layers a layer pattern leaves
+// without positions.
+std::string OptionsNote(const TrainSettings& s) {
+    std::string note;
+    for (const PositionalKind kind : s.variants) {
+        const std::vector<MethodOption>& options = positional_method_info(kind).options;
+        if (options.empty()) continue;
+        note += std::string("\n") + positional_kind_name(kind) + ":";
+        for (const MethodOption& option : options) {
+            const int value = s.method_options.*option.field;
+            note += std::string(" ") + option.key + " " + std::to_string(value) + " (" +
+                    method_option_flag(option) + " " + std::to_string(value) + ")";
+        }
+        const TransformerConfig config = ModelConfig(s, kind);
+        std::vector<int> bare;
+        for (int l = 0; l < s.layers; ++l)
+            if (layer_without_positions(config, l)) bare.push_back(l + 1);
+        if (!bare.empty()) {
+            std::string layers;
+            for (const int l : bare)
+                layers += (layers.empty() ? "" : ", ") + std::to_string(l);
+            note += bare.size() == 1 ? "; layer " + layers + " attends without positions."
+                                     : "; layers " + layers + " attend without positions.";
+        } else {
+            note += ".";
+        }
+    }
+    return note;
 }
 
 // What every model of a run is, and the choices the papers leave open, made here.
@@ -73,7 +87,7 @@ std::string ModelNote(const TrainSettings& s) {
         s.causal ? "causal runs use T5's decoder buckets"
                  : "bidirectional runs use T5's own encoder buckets (half of them for keys after "
                    "the query)");
-    return text + IropeNote(s);
+    return text + OptionsNote(s);
 }
 
 } // namespace
@@ -261,7 +275,9 @@ void VariantCheckbox(FrameContext& frame, std::vector<PositionalKind>& variants,
     for (std::size_t at = changes.find("\\|"); at != std::string::npos;
          at = changes.find("\\|", at))
         changes.erase(at, 1);
-    FormulaTooltip(changes.c_str());
+    const PositionalMethodInfo& info = positional_method_info(kind);
+    const std::string paper = *info.paper ? std::string(" (") + info.paper + ")" : "";
+    FormulaTooltip((std::string(info.display_name) + paper + ": " + changes).c_str());
     frame.Record((std::string("train.variant_") + name).c_str());
 }
 
@@ -478,6 +494,13 @@ std::vector<WidgetName> TrainPanel::WidgetNames() {
         {"train.variant_<method>", "the box of the method named: ticked, the run trains it"});
     names.push_back({"train.more_methods",
                      "the more methods list: the methods the default run does not train"});
+    // One box per option of a method, while the method is ticked (its row: MethodOption).
+    for (const PositionalKind kind : positional_kinds())
+        for (const MethodOption& option : positional_method_info(kind).options)
+            names.push_back({std::string("train.") + option.key,
+                             std::string("the ") + option.label + " box: an option of " +
+                                 positional_kind_name(kind) + " (" + method_option_flag(option) +
+                                 ")"});
     // One map per method of the run shown (a run need not hold every method).
     names.push_back({"train.attention_<method>",
                      "the attention map, on the Attention tab, of the model of the method named"});

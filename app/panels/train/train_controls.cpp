@@ -179,17 +179,22 @@ void TrainPanel::DrawSettings(FrameContext& frame, FlowRow& row) {
     whole("test len", &edit.test_len, edit.train_len, 1024, "train.test_len",
           "Accuracy is measured up to this length (4 × train len shows length generalisation).");
     whole("steps", &edit.steps, 1, 20000, "train.steps", "Training steps per variant.");
-    // irope's pattern, while irope is ticked: at most the model's layers (the panel keeps the
-    // run's layers; 2 by default, where only every second layer is left).
-    if (std::find(edit.variants.begin(), edit.variants.end(), PositionalKind::Irope) !=
-        edit.variants.end()) {
-        const std::string tip = "irope: layers N, 2N, … attend without positions (Llama 4 leaves "
-                                "every fourth layer so); the model has " +
-                                std::to_string(edit.layers) + " layers, so N is at most " +
-                                std::to_string(std::max(2, edit.layers)) + ".";
-        whole("nope every", &edit.nope_every, 2, std::max(2, edit.layers), "train.nope_every",
-              tip.c_str());
-    }
+    // The options of the ticked methods, from their rows; a layer pattern's period is at most
+    // the model's layers (the panel keeps the run's layers).
+    for (const PositionalKind kind : edit.variants)
+        for (const MethodOption& option : positional_method_info(kind).options) {
+            const int high = option.at_most_layers
+                                 ? std::clamp(edit.layers, option.min_value, option.max_value)
+                                 : option.max_value;
+            const std::string tip =
+                std::string(option.help) + "; " + std::to_string(option.min_value) + " to " +
+                std::to_string(high) +
+                (option.at_most_layers ? " (at most the model's " + std::to_string(edit.layers) +
+                                             (edit.layers == 1 ? " layer)." : " layers).")
+                                       : std::string("."));
+            whole(option.label, &(edit.method_options.*option.field), option.min_value, high,
+                  (std::string("train.") + option.key).c_str(), tip.c_str());
+        }
     // Any seed pelab train takes (0 to 2^64 - 1), so none is changed without a word.
     row.Item(LabelledWidth(FitWidth(11.0f), "seed"));
     ImGui::SetNextItemWidth(FitWidth(11.0f));

@@ -20,7 +20,7 @@ TransformerConfig ModelConfig(const TrainSettings& s, PositionalKind kind) {
     config.positional = kind;
     config.t5_buckets = 32;
     config.t5_max_distance = std::max(128, s.test_len);
-    config.nope_every = s.nope_every;
+    config.options = s.method_options;
     return config;
 }
 
@@ -63,7 +63,9 @@ void validate_train_settings(const TrainSettings& s) {
     in("steps", s.steps, 1, kTrainMaxSteps);
     in("eval_every", s.eval_every, 1, 1000000);
     in("eval_batches", s.eval_batches, 1, 1000);
-    in("nope_every", s.nope_every, 2, kTrainMaxLayers);
+    for (const PositionalKind kind : positional_kinds())
+        for (const MethodOption& option : positional_method_info(kind).options)
+            in(option.key, s.method_options.*option.field, option.min_value, option.max_value);
     if (s.variants.empty()) throw InvalidArgument("no positional variant to train");
     for (std::size_t k = 0; k < s.variants.size(); ++k) {
         if (std::count(s.variants.begin(), s.variants.begin() + static_cast<long>(k),

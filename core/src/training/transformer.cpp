@@ -65,8 +65,8 @@ void validate_transformer_config(const TransformerConfig& c) {
 }
 
 bool layer_without_positions(const TransformerConfig& config, int layer) {
-    return trainer::MethodFor(config.positional).layer_pattern && config.nope_every > 0 &&
-           (layer + 1) % config.nope_every == 0;
+    return trainer::MethodFor(config.positional).layer_pattern && config.options.nope_every > 0 &&
+           (layer + 1) % config.options.nope_every == 0;
 }
 
 template <typename Scalar>

@@ -99,10 +99,9 @@ struct TrainSettings {
     int eval_batches = 4; ///< batches of `batch` sequences per accuracy measurement
     std::uint64_t seed = 1;
     AdamWOptions optimizer;
-    /// irope's NoPE layer pattern (TransformerConfig::nope_every): layers nope_every,
-    /// 2·nope_every, … attend without positions; in [2, kTrainMaxLayers], and at most layers
-    /// when irope is trained.
-    int nope_every = 2;
+    /// The methods' options (MethodOptions), each in its row's range, and at most layers where
+    /// the row says so when its method is trained.
+    MethodOptions method_options;
 };
 /// The ranges validate_train_settings enforces, for the options that offer them (train_len,
 /// min_train_len and test_len also depend on the task and on each other).

@@ -48,6 +48,45 @@ bool positional_kind_causal_only(PositionalKind kind);
 /// "none, sinusoidal, learned, rope, alibi, t5": the names, for messages and help.
 std::string positional_kind_list();
 
+/// The settings a positional method may read besides the model's shape: one field per option
+/// that some method's row declares (PositionalMethodInfo::options); every other method ignores it.
+/// A new option is a field here and a row in its method's file.
+struct MethodOptions {
+    /// irope's NoPE layer pattern: layers nope_every, 2·nope_every, … (counted from 1) attend
+    /// without positions (Llama 4 leaves every fourth).
+    int nope_every = 2;
+};
+
+/// One option of a method, as its row declares it: every place that reads, writes or offers
+/// options (run files, `pelab train --<key with dashes>`, the Train panel's box "train.<key>")
+/// goes through these rows, never through a method's name.
+struct MethodOption {
+    const char* key;   ///< "nope_every": the run file's key; the flag is --nope-every
+    const char* label; ///< "nope every": the Train panel's box
+    const char* help;  ///< one sentence for --help and the box's tooltip
+    int MethodOptions::*field;
+    int min_value, max_value; ///< the range any run accepts (the default: MethodOptions{})
+    /// Also at most the model's layers (a layer pattern: a larger period leaves no layer).
+    bool at_most_layers = false;
+};
+
+/// What PE Lab says of a method, from its row (its file, core/src/training/positional/<name>.cpp):
+/// the table's name, how the papers write it, the paper that defines it, whether the default run
+/// trains it and whether it needs causal attention, and its options.
+struct PositionalMethodInfo {
+    PositionalKind kind;
+    const char* name;         ///< "kerple" (--pe, run files)
+    const char* display_name; ///< "KERPLE"
+    const char* paper;        ///< "Chi et al. 2022" (empty for none)
+    bool in_default = false;
+    bool causal_only = false;
+    std::vector<MethodOption> options;
+};
+/// The row of kind.
+const PositionalMethodInfo& positional_method_info(PositionalKind kind);
+/// "--nope-every" for "nope_every".
+std::string method_option_flag(const MethodOption& option);
+
 struct TransformerConfig {
     int vocab = 16;      ///< tokens 0 … vocab − 1; in [2, 4096]
     int d_model = 64;    ///< in [4, 512], divisible by heads, the head width even (RoPE pairs)
@@ -60,15 +99,14 @@ struct TransformerConfig {
     double base = 10000.0; ///< sinusoidal and RoPE; in [10, 10⁶]
     int t5_buckets = 32;   ///< T5's buckets (even, in [4, 1024] when bidirectional)
     int t5_max_distance = 128;
-    /// irope's NoPE layer pattern: layers nope_every, 2·nope_every, … (counted from 1) attend
-    /// without positions (Llama 4 leaves every fourth); in [2, layers] for irope, unused by the
-    /// other methods.
-    int nope_every = 2;
+    /// The method's options (irope's nope_every: in [2, layers] for irope), ignored by the
+    /// methods that declare none of them.
+    MethodOptions options;
 };
 /// Throws InvalidArgument naming the first field out of range.
 void validate_transformer_config(const TransformerConfig& config);
 /// Whether layer `layer` (from 0) attends without positions: true for irope's every
-/// nope_every-th layer (layer + 1 a multiple of nope_every), false in every other method.
+/// options.nope_every-th layer (layer + 1 a multiple of nope_every), false in every other method.
 bool layer_without_positions(const TransformerConfig& config, int layer);
 
 /// One named tensor of the flat parameter vector: rows × cols values from offset, row-major.

@@ -24,7 +24,7 @@ private:
 };
 
 PositionalMethod AlibiMethod() {
-    return MethodOf<AlibiHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<AlibiHooks>("ALiBi", "Press et al. 2022", NoOwnParameters, NoOptions);
 }
 
 } // namespace pelab::trainer

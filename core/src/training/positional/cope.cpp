@@ -102,7 +102,8 @@ std::vector<OwnParameter> CopeTable(const TransformerConfig& config) {
 } // namespace
 
 PositionalMethod CopeMethod() {
-    PositionalMethod method = MethodOf<CopeHooks>(CopeTable, NoOptions);
+    PositionalMethod method =
+        MethodOf<CopeHooks>("CoPE", "Golovneva et al. 2024", CopeTable, NoOptions);
     method.causal_only = true; // the count runs back from the query over the keys it sees
     return method;
 }

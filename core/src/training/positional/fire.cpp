@@ -138,7 +138,8 @@ std::vector<OwnParameter> FireParameters(const TransformerConfig& config) {
 } // namespace
 
 PositionalMethod FireMethod() {
-    PositionalMethod method = MethodOf<FireHooks>(FireParameters, NoOptions);
+    PositionalMethod method =
+        MethodOf<FireHooks>("FIRE", "Li et al. 2023", FireParameters, NoOptions);
     method.causal_only = true; // u is defined for keys at or before the query
     return method;
 }

@@ -53,7 +53,7 @@ std::vector<OwnParameter> KerpleTable(const TransformerConfig& config) {
 } // namespace
 
 PositionalMethod KerpleMethod() {
-    return MethodOf<KerpleHooks>(KerpleTable, NoOptions);
+    return MethodOf<KerpleHooks>("KERPLE", "Chi et al. 2022", KerpleTable, NoOptions);
 }
 
 } // namespace pelab::trainer

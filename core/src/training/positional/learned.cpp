@@ -36,7 +36,7 @@ std::vector<OwnParameter> LearnedTable(const TransformerConfig& config) {
 } // namespace
 
 PositionalMethod LearnedMethod() {
-    return MethodOf<LearnedHooks>(LearnedTable, NoOptions);
+    return MethodOf<LearnedHooks>("Learned table", "Gehring et al. 2017", LearnedTable, NoOptions);
 }
 
 } // namespace pelab::trainer

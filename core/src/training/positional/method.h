@@ -85,8 +85,11 @@ public:
     }
 };
 
-/// A method: its own parameters, a check of its options, and its hooks in float and double.
+/// A method: how the papers name it and which paper defines it, its own parameters, a check of
+/// its options, and its hooks in float and double (its row: PositionalMethodInfo).
 struct PositionalMethod {
+    const char* display_name;
+    const char* paper;
     std::vector<OwnParameter> (*own_parameters)(const TransformerConfig& config);
     /// Throws InvalidArgument for options of the method out of range (T5's buckets).
     void (*validate)(const TransformerConfig& config);
@@ -94,16 +97,22 @@ struct PositionalMethod {
     std::unique_ptr<PositionalHooks<double>> (*hooks_double)(const SequenceView<double>& sequence);
     /// Defined for causal models only (xPos): a bidirectional model is refused with a message.
     bool causal_only = false;
-    /// The layers of TransformerConfig::nope_every's pattern attend without positions (irope):
-    /// the pass gives them no hooks.
+    /// The layers of MethodOptions::nope_every's pattern attend without positions (irope): the
+    /// pass gives them no hooks.
     bool layer_pattern = false;
+    /// The options it reads (MethodOptions' fields), with their ranges.
+    std::vector<MethodOption> options = {};
 };
 
 /// A method whose hooks are Hooks<float> and Hooks<double>, each built from the sequence.
 template <template <typename> class Hooks>
-PositionalMethod MethodOf(std::vector<OwnParameter> (*own_parameters)(const TransformerConfig&),
+PositionalMethod MethodOf(const char* display_name, const char* paper,
+                          std::vector<OwnParameter> (*own_parameters)(const TransformerConfig&),
                           void (*validate)(const TransformerConfig&)) {
-    return {own_parameters, validate,
+    return {display_name,
+            paper,
+            own_parameters,
+            validate,
             [](const SequenceView<float>& sequence) -> std::unique_ptr<PositionalHooks<float>> {
                 return std::make_unique<Hooks<float>>(sequence);
             },

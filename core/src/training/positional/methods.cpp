@@ -65,6 +65,26 @@ bool positional_kind_causal_only(PositionalKind kind) {
     return trainer::MethodFor(kind).causal_only;
 }
 
+const PositionalMethodInfo& positional_method_info(PositionalKind kind) {
+    static const std::vector<PositionalMethodInfo> infos = [] {
+        std::vector<PositionalMethodInfo> all;
+        for (const Row& row : Rows()) {
+            const trainer::PositionalMethod& method = trainer::MethodFor(row.kind);
+            all.push_back({row.kind, row.name, method.display_name, method.paper, row.in_default,
+                           method.causal_only, method.options});
+        }
+        return all;
+    }();
+    return infos.at(static_cast<std::size_t>(kind));
+}
+
+std::string method_option_flag(const MethodOption& option) {
+    std::string flag = std::string("--") + option.key;
+    for (char& c : flag)
+        if (c == '_') c = '-';
+    return flag;
+}
+
 namespace trainer {
 
 const PositionalMethod& MethodFor(PositionalKind kind) {

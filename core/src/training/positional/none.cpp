@@ -10,7 +10,7 @@ public:
 };
 
 PositionalMethod NoneMethod() {
-    return MethodOf<NoneHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<NoneHooks>("none", "", NoOwnParameters, NoOptions);
 }
 
 } // namespace pelab::trainer

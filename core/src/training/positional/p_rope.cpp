@@ -43,7 +43,8 @@ void NeedsATurningPair(const TransformerConfig& config) {
 } // namespace
 
 PositionalMethod PRopeMethod() {
-    return MethodOf<PRopeHooks>(NoOwnParameters, NeedsATurningPair);
+    return MethodOf<PRopeHooks>("p-RoPE", "Barbero et al. 2024", NoOwnParameters,
+                                NeedsATurningPair);
 }
 
 } // namespace pelab::trainer

@@ -4,7 +4,7 @@
 namespace pelab::trainer {
 
 PositionalMethod RopeMethod() {
-    return MethodOf<InterleavedRopeHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<InterleavedRopeHooks>("RoPE", "Su et al. 2021", NoOwnParameters, NoOptions);
 }
 
 } // namespace pelab::trainer

@@ -30,7 +30,8 @@ private:
 } // namespace
 
 PositionalMethod RopeCrossedMethod() {
-    return MethodOf<CrossedRopeHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<CrossedRopeHooks>("RoPE, pairs crossed", "Su et al. 2021", NoOwnParameters,
+                                      NoOptions);
 }
 
 } // namespace pelab::trainer

@@ -8,7 +8,9 @@
 namespace pelab::trainer {
 
 PositionalMethod RopeHalfMethod() {
-    return MethodOf<HalfSplitRopeHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<HalfSplitRopeHooks>(
+        "RoPE, half-split pairs", "Su et al. 2021; the pairing of Black et al. 2022 (GPT-NeoX)",
+        NoOwnParameters, NoOptions);
 }
 
 } // namespace pelab::trainer

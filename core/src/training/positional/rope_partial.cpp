@@ -55,7 +55,8 @@ void NeedsARotaryPair(const TransformerConfig& config) {
 } // namespace
 
 PositionalMethod RopePartialMethod() {
-    return MethodOf<PartialRotaryHooks>(NoOwnParameters, NeedsARotaryPair);
+    return MethodOf<PartialRotaryHooks>("Partial rotary", "Black et al. 2022 (GPT-NeoX)",
+                                        NoOwnParameters, NeedsARotaryPair);
 }
 
 } // namespace pelab::trainer

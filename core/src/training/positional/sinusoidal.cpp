@@ -28,7 +28,8 @@ private:
 };
 
 PositionalMethod SinusoidalMethod() {
-    return MethodOf<SinusoidalHooks>(NoOwnParameters, NoOptions);
+    return MethodOf<SinusoidalHooks>("Sinusoidal", "Vaswani et al. 2017", NoOwnParameters,
+                                     NoOptions);
 }
 
 } // namespace pelab::trainer

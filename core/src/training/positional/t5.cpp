@@ -54,7 +54,7 @@ void CheckT5Options(const TransformerConfig& config) {
 } // namespace
 
 PositionalMethod T5Method() {
-    return MethodOf<T5Hooks>(T5Table, CheckT5Options);
+    return MethodOf<T5Hooks>("T5 buckets", "Raffel et al. 2020", T5Table, CheckT5Options);
 }
 
 } // namespace pelab::trainer

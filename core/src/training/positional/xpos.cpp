@@ -28,7 +28,8 @@ private:
 } // namespace
 
 PositionalMethod XposMethod() {
-    PositionalMethod method = MethodOf<XposHooks>(NoOwnParameters, NoOptions);
+    PositionalMethod method =
+        MethodOf<XposHooks>("xPos", "Sun et al. 2022", NoOwnParameters, NoOptions);
     method.causal_only = true; // its scale would grow for keys after the query
     return method;
 }
