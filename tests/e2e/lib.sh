@@ -133,17 +133,41 @@ _e2e_activity() {
              END { if (busy) print "busy"; else print polls, total }' || true # a thread may end meanwhile
 }
 
+# What each thread of PE Lab and the X server did over 0.5 s (name, state, switches before and
+# after): what kept them from rest, for a test that failed waiting.
+_e2e_threads() {
+    local pid task
+    local -A before
+    for pid in "$E2E_APP_PID" "$E2E_XVFB_PID"; do
+        for task in /proc/"$pid"/task/*; do
+            before[${task##*/}]=$(awk '/ctxt_switches:/ { t += $2 } END { print t }' "$task/status" 2>/dev/null)
+        done
+    done
+    sleep 0.5
+    for pid in "$E2E_APP_PID" "$E2E_XVFB_PID"; do
+        for task in /proc/"$pid"/task/*; do
+            awk -v pid="$pid" -v tid="${task##*/}" -v was="${before[${task##*/}]:-?}" \
+                '/^Name:/ { name = $2 } /^State:/ { state = $2 } /ctxt_switches:/ { t += $2 }
+                 END { printf "  pid %s thread %s %-16s %s switches %s -> %s\n", pid, tid, name, state, was, t }' \
+                "$task/status" 2>/dev/null || true
+        done
+    done
+}
+
 _e2e_gone_message() {
     local code=0
     wait "$E2E_APP_PID" 2>/dev/null || code=$?
     echo "pelab exited (code $code): $(cat "$E2E_TMP/app.err" 2>/dev/null)"
 }
 
-# e2e_settle [SECONDS]: waits (30 s by default) until PE Lab is at rest (see above): after input,
-# before a picture or reading the widget rectangles. Not while something animates by itself (Play).
+# e2e_settle [SECONDS]: waits (E2E_SETTLE_SECONDS, 30 s by default) until PE Lab is at rest (see
+# above): after input, before a picture or reading the widget rectangles. Not while something
+# animates by itself (Play). A test that sends a storm of input raises E2E_SETTLE_SECONDS for the
+# pictures after it: on a loaded machine the X server and a software renderer digest it slowly.
 # shellcheck disable=SC2120 # SECONDS is optional
 e2e_settle() {
-    local limit=${1:-30} last="" now quiet=0 deadline=$((SECONDS + ${1:-30}))
+    local limit=${1:-${E2E_SETTLE_SECONDS:-30}} last="" now quiet=0
+    local deadline=$((SECONDS + limit))
     while :; do
         now=$(_e2e_activity)
         [[ $now != gone ]] || e2e_fail "waiting for PE Lab to come to rest: $(_e2e_gone_message)"
@@ -156,6 +180,7 @@ e2e_settle() {
         if ((SECONDS > deadline)); then
             _e2e_main
             _e2e_capture "${E2E_NAME}_settle_failed" >/dev/null 2>&1 || true
+            _e2e_threads >&2
             e2e_fail "PE Lab did not come to rest within $limit s (main thread in system call $E2E_SC)"
         fi
         e2e_nap 0.05

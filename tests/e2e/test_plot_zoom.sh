@@ -16,6 +16,9 @@ read -r x2 y2 < <(e2e_point waves.spectrum)
 ((y2 < y)) || e2e_fail "the wheel over the spectrum did not scroll the page (y $y, then $y2)"
 read -r x y < <(e2e_point waves.spectrum)
 e2e_move "$x" "$y"
+# 2 400 notches take a loaded CI machine (software rendering, the sanitizer tests beside) more
+# than the usual 30 s to digest; a hang (the old tick loop) never settles at all.
+E2E_SETTLE_SECONDS=120
 xdotool keydown ctrl
 xdotool click --repeat 400 --delay 4 5 # Ctrl + wheel down: zoom out
 out=$(e2e_shot plot_zoom_spectrum_out)
