@@ -54,6 +54,9 @@ const std::vector<MethodLook>& MethodLooks() {
          "FIRE (Li et al. 2023): a learned MLP (32 ReLU units) of u = log(1 + c·(i − j))/log(1 + "
          "c·max(L, i)) added to each head's scores, c and L learned, shared by the layers; causal "
          "only"},
+        {PositionalKind::AlibiLearned, Role::Accent, plot::Marker::Circle, "alibi",
+         "ALiBi's −m_h·\\|i − j\\| with each head's slope learned (m_h·softplus(w_h)/ln 2, "
+         "starting at the paper's slope), shared by the layers"},
     };
     return looks;
 }

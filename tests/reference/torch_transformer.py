@@ -172,6 +172,14 @@ def alibi_bias(c, p, positions):
     return -slopes[:, None, None] * distance
 
 
+def alibi_learned_bias(c, p, positions):
+    # ALiBi with each head's slope learned: m_h softplus(w_h) / ln 2, w_h = 0 at the start.
+    distance = (positions[:, None] - positions[None, :]).abs()
+    slopes = torch.tensor(alibi_slopes(c["heads"]), dtype=torch.get_default_dtype())
+    slopes = slopes * F.softplus(p["alibi_learned.slope"].reshape(-1)) / math.log(2.0)
+    return -slopes[:, None, None] * distance
+
+
 def t5_bias(c, p, positions):
     n = len(positions)
     index = torch.tensor([[t5_bucket(j - i, c["t5_buckets"], c["t5_max_distance"],
@@ -197,6 +205,7 @@ METHODS = {
     "kerple": {"bias": kerple_bias},
     "fire": {"bias": fire_bias},
     "alibi": {"bias": alibi_bias},
+    "alibi_learned": {"bias": alibi_learned_bias},
     "t5": {"bias": t5_bias},
 }
 

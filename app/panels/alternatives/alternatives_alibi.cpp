@@ -164,7 +164,8 @@ void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     std::snprintf(line, sizeof line,
                   "ALiBi adds −m_h·|i − j| to the score of query i and key j: no vector is "
                   "added to the input. %s slopes for H = %d: %s. Head %d (m = %s) is drawn "
-                  "below%s.",
+                  "below%s. The paper fixes the slopes; the training lab's alibi_learned "
+                  "trains one per head, starting from these.",
                   power_of_two ? "The geometric"
                                : "Not a power of two, so the reference code's "
                                  "mix of two geometric series gives the",

@@ -27,4 +27,5 @@
     X(Irope, "irope", false)                                                                       \
     X(Cope, "cope", false)                                                                         \
     X(Kerple, "kerple", false)                                                                     \
-    X(Fire, "fire", false)
+    X(Fire, "fire", false)                                                                         \
+    X(AlibiLearned, "alibi_learned", false)
