@@ -1,8 +1,9 @@
-// pelab/encodings/alternatives.h (learned table, RoPE, ALiBi, T5) and pelab/scaling/context_scaling.h. Expected
-// values: the papers' numbers, hand arithmetic in the comments, or long double loops written here.
+// pelab/encodings/alternatives.h (learned table, RoPE, ALiBi, T5) and
+// pelab/scaling/context_scaling.h. Expected values: the papers' numbers, hand arithmetic in the
+// comments, or long double loops written here.
+#include "pelab/base/error.h"
 #include "pelab/encodings/alternatives.h"
 #include "pelab/scaling/context_scaling.h"
-#include "pelab/base/error.h"
 #include "reference.h"
 
 #include <gtest/gtest.h>
@@ -382,6 +383,8 @@ TEST(ContextScaling, YarnRampsBetweenAlphaAndBeta) {
     }
     EXPECT_NEAR(attention_temperature_factor(ContextScaling::Yarn, 8), 1.2079441541679836, 1e-15);
     EXPECT_NEAR(attention_temperature_factor(ContextScaling::Yarn, 1), 1.0, 1e-15);
+    // The logits scale by its square, (0.1·ln 8 + 1)² = 1.45912908 (computed by hand in Python).
+    EXPECT_NEAR(attention_logit_scale(ContextScaling::Yarn, 8), 1.45912908, 1e-8);
     for (ContextScaling m : {ContextScaling::None, ContextScaling::Linear, ContextScaling::NtkAware,
                              ContextScaling::Llama3})
         EXPECT_EQ(attention_temperature_factor(m, 8), 1.0);

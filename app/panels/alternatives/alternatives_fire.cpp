@@ -45,7 +45,7 @@ FireResult ComputeFire(double c, double threshold, double query, double key) {
     }
     r.input = fire_input(r.distance, r.query, c, threshold);
     r.input_at_4 = fire_input(4 * r.distance, 4 * r.query, c, threshold);
-    r.log_distance = std::log1p(c * r.distance) / std::log1p(c * threshold);
+    r.log_distance = fire_input(r.distance, 0.0, c, threshold); // ψ(d)/ψ(L): L > 0 is the max
     return r;
 }
 

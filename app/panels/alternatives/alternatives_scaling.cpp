@@ -1,6 +1,7 @@
 // alternatives_scaling.cpp — the alternatives panel's Long context tab: RoPE's spectrum stretched
 // to a longer context (linear, NTK-aware, YaRN, Llama 3), each pair's factor and wavelength.
 #include "panels/alternatives/alternatives_scaling.h"
+#include "pelab/encodings/sinusoidal.h"
 
 #include "io/scene.h"
 #include "widgets/layout.h"
@@ -76,8 +77,7 @@ Explanation ScalingSentence(const ContextScalingOptions& options) {
     out.Claims("says_fast_kept_slow_slowed", both_ways ? 1 : 0);
     // Turns of pair 0 (θ_0 = 1) and of the last pair within the original context.
     const double fastest_turns = options.original_context / (2 * M_PI);
-    const double slowest_turns =
-        fastest_turns * std::pow(options.base, -2.0 * (pairs - 1) / options.d);
+    const double slowest_turns = fastest_turns * omega(pairs - 1, options.d, options.base);
     if (both_ways) {
         out.text += " The pairs they keep are the fast ones, which turn many times within L; "
                     "the ones they slow fully are the long waves.";
@@ -103,9 +103,7 @@ Explanation ScalingSentence(const ContextScalingOptions& options) {
         " YaRN also scales the logits by (0.1·ln s + 1)² = %s. (YaRN is drawn as in its "
         "paper, a ramp linear in turns per context; the reference code's ramp is linear "
         "in the pair index, a slightly different curve.)",
-        ShownNumber(std::pow(attention_temperature_factor(ContextScaling::Yarn, options.factor), 2),
-                    4)
-            .c_str());
+        ShownNumber(attention_logit_scale(ContextScaling::Yarn, options.factor), 4).c_str());
     out.text += line;
     return out;
 }

@@ -118,4 +118,9 @@ double attention_temperature_factor(ContextScaling method, double factor) {
     return method == ContextScaling::Yarn ? 0.1 * std::log(factor) + 1.0 : 1.0;
 }
 
+double attention_logit_scale(ContextScaling method, double factor) {
+    const double mscale = attention_temperature_factor(method, factor);
+    return mscale * mscale;
+}
+
 } // namespace pelab

@@ -48,5 +48,7 @@ std::vector<double> frequency_scale_factors(ContextScaling method,
 /// YaRN's attention temperature factor √(1/t) = 0.1·ln s + 1 (logits are scaled by its
 /// square); 1 for the other methods.
 double attention_temperature_factor(ContextScaling method, double factor);
+/// What the logits q·k are scaled by: the factor's square (q and k are each scaled by it).
+double attention_logit_scale(ContextScaling method, double factor);
 
 } // namespace pelab
