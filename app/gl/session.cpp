@@ -1,5 +1,6 @@
 #include "gl/session.h"
 
+#include "gl/bench_report.h"
 #include "gl/frame_pacer.h"
 #include "gl/gpu_heatmap.h"
 #include "gl/platform.h"
@@ -205,38 +206,15 @@ double ProcessCpuSeconds() {
            static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
 }
 
-double Percentile(std::vector<double> values, double fraction) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t index =
-        std::min(values.size() - 1, static_cast<std::size_t>(fraction * values.size()));
-    return values[index];
-}
-
 } // namespace
 
 namespace {
 
-// The names of the open panels, for the --bench-frames banner.
-std::string OpenPanelList(const PanelRegistry& panels, const std::string& presented) {
-    if (!presented.empty()) return presented + " (presented)";
-    std::string list;
-    for (const PanelEntry& entry : panels.Entries())
-        if (entry.open) list += (list.empty() ? "" : " ") + entry.id;
-    return list.empty() ? "none" : list;
-}
-
-} // namespace
-
-int RunGui(const GuiOptions& options) {
-    // First, before any thread starts: SIGTERM, SIGINT and SIGHUP end the session as Ctrl+Q.
-    TerminationWatch termination;
+// What the window starts from: the saved settings, then the scene, the model and the lesson of
+// the command line, each overriding the one before. kExitOk, or the exit status of a refusal
+// (said on stderr).
+int LoadGuiInputs(const GuiOptions& options, App& app, SettingsFile& settings) {
     const bool benchmark = options.bench_frames > 0;
-    App app;
-    // Saved settings, then the scene, then the command line: each overrides the one before.
-    Runner runner(app); // the ImGui context first: the saved settings are read into it
-    SettingsFile settings(benchmark ? std::string() : SettingsPath());
-    RegisterViewSettingsHandler(app.view);
     // The very first run (no settings file yet) opens on the "Start here" map.
     std::error_code no_file;
     const bool first_run = !benchmark && !std::filesystem::exists(settings.Path(), no_file) &&
@@ -256,6 +234,22 @@ int RunGui(const GuiOptions& options) {
     if (!CheckWritableLater("--state-out", options.state_out) ||
         !CheckWritableLater("--widget-rects", options.widget_rects))
         return kExitRuntimeFailure;
+    return kExitOk;
+}
+
+} // namespace
+
+int RunGui(const GuiOptions& options) {
+    // First, before any thread starts: SIGTERM, SIGINT and SIGHUP end the session as Ctrl+Q.
+    TerminationWatch termination;
+    const bool benchmark = options.bench_frames > 0;
+    App app;
+    // Saved settings, then the scene, then the command line: each overrides the one before.
+    Runner runner(app); // the ImGui context first: the saved settings are read into it
+    SettingsFile settings(benchmark ? std::string() : SettingsPath());
+    RegisterViewSettingsHandler(app.view);
+    if (const int refused = LoadGuiInputs(options, app, settings); refused != kExitOk)
+        return refused;
     ImGuiIO& io = ImGui::GetIO();
     // No keyboard navigation flag: the arrow keys belong to pos A and the pair (docs/panels.md).
     // A steady text cursor: a blinking one would need a redraw every half second at rest.
@@ -273,10 +267,7 @@ int RunGui(const GuiOptions& options) {
     termination.SetWake([&platform] { platform.Wake(); });
     const FrameOptions frame_options;
 
-    std::vector<double> frame_ms, wall_ms, core_ms, gpu_ms;
-    frame_ms.reserve(static_cast<std::size_t>(std::max(options.bench_frames, 0)));
-    wall_ms.reserve(frame_ms.capacity());
-    core_ms.reserve(frame_ms.capacity());
+    BenchTimes bench(options.bench_frames);
     std::map<std::string, WidgetRect> written_rects;
     // One whole frame, then what the window's session keeps on disk; returns the frame's times.
     const auto draw_frame = [&](bool time_gpu) {
@@ -331,10 +322,10 @@ int RunGui(const GuiOptions& options) {
         // --bench-frames measures continuous frames, as a user dragging would cause.
         platform.PollEvents();
         const Runner::Times times = draw_frame(true);
-        frame_ms.push_back(times.cpu_ms);
-        gpu_ms.push_back(times.gpu_ms);
-        wall_ms.push_back(times.total_ms);
-        core_ms.push_back(app.stats.core_seconds * 1e3);
+        bench.frame_ms.push_back(times.cpu_ms);
+        bench.gpu_ms.push_back(times.gpu_ms);
+        bench.wall_ms.push_back(times.total_ms);
+        bench.core_ms.push_back(app.stats.core_seconds * 1e3);
         app.state.pair = frame % (app.state.d_model / 2);
         app.state.pos_a = 3.0 + 0.25 * frame;
         if (++frame >= options.bench_frames) break;
@@ -344,34 +335,18 @@ int RunGui(const GuiOptions& options) {
         // input, paced as the interactive loop is.
         for (int owed = 0; owed < 100 && !pacer.ShouldWait(); ++owed)
             pace_one(0.0);
-        const double idle_seconds = 3.0;
+        bench.idle_seconds = 3.0;
         const double cpu_before = ProcessCpuSeconds();
         const auto idle_start = std::chrono::steady_clock::now();
-        int idle_frames = 0;
         for (;;) {
             const double elapsed =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - idle_start)
                     .count();
-            if (elapsed >= idle_seconds) break;
-            idle_frames += pace_one(idle_seconds - elapsed) ? 1 : 0;
+            if (elapsed >= bench.idle_seconds) break;
+            bench.idle_frames += pace_one(bench.idle_seconds - elapsed) ? 1 : 0;
         }
-        const double idle_cpu = ProcessCpuSeconds() - cpu_before;
-        const double median = Percentile(frame_ms, 0.5), core_median = Percentile(core_ms, 0.5);
-        std::printf("frames: %zu (d_model %d, panels open: %s)\n"
-                    "CPU time per frame (ms): median %.3f  p99 %.3f\n"
-                    "wall time per frame, with rendering (ms): median %.3f  p99 %.3f\n"
-                    "GPU time per frame (ms, GL_TIME_ELAPSED): median %.3f  p99 %.3f\n"
-                    "core (pelab_core) per frame (ms): median %.3f  p99 %.3f  = %.0f%% of the "
-                    "median frame\n"
-                    "at rest for %.0f s: %.1f%% of one core, %d frames drawn\n"
-                    "renderer: %s\n",
-                    frame_ms.size(), app.state.d_model,
-                    OpenPanelList(app.panels, app.view.presented_panel).c_str(), median,
-                    Percentile(frame_ms, 0.99), Percentile(wall_ms, 0.5), Percentile(wall_ms, 0.99),
-                    Percentile(gpu_ms, 0.5), Percentile(gpu_ms, 0.99), core_median,
-                    Percentile(core_ms, 0.99), median > 0 ? 100.0 * core_median / median : 0.0,
-                    idle_seconds, 100.0 * idle_cpu / idle_seconds, idle_frames,
-                    platform.GlRenderer().c_str());
+        bench.idle_cpu = ProcessCpuSeconds() - cpu_before;
+        PrintBench(bench, app, platform.GlRenderer());
     }
     termination.SetWake({});
     runner.Close();

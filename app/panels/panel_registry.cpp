@@ -20,6 +20,9 @@
 #include "panels/worked/panel_worked.h"
 #include "pelab/training/transformer.h"
 
+#include <utility>
+#include <vector>
+
 namespace pelab {
 
 namespace {
@@ -30,9 +33,13 @@ template <typename PanelType> std::unique_ptr<Panel> Make() {
 
 } // namespace
 
-const std::vector<PanelInfo>& PanelInfos() {
+namespace {
+
+// The panels of the sinusoidal encoding's first look: its waves, two positions, its clocks, word
+// order, the heatmap (rows of PanelInfos, split so that each list stays short).
+std::vector<PanelInfo> FirstLookInfos() {
     // clang-format off
-    static const std::vector<PanelInfo> infos = {
+    return {
         {"waves", "Waves: frequency explorer",
          "sin and cos of one pair against position: ω, wavelength, the spectrum of all pairs",
          true, Make<WavesPanel>, WavesPanel::WidgetNames,
@@ -74,6 +81,14 @@ const std::vector<PanelInfo>& PanelInfos() {
          {},
          "heatmap.plot", 6.0f, "heatmap.max_len",
          R"({"heatmap_similarity": true})"},
+    };
+    // clang-format on
+}
+
+// The panels that work with the encoding's numbers, what came after it, and the class's tools.
+std::vector<PanelInfo> DeeperInfos() {
+    // clang-format off
+    return {
         {"calculator", "Calculator: PE(pos) step by step",
          "every dimension worked out: i, 2i/d, base^(2i/d), angle, sin or cos; two positions side by side",
          false, Make<CalculatorPanel>, CalculatorPanel::WidgetNames,
@@ -151,6 +166,17 @@ const std::vector<PanelInfo>& PanelInfos() {
          "{}"},
     };
     // clang-format on
+}
+
+} // namespace
+
+const std::vector<PanelInfo>& PanelInfos() {
+    static const std::vector<PanelInfo> infos = [] {
+        std::vector<PanelInfo> all = FirstLookInfos();
+        for (PanelInfo& info : DeeperInfos())
+            all.push_back(std::move(info));
+        return all;
+    }();
     return infos;
 }
 

@@ -175,6 +175,130 @@ void DrawShellWindows(App& app, float status_bar, float lesson_bar, const std::s
 
 } // namespace
 
+namespace {
+
+// A new window size or text size: the tiles are laid out again (taller text makes taller menu
+// and title bars: tiles laid out for the old size would put the title bars under the menu bar).
+void NoteSizeChanges(App& app) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (app.last_display_size.x > 0 &&
+        (display.x != app.last_display_size.x || display.y != app.last_display_size.y))
+        app.pending.arrange = true;
+    app.last_display_size = display;
+    if (app.last_font_size > 0 && ImGui::GetFontSize() != app.last_font_size)
+        app.pending.arrange = true;
+    app.last_font_size = ImGui::GetFontSize();
+}
+
+// Play moves pos A by the time since the last frame.
+void AdvancePlay(AppState& state, float delta_seconds) {
+    if (!state.playing) return;
+    // At most a quarter second per frame: the first frame after a rest (render on demand) comes
+    // seconds after the one before, and Play must not jump by all of that.
+    const double step = std::min(static_cast<double>(delta_seconds), kMaxAnimationStep);
+    if (state.play_smooth) {
+        state.pos_a += state.play_speed * step;
+    } else {
+        // Whole positions: the carry gathers the fractions until a whole step is due.
+        state.play_carry += state.play_speed * step;
+        const double whole = std::floor(state.play_carry);
+        state.play_carry -= whole;
+        state.pos_a = std::round(state.pos_a) + whole;
+    }
+    if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
+}
+
+// The bars' heights this frame: the menu bar on top (0 for a screenshot or slides), the status
+// bar as high, and the lesson bar above it.
+struct Bars {
+    float top = 0, status = 0, lesson = 0;
+    bool screenshot = false;
+};
+
+// One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
+// stays, to get back, and so does the status bar, unless the screen is short).
+void DrawSoloPanel(App& app, PanelEntry& entry, const Bars& bars) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    // Nothing to tile (Esc asks again when the tiles come back).
+    app.pending.arrange = false;
+    if (bars.top > 0) DrawMainMenu(app);
+    ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + bars.top), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(
+        ImVec2(viewport->Size.x, viewport->Size.y - bars.top - bars.status - bars.lesson),
+        ImGuiCond_Always);
+    // Neither moved, resized nor collapsed: a double-click on the title must not blank the
+    // screen in front of a room.
+    DrawPanelWindow(app, entry, nullptr,
+                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
+                        ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings,
+                    true);
+    RestoreFocus(app);
+    if (bars.screenshot) return;
+    DrawShellWindows(app, bars.status, bars.lesson, entry.panel->StatusNote(app.state));
+    if (bars.top == 0 && !app.lesson.Active() && !app.menus_hint_done) DrawMenusHint(app);
+}
+
+// The first tiled frame closes the panels that do not fit (panels opened later are the user's
+// choice to crowd) and says so; returns how many stay open.
+int FitHomeTiles(App& app, int open, ImVec2 area_size) {
+    if (!app.home_fit.done) {
+        app.home_fit = App::HomeFit{true, 0, ""};
+        const int fit = TilesThatFit(open, area_size, ImGui::GetFontSize());
+        if (fit < open) {
+            int kept = 0;
+            for (PanelEntry& entry : app.panels.Entries())
+                if (entry.open && ++kept > fit) entry.open = false;
+            app.home_fit.note = "showing " + std::to_string(fit) + " of " + std::to_string(open) +
+                                " panels to fit the window (View → Panels opens more)";
+            app.home_fit.kept = fit;
+            app.status_note = app.home_fit.note;
+            return fit;
+        }
+    } else if (app.home_fit.kept > 0 && open != app.home_fit.kept) {
+        // A panel opened or closed since: the note no longer counts what is on screen.
+        if (app.status_note == app.home_fit.note) app.status_note.clear();
+        app.home_fit.kept = 0;
+    }
+    return open;
+}
+
+// The open panels as tiles under the menu bar.
+void DrawTiles(App& app, const Bars& bars) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (bars.top > 0) DrawMainMenu(app);
+    const bool arrange = app.pending.arrange;
+    app.pending.arrange = false;
+    // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
+    // after FirstUseEver has applied; the bars are one frame high each.
+    const ImVec2 area_pos(viewport->Pos.x, viewport->Pos.y + bars.top);
+    const ImVec2 area_size(viewport->Size.x,
+                           viewport->Size.y - bars.top - bars.status - bars.lesson);
+    const int open = FitHomeTiles(
+        app,
+        static_cast<int>(std::count_if(app.panels.Entries().begin(), app.panels.Entries().end(),
+                                       [](const PanelEntry& entry) { return entry.open; })),
+        area_size);
+    int index = 0;
+    for (PanelEntry& entry : app.panels.Entries()) {
+        if (!entry.open) continue;
+        const Tile tile = TileFor(index++, open, area_pos, area_size, ImGui::GetFontSize() * 0.3f);
+        const ImGuiCond condition = arrange ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+        ImGui::SetNextWindowPos(tile.pos, condition);
+        ImGui::SetNextWindowSize(tile.size, condition);
+        DrawPanelWindow(app, entry, &entry.open, 0, false);
+        // A title bar out of reach (a layout saved in a larger or fullscreen window, restored in
+        // a smaller one): tile again next frame rather than leave a panel nobody can move.
+        if (const ImGuiWindow* window = ImGui::FindWindowByName(entry.window_name.c_str()))
+            if (!TitleBarReachable(window->Pos, window->Size.x, display, ImGui::GetFrameHeight()))
+                app.pending.arrange = true;
+    }
+    RestoreFocus(app);
+    DrawShellWindows(app, bars.status, bars.lesson, "");
+}
+
+} // namespace
+
 void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     AppState& state = app.state;
     // The outlined widgets are scrolled into view for a few frames after they change.
@@ -192,40 +316,16 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
     app.stats.computing = app.ShareModel();
     app.stats.settling = false;
     app.recorder.rects.erase("hint.menus"); // drawn again below while it is due
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    if (app.last_display_size.x > 0 &&
-        (display.x != app.last_display_size.x || display.y != app.last_display_size.y))
-        app.pending.arrange = true;
-    app.last_display_size = display;
-    // Taller text makes taller menu and title bars: tiles laid out for the old size would put
-    // the panels' title bars under the menu bar.
-    if (app.last_font_size > 0 && ImGui::GetFontSize() != app.last_font_size)
-        app.pending.arrange = true;
-    app.last_font_size = ImGui::GetFontSize();
-    if (state.playing) {
-        // At most a quarter second per frame: the first frame after a rest (render on demand)
-        // comes seconds after the one before, and Play must not jump by all of that.
-        const double step = std::min(static_cast<double>(delta_seconds), kMaxAnimationStep);
-        if (state.play_smooth) {
-            state.pos_a += state.play_speed * step;
-        } else {
-            // Whole positions: the carry gathers the fractions until a whole step is due.
-            state.play_carry += state.play_speed * step;
-            const double whole = std::floor(state.play_carry);
-            state.play_carry -= whole;
-            state.pos_a = std::round(state.pos_a) + whole;
-        }
-        if (state.pos_a > kUiMaxPosition) state.pos_a = 0.0;
-    }
+    NoteSizeChanges(app);
+    AdvancePlay(state, delta_seconds);
     AdvanceGlide(app, std::min(static_cast<double>(delta_seconds), kMaxAnimationStep));
     state.Clamp();
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    const float bar = ImGui::GetFrameHeight();
+    Bars bars;
     // A lesson's bar sits above the status bar; the panels get what is left.
-    const float lesson_bar =
-        options.solo_panel.empty() && !options.handout ? LessonBarHeight(app) : 0.0f;
+    bars.lesson = options.solo_panel.empty() && !options.handout ? LessonBarHeight(app) : 0.0f;
     // Outlines only where a widget is now.
-    if (lesson_bar > 0 || !app.highlight_widgets.empty()) {
+    if (bars.lesson > 0 || !app.highlight_widgets.empty()) {
         app.recorder.rects.clear();
         app.recorder.layout.clear();
     }
@@ -234,86 +334,22 @@ void DrawFrame(App& app, const FrameOptions& options, float delta_seconds) {
         // A new window size (or step, or text size): the step is fitted again from full size.
         if (app.lesson.Active()) RefitStep(app.lesson);
     }
-    // One panel filling the window: for a screenshot (no menu), or presented to a room (the menu
-    // stays, to get back, and so does the status bar, unless the screen is short).
-    const bool screenshot = !options.solo_panel.empty();
+    bars.screenshot = !options.solo_panel.empty();
     // Slides: no menu bar and no status bar, the lesson bar at the very bottom. So for a panel
     // presented on a short screen (a projector at text ×2), which needs every line; Esc (or F1's
     // sheet) brings back the tiles and the menus.
     const bool short_screen = viewport->Size.y < ImGui::GetFontSize() * kShortWindowEms;
     // In a lesson, F5 decides (slides off: the menus come back whatever the screen).
     const bool slides =
-        !screenshot && (app.Slides() || (!app.lesson.Active() &&
-                                         !app.view.presented_panel.empty() && short_screen));
-    const float top = screenshot || slides ? 0.0f : bar;
-    const float status_bar = top;
-    const std::string& solo = screenshot ? options.solo_panel : app.view.presented_panel;
-    if (PanelEntry* entry = solo.empty() ? nullptr : app.panels.Find(solo)) {
-        // One panel fills the window: nothing to tile (Esc asks again when the tiles come back).
-        app.pending.arrange = false;
-        if (top > 0) DrawMainMenu(app);
-        ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x, viewport->Pos.y + top), ImGuiCond_Always);
-        ImGui::SetNextWindowSize(
-            ImVec2(viewport->Size.x, viewport->Size.y - top - status_bar - lesson_bar),
-            ImGuiCond_Always);
-        // Neither moved, resized nor collapsed: a double-click on the title must not blank the
-        // screen in front of a room.
-        DrawPanelWindow(app, *entry, nullptr,
-                        ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
-                            ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings,
-                        true);
-        RestoreFocus(app);
-        if (!screenshot)
-            DrawShellWindows(app, status_bar, lesson_bar, entry->panel->StatusNote(app.state));
-        if (!screenshot && top == 0 && !app.lesson.Active() && !app.menus_hint_done)
-            DrawMenusHint(app);
-        return;
-    }
-    if (top > 0) DrawMainMenu(app);
-    const bool arrange = app.pending.arrange;
-    app.pending.arrange = false;
-    // Viewport::WorkPos would give the same area, but ImGui 1.86 updates it one frame late,
-    // after FirstUseEver has applied; the bars are one frame high each.
-    const ImVec2 area_pos(viewport->Pos.x, viewport->Pos.y + top);
-    const ImVec2 area_size(viewport->Size.x, viewport->Size.y - top - status_bar - lesson_bar);
-    int open =
-        static_cast<int>(std::count_if(app.panels.Entries().begin(), app.panels.Entries().end(),
-                                       [](const PanelEntry& entry) { return entry.open; }));
-    if (!app.home_fit.done) {
-        // Only the first tiled frame: panels opened later are the user's choice to crowd.
-        app.home_fit = App::HomeFit{true, 0, ""};
-        const int fit = TilesThatFit(open, area_size, ImGui::GetFontSize());
-        if (fit < open) {
-            int kept = 0;
-            for (PanelEntry& entry : app.panels.Entries())
-                if (entry.open && ++kept > fit) entry.open = false;
-            app.home_fit.note = "showing " + std::to_string(fit) + " of " + std::to_string(open) +
-                                " panels to fit the window (View → Panels opens more)";
-            app.home_fit.kept = fit;
-            app.status_note = app.home_fit.note;
-            open = fit;
-        }
-    } else if (app.home_fit.kept > 0 && open != app.home_fit.kept) {
-        // A panel opened or closed since: the note no longer counts what is on screen.
-        if (app.status_note == app.home_fit.note) app.status_note.clear();
-        app.home_fit.kept = 0;
-    }
-    int index = 0;
-    for (PanelEntry& entry : app.panels.Entries()) {
-        if (!entry.open) continue;
-        const Tile tile = TileFor(index++, open, area_pos, area_size, ImGui::GetFontSize() * 0.3f);
-        const ImGuiCond condition = arrange ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-        ImGui::SetNextWindowPos(tile.pos, condition);
-        ImGui::SetNextWindowSize(tile.size, condition);
-        DrawPanelWindow(app, entry, &entry.open, 0, false);
-        // A title bar out of reach (a layout saved in a larger or fullscreen window, restored in
-        // a smaller one): tile again next frame rather than leave a panel nobody can move.
-        if (const ImGuiWindow* window = ImGui::FindWindowByName(entry.window_name.c_str()))
-            if (!TitleBarReachable(window->Pos, window->Size.x, display, bar))
-                app.pending.arrange = true;
-    }
-    RestoreFocus(app);
-    DrawShellWindows(app, status_bar, lesson_bar, "");
+        !bars.screenshot && (app.Slides() || (!app.lesson.Active() &&
+                                              !app.view.presented_panel.empty() && short_screen));
+    bars.top = bars.screenshot || slides ? 0.0f : ImGui::GetFrameHeight();
+    bars.status = bars.top;
+    const std::string& solo = bars.screenshot ? options.solo_panel : app.view.presented_panel;
+    if (PanelEntry* entry = solo.empty() ? nullptr : app.panels.Find(solo))
+        DrawSoloPanel(app, *entry, bars);
+    else
+        DrawTiles(app, bars);
 }
 
 void ActOnRequests(App& app) {

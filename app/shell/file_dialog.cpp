@@ -356,38 +356,10 @@ void FileDialog::DrawWaitingNote(FrameContext& frame, const std::string& chooser
     ImGui::End();
 }
 
-bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
-    if (popup_pending_) {
-        ImGui::OpenPopup(kPopupId);
-        popup_pending_ = false;
-    }
-    const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    const float em = ImGui::GetFontSize();
-    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(em * 40, viewport->Size.x * 0.95f),
-                                    std::min(em * 30, viewport->Size.y * 0.9f)),
-                             ImGuiCond_Appearing);
-    const std::string title = request_.title + std::string(kPopupId);
-    bool open = true;
-    if (!ImGui::BeginPopupModal(title.c_str(), &open, ImGuiWindowFlags_NoSavedSettings)) {
-        builtin_open_ = false; // closed by ImGui (the title bar's ×)
-        return false;
-    }
-    KeepWindowInViewport();
+// The folder's entries (a click selects a file or enters a folder; a double-click opens);
+// true when one was opened.
+bool FileDialog::DrawListing(FrameContext& frame, std::string* path) {
     bool chosen = false;
-    if (ImGui::Button("Up")) {
-        folder_ = fs::path(folder_).parent_path().string();
-        if (folder_.empty()) folder_ = "/";
-        Refresh();
-    }
-    frame.Record("file.up");
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", folder_.c_str());
-    // Filter as you type: entries whose name holds the text, whatever the case.
-    ImGui::SetNextItemWidth(-1);
-    if (ImGui::InputTextWithHint("##filter", "type to filter this folder", &filter_))
-        shown_ = FilterEntries(entries_, filter_);
-    frame.Record("file.filter");
     const float footer = ImGui::GetFrameHeightWithSpacing() * 3 + ImGui::GetTextLineHeight() * 2;
     if (ImGui::BeginChild("##listing", ImVec2(0, -footer), true)) {
         if (!listing_error_.empty()) ErrorText(frame, listing_error_.c_str());
@@ -429,7 +401,11 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
         }
     }
     ImGui::EndChild();
-    // How much of the folder the listing holds, so that nothing is missing without a word.
+    return chosen;
+}
+
+// How much of the folder the listing holds, so that nothing is missing without a word.
+void FileDialog::DrawCounts(FrameContext& frame) const {
     char counts[200];
     if (left_out_ > 0)
         std::snprintf(counts, sizeof counts,
@@ -444,6 +420,11 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
                       entries_.size());
     ImGui::TextDisabled("%s", counts);
     frame.Record("file.counts");
+}
+
+// The path field (Enter accepts); true when it did.
+bool FileDialog::DrawPathField(FrameContext& frame, std::string* path) {
+    bool chosen = false;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(request_.save ? "Save as" : "File");
     ImGui::SameLine();
@@ -463,6 +444,44 @@ bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
         frame.Record("file.path_typing");
     else
         frame.recorder.rects.erase("file.path_typing");
+    return chosen;
+}
+
+bool FileDialog::DrawBuiltin(FrameContext& frame, std::string* path) {
+    if (popup_pending_) {
+        ImGui::OpenPopup(kPopupId);
+        popup_pending_ = false;
+    }
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(em * 40, viewport->Size.x * 0.95f),
+                                    std::min(em * 30, viewport->Size.y * 0.9f)),
+                             ImGuiCond_Appearing);
+    const std::string title = request_.title + std::string(kPopupId);
+    bool open = true;
+    if (!ImGui::BeginPopupModal(title.c_str(), &open, ImGuiWindowFlags_NoSavedSettings)) {
+        builtin_open_ = false; // closed by ImGui (the title bar's ×)
+        return false;
+    }
+    KeepWindowInViewport();
+    bool chosen = false;
+    if (ImGui::Button("Up")) {
+        folder_ = fs::path(folder_).parent_path().string();
+        if (folder_.empty()) folder_ = "/";
+        Refresh();
+    }
+    frame.Record("file.up");
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", folder_.c_str());
+    // Filter as you type: entries whose name holds the text, whatever the case.
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputTextWithHint("##filter", "type to filter this folder", &filter_))
+        shown_ = FilterEntries(entries_, filter_);
+    frame.Record("file.filter");
+    chosen = DrawListing(frame, path) || chosen;
+    DrawCounts(frame);
+    chosen = DrawPathField(frame, path) || chosen;
     if (!message_.empty())
         ErrorText(frame, message_.c_str());
     else

@@ -89,6 +89,10 @@ private:
     void StopChooser();
     void Refresh();
     bool DrawBuiltin(FrameContext& frame, std::string* path);
+    // The built-in dialog's parts: each returns whether a file was chosen (into *path).
+    bool DrawListing(FrameContext& frame, std::string* path);
+    void DrawCounts(FrameContext& frame) const;
+    bool DrawPathField(FrameContext& frame, std::string* path);
     bool Accept(std::string* path);
 
     FileDialogRequest request_;

@@ -4,6 +4,7 @@
 # index.js, index.wasm and index.data (fonts, lessons, scenes).
 add_library(pelab_web_objects OBJECT
     web/web_main.cpp
+    web/web_page.cpp
     web/stb_image_write.cpp
     gl/runner.cpp
     gl/platform_glfw.cpp
