@@ -379,7 +379,8 @@ TEST_F(PrecisionUi, ErrorsAndTheirMeaning) {
         EXPECT_LT(r["errors"][row]["pelab_core"].get<double>(), 6e-8) << row;
     }
     // What it means: at 10⁶ the slow pairs' float32 angles are those of a position ≈ 0.55 away
-    // (hand estimate in core_formula_test.cpp), past half a position; at 10⁵ ten times less.
+    // (hand estimate in tests/core/encodings/formula_test.cpp), past half a position; at 10⁵ ten
+    // times less.
     const double shift = r["errors"][2]["position_shift"].get<double>();
     EXPECT_GT(shift, 0.5);
     const std::string meaning = r["meaning_at_1e6"];

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """docs/architecture.md matches the tree: every folder of core (core/src/<subject>/ and
 core/include/pelab/<subject>/) is a row of its table of core's folders, and every repository
-path the page names in backticks (`core/...`, `app/...`, `tests/...`, `scripts/...`) exists.
+path the page names in backticks (`core/...`, `app/...`, `tests/...`, `scripts/...`) exists;
+tests/core/ mirrors core's folders (no test of core outside it, no folder core lacks).
 Usage: check_architecture.py REPOSITORY"""
 import os
 import re
@@ -25,6 +26,14 @@ for path in sorted(set(re.findall(r"`((?:core|app|tests|scripts|docs|shaders|ass
                                   page))):
     if not os.path.exists(os.path.join(root, path.rstrip("/"))):
         problems.append(f"the page names {path}, which does not exist")
+# tests/core/ mirrors core's folders: each test of core sits in the folder of what it tests.
+tests_core = os.path.join(root, "tests/core")
+test_folders = set(n for n in os.listdir(tests_core) if os.path.isdir(os.path.join(tests_core, n)))
+for name in sorted(test_folders - folders):
+    problems.append(f"tests/core/{name}/ mirrors no core folder")
+for name in sorted(os.listdir(os.path.join(root, "tests"))):
+    if name.startswith("core_") and name.endswith("_test.cpp"):
+        problems.append(f"tests/{name}: a test of core goes in tests/core/<its folder>/")
 for problem in problems:
     print(problem)
 print(f"{len(folders)} core folders, {len(problems)} problems")

@@ -192,8 +192,8 @@ TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
 // The NoPE tab: iRoPE's layers without positions (the multiples of N up to the layers), q·k
 // there (the plain dot product at every distance) against RoPE's range over 0 … 256 (turned here
 // pair by pair), and the causal mask's count 1/(m + 1) at pos A in whole tokens; the stored
-// collisions are core_rope_family_test's. Over d 2 … 512, layers 1 … 64, N 2 … 8, m from 0 to
-// 10⁶ (fractional too).
+// collisions are core/scaling/rope_family_test's. Over d 2 … 512, layers 1 … 64, N 2 … 8, m from 0
+// to 10⁶ (fractional too).
 TEST_F(RopeFamilyTabs, NopeSaysWhichLayersAreBareAndWhatTheMaskCounts) {
     auto& panel = Get<AlternativesPanel>("alternatives");
     int none_bare = 0, fractional = 0;

@@ -111,7 +111,8 @@ double High(const VariantResult& v, std::size_t k) {
 
 Expected ExpectedOf(const TrainRun& run) {
     Expected e;
-    // The thresholds: 90 % of the way from chance to the ceiling (core_task_test counts both).
+    // The thresholds: 90 % of the way from chance to the ceiling (core/training/task_test counts
+    // both).
     const auto threshold = [&](int length) {
         const TaskBounds b = task_bounds(run.settings.task, length, run.settings.causal);
         return b.chance + 0.9 * (b.ceiling - b.chance);

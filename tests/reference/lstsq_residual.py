@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent least-squares residuals for tests/core_candidates_test.cpp.
+"""Independent least-squares residuals for tests/core/encodings/candidates_test.cpp.
 
 Reads a JSON list of cases {"x": [[...]], "y": [[...]]} from the file named on the command line
 and prints, one per line, min_M ||X M - Y||_F / ||Y||_F as numpy.linalg.lstsq finds it (its

@@ -3,7 +3,7 @@
 check PE Lab's forward and backward passes against autograd: in float64 (PE Lab's double model)
 and, for cases marked "dtype": "float32", in float32 throughout (PE Lab's float model).
 
-Input: a JSON file (written by tests/core_train_test.cpp) with a list of cases; each case holds
+Input: a JSON file (written by tests/core/training/train_test.cpp) with a list of cases; each case holds
 the model's settings, every parameter tensor by name (PE Lab's layout: a Linear's weight is
 out x in, as torch.nn.Linear's), a batch (tokens, targets, -1 = not scored) and PE Lab's loss
 and gradient by tensor. For each case this prints one line:

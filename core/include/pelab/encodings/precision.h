@@ -25,7 +25,7 @@ namespace pelab {
 
 /// pelab_core's float32 values are within this of the exact value at every position up to
 /// kMaxPosition: one float32 step (2⁻²³), since the matrix path may land one step from the
-/// nearest float (tests/core_sinusoidal_test.cpp).
+/// nearest float (tests/core/encodings/sinusoidal_test.cpp).
 constexpr double kPelabCoreErrorBound = 1.2e-7;
 
 enum class PeRecipe {

@@ -58,8 +58,8 @@ TokenBatch make_task_batch(const TaskOptions& options, int size, int length,
 /// (1/vocab for reverse, token_at and shift; the larger of the yes and no shares for sorted and
 /// first; token 0's share for majority, as it wins the ties; 1/(vocab − 1) for word_back). ceiling:
 /// the best any model can do from what each scored position sees; 1 on every task, as only
-/// positions that can see their answer are scored. core_train_test counts both over every sequence
-/// at small sizes.
+/// positions that can see their answer are scored. core/training/train_test counts both over every
+/// sequence at small sizes.
 struct TaskBounds {
     double chance = 0, ceiling = 1;
 };
