@@ -517,6 +517,18 @@ TEST(LessonDocs, CountWhatTheFilesHold) {
 // The positional methods: each of the core's table has exactly one app row (colour, marker,
 // what it changes), the Train panel tells them apart (no two share both colour and marker),
 // and docs/train.md's table is generated from the rows.
+// One panel shows the checkpoint the model service opened, and the shell finds it by that row
+// (PanelRegistry::ModelViewer), not by its id.
+TEST(PanelInfos, OnePanelShowsTheOpenedModel) {
+    int viewers = 0;
+    for (const PanelInfo& info : PanelInfos())
+        viewers += info.shows_opened_model ? 1 : 0;
+    EXPECT_EQ(viewers, 1);
+    PanelRegistry registry;
+    ASSERT_NE(registry.ModelViewer(), nullptr);
+    EXPECT_TRUE(FindPanelInfo(registry.ModelViewer()->id)->shows_opened_model);
+}
+
 TEST(MethodLooks, EveryMethodHasOneRow) {
     ASSERT_EQ(MethodLooks().size(), positional_kinds().size());
     for (std::size_t k = 0; k < positional_kinds().size(); ++k) {

@@ -148,7 +148,7 @@ std::vector<PanelInfo> DeeperInfos() {
          {"model_view", "model_3d"},
          {},
          "model.components_plot", 8.0f, "model.three_d",
-         "{}"},
+         "{}", true},
         {"quiz", "Quiz, flashcards and teach-back",
          "predict, then reveal the panel that shows why; flashcards; explain it in your own words",
          false, Make<QuizPanel>, QuizPanel::WidgetNames,
@@ -230,6 +230,13 @@ PanelEntry* PanelRegistry::Find(const std::string& id) {
 const PanelEntry* PanelRegistry::Find(const std::string& id) const {
     for (const PanelEntry& entry : entries_)
         if (entry.id == id) return &entry;
+    return nullptr;
+}
+
+PanelEntry* PanelRegistry::ModelViewer() {
+    for (PanelEntry& entry : entries_)
+        if (const PanelInfo* info = FindPanelInfo(entry.id); info && info->shows_opened_model)
+            return &entry;
     return nullptr;
 }
 

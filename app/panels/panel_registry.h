@@ -56,6 +56,9 @@ struct PanelInfo {
     /// README and docs/panels.md: scripts/readme_screenshots.sh takes assets/screenshots/<id>.png
     /// with it.
     const char* figure_scene;
+    /// Whether the panel shows the checkpoint the model service opened (Your model): a
+    /// checkpoint opened from the File menu, a drop or --model opens this panel.
+    bool shows_opened_model = false;
 };
 /// The fields of the window and of time that any panel may show: the view (text size, theme,
 /// mode, which panels, controls hidden) and Play, which moves pos A.
@@ -80,6 +83,8 @@ public:
     PanelEntry* Find(const std::string& id);
     const PanelEntry* Find(const std::string& id) const;
     bool IsKnown(const std::string& id) const override { return Find(id) != nullptr; }
+    /// The panel that shows an opened checkpoint (PanelInfo::shows_opened_model), or nullptr.
+    PanelEntry* ModelViewer();
     /// "waves, compare, …", for messages.
     std::string IdList() const override;
     /// Every panel's declared widget names (PanelInfo::widgets), panel by panel.

@@ -146,7 +146,7 @@ std::string App::OpenModel(const std::string& path, bool wait) {
         error = models.OpenError();
     }
     if (error.empty())
-        if (PanelEntry* model = panels.Find("model")) model->open = true;
+        if (PanelEntry* model = panels.ModelViewer()) model->open = true;
     return error;
 }
 

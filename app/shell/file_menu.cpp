@@ -142,7 +142,7 @@ std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesso
     if (!only_lesson && LooksLikeCheckpoint(path)) {
         if (std::string error = app.models.Open(ModelRequest{path, "", ""}); !error.empty())
             return error;
-        if (PanelEntry* model = app.panels.Find("model")) {
+        if (PanelEntry* model = app.panels.ModelViewer()) {
             if (app.view.presented_panel.empty())
                 model->open = true;
             else
