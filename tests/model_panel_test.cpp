@@ -11,6 +11,7 @@
 #include "pelab/models/rope_analysis.h"
 #include "pelab/models/table_analysis.h"
 #include "shell/file_menu.h"
+#include "status_text.h"
 #include "widgets/theme.h"
 
 #include <gtest/gtest.h>

@@ -9,6 +9,7 @@
 #include "panels/model/panel_model.h"
 #include "panels/order/panel_order.h"
 #include "pelab/models/gpt2_order.h"
+#include "status_text.h"
 #include "widgets/fonts.h"
 
 #include <gtest/gtest.h>

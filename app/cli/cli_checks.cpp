@@ -310,7 +310,7 @@ int WriteStandardOutput(const std::string& text) {
 
 bool CheckOutputFolder(const std::string& out, std::string* error) {
     if (WritesToStdout(out)) return true;
-    *error = check_writable(out);
+    *error = check_writable(out).message();
     return error->empty();
 }
 

@@ -120,7 +120,7 @@ std::string CheckHandoutOptions(LessonOptions& options, const std::string& size_
         return "--out: a handout is a folder of pictures and a page; it cannot go to standard "
                "output (name a folder)";
     // A link to nowhere: creating the folder would fail with a bare "File exists".
-    if (std::string why = broken_link(options.out); !why.empty()) return "--out: " + why;
+    if (std::string why = broken_link(options.out).message(); !why.empty()) return "--out: " + why;
     return "";
 }
 

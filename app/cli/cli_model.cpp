@@ -182,7 +182,7 @@ std::string RunChoices(const ModelOptions& options, std::vector<PositionChoice>*
     for (const std::string& name :
          options.positions.empty() ? std::vector<std::string>{"trained"} : options.positions) {
         PositionChoice choice;
-        if (std::string error = ParsePositionChoice(name, &choice); !error.empty())
+        if (std::string error = ParsePositionChoice(name, &choice).message(); !error.empty())
             return "--positions: " + PrintableLine(error);
         choices->push_back(choice);
     }
@@ -204,7 +204,7 @@ std::string RunSequences(const ModelOptions& options, BpeTokenizer* tokenizer,
             if (text.size() > kBytesPerPosition * static_cast<std::size_t>(1 << 20))
                 return "--text: " + std::to_string(text.size()) +
                        " bytes are more than any GPT-2 context holds";
-            if (std::string error = tokenizer->Encode(text, &ids); !error.empty())
+            if (std::string error = tokenizer->Encode(text, &ids).message(); !error.empty())
                 return "--text: " + PrintableLine(error);
             if (ids.empty()) return "--text: an empty text has no token to run";
             sequences->push_back(std::move(ids));
@@ -433,7 +433,7 @@ int RunModelTokenize(const ModelOptions& options) {
     std::string lines;
     for (std::size_t k = 0; k < texts.size(); ++k) {
         std::vector<int> ids;
-        if (std::string error = tokenizer.Encode(texts[k], &ids); !error.empty())
+        if (std::string error = tokenizer.Encode(texts[k], &ids).message(); !error.empty())
             return UsageError((options.texts_file.empty()
                                    ? std::string("--text: ")
                                    : "--texts-file: text " + std::to_string(k) + ": ") +

@@ -176,7 +176,7 @@ void SaveSettings(SettingsFile& settings, bool now) {
 // A file the app will write later must be writable now: say so before opening a window.
 bool CheckWritableLater(const char* option, const std::string& path) {
     if (path.empty() || path == "-") return true; // "-": standard output
-    const std::string error = check_writable(path);
+    const std::string error = check_writable(path).message();
     if (error.empty()) return true;
     std::fprintf(stderr, "pelab: %s: %s\n", option, PrintableLine(error).c_str());
     return false;
@@ -380,7 +380,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     if (!LoadLessonOption(options.lesson, options.step, app)) return kExitBadUsage;
     app.lesson.show_notes = options.notes;
-    if (const std::string error = check_writable(options.out); !error.empty()) {
+    if (const std::string error = check_writable(options.out).message(); !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }
@@ -522,7 +522,7 @@ int RunLessonHandout(const LessonOptions& options) {
 }
 
 int RunRender(const RenderOptions& options) {
-    if (const std::string error = check_writable(options.out); !error.empty()) {
+    if (const std::string error = check_writable(options.out).message(); !error.empty()) {
         std::fprintf(stderr, "pelab: %s\n", PrintableLine(error).c_str());
         return kExitRuntimeFailure;
     }

@@ -41,7 +41,7 @@ std::string ReadConfig(const ModelRequest& request, ModelReport* report) {
     json doc;
     if (std::string error = ParseJsonInput(text, &doc); !error.empty())
         return "config " + Excerpt(json(path), 200) + ": " + error;
-    if (std::string error = ReadModelConfig(doc, &report->config); !error.empty())
+    if (std::string error = ReadModelConfig(doc, &report->config).message(); !error.empty())
         return Excerpt(json(path), 200) + ": " + error;
     report->has_config = true;
     report->config_path = path;
@@ -104,10 +104,12 @@ std::string CheckModel(const ModelRequest& request) {
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
-    if (std::string error = checkpoint.Open(request.path); !error.empty()) return error;
+    if (std::string error = checkpoint.Open(request.path).message(); !error.empty()) return error;
     FoundPositions found;
-    if (std::string problem = FindPositions(
-            checkpoint, report.has_config ? &report.config : nullptr, request.table, &found);
+    if (std::string problem =
+            FindPositions(checkpoint, report.has_config ? &report.config : nullptr, request.table,
+                          &found)
+                .message();
         !problem.empty())
         return Excerpt(json(checkpoint.Path()), 200) + ": " + problem;
     return {};
@@ -118,13 +120,13 @@ std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* second
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
-    if (std::string error = checkpoint.Open(request.path); !error.empty()) return error;
+    if (std::string error = checkpoint.Open(request.path).message(); !error.empty()) return error;
     if (!report.has_config)
         return Excerpt(json(checkpoint.Path()), 200) +
                ": GPT-2 needs its config.json (n_layer, n_head) beside the weights, or --config";
     Gpt2Model model;
     try {
-        if (std::string error = Gpt2Model::Load(checkpoint, report.config, &model);
+        if (std::string error = Gpt2Model::Load(checkpoint, report.config, &model).message();
             !error.empty()) {
             // The core says "config.json's n_layer …": a --config of another name is named.
             const std::string name = fs::path(report.config_path).filename().string();
@@ -172,7 +174,7 @@ std::string OpenTokenizer(const std::string& vocab_path, const std::string& merg
         !error.empty())
         return "merges " + error;
     BpeTokenizer tokenizer;
-    if (std::string error = BpeTokenizer::Load(vocab_text, merges_text, &tokenizer);
+    if (std::string error = BpeTokenizer::Load(vocab_text, merges_text, &tokenizer).message();
         !error.empty()) {
         // The core names the file by its role ("vocab.json …", "merges.txt line 6 …"): here by
         // the path it was read from.
@@ -192,7 +194,7 @@ std::vector<FileRead> FilesOfCheckpoint(const std::string& path) {
     std::error_code status;
     const bool folder = fs::is_directory(path, status);
     Checkpoint checkpoint;
-    if (checkpoint.Open(path).empty()) {
+    if (checkpoint.Open(path).ok()) {
         const std::vector<std::string> paths = checkpoint.FilePaths();
         for (std::size_t i = 0; i < paths.size(); ++i)
             files.push_back({paths[i], checkpoint.FormatName() == "npy" ? "the table"
@@ -236,8 +238,7 @@ bool LooksLikeCheckpoint(const std::string& path) {
     // By content: a .npy magic, or a safetensors length (below 2⁴⁰) followed by '{'.
     ByteFile file;
     unsigned char bytes[9] = {};
-    if (!file.Open(path).empty() || file.Size() < 9 || !file.Read(0, 9, bytes).empty())
-        return false;
+    if (!file.Open(path).ok() || file.Size() < 9 || !file.Read(0, 9, bytes).ok()) return false;
     return std::memcmp(bytes, "\x93NUMPY", 6) == 0 ||
            (bytes[8] == '{' && bytes[5] == 0 && bytes[6] == 0 && bytes[7] == 0);
 }
@@ -271,9 +272,9 @@ std::string AnalyseLearnedTable(Checkpoint& checkpoint, const AnalysisControl& c
                                 ModelReport* out) {
     ModelReport& report = *out;
     const FoundPositions& found = report.found;
-    std::string error;
+    Status error;
     const TensorInfo* info = checkpoint.Find(found.table, &error);
-    if (info == nullptr) return error;
+    if (info == nullptr) return error.message();
     const long long rows = info->shape[0] - found.first_row, cols = info->shape[1];
     if (cols > kMaxDModel)
         return Excerpt(json(report.path), 200) + ": tensor \"" + found.table + "\" has " +
@@ -294,7 +295,8 @@ std::string AnalyseLearnedTable(Checkpoint& checkpoint, const AnalysisControl& c
     const Clock::time_point read = Clock::now();
     // Read straight into the report, the rows before first_row dropped in place: the
     // table is held once.
-    if (std::string problem = checkpoint.ReadFloats(*info, &report.table); !problem.empty())
+    if (std::string problem = checkpoint.ReadFloats(*info, &report.table).message();
+        !problem.empty())
         return problem;
     report.table.erase(report.table.begin(),
                        report.table.begin() + static_cast<std::ptrdiff_t>(found.first_row * cols));
@@ -342,11 +344,11 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
-    if (std::string error = checkpoint.Open(request.path); !error.empty()) return error;
+    if (std::string error = checkpoint.Open(request.path).message(); !error.empty()) return error;
     report.path = checkpoint.Path();
     report.format = checkpoint.FormatName();
     report.tensor_count = checkpoint.Names().size();
-    std::string error;
+    Status error;
     for (const std::string& name : checkpoint.Names()) {
         // Only tensors of loaded files are listed with shapes (a shard is not opened for this).
         if (checkpoint.FormatName() != "npy" && checkpoint.FilesOpened() == 0) break;
@@ -355,8 +357,10 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
             report.tensors_2d.push_back(name);
         if (report.tensors_2d.size() >= 2000) break;
     }
-    if (std::string problem = FindPositions(
-            checkpoint, report.has_config ? &report.config : nullptr, request.table, &report.found);
+    if (std::string problem =
+            FindPositions(checkpoint, report.has_config ? &report.config : nullptr, request.table,
+                          &report.found)
+                .message();
         !problem.empty())
         return Excerpt(json(report.path), 200) + ": " + problem;
     NoteFolderAndConfig(request, &report);
@@ -368,14 +372,16 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
                 !problem.empty())
                 return problem;
         } else if (found.kind == PositionKind::Rope) {
-            if (std::string problem = analyse_rope(checkpoint, found, report.config, &report.rope);
+            if (std::string problem =
+                    analyse_rope(checkpoint, found, report.config, &report.rope).message();
                 !problem.empty())
                 return Excerpt(json(report.path), 200) + ": " + problem;
             report.has_rope = true;
         } else if (found.kind == PositionKind::RelativeBuckets) {
             if (std::string problem =
                     analyse_buckets(checkpoint, found, report.has_config ? &report.config : nullptr,
-                                    &report.buckets);
+                                    &report.buckets)
+                        .message();
                 !problem.empty())
                 return Excerpt(json(report.path), 200) + ": " + problem;
         } else if (found.kind == PositionKind::Alibi) {

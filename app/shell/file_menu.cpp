@@ -102,7 +102,7 @@ std::string CarryOut(App& app, const std::string& path) {
         return SaveSceneFile(app, path);
     case FileTask::ExportPng: {
         if (std::string error = CheckSaveTarget(path); !error.empty()) return error;
-        if (std::string error = check_writable(path); !error.empty()) return error;
+        if (std::string error = check_writable(path).message(); !error.empty()) return error;
         app.pending.export_png = path;
         app.pending.export_png_panel = app.file_task_panel;
         app.pending.export_png_teach_back = app.export_choice.teach_back;
@@ -142,7 +142,7 @@ std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesso
     if (!only_lesson && LooksLikeCheckpoint(path)) {
         if (std::string error = app.models.Open(ModelRequest{path, "", ""}); !error.empty())
             return error;
-        if (PanelEntry* model = app.panels.ModelViewer()) {
+        if (PanelEntry* model = app.panels.Find("model")) {
             if (app.view.presented_panel.empty())
                 model->open = true;
             else

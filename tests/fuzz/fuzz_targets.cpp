@@ -10,9 +10,9 @@
 #include "panels/quiz/panel_quiz.h"
 #include "panels/train/panel_train.h"
 #include "panels/train/train_verdict.h"
+#include "pelab/base/error.h"
 #include "pelab/encodings/attention.h"
 #include "pelab/encodings/embedding.h"
-#include "pelab/base/error.h"
 #include "shell/app.h"
 #include "shell/lesson_player.h"
 
@@ -234,7 +234,7 @@ int ModelConfigFile(const std::uint8_t* data, std::size_t size) {
     ForEachTypedMutation(doc, size, [&](const nlohmann::json& mutated) {
         CheckpointConfig config;
         config.hidden = -5;
-        const std::string error = ReadModelConfig(mutated, &config);
+        const std::string error = ReadModelConfig(mutated, &config).message();
         CheckMessage(error);
         if (!error.empty() && config.hidden != -5) __builtin_trap(); // untouched when refused
     });

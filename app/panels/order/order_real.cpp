@@ -171,7 +171,7 @@ RealOrderDemo ComputeRealOrder(const RealOrderInputs& inputs) {
          {std::tuple{"A", &inputs.text_a, &demo.ids_a, &demo.pieces_a},
           std::tuple{"B", &inputs.text_b, &demo.ids_b, &demo.pieces_b}}) {
         const std::string sentence = std::string("sentence ") + name;
-        if (std::string error = tokenizer.Encode(*text, ids); !error.empty()) {
+        if (std::string error = tokenizer.Encode(*text, ids).message(); !error.empty()) {
             demo.error = sentence + ": " + error;
             return demo;
         }

@@ -124,7 +124,7 @@ void run_writer(int descriptor, const std::string& path,
 
 // "" or why a symbolic link cannot be written through (it points nowhere, or in a loop): writing
 // would otherwise replace the link itself with a regular file.
-std::string broken_link(const std::string& path) {
+Status broken_link(const std::string& path) {
     struct stat link_info {
     }, info{};
     if (::lstat(path.c_str(), &link_info) != 0 || !S_ISLNK(link_info.st_mode)) return {};
@@ -133,9 +133,9 @@ std::string broken_link(const std::string& path) {
                   errno == ELOOP ? "itself (a loop)" : "a file that does not exist");
 }
 
-std::string check_writable(const std::string& path) {
+Status check_writable(const std::string& path) {
     if (path.empty()) return "output path is empty";
-    if (std::string why = broken_link(path); !why.empty()) return why;
+    if (Status why = broken_link(path); !why.ok()) return why;
     const std::string target = resolve_links(path);
     struct stat info {};
     if (::stat(target.c_str(), &info) == 0) {
@@ -362,7 +362,7 @@ void write_file_atomically(const std::string& path,
         ReplaceOwnName(path, writer);
         return;
     }
-    if (std::string why = broken_link(path); !why.empty()) throw IoError(why);
+    if (Status why = broken_link(path); !why.ok()) throw IoError(why.message());
     const std::string target = resolve_links(path);
     struct stat existing {};
     const bool exists = ::stat(target.c_str(), &existing) == 0;

@@ -190,7 +190,7 @@ private:
 
 } // namespace
 
-std::string SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces) {
+Status SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces) {
     std::vector<char32_t> c;
     std::vector<std::size_t> at;
     if (std::string error = DecodeUtf8(text, &c, &at); !error.empty()) return error;
@@ -235,8 +235,8 @@ std::string SplitGpt2Pieces(const std::string& text, std::vector<std::string>* p
     return {};
 }
 
-std::string BpeTokenizer::Load(const std::string& vocab_json, const std::string& merges_text,
-                               BpeTokenizer* out) {
+Status BpeTokenizer::Load(const std::string& vocab_json, const std::string& merges_text,
+                          BpeTokenizer* out) {
     if (vocab_json.size() > kMaxVocabularyBytes || merges_text.size() > kMaxVocabularyBytes)
         return std::string(vocab_json.size() > kMaxVocabularyBytes ? "vocab.json" : "merges.txt") +
                " is larger than " + std::to_string(kMaxVocabularyBytes >> 20) + " MiB";
@@ -318,10 +318,10 @@ std::vector<std::string> BpeTokenizer::BytePairs(const std::string& piece) const
     return word;
 }
 
-std::string BpeTokenizer::Encode(const std::string& text, std::vector<int>* ids) const {
+Status BpeTokenizer::Encode(const std::string& text, std::vector<int>* ids) const {
     std::vector<std::string> pieces;
-    if (std::string error = SplitGpt2Pieces(text, &pieces); !error.empty())
-        return "the text is not UTF-8: " + error;
+    if (Status error = SplitGpt2Pieces(text, &pieces); !error.ok())
+        return "the text is not UTF-8: " + error.message();
     std::vector<int> out;
     for (const std::string& piece : pieces) {
         if (piece.size() > kMaxPieceBytes)

@@ -66,7 +66,7 @@ ByteFile::~ByteFile() {
     if (descriptor_ >= 0) close(descriptor_);
 }
 
-std::string ByteFile::Open(const std::string& path) {
+Status ByteFile::Open(const std::string& path) {
     path_ = path;
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
     descriptor_ = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -80,7 +80,7 @@ std::string ByteFile::Open(const std::string& path) {
     return {};
 }
 
-std::string ByteFile::Read(std::uint64_t offset, std::size_t count, void* out) const {
+Status ByteFile::Read(std::uint64_t offset, std::size_t count, void* out) const {
     if (offset > size_ || count > size_ - offset)
         return shown_name(path_) + " ends at byte " + std::to_string(size_) + ", before byte " +
                std::to_string(offset + count);
@@ -106,7 +106,7 @@ std::string ByteFile::Read(std::uint64_t offset, std::size_t count, void* out) c
 struct Checkpoint::Shard {
     std::string path;
     bool loaded = false;
-    std::string error; ///< why it could not be loaded (kept: asked again, the same answer)
+    Status error; ///< why it could not be loaded (kept: asked again, the same answer)
     ByteFile file;
     std::map<std::string, TensorInfo> tensors;
 };
@@ -140,9 +140,9 @@ std::vector<std::string> Checkpoint::FilePaths() const {
     return paths;
 }
 
-std::string Checkpoint::Open(const std::string& path) {
+Status Checkpoint::Open(const std::string& path) {
     Checkpoint fresh;
-    std::string error;
+    Status error;
     std::error_code status;
     std::string target = path;
     if (fs::is_directory(path, status)) {
@@ -160,9 +160,9 @@ std::string Checkpoint::Open(const std::string& path) {
     fresh.path_ = target;
     // What the file holds decides, not its name, except for the index (JSON text).
     ByteFile probe;
-    if (error = probe.Open(target); !error.empty()) return error;
+    if (error = probe.Open(target); !error.ok()) return error;
     char magic[6] = {};
-    const bool npy = probe.Size() >= 6 && probe.Read(0, 6, magic).empty() &&
+    const bool npy = probe.Size() >= 6 && probe.Read(0, 6, magic).ok() &&
                      std::memcmp(magic, "\x93NUMPY", 6) == 0;
     const bool json = target.size() >= 5 && target.compare(target.size() - 5, 5, ".json") == 0;
     // Named .npy but not one: said as such, not read as safetensors ("its header claims …").
@@ -176,21 +176,21 @@ std::string Checkpoint::Open(const std::string& path) {
         error = fresh.OpenIndex(target);
     else
         error = fresh.OpenSafetensors(target);
-    if (!error.empty()) return error;
+    if (!error.ok()) return error;
     *this = std::move(fresh);
     return {};
 }
 
-std::string Checkpoint::LoadShard(std::size_t index) {
+Status Checkpoint::LoadShard(std::size_t index) {
     Shard& shard = *shards_[index];
-    if (shard.loaded || !shard.error.empty()) return shard.error;
-    std::string& error = shard.error;
+    if (shard.loaded || !shard.error.ok()) return shard.error;
+    Status& error = shard.error;
     const std::string where = shown_name(shard.path);
-    if (error = shard.file.Open(shard.path); !error.empty()) return error;
+    if (error = shard.file.Open(shard.path); !error.ok()) return error;
     unsigned char length_bytes[8] = {};
     if (shard.file.Size() < 8)
         return error = where + " is not a safetensors file (shorter than its 8 length bytes)";
-    if (error = shard.file.Read(0, 8, length_bytes); !error.empty()) return error;
+    if (error = shard.file.Read(0, 8, length_bytes); !error.ok()) return error;
     const std::uint64_t header_length = read_little(length_bytes, 8);
     if (header_length == 0) return error = where + ": its header is empty (length 0)";
     if (header_length > kMaxSafetensorsHeaderBytes)
@@ -202,13 +202,13 @@ std::string Checkpoint::LoadShard(std::size_t index) {
                        " bytes, the file holds " + std::to_string(shard.file.Size() - 8) +
                        " after the length";
     std::string header(static_cast<std::size_t>(header_length), '\0');
-    if (error = shard.file.Read(8, header.size(), header.data()); !error.empty()) return error;
+    if (error = shard.file.Read(8, header.size(), header.data()); !error.ok()) return error;
     std::vector<TensorInfo> tensors;
     const std::uint64_t data_start = 8 + header_length;
-    if (std::string problem =
+    if (Status problem =
             ParseSafetensorsHeader(header, data_start, shard.file.Size() - data_start, &tensors);
-        !problem.empty())
-        return error = where + ": " + problem;
+        !problem.ok())
+        return error = where + ": " + problem.message();
     for (TensorInfo& tensor : tensors) {
         tensor.file = static_cast<int>(index);
         std::string name = tensor.name;
@@ -223,12 +223,12 @@ std::string Checkpoint::LoadShard(std::size_t index) {
     return {};
 }
 
-std::string Checkpoint::OpenSafetensors(const std::string& path) {
+Status Checkpoint::OpenSafetensors(const std::string& path) {
     format_ = "safetensors";
     auto shard = std::make_unique<Shard>();
     shard->path = path;
     shards_.push_back(std::move(shard));
-    if (std::string error = LoadShard(0); !error.empty()) return error;
+    if (Status error = LoadShard(0); !error.ok()) return error;
     std::vector<const TensorInfo*> in_order;
     for (const auto& [name, tensor] : shards_[0]->tensors)
         in_order.push_back(&tensor);
@@ -243,18 +243,18 @@ std::string Checkpoint::OpenSafetensors(const std::string& path) {
     return {};
 }
 
-std::string Checkpoint::OpenIndex(const std::string& path) {
+Status Checkpoint::OpenIndex(const std::string& path) {
     format_ = "index";
     ByteFile file;
-    if (std::string error = file.Open(path); !error.empty()) return error;
+    if (Status error = file.Open(path); !error.ok()) return error;
     if (file.Size() > kMaxShardIndexBytes)
         return shown_name(path) + " is larger than " + byte_count_text(kMaxShardIndexBytes) +
                " (a shard index is a few KiB)";
     std::string text(static_cast<std::size_t>(file.Size()), '\0');
-    if (std::string error = file.Read(0, text.size(), text.data()); !error.empty()) return error;
+    if (Status error = file.Read(0, text.size(), text.data()); !error.ok()) return error;
     std::vector<std::pair<std::string, std::string>> entries;
-    if (std::string error = ParseShardIndex(text, &entries); !error.empty())
-        return "shard index " + shown_name(path) + ": " + error;
+    if (Status error = ParseShardIndex(text, &entries); !error.ok())
+        return "shard index " + shown_name(path) + ": " + error.message();
     if (entries.empty())
         return shown_name(path) + " is not a shard index (it has no weight_map naming the tensors' "
                                   "files): open the folder, its model.safetensors, or its "
@@ -283,15 +283,14 @@ std::string Checkpoint::OpenIndex(const std::string& path) {
     return {};
 }
 
-std::string Checkpoint::OpenNpy(const std::string& path) {
+Status Checkpoint::OpenNpy(const std::string& path) {
     format_ = "npy";
     auto shard = std::make_unique<Shard>();
     shard->path = path;
-    if (std::string error = shard->file.Open(path); !error.empty()) return error;
+    if (Status error = shard->file.Open(path); !error.ok()) return error;
     const std::uint64_t size = shard->file.Size();
     std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(size, 12)), '\0');
-    if (std::string error = shard->file.Read(0, head.size(), head.data()); !error.empty())
-        return error;
+    if (Status error = shard->file.Read(0, head.size(), head.data()); !error.ok()) return error;
     // The header's length decides how much more to read.
     std::uint64_t wanted = head.size();
     if (head.size() >= 12 && head.compare(0, 6, "\x93NUMPY", 6) == 0) {
@@ -300,11 +299,10 @@ std::string Checkpoint::OpenNpy(const std::string& path) {
         wanted = std::min<std::uint64_t>(size, 12 + std::min(length, kMaxNpyHeaderBytes + 1));
     }
     std::string bytes(static_cast<std::size_t>(wanted), '\0');
-    if (std::string error = shard->file.Read(0, bytes.size(), bytes.data()); !error.empty())
-        return error;
+    if (Status error = shard->file.Read(0, bytes.size(), bytes.data()); !error.ok()) return error;
     TensorInfo tensor;
-    if (std::string error = ParseNpyHeader(bytes, size, &tensor); !error.empty())
-        return shown_name(path) + ": " + error;
+    if (Status error = ParseNpyHeader(bytes, size, &tensor); !error.ok())
+        return shown_name(path) + ": " + error.message();
     tensor.name = fs::path(path).stem().string();
     names_.push_back(tensor.name);
     shard_of_[tensor.name] = 0;
@@ -314,11 +312,11 @@ std::string Checkpoint::OpenNpy(const std::string& path) {
     return {};
 }
 
-const TensorInfo* Checkpoint::Find(const std::string& name, std::string* error) {
-    error->clear();
+const TensorInfo* Checkpoint::Find(const std::string& name, Status* error) {
+    *error = Status();
     const auto at = shard_of_.find(name);
     if (at == shard_of_.end()) return nullptr;
-    if (std::string problem = LoadShard(at->second); !problem.empty()) {
+    if (Status problem = LoadShard(at->second); !problem.ok()) {
         *error = problem;
         return nullptr;
     }
@@ -328,7 +326,7 @@ const TensorInfo* Checkpoint::Find(const std::string& name, std::string* error) 
 }
 
 template <typename Take>
-std::string Checkpoint::ForEachValue(const TensorInfo& tensor, Take&& take) const {
+Status Checkpoint::ForEachValue(const TensorInfo& tensor, Take&& take) const {
     const std::string where = "tensor " + shown_name(tensor.name) + " of " + shown_name(path_);
     if (!tensor.Readable())
         return where + " holds " + tensor.dtype + " numbers, not floating point ones";
@@ -346,10 +344,10 @@ std::string Checkpoint::ForEachValue(const TensorInfo& tensor, Take&& take) cons
     std::uint64_t done = 0;
     while (done < count) {
         const std::uint64_t batch = std::min<std::uint64_t>(count - done, kChunk / item);
-        if (std::string error = file.Read(tensor.begin + done * item,
-                                          static_cast<std::size_t>(batch * item), buffer.data());
-            !error.empty())
-            return where + ": " + error;
+        if (Status error = file.Read(tensor.begin + done * item,
+                                     static_cast<std::size_t>(batch * item), buffer.data());
+            !error.ok())
+            return where + ": " + error.message();
         for (std::uint64_t i = 0; i < batch; ++i) {
             const unsigned char* at = buffer.data() + i * item;
             float value = 0;
@@ -377,16 +375,16 @@ std::string Checkpoint::ForEachValue(const TensorInfo& tensor, Take&& take) cons
     return {};
 }
 
-std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const {
+Status Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const {
     const auto count = static_cast<std::uint64_t>(tensor.Elements());
     if (count > kMaxTensorReadElements)
         return "tensor " + shown_name(tensor.name) + " of " + shown_name(path_) + " holds " +
                std::to_string(count) + " numbers; PE Lab reads at most " +
                std::to_string(kMaxTensorReadElements) + " of one tensor";
     std::vector<float> values(static_cast<std::size_t>(count));
-    if (std::string error =
+    if (Status error =
             ForEachValue(tensor, [&](std::uint64_t index, float value) { values[index] = value; });
-        !error.empty())
+        !error.ok())
         return error;
     if (tensor.fortran_order && tensor.shape.size() == 2) {
         const auto rows = static_cast<std::size_t>(tensor.shape[0]);
@@ -401,7 +399,7 @@ std::string Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>*
     return {};
 }
 
-std::string Checkpoint::RowSquares(const TensorInfo& tensor, std::vector<double>* out) const {
+Status Checkpoint::RowSquares(const TensorInfo& tensor, std::vector<double>* out) const {
     if (tensor.shape.empty() || tensor.shape[0] < 1 || tensor.fortran_order)
         return "tensor " + shown_name(tensor.name) + " of " + shown_name(path_) +
                " is not a row-major table of rows";
@@ -411,12 +409,12 @@ std::string Checkpoint::RowSquares(const TensorInfo& tensor, std::vector<double>
         return "tensor " + shown_name(tensor.name) + " of " + shown_name(path_) +
                " has more than " + std::to_string(kMaxTensorReadElements) + " rows";
     std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);
-    if (std::string error = ForEachValue(tensor,
-                                         [&](std::uint64_t index, float value) {
-                                             sums[static_cast<std::size_t>(index / width)] +=
-                                                 static_cast<double>(value) * value;
-                                         });
-        !error.empty())
+    if (Status error = ForEachValue(tensor,
+                                    [&](std::uint64_t index, float value) {
+                                        sums[static_cast<std::size_t>(index / width)] +=
+                                            static_cast<double>(value) * value;
+                                    });
+        !error.ok())
         return error;
     *out = std::move(sums);
     return {};

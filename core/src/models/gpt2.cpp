@@ -140,12 +140,13 @@ bool Gpt2ActivationFromName(const std::string& name, Gpt2Activation* out) {
 namespace {
 
 // Tensor prefix + name, of exactly `shape`, read as floats: "" or why not.
-std::string ReadShaped(Checkpoint& checkpoint, const std::string& prefix, const std::string& name,
-                       const std::vector<std::int64_t>& shape, std::vector<float>* values) {
-    std::string error;
+Status ReadShaped(Checkpoint& checkpoint, const std::string& prefix, const std::string& name,
+                  const std::vector<std::int64_t>& shape, std::vector<float>* values) {
+    Status error;
     const TensorInfo* info = checkpoint.Find(prefix + name, &error);
     if (info == nullptr)
-        return error.empty() ? "the checkpoint has no tensor \"" + prefix + name + "\"" : error;
+        return error.ok() ? Status("the checkpoint has no tensor \"" + prefix + name + "\"")
+                          : error;
     if (info->shape != shape) {
         const auto text = [](const std::vector<std::int64_t>& dims) {
             std::string joined;
@@ -164,9 +165,9 @@ std::string ReadShaped(Checkpoint& checkpoint, const std::string& prefix, const 
 
 // The sizes of the tables and config.json together, and the config keys that change the
 // computation (computed as they say, or refused by name): "" or why they disagree.
-std::string SizesOf(Checkpoint& checkpoint, const std::string& prefix,
-                    const CheckpointConfig& config, Gpt2Sizes* out) {
-    std::string error;
+Status SizesOf(Checkpoint& checkpoint, const std::string& prefix, const CheckpointConfig& config,
+               Gpt2Sizes* out) {
+    Status error;
     const TensorInfo* wte = checkpoint.Find(prefix + "wte.weight", &error);
     const TensorInfo* wpe = checkpoint.Find(prefix + "wpe.weight", &error);
     if (wte == nullptr || wpe == nullptr)
@@ -219,8 +220,7 @@ std::string SizesOf(Checkpoint& checkpoint, const std::string& prefix,
 
 } // namespace
 
-std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& config,
-                            Gpt2Model* out) {
+Status Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& config, Gpt2Model* out) {
     // Names with or without the LM head model's "transformer." prefix.
     std::string prefix;
     if (!checkpoint.Has("wte.weight")) {
@@ -230,8 +230,7 @@ std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& conf
         prefix = "transformer.";
     }
     Gpt2Sizes sizes;
-    if (std::string problem = SizesOf(checkpoint, prefix, config, &sizes); !problem.empty())
-        return problem;
+    if (Status problem = SizesOf(checkpoint, prefix, config, &sizes); !problem.ok()) return problem;
     const auto read = [&](const std::string& name, const std::vector<std::int64_t>& shape,
                           std::vector<float>* values) {
         return ReadShaped(checkpoint, prefix, name, shape, values);
@@ -239,11 +238,11 @@ std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& conf
     Gpt2Model model;
     model.sizes_ = sizes;
     const std::int64_t d = sizes.width;
-    std::string problem = read("wte.weight", {sizes.vocab, d}, &model.token_table_);
-    if (problem.empty()) problem = read("wpe.weight", {sizes.context, d}, &model.position_table_);
-    if (problem.empty()) problem = read("ln_f.weight", {d}, &model.final_weight_);
-    if (problem.empty()) problem = read("ln_f.bias", {d}, &model.final_bias_);
-    for (int layer = 0; layer < sizes.layers && problem.empty(); ++layer) {
+    Status problem = read("wte.weight", {sizes.vocab, d}, &model.token_table_);
+    if (problem.ok()) problem = read("wpe.weight", {sizes.context, d}, &model.position_table_);
+    if (problem.ok()) problem = read("ln_f.weight", {d}, &model.final_weight_);
+    if (problem.ok()) problem = read("ln_f.bias", {d}, &model.final_bias_);
+    for (int layer = 0; layer < sizes.layers && problem.ok(); ++layer) {
         const std::string h = "h." + std::to_string(layer) + ".";
         Block block;
         const struct {
@@ -264,14 +263,14 @@ std::string Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& conf
                      {"mlp.c_proj.bias", {d}, &block.mproj_bias}};
         for (const auto& part : parts) {
             problem = read(h + part.name, part.shape, part.values);
-            if (!problem.empty()) break;
+            if (!problem.ok()) break;
             if (part.shape.size() == 2) // the products' weights, packed once (PackPanels)
                 *part.values = PackPanels(*part.values, static_cast<int>(part.shape[0]),
                                           static_cast<int>(part.shape[1]));
         }
         model.blocks_.push_back(std::move(block));
     }
-    if (!problem.empty()) return problem;
+    if (!problem.ok()) return problem;
     // A config of fewer blocks, or another context, than the checkpoint holds: not this model.
     if (checkpoint.Has(prefix + "h." + std::to_string(sizes.layers) + ".ln_1.weight"))
         return "the checkpoint holds more blocks than config.json's n_layer (" +

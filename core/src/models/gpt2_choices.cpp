@@ -109,7 +109,7 @@ std::string PositionChoiceName(const PositionChoice& choice) {
     return "trained";
 }
 
-std::string ParsePositionChoice(const std::string& text, PositionChoice* out) {
+Status ParsePositionChoice(const std::string& text, PositionChoice* out) {
     PositionChoice choice;
     const std::size_t colon = text.find(':');
     const std::string name = text.substr(0, colon);

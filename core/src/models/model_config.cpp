@@ -183,7 +183,7 @@ int CheckpointConfig::GroupSize() const {
     return 1;
 }
 
-std::string ReadModelConfig(const json& doc, CheckpointConfig* out) {
+Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     if (!doc.is_object()) return "config: must be a JSON object (got " + Got(doc) + ")";
     CheckpointConfig config;
     std::string error;

@@ -113,10 +113,11 @@ using Finding = std::optional<std::string>;
 
 // A table of at least 2 rows and 1 column, of floating-point numbers: "" or why not.
 std::string TableProblem(Checkpoint& checkpoint, const std::string& name, const TensorInfo** info) {
-    std::string error;
+    Status error;
     *info = checkpoint.Find(name, &error);
     if (*info == nullptr)
-        return error.empty() ? "the checkpoint has no tensor " + detail::shown_name(name) : error;
+        return error.ok() ? "the checkpoint has no tensor " + detail::shown_name(name)
+                          : error.message();
     if ((*info)->shape.size() != 2 || (*info)->shape[0] < 2 || (*info)->shape[1] < 1) {
         std::string shape;
         for (std::int64_t extent : (*info)->shape)
@@ -344,13 +345,13 @@ Finding FindAlibi(const std::string& model_type, const CheckpointConfig* config,
 
 } // namespace
 
-std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
-                          const std::string& chosen_table, FoundPositions* out) {
+Status FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
+                     const std::string& chosen_table, FoundPositions* out) {
     // The family's own table chosen by name keeps what the family says of it (RoBERTa's and
     // OPT's rows from 2, the padding row).
     if (!chosen_table.empty()) {
         FoundPositions own;
-        if (FindPositions(checkpoint, config, "", &own).empty() &&
+        if (FindPositions(checkpoint, config, "", &own).ok() &&
             own.kind == PositionKind::LearnedTable && own.table == chosen_table) {
             *out = std::move(own);
             return {};

@@ -113,7 +113,7 @@ private:
 
 } // namespace
 
-std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out) {
+Status ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out) {
     static constexpr char kMagic[] = "\x93NUMPY";
     if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0)
         return "not a NumPy .npy file (it does not start with \\x93NUMPY)";

@@ -144,8 +144,8 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
 
 } // namespace
 
-std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
-                         const CheckpointConfig& config, RopeReport* out) {
+Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
+                    const CheckpointConfig& config, RopeReport* out) {
     if (found.kind != PositionKind::Rope) return "the checkpoint has no RoPE attention";
     RopeReport report;
     report.head_dim = found.head_dim;
@@ -171,16 +171,16 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
     const int group = heads / std::max(kv, 1);
     report.usage.assign(static_cast<std::size_t>(report.layers) * heads * report.pairs, 0.0);
     report.layer_usage.assign(static_cast<std::size_t>(report.layers) * report.pairs, 0.0);
-    std::string error;
+    Status error;
     std::vector<double> query, key;
     for (int layer = 0; layer < report.layers; ++layer) {
         const RopeLayerTensors& tensors = found.rope_layers[layer];
-        std::string key_error;
+        Status key_error;
         const TensorInfo* q_info = checkpoint.Find(tensors.query, &error);
         const TensorInfo* k_info = checkpoint.Find(tensors.key, &key_error);
         if (q_info == nullptr || k_info == nullptr) {
-            if (!error.empty()) return error;
-            if (!key_error.empty()) return key_error;
+            if (!error.ok()) return error;
+            if (!key_error.ok()) return key_error;
             return "layer " + std::to_string(layer) + "'s projections are missing";
         }
         long long q_rows = static_cast<long long>(heads) * hd,
@@ -207,11 +207,10 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
             if (std::string problem = check_shape(*k_info, k_rows); !problem.empty())
                 return problem;
         // Only each row's length is needed: read as sums of squares, never held whole.
-        if (std::string problem = checkpoint.RowSquares(*q_info, &query); !problem.empty())
-            return problem;
+        if (Status problem = checkpoint.RowSquares(*q_info, &query); !problem.ok()) return problem;
         const std::vector<double>* key_values = &query;
         if (tensors.fused == RopeLayerTensors::Fused::No) {
-            if (std::string problem = checkpoint.RowSquares(*k_info, &key); !problem.empty())
+            if (Status problem = checkpoint.RowSquares(*k_info, &key); !problem.ok())
                 return problem;
             key_values = &key;
         }
@@ -254,13 +253,13 @@ std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
 
 // ---- T5 ----
 
-std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
-                            const CheckpointConfig* config, std::vector<BucketReport>* out) {
+Status analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
+                       const CheckpointConfig* config, std::vector<BucketReport>* out) {
     std::vector<BucketReport> reports;
-    std::string error;
+    Status error;
     for (std::size_t i = 0; i < found.bias_tables.size(); ++i) {
         const TensorInfo* info = checkpoint.Find(found.bias_tables[i], &error);
-        if (info == nullptr) return error.empty() ? "the bias table is missing" : error;
+        if (info == nullptr) return error.ok() ? Status("the bias table is missing") : error;
         if (info->shape.size() != 2 || info->shape[0] < 2 || info->shape[1] < 1)
             return "tensor " + detail::shown_name(info->name) + " should be buckets × heads";
         BucketReport report;
@@ -285,8 +284,7 @@ std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
             return "tensor " + detail::shown_name(info->name) + ": " + problem.what();
         }
         std::vector<float> table;
-        if (std::string problem = checkpoint.ReadFloats(*info, &table); !problem.empty())
-            return problem;
+        if (Status problem = checkpoint.ReadFloats(*info, &table); !problem.ok()) return problem;
         const long long span = std::min<long long>(2LL * report.max_distance, 4096);
         for (long long d = -span; d <= (report.bidirectional ? span : 0); ++d)
             report.distances.push_back(d);

@@ -295,8 +295,8 @@ private:
 
 } // namespace
 
-std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
-                                   std::uint64_t data_bytes, std::vector<TensorInfo>* out) {
+Status ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
+                              std::uint64_t data_bytes, std::vector<TensorInfo>* out) {
     HeaderReader reader(data_start, data_bytes);
     const bool parsed = nlohmann::json::sax_parse(header, &reader);
     if (!parsed || !reader.error.empty())
@@ -316,8 +316,8 @@ std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data
     return {};
 }
 
-std::string ParseShardIndex(const std::string& text,
-                            std::vector<std::pair<std::string, std::string>>* entries) {
+Status ParseShardIndex(const std::string& text,
+                       std::vector<std::pair<std::string, std::string>>* entries) {
     IndexReader reader;
     if (!nlohmann::json::sax_parse(text, &reader) || !reader.error.empty())
         return reader.error.empty() ? "not valid JSON" : reader.error;

@@ -2,6 +2,7 @@
 #include "pelab/base/error.h"
 #include "pelab/export/export.h"
 #include "reference.h"
+#include "status_text.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -259,8 +260,8 @@ TEST(Export, LongNamesDoNotOverflowTheTemporaryName) {
 }
 
 TEST(Export, CheckWritableSaysWhy) {
-    EXPECT_NE(check_writable("/nonexistent-pelab-dir/x.csv").find("does not exist"),
+    EXPECT_NE(check_writable("/nonexistent-pelab-dir/x.csv").message().find("does not exist"),
               std::string::npos);
-    EXPECT_NE(check_writable("/tmp").find("folder"), std::string::npos);
+    EXPECT_NE(check_writable("/tmp").message().find("folder"), std::string::npos);
     EXPECT_EQ(check_writable((fs::temp_directory_path() / "pelab-new-file.csv").string()), "");
 }

@@ -1,14 +1,15 @@
 // The checkpoint readers (pelab/models/checkpoint.h), config.json's position settings
-// (pelab/models/model_config.h) and the families' rotary conventions (pelab/models/model_positions.h).
-// Files are written here byte by byte; every malformed one must give one message naming what is
-// wrong, never a crash. The numbers of whole fixtures are checked against NumPy in
-// tests/models/check_inspect.py.
-#include "pelab/models/checkpoint.h"
+// (pelab/models/model_config.h) and the families' rotary conventions
+// (pelab/models/model_positions.h). Files are written here byte by byte; every malformed one must
+// give one message naming what is wrong, never a crash. The numbers of whole fixtures are checked
+// against NumPy in tests/models/check_inspect.py.
 #include "pelab/base/error.h"
+#include "pelab/models/checkpoint.h"
 #include "pelab/models/model_config.h"
 #include "pelab/models/model_positions.h"
 #include "pelab/models/table_analysis.h"
 #include "pelab/models/table_offsets.h"
+#include "status_text.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -59,7 +60,7 @@ protected:
     }
     std::string Open(const std::string& path) {
         Checkpoint checkpoint;
-        return checkpoint.Open(path);
+        return checkpoint.Open(path).message();
     }
 
     fs::path folder_;
@@ -103,7 +104,7 @@ TEST_F(CheckpointFiles, ReadsTensorsOfEachFloatTypeAndSkipsIntegers) {
     Checkpoint checkpoint;
     ASSERT_EQ(checkpoint.Open(path), "");
     EXPECT_EQ(checkpoint.Names().size(), 5u);
-    std::string error;
+    Status error;
     std::vector<float> values;
     const TensorInfo* a = checkpoint.Find("a", &error);
     ASSERT_NE(a, nullptr);
@@ -118,7 +119,7 @@ TEST_F(CheckpointFiles, ReadsTensorsOfEachFloatTypeAndSkipsIntegers) {
     const TensorInfo* ids = checkpoint.Find("ids", &error);
     ASSERT_NE(ids, nullptr);
     EXPECT_FALSE(ids->Readable());
-    EXPECT_NE(checkpoint.ReadFloats(*ids, &values).find("I64"), std::string::npos);
+    EXPECT_NE(checkpoint.ReadFloats(*ids, &values).message().find("I64"), std::string::npos);
 }
 
 TEST_F(CheckpointFiles, RefusesEachMalformedHeaderWithAMessageNamingIt) {
@@ -196,18 +197,19 @@ TEST_F(CheckpointFiles, AFileThatShrinksWhileOpenGivesAMessageNotASignal) {
         Floats(values));
     Checkpoint checkpoint;
     ASSERT_EQ(checkpoint.Open(path), "");
-    std::string error;
+    Status error;
     const TensorInfo* tensor = checkpoint.Find("wpe.weight", &error);
     ASSERT_NE(tensor, nullptr) << error;
     fs::resize_file(path, 1000);
     std::vector<float> read;
     error = checkpoint.ReadFloats(*tensor, &read);
-    EXPECT_NE(error.find("shrinks.safetensors"), std::string::npos) << error;
-    EXPECT_NE(error.find("wpe.weight"), std::string::npos) << error;
-    EXPECT_NE(error.find("became shorter"), std::string::npos) << error;
+    EXPECT_NE(error.message().find("shrinks.safetensors"), std::string::npos) << error;
+    EXPECT_NE(error.message().find("wpe.weight"), std::string::npos) << error;
+    EXPECT_NE(error.message().find("became shorter"), std::string::npos) << error;
     EXPECT_TRUE(read.empty());
     std::vector<double> squares;
-    EXPECT_NE(checkpoint.RowSquares(*tensor, &squares).find("became shorter"), std::string::npos);
+    EXPECT_NE(checkpoint.RowSquares(*tensor, &squares).message().find("became shorter"),
+              std::string::npos);
 }
 
 // A field or weight_map given twice would silently win over the first: refused (reliability
@@ -236,9 +238,10 @@ TEST_F(CheckpointFiles, RefusesNonFiniteValuesWithTheirIndex) {
         Safetensors("inf.safetensors", header.dump(), std::string("\x00\x3c\x00\x7c\x00\x00", 6));
     Checkpoint checkpoint;
     ASSERT_EQ(checkpoint.Open(path), "");
-    std::string error;
+    Status error;
     std::vector<float> values = {42};
-    const std::string message = checkpoint.ReadFloats(*checkpoint.Find("t", &error), &values);
+    const std::string message =
+        checkpoint.ReadFloats(*checkpoint.Find("t", &error), &values).message();
     EXPECT_NE(message.find("element 1 is infinite"), std::string::npos) << message;
     EXPECT_EQ(values, std::vector<float>{42}); // untouched on failure
 }
@@ -255,7 +258,7 @@ TEST_F(CheckpointFiles, OpensOnlyTheShardsOfTheTensorsAskedFor) {
     ASSERT_EQ(checkpoint.Open(folder_.string()), ""); // the folder: its index
     EXPECT_EQ(checkpoint.FormatName(), "safetensors (2 shards)");
     EXPECT_EQ(checkpoint.FilesOpened(), 0u);
-    std::string error;
+    Status error;
     std::vector<float> values;
     ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("b", &error), &values), "");
     EXPECT_EQ(values, (std::vector<float>{3, 4}));
@@ -267,12 +270,12 @@ TEST_F(CheckpointFiles, OpensOnlyTheShardsOfTheTensorsAskedFor) {
     Checkpoint wrong;
     ASSERT_EQ(wrong.Open(path), "");
     EXPECT_EQ(wrong.Find("a", &error), nullptr);
-    EXPECT_NE(error.find("does not hold it"), std::string::npos) << error;
+    EXPECT_NE(error.message().find("does not hold it"), std::string::npos) << error;
     Write("model.safetensors.index.json", json{{"weight_map", {{"a", "gone.safetensors"}}}}.dump());
     Checkpoint gone;
     ASSERT_EQ(gone.Open(path), "");
     EXPECT_EQ(gone.Find("a", &error), nullptr);
-    EXPECT_NE(error.find("No such file"), std::string::npos) << error;
+    EXPECT_NE(error.message().find("No such file"), std::string::npos) << error;
     Write("model.safetensors.index.json",
           json{{"weight_map", {{"a", "../part-1.safetensors"}}}}.dump());
     EXPECT_NE(Open(path).find("must be a file name in the index's folder"), std::string::npos);
@@ -301,7 +304,7 @@ TEST_F(CheckpointFiles, ReadsNpyVersionsAndTransposesFortranOrder) {
                   npy(major, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", data));
         Checkpoint checkpoint;
         ASSERT_EQ(checkpoint.Open(path), "") << major;
-        std::string error;
+        Status error;
         const TensorInfo* table = checkpoint.Find("v" + std::to_string(major), &error);
         ASSERT_NE(table, nullptr);
         EXPECT_EQ(table->shape, (std::vector<std::int64_t>{2, 3}));
@@ -314,7 +317,7 @@ TEST_F(CheckpointFiles, ReadsNpyVersionsAndTransposesFortranOrder) {
         Write("f.npy", npy(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", data));
     Checkpoint checkpoint;
     ASSERT_EQ(checkpoint.Open(fortran), "");
-    std::string error;
+    Status error;
     std::vector<float> values;
     ASSERT_EQ(checkpoint.ReadFloats(*checkpoint.Find("f", &error), &values), "");
     EXPECT_EQ(values, (std::vector<float>{1, 3, 5, 2, 4, 6}));
@@ -399,7 +402,7 @@ TEST(ModelConfigReader, ReadsEachFamilysNamesAndRefusesWrongTypes) {
           R"({"rope_scaling": "yarn"})", R"({"rope_scaling": {"factor": 2}})",
           R"({"rotary_pct": 1.5})", R"({"text_config": 3})", R"({"alibi": "yes"})",
           R"({"num_attention_heads": 6, "num_key_value_heads": 4})", "[1]"}) {
-        const std::string error = ReadModelConfig(json::parse(bad), &untouched);
+        const std::string error = ReadModelConfig(json::parse(bad), &untouched).message();
         EXPECT_NE(error.find("config"), std::string::npos) << bad << ": " << error;
         EXPECT_EQ(untouched.hidden, 7) << bad;
     }

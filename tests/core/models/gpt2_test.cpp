@@ -1,8 +1,10 @@
-// GPT-2's forward pass (pelab/models/gpt2.h): what it refuses and how the switches place the rows. Its
-// numbers are checked against PyTorch in tests/reference/gpt2_torch.py (models.gpt2_against_torch).
+// GPT-2's forward pass (pelab/models/gpt2.h): what it refuses and how the switches place the rows.
+// Its numbers are checked against PyTorch in tests/reference/gpt2_torch.py
+// (models.gpt2_against_torch).
 #include "model_fixtures.h"
 #include "pelab/base/error.h"
 #include "pelab/models/gpt2.h"
+#include "status_text.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -59,7 +61,7 @@ protected:
         pelab_test::WriteSafetensors(folder_ / "model.safetensors", tensors);
         Checkpoint checkpoint;
         EXPECT_EQ(checkpoint.Open((folder_ / "model.safetensors").string()), "");
-        return Gpt2Model::Load(checkpoint, config_, model);
+        return Gpt2Model::Load(checkpoint, config_, model).message();
     }
     fs::path folder_;
     CheckpointConfig config_;
@@ -173,7 +175,7 @@ TEST(PositionChoices, NamesReadBackAndBadOnesAreRefused) {
     PositionChoice choice;
     for (const char* bad : {"", "shift", "shift:", "shift:-1", "shift:x", "same:1e3", "zero:1",
                             "random", "shuffle:99999999999999999999", "shift:2000000"}) {
-        const std::string error = ParsePositionChoice(bad, &choice);
+        const std::string error = ParsePositionChoice(bad, &choice).message();
         EXPECT_NE(error, "") << bad;
         EXPECT_EQ(error.find('\n'), std::string::npos);
     }

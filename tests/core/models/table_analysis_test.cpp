@@ -6,6 +6,7 @@
 #include "pelab/models/table_analysis.h"
 #include "pelab/models/table_offsets.h"
 #include "pelab/models/top_eigen.h"
+#include "status_text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
-// GPT-2's tokenizer (pelab/models/bpe_tokenizer.h): the pieces the pattern cuts, read off the pattern by
-// hand, and every malformed file one message. The ids of the real vocabulary are checked against
-// two other encoders in tests/tokenizer/check_gpt2_bpe.py.
+// GPT-2's tokenizer (pelab/models/bpe_tokenizer.h): the pieces the pattern cuts, read off the
+// pattern by hand, and every malformed file one message. The ids of the real vocabulary are checked
+// against two other encoders in tests/tokenizer/check_gpt2_bpe.py.
 #include "pelab/models/bpe_tokenizer.h"
+#include "status_text.h"
 
 #include <gtest/gtest.h>
 
@@ -56,11 +57,13 @@ TEST(BpeTokenizerFiles, EncodeWithATinyVocabularyAndRefuseMalformedFiles) {
     EXPECT_EQ(tokenizer.Decode(ids), "abc ab ca");
     EXPECT_EQ(tokenizer.TokenText(6), " a");
     EXPECT_EQ(tokenizer.TokenText(99), "");
-    EXPECT_NE(tokenizer.Encode("abd", &ids).find("no symbol"), std::string::npos);
+    EXPECT_NE(tokenizer.Encode("abd", &ids).message().find("no symbol"), std::string::npos);
     // A run longer than kMaxPieceBytes is refused (merging it would take time growing with its
     // square); one at the limit is merged.
     EXPECT_EQ(tokenizer.Encode(std::string(kMaxPieceBytes, 'a'), &ids), "");
-    EXPECT_NE(tokenizer.Encode(std::string(kMaxPieceBytes + 1, 'a'), &ids).find("runs of up to"),
+    EXPECT_NE(tokenizer.Encode(std::string(kMaxPieceBytes + 1, 'a'), &ids)
+                  .message()
+                  .find("runs of up to"),
               std::string::npos);
     const struct {
         std::string vocab, merges, says;
@@ -77,7 +80,7 @@ TEST(BpeTokenizerFiles, EncodeWithATinyVocabularyAndRefuseMalformedFiles) {
                {"7", "", "vocab.json must be an object"},
                {R"({"a": 0, "b": 1, "a": 2})", "", "appears twice"}};
     for (const auto& each : bad) {
-        const std::string error = BpeTokenizer::Load(each.vocab, each.merges, &tokenizer);
+        const std::string error = BpeTokenizer::Load(each.vocab, each.merges, &tokenizer).message();
         EXPECT_NE(error.find(each.says), std::string::npos) << error;
         EXPECT_EQ(error.find('\n'), std::string::npos) << error;
     }
@@ -98,7 +101,7 @@ TEST(BpeTokenizer, DeepOrHugeVocabularyValuesAreRefusedShortly) {
     }();
     const std::string long_symbol = "{\"" + std::string(100000, 'q') + "\": {}}";
     for (const std::string& vocab : {deep_list, deep_object, long_symbol}) {
-        const std::string error = BpeTokenizer::Load(vocab, "", &tokenizer);
+        const std::string error = BpeTokenizer::Load(vocab, "", &tokenizer).message();
         EXPECT_NE(error.find("vocab.json"), std::string::npos) << error.substr(0, 200);
         EXPECT_LT(error.size(), 300u) << error.substr(0, 200);
         EXPECT_EQ(error.find('\n'), std::string::npos);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "pelab/base/existing_name.h"
+#include "pelab/base/status.h"
 #include "pelab/encodings/attention.h"
 #include "pelab/encodings/sinusoidal.h"
 
@@ -31,10 +32,10 @@ void write_pe_json(std::ostream& out, const PeExportInfo& info, const float* val
 /// NumPy .npy v1.0: '<f4', C order, shape (max_len, d_model), header padded to 64 bytes.
 void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* values);
 
-/// "" when write_file_atomically(path, …) can be expected to succeed, else the message it
+/// Ok when write_file_atomically(path, …) can be expected to succeed, else the message it
 /// would give (folder missing or not writable, path is a folder, device not writable). Lets a
 /// command refuse before doing any work or opening a window.
-[[nodiscard]] std::string check_writable(const std::string& path);
+Status check_writable(const std::string& path);
 
 /// Runs writer into the open file descriptor (1 for standard output), called `name` in messages
 /// ("\"run.json\"", "standard output"). Throws IoError "cannot write NAME: CAUSE", where the
@@ -43,8 +44,8 @@ void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* valu
 void write_to_descriptor(int descriptor, const std::string& name,
                          const std::function<void(std::ostream&)>& writer);
 
-/// "" unless path is a symbolic link that points nowhere or in a loop; then the message saying so.
-[[nodiscard]] std::string broken_link(const std::string& path);
+/// Ok unless path is a symbolic link that points nowhere or in a loop; then the message saying so.
+Status broken_link(const std::string& path);
 
 /// The attention export (`pelab export attention`, docs/command-line.md) as pretty-printed JSON
 /// text.

@@ -13,6 +13,7 @@
 // are looked up in the vocabulary. Decoding maps the ids back to bytes.
 #pragma once
 
+#include "pelab/base/status.h"
 #include <cstddef>
 #include <map>
 #include <string>
@@ -29,20 +30,20 @@ constexpr std::size_t kMaxVocabularyEntries = 1u << 20;
 /// growing with the square of a piece's length (20 KB: seconds), and words are far shorter.
 constexpr std::size_t kMaxPieceBytes = 4096;
 
-/// A text cut into GPT-2's pieces (byte offsets into text). "" or why not (not UTF-8).
-std::string SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces);
+/// A text cut into GPT-2's pieces (byte offsets into text). ok or why not (not UTF-8).
+Status SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces);
 
 class BpeTokenizer {
 public:
     /// From the texts of vocab.json (an object: symbol → id) and merges.txt (a first line
-    /// "#version: …" optional, then "left right" per line, highest priority first). "" or one
+    /// "#version: …" optional, then "left right" per line, highest priority first). ok or one
     /// message naming the file ("vocab.json" / "merges.txt"), the entry and what is wrong.
-    [[nodiscard]] static std::string Load(const std::string& vocab_json, const std::string& merges_text,
-                            BpeTokenizer* out);
+    static Status Load(const std::string& vocab_json, const std::string& merges_text,
+                       BpeTokenizer* out);
 
-    /// The ids of text (UTF-8). "" or why not (not UTF-8, a piece longer than kMaxPieceBytes, a
+    /// The ids of text (UTF-8). ok or why not (not UTF-8, a piece longer than kMaxPieceBytes, a
     /// symbol missing from the vocabulary).
-    [[nodiscard]] std::string Encode(const std::string& text, std::vector<int>* ids) const;
+    Status Encode(const std::string& text, std::vector<int>* ids) const;
     /// Each id's text (its bytes; a token may hold part of a character). "" for an unknown id.
     std::string TokenText(int id) const;
     /// The bytes of ids one after another.

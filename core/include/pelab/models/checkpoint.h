@@ -9,15 +9,16 @@
 // (2 bytes in version 1, 4 in 2 and 3), a Python dict literal with 'descr', 'fortran_order' and
 // 'shape', then the data.
 //
-// Contracts: every reader returns "" or one line that names the file, the tensor and what is
-// wrong, and leaves its output as it was on failure; nothing throws for a malformed file. Files are
-// read with pread into PE Lab's own buffers, so opening a 500 MB checkpoint reads its header and
-// then only the tensors asked for, and a file that shrinks while it is read (a download still
-// running, a sync client, a file deleted and replaced) gives a message naming the file and the
-// tensor: a mapped file would kill the process with SIGBUS instead. The data may be unaligned:
+// Contracts: every reader returns a Status (ok, or one line that names the file, the tensor and
+// what is wrong), and leaves its output as it was on failure; nothing throws for a malformed file.
+// Files are read with pread into PE Lab's own buffers, so opening a 500 MB checkpoint reads its
+// header and then only the tensors asked for, and a file that shrinks while it is read (a download
+// still running, a sync client, a file deleted and replaced) gives a message naming the file and
+// the tensor: a mapped file would kill the process with SIGBUS instead. The data may be unaligned:
 // it is copied, never cast in place.
 #pragma once
 
+#include "pelab/base/status.h"
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -67,12 +68,12 @@ public:
     ByteFile(const ByteFile&) = delete;
     ByteFile& operator=(const ByteFile&) = delete;
 
-    /// "" or why the file cannot be read (missing, a folder, a device, a pipe, permission).
-    [[nodiscard]] std::string Open(const std::string& path);
+    /// Ok or why the file cannot be read (missing, a folder, a device, a pipe, permission).
+    Status Open(const std::string& path);
     const std::string& Path() const { return path_; }
     std::uint64_t Size() const { return size_; }
-    /// Copies bytes [offset, offset + count) to out; "" or why not (past the end, a read error).
-    [[nodiscard]] std::string Read(std::uint64_t offset, std::size_t count, void* out) const;
+    /// Copies bytes [offset, offset + count) to out; ok or why not (past the end, a read error).
+    Status Read(std::uint64_t offset, std::size_t count, void* out) const;
 
 private:
     std::string path_;
@@ -96,8 +97,8 @@ public:
 
     /// Opens path: a .safetensors file, a model.safetensors.index.json (the shards it names are
     /// looked for in its folder), a .npy file (one tensor, named after the file without ".npy"),
-    /// or a folder holding model.safetensors or model.safetensors.index.json. "" or a message.
-    [[nodiscard]] std::string Open(const std::string& path);
+    /// or a folder holding model.safetensors or model.safetensors.index.json. ok or a message.
+    Status Open(const std::string& path);
 
     const std::string& Path() const { return path_; }
     /// "safetensors", "safetensors (N shards)" or "npy".
@@ -106,16 +107,16 @@ public:
     const std::vector<std::string>& Names() const { return names_; }
     bool Has(const std::string& name) const;
     /// The tensor called name (opening its shard if needed); nullptr, with *error set when the
-    /// shard is malformed or missing (and left "" when there is simply no such tensor).
-    const TensorInfo* Find(const std::string& name, std::string* error);
+    /// shard is malformed or missing (and left ok when there is simply no such tensor).
+    const TensorInfo* Find(const std::string& name, Status* error);
     /// Reads a tensor as float32, row-major (a Fortran-order .npy is transposed). F16 and BF16 are
     /// widened exactly; F64 is rounded, and refused beyond float's range. NaN and Inf are refused
-    /// with the element's index. "" or a message.
-    [[nodiscard]] std::string ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const;
+    /// with the element's index. ok or a message.
+    Status ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const;
     /// The sum of squares of each row of a tensor of at least one dimension (its first dimension
     /// the rows), read in chunks: a 4096 × 4096 projection costs 4096 doubles, not 64 MiB. The same
-    /// checks as ReadFloats. "" or a message.
-    [[nodiscard]] std::string RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
+    /// checks as ReadFloats. ok or a message.
+    Status RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
     /// How many files (the index, shards) have been opened so far.
     std::size_t FilesOpened() const;
     /// Every file the checkpoint reads: the file opened, and for an index every shard it names
@@ -124,12 +125,12 @@ public:
 
 private:
     struct Shard;
-    [[nodiscard]] std::string OpenSafetensors(const std::string& path);
-    [[nodiscard]] std::string OpenIndex(const std::string& path);
-    [[nodiscard]] std::string OpenNpy(const std::string& path);
-    [[nodiscard]] std::string LoadShard(std::size_t index);
-    /// Calls take(index, value) for every element in storage order; "" or a message.
-    template <typename Take> std::string ForEachValue(const TensorInfo& tensor, Take&& take) const;
+    Status OpenSafetensors(const std::string& path);
+    Status OpenIndex(const std::string& path);
+    Status OpenNpy(const std::string& path);
+    Status LoadShard(std::size_t index);
+    /// Calls take(index, value) for every element in storage order; ok or a message.
+    template <typename Take> Status ForEachValue(const TensorInfo& tensor, Take&& take) const;
 
     std::string path_;
     std::string format_;
@@ -140,18 +141,18 @@ private:
 
 /// Parses a safetensors header (the JSON text after the 8 length bytes) whose data section holds
 /// data_bytes bytes, appending the tensors to *out with offsets made absolute by adding
-/// data_start; used by Checkpoint and by the fuzz target. "" or a message (without the file name).
-[[nodiscard]] std::string ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
-                                   std::uint64_t data_bytes, std::vector<TensorInfo>* out);
+/// data_start; used by Checkpoint and by the fuzz target. ok or a message (without the file name).
+Status ParseSafetensorsHeader(const std::string& header, std::uint64_t data_start,
+                              std::uint64_t data_bytes, std::vector<TensorInfo>* out);
 
 /// Parses an .npy file's leading bytes (at least the whole header; `bytes` may hold the data too),
-/// for a file of file_size bytes. "" or a message.
-[[nodiscard]] std::string ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out);
+/// for a file of file_size bytes. ok or a message.
+Status ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorInfo* out);
 
 /// Parses a model.safetensors.index.json's text: *entries = its weight_map's (tensor, file) pairs
-/// in the file's order (left empty when the object has no weight_map). "" or a message (without
+/// in the file's order (left empty when the object has no weight_map). ok or a message (without
 /// the file name): not JSON, not an object, nesting past 8 levels, a repeated name, too many.
-[[nodiscard]] std::string ParseShardIndex(const std::string& text,
-                            std::vector<std::pair<std::string, std::string>>* entries);
+Status ParseShardIndex(const std::string& text,
+                       std::vector<std::pair<std::string, std::string>>* entries);
 
 } // namespace pelab

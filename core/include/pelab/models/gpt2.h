@@ -18,6 +18,7 @@
 // context many (after a shift, t + k within the table); the switch's own numbers in range.
 #pragma once
 
+#include "pelab/base/status.h"
 #include "pelab/models/checkpoint.h"
 #include "pelab/models/model_config.h"
 
@@ -46,9 +47,9 @@ struct PositionChoice {
 };
 
 /// "trained", "zero", "shuffle", "shift:K", "same:P", "mean", "sinusoidal" (the command line's
-/// names) and back; ParsePositionChoice gives "" or a message.
+/// names) and back; ParsePositionChoice gives ok or a message.
 std::string PositionChoiceName(const PositionChoice& choice);
-[[nodiscard]] std::string ParsePositionChoice(const std::string& text, PositionChoice* out);
+Status ParsePositionChoice(const std::string& text, PositionChoice* out);
 
 /// The seeded permutation of 0 … n − 1 that Shuffled uses: Fisher–Yates from the last index
 /// down, j = splitmix64 draw mod (i + 1), with splitmix64 (Steele et al. 2014) started at seed.
@@ -116,8 +117,8 @@ double StateDistance(const Gpt2Pass& a, int ta, const Gpt2Pass& b, int tb, int s
 class Gpt2Model {
 public:
     /// Reads every weight of a GPT-2 checkpoint (sizes from config, checked against the
-    /// tensors' shapes): "" or a message naming the tensor and what is wrong.
-    [[nodiscard]] static std::string Load(Checkpoint& checkpoint, const CheckpointConfig& config, Gpt2Model* out);
+    /// tensors' shapes): ok or a message naming the tensor and what is wrong.
+    static Status Load(Checkpoint& checkpoint, const CheckpointConfig& config, Gpt2Model* out);
 
     const Gpt2Sizes& Sizes() const { return sizes_; }
     /// The trained position table (context × width).

@@ -9,6 +9,7 @@
 // listed key of the wrong type or out of range is refused with a message naming it.
 #pragma once
 
+#include "pelab/base/status.h"
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -58,9 +59,9 @@ struct CheckpointConfig {
     int GroupSize() const;
 };
 
-/// Reads the settings above from doc (config.json parsed). "" or a one-line message naming the
+/// Reads the settings above from doc (config.json parsed). Ok or a one-line message naming the
 /// field ("config field \"n_head\": must be a whole number in [1, 4096] (got \"12\")"); *out is
 /// written only on success.
-[[nodiscard]] std::string ReadModelConfig(const nlohmann::json& doc, CheckpointConfig* out);
+Status ReadModelConfig(const nlohmann::json& doc, CheckpointConfig* out);
 
 } // namespace pelab

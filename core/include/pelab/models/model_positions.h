@@ -23,6 +23,7 @@
 #pragma once
 
 #include "pelab/base/cancel.h"
+#include "pelab/base/status.h"
 
 #include "pelab/models/checkpoint.h"
 #include "pelab/models/model_config.h"
@@ -69,9 +70,9 @@ struct FoundPositions {
 
 /// Finds where the checkpoint keeps its positions. config may be null (no config.json); the kinds
 /// that need it (RoPE, ALiBi) then say so. chosen_table, when not empty, is a 2-D tensor the user
-/// picked to be read as a position table. "" or a message (the chosen tensor missing or not 2-D).
-[[nodiscard]] std::string FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
-                          const std::string& chosen_table, FoundPositions* out);
+/// picked to be read as a position table. ok or a message (the chosen tensor missing or not 2-D).
+Status FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
+                     const std::string& chosen_table, FoundPositions* out);
 
 /// Rotates the r rotating dimensions of x (a head's vector; dimensions past r are left alone) to
 /// position, with pair i at frequency base^(−2i/r) and the family's pairing: half-split pairs

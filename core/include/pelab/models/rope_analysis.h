@@ -2,6 +2,7 @@
 // frequencies (under the config's rope_scaling) and how much each pair can carry, T5's buckets.
 #pragma once
 
+#include "pelab/base/status.h"
 #include "pelab/models/model_positions.h"
 
 #include <string>
@@ -28,9 +29,9 @@ struct RopeReport {
     std::vector<double> layer_usage; ///< layers × pairs: the mean over heads
 };
 /// Reads each layer's q and k projections (one layer at a time) and computes the report.
-/// "" or a message (a projection missing or of the wrong shape for the config's heads).
-[[nodiscard]] std::string analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
-                         const CheckpointConfig& config, RopeReport* out);
+/// ok or a message (a projection missing or of the wrong shape for the config's heads).
+Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
+                    const CheckpointConfig& config, RopeReport* out);
 
 // ---- T5 ----
 
@@ -42,7 +43,7 @@ struct BucketReport {
     std::vector<double> bias;         ///< heads × distances: head h's bias at each distance
     std::vector<long long> edges;     ///< distances where the bucket changes (first of a bucket)
 };
-[[nodiscard]] std::string analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
-                            const CheckpointConfig* config, std::vector<BucketReport>* out);
+Status analyse_buckets(Checkpoint& checkpoint, const FoundPositions& found,
+                       const CheckpointConfig* config, std::vector<BucketReport>* out);
 
 } // namespace pelab
