@@ -39,8 +39,8 @@ bool IsOther(char32_t c) {
 
 // UTF-8 → code points with each one's byte offset (offsets has one more entry: the end). "" or
 // where the text stops being UTF-8.
-std::string DecodeUtf8(const std::string& text, std::vector<char32_t>* points,
-                       std::vector<std::size_t>* offsets) {
+Status DecodeUtf8(const std::string& text, std::vector<char32_t>* points,
+                  std::vector<std::size_t>* offsets) {
     std::size_t i = 0;
     while (i < text.size()) {
         const auto byte = static_cast<unsigned char>(text[i]);
@@ -193,7 +193,7 @@ private:
 Status SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces) {
     std::vector<char32_t> c;
     std::vector<std::size_t> at;
-    if (std::string error = DecodeUtf8(text, &c, &at); !error.empty()) return error;
+    if (Status error = DecodeUtf8(text, &c, &at); !error.ok()) return error;
     const std::size_t n = c.size();
     const auto run = [&](std::size_t from, bool (*in_class)(char32_t)) {
         std::size_t end = from;

@@ -31,8 +31,8 @@ const json* First(const json& object, std::initializer_list<const char*> names,
     return nullptr;
 }
 
-std::string Whole(const json& object, std::initializer_list<const char*> names, long long low,
-                  long long high, long long* out) {
+Status Whole(const json& object, std::initializer_list<const char*> names, long long low,
+             long long high, long long* out) {
     const char* name = nullptr;
     const json* value = First(object, names, &name);
     if (value == nullptr) return {};
@@ -48,16 +48,16 @@ std::string Whole(const json& object, std::initializer_list<const char*> names, 
     return {};
 }
 
-std::string WholeInt(const json& object, std::initializer_list<const char*> names, int low,
-                     int high, int* out) {
+Status WholeInt(const json& object, std::initializer_list<const char*> names, int low, int high,
+                int* out) {
     long long value = *out;
-    if (std::string error = Whole(object, names, low, high, &value); !error.empty()) return error;
+    if (Status error = Whole(object, names, low, high, &value); !error.ok()) return error;
     *out = static_cast<int>(value);
     return {};
 }
 
-std::string Number(const json& object, std::initializer_list<const char*> names, double low,
-                   double high, bool low_open, double* out, bool* given = nullptr) {
+Status Number(const json& object, std::initializer_list<const char*> names, double low, double high,
+              bool low_open, double* out, bool* given = nullptr) {
     const char* name = nullptr;
     const json* value = First(object, names, &name);
     if (value == nullptr) return {};
@@ -72,7 +72,7 @@ std::string Number(const json& object, std::initializer_list<const char*> names,
     return {};
 }
 
-std::string Boolean(const json& object, const char* name, bool* out) {
+Status Boolean(const json& object, const char* name, bool* out) {
     const auto at = object.find(name);
     if (at == object.end() || at->is_null()) return {};
     if (!at->is_boolean())
@@ -82,7 +82,7 @@ std::string Boolean(const json& object, const char* name, bool* out) {
     return {};
 }
 
-std::string Text(const json& object, const char* name, std::string* out) {
+Status Text(const json& object, const char* name, std::string* out) {
     const auto at = object.find(name);
     if (at == object.end() || at->is_null()) return {};
     if (!at->is_string() || at->get<std::string>().size() > 200)
@@ -91,7 +91,7 @@ std::string Text(const json& object, const char* name, std::string* out) {
     return {};
 }
 
-std::string Factors(const json& object, const char* name, std::vector<double>* out) {
+Status Factors(const json& object, const char* name, std::vector<double>* out) {
     const auto at = object.find(name);
     if (at == object.end() || at->is_null()) return {};
     const std::string message = "config field \"" + std::string(name) +
@@ -108,23 +108,23 @@ std::string Factors(const json& object, const char* name, std::vector<double>* o
     return {};
 }
 
-std::string ReadScaling(const json& scaling, RopeScalingConfig* out) {
+Status ReadScaling(const json& scaling, RopeScalingConfig* out) {
     if (!scaling.is_object())
         return "config field \"rope_scaling\": must be an object or null (got " + Got(scaling) +
                ")";
     RopeScalingConfig read;
     std::string type;
-    if (std::string error = Text(scaling, "rope_type", &type); !error.empty()) return error;
+    if (Status error = Text(scaling, "rope_type", &type); !error.ok()) return error;
     if (type.empty())
-        if (std::string error = Text(scaling, "type", &type); !error.empty()) return error;
+        if (Status error = Text(scaling, "type", &type); !error.ok()) return error;
     if (type.empty())
         return "config field \"rope_scaling\": names no type (\"rope_type\" or \"type\")";
     read.type = type;
     std::string error;
-    const auto check = [&](const std::string& problem) {
-        if (error.empty() && !problem.empty())
+    const auto check = [&](const Status& problem) {
+        if (error.empty() && !problem.ok())
             error = "config field \"rope_scaling\": " +
-                    problem.substr(std::string("config field ").size());
+                    problem.message().substr(std::string("config field ").size());
     };
     check(Number(scaling, {"factor"}, 0, 1e6, true, &read.factor));
     double original = 0;
@@ -187,8 +187,8 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     if (!doc.is_object()) return "config: must be a JSON object (got " + Got(doc) + ")";
     CheckpointConfig config;
     std::string error;
-    const auto check = [&](std::string problem) {
-        if (error.empty()) error = std::move(problem);
+    const auto check = [&](Status problem) {
+        if (error.empty()) error = problem.message();
     };
     check(Text(doc, "model_type", &config.model_type));
     if (const auto at = doc.find("architectures"); at != doc.end() && !at->is_null()) {

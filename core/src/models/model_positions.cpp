@@ -109,10 +109,10 @@ namespace {
 
 // Each family's finder: nothing when the checkpoint is not of that family; else "" (out filled)
 // or the reason it cannot be read.
-using Finding = std::optional<std::string>;
+using Finding = std::optional<Status>;
 
 // A table of at least 2 rows and 1 column, of floating-point numbers: "" or why not.
-std::string TableProblem(Checkpoint& checkpoint, const std::string& name, const TensorInfo** info) {
+Status TableProblem(Checkpoint& checkpoint, const std::string& name, const TensorInfo** info) {
     Status error;
     *info = checkpoint.Find(name, &error);
     if (*info == nullptr)
@@ -160,8 +160,7 @@ Finding FindChosenTable(Checkpoint& checkpoint, const std::string& chosen_table,
     if (chosen_table.empty() && !lone_npy) return std::nullopt;
     const std::string name = lone_npy ? checkpoint.Names().front() : chosen_table;
     const TensorInfo* info = nullptr;
-    if (std::string problem = TableProblem(checkpoint, name, &info); !problem.empty())
-        return problem;
+    if (Status problem = TableProblem(checkpoint, name, &info); !problem.ok()) return problem;
     found->family = lone_npy ? "NumPy table" : "chosen tensor";
     found->kind = PositionKind::LearnedTable;
     found->table = name;
@@ -220,8 +219,7 @@ Finding FindLearnedTable(Checkpoint& checkpoint, const std::string& model_type,
         const std::string* name = FindEnding(checkpoint, table.suffix);
         if (name == nullptr) continue;
         const TensorInfo* info = nullptr;
-        if (std::string problem = TableProblem(checkpoint, *name, &info); !problem.empty())
-            return problem;
+        if (Status problem = TableProblem(checkpoint, *name, &info); !problem.ok()) return problem;
         found->kind = PositionKind::LearnedTable;
         found->table = *name;
         found->family = table.family;
@@ -270,7 +268,7 @@ std::map<int, RopeLayerTensors> RopeLayers(const Checkpoint& checkpoint) {
 }
 
 // What RoPE's pairs need from config.json that it does not give: "" when it gives them all.
-std::string RopeConfigProblem(const CheckpointConfig* config, const std::string& first_query) {
+Status RopeConfigProblem(const CheckpointConfig* config, const std::string& first_query) {
     if (config == nullptr)
         return "the checkpoint holds a RoPE model's attention (" + detail::shown_name(first_query) +
                "), but its heads, head width and base are in config.json: put config.json "
@@ -291,8 +289,7 @@ Finding FindRope(const Checkpoint& checkpoint, const std::string& model_type,
                  const CheckpointConfig* config, FoundPositions* found) {
     const std::map<int, RopeLayerTensors> layers = RopeLayers(checkpoint);
     if (layers.empty() || (config && config->alibi)) return std::nullopt;
-    if (std::string problem = RopeConfigProblem(config, layers.begin()->second.query);
-        !problem.empty())
+    if (Status problem = RopeConfigProblem(config, layers.begin()->second.query); !problem.ok())
         return problem;
     const bool neox = layers.begin()->second.fused == RopeLayerTensors::Fused::PerHead;
     found->kind = PositionKind::Rope;
@@ -371,7 +368,7 @@ Status FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
                               "tensor to read as a position table");
         finding = std::string();
     }
-    if (!finding->empty()) return *finding;
+    if (!finding->ok()) return *finding;
     *out = std::move(found);
     return {};
 }
