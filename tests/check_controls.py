@@ -18,7 +18,6 @@ ASSIGNED = re.compile(r"\b(\w+)\s*=\s*-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?f?\b")
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 # Still to convert (issue 57): their sliders write their bounds at the call.
 PENDING = {
-    "app/panels/alternatives/alternatives_alibi.cpp",
     "app/panels/alternatives/alternatives_learned.cpp",
     "app/panels/alternatives/alternatives_nope.cpp",
     "app/panels/alternatives/alternatives_rope.cpp",

@@ -68,6 +68,11 @@ public:
     void Number(const NumberControl& control, double* target) {
         Number(control.field, control.doc, target, control.min, control.max);
     }
+    /// The field of a whole-number control (its bounds whole numbers).
+    void Integer(const NumberControl& control, int* target) {
+        Integer(control.field, control.doc, target, static_cast<int>(control.min),
+                static_cast<int>(control.max));
+    }
     void Bool(const char* name, const char* doc, bool* target);
     /// check returns "" when the text is acceptable, else why not.
     void Text(const char* name, const char* doc, std::string* target,

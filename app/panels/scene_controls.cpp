@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace pelab {
 
 bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control, double* value,
@@ -15,6 +17,38 @@ bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control
     if (control.logarithmic) flags |= ImGuiSliderFlags_Logarithmic;
     const bool changed = ImGui::SliderScalar(control.label, ImGuiDataType_Double, value,
                                              &control.min, &control.max, control.format, flags);
+    if (control.tooltip != nullptr) FormulaTooltip(control.tooltip);
+    frame.Record(control.widget);
+    return changed;
+}
+
+int ClampToControl(const NumberControl& control, int value, int most) {
+    const int low = static_cast<int>(control.min);
+    const int high = std::max(low, std::min(static_cast<int>(control.max), most));
+    return std::clamp(value, low, high);
+}
+
+bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
+                 float width, int most) {
+    row.Item(LabelledWidth(width, control.label));
+    ImGui::SetNextItemWidth(width);
+    const int low = static_cast<int>(control.min);
+    const int high = ClampToControl(control, static_cast<int>(control.max), most);
+    ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp;
+    if (control.logarithmic) flags |= ImGuiSliderFlags_Logarithmic;
+    const bool changed = ImGui::SliderInt(control.label, value, low, high, control.format, flags);
+    *value = ClampToControl(control, *value, most);
+    if (control.tooltip != nullptr) FormulaTooltip(control.tooltip);
+    frame.Record(control.widget);
+    return changed;
+}
+
+bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
+                float width, int most) {
+    row.Item(LabelledWidth(width, control.label));
+    ImGui::SetNextItemWidth(width);
+    const bool changed = ImGui::InputScalar(control.label, ImGuiDataType_S32, value);
+    *value = ClampToControl(control, *value, most);
     if (control.tooltip != nullptr) FormulaTooltip(control.tooltip);
     frame.Record(control.widget);
     return changed;

@@ -8,6 +8,8 @@
 #include "widgets/frame.h"
 #include "widgets/layout.h"
 
+#include <limits>
+
 namespace pelab {
 
 /// The control's slider as the next item of row, width wide: clamped to the bounds (typing a
@@ -15,6 +17,17 @@ namespace pelab {
 /// True when it changed the value.
 bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control, double* value,
                  float width);
+
+/// A whole-number control's slider (format "%d"); most narrows the row's upper bound for this
+/// frame (a head must exist: at most the heads shown), never widens it. True when it changed.
+bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
+                 float width, int most = std::numeric_limits<int>::max());
+/// A whole-number control as a typed box (no slider), clamped the same way.
+bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
+                float width, int most = std::numeric_limits<int>::max());
+/// value within the control's bounds (and most): for a value that a scene or a lesson set.
+int ClampToControl(const NumberControl& control, int value,
+                   int most = std::numeric_limits<int>::max());
 
 /// The control's entry in the panel's widget names ("the c slider: …").
 WidgetName ControlWidget(const NumberControl& control);

@@ -3,6 +3,7 @@
 #include "panels/alternatives/alternatives_alibi.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -93,9 +94,33 @@ AlibiTie AlibiBreaksTie(const std::string& sentence_a, const std::string& senten
 
 namespace {
 
+constexpr NumberControl kAlibiHeads{"alibi_heads",
+                                    "how many heads ALiBi's slopes are shared out to",
+                                    1,
+                                    64,
+                                    8,
+                                    "heads H",
+                                    "%d",
+                                    false,
+                                    "H heads get the slopes 2^(−8h/H), h = 1 … H (for a power of "
+                                    "two).",
+                                    "alternatives.alibi_heads"};
+// The head's upper bound is the heads shown (SceneSlider's most; the scene field checks it
+// against alibi_heads).
+constexpr NumberControl kAlibiHead{"alibi_head",
+                                   "the head whose bias matrix is drawn",
+                                   1,
+                                   64,
+                                   1,
+                                   "head h",
+                                   "%d",
+                                   false,
+                                   nullptr,
+                                   "alternatives.alibi_head"};
+
 struct AlibiTab final : AlternativesTab {
-    int alibi_heads = 8;
-    int alibi_head = 1; ///< 1 … heads
+    int alibi_heads = static_cast<int>(kAlibiHeads.initial);
+    int alibi_head = static_cast<int>(kAlibiHead.initial); ///< 1 … heads
     bool alibi_causal = true;
     std::string alibi_sentence_a = "dog bites man", alibi_sentence_b = "man bites dog";
 
@@ -116,14 +141,8 @@ struct AlibiTab final : AlternativesTab {
 void AlibiTab::DrawControls(AlternativesPanel& panel, FrameContext& frame) {
     FlowRow row;
     const float slider = FitWidth(7.0f, "heads H");
-    row.Item(LabelledWidth(slider, "heads H"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("heads H", &alibi_heads, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp);
-    frame.Record("alternatives.alibi_heads");
-    row.Item(LabelledWidth(slider, "head h"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("head h", &alibi_head, 1, alibi_heads, "%d", ImGuiSliderFlags_AlwaysClamp);
-    frame.Record("alternatives.alibi_head");
+    SceneSlider(frame, row, kAlibiHeads, &alibi_heads, slider);
+    SceneSlider(frame, row, kAlibiHead, &alibi_head, slider, alibi_heads);
     row.Item(CheckboxWidth("causal mask"));
     ImGui::Checkbox("causal mask", &alibi_causal);
     frame.Record("alternatives.alibi_causal");
@@ -148,8 +167,8 @@ void AlibiTab::DrawControls(AlternativesPanel& panel, FrameContext& frame) {
 
 void AlibiTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     if (BeginControls(frame)) DrawControls(panel, frame);
-    alibi_heads = std::clamp(alibi_heads, 1, 64);
-    alibi_head = std::clamp(alibi_head, 1, alibi_heads);
+    alibi_heads = ClampToControl(kAlibiHeads, alibi_heads);
+    alibi_head = ClampToControl(kAlibiHead, alibi_head, alibi_heads);
     const std::vector<double> slopes = alibi_slopes(alibi_heads);
     const double slope = slopes[alibi_head - 1];
     std::string list;
@@ -310,14 +329,16 @@ void AlibiTab::DrawTie(FrameContext& frame, double slope) {
 }
 
 void AlibiTab::AddFields(SceneTable& table) {
-    table.Integer("alibi_heads", "ALiBi heads", &alibi_heads, 1, 64);
+    table.Integer(kAlibiHeads, &alibi_heads);
     // The head must exist: its range is the scene's alibi_heads (or the current one).
     table.Add(
-        {"alibi_head", "integer in [1, alibi_heads]: the head drawn",
+        {kAlibiHead.field, "integer in [1, alibi_heads]: the head drawn",
          [this](const nlohmann::json& value, const nlohmann::json& doc) -> std::function<void()> {
              int heads = alibi_heads;
-             if (doc.contains("alibi_heads")) heads = SceneInteger(doc["alibi_heads"], 1, 64);
-             const int head = SceneInteger(value, 1, heads);
+             if (doc.contains(kAlibiHeads.field))
+                 heads = SceneInteger(doc[kAlibiHeads.field], static_cast<int>(kAlibiHeads.min),
+                                      static_cast<int>(kAlibiHeads.max));
+             const int head = SceneInteger(value, static_cast<int>(kAlibiHead.min), heads);
              return [this, head] { alibi_head = head; };
          },
          [this] { return nlohmann::json(alibi_head); }});
@@ -330,7 +351,7 @@ void AlibiTab::AddFields(SceneTable& table) {
 
 nlohmann::json AlibiTab::Readouts(const AlternativesPanel& /*panel*/,
                                   const AppState& /*state*/) const {
-    const int head = std::clamp(alibi_head, 1, alibi_heads);
+    const int head = ClampToControl(kAlibiHead, alibi_head, alibi_heads);
     const std::vector<double> slopes = alibi_slopes(alibi_heads);
     const AlibiTie tie = AlibiBreaksTie(alibi_sentence_a, alibi_sentence_b, slopes[head - 1]);
     return {{"alibi",
@@ -371,9 +392,8 @@ std::vector<WidgetName> AlibiTab::Widgets() const {
         {"alternatives.alibi_b", "the sentence B text box: sentence A's words in another order"},
         {"alternatives.alibi_causal",
          "the causal mask checkbox: hides keys that come after the query"},
-        {"alternatives.alibi_head", "the head h slider: which head's bias matrix is drawn"},
-        {"alternatives.alibi_heads",
-         "the heads H slider: how many heads the slopes are shared out to"},
+        ControlWidget(kAlibiHead),
+        ControlWidget(kAlibiHeads),
         {"alternatives.alibi_matrix",
          "the 12 by 12 grid of ALiBi biases, query rows against key columns",
          {"alibi"}},
