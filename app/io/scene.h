@@ -51,6 +51,7 @@ struct NumberControl {
     bool logarithmic;    ///< a logarithmic slider (bounds > 0)
     const char* tooltip; ///< the formula the number sits in, shown on hover
     const char* widget;  ///< the recorded widget name, "alternatives.fire_c"
+    bool even = false;   ///< a whole number that must be even (T5's buckets)
 };
 
 class SceneTable {
@@ -71,7 +72,7 @@ public:
     /// The field of a whole-number control (its bounds whole numbers).
     void Integer(const NumberControl& control, int* target) {
         Integer(control.field, control.doc, target, static_cast<int>(control.min),
-                static_cast<int>(control.max));
+                static_cast<int>(control.max), control.even);
     }
     void Bool(const char* name, const char* doc, bool* target);
     /// check returns "" when the text is acceptable, else why not.

@@ -25,7 +25,10 @@ bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control
 int ClampToControl(const NumberControl& control, int value, int most) {
     const int low = static_cast<int>(control.min);
     const int high = std::max(low, std::min(static_cast<int>(control.max), most));
-    return std::clamp(value, low, high);
+    const int clamped = std::clamp(value, low, high);
+    // An even control goes up to the next even number (down at the top).
+    if (control.even && clamped % 2 != 0) return clamped + 1 <= high ? clamped + 1 : clamped - 1;
+    return clamped;
 }
 
 bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
@@ -44,10 +47,14 @@ bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control
 }
 
 bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
-                float width, int most) {
+                float width, int most, int step, int step_fast) {
     row.Item(LabelledWidth(width, control.label));
     ImGui::SetNextItemWidth(width);
-    const bool changed = ImGui::InputScalar(control.label, ImGuiDataType_S32, value);
+    // No buttons unless asked for (ImGui draws them for a step that is not null).
+    const int* step_buttons = step > 0 ? &step : nullptr;
+    const int* fast_buttons = step_fast > 0 ? &step_fast : nullptr;
+    const bool changed =
+        ImGui::InputScalar(control.label, ImGuiDataType_S32, value, step_buttons, fast_buttons);
     *value = ClampToControl(control, *value, most);
     if (control.tooltip != nullptr) FormulaTooltip(control.tooltip);
     frame.Record(control.widget);

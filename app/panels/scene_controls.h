@@ -22,9 +22,11 @@ bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control
 /// frame (a head must exist: at most the heads shown), never widens it. True when it changed.
 bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
                  float width, int most = std::numeric_limits<int>::max());
-/// A whole-number control as a typed box (no slider), clamped the same way.
+/// A whole-number control as a typed box (no slider), clamped the same way; step > 0 adds −
+/// and + buttons that move it by step (by step_fast with Ctrl).
 bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
-                float width, int most = std::numeric_limits<int>::max());
+                float width, int most = std::numeric_limits<int>::max(), int step = 0,
+                int step_fast = 0);
 /// value within the control's bounds (and most): for a value that a scene or a lesson set.
 int ClampToControl(const NumberControl& control, int value,
                    int most = std::numeric_limits<int>::max());

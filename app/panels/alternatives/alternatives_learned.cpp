@@ -3,6 +3,7 @@
 #include "panels/alternatives/panel_alternatives.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace pelab {
 
@@ -21,10 +23,37 @@ namespace {
 /// The seed of the learned table's stand-in values (the tab and its side-by-side row).
 constexpr std::uint64_t kAlternativesLearnedSeed = 2024;
 
+constexpr NumberControl kLearnedRows{"learned_rows",
+                                     "how many positions the learned table holds",
+                                     1,
+                                     kMaxLearnedRows,
+                                     512,
+                                     "rows L",
+                                     "%d",
+                                     false,
+                                     nullptr,
+                                     "alternatives.learned_rows"};
+constexpr NumberControl kLearnedWidth{"learned_d", "how many values each learned row has (even)",
+                                      2,           kUiMaxDModel * 4,
+                                      768,         "width d",
+                                      "%d",        false,
+                                      nullptr,     "alternatives.learned_d",
+                                      true};
+constexpr NumberControl kLearnedLookup{"learned_lookup",
+                                       "which position's row to fetch from the table",
+                                       0,
+                                       kUiMaxPosition,
+                                       512,
+                                       "look up pos",
+                                       "%d",
+                                       false,
+                                       nullptr,
+                                       "alternatives.learned_lookup"};
+
 struct LearnedTab final : AlternativesTab {
-    int learned_rows = 512;
-    int learned_d = 768;
-    int learned_lookup = 512; ///< the position looked up in the learned table
+    int learned_rows = static_cast<int>(kLearnedRows.initial);
+    int learned_d = static_cast<int>(kLearnedWidth.initial);
+    int learned_lookup = static_cast<int>(kLearnedLookup.initial); ///< the position looked up
     plot::PlotView learned_view;
 
     LearnedTable Learned() const {
@@ -42,21 +71,10 @@ void LearnedTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float input = FitWidth(7.0f, "rows L");
-        row.Item(LabelledWidth(input, "rows L"));
-        ImGui::SetNextItemWidth(input);
-        ImGui::InputInt("rows L", &learned_rows, 0, 0);
-        learned_rows = std::clamp(learned_rows, 1, kMaxLearnedRows);
-        frame.Record("alternatives.learned_rows");
-        row.Item(LabelledWidth(input, "width d"));
-        ImGui::SetNextItemWidth(input);
-        ImGui::InputInt("width d", &learned_d, 0, 0);
-        learned_d = std::clamp(learned_d + learned_d % 2, 2, kUiMaxDModel * 4);
-        frame.Record("alternatives.learned_d");
-        row.Item(LabelledWidth(input, "look up pos"));
-        ImGui::SetNextItemWidth(input);
-        ImGui::InputInt("look up pos", &learned_lookup, 1, 100);
-        learned_lookup = std::clamp(learned_lookup, 0, static_cast<int>(kUiMaxPosition));
-        frame.Record("alternatives.learned_lookup");
+        SceneInput(frame, row, kLearnedRows, &learned_rows, input);
+        SceneInput(frame, row, kLearnedWidth, &learned_d, input);
+        SceneInput(frame, row, kLearnedLookup, &learned_lookup, input,
+                   std::numeric_limits<int>::max(), 1, 100);
         row.Item(ButtonWidth("BERT-base") + ButtonWidth("GPT-2") + FlowRow::Spacing());
         if (ImGui::Button("BERT-base")) learned_rows = 512, learned_d = 768;
         ImGui::SameLine();
@@ -139,9 +157,9 @@ void LearnedTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
 }
 
 void LearnedTab::AddFields(SceneTable& table) {
-    table.Integer("learned_rows", "the learned table's rows", &learned_rows, 1, kMaxLearnedRows);
-    table.Integer("learned_d", "the learned table's width", &learned_d, 2, 16384, true);
-    table.Integer("learned_lookup", "the position looked up", &learned_lookup, 0, 1000000);
+    table.Integer(kLearnedRows, &learned_rows);
+    table.Integer(kLearnedWidth, &learned_d);
+    table.Integer(kLearnedLookup, &learned_lookup);
 }
 
 nlohmann::json LearnedTab::Readouts(const AlternativesPanel& /*panel*/,
@@ -182,8 +200,8 @@ std::optional<MethodRowJob> LearnedTab::RowJob(const AlternativesPanel& /*panel*
 
 std::vector<WidgetName> LearnedTab::Widgets() const {
     return {
-        {"alternatives.learned_d", "the width d box: how many values each learned row has"},
-        {"alternatives.learned_lookup", "the look up pos box: which position's row to fetch"},
+        ControlWidget(kLearnedWidth),
+        ControlWidget(kLearnedLookup),
         {"alternatives.learned_lookup_result",
          "the entry / no entry line saying what the lookup found",
          {"learned"}},
@@ -191,7 +209,7 @@ std::vector<WidgetName> LearnedTab::Widgets() const {
          "the sentence counting the learned table's parameters",
          {"learned"}},
         {"alternatives.learned_plot", "the bar chart of the looked-up row's first values"},
-        {"alternatives.learned_rows", "the rows L box: how many positions the learned table holds"},
+        ControlWidget(kLearnedRows),
     };
 }
 

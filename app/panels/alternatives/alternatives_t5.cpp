@@ -3,6 +3,7 @@
 #include "panels/alternatives/panel_alternatives.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -17,9 +18,31 @@ namespace pelab {
 
 namespace {
 
+constexpr NumberControl kT5Buckets{"t5_buckets",
+                                   "how many distance buckets T5 uses (even)",
+                                   4,
+                                   128,
+                                   32,
+                                   "buckets",
+                                   "%d",
+                                   false,
+                                   nullptr,
+                                   "alternatives.t5_buckets",
+                                   true};
+constexpr NumberControl kT5MaxDistance{"t5_max_distance",
+                                       "past this distance all keys share T5's last bucket",
+                                       8,
+                                       4096,
+                                       128,
+                                       "max distance",
+                                       "%d",
+                                       true,
+                                       nullptr,
+                                       "alternatives.t5_max_distance"};
+
 struct T5Tab final : AlternativesTab {
-    int t5_buckets = 32;
-    int t5_max_distance = 128;
+    int t5_buckets = static_cast<int>(kT5Buckets.initial);
+    int t5_max_distance = static_cast<int>(kT5MaxDistance.initial);
     bool t5_bidirectional = true;
     plot::PlotView t5_view;
 
@@ -47,16 +70,8 @@ void T5Tab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(7.0f, "buckets");
-        row.Item(LabelledWidth(slider, "buckets"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("buckets", &t5_buckets, 4, 128, "%d", ImGuiSliderFlags_AlwaysClamp);
-        t5_buckets += t5_buckets % 2;
-        frame.Record("alternatives.t5_buckets");
-        row.Item(LabelledWidth(slider, "max distance"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("max distance", &t5_max_distance, 8, 4096, "%d",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        frame.Record("alternatives.t5_max_distance");
+        SceneSlider(frame, row, kT5Buckets, &t5_buckets, slider);
+        SceneSlider(frame, row, kT5MaxDistance, &t5_max_distance, slider);
         row.Item(CheckboxWidth("bidirectional"));
         ImGui::Checkbox("bidirectional", &t5_bidirectional);
         FormulaTooltip("On: an encoder; keys after the query get their own half of the buckets. "
@@ -151,8 +166,8 @@ void T5Tab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
 }
 
 void T5Tab::AddFields(SceneTable& table) {
-    table.Integer("t5_buckets", "T5 buckets", &t5_buckets, 4, 128, true);
-    table.Integer("t5_max_distance", "T5 max_distance", &t5_max_distance, 8, 4096);
+    table.Integer(kT5Buckets, &t5_buckets);
+    table.Integer(kT5MaxDistance, &t5_max_distance);
     table.Bool("t5_bidirectional", "encoder (true) or decoder buckets", &t5_bidirectional);
 }
 
@@ -192,9 +207,8 @@ std::vector<WidgetName> T5Tab::Widgets() const {
          "the bar chart of each bucket's learned bias (a seeded stand-in)"},
         {"alternatives.t5_bidirectional",
          "the bidirectional checkbox: encoder buckets on both sides or decoder"},
-        {"alternatives.t5_buckets", "the buckets slider: how many distance buckets T5 uses"},
-        {"alternatives.t5_max_distance",
-         "the max distance slider: past it all distances share the last bucket"},
+        ControlWidget(kT5Buckets),
+        ControlWidget(kT5MaxDistance),
         {"alternatives.t5_plot",
          "the staircase plot of the bucket each relative position falls in"},
         {"alternatives.t5_text",
