@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace pelab {
 
@@ -61,8 +62,21 @@ bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control,
     return changed;
 }
 
-WidgetName ControlWidget(const NumberControl& control) {
-    return {control.widget, std::string("the ") + control.label + " slider: " + control.doc};
+bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, double* value,
+                float width) {
+    row.Item(LabelledWidth(width, control.label));
+    ImGui::SetNextItemWidth(width);
+    const double before = *value;
+    const bool changed = ImGui::InputScalar(control.label, ImGuiDataType_Double, value, nullptr,
+                                            nullptr, control.format);
+    *value = std::isfinite(*value) ? std::clamp(*value, control.min, control.max) : before;
+    if (control.tooltip != nullptr) FormulaTooltip(control.tooltip);
+    frame.Record(control.widget);
+    return changed && *value != before;
+}
+
+WidgetName ControlWidget(const NumberControl& control, const char* kind) {
+    return {control.widget, std::string("the ") + control.label + " " + kind + ": " + control.doc};
 }
 
 } // namespace pelab

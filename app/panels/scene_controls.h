@@ -27,11 +27,16 @@ bool SceneSlider(FrameContext& frame, FlowRow& row, const NumberControl& control
 bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, int* value,
                 float width, int most = std::numeric_limits<int>::max(), int step = 0,
                 int step_fast = 0);
+/// A number control as a typed box: a value typed outside the bounds is clamped to them, one
+/// that is not a finite number leaves the value as it was.
+bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, double* value,
+                float width);
 /// value within the control's bounds (and most): for a value that a scene or a lesson set.
 int ClampToControl(const NumberControl& control, int value,
                    int most = std::numeric_limits<int>::max());
 
-/// The control's entry in the panel's widget names ("the c slider: …").
-WidgetName ControlWidget(const NumberControl& control);
+/// The control's entry in the panel's widget names ("the c slider: …"; kind "box" for one drawn
+/// by SceneInput).
+WidgetName ControlWidget(const NumberControl& control, const char* kind = "slider");
 
 } // namespace pelab

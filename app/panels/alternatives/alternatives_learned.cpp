@@ -200,8 +200,8 @@ std::optional<MethodRowJob> LearnedTab::RowJob(const AlternativesPanel& /*panel*
 
 std::vector<WidgetName> LearnedTab::Widgets() const {
     return {
-        ControlWidget(kLearnedWidth),
-        ControlWidget(kLearnedLookup),
+        ControlWidget(kLearnedWidth, "box"),
+        ControlWidget(kLearnedLookup, "box"),
         {"alternatives.learned_lookup_result",
          "the entry / no entry line saying what the lookup found",
          {"learned"}},
@@ -209,7 +209,7 @@ std::vector<WidgetName> LearnedTab::Widgets() const {
          "the sentence counting the learned table's parameters",
          {"learned"}},
         {"alternatives.learned_plot", "the bar chart of the looked-up row's first values"},
-        ControlWidget(kLearnedRows),
+        ControlWidget(kLearnedRows, "box"),
     };
 }
 

@@ -7,6 +7,7 @@
 #include "panels/alternatives/alternatives_nope.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/precision.h"
 #include "pelab/scaling/rope_family.h"
 #include "widgets/layout.h"
@@ -136,9 +137,32 @@ struct NopeInputs {
     }
 };
 
+constexpr NumberControl kNopeLayers{"nope_layers",
+                                    "the model's layers for iRoPE's pattern",
+                                    1,
+                                    256,
+                                    48,
+                                    "layers",
+                                    "%d",
+                                    false,
+                                    "The model's layers (Llama 4 Scout: 48).",
+                                    "alternatives.nope_layers"};
+constexpr NumberControl kNopeEvery{"nope_every",
+                                   "iRoPE leaves layers N, 2N, … (from 1) without positions",
+                                   2,
+                                   256,
+                                   4,
+                                   "NoPE every",
+                                   "%d",
+                                   false,
+                                   "Layers N, 2N, … (counted from 1) attend without positions "
+                                   "(Llama 4: 4). The training lab's irope is the same with "
+                                   "--nope-every.",
+                                   "alternatives.nope_every"};
+
 struct NopeTab final : AlternativesTab {
-    int layers = 48;    ///< Llama 4 Scout's
-    int nope_every = 4; ///< Llama 4's
+    int layers = static_cast<int>(kNopeLayers.initial);    ///< Llama 4 Scout's
+    int nope_every = static_cast<int>(kNopeEvery.initial); ///< Llama 4's
     /// The stored-share collisions, which depend on nothing (~50 ms for float32's: once).
     mutable Cached<int, ShareCollisions> collisions;
     mutable Cached<NopeInputs, NopeResult> result;
@@ -164,19 +188,8 @@ void NopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float number = FitWidth(4.0f, "NoPE every");
-        row.Item(LabelledWidth(number, "layers"));
-        ImGui::SetNextItemWidth(number);
-        ImGui::InputInt("layers", &layers, 0, 0);
-        layers = std::clamp(layers, 1, 256);
-        FormulaTooltip("The model's layers (Llama 4 Scout: 48).");
-        frame.Record("alternatives.nope_layers");
-        row.Item(LabelledWidth(number, "NoPE every"));
-        ImGui::SetNextItemWidth(number);
-        ImGui::InputInt("NoPE every", &nope_every, 0, 0);
-        nope_every = std::clamp(nope_every, 2, 256);
-        FormulaTooltip("Layers N, 2N, … (counted from 1) attend without positions (Llama 4: 4). "
-                       "The training lab's irope is the same with --nope-every.");
-        frame.Record("alternatives.nope_every");
+        SceneInput(frame, row, kNopeLayers, &layers, number);
+        SceneInput(frame, row, kNopeEvery, &nope_every, number);
         panel.RopeVectorControls(frame, row);
         EndControls(frame);
     }
@@ -233,9 +246,8 @@ void NopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
 }
 
 void NopeTab::AddFields(SceneTable& table) {
-    table.Integer("nope_layers", "NoPE tab: the model's layers", &layers, 1, 256);
-    table.Integer("nope_every", "NoPE tab: layers N, 2N, … attend without positions", &nope_every,
-                  2, 256);
+    table.Integer(kNopeLayers, &layers);
+    table.Integer(kNopeEvery, &nope_every);
 }
 
 nlohmann::json NopeTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
@@ -277,8 +289,8 @@ std::optional<MethodRowJob> NopeTab::RowJob(const AlternativesPanel& /*panel*/,
 
 std::vector<WidgetName> NopeTab::Widgets() const {
     return {
-        {"alternatives.nope_layers", "the layers box: the model's layers for iRoPE's pattern"},
-        {"alternatives.nope_every", "the NoPE every box: iRoPE leaves layers N, 2N, … bare"},
+        ControlWidget(kNopeLayers, "box"),
+        ControlWidget(kNopeEvery, "box"),
         {"alternatives.nope_text",
          "the sentence on iRoPE's layers and what a causal mask tells a layer without positions",
          {"nope"}},

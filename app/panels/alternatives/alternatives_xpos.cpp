@@ -6,6 +6,7 @@
 #include "panels/alternatives/alternatives_xpos.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -132,9 +133,32 @@ struct XposInputs {
     }
 };
 
+constexpr NumberControl kXposGamma{"xpos_gamma",
+                                   "xPos's γ in ζ_i = (2i/d + γ)/(1 + γ)",
+                                   0.05,
+                                   2,
+                                   0.4,
+                                   "gamma",
+                                   "%.2f",
+                                   false,
+                                   "γ in ζ_i = (2i/d + γ)/(1 + γ): larger keeps more of every pair "
+                                   "(the paper: 0.4).",
+                                   "alternatives.xpos_gamma"};
+constexpr NumberControl kXposScaleBase{"xpos_scale_base",
+                                       "the distance unit B of xPos's decay",
+                                       16,
+                                       65536,
+                                       512,
+                                       "scale B",
+                                       "%.0f",
+                                       false,
+                                       "B in ζ_i^((m − n)/B): the distance over which a pair keeps "
+                                       "ζ_i of its share (the paper: 512).",
+                                       "alternatives.xpos_scale_base"};
+
 struct XposTab final : AlternativesTab {
-    double gamma = 0.4;      ///< the paper's γ
-    double scale_base = 512; ///< the paper's B
+    double gamma = kXposGamma.initial;          ///< the paper's γ
+    double scale_base = kXposScaleBase.initial; ///< the paper's B
     mutable Cached<XposInputs, XposResult> result;
     plot::PlotView score_view, pair_view;
 
@@ -157,23 +181,10 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(7.0f, "gamma");
-        row.Item(LabelledWidth(slider, "gamma"));
-        ImGui::SetNextItemWidth(slider);
-        const double low = 0.05, high = 2;
-        ImGui::SliderScalar("gamma", ImGuiDataType_Double, &gamma, &low, &high, "%.2f",
-                            ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("γ in ζ_i = (2i/d + γ)/(1 + γ): larger keeps more of every pair (the "
-                       "paper: 0.4).");
-        frame.Record("alternatives.xpos_gamma");
-        const float input = FitWidth(6.0f, "scale B");
-        row.Item(LabelledWidth(input, "scale B"));
-        ImGui::SetNextItemWidth(input);
-        double typed = scale_base;
-        if (ImGui::InputDouble("scale B", &typed, 0, 0, "%.0f") && std::isfinite(typed))
-            scale_base = std::clamp(std::round(typed), 16.0, 65536.0);
-        FormulaTooltip("B in ζ_i^((m − n)/B): the distance over which a pair keeps ζ_i of its "
-                       "share (the paper: 512).");
-        frame.Record("alternatives.xpos_scale_base");
+        SceneSlider(frame, row, kXposGamma, &gamma, slider);
+        // B is a whole number of positions.
+        if (SceneInput(frame, row, kXposScaleBase, &scale_base, FitWidth(6.0f, "scale B")))
+            scale_base = std::round(scale_base);
         panel.RopeVectorControls(frame, row);
         EndControls(frame);
     }
@@ -246,8 +257,8 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
 }
 
 void XposTab::AddFields(SceneTable& table) {
-    table.Number("xpos_gamma", "xPos's γ", &gamma, 0.05, 2);
-    table.Number("xpos_scale_base", "xPos's scale base B", &scale_base, 16, 65536);
+    table.Number(kXposGamma, &gamma);
+    table.Number(kXposScaleBase, &scale_base);
 }
 
 nlohmann::json XposTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
@@ -302,8 +313,8 @@ std::optional<MethodRowJob> XposTab::RowJob(const AlternativesPanel& panel,
 
 std::vector<WidgetName> XposTab::Widgets() const {
     return {
-        {"alternatives.xpos_gamma", "the gamma slider: xPos's γ in ζ_i = (2i/d + γ)/(1 + γ)"},
-        {"alternatives.xpos_scale_base", "the scale B box: the distance unit of xPos's decay"},
+        ControlWidget(kXposGamma),
+        ControlWidget(kXposScaleBase, "box"),
         {"alternatives.xpos_text",
          "the sentence on what xPos keeps of each pair and where float32 fails",
          {"xpos"}},
