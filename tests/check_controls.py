@@ -18,9 +18,6 @@ ASSIGNED = re.compile(r"\b(\w+)\s*=\s*-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?f?\b")
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 # Still to convert (issue 57): their sliders write their bounds at the call.
 PENDING = {
-    "app/panels/alternatives/alternatives_rope.cpp",
-    "app/panels/alternatives/alternatives_scaling.cpp",
-    "app/panels/alternatives/rope_vectors.cpp",
     "app/panels/calculator/panel_calculator.cpp",
     "app/panels/candidates/panel_candidates.cpp",
     "app/panels/clocks/panel_clocks.cpp",

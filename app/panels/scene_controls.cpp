@@ -63,12 +63,14 @@ bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control,
 }
 
 bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, double* value,
-                float width) {
+                float width, double step, double step_fast) {
     row.Item(LabelledWidth(width, control.label));
     ImGui::SetNextItemWidth(width);
     const double before = *value;
-    const bool changed = ImGui::InputScalar(control.label, ImGuiDataType_Double, value, nullptr,
-                                            nullptr, control.format);
+    const double* step_buttons = step > 0 ? &step : nullptr;
+    const double* fast_buttons = step_fast > 0 ? &step_fast : nullptr;
+    const bool changed = ImGui::InputScalar(control.label, ImGuiDataType_Double, value,
+                                            step_buttons, fast_buttons, control.format);
     *value = std::isfinite(*value) ? std::clamp(*value, control.min, control.max) : before;
     if (control.tooltip != nullptr) FormulaTooltip(control.tooltip);
     frame.Record(control.widget);

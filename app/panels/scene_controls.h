@@ -30,7 +30,7 @@ bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control,
 /// A number control as a typed box: a value typed outside the bounds is clamped to them, one
 /// that is not a finite number leaves the value as it was.
 bool SceneInput(FrameContext& frame, FlowRow& row, const NumberControl& control, double* value,
-                float width);
+                float width, double step = 0, double step_fast = 0);
 /// value within the control's bounds (and most): for a value that a scene or a lesson set.
 int ClampToControl(const NumberControl& control, int value,
                    int most = std::numeric_limits<int>::max());

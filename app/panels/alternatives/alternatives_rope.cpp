@@ -2,6 +2,7 @@
 // the score that depends only on m − n (checked), its curve and its decay with distance.
 #include "io/scene.h"
 #include "panels/alternatives/panel_alternatives.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
@@ -21,15 +22,21 @@ namespace {
 constexpr int kRopeCurveHalfWidth = 256; ///< q·k is drawn for m − n in [−256, 256]
 constexpr double kDecayMaxDistance = 4096;
 
-void PositionInput(FrameContext& frame, FlowRow& row, const char* label, double* position,
-                   const char* record) {
-    const float input = FitWidth(8.0f, label); // room for 1000000 beside the ± buttons
-    row.Item(LabelledWidth(input, label));
-    ImGui::SetNextItemWidth(input);
-    double typed = *position;
-    if (ImGui::InputDouble(label, &typed, 1, 10, "%.10g") && std::isfinite(typed))
-        *position = std::clamp(typed, 0.0, kUiMaxPosition);
-    frame.Record(record);
+// m and n are the shared positions A and B (their scene fields pos_a and pos_b, registered with
+// the window's fields in shell/app.cpp with these bounds).
+constexpr NumberControl kRopeM{"pos_a", "the query's position m (pos A)",
+                               0,       kUiMaxPosition,
+                               0,       "m (pos A)",
+                               "%.10g", false,
+                               nullptr, "alternatives.rope_m"};
+constexpr NumberControl kRopeN{
+    "pos_b", "the key's position n (pos B)", 0, kUiMaxPosition, 0, "n (pos B)", "%.10g", false,
+    nullptr, "alternatives.rope_n"};
+
+// Room for 1000000 beside the ± buttons.
+void PositionInput(FrameContext& frame, FlowRow& row, const NumberControl& control,
+                   double* position) {
+    SceneInput(frame, row, control, position, FitWidth(8.0f, control.label), 1, 10);
 }
 
 using RopeInputs = AlternativesPanel::RopeInputs;
@@ -104,8 +111,8 @@ void RopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
     AppState& state = frame.state;
     if (BeginControls(frame)) {
         FlowRow row;
-        PositionInput(frame, row, "m (pos A)", &state.pos_a, "alternatives.rope_m");
-        PositionInput(frame, row, "n (pos B)", &state.pos_b, "alternatives.rope_n");
+        PositionInput(frame, row, kRopeM, &state.pos_a);
+        PositionInput(frame, row, kRopeN, &state.pos_b);
         panel.RopeVectorControls(frame, row);
         AlternativesBasePresets(frame, row, "alternatives.rope_base");
         EndControls(frame);
@@ -294,10 +301,10 @@ std::vector<WidgetName> RopeTab::Widgets() const {
         {"alternatives.rope_curve", "the plot of the q-k score against the distance m - n"},
         {"alternatives.rope_decay", "the decay plot: how the score falls off with distance"},
         {"alternatives.rope_k", "the k text box: the key vector, typed"},
-        {"alternatives.rope_m", "the m box: the query's position (pos A)"},
-        {"alternatives.rope_n", "the n box: the key's position (pos B)"},
+        ControlWidget(kRopeM, "box"),
+        ControlWidget(kRopeN, "box"),
         {"alternatives.rope_q", "the q text box: the query vector, typed"},
-        {"alternatives.rope_seed", "the seed box the random q and k vectors are drawn from"},
+        ControlWidget(kRopeSeed, "box"),
         {"alternatives.rope_typed", "the type q, k checkbox: type q and k instead of a seed"},
     };
 }

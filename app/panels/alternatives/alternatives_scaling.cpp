@@ -4,6 +4,7 @@
 #include "pelab/encodings/sinusoidal.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/number_text.h"
 #include "widgets/widgets.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace pelab {
 
@@ -110,10 +112,36 @@ Explanation ScalingSentence(const ContextScalingOptions& options) {
 
 namespace {
 
+constexpr NumberControl kScalingFactor{"scaling_factor",
+                                       "how many times longer the new context is (s)",
+                                       1,
+                                       64,
+                                       8,
+                                       "factor s",
+                                       "%.2f",
+                                       true,
+                                       "s = new context / original context (Llama 3.1: 8).",
+                                       "alternatives.scaling_factor"};
+constexpr NumberControl kScalingContext{
+    "scaling_context", "the context length trained on", 16, 1e7, 8192, "original L", "%.0f", false,
+    nullptr,           "alternatives.scaling_context"};
+constexpr NumberControl kScalingWidth{"scaling_d",
+                                      "the width of one attention head (even)",
+                                      4,
+                                      1024,
+                                      128,
+                                      "head d",
+                                      "%d",
+                                      false,
+                                      "The width of one attention head, whose pairs RoPE turns "
+                                      "(Llama: 128).",
+                                      "alternatives.scaling_d",
+                                      true};
+
 struct ScalingTab final : AlternativesTab {
-    int scaling_d = 128;
-    double scaling_factor = 8;
-    double scaling_context = 8192;
+    int scaling_d = static_cast<int>(kScalingWidth.initial);
+    double scaling_factor = kScalingFactor.initial;
+    double scaling_context = kScalingContext.initial;
     plot::PlotView factor_view, wavelength_view;
 
     ContextScalingOptions ScalingOptions(const AppState& state) const;
@@ -137,26 +165,13 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(8.0f, "factor s");
-        row.Item(LabelledWidth(slider, "factor s"));
-        ImGui::SetNextItemWidth(slider);
-        const double low = 1, high = 64;
-        ImGui::SliderScalar("factor s", ImGuiDataType_Double, &scaling_factor, &low, &high, "%.2f",
-                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("s = new context / original context (Llama 3.1: 8).");
-        frame.Record("alternatives.scaling_factor");
+        SceneSlider(frame, row, kScalingFactor, &scaling_factor, slider);
         const float input = FitWidth(6.0f, "original L");
-        row.Item(LabelledWidth(input, "original L"));
-        ImGui::SetNextItemWidth(input);
-        double typed = scaling_context;
-        if (ImGui::InputDouble("original L", &typed, 0, 0, "%.0f") && std::isfinite(typed))
-            scaling_context = std::clamp(std::round(typed), 16.0, 1e7);
-        frame.Record("alternatives.scaling_context");
-        row.Item(LabelledWidth(input, "head d"));
-        ImGui::SetNextItemWidth(input);
-        ImGui::InputInt("head d", &scaling_d, 2, 16);
-        scaling_d = std::clamp(scaling_d + scaling_d % 2, 4, 1024);
-        FormulaTooltip("The width of one attention head, whose pairs RoPE turns (Llama: 128).");
-        frame.Record("alternatives.scaling_d");
+        // L is a whole number of positions.
+        if (SceneInput(frame, row, kScalingContext, &scaling_context, input))
+            scaling_context = std::round(scaling_context);
+        SceneInput(frame, row, kScalingWidth, &scaling_d, input, std::numeric_limits<int>::max(), 2,
+                   16);
         AlternativesBasePresets(frame, row, "alternatives.scaling_base");
         EndControls(frame);
     }
@@ -244,9 +259,9 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
 }
 
 void ScalingTab::AddFields(SceneTable& table) {
-    table.Integer("scaling_d", "the head width RoPE turns", &scaling_d, 4, 1024, true);
-    table.Number("scaling_factor", "s, new context / original", &scaling_factor, 1, 64);
-    table.Number("scaling_context", "the original context length", &scaling_context, 16, 1e7);
+    table.Integer(kScalingWidth, &scaling_d);
+    table.Number(kScalingFactor, &scaling_factor);
+    table.Number(kScalingContext, &scaling_context);
 }
 
 nlohmann::json ScalingTab::Readouts(const AlternativesPanel& /*panel*/,
@@ -270,10 +285,9 @@ nlohmann::json ScalingTab::Readouts(const AlternativesPanel& /*panel*/,
 std::vector<WidgetName> ScalingTab::Widgets() const {
     return {
         {"alternatives.scaling_base", "the base 10 000 button on the Long context tab"},
-        {"alternatives.scaling_context", "the original L box: the context length trained on"},
-        {"alternatives.scaling_d", "the head d box: the width of one attention head"},
-        {"alternatives.scaling_factor",
-         "the factor s slider: how many times longer the new context is"},
+        ControlWidget(kScalingContext, "box"),
+        ControlWidget(kScalingWidth, "box"),
+        ControlWidget(kScalingFactor),
         {"alternatives.scaling_factors", "the plot of how much each method slows each pair"},
         {"alternatives.scaling_text",
          "the paragraph comparing linear, NTK-aware, YaRN and Llama 3",

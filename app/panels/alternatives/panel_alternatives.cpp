@@ -124,7 +124,7 @@ void AlternativesPanel::AddSceneFields(SceneTable& table) {
                    return "must be " + AlternativesTabList();
                });
     // The q and k every RoPE tab reads, then each tab's own.
-    table.Integer("rope_seed", "the seed of q and k", &rope_seed, 0, 1000000);
+    table.Integer(kRopeSeed, &rope_seed);
     table.Bool("rope_typed", "RoPE uses rope_q and rope_k instead of seeded vectors", &rope_typed);
     for (auto [name, target] : {std::pair{"rope_q", &rope_q}, std::pair{"rope_k", &rope_k}})
         table.Text(name, "text: 2 to 64 numbers within ±1e6 (an even count), the typed q or k",

@@ -8,6 +8,8 @@
 
 #include "panels/explanation.h"
 
+#include "io/scene.h"
+
 #include "panels/panel.h"
 #include "pelab/encodings/alternatives.h"
 #include "pelab/scaling/context_scaling.h"
@@ -83,13 +85,21 @@ const std::vector<AlternativesTabInfo>& AlternativesTabs();
 /// "learned, rope, … or table", for the scene field's doc and messages.
 std::string AlternativesTabList();
 
+/// The seed of the random q and k every RoPE tab turns (scene field rope_seed).
+inline constexpr NumberControl kRopeSeed{
+    "rope_seed", "the seed the random q and k vectors are drawn from",
+    0,           1000000,
+    7,           "seed",
+    "%d",        false,
+    nullptr,     "alternatives.rope_seed"};
+
 struct AlternativesPanel : Panel {
     AlternativesPanel(); ///< makes its tabs (parts)
 
     std::string tab = "rope"; ///< the tab shown (scene field alternatives_tab)
     // The q and k every RoPE tab turns (scene fields rope_seed, rope_typed, rope_q, rope_k):
     // seeded normal vectors of d_model values, or typed (their own even length, 2 to 64).
-    int rope_seed = 7;
+    int rope_seed = static_cast<int>(kRopeSeed.initial);
     bool rope_typed = false;
     std::string rope_q = "1, 0, 0.5, 0.5", rope_k = "0, 1, 1, 0";
     /// Every input of the RoPE numbers (m and n are 0 for the curve, which does not read them).

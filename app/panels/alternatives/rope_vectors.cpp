@@ -2,6 +2,7 @@
 // typed), their controls, and the RoPE numbers the tabs and the side-by-side table share: the
 // score at (m, n) and its largest change when both move together.
 #include "panels/alternatives/panel_alternatives.h"
+#include "panels/scene_controls.h"
 
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace pelab {
 
@@ -113,12 +115,8 @@ void AlternativesPanel::RopeVectorControls(FrameContext& frame, FlowRow& row) {
                    "type them (2 to 64 numbers each, the same even count).");
     frame.Record("alternatives.rope_typed");
     if (!rope_typed) {
-        const float input = FitWidth(5.0f, "seed");
-        row.Item(LabelledWidth(input, "seed"));
-        ImGui::SetNextItemWidth(input);
-        ImGui::InputInt("seed", &rope_seed, 1, 10);
-        rope_seed = std::clamp(rope_seed, 0, 1000000);
-        frame.Record("alternatives.rope_seed");
+        SceneInput(frame, row, kRopeSeed, &rope_seed, FitWidth(5.0f, "seed"),
+                   std::numeric_limits<int>::max(), 1, 10);
         return;
     }
     const float text = FitWidth(10.0f, "q");
