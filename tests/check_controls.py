@@ -19,18 +19,15 @@ STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 # Still to convert (issue 57): their sliders write their bounds at the call.
 PENDING = {
     "app/panels/calculator/panel_calculator.cpp",
-    "app/panels/candidates/panel_candidates.cpp",
     "app/panels/clocks/panel_clocks.cpp",
     "app/panels/compare/compare_table.cpp",
     "app/panels/compare/panel_compare.cpp",
-    "app/panels/heatmap/panel_heatmap.cpp",
     "app/panels/model/model_views.cpp",
     "app/panels/order/order_real_view.cpp",
     "app/panels/order/panel_order.cpp",
     "app/panels/precision/panel_precision.cpp",
     "app/panels/rotation/panel_rotation.cpp",
     "app/panels/train/train_controls.cpp",
-    "app/panels/train/train_pictures.cpp",
     "app/panels/waves/panel_waves.cpp",
     "app/panels/worked/panel_worked.cpp",
 }

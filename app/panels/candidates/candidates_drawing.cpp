@@ -347,7 +347,7 @@ void CandidatesPanel::AddSceneFields(SceneTable& table) {
                   kMinCandidateLength, 4096);
     table.Integer("candidates_positions", "N, positions the table measures", &positions, 16,
                   kMaxCheckedPositions);
-    table.Integer("candidates_shift_k", "k of the shift-linear test", &shift_k, 1, 64);
+    table.Integer(kCandidatesShiftK, &shift_k);
     table.Number("candidates_embedding", "one embedding value's size", &embedding_value, 0.01, 1.0);
     table.Bool("candidates_scale_embedding", "embedding × √d_model", &scale_embedding);
     table.Bool("candidates_grid", "values as a positions × dims grid", &grid);

@@ -1,4 +1,5 @@
 #include "panels/candidates/panel_candidates.h"
+#include "panels/scene_controls.h"
 
 #include "widgets/number_text.h"
 
@@ -287,11 +288,7 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
         frame.Record("candidates.positions");
     }
     if (frame.ShowsAdvanced("candidates.shift_k")) {
-        row.Item(LabelledWidth(small, "k"));
-        ImGui::SetNextItemWidth(small);
-        ImGui::SliderInt("k", &shift_k, 1, kMaxShiftK, "%d", ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("k: the shift of the \"shift linear\" column, PE(p) → PE(p + k).");
-        frame.Record("candidates.shift_k");
+        SceneSlider(frame, row, kCandidatesShiftK, &shift_k, small);
     }
     if (frame.ShowsAdvanced("candidates.embedding")) {
         row.Item(LabelledWidth(slider, "embedding"));
@@ -380,7 +377,7 @@ std::vector<WidgetName> CandidatesPanel::WidgetNames() {
         {"candidates.positions", "the N dropdown: how many positions the table measures"},
         {"candidates.scale_embedding",
          "the x sqrt(d_model) checkbox: scales the embedding before adding PE"},
-        {"candidates.shift_k", "the k slider: the shift the shift linear column tests"},
+        ControlWidget(kCandidatesShiftK),
         {"candidates.table",
          "the table of candidate encodings (rows) against design checks (columns)",
          {"properties"}},

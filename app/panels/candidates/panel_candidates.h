@@ -8,6 +8,7 @@
 
 #include "panels/explanation.h"
 
+#include "io/scene.h"
 #include "panels/panel.h"
 #include "pelab/encodings/candidates.h"
 #include "widgets/cached.h"
@@ -33,15 +34,28 @@ constexpr int kPropertyCount = 6;
 const char* PropertyName(int property);
 PropertyCell DescribeProperty(int property, const CandidateProperties& measured, int length);
 
+/// The shift k of the "shift is linear" column (scene field candidates_shift_k).
+inline constexpr NumberControl kCandidatesShiftK{
+    "candidates_shift_k",
+    "the shift the shift linear column tests",
+    1,
+    64,
+    1,
+    "k",
+    "%d",
+    false,
+    "k: the shift of the \"shift linear\" column, PE(p) → PE(p + k).",
+    "candidates.shift_k"};
+
 struct CandidatesPanel : Panel {
     // Own settings (scene fields).
     std::string candidate = "binary"; ///< candidate_id of the one plotted
     int length = 10;                  ///< L: sequence length (index / length) and table rows
     int positions = 256;              ///< N: positions the table measures
-    int shift_k = 1;                  ///< k of the "shift is linear" test
-    double embedding_value = 0.1;     ///< typical |value| of one embedding dim
-    bool scale_embedding = false;     ///< multiply the embedding by √d_model (as the paper does)
-    bool grid = false;                ///< the values as a positions × dims grid, not lines
+    int shift_k = static_cast<int>(kCandidatesShiftK.initial); ///< k of the "shift is linear" test
+    double embedding_value = 0.1; ///< typical |value| of one embedding dim
+    bool scale_embedding = false; ///< multiply the embedding by √d_model (as the paper does)
+    bool grid = false;            ///< the values as a positions × dims grid, not lines
     // View state.
     plot::PlotView values_view, circle_view;
     std::string d_model_note;

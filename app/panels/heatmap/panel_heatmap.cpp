@@ -2,6 +2,7 @@
 
 #include "io/json_input.h"
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/similarity.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/gpu_picture.h"
@@ -79,13 +80,7 @@ void HeatmapPanel::DrawControls(FrameContext& frame) {
                    "p − q, so the GPU looks it up in a table of max_len values.");
     frame.Record("heatmap.picture");
     const float slider = FitWidth(10.0f, "positions");
-    row.Item(LabelledWidth(slider, "positions"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("positions", &max_len, 1, kHeatmapMaxLen, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    FormulaTooltip("How many positions (rows) the whole matrix has: 1 to 65 536. The picture is "
-                   "computed per pixel on the GPU, so a larger matrix costs nothing more.");
-    frame.Record("heatmap.max_len");
+    SceneSlider(frame, row, kHeatmapPositions, &max_len, slider);
     // The layouts are the PE matrix's business, and an advanced setting.
     if (!similarity && frame.ShowsAdvanced("heatmap.layout")) {
         const char* layouts[] = {"interleaved", "concatenated"};
@@ -211,7 +206,7 @@ void HeatmapPanel::DrawSimilarity(FrameContext& frame, ImVec2 size) {
 }
 
 void HeatmapPanel::AddSceneFields(SceneTable& table) {
-    table.Integer("heatmap_max_len", "positions of the PE heatmap", &max_len, 1, kHeatmapMaxLen);
+    table.Integer(kHeatmapPositions, &max_len);
     table.Add({"heatmap_layout", "\"interleaved\" or \"concatenated\": the PE heatmap's layout",
                [this](const nlohmann::json& value, const nlohmann::json&) -> std::function<void()> {
                    if (value == "interleaved") return [this] { concatenated = false; };
@@ -278,7 +273,7 @@ std::vector<WidgetName> HeatmapPanel::WidgetNames() {
          "the both layouts checkbox: interleaved and concatenated side by side"},
         {"heatmap.grey", "the grey checkbox: grey levels instead of colours, for printing"},
         {"heatmap.layout", "the layout dropdown: sin and cos dims interleaved or concatenated"},
-        {"heatmap.max_len", "the positions slider: how many rows (positions) the matrix has"},
+        ControlWidget(kHeatmapPositions),
         {"heatmap.picture", "the show dropdown: the PE matrix or the similarity of positions"},
         {"heatmap.plot", "the PE matrix heatmap (the interleaved one when both layouts show)"},
         {"heatmap.plot_concatenated",

@@ -6,6 +6,8 @@
 // (shaders/similarity_heatmap.frag), which depends only on p − q: click to pick pos A and pos B.
 #pragma once
 
+#include "io/scene.h"
+
 #include "panels/panel.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
@@ -15,10 +17,23 @@
 namespace pelab {
 
 constexpr int kHeatmapMaxLen = 65536;
+/// The matrix's rows (scene field heatmap_max_len).
+inline constexpr NumberControl kHeatmapPositions{
+    "heatmap_max_len",
+    "how many rows (positions) the matrix has",
+    1,
+    kHeatmapMaxLen,
+    128,
+    "positions",
+    "%d",
+    true,
+    "How many positions (rows) the whole matrix has: 1 to 65 536. The picture is computed per "
+    "pixel on the GPU, so a larger matrix costs nothing more.",
+    "heatmap.max_len"};
 
 struct HeatmapPanel : Panel {
     // Own settings (scene fields).
-    int max_len = 128;         ///< positions shown when the view is reset
+    int max_len = static_cast<int>(kHeatmapPositions.initial); ///< positions when the view is reset
     bool concatenated = false; ///< sin half then cos half, instead of sin/cos alternating
     bool both_layouts = false; ///< the two conventions side by side
     bool grey = false;         ///< grey levels instead of the diverging map

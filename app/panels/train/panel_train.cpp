@@ -1,4 +1,5 @@
 #include "panels/train/panel_train.h"
+#include "panels/scene_controls.h"
 
 #include "io/json_input.h"
 #include "io/scene.h"
@@ -335,8 +336,8 @@ void TrainPanel::AddSceneFields(SceneTable& table) {
                        if (text == id) return std::string();
                    return std::string("must be curves, length or attention");
                });
-    table.Integer("train_layer", "the layer whose attention the Train panel shows", &layer, 0, 3);
-    table.Integer("train_head", "the head whose attention the Train panel shows", &head, 0, 3);
+    table.Integer(kTrainLayer, &layer);
+    table.Integer(kTrainHead, &head);
 }
 
 nlohmann::json TrainPanel::Readouts(const AppState& /*state*/) const {
@@ -482,8 +483,8 @@ std::vector<WidgetName> TrainPanel::WidgetNames() {
          "the accuracy plot: each variant at the trained length, by step",
          {"settings"}},
         {"train.length_plot", "the plot of each variant's accuracy against test length"},
-        {"train.layer", "the layer slider: which layer's attention the maps show"},
-        {"train.head", "the head slider: which attention head the maps show"},
+        ControlWidget(kTrainLayer),
+        ControlWidget(kTrainHead),
         {"train.example", "the example line: the tokens the attention maps are drawn for"},
         {"train.source",
          "the grey line naming the run shown and its settings",

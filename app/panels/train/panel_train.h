@@ -7,6 +7,7 @@
 // instantly; a run file (`pelab train --out`) opens with File → Open.
 #pragma once
 
+#include "io/scene.h"
 #include "io/train_run.h"
 #include "panels/explanation.h"
 #include "panels/panel.h"
@@ -25,6 +26,29 @@ class FlowRow;
 /// The run the panel shows when no scene says otherwise.
 constexpr const char* kDefaultTrainRun = "reverse";
 
+/// The layer and head whose attention the Attention tab shows (scene fields train_layer and
+/// train_head): at most the run's layers − 1 and heads − 1 (SceneSlider's most).
+inline constexpr NumberControl kTrainLayer{"train_layer",
+                                           "which layer's attention the maps show",
+                                           0,
+                                           kTrainMaxLayers - 1,
+                                           1,
+                                           "layer",
+                                           "%d",
+                                           false,
+                                           nullptr,
+                                           "train.layer"};
+inline constexpr NumberControl kTrainHead{"train_head",
+                                          "which attention head the maps show",
+                                          0,
+                                          kTrainMaxHeads - 1,
+                                          0,
+                                          "head",
+                                          "%d",
+                                          false,
+                                          nullptr,
+                                          "train.head"};
+
 struct TrainPanel : Panel {
     TrainPanel();
 
@@ -36,7 +60,7 @@ struct TrainPanel : Panel {
     /// (train_layer: 3 on a 2-layer run): the one rule is to show the model's last, set these to
     /// what is shown, and say so (attention_note, in the panel and its readouts) until the
     /// teacher picks another.
-    int layer = 1, head = 0;
+    int layer = static_cast<int>(kTrainLayer.initial), head = static_cast<int>(kTrainHead.initial);
     std::string attention_note;
 
     // The settings Start trains with (a built-in run's when one is picked).

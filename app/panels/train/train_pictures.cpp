@@ -1,5 +1,6 @@
 // The Train panel's pictures: the curves, the length-generalisation plot and the attention maps
 // (TrainPanel::DrawCurves, DrawLength, DrawAttention), each drawing the run it is given.
+#include "panels/scene_controls.h"
 #include "panels/train/panel_train.h"
 
 #include "panels/methods.h"
@@ -305,16 +306,12 @@ void TrainPanel::DrawAttentionControls(FrameContext& frame, const TrainRun& run)
     }
     FlowRow row;
     const float slider = FitWidth(5.0f, "layer");
-    row.Item(LabelledWidth(slider, "layer"));
-    ImGui::SetNextItemWidth(slider);
     int shown = shown_layer;
-    if (ImGui::SliderInt("layer", &shown, 0, s.layers - 1)) layer = shown, attention_note.clear();
-    frame.Record("train.layer");
-    row.Item(LabelledWidth(slider, "head"));
-    ImGui::SetNextItemWidth(slider);
+    if (SceneSlider(frame, row, kTrainLayer, &shown, slider, s.layers - 1))
+        layer = shown, attention_note.clear();
     shown = shown_head;
-    if (ImGui::SliderInt("head", &shown, 0, s.heads - 1)) head = shown, attention_note.clear();
-    frame.Record("train.head");
+    if (SceneSlider(frame, row, kTrainHead, &shown, slider, s.heads - 1))
+        head = shown, attention_note.clear();
     if (!attention_note.empty()) MutedWrappedText(attention_note.c_str());
     std::string tokens = "example:";
     for (const int token : run.example.tokens)
