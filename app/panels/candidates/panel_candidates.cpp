@@ -19,7 +19,6 @@ namespace pelab {
 namespace {
 
 constexpr int kPositionChoices[] = {64, 256, 1024, 4096};
-constexpr int kMaxShiftK = 64;
 constexpr int kMaxLength = 4096;
 constexpr double kMinEmbeddingValue = 0.01, kMaxEmbeddingValue = 1.0;
 

@@ -202,7 +202,7 @@ Status SizesOf(Checkpoint& checkpoint, const std::string& prefix, const Checkpoi
     for (int layer = 0; layer < sizes.layers; ++layer)
         sizes.score_scale.push_back(
             (config.scale_attn_weights
-                 ? 1.0 / std::sqrt(static_cast<double>(sizes.width / sizes.heads))
+                 ? 1.0 / std::sqrt(static_cast<double>(sizes.width) / sizes.heads)
                  : 1.0) /
             (config.scale_attn_by_inverse_layer_idx ? layer + 1.0 : 1.0));
     if (config.reorder_and_upcast_attn)
@@ -389,7 +389,7 @@ Gpt2Pass Gpt2Model::Run(const std::vector<int>& tokens, const PositionChoice& ch
         Mat<float> qkv = Conv1D(a, block.attn_weight, block.attn_bias, threads);
         // The pass divides the scores by √d_h; another scale (config.json's
         // scale_attn_weights, scale_attn_by_inverse_layer_idx) is folded into q.
-        const double default_scale = 1.0 / std::sqrt(static_cast<double>(d / heads));
+        const double default_scale = 1.0 / std::sqrt(static_cast<double>(d) / heads);
         const double scale = sizes_.score_scale[static_cast<std::size_t>(&block - blocks_.data())];
         if (scale != default_scale) qkv.leftCols(d) *= static_cast<float>(scale / default_scale);
         trainer::AttentionCache<float> attention_cache;

@@ -187,7 +187,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     if (!doc.is_object()) return "config: must be a JSON object (got " + Got(doc) + ")";
     CheckpointConfig config;
     std::string error;
-    const auto check = [&](Status problem) {
+    const auto check = [&](const Status& problem) {
         if (error.empty()) error = problem.message();
     };
     check(Text(doc, "model_type", &config.model_type));
