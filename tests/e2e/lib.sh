@@ -1,7 +1,7 @@
 # Shared helpers for the end-to-end tests: a private Xvfb, the real pelab window, real input
 # through xdotool, screenshots of the real screen with ImageMagick's `import`.
 # Usage in a test: source lib.sh; e2e_setup NAME "$@"; … ; e2e_pass
-set -euo pipefail
+set -Eeuo pipefail # -E: the ERR trap below also fires inside functions
 
 e2e_fail() { echo "E2E FAIL [$E2E_NAME]: $*" >&2; exit 1; }
 e2e_note() { echo "[$E2E_NAME] $*"; }
