@@ -23,7 +23,6 @@ PENDING = {
     "app/panels/compare/compare_table.cpp",
     "app/panels/compare/panel_compare.cpp",
     "app/panels/model/model_views.cpp",
-    "app/panels/order/order_real_view.cpp",
     "app/panels/order/panel_order.cpp",
     "app/panels/precision/panel_precision.cpp",
     "app/panels/rotation/panel_rotation.cpp",

@@ -3,6 +3,7 @@
 // last tokens, drawn from one computed demo.
 #include "io/model_service.h"
 #include "panels/order/panel_order.h"
+#include "panels/scene_controls.h"
 
 #include "pelab/base/limits.h"
 #include "widgets/heatmap.h"
@@ -223,18 +224,10 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
     const int heads = demo != nullptr ? std::max(demo->result.heads, 1) : 1;
     FlowRow settings;
     const float slider = FitWidth(6.0f, "block");
-    settings.Item(LabelledWidth(slider, "block"));
-    ImGui::SetNextItemWidth(slider);
     // A scene's block or head past this model's: its last (lesson check names the step).
     real_block = std::min(real_block, layers), real_head = std::min(real_head, heads);
-    ImGui::SliderInt("block", &real_block, 1, layers);
-    FormulaTooltip("Whose attention is drawn: GPT-2's blocks are numbered from 1 (h.0 in the "
-                   "checkpoint is block 1).");
-    frame.Record("order.real_block");
-    settings.Item(LabelledWidth(slider, "head"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("head", &real_head, 1, heads);
-    frame.Record("order.real_head");
+    SceneSlider(frame, settings, kRealBlock, &real_block, slider, layers);
+    SceneSlider(frame, settings, kRealHead, &real_head, slider, heads);
     if (guesses_narrow) {
         // The table below has room for one sentence's guesses: which.
         const float radios = CheckboxWidth("guesses after A") + CheckboxWidth("B");

@@ -3,6 +3,7 @@
 // (the toy words) and order_real_view.cpp (the real model).
 #include "io/scene.h"
 #include "panels/order/panel_order.h"
+#include "panels/scene_controls.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
 #include "pelab/encodings/attention.h"
@@ -53,10 +54,8 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
     };
     table.Text("real_text_a", "text: the Real model view's sentence A", &real_text_a, check_text);
     table.Text("real_text_b", "text: the Real model view's sentence B", &real_text_b, check_text);
-    table.Integer("real_block", "the Real model view's attention: block 1 … the model's blocks",
-                  &real_block, 1, kMaxRealBlocks);
-    table.Integer("real_head", "the Real model view's attention: head 1 … the model's heads",
-                  &real_head, 1, kMaxRealHeads);
+    table.Integer(kRealBlock, &real_block);
+    table.Integer(kRealHead, &real_head);
     table.Text("real_switch",
                "text: the Real model view's attention under the positions trained, zero, mean, "
                "shuffle, shift or sinusoidal",
@@ -177,8 +176,8 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
          {"real"}},
         {"order.real_text_a", "the Real model view's sentence A"},
         {"order.real_text_b", "the Real model view's sentence B"},
-        {"order.real_block", "the block whose attention is drawn"},
-        {"order.real_head", "the head whose attention is drawn"},
+        ControlWidget(kRealBlock),
+        ControlWidget(kRealHead),
         {"order.real_model", "the line naming the checkpoint run and its size", {"real"}},
         {"order.real_guesses_of", "the choice of whose next-word guesses a narrow table shows"},
         {"order.real_switch", "the menu of the position switch the attention is drawn under"},

@@ -2,6 +2,7 @@
 // positional encoding, B's attention scores are A's scores re-ordered; with one, they differ.
 #pragma once
 
+#include "io/scene.h"
 #include "panels/order/order_real.h"
 #include "panels/panel.h"
 #include "pelab/encodings/attention.h"
@@ -21,6 +22,27 @@ constexpr double kMaxPeScale = 100.0;
 constexpr std::size_t kSlideMaxWords = 8;
 /// Words of a sentence as the order demo splits it: at whitespace.
 std::size_t SentenceWords(const std::string& sentence);
+
+/// The Real model view's block and head (scene fields real_block and real_head), counted from
+/// 1: at most the model's blocks and heads (SceneSlider's most).
+inline constexpr NumberControl kRealBlock{
+    "real_block",
+    "the block whose attention is drawn (1 … the model's blocks)",
+    1,
+    kMaxRealBlocks,
+    1,
+    "block",
+    "%d",
+    false,
+    "Whose attention is drawn: GPT-2's blocks are numbered from 1 (h.0 in the checkpoint is "
+    "block 1).",
+    "order.real_block"};
+inline constexpr NumberControl kRealHead{
+    "real_head", "the head whose attention is drawn (1 … the model's heads)",
+    1,           kMaxRealHeads,
+    1,           "head",
+    "%d",        false,
+    nullptr,     "order.real_head"};
 
 struct OrderPanel : Panel {
     // Own settings (scene fields; see AddSceneFields). The demo has its own small width so
@@ -42,8 +64,8 @@ struct OrderPanel : Panel {
     // The Real model view's settings (scene fields).
     std::string real_text_a = "the dog bites the man .";
     std::string real_text_b = "the man bites the dog .";
-    int real_block = 1; ///< whose attention is drawn: block 1 … L
-    int real_head = 1;  ///< … and head 1 … H
+    int real_block = static_cast<int>(kRealBlock.initial); ///< whose attention: block 1 … L
+    int real_head = static_cast<int>(kRealHead.initial);   ///< … and head 1 … H
     std::string real_switch =
         "trained"; ///< … under trained, zero, mean, shuffle, shift, sinusoidal
     int real_shuffle_seed = 1;
