@@ -5,12 +5,29 @@
 
 #include "io/scene.h"
 #include "panels/panel.h"
+#include "widgets/app_state.h"
 #include "widgets/frame.h"
 #include "widgets/layout.h"
 
 #include <limits>
 
 namespace pelab {
+
+/// The shared positions A and B (scene fields pos_a and pos_b, registered with the window's
+/// fields in shell/app.cpp): every panel that shows one draws it from these rows, under its own
+/// label and widget name (Drawn).
+inline constexpr NumberControl kPosA{"pos_a", "position A", 0,     kUiMaxPosition, 0,
+                                     "pos A", "%.10g",      false, nullptr,        "pos_a"};
+inline constexpr NumberControl kPosB{"pos_b", "position B", 0,     kUiMaxPosition, 0,
+                                     "pos B", "%.10g",      false, nullptr,        "pos_b"};
+
+/// The same field and bounds drawn under another label and widget name (a shared field that
+/// several panels show).
+constexpr NumberControl Drawn(NumberControl row, const char* label, const char* widget) {
+    row.label = label;
+    row.widget = widget;
+    return row;
+}
 
 /// The control's slider as the next item of row, width wide: clamped to the bounds (typing a
 /// number outside them keeps it inside), its tooltip on hover, recorded under its widget name.

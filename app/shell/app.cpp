@@ -1,6 +1,7 @@
 #include "shell/app.h"
 
 #include "io/json_input.h"
+#include "panels/scene_controls.h"
 
 #include <imgui_internal.h>
 
@@ -22,8 +23,8 @@ namespace {
 void AddSharedFields(SceneTable& table, AppState& state) {
     table.Integer("d_model", "the model width", &state.d_model, 2, kUiMaxDModel, true);
     table.Number("base", "ω_i = base^(−2i/d_model)", &state.base, kUiMinBase, kUiMaxBase);
-    table.Number("pos_a", "position A", &state.pos_a, 0.0, kUiMaxPosition);
-    table.Number("pos_b", "position B", &state.pos_b, 0.0, kUiMaxPosition);
+    table.Number(kPosA, &state.pos_a);
+    table.Number(kPosB, &state.pos_b);
     // The pair's range depends on d_model, which may be in the same scene (checked first).
     table.Add({"pair", "integer in [0, d_model/2): the selected (sin, cos) pair",
                [&state](const json& value, const json& doc) -> std::function<void()> {

@@ -22,16 +22,9 @@ namespace {
 constexpr int kRopeCurveHalfWidth = 256; ///< q·k is drawn for m − n in [−256, 256]
 constexpr double kDecayMaxDistance = 4096;
 
-// m and n are the shared positions A and B (their scene fields pos_a and pos_b, registered with
-// the window's fields in shell/app.cpp with these bounds).
-constexpr NumberControl kRopeM{"pos_a", "the query's position m (pos A)",
-                               0,       kUiMaxPosition,
-                               0,       "m (pos A)",
-                               "%.10g", false,
-                               nullptr, "alternatives.rope_m"};
-constexpr NumberControl kRopeN{
-    "pos_b", "the key's position n (pos B)", 0, kUiMaxPosition, 0, "n (pos B)", "%.10g", false,
-    nullptr, "alternatives.rope_n"};
+// m and n are the shared positions A and B, drawn from their rows.
+constexpr NumberControl kRopeM = Drawn(kPosA, "m (pos A)", "alternatives.rope_m");
+constexpr NumberControl kRopeN = Drawn(kPosB, "n (pos B)", "alternatives.rope_n");
 
 // Room for 1000000 beside the ± buttons.
 void PositionInput(FrameContext& frame, FlowRow& row, const NumberControl& control,
