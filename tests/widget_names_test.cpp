@@ -6,6 +6,7 @@
 #include "headless_fixture.h"
 #include "panels/alternatives/panel_alternatives.h"
 #include "panels/model/panel_model.h"
+#include "panels/order/panel_order.h"
 #include "panels/panel_registry.h"
 #include "panels/quiz/panel_quiz.h"
 #include "panels/train/panel_train.h"
@@ -59,7 +60,8 @@ std::vector<std::string> Modes(const std::string& id) {
         // Two rows of the GPT-2 fixture's table (opened in the Your model panel for these), one
         // past the table's end.
         return {"{}", R"({"compare_source": "model"})",
-                R"({"compare_source": "model", "pos_b": 500})"};
+                R"({"compare_source": "model", "pos_b": 500})", R"({"compare_dims": "range"})",
+                R"({"compare_dims": "every-kth"})"};
     if (id == "order")
         // The Real model view with nothing open (what to bring); with a GPT-2 open, below.
         return {R"({"pe_enabled": false})", R"({"random_embeddings": true})",
@@ -122,6 +124,16 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                               (folder / family).string(), "", ""}),
                                           "");
                                 app.models.Finish();
+                                if (std::string(family) == "gpt2") {
+                                    // The components in 3-D, with their turn slider.
+                                    ASSERT_EQ(
+                                        app.scene.Apply(
+                                            R"({"model_view": "components", "model_3d": true})"),
+                                        "");
+                                    collect({});
+                                    collect({});
+                                    ASSERT_EQ(app.scene.Apply(R"({"model_3d": false})"), "");
+                                }
                                 for (const char* view :
                                      {"components", "similarity", "norms", "wavelengths", "pairing",
                                       "usage", "buckets", "slopes"}) {
@@ -142,10 +154,6 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                     ASSERT_EQ(app.scene.Apply(R"({"model_usage_head": -1})"), "");
                                 }
                             }
-                            ASSERT_EQ(app.scene.Apply(
-                                          R"({"model_view": "components", "model_3d": true})"),
-                                      "");
-                            collect({});
                             std::ofstream(folder / "bad.safetensors") << "12345678{}";
                             (void)app.models.Open(
                                 pelab::ModelRequest{(folder / "bad.safetensors").string(), "", ""});
@@ -162,6 +170,20 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                             app.models.Finish();
                             collect({});
                             std::filesystem::remove_all(folder);
+                        }
+                        if (entry.id == "order" && !hidden && mode == R"({"pe_enabled": false})") {
+                            // The X rows' header opened (as a click opens it): its dims slider.
+                            auto& order = dynamic_cast<OrderPanel&>(*entry.panel);
+                            order.x_rows_open = true;
+                            collect({});
+                            // Scrolled down to it: the header sits under the matrices.
+                            ImGuiWindow* window = WindowOf("order");
+                            ASSERT_NE(window, nullptr);
+                            for (int k = 0; k < 3; ++k) {
+                                ImGui::SetScrollY(window, window->ScrollMax.y);
+                                collect({});
+                            }
+                            order.x_rows_open = false;
                         }
                         if (entry.id == "order" && !hidden) {
                             // The Real model view on a whole GPT-2 (and a sentence it refuses).

@@ -52,7 +52,21 @@ struct NumberControl {
     const char* tooltip; ///< the formula the number sits in, shown on hover
     const char* widget;  ///< the recorded widget name, "alternatives.fire_c"
     bool even = false;   ///< a whole number that must be even (T5's buckets)
+    /// The slider reaches only ±slider_span (0: the bounds): a wide field (a shift of ±1000)
+    /// keeps a slider fine enough to drag, and a value typed with Ctrl+click may still go to
+    /// the bounds.
+    double slider_span = 0;
+    /// A typed box's − and + buttons move the value by step (by step_fast with Ctrl); 0: no
+    /// buttons.
+    double step = 0, step_fast = 0;
 };
+
+/// row with − and + buttons of step and step_fast (a typed box's).
+constexpr NumberControl Stepped(NumberControl row, double step, double step_fast) {
+    row.step = step;
+    row.step_fast = step_fast;
+    return row;
+}
 
 class SceneTable {
 public:
@@ -67,6 +81,9 @@ public:
     void Number(const char* name, const char* doc, float* target, double min, double max);
     /// The field of a control: its name, doc line and bounds.
     void Number(const NumberControl& control, double* target) {
+        Number(control.field, control.doc, target, control.min, control.max);
+    }
+    void Number(const NumberControl& control, float* target) {
         Number(control.field, control.doc, target, control.min, control.max);
     }
     /// The field of a whole-number control (its bounds whole numbers).

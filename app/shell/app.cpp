@@ -21,12 +21,12 @@ namespace {
 
 // The shared parameters' rows.
 void AddSharedFields(SceneTable& table, AppState& state) {
-    table.Integer("d_model", "the model width", &state.d_model, 2, kUiMaxDModel, true);
-    table.Number("base", "ω_i = base^(−2i/d_model)", &state.base, kUiMinBase, kUiMaxBase);
+    table.Integer(kDModel, &state.d_model);
+    table.Number(kBase, &state.base);
     table.Number(kPosA, &state.pos_a);
     table.Number(kPosB, &state.pos_b);
     // The pair's range depends on d_model, which may be in the same scene (checked first).
-    table.Add({"pair", "integer in [0, d_model/2): the selected (sin, cos) pair",
+    table.Add({kPair.field, std::string("integer in [0, d_model/2): ") + kPair.doc,
                [&state](const json& value, const json& doc) -> std::function<void()> {
                    int d_model = state.d_model;
                    if (doc.contains("d_model") && doc["d_model"].is_number_integer())
@@ -35,8 +35,7 @@ void AddSharedFields(SceneTable& table, AppState& state) {
                    return [&state, pair] { state.pair = pair; };
                },
                [&state] { return json(state.pair); }});
-    table.Integer("shift_k", "the shift k of both positions", &state.shift_k, -kUiMaxShift,
-                  kUiMaxShift);
+    table.Integer(kShiftK, &state.shift_k);
     table.Bool("playing", "pos A moves by itself", &state.playing);
     table.Number("play_speed", "positions per second while playing", &state.play_speed,
                  kUiMinPlaySpeed, kUiMaxPlaySpeed);

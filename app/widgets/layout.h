@@ -44,14 +44,19 @@ void KeepWindowInViewport();
 class FlowRow {
 public:
     void Item(float width, float spacing = -1.0f) {
-        if (started_) SameLineIfFits(width, spacing);
+        if (started_) SameLineIfFits(width + extra_, spacing);
         started_ = true;
+        extra_ = 0;
     }
+    /// The next item comes with something after it on its line (a help marker), extra wide:
+    /// both move to the next line together.
+    void ReserveNext(float extra) { extra_ = extra; }
     /// Width of `count` items' spacing, to add up a group's width.
     static float Spacing(int count = 1) { return ImGui::GetStyle().ItemSpacing.x * count; }
 
 private:
     bool started_ = false;
+    float extra_ = 0;
 };
 
 } // namespace pelab

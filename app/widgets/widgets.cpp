@@ -101,28 +101,6 @@ void ErrorText(const FrameContext& frame, const char* message) {
     ImGui::PopStyleColor();
 }
 
-void DModelSlider(FrameContext& frame, float width, std::string* note) {
-    AppState& state = frame.state;
-    int d_model = state.d_model;
-    ImGui::SetNextItemWidth(width);
-    if (ImGui::SliderInt("d_model", &d_model, 2, kUiMaxDModel, "%d",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-        if (d_model % 2 != 0) {
-            char text[160];
-            std::snprintf(text, sizeof text,
-                          "d_model must be even (each pair needs a sin and a cos dimension): "
-                          "%d was rounded to %d.",
-                          d_model, d_model + 1);
-            *note = text;
-            d_model += 1;
-        } else {
-            note->clear();
-        }
-        state.d_model = d_model;
-        state.Clamp();
-    }
-}
-
 float FrameContext::Px(float pixels) const {
     return pixels * ImGui::GetFontSize() / kBaseFontPixels * theme.line_scale;
 }

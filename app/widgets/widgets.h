@@ -93,10 +93,6 @@ void ReadoutBlock(FrameContext& frame, const char* name, const char* value, cons
 /// animate pos A; placed on a wrapping row and recorded as "<panel_id>.play" / ".speed".
 void PlayControls(FrameContext& frame, FlowRow& row, const char* panel_id);
 
-/// The shared d_model as a logarithmic slider (2 … 4096, Ctrl+click to type). An odd value is
-/// rounded up to the next even one and *note says so (cleared by the next even value).
-void DModelSlider(FrameContext& frame, float width, std::string* note);
-
 /// ImGui::InputText over a std::string that never holds more than max_bytes: typing or pasting
 /// past it keeps what fits, cut at a character's boundary (so the field never holds a text its
 /// scene field would refuse, and a link stays the scene's). Returns what ImGui::InputText does.

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 
 namespace pelab {
 
@@ -39,16 +38,11 @@ constexpr NumberControl kLearnedWidth{"learned_d", "how many values each learned
                                       "%d",        false,
                                       nullptr,     "alternatives.learned_d",
                                       true};
-constexpr NumberControl kLearnedLookup{"learned_lookup",
-                                       "which position's row to fetch from the table",
-                                       0,
-                                       kUiMaxPosition,
-                                       512,
-                                       "look up pos",
-                                       "%d",
-                                       false,
-                                       nullptr,
-                                       "alternatives.learned_lookup"};
+constexpr NumberControl kLearnedLookup =
+    Stepped(NumberControl{"learned_lookup", "which position's row to fetch from the table", 0,
+                          kUiMaxPosition, 512, "look up pos", "%d", false, nullptr,
+                          "alternatives.learned_lookup"},
+            1, 100);
 
 struct LearnedTab final : AlternativesTab {
     int learned_rows = static_cast<int>(kLearnedRows.initial);
@@ -73,8 +67,7 @@ void LearnedTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         const float input = FitWidth(7.0f, "rows L");
         SceneInput(frame, row, kLearnedRows, &learned_rows, input);
         SceneInput(frame, row, kLearnedWidth, &learned_d, input);
-        SceneInput(frame, row, kLearnedLookup, &learned_lookup, input,
-                   std::numeric_limits<int>::max(), 1, 100);
+        SceneInput(frame, row, kLearnedLookup, &learned_lookup, input);
         row.Item(ButtonWidth("BERT-base") + ButtonWidth("GPT-2") + FlowRow::Spacing());
         if (ImGui::Button("BERT-base")) learned_rows = 512, learned_d = 768;
         ImGui::SameLine();

@@ -23,13 +23,13 @@ constexpr int kRopeCurveHalfWidth = 256; ///< q·k is drawn for m − n in [−2
 constexpr double kDecayMaxDistance = 4096;
 
 // m and n are the shared positions A and B, drawn from their rows.
-constexpr NumberControl kRopeM = Drawn(kPosA, "m (pos A)", "alternatives.rope_m");
-constexpr NumberControl kRopeN = Drawn(kPosB, "n (pos B)", "alternatives.rope_n");
+constexpr NumberControl kRopeM = Stepped(Drawn(kPosA, "m (pos A)", "alternatives.rope_m"), 1, 10);
+constexpr NumberControl kRopeN = Stepped(Drawn(kPosB, "n (pos B)", "alternatives.rope_n"), 1, 10);
 
 // Room for 1000000 beside the ± buttons.
 void PositionInput(FrameContext& frame, FlowRow& row, const NumberControl& control,
                    double* position) {
-    SceneInput(frame, row, control, position, FitWidth(8.0f, control.label), 1, 10);
+    SceneInput(frame, row, control, position, FitWidth(8.0f, control.label));
 }
 
 using RopeInputs = AlternativesPanel::RopeInputs;

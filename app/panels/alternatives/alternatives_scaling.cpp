@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 
 namespace pelab {
 
@@ -125,18 +124,13 @@ constexpr NumberControl kScalingFactor{"scaling_factor",
 constexpr NumberControl kScalingContext{
     "scaling_context", "the context length trained on", 16, 1e7, 8192, "original L", "%.0f", false,
     nullptr,           "alternatives.scaling_context"};
-constexpr NumberControl kScalingWidth{"scaling_d",
-                                      "the width of one attention head (even)",
-                                      4,
-                                      1024,
-                                      128,
-                                      "head d",
-                                      "%d",
-                                      false,
-                                      "The width of one attention head, whose pairs RoPE turns "
-                                      "(Llama: 128).",
-                                      "alternatives.scaling_d",
-                                      true};
+constexpr NumberControl kScalingWidth =
+    Stepped(NumberControl{"scaling_d", "the width of one attention head (even)", 4, 1024, 128,
+                          "head d", "%d", false,
+                          "The width of one attention head, whose pairs RoPE turns "
+                          "(Llama: 128).",
+                          "alternatives.scaling_d", true},
+            2, 16);
 
 struct ScalingTab final : AlternativesTab {
     int scaling_d = static_cast<int>(kScalingWidth.initial);
@@ -170,8 +164,7 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         // L is a whole number of positions.
         if (SceneInput(frame, row, kScalingContext, &scaling_context, input))
             scaling_context = std::round(scaling_context);
-        SceneInput(frame, row, kScalingWidth, &scaling_d, input, std::numeric_limits<int>::max(), 2,
-                   16);
+        SceneInput(frame, row, kScalingWidth, &scaling_d, input);
         AlternativesBasePresets(frame, row, "alternatives.scaling_base");
         EndControls(frame);
     }

@@ -86,12 +86,10 @@ const std::vector<AlternativesTabInfo>& AlternativesTabs();
 std::string AlternativesTabList();
 
 /// The seed of the random q and k every RoPE tab turns (scene field rope_seed).
-inline constexpr NumberControl kRopeSeed{
-    "rope_seed", "the seed the random q and k vectors are drawn from",
-    0,           1000000,
-    7,           "seed",
-    "%d",        false,
-    nullptr,     "alternatives.rope_seed"};
+inline constexpr NumberControl kRopeSeed =
+    Stepped(NumberControl{"rope_seed", "the seed the random q and k vectors are drawn from", 0,
+                          1000000, 7, "seed", "%d", false, nullptr, "alternatives.rope_seed"},
+            1, 10);
 
 struct AlternativesPanel : Panel {
     AlternativesPanel(); ///< makes its tabs (parts)

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 
 namespace pelab {
 
@@ -115,8 +114,7 @@ void AlternativesPanel::RopeVectorControls(FrameContext& frame, FlowRow& row) {
                    "type them (2 to 64 numbers each, the same even count).");
     frame.Record("alternatives.rope_typed");
     if (!rope_typed) {
-        SceneInput(frame, row, kRopeSeed, &rope_seed, FitWidth(5.0f, "seed"),
-                   std::numeric_limits<int>::max(), 1, 10);
+        SceneInput(frame, row, kRopeSeed, &rope_seed, FitWidth(5.0f, "seed"));
         return;
     }
     const float text = FitWidth(10.0f, "q");

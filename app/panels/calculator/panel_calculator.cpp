@@ -1,6 +1,7 @@
 #include "panels/calculator/panel_calculator.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/pair_turns.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
@@ -18,6 +19,32 @@
 namespace pelab {
 
 namespace {
+
+// pos is pos A; the slider spans the first 1000 positions (or up to the next power of ten
+// above pos A), the box takes any position.
+constexpr NumberControl kCalculatorPosSlider =
+    Drawn(kPosA, "##pos_slider", "calculator.pos_slider",
+          "pos = pos A, shared with every panel (Left/Right arrows: −1 / +1). The slider reaches "
+          "1000, or the next power of ten above pos A.");
+constexpr NumberControl kCalculatorPosInput =
+    Drawn(kPosA, "##pos_input", "calculator.pos_input",
+          "Type a position (fractions allowed) and press Enter.");
+constexpr NumberControl kCalculatorOffset =
+    Stepped(NumberControl{"calculator_offset", "the calculator's second column is pos A + this",
+                          -kUiMaxPosition, kUiMaxPosition, 1, "##offset", "%.10g", false, nullptr,
+                          "calculator.offset"},
+            1, 10);
+constexpr NumberControl kCalculatorDimFrom =
+    Stepped(NumberControl{"calculator_dim_from", "first dimension the calculator shows", 0,
+                          kUiMaxDModel - 1, 0, "##from", "%d", false,
+                          "First dimension shown (0 … d_model − 1).", "calculator.dim_from"},
+            1, 8);
+constexpr NumberControl kCalculatorDimTo =
+    Stepped(NumberControl{"calculator_dim_to", "last dimension shown (clamped to d_model - 1)", 0,
+                          kUiMaxDModel - 1, 7, "##to", "%d", false,
+                          "Last dimension shown; the table scrolls through any number of rows.",
+                          "calculator.dim_to"},
+            1, 8);
 
 // "dims 0–255" or "dim 0".
 std::string Dims(int first, int last) {
@@ -259,43 +286,21 @@ void CalculatorPanel::DrawPositionControls(FrameContext& frame, FlowRow& row) {
     // label first, as a sentence reads.
     // The slider covers 0…1000, or up to the next power of ten when pos A is beyond that, so
     // its handle never shows a number other than pos A.
-    const double zero = 0.0,
-                 slider_max = state.pos_a <= 1000.0
-                                  ? 1000.0
-                                  : std::min(kUiMaxPosition,
-                                             std::pow(10.0, std::ceil(std::log10(state.pos_a))));
+    const double slider_max =
+        state.pos_a <= 1000.0
+            ? 1000.0
+            : std::min(kUiMaxPosition, std::pow(10.0, std::ceil(std::log10(state.pos_a))));
     const float slider_width = FitWidth(10.0f, "pos A");
     const float input_width = font * 5.5f;
     row.Item(LabelWidth("pos A") + slider_width + spacing + input_width);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("pos A");
     ImGui::SameLine();
-    double slider_value = std::min(state.pos_a, slider_max);
-    ImGui::SetNextItemWidth(slider_width);
-    if (ImGui::SliderScalar("##pos_slider", ImGuiDataType_Double, &slider_value, &zero, &slider_max,
-                            "%.0f"))
-        state.pos_a = std::round(slider_value);
-    FormulaTooltip("pos = pos A, shared with every panel (Left/Right arrows: −1 / +1). The "
-                   "slider reaches 1000, or the next power of ten above pos A.");
-    frame.Record("calculator.pos_slider");
+    // The group's items on the line row placed it on.
+    FlowRow group;
+    ScenePositionSlider(frame, group, kCalculatorPosSlider, &state.pos_a, slider_width, slider_max);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(input_width);
-    double typed = state.pos_a;
-    if (ImGui::InputDouble("##pos_input", &typed, 0.0, 0.0, "%.10g",
-                           ImGuiInputTextFlags_EnterReturnsTrue)) {
-        if (std::isfinite(typed) && typed >= 0 && typed <= kUiMaxPosition) {
-            state.pos_a = typed;
-            input_note.clear();
-        } else {
-            char note[128];
-            std::snprintf(note, sizeof note,
-                          "pos must be a number in [0, 1000000] (got %.10g); kept %.10g.", typed,
-                          state.pos_a);
-            input_note = note;
-        }
-    }
-    FormulaTooltip("Type a position (fractions allowed) and press Enter.");
-    frame.Record("calculator.pos_input");
+    SceneEntry(frame, group, kCalculatorPosInput, &state.pos_a, input_width, "pos", &input_note);
 }
 
 void CalculatorPanel::DrawOffsetControl(FrameContext& frame, FlowRow& row) {
@@ -307,12 +312,8 @@ void CalculatorPanel::DrawOffsetControl(FrameContext& frame, FlowRow& row) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("second: pos A +");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(offset_width);
-    double offset = second_offset;
-    if (ImGui::InputDouble("##offset", &offset, 1.0, 10.0, "%.10g") && std::isfinite(offset) &&
-        std::fabs(offset) <= kUiMaxPosition)
-        second_offset = offset;
-    frame.Record("calculator.offset");
+    FlowRow group; // on the line row placed it on
+    SceneInput(frame, group, kCalculatorOffset, &second_offset, offset_width);
     ImGui::SameLine();
     HelpMarker("The second column is PE(pos A + offset); offset 1 compares neighbours. "
                "The second position stays within [0, 1000000].");
@@ -328,30 +329,26 @@ void CalculatorPanel::DrawDimensionRange(FrameContext& frame, FlowRow& row) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("dims");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(dim_width);
     // The fields show the range as drawn (fitted to d_model); an edit sets the stored range.
     // Moving one end past the other carries the other along (keeping 8 rows), instead of
     // silently undoing the edit.
     int shown_from = 0, shown_to = 0;
     Range(state, &shown_from, &shown_to);
-    if (ImGui::InputInt("##from", &shown_from, 1, 8)) {
-        dim_from = std::clamp(shown_from, 0, state.d_model - 1);
+    const int last_dim = state.d_model - 1;
+    FlowRow group; // the range's items, on the line row placed it on
+    if (SceneInput(frame, group, kCalculatorDimFrom, &shown_from, dim_width, last_dim)) {
+        dim_from = shown_from;
         dim_to = shown_to;
-        if (dim_from > dim_to) dim_to = std::min(dim_from + 7, state.d_model - 1);
+        if (dim_from > dim_to) dim_to = std::min(dim_from + 7, last_dim);
     }
-    FormulaTooltip("First dimension shown (0 … d_model − 1).");
-    frame.Record("calculator.dim_from");
     ImGui::SameLine();
     ImGui::TextUnformatted("to");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(dim_width);
-    if (ImGui::InputInt("##to", &shown_to, 1, 8)) {
-        dim_to = std::clamp(shown_to, 0, state.d_model - 1);
+    if (SceneInput(frame, group, kCalculatorDimTo, &shown_to, dim_width, last_dim)) {
+        dim_to = shown_to;
         dim_from = shown_from;
         if (dim_to < dim_from) dim_from = std::max(0, dim_to - 7);
     }
-    FormulaTooltip("Last dimension shown; the table scrolls through any number of rows.");
-    frame.Record("calculator.dim_to");
     for (const auto& [label, first, last, name] :
          {std::tuple{"first 8", 0, 7, "calculator.first_8"},
           std::tuple{"last 8", state.d_model - 8, state.d_model - 1, "calculator.last_8"},
@@ -515,12 +512,9 @@ std::string CalculatorPanel::Csv(const AppState& state) const {
 }
 
 void CalculatorPanel::AddSceneFields(SceneTable& table) {
-    table.Number("calculator_offset", "the calculator's second column is pos A + this",
-                 &second_offset, -kUiMaxPosition, kUiMaxPosition);
-    table.Integer("calculator_dim_from", "first dimension the calculator shows", &dim_from, 0,
-                  kUiMaxDModel - 1);
-    table.Integer("calculator_dim_to", "last dimension shown (clamped to d_model - 1)", &dim_to, 0,
-                  kUiMaxDModel - 1);
+    table.Number(kCalculatorOffset, &second_offset);
+    table.Integer(kCalculatorDimFrom, &dim_from);
+    table.Integer(kCalculatorDimTo, &dim_to);
 }
 
 nlohmann::json CalculatorPanel::Readouts(const AppState& state) const {
@@ -553,14 +547,14 @@ std::vector<WidgetName> CalculatorPanel::WidgetNames() {
         {"calculator.all", "the all button: shows every dimension in the table"},
         {"calculator.chart", "the bar chart of |PE(pos A) − PE(second position)| per dim"},
         {"calculator.copy_csv", "the Copy as CSV button: copies the shown rows to the clipboard"},
-        {"calculator.dim_from", "the first dim box: where the table's range of dims starts"},
-        {"calculator.dim_to", "the last dim box: where the table's range of dims ends"},
+        ControlWidget(kCalculatorDimFrom, "box"),
+        ControlWidget(kCalculatorDimTo, "box"),
         {"calculator.first_8", "the first 8 button: shows dims 0 to 7"},
         {"calculator.header<i>", "the step table's header cell of column i (from 0)"},
         {"calculator.last_8", "the last 8 button: shows the last eight dims"},
-        {"calculator.offset", "the offset box: the second column is PE at pos A plus this offset"},
-        {"calculator.pos_input", "the typed pos A box (fractions allowed, Enter to use)"},
-        {"calculator.pos_slider", "the pos A slider, 0 to 1000 (further when pos A is larger)"},
+        ControlWidget(kCalculatorOffset, "box"),
+        ControlWidget(kCalculatorPosInput, "box"),
+        ControlWidget(kCalculatorPosSlider),
         {"calculator.save_csv", "the Save CSV button: writes the shown rows to a file"},
         {"calculator.summary",
          "the summary paragraph: where the two positions differ most and least",

@@ -343,12 +343,11 @@ void CandidatesPanel::AddSceneFields(SceneTable& table) {
             if (text == candidate_id(static_cast<Candidate>(c))) return std::string();
         return "must be one of " + ids;
     });
-    table.Integer("candidates_length", "L, the sequence length and table rows", &length,
-                  kMinCandidateLength, 4096);
+    table.Integer(kCandidatesLength, &length);
     table.Integer("candidates_positions", "N, positions the table measures", &positions, 16,
                   kMaxCheckedPositions);
     table.Integer(kCandidatesShiftK, &shift_k);
-    table.Number("candidates_embedding", "one embedding value's size", &embedding_value, 0.01, 1.0);
+    table.Number(kCandidatesEmbedding, &embedding_value);
     table.Bool("candidates_scale_embedding", "embedding × √d_model", &scale_embedding);
     table.Bool("candidates_grid", "values as a positions × dims grid", &grid);
 }

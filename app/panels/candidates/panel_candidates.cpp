@@ -19,8 +19,6 @@ namespace pelab {
 namespace {
 
 constexpr int kPositionChoices[] = {64, 256, 1024, 4096};
-constexpr int kMaxLength = 4096;
-constexpr double kMinEmbeddingValue = 0.01, kMaxEmbeddingValue = 1.0;
 
 } // namespace
 
@@ -257,18 +255,10 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
     // The plot and the grid for everyone; the sizes, shift and embedding are advanced settings.
     const float slider = FitWidth(8.0f, "d_model");
     if (frame.ShowsAdvanced("candidates.d_model")) {
-        row.Item(LabelledWidth(slider, "d_model"));
-        DModelSlider(frame, slider, &d_model_note);
-        frame.Record("candidates.d_model");
+        DModelSlider(frame, row, kCandidatesDModel, slider, &d_model_note);
     }
     if (frame.ShowsAdvanced("candidates.length")) {
-        row.Item(LabelledWidth(slider, "L"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("L", &length, kMinCandidateLength, kMaxLength, "%d",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("L: the sequence length index / length divides by, and the learned table's "
-                       "rows (it has no entry for position L or later).");
-        frame.Record("candidates.length");
+        SceneSlider(frame, row, kCandidatesLength, &length, slider);
     }
     const float small = FitWidth(5.0f, "N");
     if (frame.ShowsAdvanced("candidates.positions")) {
@@ -290,14 +280,7 @@ void CandidatesPanel::DrawControls(FrameContext& frame) {
         SceneSlider(frame, row, kCandidatesShiftK, &shift_k, small);
     }
     if (frame.ShowsAdvanced("candidates.embedding")) {
-        row.Item(LabelledWidth(slider, "embedding"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderScalar("embedding", ImGuiDataType_Double, &embedding_value,
-                            &kMinEmbeddingValue, &kMaxEmbeddingValue, "%.2f",
-                            ImGuiSliderFlags_AlwaysClamp);
-        FormulaTooltip("The size of one embedding value (the published examples use about 0.05 to "
-                       "0.2): ‖embedding‖ = value·√d_model.");
-        frame.Record("candidates.embedding");
+        SceneSlider(frame, row, kCandidatesEmbedding, &embedding_value, slider);
     }
     row.Item(CheckboxWidth("grid"));
     ImGui::Checkbox("grid", &grid);
@@ -359,19 +342,19 @@ std::vector<WidgetName> CandidatesPanel::WidgetNames() {
         {"candidates.aliasing_text",
          "the why sin needs cos sentence about the selected pair's angle"},
         {"candidates.choice", "the plot dropdown: which candidate encoding is drawn"},
-        {"candidates.d_model", "the d_model slider: how many dimensions each encoding has"},
+        ControlWidget(kCandidatesDModel),
         {"candidates.drowning",
          "the drowning meter's sentence comparing PE's size with the embedding's",
          {"drowning"}},
         {"candidates.drowning_title", "the Drowning meter heading above its two bars"},
-        {"candidates.embedding", "the embedding slider: the size of one embedding value"},
+        ControlWidget(kCandidatesEmbedding),
         {"candidates.embedding_bar", "the drowning meter's bar for the embedding's length"},
         {"candidates.grid", "the grid checkbox: values as a colour grid instead of lines"},
         {"candidates.header<i>",
          "the property table's header cell of column i (0 is the encoding)"},
         {"candidates.legend",
          "the key under the table: ok, fails, cannot say, and what was measured"},
-        {"candidates.length", "the L slider: the sequence length and the learned table's rows"},
+        ControlWidget(kCandidatesLength),
         {"candidates.pe_bar", "the drowning meter's bar for the length of PE(pos A)"},
         {"candidates.positions", "the N dropdown: how many positions the table measures"},
         {"candidates.scale_embedding",

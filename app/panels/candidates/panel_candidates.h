@@ -10,6 +10,7 @@
 
 #include "io/scene.h"
 #include "panels/panel.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/candidates.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
@@ -35,6 +36,32 @@ const char* PropertyName(int property);
 PropertyCell DescribeProperty(int property, const CandidateProperties& measured, int length);
 
 /// The shift k of the "shift is linear" column (scene field candidates_shift_k).
+/// L (the sequence length and the learned table's rows) and one embedding value's size.
+inline constexpr NumberControl kCandidatesLength{
+    "candidates_length",
+    "L, the sequence length and table rows",
+    kMinCandidateLength,
+    4096,
+    10,
+    "L",
+    "%d",
+    true,
+    "L: the sequence length index / length divides by, and the learned table's rows (it has no "
+    "entry for position L or later).",
+    "candidates.length"};
+inline constexpr NumberControl kCandidatesEmbedding{
+    "candidates_embedding",
+    "one embedding value's size",
+    0.01,
+    1.0,
+    0.1,
+    "embedding",
+    "%.2f",
+    false,
+    "The size of one embedding value (the published examples use about 0.05 to 0.2): "
+    "‖embedding‖ = value·√d_model.",
+    "candidates.embedding"};
+inline constexpr NumberControl kCandidatesDModel = Drawn(kDModel, "d_model", "candidates.d_model");
 inline constexpr NumberControl kCandidatesShiftK{
     "candidates_shift_k",
     "the shift the shift linear column tests",
@@ -49,11 +76,11 @@ inline constexpr NumberControl kCandidatesShiftK{
 
 struct CandidatesPanel : Panel {
     // Own settings (scene fields).
-    std::string candidate = "binary"; ///< candidate_id of the one plotted
-    int length = 10;                  ///< L: sequence length (index / length) and table rows
-    int positions = 256;              ///< N: positions the table measures
+    std::string candidate = "binary";                          ///< candidate_id of the one plotted
+    int length = static_cast<int>(kCandidatesLength.initial);  ///< L: index / length, table rows
+    int positions = 256;                                       ///< N: positions the table measures
     int shift_k = static_cast<int>(kCandidatesShiftK.initial); ///< k of the "shift is linear" test
-    double embedding_value = 0.1; ///< typical |value| of one embedding dim
+    double embedding_value = kCandidatesEmbedding.initial;     ///< typical |value| of one dim
     bool scale_embedding = false; ///< multiply the embedding by √d_model (as the paper does)
     bool grid = false;            ///< the values as a positions × dims grid, not lines
     // View state.

@@ -2,6 +2,7 @@
 #include "widgets/number_text.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
@@ -12,9 +13,25 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <tuple>
 
 namespace pelab {
+
+namespace {
+constexpr NumberControl kClocksShift = Drawn(kShiftK, "k", "clocks.shift_k");
+constexpr NumberControl kClocksPosA = Drawn(kPosA, "pos A", "clocks.pos_a");
+constexpr NumberControl kClocksPosB = Drawn(kPosB, "pos B", "clocks.pos_b");
+constexpr NumberControl kClocksSize{
+    "clock_size",
+    "size of the clock faces",
+    0.6,
+    2.5,
+    1,
+    "size",
+    "%.1fx",
+    false,
+    "Size of the clock faces (in present mode they also grow with the window).",
+    "clocks.size"};
+} // namespace
 
 HandTip HandDirection(double angle) {
     return {static_cast<float>(std::sin(angle)), static_cast<float>(-std::cos(angle))};
@@ -50,16 +67,13 @@ void ClocksPanel::DrawTransport(FrameContext& frame) {
         row.Item(CheckboxWidth("k-shift arc"));
         ImGui::Checkbox("k-shift arc", &show_shift);
         frame.Record("clocks.show_shift");
-        const float marker = FlowRow::Spacing() + HelpMarkerWidth();
-        const float k_width = FitWidth(7.0f, "k") - marker;
-        row.Item(LabelledWidth(k_width, "k") + marker);
-        ImGui::SetNextItemWidth(k_width);
-        ImGui::SliderInt("k", &state.shift_k, -100, 100);
-        frame.Record("clocks.shift_k");
-        ImGui::SameLine();
-        HelpMarker(
-            "Moving from pos A to pos A + k turns every hand by ω_i·k: the reddish-purple arc. "
-            "The arc depends on k only, never on where A is; that is the rotation R_k.");
+        WithHelp(row,
+                 "Moving from pos A to pos A + k turns every hand by ω_i·k: the reddish-purple "
+                 "arc. The arc depends on k only, never on where A is; that is the rotation R_k.",
+                 [&] {
+                     return SceneSlider(frame, row, kClocksShift, &state.shift_k,
+                                        FitWidth(7.0f, "k") - HelpMarkerRoom());
+                 });
     };
     // In a strip (a short window: two rows show) the shift k comes first: it is what the clocks
     // are there to show.
@@ -73,26 +87,14 @@ void ClocksPanel::DrawTransport(FrameContext& frame) {
     if (ImGui::Button("+1")) state.pos_a = std::min(kUiMaxPosition, std::round(state.pos_a) + 1);
     FormulaTooltip("pos A + 1 (Right arrow)");
     frame.Record("clocks.plus_one");
-    const double zero = 0.0;
     const float drag = FitWidth(6.0f, "pos A");
-    for (const auto& [label, value, name] : {std::tuple{"pos A", &state.pos_a, "clocks.pos_a"},
-                                             std::tuple{"pos B", &state.pos_b, "clocks.pos_b"}}) {
-        row.Item(LabelledWidth(drag, label));
-        ImGui::SetNextItemWidth(drag);
-        ImGui::DragScalar(label, ImGuiDataType_Double, value, 0.1f, &zero, &kUiMaxPosition,
-                          PositionFormat(*value), ImGuiSliderFlags_AlwaysClamp);
-        frame.Record(name);
-    }
+    SceneDrag(frame, row, kClocksPosA, &state.pos_a, drag, 0.1f, PositionFormat(state.pos_a));
+    SceneDrag(frame, row, kClocksPosB, &state.pos_b, drag, 0.1f, PositionFormat(state.pos_b));
     row.Item(CheckboxWidth("pos B hand"));
     ImGui::Checkbox("pos B hand", &show_b);
     frame.Record("clocks.show_b");
     if (!frame.controls_in_strip) shift_controls();
-    const float size_width = FitWidth(6.0f, "size");
-    row.Item(LabelledWidth(size_width, "size"));
-    ImGui::SetNextItemWidth(size_width);
-    ImGui::SliderFloat("size", &clock_scale, 0.6f, 2.5f, "%.1fx");
-    FormulaTooltip("Size of the clock faces (in present mode they also grow with the window).");
-    frame.Record("clocks.size");
+    SceneSlider(frame, row, kClocksSize, &clock_scale, FitWidth(6.0f, "size"));
 }
 
 namespace {
@@ -316,7 +318,7 @@ void ClocksPanel::DrawGrid(FrameContext& frame, const char* description) {
 namespace pelab {
 
 void ClocksPanel::AddSceneFields(SceneTable& table) {
-    table.Number("clock_size", "size of the clock faces", &clock_scale, 0.6, 2.5);
+    table.Number(kClocksSize, &clock_scale);
     table.Bool("clock_show_b", "clocks draw the pos B hand", &show_b);
     table.Bool("clock_show_shift", "clocks draw the arc of a shift by k", &show_shift);
 }
@@ -379,12 +381,12 @@ std::vector<WidgetName> ClocksPanel::WidgetNames() {
         {"clocks.pair_3", "the clock face of pair 3 in the grid of all pairs"},
         {"clocks.play", "the Play/Pause button that moves pos A forward on its own"},
         {"clocks.plus_one", "the +1 button: moves pos A forward by one position"},
-        {"clocks.pos_a", "the pos A drag box: the position the main hands point to"},
-        {"clocks.pos_b", "the pos B drag box: the position of the second hand"},
-        {"clocks.shift_k", "the shift k slider: how many positions the arc moves on from pos A"},
+        ControlWidget(kClocksPosA, "drag box"),
+        ControlWidget(kClocksPosB, "drag box"),
+        ControlWidget(kClocksShift),
         {"clocks.show_b", "the pos B hand checkbox: draws a second hand for pos B on each face"},
         {"clocks.show_shift", "the k-shift arc checkbox: draws the arc from pos A to pos A + k"},
-        {"clocks.size", "the size slider: how big the clock faces are drawn"},
+        ControlWidget(kClocksSize),
         {"clocks.smooth", "the smooth checkbox: Play glides through fractions, not whole steps"},
         {"clocks.speed", "the positions/s slider: how fast Play moves pos A"},
         {"clocks.summary_pair_<i>",

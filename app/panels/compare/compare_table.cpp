@@ -1,6 +1,7 @@
 // compare_table.cpp — the compare panel's table of every dimension (the formula's PE(A), PE(B),
 // their difference and each pair's share of the dot product), its filter, and its CSV.
 #include "panels/compare/panel_compare.h"
+#include "panels/scene_controls.h"
 
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
@@ -37,17 +38,10 @@ void ComparePanel::DrawFilterControls(FrameContext& frame, int d) {
         filter = static_cast<DimensionFilter>(filter_index);
     frame.Record("compare.filter");
     if (filter == DimensionFilter::Range) {
-        const float range = FitWidth(12.0f, "dims");
-        row.Item(LabelledWidth(range, "dims"));
-        ImGui::SetNextItemWidth(range);
-        ImGui::DragIntRange2("dims", &range_first, &range_last, 1.0f, 0, d - 1);
-        frame.Record("compare.range");
+        SceneRange(frame, row, kCompareRangeFirst, kCompareRangeLast, &range_first, &range_last,
+                   FitWidth(12.0f, "dims"), d - 1);
     } else if (filter == DimensionFilter::EveryKth) {
-        const float step = FitWidth(8.0f, "k-th");
-        row.Item(LabelledWidth(step, "k-th"));
-        ImGui::SetNextItemWidth(step);
-        ImGui::SliderInt("k-th", &every_k, 2, 64);
-        frame.Record("compare.every_k");
+        SceneSlider(frame, row, kCompareEveryK, &every_k, FitWidth(8.0f, "k-th"));
     }
 }
 

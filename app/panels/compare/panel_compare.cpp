@@ -5,6 +5,7 @@
 
 #include "io/json_input.h"
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/similarity.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
@@ -18,6 +19,16 @@
 #include <cstdio>
 
 namespace pelab {
+
+namespace {
+// Each position is a slider (the first 1000 positions, or a checkpoint's rows) and a box that
+// takes any position.
+constexpr NumberControl kComparePosASlider = Drawn(kPosA, "##pos_a_slider", "compare.pos_a_slider");
+constexpr NumberControl kComparePosAInput = Drawn(kPosA, "pos A##input", "compare.pos_a_input");
+constexpr NumberControl kComparePosBSlider = Drawn(kPosB, "##pos_b_slider", "compare.pos_b_slider");
+constexpr NumberControl kComparePosBInput = Drawn(kPosB, "pos B##input", "compare.pos_b_input");
+constexpr NumberControl kCompareShift = Drawn(kShiftK, "shift k", "compare.shift_k");
+} // namespace
 
 void ComparePanel::Draw(FrameContext& frame) {
     // The inputs first: a preset changes d_model, and everything below must be computed for the
@@ -104,7 +115,7 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
     const float font = ImGui::GetFontSize();
     // Rows of a checkpoint's table: the sliders span its rows.
     const bool rows = ShowsRows(state);
-    const double slider_max = rows ? state.model_table->rows - 1.0 : 1000.0, zero = 0.0;
+    const double slider_max = rows ? state.model_table->rows - 1.0 : 1000.0;
     // Each position is a group [slider][typed entry] label; the groups wrap when narrow.
     const float spacing = FlowRow::Spacing();
     const float input_width = font * 5.0f;
@@ -112,44 +123,21 @@ void ComparePanel::DrawPositionInputs(FrameContext& frame) {
     const float slider_width = std::clamp(group_room - input_width - spacing - LabelWidth("pos A"),
                                           font * 3.0f, font * 16.0f);
     const float group_width = slider_width + spacing + LabelledWidth(input_width, "pos A");
-    struct Field {
-        const char* slider_id;
-        const char* input_id;
-        const char* name;
+    const struct {
+        const NumberControl& slider;
+        const NumberControl& input;
+        const char* what;
         double* value;
-        const char* widget;
-        const char* slider_widget;
-    } fields[] = {{"##pos_a_slider", "pos A##input", "A", &state.pos_a, "compare.pos_a_input",
-                   "compare.pos_a_slider"},
-                  {"##pos_b_slider", "pos B##input", "B", &state.pos_b, "compare.pos_b_input",
-                   "compare.pos_b_slider"}};
+    } fields[] = {{kComparePosASlider, kComparePosAInput, "pos A", &state.pos_a},
+                  {kComparePosBSlider, kComparePosBInput, "pos B", &state.pos_b}};
     FlowRow row;
-    for (Field& field : fields) {
+    for (const auto& field : fields) {
         row.Item(group_width + (&field == &fields[1] ? spacing + HelpMarkerWidth() : 0.0f));
-        ImGui::PushID(field.name);
-        ImGui::SetNextItemWidth(slider_width);
-        double slider_value = std::min(*field.value, slider_max);
-        if (ImGui::SliderScalar(field.slider_id, ImGuiDataType_Double, &slider_value, &zero,
-                                &slider_max, PositionFormat(slider_value)))
-            *field.value = std::round(slider_value);
-        frame.Record(field.slider_widget);
+        ImGui::PushID(field.what);
+        FlowRow group; // the field's items, on the line row placed it on
+        ScenePositionSlider(frame, group, field.slider, field.value, slider_width, slider_max);
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(input_width);
-        double typed = *field.value;
-        if (ImGui::InputDouble(field.input_id, &typed, 0.0, 0.0, "%.6g",
-                               ImGuiInputTextFlags_EnterReturnsTrue)) {
-            if (!std::isfinite(typed) || typed < 0 || typed > kUiMaxPosition) {
-                char note[160];
-                std::snprintf(note, sizeof note,
-                              "pos %s must be a number in [0, 1000000] (got %.6g); kept %.6g.",
-                              field.name, typed, *field.value);
-                input_note = note;
-            } else {
-                *field.value = typed;
-                input_note.clear();
-            }
-        }
-        frame.Record(field.widget);
+        SceneEntry(frame, group, field.input, field.value, input_width, field.what, &input_note);
         ImGui::PopID();
     }
     ImGui::SameLine();
@@ -309,11 +297,7 @@ void ComparePanel::DrawShift(FrameContext& frame) {
     AppState& state = frame.state;
     FlowRow row;
     if (frame.show_controls) {
-        const float slider = FitWidth(10.0f, "shift k");
-        row.Item(LabelledWidth(slider, "shift k"));
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("shift k", &state.shift_k, -100, 100, "%d");
-        frame.Record("compare.shift_k");
+        SceneSlider(frame, row, kCompareShift, &state.shift_k, FitWidth(10.0f, "shift k"));
         row.Item(SmallButtonWidth("move A and B by k"));
     }
     const double a = (shown_rows ? shown_rows->row_a : state.pos_a) + state.shift_k,
@@ -468,11 +452,9 @@ void ComparePanel::AddSceneFields(SceneTable& table) {
                        Excerpt(value) + ")"};
                },
                [this] { return nlohmann::json(kFilterNames[static_cast<int>(filter)]); }});
-    table.Integer("compare_range_first", "first dimension of \"range\"", &range_first, 0,
-                  kUiMaxDModel - 1);
-    table.Integer("compare_range_last", "last dimension of \"range\"", &range_last, 0,
-                  kUiMaxDModel - 1);
-    table.Integer("compare_every_k", "step of \"every-kth\"", &every_k, 2, 64);
+    table.Integer(kCompareRangeFirst, &range_first);
+    table.Integer(kCompareRangeLast, &range_last);
+    table.Integer(kCompareEveryK, &every_k);
     table.Add({"compare_source",
                "\"sinusoidal\" (the formula's vectors) or \"model\" (two rows of the learned "
                "table open in the Your model panel; the formula's while none is open)",
@@ -510,17 +492,19 @@ std::vector<WidgetName> ComparePanel::WidgetNames() {
             {"compare.distance", "the distance |A − B|, in positions", {"distance"}},
             {"compare.dot_product", "the dot product PE(A)·PE(B)", {"dot_product"}},
             {"compare.euclidean", "the Euclidean distance ‖PE(A) − PE(B)‖", {"euclidean_distance"}},
+            ControlWidget(kCompareEveryK),
             {"compare.filter", "the \"show dimensions\" menu that filters the table's rows"},
             {"compare.move_by_k", "the button that moves A and B by k"},
             {"compare.offset_plot", "the plot of the dot product against the offset k = |B − A|"},
-            {"compare.pos_a_input", "the typed field for pos A"},
-            {"compare.pos_a_slider", "the pos A slider"},
-            {"compare.pos_b_input", "the typed field for pos B"},
-            {"compare.pos_b_slider", "the pos B slider"},
+            ControlWidget(kComparePosAInput, "box"),
+            ControlWidget(kComparePosASlider),
+            ControlWidget(kComparePosBInput, "box"),
+            ControlWidget(kComparePosBSlider),
+            {kCompareRangeFirst.widget, "the dims range field: the first and last dimension shown"},
             {"compare.preset_3_150", "the preset button: A = 3, B = 150 and d_model 128"},
             {"compare.preset_3_5", "the preset button: A = 3, B = 5 and d_model 128"},
             {"compare.preset_3_50", "the preset button: A = 3, B = 50 and d_model 128"},
-            {"compare.shift_k", "the shift k slider"},
+            ControlWidget(kCompareShift),
             {"compare.shift_products",
              "the line comparing PE(A+k)·PE(B+k) with PE(A)·PE(B)",
              {"dot_product_shifted_by_k", "dot_product"}},

@@ -5,6 +5,7 @@
 #include "io/model_service.h"
 #include "panels/explanation.h"
 
+#include "io/scene.h"
 #include "panels/panel.h"
 #include "pelab/encodings/similarity.h"
 #include "widgets/cached.h"
@@ -22,6 +23,31 @@ double OffsetPlotSpan(double offset);
 /// The distance readout's words: "1 position" (exactly one), else "0 positions", "2.5 positions".
 std::string DistanceText(double distance);
 
+/// The filter's range of dimensions and its step (drawn in compare_table.cpp).
+inline constexpr NumberControl kCompareRangeFirst{"compare_range_first",
+                                                  "first dimension of \"range\"",
+                                                  0,
+                                                  kUiMaxDModel - 1,
+                                                  0,
+                                                  "dims",
+                                                  "%d",
+                                                  false,
+                                                  nullptr,
+                                                  "compare.range"};
+inline constexpr NumberControl kCompareRangeLast{"compare_range_last",
+                                                 "last dimension of \"range\"",
+                                                 0,
+                                                 kUiMaxDModel - 1,
+                                                 63,
+                                                 "dims",
+                                                 "%d",
+                                                 false,
+                                                 nullptr,
+                                                 "compare.range"};
+inline constexpr NumberControl kCompareEveryK{
+    "compare_every_k", "step of \"every-kth\"", 2, 64, 8, "k-th", "%d", false,
+    nullptr,           "compare.every_k"};
+
 struct ComparePanel : Panel {
     enum class DimensionFilter { All, SinOnly, CosOnly, Range, EveryKth };
     // View state.
@@ -31,8 +57,9 @@ struct ComparePanel : Panel {
     /// The shown rows: dim, function, ω, PE_A, PE_B, |Δ|, the pair's share of the dot product.
     std::string TableCsv(const AppState& state) const override;
     bool HasTable() const override { return true; }
-    int range_first = 0, range_last = 63;
-    int every_k = 8;
+    int range_first = static_cast<int>(kCompareRangeFirst.initial);
+    int range_last = static_cast<int>(kCompareRangeLast.initial);
+    int every_k = static_cast<int>(kCompareEveryK.initial);
     std::string input_note;       ///< why a typed position was changed
     bool filter_in_strip = false; ///< this frame's filter row went into the controls strip
     bool in_band = false; ///< this frame: the plot beside the numbers, over the table's first rows

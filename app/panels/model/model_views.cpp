@@ -2,6 +2,7 @@
 // components, the cosine of every two rows, its norms; each with its sentence
 // (model_sentences.h). The RoPE, T5 and ALiBi views are in model_rope_views.cpp.
 #include "panels/model/model_views.h"
+#include "panels/scene_controls.h"
 #include "pelab/models/table_analysis.h"
 
 #include "widgets/layout.h"
@@ -196,8 +197,8 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
     frame.Record("model.three_d");
     if (three_d) {
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(FitWidth(10.0f));
-        ImGui::SliderFloat("turn", &yaw_degrees, -180.0f, 180.0f, "%.0f°");
+        FlowRow row;
+        SceneSlider(frame, row, kModelTurn, &yaw_degrees, FitWidth(10.0f));
     }
     const TableReport& t = r.table_report;
     char explained[160];

@@ -4,6 +4,7 @@
 
 #include "io/scene.h"
 #include "panels/model/model_sentences.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "pelab/models/rope_analysis.h"
 #include "pelab/models/table_analysis.h"
@@ -204,6 +205,7 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
          {"table"}},
         {"model.twin_plot", "the same components of the sinusoidal table of the same size"},
         {"model.three_d", "the 3-D checkbox of the components view"},
+        ControlWidget(kModelTurn),
         {"model.table_sentence", "the sentence about the table's components and edge", {"table"}},
         {"model.cosine_plot", "the cosine similarity of every two rows of the table", {"table"}},
         {"model.twin_cosine_plot", "the same for the sinusoidal table"},

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "io/model_service.h"
+#include "io/scene.h"
 #include "panels/explanation.h"
 #include "panels/panel.h"
 #include "widgets/plot.h"
@@ -26,6 +27,11 @@
 
 namespace pelab {
 
+/// The 3-D components view's turn about its vertical axis (not a scene field: a view's angle).
+inline constexpr NumberControl kModelTurn{
+    nullptr, "the 3-D components view's turn, in degrees",  -180,        180, 35, "turn", "%.0f°",
+    false,   "Turns the 3-D view about its vertical axis.", "model.turn"};
+
 struct ModelPanel : Panel {
     ModelPanel();
 
@@ -34,7 +40,7 @@ struct ModelPanel : Panel {
     /// slopes. A view the open model has not falls back to its first.
     std::string view = "components";
     bool three_d = false; ///< the components in 3-D (a turning view) instead of 2-D
-    float yaw_degrees = 35.0f;
+    float yaw_degrees = static_cast<float>(kModelTurn.initial);
     int bucket_stack = 0; ///< which stack's buckets (T5: encoder, decoder)
     int norms_shown = 0;  ///< a short window's Norms view: 0 the norms, 1 the neighbours' cosine
     int usage_head = -1;  ///< the Usage view's query head (−1: the mean over heads)

@@ -252,20 +252,11 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
     real_switch = kSwitchIds[chosen];
     frame.Record("order.real_switch");
     if (frame.ShowsAdvanced("order.real_seed")) {
-        const float field = FitWidth(5.0f, "shuffle seed");
-        settings.Item(LabelledWidth(field, "shuffle seed"));
-        ImGui::SetNextItemWidth(field);
-        ImGui::InputInt("shuffle seed", &real_shuffle_seed);
-        frame.Record("order.real_seed");
+        SceneInput(frame, settings, kRealShuffleSeed, &real_shuffle_seed,
+                   FitWidth(5.0f, "shuffle seed"));
     }
     if (frame.ShowsAdvanced("order.real_shift")) {
-        const float field = FitWidth(5.0f, "shift by");
-        settings.Item(LabelledWidth(field, "shift by"));
-        ImGui::SetNextItemWidth(field);
-        ImGui::InputInt("shift by", &real_shift);
-        FormulaTooltip("Token t gets row t + k of the table; lowered so that the longer sentence "
-                       "stays inside the table.");
-        frame.Record("order.real_shift");
+        SceneInput(frame, settings, kRealShift, &real_shift, FitWidth(5.0f, "shift by"));
         if (demo != nullptr && demo->shift_used != real_shift) {
             // The table ends before: the shift the runs used, beside the one asked.
             char used[64];

@@ -16,7 +16,7 @@ namespace pelab {
 
 void OrderPanel::AddSceneFields(SceneTable& table) {
     table.Bool("pe_enabled", "order demo adds the positional encoding", &pe_enabled);
-    table.Number("pe_scale", "order demo, X = E + pe_scale·PE", &pe_scale, 0.0, kMaxPeScale);
+    table.Number(kOrderPeScale, &pe_scale);
     const auto check_sentence = [](const std::string& text) {
         try {
             tokenize(text);
@@ -30,10 +30,10 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
     table.Text("sentence_b", "text, valid UTF-8, 1 to 32 words: order demo sentence B", &sentence_b,
                check_sentence);
     table.Bool("scale_embeddings", "order demo multiplies embeddings by √d", &scale_embeddings);
-    table.Integer("order_d_model", "order demo width", &order_d_model, 2, kMaxOrderDModel, true);
+    table.Integer(kOrderDModel, &order_d_model);
     table.Bool("random_embeddings", "order demo uses seeded random embeddings, not one-hot",
                &random_embeddings);
-    table.Integer("embedding_seed", "order demo random seed", &embedding_seed, 0, 2147483647);
+    table.Integer(kOrderSeed, &embedding_seed);
     const auto one_of = [](const std::vector<std::string>& ids) {
         return [ids](const std::string& text) {
             std::string list;
@@ -60,10 +60,8 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
                "text: the Real model view's attention under the positions trained, zero, mean, "
                "shuffle, shift or sinusoidal",
                &real_switch, one_of({"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"}));
-    table.Integer("real_shuffle_seed", "the Real model view's shuffle seed", &real_shuffle_seed, 0,
-                  2147483647);
-    table.Integer("real_shift", "the Real model view's shift k (token t gets row t + k)",
-                  &real_shift, 0, kMaxRealShift);
+    table.Integer(kRealShuffleSeed, &real_shuffle_seed);
+    table.Integer(kRealShift, &real_shift);
 }
 
 std::string OrderPanel::StatusNote(const AppState& /*state*/) const {
@@ -134,7 +132,8 @@ nlohmann::json OrderPanel::ToyReadouts(const AppState& state) const {
 std::vector<WidgetName> OrderPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {
-        {"order.d_model", "the demo d_model slider: how wide this demo's word vectors are"},
+        ControlWidget(kOrderDModel),
+        ControlWidget(kOrderDimsShown),
         {"order.difference",
          "the B − A matrix: B's scores in A's word order, minus A's",
          {"tokens_a"}},
@@ -144,7 +143,7 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
         {"order.first_word", "the line on the second word's score for the first, in A and B"},
         {"order.one_hot", "the one-hot words choice: each word gets a dimension of its own"},
         {"order.pe_enabled", "the tick box that adds the positional encoding to the words"},
-        {"order.pe_scale", "the PE scale slider: the factor the encoding is multiplied by"},
+        ControlWidget(kOrderPeScale),
         {"order.random", "the random words choice: seeded random vectors for the words"},
         {"order.reordering_check",
          "the re-ordering check: 0 when attention cannot see order",
@@ -153,7 +152,7 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
         {"order.scale_embeddings", "the E·√d tick box: word vectors times √d_model first"},
         {"order.scores_a", "sentence A's raw score matrix QKᵀ, with its title", {"tokens_a"}},
         {"order.scores_b", "sentence B's raw score matrix QKᵀ, with its title", {"tokens_b"}},
-        {"order.seed", "the seed field of the random word vectors"},
+        ControlWidget(kOrderSeed, "box"),
         {"order.sentence_a", "the text box where sentence A is typed"},
         {"order.sentence_b", "the text box where sentence B is typed"},
         {"order.swap", "the swap button that exchanges sentences A and B"},
@@ -181,8 +180,8 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
         {"order.real_model", "the line naming the checkpoint run and its size", {"real"}},
         {"order.real_guesses_of", "the choice of whose next-word guesses a narrow table shows"},
         {"order.real_switch", "the menu of the position switch the attention is drawn under"},
-        {"order.real_seed", "the seed of the shuffled positions"},
-        {"order.real_shift", "the k of the positions shifted by k"},
+        ControlWidget(kRealShuffleSeed, "box"),
+        ControlWidget(kRealShift, "box"),
         {"order.real_tokens_a",
          "sentence A cut into GPT-2's tokens, their boundaries drawn",
          {"real"}},

@@ -1,6 +1,7 @@
 #include "panels/order/panel_order.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/base/error.h"
 #include "pelab/base/limits.h"
 #include "pelab/encodings/attention.h"
@@ -172,16 +173,13 @@ void OrderPanel::DrawSettings(FrameContext& frame) {
     settings.Item(CheckboxWidth("add positional encoding"));
     ImGui::Checkbox("add positional encoding", &pe_enabled);
     frame.Record("order.pe_enabled");
-    const double zero = 0.0, max_scale = 10.0;
     // The scale and √d are advanced settings (beginner mode hides them).
-    if (frame.ShowsAdvanced("order.pe_scale")) {
-        const float scale_width = FitWidth(7.0f, "PE scale") - marker;
-        settings.Item(LabelledWidth(scale_width, "PE scale") + marker);
-        ImGui::SetNextItemWidth(scale_width);
-        ImGui::SliderScalar("PE scale", ImGuiDataType_Double, &pe_scale, &zero, &max_scale, "%.2f");
-        frame.Record("order.pe_scale");
-        ImGui::SameLine();
-        HelpMarker("X = E·(√d if ticked) + scale·PE(pos). Scale 0 is the same as no PE.");
+    if (frame.ShowsAdvanced(kOrderPeScale.widget)) {
+        WithHelp(settings, "X = E·(√d if ticked) + scale·PE(pos). Scale 0 is the same as no PE.",
+                 [&] {
+                     return SceneSlider(frame, settings, kOrderPeScale, &pe_scale,
+                                        FitWidth(7.0f, "PE scale") - marker);
+                 });
     }
     if (frame.ShowsAdvanced("order.scale_embeddings")) {
         settings.Item(CheckboxWidth("E·√d") + marker);
@@ -203,23 +201,16 @@ void OrderPanel::DrawSettings(FrameContext& frame) {
                    "for the same seed): scores between different words are no longer 0.");
     frame.Record("order.random");
     random_embeddings = kind == 1;
-    if (random_embeddings) {
-        const float seed_width = FitWidth(6.0f, "seed");
-        settings.Item(LabelledWidth(seed_width, "seed"));
-        ImGui::SetNextItemWidth(seed_width);
-        ImGui::InputInt("seed", &embedding_seed);
-        frame.Record("order.seed");
-    }
-    const float width_slider = FitWidth(7.0f, "demo d_model") - marker;
-    settings.Item(LabelledWidth(width_slider, "demo d_model") + marker);
-    ImGui::SetNextItemWidth(width_slider);
-    if (ImGui::SliderInt("demo d_model", &order_d_model, 2, kMaxOrderDModel))
-        order_d_model += order_d_model % 2;
-    frame.Record("order.d_model");
-    ImGui::SameLine();
-    HelpMarker("Width of the word vectors in this demo (even, 2 to 64), separate from the shared "
-               "d_model so that the numbers stay readable. One-hot words need at least one "
-               "dimension per distinct word.");
+    if (random_embeddings)
+        SceneInput(frame, settings, kOrderSeed, &embedding_seed, FitWidth(6.0f, "seed"));
+    WithHelp(settings,
+             "Width of the word vectors in this demo (even, 2 to 64), separate from the shared "
+             "d_model so that the numbers stay readable. One-hot words need at least one "
+             "dimension per distinct word.",
+             [&] {
+                 return SceneSlider(frame, settings, kOrderDModel, &order_d_model,
+                                    FitWidth(7.0f, "demo d_model") - marker);
+             });
     ClampSettings();
 }
 
@@ -476,14 +467,17 @@ void OrderPanel::DrawMatrices(FrameContext& frame, const OrderDemoResult& result
     }
     DrawColourKeys(frame, scores_style, verdict.same_multiset ? &difference_style : nullptr,
                    weights_style, largest_difference <= 1e-12, gap);
-    if (ImGui::CollapsingHeader("X = E + PE rows (first dimensions)")) DrawInputRows(frame, result);
+    DrawInputRows(frame, result);
 }
 
 void OrderPanel::DrawInputRows(FrameContext& frame, const OrderDemoResult& result) {
+    // Under a header, closed at first: the rows are for a closer look.
+    ImGui::SetNextItemOpen(x_rows_open);
+    x_rows_open = ImGui::CollapsingHeader("X = E + PE rows (first dimensions)");
+    if (!x_rows_open) return;
     const float font = ImGui::GetFontSize();
-    ImGui::SetNextItemWidth(font * 8);
-    ImGui::SliderInt("dims shown", &x_dims_shown, 2, order_d_model);
-    x_dims_shown = std::clamp(x_dims_shown, 2, order_d_model);
+    FlowRow row;
+    SceneSlider(frame, row, kOrderDimsShown, &x_dims_shown, font * 8, order_d_model);
     dim_labels.clear();
     for (int dim = 0; dim < x_dims_shown; ++dim)
         dim_labels.push_back("d" + std::to_string(dim));

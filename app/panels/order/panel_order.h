@@ -44,6 +44,55 @@ inline constexpr NumberControl kRealHead{
     "%d",        false,
     nullptr,     "order.real_head"};
 
+/// The Real model view's shuffle seed and shift (lowered when drawn so that the longer sentence
+/// stays inside the table).
+inline constexpr NumberControl kRealShuffleSeed =
+    Stepped(NumberControl{"real_shuffle_seed", "the Real model view's shuffle seed", 0, 2147483647,
+                          1, "shuffle seed", "%d", false, nullptr, "order.real_seed"},
+            1, 100);
+inline constexpr NumberControl kRealShift = Stepped(
+    NumberControl{
+        "real_shift", "the Real model view's shift k (token t gets row t + k)", 0, kMaxRealShift,
+        100, "shift by", "%d", false,
+        "Token t gets row t + k of the table; lowered so that the longer sentence stays inside the "
+        "table.",
+        "order.real_shift"},
+    1, 100);
+
+/// The toy demo's own settings: the encoding's scale (the slider reaches 10; a typed value up
+/// to kMaxPeScale), its width, its seed, and the X columns shown.
+inline constexpr NumberControl kOrderPeScale{"pe_scale",
+                                             "order demo, X = E + pe_scale·PE",
+                                             0,
+                                             kMaxPeScale,
+                                             1,
+                                             "PE scale",
+                                             "%.2f",
+                                             false,
+                                             nullptr,
+                                             "order.pe_scale",
+                                             false,
+                                             /*slider_span=*/10};
+inline constexpr NumberControl kOrderDModel{
+    "order_d_model", "order demo width", 2, kMaxOrderDModel, 16, "demo d_model", "%d", false,
+    nullptr,         "order.d_model",
+    /*even=*/true};
+inline constexpr NumberControl kOrderSeed =
+    Stepped(NumberControl{"embedding_seed", "order demo random seed", 0, 2147483647, 42, "seed",
+                          "%d", false, nullptr, "order.seed"},
+            1, 100);
+inline constexpr NumberControl kOrderDimsShown{
+    "order_dims_shown",
+    "columns of the X rows shown (at most order_d_model)",
+    2,
+    kMaxOrderDModel,
+    8,
+    "dims shown",
+    "%d",
+    false,
+    nullptr,
+    "order.dims_shown"};
+
 struct OrderPanel : Panel {
     // Own settings (scene fields; see AddSceneFields). The demo has its own small width so
     // that one-hot rows, X rows and score matrices stay readable: PE is added to
@@ -68,10 +117,12 @@ struct OrderPanel : Panel {
     int real_head = static_cast<int>(kRealHead.initial);   ///< … and head 1 … H
     std::string real_switch =
         "trained"; ///< … under trained, zero, mean, shuffle, shift, sinusoidal
-    int real_shuffle_seed = 1;
-    int real_shift = 100; ///< lowered when the longer sentence would leave the table
+    int real_shuffle_seed = static_cast<int>(kRealShuffleSeed.initial);
+    int real_shift =
+        static_cast<int>(kRealShift.initial); ///< lowered when it would leave the table
     // View state.
-    int x_dims_shown = 8; ///< columns of the X rows shown (of order_d_model)
+    bool x_rows_open = false; ///< the X rows' header is open
+    int x_dims_shown = 8;     ///< columns of the X rows shown (of order_d_model)
     std::vector<std::string> labels_a, labels_b, dim_labels;
 
     void Draw(FrameContext& frame) override;
@@ -148,7 +199,7 @@ private:
     void DrawHeadline(FrameContext& frame, const OrderDemoResult& result);
     void DrawVerdict(FrameContext& frame, const OrderDemoResult& result);
     void DrawMatrices(FrameContext& frame, const OrderDemoResult& result);
-    /// The rows X = E + PE the scores come from (their first dimensions).
+    /// The rows X = E + PE the scores come from (their first dimensions), under a header.
     void DrawInputRows(FrameContext& frame, const OrderDemoResult& result);
 };
 

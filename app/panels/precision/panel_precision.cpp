@@ -2,6 +2,7 @@
 
 #include "io/scene.h"
 #include "panels/precision/precision_measured.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/precision.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
@@ -17,6 +18,20 @@
 namespace pelab {
 
 namespace {
+
+constexpr NumberControl kPrecisionDModel = Drawn(kDModel, "d_model", "precision.d_model");
+constexpr NumberControl kPrecisionBase = Drawn(kBase, "base", "precision.base");
+constexpr NumberControl kPrecisionInspect{
+    "precision_position",
+    "the position the precision panel inspects",
+    1,
+    kUiMaxPosition,
+    30000,
+    "inspect pos",
+    "%.0f",
+    false,
+    "The position of the table's last row, a whole position (or click the plot).",
+    "precision.inspect_input"};
 
 constexpr PeRecipe kRecipes[3] = {PeRecipe::Float32Code, PeRecipe::Float32AngleDouble,
                                   PeRecipe::PelabCore};
@@ -182,24 +197,12 @@ void PrecisionPanel::DrawControls(FrameContext& frame) {
     AppState& state = frame.state;
     const float slider = FitWidth(11.0f, "d_model");
     FlowRow row;
-    row.Item(LabelledWidth(slider, "d_model"));
-    DModelSlider(frame, slider, &d_model_note);
-    frame.Record("precision.d_model");
-    row.Item(LabelledWidth(slider, "base"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase, "%.0f",
-                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    frame.Record("precision.base");
-    const float input = FitWidth(7.0f, "inspect pos");
-    row.Item(LabelledWidth(input, "inspect pos"));
-    ImGui::SetNextItemWidth(input);
-    double typed = inspect_position;
-    if (ImGui::InputDouble("inspect pos", &typed, 0, 0, "%.0f",
-                           ImGuiInputTextFlags_EnterReturnsTrue) &&
-        std::isfinite(typed))
-        inspect_position = std::clamp(std::round(typed), 1.0, kUiMaxPosition);
-    FormulaTooltip("The position of the table's last row (or click the plot).");
-    frame.Record("precision.inspect_input");
+    DModelSlider(frame, row, kPrecisionDModel, slider, &d_model_note);
+    SceneSlider(frame, row, kPrecisionBase, &state.base, slider);
+    if (SceneEntry(frame, row, kPrecisionInspect, &inspect_position, FitWidth(7.0f, "inspect pos"),
+                   "inspect pos", &inspect_note))
+        inspect_position = std::max(kPrecisionInspect.min, std::round(inspect_position));
+    if (!inspect_note.empty()) ErrorText(frame, inspect_note.c_str());
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
 }
 
@@ -335,8 +338,7 @@ Explanation ReducedPrecisionSentence(int d_model, double base) {
 }
 
 void PrecisionPanel::AddSceneFields(SceneTable& table) {
-    table.Number("precision_position", "the position the precision panel inspects",
-                 &inspect_position, 1, kUiMaxPosition);
+    table.Number(kPrecisionInspect, &inspect_position);
 }
 
 nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
@@ -378,13 +380,13 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
 std::vector<WidgetName> PrecisionPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {
-        {"precision.base", "the shared base slider (10000 in the paper)"},
-        {"precision.d_model", "the shared d_model slider: how many dimensions there are"},
+        ControlWidget(kPrecisionBase),
+        ControlWidget(kPrecisionDModel),
         {"precision.frameworks",
          "the sentence on how far off NumPy's and PyTorch's float32 land",
          {"float32_frameworks", "framework_versions"}},
         {"precision.header<i>", "the error table's header cell of column i (from 0)"},
-        {"precision.inspect_input", "the inspect pos field: the position of the table's last row"},
+        ControlWidget(kPrecisionInspect, "box"),
         {"precision.inspected_row",
          "the \"as if off by\" cell of the picked row (the last)",
          {"errors"}},

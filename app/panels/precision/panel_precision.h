@@ -23,6 +23,7 @@ struct PrecisionPanel : Panel {
     // View state.
     plot::PlotView view;
     std::string d_model_note;
+    std::string inspect_note; ///< why a typed position was refused
     /// What the panel shows, computed once per change of what it reads; the plot and the table
     /// draw these results and Readouts reports the same ones.
     struct CurvesInputs {

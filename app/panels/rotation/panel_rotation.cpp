@@ -2,6 +2,7 @@
 #include "widgets/number_text.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/base/limits.h"
 #include "pelab/encodings/rotation.h"
 #include "pelab/encodings/sinusoidal.h"
@@ -18,6 +19,38 @@
 #include <cstring>
 
 namespace pelab {
+
+namespace {
+constexpr NumberControl kRotationPair =
+    Drawn(kPair, "pair i", "rotation.pair",
+          "The pair drawn on the circle (Up/Down arrows), shared with every panel.");
+constexpr NumberControl kRotationShift =
+    Drawn(kShiftK, "k", "rotation.shift_k",
+          "The shift: from pos A to pos A + k (Ctrl+click to type up to ±1000).");
+constexpr NumberControl kRotationPosA = Drawn(kPosA, "pos A", "rotation.pos_a");
+constexpr NumberControl kRotationCurveK{"rotation_max_k",
+                                        "the rotation curves run over k = -K ... K",
+                                        1,
+                                        kRotationMaxK,
+                                        40,
+                                        "curves ±K",
+                                        "%d",
+                                        true,
+                                        "The curves of PE(p)·PE(p + k) run over k = −K … K.",
+                                        "rotation.max_k"};
+constexpr NumberControl kRotationHeatmapLen{
+    "rotation_len",
+    "positions of the rotation panel's heatmap",
+    2,
+    kRotationMaxLen,
+    256,
+    "heatmap L",
+    "%d",
+    true,
+    "Positions of the similarity heatmap, 2 to 4096. It is built from the 1-D table f(k) = "
+    "Σ cos(ω_i k): O(L·d) work, not O(L²·d).",
+    "rotation.similarity_len"};
+} // namespace
 
 std::vector<double> RotationPanel::Starts(double pos_a) {
     std::vector<double> starts;
@@ -158,35 +191,11 @@ void RotationPanel::DrawControls(FrameContext& frame) {
     AppState& state = frame.state;
     FlowRow row;
     const float slider = FitWidth(9.0f, "pair i");
-    row.Item(LabelledWidth(slider, "pair i"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1);
-    FormulaTooltip("The pair drawn on the circle (Up/Down arrows), shared with every panel.");
-    frame.Record("rotation.pair");
-    row.Item(LabelledWidth(slider, "k"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("k", &state.shift_k, -100, 100);
-    FormulaTooltip("The shift: from pos A to pos A + k (Ctrl+click to type up to ±1000).");
-    frame.Record("rotation.shift_k");
-    const double zero = 0.0;
-    row.Item(LabelledWidth(slider, "pos A"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.5f, &zero, &kUiMaxPosition,
-                      PositionFormat(state.pos_a), ImGuiSliderFlags_AlwaysClamp);
-    frame.Record("rotation.pos_a");
-    row.Item(LabelledWidth(slider, "curves ±K"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("curves ±K", &curve_max_k, 1, kRotationMaxK, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    FormulaTooltip("The curves of PE(p)·PE(p + k) run over k = −K … K.");
-    frame.Record("rotation.max_k");
-    row.Item(LabelledWidth(slider, "heatmap L"));
-    ImGui::SetNextItemWidth(slider);
-    ImGui::SliderInt("heatmap L", &similarity_len, 2, kRotationMaxLen, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    FormulaTooltip("Positions of the similarity heatmap, 2 to 4096. It is built from the 1-D "
-                   "table f(k) = Σ cos(ω_i k): O(L·d) work, not O(L²·d).");
-    frame.Record("rotation.similarity_len");
+    SceneSlider(frame, row, kRotationPair, &state.pair, slider, state.d_model / 2 - 1);
+    SceneSlider(frame, row, kRotationShift, &state.shift_k, slider);
+    SceneDrag(frame, row, kRotationPosA, &state.pos_a, slider, 0.5f, PositionFormat(state.pos_a));
+    SceneSlider(frame, row, kRotationCurveK, &curve_max_k, slider);
+    SceneSlider(frame, row, kRotationHeatmapLen, &similarity_len, slider);
 }
 
 void RotationPanel::DrawCircle(FrameContext& frame, float size) {
@@ -373,10 +382,8 @@ void RotationPanel::DrawCurves(FrameContext& frame, ImVec2 size, const CurvesRes
 }
 
 void RotationPanel::AddSceneFields(SceneTable& table) {
-    table.Integer("rotation_max_k", "the rotation curves run over k = -K ... K", &curve_max_k, 1,
-                  kRotationMaxK);
-    table.Integer("rotation_len", "positions of the rotation panel's heatmap", &similarity_len, 2,
-                  kRotationMaxLen);
+    table.Integer(kRotationCurveK, &curve_max_k);
+    table.Integer(kRotationHeatmapLen, &similarity_len);
 }
 
 nlohmann::json RotationPanel::Readouts(const AppState& state) const {
@@ -405,15 +412,15 @@ std::vector<WidgetName> RotationPanel::WidgetNames() {
          "the plot of PE(p)·PE(p + k) against k for four starts p",
          {"curve_starts"}},
         {"rotation.matrix", "the 2×2 rotation matrix R_k, as formulas and as numbers", {"r_k"}},
-        {"rotation.max_k", "the curves ±K slider: the curves run over k from −K to K"},
-        {"rotation.pair", "the pair i slider: which pair the circle shows"},
-        {"rotation.pos_a", "the pos A field: the starting position (drag or type)"},
+        ControlWidget(kRotationCurveK),
+        ControlWidget(kRotationPair),
+        ControlWidget(kRotationPosA, "field"),
         {"rotation.residual",
          "the line on the largest gap of PE(pos A + k) from R_k·PE(pos A)",
          {"residual_double", "residual_float32"}},
-        {"rotation.shift_k", "the k slider: the shift from pos A to pos A + k"},
+        ControlWidget(kRotationShift),
         {"rotation.similarity", "the heatmap of PE(p)·PE(q) over L positions"},
-        {"rotation.similarity_len", "the heatmap L slider: how many positions it covers"},
+        ControlWidget(kRotationHeatmapLen),
         {"rotation.spread",
          "the title over the curves, with their largest spread",
          {"curve_spread"}},

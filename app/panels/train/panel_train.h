@@ -49,6 +49,39 @@ inline constexpr NumberControl kTrainHead{"train_head",
                                           nullptr,
                                           "train.head"};
 
+// A run's lengths and steps, within what pelab train accepts (pelab/training/train.h).
+inline constexpr NumberControl kTrainLenControl{nullptr,
+                                                "the length of the training sequences",
+                                                1,
+                                                kTrainMaxTrainLen,
+                                                16,
+                                                "train len",
+                                                "%d",
+                                                false,
+                                                "The length of the training sequences.",
+                                                "train.train_len"};
+inline constexpr NumberControl kTestLenControl{
+    nullptr,
+    "the longest length accuracy is measured at",
+    1,
+    kTrainMaxTestLen,
+    64,
+    "test len",
+    "%d",
+    false,
+    "Accuracy is measured up to this length (4 × train len shows length generalisation).",
+    "train.test_len"};
+inline constexpr NumberControl kStepsControl{nullptr,
+                                             "how many training steps each variant gets",
+                                             1,
+                                             kTrainMaxSteps,
+                                             300,
+                                             "steps",
+                                             "%d",
+                                             false,
+                                             "Training steps per variant.",
+                                             "train.steps"};
+
 struct TrainPanel : Panel {
     TrainPanel();
 

@@ -3,6 +3,7 @@
 #include "panels/train/panel_train.h"
 
 #include "io/train_run.h"
+#include "panels/scene_controls.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
 
@@ -163,22 +164,14 @@ void TrainPanel::DrawSettings(FrameContext& frame, FlowRow& row) {
                    "Otherwise every token sees every other (an encoder).");
     frame.Record("train.causal");
     const float number = FitWidth(4.5f, "test len");
-    const auto whole = [&](const char* label, int* value, int low, int high, const char* name,
-                           const char* tip) {
-        row.Item(LabelledWidth(number, label));
-        ImGui::SetNextItemWidth(number);
-        ImGui::InputInt(label, value, 0, 0);
-        *value = std::clamp(*value, low, high);
-        FormulaTooltip(tip);
-        frame.Record(name);
-    };
+    // The lower bounds hang on the task and on train len; the upper ones are pelab train's.
     const int shortest = task_shortest_length(edit.task);
-    whole("train len", &edit.train_len, shortest, 256, "train.train_len",
-          "The length of the training sequences.");
+    SceneInput(frame, row, kTrainLenControl, &edit.train_len, number);
+    edit.train_len = std::max(edit.train_len, shortest);
     edit.min_train_len = std::clamp(edit.min_train_len, shortest, edit.train_len);
-    whole("test len", &edit.test_len, edit.train_len, 1024, "train.test_len",
-          "Accuracy is measured up to this length (4 × train len shows length generalisation).");
-    whole("steps", &edit.steps, 1, 20000, "train.steps", "Training steps per variant.");
+    SceneInput(frame, row, kTestLenControl, &edit.test_len, number);
+    edit.test_len = std::max(edit.test_len, edit.train_len);
+    SceneInput(frame, row, kStepsControl, &edit.steps, number);
     // The options of the ticked methods, from their rows; a layer pattern's period is at most
     // the model's layers (the panel keeps the run's layers).
     for (const PositionalKind kind : edit.variants)
@@ -192,8 +185,18 @@ void TrainPanel::DrawSettings(FrameContext& frame, FlowRow& row) {
                 (option.at_most_layers ? " (at most the model's " + std::to_string(edit.layers) +
                                              (edit.layers == 1 ? " layer)." : " layers).")
                                        : std::string("."));
-            whole(option.label, &(edit.method_options.*option.field), option.min_value, high,
-                  (std::string("train.") + option.key).c_str(), tip.c_str());
+            const std::string name = std::string("train.") + option.key;
+            const NumberControl control{nullptr,
+                                        option.help,
+                                        static_cast<double>(option.min_value),
+                                        static_cast<double>(high),
+                                        static_cast<double>(option.min_value),
+                                        option.label,
+                                        "%d",
+                                        false,
+                                        tip.c_str(),
+                                        name.c_str()};
+            SceneInput(frame, row, control, &(edit.method_options.*option.field), number);
         }
     // Any seed pelab train takes (0 to 2^64 - 1), so none is changed without a word.
     row.Item(LabelledWidth(FitWidth(11.0f), "seed"));

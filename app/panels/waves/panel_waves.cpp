@@ -2,6 +2,7 @@
 #include "widgets/number_text.h"
 
 #include "io/scene.h"
+#include "panels/scene_controls.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/widgets.h"
@@ -14,6 +15,14 @@ namespace pelab {
 
 namespace {
 constexpr double kDefaultVisibleSpan = 64.0; // positions shown at first: pair 0 turns ~10 times
+
+constexpr NumberControl kWavesPair = Drawn(kPair, "pair i", "waves.pair_slider");
+constexpr NumberControl kWavesDModel = Drawn(kDModel, "d_model", "waves.d_model");
+constexpr NumberControl kWavesBase = Drawn(kBase, "base", "waves.base");
+constexpr NumberControl kWavesPosA = Drawn(kPosA, "pos A", "waves.pos_a");
+constexpr NumberControl kWavesLanes{
+    "many_waves_lanes", "dimensions stacked by many_waves", 2, 16, 8, "lanes", "%d", false, nullptr,
+    "waves.lanes"};
 } // namespace
 
 void WavesPanel::Draw(FrameContext& frame) {
@@ -77,49 +86,37 @@ void WavesPanel::Draw(FrameContext& frame) {
 
 void WavesPanel::DrawControls(FrameContext& frame) {
     AppState& state = frame.state;
-    const float marker = FlowRow::Spacing() + HelpMarkerWidth();
-    const float slider = FitWidth(12.0f, "d_model") - marker;
+    const float slider = FitWidth(12.0f, "d_model") - HelpMarkerRoom();
     FlowRow row;
     const auto pair_slider = [&] {
-        row.Item(LabelledWidth(slider, "pair i") + marker);
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderInt("pair i", &state.pair, 0, state.d_model / 2 - 1, "%d",
-                         ImGuiSliderFlags_AlwaysClamp);
-        frame.Record("waves.pair_slider");
-        ImGui::SameLine();
-        HelpMarker("Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
-                   "Up/Down arrows change it from anywhere.");
+        WithHelp(row,
+                 "Which (sin, cos) pair to plot: dimensions 2i (sin) and 2i+1 (cos).\n"
+                 "Up/Down arrows change it from anywhere.",
+                 [&] {
+                     return SceneSlider(frame, row, kWavesPair, &state.pair, slider,
+                                        state.d_model / 2 - 1);
+                 });
     };
     const auto d_model_slider = [&] {
-        row.Item(LabelledWidth(slider, "d_model") + marker);
-        DModelSlider(frame, slider, &d_model_note);
-        frame.Record("waves.d_model");
-        ImGui::SameLine();
-        HelpMarker("Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
-                   "Ctrl+click to type a value; odd values are rounded up to the next even one.");
+        WithHelp(row,
+                 "Model width: the number of dimensions, d_model/2 (sin, cos) pairs.\n"
+                 "Ctrl+click to type a value; odd values are rounded up to the next even one.",
+                 [&] { return DModelSlider(frame, row, kWavesDModel, slider, &d_model_note); });
     };
     const auto base_slider = [&] {
-        if (!frame.ShowsAdvanced("waves.base")) return; // an advanced setting
-        row.Item(LabelledWidth(slider, "base") + marker);
-        ImGui::SetNextItemWidth(slider);
-        ImGui::SliderScalar("base", ImGuiDataType_Double, &state.base, &kUiMinBase, &kUiMaxBase,
-                            "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-        frame.Record("waves.base");
-        ImGui::SameLine();
-        {
-            // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
-            // wavelength is 2π·base^((d−2)/d), not 2π·base (that would be i = d/2).
-            const Result& result = ResultFor(state);
-            const int slowest = result.slowest_pair;
-            char help[256];
-            std::snprintf(
-                help, sizeof help,
-                "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
-                "pair, i = %d, needs 2π·%s^(%d/%d) = %s positions for one turn.",
-                slowest, ShownNumber(state.base).c_str(), 2 * slowest, state.d_model,
-                ShownNumber(result.slowest_wavelength).c_str());
-            HelpMarker(help);
-        }
+        if (!frame.ShowsAdvanced(kWavesBase.widget)) return; // an advanced setting
+        // Computed for the current d_model and base: the slowest pair is i = d/2 − 1, so its
+        // wavelength is 2π·base^((d−2)/d), not 2π·base (that would be i = d/2).
+        const Result& result = ResultFor(state);
+        const int slowest = result.slowest_pair;
+        char help[256];
+        std::snprintf(help, sizeof help,
+                      "ω_i = 1 / base^(2i/d_model); the paper uses base 10000.\nHere the slowest "
+                      "pair, i = %d, needs 2π·%s^(%d/%d) = %s positions for one turn.",
+                      slowest, ShownNumber(state.base).c_str(), 2 * slowest, state.d_model,
+                      ShownNumber(result.slowest_wavelength).c_str());
+        WithHelp(row, help,
+                 [&] { return SceneSlider(frame, row, kWavesBase, &state.base, slider); });
     };
     // In a strip (a short window) the base comes second: it is what sets the spectrum.
     pair_slider();
@@ -130,28 +127,18 @@ void WavesPanel::DrawControls(FrameContext& frame) {
         d_model_slider();
         base_slider();
     }
-    row.Item(LabelledWidth(slider, "pos A") + marker);
-    const double position_min = 0.0;
-    ImGui::SetNextItemWidth(slider);
-    ImGui::DragScalar("pos A", ImGuiDataType_Double, &state.pos_a, 0.05f, &position_min,
-                      &kUiMaxPosition, PositionFormat(state.pos_a), ImGuiSliderFlags_AlwaysClamp);
-    frame.Record("waves.pos_a");
-    ImGui::SameLine();
-    HelpMarker("The cursor position. Left/Right arrows move it by 1 (Shift: 10).");
-    row.Item(CheckboxWidth("many waves") + marker);
+    WithHelp(row, "The cursor position. Left/Right arrows move it by 1 (Shift: 10).", [&] {
+        return SceneDrag(frame, row, kWavesPosA, &state.pos_a, slider, 0.05f,
+                         PositionFormat(state.pos_a));
+    });
+    row.ReserveNext(HelpMarkerRoom());
+    row.Item(CheckboxWidth("many waves"));
     ImGui::Checkbox("many waves", &many_waves);
     frame.Record("waves.many_waves");
-    ImGui::SameLine();
-    HelpMarker("Stack several dimensions, fast at the top and slow at the bottom, and watch one "
-               "position cursor sweep across them (Play or Space). The dots at the cursor are that "
-               "position's fingerprint.");
-    if (many_waves) {
-        const float lanes_width = FitWidth(6.0f, "lanes");
-        row.Item(LabelledWidth(lanes_width, "lanes"));
-        ImGui::SetNextItemWidth(lanes_width);
-        ImGui::SliderInt("lanes", &lane_count, 2, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
-        frame.Record("waves.lanes");
-    }
+    HelpAfter("Stack several dimensions, fast at the top and slow at the bottom, and watch one "
+              "position cursor sweep across them (Play or Space). The dots at the cursor are that "
+              "position's fingerprint.");
+    if (many_waves) SceneSlider(frame, row, kWavesLanes, &lane_count, FitWidth(6.0f, "lanes"));
     PlayControls(frame, row, "waves");
     if (!d_model_note.empty()) ErrorText(frame, d_model_note.c_str());
 }
@@ -445,7 +432,7 @@ namespace pelab {
 
 void WavesPanel::AddSceneFields(SceneTable& table) {
     table.Bool("many_waves", "waves panel stacks several dimensions", &many_waves);
-    table.Integer("many_waves_lanes", "dimensions stacked by many_waves", &lane_count, 2, 16);
+    table.Integer(kWavesLanes, &lane_count);
     table.Bool("waves_fit",
                "the wave plot spans two wavelengths of the selected pair, following it",
                &fit_wavelengths);
@@ -500,16 +487,16 @@ nlohmann::json WavesPanel::Readouts(const AppState& state) const {
 std::vector<WidgetName> WavesPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {
-        {"waves.base", "the base slider (10000 in the paper): how slowly later pairs turn"},
-        {"waves.d_model", "the d_model slider: the number of dimensions, half as many pairs"},
+        ControlWidget(kWavesBase),
+        ControlWidget(kWavesDModel),
         {"waves.fit", "the Fit 2 wavelengths button: zooms to two turns of the pair"},
-        {"waves.lanes", "the lanes slider: how many dimensions the stacked plot shows"},
+        ControlWidget(kWavesLanes),
         {"waves.many_waves", "the many waves tick box: stack several dimensions"},
         {"waves.many_waves_plot", "the stacked waves, fastest on top, with pos A's dots"},
-        {"waves.pair_slider", "the pair i slider: which (sin, cos) pair is plotted"},
+        ControlWidget(kWavesPair),
         {"waves.pin_view", "the pin view tick box: the view stays when pos A leaves it"},
         {"waves.play", "the Play/Pause button that moves pos A along by itself"},
-        {"waves.pos_a", "the pos A field: the position the cursor line marks"},
+        ControlWidget(kWavesPosA, "field"),
         {"waves.reset_view", "the Reset view button: back to positions 0 to 64"},
         {"waves.spectrum", "the spectrum: each pair's ω_i on a log scale (click picks)"},
         {"waves.smooth", "the smooth tick box: Play glides between whole positions"},

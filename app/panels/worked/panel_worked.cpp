@@ -1,12 +1,13 @@
 #include "panels/worked/panel_worked.h"
+#include "panels/scene_controls.h"
 
 #include "pelab/encodings/pair_turns.h"
 #include "widgets/number_text.h"
 
+#include "pelab/base/limits.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "widgets/layout.h"
 #include "widgets/plot.h"
-#include "pelab/base/limits.h"
 #include "widgets/widgets.h"
 
 #include <imgui.h>
@@ -107,15 +108,13 @@ void WorkedPanel::DrawControls(FrameContext& frame, const std::vector<std::strin
     LimitedInputText("sentence", &sentence, kMaxSentenceBytes);
     FormulaTooltip("Up to 16 words, split at spaces; \"The\" and \"the\" share one embedding.");
     frame.Record("worked.sentence");
-    const float d_width = FitWidth(6.0f, "d_model");
-    row.Item(LabelledWidth(d_width, "d_model") + FlowRow::Spacing() + HelpMarkerWidth());
-    ImGui::SetNextItemWidth(d_width);
-    if (ImGui::SliderInt("d_model", &worked_d_model, 2, kWorkedMaxDModel))
-        worked_d_model = std::clamp(worked_d_model / 2 * 2, 2, kWorkedMaxDModel);
-    frame.Record("worked.d_model");
-    ImGui::SameLine();
-    HelpMarker("This example's own width (even, 2 to 16), so every number fits on screen; the "
-               "base is the shared one. The published example uses d_model 4.");
+    WithHelp(row,
+             "This example's own width (even, 2 to 16), so every number fits on screen; the "
+             "base is the shared one. The published example uses d_model 4.",
+             [&] {
+                 return SceneSlider(frame, row, kWorkedDModel, &worked_d_model,
+                                    FitWidth(6.0f, "d_model"));
+             });
     if (!tokens.empty()) {
         const float word_width = FitWidth(7.0f, "same word");
         row.Item(LabelledWidth(word_width, "same word") + FlowRow::Spacing() +
@@ -132,12 +131,7 @@ void WorkedPanel::DrawControls(FrameContext& frame, const std::vector<std::strin
         }
         frame.Record("worked.probe_word");
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(font * 5.0f);
-        ImGui::InputInt("at pos", &probe_position, 0, 0);
-        probe_position = std::clamp(probe_position, 0, 1000);
-        FormulaTooltip("Put the chosen word at this position too (0 to 1000): same embedding, "
-                       "another PE row, so another X.");
-        frame.Record("worked.probe_position");
+        SceneInput(frame, row, kWorkedProbePosition, &probe_position, font * 5.0f);
     }
     row.Item(ButtonWidth("published values"));
     if (ImGui::Button("published values")) {
@@ -183,10 +177,7 @@ void WorkedPanel::DrawEmbeddingTable(FrameContext& frame, const Result& shown) {
             ImGui::TableNextColumn();
             ImGui::PushID(row * kWorkedMaxDModel + dim);
             double value = values[dim];
-            ImGui::SetNextItemWidth(-1);
-            if (ImGui::InputDouble("##e", &value, 0.0, 0.0, "%.3f",
-                                   ImGuiInputTextFlags_EnterReturnsTrue) &&
-                std::isfinite(value)) {
+            if (SceneCell(kWorkedCell, &value)) {
                 std::vector<double>& stored = edited[WorkedKey(tokens[row])];
                 if (stored.size() < static_cast<std::size_t>(kWorkedMaxDModel)) {
                     const std::vector<double> old = stored;
@@ -196,9 +187,8 @@ void WorkedPanel::DrawEmbeddingTable(FrameContext& frame, const Result& shown) {
                                         ? old[k]
                                         : WorkedDefaultEmbedding(WorkedKey(tokens[row]), k);
                 }
-                stored[dim] = std::clamp(value, -kWorkedMaxValue, kWorkedMaxValue);
+                stored[dim] = value;
             }
-            FormulaTooltip("A value in [−100, 100]; every occurrence of this word shares it.");
             if (row == 0 && dim == 0) frame.Record("worked.embedding_0_0");
             if (row == 1 && dim == 0) frame.Record("worked.embedding_1_0");
             ImGui::PopID();
@@ -409,7 +399,7 @@ void WorkedPanel::DrawProbe(FrameContext& frame, const Result& shown) {
 std::vector<WidgetName> WorkedPanel::WidgetNames() {
     // Every name this panel records, in any of its modes (tests/widget_names_test.cpp).
     return {
-        {"worked.d_model", "this example's own d_model slider (even, 2 to 16)"},
+        ControlWidget(kWorkedDModel),
         {"worked.embedding_0_0",
          "the first word's editable embedding value in dim 0",
          {"embeddings"}},
@@ -423,7 +413,7 @@ std::vector<WidgetName> WorkedPanel::WidgetNames() {
         {"worked.pe_1_3", "the PE table's value at position 1, dim 3 (cos of pair 1)", {"pe"}},
         {"worked.probe", "the sentence on the same word at two positions", {"probe"}},
         {"worked.probe_plot", "the chart of that word's two X rows per dim, embedding as dots"},
-        {"worked.probe_position", "the at pos field: a second position for that word"},
+        ControlWidget(kWorkedProbePosition, "box"),
         {"worked.probe_word", "the same word list: which word to place at two positions"},
         {"worked.reset", "the published values button: back to \"The cat sat\", d_model 4"},
         {"worked.sentence", "the sentence text box (up to 16 words)"},

@@ -4,6 +4,8 @@
 // same word at another position, to show that "cat"@0 ≠ "cat"@1.
 #pragma once
 
+#include "io/scene.h"
+
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
@@ -21,6 +23,42 @@ namespace pelab {
 constexpr int kWorkedMaxTokens = 16;
 constexpr int kWorkedMaxDModel = 16;
 constexpr double kWorkedMaxValue = 100.0; ///< an embedding cell is in [−100, 100]
+
+/// The example's own width, the second position of the probed word, and an embedding cell.
+inline constexpr NumberControl kWorkedDModel{"worked_d_model",
+                                             "the worked example's width",
+                                             2,
+                                             kWorkedMaxDModel,
+                                             4,
+                                             "d_model",
+                                             "%d",
+                                             false,
+                                             nullptr,
+                                             "worked.d_model",
+                                             /*even=*/true};
+inline constexpr NumberControl kWorkedProbePosition{
+    "worked_probe_position",
+    "that other position",
+    0,
+    1000,
+    0,
+    "at pos",
+    "%d",
+    false,
+    "Put the chosen word at this position too (0 to 1000): same embedding, another PE row, so "
+    "another X.",
+    "worked.probe_position"};
+inline constexpr NumberControl kWorkedCell{
+    "worked_embeddings",
+    "an embedding value",
+    -kWorkedMaxValue,
+    kWorkedMaxValue,
+    0,
+    "##e",
+    "%.3f",
+    false,
+    "A value in [−100, 100]; every occurrence of this word shares it.",
+    nullptr};
 
 struct WorkedPanel : Panel {
     // Own settings (scene fields).

@@ -3,8 +3,8 @@
 #include "panels/worked/panel_worked.h"
 
 #include "io/scene.h"
-#include "pelab/encodings/embedding.h"
 #include "pelab/base/error.h"
+#include "pelab/encodings/embedding.h"
 #include "pelab/encodings/sinusoidal.h"
 
 #include <algorithm>
@@ -103,11 +103,10 @@ void WorkedPanel::AddSceneFields(SceneTable& table) {
                    std::string why;
                    return probe.Tokens(&why).empty() ? why : std::string();
                });
-    table.Integer("worked_d_model", "the worked example's width", &worked_d_model, 2,
-                  kWorkedMaxDModel, true);
+    table.Integer(kWorkedDModel, &worked_d_model);
     table.Integer("worked_probe_word", "the word also placed at another position", &probe_token, 0,
                   kWorkedMaxTokens - 1);
-    table.Integer("worked_probe_position", "that other position", &probe_position, 0, 1000);
+    table.Integer(kWorkedProbePosition, &probe_position);
     table.Add(
         {"worked_embeddings",
          "object: word -> list of up to 16 numbers in [-100, 100], edited embeddings",
