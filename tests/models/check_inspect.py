@@ -191,6 +191,25 @@ def alibi_slopes(heads):
     return power_of_two(closest) + power_of_two(2 * closest)[0::2][:heads - closest]
 
 
+def rope_settings(config):
+    """RoPE's base and scaling as transformers 5 standardizes them (RotaryEmbeddingConfigMixin in
+    its modeling_rope_utils.py): rope_scaling when it is a non-empty dict, else rope_parameters;
+    keyed by layer type when layer_types names all its keys, and then the full_attention layers
+    are the ones a single view shows. Returns (base, scaling or None, shown layer type or None)."""
+    params = config.get("rope_scaling") or config.get("rope_parameters")
+    if not params:
+        return config.get("rope_theta", config.get("rotary_emb_base", 10000.0)), None, None
+    shown = None
+    types = config.get("layer_types")
+    if types and set(params) <= set(types):
+        rotating = [t for t in types if params.get(t) is not None]
+        shown = "full_attention" if "full_attention" in rotating else rotating[0]
+        params = params[shown]
+    base = params.get("rope_theta") or config.get("rope_theta", 10000.0)
+    kind = params.get("rope_type", params.get("type", "default"))
+    return base, (None if kind == "default" else params), shown
+
+
 def rope_usage(config, tensors, layers, layout):
     heads = config["num_attention_heads"]
     kv = config.get("num_key_value_heads", heads)
@@ -299,7 +318,8 @@ def check_all(pelab, folder):
                         known_sinusoid_wavelengths(table.shape[1], 2))
 
     for name, layout in [("llama", "llama"), ("llama-sharded", "llama"), ("qwen2", "llama"),
-                         ("gemma", "llama"), ("neox", "neox")]:
+                         ("gemma", "llama"), ("neox", "neox"), ("qwen2-v5", "llama"),
+                         ("gemma3-v5", "llama")]:
         report = inspect(pelab, os.path.join(folder, name))
         if report is None:
             continue
@@ -312,16 +332,21 @@ def check_all(pelab, folder):
         close(name + ": per-pair usage (layers × heads × pairs)", rope["usage"], usage)
         close(name + ": per-layer usage (mean over heads)", rope["layer_usage_flat"],
               usage.mean(axis=1).reshape(-1))
-        base = config.get("rope_theta", config.get("rotary_emb_base", 10000.0))
+        base, scaling, shown = rope_settings(config)
         close(name + ": wavelengths", rope["wavelengths"],
               2 * math.pi * base ** (np.arange(0, rotary, 2) / rotary))
-        # Under rope_scaling the model was trained at the original length.
-        context = (config.get("rope_scaling") or {}).get("original_max_position_embeddings",
-                                                          config["max_position_embeddings"])
+        # Under rope scaling the model was trained at the original length.
+        context = (scaling or {}).get("original_max_position_embeddings",
+                                      config["max_position_embeddings"])
         check(name + ": pairs without a turn within the context",
               rope["pairs_without_turn"] ==
               int(np.sum(2 * math.pi * base ** (np.arange(0, rotary, 2) / rotary) > context)))
-        scaling = config.get("rope_scaling")
+        if shown:
+            notes = report.get("notes", [])
+            check(name + ": a note names the layer type shown and the others",
+                  any("shown are the 1 " + shown + " layer" in note and
+                      all(t in note for t in config["layer_types"]) for note in notes),
+                  json.dumps(notes))
         if scaling:
             close(name + ": YaRN's wavelengths", rope["scaled_wavelengths"],
                   yarn_wavelengths(rotary, base, scaling["factor"],

@@ -185,6 +185,7 @@ def llama_like(out, name, model_type, heads, kv_heads, head_dim, extra, dtype="F
     if head_dim != hidden // heads:
         config["head_dim"] = head_dim
     config.update(extra)
+    config = {key: value for key, value in config.items() if value is not None}  # None: left out
     write_config(folder, config)
     if shards == 1:
         write_safetensors(os.path.join(folder, "model.safetensors"), tensors)
@@ -244,6 +245,20 @@ def make_all(out):
                 "rope_scaling": {"type": "yarn", "factor": 4.0,
                                  "original_max_position_embeddings": 32}}, dtype="BF16")
     llama_like(out, "gemma", "gemma", 4, 1, 24, {"head_dim": 24}, dtype="F16")
+    # transformers v5's form (rope_parameters): the qwen2 fixture's RoPE written flat, and a
+    # Gemma-3-like model with one RoPE per layer type (its global layer scaled).
+    llama_like(out, "qwen2-v5", "qwen2", 4, 2, 16,
+               {"rope_theta": None, "max_position_embeddings": 128,
+                "rope_parameters": {"rope_type": "yarn", "rope_theta": 1000000.0, "factor": 4.0,
+                                    "original_max_position_embeddings": 32}}, dtype="BF16")
+    llama_like(out, "gemma3-v5", "gemma3_text", 4, 1, 24,
+               {"head_dim": 24, "rope_theta": None, "max_position_embeddings": 128,
+                "layer_types": ["sliding_attention", "full_attention"],
+                "rope_parameters": {
+                    "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                    "full_attention": {"rope_type": "yarn", "rope_theta": 1000000.0,
+                                       "factor": 8.0, "original_max_position_embeddings": 16}}},
+               dtype="F16")
     neox(out)
     npy(out)
 

@@ -2,6 +2,7 @@
 
 #include "pelab/base/limits.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 
@@ -108,9 +109,11 @@ Status Factors(const json& object, const char* name, std::vector<double>* out) {
     return {};
 }
 
-Status ReadScaling(const json& scaling, RopeScalingConfig* out) {
+// The scaling fields of scaling (a v4 rope_scaling or a v5 rope_parameters entry); where names it
+// in messages ("rope_parameters.full_attention").
+Status ReadScaling(const json& scaling, const std::string& where, RopeScalingConfig* out) {
     if (!scaling.is_object())
-        return "config field \"rope_scaling\": must be an object or null (got " + Got(scaling) +
+        return "config field \"" + where + "\": must be an object or null (got " + Got(scaling) +
                ")";
     RopeScalingConfig read;
     std::string type;
@@ -118,13 +121,13 @@ Status ReadScaling(const json& scaling, RopeScalingConfig* out) {
     if (type.empty())
         if (Status error = Text(scaling, "type", &type); !error.ok()) return error;
     if (type.empty())
-        return "config field \"rope_scaling\": names no type (\"rope_type\" or \"type\")";
+        return "config field \"" + where + "\": names no type (\"rope_type\" or \"type\")";
     read.type = type;
     std::string error;
     const auto check = [&](const Status& problem) {
         if (error.empty() && !problem.ok())
-            error = "config field \"rope_scaling\": " +
-                    problem.message().substr(std::string("config field ").size());
+            error = "config field \"" + where +
+                    "\": " + problem.message().substr(std::string("config field ").size());
     };
     check(Number(scaling, {"factor"}, 0, 1e6, true, &read.factor));
     double original = 0;
@@ -158,15 +161,150 @@ Status ReadScaling(const json& scaling, RopeScalingConfig* out) {
         required = {"factor", "original_max_position_embeddings", "low_freq_factor",
                     "high_freq_factor"};
     if (type == "longrope") required = {"short_factor", "long_factor"};
-    for (const char* key : required)
-        if (!present(key))
-            return "config field \"rope_scaling\": " + type + " needs \"" + key +
-                   "\" (transformers refuses a " + type + " rope_scaling without it)";
+    for (const char* field : required)
+        if (!present(field))
+            return "config field \"" + where + "\": " + type + " needs \"" + field +
+                   "\" (transformers refuses a " + type + " " + where + " without it)";
     if (read.beta_slow >= read.beta_fast)
-        return "config field \"rope_scaling\": beta_slow must be below beta_fast";
+        return "config field \"" + where + "\": beta_slow must be below beta_fast";
     if (read.low_freq_factor >= read.high_freq_factor)
-        return "config field \"rope_scaling\": low_freq_factor must be below high_freq_factor";
+        return "config field \"" + where + "\": low_freq_factor must be below high_freq_factor";
     *out = std::move(read);
+    return {};
+}
+
+// A message of Number or Text about a key inside an entry, naming the entry:
+// "config field \"rope_theta\": …" becomes "config field \"rope_parameters.rope_theta\": …".
+Status Inside(const Status& problem, const std::string& where) {
+    if (problem.ok()) return problem;
+    const std::string head = "config field \"";
+    std::string text = problem.message();
+    if (text.rfind(head, 0) == 0) text.insert(head.size(), where + ".");
+    return text;
+}
+
+// One RoPE entry (a v4 rope_scaling, a v5 rope_parameters or one of its layer types' entries)
+// with the top level's settings, as standardize_rope_params combines them: the entry's
+// rope_theta before the top level's, the top level's partial_rotary_factor before the entry's,
+// and for llama3, yarn and longrope a top-level original_max_position_embeddings (Phi-3 keeps
+// it there) before the entry's. No type: "default" (unscaled).
+Status ReadRopeEntry(const json& entry, const json& top, const std::string& where, double* theta,
+                     double* partial, bool* partial_given, RopeScalingConfig* scaling) {
+    if (!entry.is_object())
+        return "config field \"" + where + "\": must be an object or null (got " + Got(entry) + ")";
+    if (Status error =
+            Inside(Number(entry, {"rope_theta"}, kMinBaseExclusive, kMaxBase, true, theta), where);
+        !error.ok())
+        return error;
+    if (!*partial_given)
+        if (Status error =
+                Inside(Number(entry, {"partial_rotary_factor"}, 0, 1, true, partial, partial_given),
+                       where);
+            !error.ok())
+            return error;
+    const bool typed = (entry.contains("rope_type") && !entry["rope_type"].is_null()) ||
+                       (entry.contains("type") && !entry["type"].is_null());
+    RopeScalingConfig read;
+    // v5 takes an entry without a type as "default"; a v4 rope_scaling must name one
+    // (transformers 4 looks the missing type up and fails).
+    if (typed || where == "rope_scaling")
+        if (Status error = ReadScaling(entry, where, &read); !error.ok()) return error;
+    if (read.type == "llama3" || read.type == "yarn" || read.type == "longrope") {
+        double original = 0;
+        if (Status error =
+                Number(top, {"original_max_position_embeddings"}, 1, 1e9, false, &original);
+            !error.ok())
+            return error;
+        if (original > 0) read.original_context = original;
+    }
+    *scaling = std::move(read);
+    return {};
+}
+
+// RoPE's settings in either form (the header says how): transformers takes rope_scaling when it
+// is a non-empty object, else rope_parameters; keyed by layer type when layer_types is given and
+// names every key of it.
+Status ReadRope(const json& top, CheckpointConfig* config) {
+    const auto present = [&](const char* key) -> const json* {
+        const auto at = top.find(key);
+        return at != top.end() && !at->is_null() ? &*at : nullptr;
+    };
+    const json* v4 = present("rope_scaling");
+    const json* v5 = present("rope_parameters");
+    const json* rope = v4 != nullptr && !(v4->is_object() && v4->empty()) ? v4 : v5;
+    if (rope == nullptr) return {};
+    config->rope_source = rope == v4 ? "rope_scaling" : "rope_parameters";
+    if (!rope->is_object())
+        return "config field \"" + config->rope_source + "\": must be an object or null (got " +
+               Got(*rope) + ")";
+    std::vector<std::string> layer_types;
+    if (const json* types = present("layer_types")) {
+        if (!types->is_array() || types->size() > 100000)
+            return "config field \"layer_types\": must be a list of layer types (got " +
+                   Got(*types) + ")";
+        for (const json& type : *types) {
+            if (!type.is_string() || type.get<std::string>().size() > 200)
+                return "config field \"layer_types\": must be a list of layer types (got " +
+                       Got(type) + " in it)";
+            layer_types.push_back(type.get<std::string>());
+        }
+    }
+    const auto named = [&](const std::string& key) {
+        return std::find(layer_types.begin(), layer_types.end(), key) != layer_types.end();
+    };
+    bool keyed = !layer_types.empty() && !rope->empty();
+    for (const auto& item : rope->items())
+        keyed = keyed && named(item.key());
+    if (!keyed)
+        return ReadRopeEntry(*rope, top, config->rope_source, &config->rope_theta,
+                             &config->partial_rotary, &config->partial_rotary_given,
+                             &config->rope_scaling);
+    const double top_theta = config->rope_theta;
+    for (const std::string& type : layer_types) {
+        const auto known =
+            std::find_if(config->rope_layer_kinds.begin(), config->rope_layer_kinds.end(),
+                         [&](const RopeLayerKind& kind) { return kind.name == type; });
+        if (known != config->rope_layer_kinds.end()) {
+            ++known->layers;
+            continue;
+        }
+        RopeLayerKind kind;
+        kind.name = type;
+        kind.layers = 1;
+        const std::string where = config->rope_source + "." + type;
+        const auto entry = rope->find(type);
+        // transformers looks every layer type up in the dict: a type without an entry fails.
+        if (entry == rope->end())
+            return "config field \"" + config->rope_source +
+                   "\": gives no entry for the layer "
+                   "type \"" +
+                   type + "\" that layer_types names";
+        kind.rotary = !entry->is_null();
+        if (kind.rotary) {
+            kind.rope_theta = top_theta;
+            kind.partial_rotary = config->partial_rotary;
+            kind.partial_rotary_given = config->partial_rotary_given;
+            if (Status error =
+                    ReadRopeEntry(*entry, top, where, &kind.rope_theta, &kind.partial_rotary,
+                                  &kind.partial_rotary_given, &kind.scaling);
+                !error.ok())
+                return error;
+        }
+        config->rope_layer_kinds.push_back(std::move(kind));
+    }
+    // The layers shown: the global ones (full_attention) when they rotate, else the first type
+    // that does.
+    const RopeLayerKind* shown = nullptr;
+    for (const RopeLayerKind& kind : config->rope_layer_kinds)
+        if (kind.rotary && kind.name == "full_attention") shown = &kind;
+    for (const RopeLayerKind& kind : config->rope_layer_kinds)
+        if (kind.rotary && shown == nullptr) shown = &kind;
+    if (shown == nullptr) return {}; // no layer rotates: FindPositions finds no RoPE to show
+    config->rope_kind_shown = shown->name;
+    config->rope_theta = shown->rope_theta;
+    config->partial_rotary = shown->partial_rotary;
+    config->partial_rotary_given = shown->partial_rotary_given;
+    config->rope_scaling = shown->scaling;
     return {};
 }
 
@@ -247,8 +385,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
                    &config.relative_max_distance));
     if (const auto at = s.find("multi_query"); at != s.end() && at->is_boolean() && at->get<bool>())
         config.kv_heads = 1;
-    if (const auto at = s.find("rope_scaling"); at != s.end() && !at->is_null())
-        check(ReadScaling(*at, &config.rope_scaling));
+    check(ReadRope(s, &config));
     // ALiBi: BLOOM always; Falcon and MPT say so.
     if (const auto at = s.find("alibi"); at != s.end() && !at->is_null()) {
         if (!at->is_boolean())

@@ -32,6 +32,40 @@ const std::string* FindEnding(const Checkpoint& checkpoint, const std::string& s
 }
 
 // "…layers.<N><rest>": the layer number N, or −1.
+// The RoPE of each layer type of a config whose rope_parameters is keyed by layer type: which
+// one the views show, and what the others do ("the 40 sliding_attention layers: base 10000,
+// unscaled, not shown").
+std::string LayerKindsNote(const CheckpointConfig& config) {
+    int total = 0;
+    for (const RopeLayerKind& kind : config.rope_layer_kinds)
+        total += kind.layers;
+    const auto layers = [&](const RopeLayerKind& kind) {
+        return detail::concat("the ", kind.layers, " ", kind.name,
+                              kind.layers == 1 ? " layer" : " layers");
+    };
+    const auto rope = [](const RopeLayerKind& kind) {
+        const bool scaled = !kind.scaling.type.empty() && kind.scaling.type != "default";
+        return detail::concat("base ", kind.rope_theta > 0 ? kind.rope_theta : 10000.0,
+                              kind.rope_theta > 0 ? "" : " (no rope_theta: the default)", ", ",
+                              scaled ? kind.scaling.type : std::string("unscaled"),
+                              kind.partial_rotary < 1 ? detail::concat(", ", kind.partial_rotary,
+                                                                       " of each head rotating")
+                                                      : std::string());
+    };
+    std::string note = detail::concat("rope_parameters differs by layer type (", total,
+                                      total == 1 ? " layer" : " layers", "): shown are ");
+    std::string others;
+    for (const RopeLayerKind& kind : config.rope_layer_kinds) {
+        if (kind.name == config.rope_kind_shown) {
+            note += layers(kind) + " (" + rope(kind) + ")";
+            continue;
+        }
+        others += "; " + layers(kind) +
+                  (kind.rotary ? ": " + rope(kind) + ", not shown" : ": no RoPE (null entry)");
+    }
+    return note + others;
+}
+
 int LayerOf(const std::string& name, const std::string& rest) {
     if (name.size() <= rest.size() ||
         name.compare(name.size() - rest.size(), rest.size(), rest) != 0)
@@ -320,6 +354,7 @@ Finding FindRope(const Checkpoint& checkpoint, const std::string& model_type,
     if (found->base_from_default)
         found->notes.push_back("config.json gives no rope_theta: Hugging Face's default "
                                "10 000 is used");
+    if (!config->rope_layer_kinds.empty()) found->notes.push_back(LayerKindsNote(*config));
     if (found->rotary_dims < found->head_dim)
         found->notes.push_back(std::to_string(found->rotary_dims) + " of each head's " +
                                std::to_string(found->head_dim) +

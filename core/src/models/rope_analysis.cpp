@@ -62,7 +62,7 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
     }
     if (type == "yarn") {
         if (scaling.factor < 1) {
-            *note = "rope_scaling factor " + ShortNumber(scaling.factor) +
+            *note = "RoPE scaling factor " + ShortNumber(scaling.factor) +
                     " is below 1 (it would shorten the context): not applied";
             return {};
         }
@@ -113,11 +113,11 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
     else if (type == "llama3")
         method = ContextScaling::Llama3;
     else {
-        *note = "rope_scaling type \"" + type + "\" is not one PE Lab computes: not applied";
+        *note = "RoPE scaling type \"" + type + "\" is not one PE Lab computes: not applied";
         return {};
     }
     if (scaling.factor < 1) {
-        *note = "rope_scaling factor " + ShortNumber(scaling.factor) +
+        *note = "RoPE scaling factor " + ShortNumber(scaling.factor) +
                 " is below 1 (it would shorten the context): not applied";
         return {};
     }
@@ -137,7 +137,7 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
                 ShortNumber(options.original_context);
         return scaled;
     } catch (const InvalidArgument& error) {
-        *note = std::string("rope_scaling not applied: ") + error.what();
+        *note = std::string("RoPE scaling not applied: ") + error.what();
         return {};
     }
 }

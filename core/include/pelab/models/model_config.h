@@ -7,6 +7,12 @@
 // rotary_pct/rotary_emb_base, …). A multimodal model's text settings under "text_config" take
 // the place of the top level's. null counts as absent, keys not listed here are ignored, and a
 // listed key of the wrong type or out of range is refused with a message naming it.
+//
+// RoPE's settings come in transformers' two forms, read as its RotaryEmbeddingConfigMixin
+// (src/transformers/modeling_rope_utils.py, v5) reads them: v4's top-level rope_theta beside a
+// rope_scaling object, and v5's rope_parameters holding rope_theta, the type and its fields,
+// either flat (one RoPE for every layer) or keyed by the layer types that layer_types names
+// ({"full_attention": {…}, "sliding_attention": {…}}, an entry null for layers with none).
 #pragma once
 
 #include "pelab/base/status.h"
@@ -29,6 +35,18 @@ struct RopeScalingConfig {
     std::vector<double> short_factor, long_factor;    ///< longrope, one per pair
 };
 
+/// One layer type of a config whose rope_parameters is keyed by layer type (v5): its RoPE, or
+/// none, and how many layers are of this type.
+struct RopeLayerKind {
+    std::string name;          ///< the layer type, as layer_types names it ("sliding_attention")
+    int layers = 0;            ///< layers of this type in layer_types
+    bool rotary = true;        ///< false: its entry is null (these layers have no RoPE)
+    double rope_theta = 0;     ///< its base (0: none given)
+    double partial_rotary = 1; ///< its share of each head's dimensions that rotate
+    bool partial_rotary_given = false;
+    RopeScalingConfig scaling; ///< type "" when unscaled
+};
+
 struct CheckpointConfig {
     std::string model_type;                 ///< "gpt2", "llama", "t5", … ("" when absent)
     std::vector<std::string> architectures; ///< "GPT2LMHeadModel", …
@@ -39,6 +57,14 @@ struct CheckpointConfig {
     double partial_rotary = 1;     ///< share of each head's dimensions that rotate
     bool partial_rotary_given = false;
     RopeScalingConfig rope_scaling;
+    /// Where rope_theta and rope_scaling were read: "rope_scaling" (v4, with a top-level
+    /// rope_theta), "rope_parameters" (v5), or "" (neither object given).
+    std::string rope_source;
+    /// A v5 rope_parameters keyed by layer type: one row per type, in the order layer_types
+    /// first names them; empty otherwise. rope_theta, partial_rotary and rope_scaling above are
+    /// those of rope_kind_shown (full_attention when it has RoPE, else the first type that has).
+    std::vector<RopeLayerKind> rope_layer_kinds;
+    std::string rope_kind_shown;
     bool alibi = false;            ///< BLOOM, MPT with attn_config.alibi, Falcon alibi
     int relative_buckets = 0;      ///< T5 relative_attention_num_buckets (0: absent)
     int relative_max_distance = 0; ///< T5 relative_attention_max_distance
