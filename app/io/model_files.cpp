@@ -5,6 +5,7 @@
 #include "pelab/base/limits.h"
 #include "pelab/encodings/alternatives.h"
 #include "pelab/encodings/sinusoidal.h"
+#include "pelab/models/layer_schedule.h"
 #include "pelab/models/rope_analysis.h"
 #include "pelab/models/table_analysis.h"
 
@@ -48,46 +49,7 @@ std::string ReadConfig(const ModelRequest& request, ModelReport* report) {
     return {};
 }
 
-json Numbers(const std::vector<double>& values) {
-    return json(values);
-}
-
-json TableJson(const TableReport& report) {
-    return {{"rows", report.rows},
-            {"cols", report.cols},
-            {"singular_values", Numbers(report.singular_values)},
-            {"explained", Numbers(report.explained)},
-            {"iterative", report.iterative},
-            {"approximate", report.approximate},
-            {"singular_value_error", Numbers(report.singular_value_error)},
-            {"explained_error", explained_error(report)},
-            {"components", report.components},
-            {"wavelengths", Numbers(report.wavelengths)},
-            {"norms", Numbers(report.norms)},
-            {"neighbour_cosine", Numbers(report.neighbour_cosine)},
-            {"median_norm", report.median_norm},
-            {"edge_norm_ratio", report.edge_norm_ratio}};
-}
-
-std::string Number(double value) {
-    std::ostringstream out;
-    out.precision(value >= 1000 && value < 1e7 ? 7 : 4);
-    out << value;
-    return out.str();
-}
-
-// "components 1-3" of the first three shown, "component 1" of a one-column table.
-std::string ComponentRange(std::size_t count) {
-    const std::size_t shown = std::min<std::size_t>(3, count);
-    return shown == 1 ? "component 1" : "components 1-" + std::to_string(shown);
-}
-
-// After a share of variance: " (approximate: ± x%)" when the iterative solver ran out of time.
-std::string ApproximationNote(const TableReport& report) {
-    if (!report.approximate) return {};
-    return " (approximate: each within ± " + Number(100 * explained_error(report)) +
-           "%, the solver stopped after " + Number(kTableTimeCapSeconds) + " s)";
-}
+std::string OpenConfigAlone(const ModelRequest& request, ModelReport* out);
 
 } // namespace
 
@@ -101,6 +63,10 @@ OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols,
 }
 
 std::string CheckModel(const ModelRequest& request) {
+    if (LooksLikeModelConfig(request.path)) {
+        ModelReport alone;
+        return OpenConfigAlone(request, &alone);
+    }
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
@@ -224,8 +190,30 @@ std::vector<FileRead> FilesOfTokenizer(const std::string& path) {
             {(base / "merges.txt").string(), "the tokenizer's merges.txt"}};
 }
 
+bool LooksLikeModelConfig(const std::string& path) {
+    std::error_code error;
+    if (fs::is_directory(path, error)) {
+        const fs::path folder(path);
+        return !fs::exists(folder / "model.safetensors", error) &&
+               !fs::exists(folder / "model.safetensors.index.json", error) &&
+               fs::is_regular_file(folder / "config.json", error);
+    }
+    const std::string name = fs::path(path).filename().string();
+    const auto ends = [&](const std::string& suffix) {
+        return name.size() >= suffix.size() &&
+               name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (!ends(".json") || ends(".safetensors.index.json")) return false;
+    std::string text;
+    json doc;
+    if (!ReadInputFile(path, kMaxConfigBytes, &text).empty() || !ParseJsonInput(text, &doc).empty())
+        return false;
+    return doc.is_object() && (doc.contains("model_type") || doc.contains("architectures"));
+}
+
 bool LooksLikeCheckpoint(const std::string& path) {
     std::error_code error;
+    if (LooksLikeModelConfig(path)) return true;
     if (fs::is_directory(path, error))
         return fs::exists(fs::path(path) / "model.safetensors", error) ||
                fs::exists(fs::path(path) / "model.safetensors.index.json", error);
@@ -335,8 +323,47 @@ std::string AnalyseLearnedTable(Checkpoint& checkpoint, const AnalysisControl& c
 
 } // namespace
 
+namespace {
+
+// A config.json opened alone (or a folder holding only one): every number that needs no weights.
+std::string OpenConfigAlone(const ModelRequest& request, ModelReport* out) {
+    ModelRequest alone = request;
+    std::error_code status;
+    if (alone.config_path.empty())
+        alone.config_path = fs::is_directory(request.path, status)
+                                ? (fs::path(request.path) / "config.json").string()
+                                : request.path;
+    ModelReport report;
+    if (std::string error = ReadConfig(alone, &report); !error.empty()) return error;
+    if (!request.table.empty())
+        return "--table: a config.json alone holds no tensors (open the weights to choose one)";
+    report.path = report.config_path;
+    report.format = "config.json";
+    report.config_only = true;
+    report.schedule = BuildLayerSchedule(report.config);
+    if (std::string problem = FindPositionsFromConfig(report.config, &report.found).message();
+        !problem.empty())
+        return Excerpt(json(report.path), 200) + ": " + problem;
+    if (report.found.kind == PositionKind::Rope) {
+        rope_frequencies(report.found, report.config, &report.rope);
+        report.has_rope = true;
+    } else if (report.found.kind == PositionKind::Alibi) {
+        if (report.found.alibi_heads > kMaxAlibiHeads)
+            return Excerpt(json(report.path), 200) + ": " +
+                   std::to_string(report.found.alibi_heads) +
+                   " heads; ALiBi's slopes are computed for at most " +
+                   std::to_string(kMaxAlibiHeads);
+        report.alibi_slopes = alibi_slopes(report.found.alibi_heads);
+    }
+    *out = std::move(report);
+    return {};
+}
+
+} // namespace
+
 std::string OpenModel(const ModelRequest& request, ModelReport* out,
                       const std::atomic<bool>* cancel) {
+    if (LooksLikeModelConfig(request.path)) return OpenConfigAlone(request, out);
     AnalysisControl control;
     control.cancel = cancel;
     control.time_cap_seconds = kTableTimeCapSeconds;
@@ -363,6 +390,7 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
                 .message();
         !problem.empty())
         return Excerpt(json(report.path), 200) + ": " + problem;
+    if (report.has_config) report.schedule = BuildLayerSchedule(report.config);
     NoteFolderAndConfig(request, &report);
     const FoundPositions& found = report.found;
     report.seconds_open = SecondsSince(start);
@@ -401,175 +429,6 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
     report.seconds_analyse = SecondsSince(start) - report.seconds_open - report.seconds_read;
     *out = std::move(report);
     return {};
-}
-
-json ModelReportJson(const ModelReport& report, bool full) {
-    const FoundPositions& found = report.found;
-    json doc = {{"file", report.path},
-                {"format", report.format},
-                {"tensors", report.tensor_count},
-                {"family", found.family},
-                {"kind", position_kind_name(found.kind)},
-                {"context", found.context},
-                {"notes", found.notes},
-                {"config", report.has_config ? json(report.config_path) : json(nullptr)},
-                {"seconds",
-                 {{"open", report.seconds_open},
-                  {"read", report.seconds_read},
-                  {"analyse", report.seconds_analyse}}}};
-    if (report.has_table) {
-        json table = TableJson(report.table_report);
-        table["name"] = found.table;
-        table["first_row"] = found.first_row;
-        table["padding_row"] = found.padding_row;
-        if (full) {
-            const int rows = report.table_report.rows;
-            const std::vector<float> cosine =
-                cosine_matrix(report.table, rows, report.table_report.cols);
-            json matrix = json::array();
-            for (int p = 0; p < rows; ++p)
-                matrix.push_back(
-                    std::vector<float>(cosine.begin() + static_cast<std::ptrdiff_t>(p) * rows,
-                                       cosine.begin() + static_cast<std::ptrdiff_t>(p + 1) * rows));
-            table["cosine"] = std::move(matrix);
-            const OffsetCosines& offsets = report.offsets;
-            table["offset_cosines"] = {{"mean", offsets.mean},
-                                       {"least", offsets.least},
-                                       {"greatest", offsets.greatest},
-                                       {"starts", offsets.starts},
-                                       {"sampled", offsets.sampled}};
-        }
-        doc["table"] = table;
-        doc["sinusoidal"] = TableJson(report.sinusoid_report);
-    }
-    if (report.has_rope) {
-        const RopeReport& rope = report.rope;
-        json usage = json::array();
-        for (int layer = 0; layer < rope.layers; ++layer) {
-            json heads = json::array();
-            for (int head = 0; head < rope.heads; ++head) {
-                const auto start =
-                    rope.usage.begin() +
-                    (static_cast<std::ptrdiff_t>(layer) * rope.heads + head) * rope.pairs;
-                heads.push_back(std::vector<double>(start, start + rope.pairs));
-            }
-            usage.push_back(heads);
-        }
-        doc["rope"] = {
-            {"head_dim", rope.head_dim},
-            {"rotary_dims", rope.rotary_dims},
-            {"pairs", rope.pairs},
-            {"pairing", found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved"},
-            {"base", rope.base},
-            {"base_from_default", found.base_from_default},
-            {"heads", found.heads},
-            {"kv_heads", found.kv_heads},
-            {"layers", rope.layers},
-            {"wavelengths", rope.wavelength},
-            {"pairs_without_turn", rope.pairs_without_turn},
-            {"scaling", rope.scaling},
-            {"scaling_note", rope.scaling_note},
-            {"scaled_wavelengths", rope.scaled_wavelength},
-            {"usage", usage},
-            {"layer_usage_flat", rope.layer_usage}};
-    }
-    if (!report.buckets.empty()) {
-        json stacks = json::array();
-        for (const BucketReport& bucket : report.buckets) {
-            json bias = json::array();
-            for (int h = 0; h < bucket.heads; ++h) {
-                const auto start =
-                    bucket.bias.begin() + static_cast<std::ptrdiff_t>(h) *
-                                              static_cast<std::ptrdiff_t>(bucket.distances.size());
-                bias.push_back(std::vector<double>(
-                    start, start + static_cast<std::ptrdiff_t>(bucket.distances.size())));
-            }
-            stacks.push_back({{"stack", bucket.stack},
-                              {"buckets", bucket.buckets},
-                              {"heads", bucket.heads},
-                              {"max_distance", bucket.max_distance},
-                              {"bidirectional", bucket.bidirectional},
-                              {"distances", bucket.distances},
-                              {"edges", bucket.edges},
-                              {"bias", bias}});
-        }
-        doc["buckets"] = stacks;
-    }
-    if (!report.alibi_slopes.empty())
-        doc["alibi"] = {{"heads", found.alibi_heads}, {"slopes", report.alibi_slopes}};
-    return doc;
-}
-
-std::string ModelReportText(const ModelReport& report) {
-    const FoundPositions& found = report.found;
-    std::ostringstream out;
-    out << "file: " << PrintableLine(report.path) << " (" << report.format << ", "
-        << report.tensor_count << (report.tensor_count == 1 ? " tensor)\n" : " tensors)\n");
-    out << "config: " << (report.has_config ? PrintableLine(report.config_path) : "none") << "\n";
-    out << "family: " << PrintableLine(found.family)
-        << "; positions: " << position_kind_name(found.kind);
-    if (found.context > 0) out << "; context " << found.context;
-    out << "\n";
-    for (const std::string& note : found.notes)
-        out << "note: " << PrintableLine(note) << "\n";
-    if (report.has_table) {
-        const TableReport& t = report.table_report;
-        out << "table: " << PrintableLine(found.table) << ", " << t.rows << " positions × "
-            << t.cols << " dimensions (from row " << found.first_row << ")\n";
-        out << "  variance explained by " << ComponentRange(t.explained.size()) << ":";
-        for (std::size_t k = 0; k < 3 && k < t.explained.size(); ++k)
-            out << " " << Number(100 * t.explained[k]) << "%";
-        out << ApproximationNote(t);
-        out << "\n  dominant wavelengths of components 1-6 (positions; 0 = under one wave):";
-        for (double w : t.wavelengths)
-            out << " " << Number(w);
-        out << "\n  row norms: median " << Number(t.median_norm);
-        if (t.median_norm > 0 && t.rows > 16)
-            out << ", last 16 rows " << Number(t.edge_norm_ratio) << " × the median";
-        out << "\n";
-        const TableReport& s = report.sinusoid_report;
-        // The twin has an even width: a column fewer (two, for a one-column table) when odd.
-        if (s.cols == t.cols)
-            out << "  sinusoidal of the same size: " << ComponentRange(s.explained.size())
-                << " explain";
-        else
-            out << "  sinusoidal of " << s.rows << " × " << s.cols
-                << " (the nearest even width): " << ComponentRange(s.explained.size())
-                << " explain";
-        for (std::size_t k = 0; k < 3 && k < s.explained.size(); ++k)
-            out << " " << Number(100 * s.explained[k]) << "%";
-        out << ApproximationNote(s);
-        out << "\n";
-    }
-    if (report.has_rope) {
-        const RopeReport& r = report.rope;
-        out << "rope: base " << Number(r.base) << ", " << r.rotary_dims << " of " << r.head_dim
-            << " dimensions rotate (" << r.pairs << " pairs, "
-            << (found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved") << "), "
-            << r.layers << " layers × " << r.heads << " heads\n";
-        out << "  wavelengths: " << Number(r.wavelength.front()) << " (fastest) to "
-            << Number(r.wavelength.back()) << " (slowest) positions; ";
-        if (r.context <= 0)
-            out << "the config gives no trained context\n";
-        else if (r.pairs_without_turn == 0)
-            out << "every pair completes a turn within the " << r.context << " trained\n";
-        else
-            out << r.pairs_without_turn << " of " << r.pairs
-                << (r.pairs_without_turn == 1 ? " pairs never completes" : " pairs never complete")
-                << " a turn within the " << r.context << " trained\n";
-        if (!r.scaling.empty())
-            out << "  rope_scaling " << PrintableLine(r.scaling) << ": "
-                << PrintableLine(r.scaling_note) << "\n";
-    }
-    for (const BucketReport& b : report.buckets)
-        out << "buckets (" << b.stack << "): " << b.buckets << " buckets × " << b.heads
-            << " heads, max distance " << b.max_distance << ", "
-            << (b.bidirectional ? "bidirectional" : "causal") << "\n";
-    if (!report.alibi_slopes.empty())
-        out << "alibi: " << found.alibi_heads << " heads, slopes "
-            << Number(report.alibi_slopes.front()) << " to " << Number(report.alibi_slopes.back())
-            << "\n";
-    return out.str();
 }
 
 } // namespace pelab

@@ -5,6 +5,7 @@
 #include "pelab/models/bpe_tokenizer.h"
 #include "pelab/models/checkpoint.h"
 #include "pelab/models/gpt2.h"
+#include "pelab/models/layer_schedule.h"
 #include "pelab/models/model_config.h"
 #include "pelab/models/model_positions.h"
 #include "pelab/models/rope_analysis.h"
@@ -39,10 +40,12 @@ struct ModelRequest {
 /// line prints it.
 struct ModelReport {
     std::string path, format, config_path;
+    bool config_only = false; ///< a config.json opened alone: no weights, no tensor views
     std::size_t tensor_count = 0;
     std::vector<std::string> tensors_2d; ///< the 2-D float tensors, for choosing a table
     bool has_config = false;
     CheckpointConfig config;
+    LayerSchedule schedule; ///< each layer's positions (empty without config.json)
     FoundPositions found;
     // Learned table: its values (rows from found.first_row on) and the same views of the
     // sinusoidal table of the same size (base 10 000).
@@ -67,8 +70,8 @@ constexpr int kMaxMeasuredOffset = 4096;
 /// 10⁹), else starts spread evenly.
 OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols,
                            const AnalysisControl& control = {});
-/// How long the iterative solver of a large table (pelab/models/top_eigen.h) may run before its values
-/// are shown as approximate, with their error bounds: the table's and its sinusoidal twin's,
+/// How long the iterative solver of a large table (pelab/models/top_eigen.h) may run before its
+/// values are shown as approximate, with their error bounds: the table's and its sinusoidal twin's,
 /// side by side.
 constexpr double kTableTimeCapSeconds = 2.5;
 
@@ -78,6 +81,9 @@ std::string CheckModel(const ModelRequest& request);
 /// Whether path looks like a checkpoint (by its name, or a safetensors / .npy start, or a folder
 /// holding model.safetensors or its index): what File → Open hands to the Your model panel.
 bool LooksLikeCheckpoint(const std::string& path);
+/// Whether path is a model's config.json to open alone: a .json file holding an object with
+/// model_type or architectures, or a folder holding config.json and no weights.
+bool LooksLikeModelConfig(const std::string& path);
 
 /// A file a command reads, and what it is to the command ("the weights", "a shard the index
 /// names", "config.json beside the weights").

@@ -1,6 +1,9 @@
 #include "pelab/models/model_config.h"
 
+#include "base/format.h"
+#include "models/config_fields.h"
 #include "pelab/base/limits.h"
+#include "pelab/models/layer_schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,88 +12,9 @@
 namespace pelab {
 
 using nlohmann::json;
+using namespace detail; // NOLINT(google-build-using-namespace): the config readers
 
 namespace {
-
-// A value for a message: JSON text cut to about 40 bytes.
-std::string Got(const json& value) {
-    std::string text = value.dump(-1, ' ', true, json::error_handler_t::replace);
-    if (text.size() > 40) text = text.substr(0, 40) + "…";
-    return text;
-}
-
-// The first present (non-null) key among names; nullptr when none is.
-const json* First(const json& object, std::initializer_list<const char*> names,
-                  const char** which) {
-    for (const char* name : names) {
-        const auto at = object.find(name);
-        if (at != object.end() && !at->is_null()) {
-            *which = name;
-            return &*at;
-        }
-    }
-    return nullptr;
-}
-
-Status Whole(const json& object, std::initializer_list<const char*> names, long long low,
-             long long high, long long* out) {
-    const char* name = nullptr;
-    const json* value = First(object, names, &name);
-    if (value == nullptr) return {};
-    const bool whole = value->is_number_integer() ||
-                       (value->is_number_float() && std::isfinite(value->get<double>()) &&
-                        std::floor(value->get<double>()) == value->get<double>() &&
-                        std::fabs(value->get<double>()) < 9e15);
-    const double number = whole ? value->get<double>() : 0;
-    if (!whole || number < static_cast<double>(low) || number > static_cast<double>(high))
-        return "config field \"" + std::string(name) + "\": must be a whole number in [" +
-               std::to_string(low) + ", " + std::to_string(high) + "] (got " + Got(*value) + ")";
-    *out = static_cast<long long>(number);
-    return {};
-}
-
-Status WholeInt(const json& object, std::initializer_list<const char*> names, int low, int high,
-                int* out) {
-    long long value = *out;
-    if (Status error = Whole(object, names, low, high, &value); !error.ok()) return error;
-    *out = static_cast<int>(value);
-    return {};
-}
-
-Status Number(const json& object, std::initializer_list<const char*> names, double low, double high,
-              bool low_open, double* out, bool* given = nullptr) {
-    const char* name = nullptr;
-    const json* value = First(object, names, &name);
-    if (value == nullptr) return {};
-    const double number = value->is_number() ? value->get<double>() : 0;
-    if (!value->is_number() || !std::isfinite(number) || number > high ||
-        (low_open ? number <= low : number < low))
-        return "config field \"" + std::string(name) + "\": must be a number in " +
-               (low_open ? "(" : "[") + json(low).dump() + ", " + json(high).dump() + "] (got " +
-               Got(*value) + ")";
-    *out = number;
-    if (given) *given = true;
-    return {};
-}
-
-Status Boolean(const json& object, const char* name, bool* out) {
-    const auto at = object.find(name);
-    if (at == object.end() || at->is_null()) return {};
-    if (!at->is_boolean())
-        return "config field \"" + std::string(name) + "\": must be true or false (got " +
-               Got(*at) + ")";
-    *out = at->get<bool>();
-    return {};
-}
-
-Status Text(const json& object, const char* name, std::string* out) {
-    const auto at = object.find(name);
-    if (at == object.end() || at->is_null()) return {};
-    if (!at->is_string() || at->get<std::string>().size() > 200)
-        return "config field \"" + std::string(name) + "\": must be text (got " + Got(*at) + ")";
-    *out = at->get<std::string>();
-    return {};
-}
 
 Status Factors(const json& object, const char* name, std::vector<double>* out) {
     const auto at = object.find(name);
@@ -129,7 +53,7 @@ Status ReadScaling(const json& scaling, const std::string& where, RopeScalingCon
             error = "config field \"" + where +
                     "\": " + problem.message().substr(std::string("config field ").size());
     };
-    check(Number(scaling, {"factor"}, 0, 1e6, true, &read.factor));
+    check(Number(scaling, {"factor"}, 0, 1e6, true, &read.factor, &read.factor_given));
     double original = 0;
     check(Number(scaling, {"original_max_position_embeddings"}, 1, 1e9, false, &original));
     read.original_context = original;
@@ -148,7 +72,13 @@ Status ReadScaling(const json& scaling, const std::string& where, RopeScalingCon
     }
     check(Factors(scaling, "short_factor", &read.short_factor));
     check(Factors(scaling, "long_factor", &read.long_factor));
+    check(Number(scaling, {"llama_4_scaling_beta"}, 0, 100, false, &read.llama4_scaling_beta));
+    check(Factors(scaling, "mrope_section", &read.mrope_section));
+    check(Boolean(scaling, "mrope_interleaved", &read.mrope_interleaved));
     if (!error.empty()) return error;
+    // Qwen2-VL's "mrope" is its default RoPE with the pairs split into sections
+    // (configuration_qwen2_vl.py turns the type into "default").
+    if (type == "mrope") read.type = type = "default";
     // The fields transformers requires of each type (its rope validation refuses the config
     // without them): never filled in with a default here.
     const auto present = [&](const char* key) {
@@ -171,16 +101,6 @@ Status ReadScaling(const json& scaling, const std::string& where, RopeScalingCon
         return "config field \"" + where + "\": low_freq_factor must be below high_freq_factor";
     *out = std::move(read);
     return {};
-}
-
-// A message of Number or Text about a key inside an entry, naming the entry:
-// "config field \"rope_theta\": …" becomes "config field \"rope_parameters.rope_theta\": …".
-Status Inside(const Status& problem, const std::string& where) {
-    if (problem.ok()) return problem;
-    const std::string head = "config field \"";
-    std::string text = problem.message();
-    if (text.rfind(head, 0) == 0) text.insert(head.size(), where + ".");
-    return text;
 }
 
 // One RoPE entry (a v4 rope_scaling, a v5 rope_parameters or one of its layer types' entries)
@@ -237,18 +157,7 @@ Status ReadRope(const json& top, CheckpointConfig* config) {
     if (!rope->is_object())
         return "config field \"" + config->rope_source + "\": must be an object or null (got " +
                Got(*rope) + ")";
-    std::vector<std::string> layer_types;
-    if (const json* types = present("layer_types")) {
-        if (!types->is_array() || types->size() > 100000)
-            return "config field \"layer_types\": must be a list of layer types (got " +
-                   Got(*types) + ")";
-        for (const json& type : *types) {
-            if (!type.is_string() || type.get<std::string>().size() > 200)
-                return "config field \"layer_types\": must be a list of layer types (got " +
-                       Got(type) + " in it)";
-            layer_types.push_back(type.get<std::string>());
-        }
-    }
+    const std::vector<std::string>& layer_types = config->layer_types;
     const auto named = [&](const std::string& key) {
         return std::find(layer_types.begin(), layer_types.end(), key) != layer_types.end();
     };
@@ -311,9 +220,17 @@ Status ReadRope(const json& top, CheckpointConfig* config) {
 } // namespace
 
 int CheckpointConfig::HeadWidth() const {
+    if (qk_rope_head_dim > 0) return qk_nope_head_dim + qk_rope_head_dim; // MLA's query heads
     if (head_dim > 0) return head_dim;
     if (hidden > 0 && heads > 0 && hidden % heads == 0) return hidden / heads;
     return 0;
+}
+
+int CheckpointConfig::RotaryWidth() const {
+    int width = qk_rope_head_dim > 0 ? qk_rope_head_dim
+                : rotary_dim > 0     ? rotary_dim
+                                     : static_cast<int>(HeadWidth() * partial_rotary);
+    return width - width % 2;
 }
 
 int CheckpointConfig::GroupSize() const {
@@ -385,6 +302,17 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
                    &config.relative_max_distance));
     if (const auto at = s.find("multi_query"); at != s.end() && at->is_boolean() && at->get<bool>())
         config.kv_heads = 1;
+    check(ReadLayerKeys(s, &config));
+    if (error.empty() && !config.layer_types.empty() && config.layers > 0 &&
+        static_cast<int>(config.layer_types.size()) != config.layers)
+        check(detail::concat("config field \"layer_types\": names ", config.layer_types.size(),
+                             " layer types for ", config.layers,
+                             " layers (num_hidden_layers): transformers needs one per layer"));
+    if (error.empty() && !config.no_rope_layers.empty() && config.layers > 0 &&
+        static_cast<int>(config.no_rope_layers.size()) != config.layers)
+        check(detail::concat("config field \"no_rope_layers\": has ", config.no_rope_layers.size(),
+                             " entries for ", config.layers,
+                             " layers (num_hidden_layers): one per layer"));
     check(ReadRope(s, &config));
     // ALiBi: BLOOM always; Falcon and MPT say so.
     if (const auto at = s.find("alibi"); at != s.end() && !at->is_null()) {
@@ -398,6 +326,17 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
             config.alibi = config.alibi || alibi->get<bool>();
     if (config.model_type == "bloom") config.alibi = true;
     if (!error.empty()) return error;
+    // A family whose global layers keep their own base (ModernBERT's global_rope_theta): the
+    // views show those layers, so the shown settings are theirs.
+    if (config.rope_layer_kinds.empty()) {
+        const LayerSchedule schedule = BuildLayerSchedule(config);
+        if (schedule.shown_layer >= 0) {
+            const LayerPlan& shown = schedule.layers[schedule.shown_layer];
+            config.rope_theta_defaulted = config.rope_theta <= 0 && shown.rope_theta > 0;
+            if (shown.rope_theta > 0) config.rope_theta = shown.rope_theta;
+            config.rope_scaling = shown.scaling;
+        }
+    }
     if (config.rope_scaling.original_context > 0 && config.max_positions > 0 &&
         config.rope_scaling.original_context > static_cast<double>(config.max_positions) &&
         config.rope_scaling.type == "yarn")

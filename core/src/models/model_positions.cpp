@@ -1,6 +1,8 @@
 #include "pelab/models/model_positions.h"
 
 #include "base/format.h"
+#include "models/rope_config.h"
+#include "pelab/models/layer_schedule.h"
 #include "pelab/models/top_eigen.h"
 
 #include "pelab/base/error.h"
@@ -32,40 +34,6 @@ const std::string* FindEnding(const Checkpoint& checkpoint, const std::string& s
 }
 
 // "…layers.<N><rest>": the layer number N, or −1.
-// The RoPE of each layer type of a config whose rope_parameters is keyed by layer type: which
-// one the views show, and what the others do ("the 40 sliding_attention layers: base 10000,
-// unscaled, not shown").
-std::string LayerKindsNote(const CheckpointConfig& config) {
-    int total = 0;
-    for (const RopeLayerKind& kind : config.rope_layer_kinds)
-        total += kind.layers;
-    const auto layers = [&](const RopeLayerKind& kind) {
-        return detail::concat("the ", kind.layers, " ", kind.name,
-                              kind.layers == 1 ? " layer" : " layers");
-    };
-    const auto rope = [](const RopeLayerKind& kind) {
-        const bool scaled = !kind.scaling.type.empty() && kind.scaling.type != "default";
-        return detail::concat("base ", kind.rope_theta > 0 ? kind.rope_theta : 10000.0,
-                              kind.rope_theta > 0 ? "" : " (no rope_theta: the default)", ", ",
-                              scaled ? kind.scaling.type : std::string("unscaled"),
-                              kind.partial_rotary < 1 ? detail::concat(", ", kind.partial_rotary,
-                                                                       " of each head rotating")
-                                                      : std::string());
-    };
-    std::string note = detail::concat("rope_parameters differs by layer type (", total,
-                                      total == 1 ? " layer" : " layers", "): shown are ");
-    std::string others;
-    for (const RopeLayerKind& kind : config.rope_layer_kinds) {
-        if (kind.name == config.rope_kind_shown) {
-            note += layers(kind) + " (" + rope(kind) + ")";
-            continue;
-        }
-        others += "; " + layers(kind) +
-                  (kind.rotary ? ": " + rope(kind) + ", not shown" : ": no RoPE (null entry)");
-    }
-    return note + others;
-}
-
 int LayerOf(const std::string& name, const std::string& rest) {
     if (name.size() <= rest.size() ||
         name.compare(name.size() - rest.size(), rest.size(), rest) != 0)
@@ -82,14 +50,7 @@ int LayerOf(const std::string& name, const std::string& rest) {
 }
 
 std::string RopeFamily(const std::string& model_type, const std::string& fallback) {
-    static const std::map<std::string, std::string> kNames = {
-        {"llama", "Llama"},       {"mistral", "Mistral"}, {"mixtral", "Mixtral"},
-        {"qwen2", "Qwen2"},       {"qwen3", "Qwen3"},     {"qwen2_moe", "Qwen2-MoE"},
-        {"gemma", "Gemma"},       {"gemma2", "Gemma 2"},  {"gemma3_text", "Gemma 3"},
-        {"gemma3", "Gemma 3"},    {"phi", "Phi"},         {"phi3", "Phi-3"},
-        {"gpt_neox", "GPT-NeoX"}, {"olmo", "OLMo"},       {"starcoder2", "StarCoder2"}};
-    const auto at = kNames.find(model_type);
-    if (at != kNames.end()) return at->second;
+    if (const ModelFamily* family = family_of_model_type(model_type)) return family->display;
     return model_type.empty() ? fallback : model_type;
 }
 
@@ -301,65 +262,20 @@ std::map<int, RopeLayerTensors> RopeLayers(const Checkpoint& checkpoint) {
     return layers;
 }
 
-// What RoPE's pairs need from config.json that it does not give: "" when it gives them all.
-Status RopeConfigProblem(const CheckpointConfig* config, const std::string& first_query) {
-    if (config == nullptr)
-        return "the checkpoint holds a RoPE model's attention (" + detail::shown_name(first_query) +
-               "), but its heads, head width and base are in config.json: put config.json "
-               "beside the weights or name it with --config";
-    if (config->heads == 0)
-        return "config.json gives no head count (num_attention_heads), which RoPE's pairs need";
-    if (config->HeadWidth() == 0)
-        return config->hidden == 0
-                   ? "config.json gives no head width: neither head_dim nor hidden_size"
-                   : "config.json gives no head width: head_dim is absent and hidden_size (" +
-                         std::to_string(config->hidden) + ") is not a multiple of the " +
-                         std::to_string(config->heads) + " heads";
-    return {};
-}
-
-// A RoPE model: its layers' projections, heads, rotating dimensions, base and contexts.
+// A RoPE model: its layers' projections, and what config.json says of its rotation.
 Finding FindRope(const Checkpoint& checkpoint, const std::string& model_type,
                  const CheckpointConfig* config, FoundPositions* found) {
     const std::map<int, RopeLayerTensors> layers = RopeLayers(checkpoint);
     if (layers.empty() || (config && config->alibi)) return std::nullopt;
-    if (Status problem = RopeConfigProblem(config, layers.begin()->second.query); !problem.ok())
+    if (Status problem = detail::RopeConfigProblem(config, layers.begin()->second.query);
+        !problem.ok())
         return problem;
     const bool neox = layers.begin()->second.fused == RopeLayerTensors::Fused::PerHead;
     found->kind = PositionKind::Rope;
     found->family = RopeFamily(model_type, neox ? "GPT-NeoX" : "RoPE model");
     for (const auto& [index, tensors] : layers)
         found->rope_layers.push_back(tensors);
-    found->heads = config->heads;
-    found->kv_heads = config->kv_heads > 0 ? config->kv_heads : config->heads;
-    found->head_dim = config->HeadWidth();
-    found->rotary_dims = static_cast<int>(found->head_dim * config->partial_rotary);
-    found->rotary_dims -= found->rotary_dims % 2;
-    if (found->rotary_dims < 2) {
-        char factor[32];
-        std::snprintf(factor, sizeof factor, "%g", config->partial_rotary); // 1e-300, not 0.000000
-        return "config: partial rotary " + std::string(factor) + " of a head of " +
-               std::to_string(found->head_dim) + " dimensions leaves no pair to rotate";
-    }
-    found->base = config->rope_theta > 0 ? config->rope_theta : 10000.0;
-    found->base_from_default = config->rope_theta <= 0;
-    found->pairing = RotaryPairing::HalfSplit;
-    found->context = config->max_positions;
-    const RopeScalingConfig& scaling = config->rope_scaling;
-    if (!scaling.type.empty() && scaling.type != "default" && scaling.original_context > 0 &&
-        static_cast<long long>(scaling.original_context) != config->max_positions) {
-        found->context = static_cast<long long>(scaling.original_context);
-        found->extended_context = config->max_positions;
-    }
-    if (found->base_from_default)
-        found->notes.push_back("config.json gives no rope_theta: Hugging Face's default "
-                               "10 000 is used");
-    if (!config->rope_layer_kinds.empty()) found->notes.push_back(LayerKindsNote(*config));
-    if (found->rotary_dims < found->head_dim)
-        found->notes.push_back(std::to_string(found->rotary_dims) + " of each head's " +
-                               std::to_string(found->head_dim) +
-                               " dimensions rotate (partial rotary); the rest carry no position");
-    return std::string();
+    return detail::RopeFromConfig(config, found);
 }
 
 // ALiBi: no tensor, the config marks it and gives the heads.

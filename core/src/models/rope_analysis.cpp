@@ -4,6 +4,7 @@
 #include "base/format.h"
 #include "pelab/base/error.h"
 #include "pelab/encodings/alternatives.h"
+#include "pelab/models/families.h"
 #include "pelab/scaling/context_scaling.h"
 
 #include <algorithm>
@@ -48,16 +49,19 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
                 " tokens (s × the original context): the base grows with the text's length";
         return theta;
     }
-    if (type == "longrope") {
-        const std::vector<double>& factors = scaling.long_factor; // required (model_config.cpp)
+    if (type == "longrope" || type == "longrope-short") {
+        const bool is_short = type == "longrope-short";
+        const std::vector<double>& factors = is_short ? scaling.short_factor : scaling.long_factor;
         if (static_cast<int>(factors.size()) != pairs) {
-            *note = "longrope's long_factor has " + std::to_string(factors.size()) +
-                    " numbers, not one per pair (" + std::to_string(pairs) + "): not applied";
+            *note = std::string("longrope's ") + (is_short ? "short" : "long") + "_factor has " +
+                    std::to_string(factors.size()) + " numbers, not one per pair (" +
+                    std::to_string(pairs) + "): not applied";
             return {};
         }
         for (int i = 0; i < pairs; ++i)
             theta[i] /= factors[i];
-        *note = "longrope: each pair's frequency divided by its long_factor";
+        *note = std::string("longrope: each pair's frequency divided by its ") +
+                (is_short ? "short" : "long") + "_factor";
         return theta;
     }
     if (type == "yarn") {
@@ -144,9 +148,44 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
 
 } // namespace
 
-Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
-                    const CheckpointConfig& config, RopeReport* out) {
-    if (found.kind != PositionKind::Rope) return "the checkpoint has no RoPE attention";
+double rope_attention_factor(const RopeScalingConfig& scaling, long long max_positions,
+                             std::string* rule) {
+    const std::string& type = scaling.type;
+    rule->clear();
+    if (type != "yarn" && type != "longrope") return 1;
+    const double original = scaling.original_context > 0 ? scaling.original_context
+                                                         : static_cast<double>(max_positions);
+    const double s = scaling.factor_given || original <= 0
+                         ? scaling.factor
+                         : static_cast<double>(max_positions) / original;
+    if (scaling.attention_factor > 0) {
+        *rule = "attention_factor, as config.json gives it";
+        return scaling.attention_factor;
+    }
+    if (s <= 1) {
+        *rule = type + " with a factor of at most 1: none";
+        return 1;
+    }
+    const std::string factor_text =
+        scaling.factor_given ? ShortNumber(s) : ShortNumber(s) + " (max ÷ original context)";
+    if (type == "longrope") {
+        *rule =
+            "longrope: √(1 + ln s / ln L₀), s = " + factor_text + ", L₀ = " + ShortNumber(original);
+        return std::sqrt(1 + std::log(s) / std::log(original));
+    }
+    const auto mscale = [&](double m) { return 0.1 * m * std::log(s) + 1; };
+    if (scaling.mscale > 0 && scaling.mscale_all_dim > 0) {
+        *rule = "YaRN: (0.1·mscale·ln s + 1) / (0.1·mscale_all_dim·ln s + 1), s = " + factor_text +
+                ", mscale " + ShortNumber(scaling.mscale) + ", mscale_all_dim " +
+                ShortNumber(scaling.mscale_all_dim);
+        return mscale(scaling.mscale) / mscale(scaling.mscale_all_dim);
+    }
+    *rule = "YaRN: 0.1·ln s + 1, s = " + factor_text;
+    return mscale(1);
+}
+
+void rope_frequencies(const FoundPositions& found, const CheckpointConfig& config,
+                      RopeReport* out) {
     RopeReport report;
     report.head_dim = found.head_dim;
     report.rotary_dims = found.rotary_dims;
@@ -166,6 +205,41 @@ Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
         config.rope_scaling, found.rotary_dims, found.base, found.context, &report.scaling_note);
     for (double theta : scaled)
         report.scaled_wavelength.push_back(2 * kPi / theta);
+    if (config.rope_scaling.type == "longrope" && !scaled.empty()) {
+        RopeScalingConfig short_side = config.rope_scaling;
+        short_side.type = "longrope-short";
+        std::string short_note;
+        for (double theta : ScaledFrequencies(short_side, found.rotary_dims, found.base,
+                                              found.context, &short_note))
+            report.short_wavelength.push_back(2 * kPi / theta);
+        report.long_from = found.context;
+        if (!report.short_wavelength.empty())
+            report.scaling_note += "; up to " + ShortNumber(static_cast<double>(found.context)) +
+                                   " tokens transformers uses short_factor instead (both shown)";
+    }
+    const long long longest =
+        config.max_positions > 0 ? config.max_positions : found.extended_context;
+    report.attention_factor =
+        rope_attention_factor(config.rope_scaling, longest, &report.attention_factor_rule);
+    // DeepSeek V2/V3 scale the softmax by mscale² as well (modeling_deepseek_v3.py).
+    const ModelFamily* family = family_of_model_type(config.model_type);
+    const RopeScalingConfig& scaling = config.rope_scaling;
+    if (family && std::string(family->id) == "deepseek" && scaling.mscale_all_dim > 0 &&
+        !scaling.type.empty() && scaling.type != "default" && scaling.factor > 1) {
+        const double m = 0.1 * scaling.mscale_all_dim * std::log(scaling.factor) + 1;
+        report.softmax_factor = m * m;
+        report.softmax_factor_rule = "DeepSeek: the softmax scale × mscale², mscale = "
+                                     "0.1·mscale_all_dim·ln s + 1 = " +
+                                     ShortNumber(m);
+    }
+    *out = std::move(report);
+}
+
+Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
+                    const CheckpointConfig& config, RopeReport* out) {
+    if (found.kind != PositionKind::Rope) return "the checkpoint has no RoPE attention";
+    RopeReport report;
+    rope_frequencies(found, config, &report);
 
     const int hd = found.head_dim, heads = found.heads, kv = found.kv_heads;
     const int group = heads / std::max(kv, 1);

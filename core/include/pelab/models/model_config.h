@@ -26,6 +26,7 @@ namespace pelab {
 struct RopeScalingConfig {
     std::string type; ///< "" (none), "linear", "dynamic", "yarn", "llama3", "longrope", …
     double factor = 1.0;
+    bool factor_given = false;             ///< yarn and longrope take max / original when it is not
     double original_context = 0;           ///< original_max_position_embeddings (0: absent)
     double beta_fast = 32, beta_slow = 1;  ///< yarn
     bool truncate = true;                  ///< yarn: the ramp's ends rounded to whole pairs
@@ -33,6 +34,11 @@ struct RopeScalingConfig {
     double attention_factor = 0;           ///< yarn / longrope (0: absent)
     double low_freq_factor = 1, high_freq_factor = 4; ///< llama3
     std::vector<double> short_factor, long_factor;    ///< longrope, one per pair
+    /// Ministral 3: the queries scaled by 1 + β·ln(1 + ⌊p / original⌋) (0: absent).
+    double llama4_scaling_beta = 0;
+    /// Multimodal RoPE (Qwen2-VL and after): the rotary pairs split into t/h/w sections.
+    std::vector<double> mrope_section;
+    bool mrope_interleaved = false;
 };
 
 /// One layer type of a config whose rope_parameters is keyed by layer type (v5): its RoPE, or
@@ -53,8 +59,9 @@ struct CheckpointConfig {
     long long max_positions = 0;            ///< the context it was trained for (0: absent)
     int hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, layers = 0; ///< 0: absent
     double rope_theta = 0;                                             ///< RoPE's base (0: absent)
-    double layer_norm_epsilon = 0; ///< layer_norm_epsilon / layer_norm_eps (0: absent)
-    double partial_rotary = 1;     ///< share of each head's dimensions that rotate
+    bool rope_theta_defaulted = false; ///< rope_theta is the family's default (none was given)
+    double layer_norm_epsilon = 0;     ///< layer_norm_epsilon / layer_norm_eps (0: absent)
+    double partial_rotary = 1;         ///< share of each head's dimensions that rotate
     bool partial_rotary_given = false;
     RopeScalingConfig rope_scaling;
     /// Where rope_theta and rope_scaling were read: "rope_scaling" (v4, with a top-level
@@ -78,9 +85,40 @@ struct CheckpointConfig {
     bool scale_attn_weights = true, scale_attn_by_inverse_layer_idx = false;
     bool reorder_and_upcast_attn = false;
 
+    // ---- What differs from layer to layer (pelab/models/layer_schedule.h builds the plan) ----
+    std::vector<std::string> layer_types; ///< "full_attention", "sliding_attention", … (or empty)
+    long long sliding_window = 0;         ///< sliding_window (0: absent or null)
+    bool use_sliding_window = true;       ///< Qwen's switch (false: sliding_window unused)
+    int max_window_layers = -1;           ///< Qwen: sliding from this layer on (−1: absent)
+    int sliding_window_pattern = 0;       ///< Gemma 3, Cohere2 (0: the family's default)
+    double local_base = 0;                ///< rope_local_base_freq / local_rope_theta (0: absent)
+    double global_base = 0;               ///< ModernBERT global_rope_theta (0: absent)
+    int global_every = 0;          ///< ModernBERT global_attn_every_n_layers (0: the default)
+    long long local_attention = 0; ///< ModernBERT's local window (0: absent)
+    std::vector<long long> no_rope_layers; ///< Llama 4, SmolLM3: 1 = RoPE on that layer
+    int no_rope_layer_interval = 0;        ///< (0: the family's default)
+    long long attention_chunk_size = 0;    ///< Llama 4's chunked attention (0: absent)
+    int full_attention_interval = 0;       ///< Qwen3-Next (0: the family's default)
+    /// Llama 4: the queries of its layers without RoPE scaled by position
+    /// (attn_temperature_tuning).
+    bool temperature_tuning = false, temperature_tuning_given = false;
+    double floor_scale = 8192, attn_scale = 0.1;
+    // ---- Multi-head latent attention (DeepSeek V2/V3, Kimi K2) ----
+    int qk_rope_head_dim = 0, qk_nope_head_dim = 0, v_head_dim = 0; ///< 0: absent
+    int kv_lora_rank = 0, q_lora_rank = 0;
+    bool rope_interleave = true, rope_interleave_given = false;
+    int rotary_dim = 0;               ///< Phi-2 (phi-msft), GPT-J: rotating dimensions (0: absent)
+    double alibi_bias_max = 0;        ///< MPT (0: absent; the default 8 is ALiBi's own slopes)
+    std::string global_head_dim_note; ///< Gemma 4's global_head_dim, named
+    /// Keys that change positions and that PE Lab does not compute: each named in a note.
+    std::vector<std::string> positions_not_shown;
+
     /// A head's width: head_dim when given (Gemma's is not hidden ÷ heads), else hidden ÷ heads;
     /// 0 when neither is known.
     int HeadWidth() const;
+    /// The width RoPE rotates in: qk_rope_head_dim (MLA), else rotary_dim, else the head's width
+    /// times the partial rotary share; 0 when unknown. Always even.
+    int RotaryWidth() const;
     /// Query heads per key head (grouped-query attention): heads ÷ kv_heads (1 when not given).
     int GroupSize() const;
 };

@@ -26,17 +26,13 @@
 #include "pelab/base/status.h"
 
 #include "pelab/models/checkpoint.h"
+#include "pelab/models/families.h"
 #include "pelab/models/model_config.h"
 
 #include <string>
 #include <vector>
 
 namespace pelab {
-
-enum class PositionKind { None, LearnedTable, RelativeBuckets, Alibi, Rope };
-const char* position_kind_name(PositionKind kind); ///< "none", "learned table", "T5 buckets", …
-
-enum class RotaryPairing { HalfSplit, Interleaved };
 
 /// One layer's query and key projections (Linear weights, [out, in]).
 struct RopeLayerTensors {
@@ -73,6 +69,11 @@ struct FoundPositions {
 /// picked to be read as a position table. ok or a message (the chosen tensor missing or not 2-D).
 Status FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
                      const std::string& chosen_table, FoundPositions* out);
+
+/// What config.json alone says of the positions (no weights): RoPE's heads, widths, base,
+/// scaling and contexts, ALiBi's heads; a learned table or T5's buckets named, their values being
+/// in the weights. ok or a message (RoPE without heads or head width).
+Status FindPositionsFromConfig(const CheckpointConfig& config, FoundPositions* out);
 
 /// Rotates the r rotating dimensions of x (a head's vector; dimensions past r are left alone) to
 /// position, with pair i at frequency base^(−2i/r) and the family's pairing: half-split pairs

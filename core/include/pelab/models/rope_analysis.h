@@ -22,12 +22,33 @@ struct RopeReport {
     std::string scaling;                   ///< rope_scaling's type ("" when none)
     std::string scaling_note;              ///< how it was applied
     std::vector<double> scaled_wavelength; ///< per pair under rope_scaling (empty when none)
+    /// longrope: scaled_wavelength is long_factor's, used past long_from tokens (the original
+    /// context); short_wavelength is short_factor's, used up to it (empty for other types).
+    std::vector<double> short_wavelength;
+    long long long_from = 0;
+    /// The factor cos and sin are multiplied by (so every score by its square): YaRN's and
+    /// longrope's attention_factor, 1 for the other types; the rule that gave it.
+    double attention_factor = 1;
+    std::string attention_factor_rule;
+    /// A further factor on the softmax's scale (DeepSeek's mscale² from mscale_all_dim; 1: none).
+    double softmax_factor = 1;
+    std::string softmax_factor_rule;
     /// usage[(layer · heads + head) · pairs + pair] = ‖W_q rows of the pair‖ · ‖W_k rows of the
     /// pair‖ (the key head of the query head's group): how much a pair can carry, from the weights
     /// alone (a proxy for the activation measurements of Barbero et al. 2024).
     std::vector<double> usage;
     std::vector<double> layer_usage; ///< layers × pairs: the mean over heads
 };
+/// The attention factor transformers' rope functions return for scaling at a model trained for
+/// max_positions (modeling_rope_utils.py): yarn's attention_factor if given, else
+/// get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) when both are set, else
+/// 0.1·ln(s) + 1; longrope's if given, else √(1 + ln s / ln L₀); 1 for every other type (and
+/// for s ≤ 1). s is the factor, or max_positions / L₀ when none is given. rule says which.
+double rope_attention_factor(const RopeScalingConfig& scaling, long long max_positions,
+                             std::string* rule);
+/// Everything of the report that needs no weights: widths, wavelengths, the scaled ones and the
+/// attention factor (usage and layer_usage left empty).
+void rope_frequencies(const FoundPositions& found, const CheckpointConfig& config, RopeReport* out);
 /// Reads each layer's q and k projections (one layer at a time) and computes the report.
 /// ok or a message (a projection missing or of the wrong shape for the config's heads).
 Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,

@@ -1,0 +1,173 @@
+#include "pelab/models/families.h"
+
+#include <algorithm>
+
+namespace pelab {
+
+namespace {
+
+using Kind = PositionKind;
+using Pairing = RotaryPairing;
+using Rule = LayerRule;
+
+// One row per family. The rules, from transformers' files (main, 2026-11):
+//  - layer_types defaults: gemma2 and gpt_oss "sliding_attention" if (i + 1) % 2 else
+//    "full_attention"; gemma3 and cohere2 "sliding_attention" if (i + 1) % sliding_window_pattern
+//    (6 and 4); qwen2/qwen3 sliding for i >= max_window_layers when use_sliding_window;
+//    qwen3_next "linear_attention" if (i + 1) % full_attention_interval (4).
+//  - no_rope_layers (llama4, smollm3): [int((i + 1) % no_rope_layer_interval != 0)], and a
+//    layer rotates when no_rope_layers[i] is 1.
+//  - modernbert: global when layer_id % global_attn_every_n_layers == 0 (3), its rotary base
+//    global_rope_theta, else local_rope_theta with a window of local_attention.
+//  - cohere2: apply_rotary_pos_emb only when the layer has a sliding window.
+//  - pairing: llama4 multiplies adjacent pairs as complex numbers (view_as_complex);
+//    deepseek_v2/v3 and kimi_k2 rotate interleaved pairs (rope_interleave, by default true);
+//    glm and glm4 rotate the interleaved pairs of the rotating part (x[..., 0::2], x[..., 1::2]);
+//    cohere and cohere2 repeat_interleave their frequencies (pairs 2i, 2i + 1).
+//  - default_theta (class attribute): llama4 500 000, smollm3 2·10⁶, gpt_oss 150 000, gemma3
+//    10⁶ (its local layers 10 000); the others 10 000.
+//  - compute_default_rope_parameters honours partial_rotary_factor only in phi, phi3, glm,
+//    glm4, gpt_neox, qwen3_next and qwen3_5 (modeling_phi3.py); the Llama-like families rotate
+//    the whole head in their default RoPE. glm4 and qwen3_next default it to 0.5 and 0.25.
+ModelFamily Row(const char* id, const char* display, std::vector<const char*> types, Kind kind,
+                const char* source) {
+    ModelFamily row;
+    row.id = id;
+    row.display = display;
+    row.model_types = std::move(types);
+    row.kind = kind;
+    row.source = source;
+    return row;
+}
+
+ModelFamily Rope(const char* id, const char* display, std::vector<const char*> types,
+                 const char* source, Rule layers = Rule::Uniform, int interval = 0,
+                 Pairing pairing = Pairing::HalfSplit) {
+    ModelFamily row = Row(id, display, std::move(types), Kind::Rope, source);
+    row.layers = layers;
+    row.default_interval = interval;
+    row.pairing = pairing;
+    return row;
+}
+
+std::vector<ModelFamily> BuildFamilies() {
+    std::vector<ModelFamily> rows = {
+        Row("gpt2", "GPT-2", {"gpt2"}, Kind::LearnedTable, "models/gpt2/modeling_gpt2.py"),
+        Row("gpt_neo", "GPT-Neo", {"gpt_neo"}, Kind::LearnedTable,
+            "models/gpt_neo/modeling_gpt_neo.py"),
+        Row("bert", "BERT", {"bert", "distilbert"}, Kind::LearnedTable,
+            "models/bert/modeling_bert.py"),
+        Row("roberta", "RoBERTa", {"roberta"}, Kind::LearnedTable,
+            "models/roberta/modeling_roberta.py"),
+        Row("xlm_roberta", "XLM-RoBERTa", {"xlm-roberta"}, Kind::LearnedTable,
+            "models/xlm_roberta/modeling_xlm_roberta.py"),
+        Row("camembert", "CamemBERT", {"camembert"}, Kind::LearnedTable,
+            "models/camembert/modeling_camembert.py"),
+        Row("longformer", "Longformer", {"longformer"}, Kind::LearnedTable,
+            "models/longformer/modeling_longformer.py"),
+        Row("opt", "OPT", {"opt"}, Kind::LearnedTable, "models/opt/modeling_opt.py"),
+        Row("t5", "T5", {"t5", "mt5", "umt5"}, Kind::RelativeBuckets, "models/t5/modeling_t5.py"),
+        Row("bloom", "BLOOM", {"bloom"}, Kind::Alibi, "models/bloom/modeling_bloom.py"),
+        Row("mpt", "MPT", {"mpt"}, Kind::Alibi, "models/mpt/modeling_mpt.py"),
+        Rope("falcon", "Falcon", {"falcon", "RefinedWeb", "RefinedWebModel"},
+             "models/falcon/modeling_falcon.py"),
+        Rope("llama", "Llama", {"llama"}, "models/llama/modeling_llama.py"),
+        Rope("llama4", "Llama 4", {"llama4", "llama4_text"}, "models/llama4/modeling_llama4.py",
+             Rule::NoRopeLayers, 4, Pairing::Interleaved),
+        Rope("mistral", "Mistral", {"mistral"}, "models/mistral/modeling_mistral.py"),
+        Rope("ministral", "Ministral", {"ministral", "ministral3", "mistral3"},
+             "models/ministral/modeling_ministral.py"),
+        Rope("mixtral", "Mixtral", {"mixtral"}, "models/mixtral/modeling_mixtral.py"),
+        Rope("qwen2", "Qwen2", {"qwen2", "qwen2_5_vl_text", "qwen2_vl_text"},
+             "models/qwen2/configuration_qwen2.py", Rule::MaxWindowLayers),
+        Rope("qwen2_moe", "Qwen2-MoE", {"qwen2_moe"}, "models/qwen2_moe/configuration_qwen2_moe.py",
+             Rule::MaxWindowLayers),
+        Rope("qwen3", "Qwen3", {"qwen3", "qwen3_moe", "qwen3_vl_text", "qwen3_vl_moe_text"},
+             "models/qwen3/configuration_qwen3.py", Rule::MaxWindowLayers),
+        Rope("qwen3_next", "Qwen3-Next", {"qwen3_next"},
+             "models/qwen3_next/configuration_qwen3_next.py", Rule::LinearInterval, 4),
+        Rope("qwen3_5", "Qwen3.5", {"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"},
+             "models/qwen3_5/configuration_qwen3_5.py", Rule::LinearInterval, 4),
+        Rope("gemma", "Gemma", {"gemma"}, "models/gemma/modeling_gemma.py"),
+        Rope("gemma2", "Gemma 2", {"gemma2"}, "models/gemma2/configuration_gemma2.py",
+             Rule::AlternateSliding),
+        Rope("gemma3", "Gemma 3", {"gemma3", "gemma3_text"},
+             "models/gemma3/configuration_gemma3.py", Rule::SlidingPattern, 6),
+        Rope("cohere", "Cohere", {"cohere"}, "models/cohere/modeling_cohere.py", Rule::Uniform, 0,
+             Pairing::Interleaved),
+        Rope("cohere2", "Cohere2", {"cohere2"}, "models/cohere2/modeling_cohere2.py",
+             Rule::SlidingPattern, 4, Pairing::Interleaved),
+        Rope("gpt_oss", "GPT-OSS", {"gpt_oss"}, "models/gpt_oss/configuration_gpt_oss.py",
+             Rule::AlternateSliding),
+        Rope("phi", "Phi", {"phi", "phi-msft"}, "models/phi/modeling_phi.py"),
+        Rope("phi3", "Phi-3", {"phi3", "phimoe"}, "models/phi3/modeling_phi3.py"),
+        Rope("gpt_neox", "GPT-NeoX", {"gpt_neox"}, "models/gpt_neox/modeling_gpt_neox.py"),
+        Rope("olmo", "OLMo", {"olmo"}, "models/olmo/modeling_olmo.py"),
+        Rope("olmo2", "OLMo 2", {"olmo2", "olmo3"}, "models/olmo2/modeling_olmo2.py"),
+        Rope("starcoder2", "StarCoder2", {"starcoder2"},
+             "models/starcoder2/modeling_starcoder2.py"),
+        Rope("smollm3", "SmolLM3", {"smollm3"}, "models/smollm3/configuration_smollm3.py",
+             Rule::NoRopeLayers, 4),
+        Rope("modernbert", "ModernBERT", {"modernbert"}, "models/modernbert/modeling_modernbert.py",
+             Rule::GlobalEveryN, 3),
+        Rope("deepseek", "DeepSeek", {"deepseek_v2", "deepseek_v3", "kimi_k2"},
+             "models/deepseek_v3/modeling_deepseek_v3.py", Rule::Uniform, 0, Pairing::Interleaved),
+        Rope("glm", "GLM", {"glm", "glm4", "chatglm"}, "models/glm/modeling_glm.py", Rule::Uniform,
+             0, Pairing::Interleaved),
+        Rope("gemma4", "Gemma 4", {"gemma4", "gemma4_text"},
+             "models/gemma4/configuration_gemma4.py", Rule::SlidingPattern, 6),
+    };
+    const std::vector<std::string> partial = {"phi",        "phi3",    "glm",    "gpt_neox",
+                                              "qwen3_next", "qwen3_5", "falcon", "olmo"};
+    for (ModelFamily& row : rows) {
+        const std::string id = row.id;
+        row.applies_partial = row.kind != Kind::Rope ||
+                              std::find(partial.begin(), partial.end(), id) != partial.end();
+        if (id == "llama4") row.default_theta = 500000;
+        if (id == "smollm3") row.default_theta = 2e6;
+        if (id == "gpt_oss") row.default_theta = 150000;
+        if (id == "gemma3") row.default_theta = 1e6, row.local_unscaled = true;
+        if (id == "gemma4") row.default_theta = 1e6, row.local_unscaled = true;
+        if (id == "glm") row.default_partial = 0.5;
+        if (id == "qwen3_next" || id == "qwen3_5") row.default_partial = 0.25;
+        if (id == "gemma3" || id == "gemma4") {
+            row.local_base_key = "rope_local_base_freq";
+            row.local_base_default = 10000;
+        }
+        if (id == "cohere2") row.rope_on_sliding_only = true;
+        if (id == "modernbert") {
+            row.local_base_key = "local_rope_theta";
+            row.local_base_default = 10000;
+            row.global_base_key = "global_rope_theta";
+            row.global_base_default = 160000;
+        }
+    }
+    return rows;
+}
+
+} // namespace
+
+const std::vector<ModelFamily>& model_families() {
+    static const std::vector<ModelFamily> rows = BuildFamilies(); // immutable after its build
+    return rows;
+}
+
+const ModelFamily* family_of_model_type(const std::string& model_type) {
+    for (const ModelFamily& row : model_families())
+        if (std::any_of(row.model_types.begin(), row.model_types.end(),
+                        [&](const char* type) { return model_type == type; }))
+            return &row;
+    return nullptr;
+}
+
+const ModelFamily* family_by_id(const std::string& id) {
+    for (const ModelFamily& row : model_families())
+        if (id == row.id) return &row;
+    return nullptr;
+}
+
+const char* rotary_pairing_name(RotaryPairing pairing) {
+    return pairing == RotaryPairing::Interleaved ? "interleaved" : "half-split";
+}
+
+} // namespace pelab

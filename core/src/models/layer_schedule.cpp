@@ -1,0 +1,383 @@
+#include "pelab/models/layer_schedule.h"
+
+#include "base/format.h"
+#include "models/config_fields.h"
+#include "pelab/base/limits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace pelab {
+
+using nlohmann::json;
+
+namespace detail {
+
+Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
+    std::string error;
+    const auto check = [&](const Status& problem) {
+        if (error.empty() && !problem.ok()) error = problem.message();
+    };
+    constexpr std::size_t kMaxLayers = 100000;
+    check(TextList(s, "layer_types", kMaxLayers, &config->layer_types));
+    check(Whole(s, {"sliding_window"}, 1, 1000000000, &config->sliding_window));
+    check(Boolean(s, "use_sliding_window", &config->use_sliding_window));
+    check(WholeInt(s, {"max_window_layers"}, 0, 100000, &config->max_window_layers));
+    check(WholeInt(s, {"sliding_window_pattern"}, 1, 100000, &config->sliding_window_pattern));
+    check(Number(s, {"rope_local_base_freq", "local_rope_theta"}, kMinBaseExclusive, kMaxBase, true,
+                 &config->local_base));
+    check(
+        Number(s, {"global_rope_theta"}, kMinBaseExclusive, kMaxBase, true, &config->global_base));
+    check(WholeInt(s, {"global_attn_every_n_layers"}, 1, 100000, &config->global_every));
+    check(Whole(s, {"local_attention"}, 2, 1000000000, &config->local_attention));
+    check(WholeList(s, "no_rope_layers", 0, 1, kMaxLayers, &config->no_rope_layers));
+    check(WholeInt(s, {"no_rope_layer_interval"}, 1, 100000, &config->no_rope_layer_interval));
+    check(Whole(s, {"attention_chunk_size"}, 1, 1000000000, &config->attention_chunk_size));
+    check(WholeInt(s, {"full_attention_interval"}, 1, 100000, &config->full_attention_interval));
+    // attn_temperature_tuning is a flag, and some Llama 4 configs write it as a number (4).
+    if (const auto at = s.find("attn_temperature_tuning"); at != s.end() && !at->is_null()) {
+        if (at->is_boolean() || at->is_number()) {
+            config->temperature_tuning =
+                at->is_boolean() ? at->get<bool>() : at->get<double>() != 0;
+            config->temperature_tuning_given = true;
+        } else {
+            check("config field \"attn_temperature_tuning\": must be true or false (got " +
+                  Got(*at) + ")");
+        }
+    }
+    check(Number(s, {"floor_scale"}, 0, 1e9, true, &config->floor_scale));
+    check(Number(s, {"attn_scale"}, 0, 1000, false, &config->attn_scale));
+    check(WholeInt(s, {"qk_rope_head_dim"}, 2, 1 << 16, &config->qk_rope_head_dim));
+    check(WholeInt(s, {"qk_nope_head_dim"}, 0, 1 << 16, &config->qk_nope_head_dim));
+    check(WholeInt(s, {"v_head_dim"}, 1, 1 << 16, &config->v_head_dim));
+    check(WholeInt(s, {"kv_lora_rank"}, 1, 1 << 20, &config->kv_lora_rank));
+    check(WholeInt(s, {"q_lora_rank"}, 1, 1 << 20, &config->q_lora_rank));
+    if (s.contains("rope_interleave") && !s["rope_interleave"].is_null()) {
+        check(Boolean(s, "rope_interleave", &config->rope_interleave));
+        config->rope_interleave_given = true;
+    }
+    check(WholeInt(s, {"rotary_dim"}, 2, 1 << 16, &config->rotary_dim));
+    if (const auto at = s.find("attn_config"); at != s.end() && at->is_object())
+        check(Number(*at, {"alibi_bias_max"}, 0, 1000, true, &config->alibi_bias_max));
+    int global_head_dim = 0;
+    check(WholeInt(s, {"global_head_dim"}, 1, 1 << 16, &global_head_dim));
+    if (global_head_dim > 0)
+        config->global_head_dim_note =
+            detail::concat("global_head_dim ", global_head_dim, ": the global layers' heads are ",
+                           global_head_dim, " wide (the views show head_dim's)");
+    if (const auto at = s.find("dual_chunk_attention_config"); at != s.end() && !at->is_null())
+        config->positions_not_shown.push_back(
+            "dual_chunk_attention_config: dual-chunk attention re-indexes positions past the "
+            "chunk (not shown)");
+    if (!error.empty()) return error;
+    if (config->rotary_dim % 2 != 0)
+        return "config field \"rotary_dim\": must be even (got " +
+               std::to_string(config->rotary_dim) + ")";
+    return {};
+}
+
+} // namespace detail
+
+namespace {
+
+// "st", "nd", "rd" or "th" after n ("every 4th", "every 2nd").
+const char* Ordinal(int n) {
+    if (n % 100 >= 11 && n % 100 <= 13) return "th";
+    switch (n % 10) {
+    case 1:
+        return "st";
+    case 2:
+        return "nd";
+    case 3:
+        return "rd";
+    default:
+        return "th";
+    }
+}
+
+LayerAttention AttentionOfType(const std::string& type, bool* known) {
+    *known = true;
+    if (type == "sliding_attention") return LayerAttention::Sliding;
+    if (type == "chunked_attention") return LayerAttention::Chunked;
+    if (type == "linear_attention") return LayerAttention::Linear;
+    *known = type == "full_attention";
+    return LayerAttention::Full;
+}
+
+// The layer types of the family's rule when layer_types is not given (families.h says which).
+std::vector<std::string> RuleTypes(const CheckpointConfig& config, const ModelFamily* family,
+                                   std::vector<bool>* rope, std::string* rule) {
+    const int n = config.layers;
+    std::vector<std::string> types(n, "full_attention");
+    rope->assign(n, true);
+    const LayerRule kind = family ? family->layers : LayerRule::Uniform;
+    const int period = family ? family->default_interval : 0;
+    const auto sliding_if = [&](auto condition) {
+        for (int i = 0; i < n; ++i)
+            if (condition(i)) types[i] = "sliding_attention";
+    };
+    switch (kind) {
+    case LayerRule::Uniform:
+        if (config.sliding_window > 0) {
+            sliding_if([](int) { return true; });
+            *rule = "sliding_window on every layer";
+        }
+        break;
+    case LayerRule::AlternateSliding:
+        sliding_if([](int i) { return (i + 1) % 2 != 0; });
+        *rule = "sliding and global layers alternate (the family's default)";
+        break;
+    case LayerRule::SlidingPattern: {
+        const int p = config.sliding_window_pattern > 0 ? config.sliding_window_pattern : period;
+        sliding_if([&](int i) { return (i + 1) % p != 0; });
+        *rule = detail::concat("sliding_window_pattern ", p,
+                               config.sliding_window_pattern > 0 ? "" : " (the family's default)");
+        break;
+    }
+    case LayerRule::MaxWindowLayers: {
+        const int from = config.max_window_layers >= 0 ? config.max_window_layers : 28;
+        if (config.use_sliding_window && config.sliding_window > 0) {
+            sliding_if([&](int i) { return i >= from; });
+            *rule = detail::concat("use_sliding_window from layer ", from);
+        }
+        break;
+    }
+    case LayerRule::NoRopeLayers: {
+        const int every =
+            config.no_rope_layer_interval > 0 ? config.no_rope_layer_interval : period;
+        const bool listed = static_cast<int>(config.no_rope_layers.size()) == n;
+        for (int i = 0; i < n; ++i)
+            (*rope)[i] = listed ? config.no_rope_layers[i] == 1 : (i + 1) % every != 0;
+        *rule = listed ? std::string("no_rope_layers")
+                       : detail::concat(
+                             "no_rope_layer_interval ", every,
+                             config.no_rope_layer_interval > 0 ? "" : " (the family's default)");
+        if (config.attention_chunk_size > 0)
+            for (int i = 0; i < n; ++i)
+                if ((*rope)[i]) types[i] = "chunked_attention";
+        // SmolLM3 slides only on its layers without RoPE (modeling_smollm3.py).
+        if (config.use_sliding_window && config.sliding_window > 0 && family &&
+            std::string(family->id) == "smollm3")
+            sliding_if([&](int i) { return !(*rope)[i]; });
+        break;
+    }
+    case LayerRule::GlobalEveryN: {
+        const int every = config.global_every > 0 ? config.global_every : period;
+        sliding_if([&](int i) { return i % every != 0; });
+        *rule = detail::concat("global_attn_every_n_layers ", every,
+                               config.global_every > 0 ? "" : " (the family's default)");
+        break;
+    }
+    case LayerRule::LinearInterval: {
+        const int every =
+            config.full_attention_interval > 0 ? config.full_attention_interval : period;
+        for (int i = 0; i < n; ++i)
+            if ((i + 1) % every != 0) types[i] = "linear_attention";
+        *rule = detail::concat("full_attention_interval ", every,
+                               config.full_attention_interval > 0 ? "" : " (the family's default)");
+        break;
+    }
+    }
+    return types;
+}
+
+std::string GroupName(const LayerPlan& plan) {
+    std::string where = layer_attention_name(plan.attention);
+    if (plan.span > 0) where += detail::concat(" ", plan.span);
+    if (plan.attention == LayerAttention::Linear) return "linear attention, no positions";
+    if (!plan.rope) return "no positions, " + where;
+    const bool scaled = !plan.scaling.type.empty() && plan.scaling.type != "default";
+    return detail::concat("RoPE base ", plan.rope_theta > 0 ? plan.rope_theta : 10000.0,
+                          scaled ? " " + plan.scaling.type : std::string(), ", ", where);
+}
+
+} // namespace
+
+const char* layer_attention_name(LayerAttention attention) {
+    switch (attention) {
+    case LayerAttention::Full:
+        return "global";
+    case LayerAttention::Sliding:
+        return "sliding window";
+    case LayerAttention::Chunked:
+        return "chunked";
+    case LayerAttention::Linear:
+        return "linear attention";
+    }
+    return "global";
+}
+
+LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
+    LayerSchedule out;
+    const ModelFamily* family = family_of_model_type(config.model_type);
+    out.family_id = family ? family->id : "";
+    out.floor_scale = config.floor_scale;
+    out.attn_scale = config.attn_scale;
+    out.llama4_beta = config.rope_scaling.llama4_scaling_beta;
+    out.llama4_original = config.rope_scaling.original_context > 0
+                              ? config.rope_scaling.original_context
+                              : static_cast<double>(config.max_positions);
+    if (config.layers <= 0) {
+        out.notes.push_back("config.json gives no layer count (num_hidden_layers): no plan");
+        return out;
+    }
+    const int n = config.layers;
+    std::vector<bool> rope;
+    std::vector<std::string> types = RuleTypes(config, family, &rope, &out.rule);
+    if (!config.layer_types.empty()) {
+        types = config.layer_types; // ReadModelConfig checked there is one per layer
+        out.rule = "layer_types";
+    }
+    const bool rotary_family =
+        family ? family->kind == PositionKind::Rope : !config.alibi && config.relative_buckets == 0;
+    const bool tuned = family && std::string(family->id) == "llama4" &&
+                       (config.temperature_tuning_given ? config.temperature_tuning : true);
+    RotaryPairing pairing = family ? family->pairing : RotaryPairing::HalfSplit;
+    if (config.rope_interleave_given)
+        pairing = config.rope_interleave ? RotaryPairing::Interleaved : RotaryPairing::HalfSplit;
+    std::vector<std::string> unknown_types;
+    for (int i = 0; i < n; ++i) {
+        LayerPlan plan;
+        plan.index = i;
+        plan.layer_type = types[i];
+        bool known = true;
+        plan.attention = AttentionOfType(types[i], &known);
+        if (!known &&
+            std::find(unknown_types.begin(), unknown_types.end(), types[i]) == unknown_types.end())
+            unknown_types.push_back(types[i]);
+        if (plan.attention == LayerAttention::Sliding)
+            plan.span = family && std::string(family->id) == "modernbert"
+                            ? (config.local_attention > 0 ? config.local_attention : 128)
+                            : config.sliding_window;
+        if (plan.attention == LayerAttention::Chunked) plan.span = config.attention_chunk_size;
+        plan.rope = rotary_family && rope[i] && plan.attention != LayerAttention::Linear;
+        if (family && family->rope_on_sliding_only && plan.attention != LayerAttention::Sliding)
+            plan.rope = false;
+        double partial = config.partial_rotary;
+        plan.rope_theta = config.rope_theta;
+        plan.scaling = config.rope_scaling;
+        if (!config.rope_layer_kinds.empty()) {
+            for (const RopeLayerKind& kind : config.rope_layer_kinds)
+                if (kind.name == types[i]) {
+                    plan.rope = plan.rope && kind.rotary;
+                    plan.rope_theta = kind.rope_theta;
+                    plan.scaling = kind.scaling;
+                    partial = kind.partial_rotary;
+                }
+        } else if (plan.attention == LayerAttention::Sliding && family && family->local_base_key) {
+            plan.rope_theta =
+                config.local_base > 0 ? config.local_base : family->local_base_default;
+            if (family->local_unscaled) plan.scaling = RopeScalingConfig{};
+        } else if (family && family->global_base_key) {
+            plan.rope_theta =
+                config.global_base > 0 ? config.global_base : family->global_base_default;
+        }
+        if (plan.rope_theta <= 0 && family && family->default_theta > 0)
+            plan.rope_theta = family->default_theta;
+        if (plan.rope) {
+            CheckpointConfig layer = config;
+            layer.partial_rotary = partial;
+            if (!config.partial_rotary_given && family && family->default_partial > 0)
+                layer.partial_rotary = family->default_partial;
+            const bool unscaled = plan.scaling.type.empty() || plan.scaling.type == "default";
+            if (family && !family->applies_partial && unscaled) layer.partial_rotary = 1;
+            plan.rotary_dims = layer.RotaryWidth();
+            plan.pairing = pairing;
+        } else {
+            plan.rope_theta = 0;
+            plan.scaling = RopeScalingConfig{};
+            plan.temperature_tuned = tuned;
+        }
+        out.layers.push_back(std::move(plan));
+    }
+    for (const std::string& type : unknown_types)
+        out.notes.push_back("layer type \"" + type +
+                            "\" is not one PE Lab knows: read as global "
+                            "attention");
+    std::map<std::string, int> group_of;
+    for (const LayerPlan& plan : out.layers) {
+        const std::string name = GroupName(plan) + (plan.temperature_tuned ? ", tuned" : "");
+        auto [at, added] = group_of.emplace(name, static_cast<int>(out.groups.size()));
+        if (added) out.groups.push_back({name, {}, plan.index});
+        out.groups[at->second].layers.push_back(plan.index);
+    }
+    for (const LayerPlan& plan : out.layers)
+        if (plan.rope && plan.attention == LayerAttention::Full && out.shown_layer < 0)
+            out.shown_layer = plan.index;
+    for (const LayerPlan& plan : out.layers)
+        if (plan.rope && out.shown_layer < 0) out.shown_layer = plan.index;
+    return out;
+}
+
+double TemperatureScale(const LayerSchedule& schedule, double position) {
+    return 1 +
+           schedule.attn_scale * std::log(std::floor((position + 1) / schedule.floor_scale) + 1);
+}
+
+double Llama4BetaScale(const LayerSchedule& schedule, double position) {
+    if (schedule.llama4_beta == 0 || schedule.llama4_original <= 0) return 1;
+    return 1 + schedule.llama4_beta * std::log(1 + std::floor(position / schedule.llama4_original));
+}
+
+std::string LayerList(const std::vector<int>& layers) {
+    std::string text;
+    const std::size_t n = layers.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (n > 8 && i == 3) {
+            text += ", …";
+            i = n - 1;
+        }
+        text += (text.empty() ? "" : ", ") + std::to_string(layers[i]);
+    }
+    return text;
+}
+
+std::string ScheduleSummary(const LayerSchedule& schedule) {
+    const int n = static_cast<int>(schedule.layers.size());
+    if (n == 0) return "no layer plan (config.json gives no layer count)";
+    if (schedule.groups.size() == 1)
+        return detail::concat(
+            n, n == 1 ? " layer, all alike: " : " layers, all alike: ", schedule.groups[0].name);
+    // A group whose layers come at a fixed step is said by its step; when all the others are,
+    // the one left is "the others", said last.
+    const auto step_of = [](const std::vector<int>& at) {
+        const int step = at.size() >= 3 ? at[1] - at[0] : 0;
+        for (std::size_t i = 1; step > 1 && i < at.size(); ++i)
+            if (at[i] - at[i - 1] != step) return 0;
+        return step > 1 ? step : 0;
+    };
+    int irregular = 0;
+    for (const LayerGroup& group : schedule.groups)
+        irregular += step_of(group.layers) == 0 ? 1 : 0;
+    std::string text = detail::concat(n, " layers: "), rest;
+    for (const LayerGroup& group : schedule.groups) {
+        const std::vector<int>& at = group.layers;
+        const int step = step_of(at);
+        const std::string where =
+            step > 0         ? detail::concat("every ", step, Ordinal(step), ": ", LayerList(at))
+            : irregular == 1 ? std::string("the others")
+                             : (at.size() == 1 ? "layer " : "layers ") + LayerList(at);
+        const std::string part = detail::concat(at.size(), " ", group.name, " (", where, ")");
+        if (step == 0 && irregular == 1)
+            rest = part;
+        else
+            text += (text.back() == ' ' ? "" : "; ") + part;
+    }
+    if (!rest.empty()) text += (text.back() == ' ' ? "" : "; ") + rest;
+    return text;
+}
+
+CheckpointConfig ConfigOfLayer(const CheckpointConfig& config, const LayerPlan& layer) {
+    CheckpointConfig out = config;
+    if (!layer.rope) return out;
+    out.rope_theta = layer.rope_theta;
+    out.rope_scaling = layer.scaling;
+    if (config.qk_rope_head_dim == 0 && config.rotary_dim == 0 && config.HeadWidth() > 0) {
+        out.partial_rotary = static_cast<double>(layer.rotary_dims) / config.HeadWidth();
+        out.partial_rotary_given = out.partial_rotary < 1;
+    }
+    return out;
+}
+
+} // namespace pelab

@@ -1,0 +1,164 @@
+#include "models/rope_config.h"
+
+#include "base/format.h"
+#include "pelab/models/layer_schedule.h"
+
+#include <cstdio>
+
+namespace pelab {
+
+namespace {
+
+// The RoPE of each layer type of a config whose rope_parameters is keyed by layer type: which
+// one the views show, and what the others do ("the 40 sliding_attention layers: base 10000,
+// unscaled, not shown").
+std::string LayerKindsNote(const CheckpointConfig& config) {
+    int total = 0;
+    for (const RopeLayerKind& kind : config.rope_layer_kinds)
+        total += kind.layers;
+    const auto layers = [&](const RopeLayerKind& kind) {
+        return detail::concat("the ", kind.layers, " ", kind.name,
+                              kind.layers == 1 ? " layer" : " layers");
+    };
+    const auto rope = [](const RopeLayerKind& kind) {
+        const bool scaled = !kind.scaling.type.empty() && kind.scaling.type != "default";
+        return detail::concat("base ", kind.rope_theta > 0 ? kind.rope_theta : 10000.0,
+                              kind.rope_theta > 0 ? "" : " (no rope_theta: the default)", ", ",
+                              scaled ? kind.scaling.type : std::string("unscaled"),
+                              kind.partial_rotary < 1 ? detail::concat(", ", kind.partial_rotary,
+                                                                       " of each head rotating")
+                                                      : std::string());
+    };
+    std::string note = detail::concat("rope_parameters differs by layer type (", total,
+                                      total == 1 ? " layer" : " layers", "): shown are ");
+    std::string others;
+    for (const RopeLayerKind& kind : config.rope_layer_kinds) {
+        if (kind.name == config.rope_kind_shown) {
+            note += layers(kind) + " (" + rope(kind) + ")";
+            continue;
+        }
+        others += "; " + layers(kind) +
+                  (kind.rotary ? ": " + rope(kind) + ", not shown" : ": no RoPE (null entry)");
+    }
+    return note + others;
+}
+
+} // namespace
+
+namespace detail {
+
+// What RoPE's pairs need from config.json that it does not give: "" when it gives them all.
+Status RopeConfigProblem(const CheckpointConfig* config, const std::string& first_query) {
+    if (config == nullptr)
+        return "the checkpoint holds a RoPE model's attention (" + detail::shown_name(first_query) +
+               "), but its heads, head width and base are in config.json: put config.json "
+               "beside the weights or name it with --config";
+    if (config->heads == 0)
+        return "config.json gives no head count (num_attention_heads), which RoPE's pairs need";
+    if (config->HeadWidth() == 0)
+        return config->hidden == 0
+                   ? "config.json gives no head width: neither head_dim nor hidden_size"
+                   : "config.json gives no head width: head_dim is absent and hidden_size (" +
+                         std::to_string(config->hidden) + ") is not a multiple of the " +
+                         std::to_string(config->heads) + " heads";
+    return {};
+}
+
+// RoPE's heads, rotating dimensions, pairing, base and contexts, from config.json alone.
+Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
+    found->heads = config->heads;
+    found->kv_heads = config->kv_heads > 0 ? config->kv_heads : config->heads;
+    found->head_dim = config->HeadWidth();
+    const LayerSchedule schedule = BuildLayerSchedule(*config);
+    const LayerPlan* shown =
+        schedule.shown_layer >= 0 ? &schedule.layers[schedule.shown_layer] : nullptr;
+    found->rotary_dims = shown ? shown->rotary_dims : config->RotaryWidth();
+    if (found->rotary_dims < 2) {
+        char factor[32];
+        std::snprintf(factor, sizeof factor, "%g", config->partial_rotary); // 1e-300, not 0.000000
+        return std::string("config: partial rotary ") + factor + " of a head of " +
+               std::to_string(found->head_dim) + " dimensions leaves no pair to rotate";
+    }
+    found->base = config->rope_theta > 0 ? config->rope_theta : 10000.0;
+    found->base_from_default = config->rope_theta <= 0;
+    found->pairing = shown ? shown->pairing : RotaryPairing::HalfSplit;
+    found->context = config->max_positions;
+    const RopeScalingConfig& scaling = config->rope_scaling;
+    if (!scaling.type.empty() && scaling.type != "default" && scaling.original_context > 0 &&
+        static_cast<long long>(scaling.original_context) != config->max_positions) {
+        found->context = static_cast<long long>(scaling.original_context);
+        found->extended_context = config->max_positions;
+    }
+    if (config->rope_theta_defaulted)
+        found->notes.push_back(detail::concat("config.json gives no rope_theta: ", found->family,
+                                              "'s default ", found->base, " is used"));
+    if (found->base_from_default)
+        found->notes.push_back("config.json gives no rope_theta: Hugging Face's default "
+                               "10 000 is used");
+    if (!config->rope_layer_kinds.empty()) found->notes.push_back(LayerKindsNote(*config));
+    if (config->qk_rope_head_dim > 0)
+        found->notes.push_back(
+            detail::concat("multi-head latent attention: the last ", found->rotary_dims,
+                           " of each query head's ", found->head_dim,
+                           " dimensions rotate (qk_rope_head_dim), and the keys' rotating part "
+                           "is one for all heads (kv_a_proj_with_mqa)"));
+    if (!config->rope_scaling.mrope_section.empty()) {
+        std::string sections;
+        for (double part : config->rope_scaling.mrope_section)
+            sections += (sections.empty() ? "" : ", ") + detail::concat(part);
+        found->notes.push_back("mrope_section [" + sections +
+                               "]: multimodal RoPE gives time, height and width their own pairs"
+                               "; in text all three positions are equal, as shown here");
+    }
+    for (const std::string& note : config->positions_not_shown)
+        found->notes.push_back(note);
+    if (!config->global_head_dim_note.empty()) found->notes.push_back(config->global_head_dim_note);
+    if (found->rotary_dims < found->head_dim && config->qk_rope_head_dim == 0)
+        found->notes.push_back(std::to_string(found->rotary_dims) + " of each head's " +
+                               std::to_string(found->head_dim) +
+                               " dimensions rotate (partial rotary); the rest carry no position");
+    return {};
+}
+
+} // namespace detail
+
+Status FindPositionsFromConfig(const CheckpointConfig& config, FoundPositions* out) {
+    FoundPositions found;
+    const ModelFamily* family = family_of_model_type(config.model_type);
+    found.family =
+        family ? family->display : (config.model_type.empty() ? "unknown" : config.model_type);
+    found.context = config.max_positions;
+    const bool rope_marked = config.rope_theta > 0 || !config.rope_source.empty() ||
+                             config.qk_rope_head_dim > 0 || config.rotary_dim > 0;
+    PositionKind kind = family ? family->kind : PositionKind::None;
+    if (config.alibi) kind = PositionKind::Alibi;
+    if (!family && !config.alibi)
+        kind = config.relative_buckets > 0 ? PositionKind::RelativeBuckets
+               : rope_marked               ? PositionKind::Rope
+                                           : PositionKind::None;
+    found.kind = kind;
+    if (kind == PositionKind::Rope) {
+        if (Status problem = detail::RopeConfigProblem(&config, "config.json"); !problem.ok())
+            return problem;
+        if (Status problem = detail::RopeFromConfig(&config, &found); !problem.ok()) return problem;
+        found.notes.push_back("config.json alone: the pairs' use (the weights' q and k) needs "
+                              "the weights (model.safetensors or its shards)");
+    } else if (kind == PositionKind::Alibi) {
+        if (config.heads == 0)
+            return std::string("config.json marks an ALiBi model but gives no head count");
+        found.alibi_heads = config.heads;
+    } else if (kind == PositionKind::LearnedTable) {
+        found.notes.push_back(found.family + " learns a table of positions: it is in the "
+                                             "weights (model.safetensors), not in config.json");
+    } else if (kind == PositionKind::RelativeBuckets) {
+        found.notes.push_back("T5's bucket biases are learned: they are in the weights "
+                              "(model.safetensors), not in config.json");
+    } else {
+        found.notes.push_back("config.json names no position scheme PE Lab knows (model_type " +
+                              detail::shown_name(config.model_type) + ")");
+    }
+    *out = std::move(found);
+    return {};
+}
+
+} // namespace pelab

@@ -1,0 +1,226 @@
+// The layer-by-layer plan of a config (pelab/models/layer_schedule.h). Each expected plan is the
+// family's rule in transformers applied by hand to the config written here (the rule is quoted
+// beside each test); none is read back from PE Lab's code.
+#include "pelab/models/layer_schedule.h"
+#include "status_text.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+using namespace pelab;
+using nlohmann::json;
+
+namespace {
+
+CheckpointConfig Parsed(const std::string& text) {
+    CheckpointConfig config;
+    const Status status = ReadModelConfig(json::parse(text), &config);
+    EXPECT_EQ(status, "") << text;
+    return config;
+}
+
+std::string RefusalOf(const std::string& text) {
+    CheckpointConfig config;
+    return ReadModelConfig(json::parse(text), &config).message();
+}
+
+bool Says(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// The indices of the layers for which keep(plan) holds.
+template <typename Keep> std::vector<int> Layers(const LayerSchedule& schedule, Keep keep) {
+    std::vector<int> out;
+    for (const LayerPlan& plan : schedule.layers)
+        if (keep(plan)) out.push_back(plan.index);
+    return out;
+}
+
+} // namespace
+
+TEST(LayerSchedule, Llama4LeavesEveryFourthLayerWithoutRope) {
+    // configuration_llama4.py: no_rope_layers = [int((i + 1) % no_rope_layer_interval != 0)],
+    // interval 4; use_rope = no_rope_layers[i]; the rotary layers are chunked.
+    const CheckpointConfig config = Parsed(R"({"model_type": "llama4_text", "num_hidden_layers": 48,
+        "hidden_size": 5120, "num_attention_heads": 40, "head_dim": 128, "rope_theta": 500000,
+        "attention_chunk_size": 8192, "max_position_embeddings": 10485760})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    ASSERT_EQ(schedule.layers.size(), 48u);
+    const std::vector<int> nope = Layers(schedule, [](const LayerPlan& p) { return !p.rope; });
+    ASSERT_EQ(nope.size(), 12u);
+    for (std::size_t i = 0; i < nope.size(); ++i)
+        EXPECT_EQ(nope[i], static_cast<int>(4 * i + 3));
+    for (const LayerPlan& plan : schedule.layers) {
+        EXPECT_EQ(plan.attention, plan.rope ? LayerAttention::Chunked : LayerAttention::Full);
+        EXPECT_EQ(plan.span, plan.rope ? 8192 : 0);
+        EXPECT_EQ(plan.temperature_tuned, !plan.rope) << plan.index; // tuning is on by default
+        if (plan.rope) {
+            EXPECT_EQ(plan.pairing, RotaryPairing::Interleaved);
+        }
+    }
+    EXPECT_EQ(schedule.shown_layer, 0);
+    const std::string summary = ScheduleSummary(schedule);
+    EXPECT_EQ(summary, "48 layers: 12 no positions, global, tuned (every 4th: 3, 7, 11, …, 47); "
+                       "36 RoPE base 500000, chunked 8192 (the others)");
+}
+
+TEST(LayerSchedule, NoRopeLayersListedWinOverTheInterval) {
+    const CheckpointConfig config = Parsed(R"({"model_type": "smollm3", "num_hidden_layers": 4,
+        "hidden_size": 64, "num_attention_heads": 4, "no_rope_layers": [1, 0, 0, 1],
+        "no_rope_layer_interval": 4})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    EXPECT_EQ(Layers(schedule, [](const LayerPlan& p) { return p.rope; }),
+              (std::vector<int>{0, 3}));
+    EXPECT_EQ(schedule.rule, "no_rope_layers");
+    EXPECT_FALSE(schedule.layers[1].temperature_tuned); // Llama 4's tuning only
+}
+
+TEST(LayerSchedule, Gemma3SlidingLayersKeepTheLocalBaseUnscaled) {
+    // configuration_gemma3.py: "sliding_attention" if (i + 1) % sliding_window_pattern else
+    // "full_attention"; the sliding layers rotate with rope_local_base_freq and no scaling.
+    const CheckpointConfig config = Parsed(R"({"model_type": "gemma3_text", "num_hidden_layers": 26,
+        "hidden_size": 1152, "num_attention_heads": 4, "head_dim": 256, "rope_theta": 1000000,
+        "rope_local_base_freq": 10000, "sliding_window": 512, "sliding_window_pattern": 6,
+        "rope_scaling": {"rope_type": "linear", "factor": 8.0}, "max_position_embeddings": 32768})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    EXPECT_EQ(
+        Layers(schedule, [](const LayerPlan& p) { return p.attention == LayerAttention::Full; }),
+        (std::vector<int>{5, 11, 17, 23}));
+    for (const LayerPlan& plan : schedule.layers) {
+        ASSERT_TRUE(plan.rope);
+        const bool global = plan.attention == LayerAttention::Full;
+        EXPECT_EQ(plan.rope_theta, global ? 1e6 : 1e4) << plan.index;
+        EXPECT_EQ(plan.scaling.type, global ? "linear" : "") << plan.index;
+        EXPECT_EQ(plan.span, global ? 0 : 512);
+        EXPECT_EQ(plan.rotary_dims, 256);
+    }
+    EXPECT_EQ(schedule.shown_layer, 5);
+    EXPECT_EQ(config.rope_theta, 1e6); // the views show a global layer
+    EXPECT_EQ(schedule.groups.size(), 2u);
+}
+
+TEST(LayerSchedule, Gemma3InTransformers5FormReadsTheSame) {
+    const CheckpointConfig config = Parsed(R"({"model_type": "gemma3_text", "num_hidden_layers": 6,
+        "hidden_size": 64, "num_attention_heads": 4, "head_dim": 16, "sliding_window": 512,
+        "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention",
+                        "sliding_attention", "sliding_attention", "full_attention"],
+        "rope_parameters": {
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+            "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0}}})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    EXPECT_EQ(schedule.rule, "layer_types");
+    EXPECT_EQ(schedule.layers[0].rope_theta, 1e4);
+    EXPECT_EQ(schedule.layers[0].scaling.type, "default");
+    EXPECT_EQ(schedule.layers[5].rope_theta, 1e6);
+    EXPECT_EQ(schedule.layers[5].scaling.type, "linear");
+    EXPECT_EQ(schedule.shown_layer, 5);
+}
+
+TEST(LayerSchedule, Cohere2RotatesOnlyOnItsSlidingLayers) {
+    // modeling_cohere2.py applies the rotary embedding only when the layer has a sliding window.
+    const CheckpointConfig config = Parsed(R"({"model_type": "cohere2", "num_hidden_layers": 8,
+        "hidden_size": 64, "num_attention_heads": 4, "sliding_window": 4096,
+        "sliding_window_pattern": 4, "rope_theta": 50000})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    EXPECT_EQ(Layers(schedule, [](const LayerPlan& p) { return !p.rope; }),
+              (std::vector<int>{3, 7}));
+    EXPECT_EQ(schedule.shown_layer, 0); // no global layer rotates: the first rotary one
+}
+
+TEST(LayerSchedule, ModernBertGlobalLayersUseTheGlobalBase) {
+    // modeling_modernbert.py: layer_id % global_attn_every_n_layers == 0 is global, with
+    // global_rope_theta; the others attend within local_attention with local_rope_theta.
+    const CheckpointConfig config = Parsed(R"({"model_type": "modernbert", "num_hidden_layers": 22,
+        "hidden_size": 768, "num_attention_heads": 12, "global_rope_theta": 160000.0,
+        "local_rope_theta": 10000.0, "global_attn_every_n_layers": 3, "local_attention": 128})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    const std::vector<int> global =
+        Layers(schedule, [](const LayerPlan& p) { return p.attention == LayerAttention::Full; });
+    EXPECT_EQ(global, (std::vector<int>{0, 3, 6, 9, 12, 15, 18, 21}));
+    EXPECT_EQ(schedule.layers[0].rope_theta, 160000);
+    EXPECT_EQ(schedule.layers[1].rope_theta, 10000);
+    EXPECT_EQ(schedule.layers[1].span, 128);
+    EXPECT_EQ(config.rope_theta, 160000); // shown: the global layers
+}
+
+TEST(LayerSchedule, Qwen3NextLinearLayersHaveNoPositions) {
+    // configuration_qwen3_next.py: "linear_attention" if (i + 1) % full_attention_interval.
+    const CheckpointConfig config = Parsed(R"({"model_type": "qwen3_next", "num_hidden_layers": 48,
+        "hidden_size": 2048, "num_attention_heads": 16, "head_dim": 256,
+        "partial_rotary_factor": 0.25, "rope_theta": 10000000, "full_attention_interval": 4})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    const std::vector<int> rope = Layers(schedule, [](const LayerPlan& p) { return p.rope; });
+    ASSERT_EQ(rope.size(), 12u);
+    EXPECT_EQ(rope.front(), 3);
+    EXPECT_EQ(schedule.layers[3].rotary_dims, 64);
+    EXPECT_EQ(schedule.layers[0].attention, LayerAttention::Linear);
+    EXPECT_TRUE(Says(ScheduleSummary(schedule), "36 linear attention, no positions"));
+}
+
+TEST(LayerSchedule, QwenSlidesOnlyWhenAskedAndFromMaxWindowLayers) {
+    const std::string base = R"("model_type": "qwen2", "num_hidden_layers": 28, "hidden_size": 64,
+        "num_attention_heads": 4, "sliding_window": 4096, "max_window_layers": 20)";
+    const LayerSchedule off =
+        BuildLayerSchedule(Parsed("{" + base + R"(, "use_sliding_window": false})"));
+    EXPECT_EQ(off.groups.size(), 1u);
+    const LayerSchedule on =
+        BuildLayerSchedule(Parsed("{" + base + R"(, "use_sliding_window": true})"));
+    EXPECT_EQ(Layers(on, [](const LayerPlan& p) { return p.attention == LayerAttention::Sliding; })
+                  .front(),
+              20);
+}
+
+TEST(LayerSchedule, DeepSeekRotatesItsRopePartInterleaved) {
+    // MLA: only qk_rope_head_dim of each query head rotates; rope_interleave (default true)
+    // pairs 2i with 2i + 1.
+    const std::string base = R"("model_type": "deepseek_v3", "num_hidden_layers": 2,
+        "hidden_size": 7168, "num_attention_heads": 128, "qk_rope_head_dim": 64,
+        "qk_nope_head_dim": 128, "v_head_dim": 128, "kv_lora_rank": 512, "q_lora_rank": 1536)";
+    const CheckpointConfig config = Parsed("{" + base + "}");
+    EXPECT_EQ(config.HeadWidth(), 192);
+    EXPECT_EQ(config.RotaryWidth(), 64);
+    EXPECT_EQ(BuildLayerSchedule(config).layers[0].pairing, RotaryPairing::Interleaved);
+    const CheckpointConfig split = Parsed("{" + base + R"(, "rope_interleave": false})");
+    EXPECT_EQ(BuildLayerSchedule(split).layers[0].pairing, RotaryPairing::HalfSplit);
+}
+
+TEST(LayerSchedule, WrongLayerKeysAreNamed) {
+    EXPECT_TRUE(Says(RefusalOf(R"({"num_hidden_layers": 3, "layer_types": ["full_attention"]})"),
+                     "\"layer_types\": names 1 layer types for 3 layers"));
+    EXPECT_TRUE(Says(RefusalOf(R"({"num_hidden_layers": 2, "no_rope_layers": [1, 2]})"),
+                     "\"no_rope_layers\": must be a list of at most 100000 whole numbers in "
+                     "[0, 1] (got 2 in it)"));
+    EXPECT_TRUE(Says(RefusalOf(R"({"attn_temperature_tuning": "yes"})"),
+                     "\"attn_temperature_tuning\": must be true or false"));
+    EXPECT_TRUE(Says(RefusalOf(R"({"rotary_dim": 31})"), "\"rotary_dim\": must be even"));
+    EXPECT_TRUE(
+        Says(RefusalOf(R"({"layer_types": "full_attention"})"), "\"layer_types\": must be a list"));
+    // An unknown layer type is read as global attention, and said.
+    const LayerSchedule odd = BuildLayerSchedule(
+        Parsed(R"({"num_hidden_layers": 1, "layer_types": ["hybrid_attention"]})"));
+    ASSERT_EQ(odd.notes.size(), 1u);
+    EXPECT_TRUE(Says(odd.notes[0], "\"hybrid_attention\" is not one PE Lab knows"));
+}
+
+TEST(LayerSchedule, QueryScalesFollowTheirFormulas) {
+    LayerSchedule schedule;
+    // Llama 4: 1 + 0.1 · ln(⌊(p + 1) / 8192⌋ + 1): 1 up to p = 8190, 1 + 0.1 ln 2 at 8191.
+    EXPECT_EQ(TemperatureScale(schedule, 8190), 1.0);
+    EXPECT_NEAR(TemperatureScale(schedule, 8191), 1 + 0.1 * std::log(2.0), 1e-15);
+    EXPECT_NEAR(TemperatureScale(schedule, 3 * 8192 - 1), 1 + 0.1 * std::log(4.0), 1e-15);
+    schedule.llama4_beta = 0.1;
+    schedule.llama4_original = 16384;
+    EXPECT_EQ(Llama4BetaScale(schedule, 16383), 1.0);
+    EXPECT_NEAR(Llama4BetaScale(schedule, 16384), 1 + 0.1 * std::log(2.0), 1e-15);
+}
+
+TEST(LayerSchedule, WithoutALayerCountThereIsNoPlan) {
+    const LayerSchedule schedule = BuildLayerSchedule(Parsed(R"({"model_type": "llama"})"));
+    EXPECT_TRUE(schedule.layers.empty());
+    EXPECT_EQ(schedule.shown_layer, -1);
+    EXPECT_TRUE(Says(ScheduleSummary(schedule), "no layer plan"));
+    EXPECT_EQ(LayerList({0, 1, 2, 3, 4, 5, 6, 7, 8}), "0, 1, 2, …, 8");
+    EXPECT_EQ(LayerList({3}), "3");
+}
