@@ -273,7 +273,7 @@ std::string ModelReportText(const ModelReport& report) {
             out << r.pairs_without_turn << " of " << r.pairs
                 << (r.pairs_without_turn == 1 ? " pairs never completes" : " pairs never complete")
                 << " a turn within the " << r.context << " trained\n";
-        if (!r.scaling.empty())
+        if (!r.scaling.empty() && r.scaling != "default")
             out << "  rope_scaling " << PrintableLine(r.scaling) << ": "
                 << PrintableLine(r.scaling_note) << "\n";
         if (!r.attention_factor_rule.empty())

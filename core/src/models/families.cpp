@@ -50,6 +50,61 @@ ModelFamily Rope(const char* id, const char* display, std::vector<const char*> t
     return row;
 }
 
+// The class defaults of configuration_<family>.py (main, 2026-08, c49429e) for the keys that
+// shape positions.
+std::vector<std::pair<std::string, const char*>> FamilyDefaults() {
+    return {
+        {"llama", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+            "max_position_embeddings": 2048})"},
+        {"llama4", R"({"hidden_size": 5120, "num_attention_heads": 40, "num_hidden_layers": 48,
+            "head_dim": 128, "max_position_embeddings": 131072, "no_rope_layer_interval": 4,
+            "attention_chunk_size": 8192, "attn_temperature_tuning": true, "floor_scale": 8192,
+            "attn_scale": 0.1})"},
+        {"smollm3", R"({"hidden_size": 2048, "num_attention_heads": 16, "num_hidden_layers": 36,
+            "max_position_embeddings": 32768, "use_sliding_window": false,
+            "no_rope_layer_interval": 4})"},
+        {"gemma2", R"({"hidden_size": 2304, "num_attention_heads": 8, "num_hidden_layers": 26,
+            "head_dim": 256, "max_position_embeddings": 8192, "sliding_window": 4096})"},
+        {"gemma3", R"({"hidden_size": 2304, "num_attention_heads": 8, "num_key_value_heads": 4,
+            "num_hidden_layers": 26, "head_dim": 256, "max_position_embeddings": 131072,
+            "sliding_window": 4096})"},
+        {"gemma4", R"({"hidden_size": 2304, "num_attention_heads": 8, "num_hidden_layers": 30,
+            "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 512,
+            "global_head_dim": 512})"},
+        {"cohere2", R"({"hidden_size": 8192, "num_attention_heads": 64, "num_hidden_layers": 40,
+            "max_position_embeddings": 8192, "sliding_window": 4096})"},
+        {"modernbert", R"({"hidden_size": 768, "num_attention_heads": 12,
+            "num_hidden_layers": 22, "max_position_embeddings": 8192, "local_attention": 128})"},
+        {"qwen3_next", R"({"hidden_size": 2048, "num_attention_heads": 16,
+            "num_hidden_layers": 48, "max_position_embeddings": 32768, "head_dim": 256})"},
+        {"qwen3_5", R"({"hidden_size": 4096, "num_attention_heads": 16, "num_hidden_layers": 32,
+            "max_position_embeddings": 32768, "head_dim": 256})"},
+        {"gpt_oss", R"({"num_hidden_layers": 36, "hidden_size": 2880, "head_dim": 64,
+            "num_attention_heads": 64, "sliding_window": 128,
+            "max_position_embeddings": 131072})"},
+        {"mistral", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+            "max_position_embeddings": 131072, "sliding_window": 4096})"},
+        {"ministral", R"({"hidden_size": 4096, "num_attention_heads": 32,
+            "num_hidden_layers": 32, "max_position_embeddings": 131072, "sliding_window": 4096})"},
+        {"deepseek", R"({"hidden_size": 7168, "num_attention_heads": 128,
+            "num_hidden_layers": 61, "max_position_embeddings": 4096, "qk_rope_head_dim": 64,
+            "qk_nope_head_dim": 128, "v_head_dim": 128, "kv_lora_rank": 512,
+            "rope_interleave": true})"},
+        {"phi3", R"({"hidden_size": 3072, "num_attention_heads": 32, "num_hidden_layers": 32,
+            "max_position_embeddings": 4096, "original_max_position_embeddings": 4096})"},
+        {"olmo2", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+            "max_position_embeddings": 2048})"},
+        {"glm", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 40,
+            "head_dim": 128, "max_position_embeddings": 131072})"},
+        {"qwen2", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+            "max_position_embeddings": 32768, "use_sliding_window": false,
+            "sliding_window": 4096, "max_window_layers": 28})"},
+        {"qwen3", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+            "max_position_embeddings": 32768, "head_dim": 128, "use_sliding_window": false,
+            "sliding_window": 4096, "max_window_layers": 28})"},
+    };
+}
+
 std::vector<ModelFamily> BuildFamilies() {
     std::vector<ModelFamily> rows = {
         Row("gpt2", "GPT-2", {"gpt2"}, Kind::LearnedTable, "models/gpt2/modeling_gpt2.py"),
@@ -78,7 +133,8 @@ std::vector<ModelFamily> BuildFamilies() {
         Rope("ministral", "Ministral", {"ministral", "ministral3", "mistral3"},
              "models/ministral/modeling_ministral.py"),
         Rope("mixtral", "Mixtral", {"mixtral"}, "models/mixtral/modeling_mixtral.py"),
-        Rope("qwen2", "Qwen2", {"qwen2", "qwen2_5_vl_text", "qwen2_vl_text"},
+        Rope("qwen2", "Qwen2",
+             {"qwen2", "qwen2_vl", "qwen2_5_vl", "qwen2_5_vl_text", "qwen2_vl_text"},
              "models/qwen2/configuration_qwen2.py", Rule::MaxWindowLayers),
         Rope("qwen2_moe", "Qwen2-MoE", {"qwen2_moe"}, "models/qwen2_moe/configuration_qwen2_moe.py",
              Rule::MaxWindowLayers),
@@ -110,7 +166,7 @@ std::vector<ModelFamily> BuildFamilies() {
              Rule::NoRopeLayers, 4),
         Rope("modernbert", "ModernBERT", {"modernbert"}, "models/modernbert/modeling_modernbert.py",
              Rule::GlobalEveryN, 3),
-        Rope("deepseek", "DeepSeek", {"deepseek_v2", "deepseek_v3", "kimi_k2"},
+        Rope("deepseek", "DeepSeek", {"deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2"},
              "models/deepseek_v3/modeling_deepseek_v3.py", Rule::Uniform, 0, Pairing::Interleaved),
         Rope("glm", "GLM", {"glm", "glm4", "chatglm"}, "models/glm/modeling_glm.py", Rule::Uniform,
              0, Pairing::Interleaved),
@@ -119,8 +175,11 @@ std::vector<ModelFamily> BuildFamilies() {
     };
     const std::vector<std::string> partial = {"phi",        "phi3",    "glm",    "gpt_neox",
                                               "qwen3_next", "qwen3_5", "falcon", "olmo"};
+    const std::vector<std::pair<std::string, const char*>> defaults = FamilyDefaults();
     for (ModelFamily& row : rows) {
         const std::string id = row.id;
+        for (const auto& [family, keys] : defaults)
+            if (family == id) row.defaults = keys;
         row.applies_partial = row.kind != Kind::Rope ||
                               std::find(partial.begin(), partial.end(), id) != partial.end();
         if (id == "llama4") row.default_theta = 500000;

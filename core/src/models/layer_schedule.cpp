@@ -60,12 +60,7 @@ Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
     check(WholeInt(s, {"rotary_dim"}, 2, 1 << 16, &config->rotary_dim));
     if (const auto at = s.find("attn_config"); at != s.end() && at->is_object())
         check(Number(*at, {"alibi_bias_max"}, 0, 1000, true, &config->alibi_bias_max));
-    int global_head_dim = 0;
-    check(WholeInt(s, {"global_head_dim"}, 1, 1 << 16, &global_head_dim));
-    if (global_head_dim > 0)
-        config->global_head_dim_note =
-            detail::concat("global_head_dim ", global_head_dim, ": the global layers' heads are ",
-                           global_head_dim, " wide (the views show head_dim's)");
+    check(WholeInt(s, {"global_head_dim"}, 2, 1 << 16, &config->global_head_dim));
     if (const auto at = s.find("dual_chunk_attention_config"); at != s.end() && !at->is_null())
         config->positions_not_shown.push_back(
             "dual_chunk_attention_config: dual-chunk attention re-indexes positions past the "
@@ -218,6 +213,10 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
     out.llama4_original = config.rope_scaling.original_context > 0
                               ? config.rope_scaling.original_context
                               : static_cast<double>(config.max_positions);
+    if (family == nullptr && !config.model_type.empty())
+        out.notes.push_back("model_type " + detail::shown_name(config.model_type) +
+                            " is not a family PE Lab knows: its layers are read alike, from the "
+                            "keys it shares with Llama (layer_types when given)");
     if (config.layers <= 0) {
         out.notes.push_back("config.json gives no layer count (num_hidden_layers): no plan");
         return out;
@@ -275,14 +274,26 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
         }
         if (plan.rope_theta <= 0 && family && family->default_theta > 0)
             plan.rope_theta = family->default_theta;
+        plan.head_dim = config.HeadWidth();
+        if (family && std::string(family->id) == "gemma4" &&
+            plan.attention == LayerAttention::Full && config.global_head_dim > 0)
+            plan.head_dim = config.global_head_dim; // configuration_gemma4.py's per-layer width
         if (plan.rope) {
             CheckpointConfig layer = config;
+            layer.head_dim = plan.head_dim;
             layer.partial_rotary = partial;
             if (!config.partial_rotary_given && family && family->default_partial > 0)
                 layer.partial_rotary = family->default_partial;
             const bool unscaled = plan.scaling.type.empty() || plan.scaling.type == "default";
             if (family && !family->applies_partial && unscaled) layer.partial_rotary = 1;
             plan.rotary_dims = layer.RotaryWidth();
+            plan.frequency_dims = plan.rotary_dims;
+            // p-RoPE (modeling_rope_utils.py, proportional): int(p · head / 2) pairs turn, their
+            // exponent runs over the whole head: θ_i = base^(−2i / head).
+            if (plan.scaling.type == "proportional") {
+                plan.rotary_dims = 2 * static_cast<int>(layer.partial_rotary * plan.head_dim / 2);
+                plan.frequency_dims = plan.head_dim;
+            }
             plan.pairing = pairing;
         } else {
             plan.rope_theta = 0;

@@ -95,10 +95,12 @@ Status ReadScaling(const json& scaling, const std::string& where, RopeScalingCon
         if (!present(field))
             return "config field \"" + where + "\": " + type + " needs \"" + field +
                    "\" (transformers refuses a " + type + " " + where + " without it)";
-    if (read.beta_slow >= read.beta_fast)
-        return "config field \"" + where + "\": beta_slow must be below beta_fast";
-    if (read.low_freq_factor >= read.high_freq_factor)
-        return "config field \"" + where + "\": low_freq_factor must be below high_freq_factor";
+    // Equal ends are read as transformers reads them (Kimi K2's betas 1 and 1, Llama 4 Scout's
+    // factors 1 and 1); inverted ones are refused.
+    if (read.beta_slow > read.beta_fast)
+        return "config field \"" + where + "\": beta_slow must not exceed beta_fast";
+    if (read.low_freq_factor > read.high_freq_factor)
+        return "config field \"" + where + "\": low_freq_factor must not exceed high_freq_factor";
     *out = std::move(read);
     return {};
 }
@@ -217,6 +219,22 @@ Status ReadRope(const json& top, CheckpointConfig* config) {
     return {};
 }
 
+// settings with the keys config.json leaves out as the family's configuration class fills them
+// in (held in *storage), each named in config->defaulted_keys; settings itself when the family
+// keeps no defaults here.
+const json* WithFamilyDefaults(const json& settings, CheckpointConfig* config, json* storage) {
+    const ModelFamily* family = family_of_model_type(config->model_type);
+    if (family == nullptr || *family->defaults == '\0' || !settings.is_object()) return &settings;
+    *storage = settings;
+    const json defaults = json::parse(family->defaults); // kept: items() refers into it
+    for (const auto& item : defaults.items())
+        if (!storage->contains(item.key())) {
+            (*storage)[item.key()] = item.value();
+            config->defaulted_keys.push_back(item.key() + " " + item.value().dump());
+        }
+    return storage;
+}
+
 } // namespace
 
 int CheckpointConfig::HeadWidth() const {
@@ -266,12 +284,14 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
         else
             settings = &*at, config.from_text_config = true;
     }
-    const json& s = *settings;
     if (config.from_text_config) {
         std::string inner_type;
-        check(Text(s, "model_type", &inner_type));
+        check(Text(*settings, "model_type", &inner_type));
         if (!inner_type.empty()) config.model_type = inner_type;
     }
+    json with_defaults;
+    settings = WithFamilyDefaults(*settings, &config, &with_defaults);
+    const json& s = *settings;
     check(Whole(
         s, {"max_position_embeddings", "n_positions", "n_ctx", "max_sequence_length", "seq_length"},
         1, 1000000000, &config.max_positions));

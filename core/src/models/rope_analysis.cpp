@@ -195,14 +195,25 @@ void rope_frequencies(const FoundPositions& found, const CheckpointConfig& confi
     report.extended_context = found.extended_context;
     report.heads = found.heads;
     report.layers = static_cast<int>(found.rope_layers.size());
+    const int exponent_dims = found.frequency_dims > 0 ? found.frequency_dims : found.rotary_dims;
     for (int i = 0; i < report.pairs; ++i) {
-        report.wavelength.push_back(2 * kPi * std::pow(found.base, 2.0 * i / found.rotary_dims));
+        report.wavelength.push_back(2 * kPi * std::pow(found.base, 2.0 * i / exponent_dims));
         if (report.context > 0 && report.wavelength.back() > static_cast<double>(report.context))
             ++report.pairs_without_turn;
     }
     report.scaling = config.rope_scaling.type;
-    const std::vector<double> scaled = ScaledFrequencies(
-        config.rope_scaling, found.rotary_dims, found.base, found.context, &report.scaling_note);
+    std::vector<double> scaled;
+    if (config.rope_scaling.type == "proportional") {
+        // p-RoPE: the wavelengths above (over the whole head), divided by factor (default 1).
+        for (double wavelength : report.wavelength)
+            scaled.push_back(2 * kPi / wavelength / config.rope_scaling.factor);
+        report.scaling_note = "p-RoPE: the exponent over the whole head of " +
+                              std::to_string(exponent_dims) + ", frequencies ÷ factor " +
+                              ShortNumber(config.rope_scaling.factor);
+    } else {
+        scaled = ScaledFrequencies(config.rope_scaling, found.rotary_dims, found.base,
+                                   found.context, &report.scaling_note);
+    }
     for (double theta : scaled)
         report.scaled_wavelength.push_back(2 * kPi / theta);
     if (config.rope_scaling.type == "longrope" && !scaled.empty()) {
@@ -307,7 +318,9 @@ Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
                 tensors.fused == RopeLayerTensors::Fused::PerHead ? head : head / group;
             for (int pair = 0; pair < report.pairs; ++pair) {
                 int a = 0, b = 0;
-                pair_dimensions(pair, found.rotary_dims, found.pairing, &a, &b);
+                pair_dimensions(pair,
+                                found.frequency_dims > 0 ? found.frequency_dims : found.rotary_dims,
+                                found.pairing, &a, &b);
                 const double q_norm = std::sqrt(row_norm2(query, query_row(head, a)) +
                                                 row_norm2(query, query_row(head, b)));
                 const double k_norm = std::sqrt(row_norm2(*key_values, key_row(key_head, a)) +

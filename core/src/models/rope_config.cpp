@@ -72,7 +72,9 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
     const LayerSchedule schedule = BuildLayerSchedule(*config);
     const LayerPlan* shown =
         schedule.shown_layer >= 0 ? &schedule.layers[schedule.shown_layer] : nullptr;
+    if (shown) found->head_dim = shown->head_dim;
     found->rotary_dims = shown ? shown->rotary_dims : config->RotaryWidth();
+    found->frequency_dims = shown ? shown->frequency_dims : found->rotary_dims;
     if (found->rotary_dims < 2) {
         char factor[32];
         std::snprintf(factor, sizeof factor, "%g", config->partial_rotary); // 1e-300, not 0.000000
@@ -110,10 +112,25 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
                                "]: multimodal RoPE gives time, height and width their own pairs"
                                "; in text all three positions are equal, as shown here");
     }
+    // Defaults of the keys the views show (the rest, such as hidden_size, change nothing here).
+    std::string filled;
+    for (const std::string& entry : config->defaulted_keys)
+        for (const char* key : {"num_attention_heads ", "num_key_value_heads ", "head_dim ",
+                                "max_position_embeddings ", "num_hidden_layers ", "sliding_window ",
+                                "original_max_position_embeddings "})
+            if (entry.rfind(key, 0) == 0) filled += (filled.empty() ? "" : ", ") + entry;
+    if (!filled.empty())
+        found->notes.push_back("config.json leaves out " + filled.substr(0, 300) + ": " +
+                               found->family + "'s defaults in transformers, as shown");
     for (const std::string& note : config->positions_not_shown)
         found->notes.push_back(note);
-    if (!config->global_head_dim_note.empty()) found->notes.push_back(config->global_head_dim_note);
-    if (found->rotary_dims < found->head_dim && config->qk_rope_head_dim == 0)
+    if (found->frequency_dims != found->rotary_dims)
+        found->notes.push_back(detail::concat(
+            "p-RoPE (proportional): ", found->rotary_dims / 2, " pairs turn, at base^(−2i/",
+            found->frequency_dims, ") over the whole head; pair i rotates dimensions i and i + ",
+            found->frequency_dims / 2, ", and the head's other pairs carry no position"));
+    if (found->rotary_dims < found->head_dim && config->qk_rope_head_dim == 0 &&
+        found->frequency_dims == found->rotary_dims)
         found->notes.push_back(std::to_string(found->rotary_dims) + " of each head's " +
                                std::to_string(found->head_dim) +
                                " dimensions rotate (partial rotary); the rest carry no position");

@@ -46,9 +46,9 @@ void validate_context_scaling(const ContextScalingOptions& options) {
         throw InvalidArgument("YaRN needs 0 < α < β (the paper uses α = 1, β = 32)");
     if (!finite_positive(options.llama_low_freq_factor) ||
         !finite_positive(options.llama_high_freq_factor) ||
-        options.llama_low_freq_factor >= options.llama_high_freq_factor)
-        throw InvalidArgument("Llama 3 scaling needs 0 < low_freq_factor < high_freq_factor "
-                              "(Meta uses 1 and 4)");
+        options.llama_low_freq_factor > options.llama_high_freq_factor)
+        throw InvalidArgument("Llama 3 scaling needs 0 < low_freq_factor ≤ high_freq_factor "
+                              "(Meta uses 1 and 4; Llama 4 Scout 1 and 1)");
 }
 
 std::vector<double> scaled_frequencies(ContextScaling method,
@@ -94,7 +94,9 @@ std::vector<double> scaled_frequencies(ContextScaling method,
                 value /= s;
                 continue;
             }
-            const double smooth = (context / wavelength - low) / (high - low);
+            // Equal factors (Llama 4 Scout's 1 and 1) leave no band between: a pair exactly at
+            // the edge is kept (transformers' mask would give it 0/0 there).
+            const double smooth = high > low ? (context / wavelength - low) / (high - low) : 1.0;
             value = (1 - smooth) * value / s + smooth * value;
         }
         break;

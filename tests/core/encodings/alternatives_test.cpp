@@ -409,10 +409,11 @@ TEST(ContextScaling, Llama3KeepsHighAndInterpolatesLowFrequencies) {
 
 // The file's contract covers every option, whichever method reads it.
 TEST(ContextScaling, BadOptionsThrow) {
-    std::vector<ContextScalingOptions> bad(12); // α = β = 32 in 7, low = high = 4 in 10
+    // α = β = 32 in 7; low 5 above high 4 in 10 (equal factors are Llama 4 Scout's 1 and 1).
+    std::vector<ContextScalingOptions> bad(12);
     bad[0].factor = 0.5, bad[1].factor = 1001, bad[2].factor = kNan, bad[3].d = 2, bad[4].d = 7;
     bad[5].base = 1, bad[6].original_context = 0, bad[7].yarn_alpha = 32, bad[8].yarn_alpha = 0;
-    bad[9].yarn_beta = kNan, bad[10].llama_low_freq_factor = 4, bad[11].llama_low_freq_factor = 0;
+    bad[9].yarn_beta = kNan, bad[10].llama_low_freq_factor = 5, bad[11].llama_low_freq_factor = 0;
     for (std::size_t c = 0; c < bad.size(); ++c) {
         EXPECT_THROW(validate_context_scaling(bad[c]), InvalidArgument) << c;
         for (ContextScaling m : kAllScalings) {

@@ -217,7 +217,7 @@ TEST(LayerSchedule, QueryScalesFollowTheirFormulas) {
 }
 
 TEST(LayerSchedule, WithoutALayerCountThereIsNoPlan) {
-    const LayerSchedule schedule = BuildLayerSchedule(Parsed(R"({"model_type": "llama"})"));
+    const LayerSchedule schedule = BuildLayerSchedule(Parsed(R"({"hidden_size": 64})"));
     EXPECT_TRUE(schedule.layers.empty());
     EXPECT_EQ(schedule.shown_layer, -1);
     EXPECT_TRUE(Says(ScheduleSummary(schedule), "no layer plan"));

@@ -87,7 +87,7 @@ TEST(RopeParameters, EntryAndTopLevelCombineAsStandardizeDoes) {
 TEST(RopeParameters, KeyedByLayerTypeShowsTheGlobalLayers) {
     // Gemma 3's pattern: five sliding layers (base 10 000, unscaled) to one global one (base
     // 10⁶, linear ×8).
-    const CheckpointConfig config = Read(R"({"model_type": "gemma3_text",
+    const CheckpointConfig config = Read(R"({"model_type": "gemma3_text", "num_hidden_layers": 6,
         "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention",
                         "sliding_attention", "sliding_attention", "full_attention"],
         "rope_parameters": {

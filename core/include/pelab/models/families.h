@@ -60,6 +60,10 @@ struct ModelFamily {
     /// Whether the family's default RoPE honours partial_rotary_factor: Llama-like families'
     /// compute_default_rope_parameters rotate the whole head whatever it says.
     bool applies_partial = true;
+    /// transformers' class defaults of the position keys (JSON): a key config.json leaves out is
+    /// read as the family's configuration class fills it in (Gemma 3's Hub config gives no head
+    /// count). "" when none is kept here.
+    const char* defaults = "";
     const char* source = ""; ///< transformers' file the rules come from
 };
 

@@ -31,7 +31,11 @@ struct LayerPlan {
     bool rope = false;  ///< false: no position encoding in this layer's attention
     double rope_theta = 0;
     RopeScalingConfig scaling; ///< type "" when unscaled
+    int head_dim = 0;          ///< this layer's head width (Gemma 4's global layers are wider)
     int rotary_dims = 0;       ///< dimensions of each head that rotate (0 when !rope)
+    /// The exponent's denominator: θ_i = base^(−2i / frequency_dims). rotary_dims, except for
+    /// p-RoPE (proportional), whose exponent runs over the whole head.
+    int frequency_dims = 0;
     RotaryPairing pairing = RotaryPairing::HalfSplit;
     bool temperature_tuned = false; ///< Llama 4: queries × TemperatureScale(position)
 };

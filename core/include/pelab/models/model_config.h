@@ -107,9 +107,11 @@ struct CheckpointConfig {
     int qk_rope_head_dim = 0, qk_nope_head_dim = 0, v_head_dim = 0; ///< 0: absent
     int kv_lora_rank = 0, q_lora_rank = 0;
     bool rope_interleave = true, rope_interleave_given = false;
-    int rotary_dim = 0;               ///< Phi-2 (phi-msft), GPT-J: rotating dimensions (0: absent)
-    double alibi_bias_max = 0;        ///< MPT (0: absent; the default 8 is ALiBi's own slopes)
-    std::string global_head_dim_note; ///< Gemma 4's global_head_dim, named
+    int rotary_dim = 0;        ///< Phi-2 (phi-msft), GPT-J: rotating dimensions (0: absent)
+    double alibi_bias_max = 0; ///< MPT (0: absent; the default 8 is ALiBi's own slopes)
+    int global_head_dim = 0;   ///< Gemma 4: the global layers' head width (0: absent)
+    /// The keys config.json leaves out that the family's defaults filled in ("head_dim 256").
+    std::vector<std::string> defaulted_keys;
     /// Keys that change positions and that PE Lab does not compute: each named in a note.
     std::vector<std::string> positions_not_shown;
 

@@ -53,6 +53,7 @@ struct FoundPositions {
     std::vector<RopeLayerTensors> rope_layers;
     RotaryPairing pairing = RotaryPairing::HalfSplit;
     int head_dim = 0, rotary_dims = 0, heads = 0, kv_heads = 0;
+    int frequency_dims = 0; ///< θ_i = base^(−2i / frequency_dims): rotary_dims but for p-RoPE
     double base = 10000;
     bool base_from_default = false; ///< rope_theta absent: Hugging Face's default 10 000
     // ALiBi and every family.
