@@ -12,6 +12,7 @@
 #include "pelab/models/table_analysis.h"
 #include "shell/file_menu.h"
 #include "status_text.h"
+#include "test_paths.h"
 #include "widgets/theme.h"
 
 #include <gtest/gtest.h>
@@ -190,6 +191,74 @@ TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
                     << family.folder << " " << view << " " << theme;
             }
     }
+}
+
+// A real config.json opened alone (tests/models/configs/, with its SOURCE): the schedule strip
+// above the views, and the kind chosen on it is the one the RoPE views show.
+TEST_F(ModelPanelTest, TheScheduleStripChoosesTheLayerKindTheViewsShow) {
+    const fs::path configs = fs::path(pelab_test::SourceDir()) / "tests" / "models" / "configs";
+    ASSERT_EQ(OpenFile(app, (configs / "gemma-3-27b-it-resaved" / "config.json").string()), "");
+    app.models.Finish();
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    for (const char* theme : {"dark", "light", "high-contrast"}) {
+        ASSERT_EQ(app.scene.Apply(nlohmann::json{
+                      {"theme", theme}, {"model_layer", -1}, {"model_view", "wavelengths"}}
+                                      .dump()),
+                  "");
+        app.recorder.rects.clear();
+        Present("model", 4);
+        // At text ×2 in 768 rows the summary line gives its height to the pictures (the strip's
+        // tooltip says it).
+        for (const char* part :
+             {"model.schedule_strip", "model.schedule_kind", "model.wavelength_plot"}) {
+            const auto at = app.recorder.rects.find(part);
+            ASSERT_NE(at, app.recorder.rects.end()) << theme << ": no " << part;
+            EXPECT_GE(at->second.visible, 0.99f) << theme << " " << part;
+        }
+        EXPECT_GE(app.recorder.rects["model.wavelength_plot"].y1 -
+                      app.recorder.rects["model.wavelength_plot"].y0,
+                  6 * ImGui::GetFontSize())
+            << theme;
+    }
+    // Gemma 3 27B: 62 layers, every sixth global (base 10⁶, linear ×8), the rest sliding (10⁴).
+    nlohmann::json shown = Shown();
+    EXPECT_EQ(shown["layers"]["count"], 62);
+    EXPECT_EQ(shown["layers"]["groups"], 2);
+    EXPECT_EQ(shown["layers"]["shown"], 5);
+    EXPECT_EQ(shown["rope"]["base"], 1e6);
+    EXPECT_EQ(shown["rope"]["scaling"], "linear");
+    ASSERT_EQ(app.scene.Apply(R"({"model_layer": 0})"), "");
+    Present("model", 2);
+    shown = Shown();
+    EXPECT_EQ(shown["layers"]["shown"], 0);
+    EXPECT_NE(shown["layers"]["shown_kind"].get<std::string>().find("sliding window 1024"),
+              std::string::npos);
+    EXPECT_EQ(shown["rope"]["base"], 1e4);
+    EXPECT_EQ(shown["rope"]["scaling"], "");
+    // Fewer pairs fail to turn at base 10⁴ than at 10⁶ within the same 131 072 positions.
+    EXPECT_LT(shown["rope"]["pairs_without_turn"].get<int>(), 17);
+    // The usage view of a config alone says it needs the weights.
+    ASSERT_EQ(app.scene.Apply(R"({"model_view": "usage"})"), "");
+    app.recorder.rects.clear();
+    Present("model", 2);
+    EXPECT_NE(app.recorder.rects.find("model.usage_needs_weights"), app.recorder.rects.end());
+
+    // Llama 4 Scout: layer 3 has no RoPE; the views say so instead of drawing frequencies.
+    ASSERT_EQ(OpenFile(app, (configs / "llama-4-scout-17b-16e" / "config.json").string()), "");
+    app.models.Finish();
+    ASSERT_EQ(app.scene.Apply(R"({"model_layer": 3, "model_view": "wavelengths"})"), "");
+    app.recorder.rects.clear();
+    Present("model", 2);
+    shown = Shown();
+    EXPECT_FALSE(shown["layers"]["shown_rotates"].get<bool>());
+    EXPECT_TRUE(shown["rope"].is_null());
+    EXPECT_NE(app.recorder.rects.find("model.rope_none"), app.recorder.rects.end());
+    // A layer past the model's 48: the schedule's own (layer 0, rotary).
+    ASSERT_EQ(app.scene.Apply(R"({"model_layer": 400})"), "");
+    EXPECT_EQ(Shown()["layers"]["shown"], 0);
+    EXPECT_EQ(Shown()["rope"]["pairing"], "interleaved");
 }
 
 TEST_F(ModelPanelTest, TheComparePanelComparesTwoRowsOfTheOpenTable) {

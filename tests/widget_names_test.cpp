@@ -10,6 +10,7 @@
 #include "panels/panel_registry.h"
 #include "panels/quiz/panel_quiz.h"
 #include "panels/train/panel_train.h"
+#include "test_paths.h"
 
 #include "model_fixtures.h"
 
@@ -154,6 +155,24 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                     ASSERT_EQ(app.scene.Apply(R"({"model_usage_head": -1})"), "");
                                 }
                             }
+                            // A config.json alone with kinds of layers (Llama 4 Scout's, from
+                            // tests/models/configs): the strip, its menu, a NoPE layer chosen.
+                            ASSERT_EQ(app.models.Open(pelab::ModelRequest{
+                                          (std::filesystem::path(pelab_test::SourceDir()) /
+                                           "tests/models/configs/llama-4-scout-17b-16e")
+                                              .string(),
+                                          "", ""}),
+                                      "");
+                            app.models.Finish();
+                            for (const char* scene :
+                                 {R"({"model_view": "wavelengths", "model_layer": -1})",
+                                  R"({"model_view": "usage"})",
+                                  R"({"model_view": "wavelengths", "model_layer": 3})"}) {
+                                ASSERT_EQ(app.scene.Apply(scene), "");
+                                collect({});
+                                collect({});
+                            }
+                            ASSERT_EQ(app.scene.Apply(R"({"model_layer": -1})"), "");
                             std::ofstream(folder / "bad.safetensors") << "12345678{}";
                             (void)app.models.Open(
                                 pelab::ModelRequest{(folder / "bad.safetensors").string(), "", ""});

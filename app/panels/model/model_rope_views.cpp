@@ -24,6 +24,7 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
         pairs[i] = i;
     std::vector<double> all = rope.wavelength;
     all.insert(all.end(), rope.scaled_wavelength.begin(), rope.scaled_wavelength.end());
+    all.insert(all.end(), rope.short_wavelength.begin(), rope.short_wavelength.end());
     if (rope.context > 0) all.push_back(static_cast<double>(rope.context));
     if (rope.extended_context > 0) all.push_back(static_cast<double>(rope.extended_context));
     const double low = *std::min_element(all.begin(), all.end());
@@ -35,12 +36,17 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
     config.y_label = "wavelength, positions";
     config.x_flags = plot::AxisFlags_Integer;
     config.y_flags = plot::AxisFlags_Log;
-    char context_label[96], scaled_label[96], extended_label[96];
+    char context_label[96], scaled_label[96], extended_label[96], short_label[96];
     std::snprintf(extended_label, sizeof extended_label, "stretched to %lld",
                   rope.extended_context);
     std::snprintf(context_label, sizeof context_label, "trained context %lld", rope.context);
     std::snprintf(scaled_label, sizeof scaled_label, "with rope_scaling (%s)",
                   rope.scaling.c_str());
+    // longrope: transformers uses short_factor up to the original context, long_factor past it.
+    if (!rope.short_wavelength.empty()) {
+        std::snprintf(scaled_label, sizeof scaled_label, "long_factor (past %lld)", rope.long_from);
+        std::snprintf(short_label, sizeof short_label, "short_factor (up to %lld)", rope.long_from);
+    }
     plot::Plot p;
     const float height =
         ImGui::GetContentRegionAvail().y - (frame.pictures_first ? ImGui::GetFontSize() * 5 : 0.0f);
@@ -54,6 +60,10 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
             p.LineMarkers(scaled_label, pairs.data(), rope.scaled_wavelength.data(), rope.pairs,
                           frame.Color(Role::PosA), frame.Px(1.5f), frame.Px(3.0f),
                           plot::Marker::Square, std::max(1, rope.pairs / 32));
+        if (!rope.short_wavelength.empty())
+            p.LineMarkers(short_label, pairs.data(), rope.short_wavelength.data(), rope.pairs,
+                          frame.Color(Role::PosB), frame.Px(1.5f), frame.Px(3.0f),
+                          plot::Marker::Ring, std::max(1, rope.pairs / 32));
         if (rope.context > 0)
             p.HLine(static_cast<double>(rope.context), frame.Color(Role::Warning), context_label);
         if (rope.extended_context > 0)
@@ -160,6 +170,16 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
 
 void ModelPanel::DrawUsage(FrameContext& frame) {
     const RopeReport& rope = report->rope;
+    if (rope.layers == 0) {
+        MutedWrappedText(report->config_only
+                             ? "The pairs' usage is read from the weights' q and k "
+                               "projections: open the model's weights (model.safetensors or its "
+                               "index, with this config.json beside them)."
+                             : "The pairs' usage was measured for the first kind of layer: these "
+                               "layers rotate another number of pairs.");
+        frame.Record("model.usage_needs_weights");
+        return;
+    }
     // One query head, or the mean over heads; the sentence follows what is drawn.
     if (rope.heads > 1) {
         const std::string mean = "mean of " + std::to_string(rope.heads) + " heads";

@@ -36,7 +36,10 @@ void ModelPanel::Sync(const ModelService* models) const {
     synced_version = version;
     if (shown) {
         Rebuild(std::shared_ptr<const ModelReport>(shown, &shown->report), shown->cosines);
+        service_report = report;
+        layer_built = -2;
         preview = false;
+        SyncLayer();
         return;
     }
     // The sinusoidal table alone, until a model is opened.
@@ -52,6 +55,8 @@ void ModelPanel::Sync(const ModelService* models) const {
     sinusoid->sinusoid_report = sinusoid->table_report;
     sinusoid->has_table = true;
     Rebuild(sinusoid, TableCosines::Of(*sinusoid));
+    service_report = report;
+    layer_built = -2;
     preview = true;
 }
 
@@ -94,6 +99,11 @@ void ModelPanel::AddSceneFields(SceneTable& table) {
                                       "pairing, usage, buckets or slopes");
                });
     table.Bool("model_3d", "the Your model panel's components in 3-D", &three_d);
+    table.Integer("model_layer",
+                  "the Your model panel's layer whose kind the RoPE views show (from 0), or -1 "
+                  "for the schedule's first global rotary layer (a layer the model has not "
+                  "shows that one)",
+                  &layer, -1, 100000);
     table.Integer("model_usage_head",
                   "the Your model panel's Usage view: a query head (from 0), or -1 for the mean "
                   "over heads (a head the model has not shows the mean)",
@@ -110,6 +120,7 @@ std::string ModelPanel::StatusNote(const AppState& state) const {
 
 nlohmann::json ModelPanel::Readouts(const AppState& state) const {
     Sync(state.models);
+    SyncLayer();
     const std::string no_text;
     const std::string& opening = state.models ? state.models->Opening() : no_text;
     const std::string& open_error = state.models ? state.models->OpenError() : no_text;
@@ -129,7 +140,22 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
                           {"table", nullptr},
                           {"rope", nullptr},
                           {"buckets", nlohmann::json::array()},
-                          {"alibi", nullptr}};
+                          {"alibi", nullptr},
+                          {"layers", nullptr}};
+    if (!preview && r.has_config && !r.schedule.layers.empty()) {
+        const int shown = LayerShown();
+        const LayerPlan& plan = r.schedule.layers[shown];
+        std::string kind;
+        for (const LayerGroup& group : r.schedule.groups)
+            if (std::find(group.layers.begin(), group.layers.end(), shown) != group.layers.end())
+                kind = group.name;
+        out["layers"] = {{"count", r.schedule.layers.size()},
+                         {"summary", ScheduleSummary(r.schedule)},
+                         {"groups", r.schedule.groups.size()},
+                         {"shown", shown},
+                         {"shown_kind", kind},
+                         {"shown_rotates", plan.rope}};
+    }
     if (r.has_table) {
         const TableReport& t = r.table_report;
         out["table"] = {
@@ -198,6 +224,15 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
         {"model.tab_wavelengths", "the Wavelengths tab (RoPE)"},
         {"model.tab_pairing", "the Pairing tab (RoPE)"},
         {"model.tab_usage", "the Usage tab (RoPE)"},
+        {"model.schedule_summary",
+         "the line saying what each kind of layer does with positions",
+         {"layers"}},
+        {"model.schedule_strip", "the strip of layers, one cell each coloured by kind", {"layers"}},
+        {"model.schedule_kind",
+         "the menu choosing the kind of layer the RoPE views show",
+         {"layers"}},
+        {"model.rope_none", "the line saying the chosen layers have no position encoding"},
+        {"model.usage_needs_weights", "the line saying the Usage view needs the weights"},
         {"model.colour_note", "the line saying what the points' colour means"},
         {"model.wavelength_note", "the line listing the components' wavelengths", {"table"}},
         {"model.components_plot",
@@ -236,6 +271,7 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
 void ModelPanel::Draw(FrameContext& frame) {
     const ModelService* models = frame.state.models;
     Sync(models);
+    SyncLayer();
     if (homes_stale) {
         for (plot::PlotView* each :
              {&components_view, &twin_view, &norms_view, &neighbour_view, &wavelength_view,
@@ -277,6 +313,7 @@ void ModelPanel::Draw(FrameContext& frame) {
     if (!preview && frame.show_controls && !r.tensors_2d.empty() &&
         (!frame.pictures_first || r.found.kind == PositionKind::None))
         DrawTablePicker(frame);
+    if (!preview) DrawSchedule(frame);
     switch (r.found.kind) {
     case PositionKind::LearnedTable:
         DrawTable(frame);
@@ -384,6 +421,24 @@ void ModelPanel::DrawTable(FrameContext& frame) {
 }
 
 void ModelPanel::DrawRope(FrameContext& frame) {
+    if (!report->has_rope) {
+        // A kind of layer chosen on the strip that has no position encoding at all.
+        const LayerSchedule& schedule = service_report->schedule;
+        const LayerPlan& plan = schedule.layers[LayerShown()];
+        MutedWrappedText(plan.attention == LayerAttention::Linear
+                             ? "These layers are linear attention (a recurrence with a causal "
+                               "convolution): no position encoding; order reaches them only "
+                               "through the recurrence."
+                         : plan.temperature_tuned
+                             ? "These layers have no position encoding (NoPE): their queries "
+                               "are only scaled by the position (temperature tuning), which "
+                               "does not tell one order from another."
+                             : "These layers have no position encoding (NoPE): attention sees "
+                               "the tokens without their positions; order reaches them through "
+                               "the causal mask and the layers before.");
+        frame.Record("model.rope_none");
+        return;
+    }
     static constexpr ViewTab kTabs[] = {
         {"Wavelengths", "wavelengths", "model.tab_wavelengths", &ModelPanel::DrawWavelengths},
         {"Pairing", "pairing", "model.tab_pairing", &ModelPanel::DrawPairing},

@@ -44,6 +44,9 @@ struct ModelPanel : Panel {
     int bucket_stack = 0; ///< which stack's buckets (T5: encoder, decoder)
     int norms_shown = 0;  ///< a short window's Norms view: 0 the norms, 1 the neighbours' cosine
     int usage_head = -1;  ///< the Usage view's query head (−1: the mean over heads)
+    /// The layer whose kind the RoPE views show (picked on the schedule strip; −1: the layer the
+    /// schedule shows first, its first global rotary one).
+    int layer = -1;
 
     // The model shown is the shell's (AppState::models, io/model_service.h); the panel keeps
     // what it draws of it, rebuilt when the service's version changes (Sync). With none open,
@@ -68,6 +71,15 @@ struct ModelPanel : Panel {
     /// The service's version the above were built for (none yet: the preview is built).
     mutable std::uint64_t synced_version = ~std::uint64_t{0};
     mutable bool homes_stale = false; ///< a new model: the plots find their home view again
+    /// The service's report as it came (report is it, or a copy for the layer kind chosen), and
+    /// the layer report was built for (−2: none yet).
+    mutable std::shared_ptr<const ModelReport> service_report;
+    mutable int layer_built = -2;
+    /// The layer the views show: layer when the schedule has it, else the schedule's own; −1
+    /// without a schedule.
+    int LayerShown() const;
+    /// Rebuilds report for LayerShown() when it changed (the RoPE numbers of that layer's kind).
+    void SyncLayer() const;
 
     SceneTabs tabs;
     plot::PlotView components_view, twin_view, norms_view, neighbour_view, wavelength_view,
@@ -108,6 +120,8 @@ private:
     void DrawUsage(FrameContext& frame);
     void DrawBuckets(FrameContext& frame);
     void DrawSlopes(FrameContext& frame);
+    /// The strip of the model's layers, one cell each coloured by kind, and the kind chosen.
+    void DrawSchedule(FrameContext& frame);
 };
 
 } // namespace pelab

@@ -1,0 +1,162 @@
+// model_schedule_view.cpp — the Your model panel's schedule strip: one cell per layer, coloured
+// by what the layer does with positions (pelab/models/layer_schedule.h), and the layer kind the
+// RoPE views show (a copy of the report with that kind's numbers).
+#include "panels/model/model_sentences.h"
+#include "panels/model/panel_model.h"
+#include "pelab/models/layer_schedule.h"
+#include "pelab/models/rope_analysis.h"
+#include "widgets/layout.h"
+#include "widgets/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace pelab {
+
+namespace {
+
+// The group a layer belongs to (its index in schedule.groups).
+int GroupOf(const LayerSchedule& schedule, int layer) {
+    for (std::size_t g = 0; g < schedule.groups.size(); ++g)
+        for (int index : schedule.groups[g].layers)
+            if (index == layer) return static_cast<int>(g);
+    return 0;
+}
+
+// A group's colour: the layers without positions muted, the others from a cycle of the theme's
+// data colours (the legend names each, so colour is never the only mark).
+ImU32 GroupColor(const FrameContext& frame, const LayerSchedule& schedule, int group) {
+    const LayerPlan& first = schedule.layers[schedule.groups[group].first];
+    if (!first.rope) return frame.Color(Role::Muted);
+    static constexpr Role kCycle[] = {Role::Accent,   Role::PosA, Role::PosB,
+                                      Role::ShiftArc, Role::Cos,  Role::Sin};
+    int rotary_before = 0;
+    for (int g = 0; g < group; ++g)
+        rotary_before += schedule.layers[schedule.groups[g].first].rope ? 1 : 0;
+    return frame.Color(kCycle[rotary_before % 6]);
+}
+
+// The report with the RoPE numbers of layer's kind in place of the shown kind's: base, widths,
+// pairing, contexts, wavelengths, scaling and attention factor. The weights' usage is kept when
+// the kind rotates as many pairs (it is per layer already), else dropped.
+std::shared_ptr<const ModelReport> ReportForLayer(const ModelReport& shown, const LayerPlan& plan) {
+    auto copy = std::make_shared<ModelReport>(shown);
+    if (!plan.rope) {
+        copy->has_rope = false;
+        return copy;
+    }
+    const CheckpointConfig config = ConfigOfLayer(shown.config, plan);
+    FoundPositions& found = copy->found;
+    found.base = plan.rope_theta > 0 ? plan.rope_theta : 10000.0;
+    found.head_dim = plan.head_dim > 0 ? plan.head_dim : found.head_dim;
+    found.rotary_dims = plan.rotary_dims;
+    found.frequency_dims = plan.frequency_dims;
+    found.pairing = plan.pairing;
+    found.context = config.max_positions;
+    found.extended_context = 0;
+    const RopeScalingConfig& scaling = plan.scaling;
+    if (!scaling.type.empty() && scaling.type != "default" && scaling.original_context > 0 &&
+        static_cast<long long>(scaling.original_context) != config.max_positions) {
+        found.context = static_cast<long long>(scaling.original_context);
+        found.extended_context = config.max_positions;
+    }
+    RopeReport fresh;
+    rope_frequencies(found, config, &fresh);
+    if (fresh.pairs == shown.rope.pairs) {
+        fresh.usage = shown.rope.usage;
+        fresh.layer_usage = shown.rope.layer_usage;
+        fresh.layers = shown.rope.layers;
+    } else {
+        fresh.layers = 0; // the usage view says it was measured for another kind
+    }
+    copy->rope = std::move(fresh);
+    copy->has_rope = true;
+    return copy;
+}
+
+} // namespace
+
+int ModelPanel::LayerShown() const {
+    const ModelReport& r = service_report ? *service_report : *report;
+    const int count = static_cast<int>(r.schedule.layers.size());
+    if (count == 0) return -1;
+    if (layer >= 0 && layer < count) return layer;
+    return r.schedule.shown_layer >= 0 ? r.schedule.shown_layer : 0;
+}
+
+void ModelPanel::SyncLayer() const {
+    if (!service_report) return;
+    const int shown = LayerShown();
+    if (shown == layer_built) return;
+    layer_built = shown;
+    const ModelReport& r = *service_report;
+    // The schedule's own layer is the report as it came; another kind of layer gets its copy.
+    const bool own = shown < 0 || r.found.kind != PositionKind::Rope ||
+                     GroupOf(r.schedule, shown) == GroupOf(r.schedule, r.schedule.shown_layer);
+    Rebuild(own ? service_report : ReportForLayer(r, r.schedule.layers[shown]), cosines);
+}
+
+void ModelPanel::DrawSchedule(FrameContext& frame) {
+    const ModelReport& r = service_report ? *service_report : *report;
+    const LayerSchedule& schedule = r.schedule;
+    const int count = static_cast<int>(schedule.layers.size());
+    if (count == 0 || !r.has_config) return;
+    const int shown = LayerShown();
+    const int shown_group = GroupOf(schedule, shown);
+    // The line a student reads at a glance (in a short window the strip's tooltip and menu say
+    // it, leaving the height to the pictures), then the strip when the layers differ.
+    const std::string summary = r.found.family + ", " + ScheduleSummary(schedule);
+    if (!frame.pictures_first) {
+        WrappedText(summary.c_str());
+        frame.Record("model.schedule_summary");
+    }
+    if (schedule.groups.size() == 1) return;
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float height = ImGui::GetFontSize() * 1.1f;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##model_schedule", ImVec2(width, height));
+    frame.Record("model.schedule_strip");
+    const bool hovered = ImGui::IsItemHovered();
+    const float cell = width / static_cast<float>(count);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (int i = 0; i < count; ++i) {
+        const int group = GroupOf(schedule, i);
+        const ImVec2 a(origin.x + cell * static_cast<float>(i), origin.y);
+        const ImVec2 b(origin.x + cell * static_cast<float>(i + 1) - (cell > 4 ? 1.0f : 0.0f),
+                       origin.y + height);
+        draw->AddRectFilled(a, b, GroupColor(frame, schedule, group));
+        if (group == shown_group)
+            draw->AddRectFilled(ImVec2(a.x, b.y - frame.Px(3)), b, frame.Color(Role::Highlight));
+    }
+    draw->AddRect(ImVec2(origin.x + cell * static_cast<float>(shown), origin.y),
+                  ImVec2(origin.x + cell * static_cast<float>(shown + 1), origin.y + height),
+                  frame.Color(Role::Highlight), 0, 0, frame.Px(2));
+    if (hovered) {
+        const int at = std::clamp(
+            static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / std::max(cell, 1e-3f)), 0,
+            count - 1);
+        ImGui::SetTooltip("layer %d: %s\n\n%s", at,
+                          schedule.groups[GroupOf(schedule, at)].name.c_str(), summary.c_str());
+        if (ImGui::IsItemClicked()) layer = at;
+    }
+    // The kind shown, as a menu of the groups (the keyboard's and a clicker's way to the strip).
+    if (schedule.groups.size() > 1) {
+        const LayerGroup& current = schedule.groups[shown_group];
+        const std::string label = std::to_string(current.layers.size()) + " " + current.name;
+        ImGui::SetNextItemWidth(FitWidth(28.0f, "layers shown"));
+        if (ImGui::BeginCombo("layers shown", label.c_str())) {
+            for (std::size_t g = 0; g < schedule.groups.size(); ++g) {
+                const LayerGroup& group = schedule.groups[g];
+                const std::string item = std::to_string(group.layers.size()) + " " + group.name +
+                                         " (first: layer " + std::to_string(group.layers[0]) + ")";
+                if (ImGui::Selectable(item.c_str(), static_cast<int>(g) == shown_group))
+                    layer = group.layers[0];
+            }
+            ImGui::EndCombo();
+        }
+        frame.Record("model.schedule_kind");
+    }
+}
+
+} // namespace pelab
