@@ -382,7 +382,8 @@ TEST(CompareRows, SentenceClaimsFollowTheRowsAndTheirStarts) {
 
 TEST(CompareRows, SentencesSayOddWidthsSampledStartsAndZeroRows) {
     ModelTable table;
-    table.family = "NumPy table", table.name = "mine", table.rows = 50, table.cols = 7;
+    table.family = "NumPy table", table.family_id = "numpy_table", table.name = "mine",
+    table.rows = 50, table.cols = 7;
     std::mt19937 generator(3);
     std::normal_distribution<float> normal;
     for (int k = 0; k < 50 * 7; ++k)

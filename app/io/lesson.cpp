@@ -115,9 +115,12 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
     if (std::string error = fields.Text("needs_model", false, 1, 20, &lesson.needs_model);
         !error.empty())
         problems.push_back(error);
-    else if (!lesson.needs_model.empty() && lesson.needs_model != "GPT-2")
-        problems.push_back("field \"needs_model\": must be \"GPT-2\" (the one model a lesson "
-                           "can run on; leave it out for none)");
+    // A family id (pelab/models/families.h); "GPT-2", its display name, is read as "gpt2".
+    else if (lesson.needs_model == "GPT-2")
+        lesson.needs_model = "gpt2";
+    else if (!lesson.needs_model.empty() && lesson.needs_model != "gpt2")
+        problems.push_back("field \"needs_model\": must be \"gpt2\" (the one model family a "
+                           "lesson can run on; leave it out for none)");
     const json* steps = nullptr;
     if (std::string error =
             fields.List("steps", true, 1, static_cast<std::size_t>(kMaxLessonSteps), &steps);

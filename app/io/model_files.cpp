@@ -248,8 +248,9 @@ void NoteFolderAndConfig(const ModelRequest& request, ModelReport* report) {
                                       "model.safetensors.index.json: model.safetensors was read");
     const std::string& type = report->config.model_type;
     const std::string& family = report->found.family;
+    const std::string& id = report->found.family_id;
     if (report->has_config && !type.empty() &&
-        ((family == "GPT-2" && type != "gpt2") || (family == "OPT" && type != "opt")))
+        ((id == "gpt2" && type != "gpt2") || (id == "opt" && type != "opt")))
         report->found.notes.push_back("config.json says model_type \"" + PrintableLine(type) +
                                       "\", but the weights' names are " + family + "'s");
 }

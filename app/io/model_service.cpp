@@ -154,6 +154,7 @@ void ModelService::Show(ModelReport report, const ModelRequest& request, TableCo
     if (r.has_table) {
         auto table = std::make_shared<ModelTable>();
         table->family = r.found.family;
+        table->family_id = r.found.family_id;
         table->name = r.found.table;
         table->checkpoint_path = r.path;
         table->config_path = r.config_path;

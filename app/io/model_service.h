@@ -23,6 +23,7 @@ namespace pelab {
 /// (compare, the order panel's Real model view). Rows from the family's first position on.
 struct ModelTable {
     std::string family, name; ///< "GPT-2", "wpe.weight"
+    std::string family_id;    ///< "gpt2", "numpy_table", … (pelab/models/families.h)
     /// Where it was read from (the weights and config.json): the order panel's Real model view
     /// runs the whole checkpoint from there when the family is GPT-2.
     std::string checkpoint_path, config_path;

@@ -244,11 +244,13 @@ bool HoldsNumber(const nlohmann::json& doc, const QuotedNumber& number) {
 std::vector<std::string> LessonModelProblems(App& app, const Lesson& lesson) {
     if (lesson.needs_model.empty()) return {};
     const ModelTable* table = app.state.model_table.get();
-    const std::string needs = "the lesson runs on a " + lesson.needs_model +
+    const ModelFamily* family = family_by_id(lesson.needs_model);
+    const std::string needs = "the lesson runs on a " +
+                              std::string(family ? family->display : lesson.needs_model.c_str()) +
                               " checkpoint (needs_model): give one with --model FOLDER, a folder "
                               "holding model.safetensors, config.json, vocab.json and merges.txt";
     if (table == nullptr) return {needs};
-    if (table->family != lesson.needs_model)
+    if (table->family_id != lesson.needs_model)
         return {needs + " (the model given is " + table->family + "'s)"};
     std::vector<std::string> problems;
     StartLesson(app, lesson);

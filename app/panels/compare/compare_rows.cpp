@@ -67,8 +67,8 @@ void ComparePanel::DrawSourceChoice(FrameContext& frame) {
 }
 
 std::string TableTitle(const ModelTable& table) {
-    if (table.family == "NumPy table") return "the NumPy table \"" + table.name + "\"";
-    if (table.family == "chosen tensor") return "the tensor \"" + table.name + "\"";
+    if (table.family_id == "numpy_table") return "the NumPy table \"" + table.name + "\"";
+    if (table.family_id == "chosen_tensor") return "the tensor \"" + table.name + "\"";
     return table.family + "'s " + table.name;
 }
 

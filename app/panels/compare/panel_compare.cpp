@@ -190,7 +190,7 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
         const ModelTable& table = *state.model_table;
         // A half-width column: the family only (a tensor's dotted name has nowhere to wrap),
         // the whole name on hover.
-        const bool own = table.family != "NumPy table" && table.family != "chosen tensor";
+        const bool own = table.family_id != "numpy_table" && table.family_id != "chosen_tensor";
         const std::string source =
             "rows of " + (own ? table.family + "'s table" : TableTitle(table));
         MutedWrappedText(source.c_str());

@@ -90,8 +90,8 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
                   r.found.family.c_str(), half ? "half-split" : "interleaved",
                   half ? "dimension i with i + r/2" : "dimension 2i with 2i + 1", which.c_str(),
                   rope.head_dim > 128 ? "; the first 128 dimensions are drawn" : "",
-                  r.found.family == "Llama" || r.found.family == "Mistral" ||
-                          r.found.family == "Mixtral"
+                  r.found.family_id == "llama" || r.found.family_id == "mistral" ||
+                          r.found.family_id == "mixtral"
                       ? " Meta's own code rotates interleaved pairs of its original weights; "
                         "Hugging Face's conversion permuted the query and key rows so that "
                         "half-split pairs give the same scores."

@@ -53,7 +53,7 @@ std::vector<std::string> TokenLabels(const std::vector<std::string>& pieces) {
 Gpt2Source OrderPanel::SourceFor(const AppState& state) {
     Gpt2Source source;
     const ModelTable* table = state.model_table.get();
-    if (table == nullptr || table->family != "GPT-2") return source;
+    if (table == nullptr || table->family_id != "gpt2") return source;
     source.checkpoint_path = table->checkpoint_path;
     source.config_path = table->config_path;
     source.version = table->version;
@@ -65,7 +65,7 @@ Gpt2Source OrderPanel::SourceFor(const AppState& state) {
 
 std::string OrderPanel::NothingToRun(const AppState& state) {
     const ModelTable* table = state.model_table.get();
-    if (table != nullptr && table->family == "GPT-2") return {};
+    if (table != nullptr && table->family_id == "gpt2") return {};
     const std::string open = table == nullptr
                                  ? std::string("No GPT-2 checkpoint is open in Your model")
                                  : "The table open in Your model is " + table->family + "'s";

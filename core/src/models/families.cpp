@@ -225,6 +225,12 @@ const ModelFamily* family_by_id(const std::string& id) {
     return nullptr;
 }
 
+std::string family_id_of_display(const std::string& display) {
+    for (const ModelFamily& row : model_families())
+        if (display == row.display) return row.id;
+    return {};
+}
+
 const char* rotary_pairing_name(RotaryPairing pairing) {
     return pairing == RotaryPairing::Interleaved ? "interleaved" : "half-split";
 }

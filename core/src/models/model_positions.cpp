@@ -320,6 +320,9 @@ Status FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
         finding = std::string();
     }
     if (!finding->ok()) return *finding;
+    found.family_id = found.family == "NumPy table"     ? "numpy_table"
+                      : found.family == "chosen tensor" ? "chosen_tensor"
+                                                        : family_id_of_display(found.family);
     *out = std::move(found);
     return {};
 }

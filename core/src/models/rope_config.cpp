@@ -174,6 +174,7 @@ Status FindPositionsFromConfig(const CheckpointConfig& config, FoundPositions* o
         found.notes.push_back("config.json names no position scheme PE Lab knows (model_type " +
                               detail::shown_name(config.model_type) + ")");
     }
+    found.family_id = family ? family->id : "";
     *out = std::move(found);
     return {};
 }

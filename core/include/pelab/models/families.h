@@ -71,6 +71,8 @@ struct ModelFamily {
 const std::vector<ModelFamily>& model_families();
 /// The family of a model_type; nullptr when none has it.
 const ModelFamily* family_of_model_type(const std::string& model_type);
+/// The id of the family whose display name is display ("" when none has it).
+std::string family_id_of_display(const std::string& display);
 /// The family with this id; nullptr when none has it.
 const ModelFamily* family_by_id(const std::string& id);
 

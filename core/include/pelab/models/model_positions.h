@@ -42,6 +42,10 @@ struct RopeLayerTensors {
 
 struct FoundPositions {
     std::string family; ///< "GPT-2", "BERT", "RoBERTa", "OPT", "T5", "BLOOM", "Llama", …
+    /// The family's id in pelab/models/families.h ("gpt2", "llama4"), "numpy_table" or
+    /// "chosen_tensor" for a table the user brought or chose; "" for a family not in the table.
+    /// Code compares this, never the display name.
+    std::string family_id;
     PositionKind kind = PositionKind::None;
     // Learned table (or a tensor the user chose as one).
     std::string table; ///< the tensor's name
