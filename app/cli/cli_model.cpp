@@ -29,8 +29,8 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
         "inspect", "Print what was found and every number the Your model panel shows");
     inspect
         ->add_option("file", options.path,
-                     "model.safetensors, model.safetensors.index.json, a .npy table, or the "
-                     "folder holding them")
+                     "model.safetensors, model.safetensors.index.json, a .npy table, the "
+                     "folder holding them, or a config.json alone")
         ->check(FileName())
         ->required();
     inspect
