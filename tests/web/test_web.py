@@ -783,9 +783,12 @@ def main():
         with tempfile.TemporaryDirectory() as folder:
             make_fixtures.llama_like(folder, "llama", "llama", 4, 2, 16, {})
             make_fixtures.gpt2(folder)
-            for name, files, family, kind in [
-                    ("llama", ["model.safetensors", "config.json"], "Llama", "RoPE"),
-                    ("gpt2", ["model.safetensors"], "GPT-2", "learned table")]:
+            # A config.json alone first: everything without weights (format "config.json").
+            for name, files, family, kind, form in [
+                    ("llama", ["config.json"], "Llama", "RoPE", "config.json"),
+                    ("llama", ["model.safetensors", "config.json"], "Llama", "RoPE",
+                     "safetensors"),
+                    ("gpt2", ["model.safetensors"], "GPT-2", "learned table", "safetensors")]:
                 chord(driver, Keys.CONTROL, "o")
                 click(driver, "file.from_computer")
                 picked = pick_files(driver, [os.path.join(folder, name, f) for f in files])
@@ -794,14 +797,17 @@ def main():
                 # more than the 20 s once allowed.
                 for _ in range(300):
                     model = state(driver)["readouts"].get("model") or {}
-                    if model.get("open") and model.get("family") == family:
+                    if (model.get("open") and model.get("family") == family and
+                            model.get("format") == form):
                         break
                     time.sleep(0.2)
-                check("a %s checkpoint chosen in the browser's picker opens in the Your model "
-                      "panel" % family,
-                      picked and model.get("family") == family and model.get("kind") == kind,
+                check("a %s %s chosen in the browser's picker opens in the Your model panel" %
+                      (family, "config.json alone" if form == "config.json" else "checkpoint"),
+                      picked and model.get("family") == family and model.get("kind") == kind and
+                      model.get("format") == form,
                       "picker answered: %s; " % picked +
-                      json.dumps({k: model.get(k) for k in ("family", "kind", "open_error")}) +
+                      json.dumps({k: model.get(k)
+                                  for k in ("family", "kind", "format", "open_error")}) +
                       " " + page(driver)["notice"])
         # Open recent keeps the chosen file's bytes: after a reload it is there again.
         open_page(driver, base + "index.html")

@@ -61,6 +61,11 @@ Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
     if (const auto at = s.find("attn_config"); at != s.end() && at->is_object())
         check(Number(*at, {"alibi_bias_max"}, 0, 1000, true, &config->alibi_bias_max));
     check(WholeInt(s, {"global_head_dim"}, 2, 1 << 16, &config->global_head_dim));
+    if (config->alibi_bias_max > 0 && config->alibi_bias_max != 8)
+        config->positions_not_shown.push_back(detail::concat(
+            "attn_config.alibi_bias_max ", config->alibi_bias_max,
+            ": MPT's slopes 2^(−", config->alibi_bias_max,
+            "·h/H) differ from ALiBi's (8), which are the ones shown"));
     if (const auto at = s.find("dual_chunk_attention_config"); at != s.end() && !at->is_null())
         config->positions_not_shown.push_back(
             "dual_chunk_attention_config: dual-chunk attention re-indexes positions past the "

@@ -288,6 +288,8 @@ Finding FindAlibi(const std::string& model_type, const CheckpointConfig* config,
     found->family = model_type == "bloom" || model_type.empty() ? "BLOOM" : model_type;
     found->alibi_heads = config->heads;
     found->context = config->max_positions;
+    for (const std::string& note : config->positions_not_shown)
+        found->notes.push_back(note);
     return std::string();
 }
 

@@ -164,6 +164,8 @@ Status FindPositionsFromConfig(const CheckpointConfig& config, FoundPositions* o
         if (config.heads == 0)
             return std::string("config.json marks an ALiBi model but gives no head count");
         found.alibi_heads = config.heads;
+        for (const std::string& note : config.positions_not_shown)
+            found.notes.push_back(note);
     } else if (kind == PositionKind::LearnedTable) {
         found.notes.push_back(found.family + " learns a table of positions: it is in the "
                                              "weights (model.safetensors), not in config.json");

@@ -2,6 +2,7 @@
 // family's rule in transformers applied by hand to the config written here (the rule is quoted
 // beside each test); none is read back from PE Lab's code.
 #include "pelab/models/layer_schedule.h"
+#include "pelab/models/rope_analysis.h"
 #include "status_text.h"
 
 #include <gtest/gtest.h>
@@ -223,4 +224,38 @@ TEST(LayerSchedule, WithoutALayerCountThereIsNoPlan) {
     EXPECT_TRUE(Says(ScheduleSummary(schedule), "no layer plan"));
     EXPECT_EQ(LayerList({0, 1, 2, 3, 4, 5, 6, 7, 8}), "0, 1, 2, …, 8");
     EXPECT_EQ(LayerList({3}), "3");
+}
+
+TEST(AttentionFactor, FollowsTransformersRopeFunctions) {
+    // _compute_yarn_parameters: attention_factor given, else get_mscale(s, mscale) /
+    // get_mscale(s, mscale_all_dim) when both are set, else 0.1 ln s + 1 (GPT-OSS: s = 32).
+    RopeScalingConfig yarn;
+    yarn.type = "yarn";
+    yarn.factor = 32;
+    yarn.factor_given = true;
+    yarn.original_context = 4096;
+    std::string rule;
+    EXPECT_NEAR(rope_attention_factor(yarn, 131072, &rule), 1 + 0.1 * std::log(32.0), 1e-15);
+    yarn.mscale = 1, yarn.mscale_all_dim = 0.707; // DeepSeek-V2-Lite's mscale pair, s = 40
+    yarn.factor = 40;
+    EXPECT_NEAR(rope_attention_factor(yarn, 163840, &rule),
+                (0.1 * std::log(40.0) + 1) / (0.1 * 0.707 * std::log(40.0) + 1), 1e-15);
+    yarn.attention_factor = 1.25;
+    EXPECT_EQ(rope_attention_factor(yarn, 163840, &rule), 1.25);
+    EXPECT_TRUE(Says(rule, "as config.json gives it"));
+    // _compute_longrope_parameters: no factor given, s = max / original (Phi-3.5: 131072 / 4096).
+    RopeScalingConfig longrope;
+    longrope.type = "longrope";
+    longrope.original_context = 4096;
+    EXPECT_NEAR(rope_attention_factor(longrope, 131072, &rule),
+                std::sqrt(1 + std::log(32.0) / std::log(4096.0)), 1e-15);
+    // Every other type, and a factor of at most 1: none.
+    RopeScalingConfig llama3;
+    llama3.type = "llama3";
+    llama3.factor = 8;
+    EXPECT_EQ(rope_attention_factor(llama3, 131072, &rule), 1.0);
+    EXPECT_TRUE(rule.empty());
+    yarn.attention_factor = 0;
+    yarn.factor = 1;
+    EXPECT_EQ(rope_attention_factor(yarn, 4096, &rule), 1.0);
 }
