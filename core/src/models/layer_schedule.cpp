@@ -63,9 +63,8 @@ Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
     check(WholeInt(s, {"global_head_dim"}, 2, 1 << 16, &config->global_head_dim));
     if (config->alibi_bias_max > 0 && config->alibi_bias_max != 8)
         config->positions_not_shown.push_back(detail::concat(
-            "attn_config.alibi_bias_max ", config->alibi_bias_max,
-            ": MPT's slopes 2^(−", config->alibi_bias_max,
-            "·h/H) differ from ALiBi's (8), which are the ones shown"));
+            "attn_config.alibi_bias_max ", config->alibi_bias_max, ": MPT's slopes 2^(−",
+            config->alibi_bias_max, "·h/H) differ from ALiBi's (8), which are the ones shown"));
     if (const auto at = s.find("dual_chunk_attention_config"); at != s.end() && !at->is_null())
         config->positions_not_shown.push_back(
             "dual_chunk_attention_config: dual-chunk attention re-indexes positions past the "
@@ -284,19 +283,22 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
             plan.attention == LayerAttention::Full && config.global_head_dim > 0)
             plan.head_dim = config.global_head_dim; // configuration_gemma4.py's per-layer width
         if (plan.rope) {
-            CheckpointConfig layer = config;
-            layer.head_dim = plan.head_dim;
-            layer.partial_rotary = partial;
+            // The width as CheckpointConfig::RotaryWidth computes it, for this layer's head and
+            // share (no copy of the config: a layer_types list of 10⁵ would make it quadratic).
+            double share = partial;
             if (!config.partial_rotary_given && family && family->default_partial > 0)
-                layer.partial_rotary = family->default_partial;
+                share = family->default_partial;
             const bool unscaled = plan.scaling.type.empty() || plan.scaling.type == "default";
-            if (family && !family->applies_partial && unscaled) layer.partial_rotary = 1;
-            plan.rotary_dims = layer.RotaryWidth();
+            if (family && !family->applies_partial && unscaled) share = 1;
+            int width = config.qk_rope_head_dim > 0 ? config.qk_rope_head_dim
+                        : config.rotary_dim > 0     ? config.rotary_dim
+                                                    : static_cast<int>(plan.head_dim * share);
+            plan.rotary_dims = width - width % 2;
             plan.frequency_dims = plan.rotary_dims;
             // p-RoPE (modeling_rope_utils.py, proportional): int(p · head / 2) pairs turn, their
             // exponent runs over the whole head: θ_i = base^(−2i / head).
             if (plan.scaling.type == "proportional") {
-                plan.rotary_dims = 2 * static_cast<int>(layer.partial_rotary * plan.head_dim / 2);
+                plan.rotary_dims = 2 * static_cast<int>(share * plan.head_dim / 2);
                 plan.frequency_dims = plan.head_dim;
             }
             plan.pairing = pairing;
