@@ -29,9 +29,10 @@ std::uint64_t DtypeBytes(const std::string& dtype, TensorType* type) {
     if (dtype == "I64" || dtype == "U64") return 8;
     if (dtype == "I32" || dtype == "U32") return 4;
     if (dtype == "I16" || dtype == "U16") return 2;
-    if (dtype == "I8" || dtype == "U8" || dtype == "BOOL" || dtype == "F8_E4M3" ||
-        dtype == "F8_E5M2" || dtype == "F8_E8M0")
-        return 1;
+    if (dtype == "F8_E4M3") return *type = TensorType::F8E4M3, 1;
+    if (dtype == "F8_E5M2") return *type = TensorType::F8E5M2, 1;
+    if (dtype == "F8_E8M0") return *type = TensorType::F8E8M0, 1;
+    if (dtype == "I8" || dtype == "U8" || dtype == "BOOL") return 1;
     return 0;
 }
 // The safetensors header, read as SAX events so that a 16 MiB header builds the tensor table and

@@ -82,6 +82,79 @@ TEST(HalfFloats, WidenExactlyWithSubnormalsKept) {
     EXPECT_EQ(BfloatToFloat(0x0001), std::ldexp(1.0f, -133));
 }
 
+TEST(EightBitFloats, WidenAsTheOcpSpecificationTabulatesThem) {
+    // OCP 8-bit Floating Point Specification (OFP8) rev. 1.0, table 1: E4M3's largest normal
+    // S.1111.110 = 448, smallest normal S.0001.000 = 2^−6, smallest subnormal S.0000.001 = 2^−9,
+    // S.1111.111 NaN and no infinities; E5M2's largest normal S.11110.11 = 57 344, smallest
+    // normal 2^−14, smallest subnormal 2^−16, S.11111.00 infinite, S.11111.{01,10,11} NaN.
+    EXPECT_EQ(Float8ToFloat(0x38, TensorType::F8E4M3), 1.0f);
+    EXPECT_EQ(Float8ToFloat(0x7e, TensorType::F8E4M3), 448.0f);
+    EXPECT_EQ(Float8ToFloat(0xfe, TensorType::F8E4M3), -448.0f);
+    EXPECT_EQ(Float8ToFloat(0x08, TensorType::F8E4M3), std::ldexp(1.0f, -6));
+    EXPECT_EQ(Float8ToFloat(0x07, TensorType::F8E4M3), std::ldexp(7.0f, -9));
+    EXPECT_EQ(Float8ToFloat(0x01, TensorType::F8E4M3), std::ldexp(1.0f, -9));
+    EXPECT_EQ(Float8ToFloat(0x78, TensorType::F8E4M3), 256.0f); // 1.000 · 2^8: not infinite
+    EXPECT_TRUE(std::isnan(Float8ToFloat(0x7f, TensorType::F8E4M3)));
+    EXPECT_TRUE(std::isnan(Float8ToFloat(0xff, TensorType::F8E4M3)));
+    EXPECT_EQ(Float8ToFloat(0x3c, TensorType::F8E5M2), 1.0f);
+    EXPECT_EQ(Float8ToFloat(0x7b, TensorType::F8E5M2), 57344.0f);
+    EXPECT_EQ(Float8ToFloat(0x04, TensorType::F8E5M2), std::ldexp(1.0f, -14));
+    EXPECT_EQ(Float8ToFloat(0x01, TensorType::F8E5M2), std::ldexp(1.0f, -16));
+    EXPECT_EQ(Float8ToFloat(0xc0, TensorType::F8E5M2), -2.0f);
+    EXPECT_TRUE(std::isinf(Float8ToFloat(0x7c, TensorType::F8E5M2)));
+    EXPECT_TRUE(std::isnan(Float8ToFloat(0x7d, TensorType::F8E5M2)));
+    // E8M0 (OCP Microscaling Formats v1.0, §5.4): 2^(e − 127), 0xFF NaN, no sign and no zero.
+    EXPECT_EQ(Float8ToFloat(0x7f, TensorType::F8E8M0), 1.0f);
+    EXPECT_EQ(Float8ToFloat(0x80, TensorType::F8E8M0), 2.0f);
+    EXPECT_EQ(Float8ToFloat(0x00, TensorType::F8E8M0), std::ldexp(1.0f, -127));
+    EXPECT_EQ(Float8ToFloat(0xfe, TensorType::F8E8M0), std::ldexp(1.0f, 127));
+    EXPECT_TRUE(std::isnan(Float8ToFloat(0xff, TensorType::F8E8M0)));
+}
+
+TEST_F(CheckpointFiles, BlockScaledEightBitWeightsAreMultipliedByTheirBlocksScale) {
+    // A 3 × 5 F8_E4M3 weight of ones (0x38) in 2 × 2 blocks: a 2 × 3 grid of scales whose last
+    // row and column cover partial blocks. Row r's sum of squares is Σ_c s(r/2, c/2)².
+    const std::string weight(15, '\x38');
+    const std::vector<float> scale = {1, 2, 3, 0.5f, 4, 10};
+    const json header = {
+        {"w", {{"dtype", "F8_E4M3"}, {"shape", {3, 5}}, {"data_offsets", {0, 15}}}},
+        {"w_scale_inv", {{"dtype", "F32"}, {"shape", {2, 3}}, {"data_offsets", {15, 39}}}},
+        {"e8", {{"dtype", "F8_E8M0"}, {"shape", {2, 3}}, {"data_offsets", {39, 45}}}},
+        {"bad", {{"dtype", "F8_E4M3"}, {"shape", {1}}, {"data_offsets", {45, 46}}}}};
+    const std::string path =
+        Safetensors("fp8.safetensors", header.dump(),
+                    weight + Floats(scale) + "\x7f\x80\x81\x7e\x83\x7f" + "\x7f");
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open(path), "");
+    Status error;
+    const TensorInfo* w = checkpoint.Find("w", &error);
+    const TensorInfo* s = checkpoint.Find("w_scale_inv", &error);
+    ASSERT_TRUE(w && s);
+    std::vector<double> squares;
+    ASSERT_EQ(checkpoint.RowSquares(*w, BlockScales{s, 2, 2}, &squares), "");
+    // Rows 0 and 1: 2·1² + 2·2² + 1·3² = 19; row 2: 2·0.25 + 2·16 + 100 = 132.5.
+    EXPECT_EQ(squares, (std::vector<double>{19, 19, 132.5}));
+    ASSERT_EQ(checkpoint.RowSquares(*w, &squares), "");
+    EXPECT_EQ(squares, (std::vector<double>{5, 5, 5}));
+    // E8M0 scales 1, 2, 4 / 0.5, 16, 1: rows 0–1 2·1 + 2·4 + 16 = 26; row 2 0.5 + 512 + 1.
+    const TensorInfo* e8 = checkpoint.Find("e8", &error);
+    ASSERT_EQ(checkpoint.RowSquares(*w, BlockScales{e8, 2, 2}, &squares), "");
+    EXPECT_EQ(squares, (std::vector<double>{26, 26, 513.5}));
+    // The grid must match the blocks; a NaN code is refused with its index.
+    EXPECT_NE(
+        checkpoint.RowSquares(*w, BlockScales{s, 3, 2}, &squares).message().find("should be 1 × 3"),
+        std::string::npos);
+    EXPECT_NE(checkpoint.RowSquares(*w, BlockScales{s, 0, 0}, &squares)
+                  .message()
+                  .find("weight_block_size"),
+              std::string::npos);
+    std::vector<float> values;
+    EXPECT_NE(checkpoint.ReadFloats(*checkpoint.Find("bad", &error), &values)
+                  .message()
+                  .find("element 0 is NaN"),
+              std::string::npos);
+}
+
 TEST_F(CheckpointFiles, ReadsTensorsOfEachFloatTypeAndSkipsIntegers) {
     // F32 [2, 2] at 0, F16 [2] at 16, BF16 [1] at 20, I64 [1] at 22, F64 [1] at 30: the F64's
     // data starts at an odd offset (unaligned), as real files may have it.

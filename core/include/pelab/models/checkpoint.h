@@ -45,7 +45,11 @@ constexpr std::size_t kMaxTensorNameBytes = 4096;
 constexpr std::size_t kMaxShards = 10000;
 
 /// The element types read as numbers; every other dtype of the format is listed and skipped.
-enum class TensorType { F32, F16, BF16, F64, Other };
+/// The 8-bit floats are the OCP 8-bit floating point formats (OFP8, 2023) safetensors names:
+/// F8_E4M3 (E4M3FN: bias 7, no infinities, S.1111.111 is NaN, largest 448), F8_E5M2 (bias 15,
+/// IEEE-like with infinities), and F8_E8M0 (the exponent alone, 2^(e − 127), 0xFF NaN), the
+/// scales of DeepSeek's `scale_fmt: ue8m0`.
+enum class TensorType { F32, F16, BF16, F64, F8E4M3, F8E5M2, F8E8M0, Other };
 
 struct TensorInfo {
     std::string name;  ///< as stored in the file
@@ -85,6 +89,17 @@ private:
 float HalfToFloat(std::uint16_t bits);
 /// bfloat16 bits → float: the bits are a float's upper half.
 float BfloatToFloat(std::uint16_t bits);
+/// An 8-bit float of the given type → float (exact); NaN for the NaN codes, ±∞ for E5M2's.
+float Float8ToFloat(std::uint8_t bits, TensorType type);
+
+/// The scales of a block-quantized weight (fine-grained FP8: w = q · s, the scale of each
+/// block_rows × block_cols block of the weight multiplied in, whatever the tensor is called;
+/// DeepSeek V3 and Qwen3-FP8 name it `weight_scale_inv` and use 128 × 128 blocks). scale is
+/// ceil(rows / block_rows) × ceil(cols / block_cols); edge blocks are partial.
+struct BlockScales {
+    const TensorInfo* scale = nullptr;
+    std::int64_t block_rows = 0, block_cols = 0;
+};
 
 /// An opened checkpoint: its tensor table and the files holding the data. Shards are opened when
 /// a tensor in them is first asked for.
@@ -117,6 +132,10 @@ public:
     /// the rows), read in chunks: a 4096 × 4096 projection costs 4096 doubles, not 64 MiB. The same
     /// checks as ReadFloats. ok or a message.
     Status RowSquares(const TensorInfo& tensor, std::vector<double>* out) const;
+    /// The same for a block-quantized weight: each element multiplied by its block's scale
+    /// before it is squared. The scale tensor's shape must match the weight's and the blocks.
+    Status RowSquares(const TensorInfo& tensor, const BlockScales& scales,
+                      std::vector<double>* out) const;
     /// How many files (the index, shards) have been opened so far.
     std::size_t FilesOpened() const;
     /// Every file the checkpoint reads: the file opened, and for an index every shard it names
@@ -129,8 +148,9 @@ private:
     Status OpenIndex(const std::string& path);
     Status OpenNpy(const std::string& path);
     Status LoadShard(std::size_t index);
-    /// Calls take(index, value) for every element in storage order; ok or a message.
-    template <typename Take> Status ForEachValue(const TensorInfo& tensor, Take&& take) const;
+    /// Calls take(first, values, count) for consecutive runs of elements in storage order
+    /// (values[k] is element first + k, widened to float and checked finite); ok or a message.
+    template <typename Take> Status ForEachChunk(const TensorInfo& tensor, Take&& take) const;
 
     std::string path_;
     std::string format_;
