@@ -195,6 +195,40 @@ TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
 
 // A real config.json opened alone (tests/models/configs/, with its SOURCE): the schedule strip
 // above the views, and the kind chosen on it is the one the RoPE views show.
+TEST_F(ModelPanelTest, TheUsageViewShowsTheLayersOfTheKindChosen) {
+    // The llama fixture's three layers read as Gemma 3's: two sliding (base 10⁴), one global.
+    fs::create_directories(folder_ / "gemma3");
+    fs::copy_file(folder_ / "llama" / "model.safetensors",
+                  folder_ / "gemma3" / "model.safetensors");
+    std::ofstream(folder_ / "gemma3" / "config.json") << nlohmann::json{
+        {"model_type", "gemma3_text"},
+        {"hidden_size", 32},
+        {"num_attention_heads", 4},
+        {"num_key_value_heads", 2},
+        {"head_dim", 8},
+        {"num_hidden_layers", 3},
+        {"max_position_embeddings", 256},
+        {"layer_types",
+         {"sliding_attention", "sliding_attention",
+          "full_attention"}}}.dump();
+    ASSERT_EQ(OpenFile(app, (folder_ / "gemma3").string()), "");
+    app.models.Finish();
+    ASSERT_EQ(app.scene.Apply(R"({"model_view": "usage", "model_layer": -1})"), "");
+    app.recorder.rects.clear();
+    Present("model", 2);
+    nlohmann::json shown = Shown();
+    EXPECT_EQ(shown["layers"]["shown"], 2);
+    EXPECT_EQ(shown["rope"]["usage_layers"], nlohmann::json::array({2}));
+    EXPECT_NE(app.recorder.rects.find("model.usage_picture"), app.recorder.rects.end());
+    ASSERT_EQ(app.scene.Apply(R"({"model_layer": 1})"), "");
+    app.recorder.rects.clear();
+    Present("model", 2);
+    shown = Shown();
+    EXPECT_EQ(shown["rope"]["usage_layers"], nlohmann::json::array({0, 1}));
+    EXPECT_EQ(shown["rope"]["base"], 1e4);
+    EXPECT_NE(app.recorder.rects.find("model.usage_picture"), app.recorder.rects.end());
+}
+
 TEST_F(ModelPanelTest, TheScheduleStripChoosesTheLayerKindTheViewsShow) {
     const fs::path configs = fs::path(pelab_test::SourceDir()) / "tests" / "models" / "configs";
     ASSERT_EQ(OpenFile(app, (configs / "gemma-3-27b-it-resaved" / "config.json").string()), "");

@@ -93,6 +93,18 @@ json ScheduleJson(const LayerSchedule& schedule) {
     return doc;
 }
 
+// Every kind of layer's usage (the shown one is "usage" as well): its schedule group, its
+// layers and their mean over heads.
+json UsageGroupsJson(const RopeReport& rope) {
+    json groups = json::array();
+    for (const RopeUsage& usage : rope.usage_groups)
+        groups.push_back({{"group", usage.group},
+                          {"layers", usage.layers},
+                          {"pairs", usage.pairs},
+                          {"layer_usage_flat", usage.layer_usage}});
+    return groups;
+}
+
 } // namespace
 
 json ModelReportJson(const ModelReport& report, bool full) {
@@ -174,6 +186,8 @@ json ModelReportJson(const ModelReport& report, bool full) {
             {"softmax_factor", rope.softmax_factor},
             {"softmax_factor_rule", rope.softmax_factor_rule},
             {"usage", usage},
+            {"usage_layers", rope.usage_layers},
+            {"usage_groups", UsageGroupsJson(rope)},
             {"layer_usage_flat", rope.layer_usage}};
     }
     if (!report.buckets.empty()) {

@@ -9,7 +9,10 @@ checked against NumPy computing the same quantities from the same files, its own
 - wavelengths from the peak of a zero-padded FFT (a different method from PE Lab's refined
   periodogram), and for the sinusoidal fixtures against the known 2π/ω_i of their pairs;
 - cosine matrices, norms, neighbour cosines; RoPE's per-pair usage from each family's layout
-  (Hugging Face's rotate_half pairs dimension i with i + r/2; GPT-NeoX stores q, k, v per head);
+  (Hugging Face's rotate_half pairs dimension i with i + r/2; GPT-NeoX stores q, k, v per head;
+  Qwen3-Next's q_proj is [q | gate] per head; DeepSeek V3's latent attention rotates the last
+  qk_rope_head_dim rows of each q head and of kv_a_proj_with_mqa, interleaved, its FP8 weights
+  dequantized as q · weight_scale_inv block by block, as transformers' fp8 integration does);
   YaRN's frequencies from the paper's formulas; T5's buckets from the T5 paper's bucketing rule;
   ALiBi's slopes from the paper's rule.
 Tolerance: 1e-5 relative (of the largest value of a quantity) everywhere but the FFT peak.
@@ -68,6 +71,12 @@ def read_safetensors(path):
             array = bits.view(np.float32).astype(np.float64)
         elif dtype == "F64":
             array = np.frombuffer(raw, dtype="<f8").astype(np.float64)
+        elif dtype == "F8_E4M3":
+            # OCP OFP8 E4M3FN: bias 7, subnormals (m / 8) · 2^-6.
+            codes = np.frombuffer(raw, dtype=np.uint8).astype(np.int64)
+            e, m = (codes >> 3) & 15, codes & 7
+            magnitude = np.where(e == 0, m / 8.0 * 2.0 ** -6, (1 + m / 8.0) * 2.0 ** (e - 7.0))
+            array = np.where(codes & 0x80, -magnitude, magnitude)
         else:
             continue
         tensors[name] = array.reshape(entry["shape"])
@@ -237,6 +246,59 @@ def rope_usage(config, tensors, layers, layout):
     return usage, rotary
 
 
+def dequantized(tensors, name, block):
+    """transformers' FP8 dequantization: each block × block tile times its weight_scale_inv."""
+    weight, scale = tensors[name], tensors[name + "_scale_inv"]
+    rows = np.repeat(np.repeat(scale, block[0], axis=0), block[1], axis=1)
+    return weight * rows[:weight.shape[0], :weight.shape[1]]
+
+
+def check_new_layouts(pelab, folder):
+    config_of = lambda name: json.load(open(os.path.join(folder, name, "config.json")))
+    # Qwen3-Next: only layer 3 attends; its q_proj is [q | gate] per head, 4 of 16 dims rotate.
+    report = inspect(pelab, os.path.join(folder, "qwen3-next"))
+    if report:
+        config = config_of("qwen3-next")
+        tensors = read_folder(os.path.join(folder, "qwen3-next"))
+        heads, kv, hd = 4, 2, 16
+        wq = tensors["model.layers.3.self_attn.q_proj.weight"].reshape(heads, 2, hd, -1)[:, 0]
+        wk = tensors["model.layers.3.self_attn.k_proj.weight"].reshape(kv, hd, -1)
+        rotary = int(hd * 0.25)
+        want = np.array([[np.linalg.norm(wq[h][[i, i + rotary // 2]]) *
+                          np.linalg.norm(wk[h // 2][[i, i + rotary // 2]])
+                          for i in range(rotary // 2)] for h in range(heads)])
+        rope = report["rope"]
+        check("qwen3-next: the usage is layer 3's alone", rope["usage_layers"] == [3],
+              str(rope["usage_layers"]))
+        close("qwen3-next: per-pair usage from the query rows, not the gate's", rope["usage"],
+              want[None])
+        check("qwen3-next: config's rope_theta read", rope["base"] == config["rope_theta"])
+    # DeepSeek V3: latent attention, FP8 with 10 × 16 block scales, interleaved pairs.
+    report = inspect(pelab, os.path.join(folder, "deepseek-fp8"))
+    if report:
+        config = config_of("deepseek-fp8")
+        tensors = read_folder(os.path.join(folder, "deepseek-fp8"))
+        block = config["quantization_config"]["weight_block_size"]
+        heads, nope, rope_dims, rank = 4, 8, 8, 16
+        want = np.zeros((2, heads, rope_dims // 2))
+        for layer in range(2):
+            p = "model.layers.%d.self_attn." % layer
+            q = dequantized(tensors, p + "q_b_proj.weight", block)
+            q = q.reshape(heads, nope + rope_dims, -1)[:, nope:]
+            k = dequantized(tensors, p + "kv_a_proj_with_mqa.weight", block)[rank:]
+            for h in range(heads):
+                for i in range(rope_dims // 2):
+                    dims = [2 * i, 2 * i + 1]  # rope_interleave: adjacent pairs
+                    want[layer, h, i] = np.linalg.norm(q[h][dims]) * np.linalg.norm(k[dims])
+        rope = report["rope"]
+        check("deepseek-fp8: interleaved pairs", rope["pairing"] == "interleaved",
+              rope["pairing"])
+        check("deepseek-fp8: qk_rope_head_dim rotates", rope["rotary_dims"] == rope_dims,
+              str(rope["rotary_dims"]))
+        close("deepseek-fp8: per-pair usage (FP8 × block scales, latent layout)",
+              rope["usage"], want)
+
+
 def yarn_wavelengths(rotary, base, factor, original, beta_slow, beta_fast, truncate=True):
     # YaRN as Hugging Face's transformers computes it (_compute_yarn_parameters): the dimension
     # whose pair turns n times in the original context, rounded outward, bounds a linear ramp
@@ -327,12 +389,18 @@ def check_all(pelab, folder):
         tensors = read_folder(os.path.join(folder, name))
         usage, rotary = rope_usage(config, tensors, config["num_hidden_layers"], layout)
         rope = report["rope"]
+        base, scaling, shown = rope_settings(config)
         check(name + ": rotating dimensions", rope["rotary_dims"] == rotary,
               "%s, expected %d" % (rope["rotary_dims"], rotary))
+        # The usage shown is that of the layers of the kind shown (every layer when alike).
+        layers = [i for i, t in enumerate(config.get("layer_types") or []) if t == shown] \
+            if shown else list(range(config["num_hidden_layers"]))
+        check(name + ": the usage's layers are the shown kind's", rope["usage_layers"] == layers,
+              "%s, expected %s" % (rope["usage_layers"], layers))
+        usage = usage[layers]
         close(name + ": per-pair usage (layers × heads × pairs)", rope["usage"], usage)
         close(name + ": per-layer usage (mean over heads)", rope["layer_usage_flat"],
               usage.mean(axis=1).reshape(-1))
-        base, scaling, shown = rope_settings(config)
         close(name + ": wavelengths", rope["wavelengths"],
               2 * math.pi * base ** (np.arange(0, rotary, 2) / rotary))
         # Under rope scaling the model was trained at the original length.
@@ -351,6 +419,8 @@ def check_all(pelab, folder):
             close(name + ": YaRN's wavelengths", rope["scaled_wavelengths"],
                   yarn_wavelengths(rotary, base, scaling["factor"],
                                    scaling["original_max_position_embeddings"], 1.0, 32.0))
+
+    check_new_layouts(pelab, folder)
 
     # A wider YaRN ramp (pairs 2 to 6 of 8 between the kept and the divided ones), through
     # --config, so its middle pairs are checked too (the paper's ramp differs there).

@@ -50,7 +50,24 @@ def encode(array, dtype):
         return bf16_bits(array).astype("<u2").tobytes()
     if dtype == "I64":
         return np.ascontiguousarray(array, dtype="<i8").tobytes()
+    if dtype in ("F8_E4M3", "F8_E8M0"):  # the codes themselves (uint8)
+        return np.ascontiguousarray(array, dtype=np.uint8).tobytes()
     raise ValueError(dtype)
+
+
+def e4m3_value(codes):
+    """OCP OFP8 E4M3 (E4M3FN): bias 7, subnormals m/8 · 2^-6, no infinities."""
+    codes = np.asarray(codes, dtype=np.int64)
+    sign = np.where(codes & 0x80, -1.0, 1.0)
+    exponent, mantissa = (codes >> 3) & 15, codes & 7
+    normal = (1 + mantissa / 8.0) * np.exp2(exponent - 7.0)
+    return sign * np.where(exponent == 0, mantissa / 8.0 * 2.0 ** -6, normal)
+
+
+def e4m3_codes(rng, shape):
+    """Random E4M3 codes of magnitude up to 2 (never NaN), and their values."""
+    codes = rng.integers(0, 0x40, size=shape) | (rng.integers(0, 2, size=shape) << 7)
+    return codes.astype(np.uint8), e4m3_value(codes)
 
 
 def write_safetensors(path, tensors, metadata=None):
@@ -202,6 +219,70 @@ def llama_like(out, name, model_type, heads, kv_heads, head_dim, extra, dtype="F
         json.dump({"metadata": {"total_size": 0}, "weight_map": weight_map}, f, indent=1)
 
 
+def deepseek_fp8(out):
+    """DeepSeek V3's multi-head latent attention in fine-grained FP8 (weight_scale_inv per
+    10 × 16 block, partial edge blocks): q_b_proj gives each head nope rows then rope rows; the
+    key's rotating part is kv_a_proj_with_mqa's last rope rows. Returns nothing: the values are
+    recomputed from the file by check_inspect.py."""
+    folder = os.path.join(out, "deepseek-fp8")
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(3)
+    hidden, heads, nope, rope, v_dim, rank, q_rank, layers = 64, 4, 8, 8, 8, 16, 12, 2
+    block = (10, 16)
+    tensors = [("model.embed_tokens.weight", normal(40, hidden), "BF16")]
+
+    def fp8(name, rows, cols):
+        codes, _ = e4m3_codes(rng, (rows, cols))
+        grid = (-(-rows // block[0]), -(-cols // block[1]))
+        scale = rng.uniform(0.25, 4.0, size=grid).astype(np.float32)
+        return [(name, codes, "F8_E4M3"), (name + "_scale_inv", scale, "F32")]
+
+    for layer in range(layers):
+        p = f"model.layers.{layer}.self_attn."
+        tensors += fp8(p + "q_a_proj.weight", q_rank, hidden)
+        tensors += [(p + "q_a_layernorm.weight", np.ones(q_rank), "BF16")]
+        tensors += fp8(p + "q_b_proj.weight", heads * (nope + rope), q_rank)
+        tensors += fp8(p + "kv_a_proj_with_mqa.weight", rank + rope, hidden)
+        tensors += [(p + "kv_a_layernorm.weight", np.ones(rank), "BF16")]
+        tensors += fp8(p + "kv_b_proj.weight", heads * (nope + v_dim), rank)
+        tensors += fp8(p + "o_proj.weight", hidden, heads * v_dim)
+    write_safetensors(os.path.join(folder, "model.safetensors"), tensors)
+    write_config(folder, {"model_type": "deepseek_v3", "hidden_size": hidden,
+                          "num_attention_heads": heads, "num_key_value_heads": heads,
+                          "num_hidden_layers": layers, "max_position_embeddings": 256,
+                          "rope_theta": 10000.0, "qk_nope_head_dim": nope,
+                          "qk_rope_head_dim": rope, "v_head_dim": v_dim, "kv_lora_rank": rank,
+                          "q_lora_rank": q_rank, "head_dim": rope, "rope_interleave": True,
+                          "quantization_config": {"quant_method": "fp8", "fmt": "e4m3",
+                                                  "activation_scheme": "dynamic",
+                                                  "weight_block_size": list(block)}})
+
+
+def qwen3_next_gated(out):
+    """Qwen3-Next: three linear-attention layers, then one attention layer whose q_proj holds
+    per head [q | gate]; partial rotary 0.25 (the family's default, left out)."""
+    folder = os.path.join(out, "qwen3-next")
+    os.makedirs(folder, exist_ok=True)
+    hidden, heads, kv, hd, layers = 64, 4, 2, 16, 4
+    tensors = [("model.embed_tokens.weight", normal(40, hidden), "BF16")]
+    for layer in range(layers):
+        if (layer + 1) % 4:
+            tensors.append((f"model.layers.{layer}.linear_attn.in_proj_qkvz.weight",
+                            normal(96, hidden), "BF16"))
+            continue
+        p = f"model.layers.{layer}.self_attn."
+        scale_q = np.linspace(0.5, 2.0, 2 * heads * hd)[:, None]
+        tensors += [(p + "q_proj.weight", normal(2 * heads * hd, hidden) * scale_q, "BF16"),
+                    (p + "k_proj.weight", normal(kv * hd, hidden), "BF16"),
+                    (p + "v_proj.weight", normal(kv * hd, hidden), "BF16"),
+                    (p + "o_proj.weight", normal(hidden, heads * hd), "BF16")]
+    write_safetensors(os.path.join(folder, "model.safetensors"), tensors)
+    write_config(folder, {"model_type": "qwen3_next", "hidden_size": hidden,
+                          "num_attention_heads": heads, "num_key_value_heads": kv,
+                          "head_dim": hd, "num_hidden_layers": layers,
+                          "max_position_embeddings": 256, "rope_theta": 10000000.0})
+
+
 def neox(out):
     folder = os.path.join(out, "neox")
     os.makedirs(folder, exist_ok=True)
@@ -260,6 +341,8 @@ def make_all(out):
                                        "factor": 8.0, "original_max_position_embeddings": 16}}},
                dtype="F16")
     neox(out)
+    deepseek_fp8(out)
+    qwen3_next_gated(out)
     npy(out)
 
 

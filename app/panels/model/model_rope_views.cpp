@@ -168,6 +168,17 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
     }
 }
 
+namespace {
+
+// The model's index of usage row `row` (rows skip the layers without RoPE).
+int ModelLayerOf(const RopeReport& rope, int row) {
+    return row >= 0 && row < static_cast<int>(rope.usage_layers.size())
+               ? rope.usage_layers[static_cast<std::size_t>(row)]
+               : row;
+}
+
+} // namespace
+
 void ModelPanel::DrawUsage(FrameContext& frame) {
     const RopeReport& rope = report->rope;
     if (rope.layers == 0) {
@@ -175,8 +186,8 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
                              ? "The pairs' usage is read from the weights' q and k "
                                "projections: open the model's weights (model.safetensors or its "
                                "index, with this config.json beside them)."
-                             : "The pairs' usage was measured for the first kind of layer: these "
-                               "layers rotate another number of pairs.");
+                             : "The weights hold no q and k projections for the layers of "
+                               "this kind, so their pairs' usage cannot be measured.");
         frame.Record("model.usage_needs_weights");
         return;
     }
@@ -237,7 +248,7 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         std::max(1, static_cast<int>(ImGui::GetFontSize() * 1.2f / std::max(cell_h, 1.0f)));
     for (int layer = 0; layer < rope.layers; layer += label_every) {
         char name[32];
-        std::snprintf(name, sizeof name, "layer %d", layer);
+        std::snprintf(name, sizeof name, "layer %d", ModelLayerOf(rope, layer));
         draw->AddText(
             ImVec2(origin.x, origin.y + layer * cell_h + (cell_h - ImGui::GetFontSize()) / 2),
             ImGui::GetColorU32(ImGuiCol_Text), name);
@@ -272,8 +283,8 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         const int layer = static_cast<int>((mouse.y - origin.y) / cell_h);
         if (pair >= 0 && pair < rope.pairs && layer >= 0 && layer < rope.layers)
             ImGui::SetTooltip(
-                "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, %s", layer, pair,
-                ShownNumber(rope.wavelength[pair], 4).c_str(),
+                "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, %s",
+                ModelLayerOf(rope, layer), pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
                 ShownNumber(grid[static_cast<std::size_t>(layer) * rope.pairs + pair], 4).c_str(),
                 usage_head >= 0 && usage_head < rope.heads
                     ? ("query head " + std::to_string(usage_head)).c_str()

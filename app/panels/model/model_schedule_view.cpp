@@ -63,13 +63,13 @@ std::shared_ptr<const ModelReport> ReportForLayer(const ModelReport& shown, cons
     }
     RopeReport fresh;
     rope_frequencies(found, config, &fresh);
-    if (fresh.pairs == shown.rope.pairs) {
-        fresh.usage = shown.rope.usage;
-        fresh.layer_usage = shown.rope.layer_usage;
-        fresh.layers = shown.rope.layers;
-    } else {
-        fresh.layers = 0; // the usage view says it was measured for another kind
-    }
+    // The usage of this kind's layers, measured with its widths (none without weights: the
+    // usage view then says it needs them).
+    fresh.usage_groups = shown.rope.usage_groups;
+    fresh.layers = 0;
+    const int group = GroupOf(shown.schedule, plan.index);
+    for (const RopeUsage& usage : shown.rope.usage_groups)
+        if (usage.group == group && usage.pairs == fresh.pairs) UseGroup(usage, &fresh);
     copy->rope = std::move(fresh);
     copy->has_rope = true;
     return copy;

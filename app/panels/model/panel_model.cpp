@@ -194,6 +194,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
                                      std::to_string(r.rope.heads) + " heads: the mean is shown"
                                : ""},
             {"usage_sentence", usage_sentence.text},
+            {"usage_layers", r.rope.usage_layers},
             {"usage_claims", ClaimsJson(usage_sentence)}};
     }
     for (std::size_t i = 0; i < r.buckets.size(); ++i)

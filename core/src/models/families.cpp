@@ -29,6 +29,8 @@ using Rule = LayerRule;
 //  - compute_default_rope_parameters honours partial_rotary_factor only in phi, phi3, glm,
 //    glm4, gpt_neox, qwen3_next and qwen3_5 (modeling_phi3.py); the Llama-like families rotate
 //    the whole head in their default RoPE. glm4 and qwen3_next default it to 0.5 and 0.25.
+//  - gated_query: qwen3_next and qwen3_5 build q_proj num_heads · head_dim · 2 wide and split
+//    each head's rows into the query and the output gate (torch.chunk of view(…, head_dim · 2)).
 ModelFamily Row(const char* id, const char* display, std::vector<const char*> types, Kind kind,
                 const char* source) {
     ModelFamily row;
@@ -188,7 +190,8 @@ std::vector<ModelFamily> BuildFamilies() {
         if (id == "gemma3") row.default_theta = 1e6, row.local_unscaled = true;
         if (id == "gemma4") row.default_theta = 1e6, row.local_unscaled = true;
         if (id == "glm") row.default_partial = 0.5;
-        if (id == "qwen3_next" || id == "qwen3_5") row.default_partial = 0.25;
+        if (id == "qwen3_next" || id == "qwen3_5")
+            row.default_partial = 0.25, row.gated_query = true;
         if (id == "gemma3" || id == "gemma4") {
             row.local_base_key = "rope_local_base_freq";
             row.local_base_default = 10000;

@@ -235,6 +235,25 @@ const json* WithFamilyDefaults(const json& settings, CheckpointConfig* config, j
     return storage;
 }
 
+// Fine-grained FP8 (DeepSeek V3, Qwen3-FP8): quantization_config.weight_block_size, kept at the
+// top level even when the language model's settings are in text_config.
+Status ReadWeightBlock(const json& doc, const json& settings, CheckpointConfig* config) {
+    for (const json* holder : {&doc, &settings}) {
+        const auto at = holder->find("quantization_config");
+        if (at == holder->end() || !at->is_object()) continue;
+        std::vector<long long> block;
+        if (Status problem = Inside(WholeList(*at, "weight_block_size", 1, 1 << 20, 2, &block),
+                                    "quantization_config");
+            !problem.ok())
+            return problem;
+        if (block.size() == 1)
+            return "config field \"quantization_config.weight_block_size\": must give two "
+                   "numbers, rows and columns (got one)";
+        if (block.size() == 2) config->weight_block = {block[0], block[1]};
+    }
+    return {};
+}
+
 } // namespace
 
 int CheckpointConfig::HeadWidth() const {
@@ -323,6 +342,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     if (const auto at = s.find("multi_query"); at != s.end() && at->is_boolean() && at->get<bool>())
         config.kv_heads = 1;
     check(ReadLayerKeys(s, &config));
+    check(ReadWeightBlock(doc, s, &config));
     if (error.empty() && !config.layer_types.empty() && config.layers > 0 &&
         static_cast<int>(config.layer_types.size()) != config.layers)
         check(detail::concat("config field \"layer_types\": names ", config.layer_types.size(),

@@ -245,19 +245,24 @@ Finding FindLearnedTable(Checkpoint& checkpoint, const std::string& model_type,
 std::map<int, RopeLayerTensors> RopeLayers(const Checkpoint& checkpoint) {
     std::map<int, RopeLayerTensors> layers;
     for (const std::string& name : checkpoint.Names()) {
+        using Fused = RopeLayerTensors::Fused;
         int layer = LayerOf(name, ".self_attn.q_proj.weight");
+        if (layer < 0) layer = LayerOf(name, ".self_attn.q_b_proj.weight");
         if (layer >= 0) {
-            std::string key = name.substr(0, name.size() - 13) + "k_proj.weight";
-            if (checkpoint.Has(key)) layers[layer] = {name, key, RopeLayerTensors::Fused::No};
+            const std::string prefix = name.substr(0, name.rfind(".self_attn.") + 11);
+            if (checkpoint.Has(prefix + "k_proj.weight"))
+                layers[layer] = {name, prefix + "k_proj.weight", Fused::No, layer};
+            else if (checkpoint.Has(prefix + "kv_a_proj_with_mqa.weight"))
+                layers[layer] = {name, prefix + "kv_a_proj_with_mqa.weight", Fused::Latent, layer};
             continue;
         }
         layer = LayerOf(name, ".self_attn.qkv_proj.weight");
         if (layer >= 0) {
-            layers[layer] = {name, name, RopeLayerTensors::Fused::Stacked};
+            layers[layer] = {name, name, Fused::Stacked, layer};
             continue;
         }
         layer = LayerOf(name, ".attention.query_key_value.weight");
-        if (layer >= 0) layers[layer] = {name, name, RopeLayerTensors::Fused::PerHead};
+        if (layer >= 0) layers[layer] = {name, name, Fused::PerHead, layer};
     }
     return layers;
 }
@@ -273,8 +278,12 @@ Finding FindRope(const Checkpoint& checkpoint, const std::string& model_type,
     const bool neox = layers.begin()->second.fused == RopeLayerTensors::Fused::PerHead;
     found->kind = PositionKind::Rope;
     found->family = RopeFamily(model_type, neox ? "GPT-NeoX" : "RoPE model");
-    for (const auto& [index, tensors] : layers)
+    const ModelFamily* family = family_of_model_type(model_type);
+    for (auto [index, tensors] : layers) {
+        if (family && family->gated_query && tensors.fused == RopeLayerTensors::Fused::No)
+            tensors.fused = RopeLayerTensors::Fused::Gated;
         found->rope_layers.push_back(tensors);
+    }
     return detail::RopeFromConfig(config, found);
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace pelab {
 
@@ -244,98 +245,6 @@ void rope_frequencies(const FoundPositions& found, const CheckpointConfig& confi
                                      ShortNumber(m);
     }
     *out = std::move(report);
-}
-
-Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
-                    const CheckpointConfig& config, RopeReport* out) {
-    if (found.kind != PositionKind::Rope) return "the checkpoint has no RoPE attention";
-    RopeReport report;
-    rope_frequencies(found, config, &report);
-
-    const int hd = found.head_dim, heads = found.heads, kv = found.kv_heads;
-    const int group = heads / std::max(kv, 1);
-    report.usage.assign(static_cast<std::size_t>(report.layers) * heads * report.pairs, 0.0);
-    report.layer_usage.assign(static_cast<std::size_t>(report.layers) * report.pairs, 0.0);
-    Status error;
-    std::vector<double> query, key;
-    for (int layer = 0; layer < report.layers; ++layer) {
-        const RopeLayerTensors& tensors = found.rope_layers[layer];
-        Status key_error;
-        const TensorInfo* q_info = checkpoint.Find(tensors.query, &error);
-        const TensorInfo* k_info = checkpoint.Find(tensors.key, &key_error);
-        if (q_info == nullptr || k_info == nullptr) {
-            if (!error.ok()) return error;
-            if (!key_error.ok()) return key_error;
-            return "layer " + std::to_string(layer) + "'s projections are missing";
-        }
-        long long q_rows = static_cast<long long>(heads) * hd,
-                  k_rows = static_cast<long long>(kv) * hd;
-        if (tensors.fused == RopeLayerTensors::Fused::PerHead) q_rows = 3LL * heads * hd;
-        if (tensors.fused == RopeLayerTensors::Fused::Stacked)
-            q_rows = static_cast<long long>(heads + 2 * kv) * hd;
-        const auto check_shape = [&](const TensorInfo& info, long long rows) -> std::string {
-            if (info.shape.size() != 2 || info.shape[0] != rows || info.shape[1] < 1)
-                return "tensor " + detail::shown_name(info.name) + " should have " +
-                       std::to_string(rows) + " rows for the config's heads (" +
-                       std::to_string(heads) + " query, " + std::to_string(kv) + " key, " +
-                       std::to_string(hd) + " dimensions each); its shape is [" +
-                       (info.shape.empty()
-                            ? std::string()
-                            : std::to_string(info.shape[0]) +
-                                  (info.shape.size() > 1 ? ", " + std::to_string(info.shape[1])
-                                                         : std::string())) +
-                       "]";
-            return {};
-        };
-        if (std::string problem = check_shape(*q_info, q_rows); !problem.empty()) return problem;
-        if (tensors.fused == RopeLayerTensors::Fused::No)
-            if (std::string problem = check_shape(*k_info, k_rows); !problem.empty())
-                return problem;
-        // Only each row's length is needed: read as sums of squares, never held whole.
-        if (Status problem = checkpoint.RowSquares(*q_info, &query); !problem.ok()) return problem;
-        const std::vector<double>* key_values = &query;
-        if (tensors.fused == RopeLayerTensors::Fused::No) {
-            if (Status problem = checkpoint.RowSquares(*k_info, &key); !problem.ok())
-                return problem;
-            key_values = &key;
-        }
-        const auto row_norm2 = [&](const std::vector<double>& values, long long row) {
-            return values[static_cast<std::size_t>(row)];
-        };
-        const auto query_row = [&](int head, int dim) -> long long {
-            if (tensors.fused == RopeLayerTensors::Fused::PerHead) return 3LL * head * hd + dim;
-            return static_cast<long long>(head) * hd + dim;
-        };
-        const auto key_row = [&](int head, int dim) -> long long {
-            if (tensors.fused == RopeLayerTensors::Fused::PerHead)
-                return 3LL * head * hd + hd + dim;
-            if (tensors.fused == RopeLayerTensors::Fused::Stacked)
-                return static_cast<long long>(heads) * hd + static_cast<long long>(head) * hd + dim;
-            return static_cast<long long>(head) * hd + dim;
-        };
-        for (int head = 0; head < heads; ++head) {
-            const int key_head =
-                tensors.fused == RopeLayerTensors::Fused::PerHead ? head : head / group;
-            for (int pair = 0; pair < report.pairs; ++pair) {
-                int a = 0, b = 0;
-                pair_dimensions(pair,
-                                found.frequency_dims > 0 ? found.frequency_dims : found.rotary_dims,
-                                found.pairing, &a, &b);
-                const double q_norm = std::sqrt(row_norm2(query, query_row(head, a)) +
-                                                row_norm2(query, query_row(head, b)));
-                const double k_norm = std::sqrt(row_norm2(*key_values, key_row(key_head, a)) +
-                                                row_norm2(*key_values, key_row(key_head, b)));
-                const double usage = q_norm * k_norm;
-                report
-                    .usage[(static_cast<std::size_t>(layer) * heads + head) * report.pairs + pair] =
-                    usage;
-                report.layer_usage[static_cast<std::size_t>(layer) * report.pairs + pair] +=
-                    usage / heads;
-            }
-        }
-    }
-    *out = std::move(report);
-    return {};
 }
 
 // ---- T5 ----

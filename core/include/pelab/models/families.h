@@ -60,6 +60,9 @@ struct ModelFamily {
     /// Whether the family's default RoPE honours partial_rotary_factor: Llama-like families'
     /// compute_default_rope_parameters rotate the whole head whatever it says.
     bool applies_partial = true;
+    /// q_proj holds per head [q (head_dim rows) | gate (head_dim rows)]: the attention's output
+    /// gate (Qwen3-Next, Qwen3.5: q_proj is num_heads · head_dim · 2 wide).
+    bool gated_query = false;
     /// transformers' class defaults of the position keys (JSON): a key config.json leaves out is
     /// read as the family's configuration class fills it in (Gemma 3's Hub config gives no head
     /// count). "" when none is kept here.

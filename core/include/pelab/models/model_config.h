@@ -110,6 +110,9 @@ struct CheckpointConfig {
     int rotary_dim = 0;        ///< Phi-2 (phi-msft), GPT-J: rotating dimensions (0: absent)
     double alibi_bias_max = 0; ///< MPT (0: absent; the default 8 is ALiBi's own slopes)
     int global_head_dim = 0;   ///< Gemma 4: the global layers' head width (0: absent)
+    /// quantization_config.weight_block_size: the rows × columns each FP8 block scale covers
+    /// (DeepSeek V3 and Qwen3-FP8 128 × 128; empty when absent).
+    std::vector<long long> weight_block;
     /// The keys config.json leaves out that the family's defaults filled in ("head_dim 256").
     std::vector<std::string> defaulted_keys;
     /// Keys that change positions and that PE Lab does not compute: each named in a note.

@@ -15,7 +15,7 @@
 //                   and key projections: Llama, Mistral, Qwen, Gemma, Phi
 //                   `layers.N.self_attn.q_proj` / `k_proj` (Phi-3 fuses them in `qkv_proj`),
 //                   GPT-NeoX / Pythia `layers.N.attention.query_key_value` (q, k and v
-//                   interleaved per head).
+//                   interleaved per head), DeepSeek's `q_b_proj` / `kv_a_proj_with_mqa`.
 // Hugging Face's checkpoints of all these rotate half-split pairs (dimension i with i + r/2 of the
 // r rotating dimensions of a head: its rotate_half); Meta's original Llama code and GPT-J rotate
 // interleaved pairs (2i, 2i + 1). Hugging Face's Llama conversion permutes the q and k rows so that
@@ -34,10 +34,20 @@
 
 namespace pelab {
 
-/// One layer's query and key projections (Linear weights, [out, in]).
+/// One layer's query and key projections (Linear weights, [out, in]) and where each head's
+/// rotating dimensions are among their rows:
+///   No       q_proj heads · hd rows, k_proj kv_heads · hd;
+///   PerHead  GPT-NeoX query_key_value, [q | k | v] per head (3 · hd rows each);
+///   Stacked  Phi-3 qkv_proj, all q rows, then k, then v;
+///   Gated    Qwen3-Next / Qwen3.5 q_proj, [q | gate] per head (2 · hd rows each), k_proj plain;
+///   Latent   DeepSeek V2/V3, Kimi K2 (multi-head latent attention): q_proj or q_b_proj gives
+///            each head qk_nope_head_dim rows then its qk_rope_head_dim rotating rows; the key's
+///            rotating part is kv_a_proj_with_mqa's last qk_rope_head_dim rows (after
+///            kv_lora_rank), one for every head.
 struct RopeLayerTensors {
     std::string query, key; ///< equal names when fused (NeoX query_key_value, Phi-3 qkv_proj)
-    enum class Fused { No, PerHead, Stacked } fused = Fused::No;
+    enum class Fused { No, PerHead, Stacked, Gated, Latent } fused = Fused::No;
+    int layer = 0; ///< the model's layer index (0-based): some layers have no attention
 };
 
 struct FoundPositions {

@@ -12,6 +12,15 @@ namespace pelab {
 
 // ---- RoPE ----
 
+/// One kind of layer's usage: the layers of one group of the layer schedule, measured with that
+/// kind's widths.
+struct RopeUsage {
+    int group = -1;          ///< index into LayerSchedule::groups (−1: no schedule)
+    std::vector<int> layers; ///< the model's layer indices, ascending
+    int pairs = 0;
+    std::vector<double> usage;       ///< layers × heads × pairs
+    std::vector<double> layer_usage; ///< layers × pairs: the mean over heads
+};
 struct RopeReport {
     int head_dim = 0, rotary_dims = 0, pairs = 0, layers = 0, heads = 0;
     double base = 0;
@@ -38,7 +47,15 @@ struct RopeReport {
     /// alone (a proxy for the activation measurements of Barbero et al. 2024).
     std::vector<double> usage;
     std::vector<double> layer_usage; ///< layers × pairs: the mean over heads
+    /// The model's layer index of each row of usage (layers without RoPE have none).
+    std::vector<int> usage_layers;
+    /// The usage of every kind of layer with RoPE (the schedule's groups); usage above is the
+    /// shown kind's. Empty without weights.
+    std::vector<RopeUsage> usage_groups;
 };
+
+/// Makes usage the report's shown usage (usage, layer_usage, usage_layers and layers).
+void UseGroup(const RopeUsage& usage, RopeReport* report);
 /// The attention factor transformers' rope functions return for scaling at a model trained for
 /// max_positions (modeling_rope_utils.py): yarn's attention_factor if given, else
 /// get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) when both are set, else
@@ -49,8 +66,10 @@ double rope_attention_factor(const RopeScalingConfig& scaling, long long max_pos
 /// Everything of the report that needs no weights: widths, wavelengths, the scaled ones and the
 /// attention factor (usage and layer_usage left empty).
 void rope_frequencies(const FoundPositions& found, const CheckpointConfig& config, RopeReport* out);
-/// Reads each layer's q and k projections (one layer at a time) and computes the report.
-/// ok or a message (a projection missing or of the wrong shape for the config's heads).
+/// Reads each layer's q and k projections (one layer at a time) and computes the report: the
+/// usage of every layer with RoPE, each with its own widths and layout (Gated and Latent q_proj,
+/// FP8 weights times their block scales), gathered by layer kind. ok or a message (a projection
+/// missing or of the wrong shape for the config's heads, an FP8 weight without its scales).
 Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
                     const CheckpointConfig& config, RopeReport* out);
 
