@@ -12,13 +12,20 @@ shown layer's rotating width and pairing, its wavelengths unscaled and under the
 scaling (longrope: short_factor's up to the original context, long_factor's past it), and the
 attention factor. Frequencies to 1e-9 relative.
 
-Usage: check_configs.py PELAB [CONFIG_FOLDER ...]
+With --zero-weights, each config is instead put beside zero-filled sparse weights of the real
+shapes (the q and k projections as transformers' modeling files build them: MLA's q_b_proj and
+kv_a_proj_with_mqa, the gated q_proj of Qwen3-Next / 3.5, Gemma 4's wider global heads, FP8
+with block scales where quantization_config says so) and the usage view checked to read every
+rotating layer of the shown kind.
+
+Usage: check_configs.py PELAB [--zero-weights] [CONFIG_FOLDER ...]
 """
 import json
 import math
 import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
@@ -137,8 +144,111 @@ def check_config(pelab, name, path):
           "%s, expected %s" % (rope["attention_factor"], factor))
 
 
+def projection_shapes(config, want):
+    """The q and k projections of every attending layer, named and shaped as transformers'
+    modeling files build them (from the reference's reading of the config, not PE Lab's), and
+    the dtype the checkpoint would hold; None when the family's attention is one PE Lab does not
+    read from the weights (said by the caller)."""
+    cfg = ref.load_config(config)
+    fam = cfg.family_used
+    heads, hidden = cfg.num_attention_heads, getattr(cfg, "hidden_size", None)
+    if heads is None or hidden is None or cfg.unknown_family:
+        return None
+    kv = cfg.num_key_value_heads or heads
+    per_layer = getattr(cfg, "_per_layer", {})
+    tensors = []
+    for w in want:
+        i = w["index"]
+        hd = per_layer.get(i, {}).get("head_dim") or getattr(cfg, "head_dim", None) or \
+            hidden // heads
+        layer_kv = per_layer.get(i, {}).get("num_key_value_heads") or kv
+        p = "model.layers.%d." % i
+        if w["attention"] == "linear":
+            tensors.append((p + "linear_attn.in_proj_qkvz.weight", (16, hidden)))
+        elif getattr(cfg, "kv_lora_rank", None):
+            nope, rope = cfg.qk_nope_head_dim, cfg.qk_rope_head_dim
+            q_rank = getattr(cfg, "q_lora_rank", None)
+            tensors += [(p + ("self_attn.q_b_proj.weight" if q_rank else "self_attn.q_proj.weight"),
+                         (heads * (nope + rope), q_rank or hidden)),
+                        (p + "self_attn.kv_a_proj_with_mqa.weight",
+                         (cfg.kv_lora_rank + rope, hidden))]
+        elif fam == "modernbert":
+            tensors.append((p + "attn.Wqkv.weight", (3 * hidden, hidden)))
+        elif fam in ("qwen3_next", "qwen3_5_text", "qwen3_5", "qwen3_5_moe_text", "qwen3_5_moe"):
+            tensors += [(p + "self_attn.q_proj.weight", (2 * heads * hd, hidden)),
+                        (p + "self_attn.k_proj.weight", (layer_kv * hd, hidden))]
+        else:
+            tensors += [(p + "self_attn.q_proj.weight", (heads * hd, hidden)),
+                        (p + "self_attn.k_proj.weight", (layer_kv * hd, hidden))]
+    quantization = config.get("quantization_config") or {}
+    block = quantization.get("weight_block_size")
+    return tensors, block
+
+
+def write_zero_weights(folder, tensors, block):
+    """A sparse model.safetensors of zeros: the header, then holes of the tensors' sizes (FP8
+    with 128 x 128 block scales of zeros when the config quantizes so)."""
+    header, offset = {}, 0
+    entries = []
+    for name, shape in tensors:
+        fp8 = block is not None and "linear_attn" not in name
+        entries.append((name, "F8_E4M3" if fp8 else "BF16", shape))
+        if fp8:
+            grid = (-(-shape[0] // block[0]), -(-shape[1] // block[1]))
+            entries.append((name + "_scale_inv", "F32", grid))
+    for name, dtype, shape in entries:
+        size = int(np.prod(shape)) * {"F8_E4M3": 1, "BF16": 2, "F32": 4}[dtype]
+        header[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [offset, offset + size]}
+        offset += size
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    with open(os.path.join(folder, "model.safetensors"), "wb") as f:
+        f.write(len(text).to_bytes(8, "little") + text)
+        f.truncate(8 + len(text) + offset)
+
+
+def check_weights(pelab, name, path, scratch):
+    """The config beside zero-filled weights of the real shapes: the usage view reads every
+    rotating layer of the shown kind (all zeros), and nothing else of the report changes."""
+    with open(path) as f:
+        config = json.load(f)
+    alone, _ = inspect(pelab, path)
+    if alone is None or alone.get("rope") is None:
+        return
+    want = ref.layer_schedule(config)
+    shapes = projection_shapes(config, want)
+    if shapes is None:
+        print("skip  %s: a family the reference does not port (its shapes unknown)" % name)
+        return
+    folder = os.path.join(scratch, name)
+    os.makedirs(folder)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(config, f)
+    write_zero_weights(folder, *shapes)
+    report, error = inspect(pelab, folder)
+    check(name + " with zero weights of the real shapes: opens", report is not None, error)
+    if report is None:
+        return
+    rope = report.get("rope") or {}
+    shown = want[report["schedule"]["shown_layer"]]
+    same = lambda w: (w["rope"], w["layer_type"], w["attention"], w.get("rope_theta"),
+                      w.get("rope_type"), w["window"], w["chunk"])
+    layers = [w["index"] for w in want if w["rope"] and same(w) == same(shown)]
+    check(name + " with zero weights: the usage's layers are the shown kind's",
+          rope.get("usage_layers") == layers, "%s, expected %s" % (rope.get("usage_layers"), layers))
+    usage = np.asarray(rope.get("usage", []), dtype=np.float64)
+    check(name + " with zero weights: layers × heads × pairs of zeros",
+          usage.shape == (len(layers), rope.get("heads", 0), rope.get("pairs", 0)) and
+          not usage.any(), "shape %s" % (usage.shape,))
+    for key in ("wavelengths", "scaled_wavelengths", "attention_factor", "rotary_dims", "base"):
+        check(name + " with zero weights: " + key + " as from config.json alone",
+              rope.get(key) == alone["rope"].get(key))
+
+
 def main():
     pelab = sys.argv[1]
+    weights = "--zero-weights" in sys.argv
+    sys.argv = [a for a in sys.argv if a != "--zero-weights"]
     folders = sys.argv[2:] or sorted(
         os.path.join(here, "configs", name) for name in os.listdir(os.path.join(here, "configs"))
         if os.path.isdir(os.path.join(here, "configs", name)))
@@ -146,7 +256,11 @@ def main():
         name = os.path.basename(folder)
         with open(os.path.join(folder, "SOURCE")) as f:
             check(name + ": has a SOURCE line", len(f.readline().split()) >= 3)
-        check_config(pelab, name, os.path.join(folder, "config.json"))
+        if weights:
+            with tempfile.TemporaryDirectory() as scratch:
+                check_weights(pelab, name, os.path.join(folder, "config.json"), scratch)
+        else:
+            check_config(pelab, name, os.path.join(folder, "config.json"))
     print("%d configs, %d failures" % (len(folders), len(failures)))
     sys.exit(1 if failures else 0)
 

@@ -71,7 +71,10 @@ _FAMILIES: dict[str, dict[str, Any]] = {
                     layer_types=None),
     "gemma2": dict(hidden_size=2304, num_attention_heads=8, num_hidden_layers=26, head_dim=256,
                    max_position_embeddings=8192, query_pre_attn_scalar=256, sliding_window=4096, layer_types=None),
-    "gemma3_text": dict(hidden_size=2304, num_attention_heads=8, num_hidden_layers=26, head_dim=256,
+    # num_key_value_heads=4: Gemma3TextConfig's default (the head count shapes k_proj; the
+    # Hub's Gemma 3 4B text_config leaves every head key out).
+    "gemma3_text": dict(hidden_size=2304, num_attention_heads=8, num_key_value_heads=4,
+                        num_hidden_layers=26, head_dim=256,
                         max_position_embeddings=131_072, query_pre_attn_scalar=256, sliding_window=4096,
                         layer_types=None, use_bidirectional_attention=False),
     "gemma4_text": dict(hidden_size=2304, num_attention_heads=8, num_hidden_layers=30, head_dim=256,

@@ -61,6 +61,8 @@ Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
     if (const auto at = s.find("attn_config"); at != s.end() && at->is_object())
         check(Number(*at, {"alibi_bias_max"}, 0, 1000, true, &config->alibi_bias_max));
     check(WholeInt(s, {"global_head_dim"}, 2, 1 << 16, &config->global_head_dim));
+    check(WholeInt(s, {"num_global_key_value_heads"}, 1, 4096, &config->global_kv_heads));
+    check(Boolean(s, "attention_k_eq_v", &config->attention_k_eq_v));
     if (config->alibi_bias_max > 0 && config->alibi_bias_max != 8)
         config->positions_not_shown.push_back(detail::concat(
             "attn_config.alibi_bias_max ", config->alibi_bias_max, ": MPT's slopes 2^(−",
@@ -279,9 +281,14 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
         if (plan.rope_theta <= 0 && family && family->default_theta > 0)
             plan.rope_theta = family->default_theta;
         plan.head_dim = config.HeadWidth();
+        plan.kv_heads = config.kv_heads > 0 ? config.kv_heads : config.heads;
         if (family && std::string(family->id) == "gemma4" &&
-            plan.attention == LayerAttention::Full && config.global_head_dim > 0)
-            plan.head_dim = config.global_head_dim; // configuration_gemma4.py's per-layer width
+            plan.attention == LayerAttention::Full) {
+            // configuration_gemma4.py's per-layer width and key heads of the global layers.
+            if (config.global_head_dim > 0) plan.head_dim = config.global_head_dim;
+            if (config.global_kv_heads > 0 && config.attention_k_eq_v)
+                plan.kv_heads = config.global_kv_heads;
+        }
         if (plan.rope) {
             // The width as CheckpointConfig::RotaryWidth computes it, for this layer's head and
             // share (no copy of the config: a layer_types list of 10⁵ would make it quadratic).

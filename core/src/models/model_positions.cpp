@@ -45,7 +45,9 @@ int LayerOf(const std::string& name, const std::string& rest) {
     if (digits.empty() || digits.size() > 6 ||
         !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return -1;
-    if (!EndsWith(head.substr(0, dot), "layers")) return -1;
+    // "…layers.N" (Hugging Face's names), "h.N" (phi-msft's transformer.h.N).
+    const std::string stack = head.substr(0, dot);
+    if (!EndsWith(stack, "layers") && stack != "h" && !EndsWith(stack, ".h")) return -1;
     return std::stoi(digits);
 }
 
@@ -257,6 +259,13 @@ std::map<int, RopeLayerTensors> RopeLayers(const Checkpoint& checkpoint) {
             continue;
         }
         layer = LayerOf(name, ".self_attn.qkv_proj.weight");
+        if (layer >= 0) {
+            layers[layer] = {name, name, Fused::Stacked, layer};
+            continue;
+        }
+        // ModernBERT attn.Wqkv and phi-msft mixer.Wqkv: all q rows, then k, then v.
+        for (const char* fused : {".attn.Wqkv.weight", ".mixer.Wqkv.weight"})
+            if (layer < 0) layer = LayerOf(name, fused);
         if (layer >= 0) {
             layers[layer] = {name, name, Fused::Stacked, layer};
             continue;

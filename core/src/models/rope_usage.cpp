@@ -120,7 +120,8 @@ Status LayerUsage(Checkpoint& checkpoint, const RopeLayerTensors& tensors,
         if (!key_error.ok()) return key_error;
         return "layer " + std::to_string(tensors.layer) + "'s projections are missing";
     }
-    const int heads = found.heads, kv = std::max(found.kv_heads, 1);
+    const int heads = found.heads,
+              kv = std::max(plan.kv_heads > 0 ? plan.kv_heads : found.kv_heads, 1);
     ProjectionRows rows;
     if (Status problem = RowsOf(tensors, config, heads, kv, plan.head_dim, &rows); !problem.ok())
         return problem;
@@ -167,6 +168,7 @@ LayerPlan PlanOf(const LayerSchedule& schedule, const FoundPositions& found, int
     plan.index = index;
     plan.rope = true;
     plan.head_dim = found.head_dim;
+    plan.kv_heads = found.kv_heads;
     plan.rotary_dims = found.rotary_dims;
     plan.frequency_dims = found.frequency_dims;
     plan.pairing = found.pairing;

@@ -32,6 +32,7 @@ struct LayerPlan {
     double rope_theta = 0;
     RopeScalingConfig scaling; ///< type "" when unscaled
     int head_dim = 0;          ///< this layer's head width (Gemma 4's global layers are wider)
+    int kv_heads = 0;          ///< this layer's key heads (Gemma 4's global layers have fewer)
     int rotary_dims = 0;       ///< dimensions of each head that rotate (0 when !rope)
     /// The exponent's denominator: θ_i = base^(−2i / frequency_dims). rotary_dims, except for
     /// p-RoPE (proportional), whose exponent runs over the whole head.

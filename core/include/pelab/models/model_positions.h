@@ -38,8 +38,8 @@ namespace pelab {
 /// rotating dimensions are among their rows:
 ///   No       q_proj heads · hd rows, k_proj kv_heads · hd;
 ///   PerHead  GPT-NeoX query_key_value, [q | k | v] per head (3 · hd rows each);
-///   Stacked  Phi-3 qkv_proj, all q rows, then k, then v;
-///   Gated    Qwen3-Next / Qwen3.5 q_proj, [q | gate] per head (2 · hd rows each), k_proj plain;
+///   Stacked  Phi-3 qkv_proj, ModernBERT attn.Wqkv, phi-msft mixer.Wqkv: all q rows, then k, then
+///   v; Gated    Qwen3-Next / Qwen3.5 q_proj, [q | gate] per head (2 · hd rows each), k_proj plain;
 ///   Latent   DeepSeek V2/V3, Kimi K2 (multi-head latent attention): q_proj or q_b_proj gives
 ///            each head qk_nope_head_dim rows then its qk_rope_head_dim rotating rows; the key's
 ///            rotating part is kv_a_proj_with_mqa's last qk_rope_head_dim rows (after
