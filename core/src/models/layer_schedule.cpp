@@ -193,6 +193,18 @@ std::string GroupName(const LayerPlan& plan) {
                           scaled ? " " + plan.scaling.type : std::string(), ", ", where);
 }
 
+// A layer's head width and key heads: the config's, but configuration_gemma4.py's global layers
+// are global_head_dim wide with num_global_key_value_heads key heads (when attention_k_eq_v).
+void SetHeads(const CheckpointConfig& config, const ModelFamily* family, LayerPlan* plan) {
+    plan->head_dim = config.HeadWidth();
+    plan->kv_heads = config.kv_heads > 0 ? config.kv_heads : config.heads;
+    if (!(family && std::string(family->id) == "gemma4" && plan->attention == LayerAttention::Full))
+        return;
+    if (config.global_head_dim > 0) plan->head_dim = config.global_head_dim;
+    if (config.global_kv_heads > 0 && config.attention_k_eq_v)
+        plan->kv_heads = config.global_kv_heads;
+}
+
 } // namespace
 
 const char* layer_attention_name(LayerAttention attention) {
@@ -280,15 +292,7 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
         }
         if (plan.rope_theta <= 0 && family && family->default_theta > 0)
             plan.rope_theta = family->default_theta;
-        plan.head_dim = config.HeadWidth();
-        plan.kv_heads = config.kv_heads > 0 ? config.kv_heads : config.heads;
-        if (family && std::string(family->id) == "gemma4" &&
-            plan.attention == LayerAttention::Full) {
-            // configuration_gemma4.py's per-layer width and key heads of the global layers.
-            if (config.global_head_dim > 0) plan.head_dim = config.global_head_dim;
-            if (config.global_kv_heads > 0 && config.attention_k_eq_v)
-                plan.kv_heads = config.global_kv_heads;
-        }
+        SetHeads(config, family, &plan);
         if (plan.rope) {
             // The width as CheckpointConfig::RotaryWidth computes it, for this layer's head and
             // share (no copy of the config: a layer_types list of 10⁵ would make it quadratic).
