@@ -254,6 +254,24 @@ Status ReadWeightBlock(const json& doc, const json& settings, CheckpointConfig* 
     return {};
 }
 
+// Rotating widths that cannot be: odd (rotate_half needs pairs) or wider than the head.
+Status WidthProblem(const CheckpointConfig& config) {
+    if (config.qk_rope_head_dim % 2 != 0)
+        return detail::concat("config field \"qk_rope_head_dim\": must be even, since RoPE "
+                              "rotates pairs of dimensions (got ",
+                              config.qk_rope_head_dim, ")");
+    if (config.rotary_dim % 2 != 0)
+        return detail::concat("config field \"rotary_dim\": must be even, since RoPE rotates "
+                              "pairs of dimensions (got ",
+                              config.rotary_dim, ")");
+    const int head = config.HeadWidth();
+    if (config.rotary_dim > 0 && head > 0 && config.rotary_dim > head)
+        return detail::concat("config field \"rotary_dim\": ", config.rotary_dim,
+                              " rotating dimensions in a head of ", head,
+                              " (hidden_size / num_attention_heads): it must be at most the head");
+    return {};
+}
+
 } // namespace
 
 int CheckpointConfig::HeadWidth() const {
@@ -303,6 +321,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
         else
             settings = &*at, config.from_text_config = true;
     }
+    const bool top_level_error = !error.empty();
     if (config.from_text_config) {
         std::string inner_type;
         check(Text(*settings, "model_type", &inner_type));
@@ -328,8 +347,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
                  &config.layer_norm_epsilon));
     check(Number(s, {"partial_rotary_factor", "rotary_pct"}, 0, 1, true, &config.partial_rotary,
                  &config.partial_rotary_given));
-    // n_ctx beside n_positions (GPT-2 has both): each checked, the first one kept.
-    long long context_check = 0;
+    long long context_check = 0; // n_ctx beside n_positions (GPT-2): checked, the first kept
     check(Whole(s, {"n_ctx"}, 1, 1000000000, &context_check));
     check(Whole(s, {"vocab_size"}, 1, 1 << 30, &config.vocab_size));
     check(Text(s, "activation_function", &config.activation));
@@ -342,7 +360,6 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     if (const auto at = s.find("multi_query"); at != s.end() && at->is_boolean() && at->get<bool>())
         config.kv_heads = 1;
     check(ReadLayerKeys(s, &config));
-    check(ReadWeightBlock(doc, s, &config));
     if (error.empty() && !config.layer_types.empty() && config.layers > 0 &&
         static_cast<int>(config.layer_types.size()) != config.layers)
         check(detail::concat("config field \"layer_types\": names ", config.layer_types.size(),
@@ -365,7 +382,12 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
         if (const auto alibi = at->find("alibi"); alibi != at->end() && alibi->is_boolean())
             config.alibi = config.alibi || alibi->get<bool>();
     if (config.model_type == "bloom") config.alibi = true;
+    // A wrong key of the language model's settings is named where it is (text_config.…).
+    if (config.from_text_config && !top_level_error && !error.empty())
+        error = Inside(error, "text_config").message();
+    check(ReadWeightBlock(doc, s, &config));
     if (!error.empty()) return error;
+    if (Status problem = WidthProblem(config); !problem.ok()) return problem;
     // A family whose global layers keep their own base (ModernBERT's global_rope_theta): the
     // views show those layers, so the shown settings are theirs.
     if (config.rope_layer_kinds.empty()) {

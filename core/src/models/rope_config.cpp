@@ -72,6 +72,14 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
     const LayerSchedule schedule = BuildLayerSchedule(*config);
     const LayerPlan* shown =
         schedule.shown_layer >= 0 ? &schedule.layers[schedule.shown_layer] : nullptr;
+    if (!schedule.layers.empty() && shown == nullptr) {
+        // Every layer without RoPE (no_rope_layers all 0, every layer linear): no positions.
+        found->kind = PositionKind::None;
+        found->notes.push_back(
+            detail::concat("none of the ", schedule.layers.size(), " layers rotates (",
+                           schedule.rule, "): the model has no position encoding in any layer"));
+        return {};
+    }
     if (shown) found->head_dim = shown->head_dim;
     found->rotary_dims = shown ? shown->rotary_dims : config->RotaryWidth();
     found->frequency_dims = shown ? shown->frequency_dims : found->rotary_dims;
@@ -158,8 +166,9 @@ Status FindPositionsFromConfig(const CheckpointConfig& config, FoundPositions* o
         if (Status problem = detail::RopeConfigProblem(&config, "config.json"); !problem.ok())
             return problem;
         if (Status problem = detail::RopeFromConfig(&config, &found); !problem.ok()) return problem;
-        found.notes.push_back("config.json alone: the pairs' use (the weights' q and k) needs "
-                              "the weights (model.safetensors or its shards)");
+        if (found.kind == PositionKind::Rope)
+            found.notes.push_back("config.json alone: the pairs' use (the weights' q and k) needs "
+                                  "the weights (model.safetensors or its shards)");
     } else if (kind == PositionKind::Alibi) {
         if (config.heads == 0)
             return std::string("config.json marks an ALiBi model but gives no head count");

@@ -2,6 +2,7 @@
 // family's rule in transformers applied by hand to the config written here (the rule is quoted
 // beside each test); none is read back from PE Lab's code.
 #include "pelab/models/layer_schedule.h"
+#include "pelab/models/model_positions.h"
 #include "pelab/models/rope_analysis.h"
 #include "status_text.h"
 
@@ -258,4 +259,47 @@ TEST(AttentionFactor, FollowsTransformersRopeFunctions) {
     yarn.attention_factor = 0;
     yarn.factor = 1;
     EXPECT_EQ(rope_attention_factor(yarn, 4096, &rule), 1.0);
+}
+
+TEST(LayerSchedule, AModelWhoseLayersAllGoWithoutRopeHasNoPositions) {
+    // Llama 4 with no_rope_layers all 0: no layer rotates, so none of the RoPE views applies.
+    FoundPositions found;
+    ASSERT_EQ(FindPositionsFromConfig(Parsed(R"({"model_type": "llama4_text", "hidden_size": 64,
+                                                "num_attention_heads": 4, "num_hidden_layers": 3,
+                                                "no_rope_layers": [0, 0, 0]})"),
+                                      &found),
+              "");
+    EXPECT_EQ(found.kind, PositionKind::None);
+    bool said = false, asks_for_weights = false;
+    for (const std::string& note : found.notes) {
+        said = said || Says(note, "none of the 3 layers rotates");
+        asks_for_weights = asks_for_weights || Says(note, "pairs' use");
+    }
+    EXPECT_TRUE(said);
+    EXPECT_FALSE(asks_for_weights);
+    // One rotating layer is enough for RoPE.
+    ASSERT_EQ(FindPositionsFromConfig(Parsed(R"({"model_type": "llama4_text", "hidden_size": 64,
+                                                "num_attention_heads": 4, "num_hidden_layers": 3,
+                                                "no_rope_layers": [0, 1, 0]})"),
+                                      &found),
+              "");
+    EXPECT_EQ(found.kind, PositionKind::Rope);
+}
+
+TEST(LayerSchedule, Gemma4GlobalLayersHaveTheirOwnWidthAndKeyHeads) {
+    const LayerSchedule schedule = BuildLayerSchedule(Parsed(R"({"model_type": "gemma4_text",
+        "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 4, "head_dim": 16,
+        "global_head_dim": 32, "num_global_key_value_heads": 1, "attention_k_eq_v": true,
+        "num_hidden_layers": 6})"));
+    ASSERT_EQ(schedule.layers.size(), 6u);
+    EXPECT_EQ(schedule.layers[0].head_dim, 16);
+    EXPECT_EQ(schedule.layers[0].kv_heads, 4);
+    EXPECT_EQ(schedule.layers[5].head_dim, 32);
+    EXPECT_EQ(schedule.layers[5].kv_heads, 1);
+    // attention_k_eq_v left out (Gemma4TextConfig's default, false): the global layers keep
+    // num_key_value_heads.
+    const LayerSchedule separate = BuildLayerSchedule(Parsed(R"({"model_type": "gemma4_text",
+        "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 4, "head_dim": 16,
+        "global_head_dim": 32, "num_global_key_value_heads": 1, "num_hidden_layers": 6})"));
+    EXPECT_EQ(separate.layers[5].kv_heads, 4);
 }

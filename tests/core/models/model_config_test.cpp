@@ -165,3 +165,44 @@ TEST(RopeParameters, BadEntriesAreNamedByTheirPlace) {
     EXPECT_TRUE(Mentions(Refusal(R"({"rope_scaling": {"factor": 2.0}})"), "names no type"));
     EXPECT_EQ(Read(R"({"rope_parameters": {"factor": 2.0}})").rope_scaling.type, "");
 }
+
+TEST(ConfigWidths, RotatingWidthsThatCannotBeAreRefusedByName) {
+    // rotate_half needs pairs; a rotary_dim wider than the head has nothing to rotate in.
+    EXPECT_NE(Refusal(R"({"model_type": "deepseek_v3", "num_attention_heads": 4,
+                          "hidden_size": 64, "qk_rope_head_dim": 7, "kv_lora_rank": 16})")
+                  .find("\"qk_rope_head_dim\": must be even"),
+              std::string::npos);
+    EXPECT_NE(Refusal(R"({"model_type": "phi", "num_attention_heads": 4, "hidden_size": 64,
+                          "rotary_dim": 9})")
+                  .find("\"rotary_dim\": must be even"),
+              std::string::npos);
+    EXPECT_NE(Refusal(R"({"model_type": "phi", "num_attention_heads": 4, "hidden_size": 64,
+                          "rotary_dim": 40})")
+                  .find("40 rotating dimensions in a head of 16"),
+              std::string::npos);
+    EXPECT_EQ(Refusal(R"({"model_type": "phi", "num_attention_heads": 4, "hidden_size": 64,
+                          "rotary_dim": 16})"),
+              "");
+}
+
+TEST(ConfigWidths, AWrongKeyInsideTextConfigIsNamedThere) {
+    EXPECT_NE(Refusal(R"({"model_type": "gemma3", "text_config": {"hidden_size": "x"}})")
+                  .find("config field \"text_config.hidden_size\""),
+              std::string::npos);
+    // A top-level key keeps its own name.
+    const std::string top =
+        Refusal(R"({"architectures": 3, "model_type": "gemma3", "text_config": {}})");
+    EXPECT_NE(top.find("config field \"architectures\""), std::string::npos) << top;
+}
+
+TEST(ConfigWidths, FineGrainedFp8BlocksAreReadFromTheTopLevel) {
+    const CheckpointConfig config =
+        Read(R"({"model_type": "qwen3_vl", "quantization_config": {"weight_block_size": [128, 64]},
+                 "text_config": {"model_type": "qwen3_vl_text"}})");
+    EXPECT_EQ(config.weight_block, (std::vector<long long>{128, 64}));
+    EXPECT_NE(Refusal(R"({"quantization_config": {"weight_block_size": [128]}})").find("got one"),
+              std::string::npos);
+    EXPECT_NE(Refusal(R"({"quantization_config": {"weight_block_size": [0, 128]}})")
+                  .find("quantization_config.weight_block_size"),
+              std::string::npos);
+}

@@ -111,9 +111,9 @@ struct CheckpointConfig {
     double alibi_bias_max = 0; ///< MPT (0: absent; the default 8 is ALiBi's own slopes)
     int global_head_dim = 0;   ///< Gemma 4: the global layers' head width (0: absent)
     /// Gemma 4: num_global_key_value_heads, the global layers' key heads when attention_k_eq_v
-    /// (by default true) shares their keys and values (0: absent).
+    /// (Gemma4TextConfig's default: false) shares their keys and values (0: absent).
     int global_kv_heads = 0;
-    bool attention_k_eq_v = true;
+    bool attention_k_eq_v = false;
     /// quantization_config.weight_block_size: the rows × columns each FP8 block scale covers
     /// (DeepSeek V3 and Qwen3-FP8 128 × 128; empty when absent).
     std::vector<long long> weight_block;
