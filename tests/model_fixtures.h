@@ -19,9 +19,18 @@
 namespace pelab_test {
 
 struct FixtureTensor {
+    FixtureTensor(std::string name_, std::vector<std::int64_t> shape_, std::vector<float> values_)
+        : name(std::move(name_)), shape(std::move(shape_)), values(std::move(values_)) {}
+    /// Another stored type: its name ("F8_E4M3") and the stored bytes.
+    FixtureTensor(std::string name_, std::vector<std::int64_t> shape_, std::string dtype_,
+                  std::string bytes_)
+        : name(std::move(name_)), shape(std::move(shape_)), dtype(std::move(dtype_)),
+          bytes(std::move(bytes_)) {}
     std::string name;
     std::vector<std::int64_t> shape;
     std::vector<float> values;
+    std::string dtype = "F32";
+    std::string bytes;
 };
 
 inline void WriteSafetensors(const std::filesystem::path& path,
@@ -30,9 +39,13 @@ inline void WriteSafetensors(const std::filesystem::path& path,
     std::string data;
     for (const FixtureTensor& tensor : tensors) {
         const std::size_t begin = data.size();
-        data.append(reinterpret_cast<const char*>(tensor.values.data()), tensor.values.size() * 4);
-        header[tensor.name] = {
-            {"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {begin, data.size()}}};
+        if (tensor.bytes.empty())
+            data.append(reinterpret_cast<const char*>(tensor.values.data()),
+                        tensor.values.size() * 4);
+        data += tensor.bytes;
+        header[tensor.name] = {{"dtype", tensor.dtype},
+                               {"shape", tensor.shape},
+                               {"data_offsets", {begin, data.size()}}};
     }
     const std::string text = header.dump();
     std::string length(8, '\0');
@@ -147,9 +160,9 @@ inline std::string Gpt2StandIn(int byte) {
     return out;
 }
 
-/// A whole GPT-2 that runs (pelab/models/gpt2.h): 2 blocks of 4 heads, width 32, 64 positions, seeded
-/// weights, with a vocabulary of the 256 bytes and the merges that make " dog", " bites", " man",
-/// "the", " the" and " ." one token each (vocab.json and merges.txt beside it): the order
+/// A whole GPT-2 that runs (pelab/models/gpt2.h): 2 blocks of 4 heads, width 32, 64 positions,
+/// seeded weights, with a vocabulary of the 256 bytes and the merges that make " dog", " bites", "
+/// man", "the", " the" and " ." one token each (vocab.json and merges.txt beside it): the order
 /// panel's Real model view and its lesson run on it.
 inline void WriteGpt2RunFixture(const std::filesystem::path& folder) {
     namespace fs = std::filesystem;

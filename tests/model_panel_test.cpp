@@ -229,6 +229,44 @@ TEST_F(ModelPanelTest, TheUsageViewShowsTheLayersOfTheKindChosen) {
     EXPECT_NE(app.recorder.rects.find("model.usage_picture"), app.recorder.rects.end());
 }
 
+TEST_F(ModelPanelTest, TheUsageViewSaysHowEightBitWeightsWereRead) {
+    // FP8 projections (E4M3 code 0x38 is 1.0) with one scale per 8 × 8 block, as DeepSeek V3
+    // and Qwen3-FP8 store them; float weights (the llama fixture) carry no such line.
+    const int hidden = 32, rows = 32;
+    std::vector<pelab_test::FixtureTensor> tensors = {
+        {"model.embed_tokens.weight", {20, hidden}, pelab_test::Normal(20 * hidden, 2)}};
+    for (const char* name : {"q_proj", "k_proj"}) {
+        const std::string weight = std::string("model.layers.0.self_attn.") + name + ".weight";
+        tensors.push_back({weight, {rows, hidden}, "F8_E4M3", std::string(rows * hidden, '\x38')});
+        tensors.push_back({weight + "_scale_inv",
+                           {rows / 8, hidden / 8},
+                           std::vector<float>(rows / 8 * hidden / 8, 0.5f)});
+    }
+    fs::create_directories(folder_ / "fp8");
+    pelab_test::WriteSafetensors(folder_ / "fp8" / "model.safetensors", tensors);
+    std::ofstream(folder_ / "fp8" / "config.json") << nlohmann::json{
+        {"model_type", "llama"},
+        {"hidden_size", hidden},
+        {"num_attention_heads", 4},
+        {"num_hidden_layers", 1},
+        {"max_position_embeddings", 256},
+        {"quantization_config",
+         {{"quant_method", "fp8"},
+          {"weight_block_size", {8, 8}}}}}.dump();
+    for (const char* name : {"fp8", "llama"}) {
+        ASSERT_EQ(OpenFile(app, (folder_ / name).string()), "") << name;
+        app.models.Finish();
+        ASSERT_EQ(app.scene.Apply(R"({"model_view": "usage"})"), "");
+        app.recorder.rects.clear();
+        Present("model", 2);
+        const bool fp8 = std::string(name) == "fp8";
+        EXPECT_EQ(app.recorder.rects.count("model.usage_weights_note"), fp8 ? 1u : 0u) << name;
+        const std::string note = Shown()["rope"].value("weights_note", "?");
+        EXPECT_EQ(note.find("FP8 (F8_E4M3)") != std::string::npos, fp8) << note;
+        EXPECT_EQ(note.find("8 × 8 block") != std::string::npos, fp8) << note;
+    }
+}
+
 TEST_F(ModelPanelTest, TheScheduleStripChoosesTheLayerKindTheViewsShow) {
     const fs::path configs = fs::path(pelab_test::SourceDir()) / "tests" / "models" / "configs";
     ASSERT_EQ(OpenFile(app, (configs / "gemma-3-27b-it-resaved" / "config.json").string()), "");

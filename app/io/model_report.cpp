@@ -187,6 +187,7 @@ json ModelReportJson(const ModelReport& report, bool full) {
             {"softmax_factor_rule", rope.softmax_factor_rule},
             {"usage", usage},
             {"usage_layers", rope.usage_layers},
+            {"weights_note", rope.weights_note},
             {"usage_groups", UsageGroupsJson(rope)},
             {"layer_usage_flat", rope.layer_usage}};
     }
@@ -293,6 +294,7 @@ std::string ModelReportText(const ModelReport& report) {
         if (!r.attention_factor_rule.empty())
             out << "  attention factor " << Number(r.attention_factor) << " on cos and sin ("
                 << PrintableLine(r.attention_factor_rule) << ")\n";
+        if (!r.weights_note.empty()) out << "  usage: " << PrintableLine(r.weights_note) << "\n";
         if (!r.softmax_factor_rule.empty())
             out << "  softmax scale × " << Number(r.softmax_factor) << " ("
                 << PrintableLine(r.softmax_factor_rule) << ")\n";

@@ -83,6 +83,13 @@ def read_safetensors(path):
     return tensors
 
 
+def tensors_dtype(folder, name):
+    """The dtype a one-file checkpoint's header gives tensor name."""
+    with open(os.path.join(folder, "model.safetensors"), "rb") as f:
+        length = int.from_bytes(f.read(8), "little")
+        return json.loads(f.read(length))[name]["dtype"]
+
+
 def read_folder(folder):
     index = os.path.join(folder, "model.safetensors.index.json")
     if os.path.exists(index):
@@ -297,6 +304,16 @@ def check_new_layouts(pelab, folder):
               str(rope["rotary_dims"]))
         close("deepseek-fp8: per-pair usage (FP8 × block scales, latent layout)",
               rope["usage"], want)
+        # The note names the stored type and the block of the config, as the file has them.
+        dtype = tensors_dtype(os.path.join(folder, "deepseek-fp8"),
+                              "model.layers.0.self_attn.q_b_proj.weight")
+        check("deepseek-fp8: the usage says how the weights were read",
+              ("FP8 (%s)" % dtype) in rope["weights_note"] and
+              ("%d × %d block" % tuple(block)) in rope["weights_note"], rope["weights_note"])
+    report = inspect(pelab, os.path.join(folder, "llama"))
+    if report:
+        check("llama: float weights carry no note on how they were read",
+              report["rope"]["weights_note"] == "", report["rope"]["weights_note"])
 
 
 def yarn_wavelengths(rotary, base, factor, original, beta_slow, beta_fast, truncate=True):

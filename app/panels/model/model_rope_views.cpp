@@ -291,6 +291,10 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
                     : ("mean over " + std::to_string(rope.heads) + " heads").c_str());
     }
     if (frame.pictures_first) ViewSentence(frame, usage_sentence, "model.usage_sentence");
+    if (!rope.weights_note.empty()) {
+        MutedWrappedText(("Read so: " + rope.weights_note + ".").c_str());
+        frame.Record("model.usage_weights_note");
+    }
 }
 
 void ModelPanel::DrawBuckets(FrameContext& frame) {

@@ -195,6 +195,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
                                : ""},
             {"usage_sentence", usage_sentence.text},
             {"usage_layers", r.rope.usage_layers},
+            {"weights_note", r.rope.weights_note},
             {"usage_claims", ClaimsJson(usage_sentence)}};
     }
     for (std::size_t i = 0; i < r.buckets.size(); ++i)

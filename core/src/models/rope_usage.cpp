@@ -183,6 +183,19 @@ int ShownGroup(const LayerSchedule& schedule) {
     return -1;
 }
 
+// The note on 8-bit weights, from the first layer's query projection.
+std::string WeightsNote(Checkpoint& checkpoint, const FoundPositions& found,
+                        const CheckpointConfig& config) {
+    if (found.rope_layers.empty() || config.weight_block.size() != 2) return {};
+    Status error;
+    const TensorInfo* info = checkpoint.Find(found.rope_layers.front().query, &error);
+    if (info == nullptr || (info->type != TensorType::F8E4M3 && info->type != TensorType::F8E5M2))
+        return {};
+    return "the weights are FP8 (" + info->dtype + "), each multiplied by the scale of its " +
+           std::to_string(config.weight_block[0]) + " × " + std::to_string(config.weight_block[1]) +
+           " block (weight_scale_inv)";
+}
+
 } // namespace
 
 void UseGroup(const RopeUsage& usage, RopeReport* report) {
@@ -198,6 +211,7 @@ Status analyse_rope(Checkpoint& checkpoint, const FoundPositions& found,
     RopeReport report;
     rope_frequencies(found, config, &report);
     const LayerSchedule schedule = BuildLayerSchedule(config);
+    report.weights_note = WeightsNote(checkpoint, found, config);
     // Each layer with RoPE, measured with its own widths (Gemma 4's global layers are wider);
     // layers without positions have nothing to measure.
     std::map<int, std::vector<double>> by_layer;

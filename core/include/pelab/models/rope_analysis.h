@@ -52,6 +52,9 @@ struct RopeReport {
     /// The usage of every kind of layer with RoPE (the schedule's groups); usage above is the
     /// shown kind's. Empty without weights.
     std::vector<RopeUsage> usage_groups;
+    /// How the weights were read when not as plain floats ("FP8 (F8_E4M3) × the block scales
+    /// of 128 × 128 blocks"); "" otherwise.
+    std::string weights_note;
 };
 
 /// Makes usage the report's shown usage (usage, layer_usage, usage_layers and layers).
