@@ -18,7 +18,10 @@ EM_JS(void, OpenPicker, (const char* accept), {
     input.accept = UTF8ToString(accept);
     // Several files at once: a checkpoint's weights with its config.json beside them.
     input.multiple = true;
-    const pick = {state: "waiting", path: ""};
+    // The pick holds the input: a detached element no one refers to may be collected while
+    // the picker is open (seen when a test answered the picker through DevTools: "No node
+    // found for given backend id").
+    const pick = {state: "waiting", path: "", input: input};
     Module.pelabPick = pick;
     input.addEventListener("cancel", () => { pick.state = "cancelled"; });
     input.addEventListener("change", () => {

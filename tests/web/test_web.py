@@ -251,6 +251,10 @@ def type_text(driver, text):
     time.sleep(0.25)
 
 
+# Why a picker could not be answered, for the check that reports it.
+PICKER_ERRORS = []
+
+
 def pick_file(driver, path):
     return pick_files(driver, [path])
 
@@ -263,15 +267,19 @@ def pick_files(driver, paths):
     replaced (seen once: "No node found for given backend id"). Up to 30 s: beside the release
     tests on two cores the picker of a second checkpoint once took longer than the 4 s allowed
     before ("picker answered: False")."""
+    opened = []
     for _ in range(300):
-        opened = [json.loads(entry["message"])["message"]
-                  for entry in driver.get_log("performance")]
-        opened = [m for m in opened if m["method"] == "Page.fileChooserOpened"]
+        # The log hands each entry out once: the pickers seen are kept, so one that could not
+        # be answered yet is tried again on the next round.
+        opened += [m for m in (json.loads(entry["message"])["message"]
+                               for entry in driver.get_log("performance"))
+                   if m["method"] == "Page.fileChooserOpened"]
         for message in reversed(opened):
             try:
                 driver.execute_cdp_cmd("DOM.setFileInputFiles", {
                     "files": paths, "backendNodeId": message["params"]["backendNodeId"]})
-            except WebDriverException:
+            except WebDriverException as error:
+                PICKER_ERRORS.append(str(error).splitlines()[0])
                 continue
             time.sleep(1)
             return True
@@ -805,7 +813,7 @@ def main():
                       (family, "config.json alone" if form == "config.json" else "checkpoint"),
                       picked and model.get("family") == family and model.get("kind") == kind and
                       model.get("format") == form,
-                      "picker answered: %s; " % picked +
+                      "picker answered: %s %s; " % (picked, PICKER_ERRORS[-3:]) +
                       json.dumps({k: model.get(k)
                                   for k in ("family", "kind", "format", "open_error")}) +
                       " " + page(driver)["notice"])
