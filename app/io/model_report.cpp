@@ -61,7 +61,8 @@ json LayersJson(const LayerSchedule& schedule) {
                       {"layer_type", plan.layer_type},
                       {"attention", layer_attention_name(plan.attention)},
                       {"span", plan.span > 0 ? json(plan.span) : json(nullptr)},
-                      {"rope", plan.rope}};
+                      {"rope", plan.rope},
+                      {"positions", position_kind_name(plan.positions)}};
         if (plan.rope) {
             layer["rope_theta"] = plan.rope_theta;
             layer["rope_type"] = plan.scaling.type.empty() ? "default" : plan.scaling.type;
@@ -176,6 +177,10 @@ json ModelReportJson(const ModelReport& report, bool full) {
             {"layers", rope.layers},
             {"wavelengths", rope.wavelength},
             {"pairs_without_turn", rope.pairs_without_turn},
+            {"without_turn_scaled", rope.without_turn_scaled},
+            {"window", rope.window},
+            {"window_chunked", rope.window_chunked},
+            {"pairs_without_turn_in_window", rope.pairs_without_turn_in_window},
             {"scaling", rope.scaling},
             {"scaling_note", rope.scaling_note},
             {"scaled_wavelengths", rope.scaled_wavelength},
@@ -287,7 +292,12 @@ std::string ModelReportText(const ModelReport& report) {
         else
             out << r.pairs_without_turn << " of " << r.pairs
                 << (r.pairs_without_turn == 1 ? " pairs never completes" : " pairs never complete")
-                << " a turn within the " << r.context << " trained\n";
+                << " a turn within the " << r.context << " trained"
+                << (r.without_turn_scaled ? " (positions stretched by rope_scaling)\n" : "\n");
+        if (r.window > 0)
+            out << "  " << (r.window_chunked ? "chunks of " : "sliding window of ") << r.window
+                << ": " << r.pairs_without_turn_in_window << " of " << r.pairs
+                << " pairs never complete a turn within one\n";
         if (!r.scaling.empty() && r.scaling != "default")
             out << "  rope_scaling " << PrintableLine(r.scaling) << ": "
                 << PrintableLine(r.scaling_note) << "\n";

@@ -78,9 +78,21 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
     const ModelReport& r = *report;
     const RopeReport& rope = r.rope;
     const bool half = r.found.pairing == RotaryPairing::HalfSplit;
-    char line[400];
+    char line[640];
+    // At most 128 dimensions are drawn: the first ones, or under latent attention (rotating
+    // dimensions last) the last ones.
+    const int shown = std::min(rope.head_dim, 128);
+    const int first = std::clamp(rope.rotary_first, 0, rope.head_dim - shown);
+    const std::string drawn = rope.head_dim <= shown
+                                  ? ""
+                                  : "; dimensions " + std::to_string(first) + "–" +
+                                        std::to_string(first + shown - 1) + " are drawn";
     const std::string which =
-        rope.rotary_dims < rope.head_dim
+        rope.rotary_first > 0
+            ? "the last " + std::to_string(rope.rotary_dims) + " of each head's " +
+                  std::to_string(rope.head_dim) + " dimensions rotate, after the " +
+                  std::to_string(rope.rotary_first) + " of qk_nope_head_dim (grey: passed unturned)"
+        : rope.rotary_dims < rope.head_dim
             ? std::to_string(rope.rotary_dims) + " of each head's " +
                   std::to_string(rope.head_dim) + " dimensions rotate (grey: passed unturned)"
             : "all " + std::to_string(rope.head_dim) + " dimensions of a head rotate";
@@ -89,7 +101,7 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
                   "the fastest (dark) to the slowest (light)%s.%s",
                   r.found.family.c_str(), half ? "half-split" : "interleaved",
                   half ? "dimension i with i + r/2" : "dimension 2i with 2i + 1", which.c_str(),
-                  rope.head_dim > 128 ? "; the first 128 dimensions are drawn" : "",
+                  drawn.c_str(),
                   r.found.family_id == "llama" || r.found.family_id == "mistral" ||
                           r.found.family_id == "mixtral"
                       ? " Meta's own code rotates interleaved pairs of its original weights; "
@@ -97,7 +109,6 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
                         "half-split pairs give the same scores."
                       : "");
     WrappedText(line);
-    const int shown = std::min(rope.head_dim, 128);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     const float cell = width / shown;
@@ -114,14 +125,16 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
         const float row_bottom = top + band - ImGui::GetFontSize() * 1.6f;
         const float row_top = row_bottom - cell_height;
         for (int d = 0; d < shown; ++d) {
-            const bool turns = d < rope.rotary_dims;
+            const int dim = first + d;
+            const bool turns =
+                dim >= rope.rotary_first && dim < rope.rotary_first + rope.rotary_dims;
             const ImU32 fill = turns ? (own ? frame.Color(Role::Accent) : frame.Color(Role::Muted))
                                      : (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x60000000;
             draw->AddRectFilled(ImVec2(origin.x + d * cell + 1, row_top),
                                 ImVec2(origin.x + (d + 1) * cell - 1, row_bottom), fill);
             if (cell > ImGui::CalcTextSize("000").x) {
                 char number[16];
-                std::snprintf(number, sizeof number, "%d", d);
+                std::snprintf(number, sizeof number, "%d", dim);
                 draw->AddText(ImVec2(origin.x + d * cell + frame.Px(2), row_bottom + frame.Px(2)),
                               frame.Color(Role::Muted), number);
             }
@@ -130,7 +143,9 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
         for (int i = 0; i < rope.pairs; ++i) {
             int a = 0, b = 0;
             pair_dimensions(i, rope.rotary_dims, pairing, &a, &b);
-            if (a >= shown || b >= shown) continue;
+            a += rope.rotary_first - first;
+            b += rope.rotary_first - first;
+            if (a < 0 || b < 0 || a >= shown || b >= shown) continue;
             const float xa = origin.x + (a + 0.5f) * cell, xb = origin.x + (b + 0.5f) * cell;
             const float rise = std::min(arc_room, std::max(frame.Px(8), (xb - xa) * 0.7f));
             // The map's light three quarters: every arc reads on a dark and a light background.
@@ -153,16 +168,20 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
     draw_band(origin.y, r.found.pairing, true, own_title);
     draw_band(origin.y + band, other, false, other_title);
     if (ImGui::IsItemHovered()) {
-        const int d = static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / cell);
-        if (d >= 0 && d < shown) {
-            if (d >= rope.rotary_dims) {
-                ImGui::SetTooltip("dimension %d: not rotated (partial rotary)", d);
+        const int column = static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / cell);
+        const int d = first + column - rope.rotary_first; // within the rotating part
+        if (column >= 0 && column < shown) {
+            if (d < 0 || d >= rope.rotary_dims) {
+                ImGui::SetTooltip("dimension %d: not rotated (%s)", first + column,
+                                  rope.rotary_first > 0 ? "qk_nope_head_dim" : "partial rotary");
             } else {
                 const int pair = half ? d % (rope.rotary_dims / 2) : d / 2;
                 int a = 0, b = 0;
                 pair_dimensions(pair, rope.rotary_dims, r.found.pairing, &a, &b);
-                ImGui::SetTooltip("dimension %d: pair %d (dimensions %d and %d), wavelength %s", d,
-                                  pair, a, b, ShownNumber(rope.wavelength[pair], 4).c_str());
+                ImGui::SetTooltip("dimension %d: pair %d (dimensions %d and %d), wavelength %s",
+                                  first + column, pair, a + rope.rotary_first,
+                                  b + rope.rotary_first,
+                                  ShownNumber(rope.wavelength[pair], 4).c_str());
             }
         }
     }

@@ -24,17 +24,47 @@ int GroupOf(const LayerSchedule& schedule, int layer) {
     return 0;
 }
 
-// A group's colour: the layers without positions muted, the others from a cycle of the theme's
-// data colours (the legend names each, so colour is never the only mark).
+// A group's name in a few words, for the legend: where its layers look ("sliding 1024",
+// "chunked 8192", "global") when they rotate, else what gives them positions.
+std::string ShortName(const LayerPlan& plan) {
+    if (plan.attention == LayerAttention::Linear) return "linear attention";
+    if (plan.positions == PositionKind::None) return "no positions";
+    if (plan.positions != PositionKind::Rope) return position_kind_name(plan.positions);
+    switch (plan.attention) {
+    case LayerAttention::Sliding:
+        return "sliding " + std::to_string(plan.span);
+    case LayerAttention::Chunked:
+        return "chunked " + std::to_string(plan.span);
+    default:
+        return "global";
+    }
+}
+
+// A group's colour, by what its layers do, so a colour means one thing in every model: the
+// layers without positions muted; global, sliding and chunked RoPE layers (or a bias) each their
+// own colour; a second group of one meaning takes the next colour free.
 ImU32 GroupColor(const FrameContext& frame, const LayerSchedule& schedule, int group) {
-    const LayerPlan& first = schedule.layers[schedule.groups[group].first];
-    if (!first.rope) return frame.Color(Role::Muted);
     static constexpr Role kCycle[] = {Role::Accent,   Role::PosA, Role::PosB,
                                       Role::ShiftArc, Role::Cos,  Role::Sin};
-    int rotary_before = 0;
-    for (int g = 0; g < group; ++g)
-        rotary_before += schedule.layers[schedule.groups[g].first].rope ? 1 : 0;
-    return frame.Color(kCycle[rotary_before % 6]);
+    const auto preferred = [&](int g) {
+        const LayerPlan& plan = schedule.layers[schedule.groups[g].first];
+        if (plan.positions == PositionKind::None) return -1;
+        if (plan.positions != PositionKind::Rope) return 0;
+        return plan.attention == LayerAttention::Sliding   ? 1
+               : plan.attention == LayerAttention::Chunked ? 2
+                                                           : 0;
+    };
+    bool taken[6] = {};
+    int choice = -1;
+    for (int g = 0; g <= group; ++g) {
+        int slot = preferred(g);
+        if (slot < 0) continue;
+        while (taken[slot % 6] && slot < 12)
+            ++slot;
+        taken[slot % 6] = true;
+        choice = slot % 6;
+    }
+    return preferred(group) < 0 ? frame.Color(Role::Muted) : frame.Color(kCycle[choice]);
 }
 
 // The report with the RoPE numbers of layer's kind in place of the shown kind's: base, widths,
@@ -48,19 +78,7 @@ std::shared_ptr<const ModelReport> ReportForLayer(const ModelReport& shown, cons
     }
     const CheckpointConfig config = ConfigOfLayer(shown.config, plan);
     FoundPositions& found = copy->found;
-    found.base = plan.rope_theta > 0 ? plan.rope_theta : 10000.0;
-    found.head_dim = plan.head_dim > 0 ? plan.head_dim : found.head_dim;
-    found.rotary_dims = plan.rotary_dims;
-    found.frequency_dims = plan.frequency_dims;
-    found.pairing = plan.pairing;
-    found.context = config.max_positions;
-    found.extended_context = 0;
-    const RopeScalingConfig& scaling = plan.scaling;
-    if (!scaling.type.empty() && scaling.type != "default" && scaling.original_context > 0 &&
-        static_cast<long long>(scaling.original_context) != config.max_positions) {
-        found.context = static_cast<long long>(scaling.original_context);
-        found.extended_context = config.max_positions;
-    }
+    UseLayerPositions(config, plan, &found);
     RopeReport fresh;
     rope_frequencies(found, config, &fresh);
     // The usage of this kind's layers, measured with its widths (none without weights: the
@@ -140,21 +158,32 @@ void ModelPanel::DrawSchedule(FrameContext& frame) {
                           schedule.groups[GroupOf(schedule, at)].name.c_str(), summary.c_str());
         if (ImGui::IsItemClicked()) layer = at;
     }
-    // The kind shown, as a menu of the groups (the keyboard's and a clicker's way to the strip).
-    if (schedule.groups.size() > 1) {
-        const LayerGroup& current = schedule.groups[shown_group];
-        const std::string label = std::to_string(current.layers.size()) + " " + current.name;
-        ImGui::SetNextItemWidth(FitWidth(28.0f, "layers shown"));
-        if (ImGui::BeginCombo("layers shown", label.c_str())) {
-            for (std::size_t g = 0; g < schedule.groups.size(); ++g) {
-                const LayerGroup& group = schedule.groups[g];
-                const std::string item = std::to_string(group.layers.size()) + " " + group.name +
-                                         " (first: layer " + std::to_string(group.layers[0]) + ")";
-                if (ImGui::Selectable(item.c_str(), static_cast<int>(g) == shown_group))
-                    layer = group.layers[0];
-            }
-            ImGui::EndCombo();
-        }
+    // The legend is the choice of the kind shown: each kind's colour, count and short name, one
+    // button each (the keyboard's and a clicker's way to the strip), on as few lines as fit; the
+    // full name and the layers in its tooltip.
+    const float box = ImGui::GetFontSize() * 0.8f;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    for (std::size_t g = 0; g < schedule.groups.size(); ++g) {
+        const LayerGroup& group = schedule.groups[g];
+        const std::string text = std::to_string(group.layers.size()) + " " +
+                                 ShortName(schedule.layers[static_cast<std::size_t>(group.first)]) +
+                                 "##kind" + std::to_string(g);
+        const float label = ImGui::CalcTextSize(text.c_str(), nullptr, true).x;
+        const float needed = box + style.ItemInnerSpacing.x + label + style.ItemSpacing.x;
+        if (g > 0 && ImGui::GetContentRegionAvail().x > needed) ImGui::SameLine();
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float drop = (ImGui::GetTextLineHeight() - box) / 2;
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + drop),
+                                                  ImVec2(at.x + box, at.y + drop + box),
+                                                  GroupColor(frame, schedule, static_cast<int>(g)));
+        ImGui::Dummy(ImVec2(box, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, style.ItemInnerSpacing.x);
+        if (ImGui::Selectable(text.c_str(), static_cast<int>(g) == shown_group, 0,
+                              ImVec2(label, 0)))
+            layer = group.layers[0];
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%zu layers: %s\nlayers %s", group.layers.size(), group.name.c_str(),
+                              LayerList(group.layers).c_str());
         frame.Record("model.schedule_kind");
     }
 }

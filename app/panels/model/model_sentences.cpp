@@ -108,6 +108,8 @@ Explanation RopeSentence(const RopeReport& rope) {
                     " not complete one turn within the " +
                     ShownNumber(static_cast<double>(rope.context)) +
                     " positions it was trained for";
+        out.Claims("without_turn_scaled", rope.without_turn_scaled ? 1 : 0);
+        if (rope.without_turn_scaled) text += ", its positions stretched by rope_scaling";
         out.Claims("extended_context", static_cast<double>(rope.extended_context));
         text += rope.extended_context > 0
                     ? " (its config stretches the context to " +
@@ -115,6 +117,19 @@ Explanation RopeSentence(const RopeReport& rope) {
                     : ".";
     } else {
         text += " config.json gives no trained context to compare them with.";
+    }
+    // A sliding window or a chunk: a query sees only so far back, whatever the context.
+    out.Claims("window", static_cast<double>(rope.window));
+    out.Claims("without_turn_in_window", rope.window > 0 ? rope.pairs_without_turn_in_window : 0);
+    if (rope.window > 0) {
+        const std::string span = ShownNumber(static_cast<double>(rope.window));
+        text += rope.window_chunked
+                    ? " These layers attend within chunks of " + span + " positions"
+                    : " These layers' sliding window sees the last " + span + " positions";
+        const int n = rope.pairs_without_turn_in_window;
+        text += n == 0 ? ", and every pair turns within it."
+                       : ": " + ShownNumber(n) + (n == 1 ? " pair does" : " pairs do") +
+                             " not complete one turn within that span.";
     }
     if (!rope.scaled_wavelength.empty()) {
         const double scaled = rope.scaled_wavelength.back();

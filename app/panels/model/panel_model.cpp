@@ -185,6 +185,8 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
             {"scaled_wavelengths", r.rope.scaled_wavelength},
             {"scaling", r.rope.scaling},
             {"pairs_without_turn", r.rope.pairs_without_turn},
+            {"window", r.rope.window},
+            {"pairs_without_turn_in_window", r.rope.pairs_without_turn_in_window},
             {"pairing", r.found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved"},
             {"sentence", rope_sentence.text},
             {"claims", ClaimsJson(rope_sentence)},
@@ -429,8 +431,9 @@ void ModelPanel::DrawRope(FrameContext& frame) {
         const LayerPlan& plan = schedule.layers[LayerShown()];
         MutedWrappedText(plan.attention == LayerAttention::Linear
                              ? "These layers are linear attention (a recurrence with a causal "
-                               "convolution): no position encoding; order reaches them only "
-                               "through the recurrence."
+                               "convolution): no position encoding; order reaches them through "
+                               "the convolution and the recurrence, which read the tokens in "
+                               "turn."
                          : plan.temperature_tuned
                              ? "These layers have no position encoding (NoPE): their queries "
                                "are only scaled by the position (temperature tuning), which "

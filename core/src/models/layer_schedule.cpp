@@ -187,7 +187,18 @@ std::string GroupName(const LayerPlan& plan) {
     std::string where = layer_attention_name(plan.attention);
     if (plan.span > 0) where += detail::concat(" ", plan.span);
     if (plan.attention == LayerAttention::Linear) return "linear attention, no positions";
-    if (!plan.rope) return "no positions, " + where;
+    switch (plan.positions) {
+    case PositionKind::Alibi:
+        return "ALiBi bias, " + where;
+    case PositionKind::RelativeBuckets:
+        return "T5 bucket bias, " + where;
+    case PositionKind::LearnedTable:
+        return "positions in its input (learned table), " + where;
+    case PositionKind::None:
+        return "no positions, " + where;
+    case PositionKind::Rope:
+        break;
+    }
     const bool scaled = !plan.scaling.type.empty() && plan.scaling.type != "default";
     return detail::concat("RoPE base ", plan.rope_theta > 0 ? plan.rope_theta : 10000.0,
                           scaled ? " " + plan.scaling.type : std::string(), ", ", where);
@@ -203,6 +214,48 @@ void SetHeads(const CheckpointConfig& config, const ModelFamily* family, LayerPl
     if (config.global_head_dim > 0) plan->head_dim = config.global_head_dim;
     if (config.global_kv_heads > 0 && config.attention_k_eq_v)
         plan->kv_heads = config.global_kv_heads;
+}
+
+// A layer's base, scaling and rotating share: its layer type's rope_parameters entry, the
+// family's local or global base, else the config's (the family's default theta when absent).
+double SetBase(const CheckpointConfig& config, const ModelFamily* family, LayerPlan* plan) {
+    double partial = config.partial_rotary;
+    plan->rope_theta = config.rope_theta;
+    plan->scaling = config.rope_scaling;
+    if (!config.rope_layer_kinds.empty()) {
+        for (const RopeLayerKind& kind : config.rope_layer_kinds)
+            if (kind.name == plan->layer_type) {
+                plan->rope = plan->rope && kind.rotary;
+                plan->rope_theta = kind.rope_theta;
+                plan->scaling = kind.scaling;
+                partial = kind.partial_rotary;
+            }
+    } else if (plan->attention == LayerAttention::Sliding && family && family->local_base_key) {
+        plan->rope_theta = config.local_base > 0 ? config.local_base : family->local_base_default;
+        plan->theta_defaulted = config.local_base <= 0;
+        if (family->local_unscaled) plan->scaling = RopeScalingConfig{};
+    } else if (family && family->global_base_key) {
+        plan->rope_theta =
+            config.global_base > 0 ? config.global_base : family->global_base_default;
+        plan->theta_defaulted = config.global_base <= 0;
+    }
+    if (plan->rope_theta <= 0 && family && family->default_theta > 0) {
+        plan->rope_theta = family->default_theta;
+        plan->theta_defaulted = true;
+    }
+    return partial;
+}
+
+// A window as long as the context (Phi-3.5's 262 144 beside 131 072) hides nothing: said.
+void WindowNote(const CheckpointConfig& config, LayerSchedule* out) {
+    for (const LayerPlan& plan : out->layers)
+        if (plan.attention == LayerAttention::Sliding && plan.span > 0 &&
+            config.max_positions > 0 && plan.span >= config.max_positions) {
+            out->notes.push_back(
+                detail::concat("sliding window ", plan.span, " is not shorter than the context (",
+                               config.max_positions, "): those layers see every earlier token"));
+            return;
+        }
 }
 
 } // namespace
@@ -248,6 +301,12 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
     }
     const bool rotary_family =
         family ? family->kind == PositionKind::Rope : !config.alibi && config.relative_buckets == 0;
+    // The positions of a family without RoPE, in every layer alike.
+    const PositionKind other_positions = config.alibi ? PositionKind::Alibi
+                                         : family     ? family->kind
+                                         : config.relative_buckets > 0
+                                             ? PositionKind::RelativeBuckets
+                                             : PositionKind::None;
     const bool tuned = family && std::string(family->id) == "llama4" &&
                        (config.temperature_tuning_given ? config.temperature_tuning : true);
     RotaryPairing pairing = family ? family->pairing : RotaryPairing::HalfSplit;
@@ -271,27 +330,7 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
         plan.rope = rotary_family && rope[i] && plan.attention != LayerAttention::Linear;
         if (family && family->rope_on_sliding_only && plan.attention != LayerAttention::Sliding)
             plan.rope = false;
-        double partial = config.partial_rotary;
-        plan.rope_theta = config.rope_theta;
-        plan.scaling = config.rope_scaling;
-        if (!config.rope_layer_kinds.empty()) {
-            for (const RopeLayerKind& kind : config.rope_layer_kinds)
-                if (kind.name == types[i]) {
-                    plan.rope = plan.rope && kind.rotary;
-                    plan.rope_theta = kind.rope_theta;
-                    plan.scaling = kind.scaling;
-                    partial = kind.partial_rotary;
-                }
-        } else if (plan.attention == LayerAttention::Sliding && family && family->local_base_key) {
-            plan.rope_theta =
-                config.local_base > 0 ? config.local_base : family->local_base_default;
-            if (family->local_unscaled) plan.scaling = RopeScalingConfig{};
-        } else if (family && family->global_base_key) {
-            plan.rope_theta =
-                config.global_base > 0 ? config.global_base : family->global_base_default;
-        }
-        if (plan.rope_theta <= 0 && family && family->default_theta > 0)
-            plan.rope_theta = family->default_theta;
+        const double partial = SetBase(config, family, &plan);
         SetHeads(config, family, &plan);
         if (plan.rope) {
             // The width as CheckpointConfig::RotaryWidth computes it, for this layer's head and
@@ -318,8 +357,13 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
             plan.scaling = RopeScalingConfig{};
             plan.temperature_tuned = tuned;
         }
+        plan.positions = plan.rope ? PositionKind::Rope
+                         : rotary_family || plan.attention == LayerAttention::Linear
+                             ? PositionKind::None
+                             : other_positions;
         out.layers.push_back(std::move(plan));
     }
+    WindowNote(config, &out);
     for (const std::string& type : unknown_types)
         out.notes.push_back("layer type \"" + type +
                             "\" is not one PE Lab knows: read as global "
@@ -395,18 +439,6 @@ std::string ScheduleSummary(const LayerSchedule& schedule) {
     }
     if (!rest.empty()) text += (text.back() == ' ' ? "" : "; ") + rest;
     return text;
-}
-
-CheckpointConfig ConfigOfLayer(const CheckpointConfig& config, const LayerPlan& layer) {
-    CheckpointConfig out = config;
-    if (!layer.rope) return out;
-    out.rope_theta = layer.rope_theta;
-    out.rope_scaling = layer.scaling;
-    if (config.qk_rope_head_dim == 0 && config.rotary_dim == 0 && config.HeadWidth() > 0) {
-        out.partial_rotary = static_cast<double>(layer.rotary_dims) / config.HeadWidth();
-        out.partial_rotary_given = out.partial_rotary < 1;
-    }
-    return out;
 }
 
 } // namespace pelab

@@ -394,7 +394,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
         const LayerSchedule schedule = BuildLayerSchedule(config);
         if (schedule.shown_layer >= 0) {
             const LayerPlan& shown = schedule.layers[schedule.shown_layer];
-            config.rope_theta_defaulted = config.rope_theta <= 0 && shown.rope_theta > 0;
+            config.rope_theta_defaulted = config.rope_theta <= 0 && shown.theta_defaulted;
             if (shown.rope_theta > 0) config.rope_theta = shown.rope_theta;
             config.rope_scaling = shown.scaling;
         }

@@ -137,9 +137,12 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
     options.llama_high_freq_factor = scaling.high_freq_factor;
     try {
         std::vector<double> scaled = scaled_frequencies(method, options);
-        *note = std::string(context_scaling_name(method)) + ", factor " +
-                ShortNumber(scaling.factor) + ", original context " +
-                ShortNumber(options.original_context);
+        // Linear scaling divides every position by the factor: it has no original context.
+        const std::string factor = ShortNumber(scaling.factor);
+        *note = std::string(context_scaling_name(method)) + ", factor " + factor +
+                (method == ContextScaling::Linear
+                     ? ": positions ÷ it, wavelengths × " + factor
+                     : ", original context " + ShortNumber(options.original_context));
         return scaled;
     } catch (const InvalidArgument& error) {
         *note = std::string("RoPE scaling not applied: ") + error.what();
@@ -190,6 +193,7 @@ void rope_frequencies(const FoundPositions& found, const CheckpointConfig& confi
     RopeReport report;
     report.head_dim = found.head_dim;
     report.rotary_dims = found.rotary_dims;
+    report.rotary_first = found.rotary_first;
     report.pairs = found.rotary_dims / 2;
     report.base = found.base;
     report.context = found.context;
@@ -217,6 +221,25 @@ void rope_frequencies(const FoundPositions& found, const CheckpointConfig& confi
     }
     for (double theta : scaled)
         report.scaled_wavelength.push_back(2 * kPi / theta);
+    // Linear scaling names no original context: the context is the one the model runs at, with
+    // every position divided by the factor, so its pairs are counted stretched.
+    report.without_turn_scaled = config.rope_scaling.type == "linear" &&
+                                 report.extended_context == 0 && !report.scaled_wavelength.empty();
+    const std::vector<double>& counted =
+        report.without_turn_scaled ? report.scaled_wavelength : report.wavelength;
+    if (report.without_turn_scaled)
+        report.pairs_without_turn =
+            static_cast<int>(std::count_if(counted.begin(), counted.end(), [&](double w) {
+                return report.context > 0 && w > static_cast<double>(report.context);
+            }));
+    if (found.window > 0 && (report.context <= 0 || found.window < report.context)) {
+        report.window = found.window;
+        report.window_chunked = found.window_chunked;
+        report.pairs_without_turn_in_window =
+            static_cast<int>(std::count_if(counted.begin(), counted.end(), [&](double w) {
+                return w > static_cast<double>(report.window);
+            }));
+    }
     if (config.rope_scaling.type == "longrope" && !scaled.empty()) {
         RopeScalingConfig short_side = config.rope_scaling;
         short_side.type = "longrope-short";

@@ -3,6 +3,7 @@
 #include "base/format.h"
 #include "pelab/models/layer_schedule.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace pelab {
@@ -80,9 +81,14 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
                            schedule.rule, "): the model has no position encoding in any layer"));
         return {};
     }
-    if (shown) found->head_dim = shown->head_dim;
-    found->rotary_dims = shown ? shown->rotary_dims : config->RotaryWidth();
-    found->frequency_dims = shown ? shown->frequency_dims : found->rotary_dims;
+    // Without a layer plan (no layer count), every layer as the config's top level says.
+    LayerPlan whole;
+    whole.rope_theta = config->rope_theta;
+    whole.head_dim = found->head_dim;
+    whole.rotary_dims = config->RotaryWidth();
+    whole.frequency_dims = whole.rotary_dims;
+    whole.scaling = config->rope_scaling;
+    UseLayerPositions(*config, shown ? *shown : whole, found);
     if (found->rotary_dims < 2) {
         char factor[32];
         std::snprintf(factor, sizeof factor, "%g", config->partial_rotary); // 1e-300, not 0.000000
@@ -91,14 +97,6 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
     }
     found->base = config->rope_theta > 0 ? config->rope_theta : 10000.0;
     found->base_from_default = config->rope_theta <= 0;
-    found->pairing = shown ? shown->pairing : RotaryPairing::HalfSplit;
-    found->context = config->max_positions;
-    const RopeScalingConfig& scaling = config->rope_scaling;
-    if (!scaling.type.empty() && scaling.type != "default" && scaling.original_context > 0 &&
-        static_cast<long long>(scaling.original_context) != config->max_positions) {
-        found->context = static_cast<long long>(scaling.original_context);
-        found->extended_context = config->max_positions;
-    }
     if (config->rope_theta_defaulted)
         found->notes.push_back(detail::concat("config.json gives no rope_theta: ", found->family,
                                               "'s default ", found->base, " is used"));
@@ -146,6 +144,41 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
 }
 
 } // namespace detail
+
+void UseLayerPositions(const CheckpointConfig& config, const LayerPlan& layer,
+                       FoundPositions* found) {
+    found->base = layer.rope_theta > 0 ? layer.rope_theta : 10000.0;
+    if (layer.head_dim > 0) found->head_dim = layer.head_dim;
+    found->rotary_dims = layer.rotary_dims;
+    found->frequency_dims = layer.frequency_dims;
+    found->pairing = layer.pairing;
+    found->rotary_first =
+        config.qk_rope_head_dim > 0 ? std::max(0, found->head_dim - found->rotary_dims) : 0;
+    found->context = config.max_positions;
+    found->extended_context = 0;
+    const RopeScalingConfig& scaling = layer.scaling;
+    if (!scaling.type.empty() && scaling.type != "default" && scaling.original_context > 0 &&
+        static_cast<long long>(scaling.original_context) != config.max_positions) {
+        found->context = static_cast<long long>(scaling.original_context);
+        found->extended_context = config.max_positions;
+    }
+    const bool windowed =
+        layer.attention == LayerAttention::Sliding || layer.attention == LayerAttention::Chunked;
+    found->window = windowed ? layer.span : 0;
+    found->window_chunked = layer.attention == LayerAttention::Chunked;
+}
+
+CheckpointConfig ConfigOfLayer(const CheckpointConfig& config, const LayerPlan& layer) {
+    CheckpointConfig out = config;
+    if (!layer.rope) return out;
+    out.rope_theta = layer.rope_theta;
+    out.rope_scaling = layer.scaling;
+    if (config.qk_rope_head_dim == 0 && config.rotary_dim == 0 && config.HeadWidth() > 0) {
+        out.partial_rotary = static_cast<double>(layer.rotary_dims) / config.HeadWidth();
+        out.partial_rotary_given = out.partial_rotary < 1;
+    }
+    return out;
+}
 
 Status FindPositionsFromConfig(const CheckpointConfig& config, FoundPositions* out) {
     FoundPositions found;

@@ -303,3 +303,127 @@ TEST(LayerSchedule, Gemma4GlobalLayersHaveTheirOwnWidthAndKeyHeads) {
         "global_head_dim": 32, "num_global_key_value_heads": 1, "num_hidden_layers": 6})"));
     EXPECT_EQ(separate.layers[5].kv_heads, 4);
 }
+
+TEST(LayerSchedule, ModelsWithoutRopeSayWhatGivesTheirLayersPositions) {
+    // BLOOM and MPT add the ALiBi bias in every layer (modeling_bloom.py, alibi passed to each
+    // block); GPT-2 adds its table to the embeddings once; T5's first layer's bucket table is
+    // passed on to the others. None of their layers is "without positions".
+    struct Case {
+        const char* config;
+        PositionKind kind;
+        const char* said;
+    };
+    const Case cases[] = {
+        {R"({"model_type": "bloom", "n_layer": 3, "n_head": 4, "hidden_size": 32})",
+         PositionKind::Alibi, "ALiBi bias"},
+        {R"({"model_type": "mpt", "n_layers": 2, "n_heads": 4, "d_model": 32,
+             "attn_config": {"alibi": true}})",
+         PositionKind::Alibi, "ALiBi bias"},
+        {R"({"model_type": "gpt2", "n_layer": 2, "n_head": 2, "n_embd": 16, "n_positions": 64})",
+         PositionKind::LearnedTable, "positions in its input"},
+        {R"({"model_type": "t5", "num_layers": 2, "num_heads": 2, "d_model": 16})",
+         PositionKind::RelativeBuckets, "T5 bucket bias"}};
+    for (const Case& c : cases) {
+        const LayerSchedule schedule = BuildLayerSchedule(Parsed(c.config));
+        ASSERT_FALSE(schedule.layers.empty()) << c.config;
+        for (const LayerPlan& plan : schedule.layers) {
+            EXPECT_EQ(plan.positions, c.kind) << c.config;
+            EXPECT_FALSE(plan.rope);
+        }
+        const std::string summary = ScheduleSummary(schedule);
+        EXPECT_TRUE(Says(summary, c.said)) << summary;
+        EXPECT_FALSE(Says(summary, "no positions")) << summary;
+    }
+    // A rotary model's NoPE layers are the ones without.
+    const LayerSchedule llama4 = BuildLayerSchedule(Parsed(R"({"model_type": "llama4_text",
+        "num_hidden_layers": 8, "hidden_size": 64, "num_attention_heads": 4})"));
+    EXPECT_EQ(Layers(llama4, [](const LayerPlan& p) { return p.positions == PositionKind::None; }),
+              (std::vector<int>{3, 7}));
+}
+
+TEST(LayerSchedule, ASlidingLayersPairsAreCountedAgainstItsWindow) {
+    // Gemma 3: the sliding layers (base 10 000, window 1024) see 1024 positions whatever the
+    // context: pair i (of 128 dimensions) turns within them when 2π·10000^(2i/128) ≤ 1024.
+    const CheckpointConfig config = Parsed(R"({"model_type": "gemma3_text",
+        "num_hidden_layers": 6, "hidden_size": 64, "num_attention_heads": 4, "head_dim": 128,
+        "num_key_value_heads": 2, "sliding_window": 1024, "max_position_embeddings": 131072})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    ASSERT_EQ(schedule.layers[0].attention, LayerAttention::Sliding);
+    FoundPositions found;
+    UseLayerPositions(config, schedule.layers[0], &found);
+    EXPECT_EQ(found.window, 1024);
+    RopeReport report;
+    rope_frequencies(found, ConfigOfLayer(config, schedule.layers[0]), &report);
+    int beyond = 0;
+    for (int i = 0; i < 64; ++i)
+        beyond += 2 * M_PI * std::pow(10000.0, 2.0 * i / 128) > 1024 ? 1 : 0;
+    EXPECT_EQ(report.window, 1024);
+    EXPECT_EQ(report.pairs_without_turn_in_window, beyond);
+    EXPECT_GT(beyond, report.pairs_without_turn); // the window hides more than the context
+    // The global layer (layer 5) sees the whole context: no window.
+    FoundPositions global;
+    UseLayerPositions(config, schedule.layers[5], &global);
+    EXPECT_EQ(global.window, 0);
+}
+
+TEST(LayerSchedule, LinearScalingCountsTheStretchedWavelengths) {
+    // Linear (position interpolation) divides positions by the factor and names no original
+    // context: max_position_embeddings is the context the stretched model runs at, so a pair
+    // turns within it when 8 · 2π·base^(2i/d) ≤ 131072.
+    const CheckpointConfig config = Parsed(R"({"model_type": "llama", "num_hidden_layers": 2,
+        "hidden_size": 512, "num_attention_heads": 4, "rope_theta": 1000000,
+        "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "linear", "factor": 8}})");
+    FoundPositions found;
+    ASSERT_EQ(FindPositionsFromConfig(config, &found), "");
+    RopeReport report;
+    rope_frequencies(found, config, &report);
+    int beyond = 0;
+    for (int i = 0; i < 64; ++i)
+        beyond += 8 * 2 * M_PI * std::pow(1e6, 2.0 * i / 128) > 131072 ? 1 : 0;
+    EXPECT_TRUE(report.without_turn_scaled);
+    EXPECT_EQ(report.pairs_without_turn, beyond);
+    EXPECT_FALSE(Says(report.scaling_note, "original context")) << report.scaling_note;
+}
+
+TEST(LayerSchedule, LatentAttentionRotatesTheLastDimensionsOfEachHead) {
+    // DeepSeek V3: each query head is [qk_nope_head_dim | qk_rope_head_dim] (modeling_deepseek_v3
+    // splits q_pass, q_rot in that order): the rotating dimensions are the last 64 of 192.
+    const CheckpointConfig config = Parsed(R"({"model_type": "deepseek_v3",
+        "num_hidden_layers": 2, "hidden_size": 512, "num_attention_heads": 4,
+        "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128,
+        "kv_lora_rank": 64})");
+    FoundPositions found;
+    ASSERT_EQ(FindPositionsFromConfig(config, &found), "");
+    EXPECT_EQ(found.head_dim, 192);
+    EXPECT_EQ(found.rotary_dims, 64);
+    EXPECT_EQ(found.rotary_first, 128);
+}
+
+TEST(LayerSchedule, AGivenGlobalBaseIsNotCalledADefault) {
+    // ModernBERT gives global_rope_theta, not rope_theta: no "no rope_theta" note.
+    const CheckpointConfig given = Parsed(R"({"model_type": "modernbert", "num_hidden_layers": 3,
+        "hidden_size": 64, "num_attention_heads": 4, "global_rope_theta": 160000,
+        "local_rope_theta": 10000, "max_position_embeddings": 8192})");
+    FoundPositions found;
+    ASSERT_EQ(FindPositionsFromConfig(given, &found), "");
+    for (const std::string& note : found.notes)
+        EXPECT_FALSE(Says(note, "no rope_theta")) << note;
+    // Left out, it is the family's default, and said so.
+    const CheckpointConfig left_out = Parsed(R"({"model_type": "modernbert",
+        "num_hidden_layers": 3, "hidden_size": 64, "num_attention_heads": 4})");
+    ASSERT_EQ(FindPositionsFromConfig(left_out, &found), "");
+    bool said = false;
+    for (const std::string& note : found.notes)
+        said = said || Says(note, "no rope_theta");
+    EXPECT_TRUE(said);
+}
+
+TEST(LayerSchedule, AWindowAsLongAsTheContextIsSaidToHideNothing) {
+    const LayerSchedule schedule = BuildLayerSchedule(Parsed(R"({"model_type": "phi3",
+        "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+        "max_position_embeddings": 131072, "sliding_window": 262144})"));
+    bool said = false;
+    for (const std::string& note : schedule.notes)
+        said = said || Says(note, "not shorter than the context");
+    EXPECT_TRUE(said);
+}

@@ -12,6 +12,7 @@
 
 #include "pelab/models/families.h"
 #include "pelab/models/model_config.h"
+#include "pelab/models/model_positions.h"
 
 #include <string>
 #include <vector>
@@ -28,12 +29,17 @@ struct LayerPlan {
     std::string layer_type; ///< as layer_types names it, or the type the family's rule gives
     LayerAttention attention = LayerAttention::Full;
     long long span = 0; ///< sliding: the window; chunked: the chunk (0: none)
-    bool rope = false;  ///< false: no position encoding in this layer's attention
+    bool rope = false;  ///< false: no rotation in this layer's attention
+    /// What gives this layer positions: Rope (rope true), the family's bias (ALiBi, T5's
+    /// buckets: every layer adds it), LearnedTable (only through its input: the table is added
+    /// to the embeddings once) or None (a NoPE or linear-attention layer of a rotary model).
+    PositionKind positions = PositionKind::None;
     double rope_theta = 0;
-    RopeScalingConfig scaling; ///< type "" when unscaled
-    int head_dim = 0;          ///< this layer's head width (Gemma 4's global layers are wider)
-    int kv_heads = 0;          ///< this layer's key heads (Gemma 4's global layers have fewer)
-    int rotary_dims = 0;       ///< dimensions of each head that rotate (0 when !rope)
+    bool theta_defaulted = false; ///< rope_theta is the family's default, not config.json's
+    RopeScalingConfig scaling;    ///< type "" when unscaled
+    int head_dim = 0;             ///< this layer's head width (Gemma 4's global layers are wider)
+    int kv_heads = 0;             ///< this layer's key heads (Gemma 4's global layers have fewer)
+    int rotary_dims = 0;          ///< dimensions of each head that rotate (0 when !rope)
     /// The exponent's denominator: θ_i = base^(−2i / frequency_dims). rotary_dims, except for
     /// p-RoPE (proportional), whose exponent runs over the whole head.
     int frequency_dims = 0;
@@ -75,6 +81,12 @@ double Llama4BetaScale(const LayerSchedule& schedule, double position);
 std::string ScheduleSummary(const LayerSchedule& schedule);
 /// "3, 7, 11, …, 47" — layer indices, the middle elided past eight of them.
 std::string LayerList(const std::vector<int>& layers);
+
+/// found with the RoPE of layer in place of the shown layers': its base, head and rotating
+/// widths, pairing, the contexts under its scaling and the window it sees (config.json's
+/// max_position_embeddings and the layer's original context).
+void UseLayerPositions(const CheckpointConfig& config, const LayerPlan& layer,
+                       FoundPositions* found);
 
 /// The config as the views read it for one layer: rope_theta, rope_scaling and partial rotary of
 /// that layer in place of the shown ones (the other fields unchanged).

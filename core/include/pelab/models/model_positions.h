@@ -68,6 +68,9 @@ struct FoundPositions {
     RotaryPairing pairing = RotaryPairing::HalfSplit;
     int head_dim = 0, rotary_dims = 0, heads = 0, kv_heads = 0;
     int frequency_dims = 0; ///< θ_i = base^(−2i / frequency_dims): rotary_dims but for p-RoPE
+    /// The head's first rotating dimension: 0, but head_dim − rotary_dims under multi-head
+    /// latent attention, whose rotating part (qk_rope_head_dim) follows qk_nope_head_dim.
+    int rotary_first = 0;
     double base = 10000;
     bool base_from_default = false; ///< rope_theta absent: Hugging Face's default 10 000
     // ALiBi and every family.
@@ -76,6 +79,10 @@ struct FoundPositions {
     /// RoPE with rope_scaling that names original_max_position_embeddings: context is that
     /// original length and extended_context the config's max_position_embeddings (0: none).
     long long extended_context = 0;
+    /// The shown layers' sliding window or attention chunk when shorter than context: the
+    /// farthest a query sees (0: the whole context).
+    long long window = 0;
+    bool window_chunked = false;    ///< window is Llama 4's chunk, not a sliding window
     std::vector<std::string> notes; ///< what a reader should know (tied lm_head, masks skipped, …)
 };
 

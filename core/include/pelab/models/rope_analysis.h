@@ -23,11 +23,18 @@ struct RopeUsage {
 };
 struct RopeReport {
     int head_dim = 0, rotary_dims = 0, pairs = 0, layers = 0, heads = 0;
+    int rotary_first = 0; ///< FoundPositions::rotary_first
     double base = 0;
-    long long context = 0;                 ///< trained for (the original one under rope_scaling)
-    long long extended_context = 0;        ///< what rope_scaling stretches it to (0: none)
-    std::vector<double> wavelength;        ///< per pair, 2π/θ_i, fastest first
-    int pairs_without_turn = 0;            ///< wavelength > context
+    long long context = 0;          ///< trained for (the original one under rope_scaling)
+    long long extended_context = 0; ///< what rope_scaling stretches it to (0: none)
+    std::vector<double> wavelength; ///< per pair, 2π/θ_i, fastest first
+    int pairs_without_turn = 0;     ///< wavelength > context
+    /// pairs_without_turn counts the scaled wavelengths: linear scaling with no original
+    /// context, where context is the one the stretched positions were trained at.
+    bool without_turn_scaled = false;
+    long long window = 0;                  ///< FoundPositions::window
+    bool window_chunked = false;           ///< FoundPositions::window_chunked
+    int pairs_without_turn_in_window = 0;  ///< wavelength > window (as counted above)
     std::string scaling;                   ///< rope_scaling's type ("" when none)
     std::string scaling_note;              ///< how it was applied
     std::vector<double> scaled_wavelength; ///< per pair under rope_scaling (empty when none)
