@@ -227,8 +227,11 @@ const json* WithFamilyDefaults(const json& settings, CheckpointConfig* config, j
     if (family == nullptr || *family->defaults == '\0' || !settings.is_object()) return &settings;
     *storage = settings;
     const json defaults = json::parse(family->defaults); // kept: items() refers into it
+    // A v4 rope_scaling stands in for the class's default rope_parameters (GPT-OSS's YaRN).
+    const auto v4 = settings.find("rope_scaling");
+    const bool scaled = v4 != settings.end() && v4->is_object() && !v4->empty();
     for (const auto& item : defaults.items())
-        if (!storage->contains(item.key())) {
+        if (!storage->contains(item.key()) && !(scaled && item.key() == "rope_parameters")) {
             (*storage)[item.key()] = item.value();
             config->defaulted_keys.push_back(item.key() + " " + item.value().dump());
         }

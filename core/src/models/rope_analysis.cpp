@@ -56,7 +56,7 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         if (static_cast<int>(factors.size()) != pairs) {
             *note = std::string("longrope's ") + (is_short ? "short" : "long") + "_factor has " +
                     std::to_string(factors.size()) + " numbers, not one per pair (" +
-                    std::to_string(pairs) + "): not applied";
+                    std::to_string(pairs) + "): transformers cannot apply it either; not shown";
             return {};
         }
         for (int i = 0; i < pairs; ++i)
@@ -248,9 +248,11 @@ void rope_frequencies(const FoundPositions& found, const CheckpointConfig& confi
                                               found.context, &short_note))
             report.short_wavelength.push_back(2 * kPi / theta);
         report.long_from = found.context;
-        if (!report.short_wavelength.empty())
-            report.scaling_note += "; up to " + ShortNumber(static_cast<double>(found.context)) +
-                                   " tokens transformers uses short_factor instead (both shown)";
+        report.scaling_note +=
+            report.short_wavelength.empty()
+                ? "; " + short_note
+                : "; up to " + ShortNumber(static_cast<double>(found.context)) +
+                      " tokens transformers uses short_factor instead (both shown)";
     }
     const long long longest =
         config.max_positions > 0 ? config.max_positions : found.extended_context;

@@ -114,20 +114,27 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
         std::string sections;
         for (double part : config->rope_scaling.mrope_section)
             sections += (sections.empty() ? "" : ", ") + detail::concat(part);
-        found->notes.push_back("mrope_section [" + sections +
-                               "]: multimodal RoPE gives time, height and width their own pairs"
-                               "; in text all three positions are equal, as shown here");
+        double total = 0;
+        for (double part : config->rope_scaling.mrope_section)
+            total += part;
+        found->notes.push_back(
+            "mrope_section [" + sections +
+            "]: multimodal RoPE gives time, height and width their own pairs; in text all three "
+            "positions are equal, as shown here" +
+            (total != found->rotary_dims / 2
+                 ? detail::concat(" (its sections add up to ", total, ", not the ",
+                                  found->rotary_dims / 2,
+                                  " pairs: transformers could not split the pairs by them)")
+                 : std::string()));
     }
-    // Defaults of the keys the views show (the rest, such as hidden_size, change nothing here).
+    // Every key filled in from the family's class defaults: each shapes the positions (a head
+    // width from hidden_size, a schedule from an interval, a whole rope_parameters).
     std::string filled;
     for (const std::string& entry : config->defaulted_keys)
-        for (const char* key : {"num_attention_heads ", "num_key_value_heads ", "head_dim ",
-                                "max_position_embeddings ", "num_hidden_layers ", "sliding_window ",
-                                "original_max_position_embeddings "})
-            if (entry.rfind(key, 0) == 0) filled += (filled.empty() ? "" : ", ") + entry;
+        filled += (filled.empty() ? "" : ", ") + entry;
     if (!filled.empty())
-        found->notes.push_back("config.json leaves out " + filled.substr(0, 300) + ": " +
-                               found->family + "'s defaults in transformers, as shown");
+        found->notes.push_back("config.json leaves out " + filled + ": " + found->family +
+                               "'s defaults in transformers, as shown");
     for (const std::string& note : config->positions_not_shown)
         found->notes.push_back(note);
     if (found->frequency_dims != found->rotary_dims)

@@ -427,3 +427,59 @@ TEST(LayerSchedule, AWindowAsLongAsTheContextIsSaidToHideNothing) {
         said = said || Says(note, "not shorter than the context");
     EXPECT_TRUE(said);
 }
+
+TEST(LayerSchedule, GptOssWithoutRopeSettingsTakesItsClassesYarn) {
+    // configuration_gpt_oss.py: rope_parameters None → yarn, factor 32, beta_fast 32, beta_slow
+    // 1, truncate False, original 4096 (and default_theta 150 000).
+    const CheckpointConfig bare = Parsed(R"({"model_type": "gpt_oss", "num_hidden_layers": 2,
+        "hidden_size": 256, "num_attention_heads": 4, "head_dim": 64})");
+    EXPECT_EQ(bare.rope_scaling.type, "yarn");
+    EXPECT_EQ(bare.rope_scaling.factor, 32);
+    EXPECT_EQ(bare.rope_scaling.beta_slow, 1);
+    EXPECT_FALSE(bare.rope_scaling.truncate);
+    EXPECT_EQ(bare.rope_scaling.original_context, 4096);
+    FoundPositions found;
+    ASSERT_EQ(FindPositionsFromConfig(bare, &found), "");
+    bool named = false;
+    for (const std::string& note : found.notes)
+        named = named || (Says(note, "leaves out") && Says(note, "rope_parameters {"));
+    EXPECT_TRUE(named);
+    // Its own rope_scaling (v4) is read, and no rope_parameters default is claimed.
+    const CheckpointConfig own = Parsed(R"({"model_type": "gpt_oss", "num_hidden_layers": 2,
+        "hidden_size": 256, "num_attention_heads": 4, "head_dim": 64,
+        "rope_scaling": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 1024}})");
+    EXPECT_EQ(own.rope_scaling.factor, 4);
+    ASSERT_EQ(FindPositionsFromConfig(own, &found), "");
+    for (const std::string& note : found.notes)
+        EXPECT_FALSE(Says(note, "rope_parameters")) << note;
+}
+
+TEST(LayerSchedule, MisfitFactorListsAndSectionsAreSaid) {
+    // A longrope short_factor that is not one per pair, and mrope sections that do not add up to
+    // the pairs, break transformers' own computation: named, never applied silently.
+    std::string factors48, factors10;
+    for (int i = 0; i < 48; ++i)
+        factors48 += (i ? ", " : "") + std::string("1.5");
+    for (int i = 0; i < 10; ++i)
+        factors10 += (i ? ", " : "") + std::string("1.5");
+    const CheckpointConfig phi = Parsed(
+        R"({"model_type": "phi3", "num_hidden_layers": 2, "hidden_size": 384,
+            "num_attention_heads": 4, "max_position_embeddings": 131072,
+            "original_max_position_embeddings": 4096, "rope_scaling": {"type": "longrope",
+            "long_factor": [)" +
+        factors48 + R"(], "short_factor": [)" + factors10 + "]}}");
+    FoundPositions found;
+    ASSERT_EQ(FindPositionsFromConfig(phi, &found), "");
+    RopeReport report;
+    rope_frequencies(found, phi, &report);
+    EXPECT_TRUE(report.short_wavelength.empty());
+    EXPECT_TRUE(Says(report.scaling_note, "short_factor has 10 numbers")) << report.scaling_note;
+    const CheckpointConfig vl = Parsed(R"({"model_type": "qwen2_vl", "num_hidden_layers": 2,
+        "hidden_size": 512, "num_attention_heads": 4,
+        "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 40]}})");
+    ASSERT_EQ(FindPositionsFromConfig(vl, &found), "");
+    bool said = false;
+    for (const std::string& note : found.notes)
+        said = said || Says(note, "add up to 80, not the 64 pairs");
+    EXPECT_TRUE(said);
+}
