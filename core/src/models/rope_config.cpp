@@ -121,7 +121,7 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
             "mrope_section [" + sections +
             "]: multimodal RoPE gives time, height and width their own pairs; in text all three "
             "positions are equal, as shown here" +
-            (total != found->rotary_dims / 2
+            (total != static_cast<double>(found->rotary_dims / 2)
                  ? detail::concat(" (its sections add up to ", total, ", not the ",
                                   found->rotary_dims / 2,
                                   " pairs: transformers could not split the pairs by them)")
