@@ -117,13 +117,13 @@ Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
         double total = 0;
         for (double part : config->rope_scaling.mrope_section)
             total += part;
+        const int pairs = found->rotary_dims / 2;
         found->notes.push_back(
             "mrope_section [" + sections +
             "]: multimodal RoPE gives time, height and width their own pairs; in text all three "
             "positions are equal, as shown here" +
-            (total != static_cast<double>(found->rotary_dims / 2)
-                 ? detail::concat(" (its sections add up to ", total, ", not the ",
-                                  found->rotary_dims / 2,
+            (total != pairs
+                 ? detail::concat(" (its sections add up to ", total, ", not the ", pairs,
                                   " pairs: transformers could not split the pairs by them)")
                  : std::string()));
     }
