@@ -166,6 +166,16 @@ Status ReadRope(const json& top, CheckpointConfig* config) {
     bool keyed = !layer_types.empty() && !rope->empty();
     for (const auto& item : rope->items())
         keyed = keyed && named(item.key());
+    // Some keys naming layer types beside flat ones: transformers reads the whole as one flat
+    // entry, so the layer types' entries go unused; said.
+    std::string unused;
+    for (const auto& item : rope->items())
+        if (!keyed && named(item.key())) unused += (unused.empty() ? "" : ", ") + item.key();
+    if (!unused.empty())
+        config->positions_not_shown.push_back(
+            config->rope_source + " mixes layer-type entries (" + unused +
+            ") with other keys: read as one entry for every layer, as transformers reads it; "
+            "those entries are not used");
     if (!keyed)
         return ReadRopeEntry(*rope, top, config->rope_source, &config->rope_theta,
                              &config->partial_rotary, &config->partial_rotary_given,

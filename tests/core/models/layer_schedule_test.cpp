@@ -483,3 +483,18 @@ TEST(LayerSchedule, MisfitFactorListsAndSectionsAreSaid) {
         said = said || Says(note, "add up to 80, not the 64 pairs");
     EXPECT_TRUE(said);
 }
+
+TEST(LayerSchedule, RopeParametersMixingLayerTypesWithFlatKeysIsSaid) {
+    // transformers keys rope_parameters by layer type only when every key is one: this one is
+    // flat (rope_theta 5e5 for all), its full_attention entry unused.
+    const CheckpointConfig config = Parsed(R"({"model_type": "gemma3_text",
+        "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "head_dim": 16,
+        "layer_types": ["sliding_attention", "full_attention"],
+        "rope_parameters": {"rope_theta": 500000, "rope_type": "default",
+                            "full_attention": {"rope_theta": 1000000}}})");
+    EXPECT_EQ(config.rope_theta, 500000);
+    bool said = false;
+    for (const std::string& note : config.positions_not_shown)
+        said = said || Says(note, "mixes layer-type entries (full_attention)");
+    EXPECT_TRUE(said);
+}
