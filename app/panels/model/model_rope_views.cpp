@@ -27,6 +27,7 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
     all.insert(all.end(), rope.short_wavelength.begin(), rope.short_wavelength.end());
     if (rope.context > 0) all.push_back(static_cast<double>(rope.context));
     if (rope.extended_context > 0) all.push_back(static_cast<double>(rope.extended_context));
+    if (rope.window > 0) all.push_back(static_cast<double>(rope.window));
     const double low = *std::min_element(all.begin(), all.end());
     const double high = *std::max_element(all.begin(), all.end());
     wavelength_view.SetHome({-0.5, rope.pairs - 0.5}, {low / 2, high * 2});
@@ -36,7 +37,9 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
     config.y_label = "wavelength, positions";
     config.x_flags = plot::AxisFlags_Integer;
     config.y_flags = plot::AxisFlags_Log;
-    char context_label[96], scaled_label[96], extended_label[96], short_label[96];
+    char context_label[96], scaled_label[96], extended_label[96], short_label[96], window_label[96];
+    std::snprintf(window_label, sizeof window_label, "%s %lld",
+                  rope.window_chunked ? "chunk" : "sliding window", rope.window);
     std::snprintf(extended_label, sizeof extended_label, "stretched to %lld",
                   rope.extended_context);
     std::snprintf(context_label, sizeof context_label, "trained context %lld", rope.context);
@@ -69,6 +72,9 @@ void ModelPanel::DrawWavelengths(FrameContext& frame) {
         if (rope.extended_context > 0)
             p.HLine(static_cast<double>(rope.extended_context), frame.Color(Role::Muted),
                     extended_label);
+        // What these layers' queries can see back: the wavelengths above it never turn there.
+        if (rope.window > 0)
+            p.HLine(static_cast<double>(rope.window), frame.Color(Role::PosB), window_label);
         p.End();
     }
     if (frame.pictures_first) ViewSentence(frame, rope_sentence, "model.rope_sentence");
