@@ -13,6 +13,7 @@
 #include "shell/file_menu.h"
 #include "status_text.h"
 #include "test_paths.h"
+#include "widgets/number_text.h"
 #include "widgets/theme.h"
 
 #include <gtest/gtest.h>
@@ -311,6 +312,13 @@ TEST_F(ModelPanelTest, TheScheduleStripChoosesTheLayerKindTheViewsShow) {
     EXPECT_EQ(shown["rope"]["scaling"], "");
     // Fewer pairs fail to turn at base 10⁴ than at 10⁶ within the same 131 072 positions.
     EXPECT_LT(shown["rope"]["pairs_without_turn"].get<int>(), 17);
+    // The sliding layers see 1024 positions: pair i of 128 dimensions turns within them when
+    // 2π·10000^(2i/128) ≤ 1024.
+    int beyond_window = 0;
+    for (int i = 0; i < 64; ++i)
+        beyond_window += 2 * M_PI * std::pow(1e4, 2.0 * i / 128) > 1024 ? 1 : 0;
+    EXPECT_EQ(shown["rope"]["window"], 1024);
+    EXPECT_EQ(shown["rope"]["pairs_without_turn_in_window"], beyond_window);
     // The usage view of a config alone says it needs the weights.
     ASSERT_EQ(app.scene.Apply(R"({"model_view": "usage"})"), "");
     app.recorder.rects.clear();
@@ -562,6 +570,44 @@ TEST(ModelSentences, RopeClaimsFollowTheWavelengthsAndContext) {
                               std::string::npos);
                 }
                 EXPECT_NE(sentence.text.find(rope.pairs == 1 ? "1 pair with" : " pairs with"),
+                          std::string::npos);
+            }
+}
+
+TEST(ModelSentences, AWindowsClaimsCountThePairsItHidesAndOnlyWhenThereIsOne) {
+    for (int rotary : {2, 4, 128})
+        for (long long window : {0LL, 1LL, 128LL, 1024LL, 8192LL})
+            for (bool chunked : {false, true}) {
+                RopeReport rope;
+                rope.rotary_dims = rotary;
+                rope.head_dim = rotary;
+                rope.pairs = rotary / 2;
+                rope.context = 131072;
+                rope.window = window;
+                rope.window_chunked = chunked;
+                int hidden = 0;
+                for (int i = 0; i < rope.pairs; ++i) {
+                    rope.wavelength.push_back(2 * M_PI * std::pow(1e4, 2.0 * i / rotary));
+                    hidden += window > 0 && rope.wavelength.back() > window ? 1 : 0;
+                }
+                rope.pairs_without_turn_in_window = hidden;
+                const Explanation sentence = RopeSentence(rope);
+                SCOPED_TRACE(sentence.text);
+                const std::string span = ShownNumber(static_cast<double>(window));
+                const bool says_window =
+                    sentence.text.find("sliding window sees") != std::string::npos ||
+                    sentence.text.find("chunks of") != std::string::npos;
+                EXPECT_EQ(says_window, window > 0);
+                EXPECT_EQ(sentence.Value("window"), static_cast<double>(window));
+                if (window == 0) continue;
+                EXPECT_NE(
+                    sentence.text.find(chunked ? "chunks of " + span : "sees the last " + span),
+                    std::string::npos);
+                EXPECT_EQ(sentence.Value("without_turn_in_window"), hidden);
+                EXPECT_NE(sentence.text.find(hidden == 0 ? "every pair turns within it"
+                                             : hidden == 1
+                                                 ? "1 pair does not"
+                                                 : std::to_string(hidden) + " pairs do not"),
                           std::string::npos);
             }
 }
