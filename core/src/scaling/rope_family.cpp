@@ -145,8 +145,12 @@ XposFloat32Limits xpos_float32_limits(int d, const XposOptions& options) {
     // ζ0^(p/B) < FLT_MIN  ⇔  p > B·ln(FLT_MIN)/ln(ζ0); ζ0^(−p/B) > FLT_MAX ⇔ p >
     // B·ln(FLT_MAX)/−ln(ζ0). (ζ0 = γ/(1 + γ) < 1 for every γ > 0, so both are finite.)
     const double log_zeta = std::log(zeta0);
-    limits.q_subnormal_from = std::floor(options.scale_base * std::log(FLT_MIN) / log_zeta) + 1;
-    limits.k_overflow_from = std::floor(options.scale_base * std::log(FLT_MAX) / -log_zeta) + 1;
+    // The logs in double: std::log(FLT_MAX) takes the float overload, whose rounded-up result
+    // (88.72283936 for 88.72283905) moved the boundary one position on at γ 1.
+    const double log_min = std::log(static_cast<double>(FLT_MIN));
+    const double log_max = std::log(static_cast<double>(FLT_MAX));
+    limits.q_subnormal_from = std::floor(options.scale_base * log_min / log_zeta) + 1;
+    limits.k_overflow_from = std::floor(options.scale_base * log_max / -log_zeta) + 1;
     return limits;
 }
 

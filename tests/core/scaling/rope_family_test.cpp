@@ -1,11 +1,11 @@
 // RoPE's relatives (pelab/scaling/rope_family.h) against their definitions written out here in long
 // double: the frequencies each plan gives its pairs, xPos's ζ_i and its decayed score, and the
 // positions where xPos's per-position scales leave float32.
-#include "pelab/encodings/alternatives.h"
 #include "pelab/base/error.h"
+#include "pelab/encodings/alternatives.h"
 #include "pelab/encodings/precision.h"
-#include "pelab/scaling/rope_family.h"
 #include "pelab/encodings/sinusoidal.h"
+#include "pelab/scaling/rope_family.h"
 
 #include <gtest/gtest.h>
 
@@ -107,7 +107,9 @@ TEST(RopeFamily, XposZetaAndItsDecayedScore) {
 // Where q's scale ζ_0^(p/B) leaves float32's normal range and k's ζ_0^(−p/B) its largest value,
 // found here by walking p one by one in long double.
 TEST(RopeFamily, XposFloat32LimitsAreWhereTheScalesLeaveFloat) {
-    for (const double gamma : {0.4, 0.1, 2.0})
+    // γ 1 puts ζ₀ at exactly 1/2: k's scale 2^(p/B) passes FLT_MAX = (2 − 2^−23)·2^127 at
+    // p = 128·B, where a float log of FLT_MAX (rounded up) said one position later.
+    for (const double gamma : {0.4, 0.1, 2.0, 1.0})
         for (const double scale_base : {512.0, 64.0}) {
             const XposFloat32Limits limits =
                 xpos_float32_limits(64, XposOptions{gamma, scale_base});
@@ -129,8 +131,8 @@ TEST(RopeFamily, XposFloat32LimitsAreWhereTheScalesLeaveFloat) {
     EXPECT_NEAR(paper.k_overflow_from, 512 * std::log(FLT_MAX) / std::log(7.0 / 2.0), 1.0);
 }
 
-// Angles stored in bfloat16, float16 and float32 (pelab/encodings/precision.h), against rounding done
-// another way, on a float's bit pattern: bfloat16 its top 16 bits, float16 its top 10 fraction
+// Angles stored in bfloat16, float16 and float32 (pelab/encodings/precision.h), against rounding
+// done another way, on a float's bit pattern: bfloat16 its top 16 bits, float16 its top 10 fraction
 // bits (nearest, ties to even, subnormals and infinity as IEEE 754 says), float32 by a cast. The
 // first position whose neighbour gets the same stored angle is found here by walking p from 0.
 namespace {
