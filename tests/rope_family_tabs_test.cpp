@@ -382,7 +382,7 @@ TEST_F(RopeFamilyTabs, CopeCountsTheGatesBackFromTheQuery) {
 TEST_F(RopeFamilyTabs, KerpleBiasesAreItsDefinitions) {
     auto& panel = Get<AlternativesPanel>("alternatives");
     for (const double r1 : {0.01, 1.0, 10.0})
-        for (const double r2 : {0.01, 0.5, 10.0})
+        for (const double r2 : {0.01, 0.5, 1.0, 10.0})
             for (const double p : {0.01, 0.5, 1.0, 2.0})
                 for (const auto& [m, n] : {std::pair{12.0, 4.0}, std::pair{0.0, 0.0},
                                            std::pair{3.0, 1e6}, std::pair{2.5, 0.0}}) {
@@ -415,6 +415,11 @@ TEST_F(RopeFamilyTabs, KerpleBiasesAreItsDefinitions) {
                     // steepens.
                     EXPECT_EQ(Contains(text, "flattens too"), p < 1) << text;
                     EXPECT_EQ(Contains(text, "straight line"), p == 1) << text;
+                    // That line is the ALiBi line drawn (slope r₁·r₂) only when r₂ = 1.
+                    if (p == 1) {
+                        EXPECT_EQ(Contains(text, "the ALiBi line drawn, as r₂ = 1"), r2 == 1)
+                            << text;
+                    }
                     EXPECT_EQ(Contains(text, "steepens"), p > 1) << text;
                     // Flatter than ALiBi: at 1 000 the log bias is above ALiBi's once r₂ > 0.
                     EXPECT_GT(r["log_far"].get<double>(), r["alibi_far"].get<double>());

@@ -67,9 +67,15 @@ Explanation KerpleSentence(const KerpleResult& r) {
                 "d = 1 000 it gives " +
                 ShownNumber(r.log_far, 4) + " where ALiBi gives " + ShownNumber(r.alibi_far, 4) +
                 "). ";
-    out.text += r.power < 1    ? "The power form flattens too, as p < 1."
-                : r.power == 1 ? "The power form at p = 1 is a straight line: ALiBi's, slope r₁."
-                               : "The power form with p > 1 steepens instead.";
+    // At p = 1 the power form is a line of slope r₁; the ALiBi line drawn has r₁·r₂.
+    out.text += r.power < 1 ? "The power form flattens too, as p < 1."
+                : r.power == 1
+                    ? (r.r2 == 1 ? "The power form at p = 1 is a straight line of slope r₁: the "
+                                   "ALiBi line drawn, as r₂ = 1."
+                                 : "The power form at p = 1 is a straight line of slope r₁ = " +
+                                       ShownNumber(r.r1, 4) +
+                                       ": ALiBi's shape, not the ALiBi line drawn (slope r₁·r₂).")
+                    : "The power form with p > 1 steepens instead.";
     out.text += " The training lab's kerple learns r₁ and r₂ per head.";
     return out;
 }
