@@ -32,6 +32,13 @@ bool Says(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
+// Whether one of notes says part.
+bool AnyNoteSays(const std::vector<std::string>& notes, const std::string& part) {
+    for (const std::string& note : notes)
+        if (Says(note, part)) return true;
+    return false;
+}
+
 // The indices of the layers for which keep(plan) holds.
 template <typename Keep> std::vector<int> Layers(const LayerSchedule& schedule, Keep keep) {
     std::vector<int> out;
@@ -412,20 +419,14 @@ TEST(LayerSchedule, AGivenGlobalBaseIsNotCalledADefault) {
     const CheckpointConfig left_out = Parsed(R"({"model_type": "modernbert",
         "num_hidden_layers": 3, "hidden_size": 64, "num_attention_heads": 4})");
     ASSERT_EQ(FindPositionsFromConfig(left_out, &found), "");
-    bool said = false;
-    for (const std::string& note : found.notes)
-        said = said || Says(note, "no rope_theta");
-    EXPECT_TRUE(said);
+    EXPECT_TRUE(AnyNoteSays(found.notes, "no rope_theta"));
 }
 
 TEST(LayerSchedule, AWindowAsLongAsTheContextIsSaidToHideNothing) {
     const LayerSchedule schedule = BuildLayerSchedule(Parsed(R"({"model_type": "phi3",
         "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
         "max_position_embeddings": 131072, "sliding_window": 262144})"));
-    bool said = false;
-    for (const std::string& note : schedule.notes)
-        said = said || Says(note, "not shorter than the context");
-    EXPECT_TRUE(said);
+    EXPECT_TRUE(AnyNoteSays(schedule.notes, "not shorter than the context"));
 }
 
 TEST(LayerSchedule, GptOssWithoutRopeSettingsTakesItsClassesYarn) {
@@ -440,7 +441,7 @@ TEST(LayerSchedule, GptOssWithoutRopeSettingsTakesItsClassesYarn) {
     EXPECT_EQ(bare.rope_scaling.original_context, 4096);
     FoundPositions found;
     ASSERT_EQ(FindPositionsFromConfig(bare, &found), "");
-    bool named = false;
+    bool named = false; // one note names the key left out and the default put in
     for (const std::string& note : found.notes)
         named = named || (Says(note, "leaves out") && Says(note, "rope_parameters {"));
     EXPECT_TRUE(named);
@@ -478,10 +479,7 @@ TEST(LayerSchedule, MisfitFactorListsAndSectionsAreSaid) {
         "hidden_size": 512, "num_attention_heads": 4,
         "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 40]}})");
     ASSERT_EQ(FindPositionsFromConfig(vl, &found), "");
-    bool said = false;
-    for (const std::string& note : found.notes)
-        said = said || Says(note, "add up to 80, not the 64 pairs");
-    EXPECT_TRUE(said);
+    EXPECT_TRUE(AnyNoteSays(found.notes, "add up to 80, not the 64 pairs"));
 }
 
 TEST(LayerSchedule, RopeParametersMixingLayerTypesWithFlatKeysIsSaid) {
@@ -493,8 +491,6 @@ TEST(LayerSchedule, RopeParametersMixingLayerTypesWithFlatKeysIsSaid) {
         "rope_parameters": {"rope_theta": 500000, "rope_type": "default",
                             "full_attention": {"rope_theta": 1000000}}})");
     EXPECT_EQ(config.rope_theta, 500000);
-    bool said = false;
-    for (const std::string& note : config.positions_not_shown)
-        said = said || Says(note, "mixes layer-type entries (full_attention)");
-    EXPECT_TRUE(said);
+    EXPECT_TRUE(
+        AnyNoteSays(config.positions_not_shown, "mixes layer-type entries (full_attention)"));
 }
