@@ -9,6 +9,7 @@
 #include "panels/candidates/panel_candidates.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "reference.h"
+#include "widgets/number_text.h"
 
 #include <gtest/gtest.h>
 
@@ -234,6 +235,16 @@ TEST_F(RopePairsTab, BothRelativeAndRunCrossedTheyDiffer) {
             EXPECT_EQ(r.same_frequency_dims, same) << d;
             const Explanation sentence = PairingSentence(r);
             EXPECT_EQ(sentence.Value("both_relative"), 1) << d << " " << base;
+            // Each curve's own largest |q·k|, named with its pairing (the two differ).
+            double interleaved_top = 0, half_top = 0;
+            for (std::size_t i = 0; i < r.distances.size(); ++i)
+                interleaved_top = std::max(interleaved_top, std::abs(r.interleaved[i])),
+                half_top = std::max(half_top, std::abs(r.half_split[i]));
+            EXPECT_NE(sentence.text.find("is " + ShownNumber(interleaved_top, 3) +
+                                         " interleaved, " + ShownNumber(half_top, 3) +
+                                         " half-split"),
+                      std::string::npos)
+                << sentence.text;
             EXPECT_NE(sentence.text.find(std::to_string(d - same) + " of the " + std::to_string(d) +
                                          " dimensions"),
                       std::string::npos)

@@ -21,6 +21,33 @@ TEST_F(Cli, VersionPrintsNameAndVersion) {
     EXPECT_EQ(r.out.rfind("pelab ", 0), 0u) << r.out;
 }
 
+// A mistyped command is named as typed, at every level, with the closest command and the list.
+TEST_F(Cli, UnknownCommandsAreNamedAtEveryLevel) {
+    struct Case {
+        std::vector<std::string> args;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"modle", "inspect", "x"},
+         "unknown command \"modle\" (did you mean \"model\"?); pelab's commands are"},
+        {{"--font-scale", "2", "scrrenshot"}, "unknown command \"scrrenshot\" (did you mean"},
+        {{"frobnicate"}, "unknown command \"frobnicate\"; pelab's commands are export,"},
+        {{"model", "inspct", "x"},
+         "unknown command \"inspct\" (did you mean \"inspect\"?); pelab model's commands are "
+         "inspect, run or tokenize (see pelab model --help)"},
+        {{"export", "attentoin"}, "unknown command \"attentoin\" (did you mean \"attention\"?)"},
+        {{"model"}, "a command is required after pelab model: inspect, run or tokenize"},
+        {{"model", "inspect", "a", "b"},
+         "unexpected argument \"b\" for pelab model inspect (see pelab model inspect --help)"},
+    };
+    for (const Case& each : cases) {
+        const Result r = Run(each.args);
+        EXPECT_EQ(r.exit_code, 2) << each.says;
+        EXPECT_NE(r.err.find(each.says), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("were not expected"), std::string::npos) << r.err;
+    }
+}
+
 TEST_F(Cli, BadScreenshotAndGuiArgumentsExitTwo) {
     ExpectUsageError({"screenshot", "--size", "10x10"}, "--size");
     ExpectUsageError({"screenshot", "--size", "wide"}, "--size");

@@ -16,6 +16,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -48,6 +49,30 @@ std::string Scene(const std::string& tab, int d, double base, double m, double n
            R"(, "pos_b": )" + std::to_string(n) + more + "}";
 }
 
+// A number as ShownNumber writes it back to a double: "0.9996", "4.79×10⁻⁴²".
+double ReadShown(const std::string& shown) {
+    char* end = nullptr;
+    const double mantissa = std::strtod(shown.c_str(), &end);
+    const std::string rest(end);
+    const std::string times = "×10";
+    if (rest.rfind(times, 0) != 0) return mantissa;
+    static const char* const kDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    std::size_t at = times.size();
+    int sign = 1, exponent = 0;
+    if (rest.compare(at, 3, "⁻") == 0) sign = -1, at += 3;
+    for (bool more = true; more;) {
+        more = false;
+        for (int digit = 0; digit < 10; ++digit) {
+            const std::string sup = kDigits[digit];
+            if (rest.compare(at, sup.size(), sup) == 0) {
+                exponent = exponent * 10 + digit, at += sup.size(), more = true;
+                break;
+            }
+        }
+    }
+    return mantissa * std::pow(10.0, sign * exponent);
+}
+
 } // namespace
 
 TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
@@ -57,8 +82,8 @@ TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
         for (const double gamma : {0.05, 0.4, 2.0})
             for (const double scale_base : {16.0, 512.0})
                 for (const auto& [m, n] :
-                     {std::pair{600.0, 100.0}, std::pair{50.0, 50.0}, std::pair{3.0, 50.0},
-                      std::pair{1e6, 0.0}, std::pair{0.0, 1e6}}) {
+                     {std::pair{600.0, 100.0}, std::pair{60.0, 50.0}, std::pair{50.0, 50.0},
+                      std::pair{3.0, 50.0}, std::pair{1e6, 0.0}, std::pair{0.0, 1e6}}) {
                     ASSERT_EQ(app.scene.Apply(Scene(
                                   "xpos", d, 10000, m, n,
                                   ", \"xpos_gamma\": " + std::to_string(gamma) +
@@ -112,10 +137,26 @@ TEST_F(RopeFamilyTabs, XposKeepsWhatItsDefinitionSays) {
                     EXPECT_TRUE(Contains(text, ShownNumber(r["q_subnormal_from"].get<double>())));
                     if (m > n) {
                         ++sentences_before;
-                        EXPECT_TRUE(Contains(
-                            text, (d == 2 ? "the one pair keeps " : "the fastest pair keeps ") +
-                                      ShownNumber(kept.front(), 3)))
-                            << text;
+                        // Each share said is below 1 as printed (0.9996, never "1"), and is
+                        // the share kept to the digits printed.
+                        const auto said_after = [&](const std::string& words) {
+                            const std::size_t at = text.find(words);
+                            EXPECT_NE(at, std::string::npos) << words << ": " << text;
+                            return at == std::string::npos
+                                       ? std::string()
+                                       : text.substr(at + words.size(),
+                                                     text.find(' ', at + words.size()) - at -
+                                                         words.size());
+                        };
+                        std::vector<std::pair<std::string, double>> said = {
+                            {said_after(d == 2 ? "the one pair keeps " : "the fastest pair keeps "),
+                             kept.front()}};
+                        if (d > 2) said.push_back({said_after(" and the slowest "), kept.back()});
+                        for (const auto& [shown, value] : said) {
+                            const double read = ReadShown(shown);
+                            EXPECT_LT(read, 1.0) << shown << ": " << text;
+                            EXPECT_NEAR(read, value, 5e-3 * value + 1e-300) << text;
+                        }
                         EXPECT_LT(kept.front(), 1.0);
                     } else if (m == n) {
                         ++sentences_at;
@@ -368,7 +409,29 @@ TEST_F(RopeFamilyTabs, CopeCountsTheGatesBackFromTheQuery) {
                     } else {
                         const double creep = static_cast<double>(ceill(1 + expl(s)));
                         EXPECT_EQ(r["creep"].get<double>(), creep);
-                        EXPECT_TRUE(Contains(sentence, ShownNumber(creep) + " tokens without"))
+                        EXPECT_TRUE(Contains(sentence, "and " + ShownNumber(creep) +
+                                                           " count as a whole position"))
+                            << sentence;
+                        // The fewest small gates that pass one open gate: k·σ(−s) > σ(s).
+                        const long double closed_gate = 1 / (1 + expl(s)),
+                                          open_gate = 1 / (1 + expl(-s));
+                        const long long fewest =
+                            static_cast<long long>(floorl(open_gate / closed_gate)) + 1;
+                        EXPECT_GT(fewest * closed_gate, open_gate);
+                        EXPECT_EQ(r["claims"]["outweigh"].get<double>(),
+                                  static_cast<double>(fewest));
+                        EXPECT_LT((fewest - 1) * closed_gate, open_gate);
+                        EXPECT_TRUE(Contains(sentence, ShownNumber(static_cast<double>(fewest)) +
+                                                           " tokens without \"" + separator +
+                                                           "\" already weigh more than one"))
+                            << sentence;
+                        // The two sums as printed read in the order the sentence says.
+                        const std::size_t sum_at = sentence.find("add up to ");
+                        const std::size_t gate_at = sentence.find("its gate is ");
+                        ASSERT_NE(sum_at, std::string::npos) << sentence;
+                        ASSERT_NE(gate_at, std::string::npos) << sentence;
+                        EXPECT_GT(std::strtod(sentence.c_str() + sum_at + 10, nullptr),
+                                  std::strtod(sentence.c_str() + gate_at + 12, nullptr))
                             << sentence;
                     }
                 }

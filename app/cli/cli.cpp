@@ -224,7 +224,12 @@ bool ParseOrExit(CLI::App& app, int argc, char** argv, CommandLine& result) {
         return true;
     } catch (const CLI::ParseError& e) {
         result.command = Subcommand::Exit;
-        result.exit_code = UsageError(std::string(e.what()) + " (see pelab --help)");
+        std::string message;
+        if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr ||
+            dynamic_cast<const CLI::RequiredError*>(&e) != nullptr)
+            message = ExplainUnknownWords(app);
+        result.exit_code =
+            UsageError(message.empty() ? std::string(e.what()) + " (see pelab --help)" : message);
         return true;
     }
     return false;

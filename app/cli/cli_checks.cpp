@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "io/json_input.h"
 #include "io/model_files.h"
+#include "io/suggest.h"
 #include "pelab/base/error.h"
 #include "pelab/export/export.h"
 
@@ -201,6 +202,41 @@ std::string OptionName(const CLI::Option& option) {
                                        : "--" + option.get_lnames().front();
 }
 } // namespace
+
+std::string ExplainUnknownWords(const CLI::App& app) {
+    // The deepest command parsed: the words left over belong to it.
+    const CLI::App* command = &app;
+    for (;;) {
+        const std::vector<const CLI::App*> below =
+            command->get_subcommands([](const CLI::App* each) { return each->parsed(); });
+        if (below.empty()) break;
+        command = below.front();
+    }
+    std::vector<std::string> names;
+    for (const CLI::App* each : command->get_subcommands([](const CLI::App*) { return true; }))
+        names.push_back(each->get_name());
+    std::string word; // the first word left over that is not an option
+    for (const std::string& each : app.remaining(true))
+        if (!each.empty() && each.front() != '-') {
+            word = each;
+            break;
+        }
+    const std::string path = CommandPath(*command);
+    const std::string help = " (see " + path + " --help)";
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    if (!names.empty() && !word.empty()) {
+        const std::string closest = ClosestNames(word, names);
+        return "unknown command " + Excerpt(word) +
+               (closest.empty() ? std::string() : " (did you mean " + closest + "?)") + "; " +
+               path + "'s commands are " + list + help;
+    }
+    if (!names.empty() && command->get_require_subcommand_min() > 0)
+        return "a command is required after " + path + ": " + list + help;
+    if (!word.empty()) return "unexpected argument " + Excerpt(word) + " for " + path + help;
+    return {};
+}
 
 std::vector<std::string> UnclassifiedFileOptions(CLI::App& app) {
     std::vector<std::string> found;

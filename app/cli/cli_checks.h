@@ -49,6 +49,12 @@ std::string CheckNoInputIsWritten(const CLI::App& app);
 std::vector<std::string> UnclassifiedFileOptions(CLI::App& app);
 /// The chain of names of a command ("pelab model inspect").
 std::string CommandPath(const CLI::App& command);
+/// After a parse that left words over or missed a required command: what went wrong, in the
+/// order typed — "unknown command \"modle\" (did you mean \"model\"?); pelab's commands:
+/// export, …", "a command is required after pelab model: inspect, run or tokenize", or
+/// "unexpected argument \"b\" for pelab model inspect" — with the help to see. "" when neither
+/// happened (another parse error: CLI11's own message stands).
+std::string ExplainUnknownWords(const CLI::App& app);
 
 /// Whether out means standard output ("" or "-").
 bool WritesToStdout(const std::string& out);

@@ -46,6 +46,7 @@ CopeResult ComputeCope(const std::string& text, const std::string& separator, do
     for (int j = r.key; j <= query; ++j)
         r.separators_between += r.tokens[static_cast<std::size_t>(j)] == r.separator ? 1 : 0;
     r.creep = static_cast<long long>(std::ceil(1 / r.closed - 1e-12));
+    r.outweigh = static_cast<long long>(std::floor(r.open / r.closed)) + 1;
     return r;
 }
 
@@ -60,6 +61,7 @@ Explanation CopeSentence(const CopeResult& r) {
     out.Claims("open", r.open);
     out.Claims("closed", r.closed);
     out.Claims("creep", static_cast<double>(r.creep));
+    out.Claims("outweigh", static_cast<double>(r.outweigh));
     const std::string quoted = "\"" + r.separator + "\"";
     const std::string s = ShownNumber(r.sharpness, 3);
     if (r.sharpness == 0)
@@ -103,9 +105,16 @@ Explanation CopeSentence(const CopeResult& r) {
     if (r.sharpness == 0)
         out.text += " At s = 0 the gates cannot tell tokens apart: CoPE counts half-tokens, a "
                     "token position again.";
-    else
-        out.text += " The small gates add up: " + ShownNumber(static_cast<double>(r.creep)) +
-                    " tokens without " + quoted + " count as one more position.";
+    else {
+        // The comparison printed must read true: digits enough to tell its two sides apart.
+        const auto [small_sum, one_open] =
+            ShownPair(static_cast<double>(r.outweigh) * r.closed, r.open, 3);
+        out.text += " The small gates add up: " + ShownNumber(static_cast<double>(r.outweigh)) +
+                    " tokens without " + quoted + " already weigh more than one " + quoted +
+                    " (their gates add up to " + small_sum + ", its gate is " + one_open +
+                    "), and " + ShownNumber(static_cast<double>(r.creep)) +
+                    " count as a whole position.";
+    }
     return out;
 }
 

@@ -25,12 +25,15 @@ struct CopeResult {
     /// Tokens without a separator that count as one more position: ⌈1/σ(−s)⌉ (0 when s = 0 is
     /// not the case and σ(−s) underflows: never here, s ≤ 20).
     long long creep = 0;
+    /// Tokens without a separator whose gates together pass one separator's gate: the least k
+    /// with k·σ(−s) > σ(s), ⌊σ(s)/σ(−s)⌋ + 1 (one fewer than creep: σ(s) < 1).
+    long long outweigh = 0;
 };
 CopeResult ComputeCope(const std::string& text, const std::string& separator, double sharpness,
                        double key_position);
 
 /// The tab's sentence, with its claims: key_position (the key's CoPE position), distance (its
-/// token distance), separators_between, open, closed, creep.
+/// token distance), separators_between, open, closed, creep, outweigh.
 Explanation CopeSentence(const CopeResult& result);
 
 } // namespace pelab

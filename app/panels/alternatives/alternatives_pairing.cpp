@@ -37,6 +37,8 @@ PairingResult ComputePairing(const AlternativesPanel::RopeInputs& inputs) {
         r.interleaved.push_back(rope_score_relative(q, k, distance, inputs.base));
         r.half_split.push_back(rope_score_relative(q_half, k_half, distance, inputs.base));
         r.largest_score = std::max(r.largest_score, std::abs(r.interleaved.back()));
+        r.largest_half_split_score =
+            std::max(r.largest_half_split_score, std::abs(r.half_split.back()));
         r.largest_gap =
             std::max(r.largest_gap, std::abs(r.half_split.back() - r.interleaved.back()));
     }
@@ -63,7 +65,7 @@ Explanation PairingSentence(const PairingResult& r) {
     Explanation out;
     // A score that moves by less than this share of the largest one, over a sweep of 20
     // shifts, depends on m − n alone up to rounding.
-    const double rounding = 1e-9 * std::max(1.0, r.largest_score);
+    const double rounding = 1e-9 * std::max({1.0, r.largest_score, r.largest_half_split_score});
     const bool both_relative =
         r.interleaved_shift_change <= rounding && r.half_split_shift_change <= rounding;
     out.Claims("both_relative", both_relative ? 1 : 0);
@@ -87,7 +89,8 @@ Explanation PairingSentence(const PairingResult& r) {
                 std::to_string(r.same_frequency_dims) +
                 (r.same_frequency_dims == 1 ? " keeps its own" : " keep their own") +
                 "), and the two curves differ by up to " + ShownNumber(r.largest_gap, 3) +
-                " (the largest q·k is " + ShownNumber(r.largest_score, 3) + ").";
+                " (the largest |q·k| is " + ShownNumber(r.largest_score, 3) + " interleaved, " +
+                ShownNumber(r.largest_half_split_score, 3) + " half-split).";
     if (d == 2) out.text += " At d = 2 there is one pair, the same either way: nothing differs.";
     return out;
 }

@@ -16,6 +16,7 @@ struct PairingResult {
     double interleaved_shift_change = 0, half_split_shift_change = 0; ///< as the RoPE tab's
     double largest_gap = 0;   ///< max over distances of |half-split − interleaved q·k|
     double largest_score = 0; ///< max |interleaved q·k| over the distances
+    double largest_half_split_score = 0; ///< max |half-split q·k| over the distances
     int same_frequency_dims = 0, d = 0;
 };
 PairingResult ComputePairing(const AlternativesPanel::RopeInputs& inputs);

@@ -90,10 +90,10 @@ Explanation XposSentence(const XposResult& r) {
             ? "ζ_0 = γ/(1 + γ) = " + BelowOne(r.zeta.front()) + " (one pair)"
             : "ζ_i = (2i/d + γ)/(1 + γ) runs from " + BelowOne(r.zeta.front()) + " (pair 0) to " +
                   BelowOne(r.zeta.back()) + " (pair " + std::to_string(r.d / 2 - 1) + ")";
-    const std::string pairs_keep =
-        r.d == 2 ? "the one pair keeps " + ShownNumber(fastest, 3) + " of its share"
-                 : "the fastest pair keeps " + ShownNumber(fastest, 3) +
-                       " of its share and the slowest " + ShownNumber(slowest, 3);
+    const std::string pairs_keep = r.d == 2
+                                       ? "the one pair keeps " + BelowOne(fastest) + " of its share"
+                                       : "the fastest pair keeps " + BelowOne(fastest) +
+                                             " of its share and the slowest " + BelowOne(slowest);
     if (r.distance > 0) {
         out.text = "xPos scales pair i's share of q·k by ζ_i^((m − n)/B): " + zeta_range +
                    ", so at m − n = " + ShownNumber(r.distance) +
