@@ -218,16 +218,29 @@ TEST_F(RopePairsTab, BothRelativeAndRunCrossedTheyDiffer) {
             const PairingResult r = ComputePairing(panel.RopeInputsFor(state));
             const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
             const int half = d / 2;
-            for (const int distance : {0, 1, 7, 128}) {
-                long double dot = 0;
+            // Both curves from their definitions at every distance drawn (k at position 0 is
+            // not turned); each curve's largest |q·k| is then the one the sentence must name.
+            long double interleaved_top = 0, half_top = 0;
+            for (int distance = 0; distance <= 128; ++distance) {
+                long double dot = 0, interleaved_dot = 0;
                 for (int j = 0; j < d; ++j) {
                     const long double angle = distance * powl(base, -2.0L * (j % half) / d);
                     const long double partner_q = j < half ? -q[j + half] : q[j - half];
                     const long double turned_q = q[j] * cosl(angle) + partner_q * sinl(angle);
-                    dot += turned_q * k[j]; // k at position 0 is not turned
+                    dot += turned_q * k[j];
+                    const long double pair_angle = distance * powl(base, -2.0L * (j / 2) / d);
+                    const long double pair_q = j % 2 == 0 ? -q[j + 1] : q[j - 1];
+                    interleaved_dot += (q[j] * cosl(pair_angle) + pair_q * sinl(pair_angle)) * k[j];
                 }
-                EXPECT_NEAR(r.half_split[distance], static_cast<double>(dot), 1e-10)
-                    << "d " << d << ", base " << base << ", distance " << distance;
+                if (distance == 0 || distance == 1 || distance == 7 || distance == 128) {
+                    EXPECT_NEAR(r.half_split[distance], static_cast<double>(dot), 1e-10)
+                        << "d " << d << ", base " << base << ", distance " << distance;
+                    EXPECT_NEAR(r.interleaved[distance], static_cast<double>(interleaved_dot),
+                                1e-10)
+                        << "d " << d << ", base " << base << ", distance " << distance;
+                }
+                half_top = std::max(half_top, fabsl(dot));
+                interleaved_top = std::max(interleaved_top, fabsl(interleaved_dot));
             }
             int same = 0;
             for (int j = 0; j < d; ++j)
@@ -236,14 +249,11 @@ TEST_F(RopePairsTab, BothRelativeAndRunCrossedTheyDiffer) {
             const Explanation sentence = PairingSentence(r);
             EXPECT_EQ(sentence.Value("both_relative"), 1) << d << " " << base;
             // Each curve's own largest |q·k|, named with its pairing (the two differ).
-            double interleaved_top = 0, half_top = 0;
-            for (std::size_t i = 0; i < r.distances.size(); ++i)
-                interleaved_top = std::max(interleaved_top, std::abs(r.interleaved[i])),
-                half_top = std::max(half_top, std::abs(r.half_split[i]));
-            EXPECT_NE(sentence.text.find("is " + ShownNumber(interleaved_top, 3) +
-                                         " interleaved, " + ShownNumber(half_top, 3) +
-                                         " half-split"),
-                      std::string::npos)
+            EXPECT_NE(
+                sentence.text.find("is " + ShownNumber(static_cast<double>(interleaved_top), 3) +
+                                   " interleaved, " +
+                                   ShownNumber(static_cast<double>(half_top), 3) + " half-split"),
+                std::string::npos)
                 << sentence.text;
             EXPECT_NE(sentence.text.find(std::to_string(d - same) + " of the " + std::to_string(d) +
                                          " dimensions"),

@@ -426,11 +426,11 @@ TEST_F(RopeFamilyTabs, CopeCountsTheGatesBackFromTheQuery) {
                                                            "\" already weigh more than one"))
                             << sentence;
                         // The two sums as printed read in the order the sentence says.
-                        const std::size_t sum_at = sentence.find("add up to ");
+                        const std::size_t sum_at = sentence.find("gates sum to ");
                         const std::size_t gate_at = sentence.find("its gate is ");
                         ASSERT_NE(sum_at, std::string::npos) << sentence;
                         ASSERT_NE(gate_at, std::string::npos) << sentence;
-                        EXPECT_GT(std::strtod(sentence.c_str() + sum_at + 10, nullptr),
+                        EXPECT_GT(std::strtod(sentence.c_str() + sum_at + 13, nullptr),
                                   std::strtod(sentence.c_str() + gate_at + 12, nullptr))
                             << sentence;
                     }

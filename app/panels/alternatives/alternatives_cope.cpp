@@ -111,9 +111,8 @@ Explanation CopeSentence(const CopeResult& r) {
             ShownPair(static_cast<double>(r.outweigh) * r.closed, r.open, 3);
         out.text += " The small gates add up: " + ShownNumber(static_cast<double>(r.outweigh)) +
                     " tokens without " + quoted + " already weigh more than one " + quoted +
-                    " (their gates add up to " + small_sum + ", its gate is " + one_open +
-                    "), and " + ShownNumber(static_cast<double>(r.creep)) +
-                    " count as a whole position.";
+                    " (their gates sum to " + small_sum + ", its gate is " + one_open + "), and " +
+                    ShownNumber(static_cast<double>(r.creep)) + " count as a whole position.";
     }
     return out;
 }

@@ -76,7 +76,7 @@ Explanation PairingSentence(const PairingResult& r) {
         both_relative
             ? std::string("Both pairings keep q·k a function of m − n alone: moving m and n "
                           "together by 50, 100, … 950 changes it only by rounding (less "
-                          "than 10⁻⁹ of the largest q·k), with interleaved pairs (2i, "
+                          "than 10⁻⁹ of the largest |q·k|), with interleaved pairs (2i, "
                           "2i + 1), the paper's, as with half-split pairs (i, i + d/2), "
                           "GPT-NeoX's and Llama's Hugging Face code.")
             : "Moving m and n together changes q·k by up to " +
