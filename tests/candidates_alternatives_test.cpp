@@ -228,7 +228,8 @@ TEST_F(RopePairsTab, BothRelativeAndRunCrossedTheyDiffer) {
                     const long double partner_q = j < half ? -q[j + half] : q[j - half];
                     const long double turned_q = q[j] * cosl(angle) + partner_q * sinl(angle);
                     dot += turned_q * k[j];
-                    const long double pair_angle = distance * powl(base, -2.0L * (j / 2) / d);
+                    const int pair_index = j / 2;
+                    const long double pair_angle = distance * powl(base, -2.0L * pair_index / d);
                     const long double pair_q = j % 2 == 0 ? -q[j + 1] : q[j - 1];
                     interleaved_dot += (q[j] * cosl(pair_angle) + pair_q * sinl(pair_angle)) * k[j];
                 }
