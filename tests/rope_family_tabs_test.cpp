@@ -230,6 +230,87 @@ TEST_F(RopeFamilyTabs, PartialRotaryAndPRopeTurnThePairsTheirDefinitionsSay) {
             }
 }
 
+// Partial's pairing, from the definitions: GPT-NeoX's rotate_half turns dimension j < r with
+// j ± r/2 at base^(−2(j mod r/2)/r) (r = d for RoPE and p-RoPE, whose pairs past ⌊p·d/2⌋ stay
+// still), interleaved pairs 2i with 2i + 1. Each gap is the largest |q·k − RoPE's q·k| over
+// m − n = 0 … 256, with RoPE paired the same way.
+TEST_F(RopeFamilyTabs, PartialPairsTheDimensionsAsItsSentenceSays) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    // q·k with the first `rotary` dimensions turned (pairs at or past `kept` still), in long
+    // double.
+    const auto score = [](const std::vector<double>& q, const std::vector<double>& k, int rotary,
+                          int kept, bool half_split, double base, int distance) {
+        const int d = static_cast<int>(q.size()), half = rotary / 2;
+        long double sum = 0;
+        for (int j = 0; j < d; ++j) {
+            if (j >= rotary) {
+                sum += static_cast<long double>(q[j]) * k[j];
+                continue;
+            }
+            const int pair_index = half_split ? j % half : j / 2;
+            const bool first = half_split ? j < half : j % 2 == 0;
+            const int partner =
+                half_split ? (first ? j + half : j - half) : (first ? j + 1 : j - 1);
+            const long double angle =
+                pair_index < kept ? distance * powl(base, -2.0L * pair_index / rotary) : 0.0L;
+            const long double partner_q = first ? -q[partner] : q[partner];
+            sum += (q[j] * cosl(angle) + partner_q * sinl(angle)) * k[j];
+        }
+        return sum;
+    };
+    int checked = 0;
+    for (const bool typed : {true, false})
+        for (const int d : {4, 8, 64, 128})
+            for (const double base : {10000.0, 500000.0})
+                for (const bool half_split : {true, false}) {
+                    if (typed && d != 4) continue; // the typed q and k have 4 numbers
+                    const double fraction = 0.25, p = 0.75;
+                    ASSERT_EQ(app.scene.Apply(Scene(
+                                  "partial", d, base, 17, 5,
+                                  std::string(", \"partial_fraction\": 0.25, \"partial_p\": 0.75, "
+                                              "\"rope_typed\": ") +
+                                      (typed ? "true" : "false") + ", \"partial_half_split\": " +
+                                      (half_split ? "true" : "false"))),
+                              "");
+                    Present("alternatives");
+                    ASSERT_TRUE(Recorded("alternatives.partial_half_split"));
+                    const nlohmann::json r = TabReadouts(panel, state, "partial");
+                    const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
+                    ASSERT_EQ(q.size(), static_cast<std::size_t>(typed ? q.size() : d));
+                    const int n = static_cast<int>(q.size());
+                    const int rotary = static_cast<int>(n * fraction) / 2 * 2;
+                    const int kept = static_cast<int>(p * n / 2);
+                    long double partial_gap = 0, p_gap = 0;
+                    for (int distance = 0; distance <= 256; ++distance) {
+                        const long double rope = score(q, k, n, n / 2, half_split, base, distance);
+                        partial_gap = std::max(
+                            partial_gap,
+                            fabsl(score(q, k, rotary, rotary / 2, half_split, base, distance) -
+                                  rope));
+                        p_gap = std::max(
+                            p_gap, fabsl(score(q, k, n, kept, half_split, base, distance) - rope));
+                    }
+                    const nlohmann::json& claims = r["claims"];
+                    EXPECT_NEAR(claims["partial_gap"].get<double>(),
+                                static_cast<double>(partial_gap), 1e-9 * (1 + partial_gap))
+                        << "d " << n << ", base " << base << ", half-split " << half_split;
+                    EXPECT_NEAR(claims["p_gap"].get<double>(), static_cast<double>(p_gap),
+                                1e-9 * (1 + p_gap));
+                    EXPECT_EQ(claims["half_split"].get<double>(), half_split ? 1.0 : 0.0);
+                    const std::string text = r["sentence"];
+                    EXPECT_EQ(Contains(text, "rotate_half pairs them: i with i + " +
+                                                 std::to_string(rotary / 2)),
+                              half_split && rotary > 0)
+                        << text;
+                    EXPECT_EQ(Contains(text, "pair interleaved, (2i, 2i + 1)"), !half_split)
+                        << text;
+                    EXPECT_TRUE(Contains(text, ShownNumber(static_cast<double>(partial_gap), 3)))
+                        << text;
+                    ++checked;
+                }
+    EXPECT_EQ(checked, 4 + 16);
+}
+
 // The NoPE tab: iRoPE's layers without positions (the multiples of N up to the layers), q·k
 // there (the plain dot product at every distance) against RoPE's range over 0 … 256 (turned here
 // pair by pair), and the causal mask's count 1/(m + 1) at pos A in whole tokens; the stored

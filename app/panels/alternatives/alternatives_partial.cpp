@@ -20,14 +20,15 @@
 
 namespace pelab {
 
-PartialResult ComputePartial(const AlternativesPanel::RopeInputs& inputs, double fraction,
-                             double p) {
+PartialResult ComputePartial(const AlternativesPanel::RopeInputs& inputs, double fraction, double p,
+                             RopePairing pairing) {
     PartialResult r;
     const std::vector<double> q = AlternativesPanel::RopeVectorFor(inputs, true);
     const std::vector<double> k = AlternativesPanel::RopeVectorFor(inputs, false);
     r.d = static_cast<int>(q.size());
     r.fraction = fraction;
     r.p = p;
+    r.pairing = pairing;
     const RopePairPlan rope = rope_plan(r.d, inputs.base);
     const RopePairPlan partial = partial_rotary_plan(r.d, inputs.base, fraction);
     const RopePairPlan p_rope = p_rope_plan(r.d, inputs.base, p);
@@ -45,11 +46,17 @@ PartialResult ComputePartial(const AlternativesPanel::RopeInputs& inputs, double
     r.rope_longest = r.rope_wavelength.back();
     r.partial_longest = r.partial_turned > 0 ? r.partial_wavelength[r.partial_turned - 1] : 0;
     r.p_longest = r.p_turned > 0 ? r.p_wavelength[r.p_turned - 1] : 0;
+    // The plans score interleaved pairs: q and k reordered so that the pairs drawn are theirs
+    // (RoPE and p-RoPE pair across the whole head, partial rotary within its r dimensions).
+    const std::vector<double> q_whole = rope_as_interleaved(q, pairing),
+                              k_whole = rope_as_interleaved(k, pairing),
+                              q_rotary = rope_as_interleaved(q, pairing, r.rotary_dims),
+                              k_rotary = rope_as_interleaved(k, pairing, r.rotary_dims);
     for (int distance = 0; distance <= 256; ++distance) {
         r.distances.push_back(distance);
-        r.rope_scores.push_back(plan_score_relative(q, k, distance, rope));
-        r.partial_scores.push_back(plan_score_relative(q, k, distance, partial));
-        r.p_scores.push_back(plan_score_relative(q, k, distance, p_rope));
+        r.rope_scores.push_back(plan_score_relative(q_whole, k_whole, distance, rope));
+        r.partial_scores.push_back(plan_score_relative(q_rotary, k_rotary, distance, partial));
+        r.p_scores.push_back(plan_score_relative(q_whole, k_whole, distance, p_rope));
         r.partial_gap =
             std::max(r.partial_gap, std::abs(r.partial_scores.back() - r.rope_scores.back()));
         r.p_gap = std::max(r.p_gap, std::abs(r.p_scores.back() - r.rope_scores.back()));
@@ -100,9 +107,21 @@ Explanation PartialSentence(const PartialResult& r) {
                  " positions: it removes the low end of the spectrum instead of compressing it.";
     out.Claims("partial_gap", r.partial_gap);
     out.Claims("p_gap", r.p_gap);
-    out.text = partial + p_part + " Over m − n from 0 to " + ShownNumber(r.distances.back()) +
-               ", q·k differs from RoPE's by up to " + ShownNumber(r.partial_gap, 3) +
-               " with partial rotary and " + ShownNumber(r.p_gap, 3) +
+    const bool half_split = r.pairing == RopePairing::HalfSplit;
+    out.Claims("half_split", half_split ? 1 : 0);
+    const std::string rotary_half = r.rotary_dims > 0 && r.rotary_dims < r.d
+                                        ? "i + " + std::to_string(r.rotary_dims / 2) +
+                                              " within partial rotary's turned dimensions, "
+                                        : "";
+    const std::string pairing =
+        half_split ? " Dimensions pair as GPT-NeoX's and Phi's rotate_half pairs them: i with " +
+                         rotary_half + "i + " + std::to_string(r.d / 2) + " across the head."
+                   : " Dimensions pair interleaved, (2i, 2i + 1), as GPT-J does; GPT-NeoX and "
+                     "Phi pair them half-split, which gives these q and k other scores.";
+    out.text = partial + p_part + pairing + " Over m − n from 0 to " +
+               ShownNumber(r.distances.back()) + ", q·k differs from RoPE's by up to " +
+               ShownNumber(r.partial_gap, 3) + " with partial rotary and " +
+               ShownNumber(r.p_gap, 3) +
                " with p-RoPE (RoPE's largest |q·k| there: " + ShownNumber(r.rope_largest, 3) + ").";
     return out;
 }
@@ -112,8 +131,9 @@ namespace {
 struct PartialInputs {
     AlternativesPanel::RopeInputs rope;
     double fraction = 0, p = 0;
+    RopePairing pairing = RopePairing::HalfSplit;
     bool operator==(const PartialInputs& o) const {
-        return rope == o.rope && fraction == o.fraction && p == o.p;
+        return rope == o.rope && fraction == o.fraction && p == o.p && pairing == o.pairing;
     }
 };
 
@@ -141,16 +161,24 @@ constexpr NumberControl kPartialP{
     "p-RoPE's p: the share of pairs, the fastest, that keep turning (1: RoPE, 0: none).",
     "alternatives.partial_p"};
 
+constexpr const char* kHalfSplitLabel = "half-split pairs (NeoX, Phi)";
+
 struct PartialTab final : AlternativesTab {
     double fraction = kPartialFraction.initial; ///< GPT-NeoX's rotary_pct
     double p = kPartialP.initial;
+    /// The pairing of GPT-NeoX and Phi, whose fractions the tab offers; off: interleaved.
+    bool half_split = true;
+    RopePairing Pairing() const {
+        return half_split ? RopePairing::HalfSplit : RopePairing::Interleaved;
+    }
     mutable Cached<PartialInputs, PartialResult> result;
     plot::PlotView wavelength_view, score_view;
 
     const PartialResult& ResultFor(const AlternativesPanel& panel, const AppState& state) const {
-        return result.Get(
-            PartialInputs{panel.RopeInputsFor(state), fraction, p},
-            [](const PartialInputs& in) { return ComputePartial(in.rope, in.fraction, in.p); });
+        return result.Get(PartialInputs{panel.RopeInputsFor(state), fraction, p, Pairing()},
+                          [](const PartialInputs& in) {
+                              return ComputePartial(in.rope, in.fraction, in.p, in.pairing);
+                          });
     }
     void Draw(AlternativesPanel& panel, FrameContext& frame) override;
     void AddFields(SceneTable& table) override;
@@ -170,6 +198,9 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         ImGui::SameLine();
         if (ImGui::Button("Phi 0.4")) fraction = 0.4;
         SceneSlider(frame, row, kPartialP, &p, slider);
+        row.Item(CheckboxWidth(kHalfSplitLabel));
+        ImGui::Checkbox(kHalfSplitLabel, &half_split);
+        frame.Record("alternatives.partial_half_split");
         panel.RopeVectorControls(frame, row);
         EndControls(frame);
     }
@@ -206,6 +237,7 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         wavelength_view.Refit(wavelength_view.home_x, wavelength_view.home_y);
         plot::PlotConfig config;
         config.x_label = "pair i";
+        config.y_label = "wavelength (positions)";
         config.x_flags = plot::AxisFlags_Integer;
         config.y_flags = plot::AxisFlags_Log;
         plot::Plot w;
@@ -220,7 +252,7 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
                       frame.Color(Role::PosB), frame.Px(3.5f), plot::Marker::Ring);
             w.Markers("p-RoPE", r.pairs.data(), p_rope.data(), count, frame.Color(Role::PosA),
                       frame.Px(3.0f));
-            w.HLine(infinity_row, frame.Color(Role::Warning));
+            w.HLine(infinity_row, frame.Color(Role::Warning), "∞");
             w.End();
         }
     }
@@ -236,6 +268,7 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         if (!score_view.has_home) score_view.Reset();
         plot::PlotConfig config;
         config.x_label = "m − n";
+        config.y_label = "q·k";
         plot::Plot s;
         if (s.Begin("q·k against m − n##partial_scores", score_view, ImVec2(-1, height), config)) {
             frame.Record("alternatives.partial_scores");
@@ -255,6 +288,10 @@ void PartialTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
 void PartialTab::AddFields(SceneTable& table) {
     table.Number(kPartialFraction, &fraction);
     table.Number(kPartialP, &p);
+    table.Bool("partial_half_split",
+               "the Partial tab pairs i with i + r/2 as GPT-NeoX and Phi do (false: interleaved, "
+               "2i with 2i + 1)",
+               &half_split);
 }
 
 nlohmann::json PartialTab::Readouts(const AlternativesPanel& panel, const AppState& state) const {
@@ -268,6 +305,7 @@ nlohmann::json PartialTab::Readouts(const AlternativesPanel& panel, const AppSta
               {"rotary_dims", r.rotary_dims},
               {"partial_turned", r.partial_turned},
               {"p_turned", r.p_turned},
+              {"half_split", r.pairing == RopePairing::HalfSplit},
               {"sentence", sentence.text},
               {"claims", claims}}}};
 }
@@ -309,6 +347,8 @@ std::vector<WidgetName> PartialTab::Widgets() const {
     return {
         ControlWidget(kPartialFraction),
         ControlWidget(kPartialP),
+        {"alternatives.partial_half_split",
+         "the checkbox pairing the dimensions half-split (GPT-NeoX, Phi) or interleaved"},
         {"alternatives.partial_text",
          "the sentence on which pairs partial rotary and p-RoPE turn",
          {"partial"}},

@@ -72,7 +72,9 @@ void SentenceAndPlots::Begin(FrameContext& frame, const std::string& sentence, c
         frame.pictures_first
             ? ImGui::CalcTextSize(sentence.c_str(), nullptr, false, avail.x).y + font
             : 0.0f;
-    height = std::max(font * 9.0f, (avail.y - sentence_height) * 0.97f);
+    // At least 12 lines: with a legend of two rows and both axes titled, a plot of 9 lines
+    // kept about 4 for its data at 1024×768, text ×2 (the sentence scrolls instead).
+    height = std::max(font * 12.0f, (avail.y - sentence_height) * 0.97f);
     half_width = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
 }
 

@@ -99,6 +99,21 @@ std::vector<double> rope_as_interleaved(const std::vector<double>& x, RopePairin
     return out;
 }
 
+std::vector<double> rope_as_interleaved(const std::vector<double>& x, RopePairing from,
+                                        int rotary_dims) {
+    validate_d_model(static_cast<int>(x.size()));
+    if (rotary_dims < 0 || rotary_dims % 2 != 0 || rotary_dims > static_cast<int>(x.size()))
+        throw InvalidArgument("the rotary dimensions must be even and within the vector's " +
+                              std::to_string(x.size()) + " (got " + std::to_string(rotary_dims) +
+                              ")");
+    std::vector<double> out = x;
+    if (rotary_dims == 0) return out;
+    const std::vector<double> turned =
+        rope_as_interleaved(std::vector<double>(x.begin(), x.begin() + rotary_dims), from);
+    std::copy(turned.begin(), turned.end(), out.begin());
+    return out;
+}
+
 double rope_score(const std::vector<double>& q, const std::vector<double>& k, double m, double n,
                   double base, RopePairing pairing) {
     validate_vector_pair(q, k);

@@ -109,6 +109,30 @@ TEST(Rope, FrequenciesAndRotation) {
     EXPECT_NEAR(rope_rotate({1, 0, 0, 0}, 2.5, 10000)[1], std::sin(2.5), 1e-15);
 }
 
+// Partial rotary's reordering: GPT-NeoX pairs i with i + r/2 among the first r dimensions, and
+// the dimensions past r (which carry no position) stay where they are; r odd, negative or past
+// the vector is refused with the numbers.
+TEST(Rope, PartialHalfSplitReordersOnlyTheTurnedDimensions) {
+    const std::vector<double> x = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    EXPECT_EQ(rope_as_interleaved(x, RopePairing::HalfSplit, 4),
+              (std::vector<double>{0, 2, 1, 3, 4, 5, 6, 7, 8, 9}));
+    EXPECT_EQ(rope_as_interleaved(x, RopePairing::HalfSplit, 6),
+              (std::vector<double>{0, 3, 1, 4, 2, 5, 6, 7, 8, 9}));
+    EXPECT_EQ(rope_as_interleaved(x, RopePairing::Interleaved, 6), x);
+    EXPECT_EQ(rope_as_interleaved(x, RopePairing::HalfSplit, 0), x);
+    EXPECT_EQ(rope_as_interleaved(x, RopePairing::HalfSplit, 10),
+              rope_as_interleaved(x, RopePairing::HalfSplit));
+    for (const int bad : {-2, 3, 12}) {
+        try {
+            (void)rope_as_interleaved(x, RopePairing::HalfSplit, bad);
+            ADD_FAILURE() << bad << " accepted";
+        } catch (const InvalidArgument& e) {
+            EXPECT_NE(std::string(e.what()).find("got " + std::to_string(bad)), std::string::npos)
+                << e.what();
+        }
+    }
+}
+
 // The half-split pairing as GPT-NeoX's rotate_half computes it, written out here: x·cos + the
 // half-rotated x·sin, with cos and sin of pair i at dimensions i and i + d/2. PE Lab's turn of
 // pair (i, i + d/2) gives the same vector, and reordering to interleaved pairs, turning, and

@@ -62,6 +62,11 @@ inline int rope_pair_of(RopePairing pairing, int dimension, int d) {
 /// members at 2i and 2i + 1): rope_rotate(x, pos, base, from) is rope_rotate of the reordered x,
 /// reordered back; every interleaved formula below applies to the reordered vectors.
 std::vector<double> rope_as_interleaved(const std::vector<double>& x, RopePairing from);
+/// The same for a head that turns only its first rotary_dims dimensions (partial rotary: GPT-NeoX
+/// pairs i with i + rotary_dims/2 among them): those are reordered as above, the others, which
+/// carry no position, are kept in place. rotary_dims even in [0, x.size()].
+std::vector<double> rope_as_interleaved(const std::vector<double>& x, RopePairing from,
+                                        int rotary_dims);
 
 /// x turned pair by pair by pos·θ_i (x.size() = d, even).
 std::vector<double> rope_rotate(const std::vector<double>& x, double pos, double base,
