@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <vector>
 
 using namespace pelab;
 
@@ -219,6 +220,65 @@ TEST_F(PlotZoom, ImageAndBarsSitOnTheirDataBounds) {
     EXPECT_FLOAT_EQ(bar[0].pos.y, p.ToPixels(5, 0).y);     // from 0 …
     EXPECT_FLOAT_EQ(bar[2].pos.y, p.ToPixels(5, -0.75).y); // … down to the value
     EXPECT_FLOAT_EQ(bar[2].pos.x - bar[0].pos.x, p.ToPixels(5.5, 0).x - p.ToPixels(4.5, 0).x);
+    p.End();
+    ImGui::End();
+    ImGui::Render();
+}
+
+// A jagged curve (up and down within a few pixels, as q·k over 2 048 distances) is drawn whole:
+// ImGui's polyline folded each steep segment between two sharp turns to zero width, and the
+// curve showed in fragments (issue 59, item 9). The midpoint of every segment, and points beside
+// it across the segment, must lie inside triangles of the line's opaque colour.
+TEST_F(PlotZoom, AJaggedCurveIsDrawnWhole) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowSize(ImVec2(700, 500));
+    ImGui::Begin("jagged");
+    plot::PlotView view;
+    view.SetHome(plot::Range{0, 400}, plot::Range{-1.2, 1.2});
+    view.Reset();
+    plot::Plot p;
+    ASSERT_TRUE(p.Begin("##jagged", view, ImVec2(600, 400), plot::PlotConfig{}));
+    std::vector<double> xs, ys;
+    for (int k = 0; k <= 400; ++k) {
+        xs.push_back(k);
+        ys.push_back(k % 2 == 0 ? 1.0 : -1.0); // 1.5 px apart, 330 px up or down
+    }
+    ImDrawList* draw = p.DrawList();
+    const int first_index = draw->IdxBuffer.Size;
+    const ImU32 colour = IM_COL32(200, 40, 40, 255);
+    p.Line("jagged", xs.data(), ys.data(), static_cast<int>(xs.size()), colour, 1.5f);
+    // The triangles of the opaque core (all three vertices at the line's colour).
+    const auto inside = [](ImVec2 a, ImVec2 b, ImVec2 c, ImVec2 q) {
+        const auto edge = [](ImVec2 u, ImVec2 v, ImVec2 w) {
+            return (v.x - u.x) * (w.y - u.y) - (v.y - u.y) * (w.x - u.x);
+        };
+        const float e0 = edge(a, b, q), e1 = edge(b, c, q), e2 = edge(c, a, q);
+        return (e0 >= 0 && e1 >= 0 && e2 >= 0) || (e0 <= 0 && e1 <= 0 && e2 <= 0);
+    };
+    int covered = 0;
+    for (std::size_t k = 0; k + 1 < xs.size(); ++k) {
+        const ImVec2 a = p.ToPixels(xs[k], ys[k]), b = p.ToPixels(xs[k + 1], ys[k + 1]);
+        const ImVec2 mid((a.x + b.x) / 2, (a.y + b.y) / 2);
+        // Points 0.2 px to each side across it too (ImGui's opaque core of a 1.5 px line is
+        // 0.5 px wide, with a fading pixel on each side).
+        const float length = std::hypot(b.x - a.x, b.y - a.y);
+        const ImVec2 normal(-(b.y - a.y) / length * 0.2f, (b.x - a.x) / length * 0.2f);
+        bool whole = true;
+        for (const float side : {-1.0f, 0.0f, 1.0f}) {
+            const ImVec2 q(mid.x + side * normal.x, mid.y + side * normal.y);
+            bool hit = false;
+            for (int i = first_index; i + 2 < draw->IdxBuffer.Size && !hit; i += 3) {
+                const ImDrawVert& u = draw->VtxBuffer[draw->IdxBuffer[i]];
+                const ImDrawVert& v = draw->VtxBuffer[draw->IdxBuffer[i + 1]];
+                const ImDrawVert& w = draw->VtxBuffer[draw->IdxBuffer[i + 2]];
+                if (u.col != colour || v.col != colour || w.col != colour) continue;
+                hit = inside(u.pos, v.pos, w.pos, q);
+            }
+            whole = whole && hit;
+        }
+        covered += whole ? 1 : 0;
+    }
+    EXPECT_EQ(covered, 400);
     p.End();
     ImGui::End();
     ImGui::Render();

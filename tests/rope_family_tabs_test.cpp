@@ -311,6 +311,54 @@ TEST_F(RopeFamilyTabs, PartialPairsTheDimensionsAsItsSentenceSays) {
     EXPECT_EQ(checked, 4 + 16);
 }
 
+// Item 10 of issue 59: the shared pos A 3, pos B 50 put the key after the query, where xPos,
+// FIRE and CoPE are not defined (masked, or past CoPE's text). A tab the person opens moves to
+// a pair it is defined for; a scene that names the tab keeps its positions and the exception's
+// sentence; and moving pos B past the query afterwards brings that sentence back.
+TEST_F(RopeFamilyTabs, CausalTabsOpenOnAKeyBeforeTheQuery) {
+    auto& panel = Get<AlternativesPanel>("alternatives");
+    struct Case {
+        const char* id;
+        const char* exception; ///< a phrase of the sentence for a key after the query
+    };
+    for (const Case& each :
+         {Case{"xpos", "the key comes after the query"}, Case{"fire", "is after the query"},
+          Case{"cope", "is past the text's"}}) {
+        ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "rope", "pos_a": 3, "pos_b": 50})"), "");
+        Present("alternatives");
+        ASSERT_TRUE(Recorded(std::string("alternatives.tab_") + each.id)) << each.id;
+        Click(std::string("alternatives.tab_") + each.id);
+        Frame();
+        ASSERT_EQ(panel.tab, each.id);
+        std::string text = TabReadouts(panel, state, each.id)["sentence"];
+        EXPECT_FALSE(Contains(text, each.exception)) << each.id << ": " << text;
+        if (std::string(each.id) == "cope") {
+            // pos A's token is the key: 3 whole tokens from the start, before the query.
+            EXPECT_EQ(state.pos_b, 3.0);
+            EXPECT_GT(TabReadouts(panel, state, "cope")["claims"]["distance"].get<double>(), 0);
+        } else {
+            EXPECT_EQ(state.pos_a, 50.0) << each.id;
+            EXPECT_EQ(state.pos_b, 3.0) << each.id;
+        }
+        // Back to the exception by hand: the tab does not move the positions again.
+        state.pos_b = 80;
+        Frame();
+        text = TabReadouts(panel, state, each.id)["sentence"].get<std::string>();
+        EXPECT_TRUE(Contains(text, each.exception)) << each.id << ": " << text;
+        EXPECT_EQ(state.pos_b, 80.0);
+        // A scene naming the tab is shown as written.
+        ASSERT_EQ(app.scene.Apply(std::string(R"({"alternatives_tab": ")") + each.id +
+                                  R"(", "pos_a": 3, "pos_b": 50})"),
+                  "");
+        Present("alternatives");
+        Frame();
+        EXPECT_EQ(state.pos_a, 3.0);
+        EXPECT_EQ(state.pos_b, 50.0);
+        text = TabReadouts(panel, state, each.id)["sentence"].get<std::string>();
+        EXPECT_TRUE(Contains(text, each.exception)) << each.id << ": " << text;
+    }
+}
+
 // The NoPE tab: iRoPE's layers without positions (the multiples of N up to the layers), q·k
 // there (the plain dot product at every distance) against RoPE's range over 0 … 256 (turned here
 // pair by pair), and the causal mask's count 1/(m + 1) at pos A in whole tokens; the stored

@@ -196,9 +196,23 @@ void Plot::Line(const char* label, const double* xs, const double* ys, int count
     std::vector<ImVec2>& points = points_;
     points.clear();
     const auto flush = [&] {
-        if (points.size() >= 2)
-            draw_list_->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0,
-                                    thickness);
+        // ImGui joins a polyline's segments by averaging their normals; at a sharp turn (a
+        // spike of q·k up and down within a few pixels) the average is nearly along the line,
+        // and a steep segment between two such turns folds to zero width: the curve showed in
+        // fragments. So the polyline is cut at every turn sharper than 90° (each piece keeps
+        // its own normals) and the pieces meet at that point.
+        const int n = static_cast<int>(points.size());
+        int start = 0;
+        for (int k = 1; k + 1 < n; ++k) {
+            const ImVec2 in(points[k].x - points[k - 1].x, points[k].y - points[k - 1].y);
+            const ImVec2 out(points[k + 1].x - points[k].x, points[k + 1].y - points[k].y);
+            if (in.x * out.x + in.y * out.y < 0) {
+                draw_list_->AddPolyline(points.data() + start, k - start + 1, color, 0, thickness);
+                start = k;
+            }
+        }
+        if (n - start >= 2)
+            draw_list_->AddPolyline(points.data() + start, n - start, color, 0, thickness);
         points.clear();
     };
     for (int k = 0; k < count; ++k) {

@@ -31,6 +31,8 @@ bool SceneTabs::Tab(const char* title, const char* tab_id, std::string* field) {
     window->DC.CursorMaxPos.x =
         std::max(extent_before, std::min(window->DC.CursorMaxPos.x, bar_right));
     visible_ = ImGui::IsItemVisible() && ImGui::GetItemRectMax().x <= bar_right + 1.0f;
+    // The field still names the tab shown before, yet ImGui opened this one: a click.
+    chosen_now_ = open && !shown_.empty() && *field == shown_ && shown_ != tab_id;
     // While a requested tab is not shown yet, the tab still drawn does not take over.
     if (open && (*field == shown_ || *field == tab_id)) *field = shown_ = tab_id;
     return open;

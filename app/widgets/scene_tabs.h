@@ -20,13 +20,17 @@ public:
     /// Whether the last Tab is whole in view (a narrow bar scrolls the others out): a caller
     /// records only such a tab's rectangle.
     bool TabInView() const;
+    /// Whether the last Tab was opened by the person in this frame (a click, or the list), not
+    /// by a scene or a lesson setting the field: a tab may then move to a scene it explains.
+    bool ChosenNow() const { return chosen_now_; }
     void EndBar();
 
 private:
-    std::string shown_;   ///< the tab ImGui shows, as far as this bar knows
-    int frame_ = -10;     ///< the ImGui frame the bar was last drawn in …
-    unsigned window_ = 0; ///< … and its id (which names its window)
-    bool visible_ = true; ///< the last tab, whole in view
+    std::string shown_;       ///< the tab ImGui shows, as far as this bar knows
+    int frame_ = -10;         ///< the ImGui frame the bar was last drawn in …
+    unsigned window_ = 0;     ///< … and its id (which names its window)
+    bool visible_ = true;     ///< the last tab, whole in view
+    bool chosen_now_ = false; ///< the last tab, opened by the person in this frame
 };
 
 } // namespace pelab

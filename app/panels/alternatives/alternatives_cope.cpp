@@ -163,6 +163,14 @@ struct CopeTab final : AlternativesTab {
     std::string text = "the dog bites the man . the man runs away . it barks";
     std::string separator = ".";
     double sharpness = kCopeSharpness.initial; ///< the gates' logit on and off the separator
+
+    /// The key is pos B in tokens: past the text it is the query itself (its own gate); the
+    /// tab opens on pos A's token instead (the first when pos A is past the text too).
+    void Opened(AppState& state) override {
+        const double query = static_cast<double>(tokenize(text).size()) - 1;
+        if (std::floor(state.pos_b) > query)
+            state.pos_b = std::floor(state.pos_a) <= query ? std::floor(state.pos_a) : 0.0;
+    }
     mutable Cached<CopeInputs, CopeResult> result;
     plot::PlotView position_view, gate_view;
 
@@ -229,6 +237,7 @@ void CopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         if (!position_view.has_home) position_view.Reset();
         plot::PlotConfig config;
         config.x_label = "tokens back from the query (i − j)";
+        config.y_label = "position counted";
         plot::Plot p;
         if (p.Begin("each key's position##cope_positions", position_view,
                     ImVec2(half_width, height), config)) {
@@ -250,12 +259,14 @@ void CopeTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         if (!gate_view.has_home) gate_view.Reset();
         plot::PlotConfig config;
         config.x_label = "key j (the query last)";
+        config.y_label = "gate σ(q·k)";
         config.x_flags = plot::AxisFlags_Integer;
         plot::Plot p;
         if (p.Begin("the query's gate on each key##cope_gates", gate_view, ImVec2(-1, height),
                     config)) {
             frame.Record("alternatives.cope_gates");
-            p.Bars("σ(q·kⱼ)", r.keys.data(), r.gates.data(), count, 0.7, frame.Color(Role::Cos));
+            p.Bars("the query's gate", r.keys.data(), r.gates.data(), count, 0.7,
+                   frame.Color(Role::Cos));
             p.End();
         }
     }

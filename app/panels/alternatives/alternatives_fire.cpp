@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace pelab {
 
@@ -122,6 +123,12 @@ struct FireTab final : AlternativesTab {
     double c = kFireC.initial;                 ///< ψ's c
     double threshold = kFireThreshold.initial; ///< L
     mutable Cached<FireInputs, FireResult> result;
+
+    /// FIRE is causal: a key after the query (pos B past pos A) is masked.
+    void Opened(AppState& state) override {
+        if (std::floor(state.pos_b) > std::max(1.0, std::floor(state.pos_a)))
+            std::swap(state.pos_a, state.pos_b);
+    }
     plot::PlotView distance_view, share_view;
 
     const FireResult& ResultFor(const AppState& state) const {
@@ -163,6 +170,7 @@ void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         if (!distance_view.has_home) distance_view.Reset();
         plot::PlotConfig config;
         config.x_label = "distance i − j";
+        config.y_label = "u, FIRE's input";
         plot::Plot p;
         if (p.Begin("FIRE's input u against distance##fire_distance", distance_view,
                     ImVec2(half_width, height), config)) {
@@ -184,6 +192,7 @@ void FireTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         if (!share_view.has_home) share_view.Reset();
         plot::PlotConfig config;
         config.x_label = "(i − j)/i";
+        config.y_label = "u, FIRE's input";
         plot::Plot p;
         if (p.Begin("u against the share of the context##fire_share", share_view,
                     ImVec2(-1, height), config)) {

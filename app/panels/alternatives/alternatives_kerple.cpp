@@ -167,6 +167,7 @@ void KerpleTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         if (!bias_view.has_home) bias_view.Reset();
         plot::PlotConfig config;
         config.x_label = "distance d = |i − j|";
+        config.y_label = "bias added to q·k";
         plot::Plot p;
         if (p.Begin("the bias against distance##kerple_bias", bias_view, ImVec2(half_width, height),
                     config)) {
@@ -189,6 +190,7 @@ void KerpleTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         if (!step_view.has_home) step_view.Reset();
         plot::PlotConfig config;
         config.x_label = "distance d";
+        config.y_label = "cost of one more token";
         plot::Plot p;
         if (p.Begin("what one more token costs##kerple_step", step_view, ImVec2(-1, height),
                     config)) {

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace pelab {
 
@@ -160,6 +161,11 @@ struct XposTab final : AlternativesTab {
     double gamma = kXposGamma.initial;          ///< the paper's γ
     double scale_base = kXposScaleBase.initial; ///< the paper's B
     mutable Cached<XposInputs, XposResult> result;
+
+    /// xPos is causal: a key after the query (pos B > pos A) grows instead of decaying.
+    void Opened(AppState& state) override {
+        if (state.pos_b > state.pos_a) std::swap(state.pos_a, state.pos_b);
+    }
     plot::PlotView score_view, pair_view;
 
     XposOptions Options() const { return XposOptions{gamma, scale_base}; }
@@ -208,17 +214,23 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         if (!score_view.has_home) score_view.Reset();
         plot::PlotConfig config;
         config.x_label = "m − n (key before the query)";
+        config.y_label = "q·k";
         plot::Plot p;
         if (p.Begin("q·k against m − n##xpos_scores", score_view, ImVec2(half_width, height),
                     config)) {
             frame.Record("alternatives.xpos_scores");
             const int count = static_cast<int>(r.distances.size());
-            p.Line("RoPE", r.distances.data(), r.rope_scores.data(), count,
-                   frame.Color(Role::Muted), frame.Px(1.5f));
+            // xPos under RoPE's thinner line: where the decay is still ~1 the two coincide, and
+            // RoPE's stays visible on top instead of showing through in fragments.
             p.Line("xPos", r.distances.data(), r.xpos_scores.data(), count,
-                   frame.Color(Role::Accent), frame.Px(2.0f));
-            p.Line("xPos's largest |q·k|", r.distances.data(), r.envelope.data(), count,
-                   frame.Color(Role::ShiftArc), frame.Px(1.5f));
+                   frame.Color(Role::Accent), frame.Px(2.5f));
+            p.Line("RoPE", r.distances.data(), r.rope_scores.data(), count,
+                   frame.Color(Role::Muted), frame.Px(1.25f));
+            // The envelope is listed only when some of it is in view (at large d it stays far
+            // above both curves over the distances drawn).
+            if (*std::min_element(r.envelope.begin(), r.envelope.end()) <= top * 1.05)
+                p.Line("xPos's largest |q·k|", r.distances.data(), r.envelope.data(), count,
+                       frame.Color(Role::ShiftArc), frame.Px(1.5f));
             if (r.distance >= 0 && r.distance <= r.distances.back())
                 p.VLine(r.distance, frame.Color(Role::PosA), "m − n");
             p.End();
@@ -230,6 +242,7 @@ void XposTab::Draw(AlternativesPanel& panel, FrameContext& frame) {
         if (!pair_view.has_home) pair_view.Reset();
         plot::PlotConfig config;
         config.x_label = "pair i";
+        config.y_label = "share of its term kept";
         config.x_flags = plot::AxisFlags_Integer;
         plot::Plot p;
         if (p.Begin("what each pair keeps of its share##xpos_pairs", pair_view, ImVec2(-1, height),

@@ -110,6 +110,7 @@ void AlternativesPanel::Draw(FrameContext& frame) {
         // A tab scrolled out of a narrow bar is not outlined (it is not on screen).
         if (tabs.TabInView()) frame.Record((std::string("alternatives.tab_") + each.id).c_str());
         if (open) {
+            if (tabs.ChosenNow()) parts[t]->Opened(frame.state);
             parts[t]->Draw(*this, frame);
             EndPanelBody(frame); // the body a strip opened belongs inside this tab
             ImGui::EndTabItem();

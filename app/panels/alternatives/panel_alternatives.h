@@ -65,6 +65,10 @@ struct AlternativesTab {
     virtual nlohmann::json Readouts(const AlternativesPanel& panel,
                                     const AppState& state) const = 0;
     virtual std::vector<WidgetName> Widgets() const = 0;
+    /// Called in the frame the person opens the tab (not a scene): a tab whose method is
+    /// undefined for the shared pos A and pos B (a key after a causal query) moves them to a
+    /// pair it is defined for, so its first sentence is the rule and not the exception.
+    virtual void Opened(AppState& /*state*/) {}
     /// Its method's row of the side-by-side table, after sinusoidal's; none by default.
     virtual std::optional<MethodRowJob> RowJob(const AlternativesPanel& /*panel*/,
                                                const AppState& /*state*/) const {
