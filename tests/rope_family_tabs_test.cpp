@@ -276,7 +276,8 @@ TEST_F(RopeFamilyTabs, PartialPairsTheDimensionsAsItsSentenceSays) {
                     ASSERT_TRUE(Recorded("alternatives.partial_half_split"));
                     const nlohmann::json r = TabReadouts(panel, state, "partial");
                     const std::vector<double> q = panel.RopeQuery(state), k = panel.RopeKey(state);
-                    ASSERT_EQ(q.size(), static_cast<std::size_t>(typed ? q.size() : d));
+                    ASSERT_EQ(q.size(),
+                              static_cast<std::size_t>(typed ? 4 : d)); // "1, 0, 0.5, 0.5"
                     const int n = static_cast<int>(q.size());
                     const int rotary = static_cast<int>(n * fraction) / 2 * 2;
                     const int kept = static_cast<int>(p * n / 2);

@@ -117,7 +117,7 @@ Explanation PartialSentence(const PartialResult& r) {
         half_split ? " Dimensions pair as GPT-NeoX's and Phi's rotate_half pairs them: i with " +
                          rotary_half + "i + " + std::to_string(r.d / 2) + " across the head."
                    : " Dimensions pair interleaved, (2i, 2i + 1), as GPT-J does; GPT-NeoX and "
-                     "Phi pair them half-split, which gives these q and k other scores.";
+                     "Phi pair them half-split.";
     out.text = partial + p_part + pairing + " Over m − n from 0 to " +
                ShownNumber(r.distances.back()) + ", q·k differs from RoPE's by up to " +
                ShownNumber(r.partial_gap, 3) + " with partial rotary and " +
