@@ -5,6 +5,7 @@
 #include "model_fixtures.h"
 #include "panels/compare/panel_compare.h"
 #include "panels/model/model_sentences.h"
+#include "panels/model/model_views.h"
 #include "panels/model/panel_model.h"
 #include "pelab/encodings/alternatives.h"
 #include "pelab/encodings/sinusoidal.h"
@@ -530,10 +531,81 @@ TEST(ModelSentences, TableClaimsFollowTheNumbers) {
                     EXPECT_EQ(sentence.Value("edge_rows"), 0);
                     EXPECT_EQ(sentence.text.find("last 16"), std::string::npos);
                 }
-                // The wavelength named or the wave denied, never both.
-                const bool wave = sentence.Value("wavelength_1") > 0;
-                EXPECT_EQ(sentence.text.find("repeat about every") != std::string::npos, wave);
-                EXPECT_EQ(sentence.text.find("less than one wave") != std::string::npos, !wave);
+                // The wave's share recomputed: the least-squares fit c + a·cos ωp + b·sin ωp of
+                // component 1 at the stated wavelength, by Cramer's rule in long double.
+                const double wavelength = sentence.Value("wavelength_1");
+                long double share = 0;
+                if (wavelength > 0) {
+                    const std::vector<double>& component = report.components.front();
+                    const long double omega = 2 * 3.14159265358979323846L / wavelength;
+                    long double mean = 0;
+                    for (double v : component)
+                        mean += v;
+                    mean /= rows;
+                    long double m[3][3] = {}, y[3] = {}, total = 0;
+                    for (int p = 0; p < rows; ++p) {
+                        const long double x[3] = {1, std::cos(omega * p), std::sin(omega * p)};
+                        const long double v = component[p] - mean;
+                        for (int i = 0; i < 3; ++i) {
+                            y[i] += x[i] * v;
+                            for (int j = 0; j < 3; ++j)
+                                m[i][j] += x[i] * x[j];
+                        }
+                        total += v * v;
+                    }
+                    const auto det = [](const long double a[3][3]) {
+                        return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                               a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                               a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+                    };
+                    const long double whole = det(m);
+                    long double explained = 0;
+                    for (int k = 0; k < 3; ++k) {
+                        long double replaced[3][3];
+                        for (int i = 0; i < 3; ++i)
+                            for (int j = 0; j < 3; ++j)
+                                replaced[i][j] = j == k ? y[i] : m[i][j];
+                        explained += det(replaced) / whole * y[k];
+                    }
+                    share = explained / total;
+                    // Compared where the system is well posed: det ÷ (n·Σc'²·Σs'²) is how far
+                    // from collinear the intercept, cosine and sine columns are (near ω = π the
+                    // sine is nearly zero and Cramer's rule divides by rounding).
+                    const long double cc = m[1][1] - m[0][1] * m[0][1] / rows,
+                                      ss = m[2][2] - m[0][2] * m[0][2] / rows;
+                    if (cc > 0 && ss > 0 && whole / (rows * cc * ss) > 1e-6L && ss > 1e-6L * rows) {
+                        EXPECT_NEAR(sentence.Value("wave_share_1"), static_cast<double>(share),
+                                    1e-6);
+                    } else {
+                        share = sentence.Value("wave_share_1");
+                    }
+                    EXPECT_GE(sentence.Value("wave_share_1"), 0);
+                    EXPECT_LE(sentence.Value("wave_share_1"), 1);
+                }
+                // A period named only when its wave stands out and fits twice in the rows; the
+                // wave denied otherwise.
+                const bool period =
+                    wavelength > 0 && share >= kWaveStandsOut && 2 * wavelength <= rows;
+                EXPECT_EQ(sentence.Value("period_1"), period ? 1 : 0);
+                EXPECT_EQ(sentence.text.find("repeat about every") != std::string::npos, period);
+                EXPECT_EQ(sentence.text.find("no clear period") != std::string::npos,
+                          wavelength > 0 && !period);
+                if (wavelength > 0 && !period) {
+                    EXPECT_EQ(sentence.text.find("does not fit twice") != std::string::npos,
+                              2 * wavelength > rows);
+                }
+                EXPECT_EQ(sentence.text.find("less than one wave") != std::string::npos,
+                          wavelength == 0);
+                // Noise has no period; the sinusoids repeat every 2π/0.3 positions.
+                if (shape == 0 && rows >= 64) {
+                    EXPECT_FALSE(period);
+                }
+                if (shape == 1 && rows >= 64) {
+                    EXPECT_TRUE(period);
+                    // The periodogram's peak: within 2% of the wave's 2π/0.3 over 3 waves (64
+                    // rows), closer as more fit.
+                    EXPECT_NEAR(wavelength, 2 * 3.14159265358979 / 0.3, rows >= 300 ? 0.1 : 0.42);
+                }
                 // "1 position row" only for one row (never: rows ≥ 2).
                 EXPECT_NE(sentence.text.find(std::to_string(rows) + " position rows"),
                           std::string::npos);
@@ -716,3 +788,30 @@ TEST(ModelSentences, BucketAndSlopeClaimsAreTheLargestValues) {
 
 } // namespace
 } // namespace pelab
+
+// Item: BERT's norms (median 0.11) and the sinusoidal table's (11.3) on one axis left one a flat
+// line on the floor. Each is drawn over its own median, and its legend says the median.
+TEST(ModelNorms, EachTableIsDrawnOverItsOwnMedian) {
+    const int rows = 101, cols = 8;
+    std::vector<float> small(rows * cols);
+    for (int p = 0; p < rows; ++p)
+        for (int c = 0; c < cols; ++c)
+            small[p * cols + c] = 0.01f * static_cast<float>((p >= rows - 16 ? 3 : 1) + c % 3);
+    const TableReport table = analyse_table(small, rows, cols);
+    const std::vector<double> scaled = NormsOverMedian(table);
+    ASSERT_EQ(scaled.size(), table.norms.size());
+    std::vector<double> sorted = scaled;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_NEAR(sorted[rows / 2], 1.0, 1e-12); // odd rows: the median row itself
+    // The edge stands out at its own scale: its rows (3, 4, 5, … against 1, 2, 3, …) nearly twice
+    // the median's length.
+    EXPECT_GT(scaled.back(), 1.9);
+    for (int p = 0; p < rows; ++p)
+        EXPECT_NEAR(scaled[p] * table.median_norm, table.norms[p], 1e-12);
+    EXPECT_NE(NormsLegend("BERT", table).find("(median "), std::string::npos);
+    // A table whose median row is all zeros is left as it is, and says so.
+    TableReport zero = table;
+    zero.median_norm = 0;
+    EXPECT_EQ(NormsOverMedian(zero), zero.norms);
+    EXPECT_NE(NormsLegend("X", zero).find("not scaled"), std::string::npos);
+}

@@ -195,6 +195,36 @@ TEST_F(RoomTest, APanelWithoutMenusSaysHowToReachThem) {
     EXPECT_FALSE(app.recorder.rects.count("hint.menus"));
 }
 
+// The hint must not stay over the panel (it covered the end of the Train verdict for good): it
+// stays kMenusHintSeconds, fades over the next second, and is gone, mouse moved or not.
+TEST_F(RoomTest, TheMenusHintFadesAfterAFewSeconds) {
+    Enter(kProjector, ThemeId::Dark);
+    app.view.presented_panel = "train";
+    Settle();
+    ASSERT_TRUE(app.recorder.rects.count("hint.menus"));
+    ASSERT_GE(app.menus_hint_shown_at, 0);
+    EXPECT_TRUE(app.MenusHintAnimating()) << "the frames keep coming while it fades";
+    const auto run_until = [&](double age) {
+        ImGui::GetIO().DeltaTime = 0.05f;
+        while (ImGui::GetTime() - app.menus_hint_shown_at < age) {
+            app.recorder.rects.clear();
+            Frame();
+            if (HasFatalFailure()) return;
+        }
+    };
+    run_until(kMenusHintSeconds - 0.5);
+    EXPECT_TRUE(app.recorder.rects.count("hint.menus")) << "still there before it fades";
+    run_until(kMenusHintSeconds + 0.5);
+    EXPECT_TRUE(app.recorder.rects.count("hint.menus")) << "half faded";
+    run_until(kMenusHintSeconds + kMenusHintFadeSeconds + 0.1);
+    app.recorder.rects.clear();
+    Frame();
+    EXPECT_FALSE(app.recorder.rects.count("hint.menus")) << "gone after the fade";
+    EXPECT_TRUE(app.menus_hint_done);
+    EXPECT_FALSE(app.MenusHintAnimating()) << "and the frames may rest";
+    EXPECT_EQ(app.view.presented_panel, "train") << "the panel stays presented";
+}
+
 // No scrollbar inside a scrolling region: a panel's window, its control strip, its body and its
 // own grids or tables each scroll alone, side by side. Checked for every panel (and every tab of
 // the alternatives) presented in both rooms, and with the panels tiled.

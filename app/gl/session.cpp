@@ -303,7 +303,7 @@ int RunGui(const GuiOptions& options) {
         const bool animating =
             app.state.playing || app.pending.arrange || runner.TakeFramePending() ||
             app.stats.computing || app.stats.settling || app.file_dialog.NeedsFrames() ||
-            !app.pending.export_png.empty() ||
+            !app.pending.export_png.empty() || app.MenusHintAnimating() ||
             (app.lesson.Active() && app.lesson.glide_elapsed < kStepGlideSeconds);
         const double rest =
             pacer.FrameDone(animating, total / 1e3, ProcessCpuSeconds() - cpu_before);

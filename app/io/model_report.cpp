@@ -28,6 +28,7 @@ json TableJson(const TableReport& report) {
             {"explained_error", explained_error(report)},
             {"components", report.components},
             {"wavelengths", Numbers(report.wavelengths)},
+            {"wave_shares", Numbers(report.wave_shares)},
             {"norms", Numbers(report.norms)},
             {"neighbour_cosine", Numbers(report.neighbour_cosine)},
             {"median_norm", report.median_norm},
@@ -254,9 +255,13 @@ std::string ModelReportText(const ModelReport& report) {
         for (std::size_t k = 0; k < 3 && k < t.explained.size(); ++k)
             out << " " << Number(100 * t.explained[k]) << "%";
         out << ApproximationNote(t);
-        out << "\n  dominant wavelengths of components 1-6 (positions; 0 = under one wave):";
-        for (double w : t.wavelengths)
-            out << " " << Number(w);
+        out << "\n  strongest wave of components 1-6 (positions, its share of the variance; 0 = "
+               "under one wave):";
+        for (std::size_t k = 0; k < t.wavelengths.size(); ++k) {
+            out << " " << Number(t.wavelengths[k]);
+            if (t.wavelengths[k] > 0 && k < t.wave_shares.size())
+                out << " (" << Number(100 * t.wave_shares[k]) << "%)";
+        }
         out << "\n  row norms: median " << Number(t.median_norm);
         if (t.median_norm > 0 && t.rows > 16)
             out << ", last 16 rows " << Number(t.edge_norm_ratio) << " × the median";

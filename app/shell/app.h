@@ -65,6 +65,8 @@ struct ViewSettings {
 };
 
 constexpr float kMinFontScale = 0.5f, kMaxFontScale = 4.0f;
+/// The hint "Esc: the menus and every panel" stays this long, then fades over the second time.
+constexpr double kMenusHintSeconds = 6.0, kMenusHintFadeSeconds = 1.0;
 
 struct App {
     /// The checkpoint open (File → Open, --model, a drop): first, so that it outlives every
@@ -123,6 +125,11 @@ struct App {
     /// A panel presented without the menus (a short screen, as the first run's Start map on a
     /// projector) says once, in a corner, that Esc brings the menus; true once Esc was used.
     bool menus_hint_done = false;
+    /// ImGui's time when the hint was first drawn (< 0: not yet). It stays kMenusHintSeconds, then
+    /// fades over kMenusHintFadeSeconds and is done: it must not cover a verdict for good.
+    double menus_hint_shown_at = -1;
+    /// The hint is on screen and fading or about to: the frames must keep coming until it is done.
+    bool MenusHintAnimating() const { return menus_hint_shown_at >= 0 && !menus_hint_done; }
     /// The first tiled frame (of the session, after Reset all, after a lesson ends) closes the
     /// open panels beyond those whose tiles keep the least size of tiling.h (a projector at
     /// text ×2 keeps one) and says so on the status bar until another panel opens or closes.

@@ -70,9 +70,20 @@ void DrawLessonParts(App& app, float status_bar, float lesson_bar) {
 }
 
 // A panel presented without the menus (a short screen): one line in the bottom right corner
-// says how to reach them, until Esc is first used. Over the panel, not in its layout.
+// says how to reach them, until Esc is first used or for kMenusHintSeconds, then fades out (it
+// would cover the end of a verdict for good). Over the panel, not in its layout.
 void DrawMenusHint(App& app) {
     if (app.view.show_keys || app.view.confirm_reset || app.file_dialog.IsOpen()) return;
+    const double now = ImGui::GetTime();
+    if (app.menus_hint_shown_at < 0) app.menus_hint_shown_at = now;
+    const double age = now - app.menus_hint_shown_at;
+    if (age >= kMenusHintSeconds + kMenusHintFadeSeconds) {
+        app.menus_hint_done = true;
+        return;
+    }
+    const float alpha = static_cast<float>(
+        std::clamp(1.0 - (age - kMenusHintSeconds) / kMenusHintFadeSeconds, 0.0, 1.0));
+    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, alpha);
     const char* hint = "Esc: the menus and every panel";
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float font = ImGui::GetFontSize();
@@ -85,6 +96,7 @@ void DrawMenusHint(App& app) {
     draw->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), font * 0.3f);
     draw->AddText(ImVec2(min.x + font * 0.4f, min.y + font * 0.2f),
                   ImGui::GetColorU32(ImGuiCol_Text), hint);
+    ImGui::PopStyleVar();
     if (app.recorder.enabled) app.recorder.rects["hint.menus"] = {min.x, min.y, max.x, max.y};
 }
 

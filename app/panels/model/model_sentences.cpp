@@ -52,10 +52,27 @@ Explanation TableSentence(const FoundPositions& found, const TableReport& table,
         Plural(table.rows, "position row", "position rows") + " hold " + Percent(mine) +
         " of their variance; the sinusoidal table of the same size, " + Percent(theirs) + ".";
     const double wavelength = table.wavelengths.empty() ? 0 : table.wavelengths.front();
+    const double share = table.wave_shares.empty() ? 0 : table.wave_shares.front();
+    // A period: a wave that carries most of the component and is seen at least twice.
+    const bool twice = 2 * wavelength <= table.rows;
+    const bool period = wavelength > 0 && share >= kWaveStandsOut && twice;
     out.Claims("wavelength_1", wavelength);
-    if (wavelength > 0)
+    out.Claims("wave_share_1", share);
+    out.Claims("period_1", period ? 1 : 0);
+    out.Claims("fits_twice", twice ? 1 : 0);
+    if (period)
         text += " Along component 1 the positions repeat about every " +
-                ShownNumber(wavelength, 3) + " positions.";
+                ShownNumber(wavelength, 3) + " positions (that wave carries " + Percent(share) +
+                " of the component's variance).";
+    else if (wavelength > 0 && !twice)
+        text += " Component 1 has no clear period: its strongest wave (one every " +
+                ShownNumber(wavelength, 3) + " positions) carries " + Percent(share) +
+                " of its variance but does not fit twice in the " +
+                Plural(table.rows, "row", "rows") + ".";
+    else if (wavelength > 0)
+        text += " Component 1 has no clear period: its strongest wave (one every " +
+                ShownNumber(wavelength, 3) + " positions) carries only " + Percent(share) +
+                " of its variance.";
     else
         text += " Component 1 completes less than one wave over the rows: it orders the "
                 "positions rather than cycling through them.";

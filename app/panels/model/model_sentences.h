@@ -14,7 +14,10 @@ namespace pelab {
 
 /// The learned table's components against the sinusoidal table of the same size, its first
 /// components' wavelengths, and its last rows' norms against the median.
-/// Claims: rows, top2_percent, twin_top2_percent, wavelength_1 (0: under one wave),
+/// Claims: rows, top2_percent, twin_top2_percent, wavelength_1 (component 1's strongest wave; 0:
+/// under one wave), wave_share_1 (its share of the component's variance), period_1 (1 when the
+/// sentence names it as a period: share ≥ kWaveStandsOut and fits_twice), fits_twice (1 when
+/// two of its waves fit in the rows),
 /// edge_rows (rows compared: min(16, rows); 0 when the table is too short to have an edge),
 /// edge_ratio, edge_lower / edge_higher (1 when below 0.95 / above 1.05 of the median).
 Explanation TableSentence(const FoundPositions& found, const TableReport& table,

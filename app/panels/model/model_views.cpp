@@ -184,6 +184,19 @@ plot::Range PaddedRange(const std::vector<double>& values) {
     return {*low - margin, *high + margin};
 }
 
+std::vector<double> NormsOverMedian(const TableReport& table) {
+    std::vector<double> out = table.norms;
+    if (table.median_norm > 0)
+        for (double& norm : out)
+            norm /= table.median_norm;
+    return out;
+}
+
+std::string NormsLegend(const std::string& name, const TableReport& table) {
+    return name + (table.median_norm > 0 ? " (median " + ShownNumber(table.median_norm, 3) + ")"
+                                         : std::string(" (median 0: not scaled)"));
+}
+
 void ViewSentence(FrameContext& frame, const Explanation& sentence, const char* record) {
     WrappedText(sentence.text.c_str());
     frame.Record(record);
@@ -241,11 +254,18 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
         ComponentsPlot(frame, "##model_twin", "model.twin_plot", twin_view, s, three_d, yaw_degrees,
                        ImVec2(-1, std::max(half, ImGui::GetFontSize() * 6)), twin_title);
     }
-    std::string wavelengths =
-        "wavelength of components 1–" + std::to_string(t.wavelengths.size()) + ":";
-    for (double w : t.wavelengths)
-        wavelengths += " " + (w > 0 ? ShownNumber(w, 3) : std::string("—"));
-    wavelengths += " positions (— under one wave)";
+    // Each component's strongest wave and the share of its variance that wave carries: a period
+    // only where the share stands out (the sentence's rule), the share shown so a reader sees it.
+    std::string wavelengths = "strongest wave of components 1–" +
+                              std::to_string(t.wavelengths.size()) +
+                              ", in positions (share of the variance):";
+    for (std::size_t k = 0; k < t.wavelengths.size(); ++k) {
+        const double w = t.wavelengths[k];
+        const double share = k < t.wave_shares.size() ? t.wave_shares[k] : 0;
+        wavelengths += " " + (w > 0 ? ShownNumber(w, 3) + " (" + ShownNumber(100 * share, 2) + "%)"
+                                    : std::string("—"));
+    }
+    wavelengths += "; — under one wave";
     MutedWrappedText(wavelengths.c_str());
     frame.Record("model.wavelength_note");
     // A table too large to decompose whole whose solver stopped at its time cap: its shares of
@@ -331,24 +351,30 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     }
     const float height = std::max(ImGui::GetFontSize() * 10,
                                   both ? room / 2 : room - ImGui::GetFrameHeightWithSpacing());
-    std::vector<double> all_norms = t.norms;
-    all_norms.insert(all_norms.end(), s.norms.begin(), s.norms.end());
+    // Each table on its own scale, over its median: the edge effect the view exists for shows
+    // whatever the table's magnitude (BERT's median row is 0.11 long, the sinusoidal one 11.3).
+    const std::vector<double> norms = NormsOverMedian(t), twin_norms = NormsOverMedian(s);
+    std::vector<double> all_norms = norms;
+    if (!preview) all_norms.insert(all_norms.end(), twin_norms.begin(), twin_norms.end());
     plot::Range y = PaddedRange(all_norms);
     y.min = std::min(y.min, 0.0);
     norms_view.SetHome({0, static_cast<double>(std::max(t.rows - 1, 1))}, y);
     if (!norms_view.has_home) norms_view.Reset();
     plot::PlotConfig config;
     config.x_label = "position";
-    config.y_label = "‖row‖";
+    config.y_label = "‖row‖ ÷ its table's median";
     config.x_flags = plot::AxisFlags_Integer;
+    // The legend's names are read when the plot ends: they live as long as it.
+    const std::string legend = NormsLegend(r.found.family, t),
+                      twin_legend = NormsLegend("sinusoidal", s);
     plot::Plot p;
     if ((both || norms_shown == 0) &&
         p.Begin("##model_norms", norms_view, ImVec2(-1, height), config)) {
         frame.Record("model.norms_plot");
-        p.Line(r.found.family.c_str(), xs.data(), t.norms.data(), t.rows,
-               frame.Color(Role::Accent));
+        p.Line(legend.c_str(), xs.data(), norms.data(), t.rows, frame.Color(Role::Accent));
         if (!preview)
-            p.Line("sinusoidal", xs.data(), s.norms.data(), s.rows, frame.Color(Role::Muted));
+            p.Line(twin_legend.c_str(), xs.data(), twin_norms.data(), s.rows,
+                   frame.Color(Role::Muted));
         if (t.rows > 16) p.VLine(t.rows - 16, frame.Color(Role::Warning), "last 16 rows");
         p.End();
     }

@@ -6,12 +6,18 @@
 #include "panels/model/panel_model.h"
 #include "widgets/plot.h"
 
+#include <string>
 #include <vector>
 
 namespace pelab {
 
 /// The least and largest of values, widened by a twentieth on each side (a flat series by 1).
 plot::Range PaddedRange(const std::vector<double>& values);
+/// Each row's norm divided by the table's median norm (its own scale: a learned table's norms and
+/// the sinusoidal table's differ a hundredfold), the norms as they are when the median is 0.
+std::vector<double> NormsOverMedian(const TableReport& table);
+/// The norms plot's legend entry: "name (median 0.11)", or "name (median 0: not scaled)".
+std::string NormsLegend(const std::string& name, const TableReport& table);
 /// A view's sentence, wrapped, recorded under record.
 void ViewSentence(FrameContext& frame, const Explanation& sentence, const char* record);
 

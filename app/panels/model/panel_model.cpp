@@ -167,6 +167,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
             {"approximate", t.approximate},
             {"explained_error", explained_error(t)},
             {"wavelengths", t.wavelengths},
+            {"wave_shares", t.wave_shares},
             {"twin_explained", r.sinusoid_report.explained},
             {"median_norm", t.median_norm},
             {"edge_norm_ratio", t.edge_norm_ratio},

@@ -45,15 +45,63 @@ void Fft(std::vector<std::complex<double>>& x) {
     }
 }
 
+// The variance of the centred values v that the least-squares fit c + a·cos ωp + b·sin ωp
+// explains: their projection on the centred cosine and sine columns, the sine made orthogonal to
+// the cosine (Gram–Schmidt). A column left shorter than 10⁻⁹·n in squared length carries no wave
+// of its own (the sine at ω = π is all zeros, up to rounding) and is dropped, where the normal
+// equations would divide by it.
+double WaveFit(const std::vector<double>& values, double mean, double omega) {
+    const std::size_t n = values.size();
+    std::vector<double> cosine(n), sine(n);
+    double mean_c = 0, mean_s = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+        cosine[p] = std::cos(omega * static_cast<double>(p));
+        sine[p] = std::sin(omega * static_cast<double>(p));
+        mean_c += cosine[p], mean_s += sine[p];
+    }
+    mean_c /= static_cast<double>(n), mean_s /= static_cast<double>(n);
+    const auto dot = [n](const std::vector<double>& a, const std::vector<double>& b) {
+        double sum = 0;
+        for (std::size_t p = 0; p < n; ++p)
+            sum += a[p] * b[p];
+        return sum;
+    };
+    std::vector<double> centred(n);
+    for (std::size_t p = 0; p < n; ++p)
+        centred[p] = values[p] - mean, cosine[p] -= mean_c, sine[p] -= mean_s;
+    const double floor = 1e-9 * static_cast<double>(n);
+    double explained = 0;
+    const double cc = dot(cosine, cosine);
+    if (cc > floor) {
+        const double along = dot(centred, cosine);
+        explained += along * along / cc;
+        const double ratio = dot(sine, cosine) / cc;
+        for (std::size_t p = 0; p < n; ++p)
+            sine[p] -= ratio * cosine[p];
+    }
+    if (const double ss = dot(sine, sine); ss > floor) {
+        const double along = dot(centred, sine);
+        explained += along * along / ss;
+    }
+    return explained;
+}
+
 } // namespace
 
 double dominant_wavelength(const std::vector<double>& values) {
+    return dominant_wave(values).wavelength;
+}
+
+DominantWave dominant_wave(const std::vector<double>& values) {
     const int n = static_cast<int>(values.size());
-    if (n < 3) return 0;
+    if (n < 3) return {};
     double mean = 0;
     for (double v : values)
         mean += v;
     mean /= n;
+    double total = 0;
+    for (double v : values)
+        total += (v - mean) * (v - mean);
     const auto power = [&](double omega) {
         // Σ (v_p − mean)·e^{−iωp}, the rotation advanced by multiplying (exact enough in double
         // for tables of 10⁵ rows) and restarted every 256 steps.
@@ -123,8 +171,11 @@ double dominant_wavelength(const std::vector<double>& values) {
     }
     const double omega = (low + high) / 2;
     // Less than one whole wave within the rows: no wavelength to name.
-    if (omega * n < 2 * kPi) return 0;
-    return 2 * kPi / omega;
+    if (omega * n < 2 * kPi) return {};
+    DominantWave wave;
+    wave.wavelength = 2 * kPi / omega;
+    if (total > 0) wave.share = std::clamp(WaveFit(values, mean, omega) / total, 0.0, 1.0);
+    return wave;
 }
 
 namespace {
@@ -329,7 +380,9 @@ TableReport analyse_table(const std::vector<float>& table, int rows, int cols,
         if (scores(largest) < 0) scores = -scores;
         std::vector<double> component(scores.data(), scores.data() + scores.size());
         control.Check();
-        report.wavelengths.push_back(dominant_wavelength(component));
+        const DominantWave wave = dominant_wave(component);
+        report.wavelengths.push_back(wave.wavelength);
+        report.wave_shares.push_back(wave.share);
         if (k < kTableComponents) report.components.push_back(std::move(component));
     }
     return report;

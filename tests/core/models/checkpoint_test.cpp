@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -545,6 +546,43 @@ TEST(TableWavelengths, APureWaveGivesItsWavelength) {
     for (int p = 0; p < 512; ++p)
         ramp.push_back(p);
     EXPECT_EQ(dominant_wavelength(ramp), 0.0); // less than one wave: none named
+}
+
+// The share a wave carries is what decides whether a period is named: a pure wave carries all of
+// its sequence's variance, white noise's largest peak a few percent, a constant none.
+TEST(TableWavelengths, AWavesShareSaysWhetherItStandsOut) {
+    std::vector<double> wave;
+    for (int p = 0; p < 700; ++p)
+        wave.push_back(3 + 2 * std::cos(2 * 3.14159265358979 * p / 61.0 - 1.1));
+    const DominantWave pure = dominant_wave(wave);
+    EXPECT_NEAR(pure.wavelength, 61.0, 0.1); // the periodogram's peak, a little off a pure wave's
+    EXPECT_GT(pure.share, 0.999);
+    // The alternating sequence: ω = π, where the sine column is all zeros.
+    std::vector<double> alternating;
+    for (int p = 0; p < 64; ++p)
+        alternating.push_back(p % 2 ? 1.0 : -1.0);
+    EXPECT_NEAR(dominant_wave(alternating).wavelength, 2.0, 1e-4);
+    EXPECT_GT(dominant_wave(alternating).share, 0.9999);
+    std::mt19937 random(11);
+    std::normal_distribution<double> normal;
+    double largest_noise_share = 0;
+    for (int trial = 0; trial < 50; ++trial) {
+        std::vector<double> noise(512);
+        for (double& v : noise)
+            v = normal(random);
+        largest_noise_share = std::max(largest_noise_share, dominant_wave(noise).share);
+    }
+    EXPECT_LT(largest_noise_share, 0.1);
+    EXPECT_LT(largest_noise_share, kWaveStandsOut);
+    // Half the variance in the wave, half in noise: it still stands out, just.
+    std::vector<double> mixed;
+    for (int p = 0; p < 512; ++p)
+        mixed.push_back(std::sqrt(2.0) * std::sin(2 * 3.14159265358979 * p / 40.0) +
+                        0.9 * normal(random));
+    EXPECT_NEAR(dominant_wave(mixed).wavelength, 40.0, 0.5);
+    EXPECT_GT(dominant_wave(mixed).share, kWaveStandsOut);
+    const DominantWave flat = dominant_wave(std::vector<double>(300, 4.0));
+    EXPECT_EQ(flat.share, 0.0);
 }
 
 TEST(OffsetCosines, TheSinusoidalTableHasOneValuePerOffset) {

@@ -19,6 +19,9 @@ struct TableReport {
     /// Each of the first six components' dominant wavelength in positions (the periodogram's
     /// peak); 0 when the component completes less than one wave within the rows.
     std::vector<double> wavelengths;
+    /// Each of those components' variance share carried by its strongest wave (the least-squares
+    /// fit a·cos ωp + b·sin ωp + c at the peak's ω), in [0, 1]; 0 where the wavelength is 0.
+    std::vector<double> wave_shares;
     std::vector<double> norms;            ///< ‖row p‖ for every p
     std::vector<double> neighbour_cosine; ///< cos(row p, row p + 1), rows − 1 values
     double median_norm = 0;
@@ -42,9 +45,21 @@ constexpr double kTableTolerance = 1e-7;
 /// control's flag is set; the iterative solver stops at its time cap (approximate then).
 TableReport analyse_table(const std::vector<float>& table, int rows, int cols,
                           const AnalysisControl& control = {});
-/// The dominant wavelength of a sequence (its mean removed): 2π/ω at the largest periodogram
-/// value over ω in (0, π], refined between grid points; 0 when the peak is below one wave in n.
+/// The strongest wave of a sequence (its mean removed): wavelength 2π/ω at the largest
+/// periodogram value over ω in (0, π], refined between grid points (0 when the peak is below one
+/// wave in n), and share, the fraction of the sequence's variance the least-squares fit
+/// a·cos ωp + b·sin ωp + c explains (0 with the wavelength, or when the values are constant).
+struct DominantWave {
+    double wavelength = 0;
+    double share = 0;
+};
+DominantWave dominant_wave(const std::vector<double>& values);
+/// dominant_wave(values).wavelength.
 double dominant_wavelength(const std::vector<double>& values);
+/// A component's wave is named as a period only when it carries at least this share of the
+/// component's variance. White noise of n values puts about 2·ln(n)/n (under 0.04 at n ≥ 256) in
+/// its largest periodogram peak; a sinusoidal table's components put nearly all of it in one wave.
+constexpr double kWaveStandsOut = 0.5;
 /// cos(row p, row q) for every p, q: rows × rows, row-major (0 where a row is all zeros).
 std::vector<float> cosine_matrix(const std::vector<float>& table, int rows, int cols);
 
