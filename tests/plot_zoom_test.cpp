@@ -283,3 +283,48 @@ TEST_F(PlotZoom, AJaggedCurveIsDrawnWhole) {
     ImGui::End();
     ImGui::Render();
 }
+
+// Two horizontal lines a few pixels apart ("trained context 32" and "stretched to 128" on a log
+// axis) each keep their label whole: no label covers another, all inside the plot.
+TEST_F(PlotZoom, NearbyHorizontalLinesKeepTheirLabelsApart) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowSize(ImVec2(700, 500));
+    ImGui::Begin("lines");
+    plot::PlotView view;
+    view.SetHome(plot::Range{0, 7}, plot::Range{3, 4.5e6});
+    plot::PlotConfig config;
+    config.y_flags = plot::AxisFlags_Log;
+    plot::Plot p;
+    ASSERT_TRUE(p.Begin("##lines", view, ImVec2(600, 240), config));
+    p.HLine(32, IM_COL32(255, 160, 0, 255), "trained context 32");
+    p.HLine(128, IM_COL32_WHITE, "stretched to 128");
+    p.HLine(40, IM_COL32_WHITE, "a third, between them");
+    const ImVec2 low = p.PlotMin(), high = p.PlotMax();
+    p.End();
+    const std::vector<ImVec4>& rects = p.HLineLabelRects();
+    ASSERT_EQ(rects.size(), 3u);
+    for (std::size_t a = 0; a < rects.size(); ++a) {
+        EXPECT_GE(rects[a].y, low.y);
+        EXPECT_LE(rects[a].w, high.y);
+        for (std::size_t b = a + 1; b < rects.size(); ++b) {
+            const bool apart = rects[a].z <= rects[b].x || rects[b].z <= rects[a].x ||
+                               rects[a].w <= rects[b].y || rects[b].w <= rects[a].y;
+            EXPECT_TRUE(apart) << "label " << a << " covers label " << b;
+        }
+    }
+    ImGui::End();
+    ImGui::Render();
+}
+
+// A log axis over six decades says more than two of them, and one within a decade still has
+// ticks (1, 2, 5 of it, or evenly spaced values).
+TEST(PlotBounds, LogTicksSayEnoughOfTheSpan) {
+    EXPECT_GE(plot::LogTicks(plot::Range{3, 4.5e6}, 5).size(), 3u);
+    EXPECT_EQ(plot::LogTicks(plot::Range{0.8, 60}, 9), (std::vector<double>{1, 2, 5, 10, 20, 50}));
+    EXPECT_GE(plot::LogTicks(plot::Range{30, 80}, 5).size(), 2u);
+    EXPECT_GE(plot::LogTicks(plot::Range{31, 33}, 5).size(), 2u);
+    for (double tick : plot::LogTicks(plot::Range{31, 33}, 5)) {
+        EXPECT_GE(tick, 31);
+        EXPECT_LE(tick, 33);
+    }
+}

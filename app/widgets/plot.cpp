@@ -77,6 +77,7 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     legend_.clear();
     legend_rect_ = ImVec4(0, 0, 0, 0);
     line_labels_.clear();
+    hline_label_rects_.clear();
     hover_series_.clear();
     hovered_ = clicked_ = false;
     draw_list_ = ImGui::GetWindowDrawList();
@@ -170,7 +171,18 @@ void Plot::DrawAxes() {
         const float w = ImGui::CalcTextSize(label).x;
         draw_list_->AddText(ImVec2(px - w * 0.5f, plot_max_.y + font * 0.2f), text, label);
     }
-    const int y_count = std::max(2, static_cast<int>((plot_max_.y - plot_min_.y) / (font * 2.5f)));
+    // A log axis's labels are single short numbers a decade apart: a line and a third each.
+    const bool y_log = (config_.y_flags & AxisFlags_Log) != 0;
+    const int y_count = std::max(
+        2, static_cast<int>((plot_max_.y - plot_min_.y) / (font * (y_log ? 1.35f : 2.5f))));
+    // Labels every few decades when they do not fit at each: a fainter line at every power of
+    // ten between them, so the decades can still be counted.
+    if (y_log && !(config_.flags & PlotFlags_NoYTicks))
+        for (double tick : LogTicks(view_->y, 1000)) {
+            const float py = ToPixels(view_->x.min, tick).y;
+            draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py),
+                                ImGui::GetColorU32(ImGuiCol_Border, 0.3f));
+        }
     if (!(config_.flags & PlotFlags_NoYTicks))
         for (double tick : axis_ticks(view_->y, config_.y_flags, y_count)) {
             const float py = ToPixels(view_->x.min, tick).y;
@@ -294,16 +306,33 @@ void Plot::VLine(double x, ImU32 color, const char* label, float thickness) {
 void Plot::HLine(double y, ImU32 color, const char* label, float thickness) {
     const float py = ToPixels(view_->x.min, y).y;
     draw_list_->AddLine(ImVec2(plot_min_.x, py), ImVec2(plot_max_.x, py), color, thickness);
-    if (label) {
-        // On a backdrop: the label sits over the data (heatmaps, curves). Above the line, or
-        // below it when above would leave the plot (a line near the top edge).
-        const float above = py - ImGui::GetFontSize() - 1;
-        const ImVec2 at(plot_min_.x + 4, above >= plot_min_.y ? above : py + 1);
-        const ImVec2 size = ImGui::CalcTextSize(label);
-        draw_list_->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y),
-                                  ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 2.0f);
-        draw_list_->AddText(at, color, label);
-    }
+    if (!label) return;
+    // On a backdrop: the label sits over the data (heatmaps, curves). Above the line at the
+    // left, else below it, else the same at the right: the first place inside the plot that no
+    // other line's label holds (two lines a few pixels apart, "trained context 32" and
+    // "stretched to 128", covered each other).
+    const ImVec2 size = ImGui::CalcTextSize(label);
+    const float above = py - size.y - 1, below = py + 1;
+    const float left = plot_min_.x + 4, right = plot_max_.x - size.x - 4;
+    const ImVec2 places[] = {{left, above}, {left, below}, {right, above}, {right, below}};
+    const auto free = [&](ImVec2 at) {
+        if (at.y < plot_min_.y || at.y + size.y > plot_max_.y) return false;
+        for (const ImVec4& taken : hline_label_rects_)
+            if (at.x - 2 < taken.z && at.x + size.x + 2 > taken.x && at.y < taken.w &&
+                at.y + size.y > taken.y)
+                return false;
+        return true;
+    };
+    ImVec2 at(left, above >= plot_min_.y ? above : below);
+    for (const ImVec2& place : places)
+        if (free(place)) {
+            at = place;
+            break;
+        }
+    hline_label_rects_.push_back(ImVec4(at.x - 2, at.y, at.x + size.x + 2, at.y + size.y));
+    draw_list_->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y),
+                              ImGui::GetColorU32(ImGuiCol_PopupBg, 0.85f), 2.0f);
+    draw_list_->AddText(at, color, label);
 }
 
 void Plot::Text(double x, double y, const char* text, ImU32 color, ImVec2 pixel_offset) {

@@ -134,6 +134,8 @@ public:
     /// min.x, min.y, max.x, max.y), for tests that check nothing overlaps.
     ImVec4 LegendRect() const { return legend_rect_; }
     const std::vector<ImVec4>& LineLabelRects() const { return line_label_rects_; }
+    /// Where each HLine's label was drawn, in the order of the calls.
+    const std::vector<ImVec4>& HLineLabelRects() const { return hline_label_rects_; }
 
 private:
     void DrawFittedLabel(const char* label, ImU32 color);
@@ -166,6 +168,7 @@ private:
     ImVec2 frame_min_, frame_max_, plot_min_, plot_max_;
     ImVec4 legend_rect_{0, 0, 0, 0};
     std::vector<ImVec4> line_label_rects_;
+    std::vector<ImVec4> hline_label_rects_;
     bool hovered_ = false;
     bool clicked_ = false;
     double mouse_x_ = 0, mouse_y_ = 0;

@@ -112,6 +112,18 @@ std::vector<double> LogTicks(Range range, int target_count) {
     // Exponents are at most ±324 for finite doubles, so this loop runs at most ~650 times and
     // keeps at most ~target_count ticks.
     const double lo = std::ceil(lo_axis - 1e-9), hi = std::floor(hi_axis + 1e-9);
+    // A decade or two, or room for three ticks a decade: 1, 2 and 5 of each (two powers of ten
+    // alone, or none, say little of a span).
+    if (hi - lo < 1 || (hi - lo + 1) * 3 <= target_count) {
+        for (double e = std::floor(lo_axis); e <= hi; ++e)
+            for (double mantissa : {1.0, 2.0, 5.0}) {
+                const double tick = mantissa * std::pow(10.0, e);
+                if (tick >= range.min * (1 - 1e-9) && tick <= range.max * (1 + 1e-9))
+                    ticks.push_back(tick);
+            }
+        // Within a factor of 2 or so (no two such ticks): evenly spaced values instead.
+        return ticks.size() >= 2 ? ticks : NiceTicks(range, target_count);
+    }
     const double stride = std::max(1.0, std::ceil((hi - lo + 1) / target_count));
     for (double e = lo; e <= hi; e += stride)
         ticks.push_back(std::pow(10.0, e));
