@@ -5,11 +5,14 @@
 // sweep of sentence pairs, the view drawn at the projector's size in every theme, and what it
 // says with no checkpoint, another family, a missing tokenizer, bad sentences and the page's limit.
 #include "headless_fixture.h"
+#include "io/lesson.h"
 #include "model_fixtures.h"
 #include "panels/model/panel_model.h"
 #include "panels/order/panel_order.h"
 #include "pelab/models/gpt2_order.h"
+#include "shell/lesson_player.h"
 #include "status_text.h"
+#include "test_paths.h"
 #include "widgets/fonts.h"
 
 #include <gtest/gtest.h>
@@ -279,6 +282,15 @@ TEST_F(OrderRealTest, WithoutAGpt2TheViewSaysWhatToBringAndShowsTheToyDemo) {
     ASSERT_TRUE(real.contains("error")) << real.dump();
     EXPECT_NE(real["error"].get<std::string>().find("has no tensor"), std::string::npos)
         << real.dump();
+    // … and what the view needs, with the toy demo below, as with no GPT-2 at all.
+    ASSERT_TRUE(real.contains("needs")) << real.dump();
+    for (const char* file : {"model.safetensors", "config.json", "vocab.json", "merges.txt"})
+        EXPECT_NE(real["needs"].get<std::string>().find(file), std::string::npos);
+    app.recorder.rects.clear();
+    Present("order", 3);
+    EXPECT_TRUE(app.recorder.rects.count("order.real_error"));
+    EXPECT_TRUE(app.recorder.rects.count("order.real_needs"));
+    EXPECT_TRUE(app.recorder.rects.count("order.scores_a")) << "the toy demo below";
 }
 
 // --model in the window: the checkpoint is read off the frame while only the order panel is
@@ -399,3 +411,39 @@ TEST_F(OrderRealTest, TheViewIsDrawnWholeAtTheProjectorsSizeInEveryTheme) {
 
 } // namespace
 } // namespace pelab
+
+// The lesson's step 3 on the projector: the controls sit in a strip of whole rows, scrolled to
+// the switch it outlines. Every control drawn there is whole or not drawn: the "block / head"
+// row was cut at the strip's top and "shift by" at its bottom. And the numbers the chosen
+// switch does not use (the shuffle seed beside "zeroed") take no row of it.
+TEST_F(OrderRealTest, TheLessonsControlStripShowsWholeRows) {
+    OpenModel("gpt2-run");
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    Lesson lesson;
+    ASSERT_EQ(
+        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/gpt2-order.json").string(),
+                   app.scene, app.panels, &lesson),
+        "");
+    StartLesson(app, lesson);
+    GoToStep(app, 2);
+    ImGui::GetIO().DeltaTime = 0.1f;
+    for (int frame = 0; frame < 30; ++frame) {
+        app.recorder.rects.clear();
+        Frame();
+    }
+    ASSERT_TRUE(app.recorder.rects.count("order.real_switch"));
+    EXPECT_GE(app.recorder.rects["order.real_switch"].visible, 0.99f);
+    int controls = 0;
+    for (const std::string& name : app.recorder.control_names) {
+        const auto at = app.recorder.rects.find(name);
+        if (at == app.recorder.rects.end() || name.rfind("order.", 0) != 0) continue;
+        ++controls;
+        EXPECT_GE(at->second.visible, 0.99f) << name << " is cut";
+    }
+    EXPECT_GE(controls, 2);
+    EXPECT_FALSE(app.recorder.rects.count("order.real_seed")) << "not used by \"zeroed\"";
+    EXPECT_FALSE(app.recorder.rects.count("order.real_shift"));
+    app.lesson = LessonPlayer{};
+}

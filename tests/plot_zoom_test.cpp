@@ -4,6 +4,7 @@
 // meaningful however many notches arrive, and tick generation must bound its own work.
 #include "headless_fixture.h"
 #include "panels/waves/panel_waves.h"
+#include "shell/step_fit.h"
 #include "widgets/plot.h"
 
 #include <gtest/gtest.h>
@@ -327,4 +328,47 @@ TEST(PlotBounds, LogTicksSayEnoughOfTheSpan) {
         EXPECT_GE(tick, 31);
         EXPECT_LE(tick, 33);
     }
+}
+
+// A legend that wraps onto a second row is known only when the plot ends: its rows are reserved
+// from the next frame on. That is why a picture is taken two calm frames after a step settles
+// (FrameSettler): in the first, the gpt2-order lesson's step 4 drew its title over the legend.
+TEST_F(PlotZoom, AWrappedLegendHasItsRowsFromTheNextFrameOn) {
+    plot::PlotView view;
+    view.SetHome(plot::Range{0, 2}, plot::Range{0, 1});
+    plot::PlotConfig config;
+    config.y_label = "last tokens' states";
+    const double xs[] = {0, 1, 2}, ys[] = {0, 0.5, 1};
+    const char* names[] = {"as trained",        "zeroed",        "mean row",
+                           "shuffled (seed 1)", "shifted by 58", "sinusoidal"};
+    std::vector<float> legend_tops;
+    float title_bottom = 0;
+    for (int frame = 0; frame < 2; ++frame) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowSize(ImVec2(500, 400));
+        ImGui::Begin("legend");
+        plot::Plot p;
+        ASSERT_TRUE(p.Begin("##legend", view, ImVec2(480, 300), config));
+        title_bottom = ImGui::GetItemRectMin().y + ImGui::GetFontSize();
+        for (const char* name : names)
+            p.Line(name, xs, ys, 3, IM_COL32_WHITE);
+        p.End();
+        legend_tops.push_back(p.LegendRect().y);
+        ImGui::End();
+        ImGui::Render();
+    }
+    EXPECT_GE(view.legend_rows, 2);
+    EXPECT_LT(legend_tops[0], title_bottom) << "the first frame: over the title";
+    EXPECT_GE(legend_tops[1], title_bottom) << "the next: below it";
+    FrameSettler settler(4);
+    const bool pending[] = {true, true, false, false, false, false};
+    std::vector<bool> settled;
+    for (bool each : pending)
+        settled.push_back(settler.Settled(each));
+    EXPECT_EQ(settled, (std::vector<bool>{false, false, false, true, true, true}));
+    FrameSettler late(4);
+    EXPECT_FALSE(late.Settled(false));
+    EXPECT_FALSE(late.Settled(false));
+    EXPECT_FALSE(late.Settled(false));
+    EXPECT_TRUE(late.Settled(false)); // at least 4 frames
 }

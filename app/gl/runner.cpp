@@ -3,6 +3,7 @@
 #include "io/png_scene.h"
 #include "pelab/export/export.h"
 #include "shell/file_menu.h"
+#include "shell/step_fit.h"
 
 #include <imgui.h>
 
@@ -94,12 +95,13 @@ Runner::Times Runner::Frame(const FrameOptions& options, float delta_seconds, bo
 bool Runner::CaptureSettled(const FrameOptions& options, std::vector<unsigned char>* rgba,
                             int* width, int* height, std::string* error) {
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-    for (int frame = 0;; ++frame) {
+    FrameSettler settler(4);
+    for (;;) {
         platform_.PollEvents();
         Frame(options, kPictureFrameSeconds, false);
         const bool pending =
             heatmaps_.TakeFramePending() || app_.stats.computing || app_.stats.settling;
-        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) break;
+        if (settler.Settled(pending) || std::chrono::steady_clock::now() > give_up) break;
         platform_.EndFrame();
         if (pending) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
@@ -150,11 +152,12 @@ void Runner::ExportPanelPng() {
     bool captured = false;
     const FrameInput no_input; // and no animation step: the picture is of this moment
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    for (int frame = 0;; ++frame) {
+    FrameSettler settler(4);
+    for (;;) {
         platform_.BeginRendererFrame();
         RunFrame(app, options, no_input);
         const bool pending = heatmaps_.TakeFramePending();
-        if (frame >= 3 && (!pending || std::chrono::steady_clock::now() > give_up)) {
+        if (settler.Settled(pending) || std::chrono::steady_clock::now() > give_up) {
             captured = platform_.Capture(&rgba, &out_width, &out_height, &error, true);
             break;
         }

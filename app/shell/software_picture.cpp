@@ -114,9 +114,10 @@ std::vector<unsigned char> SoftwarePicture(App& app, const FrameOptions& options
     const FrameInput no_input;
     // A lesson's step settles as the window shows it (drawn smaller until its highlights are
     // whole): a few more frames, as many as that takes.
+    FrameSettler settler(4);
     for (int frame = 0; frame < kMaxSettleFrames; ++frame) {
         RunFrame(app, options, no_input);
-        if (frame >= 3 && !app.stats.settling) break;
+        if (settler.Settled(app.stats.settling)) break;
     }
     Canvas canvas;
     canvas.width = width;

@@ -41,11 +41,12 @@ StepFit MeasureStepFit(App& app, int k, const SlideRoom& room) {
     // (and the step is fitted: drawn smaller until its highlights are whole, see FitStepToRoom).
     FrameInput input;
     input.delta_seconds = 0.1f;
+    FrameSettler settler(6);
     for (int frame = 0; frame < kMaxSettleFrames; ++frame) {
         app.recorder.rects.clear();
         app.recorder.layout.clear();
         RunFrame(app, FrameOptions{}, input);
-        if (frame >= 5 && !app.stats.settling) break;
+        if (settler.Settled(app.stats.settling)) break;
     }
     fit.scale = app.lesson.fit_scale;
     fit.bar_top = room.height - LessonBarHeight(app);

@@ -31,6 +31,25 @@ constexpr float kMinVisibleShare = 0.98f;
 /// size after eight tries of three frames each, and the glide landed).
 constexpr int kMaxSettleFrames = 60;
 
+/// When a picture (a screenshot, a handout page, a step's measurement) has settled: after at
+/// least min_frames frames, and two frames in a row with nothing pending (no step being fitted,
+/// no result computed off the frame). ImGui lays out from the last frame's sizes: a widget first
+/// scrolled into view in the frame the fitting ends (a plot whose legend wraps onto a second row)
+/// is only drawn right in the frame after, as the live window shows it.
+class FrameSettler {
+public:
+    explicit FrameSettler(int min_frames) : min_frames_(min_frames) {}
+    /// After each frame: true when the picture may be taken.
+    bool Settled(bool pending) {
+        ++frames_;
+        calm_ = pending ? 0 : calm_ + 1;
+        return frames_ >= min_frames_ && calm_ >= 2;
+    }
+
+private:
+    int min_frames_, frames_ = 0, calm_ = 0;
+};
+
 struct HighlightFit {
     std::string name;
     bool drawn = false; ///< false: the step's panels never draw it (not even scrolled away)

@@ -199,7 +199,7 @@ bool BeginControls(FrameContext& frame) {
 }
 
 void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
-                        const std::string& panel_id) {
+                        const std::string& panel_id, float row) {
     ImGuiWindow* window = ImGui::GetCurrentWindow();
     // Only what this window scrolls: widgets drawn in it or in a child of it.
     const auto inside = [window](unsigned window_id) {
@@ -229,6 +229,16 @@ void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::s
         scroll += top - view_top;
     else if (bottom > view_bottom)
         scroll += bottom - view_bottom;
+    if (row > 0) {
+        // A whole row at the top: the widgets' first row, or the first that keeps their last
+        // in the strip. In the strip's content coordinates (0: its first row's top).
+        const float height = view_bottom - view_top;
+        const float first = top + margin - view_top + window->Scroll.y;
+        const float last = bottom - margin - view_top + window->Scroll.y;
+        scroll = std::floor(first / row + 1e-3f) * row;
+        if (last > scroll + height + 1.0f) scroll = std::ceil((last - height) / row - 1e-3f) * row;
+        scroll = std::clamp(scroll, 0.0f, window->ScrollMax.y);
+    }
     if (std::fabs(scroll - window->Scroll.y) >= 1.0f) ImGui::SetScrollY(scroll);
 }
 
@@ -243,7 +253,9 @@ void EndControls(FrameContext& frame) {
     frame.state.Clamp();
     frame.recorder.in_controls = false;
     if (!frame.controls_in_strip) return;
-    KeepOutlinedInView(frame);
+    if (frame.outlined != nullptr && frame.recorder.focus_frames > 0 && frame.recorder.enabled)
+        KeepOutlinedInView(frame.recorder, *frame.outlined, frame.panel_id,
+                           ImGui::GetFrameHeightWithSpacing());
     const float content = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y;
     ImGui::EndChild();
     ImGui::GetStateStorage()->SetFloat(ImGui::GetID("##controls_height"), content);

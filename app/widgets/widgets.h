@@ -63,8 +63,10 @@ bool BeginControls(FrameContext& frame);
 /// How far an outline reaches out of the widget it surrounds, in text heights: its pad (0.25)
 /// and its line (0.18). KeepOutlinedInView keeps that much room around the widgets.
 constexpr float kOutlineMarginEms = 0.45f;
+/// row > 0 (the control strip: whole rows of that height): the scroll lands on a whole row,
+/// so no row of controls shows cut at the strip's top or bottom.
 void KeepOutlinedInView(const WidgetRecorder& recorder, const std::vector<std::string>& names,
-                        const std::string& panel_id);
+                        const std::string& panel_id, float row = 0);
 /// The same for the current window, from a panel's Draw: a no-op unless outlines just changed.
 void KeepOutlinedInView(const FrameContext& frame);
 /// Ends the control rows; after a strip it opens the panel's body (see FrameContext::

@@ -137,9 +137,10 @@ void OrderPanel::DrawReal(FrameContext& frame) {
     const RealOrderDemo* demo = RealFor(frame.state, frame.compute_in_background, &computing, &why);
     if (computing) frame.stats.computing = true;
     if (demo == nullptr && NothingToRun(frame.state).empty() && !computing) {
-        // The checkpoint cannot run (not enough memory, a malformed file, the page's limit).
-        ErrorText(frame, why.c_str());
-        frame.Record("order.real_error");
+        // The checkpoint cannot run (a folder holding only the position table, not enough
+        // memory, a malformed file, the page's limit): why, what the view needs, and the toy
+        // demo meanwhile, as when no GPT-2 is open.
+        DrawCannotRun(frame, why);
         return;
     }
     if (demo == nullptr && !computing) {
@@ -167,8 +168,7 @@ void OrderPanel::DrawReal(FrameContext& frame) {
     }
     if (computing) ImGui::TextColored(frame.ColorVec(Role::Muted), "Running GPT-2 …");
     if (!demo->error.empty()) {
-        ErrorText(frame, demo->error.c_str());
-        frame.Record("order.real_error");
+        DrawCannotRun(frame, demo->error);
         return;
     }
     DrawTokens(frame, *demo);
@@ -198,6 +198,17 @@ void OrderPanel::DrawReal(FrameContext& frame) {
         WrappedText(demo->sentence.text.c_str());
         frame.Record("order.real_sentence");
     }
+}
+
+void OrderPanel::DrawCannotRun(FrameContext& frame, const std::string& error) {
+    ErrorText(frame, error.c_str());
+    frame.Record("order.real_error");
+    WrappedText(kRealNeeds);
+    frame.Record("order.real_needs");
+    if (frame.slides) return;
+    MutedWrappedText("Meanwhile, the toy demo:");
+    ImGui::Separator();
+    DrawToy(frame);
 }
 
 void OrderPanel::DrawRealInputs(FrameContext& frame, const RealOrderDemo* demo) {
@@ -251,11 +262,14 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
     }
     real_switch = kSwitchIds[chosen];
     frame.Record("order.real_switch");
-    if (frame.ShowsAdvanced("order.real_seed")) {
+    // In a strip (a short window, a slide) only the number the chosen switch uses: the seed
+    // beside "shuffled", the shift beside "shifted"; each row of the strip counts there.
+    const bool strip = frame.controls_in_strip;
+    if (frame.ShowsAdvanced("order.real_seed") && (!strip || real_switch == "shuffle")) {
         SceneInput(frame, settings, kRealShuffleSeed, &real_shuffle_seed,
                    FitWidth(5.0f, "shuffle seed"));
     }
-    if (frame.ShowsAdvanced("order.real_shift")) {
+    if (frame.ShowsAdvanced("order.real_shift") && (!strip || real_switch == "shift")) {
         SceneInput(frame, settings, kRealShift, &real_shift, FitWidth(5.0f, "shift by"));
         if (demo != nullptr && demo->shift_used != real_shift) {
             // The table ends before: the shift the runs used, beside the one asked.

@@ -79,8 +79,9 @@ nlohmann::json OrderPanel::RealReadouts(const AppState& state) const {
     bool computing = false;
     std::string why;
     const RealOrderDemo* demo = RealFor(state, false, &computing, &why);
-    if (demo == nullptr) return {{NothingToRun(state).empty() ? "error" : "needs", why}};
-    if (!demo->error.empty()) return {{"error", demo->error}};
+    if (demo == nullptr && !NothingToRun(state).empty()) return {{"needs", why}};
+    if (demo == nullptr) return {{"error", why}, {"needs", kRealNeeds}};
+    if (!demo->error.empty()) return {{"error", demo->error}, {"needs", kRealNeeds}};
     const Gpt2OrderResult& r = demo->result;
     nlohmann::json switches = nlohmann::json::array();
     for (std::size_t k = 0; k < r.runs.size(); ++k) {

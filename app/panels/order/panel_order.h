@@ -15,6 +15,13 @@
 
 namespace pelab {
 
+/// What the Real model view runs on, said when a GPT-2 is open but cannot run (a folder with
+/// only its position table, a malformed file, the page's limit).
+constexpr const char* kRealNeeds =
+    "This view runs the whole of GPT-2 on the two sentences: its folder must hold every weight "
+    "(model.safetensors as downloaded: the token and position tables, each block, ln_f), "
+    "config.json, vocab.json and merges.txt, from openai-community/gpt2 on the Hugging Face Hub.";
+
 constexpr int kMaxOrderDModel = 64;
 constexpr double kMaxPeScale = 100.0;
 /// On a slide (a lesson on a projector) the order panel's sentences have at most this many
@@ -188,6 +195,8 @@ private:
     void DrawToy(FrameContext& frame);
     void DrawReal(FrameContext& frame);
     void DrawRealInputs(FrameContext& frame, const RealOrderDemo* demo);
+    /// A GPT-2 open that cannot run: why (error), what the view needs, the toy demo meanwhile.
+    void DrawCannotRun(FrameContext& frame, const std::string& error);
     void DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo);
     void DrawTokens(FrameContext& frame, const RealOrderDemo& demo);
     void DrawRealAttention(FrameContext& frame, const RealOrderDemo& demo);
