@@ -9,18 +9,23 @@
 #include "panels/worked/panel_worked.h"
 #include "pelab/encodings/precision.h"
 #include "pelab/encodings/rotation.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "reference.h"
+#include "widgets/number_text.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 using namespace pelab;
@@ -508,4 +513,101 @@ TEST_F(CalculatorUi, ChartAxisFitsTheLargestChange) {
     EXPECT_NEAR(largest, 0.902, 0.0005);
     EXPECT_NEAR(calc.chart_cache.Last()->top, 1.15 * largest, 1e-12);
     EXPECT_NEAR(calc.chart_view.y.max, calc.chart_cache.Last()->top, 1e-9);
+}
+
+namespace {
+
+// bfloat16 written here from its bits: the double to float32, then the top 16 bits rounded to
+// nearest, ties to even (a tie after the first rounding is left to chance: none occurs below).
+double Bfloat16Bits(double x) {
+    const float f = static_cast<float>(x);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits = (bits + 0x7FFFu + ((bits >> 16) & 1u)) & 0xFFFF0000u;
+    float out = 0;
+    std::memcpy(&out, &bits, sizeof out);
+    return out;
+}
+
+} // namespace
+
+// Item: "(in any pair between 127 and 514)" read as where these pairs collide; they run from 134
+// to 257 at d 512. The sentence now says both, each recomputed here by walking every pair with a
+// bfloat16 written from its bits; and the bound holds over the sweep.
+TEST(PrecisionSentences, CollisionsAreSaidForThesePairsAndAsABound) {
+    for (int d : {2, 4, 64, 512})
+        for (double base : {10000.0, 500000.0}) {
+            const Explanation sentence = ReducedPrecisionSentence(d, base);
+            SCOPED_TRACE(sentence.text);
+            long long least = -1, largest = -1;
+            for (double theta : frequencies(d, base)) {
+                long long first = -1;
+                for (long long p = 0; p < 1000000 && first < 0; ++p)
+                    if (Bfloat16Bits(p * theta) == Bfloat16Bits((p + 1) * theta)) first = p;
+                ASSERT_GE(first, 0);
+                least = least < 0 ? first : std::min(least, first);
+                largest = std::max(largest, first);
+            }
+            EXPECT_EQ(sentence.Value("bfloat16_least"), least);
+            EXPECT_EQ(sentence.Value("bfloat16_largest"), largest);
+            EXPECT_GE(least, sentence.Value("bfloat16_bound_low"));
+            EXPECT_LE(largest, sentence.Value("bfloat16_bound_high"));
+            EXPECT_EQ(sentence.Value("bfloat16_bound_low"), 127);
+            EXPECT_EQ(sentence.Value("bfloat16_bound_high"), 514);
+            const std::string here =
+                d == 2             ? "its first collision is at " + ShownNumber(least)
+                : least == largest ? "every pair's first collision is at " + ShownNumber(least)
+                                   : "the pairs' first collisions run from " + ShownNumber(least) +
+                                         " to " + ShownNumber(largest);
+            EXPECT_NE(sentence.text.find("(here " + here), std::string::npos);
+            EXPECT_NE(sentence.text.find("any pair's lies between 127 and 514"), std::string::npos);
+            EXPECT_GE(sentence.Value("float16_least"), sentence.Value("float16_bound_low"));
+            EXPECT_LE(sentence.Value("float16_largest"), sentence.Value("float16_bound_high"));
+        }
+    // The numbers, at d 512, base 10⁴.
+    const Explanation at_512 = ReducedPrecisionSentence(512, 10000);
+    EXPECT_EQ(at_512.Value("bfloat16_least"), 134);
+    EXPECT_EQ(at_512.Value("bfloat16_largest"), 257);
+}
+
+// Item: the panel said when neighbours collide in bfloat16, not how far the angle itself is off
+// (48 rad in the fastest pair at 30 000; some pair by 3 640 positions at 10⁶).
+TEST(PrecisionSentences, TheBfloat16AngleErrorIsSaidAsRadiansAndPositions) {
+    for (int d : {2, 4, 512})
+        for (double picked : {1.0, 255.0, 2048.0, 30000.0, 999999.0}) {
+            const PrecisionPanel::Table table = PrecisionPanel::ComputeTable({d, 10000.0, picked});
+            const Explanation& sentence = table.bfloat16_angles;
+            SCOPED_TRACE(sentence.text);
+            const std::vector<double> theta = frequencies(d, 10000.0);
+            for (const auto& [position, radians_claim, positions_claim, pair_claim] :
+                 {std::tuple{picked, "picked_fastest_radians", "picked_positions",
+                             "picked_positions_pair"},
+                  std::tuple{1e6, "", "far_positions", "far_positions_pair"}}) {
+                double most = 0;
+                int most_pair = 0;
+                for (std::size_t i = 0; i < theta.size(); ++i) {
+                    const double off =
+                        std::abs(Bfloat16Bits(position * theta[i]) - position * theta[i]) /
+                        theta[i];
+                    if (off > most) most = off, most_pair = static_cast<int>(i);
+                }
+                EXPECT_NEAR(sentence.Value(positions_claim), most, 1e-9 * (1 + most));
+                if (most > 0) {
+                    EXPECT_EQ(sentence.Value(pair_claim), most_pair);
+                    EXPECT_NE(sentence.text.find("pair " + ShownNumber(most_pair) +
+                                                 "'s is the angle of a position " +
+                                                 ShownNumber(most, 3) + " away"),
+                              std::string::npos);
+                }
+                if (radians_claim[0] != '\0') {
+                    const double fastest = std::abs(Bfloat16Bits(position) - position);
+                    EXPECT_NEAR(sentence.Value(radians_claim), fastest, 1e-9);
+                    EXPECT_EQ(sentence.text.find("off not at all") != std::string::npos,
+                              fastest == 0);
+                }
+            }
+        }
+    const PrecisionPanel::Table table = PrecisionPanel::ComputeTable({512, 10000.0, 30000.0});
+    EXPECT_EQ(table.bfloat16_angles.Value("picked_fastest_radians"), 48);
+    EXPECT_NEAR(table.bfloat16_angles.Value("far_positions"), 3640, 1);
 }

@@ -148,7 +148,10 @@ PrecisionPanel::Table PrecisionPanel::ComputeTable(const TableInputs& inputs) {
             out.errors[r] = by_recipe[static_cast<int>(kRecipes[r])][row];
         out.shift =
             float32_position_shift(positions[row], inputs.d_model, inputs.base, &out.shift_pair);
+        out.bfloat16 = angle_storage_error(positions[row], inputs.d_model, inputs.base, kBfloat16);
     }
+    table.reduced = ReducedPrecisionSentence(inputs.d_model, inputs.base);
+    table.bfloat16_angles = Bfloat16AngleSentence(table.rows[3], table.rows[2]);
     return table;
 }
 
@@ -290,8 +293,10 @@ void PrecisionPanel::DrawTable(FrameContext& frame, const Table& table) {
     WrappedText(PrecisionMeaning(at_1e6.position, at_1e6.errors[0], at_1e6.shift, at_1e6.shift_pair)
                     .text.c_str());
     frame.Record("precision.meaning");
-    WrappedText(ReducedPrecisionSentence(frame.state.d_model, frame.state.base).text.c_str());
+    WrappedText(table.reduced.text.c_str());
     frame.Record("precision.reduced");
+    WrappedText(table.bfloat16_angles.text.c_str());
+    frame.Record("precision.bfloat16_angles");
 }
 
 Explanation ReducedPrecisionSentence(int d_model, double base) {
@@ -305,10 +310,29 @@ Explanation ReducedPrecisionSentence(int d_model, double base) {
     const auto said = [](long long p) {
         return p < 0 ? "none below " + ShownNumber(1e6) : ShownNumber(static_cast<double>(p));
     };
-    const auto bounds = [](const FloatFormat& format) {
+    // Where these pairs' first collisions lie, then where any pair's must (precision.h's bound).
+    const auto where = [&](const FloatFormat& format, const char* name) {
         const long long bits = format.significand_bits;
-        return ShownNumber(static_cast<double>((1LL << (bits - 1)) - 1)) + " and " +
-               ShownNumber(static_cast<double>((1LL << (bits + 1)) + 2));
+        const long long low = (1LL << (bits - 1)) - 1, high = (1LL << (bits + 1)) + 2;
+        const CollisionRange range = neighbour_collision_range(d_model, base, format, 1000000);
+        out.Claims(std::string(name) + "_least", static_cast<double>(range.least));
+        out.Claims(std::string(name) + "_largest", static_cast<double>(range.largest));
+        out.Claims(std::string(name) + "_bound_low", static_cast<double>(low));
+        out.Claims(std::string(name) + "_bound_high", static_cast<double>(high));
+        const std::string bound = "any pair's lies between " +
+                                  ShownNumber(static_cast<double>(low)) + " and " +
+                                  ShownNumber(static_cast<double>(high));
+        if (range.least < 0) return " (" + bound + ")";
+        const std::string here =
+            range.pairs == 1
+                ? "its first collision is at " + ShownNumber(static_cast<double>(range.least))
+            : range.least == range.largest
+                ? "every pair's first collision is at " +
+                      ShownNumber(static_cast<double>(range.least))
+                : "the pairs' first collisions run from " +
+                      ShownNumber(static_cast<double>(range.least)) + " to " +
+                      ShownNumber(static_cast<double>(range.largest));
+        return " (here " + here + "; " + bound + ")";
     };
     const long long bf_fast = from(kBfloat16, theta.front(), "bfloat16_fastest");
     const long long bf_slow = from(kBfloat16, theta.back(), "bfloat16_slowest");
@@ -325,8 +349,8 @@ Explanation ReducedPrecisionSentence(int d_model, double base) {
     out.text =
         "Angles stored in a shorter format stop telling neighbours apart: in bfloat16 "
         "(8 significant bits) positions p and p + 1 get the same angle " +
-        pairs(bf_fast, bf_slow) + " (in any pair between " + bounds(kBfloat16) + "), in float16 " +
-        pairs(h_fast, h_slow) + " (between " + bounds(kFloat16) + "), in float32 " +
+        pairs(bf_fast, bf_slow) + where(kBfloat16, "bfloat16") + ", in float16 " +
+        pairs(h_fast, h_slow) + where(kFloat16, "float16") + ", in float32 " +
         (f_fast < 0 && f_slow < 0 ? "in no pair below " + ShownNumber(1e6) + " (none before " +
                                         ShownNumber(static_cast<double>((1LL << 23) - 1)) + ")"
                                   : pairs(f_fast, f_slow)) +
@@ -334,6 +358,33 @@ Explanation ReducedPrecisionSentence(int d_model, double base) {
         ShownNumber(static_cast<double>(first_position_collision(kBfloat16))) +
         " in bfloat16 and " + ShownNumber(static_cast<double>(first_position_collision(kFloat16))) +
         " in float16.";
+    return out;
+}
+
+Explanation Bfloat16AngleSentence(const PrecisionPanel::TableRow& picked,
+                                  const PrecisionPanel::TableRow& far) {
+    Explanation out;
+    out.Claims("picked", picked.position);
+    out.Claims("picked_fastest_radians", picked.bfloat16.fastest_radians);
+    out.Claims("picked_positions", picked.bfloat16.positions);
+    out.Claims("picked_positions_pair", picked.bfloat16.positions_pair);
+    out.Claims("far", far.position);
+    out.Claims("far_positions", far.bfloat16.positions);
+    out.Claims("far_positions_pair", far.bfloat16.positions_pair);
+    const auto radians = [](double value) {
+        return value == 0 ? std::string("not at all") : "by " + ShownNumber(value, 3) + " rad";
+    };
+    const auto positions = [](const AngleStorageError& error) {
+        return error.positions == 0 ? std::string("every pair's angle is exact")
+                                    : "pair " + ShownNumber(error.positions_pair) +
+                                          "'s is the angle of a position " +
+                                          ShownNumber(error.positions, 3) + " away";
+    };
+    out.text = "Stored in bfloat16, the angles themselves move: at position " +
+               ShownNumber(picked.position) + " (picked) the fastest pair's angle is off " +
+               radians(picked.bfloat16.fastest_radians) + " (a turn is 6.28 rad), and " +
+               positions(picked.bfloat16) + "; at " + ShownNumber(far.position) + ", " +
+               positions(far.bfloat16) + ".";
     return out;
 }
 
@@ -365,16 +416,19 @@ nlohmann::json PrecisionPanel::Readouts(const AppState& state) const {
                                   {"torch", measured->torch[k]},
                                   {"correctly_rounded", measured->correctly_rounded[k]}});
     }
-    const Explanation reduced = ReducedPrecisionSentence(state.d_model, state.base);
-    const nlohmann::json reduced_claims = ClaimsJson(reduced);
-    return {{"errors", rows},
-            {"reduced_precision", {{"sentence", reduced.text}, {"claims", reduced_claims}}},
-            {"float32_frameworks", frameworks},
-            {"framework_versions", {kMeasuredNumpy, kMeasuredTorch}},
-            {"meaning_at_1e6", PrecisionMeaning(1e6, rows[2]["float32_code"].get<double>(),
-                                                rows[2]["position_shift"].get<double>(),
-                                                rows[2]["position_shift_pair"].get<int>())
-                                   .text}};
+    const Table& table = TableFor(state);
+    return {
+        {"errors", rows},
+        {"reduced_precision",
+         {{"sentence", table.reduced.text}, {"claims", ClaimsJson(table.reduced)}}},
+        {"bfloat16_angles",
+         {{"sentence", table.bfloat16_angles.text}, {"claims", ClaimsJson(table.bfloat16_angles)}}},
+        {"float32_frameworks", frameworks},
+        {"framework_versions", {kMeasuredNumpy, kMeasuredTorch}},
+        {"meaning_at_1e6", PrecisionMeaning(1e6, rows[2]["float32_code"].get<double>(),
+                                            rows[2]["position_shift"].get<double>(),
+                                            rows[2]["position_shift_pair"].get<int>())
+                               .text}};
 }
 
 std::vector<WidgetName> PrecisionPanel::WidgetNames() {
@@ -397,6 +451,9 @@ std::vector<WidgetName> PrecisionPanel::WidgetNames() {
         {"precision.reduced",
          "the sentence on where bfloat16 and float16 angles merge neighbours",
          {"reduced_precision"}},
+        {"precision.bfloat16_angles",
+         "the sentence on how far the angles move when stored in bfloat16",
+         {"bfloat16_angles"}},
         {"precision.table",
          "the error table: each recipe at four positions, picked last",
          {"errors"}},

@@ -8,6 +8,7 @@
 #include "panels/explanation.h"
 
 #include "panels/panel.h"
+#include "pelab/encodings/precision.h"
 #include "widgets/cached.h"
 #include "widgets/plot.h"
 
@@ -47,12 +48,15 @@ struct PrecisionPanel : Panel {
     /// One row of the table: rows 2048, 1e5, 1e6 and the picked position.
     struct TableRow {
         double position = 0;
-        double errors[3] = {}; ///< by PeRecipe (kRecipes order)
-        double shift = 0;      ///< float32_position_shift
-        int shift_pair = 0;    ///< … and the pair where it is largest
+        double errors[3] = {};      ///< by PeRecipe (kRecipes order)
+        double shift = 0;           ///< float32_position_shift
+        int shift_pair = 0;         ///< … and the pair where it is largest
+        AngleStorageError bfloat16; ///< the exact angles stored in bfloat16
     };
     struct Table {
         TableRow rows[4];
+        /// The sentences under the table, computed with it (each walks every pair).
+        Explanation reduced, bfloat16_angles;
     };
     static Curves ComputeCurves(const CurvesInputs& inputs);
     static Table ComputeTable(const TableInputs& inputs);
@@ -79,10 +83,18 @@ private:
 Explanation PrecisionMeaning(double position, double value_error, double shift, int pair);
 
 /// Angles stored in bfloat16, float16 and float32: from which position neighbours get the same
-/// angle in the fastest and the slowest pair at (d_model, base), with its claims
-/// (bfloat16_fastest, bfloat16_slowest, float16_fastest, float16_slowest, float32_fastest,
-/// float32_slowest: −1 when none below 10⁶).
+/// angle in the fastest and the slowest pair at (d_model, base), where the pairs' first collisions
+/// lie, and where any pair's must, with its claims (bfloat16_fastest, bfloat16_slowest,
+/// float16_fastest, float16_slowest, float32_fastest, float32_slowest: −1 when none below 10⁶;
+/// bfloat16_least, bfloat16_largest, float16_least, float16_largest over the pairs, −1 when
+/// none; bfloat16_bound_low, bfloat16_bound_high, float16_bound_low, float16_bound_high).
 Explanation ReducedPrecisionSentence(int d_model, double base);
+/// The exact angles stored in bfloat16 at the picked position and at 10⁶ (rows 3 and 2 of the
+/// table): the fastest pair's error in radians, the largest error as positions and its pair.
+/// Claims: picked, picked_fastest_radians, picked_positions, picked_positions_pair,
+/// far_positions, far_positions_pair (at 10⁶).
+Explanation Bfloat16AngleSentence(const PrecisionPanel::TableRow& picked,
+                                  const PrecisionPanel::TableRow& far);
 
 struct MeasuredFloat32Errors;
 /// The framework float32 errors measured at (d_model, base), or nullptr where none were.

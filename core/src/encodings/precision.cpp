@@ -103,6 +103,39 @@ long long first_neighbour_collision(double theta, const FloatFormat& format, lon
     return -1;
 }
 
+CollisionRange neighbour_collision_range(int d_model, double base, const FloatFormat& format,
+                                         long long limit) {
+    CollisionRange range;
+    const std::vector<double> theta = frequencies(d_model, base);
+    range.pairs = static_cast<int>(theta.size());
+    for (int i = 0; i < range.pairs; ++i) {
+        const long long p =
+            first_neighbour_collision(theta[static_cast<std::size_t>(i)], format, limit);
+        if (p < 0) {
+            ++range.pairs_without;
+            continue;
+        }
+        if (range.least < 0 || p < range.least) range.least = p, range.least_pair = i;
+        if (p > range.largest) range.largest = p, range.largest_pair = i;
+    }
+    return range;
+}
+
+AngleStorageError angle_storage_error(double pos, int d_model, double base,
+                                      const FloatFormat& format) {
+    AngleStorageError error;
+    const std::vector<double> theta = frequencies(d_model, base);
+    for (std::size_t i = 0; i < theta.size(); ++i) {
+        const double angle = pos * theta[i];
+        const double off = std::abs(round_to_format(angle, format) - angle);
+        if (i == 0) error.fastest_radians = off;
+        if (off > error.radians) error.radians = off, error.radians_pair = static_cast<int>(i);
+        if (off / theta[i] > error.positions)
+            error.positions = off / theta[i], error.positions_pair = static_cast<int>(i);
+    }
+    return error;
+}
+
 long long first_share_collision(const FloatFormat& format) {
     const long long bits = format.significand_bits;
     const long long start = std::max(0LL, (1LL << (bits - 1)) - 2);

@@ -74,6 +74,28 @@ double round_to_format(double x, const FloatFormat& format);
 /// θ in (0, 10], limit in [1, 1e9].
 long long first_neighbour_collision(double theta, const FloatFormat& format, long long limit);
 
+/// first_neighbour_collision over every pair of the sinusoidal encoding (θ_i = base^(−2i/d)):
+/// the least and the largest first collision among the pairs that have one below limit (−1 when
+/// none has), and how many pairs have none. Where the bound above says where any pair's first
+/// collision must lie, this says where these pairs' do. d_model even in [2, 8192].
+struct CollisionRange {
+    long long least = -1, largest = -1;
+    int least_pair = -1, largest_pair = -1;
+    int pairs = 0, pairs_without = 0;
+};
+CollisionRange neighbour_collision_range(int d_model, double base, const FloatFormat& format,
+                                         long long limit);
+
+/// Storing each pair's exact angle pos·θ_i in the format: the largest error in radians (and its
+/// pair), the fastest pair's (pair 0), and the largest as positions, |error| / θ_i (and its pair):
+/// how far along its own wave a pair's stored angle has moved. 0 where the angles are exact.
+struct AngleStorageError {
+    double radians = 0, fastest_radians = 0, positions = 0;
+    int radians_pair = 0, positions_pair = 0;
+};
+AngleStorageError angle_storage_error(double pos, int d_model, double base,
+                                      const FloatFormat& format);
+
 /// The first position p whose neighbour p + 1, both stored in the format as numbers (position
 /// ids built in bfloat16, say), is the same number: 2^bits (bfloat16 256, float16 2 048,
 /// float32 16 777 216).
