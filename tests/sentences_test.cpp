@@ -173,19 +173,49 @@ std::map<std::string, Checker> Checkers() {
         // YaRN (its paper): r = L/λ turns per context, γ = clamp((r − α)/(β − α), 0, 1), kept
         // where γ = 1, slowed fully where γ = 0 (α 1, β 32). Llama 3: kept where λ < L/4,
         // slowed fully where λ > L/1.
+        // Hugging Face's YaRN: a ramp over the pair index from ⌊i(32)⌋ to ⌈i(1)⌉, i(n) =
+        // d·ln(L/(2πn))/(2 ln base) the pair turning n times in L, clamped to [0, d − 1]; kept
+        // below its start, slowed fully past its end.
         int yarn_kept = 0, yarn_slowed = 0, llama_kept = 0, llama_slowed = 0;
         const long double two_pi = 2 * 3.14159265358979323846264338327950288L;
-        long double fastest = 0, slowest = 0;
+        const auto pair_turning = [&](long double n) {
+            return s.head_d * logl(s.original_context / (n * two_pi)) / (2 * logl(s.base));
+        };
+        long double low = std::max(0.0L, floorl(pair_turning(32)));
+        long double high = std::min(s.head_d - 1.0L, ceill(pair_turning(1)));
+        if (high == low) high += 0.001L;
+        long double fastest = 0, slowest = 0, differ = 0;
         for (int i = 0; i < s.head_d / 2; ++i) {
             const long double lambda = two_pi / reference::omega(i, s.head_d, s.base);
             const long double turns = s.original_context / lambda;
             if (i == 0) fastest = turns;
             slowest = turns;
-            yarn_kept += turns >= 32;
-            yarn_slowed += turns <= 1;
+            const long double gamma = std::clamp((turns - 1) / 31, 0.0L, 1.0L);
+            const long double ramp = std::clamp((i - low) / (high - low), 0.0L, 1.0L);
+            if (s.yarn_over_pairs) {
+                yarn_kept += ramp == 0;
+                yarn_slowed += ramp == 1;
+            } else {
+                yarn_kept += turns >= 32;
+                yarn_slowed += turns <= 1;
+            }
+            // Each ramp's factor θ'/θ = share kept + (1 − share)/s; their gap.
+            const long double paper = gamma + (1 - gamma) / s.scale_factor;
+            const long double hf = (1 - ramp) + ramp / s.scale_factor;
+            differ = std::max(differ, fabsl(paper - hf));
             llama_kept += lambda < s.original_context / 4;
             llama_slowed += lambda > s.original_context;
         }
+        EXPECT_EQ(e.Value("yarn_over_pairs"), s.yarn_over_pairs ? 1 : 0) << where;
+        EXPECT_NEAR(e.Value("ramps_differ"), static_cast<double>(differ), 1e-9) << where;
+        EXPECT_EQ(Has(e.text, "the two ramps agree"), differ < 1e-12L) << where;
+        EXPECT_EQ(Has(e.text, "It is drawn as Hugging Face's code"), s.yarn_over_pairs) << where;
+        // Dynamic NTK at s·L slows the slowest pair to exactly 1/(s² − s + 1).
+        const long double grown = s.scale_factor * s.scale_factor - s.scale_factor + 1;
+        EXPECT_NEAR(e.Value("dynamic_slowest_factor"), static_cast<double>(1 / grown),
+                    1e-12 / grown)
+            << where;
+        EXPECT_LT(e.Value("dynamic_slowest_factor"), 1 / s.scale_factor) << where;
         EXPECT_EQ(e.Value("linear_slowed"), s.head_d / 2) << where;
         EXPECT_EQ(e.Value("yarn_kept"), yarn_kept) << where;
         EXPECT_EQ(e.Value("yarn_slowed"), yarn_slowed) << where;
@@ -238,7 +268,8 @@ std::map<std::string, Checker> Checkers() {
         // The float32 code's angle for pair i, each step rounded to float32 (the recipe the
         // panel names), against the exact angle, in positions: |angle − exact| / ω_i.
         const float pos = static_cast<float>(std::clamp(std::round(s.pos_a), 1.0, 1e6));
-        // −ln(base)/d with base, its log and the quotient each a float32 (pelab/encodings/precision.h).
+        // −ln(base)/d with base, its log and the quotient each a float32
+        // (pelab/encodings/precision.h).
         const float log_base =
             static_cast<float>(std::log(static_cast<double>(static_cast<float>(s.base))));
         const float step = -log_base / static_cast<float>(s.d_model);
@@ -300,6 +331,7 @@ std::vector<SentenceScene> Sweep(int count) {
         s.scale_factor = factors[random() % std::size(factors)];
         s.original_context = contexts[random() % std::size(contexts)];
         s.head_d = heads[random() % std::size(heads)];
+        s.yarn_over_pairs = (k / 4) % 2 == 1; // not drawn from random(): the other scenes stay
         s.candidate = static_cast<int>(random() % 9);
         const int lengths[] = {2, 10, 100, 4096, 100000};
         s.length = lengths[random() % std::size(lengths)];

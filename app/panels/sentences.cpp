@@ -92,6 +92,7 @@ std::vector<SentenceBuilder> SentenceBuilders() {
              options.base = s.base;
              options.factor = s.scale_factor;
              options.original_context = s.original_context;
+             options.yarn_ramp = s.yarn_over_pairs ? YarnRamp::PairIndex : YarnRamp::Turns;
              return ScalingSentence(options);
          }},
     };

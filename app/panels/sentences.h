@@ -21,6 +21,7 @@ struct SentenceScene {
     /// The long-context tab: s, the original context L and one head's width.
     double scale_factor = 8, original_context = 8192;
     int head_d = 128;
+    bool yarn_over_pairs = false; ///< YaRN's ramp as Hugging Face computes it
     /// The candidates panel: which of the kCandidateCount encodings, and L.
     int candidate = 0, length = 10;
 };

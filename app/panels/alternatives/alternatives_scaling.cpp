@@ -99,12 +99,51 @@ Explanation ScalingSentence(const ContextScalingOptions& options) {
     }
     out.Claims("fastest_turns", fastest_turns);
     out.Claims("slowest_turns", slowest_turns);
+    // The other ramp of YaRN, against the one drawn: where they differ most.
+    ContextScalingOptions other = options;
+    const bool over_pairs = options.yarn_ramp == YarnRamp::PairIndex;
+    other.yarn_ramp = over_pairs ? YarnRamp::Turns : YarnRamp::PairIndex;
+    const std::vector<double> drawn = frequency_scale_factors(ContextScaling::Yarn, options),
+                              not_drawn = frequency_scale_factors(ContextScaling::Yarn, other);
+    double differ = 0;
+    int differ_pair = 0;
+    for (int i = 0; i < pairs; ++i)
+        if (std::abs(drawn[i] - not_drawn[i]) > differ)
+            differ = std::abs(drawn[i] - not_drawn[i]), differ_pair = i;
+    out.Claims("yarn_over_pairs", over_pairs ? 1 : 0);
+    out.Claims("ramps_differ", differ);
+    out.Claims("ramps_differ_pair", differ_pair);
+    const std::string ramps = differ < 1e-12
+                                  ? std::string("; at these settings the two ramps agree")
+                                  : ": they differ by up to " + ShownNumber(differ, 3) + " (pair " +
+                                        ShownNumber(differ_pair) + ")";
     std::snprintf(
         line, sizeof line,
-        " YaRN also scales the logits by (0.1·ln s + 1)² = %s. (YaRN is drawn as in its "
-        "paper, a ramp linear in turns per context; the reference code's ramp is linear "
-        "in the pair index, a slightly different curve.)",
-        ShownNumber(attention_logit_scale(ContextScaling::Yarn, options.factor), 4).c_str());
+        " YaRN also scales the logits by (0.1·ln s + 1)² = %s. It is drawn %s%s.",
+        ShownNumber(attention_logit_scale(ContextScaling::Yarn, options.factor), 4).c_str(),
+        over_pairs ? "as Hugging Face's code computes it, which checkpoints run (a ramp "
+                     "linear over the pair index); the paper's ramp is linear in the "
+                     "turns each pair makes within L"
+                   : "as in its paper (a ramp linear in the turns each pair makes within "
+                     "L); Hugging Face's code, which checkpoints run, ramps linearly over "
+                     "the pair index",
+        ramps.c_str());
+    out.text += line;
+    // Dynamic NTK at the stretched length n = s·L: the base grows by (s·n/L − (s − 1))^(d/(d−2))
+    // = (s² − s + 1)^(d/(d−2)), and the slowest pair is slowed by exactly 1/(s² − s + 1).
+    const std::vector<double> dynamic =
+        frequency_scale_factors(ContextScaling::DynamicNtk, options);
+    const double dynamic_base = dynamic_ntk_base(options);
+    out.Claims("dynamic_base", dynamic_base);
+    out.Claims("dynamic_slowest_factor", dynamic.back());
+    std::snprintf(
+        line, sizeof line,
+        " Dynamic NTK recomputes NTK-aware scaling for the text's length: at s·L = %s "
+        "the base becomes %s and the slowest pair is slowed to %s of its frequency, "
+        "1/(s² − s + 1), past the static 1/s.",
+        ShownNumber(options.original_context * options.factor).c_str(),
+        ShownNumber(dynamic_base, 4).c_str(),
+        ShownNumber(dynamic.back(), 3).c_str());
     out.text += line;
     return out;
 }
@@ -132,8 +171,19 @@ constexpr NumberControl kScalingWidth =
                           "alternatives.scaling_d", true},
             2, 16);
 
+// The legend's name of each method drawn: which YaRN, and the length dynamic NTK is taken at.
+const char* DrawnName(ContextScaling method, bool yarn_over_pairs) {
+    if (method == ContextScaling::Yarn)
+        return yarn_over_pairs ? "YaRN (Hugging Face)" : "YaRN (paper)";
+    if (method == ContextScaling::DynamicNtk) return "dynamic NTK at s·L";
+    if (method == ContextScaling::Linear) return "linear";
+    return context_scaling_name(method);
+}
+
 struct ScalingTab final : AlternativesTab {
     int scaling_d = static_cast<int>(kScalingWidth.initial);
+    /// YaRN drawn as Hugging Face's code computes it (ramp over the pair index), not the paper.
+    bool yarn_over_pairs = false;
     double scaling_factor = kScalingFactor.initial;
     double scaling_context = kScalingContext.initial;
     plot::PlotView factor_view, wavelength_view;
@@ -151,6 +201,7 @@ ContextScalingOptions ScalingTab::ScalingOptions(const AppState& state) const {
     options.base = state.base;
     options.factor = scaling_factor;
     options.original_context = scaling_context;
+    options.yarn_ramp = yarn_over_pairs ? YarnRamp::PairIndex : YarnRamp::Turns;
     return options;
 }
 
@@ -166,20 +217,28 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
             scaling_context = std::round(scaling_context);
         SceneInput(frame, row, kScalingWidth, &scaling_d, input);
         AlternativesBasePresets(frame, row, "alternatives.scaling_base");
+        row.Item(CheckboxWidth("YaRN as Hugging Face"));
+        ImGui::Checkbox("YaRN as Hugging Face", &yarn_over_pairs);
+        FormulaTooltip("Ticked: YaRN's ramp as transformers computes it for checkpoints, linear "
+                       "over the pair index between the pairs that turn β = 32 and α = 1 times "
+                       "within L (rounded outward). Unticked: the paper's, linear in the turns.");
+        frame.Record("alternatives.scaling_yarn_pairs");
         EndControls(frame);
     }
     const ContextScalingOptions options = ScalingOptions(state);
-    const ContextScaling methods[] = {ContextScaling::Linear, ContextScaling::NtkAware,
-                                      ContextScaling::Yarn, ContextScaling::Llama3};
-    const Role roles[] = {Role::PosA, Role::PosB, Role::Sin, Role::Cos};
-    std::vector<double> factors[4], wavelengths[5], pairs;
+    constexpr int kDrawn = 5;
+    const ContextScaling methods[kDrawn] = {ContextScaling::Linear, ContextScaling::NtkAware,
+                                            ContextScaling::DynamicNtk, ContextScaling::Yarn,
+                                            ContextScaling::Llama3};
+    const Role roles[kDrawn] = {Role::PosA, Role::PosB, Role::ShiftArc, Role::Sin, Role::Cos};
+    std::vector<double> factors[kDrawn], wavelengths[kDrawn + 1], pairs;
     {
         CoreTimer core_time(frame.stats);
-        for (int method = 0; method < 4; ++method) {
+        for (int method = 0; method < kDrawn; ++method) {
             factors[method] = frequency_scale_factors(methods[method], options);
             wavelengths[method] = scaled_frequencies(methods[method], options);
         }
-        wavelengths[4] = scaled_frequencies(ContextScaling::None, options);
+        wavelengths[kDrawn] = scaled_frequencies(ContextScaling::None, options);
     }
     for (auto& curve : wavelengths)
         for (double& value : curve)
@@ -211,15 +270,19 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     if (p.Begin("how much each pair is slowed##scaling_factors", factor_view, factors_size,
                 config)) {
         frame.Record("alternatives.scaling_factors");
-        for (int method = 0; method < 4; ++method)
-            p.Line(context_scaling_name(methods[method]), pairs.data(), factors[method].data(),
-                   count, frame.Color(roles[method]), frame.Px(2.2f));
+        for (int method = 0; method < kDrawn; ++method)
+            p.Line(DrawnName(methods[method], yarn_over_pairs), pairs.data(),
+                   factors[method].data(), count, frame.Color(roles[method]), frame.Px(2.2f));
         p.HLine(1 / options.factor, frame.Color(Role::Muted), "1/s");
         p.End();
     }
     if (frame.pictures_first) ImGui::SameLine();
-    config.y_label = "wavelength 2π/θ'_i";
+    // Side by side (a projector), one legend serves both plots: the right one's would take the
+    // rows its curves need.
+    config.y_label =
+        frame.pictures_first ? "wavelength 2π/θ'_i (grey: unscaled)" : "wavelength 2π/θ'_i";
     config.y_flags = plot::AxisFlags_Log;
+    if (frame.pictures_first) config.flags |= plot::PlotFlags_NoLegend;
     wavelength_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{1, wavelengths[0].back() * 4});
     if (!wavelength_view.has_home) wavelength_view.Reset();
     plot::Plot w;
@@ -234,11 +297,11 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         w.DrawList()->AddRectFilled(ImVec2(w.PlotMin().x, std::max(from.y, w.PlotMin().y)),
                                     ImVec2(w.PlotMax().x, std::min(to.y, w.PlotMax().y)),
                                     ImGui::ColorConvertFloat4ToU32(band));
-        w.Line("unscaled", pairs.data(), wavelengths[4].data(), count, frame.Color(Role::Muted),
-               frame.Px(1.5f));
-        for (int method = 0; method < 4; ++method)
-            w.Line(context_scaling_name(methods[method]), pairs.data(), wavelengths[method].data(),
-                   count, frame.Color(roles[method]), frame.Px(2.2f));
+        w.Line("unscaled", pairs.data(), wavelengths[kDrawn].data(), count,
+               frame.Color(Role::Muted), frame.Px(1.5f));
+        for (int method = 0; method < kDrawn; ++method)
+            w.Line(DrawnName(methods[method], yarn_over_pairs), pairs.data(),
+                   wavelengths[method].data(), count, frame.Color(roles[method]), frame.Px(2.2f));
         w.HLine(options.original_context, frame.Color(Role::Muted), "original L");
         // Its label only where it does not sit on "original L": the two lines at least a line
         // and a half of text apart on screen (a squashed log axis puts s = 4 within a line).
@@ -255,6 +318,10 @@ void ScalingTab::AddFields(SceneTable& table) {
     table.Integer(kScalingWidth, &scaling_d);
     table.Number(kScalingFactor, &scaling_factor);
     table.Number(kScalingContext, &scaling_context);
+    table.Bool("scaling_yarn_pairs",
+               "the Long context tab draws YaRN as Hugging Face's code computes it (a ramp over "
+               "the pair index) instead of its paper (over the turns)",
+               &yarn_over_pairs);
 }
 
 nlohmann::json ScalingTab::Readouts(const AlternativesPanel& /*panel*/,
@@ -269,6 +336,7 @@ nlohmann::json ScalingTab::Readouts(const AlternativesPanel& /*panel*/,
     }
     return {{"scaling",
              {{"d", options.d},
+              {"yarn_ramp", yarn_over_pairs ? "pair index (Hugging Face)" : "turns (paper)"},
               {"base", options.base},
               {"factor", options.factor},
               {"original_context", options.original_context},
@@ -281,6 +349,8 @@ std::vector<WidgetName> ScalingTab::Widgets() const {
         ControlWidget(kScalingContext, "box"),
         ControlWidget(kScalingWidth, "box"),
         ControlWidget(kScalingFactor),
+        {"alternatives.scaling_yarn_pairs",
+         "the tick that draws YaRN as Hugging Face's code computes it"},
         {"alternatives.scaling_factors", "the plot of how much each method slows each pair"},
         {"alternatives.scaling_text",
          "the paragraph comparing linear, NTK-aware, YaRN and Llama 3",

@@ -4,6 +4,7 @@
 #include "base/format.h"
 #include "pelab/base/error.h"
 #include "pelab/encodings/alternatives.h"
+#include "pelab/encodings/sinusoidal.h"
 #include "pelab/models/families.h"
 #include "pelab/scaling/context_scaling.h"
 
@@ -28,6 +29,63 @@ std::string ShortNumber(double value) {
     return text;
 }
 
+// YaRN as transformers computes it for a config's rope_scaling (its pairs' θ_i; empty with a note
+// saying why when it cannot apply).
+std::vector<double> HuggingFaceYarn(const RopeScalingConfig& scaling, int rotary_dims, double base,
+                                    double original, std::string* note) {
+    const int pairs = rotary_dims / 2;
+    std::vector<double> theta;
+    if (scaling.factor < 1) {
+        *note = "RoPE scaling factor " + ShortNumber(scaling.factor) +
+                " is below 1 (it would shorten the context): not applied";
+        return {};
+    }
+    // YaRN as Hugging Face's transformers computes it for these checkpoints: pair i turns
+    // L₀θ_i/(2π) times in the original context L₀, so the pair that turns exactly n times
+    // sits at i(n) = r·ln(L₀/(2πn)) / (2 ln base). The share of its own frequency a pair
+    // keeps falls linearly over the pair index from i(beta_fast) to i(beta_slow) (rounded
+    // outward to whole pairs unless rope_scaling says truncate: false); the rest of it is
+    // the frequency divided by the factor. (The paper, eq. 17-21, ramps linearly in the
+    // number of turns instead: the two agree at the ends and differ between them.)
+    if (original < 1) {
+        *note = "yarn needs the original context (original_max_position_embeddings or "
+                "max_position_embeddings): not applied";
+        return {};
+    }
+    const double s = scaling.factor;
+    ContextScalingOptions options;
+    options.d = rotary_dims;
+    options.base = base;
+    options.factor = s;
+    options.original_context = original;
+    options.yarn_alpha = scaling.beta_slow;
+    options.yarn_beta = scaling.beta_fast;
+    options.yarn_ramp = YarnRamp::PairIndex;
+    options.yarn_truncate = scaling.truncate;
+    try {
+        theta = scaled_frequencies(ContextScaling::Yarn, options);
+    } catch (const InvalidArgument& error) {
+        *note = std::string("RoPE scaling not applied: ") + error.what();
+        return {};
+    }
+    // Counted against the frequencies the ramp started from (the same θ_i, bit for bit).
+    const std::vector<double> unscaled = frequencies(rotary_dims, base);
+    int kept = 0, divided = 0;
+    for (int i = 0; i < pairs; ++i) {
+        kept += theta[i] == unscaled[i] ? 1 : 0;
+        divided += theta[i] == unscaled[i] / s ? 1 : 0;
+    }
+    const auto counted = [](int count, const char* what) {
+        return std::to_string(count) + (count == 1 ? " pair " : " pairs ") + what;
+    };
+    *note = "YaRN as Hugging Face computes it, factor " + ShortNumber(s) + ", original context " +
+            ShortNumber(original) + ": " + counted(kept, "kept") + ", " +
+            counted(divided, "divided by the factor") + ", " +
+            counted(pairs - kept - divided, "on the ramp between") +
+            " (linear over the pair index; the paper ramps over the turns)";
+    return theta;
+}
+
 // The frequencies under the config's rope_scaling, with a line saying how they were computed.
 std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rotary_dims,
                                       double base, long long context, std::string* note) {
@@ -40,15 +98,22 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
         scaling.original_context > 0 ? scaling.original_context : static_cast<double>(context);
     if (type == "default" || type.empty()) return {};
     if (type == "dynamic") {
-        // Hugging Face's dynamic NTK: at length L past the original L₀ the base becomes
-        // base·(s·L/L₀ − (s − 1))^(r/(r − 2)); shown at L = s·L₀.
-        const double s = scaling.factor;
-        const double grown = std::pow(s * s - (s - 1), rotary_dims / (rotary_dims - 2.0));
-        for (double& t : theta)
-            t = std::pow(base * grown, std::log(t) / std::log(base));
-        *note = "dynamic NTK at " + std::to_string(static_cast<long long>(s * original)) +
-                " tokens (s × the original context): the base grows with the text's length";
-        return theta;
+        // Hugging Face's dynamic NTK (context_scaling.h), shown at the length s·L₀.
+        ContextScalingOptions options;
+        options.d = rotary_dims;
+        options.base = base;
+        options.factor = scaling.factor;
+        options.original_context = std::max(1.0, original);
+        try {
+            std::vector<double> scaled = scaled_frequencies(ContextScaling::DynamicNtk, options);
+            *note = "dynamic NTK at " +
+                    std::to_string(static_cast<long long>(scaling.factor * original)) +
+                    " tokens (s × the original context): the base grows with the text's length";
+            return scaled;
+        } catch (const InvalidArgument& error) {
+            *note = std::string("RoPE scaling not applied: ") + error.what();
+            return {};
+        }
     }
     if (type == "longrope" || type == "longrope-short") {
         const bool is_short = type == "longrope-short";
@@ -65,53 +130,7 @@ std::vector<double> ScaledFrequencies(const RopeScalingConfig& scaling, int rota
                 (is_short ? "short" : "long") + "_factor";
         return theta;
     }
-    if (type == "yarn") {
-        if (scaling.factor < 1) {
-            *note = "RoPE scaling factor " + ShortNumber(scaling.factor) +
-                    " is below 1 (it would shorten the context): not applied";
-            return {};
-        }
-        // YaRN as Hugging Face's transformers computes it for these checkpoints: pair i turns
-        // L₀θ_i/(2π) times in the original context L₀, so the pair that turns exactly n times
-        // sits at i(n) = r·ln(L₀/(2πn)) / (2 ln base). The share of its own frequency a pair
-        // keeps falls linearly over the pair index from i(beta_fast) to i(beta_slow) (rounded
-        // outward to whole pairs unless rope_scaling says truncate: false); the rest of it is
-        // the frequency divided by the factor. (The paper, eq. 17-21, ramps linearly in the
-        // number of turns instead: the two agree at the ends and differ between them.)
-        if (original < 1) {
-            *note = "yarn needs the original context (original_max_position_embeddings or "
-                    "max_position_embeddings): not applied";
-            return {};
-        }
-        const double s = scaling.factor;
-        const auto pair_turning = [&](double turns) {
-            return rotary_dims * std::log(original / (turns * 2 * kPi)) / (2 * std::log(base));
-        };
-        double low = pair_turning(scaling.beta_fast), high = pair_turning(scaling.beta_slow);
-        if (scaling.truncate) {
-            low = std::floor(low);
-            high = std::ceil(high);
-        }
-        low = std::max(0.0, low);
-        high = std::min(rotary_dims - 1.0, high);
-        if (high == low) high += 0.001; // as the reference does: no division by zero
-        int kept = 0, divided = 0;
-        for (int i = 0; i < pairs; ++i) {
-            const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
-            theta[i] = theta[i] / s * ramp + theta[i] * (1 - ramp);
-            kept += ramp == 0 ? 1 : 0;
-            divided += ramp == 1 ? 1 : 0;
-        }
-        const auto counted = [](int count, const char* what) {
-            return std::to_string(count) + (count == 1 ? " pair " : " pairs ") + what;
-        };
-        *note = "YaRN as Hugging Face computes it, factor " + ShortNumber(s) +
-                ", original context " + ShortNumber(original) + ": " + counted(kept, "kept") +
-                ", " + counted(divided, "divided by the factor") + ", " +
-                counted(pairs - kept - divided, "on the ramp between") +
-                " (linear over the pair index; the paper ramps over the turns)";
-        return theta;
-    }
+    if (type == "yarn") return HuggingFaceYarn(scaling, rotary_dims, base, original, note);
     ContextScaling method = ContextScaling::None;
     if (type == "linear")
         method = ContextScaling::Linear;

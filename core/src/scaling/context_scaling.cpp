@@ -3,6 +3,7 @@
 #include "pelab/base/error.h"
 #include "pelab/encodings/sinusoidal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -19,13 +20,13 @@ bool finite_positive(double value) {
 } // namespace
 
 const char* context_scaling_name(ContextScaling method) {
-    const char* names[kContextScalingCount] = {"none", "linear (PI)", "NTK-aware", "YaRN",
-                                               "Llama 3"};
+    const char* names[kContextScalingCount] = {"none", "linear (PI)", "NTK-aware",
+                                               "YaRN", "Llama 3",     "dynamic NTK"};
     return names[static_cast<int>(method)];
 }
 
 const char* context_scaling_id(ContextScaling method) {
-    const char* ids[kContextScalingCount] = {"none", "linear", "ntk", "yarn", "llama3"};
+    const char* ids[kContextScalingCount] = {"none", "linear", "ntk", "yarn", "llama3", "dynamic"};
     return ids[static_cast<int>(method)];
 }
 
@@ -44,11 +45,25 @@ void validate_context_scaling(const ContextScalingOptions& options) {
     if (!finite_positive(options.yarn_alpha) || !finite_positive(options.yarn_beta) ||
         options.yarn_alpha >= options.yarn_beta)
         throw InvalidArgument("YaRN needs 0 < α < β (the paper uses α = 1, β = 32)");
+    if (!std::isfinite(options.sequence_length) || options.sequence_length < 0 ||
+        options.sequence_length > 1e12)
+        throw InvalidArgument("dynamic NTK's sequence length must be in [0, 1e12] (0: s·L)");
     if (!finite_positive(options.llama_low_freq_factor) ||
         !finite_positive(options.llama_high_freq_factor) ||
         options.llama_low_freq_factor > options.llama_high_freq_factor)
         throw InvalidArgument("Llama 3 scaling needs 0 < low_freq_factor ≤ high_freq_factor "
                               "(Meta uses 1 and 4; Llama 4 Scout 1 and 1)");
+}
+
+double dynamic_ntk_base(const ContextScalingOptions& options) {
+    validate_context_scaling(options);
+    // Recomputed for the current length n: nothing at n ≤ L (the growth is then ≤ 1 and
+    // transformers keeps the original frequencies).
+    const double s = options.factor, context = options.original_context;
+    const double n = options.sequence_length > 0 ? options.sequence_length : s * context;
+    const double grown = s * n / context - (s - 1);
+    if (grown <= 1) return options.base;
+    return options.base * std::pow(grown, options.d / (options.d - 2.0));
 }
 
 std::vector<double> scaled_frequencies(ContextScaling method,
@@ -73,14 +88,39 @@ std::vector<double> scaled_frequencies(ContextScaling method,
             theta[i] = std::pow(new_base, -2.0 * i / d);
         break;
     }
+    case ContextScaling::DynamicNtk: {
+        const double new_base = dynamic_ntk_base(options);
+        if (new_base == options.base) break;
+        for (int i = 0; i < d / 2; ++i)
+            theta[i] = std::pow(new_base, -2.0 * i / d);
+        break;
+    }
     case ContextScaling::Yarn:
-        // The ramp is over r = L/λ (how many turns a pair makes in the original context),
-        // linear in r as in the paper's eq. 18.
-        for (double& value : theta) {
-            const double turns = context / (kTwoPi / value);
-            double gamma = (turns - options.yarn_alpha) / (options.yarn_beta - options.yarn_alpha);
-            gamma = std::fmin(1.0, std::fmax(0.0, gamma));
-            value = (1 - gamma) * value / s + gamma * value;
+        if (options.yarn_ramp == YarnRamp::Turns) {
+            // The ramp is over r = L/λ (how many turns a pair makes in the original context),
+            // linear in r as in the paper's eq. 18.
+            for (double& value : theta) {
+                const double turns = context / (kTwoPi / value);
+                double gamma =
+                    (turns - options.yarn_alpha) / (options.yarn_beta - options.yarn_alpha);
+                gamma = std::fmin(1.0, std::fmax(0.0, gamma));
+                value = (1 - gamma) * value / s + gamma * value;
+            }
+        } else {
+            // Hugging Face's: the share of θ_i a pair keeps falls linearly over the pair index
+            // from the pair that turns β times in L to the one that turns α times.
+            const auto pair_turning = [&](double turns) {
+                return d * std::log(context / (turns * kTwoPi)) / (2 * std::log(options.base));
+            };
+            double low = pair_turning(options.yarn_beta), high = pair_turning(options.yarn_alpha);
+            if (options.yarn_truncate) low = std::floor(low), high = std::ceil(high);
+            low = std::max(0.0, low);
+            high = std::min(d - 1.0, high);
+            if (high == low) high += 0.001; // as the reference does: no division by zero
+            for (int i = 0; i < d / 2; ++i) {
+                const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+                theta[i] = theta[i] / s * ramp + theta[i] * (1 - ramp);
+            }
         }
         break;
     case ContextScaling::Llama3: {

@@ -56,9 +56,9 @@ int t5_reference(long long rp, const T5BucketOptions& o) {
     return bucket + std::min(max_exact + static_cast<int>(scaled), side - 1);
 }
 
-constexpr ContextScaling kAllScalings[] = {ContextScaling::None, ContextScaling::Linear,
+constexpr ContextScaling kAllScalings[] = {ContextScaling::None,     ContextScaling::Linear,
                                            ContextScaling::NtkAware, ContextScaling::Yarn,
-                                           ContextScaling::Llama3};
+                                           ContextScaling::Llama3,   ContextScaling::DynamicNtk};
 
 } // namespace
 
@@ -449,4 +449,41 @@ TEST(ContextScaling, BadOptionsThrow) {
     EXPECT_NO_THROW(validate_context_scaling(ContextScalingOptions{4, 10000, 1000}));
     EXPECT_THROW(attention_temperature_factor(ContextScaling::Yarn, 0.5), InvalidArgument);
     EXPECT_THROW(attention_temperature_factor(ContextScaling::Yarn, kNan), InvalidArgument);
+}
+
+// Dynamic NTK (Hugging Face's "dynamic"): nothing up to the original length, then the base
+// grown by (s·n/L − (s − 1))^(d/(d−2)); at n = s·L the slowest pair keeps exactly 1/(s² − s + 1)
+// of its frequency, and YaRN's two ramps agree at their ends and differ between.
+TEST(ContextScaling, DynamicNtkGrowsTheBaseWithTheLengthAndTheRampsAgreeAtTheEnds) {
+    ContextScalingOptions o{128, 10000, 8};
+    o.original_context = 8192;
+    for (double n : {1.0, 4096.0, 8192.0}) {
+        o.sequence_length = n;
+        EXPECT_EQ(dynamic_ntk_base(o), 10000.0) << n;
+        for (double f : frequency_scale_factors(ContextScaling::DynamicNtk, o))
+            EXPECT_EQ(f, 1.0) << n;
+    }
+    o.sequence_length = 0; // s·L
+    EXPECT_NEAR(dynamic_ntk_base(o), 10000.0 * std::pow(57.0, 128.0 / 126.0), 1e-6);
+    EXPECT_NEAR(frequency_scale_factors(ContextScaling::DynamicNtk, o).back(), 1.0 / 57, 1e-14);
+    o.sequence_length = 2 * 8192.0; // twice the context: (8·2 − 7) = 9
+    EXPECT_NEAR(frequency_scale_factors(ContextScaling::DynamicNtk, o).back(), 1.0 / 9, 1e-14);
+    o.sequence_length = -1;
+    EXPECT_THROW(dynamic_ntk_base(o), InvalidArgument);
+    o.sequence_length = 0;
+    const std::vector<double> paper = frequency_scale_factors(ContextScaling::Yarn, o);
+    o.yarn_ramp = YarnRamp::PairIndex;
+    const std::vector<double> hf = frequency_scale_factors(ContextScaling::Yarn, o);
+    EXPECT_EQ(paper.front(), 1.0);
+    EXPECT_EQ(hf.front(), 1.0);
+    EXPECT_DOUBLE_EQ(paper.back(), 1.0 / 8);
+    EXPECT_DOUBLE_EQ(hf.back(), 1.0 / 8);
+    // Pair 35 of d 128 at s 8, L 8 192: the paper's ramp against Hugging Face's, worked out here:
+    // turns r = 8192·10000^(−70/128)/2π, γ = (r − 1)/31; i(n) = 128·ln(8192/(2πn))/(2 ln 10⁴):
+    // i(32) ≈ 25.8 → 25, i(1) ≈ 49.8 → 50, ramp (35 − 25)/(50 − 25) = 0.4.
+    const double turns = 8192 * std::pow(10000.0, -70.0 / 128) / (2 * M_PI);
+    const double gamma = (turns - 1) / 31, ramp = 0.4;
+    EXPECT_NEAR(paper[35], gamma + (1 - gamma) / 8, 1e-12);
+    EXPECT_NEAR(hf[35], (1 - ramp) + ramp / 8, 1e-12);
+    EXPECT_NEAR(std::abs(paper[35] - hf[35]), 0.314, 0.001);
 }
