@@ -381,3 +381,37 @@ TEST_F(Cli, ModelReadersRefuseWhatTheyUsedToFillInOrMisname) {
     EXPECT_EQ(utf8.exit_code, 2);
     EXPECT_NE(utf8.err.find("--text"), std::string::npos) << utf8.err;
 }
+
+// What the model commands print, read as a user reads it: BLOOM's slopes from the largest to
+// the least (its first and last heads are neither when H is not a power of two), a Llama given
+// a text named as not a GPT-2 (not as one missing vocab.json), guesses from ids as words when
+// the tokenizer is beside the weights, the loss with its unit, and a shift's refusal in words.
+TEST_F(Cli, ModelCommandsSayWhatTheNumbersAre) {
+    pelab_test::WriteModelFixtures(dir);
+    pelab_test::WriteGpt2RunFixture(dir / "gpt2-run");
+    Result r = Run({"model", "inspect", (dir / "bloom").string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // The reference rule for the fixture's 12 heads: 2^(−8k/8) for k = 1 … 8, then
+    // 2^(−8(2k − 1)/16) for k = 1 … 4 (0.7071, 0.3536, 0.1768, 0.08839).
+    EXPECT_NE(r.out.find("12 heads, slopes from 0.7071 down to 0.003906 (by head: 0.5 0.25 0.125 "
+                         "0.0625 0.03125 0.01562 0.007812 0.003906 0.7071 0.3536 0.1768 0.08839)"),
+              std::string::npos)
+        << r.out;
+    r = Run({"model", "run", (dir / "llama").string(), "--text", "the dog"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("not a GPT-2 checkpoint"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("vocab.json or merges.txt"), std::string::npos) << r.err;
+    // " the", " dog", " bites" as ids: the guesses in words, the loss in nats.
+    r = Run({"model", "run", (dir / "gpt2-run").string(), "--tokens", "258,262,270"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(" nats"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("id "), std::string::npos) << "guesses as ids: " << r.out;
+    EXPECT_NE(r.out.find("next:  \""), std::string::npos) << r.out;
+    r = Run({"model", "run", (dir / "gpt2-run").string(), "--tokens", "258", "--positions",
+             "shift:200"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("shifted by 200, the token would run past the table's 64 rows (shift at "
+                         "most 63)"),
+              std::string::npos)
+        << r.err;
+}

@@ -299,14 +299,26 @@ int RunModelRun(const ModelOptions& options) {
     std::vector<std::vector<int>> sequences;
     BpeTokenizer tokenizer;
     const bool texts = !options.run_texts.empty();
-    if (std::string error = RunSequences(options, &tokenizer, &sequences); !error.empty())
-        return UsageError(error);
+    // Ids are checked before the weights are read; a text after, so that a checkpoint of
+    // another family is named as such (not as one missing GPT-2's vocab.json).
+    if (!texts)
+        if (std::string error = RunSequences(options, &tokenizer, &sequences); !error.empty())
+            return UsageError(error);
     Gpt2Model model;
     double load_seconds = 0;
     if (std::string error =
             OpenGpt2(ModelRequest{options.path, options.config, ""}, &model, &load_seconds);
         !error.empty())
         return UsageError(PrintableLine(error));
+    if (texts)
+        if (std::string error = RunSequences(options, &tokenizer, &sequences); !error.empty())
+            return UsageError(error);
+    // With ids, the guesses still read as words when the tokenizer is at hand (beside the
+    // weights, or --vocab and --merges); as ids when it is not.
+    const bool words =
+        texts || OpenTokenizer(options.vocab.empty() ? options.path : options.vocab,
+                               options.vocab.empty() ? "" : options.merges, &tokenizer)
+                     .empty();
     const Gpt2Sizes& sizes = model.Sizes();
     if (std::string error = CheckFullSize(options, sizes, sequences); !error.empty())
         return UsageError(error);
@@ -359,7 +371,7 @@ int RunModelRun(const ModelOptions& options) {
                                   " (its weights overflow float32 on the way)");
             std::string guess_text;
             nlohmann::json guesses =
-                Guesses(pass, sizes, options, texts ? &tokenizer : nullptr, &guess_text);
+                Guesses(pass, sizes, options, words ? &tokenizer : nullptr, &guess_text);
             nlohmann::json run = {{"positions", PositionChoiceName(choice)},
                                   {"loss", run_options.all_logits ? nlohmann::json(pass.loss)
                                                                   : nlohmann::json(nullptr)},
@@ -373,9 +385,11 @@ int RunModelRun(const ModelOptions& options) {
                 run["position_rows"] = pass.positions;
             }
             char line[200];
+            // The loss in nats: the mean cross-entropy of each next token, natural log.
             std::snprintf(
-                line, sizeof line, "%-12s loss %-9s next:", PositionChoiceName(choice).c_str(),
-                run_options.all_logits ? std::to_string(pass.loss).substr(0, 7).c_str() : "—");
+                line, sizeof line, "%-12s loss %-14s next:", PositionChoiceName(choice).c_str(),
+                run_options.all_logits ? (std::to_string(pass.loss).substr(0, 7) + " nats").c_str()
+                                       : "—");
             lines += line + guess_text + "\n";
             sentence["runs"].push_back(std::move(run));
             if (sequences.size() == 2)

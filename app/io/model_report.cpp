@@ -318,10 +318,21 @@ std::string ModelReportText(const ModelReport& report) {
         out << "buckets (" << b.stack << "): " << b.buckets << " buckets × " << b.heads
             << " heads, max distance " << b.max_distance << ", "
             << (b.bidirectional ? "bidirectional" : "causal") << "\n";
-    if (!report.alibi_slopes.empty())
-        out << "alibi: " << found.alibi_heads << " heads, slopes "
-            << Number(report.alibi_slopes.front()) << " to " << Number(report.alibi_slopes.back())
-            << "\n";
+    if (!report.alibi_slopes.empty()) {
+        // The largest and the least: for a head count that is not a power of two the reference
+        // rule interleaves two geometric series, so the first and last heads are neither.
+        const auto [least, largest] =
+            std::minmax_element(report.alibi_slopes.begin(), report.alibi_slopes.end());
+        out << "alibi: " << found.alibi_heads << " heads, slopes from " << Number(*largest)
+            << " down to " << Number(*least);
+        if (report.alibi_slopes.size() <= 16) {
+            out << " (by head:";
+            for (double slope : report.alibi_slopes)
+                out << " " << Number(slope);
+            out << ")";
+        }
+        out << "\n";
+    }
     return out.str();
 }
 

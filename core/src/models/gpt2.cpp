@@ -307,10 +307,11 @@ std::vector<float> Gpt2Model::PositionRows(const PositionChoice& choice, int n) 
     }
     case PositionSwitch::Shifted:
         if (choice.shift < 0 || choice.shift > context - n)
-            throw InvalidArgument("a shift by " + std::to_string(choice.shift) + " of " +
-                                  std::to_string(n) + " tokens runs past the table's " +
-                                  std::to_string(context) + " rows (at most " +
-                                  std::to_string(context - n) + ")");
+            throw InvalidArgument(
+                "shifted by " + std::to_string(choice.shift) + ", " +
+                (n == 1 ? std::string("the token") : "the " + std::to_string(n) + " tokens") +
+                " would run past the table's " + std::to_string(context) + " rows (shift at most " +
+                std::to_string(context - n) + ")");
         for (int t = 0; t < n; ++t)
             copy_row(t, t + choice.shift);
         break;
