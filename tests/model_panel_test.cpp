@@ -139,7 +139,8 @@ TEST_F(ModelPanelTest, TheUsageViewShowsOneQueryHeadOrTheMean) {
     nlohmann::json rope = Shown()["rope"];
     EXPECT_EQ(rope["usage_head"], 3);
     EXPECT_EQ(rope["usage_claims"]["head"], 3);
-    EXPECT_NE(rope["usage_sentence"].get<std::string>().find("query head 3 of 4"),
+    // On screen the heads count from 1: index 3 is the fourth of 4.
+    EXPECT_NE(rope["usage_sentence"].get<std::string>().find("query head 4 of 4"),
               std::string::npos);
     EXPECT_NE(app.recorder.rects.find("model.usage_head"), app.recorder.rects.end());
     // A head the model has not (the fixture has 4): the mean, said so.
@@ -743,6 +744,12 @@ TEST(ModelSentences, UsageSharesAreTheFastAndSlowQuarters) {
             EXPECT_EQ(sentence.Value("top_pair"),
                       std::max_element(per_pair.begin(), per_pair.end()) - per_pair.begin());
             EXPECT_EQ(sentence.text.find("query head ") != std::string::npos, one);
+            // Counted from 1 on screen (the claim keeps the index from 0, as the JSON does).
+            if (one) {
+                EXPECT_NE(sentence.text.find("query head " + std::to_string(head + 1) + " of " +
+                                             std::to_string(heads)),
+                          std::string::npos);
+            }
             const std::vector<double> grid = UsageGrid(rope, head);
             ASSERT_EQ(grid.size(), rope.layer_usage.size());
             EXPECT_EQ(grid[rope.pairs + 1], one ? rope.usage[(heads + head) * rope.pairs + 1]

@@ -220,13 +220,14 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
     if (rope.heads > 1) {
         const std::string mean = "mean of " + std::to_string(rope.heads) + " heads";
         const std::string shown_head = usage_head >= 0 && usage_head < rope.heads
-                                           ? "head " + std::to_string(usage_head)
+                                           ? "head " + std::to_string(usage_head + 1)
                                            : mean;
         ImGui::SetNextItemWidth(FitWidth(10.0f, "query head"));
         if (ImGui::BeginCombo("query head", shown_head.c_str())) {
             if (ImGui::Selectable(mean.c_str(), usage_head < 0)) usage_head = -1;
             for (int head = 0; head < rope.heads; ++head)
-                if (ImGui::Selectable(("head " + std::to_string(head)).c_str(), usage_head == head))
+                if (ImGui::Selectable(("head " + std::to_string(head + 1)).c_str(),
+                                      usage_head == head))
                     usage_head = head;
             ImGui::EndCombo();
         }
@@ -234,9 +235,9 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         if (usage_head >= rope.heads) {
             char note[120];
             std::snprintf(note, sizeof note,
-                          "Query head %d: this model has %d heads (0 to %d); the mean over them "
+                          "Query head %d: this model has %d heads (1 to %d); the mean over them "
                           "is shown.",
-                          usage_head, rope.heads, rope.heads - 1);
+                          usage_head + 1, rope.heads, rope.heads);
             MutedWrappedText(note);
             frame.Record("model.usage_note");
         }
@@ -273,7 +274,7 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         std::max(1, static_cast<int>(ImGui::GetFontSize() * 1.2f / std::max(cell_h, 1.0f)));
     for (int layer = 0; layer < rope.layers; layer += label_every) {
         char name[32];
-        std::snprintf(name, sizeof name, "layer %d", ModelLayerOf(rope, layer));
+        std::snprintf(name, sizeof name, "layer %d", ModelLayerOf(rope, layer) + 1);
         draw->AddText(
             ImVec2(origin.x, origin.y + layer * cell_h + (cell_h - ImGui::GetFontSize()) / 2),
             ImGui::GetColorU32(ImGuiCol_Text), name);
@@ -309,10 +310,10 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         if (pair >= 0 && pair < rope.pairs && layer >= 0 && layer < rope.layers)
             ImGui::SetTooltip(
                 "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, %s",
-                ModelLayerOf(rope, layer), pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
+                ModelLayerOf(rope, layer) + 1, pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
                 ShownNumber(grid[static_cast<std::size_t>(layer) * rope.pairs + pair], 4).c_str(),
                 usage_head >= 0 && usage_head < rope.heads
-                    ? ("query head " + std::to_string(usage_head)).c_str()
+                    ? ("query head " + std::to_string(usage_head + 1)).c_str()
                     : ("mean over " + std::to_string(rope.heads) + " heads").c_str());
     }
     if (frame.pictures_first) ViewSentence(frame, usage_sentence, "model.usage_sentence");
@@ -355,7 +356,7 @@ void ModelPanel::DrawBuckets(FrameContext& frame) {
             p.VLine(static_cast<double>(edge) - 0.5,
                     (frame.Color(Role::Muted) & 0x00FFFFFF) | 0x50000000, nullptr, 1.0f);
         for (int h = 0; h < b.heads; ++h) {
-            labels[h] = "head " + std::to_string(h);
+            labels[h] = "head " + std::to_string(h + 1);
             const ImU32 colour = h < 6 ? frame.Color(kHeadRoles[h])
                                        : plot::Sequential(static_cast<double>(h) / b.heads);
             p.Line(h < 6 ? labels[h].c_str() : nullptr, xs.data(),
@@ -372,8 +373,8 @@ void ModelPanel::DrawSlopes(FrameContext& frame) {
     if (!frame.pictures_first) ViewSentence(frame, alibi_sentence, "model.alibi_sentence");
     std::vector<double> heads(slopes.size());
     for (std::size_t h = 0; h < slopes.size(); ++h)
-        heads[h] = static_cast<double>(h);
-    slope_view.SetHome({-0.5, slopes.size() - 0.5},
+        heads[h] = static_cast<double>(h + 1); // heads counted from 1, as everywhere on screen
+    slope_view.SetHome({0.5, slopes.size() + 0.5},
                        {0, *std::max_element(slopes.begin(), slopes.end()) * 1.1});
     if (!slope_view.has_home) slope_view.Reset();
     plot::PlotConfig config;

@@ -124,7 +124,8 @@ void ModelPanel::DrawSchedule(FrameContext& frame) {
     const int shown_group = GroupOf(schedule, shown);
     // The line a student reads at a glance (in a short window the strip's tooltip and menu say
     // it, leaving the height to the pictures), then the strip when the layers differ.
-    const std::string summary = r.found.family + ", " + ScheduleSummary(schedule);
+    // Layers counted from 1 on screen, as the Real model view counts blocks (JSON: from 0).
+    const std::string summary = r.found.family + ", " + ScheduleSummary(schedule, 1);
     if (!frame.pictures_first) {
         WrappedText(summary.c_str());
         frame.Record("model.schedule_summary");
@@ -154,7 +155,7 @@ void ModelPanel::DrawSchedule(FrameContext& frame) {
         const int at = std::clamp(
             static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / std::max(cell, 1e-3f)), 0,
             count - 1);
-        ImGui::SetTooltip("layer %d: %s\n\n%s", at,
+        ImGui::SetTooltip("layer %d: %s\n\n%s", at + 1,
                           schedule.groups[GroupOf(schedule, at)].name.c_str(), summary.c_str());
         if (ImGui::IsItemClicked()) layer = at;
     }
@@ -183,7 +184,7 @@ void ModelPanel::DrawSchedule(FrameContext& frame) {
             layer = group.layers[0];
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%zu layers: %s\nlayers %s", group.layers.size(), group.name.c_str(),
-                              LayerList(group.layers).c_str());
+                              LayerList(group.layers, 1).c_str());
         frame.Record("model.schedule_kind");
     }
 }

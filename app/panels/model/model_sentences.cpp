@@ -207,20 +207,21 @@ Explanation UsageSentence(const RopeReport& rope, int head) {
     if (total <= 0 || pairs == 0) {
         out.text = std::string("The query and key weights of the rotating dimensions are all "
                                "zero") +
-                   (one_head ? " in head " + ShownNumber(head) : std::string()) +
+                   (one_head ? " in head " + ShownNumber(head + 1) : std::string()) +
                    ": no pair can carry anything.";
         return out;
     }
-    out.text = "From the weights alone (‖W_q‖·‖W_k‖ of each pair's two rows, a proxy for what the "
-               "pairs carry, not a measurement on text): the fastest " +
-               (quarter == 1 ? std::string("pair holds ") : Plural(quarter, "", "pairs hold ")) +
-               Percent(fast_share) + " of the total and the slowest " +
-               (quarter == 1 ? std::string("pair ") : Plural(quarter, "", "pairs ")) +
-               Percent(slow_share) + "; pair " + ShownNumber(top) + " (wavelength " +
-               ShownNumber(rope.wavelength[top], 4) + ") has the most, summed over layers" +
-               (one_head ? " in query head " + ShownNumber(head) + " of " + ShownNumber(rope.heads)
-                         : std::string(rope.heads > 1 ? ", mean over heads" : "")) +
-               ".";
+    out.text =
+        "From the weights alone (‖W_q‖·‖W_k‖ of each pair's two rows, a proxy for what the "
+        "pairs carry, not a measurement on text): the fastest " +
+        (quarter == 1 ? std::string("pair holds ") : Plural(quarter, "", "pairs hold ")) +
+        Percent(fast_share) + " of the total and the slowest " +
+        (quarter == 1 ? std::string("pair ") : Plural(quarter, "", "pairs ")) +
+        Percent(slow_share) + "; pair " + ShownNumber(top) + " (wavelength " +
+        ShownNumber(rope.wavelength[top], 4) + ") has the most, summed over layers" +
+        (one_head ? " in query head " + ShownNumber(head + 1) + " of " + ShownNumber(rope.heads)
+                  : std::string(rope.heads > 1 ? ", mean over heads" : "")) +
+        ".";
     return out;
 }
 
@@ -248,7 +249,7 @@ Explanation BucketSentence(const BucketReport& buckets) {
     out.text =
         "The " + buckets.stack + "'s " + Plural(buckets.heads, "head shares", "heads share") + " " +
         ShownNumber(buckets.buckets) + " buckets. The largest bias, " + ShownNumber(top_bias, 3) +
-        ", is head " + ShownNumber(top_head) +
+        ", is head " + ShownNumber(top_head + 1) +
         "'s at key − query = " + ShownNumber(static_cast<double>(top_distance)) + ". From " +
         ShownNumber(static_cast<double>(last)) +
         " tokens back on, every key gets its head's last bucket: the model cannot tell those "

@@ -99,13 +99,15 @@ void ModelPanel::AddSceneFields(SceneTable& table) {
                                       "pairing, usage, buckets or slopes");
                });
     table.Bool("model_3d", "the Your model panel's components in 3-D", &three_d);
-    table.Integer("model_layer",
-                  "the Your model panel's layer whose kind the RoPE views show (from 0), or -1 "
-                  "for the schedule's first global rotary layer (a layer the model has not "
-                  "shows that one)",
-                  &layer, -1, 100000);
+    table.Integer(
+        "model_layer",
+        "the Your model panel's layer whose kind the RoPE views show (from 0; shown from 1), or -1 "
+        "for the schedule's first global rotary layer (a layer the model has not "
+        "shows that one)",
+        &layer, -1, 100000);
     table.Integer("model_usage_head",
-                  "the Your model panel's Usage view: a query head (from 0), or -1 for the mean "
+                  "the Your model panel's Usage view: a query head (from 0; shown from 1), or -1 "
+                  "for the mean "
                   "over heads (a head the model has not shows the mean)",
                   &usage_head, -1, 4096);
 }
@@ -193,7 +195,7 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
             {"claims", ClaimsJson(rope_sentence)},
             {"usage_head", usage_grid_head},
             {"usage_note", usage_head >= r.rope.heads && r.rope.heads > 1
-                               ? "query head " + std::to_string(usage_head) + " is past the " +
+                               ? "query head " + std::to_string(usage_head + 1) + " is past the " +
                                      std::to_string(r.rope.heads) + " heads: the mean is shown"
                                : ""},
             {"usage_sentence", usage_sentence.text},

@@ -393,7 +393,7 @@ double Llama4BetaScale(const LayerSchedule& schedule, double position) {
     return 1 + schedule.llama4_beta * std::log(1 + std::floor(position / schedule.llama4_original));
 }
 
-std::string LayerList(const std::vector<int>& layers) {
+std::string LayerList(const std::vector<int>& layers, int counted_from) {
     std::string text;
     const std::size_t n = layers.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -401,12 +401,12 @@ std::string LayerList(const std::vector<int>& layers) {
             text += ", …";
             i = n - 1;
         }
-        text += (text.empty() ? "" : ", ") + std::to_string(layers[i]);
+        text += (text.empty() ? "" : ", ") + std::to_string(layers[i] + counted_from);
     }
     return text;
 }
 
-std::string ScheduleSummary(const LayerSchedule& schedule) {
+std::string ScheduleSummary(const LayerSchedule& schedule, int counted_from) {
     const int n = static_cast<int>(schedule.layers.size());
     if (n == 0) return "no layer plan (config.json gives no layer count)";
     if (schedule.groups.size() == 1)
@@ -428,9 +428,11 @@ std::string ScheduleSummary(const LayerSchedule& schedule) {
         const std::vector<int>& at = group.layers;
         const int step = step_of(at);
         const std::string where =
-            step > 0         ? detail::concat("every ", step, Ordinal(step), ": ", LayerList(at))
-            : irregular == 1 ? std::string("the others")
-                             : (at.size() == 1 ? "layer " : "layers ") + LayerList(at);
+            step > 0
+                ? detail::concat("every ", step, Ordinal(step), ": ", LayerList(at, counted_from))
+            : irregular == 1
+                ? std::string("the others")
+                : (at.size() == 1 ? "layer " : "layers ") + LayerList(at, counted_from);
         const std::string part = detail::concat(at.size(), " ", group.name, " (", where, ")");
         if (step == 0 && irregular == 1)
             rest = part;

@@ -5,6 +5,7 @@
 // against NumPy in tests/models/check_inspect.py.
 #include "pelab/base/error.h"
 #include "pelab/models/checkpoint.h"
+#include "pelab/models/layer_schedule.h"
 #include "pelab/models/model_config.h"
 #include "pelab/models/model_positions.h"
 #include "pelab/models/table_analysis.h"
@@ -647,3 +648,10 @@ TEST(OffsetCosines, SamplesStartsEvenlyAndCountsAZeroRowAsCosineZero) {
 
 } // namespace
 } // namespace pelab
+
+// The schedule's line counts layers from 0 (config.json, the JSON) or, on screen, from 1.
+TEST(ScheduleSummaryText, LayersAreCountedFromTheFirstNumberAsked) {
+    EXPECT_EQ(LayerList({3, 7, 11}), "3, 7, 11");
+    EXPECT_EQ(LayerList({3, 7, 11}, 1), "4, 8, 12");
+    EXPECT_EQ(LayerList({0, 1, 2, 3, 4, 5, 6, 7, 8}, 1), "1, 2, 3, …, 9");
+}

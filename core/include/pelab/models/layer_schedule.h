@@ -77,10 +77,11 @@ double TemperatureScale(const LayerSchedule& schedule, double position);
 double Llama4BetaScale(const LayerSchedule& schedule, double position);
 
 /// One line a student reads at a glance: "48 layers: 36 RoPE (chunked, 8192), 12 without
-/// positions (every 4th: 3, 7, 11, …)".
-std::string ScheduleSummary(const LayerSchedule& schedule);
-/// "3, 7, 11, …, 47" — layer indices, the middle elided past eight of them.
-std::string LayerList(const std::vector<int>& layers);
+/// positions (every 4th: 3, 7, 11, …)", layers counted from counted_from (0: as config.json
+/// and the JSON count them; the panel counts from 1).
+std::string ScheduleSummary(const LayerSchedule& schedule, int counted_from = 0);
+/// "3, 7, 11, …, 47" — layer indices (+ counted_from), the middle elided past eight of them.
+std::string LayerList(const std::vector<int>& layers, int counted_from = 0);
 
 /// found with the RoPE of layer in place of the shown layers': its base, head and rotating
 /// widths, pairing, the contexts under its scaling and the window it sees (config.json's
