@@ -289,3 +289,16 @@ TEST_F(TrainPanelTest, EachMapSaysItsFirstTokenShare) {
         EXPECT_NEAR(shares[name]["even"].get<double>(), even / (n - 1), 1e-12) << name;
     }
 }
+
+// The bar's text: the share and the time left while both fit, then the time left alone (a room
+// waiting wants it most; it was dropped first on a projector), then the share; no estimate
+// before a step is measured. Widths here: 10 px a character.
+TEST(TrainProgressText, TheTimeLeftIsTheLastToGo) {
+    const auto width = [](const std::string& text) { return 10.0f * text.size(); };
+    EXPECT_EQ(ProgressText(0.43, 12, 1000, width), "43%, 12 s left");
+    EXPECT_EQ(ProgressText(0.43, 12, 100, width), "12 s left");
+    EXPECT_EQ(ProgressText(0.43, 12, 50, width), "43%");
+    EXPECT_EQ(ProgressText(0.43, 150, 1000, width), "43%, 2 min 30 s left");
+    EXPECT_EQ(ProgressText(0.0, -1, 1000, width), "0%, timing a step");
+    EXPECT_EQ(ProgressText(0.0, -1, 60, width), "0%");
+}

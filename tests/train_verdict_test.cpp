@@ -368,3 +368,21 @@ TEST(TrainVerdict, BuiltInRunsSayTheDocumentedFindings) {
     EXPECT_TRUE(Contains(pairings.text, "score 0.136 at the trained length, against rope's 1.000"))
         << pairings.text;
 }
+
+// "Learned" is the verdict's verb: the learned encoding is named as a table, never as a bare
+// "learned (0.189)" that reads as the task mastered.
+TEST(TrainVerdictWords, TheLearnedEncodingIsNamedAsATable) {
+    for (const char* name : {"reverse", "shift-causal", "majority", "shift-causal-1500"}) {
+        const TrainRun run = BuiltIn(name);
+        const std::string text = TrainVerdict(run).text;
+        SCOPED_TRACE(text);
+        EXPECT_FALSE(Contains(text, " learned (")) << name;
+        EXPECT_FALSE(Contains(text, " learned, ")) << name;
+    }
+    // A run where the learned table is the lowest: named as a table.
+    TrainRun run = BuiltIn("reverse");
+    Explanation verdict = TrainVerdict(run);
+    if (Contains(verdict.text, "the lowest was")) {
+        EXPECT_FALSE(Contains(verdict.text, "the lowest was learned")) << verdict.text;
+    }
+}

@@ -16,6 +16,7 @@
 #include "widgets/plot.h"
 #include "widgets/scene_tabs.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ namespace pelab {
 
 class FlowRow;
 
+/// The progress bar's text in room pixels (width measures a text): the share done and the time
+/// left ("43%, 12 s left"), else the time left alone (what a room waiting wants most), else the
+/// share done; "timing a step" before any step was measured (seconds_left < 0).
+std::string ProgressText(double progress, double seconds_left, float room,
+                         const std::function<float(const std::string&)>& width);
 /// The run the panel shows when no scene says otherwise.
 constexpr const char* kDefaultTrainRun = "reverse";
 

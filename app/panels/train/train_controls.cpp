@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace pelab {
@@ -29,6 +30,21 @@ std::string Seconds(double seconds) {
 }
 
 } // namespace
+
+std::string ProgressText(double progress, double seconds_left, float room,
+                         const std::function<float(const std::string&)>& width) {
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.0f%%", 100 * progress);
+    // No estimate before the first step is measured (a 0 % run is not "0 s left").
+    if (seconds_left < 0) {
+        const std::string timing = std::string(percent) + ", timing a step";
+        return width(timing) <= room ? timing : percent;
+    }
+    const std::string left = Seconds(seconds_left) + " left";
+    for (const std::string& text : {std::string(percent) + ", " + left, left})
+        if (width(text) <= room) return text;
+    return percent;
+}
 
 void TrainPanel::DrawControls(FrameContext& frame) {
     FlowRow row;
@@ -88,23 +104,14 @@ void TrainPanel::DrawStartSlot(FrameContext& frame, FlowRow& row) {
         if (ImGui::Button("Cancel")) job.Cancel();
         frame.Record("train.start");
         ImGui::SameLine();
-        char overlay[96];
-        // No estimate before the first step is measured (a 0 % run is not "0 s left").
-        const double left = job.SecondsLeft();
-        if (left < 0)
-            std::snprintf(overlay, sizeof overlay, "%.0f%%, timing a step", 100 * job.Progress());
-        else
-            std::snprintf(overlay, sizeof overlay, "%.0f%%, %s left", 100 * job.Progress(),
-                          Seconds(left).c_str());
         // The fill in the theme's header colour, which the text reads on in every theme (the
         // plot colour, yellow in the dark theme, left white text unreadable).
         ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::GetStyleColorVec4(ImGuiCol_Header));
         const float bar = slot - ButtonWidth("Cancel") - spacing;
-        // The time left when it fits in the bar, else the share done alone (the bar is Start
-        // and Quick demo's width less Cancel's: narrow on a projector).
-        if (ImGui::CalcTextSize(overlay).x > bar - ImGui::GetStyle().FramePadding.x * 2)
-            std::snprintf(overlay, sizeof overlay, "%.0f%%", 100 * job.Progress());
-        ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay);
+        const std::string overlay = ProgressText(
+            job.Progress(), job.SecondsLeft(), bar - ImGui::GetStyle().FramePadding.x * 2,
+            [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; });
+        ImGui::ProgressBar(static_cast<float>(job.Progress()), ImVec2(bar, 0), overlay.c_str());
         ImGui::PopStyleColor();
     } else {
         if (ImGui::Button("Start")) StartTraining();

@@ -68,9 +68,12 @@ std::string Listed(const std::vector<std::string>& items) {
 // A variant as a sentence names it: "none" alone reads as "nothing" ("the best was none"), so
 // that one is "the no-encoding model".
 std::string Named(const Measured& m, bool longest) {
-    const std::string name = m.variant == PositionalKind::None
-                                 ? std::string("the no-encoding model")
-                                 : std::string(positional_kind_name(m.variant));
+    // "learned" is also the verdict's verb ("… learned the task"): the learned encoding is
+    // named as the table it is, so "the lowest was learned (0.189)" cannot be read as praise.
+    const std::string name =
+        m.variant == PositionalKind::None      ? std::string("the no-encoding model")
+        : m.variant == PositionalKind::Learned ? std::string("the learned table")
+                                               : std::string(positional_kind_name(m.variant));
     return name + " (" + Accuracy(longest ? m.longest : m.trained) + ")";
 }
 
