@@ -129,7 +129,8 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
     if (length_view.home_x.max != x_range.max) length_view.Refit(x_range, y_range);
     length_view.SetHome(x_range, y_range);
     plot::PlotConfig config;
-    config.x_label = "test length (tokens)";
+    // The shaded band is named in the axis title: a label inside the plot sat on the curves.
+    config.x_label = "test length (tokens; shaded: the lengths trained on)";
     config.y_label = "accuracy";
     const float font = ImGui::GetFontSize();
     plot::Plot p;
@@ -140,8 +141,6 @@ void TrainPanel::DrawLength(FrameContext& frame, const TrainRun& run, float heig
         const double from = run.settings.min_train_len - 0.5, to = run.settings.train_len + 0.5;
         const ImU32 shade = (frame.theme.Color(Role::Muted) & 0x00FFFFFFu) | 0x40000000u;
         p.DrawList()->AddRectFilled(p.ToPixels(from, y_range.max), p.ToPixels(to, 0), shade);
-        p.Text(to, 0.0, "trained", frame.theme.Color(Role::Muted),
-               ImVec2(4, -ImGui::GetTextLineHeightWithSpacing()));
         // The plot keeps the points it is given until End (it draws hover and legend then):
         // each variant's means live here until then.
         std::vector<std::vector<double>> means_of;
