@@ -166,10 +166,14 @@ TEST_F(OrderRealTest, TheViewTokenizesRunsAndSaysWhatTheNumbersShow) {
     EXPECT_EQ(claims["same_last_token"], 1);
     EXPECT_EQ(claims["order_left_without_positions"], 1);
     const std::string sentence = real["sentence"];
-    EXPECT_NE(sentence.find("\"the\" (1st) and \" .\" (6th) see the same tokens"),
+    // The tokens as their boxes show them: the space before "." as "·".
+    EXPECT_NE(sentence.find("\"the\" (1st) and \"·.\" (6th) see the same tokens"),
               std::string::npos)
         << sentence;
     EXPECT_NE(sentence.find("ablation"), std::string::npos);
+    // Two clauses joined, not spliced with a comma.
+    EXPECT_NE(sentence.find(" and giving every token the mean row "), std::string::npos)
+        << sentence;
     // Shuffled with the seed asked, shifted by what the table allows: the readouts follow.
     const nlohmann::json seeded = Real({{"real_shuffle_seed", 9}, {"real_shift", 3}});
     EXPECT_EQ(seeded["switches"][3]["positions"], "shuffle:9");

@@ -22,8 +22,12 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// A token in the sentence as its box shows it: a space as "·" (" ." is the box "·.").
 std::string Quoted(const std::string& bytes) {
-    return "\"" + ShownToken(bytes) + "\"";
+    std::string shown;
+    for (char c : ShownToken(bytes))
+        shown += c == ' ' ? std::string("·") : std::string(1, c);
+    return "\"" + shown + "\"";
 }
 
 std::string Ordinal(int index) {
@@ -251,7 +255,7 @@ Explanation RealOrderSentence(const RealOrderDemo& demo) {
         text = "With its positions as trained, the model predicts each next token of sentence A "
                "with a mean loss of " +
                ShownNumber(trained.loss_a, 3) + " nats; zeroing its positions " +
-               LossChange(trained.loss_a, zeroed.loss_a) + ", giving every token the mean row " +
+               LossChange(trained.loss_a, zeroed.loss_a) + " and giving every token the mean row " +
                LossChange(trained.loss_a, mean.loss_a) + ".";
     }
     // 2. Order without positions.
