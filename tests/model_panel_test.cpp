@@ -196,6 +196,19 @@ TEST_F(ModelPanelTest, EachFamilyIsDrawnInEveryThemeAtTheProjectorsSize) {
     }
 }
 
+// The fixture's GPT-2 table has rows all as long (exactly sinusoidal pairs), as the sinusoidal
+// one does: over their medians both are 1 everywhere, and that line must be in view, not on the
+// plot's top frame where it could not be seen.
+TEST_F(ModelPanelTest, NormsAllAtTheMedianAreALineInView) {
+    ASSERT_EQ(app.models.Open(ModelRequest{(folder_ / "gpt2").string(), "", ""}), "");
+    app.models.Finish();
+    ASSERT_EQ(app.scene.Apply(R"({"model_view": "norms"})"), "");
+    Present("model", 3);
+    const plot::Range y = Panel().norms_view.home_y;
+    EXPECT_LE(y.min, 0.0);
+    EXPECT_GE(y.max, 1.2) << "the median row's line sits under the frame";
+}
+
 // A real config.json opened alone (tests/models/configs/, with its SOURCE): the schedule strip
 // above the views, and the kind chosen on it is the one the RoPE views show.
 TEST_F(ModelPanelTest, TheUsageViewShowsTheLayersOfTheKindChosen) {

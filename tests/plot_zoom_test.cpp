@@ -372,3 +372,39 @@ TEST_F(PlotZoom, AWrappedLegendHasItsRowsFromTheNextFrameOn) {
     EXPECT_FALSE(late.Settled(false));
     EXPECT_TRUE(late.Settled(false)); // at least 4 frames
 }
+
+// A narrow axis from −4.9 to 4.9 with room for two ticks showed one ("0"): at least two.
+TEST(PlotBounds, NiceTicksGiveAtLeastTwo) {
+    EXPECT_GE(plot::NiceTicks(plot::Range{-4.9, 4.9}, 2).size(), 2u);
+    EXPECT_GE(plot::NiceTicks(plot::Range{-4.9, 4.9}, 1).size(), 2u);
+    EXPECT_GE(plot::NiceTicks(plot::Range{0.31, 0.49}, 2).size(), 2u);
+    for (double tick : plot::NiceTicks(plot::Range{-4.9, 4.9}, 2)) {
+        EXPECT_GE(tick, -4.9);
+        EXPECT_LE(tick, 4.9);
+    }
+}
+
+// Equal aspect at home: the scale at which both home ranges fit (a tall picture in a wide plot
+// was cut at top and bottom), one unit as many pixels on x as on y, frame after frame.
+TEST_F(PlotZoom, EqualAspectFitsBothHomeRanges) {
+    plot::PlotView view;
+    view.SetHome(plot::Range{-1, 1}, plot::Range{-3, 3});
+    plot::PlotConfig config;
+    config.flags = plot::PlotFlags_EqualAspect | plot::PlotFlags_NoLegend;
+    for (int frame = 0; frame < 3; ++frame) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowSize(ImVec2(700, 500));
+        ImGui::Begin("aspect");
+        plot::Plot p;
+        ASSERT_TRUE(p.Begin("##aspect", view, ImVec2(600, 240), config));
+        const ImVec2 low = p.PlotMin(), high = p.PlotMax();
+        p.End();
+        ImGui::End();
+        ImGui::Render();
+        EXPECT_LE(view.y.min, -3);
+        EXPECT_GE(view.y.max, 3);
+        EXPECT_LE(view.x.min, -1);
+        EXPECT_GE(view.x.max, 1);
+        EXPECT_NEAR(view.x.Size() / (high.x - low.x), view.y.Size() / (high.y - low.y), 1e-9);
+    }
+}

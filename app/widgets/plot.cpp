@@ -135,7 +135,26 @@ bool Plot::Begin(const char* id, PlotView& view, ImVec2 size, const PlotConfig& 
     if (item_hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) view.Reset();
     ClampView(view.x, view.home_x, config.x_limits, x_log);
     ClampView(view.y, view.home_y, config.y_limits, y_log);
-    if ((config.flags & PlotFlags_EqualAspect)) {
+    // Equal to rounding: ClampView recentres the range each frame, moving its last bits.
+    const auto same = [](Range a, Range b) {
+        const double tolerance = 1e-9 * std::max(std::fabs(a.Size()), 1e-300);
+        return std::fabs(a.min - b.min) <= tolerance && std::fabs(a.max - b.max) <= tolerance;
+    };
+    if ((config.flags & PlotFlags_EqualAspect) &&
+        (same(view.x, view.home_x) || same(view.x, view.fitted_x))) {
+        // At home: the scale at which both home ranges fit, each axis widened about its centre
+        // (x decided alone cut a tall picture at the top and bottom, or drew it squashed).
+        const double width = plot_max_.x - plot_min_.x, height = plot_max_.y - plot_min_.y;
+        const double units_per_pixel =
+            std::max(view.home_x.Size() / width, view.home_y.Size() / height);
+        const double x_centre = 0.5 * (view.home_x.min + view.home_x.max);
+        const double y_centre = 0.5 * (view.home_y.min + view.home_y.max);
+        view.x = Range{x_centre - 0.5 * units_per_pixel * width,
+                       x_centre + 0.5 * units_per_pixel * width};
+        view.y = Range{y_centre - 0.5 * units_per_pixel * height,
+                       y_centre + 0.5 * units_per_pixel * height};
+        view.fitted_x = view.x;
+    } else if ((config.flags & PlotFlags_EqualAspect)) {
         const double units_per_pixel = view.x.Size() / (plot_max_.x - plot_min_.x);
         const double centre = 0.5 * (view.y.min + view.y.max);
         const double half = 0.5 * units_per_pixel * (plot_max_.y - plot_min_.y);
@@ -475,6 +494,26 @@ void Plot::End() {
         ImGui::EndTooltip();
     }
     draw_list_->AddRect(plot_min_, plot_max_, ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+void SharedLegend(const std::vector<LegendItem>& items) {
+    const float font = ImGui::GetFontSize();
+    const float swatch = font * 1.2f, gap = font * 0.9f;
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    float x = 0, y = 0;
+    for (const LegendItem& item : items) {
+        const float entry = swatch + font * 0.3f + ImGui::CalcTextSize(item.label).x;
+        if (x > 0 && x + entry > width) x = 0, y += font * 1.3f;
+        const float mid = origin.y + y + font * 0.5f;
+        draw->AddLine(ImVec2(origin.x + x, mid), ImVec2(origin.x + x + swatch, mid), item.color,
+                      std::max(2.0f, font * 0.15f));
+        draw->AddText(ImVec2(origin.x + x + swatch + font * 0.3f, origin.y + y),
+                      ImGui::GetColorU32(ImGuiCol_Text), item.label);
+        x += entry + gap;
+    }
+    ImGui::Dummy(ImVec2(width, y + font * 1.3f));
 }
 
 } // namespace pelab::plot

@@ -64,6 +64,9 @@ struct PlotView {
     /// from under the mouse): "Ctrl + wheel zooms" shows until this ImGui time, once per view.
     double wheel_hint_until = -1.0;
     bool hovered = false; ///< the mouse was over the data last frame
+    /// PlotFlags_EqualAspect: the x range Begin last fitted the home into; while x is still it
+    /// (no zoom or pan since), the fit is redone each frame, as the plot's size settles.
+    Range fitted_x{0, 0};
 
     /// Sets the home range; the first call also shows it.
     void SetHome(Range new_x, Range new_y);
@@ -206,9 +209,19 @@ std::vector<double> NiceTicks(Range range, int target_count);
 /// NiceTicks without the fractional ones (an axis of pair indices has no pair 0.4).
 std::vector<double> IntegerTicks(Range range, int target_count);
 
-/// Powers of ten inside range (> 0), thinned to about target_count; bounded work for any
-/// finite range, empty for a range that is not.
+/// Powers of ten inside range (> 0), thinned to about target_count; over a decade or two (or
+/// with room for three a decade) 1, 2 and 5 of each; evenly spaced values within a factor of
+/// about 2. Bounded work for any finite range, empty for a range that is not.
 std::vector<double> LogTicks(Range range, int target_count);
+
+/// One legend for several plots side by side (each drawn with PlotFlags_NoLegend): a swatch and
+/// a name per entry, in rows as wide as the window's content, as a plot's own legend looks. Two
+/// half-width plots each wrapping the same legend onto three rows kept a line of data each.
+struct LegendItem {
+    const char* label;
+    ImU32 color;
+};
+void SharedLegend(const std::vector<LegendItem>& items);
 
 /// Compact tick label: 3 significant digits, "k"/"M" suffixes for large values.
 void FormatTick(double value, char* buffer, int size, bool log = false);

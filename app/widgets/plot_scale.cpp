@@ -100,6 +100,9 @@ std::vector<double> NiceTicks(Range range, int target_count) {
         if (tick > range.max + step * 1e-9) break;
         ticks.push_back(std::fabs(tick) < step * 1e-9 ? 0.0 : tick);
     }
+    // One tick says nothing of the scale (a narrow plot from −4.9 to 4.9 showed only "0"): a
+    // finer step, as many times as it takes (at most five: the step halves or more each time).
+    if (ticks.size() < 2 && target_count < 64) return NiceTicks(range, target_count * 2);
     return ticks;
 }
 

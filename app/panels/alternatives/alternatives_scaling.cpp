@@ -136,14 +136,12 @@ Explanation ScalingSentence(const ContextScalingOptions& options) {
     const double dynamic_base = dynamic_ntk_base(options);
     out.Claims("dynamic_base", dynamic_base);
     out.Claims("dynamic_slowest_factor", dynamic.back());
-    std::snprintf(
-        line, sizeof line,
-        " Dynamic NTK recomputes NTK-aware scaling for the text's length: at s·L = %s "
-        "the base becomes %s and the slowest pair is slowed to %s of its frequency, "
-        "1/(s² − s + 1), past the static 1/s.",
-        ShownNumber(options.original_context * options.factor).c_str(),
-        ShownNumber(dynamic_base, 4).c_str(),
-        ShownNumber(dynamic.back(), 3).c_str());
+    std::snprintf(line, sizeof line,
+                  " Dynamic NTK recomputes NTK-aware scaling for the text's length: at s·L = %s "
+                  "the base becomes %s and the slowest pair is slowed to %s of its frequency, "
+                  "1/(s² − s + 1), past the static 1/s.",
+                  ShownNumber(options.original_context * options.factor).c_str(),
+                  ShownNumber(dynamic_base, 4).c_str(), ShownNumber(dynamic.back(), 3).c_str());
     out.text += line;
     return out;
 }
@@ -261,6 +259,16 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
             : ImVec2(-1, std::max(ImGui::GetFontSize() * 8.0f,
                                   (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2));
     plot::PlotConfig config;
+    // Side by side (a projector), one legend across both plots: each plot's own would wrap onto
+    // three rows of its half and leave the data a line.
+    if (frame.pictures_first) {
+        std::vector<plot::LegendItem> legend = {{"unscaled", frame.Color(Role::Muted)}};
+        for (int method = 0; method < kDrawn; ++method)
+            legend.push_back(
+                {DrawnName(methods[method], yarn_over_pairs), frame.Color(roles[method])});
+        plot::SharedLegend(legend);
+        config.flags |= plot::PlotFlags_NoLegend;
+    }
     config.x_label = "pair i";
     config.y_label = "θ'_i / θ_i";
     config.x_flags = plot::AxisFlags_Integer;
@@ -277,12 +285,10 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         p.End();
     }
     if (frame.pictures_first) ImGui::SameLine();
-    // Side by side (a projector), one legend serves both plots: the right one's would take the
-    // rows its curves need.
-    config.y_label =
-        frame.pictures_first ? "wavelength 2π/θ'_i (grey: unscaled)" : "wavelength 2π/θ'_i";
+    // The band is named in the title: its lines' labels sat on the curves they cross.
+    config.y_label = frame.pictures_first ? "wavelength (band: L to s·L)"
+                                          : "wavelength 2π/θ'_i (band: the original L to s·L)";
     config.y_flags = plot::AxisFlags_Log;
-    if (frame.pictures_first) config.flags |= plot::PlotFlags_NoLegend;
     wavelength_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{1, wavelengths[0].back() * 4});
     if (!wavelength_view.has_home) wavelength_view.Reset();
     plot::Plot w;
@@ -302,13 +308,8 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         for (int method = 0; method < kDrawn; ++method)
             w.Line(DrawnName(methods[method], yarn_over_pairs), pairs.data(),
                    wavelengths[method].data(), count, frame.Color(roles[method]), frame.Px(2.2f));
-        w.HLine(options.original_context, frame.Color(Role::Muted), "original L");
-        // Its label only where it does not sit on "original L": the two lines at least a line
-        // and a half of text apart on screen (a squashed log axis puts s = 4 within a line).
-        const float apart = std::abs(w.ToPixels(0, options.original_context * options.factor).y -
-                                     w.ToPixels(0, options.original_context).y);
-        w.HLine(options.original_context * options.factor, frame.Color(Role::Muted),
-                apart >= 1.5f * ImGui::GetFontSize() ? "s·L" : nullptr);
+        w.HLine(options.original_context, frame.Color(Role::Muted), nullptr);
+        w.HLine(options.original_context * options.factor, frame.Color(Role::Muted), nullptr);
         w.End();
     }
     if (frame.pictures_first) sentence();

@@ -66,9 +66,16 @@ void ComponentsPlot(FrameContext& frame, const char* id, const char* record, plo
     plot::PlotConfig config;
     config.x_label = three_d ? "components 1 and 2, turned" : "component 1";
     config.y_label = three_d ? "component 3 (tilted)" : "component 2";
+    // One unit as long on both axes: a circle of positions is drawn as one, not an ellipse.
+    config.flags |= plot::PlotFlags_EqualAspect;
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(title);
-    size.y = std::max(size.y - ImGui::GetTextLineHeightWithSpacing(), ImGui::GetFontSize() * 4);
+    // The title wraps at the plot's width: wider, it widened the group and pushed the plot
+    // beside it past the window's edge.
+    if (size.x > 0) ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+    ImGui::TextWrapped("%s", title);
+    if (size.x > 0) ImGui::PopTextWrapPos();
+    size.y = std::max(size.y - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y,
+                      ImGui::GetFontSize() * 4);
     plot::Plot p;
     if (!p.Begin(id, view, size, config)) {
         ImGui::EndGroup();
@@ -180,7 +187,11 @@ plot::Range PaddedRange(const std::vector<double>& values) {
     if (values.empty()) return {0, 1};
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
     const double span = *high - *low;
-    const double margin = span > 0 ? span / 20 : 1;
+    // At least a fiftieth of the values' size: a series flat to within float rounding (the
+    // fixture's norms, all 1 over their median to 10⁻⁷) got a margin of rounding and sat on the
+    // frame, unseen. All zeros: 1.
+    const double size = std::max(std::abs(*low), std::abs(*high));
+    const double margin = size > 0 ? std::max(span / 20, size / 50) : 1;
     return {*low - margin, *high + margin};
 }
 
@@ -265,7 +276,7 @@ void ModelPanel::DrawComponents(FrameContext& frame) {
         wavelengths += " " + (w > 0 ? ShownNumber(w, 3) + " (" + ShownNumber(100 * share, 2) + "%)"
                                     : std::string("—"));
     }
-    wavelengths += "; — under one wave";
+    wavelengths += " (—: under one wave)";
     MutedWrappedText(wavelengths.c_str());
     frame.Record("model.wavelength_note");
     // A table too large to decompose whole whose solver stopped at its time cap: its shares of
@@ -358,6 +369,9 @@ void ModelPanel::DrawNorms(FrameContext& frame) {
     if (!preview) all_norms.insert(all_norms.end(), twin_norms.begin(), twin_norms.end());
     plot::Range y = PaddedRange(all_norms);
     y.min = std::min(y.min, 0.0);
+    // 1 is each table's median row: room above it, so a table whose rows are all as long (the
+    // sinusoidal one) is a line in view, not one on the frame.
+    y.max = std::max(y.max, 1.25);
     norms_view.SetHome({0, static_cast<double>(std::max(t.rows - 1, 1))}, y);
     if (!norms_view.has_home) norms_view.Reset();
     plot::PlotConfig config;

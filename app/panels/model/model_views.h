@@ -11,7 +11,8 @@
 
 namespace pelab {
 
-/// The least and largest of values, widened by a twentieth on each side (a flat series by 1).
+/// The least and largest of values, widened on each side by a twentieth of their span or a
+/// fiftieth of their size, whichever is more (all zeros: by 1).
 plot::Range PaddedRange(const std::vector<double>& values);
 /// Each row's norm divided by the table's median norm (its own scale: a learned table's norms and
 /// the sinusoidal table's differ a hundredfold), the norms as they are when the median is 0.
