@@ -50,6 +50,8 @@ struct Theme {
     float line_scale;
 
     ImU32 Color(Role role) const { return colors[static_cast<int>(role)]; }
+    /// Light drawing on a dark background (dark, high contrast).
+    bool IsDark() const { return id != ThemeId::Light; }
     ImVec4 ColorVec(Role role) const { return ImGui::ColorConvertU32ToFloat4(Color(role)); }
 };
 

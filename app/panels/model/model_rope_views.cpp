@@ -141,8 +141,11 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
             if (cell > ImGui::CalcTextSize("000").x) {
                 char number[16];
                 std::snprintf(number, sizeof number, "%d", dim);
-                draw->AddText(ImVec2(origin.x + d * cell + frame.Px(2), row_bottom + frame.Px(2)),
-                              frame.Color(Role::Muted), number);
+                // Centred under its cell (at its left edge it read as the cell boundary's).
+                const float text_width = ImGui::CalcTextSize(number).x;
+                draw->AddText(
+                    ImVec2(origin.x + (d + 0.5f) * cell - text_width / 2, row_bottom + frame.Px(2)),
+                    frame.Color(Role::Muted), number);
             }
         }
         const float arc_room = row_top - top - ImGui::GetFontSize() * 1.4f;
@@ -154,9 +157,8 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
             if (a < 0 || b < 0 || a >= shown || b >= shown) continue;
             const float xa = origin.x + (a + 0.5f) * cell, xb = origin.x + (b + 0.5f) * cell;
             const float rise = std::min(arc_room, std::max(frame.Px(8), (xb - xa) * 0.7f));
-            // The map's light three quarters: every arc reads on a dark and a light background.
             const double t = rope.pairs > 1 ? static_cast<double>(i) / (rope.pairs - 1) : 0;
-            ImU32 colour = plot::Sequential(0.25 + 0.75 * t);
+            ImU32 colour = PairArcColour(frame.theme, t);
             if (!own) colour = (colour & 0x00FFFFFF) | 0x90000000;
             draw->AddBezierCubic(ImVec2(xa, row_top), ImVec2(xa, row_top - rise),
                                  ImVec2(xb, row_top - rise), ImVec2(xb, row_top), colour,

@@ -128,6 +128,9 @@ void CosinePicture(FrameContext& frame, const char* id, const char* record, plot
     config.y_flags = plot::AxisFlags_Integer;
     ImGui::BeginGroup();
     ImGui::TextUnformatted(title);
+    // The title's line comes out of the picture's height: the extent given is the room for
+    // both (the x title was cut at the window's bottom).
+    extent.y = std::max(extent.y - ImGui::GetTextLineHeightWithSpacing(), ImGui::GetFontSize() * 4);
     plot::Plot p;
     if (!p.Begin(id, view, extent, config)) {
         ImGui::EndGroup();
@@ -193,6 +196,10 @@ plot::Range PaddedRange(const std::vector<double>& values) {
     const double size = std::max(std::abs(*low), std::abs(*high));
     const double margin = size > 0 ? std::max(span / 20, size / 50) : 1;
     return {*low - margin, *high + margin};
+}
+
+ImU32 PairArcColour(const Theme& theme, double t) {
+    return plot::Sequential(theme.IsDark() ? 0.4 + 0.6 * t : 0.1 + 0.65 * t);
 }
 
 std::vector<double> NormsOverMedian(const TableReport& table) {

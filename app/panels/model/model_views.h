@@ -5,6 +5,7 @@
 #include "panels/explanation.h"
 #include "panels/model/panel_model.h"
 #include "widgets/plot.h"
+#include "widgets/theme.h"
 
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ plot::Range PaddedRange(const std::vector<double>& values);
 std::vector<double> NormsOverMedian(const TableReport& table);
 /// The norms plot's legend entry: "name (median 0.11)", or "name (median 0: not scaled)".
 std::string NormsLegend(const std::string& name, const TableReport& table);
+/// The Pairing view's arc of the pair at t (0: the fastest, 1: the slowest): a stretch of the
+/// sequential map that reads on the theme's background, its lighter part on a dark one (its
+/// darkest blue vanished there), its darker part on a light one (its palest yellow did).
+ImU32 PairArcColour(const Theme& theme, double t);
 /// A view's sentence, wrapped, recorded under record.
 void ViewSentence(FrameContext& frame, const Explanation& sentence, const char* record);
 
