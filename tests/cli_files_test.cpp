@@ -331,7 +331,7 @@ TEST_F(Cli, ModelReadersRefuseWhatTheyUsedToFillInOrMisname) {
         EXPECT_NE(r.err.find(each.says), std::string::npos) << r.err;
     }
     // A .npy that is not one is said to be so, not read as safetensors.
-    std::ofstream(dir / "empty.npy");
+    { std::ofstream empty(dir / "empty.npy"); } // an empty file
     std::ofstream(dir / "bad.npy") << "NOTNUMPY and more bytes than a header";
     for (const char* name : {"empty.npy", "bad.npy"}) {
         const Result r = Run({"model", "inspect", (dir / name).string()});

@@ -807,7 +807,6 @@ TEST(ModelSentences, BucketAndSlopeClaimsAreTheLargestValues) {
 }
 
 } // namespace
-} // namespace pelab
 
 // Item: BERT's norms (median 0.11) and the sinusoidal table's (11.3) on one axis left one a flat
 // line on the floor. Each is drawn over its own median, and its legend says the median.
@@ -863,3 +862,26 @@ TEST_F(ModelPanelTest, EveryPairingArcReadsOnEveryTheme) {
         }
     }
 }
+
+// Item 12: the "read as the table" menu was not on the projector's first screen (it gave its
+// line to the pictures). A short "table" menu now sits on the summary's line there.
+TEST_F(ModelPanelTest, TheTableMenuIsOnTheProjectorsFirstScreen) {
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    ASSERT_EQ(app.models.Open(ModelRequest{(folder_ / "gpt2").string(), "", ""}), "");
+    app.models.Finish();
+    ASSERT_EQ(app.scene.Apply(R"({"model_view": "components"})"), "");
+    app.recorder.rects.clear();
+    Present("model", 4);
+    const auto picker = app.recorder.rects.find("model.table_picker");
+    ASSERT_NE(picker, app.recorder.rects.end()) << "no table menu on the first screen";
+    EXPECT_GE(picker->second.visible, 0.99f);
+    EXPECT_LE(picker->second.x1, 1024.0f);
+    const auto summary = app.recorder.rects.find("model.summary");
+    ASSERT_NE(summary, app.recorder.rects.end());
+    // Beside the summary or just under it: above the pictures.
+    EXPECT_LE(picker->second.y0, summary->second.y1 + 2 * ImGui::GetFontSize());
+}
+
+} // namespace pelab

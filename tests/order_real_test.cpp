@@ -414,7 +414,6 @@ TEST_F(OrderRealTest, TheViewIsDrawnWholeAtTheProjectorsSizeInEveryTheme) {
 }
 
 } // namespace
-} // namespace pelab
 
 // The lesson's step 3 on the projector: the controls sit in a strip of whole rows, scrolled to
 // the switch it outlines. Every control drawn there is whole or not drawn: the "block / head"
@@ -451,3 +450,5 @@ TEST_F(OrderRealTest, TheLessonsControlStripShowsWholeRows) {
     EXPECT_FALSE(app.recorder.rects.count("order.real_shift"));
     app.lesson = LessonPlayer{};
 }
+
+} // namespace pelab

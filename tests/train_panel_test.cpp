@@ -282,7 +282,7 @@ TEST_F(TrainPanelTest, EachMapSaysItsFirstTokenShare) {
         const std::vector<double>& map = v.attention[1][2];
         double share = 0, even = 0;
         for (int i = 1; i < n; ++i) {
-            share += map[static_cast<std::size_t>(i * n)];
+            share += map[static_cast<std::size_t>(i) * n];
             even += 1.0 / (i + 1);
         }
         EXPECT_NEAR(shares[name]["share"].get<double>(), share / (n - 1), 1e-12) << name;

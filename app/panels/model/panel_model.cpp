@@ -316,10 +316,13 @@ void ModelPanel::Draw(FrameContext& frame) {
         ImGui::SetTooltip("%s", notes.c_str());
     }
     // In a short window (a projector) the menu gives its line to the pictures, except where
-    // nothing of a known family was found and the menu is all there is.
-    if (!preview && frame.show_controls && !r.tensors_2d.empty() &&
-        (!frame.pictures_first || r.found.kind == PositionKind::None))
-        DrawTablePicker(frame);
+    // nothing of a known family was found and the menu is all there is: a short menu on the
+    // summary's line instead (beside it when it fits, else under it).
+    if (!preview && frame.show_controls && !r.tensors_2d.empty()) {
+        const bool compact = frame.pictures_first && r.found.kind != PositionKind::None;
+        if (compact) SameLineIfFits(ImGui::CalcTextSize("table").x + ImGui::GetFrameHeight() * 2);
+        DrawTablePicker(frame, compact);
+    }
     if (!preview) DrawSchedule(frame);
     switch (r.found.kind) {
     case PositionKind::LearnedTable:
@@ -345,7 +348,7 @@ void ModelPanel::Draw(FrameContext& frame) {
     }
 }
 
-void ModelPanel::DrawTablePicker(FrameContext& frame) {
+void ModelPanel::DrawTablePicker(FrameContext& frame, bool compact) {
     // Any 2-D float tensor of the file read as a position table (a family PE Lab does not know,
     // or another look at one it does); the family's own parts again with the first entry.
     const ModelReport& r = *report;
@@ -354,11 +357,13 @@ void ModelPanel::DrawTablePicker(FrameContext& frame) {
         models && models->Current() ? models->Current()->request : ModelRequest{};
     const std::string own = "the family's own parts";
     const std::string current = shown_request.table.empty() ? own : shown_request.table;
-    const char* label = "read as the table";
-    ImGui::SetNextItemWidth(FitWidth(24.0f, label));
+    const char* label = compact ? "##table_compact" : "read as the table";
+    ImGui::SetNextItemWidth(compact
+                                ? ImGui::CalcTextSize("table").x + ImGui::GetFrameHeight() * 1.5f
+                                : FitWidth(24.0f, label));
     std::string chosen;
     bool picked = false;
-    if (ImGui::BeginCombo(label, current.c_str())) {
+    if (ImGui::BeginCombo(label, compact ? "table" : current.c_str())) {
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
         ImGui::SetNextItemWidth(-1);
         ImGui::InputTextWithHint("##table_filter", "filter by name", &table_filter);
@@ -373,8 +378,13 @@ void ModelPanel::DrawTablePicker(FrameContext& frame) {
         ImGui::EndCombo();
     }
     frame.Record("model.table_picker");
-    FormulaTooltip("Reads the chosen tensor's rows as positions (row 0 = position 0) and shows "
-                   "the table's views; the family's own parts come back with the first entry.");
+    FormulaTooltip(compact ? ("Read as the table: " + current +
+                              ". Reads the chosen tensor's rows as positions (row 0 = position 0); "
+                              "the family's own parts come back with the first entry.")
+                                 .c_str()
+                           : "Reads the chosen tensor's rows as positions (row 0 = position 0) "
+                             "and shows the table's views; the family's own parts come back "
+                             "with the first entry.");
     if (picked && chosen != shown_request.table && models) {
         ModelRequest request = shown_request;
         request.table = chosen;

@@ -100,7 +100,9 @@ private:
     void Rebuild(std::shared_ptr<const ModelReport> shown, const TableCosines& shown_cosines) const;
     void DrawNothingOpen(FrameContext& frame);
     /// The menu reading any 2-D tensor of the file as the position table.
-    void DrawTablePicker(FrameContext& frame);
+    /// The menu of the file's 2-D tensors to read as the table; compact (a projector, pictures
+    /// first): a short "table" menu on the summary's line, so it is on the first screen.
+    void DrawTablePicker(FrameContext& frame, bool compact = false);
     /// A tab of a view: its label, scene id, recorded name and what draws it.
     struct ViewTab {
         const char* label;

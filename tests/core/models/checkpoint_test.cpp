@@ -647,7 +647,6 @@ TEST(OffsetCosines, SamplesStartsEvenlyAndCountsAZeroRowAsCosineZero) {
 }
 
 } // namespace
-} // namespace pelab
 
 // The schedule's line counts layers from 0 (config.json, the JSON) or, on screen, from 1.
 TEST(ScheduleSummaryText, LayersAreCountedFromTheFirstNumberAsked) {
@@ -655,3 +654,5 @@ TEST(ScheduleSummaryText, LayersAreCountedFromTheFirstNumberAsked) {
     EXPECT_EQ(LayerList({3, 7, 11}, 1), "4, 8, 12");
     EXPECT_EQ(LayerList({0, 1, 2, 3, 4, 5, 6, 7, 8}, 1), "1, 2, 3, …, 9");
 }
+
+} // namespace pelab
