@@ -835,34 +835,6 @@ TEST(ModelNorms, EachTableIsDrawnOverItsOwnMedian) {
     EXPECT_NE(NormsLegend("X", zero).find("not scaled"), std::string::npos);
 }
 
-namespace {
-// WCAG's relative luminance of a colour and the contrast ratio of two.
-double Luminance(ImVec4 c) {
-    const auto channel = [](float v) {
-        return v <= 0.03928f ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-    };
-    return 0.2126 * channel(c.x) + 0.7152 * channel(c.y) + 0.0722 * channel(c.z);
-}
-double Contrast(ImVec4 a, ImVec4 b) {
-    const double la = Luminance(a), lb = Luminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-} // namespace
-
-// Item: the Pairing view's fastest arc nearly vanished on dark and high contrast, its slowest on
-// light. Every arc, fastest to slowest, stands out from the theme's background.
-TEST_F(ModelPanelTest, EveryPairingArcReadsOnEveryTheme) {
-    for (ThemeId id : kThemes) {
-        ApplyThemeStyle(id, 1.0f);
-        const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        for (int k = 0; k <= 10; ++k) {
-            const ImVec4 arc =
-                ImGui::ColorConvertU32ToFloat4(PairArcColour(GetTheme(id), k / 10.0));
-            EXPECT_GE(Contrast(arc, background), 2.0) << GetTheme(id).name << " arc " << k;
-        }
-    }
-}
-
 // Item 12: the "read as the table" menu was not on the projector's first screen (it gave its
 // line to the pictures). A short "table" menu now sits on the summary's line there.
 TEST_F(ModelPanelTest, TheTableMenuIsOnTheProjectorsFirstScreen) {

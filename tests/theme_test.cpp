@@ -1,6 +1,7 @@
 // Themes: what a viewer must be able to tell apart is apart, in every theme (WCAG 2 contrast
 // ratios computed here from the colours, not taken from the theme code).
 #include "headless_fixture.h"
+#include "panels/model/model_views.h"
 #include "widgets/theme.h"
 
 #include <gtest/gtest.h>
@@ -69,6 +70,20 @@ TEST_F(Themes, AccentTextReadsOnThePanel) {
         const ImVec4 panel = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         EXPECT_GE(ContrastRatio(GetTheme(id).ColorVec(Role::Accent), panel), 4.5)
             << GetTheme(id).name;
+    }
+}
+
+// Item: the Pairing view's fastest arc nearly vanished on dark and high contrast, its slowest on
+// light. Every arc, fastest to slowest, stands out from the theme's background.
+TEST_F(Themes, EveryPairingArcReadsOnEveryTheme) {
+    for (ThemeId id : kThemes) {
+        ApplyThemeStyle(id, 1.0f);
+        const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        for (int k = 0; k <= 10; ++k) {
+            const ImVec4 arc =
+                ImGui::ColorConvertU32ToFloat4(PairArcColour(GetTheme(id), k / 10.0));
+            EXPECT_GE(ContrastRatio(arc, background), 2.0) << GetTheme(id).name << " arc " << k;
+        }
     }
 }
 
