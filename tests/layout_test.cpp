@@ -9,7 +9,9 @@
 #include "panels/start/panel_start.h"
 #include "panels/waves/panel_waves.h"
 #include "shell/glossary.h"
+#include "shell/main_menu.h"
 #include "widgets/layout.h"
+#include "widgets/widgets.h"
 
 #include <gtest/gtest.h>
 
@@ -424,4 +426,98 @@ TEST_F(Layout, StartMapFitsTheProjectorWithoutScrolling) {
         Frame();
     EXPECT_EQ(start.compact, 0) << "a tall window keeps the full arrows and the hint";
     EXPECT_EQ(WindowOf("start")->ScrollMax.y, 0.0f);
+}
+
+// The status bar: the note first when it and the numbers do not fit together, then whole fields
+// only (the tiled view at 1024×768 ×2 ended in "d_r"), a note too long for the bar cut at a
+// character with "…"; over every width from none to more than all of it, at ten pixels a
+// character (code points, as "·" and "…" are one each).
+TEST_F(Layout, TheStatusBarNeverCutsAFieldThrough) {
+    const auto width_of = [](const std::string& text) {
+        float count = 0;
+        for (const char c : text)
+            count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+        return 10.0f * count;
+    };
+    const std::vector<std::string> fields = {"d_model 512", "base 10000", "pos A 3", "pos B 7",
+                                             "pair 0"};
+    const std::string note = "showing 1 of 4 panels · to fit";
+    for (const std::string& shown_note : {std::string(), note}) {
+        for (float width = 0; width <= 1200; width += 5) {
+            const std::string text = pelab::StatusBarText(fields, shown_note, width, width_of);
+            EXPECT_LE(width_of(text), std::max(width, width_of("…"))) << width;
+            std::string rest = text;
+            if (!shown_note.empty()) {
+                if (rest.rfind(shown_note, 0) == 0) {
+                    rest = rest.substr(shown_note.size());
+                } else if (rest.size() >= 3 && rest.compare(rest.size() - 3, 3, "…") == 0) {
+                    // The note cut: the words before "…" begin the note, and nothing follows.
+                    EXPECT_EQ(shown_note.rfind(rest.substr(0, rest.size() - 3), 0), 0u) << width;
+                    EXPECT_GT(width_of(shown_note), width);
+                    continue;
+                } else {
+                    // Both whole, numbers first.
+                    const std::size_t at = rest.find(shown_note);
+                    ASSERT_NE(at, std::string::npos) << text;
+                    EXPECT_EQ(at + shown_note.size(), rest.size()) << text;
+                    rest = rest.substr(0, at);
+                }
+            }
+            // What is left is whole fields, in order, each once, and every field that would
+            // still fit is there.
+            std::size_t shown = 0;
+            for (const std::string& field : fields)
+                if (rest.find(field) != std::string::npos) ++shown;
+            std::string rebuilt;
+            for (std::size_t k = 0; k < shown; ++k)
+                rebuilt += (k ? "   " : "") + fields[k];
+            EXPECT_NE(rest.find(rebuilt), std::string::npos) << "[" << text << "] " << width;
+            std::string words = rest;
+            for (const std::string& field : fields) {
+                const std::size_t at = words.find(field);
+                if (at != std::string::npos) words.erase(at, field.size());
+            }
+            for (const char c : words)
+                EXPECT_TRUE(c == ' ' || (c & 0x80)) << "[" << text << "]";
+        }
+    }
+    EXPECT_EQ(pelab::StatusBarText(fields, "", 2000, width_of),
+              "d_model 512   base 10000   pos A 3   pos B 7   pair 0");
+}
+
+// The tiled home view at 1024×768 ×2 with its "showing 1 of 4" note: the status bar's text fits
+// its bar.
+TEST_F(Layout, TheTiledStatusBarFitsTheProjector) {
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    pelab::BuildFonts(fonts, pelab::kBaseFontPixels * 2.0f);
+    app.status_note = "showing 1 of 4 panels to fit the window (View → Panels opens more)";
+    app.pending.arrange = true;
+    for (int frame = 0; frame < 3; ++frame)
+        Frame();
+    const ImGuiWindow* bar = ImGui::FindWindowByName("##status");
+    ASSERT_NE(bar, nullptr);
+    ASSERT_TRUE(bar->WasActive);
+    EXPECT_LE(bar->ContentSize.x, bar->InnerRect.GetWidth() - 2 * bar->WindowPadding.x + 0.5f);
+    EXPECT_GT(bar->ContentSize.x, 0.5f * bar->InnerRect.GetWidth()) << "the note is shown";
+}
+
+// A long tooltip is wrapped to fit the window: at 1024×768 ×2 a line wider than the window
+// hovered at the right edge stays inside the window.
+TEST_F(Layout, ALongTooltipStaysInsideTheWindow) {
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    pelab::BuildFonts(fonts, pelab::kBaseFontPixels * 2.0f);
+    const std::string words = "PE(A, 17) = sin(omega_8 * A) = sin(0.0215443469 * 3.000000) = "
+                              "+0.06457434 and the same for B, with the difference printed too";
+    for (int frame = 0; frame < 3; ++frame) {
+        ImGui::GetIO().MousePos = ImVec2(1010, 380);
+        ImGui::NewFrame();
+        EXPECT_GT(ImGui::CalcTextSize(words.c_str()).x, 1024.0f);
+        pelab::Tooltip("%s", words.c_str());
+        ImGui::Render();
+    }
+    const ImGuiWindow* tooltip = ImGui::FindWindowByName("##Tooltip_00");
+    ASSERT_NE(tooltip, nullptr);
+    EXPECT_GT(tooltip->Size.y, 2.5f * ImGui::GetFontSize()) << "wrapped over lines";
+    EXPECT_GE(tooltip->Pos.x, 0.0f);
+    EXPECT_LE(tooltip->Pos.x + tooltip->Size.x, 1024.0f);
 }

@@ -288,9 +288,9 @@ void DrawLessonBar(App& app, ImVec2 pos, ImVec2 size) {
         ImGui::TextDisabled("Step %d of %d", step, steps);
         app.recorder.RecordLastItem("lesson.heading");
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s\n\nF5: %s.", player.lesson.title.c_str(),
-                              app.view.slide_mode ? "the menus and the status bar"
-                                                  : "slides (the lesson without the menus)");
+            Tooltip("%s\n\nF5: %s.", player.lesson.title.c_str(),
+                    app.view.slide_mode ? "the menus and the status bar"
+                                        : "slides (the lesson without the menus)");
         ImGui::BeginDisabled(step == 1);
         if (ImGui::Button(kPrevLabel)) GoToStep(app, player.step - 1);
         ImGui::EndDisabled();

@@ -154,6 +154,41 @@ void DrawAbout(ViewSettings& view) {
     ImGui::End();
 }
 
+std::string StatusBarText(const std::vector<std::string>& number_fields, const std::string& note,
+                          float width, const std::function<float(const std::string&)>& text_width) {
+    const std::string field_gap = "   ";
+    const std::string note_gap = "   ·   ";
+    std::string numbers;
+    for (const std::string& field : number_fields)
+        numbers += (numbers.empty() ? "" : field_gap) + field;
+    if (note.empty() && text_width(numbers) <= width) return numbers;
+    if (!note.empty() && text_width(numbers + note_gap + note) <= width)
+        return numbers + note_gap + note;
+    std::string text = note;
+    if (text_width(text) > width) {
+        // Whole UTF-8 characters come off the end until the note and "…" fit.
+        const auto continuation = [](char c) {
+            return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+        };
+        while (!text.empty() && text_width(text + "…") > width) {
+            while (!text.empty() && continuation(text.back()))
+                text.pop_back();
+            if (!text.empty()) text.pop_back();
+        }
+        return text + "…";
+    }
+    // The note goes first and the numbers, which the panels show too, follow while whole
+    // fields fit.
+    std::string gap = text.empty() ? "" : note_gap;
+    for (const std::string& field : number_fields) {
+        const std::string longer = text + gap + field;
+        if (text_width(longer) > width) break;
+        text = longer;
+        gap = field_gap;
+    }
+    return text;
+}
+
 void DrawStatusBar(const AppState& state, const std::string& note) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float height = ImGui::GetFrameHeight();
@@ -165,19 +200,17 @@ void DrawStatusBar(const AppState& state, const std::string& note) {
         ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing;
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, 2));
     if (ImGui::Begin("##status", nullptr, flags)) {
-        char numbers[200];
-        std::snprintf(
-            numbers, sizeof numbers, "d_model %d   base %.0f   pos A %s   pos B %s   pair %d%s",
-            state.d_model, state.base, PositionText(state.pos_a).c_str(),
-            PositionText(state.pos_b).c_str(), state.pair, state.playing ? "   ▶ playing" : "");
-        // The note is news (a file saved, panels closed to fit): when both do not fit the bar
-        // (a projector at text ×2), it goes first and the numbers, which the panels show too,
-        // run off the end.
-        const std::string both = std::string(numbers) + (note.empty() ? "" : "   ·   ") + note;
-        if (note.empty() || ImGui::CalcTextSize(both.c_str()).x <= ImGui::GetContentRegionAvail().x)
-            ImGui::TextUnformatted(both.c_str());
-        else
-            ImGui::TextUnformatted((note + "   ·   " + numbers).c_str());
+        char base[64];
+        std::snprintf(base, sizeof base, "base %.0f", state.base);
+        std::vector<std::string> fields = {
+            "d_model " + std::to_string(state.d_model), base, "pos A " + PositionText(state.pos_a),
+            "pos B " + PositionText(state.pos_b), "pair " + std::to_string(state.pair)};
+        if (state.playing) fields.emplace_back("▶ playing");
+        const auto text_width = [](const std::string& s) {
+            return ImGui::CalcTextSize(s.c_str()).x;
+        };
+        ImGui::TextUnformatted(
+            StatusBarText(fields, note, ImGui::GetContentRegionAvail().x, text_width).c_str());
     }
     ImGui::End();
     ImGui::PopStyleVar();

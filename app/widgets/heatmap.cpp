@@ -1,6 +1,7 @@
 #include "widgets/heatmap.h"
 
 #include "widgets/fonts.h"
+#include "widgets/widgets.h"
 
 #include <algorithm>
 #include <cmath>
@@ -171,9 +172,9 @@ void FittedColorLegend(const plot::DivergingMap& map, double low, double high, f
     draw->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(text[2]).x, y), colour, text[2]);
     ImGui::Dummy(ImVec2(width, height + font * 1.1f));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Colours fitted to the values shown: %s (lowest) … %s (highest); the "
-                          "middle colour is their midpoint %s, not 0.",
-                          text[0], text[2], text[1]);
+        Tooltip("Colours fitted to the values shown: %s (lowest) … %s (highest); the "
+                "middle colour is their midpoint %s, not 0.",
+                text[0], text[2], text[1]);
 }
 
 } // namespace pelab

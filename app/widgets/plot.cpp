@@ -1,5 +1,7 @@
 #include "widgets/plot.h"
 
+#include "widgets/widgets.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -376,7 +378,7 @@ void Plot::DrawFittedLabel(const char* label, ImU32 color) {
         }
         shown += "…";
         if (ImGui::IsMouseHoveringRect(frame_min_, ImVec2(frame_max_.x, frame_min_.y + font)))
-            ImGui::SetTooltip("%s", label);
+            Tooltip("%s", label);
     }
     draw_list_->AddText(ImGui::GetFont(), font * scale,
                         ImVec2(frame_min_.x, frame_min_.y + font * (1.0f - scale) * 0.5f), color,

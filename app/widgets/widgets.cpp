@@ -21,16 +21,36 @@ void HelpMarker(const char* text) {
     FormulaTooltip(text);
 }
 
-void FormulaTooltip(const char* text) {
-    if (!ImGui::IsItemHovered()) return;
+namespace {
+
+void WrappedTooltip(const char* text) {
     ImGui::BeginTooltip();
     // Wrapped at spaces only, as WrappedText: ImGui's own wrap splits "2.828" after the point.
-    const float width = ImGui::GetFontSize() * 32.0f;
+    const float font = ImGui::GetFontSize();
+    const float padding = 2.0f * ImGui::GetStyle().WindowPadding.x;
+    const float width =
+        std::max(font * 4.0f,
+                 std::min(font * 32.0f, ImGui::GetMainViewport()->Size.x - padding - 2.0f * font));
     for (const std::string& line : WrapAtSpaces(text, width, width, [](const std::string& part) {
              return ImGui::CalcTextSize(part.c_str()).x;
          }))
         ImGui::TextUnformatted(line.c_str());
     ImGui::EndTooltip();
+}
+
+} // namespace
+
+void FormulaTooltip(const char* text) {
+    if (ImGui::IsItemHovered()) WrappedTooltip(text);
+}
+
+void Tooltip(const char* format, ...) {
+    char text[2048];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    WrappedTooltip(text);
 }
 
 void ReadoutRow(const char* name, const char* formula, const char* value_format, ...) {

@@ -18,6 +18,11 @@ void HelpMarker(const char* text);
 /// Shows a tooltip with text when the previous item is hovered.
 void FormulaTooltip(const char* text);
 
+/// A tooltip now (the caller checked the hover), printf-formatted, wrapped at spaces to at most
+/// 32 text heights and never wider than the window less two: ImGui keeps a tooltip inside the
+/// window only when it fits, so an unwrapped line at text ×2 ran past the right edge.
+void Tooltip(const char* format, ...) IM_FMTARGS(1);
+
 /// One row of a two-column readout table ("name", "value"); hovering either cell shows the
 /// formula. Call inside BeginTable(…, 2).
 void ReadoutRow(const char* name, const char* formula, const char* value_format, ...) IM_FMTARGS(3);

@@ -279,10 +279,9 @@ float AlibiTab::DrawBiasMatrix(FrameContext& frame, const std::vector<double>& s
         if (i >= 0 && j >= 0 && i < kAlibiTokens && j < kAlibiTokens) {
             const double bias = alibi_bias(slope, i, j, alibi_causal);
             if (std::isinf(bias))
-                ImGui::SetTooltip("query %d, key %d: masked (a later key)", i, j);
+                Tooltip("query %d, key %d: masked (a later key)", i, j);
             else
-                ImGui::SetTooltip("query %d, key %d: −%.4g·|%d − %d| = %.4g", i, j, slope, i, j,
-                                  bias);
+                Tooltip("query %d, key %d: −%.4g·|%d − %d| = %.4g", i, j, slope, i, j, bias);
         }
     }
     return cell * (kAlibiTokens + 1);

@@ -86,10 +86,10 @@ void CandidatesPanel::DrawGrid(FrameContext& frame, ImVec2 size) {
         const int j = static_cast<int>((mouse.y - origin.y) / cell_h);
         if (p >= 0 && p < columns && j >= 0 && j < rows) {
             if (defined[p])
-                ImGui::SetTooltip("PE(%d)_%d = %.6g   (colour scale: ±%.3g)", p, j,
-                                  values[p * rows + j], largest);
+                Tooltip("PE(%d)_%d = %.6g   (colour scale: ±%.3g)", p, j, values[p * rows + j],
+                        largest);
             else
-                ImGui::SetTooltip("position %d: no entry (L = %d)", p, length);
+                Tooltip("position %d: no entry (L = %d)", p, length);
         }
     }
 }
@@ -226,7 +226,7 @@ void CandidatesPanel::DrawTable(FrameContext& frame, const Table& table) {
         ImGui::PopStyleColor(3);
         if (ImGui::IsItemHovered() &&
             (ImGui::TableGetColumnFlags(0) & ImGuiTableColumnFlags_IsHovered))
-            ImGui::SetTooltip("%s: %s", candidate_name(each), candidate_formula(each));
+            Tooltip("%s: %s", candidate_name(each), candidate_formula(each));
         for (int property = 0; property < kPropertyCount; ++property) {
             ImGui::TableNextColumn();
             const PropertyCell& cell = table.cells[c][property];

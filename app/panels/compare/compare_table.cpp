@@ -105,18 +105,18 @@ void ComparePanel::DrawTable(FrameContext& frame) {
             ImGui::TableNextColumn();
             ImGui::Text(shown->omegas[pair] >= 0.01 ? "%.3f" : "%.2e", shown->omegas[pair]);
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("ω_%d = base^(−2·%d/d) = %.6g^(−%.6f) = %.8g", pair, pair,
-                                  state.base, 2.0 * pair / d, shown->omegas[pair]);
+                Tooltip("ω_%d = base^(−2·%d/d) = %.6g^(−%.6f) = %.8g", pair, pair, state.base,
+                        2.0 * pair / d, shown->omegas[pair]);
             ImGui::TableNextColumn();
             ImGui::Text("%+.3f", shown->pe_a[dim]);
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("PE(A, %d) = %s(ω_%d · A) = %s(%.8g · %.6g) = %+.8f", dim, fn,
-                                  pair, fn, shown->omegas[pair], state.pos_a, shown->pe_a[dim]);
+                Tooltip("PE(A, %d) = %s(ω_%d · A) = %s(%.8g · %.6g) = %+.8f", dim, fn, pair, fn,
+                        shown->omegas[pair], state.pos_a, shown->pe_a[dim]);
             ImGui::TableNextColumn();
             ImGui::Text("%+.3f", shown->pe_b[dim]);
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("PE(B, %d) = %s(ω_%d · B) = %s(%.8g · %.6g) = %+.8f", dim, fn,
-                                  pair, fn, shown->omegas[pair], state.pos_b, shown->pe_b[dim]);
+                Tooltip("PE(B, %d) = %s(ω_%d · B) = %s(%.8g · %.6g) = %+.8f", dim, fn, pair, fn,
+                        shown->omegas[pair], state.pos_b, shown->pe_b[dim]);
             // Δ in [0, 2]: a bar from the left.
             ImGui::TableNextColumn();
             {
@@ -128,8 +128,8 @@ void ComparePanel::DrawTable(FrameContext& frame) {
                     frame.Color(Role::Magnitude));
                 ImGui::Text("%.2f", delta);
                 if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("Δ = |PE_A − PE_B| = |%+.6f − %+.6f| = %.6f (at most 2)",
-                                      shown->pe_a[dim], shown->pe_b[dim], delta);
+                    Tooltip("Δ = |PE_A − PE_B| = |%+.6f − %+.6f| = %.6f (at most 2)",
+                            shown->pe_a[dim], shown->pe_b[dim], delta);
             }
             // Pair share in [−1, 1]: a bar from the centre, on the pair's sin row.
             ImGui::TableNextColumn();
@@ -146,9 +146,8 @@ void ComparePanel::DrawTable(FrameContext& frame) {
                 draw->AddLine(ImVec2(mid, p.y), ImVec2(mid, p.y + height), text_color);
                 ImGui::Text("%+.3f", share);
                 if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip(
-                        "pair %d: sin·sin + cos·cos = cos(ω_%d · (A − B)) = cos(%.4f · %.6g)", pair,
-                        pair, shown->omegas[pair], state.pos_a - state.pos_b);
+                    Tooltip("pair %d: sin·sin + cos·cos = cos(ω_%d · (A − B)) = cos(%.4f · %.6g)",
+                            pair, pair, shown->omegas[pair], state.pos_a - state.pos_b);
             }
         }
     }

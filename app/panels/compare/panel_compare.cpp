@@ -195,7 +195,7 @@ void ComparePanel::DrawReadouts(FrameContext& frame) {
             "rows of " + (own ? table.family + "'s table" : TableTitle(table));
         MutedWrappedText(source.c_str());
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s, %d × %d", TableTitle(table).c_str(), table.rows, table.cols);
+            Tooltip("%s, %d × %d", TableTitle(table).c_str(), table.rows, table.cols);
         frame.Record("compare.rows_source");
     }
     if (model_rows && !state.model_table) {

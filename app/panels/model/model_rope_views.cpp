@@ -180,16 +180,15 @@ void ModelPanel::DrawPairing(FrameContext& frame) {
         const int d = first + column - rope.rotary_first; // within the rotating part
         if (column >= 0 && column < shown) {
             if (d < 0 || d >= rope.rotary_dims) {
-                ImGui::SetTooltip("dimension %d: not rotated (%s)", first + column,
-                                  rope.rotary_first > 0 ? "qk_nope_head_dim" : "partial rotary");
+                Tooltip("dimension %d: not rotated (%s)", first + column,
+                        rope.rotary_first > 0 ? "qk_nope_head_dim" : "partial rotary");
             } else {
                 const int pair = half ? d % (rope.rotary_dims / 2) : d / 2;
                 int a = 0, b = 0;
                 pair_dimensions(pair, rope.rotary_dims, r.found.pairing, &a, &b);
-                ImGui::SetTooltip("dimension %d: pair %d (dimensions %d and %d), wavelength %s",
-                                  first + column, pair, a + rope.rotary_first,
-                                  b + rope.rotary_first,
-                                  ShownNumber(rope.wavelength[pair], 4).c_str());
+                Tooltip("dimension %d: pair %d (dimensions %d and %d), wavelength %s",
+                        first + column, pair, a + rope.rotary_first, b + rope.rotary_first,
+                        ShownNumber(rope.wavelength[pair], 4).c_str());
             }
         }
     }
@@ -310,7 +309,7 @@ void ModelPanel::DrawUsage(FrameContext& frame) {
         const int pair = static_cast<int>((mouse.x - grid_left) / cell_w);
         const int layer = static_cast<int>((mouse.y - origin.y) / cell_h);
         if (pair >= 0 && pair < rope.pairs && layer >= 0 && layer < rope.layers)
-            ImGui::SetTooltip(
+            Tooltip(
                 "layer %d, pair %d (wavelength %s): ‖W_q‖·‖W_k‖ = %s, %s",
                 ModelLayerOf(rope, layer) + 1, pair, ShownNumber(rope.wavelength[pair], 4).c_str(),
                 ShownNumber(grid[static_cast<std::size_t>(layer) * rope.pairs + pair], 4).c_str(),

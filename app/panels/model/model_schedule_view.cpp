@@ -155,8 +155,8 @@ void ModelPanel::DrawSchedule(FrameContext& frame) {
         const int at = std::clamp(
             static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / std::max(cell, 1e-3f)), 0,
             count - 1);
-        ImGui::SetTooltip("layer %d: %s\n\n%s", at + 1,
-                          schedule.groups[GroupOf(schedule, at)].name.c_str(), summary.c_str());
+        Tooltip("layer %d: %s\n\n%s", at + 1, schedule.groups[GroupOf(schedule, at)].name.c_str(),
+                summary.c_str());
         if (ImGui::IsItemClicked()) layer = at;
     }
     // The legend is the choice of the kind shown: each kind's colour, count and short name, one
@@ -183,8 +183,8 @@ void ModelPanel::DrawSchedule(FrameContext& frame) {
                               ImVec2(label, 0)))
             layer = group.layers[0];
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%zu layers: %s\nlayers %s", group.layers.size(), group.name.c_str(),
-                              LayerList(group.layers, 1).c_str());
+            Tooltip("%zu layers: %s\nlayers %s", group.layers.size(), group.name.c_str(),
+                    LayerList(group.layers, 1).c_str());
         frame.Record("model.schedule_kind");
     }
 }

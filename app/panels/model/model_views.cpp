@@ -107,7 +107,7 @@ void ComponentsPlot(FrameContext& frame, const char* id, const char* record, plo
                 (at.x - mouse.x) * (at.x - mouse.x) + (at.y - mouse.y) * (at.y - mouse.y);
             if (distance < best_distance) best_distance = distance, best = k;
         }
-        if (best_distance < frame.Px(12) * frame.Px(12)) ImGui::SetTooltip("position %zu", best);
+        if (best_distance < frame.Px(12) * frame.Px(12)) Tooltip("position %zu", best);
     }
     p.End();
     ImGui::EndGroup();
@@ -172,12 +172,11 @@ void CosinePicture(FrameContext& frame, const char* id, const char* record, plot
         if (q >= 0 && q < rows && row >= 0 && row < rows) {
             const double value = cells[static_cast<std::size_t>(row / block) * size + q / block];
             if (block == 1)
-                ImGui::SetTooltip("cos(row %d, row %d) = %.4f", row, q, value);
+                Tooltip("cos(row %d, row %d) = %.4f", row, q, value);
             else
-                ImGui::SetTooltip("rows %d–%d × %d–%d: mean cos %.4f", row / block * block,
-                                  std::min(rows, row / block * block + block) - 1,
-                                  q / block * block, std::min(rows, q / block * block + block) - 1,
-                                  value);
+                Tooltip("rows %d–%d × %d–%d: mean cos %.4f", row / block * block,
+                        std::min(rows, row / block * block + block) - 1, q / block * block,
+                        std::min(rows, q / block * block + block) - 1, value);
         }
     }
     p.End();

@@ -313,7 +313,7 @@ void ModelPanel::Draw(FrameContext& frame) {
         std::string notes;
         for (const std::string& note : r.found.notes)
             notes += "• " + note + "\n";
-        ImGui::SetTooltip("%s", notes.c_str());
+        Tooltip("%s", notes.c_str());
     }
     // In a short window (a projector) the menu gives its line to the pictures, except where
     // nothing of a known family was found and the menu is all there is: a short menu on the
@@ -401,11 +401,11 @@ void ModelPanel::DrawNothingOpen(FrameContext& frame) {
                   kPreviewRows, kPreviewWidth);
     WrappedText(line);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Open with File → Open, or drop on the window: a folder holding "
-                          "model.safetensors and config.json\n(from a model's Hugging Face page: "
-                          "GPT-2, BERT, T5, BLOOM, Llama, Qwen, Pythia, …), a sharded model's\n"
-                          "model.safetensors.index.json, or a .npy table of your own. Only the "
-                          "parts that hold positions are read.");
+        Tooltip("Open with File → Open, or drop on the window: a folder holding "
+                "model.safetensors and config.json\n(from a model's Hugging Face page: "
+                "GPT-2, BERT, T5, BLOOM, Llama, Qwen, Pythia, …), a sharded model's\n"
+                "model.safetensors.index.json, or a .npy table of your own. Only the "
+                "parts that hold positions are read.");
     frame.Record("model.open_hint");
 }
 

@@ -313,7 +313,7 @@ void OrderPanel::DrawTokens(FrameContext& frame, const RealOrderDemo& demo) {
             draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), fills[k % 2], pad.x);
             draw->AddText(ImVec2(at.x + pad.x, at.y + pad.y), ink, shown.c_str());
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("token %zu: id %d, \"%s\"", k, (*ids)[k], shown.c_str());
+                Tooltip("token %zu: id %d, \"%s\"", k, (*ids)[k], shown.c_str());
         }
         ImGui::EndGroup();
         frame.Record(record);

@@ -280,9 +280,8 @@ void PrecisionPanel::DrawTable(FrameContext& frame, const Table& table) {
         if (row == 3) {
             frame.Record("precision.inspected_row");
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s",
-                                  PrecisionMeaning(pos, code_error, values.shift, values.shift_pair)
-                                      .text.c_str());
+                Tooltip("%s", PrecisionMeaning(pos, code_error, values.shift, values.shift_pair)
+                                  .text.c_str());
         }
     }
     ImGui::EndTable();

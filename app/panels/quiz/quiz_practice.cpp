@@ -110,7 +110,7 @@ void QuizPanel::DrawCards(FrameContext& frame) {
         y += line_height;
     }
     draw->PopClipRect();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click or press Space to flip the card.");
+    if (ImGui::IsItemHovered()) Tooltip("Click or press Space to flip the card.");
     FlowRow nav;
     nav.Item(ButtonWidth("◀ Previous") + ButtonWidth("Flip") + ButtonWidth("Next ▶") +
              FlowRow::Spacing(2));

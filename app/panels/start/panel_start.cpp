@@ -87,7 +87,7 @@ void StartPanel::Draw(FrameContext& frame) {
         bool clicked = ImGui::Button(stage.label, ImVec2(box_width, box_height));
         if (pe) ImGui::PopStyleColor(2);
         const ImVec2 box_max = ImGui::GetItemRectMax();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the %s panel", stage.panel);
+        if (ImGui::IsItemHovered()) Tooltip("Open the %s panel", stage.panel);
         if (beside) ImGui::SameLine();
         ImGui::BeginGroup();
         if (beside) {

@@ -277,10 +277,9 @@ void DrawAttentionMap(FrameContext& frame, const TrainRun& run, const VariantRes
         else
             std::snprintf(answer, sizeof answer, "the model answers %d here (the task wants %d)",
                           r.prediction[static_cast<std::size_t>(i)], wanted);
-        ImGui::SetTooltip("query %d (token %d) → key %d (token %d): weight %.4f\n%s", i,
-                          run.example.tokens[static_cast<std::size_t>(i)], j,
-                          run.example.tokens[static_cast<std::size_t>(j)], map[Cell(i, j, length)],
-                          answer);
+        Tooltip("query %d (token %d) → key %d (token %d): weight %.4f\n%s", i,
+                run.example.tokens[static_cast<std::size_t>(i)], j,
+                run.example.tokens[static_cast<std::size_t>(j)], map[Cell(i, j, length)], answer);
     }
     ImGui::EndGroup();
     std::snprintf(record, sizeof record, "train.attention_%s", positional_kind_name(r.variant));
