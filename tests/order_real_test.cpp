@@ -96,6 +96,52 @@ TEST(SamePrefixTokens, TheTokensWhosePrefixesHoldTheSameMultiset) {
     EXPECT_FALSE(PositionFree(PositionChoice{PositionSwitch::Shuffled}));
 }
 
+// The note under the guesses: said exactly when a guess is shown with a \xNN escape, with the
+// count of such guesses (counted here from the bytes: a lone lead or continuation byte, or a
+// control byte), and not for a token holding the text "\x" itself.
+TEST(ByteGuessNote, CountsTheGuessesShownWithALoneByte) {
+    const auto lone_byte = [](const std::string& token) {
+        for (std::size_t at = 0; at < token.size(); ++at) {
+            const auto byte = static_cast<unsigned char>(token[at]);
+            if (byte < 0x20 || byte == 0x7F) return true;
+            if (byte < 0x80) continue;
+            const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0;
+            if (length == 0 || at + length > token.size()) return true;
+            for (std::size_t k = 1; k < length; ++k)
+                if ((static_cast<unsigned char>(token[at + k]) & 0xC0) != 0x80) return true;
+            at += length - 1;
+        }
+        return false;
+    };
+    // Bytes: a lone lead byte, the text \x, a whole é, a control byte, half an emoji, the
+    // text \x41.
+    const std::vector<std::string> pool = {" the", "\xD0",     "\\x", "\xC3\xA9", "\x13",
+                                           ";",    "\xF0\x9F", "dog", "\\x41"};
+    std::uint64_t seed = 7;
+    for (int round = 0; round < 200; ++round) {
+        std::vector<std::vector<std::string>> rows(1 + round % 6);
+        std::size_t expected = 0, shown = 0;
+        for (auto& row : rows)
+            for (int k = 0; k < 5; ++k) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                const std::string& bytes = pool[(seed >> 33) % pool.size()];
+                row.push_back(bytes);
+                ++shown;
+                expected += lone_byte(bytes);
+            }
+        const std::string note = ByteGuessNote(rows);
+        if (expected == 0) {
+            EXPECT_EQ(note, "") << round;
+            continue;
+        }
+        EXPECT_NE(note.find(std::to_string(expected) + " of the " + std::to_string(shown) +
+                            " guesses shown"),
+                  std::string::npos)
+            << note;
+        EXPECT_EQ(note.rfind("\\xNN", 0), 0u);
+    }
+}
+
 // The property, measured on the fixture: with positions zeroed (and with the mean row),
 // the first and last tokens leave block 1 equal across the two sentences (1e-5); block 2 and the
 // trained positions make the last tokens differ.
@@ -448,6 +494,35 @@ TEST_F(OrderRealTest, TheLessonsControlStripShowsWholeRows) {
     EXPECT_GE(controls, 2);
     EXPECT_FALSE(app.recorder.rects.count("order.real_seed")) << "not used by \"zeroed\"";
     EXPECT_FALSE(app.recorder.rects.count("order.real_shift"));
+    app.lesson = LessonPlayer{};
+}
+
+// Steps 1 to 3 of the lesson at 1024×768 ×2: both attention matrices and their colour key are
+// whole above the lesson bar (the key's labels hung below the window's edge).
+TEST_F(OrderRealTest, TheLessonsFirstStepsShowTheAttentionAndItsKeyWhole) {
+    OpenModel("gpt2-run");
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    Lesson lesson;
+    ASSERT_EQ(
+        LoadLesson((fs::path(pelab_test::SourceDir()) / "assets/lessons/gpt2-order.json").string(),
+                   app.scene, app.panels, &lesson),
+        "");
+    StartLesson(app, lesson);
+    ImGui::GetIO().DeltaTime = 0.1f;
+    for (int step = 0; step < 3; ++step) {
+        GoToStep(app, step);
+        for (int frame = 0; frame < 30; ++frame) {
+            app.recorder.rects.clear();
+            Frame();
+        }
+        for (const char* name :
+             {"order.real_attention_a", "order.real_attention_b", "order.real_attention_key"}) {
+            ASSERT_TRUE(app.recorder.rects.count(name)) << name << " at step " << step + 1;
+            EXPECT_GE(app.recorder.rects[name].visible, 0.99f) << name << " at step " << step + 1;
+        }
+    }
     app.lesson = LessonPlayer{};
 }
 

@@ -2,12 +2,14 @@
 // ratios computed here from the colours, not taken from the theme code).
 #include "headless_fixture.h"
 #include "panels/model/model_views.h"
+#include "panels/order/order_real.h"
 #include "widgets/theme.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace pelab {
@@ -31,6 +33,36 @@ ImVec4 Over(ImVec4 top, ImVec4 bottom) {
 }
 
 class Themes : public HeadlessApp {};
+
+// CIE L*a*b* of an sRGB colour (D65), for colour differences as a viewer sees them.
+std::array<double, 3> Lab(ImVec4 c) {
+    const auto linear = [](double v) {
+        return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    };
+    const double r = linear(c.x), g = linear(c.y), b = linear(c.z);
+    const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+                 y = 0.2126 * r + 0.7152 * g + 0.0722 * b,
+                 z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    const auto f = [](double t) {
+        return t > 216.0 / 24389 ? std::cbrt(t) : (24389.0 / 27 * t + 16) / 116;
+    };
+    return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+// The order demo's six switches in its distance plot: every two apart by ΔE*ab ≥ 20 in every
+// theme (the mean row and the sinusoidal line were one blue: ΔE 14 in the dark theme, 6 in the
+// light).
+TEST_F(Themes, TheOrderDemosSwitchesHaveSixColoursApart) {
+    for (const ThemeId id : kThemes) {
+        for (std::size_t i = 0; i < 6; ++i)
+            for (std::size_t j = i + 1; j < 6; ++j) {
+                const auto a = Lab(GetTheme(id).ColorVec(RealSwitchRole(i))),
+                           b = Lab(GetTheme(id).ColorVec(RealSwitchRole(j)));
+                const double delta = std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+                EXPECT_GE(delta, 20.0) << GetTheme(id).name << ": switches " << i << " and " << j;
+            }
+    }
+}
 
 // A heatmap cell near 0 takes the diverging map's middle colour: it must stand out from the
 // panel behind it (high contrast once drew it black on black, and such cells vanished).

@@ -373,11 +373,20 @@ void DrawWidgetOutlines(App& app, const std::vector<std::string>& names, float t
         const WidgetRect& r = found->second;
         // Within the window the widget is in (the outline's pad would reach over a neighbour).
         const auto clip = app.recorder.clips.find(name);
-        if (clip != app.recorder.clips.end())
-            draw->PushClipRect(ImVec2(clip->second.x0, std::max(clip->second.y0, top)),
-                               ImVec2(clip->second.x1, clip->second.y1), false);
-        draw->AddRect(ImVec2(r.x0 - pad, r.y0 - pad), ImVec2(r.x1 + pad, r.y1 + pad), colour, pad,
-                      0, std::max(2.0f, ImGui::GetFontSize() * 0.18f));
+        const float thickness = std::max(2.0f, ImGui::GetFontSize() * 0.18f);
+        ImVec2 min(r.x0 - pad, r.y0 - pad), max(r.x1 + pad, r.y1 + pad);
+        if (clip != app.recorder.clips.end()) {
+            const ImVec2 clip_min(clip->second.x0, std::max(clip->second.y0, top)),
+                clip_max(clip->second.x1, clip->second.y1);
+            draw->PushClipRect(clip_min, clip_max, false);
+            // Drawn inside the clip: a control in a strip as tall as its rows gets its outline's
+            // bottom edge too (the pad below reached past the strip, and only three sides
+            // showed).
+            const float inset = thickness * 0.5f;
+            min = ImVec2(std::max(min.x, clip_min.x + inset), std::max(min.y, clip_min.y + inset));
+            max = ImVec2(std::min(max.x, clip_max.x - inset), std::min(max.y, clip_max.y - inset));
+        }
+        if (max.x > min.x && max.y > min.y) draw->AddRect(min, max, colour, pad, 0, thickness);
         if (clip != app.recorder.clips.end()) draw->PopClipRect();
     }
     draw->PopClipRect();

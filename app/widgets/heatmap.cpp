@@ -119,10 +119,10 @@ void AnnotatedHeatmap(const char* id, const double* values, int rows, int cols,
     }
 }
 
-void ColorLegend(const HeatmapStyle& style, float width) {
-    const float font = ImGui::GetFontSize();
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float height = font * 0.8f;
+namespace {
+
+// The bar of ColorLegend, `width` wide from `origin`.
+void DrawColorBar(const HeatmapStyle& style, ImVec2 origin, float width, float height) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const int steps = 48;
     for (int k = 0; k < steps; ++k) {
@@ -134,14 +134,39 @@ void ColorLegend(const HeatmapStyle& style, float width) {
                             ImVec2(origin.x + width * (k + 1) / steps + 1, origin.y + height),
                             CellColor(style, value));
     }
+}
+
+} // namespace
+
+void ColorLegend(const HeatmapStyle& style, float width, bool labels_beside) {
+    const float font = ImGui::GetFontSize();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float height = font * 0.8f;
     char low[32], high[32];
     std::snprintf(low, sizeof low, "%.3g", style.diverging ? -style.range : style.range_min);
     std::snprintf(high, sizeof high, "%.3g", style.range);
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    if (labels_beside) {
+        // low ▭ high on one text line.
+        const float gap = font * 0.4f, low_width = ImGui::CalcTextSize(low).x;
+        draw->AddText(origin, text, low);
+        DrawColorBar(style, ImVec2(origin.x + low_width + gap, origin.y + (font - height) * 0.5f),
+                     width, height);
+        draw->AddText(ImVec2(origin.x + low_width + 2 * gap + width, origin.y), text, high);
+        ImGui::Dummy(ImVec2(low_width + 2 * gap + width + ImGui::CalcTextSize(high).x,
+                            ColorLegendHeight(true)));
+        return;
+    }
+    DrawColorBar(style, origin, width, height);
     draw->AddText(ImVec2(origin.x, origin.y + height), text, low);
     draw->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(high).x, origin.y + height), text,
                   high);
-    ImGui::Dummy(ImVec2(width, height + font * 1.1f));
+    ImGui::Dummy(ImVec2(width, ColorLegendHeight()));
+}
+
+float ColorLegendHeight(bool labels_beside) {
+    return labels_beside ? ImGui::GetFontSize() : ImGui::GetFontSize() * 1.9f;
 }
 
 void FittedColorLegend(const plot::DivergingMap& map, double low, double high, float width) {

@@ -45,8 +45,11 @@ float HeatmapWidth(const std::vector<std::string>& row_labels, int cols, float c
 /// Height of the heatmap (column labels and rows).
 float HeatmapHeight(int rows, float cell_size);
 
-/// A horizontal colour bar with min / max labels, as a legend for a heatmap.
-void ColorLegend(const HeatmapStyle& style, float width);
+/// A horizontal colour bar `width` wide with min / max labels, as a legend for a heatmap: the
+/// labels under its ends, or beside them on one text line (labels_beside: where height counts).
+void ColorLegend(const HeatmapStyle& style, float width, bool labels_beside = false);
+/// Height of ColorLegend's bar and labels (a line is not enough when the labels hang below).
+float ColorLegendHeight(bool labels_beside = false);
 /// A colour bar for a map fitted to the data: map's −1 end at low, +1 end at high, labelled
 /// low, the midpoint (which the middle colour marks: not 0) and high, each to 3 significant
 /// digits (more where two labels would read alike).

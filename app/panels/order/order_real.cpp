@@ -135,6 +135,37 @@ std::vector<PositionChoice> RealSwitches(std::uint64_t shuffle_seed, int shift) 
     return switches;
 }
 
+std::string ByteGuessNote(const std::vector<std::vector<std::string>>& tokens) {
+    const auto count = [](const std::string& text) {
+        std::size_t found = 0;
+        for (std::size_t at = text.find("\\x"); at != std::string::npos;
+             at = text.find("\\x", at + 2))
+            ++found;
+        return found;
+    };
+    std::size_t shown = 0, with_byte = 0;
+    for (const std::vector<std::string>& row : tokens)
+        for (const std::string& token : row) {
+            ++shown;
+            // Escapes ShownToken added (a token may hold the text "\x" itself).
+            if (count(ShownToken(token)) > count(token)) ++with_byte;
+        }
+    if (with_byte == 0) return "";
+    return "\\xNN: a byte that is no whole character by itself (a piece of a character UTF-8 "
+           "writes in several bytes, or a control byte); GPT-2's tokens are strings of bytes, "
+           "and " +
+           std::to_string(with_byte) + " of the " + std::to_string(shown) +
+           " guesses shown hold such a byte.";
+}
+
+Role RealSwitchRole(std::size_t k) {
+    // as trained, zeroed, mean row, shuffled, shifted, sinusoidal (a grey: each theme's other
+    // blues are too near its sin blue).
+    const Role roles[] = {Role::PosB, Role::PosA,     Role::Sin,
+                          Role::Cos,  Role::ShiftArc, Role::Muted};
+    return roles[k % 6];
+}
+
 std::string RealSwitchLabel(const PositionChoice& choice) {
     switch (choice.kind) {
     case PositionSwitch::Trained:

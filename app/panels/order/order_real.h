@@ -8,6 +8,7 @@
 #include "pelab/models/bpe_tokenizer.h"
 #include "pelab/models/gpt2.h"
 #include "pelab/models/gpt2_order.h"
+#include "widgets/theme.h"
 
 #include <cstdint>
 #include <memory>
@@ -56,6 +57,9 @@ LoadedGpt2 LoadGpt2Source(const Gpt2Source& source);
 std::vector<PositionChoice> RealSwitches(std::uint64_t shuffle_seed, int shift);
 /// The view's name of a switch: "as trained", "zeroed", "mean row", "shuffled (seed 3)", …
 std::string RealSwitchLabel(const PositionChoice& choice);
+/// The colour of the k-th switch (RealSwitches' order) in the distance plot: six that stay apart
+/// in every theme (the mean row's blue and the sinusoidal sky blue were one colour in the dark).
+Role RealSwitchRole(std::size_t k);
 
 struct RealOrderInputs {
     std::shared_ptr<const LoadedGpt2> loaded;
@@ -97,5 +101,8 @@ Explanation RealOrderSentence(const RealOrderDemo& demo);
 
 /// A token's text as the view shows it: control bytes escaped, one line.
 std::string ShownToken(const std::string& bytes);
+/// Under the guesses table: what "\xNN" means, with how many of the guesses shown (`tokens`,
+/// their bytes, a row per switch) ShownToken writes with such a byte; "" when none.
+std::string ByteGuessNote(const std::vector<std::vector<std::string>>& tokens);
 
 } // namespace pelab

@@ -351,12 +351,13 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     // A long sentence: smaller still, so that every column stays in view (numbers hide below
     // about 2 em; the hover still gives each cell).
     cell = std::min(cell, std::max(font * 0.5f, (avail - label_width) / n));
-    // And tall enough to show whole below the title line where the window allows (a projector).
-    // (the title line above both, and each matrix's own)
-    // (the title line above both, each matrix's own, and the colour key below)
+    // And small enough to show whole with what goes with them where the window allows (a
+    // projector): the title line above both, each matrix's own, and the colour key below.
+    // (Down to about a text height a row: each row keeps its label readable.)
     const float below = ImGui::GetContentRegionAvail().y -
-                        3 * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y;
-    while (cell > font * 1.2f && HeatmapHeight(n, cell) > below)
+                        2 * ImGui::GetTextLineHeightWithSpacing() - ColorLegendHeight(true) -
+                        2 * ImGui::GetStyle().ItemSpacing.y;
+    while (cell > font * 0.95f && HeatmapHeight(n, cell) > below)
         cell *= 0.95f;
     HeatmapStyle style;
     style.map = {frame.Color(Role::MapNegative), frame.Color(Role::MapMiddle),
@@ -396,7 +397,8 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     }
     ImGui::TextDisabled("weight:");
     ImGui::SameLine();
-    ColorLegend(style, std::min(font * 10.0f, avail * 0.4f));
+    ColorLegend(style, std::min(font * 10.0f, avail * 0.4f), true);
+    frame.Record("order.real_attention_key");
 }
 
 void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
@@ -429,6 +431,15 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
         widest_label = std::max(widest_label,
                                 ImGui::CalcTextSize(RealSwitchLabel(r.runs[k].choice).c_str()).x);
     }
+    // What "\xNN" is, said in the guesses' header too when any guess has one (the note under
+    // a tall table is out of view on a projector).
+    std::vector<std::vector<std::string>> every_guess = demo.top_text_a;
+    every_guess.insert(every_guess.end(), demo.top_text_b.begin(), demo.top_text_b.end());
+    const char* top = ByteGuessNote(every_guess).empty() ? " (top 5)" : " (top 5; \\xNN: a byte)";
+    const std::string after_a = std::string("next after A") + top,
+                      after_b = std::string("next after B") + top;
+    widest_a = std::max(widest_a, ImGui::CalcTextSize(after_a.c_str()).x);
+    widest_b = std::max(widest_b, ImGui::CalcTextSize(after_b.c_str()).x);
     // Both sentences' guesses side by side where they fit; else one sentence's at a time, its
     // guesses wrapped (a projector), with a choice of which.
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -439,15 +450,21 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
     guesses_narrow = !both; // the controls offer the choice of sentence (DrawRealSettings)
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    std::vector<std::vector<std::string>> shown;
+    for (std::size_t k = 0; k < r.runs.size(); ++k) {
+        if (both || guesses_of == 0) shown.push_back(demo.top_text_a[k]);
+        if (both || guesses_of != 0) shown.push_back(demo.top_text_b[k]);
+    }
+    const std::string bytes_note = ByteGuessNote(shown);
     if (!ImGui::BeginTable("##real_guesses", both ? 5 : 4, flags)) return;
     ImGui::TableSetupColumn("positions");
     ImGui::TableSetupColumn("loss A (nats)");
     ImGui::TableSetupColumn("loss B (nats)");
     if (both) {
-        ImGui::TableSetupColumn("next after A (top 5)");
-        ImGui::TableSetupColumn("next after B (top 5)");
+        ImGui::TableSetupColumn(after_a.c_str());
+        ImGui::TableSetupColumn(after_b.c_str());
     } else {
-        ImGui::TableSetupColumn(guesses_of == 0 ? "next after A (top 5)" : "next after B (top 5)",
+        ImGui::TableSetupColumn(guesses_of == 0 ? after_a.c_str() : after_b.c_str(),
                                 ImGuiTableColumnFlags_WidthStretch);
     }
     ImGui::TableHeadersRow();
@@ -491,6 +508,7 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
         "the tokens before it; lower is better. The guesses: the five most likely tokens after the "
         "sentence's last one, with their probabilities.");
     frame.Record("order.real_guesses");
+    if (!bytes_note.empty()) MutedWrappedText(bytes_note.c_str());
 }
 
 void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
@@ -516,8 +534,6 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
     if (plot.Begin("##real_distances", distance_view, ImVec2(-1, height), config)) {
         // Every switch: a colour and a marker shape each (the three the sentence is about
         // first, thicker).
-        const Role roles[] = {Role::PosB, Role::PosA,     Role::Sin,
-                              Role::Cos,  Role::ShiftArc, Role::Accent};
         const plot::Marker shapes[] = {plot::Marker::Circle, plot::Marker::Square,
                                        plot::Marker::Ring};
         std::vector<std::string> labels;
@@ -525,7 +541,7 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
             labels.push_back(RealSwitchLabel(run.choice));
         for (std::size_t k = 0; k < r.runs.size() && k < 6; ++k)
             plot.LineMarkers(labels[k].c_str(), xs.data(), r.runs[k].last_distances.data(),
-                             static_cast<int>(xs.size()), frame.Color(roles[k]),
+                             static_cast<int>(xs.size()), frame.Color(RealSwitchRole(k)),
                              k < 3 ? 2.0f : 1.2f, 4.0f, shapes[k % 3]);
         plot.End();
     }

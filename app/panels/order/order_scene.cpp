@@ -191,6 +191,7 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
          {"real"}},
         {"order.real_attention_a", "sentence A's attention of the chosen block and head", {"real"}},
         {"order.real_attention_b", "sentence B's attention of the chosen block and head", {"real"}},
+        {"order.real_attention_key", "the colour key of the attention weights", {"real"}},
         {"order.real_guesses",
          "each position switch's loss per sentence and next-word top 5",
          {"real"}},
