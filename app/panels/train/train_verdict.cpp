@@ -279,10 +279,12 @@ Explanation TrainPaperNotes(const TrainRun& run) {
         if (alibi->trained < learned_at) {
             // Said as a threshold, not as a failure: 0.882 in a run where every variant ties
             // read as a contradiction of the tie.
+            // The mark explained where it is used: this note is often read alone.
             sentences.push_back("ALiBi reached " + Accuracy(alibi->trained) +
-                                " at the trained length, under the " + Accuracy(learned_at) +
-                                " counted as learned, so this run cannot test how it "
-                                "extrapolates (Press et al., 2022).");
+                                " at the trained length, under what counts as learned (" +
+                                ThresholdWords(task_bounds(s.task, s.train_len, s.causal)) +
+                                "), so this run cannot test how it extrapolates (Press et al., "
+                                "2022).");
         } else if (other != nullptr && KeptMoreThan(*alibi, *other) &&
                    alibi->longest >= LearnedAccuracyAt(s, longest)) {
             out.Claims("press", 1);
