@@ -357,6 +357,28 @@ TEST_F(LongContextTab, ReadoutsAtLlama3Settings) {
     EXPECT_EQ(r["none"]["temperature_factor"].get<double>(), 1.0);
 }
 
+// At 1024×768 ×2 (and at 1280×800 ×1) the YaRN toggle is in view without scrolling: in a
+// projector's control strip it was the third row, out of the strip's two; it now sits by the
+// legend that names YaRN. Ticking it changes the drawn YaRN.
+TEST_F(LongContextTab, TheYarnToggleIsInViewOnAProjector) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    for (const auto& [size, scale] :
+         {std::pair{ImVec2(1024, 768), 2.0f}, std::pair{ImVec2(1280, 800), 1.0f}}) {
+        ASSERT_EQ(app.scene.Apply(R"({"alternatives_tab": "scaling"})"), "");
+        ImGui::GetIO().DisplaySize = size;
+        BuildFonts(fonts, kBaseFontPixels * scale);
+        Present("alternatives", 4);
+        ASSERT_TRUE(app.recorder.rects.count("alternatives.scaling_yarn_pairs")) << scale;
+        EXPECT_GE(app.recorder.rects["alternatives.scaling_yarn_pairs"].visible, 0.99f) << scale;
+        const nlohmann::json paper = panel.Readouts(state)["scaling"]["methods"]["yarn"];
+        const WidgetRect at = app.recorder.rects["alternatives.scaling_yarn_pairs"];
+        ClickAt(ImVec2(at.x0 + 4, (at.y0 + at.y1) / 2));
+        Frame();
+        EXPECT_NE(panel.Readouts(state)["scaling"]["methods"]["yarn"], paper) << scale;
+        ASSERT_EQ(app.scene.Apply(R"({"scaling_yarn_pairs": false})"), "");
+    }
+}
+
 TEST_F(AlternativesUi, RefuseBadScenes) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "bogus"})").find("alternatives_tab"),

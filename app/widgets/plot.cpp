@@ -498,7 +498,7 @@ void Plot::End() {
     draw_list_->AddRect(plot_min_, plot_max_, ImGui::GetColorU32(ImGuiCol_Border));
 }
 
-void SharedLegend(const std::vector<LegendItem>& items) {
+ImVec2 SharedLegend(const std::vector<LegendItem>& items, float trailing_width) {
     const float font = ImGui::GetFontSize();
     const float swatch = font * 1.2f, gap = font * 0.9f;
     const float width = ImGui::GetContentRegionAvail().x;
@@ -515,7 +515,17 @@ void SharedLegend(const std::vector<LegendItem>& items) {
                       ImGui::GetColorU32(ImGuiCol_Text), item.label);
         x += entry + gap;
     }
-    ImGui::Dummy(ImVec2(width, y + font * 1.3f));
+    ImVec2 trailing(origin.x, origin.y + y + font * 1.3f);
+    float height = y + font * 1.3f;
+    if (trailing_width > 0) {
+        // A frame may be taller than a legend row: the row grows to hold it.
+        const float frame = ImGui::GetFrameHeight();
+        if (x > 0 && x + trailing_width > width) x = 0, y += font * 1.3f;
+        trailing = ImVec2(origin.x + x, origin.y + y);
+        height = std::max(height, y + std::max(font * 1.3f, frame));
+    }
+    ImGui::Dummy(ImVec2(width, height));
+    return trailing_width > 0 ? trailing : ImGui::GetCursorScreenPos();
 }
 
 } // namespace pelab::plot

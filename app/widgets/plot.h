@@ -221,7 +221,11 @@ struct LegendItem {
     const char* label;
     ImU32 color;
 };
-void SharedLegend(const std::vector<LegendItem>& items);
+/// trailing_width > 0 keeps room after the entries for a widget of that width (a toggle of what
+/// the legend names), on the last row when it fits, else on a row of its own, and returns the
+/// screen position to draw it at (SetCursorScreenPos there, draw it, then SetCursorScreenPos
+/// back to the position after the legend, which the legend returns otherwise).
+ImVec2 SharedLegend(const std::vector<LegendItem>& items, float trailing_width = 0);
 
 /// Compact tick label: 3 significant digits, "k"/"M" suffixes for large values.
 void FormatTick(double value, char* buffer, int size, bool log = false);

@@ -174,9 +174,12 @@ const char* DrawnName(ContextScaling method, bool yarn_over_pairs) {
     if (method == ContextScaling::Yarn)
         return yarn_over_pairs ? "YaRN (Hugging Face)" : "YaRN (paper)";
     if (method == ContextScaling::DynamicNtk) return "dynamic NTK at s·L";
-    if (method == ContextScaling::Linear) return "linear";
+    // Its line is 1/s, the floor the others reach (an "1/s" line beside it hid the curves).
+    if (method == ContextScaling::Linear) return "linear (1/s)";
     return context_scaling_name(method);
 }
+
+const char* const kYarnToggle = "YaRN as Hugging Face";
 
 struct ScalingTab final : AlternativesTab {
     int scaling_d = static_cast<int>(kScalingWidth.initial);
@@ -188,6 +191,7 @@ struct ScalingTab final : AlternativesTab {
 
     ContextScalingOptions ScalingOptions(const AppState& state) const;
     void Draw(AlternativesPanel& panel, FrameContext& frame) override;
+    void DrawYarnToggle(FrameContext& frame);
     void AddFields(SceneTable& table) override;
     nlohmann::json Readouts(const AlternativesPanel& panel, const AppState& state) const override;
     std::vector<WidgetName> Widgets() const override;
@@ -203,8 +207,17 @@ ContextScalingOptions ScalingTab::ScalingOptions(const AppState& state) const {
     return options;
 }
 
+void ScalingTab::DrawYarnToggle(FrameContext& frame) {
+    ImGui::Checkbox(kYarnToggle, &yarn_over_pairs);
+    FormulaTooltip("Ticked: YaRN's ramp as transformers computes it for checkpoints, linear "
+                   "over the pair index between the pairs that turn β = 32 and α = 1 times "
+                   "within L (rounded outward). Unticked: the paper's, linear in the turns.");
+    frame.Record("alternatives.scaling_yarn_pairs");
+}
+
 void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     AppState& state = frame.state;
+    bool toggle_by_legend = false;
     if (BeginControls(frame)) {
         FlowRow row;
         const float slider = FitWidth(8.0f, "factor s");
@@ -215,12 +228,13 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
             scaling_context = std::round(scaling_context);
         SceneInput(frame, row, kScalingWidth, &scaling_d, input);
         AlternativesBasePresets(frame, row, "alternatives.scaling_base");
-        row.Item(CheckboxWidth("YaRN as Hugging Face"));
-        ImGui::Checkbox("YaRN as Hugging Face", &yarn_over_pairs);
-        FormulaTooltip("Ticked: YaRN's ramp as transformers computes it for checkpoints, linear "
-                       "over the pair index between the pairs that turn β = 32 and α = 1 times "
-                       "within L (rounded outward). Unticked: the paper's, linear in the turns.");
-        frame.Record("alternatives.scaling_yarn_pairs");
+        // A short window: beside the legend's YaRN instead (a third row of the strip was out
+        // of view on a projector).
+        toggle_by_legend = frame.controls_in_strip && frame.pictures_first;
+        if (!toggle_by_legend) {
+            row.Item(CheckboxWidth(kYarnToggle));
+            DrawYarnToggle(frame);
+        }
         EndControls(frame);
     }
     const ContextScalingOptions options = ScalingOptions(state);
@@ -266,7 +280,14 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         for (int method = 0; method < kDrawn; ++method)
             legend.push_back(
                 {DrawnName(methods[method], yarn_over_pairs), frame.Color(roles[method])});
-        plot::SharedLegend(legend);
+        const ImVec2 at =
+            plot::SharedLegend(legend, toggle_by_legend ? CheckboxWidth(kYarnToggle) : 0);
+        if (toggle_by_legend) {
+            const ImVec2 after = ImGui::GetCursorScreenPos();
+            ImGui::SetCursorScreenPos(at);
+            DrawYarnToggle(frame);
+            ImGui::SetCursorScreenPos(after);
+        }
         config.flags |= plot::PlotFlags_NoLegend;
     }
     config.x_label = "pair i";
@@ -281,7 +302,6 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
         for (int method = 0; method < kDrawn; ++method)
             p.Line(DrawnName(methods[method], yarn_over_pairs), pairs.data(),
                    factors[method].data(), count, frame.Color(roles[method]), frame.Px(2.2f));
-        p.HLine(1 / options.factor, frame.Color(Role::Muted), "1/s");
         p.End();
     }
     if (frame.pictures_first) ImGui::SameLine();
