@@ -379,6 +379,35 @@ TEST_F(LongContextTab, TheYarnToggleIsInViewOnAProjector) {
     }
 }
 
+// Every curve of the wavelength plot is inside its axis when it opens: dynamic NTK's base at
+// s·L stretched the slowest pair past 1 M while the axis ended at the linear curve's top ×4
+// (base 500 000, s 8, L 8 192: off the top by pair 50). Wavelengths from 2π/θ'ᵢ, computed
+// here from the factors the readouts report and θᵢ = base^(−2i/d).
+TEST_F(LongContextTab, EveryCurveIsInsideTheWavelengthAxis) {
+    AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
+    for (const char* scene :
+         {R"({"alternatives_tab": "scaling", "base": 500000, "scaling_factor": 8})",
+          R"({"alternatives_tab": "scaling", "base": 10000, "scaling_factor": 32,
+              "scaling_d": 64, "scaling_context": 2048})",
+          R"({"alternatives_tab": "scaling", "base": 10000, "scaling_factor": 2})"}) {
+        ASSERT_EQ(app.scene.Apply(scene), "") << scene;
+        Present("alternatives", 3);
+        const nlohmann::json r = panel.Readouts(state)["scaling"];
+        const double base = r["base"].get<double>();
+        const int d = r["d"].get<int>();
+        const double top = r["wavelength_home"][1].get<double>();
+        for (const auto& [method, values] : r["methods"].items()) {
+            const std::vector<double> factors = values["factors"].get<std::vector<double>>();
+            for (std::size_t i = 0; i < factors.size(); ++i) {
+                const double theta = std::pow(base, -2.0 * static_cast<double>(i) / d);
+                EXPECT_LE(2 * M_PI / (theta * factors[i]), top)
+                    << method << " pair " << i << " in " << scene;
+            }
+        }
+        app.scene.Apply(R"({"scaling_factor": 8, "scaling_d": 128, "scaling_context": 8192})");
+    }
+}
+
 TEST_F(AlternativesUi, RefuseBadScenes) {
     AlternativesPanel& panel = Get<AlternativesPanel>("alternatives");
     EXPECT_NE(app.scene.Apply(R"({"alternatives_tab": "bogus"})").find("alternatives_tab"),

@@ -374,7 +374,11 @@ void DrawWidgetOutlines(App& app, const std::vector<std::string>& names, float t
         // Within the window the widget is in (the outline's pad would reach over a neighbour).
         const auto clip = app.recorder.clips.find(name);
         const float thickness = std::max(2.0f, ImGui::GetFontSize() * 0.18f);
-        ImVec2 min(r.x0 - pad, r.y0 - pad), max(r.x1 + pad, r.y1 + pad);
+        // Above and below, no further than the gap to the next line: the stroke sat on the
+        // line above the widget and cut through its letters.
+        const float pad_y =
+            std::max(0.0f, std::min(pad, ImGui::GetStyle().ItemSpacing.y - thickness * 0.5f));
+        ImVec2 min(r.x0 - pad, r.y0 - pad_y), max(r.x1 + pad, r.y1 + pad_y);
         if (clip != app.recorder.clips.end()) {
             const ImVec2 clip_min(clip->second.x0, std::max(clip->second.y0, top)),
                 clip_max(clip->second.x1, clip->second.y1);

@@ -181,6 +181,17 @@ const char* DrawnName(ContextScaling method, bool yarn_over_pairs) {
 
 const char* const kYarnToggle = "YaRN as Hugging Face";
 
+/// The top of the wavelength plot's home: 4× the longest wavelength of every method, scaled or
+/// not. Dynamic NTK's base at s·L can stretch the slowest pair past the others (its curve ran
+/// off the top when home followed the linear curve alone).
+double WavelengthHomeTop(const ContextScalingOptions& options) {
+    double longest = 1;
+    for (int method = 0; method < kContextScalingCount; ++method)
+        for (double frequency : scaled_frequencies(static_cast<ContextScaling>(method), options))
+            if (frequency > 0) longest = std::max(longest, 2 * M_PI / frequency);
+    return longest * 4;
+}
+
 struct ScalingTab final : AlternativesTab {
     int scaling_d = static_cast<int>(kScalingWidth.initial);
     /// YaRN drawn as Hugging Face's code computes it (ramp over the pair index), not the paper.
@@ -309,7 +320,8 @@ void ScalingTab::Draw(AlternativesPanel& /*panel*/, FrameContext& frame) {
     config.y_label = frame.pictures_first ? "wavelength (band: L to s·L)"
                                           : "wavelength 2π/θ'_i (band: the original L to s·L)";
     config.y_flags = plot::AxisFlags_Log;
-    wavelength_view.SetHome(plot::Range{0, count - 1.0}, plot::Range{1, wavelengths[0].back() * 4});
+    wavelength_view.SetHome(plot::Range{0, count - 1.0},
+                            plot::Range{1, WavelengthHomeTop(options)});
     if (!wavelength_view.has_home) wavelength_view.Reset();
     plot::Plot w;
     if (w.Begin("wavelengths against the context##scaling_wavelengths", wavelength_view,
@@ -361,6 +373,8 @@ nlohmann::json ScalingTab::Readouts(const AlternativesPanel& /*panel*/,
               {"base", options.base},
               {"factor", options.factor},
               {"original_context", options.original_context},
+              // The wavelength plot's y axis at home (log: 1 up to this).
+              {"wavelength_home", {1, WavelengthHomeTop(options)}},
               {"methods", methods}}}};
 }
 

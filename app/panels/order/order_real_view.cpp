@@ -525,7 +525,9 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
     config.x_label = "after block (0: the inputs)";
     config.y_label = "last tokens' states: ‖a − b‖ / mean length";
     config.x_flags = plot::AxisFlags_Integer;
-    const plot::Range x_home{0, std::max(1.0, xs.empty() ? 1.0 : xs.back())};
+    // Half a block of margin each side: the markers at the inputs and at the last block were cut
+    // in half by the frame.
+    const plot::Range x_home{-0.5, std::max(1.0, xs.empty() ? 1.0 : xs.back()) + 0.5};
     distance_view.SetHome(x_home, {0, std::max(top * 1.1, 1e-3)});
     const float height =
         std::max(ImGui::GetFontSize() * 10.0f,
@@ -542,7 +544,7 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
         for (std::size_t k = 0; k < r.runs.size() && k < 6; ++k)
             plot.LineMarkers(labels[k].c_str(), xs.data(), r.runs[k].last_distances.data(),
                              static_cast<int>(xs.size()), frame.Color(RealSwitchRole(k)),
-                             k < 3 ? 2.0f : 1.2f, 4.0f, shapes[k % 3]);
+                             frame.Px(k < 3 ? 2.4f : 1.5f), frame.Px(4.0f), shapes[k % 3]);
         plot.End();
     }
     FormulaTooltip("‖a − b‖ / ((‖a‖ + ‖b‖)/2) of the two sentences' last-token states: the inputs "
