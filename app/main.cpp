@@ -59,6 +59,10 @@ int main(int argc, char** argv) {
             return pelab::RunModelRun(command.model);
         case pelab::Subcommand::ModelTokenize:
             return pelab::RunModelTokenize(command.model);
+        case pelab::Subcommand::RopeTable:
+            return pelab::RunRopeTable(command.rope);
+        case pelab::Subcommand::RopeCheck:
+            return pelab::RunRopeCheck(command.rope);
         case pelab::Subcommand::Panels:
             return pelab::RunPanels(command.panels_json);
         case pelab::Subcommand::Screenshot:

@@ -292,6 +292,7 @@ CommandLine ParseCommandLine(int argc, char** argv) {
     CLI::App* model_run = nullptr;
     CLI::App* model_tokenize = nullptr;
     CLI::App* model_inspect = AddModelCommand(app, result.model, &model_run, &model_tokenize);
+    const RopeCommands rope = AddRopeCommands(app, result.rope);
     CLI::App* panels_command = app.add_subcommand(
         "panels",
         "List the panels: id, title and what each shows (--json: everything they declare)");
@@ -336,6 +337,10 @@ CommandLine ParseCommandLine(int argc, char** argv) {
         result.command = Subcommand::ModelRun;
     } else if (model_tokenize->parsed()) {
         result.command = Subcommand::ModelTokenize;
+    } else if (rope.table->parsed()) {
+        result.command = Subcommand::RopeTable;
+    } else if (rope.check->parsed()) {
+        result.command = Subcommand::RopeCheck;
     } else if (panels_command->parsed()) {
         result.command = Subcommand::Panels;
     } else if (lesson.check->parsed()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli/cli_model.h"
+#include "cli/cli_rope.h"
 #include "cli/cli_train.h"
 
 #include <string>
@@ -115,6 +116,8 @@ enum class Subcommand {
     ModelInspect,
     ModelRun,
     ModelTokenize,
+    RopeTable,
+    RopeCheck,
     Exit
 };
 
@@ -131,6 +134,7 @@ struct CommandLine {
     bool panels_json = false; ///< `pelab panels --json`
     TrainOptions train;
     ModelOptions model;
+    RopeOptions rope;
     /// Options that take a file name (FileName()) but have no FileUse ("pelab model run
     /// --foo"): a test keeps this empty, so that no new file option escapes the check that no
     /// command writes over its input.

@@ -189,6 +189,11 @@ FileUse FileOptionUse(const std::string& command, const std::string& name) {
     if (command == "pelab model inspect" || command == "pelab model run")
         if (name == "file") return FileUse::ReadsCheckpoint;
     if (command == "pelab model tokenize" && name == "folder") return FileUse::ReadsTokenizer;
+    // A config.json or its folder: the checkpoint there (weights, config) is never written over.
+    if ((command == "pelab rope table" || command == "pelab rope check") && name == "config")
+        return FileUse::ReadsCheckpoint;
+    if (name == "--cos" || name == "--sin" || name == "--inv-freq" || name == "--angles")
+        return FileUse::Reads;
     if (name == "--scene" || name == "--lesson" || name == "--run" || name == "--config" ||
         name == "--vocab" || name == "--merges" || name == "--texts-file" || name == "file")
         return FileUse::Reads;

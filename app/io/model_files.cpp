@@ -53,6 +53,35 @@ std::string OpenConfigAlone(const ModelRequest& request, ModelReport* out);
 
 } // namespace
 
+std::string ReadModelConfigFile(const std::string& path, CheckpointConfig* out, std::string* dtype,
+                                std::string* config_path) {
+    std::error_code error;
+    ModelRequest request;
+    request.path = path;
+    request.config_path =
+        fs::is_directory(path, error) ? (fs::path(path) / "config.json").string() : path;
+    ModelReport report;
+    if (std::string problem = ReadConfig(request, &report); !problem.empty()) return problem;
+    // The dtype the weights were saved in: transformers 5 names it "dtype", 4 "torch_dtype"; a
+    // multimodal model's text_config may hold its own.
+    std::string text;
+    json doc;
+    dtype->clear();
+    if (ReadInputFile(request.config_path, kMaxConfigBytes, &text).empty() &&
+        ParseJsonInput(text, &doc).empty() && doc.is_object()) {
+        for (const json* level :
+             {doc.contains("text_config") && doc["text_config"].is_object() ? &doc["text_config"]
+                                                                            : &doc,
+              &doc})
+            for (const char* key : {"dtype", "torch_dtype"})
+                if (dtype->empty() && level->contains(key) && (*level)[key].is_string())
+                    *dtype = (*level)[key].get<std::string>();
+    }
+    *out = report.config;
+    *config_path = request.config_path;
+    return {};
+}
+
 OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols,
                            const AnalysisControl& control) {
     const long long offsets = std::min(rows - 1, kMaxMeasuredOffset) + 1;

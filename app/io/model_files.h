@@ -99,6 +99,12 @@ std::vector<FileRead> FilesOfCheckpoint(const std::string& path);
 /// The files a tokenizer folder (or a file in it) gives: its vocab.json and merges.txt.
 std::vector<FileRead> FilesOfTokenizer(const std::string& path);
 
+/// Reads a config.json (or the one in the folder path): "" or the message naming the file. *dtype
+/// receives its "dtype" / "torch_dtype" ("bfloat16", …; "" when absent), *config_path the file
+/// read.
+std::string ReadModelConfigFile(const std::string& path, CheckpointConfig* out, std::string* dtype,
+                                std::string* config_path);
+
 /// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
 /// written only on success. When cancel is set (by another thread) the analysis stops within
 /// about 0.1 s and throws Cancelled (pelab/base/cancel.h).

@@ -103,9 +103,15 @@ void write_pe_json(std::ostream& out, const PeExportInfo& info, const float* val
     check_stream(out);
 }
 
-void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* values) {
-    std::string header = concat("{'descr': '<f4', 'fortran_order': False, 'shape': (", info.max_len,
-                                ", ", info.d_model, "), }");
+void write_npy_header(std::ostream& out, const std::string& descr,
+                      const std::vector<long long>& shape) {
+    // NumPy's tuples: (3, 4), (3,) for one dimension, () for a single number.
+    std::string dims;
+    for (std::size_t k = 0; k < shape.size(); ++k)
+        dims += (k == 0 ? "" : ", ") + std::to_string(shape[k]);
+    if (shape.size() == 1) dims += ",";
+    std::string header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
     // Magic (6) + version (2) + header length (2) + header, padded with spaces and ended by
     // '\n' so that the data starts on a 64-byte boundary, as NumPy itself writes it.
     const std::size_t unpadded = 10 + header.size() + 1;
@@ -124,6 +130,10 @@ void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* valu
                                         static_cast<unsigned char>(header_length >> 8)};
     out.write(reinterpret_cast<const char*>(preamble), sizeof preamble);
     out << header;
+}
+
+void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* values) {
+    write_npy_header(out, "<f4", {info.max_len, info.d_model});
     static_assert(sizeof(float) == 4, "npy '<f4' needs 32-bit floats");
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     for (std::size_t k = 0; k < element_count(info); ++k) {

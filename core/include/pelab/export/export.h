@@ -14,6 +14,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace pelab {
 
@@ -29,6 +30,11 @@ struct PeExportInfo {
 void write_pe_csv(std::ostream& out, const PeExportInfo& info, const float* values);
 /// JSON object: {"encoding":"sinusoidal","max_len","d_model","base","layout","values":[[…]]}.
 void write_pe_json(std::ostream& out, const PeExportInfo& info, const float* values);
+/// The header of a NumPy .npy v1.0 file of C-order numbers of type descr ('<f8', '<u2', …) and
+/// the given shape ({} for one number), padded so that the data starts at a multiple of 64 bytes;
+/// the little-endian data follows.
+void write_npy_header(std::ostream& out, const std::string& descr,
+                      const std::vector<long long>& shape);
 /// NumPy .npy v1.0: '<f4', C order, shape (max_len, d_model), header padded to 64 bytes.
 void write_pe_npy(std::ostream& out, const PeExportInfo& info, const float* values);
 

@@ -1,0 +1,280 @@
+#include "pelab/models/rope_check.h"
+
+#include "base/format.h"
+#include "models/rope_check_internal.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pelab {
+
+using detail::shown_name;
+using namespace rope_check_detail;
+
+namespace {
+
+// The dump's width against this layer's n pairs: how its columns are read, or why not.
+Status ReadLayout(const CheckContext& context, TableLayout* layout) {
+    const int width = context.source.width, pairs = context.pairs;
+    if (context.request->kind == RopeDumpKind::InvFreq) {
+        *layout = TableLayout::Undoubled;
+        return Status();
+    }
+    if (width == 2 * pairs) {
+        *layout = ModelLayout(context.request->spec);
+        return Status();
+    }
+    if (width == pairs) {
+        *layout = TableLayout::Undoubled;
+        return Status();
+    }
+    return Status("width");
+}
+
+std::string DifferenceWords(const RopeDifference& difference, RopeDumpKind kind) {
+    std::string text =
+        "from position " + std::to_string(difference.position) + ", pair " +
+        std::to_string(difference.pair) + ", largest error " + Num(difference.largest_error) +
+        (kind == RopeDumpKind::InvFreq ? " (relative)" : "") + " at position " +
+        std::to_string(difference.largest_at) + ", pair " + std::to_string(difference.largest_pair);
+    return text;
+}
+
+// The same layer with another number of rotating dimensions, when the dump's width says so.
+Status PartialRotary(CheckContext* context, RopeCheckResult* result, bool* found) {
+    const RopeCheckRequest& request = *context->request;
+    const int width = context->source.width;
+    *found = false;
+    const RopeTableSpec& spec = request.spec;
+    for (const auto& [pairs, layout] :
+         {std::pair<int, TableLayout>{width / 2, ModelLayout(spec)},
+          std::pair<int, TableLayout>{width, TableLayout::Undoubled}}) {
+        if (request.kind == RopeDumpKind::InvFreq && layout != TableLayout::Undoubled) continue;
+        if ((layout != TableLayout::Undoubled && width % 2 != 0) || pairs < 1 ||
+            2 * pairs > spec.head_dim || spec.scaling.type == "proportional" ||
+            pairs == context->pairs)
+            continue;
+        RopeTableSpec changed = spec;
+        changed.rotary_dims = 2 * pairs;
+        changed.frequency_dims = 2 * pairs;
+        if (changed.scaling.type == "longrope") continue; // its factors are one per pair
+        for (RopeReference pipeline : {RopeReference::Ideal, RopeReference::Transformers}) {
+            Candidate candidate;
+            candidate.cause = RopeCause::PartialRotary;
+            candidate.pipeline = pipeline;
+            candidate.frequencies = rope_inv_freq(changed, context->length, pipeline);
+            candidate.layout = layout;
+            if (pipeline == RopeReference::Transformers) candidate.precision = TableDtype::F32;
+            const std::vector<double> tolerance = CandidateTolerances(*context, candidate);
+            Measure measure;
+            if (Status problem = Compare(context->source, candidate, {{0, context->source.rows}},
+                                         tolerance, true, &measure, true);
+                !problem.ok())
+                return problem;
+            if (!measure.within) continue;
+            *found = true;
+            result->cause = RopeCause::PartialRotary;
+            result->cause_pipeline = pipeline;
+            result->layout = layout;
+            result->verdict = "differs: the table rotates " + std::to_string(2 * pairs) +
+                              " of the head's " + std::to_string(spec.head_dim) +
+                              " dimensions (partial_rotary_factor " +
+                              Num(2.0 * pairs / spec.head_dim) + ") where this layer rotates " +
+                              std::to_string(spec.rotary_dims) + " (" +
+                              Num(static_cast<double>(spec.rotary_dims) / spec.head_dim) +
+                              "): with that width the reference matches every row.";
+            return Status();
+        }
+    }
+    return Status();
+}
+
+// A dump whose width is neither 2n nor n: another rotating width, or bad input.
+Status OtherWidth(CheckContext* context, RopeCheckResult* result) {
+    const RopeDump& dump = context->request->first;
+    bool found = false;
+    if (Status problem = PartialRotary(context, result, &found); !problem.ok()) return problem;
+    if (found) return Status();
+    const std::string pairs = std::to_string(context->pairs);
+    if (dump.width % 2 != 0 || dump.width > 2 * context->request->spec.head_dim)
+        return Status(shown_name(dump.path) + ": rows of " + std::to_string(dump.width) +
+                      " numbers fit no layout of this layer's " + pairs + " pairs ([positions, " +
+                      std::to_string(2 * context->pairs) +
+                      "] with the duplicated half, or [positions, " + pairs + "] without)");
+    result->cause = RopeCause::Unknown;
+    result->verdict = "differs: rows of " + std::to_string(dump.width) +
+                      " numbers, where this layer has " + pairs + " pairs (" +
+                      std::to_string(2 * context->pairs) + " or " + pairs +
+                      " columns), and no other rotating width explains them";
+    return Status();
+}
+
+const RopeDifference& Nearer(const RopeCheckResult& result, const char** name) {
+    const bool ideal = result.ideal.largest_error <= result.transformers.largest_error;
+    *name = ideal ? "the ideal reference" : "transformers' float32 pipeline";
+    return ideal ? result.ideal : result.transformers;
+}
+
+// Tests the candidates on the sample, then the first that fits there on every row.
+Status FindCause(CheckContext* context, RopeCheckResult* result) {
+    const RopeCheckRequest& request = *context->request;
+    if (Status problem = RecoverFrequencies(context->source, context->layout, context->pairs,
+                                            &context->recovered);
+        !problem.ok())
+        return problem;
+    long long parts_at = -1;
+    for (const RopeDifference* each : {&result->ideal, &result->transformers})
+        if (each->position >= 0)
+            parts_at = parts_at < 0 ? each->position - request.first_position
+                                    : std::min(parts_at, each->position - request.first_position);
+    const auto sample = SampleRanges(context->source.rows, parts_at);
+    for (const Candidate& candidate : Candidates(*context)) {
+        if (candidate.frequencies.inv_freq.size() != static_cast<std::size_t>(context->pairs))
+            continue;
+        const std::vector<double> tolerance = CandidateTolerances(*context, candidate);
+        Measure measure;
+        if (Status problem = Compare(context->source, candidate, sample, tolerance, true, &measure);
+            !problem.ok())
+            return problem;
+        if (!measure.within) continue;
+        const bool low = candidate.cause == RopeCause::LowPrecisionFreq ||
+                         candidate.cause == RopeCause::LowPrecisionAngle;
+        if (Status problem = Compare(context->source, candidate, {{0, context->source.rows}},
+                                     tolerance, true, &measure);
+            !problem.ok())
+            return problem;
+        if (!measure.within) continue;
+        result->cause = candidate.cause;
+        result->cause_pipeline = candidate.pipeline;
+        const long long last = request.first_position + context->source.rows - 1;
+        if (low) result->precision_position = FirstBeyondOneStep(candidate, context->ideal, last);
+        result->layout = candidate.layout;
+        std::string text = "differs: " + candidate.words + ".";
+        if (low)
+            text += result->precision_position >= 0
+                        ? " From position " + std::to_string(result->precision_position) +
+                              " the angle error exceeds one position's step θ_i in some pair" +
+                              (result->precision_position < request.first_position
+                                   ? " (before this dump's first row)."
+                                   : ".")
+                        : " Up to position " + std::to_string(last) +
+                              " its angle error stays below one position's step.";
+        text += " With that change alone the reference matches every row (largest difference " +
+                Num(measure.difference.largest_error) + ").";
+        result->verdict = text;
+        return Status();
+    }
+    result->cause = RopeCause::Unknown;
+    return Status();
+}
+
+} // namespace
+
+Status rope_check(const RopeCheckRequest& request, RopeCheckResult* out) {
+    RopeCheckResult result;
+    const RopeDump& dump = request.first;
+    if (request.kind == RopeDumpKind::CosSin &&
+        (request.second.shape != dump.shape || request.second.dtype != dump.dtype))
+        return Status(shown_name(request.second.path) + " and " + shown_name(dump.path) +
+                      " differ in shape or type: a cos table and its sin table have the same");
+    if (request.kind == RopeDumpKind::InvFreq && !dump.one_dimensional)
+        return Status(shown_name(dump.path) +
+                      ": inverse frequencies are one row of numbers, one "
+                      "per pair; this file holds " +
+                      std::to_string(dump.rows) + " rows");
+    CheckContext context;
+    context.request = &request;
+    context.source = {&request, dump.rows, dump.width, dump.dtype};
+    context.length = request.sequence_length > 0             ? request.sequence_length
+                     : request.kind == RopeDumpKind::InvFreq ? 0
+                                                             : request.first_position + dump.rows;
+    context.ideal = rope_inv_freq(request.spec, context.length, RopeReference::Ideal);
+    context.transformers = rope_inv_freq(request.spec, context.length, RopeReference::Transformers);
+    context.pairs = static_cast<int>(context.ideal.inv_freq.size());
+    result.rows = dump.rows;
+    result.width = dump.width;
+    result.pairs = context.pairs;
+    result.dtype = dump.dtype;
+    result.first_position = request.first_position;
+    result.sequence_length = context.length;
+    result.attention_factor = context.ideal.attention_factor;
+    const long long last = request.first_position + dump.rows - 1;
+    if (request.kind != RopeDumpKind::InvFreq && request.spec.max_positions > 0 &&
+        last >= request.spec.max_positions)
+        result.notes.push_back("the dump runs to position " + std::to_string(last) + ", past the " +
+                               std::to_string(request.spec.max_positions) +
+                               " positions of the model's context (max_position_embeddings); "
+                               "compared all the same");
+    TableLayout layout = TableLayout::HalfSplit;
+    if (!ReadLayout(context, &layout).ok()) {
+        if (Status problem = OtherWidth(&context, &result); !problem.ok()) return problem;
+        *out = std::move(result);
+        return Status();
+    }
+    context.layout = layout;
+    result.layout = layout;
+    Candidate ideal, transformers;
+    ideal.frequencies = context.ideal;
+    ideal.layout = layout;
+    transformers = ideal;
+    transformers.pipeline = RopeReference::Transformers;
+    transformers.precision = TableDtype::F32;
+    transformers.frequencies = context.transformers;
+    const std::vector<double> ideal_tolerance = CandidateTolerances(context, ideal);
+    const std::vector<double> transformers_tolerance = CandidateTolerances(context, transformers);
+    result.tolerance = *std::max_element(ideal_tolerance.begin(), ideal_tolerance.end());
+    Measure by_ideal, by_transformers;
+    if (Status problem = Compare(context.source, ideal, {{0, dump.rows}}, ideal_tolerance, false,
+                                 &by_ideal, true);
+        !problem.ok())
+        return problem;
+    if (Status problem = Compare(context.source, transformers, {{0, dump.rows}},
+                                 transformers_tolerance, false, &by_transformers);
+        !problem.ok())
+        return problem;
+    result.ideal = by_ideal.difference;
+    result.transformers = by_transformers.difference;
+    if (request.kind == RopeDumpKind::CosSin) {
+        std::vector<double> cos_row, sin_row;
+        if (read_rope_dump_rows(request.first, 0, 1, &cos_row).ok() &&
+            read_rope_dump_rows(request.second, 0, 1, &sin_row).ok())
+            result.dump_amplitude = std::hypot(cos_row[0], sin_row[0]);
+    }
+    if (by_ideal.within || by_transformers.within) {
+        result.agrees = true;
+        result.matched = by_ideal.within ? RopeReference::Ideal : RopeReference::Transformers;
+        const RopeDifference& difference = by_ideal.within ? result.ideal : result.transformers;
+        result.verdict =
+            std::string("agrees with ") +
+            (by_ideal.within ? "the ideal reference (every step in double)"
+                             : "transformers' float32 pipeline") +
+            " within " +
+            DtypeWords(by_ideal.within ? dump.dtype : Coarser(dump.dtype, TableDtype::F32)) +
+            " rounding: largest difference " + Num(difference.largest_error) + " (tolerance " +
+            Num(by_ideal.within ? result.tolerance
+                                : *std::max_element(transformers_tolerance.begin(),
+                                                    transformers_tolerance.end())) +
+            " at most)";
+        *out = std::move(result);
+        return Status();
+    }
+    if (Status problem = FindCause(&context, &result); !problem.ok()) return problem;
+    if (result.cause == RopeCause::Unknown) {
+        // [positions, n] read as one column per pair did not fit: n/2 pairs, doubled?
+        bool found = false;
+        if (Status problem = PartialRotary(&context, &result, &found); !problem.ok())
+            return problem;
+    }
+    const char* name = nullptr;
+    const RopeDifference& nearer = Nearer(result, &name);
+    const std::string where = DifferenceWords(nearer, request.kind);
+    if (result.cause == RopeCause::Unknown)
+        result.verdict = "differs from transformers' tables " + where + " (against " + name +
+                         "); none of the known causes explains it";
+    else
+        result.verdict += " Against " + std::string(name) + " the dump parts " + where + ".";
+    *out = std::move(result);
+    return Status();
+}
+
+} // namespace pelab
