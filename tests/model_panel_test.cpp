@@ -9,7 +9,9 @@
 #include "panels/model/panel_model.h"
 #include "pelab/encodings/alternatives.h"
 #include "pelab/encodings/sinusoidal.h"
+#include "pelab/export/export.h"
 #include "pelab/models/rope_analysis.h"
+#include "pelab/models/rope_tables.h"
 #include "pelab/models/table_analysis.h"
 #include "shell/file_menu.h"
 #include "status_text.h"
@@ -855,5 +857,87 @@ TEST_F(ModelPanelTest, TheTableMenuIsOnTheProjectorsFirstScreen) {
     // Beside the summary or just under it: above the pictures.
     EXPECT_LE(picker->second.y0, summary->second.y1 + 2 * ImGui::GetFontSize());
 }
+
+namespace {
+
+// A cos or sin table of the open model's layer 0, as an engine with the given layout would dump
+// it (float32 .npy).
+void WriteDump(const std::string& path, const CheckpointConfig& config, RopeTableKind kind,
+               TableLayout layout, long long rows) {
+    RopeTableSpec spec;
+    ASSERT_TRUE(rope_table_spec(config, 0, &spec).ok());
+    const RopeFrequencies frequencies = rope_inv_freq(spec, rows, RopeReference::Ideal);
+    const int width = 2 * static_cast<int>(frequencies.inv_freq.size());
+    std::vector<double> values(static_cast<std::size_t>(rows * width));
+    rope_table_rows(frequencies, RopeReference::Ideal, kind, 0, rows, layout, TableDtype::F32,
+                    values.data());
+    std::ofstream out(path, std::ios::binary);
+    write_npy_header(out, "<f4", {rows, width});
+    for (double value : values) {
+        const auto single = static_cast<float>(value);
+        out.write(reinterpret_cast<const char*>(&single), sizeof single);
+    }
+}
+
+TEST_F(ModelPanelTest, TheCheckViewNamesAnEnginesPairingBugAndFitsTheProjector) {
+    ASSERT_EQ(OpenFile(app, (folder_ / "llama").string()), "");
+    app.models.Finish();
+    ASSERT_EQ(Shown()["kind"], "RoPE");
+    const CheckpointConfig& config = Panel().service_report->config;
+    RopeTableSpec spec;
+    ASSERT_TRUE(rope_table_spec(config, 0, &spec).ok());
+    // The fixture's Llama pairs half-split: the engine below wrote them interleaved.
+    ASSERT_EQ(spec.pairing, RotaryPairing::HalfSplit);
+    const std::string cos = (folder_ / "engine_cos.npy").string();
+    const std::string sin = (folder_ / "engine_sin.npy").string();
+    WriteDump(cos, config, RopeTableKind::Cos, TableLayout::Interleaved, 300);
+    WriteDump(sin, config, RopeTableKind::Sin, TableLayout::Interleaved, 300);
+    // One table: the view waits for the other; both: the check runs and names the bug.
+    ASSERT_EQ(OpenFile(app, cos), "");
+    EXPECT_NE(Shown()["check"]["waiting"].get<std::string>().find("sin table"), std::string::npos);
+    ASSERT_EQ(OpenFile(app, sin), "");
+    nlohmann::json check = Shown()["check"];
+    EXPECT_EQ(check["cause"], "pairing_swapped") << check.dump();
+    EXPECT_EQ(Shown()["view"], "check");
+    // A name that does not say which table it is: refused with what to do, nothing changed.
+    const std::string vague = (folder_ / "table.npy").string();
+    fs::copy_file(cos, vague);
+    const std::string refused = OpenFile(app, vague);
+    EXPECT_NE(refused.find("name it cos"), std::string::npos) << refused;
+    EXPECT_EQ(Shown()["check"]["cause"], "pairing_swapped");
+
+    // At the projector's size, in every theme: the verdict, the curves and the map wholly in
+    // view, each readable, the curves and the map without overlapping.
+    ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+    app.view.font_scale = 2.0f;
+    BuildFonts(fonts, kBaseFontPixels * 2.0f);
+    for (const char* theme : {"dark", "light", "high-contrast"}) {
+        ASSERT_EQ(app.scene.Apply(nlohmann::json{{"theme", theme}}.dump()), "");
+        app.recorder.rects.clear();
+        Present("model", 4);
+        for (const char* widget : {"model.check_verdict", "model.check_curve", "model.check_map"}) {
+            const auto at = app.recorder.rects.find(widget);
+            ASSERT_NE(at, app.recorder.rects.end()) << theme << ": no " << widget;
+            EXPECT_GE(at->second.visible, 0.99f) << theme << " " << widget;
+        }
+        const WidgetRect curve = app.recorder.rects.at("model.check_curve");
+        const WidgetRect map = app.recorder.rects.at("model.check_map");
+        EXPECT_GE(curve.y1 - curve.y0, 6 * ImGui::GetFontSize()) << theme;
+        EXPECT_GE(map.y1 - map.y0, 6 * ImGui::GetFontSize()) << theme;
+        EXPECT_TRUE(curve.x1 <= map.x0 || map.x1 <= curve.x0 || curve.y1 <= map.y0 ||
+                    map.y1 <= curve.y0)
+            << theme << ": the curves and the map overlap";
+    }
+
+    // The same engine with the pairs as the model lays them out: it agrees.
+    WriteDump(cos, config, RopeTableKind::Cos, TableLayout::HalfSplit, 300);
+    WriteDump(sin, config, RopeTableKind::Sin, TableLayout::HalfSplit, 300);
+    ASSERT_EQ(OpenFile(app, cos), "");
+    ASSERT_EQ(OpenFile(app, sin), "");
+    check = Shown()["check"];
+    EXPECT_TRUE(check["agrees"].get<bool>()) << check.dump();
+}
+
+} // namespace
 
 } // namespace pelab

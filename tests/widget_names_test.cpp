@@ -10,12 +10,15 @@
 #include "panels/panel_registry.h"
 #include "panels/quiz/panel_quiz.h"
 #include "panels/train/panel_train.h"
+#include "pelab/export/export.h"
+#include "shell/file_menu.h"
 #include "test_paths.h"
 
 #include "model_fixtures.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <unistd.h>
 
@@ -153,6 +156,27 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                     collect({});
                                     collect({});
                                     ASSERT_EQ(app.scene.Apply(R"({"model_usage_head": -1})"), "");
+                                    // The Check view: empty, one table (waiting for the other),
+                                    // both (random numbers: a verdict, the curves, the map).
+                                    ASSERT_EQ(app.scene.Apply(R"({"model_view": "check"})"), "");
+                                    collect({});
+                                    const auto dump = [&](const char* name) {
+                                        const std::string path = (folder / name).string();
+                                        std::ofstream out(path, std::ios::binary);
+                                        pelab::write_npy_header(out, "<f4", {64, 8});
+                                        for (int k = 0; k < 64 * 8; ++k) {
+                                            const float value = std::sin(1.7f * k);
+                                            out.write(reinterpret_cast<const char*>(&value), 4);
+                                        }
+                                        return path;
+                                    };
+                                    ASSERT_EQ(pelab::OpenFile(app, dump("cos.npy")), "");
+                                    collect({});
+                                    ASSERT_EQ(pelab::OpenFile(app, dump("sin.npy")), "");
+                                    collect({});
+                                    collect({});
+                                    auto& model = dynamic_cast<pelab::ModelPanel&>(*entry.panel);
+                                    model.check_files = {};
                                 }
                             }
                             // A config.json alone with kinds of layers (Llama 4 Scout's, from

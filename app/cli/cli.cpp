@@ -57,6 +57,10 @@ void AddGuiOptions(CLI::App& app, CommandLine& result) {
                    "Open a checkpoint in the Your model panel (model.safetensors or its folder, "
                    "an index, a .npy table)")
         ->check(FileName());
+    app.add_option("--open", result.gui.open,
+                   "After --model, open this file as File → Open or a drop would (repeat: "
+                   "another engine's cos and sin tables for Your model › Check)")
+        ->check(FileName());
     app.add_option(
            "--lesson", result.gui.lesson,
            "Teach a lesson file (JSON, assets/lessons/): PageDown / PageUp move between steps")
@@ -181,6 +185,10 @@ CLI::App* AddScreenshotCommand(CLI::App& app, CommandLine& result, std::string& 
     screenshot
         ->add_option("--model", shot.model,
                      "Open this checkpoint in the Your model panel first (as File → Open)")
+        ->check(FileName());
+    screenshot
+        ->add_option("--open", shot.open,
+                     "After --model, open this file as File → Open would (repeatable)")
         ->check(FileName());
     screenshot->add_option("--panel", shot.panel,
                            "Only this panel, filling the image: " + PanelIdList());

@@ -17,11 +17,12 @@ constexpr int kExitRuntimeFailure = 1;
 constexpr int kExitBadUsage = 2;
 
 struct GuiOptions {
-    std::string scene;        ///< open this scene first (exit 2 if it is bad)
-    std::string lesson;       ///< then start this lesson at its first step (exit 2 if it is bad)
-    std::string model;        ///< a checkpoint opened in the Your model panel (File → Open)
-    std::string state_out;    ///< write the scene here when the app exits
-    std::string widget_rects; ///< test hook: keep the named widgets' rectangles here (JSON)
+    std::string scene;  ///< open this scene first (exit 2 if it is bad)
+    std::string lesson; ///< then start this lesson at its first step (exit 2 if it is bad)
+    std::string model;  ///< a checkpoint opened in the Your model panel (File → Open)
+    std::vector<std::string> open; ///< files opened after it, as File → Open (a drop) would
+    std::string state_out;         ///< write the scene here when the app exits
+    std::string widget_rects;      ///< test hook: keep the named widgets' rectangles here (JSON)
     bool fullscreen = false;
     float font_scale = 1.0f;
     bool font_scale_given = false; ///< --font-scale overrides the scene and the saved settings
@@ -35,6 +36,7 @@ struct ScreenshotOptions {
     std::string panel;  ///< empty: the whole window as it opens
     std::string lesson; ///< a lesson shown at `step` (1-based), with its bar; "" = none
     std::string model;  ///< a checkpoint opened in the Your model panel first
+    std::vector<std::string> open; ///< files opened after it, as File → Open would
     int step = 1;
     bool notes = false; ///< with --lesson: the step's speaker notes shown (as S does)
     int width = 1280;

@@ -194,6 +194,7 @@ FileUse FileOptionUse(const std::string& command, const std::string& name) {
         return FileUse::ReadsCheckpoint;
     if (name == "--cos" || name == "--sin" || name == "--inv-freq" || name == "--angles")
         return FileUse::Reads;
+    if (name == "--open") return FileUse::Reads;
     if (name == "--scene" || name == "--lesson" || name == "--run" || name == "--config" ||
         name == "--vocab" || name == "--merges" || name == "--texts-file" || name == "file")
         return FileUse::Reads;

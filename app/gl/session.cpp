@@ -14,6 +14,7 @@
 #include "pelab/export/export.h"
 #include "shell/app.h"
 #include "shell/app_ui.h"
+#include "shell/file_menu.h"
 #include "shell/software_picture.h"
 #include "shell/step_fit.h"
 #include "widgets/fonts.h"
@@ -107,6 +108,17 @@ bool LoadModelOption(const std::string& path, App& app, bool wait) {
     if (error.empty()) return true;
     std::fprintf(stderr, "pelab: --model: %s\n", PrintableLine(error).c_str());
     return false;
+}
+
+// Opens each of paths as File → Open would (after --model); prints the message and returns false
+// for one that is refused.
+bool OpenFilesOption(const std::vector<std::string>& paths, App& app) {
+    for (const std::string& path : paths)
+        if (const std::string error = OpenFile(app, path); !error.empty()) {
+            std::fprintf(stderr, "pelab: --open: %s\n", PrintableLine(error).c_str());
+            return false;
+        }
+    return true;
 }
 
 // Starts the lesson at path ("" = none) at step (from 1), landed (no glide); prints the message
@@ -223,7 +235,8 @@ int LoadGuiInputs(const GuiOptions& options, App& app, SettingsFile& settings) {
         app.view.presented_panel = "start";
     if (!benchmark) LoadSettings(settings);
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
-    if (!LoadModelOption(options.model, app, false)) return kExitBadUsage;
+    if (!LoadModelOption(options.model, app, !options.open.empty())) return kExitBadUsage;
+    if (!OpenFilesOption(options.open, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     app.view.fullscreen = options.fullscreen;
@@ -376,6 +389,7 @@ int RunScreenshot(const ScreenshotOptions& options) {
     App app;
     if (!LoadSceneOption(options.scene, app)) return kExitBadUsage;
     if (!LoadModelOption(options.model, app, true)) return kExitBadUsage;
+    if (!OpenFilesOption(options.open, app)) return kExitBadUsage;
     if (options.font_scale_given) app.view.font_scale = options.font_scale;
     if (!options.theme.empty()) ThemeFromName(options.theme, &app.view.theme); // checked: cli.cpp
     if (!LoadLessonOption(options.lesson, options.step, app)) return kExitBadUsage;

@@ -66,6 +66,16 @@ public:
     /// ("the Real model view cannot run: …"): `lesson check` lists it as the step's problem.
     /// Default: "" (every panel shows its settings).
     virtual std::string StepProblem(const AppState& /*state*/) const { return {}; }
+    /// Whether this panel reads the data file at path (not JSON: a dropped or opened .npy) as it
+    /// stands now: the Your model panel takes another engine's RoPE tables while a RoPE model is
+    /// open. Default: no.
+    virtual bool TakesDataFile(const std::string& /*path*/, const AppState& /*state*/) const {
+        return false;
+    }
+    /// Reads a data file TakesDataFile accepted: "" or why it was refused.
+    virtual std::string OpenDataFile(const std::string& /*path*/, const AppState& /*state*/) {
+        return "this panel opens no data files";
+    }
     /// The kind of document this panel opens (File → Open hands it over): "quiz" for the quiz
     /// panel; "" for none.
     virtual std::string DocumentKind() const { return {}; }

@@ -22,8 +22,8 @@ namespace pelab {
 
 namespace {
 
-constexpr const char* kViews[] = {"components", "similarity", "norms",   "wavelengths",
-                                  "pairing",    "usage",      "buckets", "slopes"};
+constexpr const char* kViews[] = {"components", "similarity", "norms",   "wavelengths", "pairing",
+                                  "usage",      "check",      "buckets", "slopes"};
 
 } // namespace
 
@@ -91,12 +91,12 @@ const std::vector<double>& ModelPanel::UsageFor() const {
 void ModelPanel::AddSceneFields(SceneTable& table) {
     table.Text("model_view",
                "text: the Your model panel's view: components, similarity or norms (a learned "
-               "table), wavelengths, pairing or usage (RoPE), buckets (T5), slopes (ALiBi)",
+               "table), wavelengths, pairing, usage or check (RoPE), buckets (T5), slopes (ALiBi)",
                &view, [](const std::string& text) {
                    for (const char* id : kViews)
                        if (text == id) return std::string();
                    return std::string("must be components, similarity, norms, wavelengths, "
-                                      "pairing, usage, buckets or slopes");
+                                      "pairing, usage, check, buckets or slopes");
                });
     table.Bool("model_3d", "the Your model panel's components in 3-D", &three_d);
     table.Integer(
@@ -105,6 +105,7 @@ void ModelPanel::AddSceneFields(SceneTable& table) {
         "for the schedule's first global rotary layer (a layer the model has not "
         "shows that one)",
         &layer, -1, 100000);
+    table.Integer(kCheckFirst, &check_first);
     table.Integer("model_usage_head",
                   "the Your model panel's Usage view: a query head (from 0; shown from 1), or -1 "
                   "for the mean "
@@ -143,7 +144,24 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
                           {"rope", nullptr},
                           {"buckets", nlohmann::json::array()},
                           {"alibi", nullptr},
-                          {"layers", nullptr}};
+                          {"layers", nullptr},
+                          {"check", nullptr}};
+    if (const RopeCheckOutcome* check = CheckOutcomeNow(state)) {
+        const RopeCheckResult& result = check->result;
+        out["check"] = {{"cos", check_files.cos},
+                        {"sin", check_files.sin},
+                        {"inv_freq", check_files.inv_freq},
+                        {"angles", check_files.angles},
+                        {"waiting", check->waiting},
+                        {"error", check->error},
+                        {"ran", check->ran},
+                        {"agrees", result.agrees},
+                        {"cause", rope_cause_id(result.agrees ? RopeCause::None : result.cause)},
+                        {"verdict", result.verdict},
+                        {"layer", check->layer_summary},
+                        {"pairs", check->picture.pairs},
+                        {"largest_error", check->picture.largest_error}};
+    }
     if (!preview && r.has_config && !r.schedule.layers.empty()) {
         const int shown = LayerShown();
         const LayerPlan& plan = r.schedule.layers[shown];
@@ -231,6 +249,19 @@ std::vector<WidgetName> ModelPanel::WidgetNames() {
         {"model.tab_wavelengths", "the Wavelengths tab (RoPE)"},
         {"model.tab_pairing", "the Pairing tab (RoPE)"},
         {"model.tab_usage", "the Usage tab (RoPE)"},
+        {"model.tab_check", "the Check tab (RoPE): another engine's tables against this one's"},
+        {"model.check_hint", "the sentence saying which tables to drop to check them"},
+        {"model.check_files", "the line naming the tables dropped", {"check"}},
+        {"model.check_clear", "the button forgetting the tables dropped"},
+        {"model.check_waiting", "what the check still needs, or why it cannot run", {"check"}},
+        {"model.check_verdict",
+         "whether the tables agree, and the bug that explains it",
+         {"check"}},
+        ControlWidget(kCheckPair),
+        ControlWidget(kCheckFirst, "box"),
+        {"model.check_details", "where the tables part and by how much", {"check"}},
+        {"model.check_curve", "the engine's curve of the pair beside the reference's", {"check"}},
+        {"model.check_map", "the difference over positions × pairs (click: that pair)", {"check"}},
         {"model.schedule_summary",
          "the line saying what each kind of layer does with positions",
          {"layers"}},
@@ -460,8 +491,9 @@ void ModelPanel::DrawRope(FrameContext& frame) {
     static constexpr ViewTab kTabs[] = {
         {"Wavelengths", "wavelengths", "model.tab_wavelengths", &ModelPanel::DrawWavelengths},
         {"Pairing", "pairing", "model.tab_pairing", &ModelPanel::DrawPairing},
-        {"Usage", "usage", "model.tab_usage", &ModelPanel::DrawUsage}};
-    DrawTabs(frame, "##model_rope_tabs", kTabs, 3);
+        {"Usage", "usage", "model.tab_usage", &ModelPanel::DrawUsage},
+        {"Check", "check", "model.tab_check", &ModelPanel::DrawCheck}};
+    DrawTabs(frame, "##model_rope_tabs", kTabs, 4);
 }
 
 } // namespace pelab

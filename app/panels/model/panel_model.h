@@ -16,6 +16,7 @@
 #include "io/model_service.h"
 #include "io/scene.h"
 #include "panels/explanation.h"
+#include "panels/model/model_check.h"
 #include "panels/panel.h"
 #include "widgets/plot.h"
 #include "widgets/scene_tabs.h"
@@ -81,6 +82,19 @@ struct ModelPanel : Panel {
     /// Rebuilds report for LayerShown() when it changed (the RoPE numbers of that layer's kind).
     void SyncLayer() const;
 
+    /// The Check view: another engine's RoPE tables (dropped .npy files), checked in the
+    /// background against the layer shown; the pair whose curves are drawn (−1: where they part).
+    RopeDumpFiles check_files;
+    int check_pair = -1;
+    int check_first = 0; ///< the position of the dumps' first row (a scene field)
+    mutable BackgroundCached<RopeCheckInputs, RopeCheckOutcome> check_cache;
+    plot::PlotView check_view;
+    RopeCheckInputs CheckInputs(const AppState& state) const;
+    /// The check of the files given, computed now when it is not ready (null: no file).
+    const RopeCheckOutcome* CheckOutcomeNow(const AppState& state) const;
+    bool TakesDataFile(const std::string& path, const AppState& state) const override;
+    std::string OpenDataFile(const std::string& path, const AppState& state) override;
+
     SceneTabs tabs;
     plot::PlotView components_view, twin_view, norms_view, neighbour_view, wavelength_view,
         bucket_view, slope_view, cosine_view, twin_cosine_view;
@@ -120,6 +134,9 @@ private:
     void DrawWavelengths(FrameContext& frame);
     void DrawPairing(FrameContext& frame);
     void DrawUsage(FrameContext& frame);
+    void DrawCheck(FrameContext& frame);
+    void DrawCheckFiles(FrameContext& frame);
+    void DrawCheckPicture(FrameContext& frame, const RopeCheckOutcome& outcome);
     void DrawBuckets(FrameContext& frame);
     void DrawSlopes(FrameContext& frame);
     /// The strip of the model's layers, one cell each coloured by kind, and the kind chosen.

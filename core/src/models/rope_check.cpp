@@ -269,11 +269,160 @@ Status rope_check(const RopeCheckRequest& request, RopeCheckResult* out) {
     const RopeDifference& nearer = Nearer(result, &name);
     const std::string where = DifferenceWords(nearer, request.kind);
     if (result.cause == RopeCause::Unknown)
-        result.verdict = "differs from transformers' tables " + where + " (against " + name +
-                         "); none of the known causes explains it";
+        result.verdict =
+            "differs from transformers' tables from position " + std::to_string(nearer.position) +
+            ", pair " + std::to_string(nearer.pair) + ", largest error " +
+            Num(nearer.largest_error) + " (against " + name +
+            "). None of the known causes "
+            "(pairing, positions, attention factor, base, scaling, precision, rotating width) "
+            "explains it; the largest error is at position " +
+            std::to_string(nearer.largest_at) + ", pair " + std::to_string(nearer.largest_pair) +
+            ".";
     else
         result.verdict += " Against " + std::string(name) + " the dump parts " + where + ".";
     *out = std::move(result);
+    return Status();
+}
+
+} // namespace pelab
+
+namespace pelab {
+
+namespace {
+
+// For each pair, the one of its two columns that differs more over the curve's rows (kept: per
+// row, per pair, the two columns' values and errors), drawn all along.
+void KeepCurveColumns(const std::vector<std::vector<double>>& kept, int pairs, TableLayout layout,
+                      RopeCheckPicture* picture) {
+    std::vector<double> most(static_cast<std::size_t>(pairs) * 2, 0.0);
+    for (const std::vector<double>& columns : kept)
+        for (std::size_t i = 0; i < static_cast<std::size_t>(pairs); ++i) {
+            most[i * 2] = std::max(most[i * 2], columns[i * 4 + 2]);
+            most[i * 2 + 1] = std::max(most[i * 2 + 1], columns[i * 4 + 3]);
+        }
+    for (std::size_t i = 0; i < static_cast<std::size_t>(pairs); ++i) {
+        const bool second = most[i * 2 + 1] > most[i * 2] && layout != TableLayout::Undoubled;
+        const int pair = static_cast<int>(i);
+        picture->curve_column.push_back(
+            layout == TableLayout::HalfSplit     ? pair + (second ? pairs : 0)
+            : layout == TableLayout::Interleaved ? 2 * pair + (second ? 1 : 0)
+                                                 : pair);
+    }
+    for (const std::vector<double>& columns : kept)
+        for (std::size_t i = 0; i < static_cast<std::size_t>(pairs); ++i) {
+            const bool second = most[i * 2 + 1] > most[i * 2] && layout != TableLayout::Undoubled;
+            picture->curve_dump.push_back(columns[i * 4 + (second ? 1 : 0)]);
+        }
+}
+
+} // namespace
+
+Status rope_check_picture(const RopeCheckRequest& request, const RopeCheckResult& result,
+                          int max_rows, RopeCheckPicture* out) {
+    RopeCheckPicture picture;
+    const bool ideal_used = result.agrees
+                                ? result.matched == RopeReference::Ideal
+                                : result.ideal.largest_error <= result.transformers.largest_error;
+    picture.reference_used = ideal_used ? RopeReference::Ideal : RopeReference::Transformers;
+    const RopeFrequencies frequencies =
+        rope_inv_freq(request.spec, result.sequence_length, picture.reference_used);
+    const int pairs = static_cast<int>(frequencies.inv_freq.size());
+    const int width = request.first.width;
+    // The columns as this model lays them out, whatever layout the cause found (a swapped
+    // pairing is what the picture shows).
+    const TableLayout layout =
+        request.kind == RopeDumpKind::InvFreq || result.layout == TableLayout::Undoubled
+            ? TableLayout::Undoubled
+            : ModelLayout(request.spec);
+    const int expected = layout == TableLayout::Undoubled ? pairs : 2 * pairs;
+    if (width != expected || result.cause == RopeCause::PartialRotary) {
+        *out = std::move(picture);
+        return Status();
+    }
+    picture.pairs = pairs;
+    picture.inv_freq = frequencies.inv_freq;
+    const long long rows = request.first.rows;
+    const long long shown = std::max(1LL, std::min<long long>(rows, max_rows));
+    Candidate reference;
+    reference.pipeline = picture.reference_used;
+    reference.frequencies = frequencies;
+    reference.layout = layout;
+    PairValues values;
+    std::vector<double> first, second;
+    // One row: each pair's value in its column that differs more, the reference's, the error.
+    // columns (the curve's rows): per pair, each of its two columns' value and error, so that
+    // one column is drawn all along.
+    const auto add_row = [&](long long row, std::vector<double>* dumps,
+                             std::vector<double>* references, std::vector<double>* errors,
+                             std::vector<double>* columns = nullptr) {
+        const long long position = request.first_position + row;
+        if (Status problem = read_rope_dump_rows(request.first, row, 1, &first); !problem.ok())
+            return problem;
+        if (request.kind == RopeDumpKind::CosSin)
+            if (Status problem = read_rope_dump_rows(request.second, row, 1, &second);
+                !problem.ok())
+                return problem;
+        ValuesAt(reference, position, result.dtype, &values);
+        std::vector<double> dump_row(static_cast<std::size_t>(pairs)),
+            error_row(dump_row.size(), -1);
+        for (int column = 0; column < width; ++column) {
+            const auto pair = static_cast<std::size_t>(table_pair(column, width, layout));
+            const auto at = static_cast<std::size_t>(column);
+            double error = 0;
+            if (request.kind == RopeDumpKind::InvFreq)
+                error =
+                    std::fabs(first[at] - round_to_dtype(frequencies.inv_freq[pair], result.dtype));
+            else if (request.kind == RopeDumpKind::Angles)
+                error = std::fabs(first[at] - values.angle[pair]);
+            else
+                error = std::max(std::fabs(first[at] - values.cos[pair]),
+                                 std::fabs(second[at] - values.sin[pair]));
+            if (columns) {
+                const bool second_column = layout == TableLayout::HalfSplit     ? column >= pairs
+                                           : layout == TableLayout::Interleaved ? column % 2 == 1
+                                                                                : false;
+                (*columns)[pair * 4 + (second_column ? 1 : 0)] = first[at];
+                (*columns)[pair * 4 + (second_column ? 3 : 2)] = error;
+            }
+            if (error > error_row[pair]) dump_row[pair] = first[at], error_row[pair] = error;
+            picture.largest_error = std::max(picture.largest_error, error);
+        }
+        for (std::size_t i = 0; i < dump_row.size(); ++i) {
+            dumps->push_back(dump_row[i]);
+            references->push_back(request.kind == RopeDumpKind::InvFreq
+                                      ? round_to_dtype(frequencies.inv_freq[i], result.dtype)
+                                  : request.kind == RopeDumpKind::Angles ? values.angle[i]
+                                                                         : values.cos[i]);
+            if (errors) errors->push_back(error_row[i]);
+        }
+        return Status();
+    };
+    for (long long k = 0; k < shown; ++k) {
+        const long long row = shown == 1 ? 0 : k * (rows - 1) / (shown - 1);
+        picture.positions.push_back(
+            request.kind == RopeDumpKind::InvFreq ? 0 : request.first_position + row);
+        if (Status problem = add_row(row, &picture.dump, &picture.reference, &picture.error);
+            !problem.ok())
+            return problem;
+    }
+    const RopeDifference& parted = ideal_used ? result.ideal : result.transformers;
+    const long long count = std::min<long long>(rows, 160);
+    const long long start =
+        std::clamp((parted.position >= 0 ? parted.position - request.first_position : 0) - 8, 0LL,
+                   rows - count);
+    // The curve's rows, and for each pair the column that differs more over them.
+    std::vector<std::vector<double>> kept;
+    std::vector<double> unused;
+    for (long long row = start; request.kind != RopeDumpKind::InvFreq && row < start + count;
+         ++row) {
+        picture.curve_positions.push_back(request.first_position + row);
+        kept.emplace_back(static_cast<std::size_t>(pairs) * 4, 0.0);
+        if (Status problem = add_row(row, &unused, &picture.curve_reference, nullptr, &kept.back());
+            !problem.ok())
+            return problem;
+    }
+    KeepCurveColumns(kept, pairs, layout, &picture);
+    *out = std::move(picture);
     return Status();
 }
 

@@ -107,4 +107,27 @@ struct RopeCheckResult {
 /// --positions, a read error).
 Status rope_check(const RopeCheckRequest& request, RopeCheckResult* out);
 
+/// What a view draws of a check: up to max_rows positions spread over the dump, and for each
+/// pair the dump's value and the reference's (cos, the angle, or inv_freq: of the pair's column,
+/// as this model lays them out, that differs more) and the difference (the largest of the pair's
+/// columns, cos and sin).
+struct RopeCheckPicture {
+    std::vector<long long> positions; ///< rows shown (one row, position 0, for inv_freq)
+    int pairs = 0;
+    std::vector<double> dump, reference, error; ///< positions × pairs
+    /// Consecutive rows from a little before where the tables part (a fast pair's curve read at
+    /// spread rows would alias): positions, and the dump's and the reference's values × pairs.
+    std::vector<long long> curve_positions;
+    std::vector<double> curve_dump, curve_reference;
+    std::vector<double> inv_freq; ///< the reference's, one per pair
+    std::vector<int> curve_column; ///< per pair: the dump's column curve_dump holds
+    RopeReference reference_used = RopeReference::Ideal;
+    double largest_error = 0;
+};
+/// The picture of request against the reference the result names (the one matched, else the
+/// nearer). Needs a result whose width matches the layer (a partial-rotary dump: the picture of
+/// its own width is not drawn; ok with pairs 0).
+Status rope_check_picture(const RopeCheckRequest& request, const RopeCheckResult& result,
+                          int max_rows, RopeCheckPicture* out);
+
 } // namespace pelab
