@@ -6,8 +6,8 @@ Phi-3.5 (longrope), DeepSeek V3 (yarn with mscale_all_dim), Gemma 3 (a local and
 layer), Qwen2 (no scaling) and a dynamic NTK config, each in float64, float32, bfloat16 (as
 its '<u2' bits) and float16.
 
-Each dump must get its cause's id from `rope check --json`; the unchanged tables must agree in
-every dtype; random tables must differ with no cause named. Then bad input: a width that fits no
+Each dump must get its cause's id from `rope check --json` (cos and sin; then inv_freq and the
+angles p·θ, for the causes they can carry); the unchanged tables must agree in every dtype; random tables must differ with no cause named. Then bad input: a width that fits no
 layout, NaN, a dump past the model's context (allowed, said), '<u2' without --dtype bf16.
 
 Usage: check_rope_check.py PELAB
@@ -189,6 +189,78 @@ def causes(config, layer_type, end):
     return out
 
 
+def inv_and_angle_causes(config, layer_type, end):
+    """{cause id: (inv_freq, angles)} for the causes an inv_freq or angles dump can carry."""
+    cfg, _, p = layer_params(config, layer_type)
+    interleaved = ref.pairing(config) == "interleaved"
+    positions = np.arange(end - ROWS, end, dtype=np.float64)
+    rope_type = p.get("rope_type", p.get("type", "default"))
+
+    def laid_out(inv, shift=0, swap=False, angle_dtype=None):
+        angles = np.outer(positions + shift, inv) if angle_dtype is None else round_to(
+            np.outer(round_to(positions, angle_dtype), round_to(inv, angle_dtype)), angle_dtype)
+        doubled = np.repeat(angles, 2, axis=1) if interleaved != swap else \
+            np.concatenate([angles, angles], 1)
+        return doubled
+
+    inv, _ = frequencies(config, layer_type, end)
+    out = {"none": (inv, laid_out(inv)),
+           "pairing_swapped": (None, laid_out(inv, swap=True)),
+           "positions_off_by_one": (None, laid_out(inv, shift=1)),
+           "low_precision_frequencies": (bf16_round(inv), laid_out(bf16_round(inv))),
+           "low_precision_angles": (None, laid_out(inv, angle_dtype="bf16"))}
+    if float(p["rope_theta"]) != 10000:
+        def base(q, _):
+            q["rope_theta"] = 10000.0
+            return q
+        changed, _ = frequencies(config, layer_type, end, base)
+        out["base_defaulted"] = (changed, laid_out(changed))
+    if rope_type not in ("default", "dynamic"):
+        def unscaled(q, _):
+            return {"rope_type": "default", "rope_theta": q["rope_theta"],
+                    "_dim": ref.rotary_dims(config, layer_type)}
+        changed, _ = frequencies(config, layer_type, end, unscaled)
+        out["scaling_not_applied"] = (changed, laid_out(changed))
+    return out
+
+
+def rope_check_one(pelab, config_path, layer, first, end, option, path, dtype):
+    command = [pelab, "rope", "check", config_path, "--layer", str(layer), "--positions",
+               "%d:%d" % (first, end), option, path, "--json"]
+    if dtype == "bf16":
+        command += ["--dtype", "bf16"]
+    run = subprocess.run(command, capture_output=True, text=True)
+    try:
+        return run.returncode, json.loads(run.stdout), run.stderr
+    except json.JSONDecodeError:
+        return run.returncode, None, run.stderr
+
+
+def check_inv_and_angles(pelab, scratch, name, folder, layer, layer_type, end):
+    config_path = os.path.join(here, folder, "config.json")
+    with open(config_path) as f:
+        config = json.load(f)
+    for cause, (inv, angles) in inv_and_angle_causes(config, layer_type, end).items():
+        for dtype in ("f64", "f32", "bf16"):
+            for option, table in (("--inv-freq", inv), ("--angles", angles)):
+                if table is None or (option == "--angles" and dtype == "bf16"):
+                    continue  # bf16 cannot hold angles of thousands of radians
+                path = os.path.join(scratch, "dump.npy")
+                save(path, table, dtype)
+                code, report, error = rope_check_one(pelab, config_path, layer, end - ROWS, end,
+                                                     option, path, dtype)
+                what = "%s, %s %s, %s" % (name, option[2:], cause, dtype)
+                if report is None:
+                    check(what + ": rope check answers", False, error.strip())
+                elif cause == "none" or (cause == "low_precision_frequencies" and
+                                         option == "--inv-freq" and dtype == "bf16"):
+                    # (bfloat16 frequencies written as bfloat16 are the right ones, rounded.)
+                    check(what + ": agrees", code == 0 and report["agrees"], report["verdict"])
+                else:
+                    check(what + ": named", code == 1 and report["cause"] == cause,
+                          "exit %d, cause %s: %s" % (code, report["cause"], report["verdict"]))
+
+
 def rope_check(pelab, config_path, layer, first, end, cos_path, sin_path, dtype):
     command = [pelab, "rope", "check", config_path, "--layer", str(layer), "--positions",
                "%d:%d" % (first, end), "--cos", cos_path, "--sin", sin_path, "--json"]
@@ -279,6 +351,7 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         for model in MODELS:
             check_model(pelab, scratch, *model)
+            check_inv_and_angles(pelab, scratch, *model)
         bad_input(pelab, scratch)
     if failures:
         print("%d failed" % len(failures))
