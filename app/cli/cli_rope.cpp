@@ -14,6 +14,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 namespace pelab {
 
@@ -241,6 +242,30 @@ void WriteTable(std::ostream& out, const RopeOptions& options, const TableReques
     out << "]}\n";
 }
 
+// "" or why out would replace a file of the model beside its config.json: its weights (any
+// format), an index, the config or the tokenizer's files. New files there are fine, as is a
+// table written there before (.npy, .csv).
+std::string CheckpointFileOverwritten(const std::string& out, const std::string& config_path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (WritesToStdout(out) || !fs::exists(out, error)) return {};
+    const fs::path folder = fs::weakly_canonical(fs::path(config_path).parent_path(), error);
+    const fs::path target = fs::weakly_canonical(fs::path(out), error);
+    if (error || target.parent_path() != folder) return {};
+    std::string name = target.filename().string();
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const char* ending : {".safetensors", ".bin", ".gguf", ".pt", ".pth", ".ckpt", ".model",
+                               ".msgpack", ".h5", ".onnx", ".json", ".txt", ".tiktoken"})
+        if (name.size() >= std::strlen(ending) &&
+            name.compare(name.size() - std::strlen(ending), std::strlen(ending), ending) == 0)
+            return "--out: " + Excerpt(out) + " is a file of the model beside " +
+                   Excerpt(config_path) +
+                   " (weights, an index, its config or tokenizer); writing there would replace "
+                   "it (choose another name)";
+    return {};
+}
+
 } // namespace
 
 RopeCommands AddRopeCommands(CLI::App& app, RopeOptions& options) {
@@ -256,9 +281,11 @@ RopeCommands AddRopeCommands(CLI::App& app, RopeOptions& options) {
             ->add_option("--layer", options.layer,
                          "The layer, counted from 0 (default: the first global layer with RoPE)")
             ->check(WholeNumber(0, 100000));
-        command->add_option("--positions", options.positions,
-                            "A:B: positions A to B − 1 of a sequence of length B (dynamic NTK and "
-                            "longrope decide by B)");
+        command
+            ->add_option("--positions", options.positions,
+                         "A:B: positions A to B − 1 of a sequence of length B (dynamic NTK and "
+                         "longrope decide by B)")
+            ->check(NonEmpty("A:B"));
     };
     commands.table = rope->add_subcommand("table", "Write one layer's RoPE tables");
     shared(commands.table);
@@ -317,11 +344,25 @@ int RunRopeTable(const RopeOptions& options) {
     }
     if (options.format == "npy" && WritesToStdout(options.out))
         return UsageError("--format npy: name a file with --out (an .npy file is binary)");
+    if (std::string refused = CheckpointFileOverwritten(options.out, request.config_path);
+        !refused.empty())
+        return UsageError(refused);
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     const RopeFrequencies frequencies = rope_inv_freq(request.spec, request.end, request.reference);
     TableShape shape;
     const int pairs = static_cast<int>(frequencies.inv_freq.size());
+    if (request.kind == RopeTableKind::Angles && request.dtype == TableDtype::F16) {
+        // float16 ends at 65 504: angles past it would be written as infinities.
+        double largest = 0;
+        for (double inv : frequencies.inv_freq)
+            largest = std::max(largest, inv * static_cast<double>(request.end - 1));
+        if (largest > 65504)
+            return UsageError("--dtype f16: the angles reach " +
+                              std::to_string(static_cast<long long>(largest)) +
+                              " rad at position " + std::to_string(request.end - 1) +
+                              ", past float16's largest number 65504; use f32 or bf16");
+    }
     if (request.kind == RopeTableKind::InvFreq) {
         shape = {0, pairs};
     } else if (request.kind == RopeTableKind::AttentionFactor) {
@@ -358,6 +399,9 @@ int RunRopeCheck(const RopeOptions& options) {
                           "the three)");
     if (options.cos.empty() != options.sin.empty())
         return UsageError("rope check: --cos and --sin go together (the angle needs both)");
+    if (!options.cos.empty() && SameFile(options.cos, options.sin))
+        return UsageError("rope check: --cos and --sin name the same file " + Excerpt(options.cos) +
+                          " (the sin table is another)");
     TableDtype asked = TableDtype::F32;
     if (!options.dtype.empty() && !table_dtype_from_name(options.dtype, &asked))
         return UsageError("--dtype: must be f64, f32, bf16 or f16 (got " + Excerpt(options.dtype) +

@@ -344,6 +344,53 @@ def bad_input(pelab, scratch):
     code, text = run(cos, sin, "--positions", "0:10")
     check("--positions that do not match the rows: exit 2", code == 2 and "holds 128 rows" in text,
           text)
+    code, text = run(cos[:, :1], sin[:, :1])
+    check("a [positions, 1] column: exit 2, no layout", code == 2 and "fit no layout" in text, text)
+    code, text = run(np.full_like(cos, 1.7e308), sin)
+    check("numbers far past any RoPE value: exit 2", code == 2 and "far past" in text, text)
+    result = subprocess.run([pelab, "rope", "check", config_path, "--cos", paths[0], "--sin",
+                             paths[0]], capture_output=True, text=True)
+    check("the same file as --cos and --sin: exit 2", result.returncode == 2 and
+          "same file" in result.stderr, result.stderr)
+    np.save(paths[0], inv[:10])
+    result = subprocess.run([pelab, "rope", "check", config_path, "--inv-freq", paths[0]],
+                            capture_output=True, text=True)
+    check("inv_freq of the wrong length: exit 2, said", result.returncode == 2 and
+          "10 frequencies" in result.stderr, result.stderr)
+    fifo = os.path.join(scratch, "pipe.npy")
+    os.mkfifo(fifo)
+    result = subprocess.run([pelab, "rope", "check", config_path, "--inv-freq", fifo],
+                            capture_output=True, text=True, timeout=20)
+    check("a pipe as a dump: exit 2 at once", result.returncode == 2 and
+          "not a regular file" in result.stderr, result.stderr)
+    # rope table: float16 angles past 65 504, a factor below 1, --out onto the weights beside
+    # the config named as a file.
+    result = subprocess.run([pelab, "rope", "table", config_path, "--what", "angles", "--dtype",
+                             "f16", "--format", "csv", "--positions", "70000:70001"],
+                            capture_output=True, text=True)
+    check("f16 angles past 65504: exit 2", result.returncode == 2 and "65504" in result.stderr,
+          result.stderr)
+    model = os.path.join(scratch, "model")
+    os.makedirs(model)
+    tiny = dict(config, rope_scaling={"rope_type": "linear", "factor": 1e-300})
+    with open(os.path.join(model, "config.json"), "w") as f:
+        json.dump(tiny, f)
+    result = subprocess.run([pelab, "rope", "table", model, "--what", "inv_freq", "--format",
+                             "csv"], capture_output=True, text=True)
+    check("a factor below 1: exit 2", result.returncode == 2 and "below 1" in result.stderr,
+          result.stderr)
+    with open(os.path.join(model, "config.json"), "w") as f:
+        json.dump(config, f)
+    weights = os.path.join(model, "model.safetensors")
+    with open(weights, "wb") as f:
+        f.write(b"weights")
+    result = subprocess.run([pelab, "rope", "table", os.path.join(model, "config.json"),
+                             "--what", "inv_freq", "--out", weights], capture_output=True,
+                            text=True)
+    with open(weights, "rb") as f:
+        kept = f.read() == b"weights"
+    check("--out onto the weights beside config.json: exit 2, weights kept",
+          result.returncode == 2 and kept, result.stderr)
 
 
 def main():

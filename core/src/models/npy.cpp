@@ -145,8 +145,7 @@ Status ParseNpyHeader(const std::string& bytes, std::uint64_t file_size, TensorI
         tensor.type = TensorType::F64, tensor.dtype = "F64", item = 8;
     else if (descr == ">f2" || descr == ">f4" || descr == ">f8")
         return "its numbers are big-endian (" + shown_name(descr) +
-               "): save it with "
-               "array.astype('<f4')";
+               "): save it with array.astype('<" + descr.substr(1) + "')";
     else
         return "its numbers are " + shown_name(descr) +
                ", not float16, float32 or float64 ('<f2', "

@@ -18,7 +18,7 @@ Status ReadLayout(const CheckContext& context, TableLayout* layout) {
     const int width = context.source.width, pairs = context.pairs;
     if (context.request->kind == RopeDumpKind::InvFreq) {
         *layout = TableLayout::Undoubled;
-        return Status();
+        return width == pairs ? Status() : Status("width");
     }
     if (width == 2 * pairs) {
         *layout = ModelLayout(context.request->spec);
@@ -50,7 +50,8 @@ Status PartialRotary(CheckContext* context, RopeCheckResult* result, bool* found
          {std::pair<int, TableLayout>{width / 2, ModelLayout(spec)},
           std::pair<int, TableLayout>{width, TableLayout::Undoubled}}) {
         if (request.kind == RopeDumpKind::InvFreq && layout != TableLayout::Undoubled) continue;
-        if ((layout != TableLayout::Undoubled && width % 2 != 0) || pairs < 1 ||
+        // Two pairs at least: one column of the fastest pair fits any width.
+        if ((layout != TableLayout::Undoubled && width % 2 != 0) || pairs < 2 ||
             2 * pairs > spec.head_dim || spec.scaling.type == "proportional" ||
             pairs == context->pairs)
             continue;
@@ -95,18 +96,17 @@ Status OtherWidth(CheckContext* context, RopeCheckResult* result) {
     bool found = false;
     if (Status problem = PartialRotary(context, result, &found); !problem.ok()) return problem;
     if (found) return Status();
+    (void)result;
     const std::string pairs = std::to_string(context->pairs);
-    if (dump.width % 2 != 0 || dump.width > 2 * context->request->spec.head_dim)
-        return Status(shown_name(dump.path) + ": rows of " + std::to_string(dump.width) +
-                      " numbers fit no layout of this layer's " + pairs + " pairs ([positions, " +
-                      std::to_string(2 * context->pairs) +
-                      "] with the duplicated half, or [positions, " + pairs + "] without)");
-    result->cause = RopeCause::Unknown;
-    result->verdict = "differs: rows of " + std::to_string(dump.width) +
-                      " numbers, where this layer has " + pairs + " pairs (" +
-                      std::to_string(2 * context->pairs) + " or " + pairs +
-                      " columns), and no other rotating width explains them";
-    return Status();
+    if (context->request->kind == RopeDumpKind::InvFreq)
+        return Status(shown_name(dump.path) + ": " + std::to_string(dump.width) +
+                      " frequencies, where this layer has " + pairs +
+                      " pairs, and no other rotating width explains them");
+    return Status(shown_name(dump.path) + ": rows of " + std::to_string(dump.width) +
+                  " numbers fit no layout of this layer's " + pairs + " pairs ([positions, " +
+                  std::to_string(2 * context->pairs) +
+                  "] with the duplicated half, or [positions, " + pairs +
+                  "] without), and no other rotating width explains them");
 }
 
 const RopeDifference& Nearer(const RopeCheckResult& result, const char** name) {
@@ -168,6 +168,36 @@ Status FindCause(CheckContext* context, RopeCheckResult* result) {
     return Status();
 }
 
+// The verdict of a dump that agrees with a reference (the ideal one when both).
+void Agrees(const CheckContext& context, bool ideal_within,
+            const std::vector<double>& ideal_tolerance,
+            const std::vector<double>& transformers_tolerance, RopeCheckResult* out) {
+    const RopeCheckRequest& request = *context.request;
+    const RopeDump& dump = request.first;
+    RopeCheckResult& result = *out;
+    const bool ideal = ideal_within;
+    const std::vector<double>& used = ideal ? ideal_tolerance : transformers_tolerance;
+    const double loosest = *std::max_element(used.begin(), used.end());
+    if (request.kind != RopeDumpKind::InvFreq && request.kind != RopeDumpKind::Angles &&
+        loosest > 0.1 * context.ideal.attention_factor)
+        result.notes.push_back(
+            "at these positions the fastest pairs' float32 angles are only known to " +
+            Num(loosest / context.ideal.attention_factor) +
+            " rad, so there they are compared that loosely");
+    result.agrees = true;
+    result.matched = ideal ? RopeReference::Ideal : RopeReference::Transformers;
+    const RopeDifference& difference = ideal ? result.ideal : result.transformers;
+    result.verdict =
+        std::string("agrees with ") +
+        (ideal ? "the ideal reference (every step in double)" : "transformers' float32 pipeline") +
+        " within " + DtypeWords(ideal ? dump.dtype : Coarser(dump.dtype, TableDtype::F32)) +
+        " rounding: largest difference " + Num(difference.largest_error) + " (tolerance " +
+        Num(ideal
+                ? result.tolerance
+                : *std::max_element(transformers_tolerance.begin(), transformers_tolerance.end())) +
+        " at most)";
+}
+
 } // namespace
 
 Status rope_check(const RopeCheckRequest& request, RopeCheckResult* out) {
@@ -175,7 +205,7 @@ Status rope_check(const RopeCheckRequest& request, RopeCheckResult* out) {
     const RopeDump& dump = request.first;
     if (request.kind == RopeDumpKind::CosSin &&
         (request.second.shape != dump.shape || request.second.dtype != dump.dtype))
-        return Status(shown_name(request.second.path) + " and " + shown_name(dump.path) +
+        return Status(shown_name(dump.path) + " and " + shown_name(request.second.path) +
                       " differ in shape or type: a cos table and its sin table have the same");
     if (request.kind == RopeDumpKind::InvFreq && !dump.one_dimensional)
         return Status(shown_name(dump.path) +
@@ -241,20 +271,7 @@ Status rope_check(const RopeCheckRequest& request, RopeCheckResult* out) {
             result.dump_amplitude = std::hypot(cos_row[0], sin_row[0]);
     }
     if (by_ideal.within || by_transformers.within) {
-        result.agrees = true;
-        result.matched = by_ideal.within ? RopeReference::Ideal : RopeReference::Transformers;
-        const RopeDifference& difference = by_ideal.within ? result.ideal : result.transformers;
-        result.verdict =
-            std::string("agrees with ") +
-            (by_ideal.within ? "the ideal reference (every step in double)"
-                             : "transformers' float32 pipeline") +
-            " within " +
-            DtypeWords(by_ideal.within ? dump.dtype : Coarser(dump.dtype, TableDtype::F32)) +
-            " rounding: largest difference " + Num(difference.largest_error) + " (tolerance " +
-            Num(by_ideal.within ? result.tolerance
-                                : *std::max_element(transformers_tolerance.begin(),
-                                                    transformers_tolerance.end())) +
-            " at most)";
+        Agrees(context, by_ideal.within, ideal_tolerance, transformers_tolerance, &result);
         *out = std::move(result);
         return Status();
     }

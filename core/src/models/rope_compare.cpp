@@ -117,6 +117,8 @@ long long FirstBeyondOneStep(const Candidate& candidate, const RopeFrequencies& 
 }
 
 constexpr long long kBlockRows = 1024;
+/// Past this, a dump's number is no cos, sin, angle (2^31 positions × 1 rad) or frequency.
+constexpr double kLargestValue = 1e15;
 
 // Compares candidate with the dump over the row ranges given ([first, end) pairs); stops at the
 // first value beyond tolerance when stop_early.
@@ -146,11 +148,15 @@ Status Compare(const DumpSource& source, const Candidate& candidate,
             if (check_finite)
                 for (const std::vector<double>* table : {&first, &second})
                     for (std::size_t at = 0; at < table->size(); ++at)
-                        if (!std::isfinite((*table)[at]))
+                        if (!std::isfinite((*table)[at]) || std::fabs((*table)[at]) > kLargestValue)
                             return Status(
                                 shown_name(table == &first ? request.first.path
                                                            : request.second.path) +
-                                ": holds " + (std::isnan((*table)[at]) ? "NaN" : "an infinity") +
+                                ": holds " +
+                                (std::isnan((*table)[at])   ? std::string("NaN")
+                                 : std::isinf((*table)[at]) ? std::string("an infinity")
+                                                            : Num((*table)[at]) + ", far past any "
+                                                                                  "RoPE value,") +
                                 " at row " +
                                 std::to_string(row + static_cast<long long>(at) / width) +
                                 ", column " + std::to_string(at % static_cast<std::size_t>(width)) +

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 
@@ -17,6 +18,13 @@ using detail::shown_name;
 // ---- Reading dumps ----
 
 Status open_rope_dump(const std::string& path, bool bf16_bits, RopeDump* out) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        return Status(shown_name(path) + ": is a folder, not an .npy file");
+    if (!std::filesystem::is_regular_file(path, error))
+        return Status(shown_name(path) + (std::filesystem::exists(path, error)
+                                              ? ": is not a regular file (a pipe or a device)"
+                                              : ": no such file"));
     std::ifstream file(path, std::ios::binary);
     if (!file) return Status(shown_name(path) + ": cannot be opened for reading");
     file.seekg(0, std::ios::end);
@@ -53,10 +61,11 @@ Status open_rope_dump(const std::string& path, bool bf16_bits, RopeDump* out) {
                  : info.type == TensorType::F32 ? TableDtype::F32
                                                 : TableDtype::F64;
     dump.data_begin = info.begin;
-    // [1, 1, n, d] as PyTorch shapes its caches: the dimensions of 1 dropped.
-    std::vector<long long> kept;
-    for (long long extent : dump.shape)
-        if (extent != 1) kept.push_back(extent);
+    // [1, 1, n, d] as PyTorch shapes its caches: the leading dimensions of 1 dropped (a
+    // [positions, 1] table stays one column wide, and is refused as such).
+    std::vector<long long> kept = dump.shape;
+    while (kept.size() > 1 && kept.front() == 1)
+        kept.erase(kept.begin());
     if (std::find(kept.begin(), kept.end(), 0) != kept.end())
         return Status(shown_name(path) + ": it holds no numbers (shape " + concat(kept.size()) +
                       "-D with a dimension of 0)");

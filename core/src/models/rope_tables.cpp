@@ -52,18 +52,23 @@ Status rope_table_spec(const CheckpointConfig& config, int layer, RopeTableSpec*
                       std::to_string(count - 1));
     const LayerPlan& plan = schedule.layers[static_cast<std::size_t>(layer)];
     if (!plan.rope) {
-        std::vector<int> rotary;
+        std::vector<int> rotary, plain;
         for (const LayerPlan& each : schedule.layers)
-            if (each.rope) rotary.push_back(each.index);
+            (each.rope ? rotary : plain).push_back(each.index);
         return Status("layer " + std::to_string(layer) + " has no RoPE (" +
                       layer_attention_name(plan.attention) + ", " + plan.layer_type + ")" +
                       (rotary.empty() ? "; no layer of this model rotates"
-                                      : "; the layers with RoPE are " + LayerList(rotary)));
+                                      : "; the layers without RoPE are " + LayerList(plain) + " (" +
+                                            std::to_string(plain.size()) + " of " +
+                                            std::to_string(count) + "); any other layer has it"));
     }
     if (!Computed(plan.scaling.type))
         return Status("layer " + std::to_string(layer) + "'s rope type \"" + plan.scaling.type +
                       "\" is not one of transformers' rope functions (default, linear, dynamic, "
                       "yarn, longrope, llama3, proportional)");
+    if (plan.head_dim % 2 != 0)
+        return Status("layer " + std::to_string(layer) + "'s head_dim " +
+                      std::to_string(plan.head_dim) + " is odd: RoPE turns pairs of dimensions");
     if (plan.rotary_dims < 2 || plan.rotary_dims % 2 != 0)
         return Status("layer " + std::to_string(layer) + " rotates " +
                       std::to_string(plan.rotary_dims) +
@@ -102,8 +107,14 @@ Status rope_table_spec(const CheckpointConfig& config, int layer, RopeTableSpec*
                 std::to_string(spec.scaling.short_factor.size()) + " and " +
                 std::to_string(spec.scaling.long_factor.size()));
     }
-    if ((type == "linear" || type == "dynamic" || type == "llama3") && !(spec.scaling.factor > 0))
-        return Status("rope type " + type + " needs a factor above 0");
+    // transformers' validation warns below 1 (it would shorten the context, and a factor near 0
+    // makes every frequency infinite): refused here.
+    if ((type == "linear" || type == "dynamic" || type == "llama3" ||
+         ((type == "yarn" || type == "longrope") && spec.scaling.factor_given)) &&
+        !(spec.scaling.factor >= 1))
+        return Status("rope type " + type + ": factor " + detail::concat(spec.scaling.factor) +
+                      " is below 1 (transformers warns: it would shorten the context); the "
+                      "tables are computed for factors of 1 or more");
     *out = std::move(spec);
     return Status();
 }

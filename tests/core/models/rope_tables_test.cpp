@@ -61,7 +61,8 @@ TEST(RopeTableSpec, SaysWhichLayersRotate) {
     const Status nope = rope_table_spec(llama4, 3, &spec);
     ASSERT_FALSE(nope.ok());
     EXPECT_NE(nope.message().find("layer 3 has no RoPE"), std::string::npos) << nope.message();
-    EXPECT_NE(nope.message().find("0, 1, 2, 4"), std::string::npos) << nope.message();
+    EXPECT_NE(nope.message().find("the layers without RoPE are 3, 7 (2 of 8)"), std::string::npos)
+        << nope.message();
     EXPECT_NE(rope_table_spec(llama4, 8, &spec).message().find("layers 0 to 7"), std::string::npos);
     ASSERT_TRUE(rope_table_spec(llama4, 2, &spec).ok());
     EXPECT_EQ(spec.rotary_dims, 128);
@@ -128,10 +129,15 @@ TEST(RopeDumps, ReadsTheShapesAndTypesPeopleSave) {
     ASSERT_TRUE(read_rope_dump_rows(dump, 0, 1, &rows).ok());
     EXPECT_EQ(rows, (std::vector<double>{1.0, -2.0}));
     EXPECT_TRUE(dump.one_dimensional);
-    // A batch of several sequences, a Fortran-order table: refused with what to do.
+    // Only leading dimensions of 1 are dropped: [1, 3, 2] is [3, 2]; [3, 1, 2] stays 3-D.
+    const std::string leading = WriteNpy(
+        "leading.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 2), }", data);
+    ASSERT_TRUE(open_rope_dump(leading, false, &dump).ok());
+    EXPECT_EQ(dump.rows, 3);
     const std::string batch = WriteNpy(
         "batch.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 1, 2), }", data);
-    EXPECT_TRUE(open_rope_dump(batch, false, &dump).ok()); // [3, 2] once the 1 is dropped
+    EXPECT_FALSE(open_rope_dump(batch, false, &dump).ok());
+    // A batch of several sequences, a Fortran-order table: refused with what to do.
     const std::string three =
         WriteNpy("three.npy", "{'descr': '<f2', 'fortran_order': False, 'shape': (3, 2, 2), }",
                  std::string(24, '\0'));
