@@ -161,7 +161,7 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                                     ASSERT_EQ(app.scene.Apply(R"({"model_view": "check"})"), "");
                                     collect({});
                                     const auto dump = [&](const char* name) {
-                                        const std::string path = (folder / name).string();
+                                        std::string path = (folder / name).string();
                                         std::ofstream out(path, std::ios::binary);
                                         pelab::write_npy_header(out, "<f4", {64, 8});
                                         for (int k = 0; k < 64 * 8; ++k) {

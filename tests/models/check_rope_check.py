@@ -145,6 +145,9 @@ def causes(config, layer_type, end):
     cos, sin = out["none"]
     out["pairing_swapped"] = (swap_layout(cos, interleaved), swap_layout(sin, interleaved))
     out["positions_off_by_one"] = tables(inv, att, positions + 1, interleaved)
+    out["positions_offset"] = tables(inv, att, positions + 1000, interleaved)
+    if att == 1:
+        out["attention_factor_wrong"] = tables(inv, 1.1, positions, interleaved)
     if att != 1:
         out["attention_factor_missing"] = tables(inv, 1.0, positions, interleaved)
         out["attention_factor_squared"] = tables(inv, att * att, positions, interleaved)

@@ -35,7 +35,7 @@ inline constexpr NumberControl kCheckFirst{
     0,
     2147483647,
     0,
-    "first position",
+    "row 0 is position",
     "%d",
     false,
     "The position of the tables' first row: a dump of positions 16000 to 16511 starts at 16000. "

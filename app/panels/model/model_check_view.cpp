@@ -201,7 +201,7 @@ bool DrawDifferenceMap(FrameContext& frame, const RopeCheckOutcome& outcome, ImV
     const double low = std::log10(tolerance);
     const double high = std::max(std::log10(std::max(picture.largest_error, tolerance)), low + 1);
     draw->AddText(ImVec2(left, origin.y), ImGui::GetColorU32(ImGuiCol_Text),
-                  "|engine − reference|");
+                  "|engine − reference|, log");
     for (int r = 0; r < rows; ++r)
         for (int i = 0; i < pairs; ++i) {
             const double error =
@@ -213,10 +213,14 @@ bool DrawDifferenceMap(FrameContext& frame, const RopeCheckOutcome& outcome, ImV
                 ImVec2(left + (r + 1) * cell_w + 0.5f, top + (i + 1) * cell_h + 0.5f),
                 plot::Sequential(std::clamp(t, 0.0, 1.0)));
         }
-    if (*pair >= 0 && *pair < pairs)
-        draw->AddRect(ImVec2(left, top + *pair * cell_h),
-                      ImVec2(left + rows * cell_w, top + (*pair + 1) * cell_h),
-                      frame.Color(Role::Highlight), 0, 0, frame.Px(2));
+    // The pair drawn on the left: an outline in the text's colour on a halo of the background's,
+    // visible on every colour of the map.
+    if (*pair >= 0 && *pair < pairs) {
+        const ImVec2 from(left, top + *pair * cell_h),
+            to(left + rows * cell_w, top + (*pair + 1) * cell_h);
+        draw->AddRect(from, to, ImGui::GetColorU32(ImGuiCol_WindowBg), 0, 0, frame.Px(4));
+        draw->AddRect(from, to, ImGui::GetColorU32(ImGuiCol_Text), 0, 0, frame.Px(1.5f));
+    }
     const int every = std::max(1, static_cast<int>(line * 1.2f / std::max(cell_h, 1.0f)));
     for (int i = 0; i < pairs; i += every) {
         char name[24];
@@ -230,7 +234,7 @@ bool DrawDifferenceMap(FrameContext& frame, const RopeCheckOutcome& outcome, ImV
     draw->AddText(ImVec2(left, bottom + frame.Px(2)), frame.Color(Role::Muted), first);
     draw->AddText(ImVec2(left + rows * cell_w - ImGui::CalcTextSize(last).x, bottom + frame.Px(2)),
                   frame.Color(Role::Muted), last);
-    std::snprintf(scale, sizeof scale, "%s … %s (log)", ShownNumber(tolerance, 2).c_str(),
+    std::snprintf(scale, sizeof scale, "%s … %s", ShownNumber(tolerance, 2).c_str(),
                   ShownNumber(std::pow(10.0, high), 2).c_str());
     const float bar_top = bottom + line * 1.35f;
     const float text_width = ImGui::CalcTextSize(scale).x;
@@ -241,8 +245,15 @@ bool DrawDifferenceMap(FrameContext& frame, const RopeCheckOutcome& outcome, ImV
         draw->AddRectFilled(ImVec2(bar_left + bar_width * k / 24, bar_top),
                             ImVec2(bar_left + bar_width * (k + 1) / 24, bar_top + line * 0.8f),
                             plot::Sequential(k / 23.0));
+    // Kept inside the map's width however narrow the panel (the numbers are on hover too).
+    draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
     draw->AddText(ImVec2(bar_left + bar_width + frame.Px(6), bar_top - frame.Px(2)),
                   frame.Color(Role::Muted), scale);
+    draw->PopClipRect();
+    if (ImGui::IsItemHovered())
+        Tooltip("Colour: log₁₀ of |engine − reference| for each pair (rows) and position "
+                "(columns), from the tolerance %s (palest) to the largest difference %s.",
+                ShownNumber(tolerance, 3).c_str(), ShownNumber(picture.largest_error, 3).c_str());
     if (clicked) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
         const int picked = static_cast<int>((mouse.y - top) / std::max(cell_h, 1.0f));
@@ -317,12 +328,23 @@ void ModelPanel::DrawCheck(FrameContext& frame) {
     ImGui::PopStyleColor();
     frame.Record("model.check_verdict");
     if (!details.empty()) {
+        // Where they part and by how much: what an engine developer acts on, at every size;
+        // where pictures come first (a projector), its first line, whole on hover.
         if (frame.pictures_first) {
+            std::string line = details;
+            const float width = ImGui::GetContentRegionAvail().x;
+            while (line.size() > 1 && ImGui::CalcTextSize((line + " …").c_str()).x > width) {
+                line.pop_back();
+                while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80)
+                    line.pop_back(); // never half a UTF-8 character
+            }
+            if (line.size() < details.size()) line += " …";
+            ImGui::TextColored(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], "%s", line.c_str());
             if (ImGui::IsItemHovered()) Tooltip("%s", details.c_str());
         } else {
             MutedWrappedText(details.c_str());
-            frame.Record("model.check_details");
         }
+        frame.Record("model.check_details");
     }
     DrawCheckPicture(frame, outcome);
 }
@@ -338,7 +360,7 @@ void ModelPanel::DrawCheckPicture(FrameContext& frame, const RopeCheckOutcome& o
             SceneSlider(frame, row, kCheckPair, &check_pair, FitWidth(7.0f, "pair"),
                         picture.pairs - 1);
         SceneInput(frame, row, kCheckFirst, &check_first,
-                   ImGui::GetFontSize() * 4 + ImGui::CalcTextSize("first position").x);
+                   ImGui::GetFontSize() * 4 + ImGui::CalcTextSize("row 0 is position").x);
     }
     const float avail_w = ImGui::GetContentRegionAvail().x;
     // The curve's y title takes a line above its plot: both pictures leave it room.
@@ -376,28 +398,39 @@ void ModelPanel::DrawCheckPicture(FrameContext& frame, const RopeCheckOutcome& o
     if (homes_stale || !check_view.has_home) check_view.Reset();
     plot::PlotConfig config;
     config.x_label = inv ? "pair i" : "position";
-    char y_label[48];
-    std::snprintf(y_label, sizeof y_label,
-                  inv      ? "inv_freq"
-                  : angles ? "angle, pair %d"
-                           : "cos, pair %d",
-                  check_pair);
+    // The column drawn and the reference in the y title: the legend stays one short row.
+    const int column = !inv && static_cast<std::size_t>(check_pair) < picture.curve_column.size()
+                           ? picture.curve_column[static_cast<std::size_t>(check_pair)]
+                           : check_pair;
+    const char* reference_name =
+        picture.reference_used == RopeReference::Ideal ? "ideal" : "transformers";
+    char y_label[96];
+    if (inv)
+        std::snprintf(y_label, sizeof y_label, "inv_freq (reference: %s)", reference_name);
+    else
+        std::snprintf(y_label, sizeof y_label, "%s, pair %d (column %d; reference: %s)",
+                      angles ? "angle" : "cos", check_pair, column, reference_name);
+    // Where pictures come first (a projector, its height short), the legend and the x title
+    // give their rows to the curve: the y title says which line is which.
+    const bool tight = frame.pictures_first && size.y < ImGui::GetFontSize() * 10;
+    if (tight) {
+        if (inv)
+            std::snprintf(y_label, sizeof y_label, "inv_freq: thick = reference");
+        else
+            std::snprintf(y_label, sizeof y_label, "%s %d: thick = reference",
+                          angles ? "angle, pair" : "cos, pair", check_pair);
+        config.flags |= plot::PlotFlags_NoLegend;
+        config.x_label = nullptr;
+    }
     config.y_label = y_label;
     if (inv) config.x_flags = plot::AxisFlags_Integer;
-    const char* reference_name = picture.reference_used == RopeReference::Ideal
-                                     ? "reference (ideal)"
-                                     : "reference (transformers)";
     plot::Plot p;
     if (p.Begin("##model_check_curve", check_view, size, config)) {
         frame.Record("model.check_curve");
-        p.Line(reference_name, xs.data(), reference.data(), static_cast<int>(xs.size()),
+        p.Line("reference", xs.data(), reference.data(), static_cast<int>(xs.size()),
                frame.Color(Role::Accent), frame.Px(3.0f));
-        char engine[48] = "engine";
-        if (!inv && static_cast<std::size_t>(check_pair) < picture.curve_column.size())
-            std::snprintf(engine, sizeof engine, "engine, column %d",
-                          picture.curve_column[static_cast<std::size_t>(check_pair)]);
-        p.Line(engine, xs.data(), dump.data(), static_cast<int>(xs.size()), frame.Color(Role::PosA),
-               frame.Px(1.5f));
+        p.Line("engine", xs.data(), dump.data(), static_cast<int>(xs.size()),
+               frame.Color(Role::PosA), frame.Px(1.5f));
         p.End();
     }
     if (side) ImGui::SameLine();

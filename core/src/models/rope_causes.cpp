@@ -195,6 +195,21 @@ std::vector<Candidate> Candidates(const CheckContext& context) {
                             " instead of A + r";
             AddBoth(shifted, &out);
         }
+    // The rows start elsewhere than the first position given (a dump of a running cache).
+    const long long implied_shift = context.implied_first - request.first_position;
+    if (table && context.implied_first >= 0 && std::llabs(implied_shift) > 1) {
+        Candidate started = reference;
+        started.cause = RopeCause::PositionsOffset;
+        started.shift = implied_shift;
+        started.words = "the rows are positions " + std::to_string(context.implied_first) + " to " +
+                        std::to_string(context.implied_first + context.source.rows - 1) + ", not " +
+                        std::to_string(request.first_position) + " to " +
+                        std::to_string(request.first_position + context.source.rows - 1) +
+                        " (give --positions " + std::to_string(context.implied_first) + ":" +
+                        std::to_string(context.implied_first + context.source.rows) +
+                        ", or that first position in the Check view)";
+        AddBoth(started, &out);
+    }
     const double factor = context.ideal.attention_factor;
     if (request.kind == RopeDumpKind::CosSin && factor != 1) {
         Candidate missing = reference;
@@ -210,6 +225,19 @@ std::vector<Candidate> Candidates(const CheckContext& context) {
         squared.words = "the attention factor is applied twice: cos and sin carry " +
                         Num(factor * factor) + " = " + Num(factor) + "², not " + Num(factor);
         AddBoth(squared, &out);
+    }
+    // Another factor on cos and sin, as the first row's amplitude says.
+    if (request.kind == RopeDumpKind::CosSin && context.amplitude > 0 &&
+        std::fabs(context.amplitude - factor) > 1e-3 * factor &&
+        std::fabs(context.amplitude - factor * factor) > 1e-3 * factor && context.amplitude != 1) {
+        Candidate other = reference;
+        other.cause = RopeCause::AttentionWrong;
+        other.frequencies.attention_factor = context.amplitude;
+        other.words = "cos and sin are multiplied by " + Num(context.amplitude) +
+                      " where this layer's factor is " + Num(factor) +
+                      (factor == 1 ? " (none): an attention factor this config does not have"
+                                   : ": another attention factor");
+        AddBoth(other, &out);
     }
     for (const SpecChange& change : SpecChanges(context))
         for (RopeReference pipeline : {RopeReference::Ideal, RopeReference::Transformers})

@@ -31,15 +31,6 @@ Status ReadLayout(const CheckContext& context, TableLayout* layout) {
     return Status("width");
 }
 
-std::string DifferenceWords(const RopeDifference& difference, RopeDumpKind kind) {
-    std::string text =
-        "from position " + std::to_string(difference.position) + ", pair " +
-        std::to_string(difference.pair) + ", largest error " + Num(difference.largest_error) +
-        (kind == RopeDumpKind::InvFreq ? " (relative)" : "") + " at position " +
-        std::to_string(difference.largest_at) + ", pair " + std::to_string(difference.largest_pair);
-    return text;
-}
-
 // The same layer with another number of rotating dimensions, when the dump's width says so.
 Status PartialRotary(CheckContext* context, RopeCheckResult* result, bool* found) {
     const RopeCheckRequest& request = *context->request;
@@ -122,6 +113,7 @@ Status FindCause(CheckContext* context, RopeCheckResult* result) {
                                             &context->recovered);
         !problem.ok())
         return problem;
+    if (Status problem = ReadFirstRow(context); !problem.ok()) return problem;
     long long parts_at = -1;
     for (const RopeDifference* each : {&result->ideal, &result->transformers})
         if (each->position >= 0)
@@ -243,6 +235,11 @@ Status rope_check(const RopeCheckRequest& request, RopeCheckResult* out) {
     }
     context.layout = layout;
     result.layout = layout;
+    if (layout == TableLayout::Undoubled && request.kind != RopeDumpKind::InvFreq)
+        result.notes.push_back("read as [positions, " + std::to_string(dump.width) +
+                               "]: each pair once, without the duplicated half (this layer's "
+                               "cache is " +
+                               std::to_string(2 * context.pairs) + " wide)");
     Candidate ideal, transformers;
     ideal.frequencies = context.ideal;
     ideal.layout = layout;

@@ -58,6 +58,8 @@ struct CheckContext {
     int pairs = 0;
     TableLayout layout = TableLayout::HalfSplit; ///< the dump's, read with the model's pairing
     std::vector<double> recovered;               ///< the dump's own frequencies (may be empty)
+    double amplitude = 0; ///< √(cos² + sin²) of the dump's first row, first column (cos/sin)
+    long long implied_first = -1; ///< the position the first row's angles imply (−1: unknown)
 };
 
 /// Per pair: how far a dump of value_dtype may be from a table whose angles were formed in
@@ -81,7 +83,12 @@ Status Compare(const DumpSource& source, const Candidate& candidate,
 std::vector<std::pair<long long, long long>> SampleRanges(long long rows, long long parts_at);
 Status RecoverFrequencies(const DumpSource& source, TableLayout layout, int pairs,
                           std::vector<double>* out);
+/// The first row's amplitude and the position its angles imply (context->amplitude,
+/// implied_first): the slowest pair's angle, refined pair by pair towards the fastest.
+Status ReadFirstRow(CheckContext* context);
 std::string Num(double value);
+/// "from position P, pair i, largest error E at position Q, pair j".
+std::string DifferenceWords(const RopeDifference& difference, RopeDumpKind kind);
 TableLayout ModelLayout(const RopeTableSpec& spec);
 const char* DtypeWords(TableDtype dtype);
 /// Every candidate the known causes make, in the order they are tested.

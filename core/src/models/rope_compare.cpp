@@ -322,4 +322,46 @@ std::vector<double> CandidateTolerances(const CheckContext& context, const Candi
                       request.first_position + candidate.shift, context.source.rows);
 }
 
+std::string DifferenceWords(const RopeDifference& difference, RopeDumpKind kind) {
+    std::string text =
+        "from position " + std::to_string(difference.position) + ", pair " +
+        std::to_string(difference.pair) + ", largest error " + Num(difference.largest_error) +
+        (kind == RopeDumpKind::InvFreq ? " (relative)" : "") + " at position " +
+        std::to_string(difference.largest_at) + ", pair " + std::to_string(difference.largest_pair);
+    return text;
+}
+
+Status ReadFirstRow(CheckContext* context) {
+    const RopeCheckRequest& request = *context->request;
+    if (request.kind == RopeDumpKind::InvFreq) return Status();
+    std::vector<double> a, b;
+    if (Status problem = read_rope_dump_rows(request.first, 0, 1, &a); !problem.ok())
+        return problem;
+    if (request.kind == RopeDumpKind::CosSin)
+        if (Status problem = read_rope_dump_rows(request.second, 0, 1, &b); !problem.ok())
+            return problem;
+    const int width = context->source.width, pairs = context->pairs;
+    std::vector<double> phase(static_cast<std::size_t>(pairs), 0);
+    for (int column = width - 1; column >= 0; --column) {
+        const auto pair = static_cast<std::size_t>(table_pair(column, width, context->layout));
+        const auto at = static_cast<std::size_t>(column);
+        phase[pair] = request.kind == RopeDumpKind::Angles ? a[at] : std::atan2(b[at], a[at]);
+    }
+    if (request.kind == RopeDumpKind::CosSin) context->amplitude = std::hypot(a[0], b[0]);
+    const double two_pi = 2 * std::acos(-1.0);
+    double estimate = -1;
+    for (int i = pairs - 1; i >= 0; --i) {
+        const double step = context->ideal.inv_freq[static_cast<std::size_t>(i)];
+        if (!(step > 0)) continue;
+        double angle = phase[static_cast<std::size_t>(i)];
+        if (request.kind == RopeDumpKind::CosSin) {
+            if (angle < 0) angle += two_pi;
+            if (estimate >= 0) angle += two_pi * std::round((estimate * step - angle) / two_pi);
+        }
+        estimate = angle / step;
+    }
+    if (estimate >= 0 && estimate < 1e12) context->implied_first = std::llround(estimate);
+    return Status();
+}
+
 } // namespace pelab::rope_check_detail

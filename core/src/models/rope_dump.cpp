@@ -130,6 +130,10 @@ const char* rope_cause_id(RopeCause cause) {
         return "positions_off_by_one";
     case RopeCause::AttentionMissing:
         return "attention_factor_missing";
+    case RopeCause::PositionsOffset:
+        return "positions_offset";
+    case RopeCause::AttentionWrong:
+        return "attention_factor_wrong";
     case RopeCause::AttentionSquared:
         return "attention_factor_squared";
     case RopeCause::BaseDefaulted:

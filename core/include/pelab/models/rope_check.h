@@ -49,8 +49,10 @@ enum class RopeCause {
     PartialRotary,     ///< the table rotates another number of dimensions
     PairingSwapped,    ///< interleaved ↔ half-split
     PositionsShifted,  ///< row r holds position A + r ± 1
+    PositionsOffset,   ///< the rows start at another position (a dump of a running cache)
     AttentionMissing,  ///< cos and sin not multiplied by the attention factor
     AttentionSquared,  ///< multiplied by it twice
+    AttentionWrong,    ///< multiplied by another factor (one this config does not have)
     BaseDefaulted,     ///< rope_theta not read: 10 000 instead
     DynamicFrozen,     ///< dynamic NTK's base of another length
     LongropeSide,      ///< longrope's other factor list
@@ -119,7 +121,7 @@ struct RopeCheckPicture {
     /// spread rows would alias): positions, and the dump's and the reference's values × pairs.
     std::vector<long long> curve_positions;
     std::vector<double> curve_dump, curve_reference;
-    std::vector<double> inv_freq; ///< the reference's, one per pair
+    std::vector<double> inv_freq;  ///< the reference's, one per pair
     std::vector<int> curve_column; ///< per pair: the dump's column curve_dump holds
     RopeReference reference_used = RopeReference::Ideal;
     double largest_error = 0;
