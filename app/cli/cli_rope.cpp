@@ -14,7 +14,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 namespace pelab {
 
@@ -242,30 +241,6 @@ void WriteTable(std::ostream& out, const RopeOptions& options, const TableReques
     out << "]}\n";
 }
 
-// "" or why out would replace a file of the model beside its config.json: its weights (any
-// format), an index, the config or the tokenizer's files. New files there are fine, as is a
-// table written there before (.npy, .csv).
-std::string CheckpointFileOverwritten(const std::string& out, const std::string& config_path) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    if (WritesToStdout(out) || !fs::exists(out, error)) return {};
-    const fs::path folder = fs::weakly_canonical(fs::path(config_path).parent_path(), error);
-    const fs::path target = fs::weakly_canonical(fs::path(out), error);
-    if (error || target.parent_path() != folder) return {};
-    std::string name = target.filename().string();
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    for (const char* ending : {".safetensors", ".bin", ".gguf", ".pt", ".pth", ".ckpt", ".model",
-                               ".msgpack", ".h5", ".onnx", ".json", ".txt", ".tiktoken"})
-        if (name.size() >= std::strlen(ending) &&
-            name.compare(name.size() - std::strlen(ending), std::strlen(ending), ending) == 0)
-            return "--out: " + Excerpt(out) + " is a file of the model beside " +
-                   Excerpt(config_path) +
-                   " (weights, an index, its config or tokenizer); writing there would replace "
-                   "it (choose another name)";
-    return {};
-}
-
 } // namespace
 
 RopeCommands AddRopeCommands(CLI::App& app, RopeOptions& options) {
@@ -344,9 +319,6 @@ int RunRopeTable(const RopeOptions& options) {
     }
     if (options.format == "npy" && WritesToStdout(options.out))
         return UsageError("--format npy: name a file with --out (an .npy file is binary)");
-    if (std::string refused = CheckpointFileOverwritten(options.out, request.config_path);
-        !refused.empty())
-        return UsageError(refused);
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     const RopeFrequencies frequencies = rope_inv_freq(request.spec, request.end, request.reference);

@@ -203,9 +203,25 @@ std::vector<FileRead> FilesOfCheckpoint(const std::string& path) {
             {(fs::path(path) / "model.safetensors.index.json").string(), "the shard index"});
     }
     const fs::path beside = folder ? fs::path(path) : fs::path(path).parent_path();
+    const fs::path base = beside.empty() ? fs::path(".") : beside;
     for (const char* name : {"config.json", "vocab.json", "merges.txt", "tokenizer.json"})
-        files.push_back({((beside.empty() ? fs::path(".") : beside) / name).string(),
-                         std::string(name) + " beside the weights"});
+        files.push_back({(base / name).string(), std::string(name) + " beside the weights"});
+    // Every other file of the model there, whatever its format (a folder holds a few dozen):
+    // weights, indexes, configs and the tokenizer's files.
+    for (const fs::directory_entry& entry : fs::directory_iterator(base, status)) {
+        const std::string name = entry.path().filename().string();
+        const auto ends = [&](const char* ending) {
+            const std::size_t size = std::strlen(ending);
+            return name.size() >= size && name.compare(name.size() - size, size, ending) == 0;
+        };
+        bool model_file = ends(".index.json") || ends("config.json") || ends("tokenizer.json") ||
+                          name == "special_tokens_map.json" || name == "added_tokens.json";
+        for (const char* ending : {".safetensors", ".bin", ".gguf", ".pt", ".pth", ".ckpt",
+                                   ".model", ".msgpack", ".h5", ".onnx", ".tiktoken"})
+            model_file = model_file || ends(ending);
+        if (model_file && entry.is_regular_file(status))
+            files.push_back({entry.path().string(), "a file of the model"});
+    }
     return files;
 }
 

@@ -140,17 +140,17 @@ namespace {
 std::string OpenFileUnguarded(App& app, const std::string& path, bool only_lesson) {
     // A data file a panel reads as it stands (another engine's RoPE tables while a RoPE model is
     // open: Your model › Check) goes to that panel.
-    for (PanelEntry& each : app.panels.Entries())
-        if (!only_lesson && each.panel->TakesDataFile(path, app.state)) {
-            if (std::string error = each.panel->OpenDataFile(path, app.state); !error.empty())
-                return error;
-            if (app.view.presented_panel.empty())
-                each.open = true;
-            else
-                app.view.presented_panel = each.id;
-            app.status_note = "checking " + fs::path(path).filename().string();
-            return {};
-        }
+    for (PanelEntry& each : app.panels.Entries()) {
+        if (only_lesson || !each.panel->TakesDataFile(path, app.state)) continue;
+        if (std::string error = each.panel->OpenDataFile(path, app.state); !error.empty())
+            return error;
+        if (app.view.presented_panel.empty())
+            each.open = true;
+        else
+            app.view.presented_panel = each.id;
+        app.status_note = "checking " + fs::path(path).filename().string();
+        return {};
+    }
     // A checkpoint (weights, not JSON) goes to the model service; Your model shows it.
     if (!only_lesson && LooksLikeCheckpoint(path)) {
         if (std::string error = app.models.Open(ModelRequest{path, "", ""}); !error.empty())

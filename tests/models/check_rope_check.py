@@ -227,9 +227,10 @@ def inv_and_angle_causes(config, layer_type, end):
     return out
 
 
-def rope_check_one(pelab, config_path, layer, first, end, option, path, dtype):
+def rope_check(pelab, config_path, layer, first, end, dtype, *dumps):
+    """(exit code, the --json report or None, stderr) of `rope check` on dumps ("--cos", A, …)."""
     command = [pelab, "rope", "check", config_path, "--layer", str(layer), "--positions",
-               "%d:%d" % (first, end), option, path, "--json"]
+               "%d:%d" % (first, end)] + list(dumps) + ["--json"]
     if dtype == "bf16":
         command += ["--dtype", "bf16"]
     run = subprocess.run(command, capture_output=True, text=True)
@@ -250,8 +251,8 @@ def check_inv_and_angles(pelab, scratch, name, folder, layer, layer_type, end):
                     continue  # bf16 cannot hold angles of thousands of radians
                 path = os.path.join(scratch, "dump.npy")
                 save(path, table, dtype)
-                code, report, error = rope_check_one(pelab, config_path, layer, end - ROWS, end,
-                                                     option, path, dtype)
+                code, report, error = rope_check(pelab, config_path, layer, end - ROWS, end,
+                                                 dtype, option, path)
                 what = "%s, %s %s, %s" % (name, option[2:], cause, dtype)
                 if report is None:
                     check(what + ": rope check answers", False, error.strip())
@@ -262,18 +263,6 @@ def check_inv_and_angles(pelab, scratch, name, folder, layer, layer_type, end):
                 else:
                     check(what + ": named", code == 1 and report["cause"] == cause,
                           "exit %d, cause %s: %s" % (code, report["cause"], report["verdict"]))
-
-
-def rope_check(pelab, config_path, layer, first, end, cos_path, sin_path, dtype):
-    command = [pelab, "rope", "check", config_path, "--layer", str(layer), "--positions",
-               "%d:%d" % (first, end), "--cos", cos_path, "--sin", sin_path, "--json"]
-    if dtype == "bf16":
-        command += ["--dtype", "bf16"]
-    run = subprocess.run(command, capture_output=True, text=True)
-    try:
-        return run.returncode, json.loads(run.stdout), run.stderr
-    except json.JSONDecodeError:
-        return run.returncode, None, run.stderr
 
 
 def check_model(pelab, scratch, name, folder, layer, layer_type, end):
@@ -287,8 +276,8 @@ def check_model(pelab, scratch, name, folder, layer, layer_type, end):
             sin_path = os.path.join(scratch, "sin.npy")
             save(cos_path, cos, dtype)
             save(sin_path, sin, dtype)
-            code, report, error = rope_check(pelab, config_path, layer, first, end, cos_path,
-                                             sin_path, dtype)
+            code, report, error = rope_check(pelab, config_path, layer, first, end, dtype,
+                                             "--cos", cos_path, "--sin", sin_path)
             what = "%s, %s, %s" % (name, cause, dtype)
             if report is None:
                 check(what + ": rope check answers", False, error.strip())
@@ -305,9 +294,9 @@ def check_model(pelab, scratch, name, folder, layer, layer_type, end):
     for dtype in DTYPES:
         save(os.path.join(scratch, "cos.npy"), rng.uniform(-1, 1, cos.shape), dtype)
         save(os.path.join(scratch, "sin.npy"), rng.uniform(-1, 1, cos.shape), dtype)
-        code, report, error = rope_check(pelab, config_path, layer, first, end,
-                                         os.path.join(scratch, "cos.npy"),
-                                         os.path.join(scratch, "sin.npy"), dtype)
+        code, report, error = rope_check(pelab, config_path, layer, first, end, dtype, "--cos",
+                                         os.path.join(scratch, "cos.npy"), "--sin",
+                                         os.path.join(scratch, "sin.npy"))
         check("%s, random, %s: differs, no cause" % (name, dtype),
               report is not None and code == 1 and report["cause"] == "unknown",
               error.strip() if report is None else report["verdict"])
@@ -394,6 +383,18 @@ def bad_input(pelab, scratch):
         kept = f.read() == b"weights"
     check("--out onto the weights beside config.json: exit 2, weights kept",
           result.returncode == 2 and kept, result.stderr)
+    # Any format of weights, in the folder form too, for every command (cli_checks' rule).
+    gguf = os.path.join(model, "model.gguf")
+    with open(gguf, "wb") as f:
+        f.write(b"GGUF")
+    for command in (["rope", "table", model, "--what", "inv_freq"],
+                    ["model", "inspect", model, "--json"]):
+        result = subprocess.run([pelab] + command + ["--out", gguf], capture_output=True,
+                                text=True)
+        with open(gguf, "rb") as f:
+            kept = f.read() == b"GGUF"
+        check("%s --out onto model.gguf: exit 2, kept" % " ".join(command[:2]),
+              result.returncode == 2 and kept, result.stderr)
 
 
 def main():

@@ -167,7 +167,6 @@ const char* DtypeWords(TableDtype dtype) {
 // Every candidate, in the order the causes are tested.
 std::vector<Candidate> Candidates(const CheckContext& context) {
     const RopeCheckRequest& request = *context.request;
-    const RopeTableSpec& spec = request.spec;
     std::vector<Candidate> out;
     Candidate reference;
     reference.frequencies = context.ideal;
@@ -263,7 +262,6 @@ std::vector<Candidate> Candidates(const CheckContext& context) {
                            " (θ and the position rounded to it, and their product)";
             out.push_back(angles);
         }
-    (void)spec;
     return out;
 }
 

@@ -87,7 +87,6 @@ Status OtherWidth(CheckContext* context, RopeCheckResult* result) {
     bool found = false;
     if (Status problem = PartialRotary(context, result, &found); !problem.ok()) return problem;
     if (found) return Status();
-    (void)result;
     const std::string pairs = std::to_string(context->pairs);
     if (context->request->kind == RopeDumpKind::InvFreq)
         return Status(shown_name(dump.path) + ": " + std::to_string(dump.width) +

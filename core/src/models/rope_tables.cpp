@@ -294,8 +294,7 @@ RopeFrequencies rope_inv_freq(const RopeTableSpec& spec, long long sequence_leng
     }
     if (spec.scaling.type == "yarn" || spec.scaling.type == "longrope") {
         std::string rule;
-        RopeScalingConfig scaling = spec.scaling;
-        out.attention_factor = rope_attention_factor(scaling, spec.max_positions, &rule);
+        out.attention_factor = rope_attention_factor(spec.scaling, spec.max_positions, &rule);
         out.rule += "; attention factor " + rule;
     }
     return out;
