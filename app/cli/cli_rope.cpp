@@ -14,6 +14,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 
 namespace pelab {
 
@@ -319,6 +320,13 @@ int RunRopeTable(const RopeOptions& options) {
     }
     if (options.format == "npy" && WritesToStdout(options.out))
         return UsageError("--format npy: name a file with --out (an .npy file is binary)");
+    // What the reading could not settle (a family PE Lab does not know, a key it does not
+    // compute) goes beside the table, never silently into it.
+    for (const std::string& note : BuildLayerSchedule(request.config).notes)
+        if (note.find("is not a family PE Lab knows") != std::string::npos)
+            std::cerr << "note: " << PrintableLine(note) << "\n";
+    for (const std::string& note : request.config.positions_not_shown)
+        std::cerr << "note: " << PrintableLine(note) << "\n";
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     const RopeFrequencies frequencies = rope_inv_freq(request.spec, request.end, request.reference);

@@ -12,6 +12,11 @@ Files read (all @c49429e):
   src/transformers/configuration_utils.py            (__post_init__ order, get_text_config)
   src/transformers/models/<family>/configuration_<family>.py and modeling_<family>.py
   tests/utils/test_modeling_rope_utils.py            (numeric snapshots used in the self-test)
+  tests/models/deepseek_v2/test_modeling_deepseek_v2.py (attention-scaling expectations)
+Second pass (see hf_rope_reference.md section 6): qwen3_moe, qwen2_vl, qwen2_5_vl, qwen3_vl, qwen3_5_moe,
+ministral3/mistral3, deepseek_v2, deepseek_v32, glm_moe_dsa, falcon, lfm2, mimo_v2_flash, minimax_m2, nemotron_h,
+olmo3, phi, mpt; plus Microsoft's mixformer-sequential remote code (gmadiyar00/tapssp-project phi-2/ @4df723a).
+kimi_k2 is not ported (no transformers class, remote code not found).
 
 Only numpy is used; everything is float64 (transformers computes in float32, so
 expect ~1e-7 relative differences against real transformers output).
@@ -107,9 +112,67 @@ _FAMILIES: dict[str, dict[str, Any]] = {
     "qwen3": dict(hidden_size=4096, num_attention_heads=32, num_hidden_layers=32, max_position_embeddings=32768,
                   head_dim=128, use_sliding_window=False, sliding_window=4096, max_window_layers=28,
                   layer_types=None),
+    # ---- families added in the second pass (see hf_rope_reference.md section 6) ----
+    "qwen3_moe": dict(hidden_size=2048, num_attention_heads=32, num_key_value_heads=4, num_hidden_layers=24,
+                      max_position_embeddings=32768, use_sliding_window=False, sliding_window=4096),
+    "qwen2_vl_text": dict(hidden_size=8192, num_attention_heads=64, num_key_value_heads=8, num_hidden_layers=80,
+                          max_position_embeddings=32768, use_sliding_window=False, sliding_window=4096,
+                          max_window_layers=80, layer_types=None),
+    "qwen2_5_vl_text": dict(hidden_size=8192, num_attention_heads=64, num_key_value_heads=8, num_hidden_layers=80,
+                            max_position_embeddings=32768, use_sliding_window=False, sliding_window=4096,
+                            max_window_layers=80, layer_types=None),
+    "qwen3_vl_text": dict(hidden_size=4096, num_attention_heads=32, num_key_value_heads=32, num_hidden_layers=32,
+                          head_dim=128, max_position_embeddings=128000),
+    "qwen3_5_moe_text": dict(hidden_size=2048, num_attention_heads=16, num_key_value_heads=2, num_hidden_layers=40,
+                             max_position_embeddings=32768, head_dim=256, layer_types=None),
+    "ministral3": dict(hidden_size=4096, num_attention_heads=32, num_key_value_heads=8, num_hidden_layers=34,
+                       head_dim=128, max_position_embeddings=262144, sliding_window=None),
+    "deepseek_v2": dict(hidden_size=4096, num_attention_heads=32, num_key_value_heads=None, num_hidden_layers=32,
+                        max_position_embeddings=2048, head_dim=None, qk_rope_head_dim=64, qk_nope_head_dim=128,
+                        v_head_dim=128, kv_lora_rank=512, q_lora_rank=1536),
+    "deepseek_v32": dict(hidden_size=7168, num_attention_heads=128, num_key_value_heads=128, num_hidden_layers=61,
+                         max_position_embeddings=163840, head_dim=64, qk_rope_head_dim=64, qk_nope_head_dim=128,
+                         v_head_dim=128, kv_lora_rank=512, q_lora_rank=1536, layer_types=None, index_topk=2048,
+                         index_head_dim=128, index_n_heads=64),
+    "glm_moe_dsa": dict(hidden_size=6144, num_attention_heads=64, num_key_value_heads=64, num_hidden_layers=78,
+                        max_position_embeddings=202752, head_dim=64, qk_rope_head_dim=64, qk_nope_head_dim=192,
+                        v_head_dim=256, kv_lora_rank=512, q_lora_rank=2048, layer_types=None, index_topk=2048,
+                        index_head_dim=128, index_n_heads=32, indexer_types=None),
+    "falcon": dict(hidden_size=4544, num_attention_heads=71, num_hidden_layers=32, max_position_embeddings=2048,
+                   num_kv_heads=None, alibi=False, new_decoder_architecture=False, multi_query=True),
+    "lfm2": dict(hidden_size=2560, num_attention_heads=32, num_key_value_heads=8, num_hidden_layers=32,
+                 max_position_embeddings=128_000, full_attn_idxs=None, layer_types=None),
+    "mimo_v2_flash": dict(hidden_size=4096, num_attention_heads=64, num_key_value_heads=4, num_hidden_layers=48,
+                          max_position_embeddings=131072, head_dim=192, v_head_dim=128, sliding_window=128,
+                          layer_types=None, attention_value_scale=0.707),
+    "minimax_m2": dict(hidden_size=3072, num_attention_heads=48, num_key_value_heads=8, num_hidden_layers=62,
+                       head_dim=128, max_position_embeddings=196608),
+    # NemotronHConfig has NO rope_parameters field (configuration_nemotron_h.py); num_hidden_layers is a
+    # property = len(layers_block_type); attribute_map layer_types -> layers_block_type.
+    "nemotron_h": dict(hidden_size=4096, num_attention_heads=32, num_key_value_heads=8, head_dim=128,
+                       max_position_embeddings=4096, sliding_window=None, layer_types=None),
+    "olmo3": dict(hidden_size=4096, num_attention_heads=32, num_key_value_heads=None, num_hidden_layers=32,
+                  max_position_embeddings=2048, sliding_window=4096, layer_types=None),
+    "phi": dict(hidden_size=2048, num_attention_heads=32, num_key_value_heads=None, num_hidden_layers=24,
+                max_position_embeddings=2048),
+    # MptConfig: no rope_parameters field; ALiBi only (configuration_mpt.py / modeling_mpt.py)
+    "mpt": dict(d_model=2048, n_heads=16, n_layers=24, max_seq_len=2048, attn_config=None),
+    # Microsoft remote code (not transformers): configuration_mixformer_sequential.py (see .md section 6)
+    "mixformer-sequential": dict(n_embd=1024, n_head=16, n_layer=20, n_positions=2048, n_head_kv=None,
+                                 rotary_dim=32, flash_rotary=False),
 }
-for _f in _FAMILIES.values():
-    _f.setdefault("rope_parameters", None)
+_NO_ROPE_FIELD = {"nemotron_h", "mpt", "mixformer-sequential"}  # config classes without a rope_parameters field
+for _fam, _f in _FAMILIES.items():
+    if _fam not in _NO_ROPE_FIELD:
+        _f.setdefault("rope_parameters", None)
+
+# PreTrainedConfig.attribute_map: config.json key -> field (configuration_<family>.py @c49429e)
+_ATTRIBUTE_MAP = {
+    "mpt": {"num_attention_heads": "n_heads", "hidden_size": "d_model", "num_hidden_layers": "n_layers"},
+    "nemotron_h": {"layers_block_type": "layer_types"},  # field is layers_block_type; same list either way
+    "mixformer-sequential": {"max_position_embeddings": "n_positions", "hidden_size": "n_embd",
+                             "num_attention_heads": "n_head", "num_hidden_layers": "n_layer"},
+}
 
 # class-level default_theta overrides (configuration_<family>.py @c49429e)
 _DEFAULT_THETA = {
@@ -118,11 +181,23 @@ _DEFAULT_THETA = {
     "gpt_oss": 150000.0,
     "gemma3_text": {"global": 1_000_000.0, "local": 10_000.0},
     "modernbert": {"global": 160_000.0, "local": 10_000.0},
+    "qwen2_vl_text": 1000000.0,
+    "qwen2_5_vl_text": 1000000.0,
+    "qwen3_vl_text": 500000.0,
+    "lfm2": 1000000.0,
+    "minimax_m2": 5000000.0,
+    "olmo3": 500000.0,
 }
 
 # multimodal wrapper model_type -> text sub-config model_type (sub_configs in configuration_*.py @c49429e)
 _TEXT_SUBCONFIG = {"llama4": "llama4_text", "gemma3": "gemma3_text", "gemma4": "gemma4_text",
-                   "qwen3_5": "qwen3_5_text"}
+                   "qwen3_5": "qwen3_5_text", "qwen2_vl": "qwen2_vl_text", "qwen2_5_vl": "qwen2_5_vl_text",
+                   "qwen3_vl": "qwen3_vl_text", "qwen3_5_moe": "qwen3_5_moe_text",
+                   "mistral3": "mistral"}  # Mistral3Config: text_config model_type defaults to "mistral"
+# wrappers whose Hub config.json is flat (no text_config): only the text config's dataclass fields plus
+# rope_parameters / rope_scaling / rope_theta are handed to the text config (Qwen2VLConfig.__post_init__,
+# configuration_qwen2_vl.py:171-181; Qwen2_5_VLConfig likewise, configuration_qwen2_5_vl.py)
+_FLAT_TEXT_WRAPPERS = {"qwen2_vl", "qwen2_5_vl"}
 # aliases that share a config class / behaviour
 _ALIASES = {"llama4_text": "llama4_text", "gemma3_text": "gemma3_text", "gemma4_text": "gemma4_text",
             "qwen3_5_text": "qwen3_5_text"}
@@ -247,8 +322,62 @@ def _convert_gemma4(cfg, kwargs):
     return kwargs
 
 
+def _convert_qwen2_vl(cfg, kwargs):
+    """Qwen2VLTextConfig / Qwen2_5_VLTextConfig.convert_rope_params_to_dict (configuration_qwen2_vl.py:121-131,
+    configuration_qwen2_5_vl.py same body): like the base, but NO partial_rotary_factor move-in, and
+    rope_type "mrope" (new or legacy "type" key) is rewritten to "default" BEFORE standardize."""
+    rope_scaling = kwargs.pop("rope_scaling", None)
+    cfg.rope_parameters = rope_scaling or cfg.rope_parameters
+    cfg.rope_parameters = cfg.rope_parameters if cfg.rope_parameters is not None else {}
+    cfg.rope_parameters.setdefault("rope_theta", kwargs.pop("rope_theta", cfg.default_theta))
+    if cfg.rope_parameters.get("rope_type", cfg.rope_parameters.get("type")) == "mrope":
+        cfg.rope_parameters["rope_type"] = "default"  # the stale "type": "mrope" key stays in the dict
+    _standardize_rope_params(cfg)
+    return kwargs
+
+
+def _convert_olmo3(cfg, kwargs):
+    """Olmo3Config.convert_rope_params_to_dict (configuration_olmo3.py @c49429e).
+    NB: rope_theta is popped for full_attention; the second `kwargs.pop("rope_theta", default)` for
+    sliding_attention therefore always yields default_theta (500000), whatever config.json says."""
+    rope_scaling = kwargs.pop("rope_scaling", None)
+    default = {"sliding_attention": {"rope_type": "default"}, "full_attention": {"rope_type": "default"}}
+    cfg.rope_parameters = cfg.rope_parameters if cfg.rope_parameters is not None else default
+    if rope_scaling is not None:
+        cfg.rope_parameters["full_attention"].update(rope_scaling)  # legacy scaling -> full layers only
+    if cfg.rope_parameters.get("full_attention") is None:
+        cfg.rope_parameters["full_attention"] = {"rope_type": "default"}
+    cfg.rope_parameters["full_attention"].setdefault("rope_theta", kwargs.pop("rope_theta", cfg.default_theta))
+    if cfg.rope_parameters.get("sliding_attention") is None:
+        cfg.rope_parameters["sliding_attention"] = {"rope_type": "default"}
+    cfg.rope_parameters["sliding_attention"].setdefault("rope_theta", kwargs.pop("rope_theta", cfg.default_theta))
+    _standardize_rope_params(cfg)
+    return kwargs
+
+
+def _convert_noop(cfg, kwargs):
+    # MiMoV2FlashConfig.convert_rope_params_to_dict returns kwargs unchanged (configuration_mimo_v2_flash.py):
+    # rope_theta / swa_rope_theta / partial_rotary_factor / rope_scaling in config.json are ignored attributes
+    return kwargs
+
+
+def _convert_no_field(cfg, kwargs):
+    """Config classes with no rope_parameters field (nemotron_h, mpt; mixformer remote code).
+    PreTrainedConfig.__post_init__ (configuration_utils.py:312-319) calls convert_rope_params_to_dict only
+    `if hasattr(self, "rope_parameters")`, or when kwargs has BOTH a truthy rope_scaling and rope_theta.
+    The port keeps an internal cfg.rope_parameters attribute (None = no RoPE) either way."""
+    if not hasattr(cfg, "rope_parameters"):
+        cfg.rope_parameters = None
+    if cfg.family_used != "mixformer-sequential" and kwargs.get("rope_scaling") and kwargs.get("rope_theta"):
+        return _convert_base(cfg, kwargs)  # sets an attribute nothing in the modeling file reads
+    return kwargs
+
+
 _CONVERT = {"gemma3_text": _convert_gemma3, "modernbert": _convert_modernbert, "phi3": _convert_phi3,
-            "gemma4_text": _convert_gemma4}
+            "gemma4_text": _convert_gemma4, "qwen2_vl_text": _convert_qwen2_vl,
+            "qwen2_5_vl_text": _convert_qwen2_vl, "olmo3": _convert_olmo3, "mimo_v2_flash": _convert_noop,
+            "nemotron_h": _convert_no_field, "mpt": _convert_no_field,
+            "mixformer-sequential": _convert_no_field}
 
 # --------------------------------------------------------------------------------------
 # family __post_init__ ports (configuration_<family>.py @c49429e); each returns kwargs
@@ -393,12 +522,142 @@ def _post_qwen2(cfg, kw):  # qwen2, qwen3
     return kw
 
 
+def _post_qwen3_moe(cfg, kw):  # Qwen3MoeConfig.__post_init__: no head_dim / layer_types fields
+    cfg.sliding_window = cfg.sliding_window if cfg.use_sliding_window else None
+    return kw
+
+
+def _post_ministral3(cfg, kw):
+    if cfg.rope_parameters is None:  # configuration_ministral3.py __post_init__ default
+        cfg.rope_parameters = {"type": "yarn", "rope_theta": 1000000.0, "factor": 16.0,
+                               "original_max_position_embeddings": 16384,
+                               "max_position_embeddings": cfg.max_position_embeddings, "beta_fast": 32.0,
+                               "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
+                               "llama_4_scaling_beta": 0.1}
+    cfg.head_dim = cfg.head_dim if cfg.head_dim is not None else cfg.hidden_size // cfg.num_attention_heads
+    return kw
+
+
+def _post_deepseek_v2(cfg, kw):  # configuration_deepseek_v2.py __post_init__
+    cfg.qk_head_dim = cfg.qk_nope_head_dim + cfg.qk_rope_head_dim
+    cfg.head_dim = cfg.qk_rope_head_dim
+    if cfg.head_dim is None:
+        cfg.head_dim = cfg.hidden_size // cfg.num_attention_heads
+    return kw
+
+
+def _post_dsa(cfg, kw):  # deepseek_v32, glm_moe_dsa __post_init__ (RoPE-relevant part)
+    if cfg.family_used == "glm_moe_dsa" and cfg.indexer_types is None:
+        pattern = kw.get("index_topk_pattern")
+        if pattern is not None:
+            cfg.indexer_types = ([{"F": "full", "S": "shared"}[c] for c in pattern] if isinstance(pattern, str)
+                                 else list(pattern))
+        else:
+            freq = max(kw.get("index_topk_freq", 1), 1)
+            offset = kw.get("index_skip_topk_offset", 2)
+            cfg.indexer_types = ["full" if (max(i - offset + 1, 0) % freq) == 0 else "shared"
+                                 for i in range(cfg.num_hidden_layers)]
+    cfg.qk_head_dim = cfg.qk_nope_head_dim + cfg.qk_rope_head_dim
+    cfg.head_dim = cfg.qk_rope_head_dim  # forced
+    if cfg.layer_types is None:
+        cfg.layer_types = ["deepseek_sparse_attention"] * cfg.num_hidden_layers
+    return kw
+
+
+def _post_falcon(cfg, kw):  # configuration_falcon.py __post_init__ + properties head_dim / rotary
+    n_embed = kw.pop("n_embed", None)
+    cfg.hidden_size = cfg.hidden_size if n_embed is None else n_embed
+    cfg.num_kv_heads = cfg.num_attention_heads if cfg.num_kv_heads is None else cfg.num_kv_heads
+    if "head_dim" in kw:  # head_dim is a read-only property: the final setattr raises in transformers
+        raise AttributeError("FalconConfig.head_dim is a property without setter (configuration_falcon.py)")
+    cfg.head_dim = cfg.hidden_size // cfg.num_attention_heads
+    # port convenience: the K/V head count FalconAttention really uses (modeling_falcon.py:252)
+    cfg.num_key_value_heads = (cfg.num_kv_heads if (cfg.new_decoder_architecture or not cfg.multi_query) else 1)
+    return kw
+
+
+def _post_lfm2(cfg, kw):  # configuration_lfm2.py __post_init__
+    if cfg.layer_types is None:
+        cfg.full_attn_idxs = (cfg.full_attn_idxs if cfg.full_attn_idxs is not None
+                              else list(range(cfg.num_hidden_layers)))
+        cfg.layer_types = ["full_attention" if i in cfg.full_attn_idxs else "conv"
+                           for i in range(cfg.num_hidden_layers)]
+    return kw
+
+
+def _post_mimo_v2_flash(cfg, kw):  # configuration_mimo_v2_flash.py __post_init__
+    if cfg.layer_types is None:  # NB: config.json's hybrid_layer_pattern is NOT read (stays an attribute)
+        cfg.layer_types = ["full_attention" if (i == 0 or not ((i + 1) % 6)) else "sliding_attention"
+                           for i in range(cfg.num_hidden_layers)]
+    if cfg.rope_parameters is None:
+        cfg.rope_parameters = {
+            "full_attention": {"rope_type": "default", "rope_theta": 5_000_000.0, "partial_rotary_factor": 0.334},
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0, "partial_rotary_factor": 0.334},
+        }
+    return kw
+
+
+def _post_nemotron_h(cfg, kw):  # configuration_nemotron_h.py __post_init__ (RoPE/schedule-relevant part)
+    pmap = {"M": "linear_attention", "E": "moe", "*": "full_attention", "-": "mlp"}
+    if "hybrid_override_pattern" in kw:
+        pattern = kw.pop("hybrid_override_pattern")
+        if cfg.layer_types is None:
+            cfg.layer_types = [pmap[c] for c in pattern]
+    elif cfg.layer_types is None:
+        cfg.layer_types = ["linear_attention", "moe", "full_attention", "mlp"]
+    else:
+        remap = {"conv": "linear_attention", "mamba": "linear_attention", "attention": "full_attention"}
+        cfg.layer_types = [remap.get(t, t) for t in cfg.layer_types]
+    kw.pop("num_hidden_layers", None)  # property setter ignores the value
+    cfg.num_hidden_layers = len(cfg.layer_types)
+    return kw
+
+
+def _post_olmo3(cfg, kw):
+    if cfg.layer_types is None:
+        cfg.layer_types = ["sliding_attention" if (i + 1) % 4 != 0 else "full_attention"
+                           for i in range(cfg.num_hidden_layers)]
+    return kw
+
+
+def _post_phi(cfg, kw):
+    kw.setdefault("partial_rotary_factor", 0.5)  # configuration_phi.py __post_init__
+    return kw
+
+
+def _post_mpt(cfg, kw):  # configuration_mpt.py; attribute_map aliases filled in for the port's generic code
+    cfg.hidden_size, cfg.num_attention_heads, cfg.num_hidden_layers = cfg.d_model, cfg.n_heads, cfg.n_layers
+    cfg.max_position_embeddings = cfg.max_seq_len  # port convenience (MptConfig has no such attribute)
+    cfg.head_dim = cfg.d_model // cfg.n_heads
+    cfg.num_key_value_heads = cfg.n_heads  # MptAttention projects 3 * hidden (modeling_mpt.py:75)
+    return kw
+
+
+def _post_mixformer(cfg, kw):
+    """MixFormerSequentialConfig.__init__ (remote code, gmadiyar00/tapssp-project
+    phi-2/configuration_mixformer_sequential.py @4df723a): rotary_dim = min(rotary_dim, n_embd // n_head).
+    RotaryEmbedding base is the constructor default 10000 (no config key); no scaling."""
+    cfg.rotary_dim = min(cfg.rotary_dim, cfg.n_embd // cfg.n_head)
+    cfg.hidden_size, cfg.num_attention_heads, cfg.num_hidden_layers = cfg.n_embd, cfg.n_head, cfg.n_layer
+    cfg.max_position_embeddings = cfg.n_positions
+    cfg.head_dim = cfg.n_embd // cfg.n_head
+    cfg.num_key_value_heads = cfg.n_head_kv or cfg.n_head
+    cfg.rope_parameters = {"rope_type": "default", "rope_theta": 10000.0}  # port-internal representation
+    return kw
+
+
 _POST = {"llama": _post_llama, "llama4_text": _post_llama4, "smollm3": _post_smollm3, "gemma2": _post_alternate2,
          "gemma3_text": _post_gemma3, "gemma4_text": _post_gemma4, "cohere2": _post_cohere2,
          "modernbert": _post_modernbert, "qwen3_next": _post_qwen3_linear, "qwen3_5_text": _post_qwen3_linear,
          "gpt_oss": _post_gpt_oss, "mistral": _post_mistral, "ministral": _post_ministral,
          "deepseek_v3": _post_deepseek_v3, "phi3": lambda c, k: k, "olmo2": lambda c, k: k, "glm4": _post_glm4,
-         "qwen2": _post_qwen2, "qwen3": _post_qwen2}
+         "qwen2": _post_qwen2, "qwen3": _post_qwen2,
+         "qwen3_moe": _post_qwen3_moe, "qwen2_vl_text": _post_qwen2, "qwen2_5_vl_text": _post_qwen2,
+         "qwen3_vl_text": lambda c, k: k, "qwen3_5_moe_text": _post_qwen3_linear, "ministral3": _post_ministral3,
+         "deepseek_v2": _post_deepseek_v2, "deepseek_v32": _post_dsa, "glm_moe_dsa": _post_dsa,
+         "falcon": _post_falcon, "lfm2": _post_lfm2, "mimo_v2_flash": _post_mimo_v2_flash,
+         "minimax_m2": lambda c, k: k, "nemotron_h": _post_nemotron_h, "olmo3": _post_olmo3, "phi": _post_phi,
+         "mpt": _post_mpt, "mixformer-sequential": _post_mixformer}
 
 
 def load_config(config: dict) -> _Cfg:
@@ -408,14 +667,21 @@ def load_config(config: dict) -> _Cfg:
     configuration_utils.py @c49429e looks for "decoder", "generator", "text_config")."""
     d = copy.deepcopy(config)
     top_mt = d.get("model_type")
+    nested_text = False
     for name in ("text_config", "decoder", "generator"):
         if isinstance(d.get(name), dict):
             sub = d[name]
             mt = sub.get("model_type") or _TEXT_SUBCONFIG.get(top_mt, top_mt)
             d = sub
             d["model_type"] = mt
+            nested_text = True
             break
     mt = d.get("model_type", top_mt)
+    if not nested_text and top_mt in _FLAT_TEXT_WRAPPERS:
+        # flat Hub config: only text-config fields (+ rope keys) reach the text sub-config
+        tf = _FAMILIES[_TEXT_SUBCONFIG[top_mt]]
+        d = {k: v for k, v in d.items()
+             if k in tf or k in ("rope_parameters", "rope_scaling", "rope_theta", "model_type")}
     fam = _family_of(mt)
     cfg = _Cfg()
     cfg.model_type = mt
@@ -428,6 +694,8 @@ def load_config(config: dict) -> _Cfg:
     if fam in _DEFAULT_THETA:
         cfg.default_theta = _DEFAULT_THETA[fam]
     kwargs = {}
+    amap = _ATTRIBUTE_MAP.get(fam, {})
+    d = {amap.get(k, k): v for k, v in d.items()}
     for k, v in d.items():
         if k in fields:
             setattr(cfg, k, v)
@@ -436,7 +704,7 @@ def load_config(config: dict) -> _Cfg:
     for k, dv in fields.items():
         if not hasattr(cfg, k):
             setattr(cfg, k, copy.deepcopy(dv))
-    if getattr(cfg, "num_key_value_heads", None) is None:
+    if getattr(cfg, "num_key_value_heads", None) is None and hasattr(cfg, "num_attention_heads"):
         cfg.num_key_value_heads = cfg.num_attention_heads
     kwargs = _POST[fam](cfg, kwargs)
     # PreTrainedConfig.__post_init__: rope BC conversion, then leftover kwargs become attributes
@@ -513,9 +781,10 @@ def standardize(config) -> dict:
 
 # families whose modeling_*.py compute_default_rope_parameters applies partial_rotary_factor
 # (phi3, glm4, qwen3_next, qwen3_5 @c49429e; llama-like families use the full head_dim)
-_DEFAULT_USES_PARTIAL = {"phi3", "glm4", "qwen3_next", "qwen3_5_text", "glm", "gpt_neox", "phi", "stablelm"}
+_DEFAULT_USES_PARTIAL = {"phi3", "glm4", "qwen3_next", "qwen3_5_text", "glm", "gpt_neox", "phi", "stablelm",
+                         "qwen3_5_moe_text", "minimax_m2", "mimo_v2_flash"}
 # families whose compute_default reads rope_parameters[layer_type]
-_DEFAULT_PER_LAYER = {"gemma3_text", "gemma4_text", "modernbert"}
+_DEFAULT_PER_LAYER = {"gemma3_text", "gemma4_text", "modernbert", "olmo3", "mimo_v2_flash"}
 
 
 def _head_dim_or(cfg):  # `getattr(config, "head_dim", None) or hidden // heads`
@@ -543,8 +812,19 @@ def _params_for(cfg, layer_type):
     return rp
 
 
-def _init_default_model(cfg, layer_type):
+def _default_base_dim(cfg, layer_type):
+    """(base, rotating dim) of the default rope init for this family and layer type."""
     fam = cfg.family_used
+    if fam == "mimo_v2_flash":
+        # MiMoV2FlashRotaryEmbedding.compute_default_rope_parameters (modeling_mimo_v2_flash.py:108-111):
+        # per-layer-type theta AND per-layer-type partial_rotary_factor, default 0.334
+        p = cfg.rope_parameters[layer_type]
+        return p["rope_theta"], int(_head_dim_or(cfg) * p.get("partial_rotary_factor", 0.334))
+    if fam == "mixformer-sequential":
+        # remote RotaryEmbedding(dim=rotary_dim, base=10000) (modeling_mixformer_sequential.py, MHA.__init__)
+        if cfg.flash_rotary:
+            raise NotImplementedError("flash_rotary=True uses flash_attn's RotaryEmbedding, which was not read")
+        return cfg.rope_parameters["rope_theta"], cfg.rotary_dim
     if fam in _DEFAULT_PER_LAYER:
         base = cfg.rope_parameters[layer_type]["rope_theta"]
     else:
@@ -554,6 +834,11 @@ def _init_default_model(cfg, layer_type):
         dim = int(_head_dim_or(cfg) * p.get("partial_rotary_factor", 1.0))
     else:
         dim = _head_dim_or(cfg)
+    return base, dim
+
+
+def _init_default_model(cfg, layer_type):
+    base, dim = _default_base_dim(cfg, layer_type)
     return _default_freqs(base, dim), 1.0
 
 
@@ -678,6 +963,9 @@ def inv_freq(config, layer_type=None, seq_len=None, include_nope=False):
                   by default only the rotating (non-zero) pairs are returned.
     """
     cfg = _as_cfg(config)
+    if cfg.rope_parameters is None:
+        raise ValueError("%s has no RoPE in transformers @%s (no rope_parameters)" % (cfg.family_used,
+                                                                                    HF_COMMIT[:7]))
     nested = _is_nested(cfg)
     if nested and layer_type is None:
         lts = cfg.layer_types
@@ -716,21 +1004,46 @@ def pairing(config) -> str:
                   llama4 view_as_complex; deepseek_v3 when rope_interleave)."""
     cfg = _as_cfg(config)
     fam = cfg.family if cfg.family else cfg.model_type
+    if not _has_rope(cfg):
+        return "none"  # nemotron_h (NoPE attention), mpt and alibi falcon (ALiBi)
     if fam in ("llama4_text", "cohere", "cohere2", "glm", "glm4"):
         return "interleaved"
     if fam == "deepseek_v3":
         return "interleaved" if cfg.rope_interleave else "half-split"
-    return "half-split"  # incl. gpt_oss (torch.chunk halves), gemma*, qwen*, phi3, mistral, olmo2, modernbert
+    if fam in ("deepseek_v2", "deepseek_v32", "glm_moe_dsa"):
+        # deepseek_v2: view_as_complex(x.reshape(..., -1, 2)) (modeling_deepseek_v2.py:267-280, output stays
+        # interleaved); deepseek_v32 / glm_moe_dsa: apply_rotary_pos_emb_interleave, always (rope_interleave
+        # in config.json is not read), output written back de-interleaved (evens-rotated then odds-rotated)
+        return "interleaved"
+    return "half-split"  # incl. gpt_oss (torch.chunk halves), gemma*, qwen*, phi3, mistral, olmo2, modernbert,
+    # falcon, phi, mixformer (x_rot.chunk(2)), minimax_m2 / mimo / qwen3_5 (partial, first rotary_dim dims)
+
+
+def _has_rope(cfg) -> bool:
+    """False when no layer is ever rotated: no rope_parameters (nemotron_h, mpt), Falcon with alibi=True
+    (modeling_falcon.py:334 applies RoPE only `if alibi is None`), Nemotron-H (attention never calls RoPE)."""
+    if cfg.family_used == "nemotron_h" or cfg.rope_parameters is None:
+        return False
+    if cfg.family_used == "falcon" and cfg.alibi:
+        return False
+    return True
 
 
 def rotary_dims(config, layer_type=None) -> int:
     """Number of head dims that rotate (2 x number of non-zero frequencies)."""
-    inv, _ = inv_freq(config, layer_type=layer_type)
+    cfg = _as_cfg(config)
+    if not _has_rope(cfg):
+        return 0
+    inv, _ = inv_freq(cfg, layer_type=layer_type)
     return int(2 * np.count_nonzero(inv))
 
 
 _ATTN = {"full_attention": "full", "sliding_attention": "sliding", "chunked_attention": "chunked",
-         "linear_attention": "linear"}
+         "linear_attention": "linear",
+         # second pass: DSA layers are causal attention + a top-k token selection (extra key dsa_index_topk);
+         # lfm2 "conv" = gated short causal convolution; nemotron_h "moe"/"mlp" blocks have no token mixer
+         "deepseek_sparse_attention": "full", "conv": "conv", "moe": "none", "mlp": "none"}
+_DEEPSEEK_MLA = ("deepseek_v3", "deepseek_v2", "deepseek_v32", "glm_moe_dsa")
 
 
 def layer_schedule(config) -> list[dict]:
@@ -749,9 +1062,11 @@ def layer_schedule(config) -> list[dict]:
         rope = True
         query_scale = None
         softmax_scale = None
-        if fam in ("mistral", "phi3") or (lts is None and getattr(cfg, "sliding_window", None) is not None
-                                             and fam not in ("llama", "olmo2", "glm4", "deepseek_v3")):
-            # mistral/phi3 pass getattr(config, "sliding_window") to EVERY layer
+        if fam in ("mistral", "phi3", "ministral3", "qwen3_moe") or (
+                lts is None and getattr(cfg, "sliding_window", None) is not None
+                and fam not in ("llama", "olmo2", "glm4", "deepseek_v3", "deepseek_v2", "phi", "falcon",
+                                "minimax_m2", "qwen3_vl_text", "mpt", "mixformer-sequential")):
+            # mistral/phi3/ministral3/qwen3_moe pass getattr(config, "sliding_window") to EVERY layer
             sw = getattr(cfg, "sliding_window", None)
             attention, window = ("sliding", sw) if sw is not None else ("full", None)
         elif attention == "sliding":
@@ -767,15 +1082,25 @@ def layer_schedule(config) -> list[dict]:
             rope = bool(cfg.no_rope_layers[i])
         elif fam == "cohere2":
             rope = lt == "sliding_attention"
-        elif attention == "linear":
+        elif fam in ("nemotron_h", "mpt") or (fam == "falcon" and cfg.alibi):
+            rope = False  # nemotron_h: NemotronHAttention never applies RoPE; mpt / alibi falcon: ALiBi
+        elif attention in ("linear", "conv", "none"):
             rope = False
         if fam == "llama4_text" and not rope and cfg.attn_temperature_tuning:
             query_scale = "1 + %r * log1p(floor((pos + 1) / %r))" % (cfg.attn_scale, cfg.floor_scale)
+        if fam == "ministral3":
+            # modeling_ministral3.py:105-107, :146-150: after RoPE, q *= 1 + beta*log(1 + floor(pos / orig));
+            # beta = rope_parameters["llama_4_scaling_beta"], orig = rope_parameters["original_max_position_
+            # embeddings"]; a missing beta (None) makes transformers raise TypeError in forward
+            rp = cfg.rope_parameters
+            beta, orig = rp.get("llama_4_scaling_beta"), rp.get("original_max_position_embeddings")
+            if beta is not None and orig is not None:
+                query_scale = "1 + %r * log(1 + floor(pos / %r))" % (beta, orig)
         if fam in ("gemma2", "gemma3_text"):
             softmax_scale = float(cfg.query_pre_attn_scalar) ** -0.5
         elif fam == "gemma4_text":
             softmax_scale = 1.0
-        elif fam == "deepseek_v3":
+        elif fam in _DEEPSEEK_MLA:  # yarn_apply_mscale (modeling_deepseek_v2.py:289-296, v3/v32/glm_moe_dsa same)
             s = cfg.qk_head_dim ** -0.5
             rp = cfg.rope_parameters
             if rp.get("rope_type", "default") != "default":
@@ -795,8 +1120,21 @@ def layer_schedule(config) -> list[dict]:
              "layer_type": lt, "rope_theta": rope_theta, "rope_type": rope_type, "query_scale": query_scale}
         if softmax_scale is not None:
             d["softmax_scale"] = softmax_scale  # extra: non-default attention scaling constant
+        if lt == "deepseek_sparse_attention":
+            d["dsa_index_topk"] = cfg.index_topk  # extra: each query attends to <= index_topk selected keys
+            if fam == "glm_moe_dsa":
+                d["dsa_indexer"] = cfg.indexer_types[i]  # "full" runs the indexer, "shared" reuses the mask
+        if fam == "mpt" or (fam == "falcon" and cfg.alibi):
+            d["alibi"] = True  # extra: position information comes from an ALiBi bias
         out.append(d)
     return out
+
+
+def ministral3_query_scale(pos, beta=0.1, original_max_position_embeddings=16384):
+    """Ministral 3 query multiplier, every layer (get_llama_4_attn_scale, modeling_ministral3.py:105-107 @c49429e):
+    1 + beta * log(1 + floor(pos / original_max_position_embeddings)); pos is the 0-based position id."""
+    pos = np.asarray(pos, dtype=np.float64)
+    return 1.0 + beta * np.log(1.0 + np.floor(pos / original_max_position_embeddings))
 
 
 def llama4_query_scale(pos, floor_scale=8192, attn_scale=0.1):
@@ -881,6 +1219,22 @@ def _selftest():
     assert np.allclose(inv_freq(lr, seq_len=2049)[0], d0 / np.arange(1, 65))
     print("attention-factor / longrope short-long checks OK")
 
+    # ---- tests/models/deepseek_v2/test_modeling_deepseek_v2.py @c49429e (DeepseekV2AttentionScalingTest) ---
+    # test_yarn_mscale_is_folded_into_attention_scale: DeepseekV2Config(rope_parameters={yarn, factor 40,
+    # mscale_all_dim 1.0, original_max_position_embeddings 4096}); expects (assertAlmostEqual, places=5)
+    # attn.scaling == (qk_nope + qk_rope)**-0.5 * m * m with m = 0.1 * mscale_all_dim * ln(factor) + 1
+    dv2 = {"model_type": "deepseek_v2", "num_hidden_layers": 1,
+           "rope_parameters": {"rope_type": "yarn", "factor": 40.0, "mscale_all_dim": 1.0,
+                               "original_max_position_embeddings": 4096}}
+    m = 0.1 * 1.0 * math.log(40.0) + 1.0
+    got = layer_schedule(dv2)[0]["softmax_scale"]
+    assert round(got - (128 + 64) ** -0.5 * m * m, 5) == 0, got
+    # test_scale_untouched_without_yarn_mscale: default rope -> (qk_nope + qk_rope)**-0.5 (places=6)
+    got = layer_schedule({"model_type": "deepseek_v2", "num_hidden_layers": 1,
+                          "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0}})[0]["softmax_scale"]
+    assert round(got - (128 + 64) ** -0.5, 6) == 0, got
+    print("deepseek_v2 attention-scaling checks OK")
+
     # ---- example configs (constructed here, not a corpus) --------------------------------
     print("\n== Llama 3.1 8B style (llama3 factor 8, low 1, high 4, orig 8192, theta 5e5, head 128)")
     llama31 = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
@@ -957,6 +1311,22 @@ def _selftest():
         print(c["model_type"], "pairing", pairing(c), "rotary_dims", rotary_dims(c))
         for r in layer_schedule(c):
             print("  ", r)
+
+    print("\n== second-pass families (constructed configs; class defaults @c49429e)")
+    for c in ({"model_type": "qwen2_vl", "num_hidden_layers": 2, "rope_scaling": {"type": "mrope",
+               "mrope_section": [16, 24, 24]}, "head_dim": 999},  # head_dim: not a text field -> dropped
+              {"model_type": "olmo3", "num_hidden_layers": 4, "rope_theta": 10000.0},  # sliding stays 500000
+              {"model_type": "mimo_v2_flash", "num_hidden_layers": 6},
+              {"model_type": "lfm2", "num_hidden_layers": 4, "full_attn_idxs": [1, 3]},
+              {"model_type": "nemotron_h", "hybrid_override_pattern": "M*E-"},
+              {"model_type": "falcon", "num_hidden_layers": 2, "alibi": True},
+              {"model_type": "glm_moe_dsa", "num_hidden_layers": 4, "index_topk_freq": 2},
+              {"model_type": "phi", "num_hidden_layers": 1}):
+        print(c["model_type"], "pairing", pairing(c), "rotary_dims", rotary_dims(c), "standardize", standardize(c))
+        for r in layer_schedule(c):
+            print("  ", r)
+    print("ministral3 query scale at pos 0, 16383, 16384, 16384*3:",
+          ministral3_query_scale([0, 16383, 16384, 16384 * 3]))
 
     print("\n%d snapshot check(s) failed" % fails)
     return fails

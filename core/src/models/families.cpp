@@ -13,8 +13,8 @@ using Rule = LayerRule;
 // One row per family. The rules, from transformers' files (main, 2026-11):
 //  - layer_types defaults: gemma2 and gpt_oss "sliding_attention" if (i + 1) % 2 else
 //    "full_attention"; gemma3 and cohere2 "sliding_attention" if (i + 1) % sliding_window_pattern
-//    (6 and 4); qwen2/qwen3 sliding for i >= max_window_layers when use_sliding_window;
-//    qwen3_next "linear_attention" if (i + 1) % full_attention_interval (4).
+//    (6 and 4), olmo3 likewise with 4; qwen2/qwen3 sliding for i >= max_window_layers when
+//    use_sliding_window; qwen3_next "linear_attention" if (i + 1) % full_attention_interval (4).
 //  - no_rope_layers (llama4, smollm3): [int((i + 1) % no_rope_layer_interval != 0)], and a
 //    layer rotates when no_rope_layers[i] is 1.
 //  - modernbert: global when layer_id % global_attn_every_n_layers == 0 (3), its rotary base
@@ -98,6 +98,8 @@ std::vector<std::pair<std::string, const char*>> FamilyDefaults() {
             "max_position_embeddings": 4096, "original_max_position_embeddings": 4096})"},
         {"olmo2", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
             "max_position_embeddings": 2048})"},
+        {"olmo3", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+            "max_position_embeddings": 2048, "sliding_window": 4096})"},
         {"glm", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 40,
             "head_dim": 128, "max_position_embeddings": 131072})"},
         {"qwen2", R"({"hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
@@ -163,7 +165,9 @@ std::vector<ModelFamily> BuildFamilies() {
         Rope("phi3", "Phi-3", {"phi3", "phimoe"}, "models/phi3/modeling_phi3.py"),
         Rope("gpt_neox", "GPT-NeoX", {"gpt_neox"}, "models/gpt_neox/modeling_gpt_neox.py"),
         Rope("olmo", "OLMo", {"olmo"}, "models/olmo/modeling_olmo.py"),
-        Rope("olmo2", "OLMo 2", {"olmo2", "olmo3"}, "models/olmo2/modeling_olmo2.py"),
+        Rope("olmo2", "OLMo 2", {"olmo2"}, "models/olmo2/modeling_olmo2.py"),
+        Rope("olmo3", "OLMo 3", {"olmo3"}, "models/olmo3/configuration_olmo3.py",
+             Rule::SlidingPattern, 4),
         Rope("starcoder2", "StarCoder2", {"starcoder2"},
              "models/starcoder2/modeling_starcoder2.py"),
         Rope("smollm3", "SmolLM3", {"smollm3"}, "models/smollm3/configuration_smollm3.py",
@@ -191,6 +195,8 @@ std::vector<ModelFamily> BuildFamilies() {
         if (id == "gpt_oss") row.default_theta = 150000;
         if (id == "gemma3") row.default_theta = 1e6, row.local_unscaled = true;
         if (id == "gemma4") row.default_theta = 1e6, row.local_unscaled = true;
+        // Olmo3Config's convert gives a legacy rope_scaling to full_attention only.
+        if (id == "olmo3") row.default_theta = 500000, row.local_unscaled = true;
         if (id == "glm") row.default_partial = 0.5;
         if (id == "qwen3_next" || id == "qwen3_5")
             row.default_partial = 0.25, row.gated_query = true;
