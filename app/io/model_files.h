@@ -45,6 +45,10 @@ struct ModelReport {
     std::vector<std::string> tensors_2d; ///< the 2-D float tensors, for choosing a table
     bool has_config = false;
     CheckpointConfig config;
+    /// A GGUF file's header as read (version, alignment, each metadata key with its value or an
+    /// array's type, count and first elements, each tensor's name, ggml type, extents and
+    /// offset); null for the other formats. Its settings stand in for config.json.
+    nlohmann::json gguf;
     LayerSchedule schedule; ///< each layer's positions (empty without config.json)
     FoundPositions found;
     // Learned table: its values (rows from found.first_row on) and the same views of the
@@ -81,6 +85,16 @@ std::string CheckModel(const ModelRequest& request);
 /// Whether path looks like a checkpoint (by its name, or a safetensors / .npy start, or a folder
 /// holding model.safetensors or its index): what File → Open hands to the Your model panel.
 bool LooksLikeCheckpoint(const std::string& path);
+struct GgufFile;
+/// ModelReport::gguf of a parsed GGUF header.
+nlohmann::json GgufSummary(const GgufFile& file);
+/// Whether path is a GGUF file: named .gguf, or starting with the magic "GGUF".
+bool LooksLikeGguf(const std::string& path);
+/// For a GGUF checkpoint without a config.json named: its metadata read as one into
+/// report->config (has_config set, config_path "" — the settings are the file's), and *notes
+/// what a reader should know of it. "" (also for other formats) or one message naming the file.
+std::string ReadGgufSettings(Checkpoint& checkpoint, ModelReport* report,
+                             std::vector<std::string>* notes);
 /// Whether path is a model's config.json to open alone: a .json file holding an object with
 /// model_type or architectures, or a folder holding config.json and no weights.
 bool LooksLikeModelConfig(const std::string& path);

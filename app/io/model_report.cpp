@@ -124,6 +124,7 @@ json ModelReportJson(const ModelReport& report, bool full) {
                  {{"open", report.seconds_open},
                   {"read", report.seconds_read},
                   {"analyse", report.seconds_analyse}}}};
+    if (!report.gguf.is_null()) doc["gguf"] = report.gguf;
     if (report.has_config) {
         doc["layers"] = LayersJson(report.schedule);
         doc["schedule"] = ScheduleJson(report.schedule);
@@ -232,7 +233,12 @@ std::string ModelReportText(const ModelReport& report) {
     else
         out << "file: " << PrintableLine(report.path) << " (" << report.format << ", "
             << report.tensor_count << (report.tensor_count == 1 ? " tensor)\n" : " tensors)\n");
-    out << "config: " << (report.has_config ? PrintableLine(report.config_path) : "none") << "\n";
+    out << "config: "
+        << (!report.gguf.is_null() && report.config_path.empty()
+                ? std::string("the GGUF file's own metadata")
+            : report.has_config ? PrintableLine(report.config_path)
+                                : std::string("none"))
+        << "\n";
     out << "family: " << PrintableLine(found.family)
         << "; positions: " << position_kind_name(found.kind);
     if (found.context > 0) out << "; context " << found.context;

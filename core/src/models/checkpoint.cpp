@@ -1,16 +1,13 @@
 #include "pelab/models/checkpoint.h"
 
 #include "base/format.h"
+#include "models/checkpoint_shard.h"
 #include "models/tensor_values.h"
+#include "pelab/models/gguf.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +26,21 @@ using detail::byte_count_text;
 using detail::read_little;
 using detail::shown_name;
 
+// Where transformers' row r of a permuted q or k weight is stored: LlamaModel.permute reshapes
+// each head's d rows to (2, d/2), swaps the two axes and flattens, so the row s·d/2 + j of a
+// head (s = 0, 1) is stored at 2j + s.
+std::vector<std::size_t> StoredRows(const TensorInfo& tensor) {
+    const auto rows = static_cast<std::size_t>(tensor.shape[0]);
+    const auto heads = static_cast<std::size_t>(tensor.permuted_heads);
+    const std::size_t width = rows / heads, half = width / 2;
+    std::vector<std::size_t> order(rows);
+    for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t s = 0; s < 2; ++s)
+            for (std::size_t j = 0; j < half; ++j)
+                order[h * width + s * half + j] = h * width + 2 * j + s;
+    return order;
+}
+
 } // namespace
 
 std::int64_t TensorInfo::Elements() const {
@@ -38,56 +50,7 @@ std::int64_t TensorInfo::Elements() const {
     return elements;
 }
 
-// ---- ByteFile ----
-
-ByteFile::~ByteFile() {
-    if (descriptor_ >= 0) close(descriptor_);
-}
-
-Status ByteFile::Open(const std::string& path) {
-    path_ = path;
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
-    descriptor_ = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (descriptor_ < 0) return "cannot open " + shown_name(path) + ": " + std::strerror(errno);
-    struct stat status {};
-    if (fstat(descriptor_, &status) != 0)
-        return "cannot read " + shown_name(path) + ": " + std::strerror(errno);
-    if (!S_ISREG(status.st_mode))
-        return shown_name(path) + " is not a regular file (a folder, a device or a pipe)";
-    size_ = static_cast<std::uint64_t>(status.st_size);
-    return {};
-}
-
-Status ByteFile::Read(std::uint64_t offset, std::size_t count, void* out) const {
-    if (offset > size_ || count > size_ - offset)
-        return shown_name(path_) + " ends at byte " + std::to_string(size_) + ", before byte " +
-               std::to_string(offset + count);
-    if (count == 0) return {};
-    auto* bytes = static_cast<unsigned char*>(out);
-    while (count > 0) {
-        const ssize_t got = pread(descriptor_, bytes, count, static_cast<off_t>(offset));
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0)
-            return "cannot read " + shown_name(path_) + ": " +
-                   (got < 0 ? std::strerror(errno)
-                            : "the file became shorter while it was read (at byte " +
-                                  std::to_string(offset) + " of the " + std::to_string(size_) +
-                                  " it had when opened; is it still being written?)");
-        bytes += got, count -= static_cast<std::size_t>(got),
-            offset += static_cast<std::uint64_t>(got);
-    }
-    return {};
-}
-
 // ---- Checkpoint ----
-
-struct Checkpoint::Shard {
-    std::string path;
-    bool loaded = false;
-    Status error; ///< why it could not be loaded (kept: asked again, the same answer)
-    ByteFile file;
-    std::map<std::string, TensorInfo> tensors;
-};
 
 Checkpoint::Checkpoint() = default;
 Checkpoint::~Checkpoint() = default;
@@ -96,6 +59,9 @@ Checkpoint& Checkpoint::operator=(Checkpoint&&) noexcept = default;
 
 std::string Checkpoint::FormatName() const {
     if (format_ == "index") return "safetensors (" + std::to_string(shards_.size()) + " shards)";
+    if (format_ == "gguf")
+        return "GGUF v" + std::to_string(gguf_->version) +
+               (shards_.size() > 1 ? " (" + std::to_string(shards_.size()) + " files)" : "");
     return format_;
 }
 
@@ -148,8 +114,12 @@ Status Checkpoint::Open(const std::string& path) {
         return shown_name(target) +
                (probe.Size() == 0 ? " is empty (a .npy file starts with \\x93NUMPY and a header)"
                                   : " is not a NumPy .npy file: it does not start with \\x93NUMPY");
+    const bool gguf =
+        probe.Size() >= 4 && probe.Read(0, 4, magic).ok() && std::memcmp(magic, "GGUF", 4) == 0;
     if (npy)
         error = fresh.OpenNpy(target);
+    else if (gguf)
+        error = fresh.OpenGguf(target);
     else if (json)
         error = fresh.OpenIndex(target);
     else
@@ -314,28 +284,37 @@ Status Checkpoint::ForEachChunk(const TensorInfo& tensor, Take&& take) const {
     const ByteFile& file = shards_[static_cast<std::size_t>(tensor.file)]->file;
     const auto count = static_cast<std::uint64_t>(tensor.Elements());
     if (count == 0) return {};
-    const std::uint64_t item = (tensor.end - tensor.begin) / count;
+    // ggml's types come in blocks (Q4_K: 256 numbers in 144 bytes), read whole.
+    const std::uint64_t block = tensor.type == TensorType::Ggml ? tensor.ggml->block : 1;
+    const std::uint64_t item =
+        tensor.type == TensorType::Ggml ? tensor.ggml->bytes : (tensor.end - tensor.begin) / count;
     // In chunks of 1 MiB, so a large tensor is never held as bytes and floats at once.
     constexpr std::size_t kChunk = 1u << 20;
     const std::uint64_t per_chunk = std::max<std::uint64_t>(kChunk / item, 1);
+    const std::uint64_t blocks = count / block;
     std::vector<unsigned char> buffer(
-        static_cast<std::size_t>(std::min<std::uint64_t>(per_chunk, count) * item));
-    std::vector<float> values(static_cast<std::size_t>(std::min<std::uint64_t>(per_chunk, count)));
-    std::uint64_t done = 0;
-    while (done < count) {
-        const std::uint64_t batch = std::min<std::uint64_t>(count - done, per_chunk);
+        static_cast<std::size_t>(std::min<std::uint64_t>(per_chunk, blocks) * item));
+    std::vector<float> values(
+        static_cast<std::size_t>(std::min<std::uint64_t>(per_chunk, blocks) * block));
+    std::uint64_t done = 0; // blocks
+    while (done < blocks) {
+        const std::uint64_t batch = std::min<std::uint64_t>(blocks - done, per_chunk);
         if (Status error = file.Read(tensor.begin + done * item,
                                      static_cast<std::size_t>(batch * item), buffer.data());
             !error.ok())
             return where + ": " + error.message();
-        if (Status error = detail::WidenElements(buffer.data(), batch, tensor.type, values.data());
-            !error.ok())
+        if (tensor.type == TensorType::Ggml)
+            dequantize_blocks(*tensor.ggml, buffer.data(), batch, values.data());
+        else if (Status error =
+                     detail::WidenElements(buffer.data(), batch, tensor.type, values.data());
+                 !error.ok())
             return where + ": " + error.message();
-        if (const std::uint64_t bad = detail::FirstNotFinite(values.data(), batch); bad < batch)
-            return where + ": element " + std::to_string(done + bad) + " is " +
+        const std::uint64_t numbers = batch * block;
+        if (const std::uint64_t bad = detail::FirstNotFinite(values.data(), numbers); bad < numbers)
+            return where + ": element " + std::to_string(done * block + bad) + " is " +
                    (std::isnan(values[bad]) ? "NaN" : "infinite") +
                    " (finite numbers were expected)";
-        take(done, values.data(), batch);
+        take(done * block, values.data(), numbers);
         done += batch;
     }
     return {};
@@ -362,6 +341,15 @@ Status Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>* out)
             for (std::size_t c = 0; c < cols; ++c)
                 transposed[r * cols + c] = values[c * rows + r];
         values.swap(transposed);
+    }
+    if (tensor.permuted_heads > 0) {
+        const auto cols = static_cast<std::size_t>(tensor.Elements() / tensor.shape[0]);
+        const std::vector<std::size_t> order = StoredRows(tensor);
+        std::vector<float> reordered(values.size());
+        for (std::size_t row = 0; row < order.size(); ++row)
+            std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(order[row] * cols), cols,
+                        reordered.begin() + static_cast<std::ptrdiff_t>(row * cols));
+        values.swap(reordered);
     }
     *out = std::move(values);
     return {};
@@ -424,6 +412,13 @@ Status Checkpoint::RowSquares(const TensorInfo& tensor, const BlockScales& scale
                          });
         !error.ok())
         return error;
+    if (tensor.permuted_heads > 0) {
+        const std::vector<std::size_t> order = StoredRows(tensor);
+        std::vector<double> reordered(sums.size());
+        for (std::size_t row = 0; row < order.size(); ++row)
+            reordered[row] = sums[order[row]];
+        sums.swap(reordered);
+    }
     *out = std::move(sums);
     return {};
 }

@@ -45,9 +45,10 @@ int LayerOf(const std::string& name, const std::string& rest) {
     if (digits.empty() || digits.size() > 6 ||
         !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return -1;
-    // "…layers.N" (Hugging Face's names), "h.N" (phi-msft's transformer.h.N).
+    // "…layers.N" (Hugging Face's names), "h.N" (phi-msft's transformer.h.N), "blk.N" (GGUF's).
     const std::string stack = head.substr(0, dot);
-    if (!EndsWith(stack, "layers") && stack != "h" && !EndsWith(stack, ".h")) return -1;
+    if (!EndsWith(stack, "layers") && stack != "h" && !EndsWith(stack, ".h") && stack != "blk")
+        return -1;
     return std::stoi(digits);
 }
 
@@ -210,9 +211,10 @@ Finding FindLearnedTable(Checkpoint& checkpoint, const std::string& model_type,
     };
     const bool roberta_config =
         model_type == "roberta" || model_type == "xlm-roberta" || model_type == "camembert";
-    for (const Table& table : {Table{"wpe.weight", "GPT-2", 0},
-                               Table{"embeddings.position_embeddings.weight", "BERT", 0},
-                               Table{"decoder.embed_positions.weight", "OPT", 2}}) {
+    for (const Table& table :
+         {Table{"wpe.weight", "GPT-2", 0}, Table{"position_embd.weight", "GPT-2", 0},
+          Table{"embeddings.position_embeddings.weight", "BERT", 0},
+          Table{"decoder.embed_positions.weight", "OPT", 2}}) {
         const std::string* name = FindEnding(checkpoint, table.suffix);
         if (name == nullptr) continue;
         const TensorInfo* info = nullptr;
@@ -258,7 +260,20 @@ std::map<int, RopeLayerTensors> RopeLayers(const Checkpoint& checkpoint) {
                 layers[layer] = {name, prefix + "kv_a_proj_with_mqa.weight", Fused::Latent, layer};
             continue;
         }
-        layer = LayerOf(name, ".self_attn.qkv_proj.weight");
+        // GGUF's names (gguf-py's tensor_mapping.py): blk.N.attn_q / attn_k, DeepSeek's
+        // attn_q_b (or attn_q) with attn_kv_a_mqa, and the fused attn_qkv (q, k, v rows).
+        layer = LayerOf(name, ".attn_q.weight");
+        if (layer < 0) layer = LayerOf(name, ".attn_q_b.weight");
+        if (layer >= 0) {
+            const std::string prefix = "blk." + std::to_string(layer) + ".";
+            if (checkpoint.Has(prefix + "attn_k.weight"))
+                layers[layer] = {name, prefix + "attn_k.weight", Fused::No, layer};
+            else if (checkpoint.Has(prefix + "attn_kv_a_mqa.weight"))
+                layers[layer] = {name, prefix + "attn_kv_a_mqa.weight", Fused::Latent, layer};
+            continue;
+        }
+        layer = LayerOf(name, ".attn_qkv.weight");
+        if (layer < 0) layer = LayerOf(name, ".self_attn.qkv_proj.weight");
         if (layer >= 0) {
             layers[layer] = {name, name, Fused::Stacked, layer};
             continue;

@@ -96,6 +96,7 @@ Status WidenElements(const unsigned char* bytes, std::uint64_t n, TensorType typ
             out[i] = static_cast<float>(wide);
         }
         return {};
+    case TensorType::Ggml: // block types: dequantize_blocks (pelab/models/gguf.h)
     case TensorType::Other:
         break;
     }

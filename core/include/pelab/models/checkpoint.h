@@ -49,7 +49,12 @@ constexpr std::size_t kMaxShards = 10000;
 /// F8_E4M3 (E4M3FN: bias 7, no infinities, S.1111.111 is NaN, largest 448), F8_E5M2 (bias 15,
 /// IEEE-like with infinities), and F8_E8M0 (the exponent alone, 2^(e − 127), 0xFF NaN), the
 /// scales of DeepSeek's `scale_fmt: ue8m0`.
-enum class TensorType { F32, F16, BF16, F64, F8E4M3, F8E5M2, F8E8M0, Other };
+/// Ggml: one of ggml's block types a GGUF file holds (Q4_K, Q8_0, …; pelab/models/gguf.h),
+/// widened to float block by block.
+enum class TensorType { F32, F16, BF16, F64, F8E4M3, F8E5M2, F8E8M0, Ggml, Other };
+
+struct GgmlType;
+struct GgufFile;
 
 struct TensorInfo {
     std::string name;  ///< as stored in the file
@@ -59,6 +64,11 @@ struct TensorInfo {
     std::uint64_t begin = 0, end = 0; ///< the data's bytes within its file (absolute offsets)
     int file = 0;                     ///< which of the checkpoint's files holds it
     bool fortran_order = false;       ///< .npy only: stored column-major (read transposed)
+    const GgmlType* ggml = nullptr;   ///< GGUF only: the ggml type (nullptr: an unknown id)
+    /// GGUF only: the rows are in llama.cpp's converter's permuted order over this many heads
+    /// (LlamaModel.permute: head h's rows i and i + d/2 stored as 2i and 2i + 1); ReadFloats
+    /// and RowSquares give them back in transformers' order. 0: as stored.
+    int permuted_heads = 0;
 
     std::int64_t Elements() const; ///< product of shape (1 for a scalar)
     bool Readable() const { return type != TensorType::Other; }
@@ -112,11 +122,12 @@ public:
 
     /// Opens path: a .safetensors file, a model.safetensors.index.json (the shards it names are
     /// looked for in its folder), a .npy file (one tensor, named after the file without ".npy"),
-    /// or a folder holding model.safetensors or model.safetensors.index.json. ok or a message.
+    /// a GGUF file (the first of a split model's files opens them all), or a folder holding
+    /// model.safetensors or model.safetensors.index.json. ok or a message.
     Status Open(const std::string& path);
 
     const std::string& Path() const { return path_; }
-    /// "safetensors", "safetensors (N shards)" or "npy".
+    /// "safetensors", "safetensors (N shards)", "npy", "GGUF v3" or "GGUF v3 (N files)".
     std::string FormatName() const;
     /// Every tensor name, in the order the file or index lists them (sorted for an index).
     const std::vector<std::string>& Names() const { return names_; }
@@ -136,6 +147,9 @@ public:
     /// before it is squared. The scale tensor's shape must match the weight's and the blocks.
     Status RowSquares(const TensorInfo& tensor, const BlockScales& scales,
                       std::vector<double>* out) const;
+    /// A GGUF file's header (metadata and tensor table; the first file's for a split model), or
+    /// nullptr for the other formats.
+    const GgufFile* Gguf() const { return gguf_.get(); }
     /// How many files (the index, shards) have been opened so far.
     std::size_t FilesOpened() const;
     /// Every file the checkpoint reads: the file opened, and for an index every shard it names
@@ -147,6 +161,8 @@ private:
     Status OpenSafetensors(const std::string& path);
     Status OpenIndex(const std::string& path);
     Status OpenNpy(const std::string& path);
+    Status OpenGguf(const std::string& path);
+    Status AddGgufFile(const std::string& path, std::size_t index);
     Status LoadShard(std::size_t index);
     /// Calls take(first, values, count) for consecutive runs of elements in storage order
     /// (values[k] is element first + k, widened to float and checked finite); ok or a message.
@@ -157,6 +173,7 @@ private:
     std::vector<std::string> names_;
     std::map<std::string, std::size_t> shard_of_; ///< name → shard
     std::vector<std::unique_ptr<Shard>> shards_;
+    std::shared_ptr<const GgufFile> gguf_;
 };
 
 /// Parses a safetensors header (the JSON text after the 8 length bytes) whose data section holds
