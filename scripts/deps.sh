@@ -18,7 +18,7 @@ test_packages=(xvfb xauth xdotool imagemagick python3-numpy python3-torch libope
                emscripten dpkg-dev chromium chromium-driver python3-selenium ccache
                firefox-esr python3-websocket python3-regex unicode-data nodejs npm
                universal-ctags)
-bench_packages=(python3-numpy python3-torch libopenblas0-pthread)
+bench_packages=(python3-numpy python3-torch libopenblas0-pthread time)
 
 packages=("${build_packages[@]}")
 case "${1:-build}" in

@@ -93,7 +93,10 @@ OffsetCosines TableOffsets(const std::vector<float>& table, int rows, int cols,
                           control);
 }
 
-std::string CheckModel(const ModelRequest& request) {
+std::string CheckModel(const ModelRequest& asked) {
+    ModelRequest request = asked;
+    if (std::string error = ResolveModelPath(asked.path, &request.path); !error.empty())
+        return error;
     if (LooksLikeModelConfig(request.path)) {
         ModelReport alone;
         return OpenConfigAlone(request, &alone);
@@ -189,7 +192,9 @@ std::string OpenTokenizer(const std::string& vocab_path, const std::string& merg
     return {};
 }
 
-std::vector<FileRead> FilesOfCheckpoint(const std::string& path) {
+std::vector<FileRead> FilesOfCheckpoint(const std::string& asked) {
+    std::string path;
+    (void)ResolveModelPath(asked, &path); // unresolved: listed as named, the open says why
     std::vector<FileRead> files{{path, "the checkpoint"}};
     std::error_code status;
     const bool folder = fs::is_directory(path, status);
@@ -414,8 +419,11 @@ std::string OpenConfigAlone(const ModelRequest& request, ModelReport* out) {
 
 } // namespace
 
-std::string OpenModel(const ModelRequest& request, ModelReport* out,
+std::string OpenModel(const ModelRequest& asked, ModelReport* out,
                       const std::atomic<bool>* cancel) {
+    ModelRequest request = asked;
+    if (std::string error = ResolveModelPath(asked.path, &request.path); !error.empty())
+        return error;
     if (LooksLikeModelConfig(request.path)) return OpenConfigAlone(request, out);
     AnalysisControl control;
     control.cancel = cancel;

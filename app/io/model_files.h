@@ -85,6 +85,9 @@ std::string CheckModel(const ModelRequest& request);
 /// Whether path looks like a checkpoint (by its name, or a safetensors / .npy start, or a folder
 /// holding model.safetensors or its index): what File → Open hands to the Your model panel.
 bool LooksLikeCheckpoint(const std::string& path);
+/// path itself, or for "ollama:NAME[:TAG]" the GGUF blob Ollama's manifest names (in
+/// OLLAMA_MODELS, ~/.ollama/models or /usr/share/ollama/.ollama/models). "" or the message.
+std::string ResolveModelPath(const std::string& path, std::string* resolved);
 struct GgufFile;
 /// ModelReport::gguf of a parsed GGUF header.
 nlohmann::json GgufSummary(const GgufFile& file);

@@ -5,7 +5,9 @@
 #include "io/json_input.h"
 #include "pelab/models/gguf.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace pelab {
 
@@ -46,6 +48,98 @@ nlohmann::json GgufSummary(const GgufFile& file) {
             {"alignment", file.alignment},
             {"metadata", metadata},
             {"tensors", tensors}};
+}
+
+namespace {
+
+// Ollama's stores (docs/models.md): OLLAMA_MODELS, the user's, a service install's.
+std::vector<std::filesystem::path> OllamaStores() {
+    std::vector<std::filesystem::path> stores;
+    if (const char* chosen = std::getenv("OLLAMA_MODELS"); chosen && *chosen)
+        stores.emplace_back(chosen);
+    if (const char* home = std::getenv("HOME"); home && *home)
+        stores.push_back(std::filesystem::path(home) / ".ollama" / "models");
+    stores.emplace_back("/usr/share/ollama/.ollama/models");
+    return stores;
+}
+
+// The model layer's blob in one manifest: "" with *blob set, or why not.
+std::string BlobOfManifest(const std::filesystem::path& store, const std::string& manifest,
+                           const std::string& shown, std::string* blob) {
+    std::string text;
+    nlohmann::json doc;
+    if (std::string error = ReadInputFile(manifest, 1u << 20, &text); !error.empty())
+        return "ollama:" + shown + ": its manifest " + error;
+    if (std::string error = ParseJsonInput(text, &doc); !error.empty())
+        return "ollama:" + shown + ": its manifest " + Excerpt(nlohmann::json(manifest), 200) +
+               ": " + error;
+    const auto layers = doc.find("layers");
+    if (!doc.is_object() || layers == doc.end() || !layers->is_array())
+        return "ollama:" + shown + ": its manifest has no layers";
+    int tensors = 0;
+    for (const nlohmann::json& layer : *layers) {
+        if (!layer.is_object()) continue;
+        const std::string type = layer.value("mediaType", "");
+        if (type == "application/vnd.ollama.image.tensor") ++tensors;
+        if (type != "application/vnd.ollama.image.model") continue;
+        const std::string digest = layer.value("digest", "");
+        const std::string prefix = "sha256:";
+        if (digest.compare(0, prefix.size(), prefix) != 0 || digest.size() != prefix.size() + 64 ||
+            digest.find_first_not_of("0123456789abcdef", prefix.size()) != std::string::npos)
+            return "ollama:" + shown + ": its model layer's digest " +
+                   Excerpt(nlohmann::json(digest), 80) + " is not sha256:<64 hex digits>";
+        *blob = (store / "blobs" / ("sha256-" + digest.substr(prefix.size()))).string();
+        return {};
+    }
+    if (tensors > 0)
+        return "ollama:" + shown + ": its manifest stores the model as " + std::to_string(tensors) +
+               " separate tensor layers, not one GGUF file; PE Lab reads a model's single GGUF "
+               "blob";
+    return "ollama:" + shown +
+           ": its manifest has no model layer "
+           "(application/vnd.ollama.image.model)";
+}
+
+} // namespace
+
+std::string ResolveModelPath(const std::string& path, std::string* resolved) {
+    *resolved = path;
+    const std::string scheme = "ollama:";
+    if (path.compare(0, scheme.size(), scheme) != 0) return {};
+    std::string name = path.substr(scheme.size()), tag = "latest";
+    if (const std::size_t colon = name.rfind(':'); colon != std::string::npos) {
+        tag = name.substr(colon + 1);
+        name = name.substr(0, colon);
+    }
+    const auto plain = [](const std::string& part) {
+        return !part.empty() && part != "." && part != ".." &&
+               part.find_first_of("/\\:") == std::string::npos &&
+               part.find('\0') == std::string::npos;
+    };
+    // "llama3.2" is library/llama3.2; "user/model" its own namespace.
+    std::string space = "library";
+    if (const std::size_t slash = name.find('/'); slash != std::string::npos) {
+        space = name.substr(0, slash);
+        name = name.substr(slash + 1);
+    }
+    if (!plain(name) || !plain(tag) || !plain(space))
+        return "ollama:NAME[:TAG] (e.g. ollama:llama3.2 or ollama:qwen3:8b): got " +
+               Excerpt(nlohmann::json(path), 100);
+    const std::string shown = (space == "library" ? "" : space + "/") + name + ":" + tag;
+    std::vector<std::string> looked;
+    for (const std::filesystem::path& store : OllamaStores()) {
+        const std::filesystem::path manifest =
+            store / "manifests" / "registry.ollama.ai" / space / name / tag;
+        std::error_code status;
+        looked.push_back(manifest.string());
+        if (!std::filesystem::is_regular_file(manifest, status)) continue;
+        return BlobOfManifest(store, manifest.string(), shown, resolved);
+    }
+    std::string where;
+    for (const std::string& folder : looked)
+        where += (where.empty() ? "" : ", ") + folder;
+    return "ollama:" + shown + ": no such model in Ollama's stores (looked for " + where +
+           "; `ollama pull " + shown + "` fetches it)";
 }
 
 bool LooksLikeGguf(const std::string& path) {

@@ -260,6 +260,50 @@ def check_hostile(pelab, folder):
                   "exit %d: %s" % (run.returncode, message))
 
 
+def check_ollama(pelab, arch, scratch):
+    """A test store as Ollama lays it out: manifests/registry.ollama.ai/NAMESPACE/NAME/TAG (JSON
+    whose layer of media type application/vnd.ollama.image.model names the blob by digest) and
+    blobs/sha256-<hex>."""
+    import hashlib
+    import shutil
+    store = os.path.join(scratch, "ollama-store")
+    source = os.path.join(arch, "llama", "model-Q8_0.gguf")
+    with open(source, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    os.makedirs(os.path.join(store, "blobs"), exist_ok=True)
+    blob = os.path.join(store, "blobs", "sha256-" + digest)
+    shutil.copy(source, blob)
+
+    def manifest(space, name, tag, layers):
+        folder = os.path.join(store, "manifests", "registry.ollama.ai", space, name)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, tag), "w") as f:
+            json.dump({"schemaVersion": 2, "layers": layers}, f)
+
+    model = {"mediaType": "application/vnd.ollama.image.model", "digest": "sha256:" + digest,
+             "size": os.path.getsize(blob)}
+    template = {"mediaType": "application/vnd.ollama.image.template",
+                "digest": "sha256:" + "0" * 64, "size": 10}
+    manifest("library", "tiny", "latest", [template, model])
+    manifest("library", "tiny", "q8", [model])
+    manifest("someone", "tiny", "latest", [model])
+    manifest("library", "split", "latest",
+             [{"mediaType": "application/vnd.ollama.image.tensor",
+               "digest": "sha256:" + "1" * 64, "size": 4}] * 3)
+    env = dict(os.environ, OLLAMA_MODELS=store)
+    for name in ("ollama:tiny", "ollama:tiny:q8", "ollama:someone/tiny"):
+        run = subprocess.run([pelab, "model", "inspect", name, "--json"], capture_output=True,
+                             text=True, env=env)
+        ok = run.returncode == 0 and json.loads(run.stdout)["file"] == blob
+        check(name + " finds the model's blob in the store", ok, run.stderr.strip())
+    for name, words in (("ollama:split", "separate tensor layers"),
+                        ("ollama:nothing", "no such model"), ("ollama:../x", "ollama:NAME")):
+        run = subprocess.run([pelab, "model", "inspect", name], capture_output=True, text=True,
+                             env=env)
+        check(name + " is refused: " + words, run.returncode == 2 and words in run.stderr,
+              "exit %d: %s" % (run.returncode, run.stderr.strip()))
+
+
 def main():
     pelab, core_tests = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as scratch:
@@ -276,6 +320,7 @@ def main():
             files += [os.path.join(hostile, n) for n, c in sorted(json.load(f).items())
                       if c["valid"] is True]
         check_against_npm(pelab, files)
+        check_ollama(pelab, arch, outdir)
         check_hostile(pelab, hostile)
     print("%d failures" % len(failures))
     sys.exit(1 if failures else 0)
