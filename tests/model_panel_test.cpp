@@ -662,6 +662,28 @@ TEST(ModelSentences, RopeClaimsFollowTheWavelengthsAndContext) {
             }
 }
 
+// The config's context beside the original one: "stretches" only when it is longer (a GGUF
+// file's llama3 factors may be for 8 192 while its context_length is shorter).
+TEST(ModelSentences, TheConfigsContextIsAStretchOnlyWhenLonger) {
+    for (long long context : {64LL, 8192LL})
+        for (long long extended : {0LL, 128LL, 8192LL, 131072LL}) {
+            RopeReport rope;
+            rope.rotary_dims = rope.head_dim = 16;
+            rope.pairs = 8;
+            rope.context = context;
+            rope.extended_context = extended;
+            for (int i = 0; i < rope.pairs; ++i)
+                rope.wavelength.push_back(2 * M_PI * std::pow(10000.0, 2.0 * i / 16));
+            const Explanation sentence = RopeSentence(rope);
+            SCOPED_TRACE(sentence.text);
+            const bool stretch = sentence.text.find("stretches the context") != std::string::npos;
+            EXPECT_EQ(stretch, extended > context);
+            EXPECT_EQ(sentence.text.find("shorter than that") != std::string::npos,
+                      extended > 0 && extended < context);
+            EXPECT_EQ(sentence.Value("extended_context"), static_cast<double>(extended));
+        }
+}
+
 TEST(ModelSentences, AWindowsClaimsCountThePairsItHidesAndOnlyWhenThereIsOne) {
     for (int rotary : {2, 4, 128})
         for (long long window : {0LL, 1LL, 128LL, 1024LL, 8192LL})

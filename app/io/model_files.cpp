@@ -457,6 +457,7 @@ std::string OpenModel(const ModelRequest& asked, ModelReport* out,
     if (report.has_config) report.schedule = BuildLayerSchedule(report.config);
     NoteFolderAndConfig(request, &report);
     report.found.notes.insert(report.found.notes.end(), gguf_notes.begin(), gguf_notes.end());
+    if (!report.gguf.is_null()) NameGgufMetadata(&report);
     const FoundPositions& found = report.found;
     report.seconds_open = SecondsSince(start);
     try {

@@ -91,6 +91,8 @@ std::string ResolveModelPath(const std::string& path, std::string* resolved);
 struct GgufFile;
 /// ModelReport::gguf of a parsed GGUF header.
 nlohmann::json GgufSummary(const GgufFile& file);
+/// A GGUF report's notes name its metadata where the readers' say config.json.
+void NameGgufMetadata(ModelReport* report);
 /// Whether path is a GGUF file: named .gguf, or starting with the magic "GGUF".
 bool LooksLikeGguf(const std::string& path);
 /// For a GGUF checkpoint without a config.json named: its metadata read as one into

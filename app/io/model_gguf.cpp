@@ -142,6 +142,18 @@ std::string ResolveModelPath(const std::string& path, std::string* resolved) {
            "; `ollama pull " + shown + "` fetches it)";
 }
 
+void NameGgufMetadata(ModelReport* report) {
+    // The settings' notes speak of config.json; a GGUF file's are its metadata.
+    const auto rename = [](std::vector<std::string>* notes) {
+        for (std::string& note : *notes)
+            for (std::size_t at = note.find("config.json"); at != std::string::npos;
+                 at = note.find("config.json", at))
+                note.replace(at, 11, "the file's metadata");
+    };
+    rename(&report->found.notes);
+    rename(&report->schedule.notes);
+}
+
 bool LooksLikeGguf(const std::string& path) {
     const std::string suffix = ".gguf";
     if (path.size() >= suffix.size() &&

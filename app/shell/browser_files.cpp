@@ -54,6 +54,7 @@ EM_JS(void, OpenPicker, (const char* accept), {
                     FS.writeFile(copy, new Uint8Array(buffer));
                     const lower = name.toLowerCase();
                     const is_weights = lower.endsWith(".safetensors") || lower.endsWith(".npy") ||
+                                       lower.endsWith(".gguf") ||
                                        lower.endsWith(".safetensors.index.json");
                     if (!path || (is_weights && !weights)) path = copy;
                     weights = weights || is_weights;

@@ -272,7 +272,7 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
     switch (task) {
     case FileTask::Open:
         request.title = "Open a scene, figure, lesson, quiz, training run or model";
-        request.extensions = {".json", ".png", ".safetensors", ".npy"};
+        request.extensions = {".json", ".png", ".safetensors", ".npy", ".gguf"};
         break;
     case FileTask::OpenLesson:
         request.title = "Open lesson";

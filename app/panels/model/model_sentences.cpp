@@ -128,9 +128,15 @@ Explanation RopeSentence(const RopeReport& rope) {
         out.Claims("without_turn_scaled", rope.without_turn_scaled ? 1 : 0);
         if (rope.without_turn_scaled) text += ", its positions stretched by rope_scaling";
         out.Claims("extended_context", static_cast<double>(rope.extended_context));
-        text += rope.extended_context > 0
+        // A context below the original one (a GGUF converted with llama3 factors for 8 192
+        // from a shorter config) is not a stretch.
+        text += rope.extended_context > rope.context
                     ? " (its config stretches the context to " +
                           ShownNumber(static_cast<double>(rope.extended_context)) + ")."
+                : rope.extended_context > 0 && rope.extended_context < rope.context
+                    ? " (its config gives a context of " +
+                          ShownNumber(static_cast<double>(rope.extended_context)) +
+                          ", shorter than that)."
                     : ".";
     } else {
         text += " config.json gives no trained context to compare them with.";

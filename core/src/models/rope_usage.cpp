@@ -3,6 +3,7 @@
 #include "pelab/models/rope_analysis.h"
 
 #include "base/format.h"
+#include "pelab/models/gguf.h"
 #include "pelab/models/layer_schedule.h"
 
 #include <algorithm>
@@ -186,9 +187,14 @@ int ShownGroup(const LayerSchedule& schedule) {
 // The note on 8-bit weights, from the first layer's query projection.
 std::string WeightsNote(Checkpoint& checkpoint, const FoundPositions& found,
                         const CheckpointConfig& config) {
-    if (found.rope_layers.empty() || config.weight_block.size() != 2) return {};
+    if (found.rope_layers.empty()) return {};
     Status error;
     const TensorInfo* info = checkpoint.Find(found.rope_layers.front().query, &error);
+    // A GGUF file's block-quantized q and k: their values as llama.cpp computes with them.
+    if (info != nullptr && info->type == TensorType::Ggml && info->ggml != nullptr)
+        return "the weights are " + info->dtype + " (" + info->ggml->about +
+               "), widened as ggml does: the norms are the quantized weights'";
+    if (config.weight_block.size() != 2) return {};
     if (info == nullptr || (info->type != TensorType::F8E4M3 && info->type != TensorType::F8E5M2))
         return {};
     return "the weights are FP8 (" + info->dtype + "), each multiplied by the scale of its " +
