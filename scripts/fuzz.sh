@@ -6,7 +6,8 @@
 # Targets: fuzz_scene (scene parser), fuzz_png_scene (PNG text chunk → scene), fuzz_tokenize
 # (order demo tokenizer / UTF-8 check), fuzz_cli (command line), fuzz_lesson (lesson reader), fuzz_quiz (quiz reader),
 # fuzz_train_run (training-run reader, then the Train panel), fuzz_model_file (a checkpoint:
-# safetensors or .npy, opened and analysed), fuzz_model_config (config.json of a checkpoint).
+# safetensors, .npy or GGUF, opened and analysed), fuzz_model_config (config.json of a
+# checkpoint), fuzz_gguf (a GGUF header and its metadata read as a config).
 # Seeds: assets/scenes, assets/lessons, tests/corpus/<target>. A crash, sanitizer report, timeout or leak fails the run; its input is
 # saved under build-sanitize/fuzz/crashes/ — copy it to tests/corpus/<target>/ so the normal tests
 # replay it (tests/corpus_test.cpp).
@@ -21,7 +22,7 @@ seconds=${2:-30}
     { echo "usage: $0 [-j N] [TARGET|all] [SECONDS]" >&2; exit 2; }
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is missing (scripts/deps.sh test installs it)" >&2; exit 1; }
 # One line: scripts/test.sh counts the targets by reading it.
-targets=(fuzz_scene fuzz_png_scene fuzz_tokenize fuzz_cli fuzz_lesson fuzz_quiz fuzz_train_run fuzz_model_file fuzz_model_config)
+targets=(fuzz_scene fuzz_png_scene fuzz_tokenize fuzz_cli fuzz_lesson fuzz_quiz fuzz_train_run fuzz_model_file fuzz_model_config fuzz_gguf)
 [[ "$which_target" == all ]] || targets=("$which_target")
 build=$root/build-sanitize
 echo "fuzz: building ${targets[*]} with clang (libFuzzer + ASan + UBSan) in $build"

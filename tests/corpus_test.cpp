@@ -49,6 +49,10 @@ TEST(Corpus, ModelFileInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_model_file", pelab::fuzz::ModelFile), 4);
 }
 
+TEST(Corpus, GgufHeaderInputsReplay) {
+    EXPECT_GE(ReplayAll("fuzz_gguf", pelab::fuzz::GgufHeader), 3);
+}
+
 TEST(Corpus, ModelConfigInputsReplay) {
     EXPECT_GE(ReplayAll("fuzz_model_config", pelab::fuzz::ModelConfigFile), 4);
 }

@@ -293,7 +293,8 @@ std::string ModelReportText(const ModelReport& report) {
             << (found.pairing == RotaryPairing::HalfSplit ? "half-split" : "interleaved") << "), "
             << (report.config_only ? r.heads : r.layers)
             << (report.config_only ? " heads (no weights read)\n"
-                                   : " layers × " + std::to_string(r.heads) + " heads\n");
+                                   : std::string(r.layers == 1 ? " layer × " : " layers × ") +
+                                         std::to_string(r.heads) + " heads\n");
         out << "  wavelengths: " << Number(r.wavelength.front()) << " (fastest) to "
             << Number(r.wavelength.back()) << " (slowest) positions; ";
         if (r.context <= 0)

@@ -13,6 +13,8 @@
 #include "pelab/base/error.h"
 #include "pelab/encodings/attention.h"
 #include "pelab/encodings/embedding.h"
+#include "pelab/models/gguf.h"
+#include "pelab/models/model_config.h"
 #include "shell/app.h"
 #include "shell/lesson_player.h"
 
@@ -21,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -223,6 +226,31 @@ int ModelFile(const std::uint8_t* data, std::size_t size) {
         }
     }
     std::remove(path.c_str());
+    return 0;
+}
+
+// libFuzzer target: GGUF's header and metadata (the parser trusts no count or length), then the
+// metadata mapped onto config.json's settings and read as one.
+int GgufHeader(const std::uint8_t* data, std::size_t size) {
+    const GgufReadAt read = [&](std::uint64_t offset, std::size_t count, void* out) -> Status {
+        if (offset > size || count > size - offset) return std::string("past the end");
+        std::memcpy(out, data + offset, count);
+        return {};
+    };
+    GgufFile file;
+    const Status parsed = ParseGguf(read, size, &file);
+    CheckMessage(parsed.message());
+    if (!parsed.ok()) return 0;
+    nlohmann::json config;
+    std::vector<std::string> notes;
+    GgufFactorTensors factors;
+    factors.freq_factors = {1, 1, 2, 4, 8, 8};
+    const Status mapped = GgufConfig(file, factors, &config, &notes);
+    CheckMessage(mapped.message());
+    if (mapped.ok()) {
+        CheckpointConfig read_config;
+        CheckMessage(ReadModelConfig(config, &read_config).message());
+    }
     return 0;
 }
 

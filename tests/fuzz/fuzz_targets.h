@@ -22,6 +22,8 @@ int TrainRunFile(const std::uint8_t* data, std::size_t size); ///< a training ru
 /// then every number of `model inspect` computed.
 int ModelFile(const std::uint8_t* data, std::size_t size);
 int ModelConfigFile(const std::uint8_t* data, std::size_t size); ///< config.json's reader
+/// A GGUF header parsed in memory, then its metadata read as a config (pelab/models/gguf.h).
+int GgufHeader(const std::uint8_t* data, std::size_t size);
 
 /// Every value of doc below its root (object members and list items, at any depth), as JSON
 /// pointers in document order, at most `limit` of them: the places the typed-value mutations
