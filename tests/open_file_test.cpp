@@ -3,12 +3,14 @@
 // session goes on with nothing changed (it once quit the app and lost --state-out).
 #include "headless_fixture.h"
 #include "io/json_input.h"
+#include "io/model_files.h"
 #include "shell/app_ui.h"
 #include "shell/file_menu.h"
 #include "temp_folder.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -144,4 +146,41 @@ TEST(ShippedLessons, FoundBesideTheInstalledOrTheBuiltProgram) {
     EXPECT_EQ(pelab::ShippedLessonsFolder((root / "elsewhere/bin/pelab").string()), "");
     EXPECT_EQ(pelab::ShippedLessonsFolder(""), "");
     fs::remove_all(root);
+}
+
+// File → Models on this computer: an Ollama store (OLLAMA_MODELS) and LM Studio's folder under
+// HOME, laid out as they lay them out; each model listed once and opened in the Your model panel.
+TEST_F(OpenFileTest, ModelsOnThisComputerAreListedAndOpen) {
+    TempFolder store, home;
+    const std::string gguf = std::string("GGUF") + std::string("\3\0\0\0", 4) +
+                             std::string(8, '\0') + std::string("\1\0\0\0\0\0\0\0", 8) +
+                             std::string("\24\0\0\0\0\0\0\0", 8) + "general.architecture" +
+                             std::string("\10\0\0\0", 4) + std::string("\5\0\0\0\0\0\0\0", 8) +
+                             "llama";
+    const std::string hex(64, 'a');
+    std::filesystem::create_directories(store.path / "blobs");
+    store.Write("blobs/sha256-" + hex, gguf);
+    std::filesystem::create_directories(store.path / "manifests/registry.ollama.ai/library/tiny");
+    store.Write(
+        "manifests/registry.ollama.ai/library/tiny/latest",
+        R"({"layers":[{"mediaType":"application/vnd.ollama.image.model","digest":"sha256:)" + hex +
+            R"("}]})");
+    std::filesystem::create_directories(home.path / ".lmstudio/models/pub/m");
+    home.Write(".lmstudio/models/pub/m/m-Q4_K_M.gguf", gguf);
+    home.Write(".lmstudio/models/pub/m/big-00002-of-00002.gguf", gguf);
+    const char* old_home = std::getenv("HOME");
+    const std::string kept_home = old_home ? old_home : "";
+    setenv("OLLAMA_MODELS", store.path.c_str(), 1);
+    setenv("HOME", home.path.c_str(), 1);
+    const std::vector<LocalModel> found = FindLocalModels();
+    unsetenv("OLLAMA_MODELS");
+    if (old_home) setenv("HOME", kept_home.c_str(), 1);
+    std::vector<std::string> labels;
+    for (const LocalModel& model : found)
+        labels.push_back(model.label);
+    EXPECT_EQ(labels,
+              (std::vector<std::string>{"LM Studio: pub/m/m-Q4_K_M.gguf", "Ollama: tiny:latest"}));
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[1].path, (store.path / ("blobs/sha256-" + hex)).string());
+    EXPECT_TRUE(LooksLikeCheckpoint(found[1].path)); // a blob without .gguf, by its magic
 }

@@ -91,6 +91,15 @@ std::string ResolveModelPath(const std::string& path, std::string* resolved);
 struct GgufFile;
 /// ModelReport::gguf of a parsed GGUF header.
 nlohmann::json GgufSummary(const GgufFile& file);
+/// A model file found where the local runners keep theirs.
+struct LocalModel {
+    std::string label; ///< "Ollama: llama3.2:latest", "LM Studio: lmstudio-community/…/x.gguf"
+    std::string path;  ///< the GGUF file (Ollama's blob) to open
+};
+/// The GGUF models of this computer (docs/models.md): each Ollama store's manifests whose model
+/// blob is there, and the .gguf files of LM Studio's folders (~/.lmstudio/models,
+/// ~/.cache/lm-studio/models; a split model by its first file), at most `limit`, sorted by label.
+std::vector<LocalModel> FindLocalModels(std::size_t limit = 200);
 /// A GGUF report's notes name its metadata where the readers' say config.json.
 void NameGgufMetadata(ModelReport* report);
 /// Whether path is a GGUF file: named .gguf, or starting with the magic "GGUF".

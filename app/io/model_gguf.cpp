@@ -5,6 +5,7 @@
 #include "io/json_input.h"
 #include "pelab/models/gguf.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -140,6 +141,54 @@ std::string ResolveModelPath(const std::string& path, std::string* resolved) {
         where += (where.empty() ? "" : ", ") + folder;
     return "ollama:" + shown + ": no such model in Ollama's stores (looked for " + where +
            "; `ollama pull " + shown + "` fetches it)";
+}
+
+std::vector<LocalModel> FindLocalModels(std::size_t limit) {
+    namespace fs = std::filesystem;
+    std::vector<LocalModel> found;
+    std::error_code status;
+    // Ollama: manifests/registry.ollama.ai/NAMESPACE/NAME/TAG.
+    for (const fs::path& store : OllamaStores()) {
+        const fs::path registry = store / "manifests" / "registry.ollama.ai";
+        for (const auto& space : fs::directory_iterator(registry, status)) {
+            for (const auto& name : fs::directory_iterator(space.path(), status)) {
+                for (const auto& tag : fs::directory_iterator(name.path(), status)) {
+                    if (found.size() >= limit) break;
+                    const std::string space_name = space.path().filename().string();
+                    const std::string shown = (space_name == "library" ? "" : space_name + "/") +
+                                              name.path().filename().string() + ":" +
+                                              tag.path().filename().string();
+                    std::string blob;
+                    if (BlobOfManifest(store, tag.path().string(), shown, &blob).empty() &&
+                        fs::is_regular_file(blob, status))
+                        found.push_back({"Ollama: " + shown, blob});
+                }
+            }
+        }
+    }
+    // LM Studio: PUBLISHER/MODEL/FILE.gguf.
+    if (const char* home = std::getenv("HOME"); home && *home) {
+        for (const fs::path& root : {fs::path(home) / ".lmstudio" / "models",
+                                     fs::path(home) / ".cache" / "lm-studio" / "models"}) {
+            fs::recursive_directory_iterator walk(
+                root, fs::directory_options::skip_permission_denied, status),
+                end;
+            for (; walk != end && found.size() < limit; walk.increment(status)) {
+                if (walk.depth() > 3) walk.disable_recursion_pending();
+                const std::string file = walk->path().filename().string();
+                const bool gguf = file.size() > 5 && file.compare(file.size() - 5, 5, ".gguf") == 0;
+                const bool later_part = file.find("-of-") != std::string::npos &&
+                                        file.find("-00001-of-") == std::string::npos;
+                if (gguf && !later_part && walk->is_regular_file(status))
+                    found.push_back(
+                        {"LM Studio: " + fs::relative(walk->path(), root, status).string(),
+                         walk->path().string()});
+            }
+        }
+    }
+    std::sort(found.begin(), found.end(),
+              [](const LocalModel& a, const LocalModel& b) { return a.label < b.label; });
+    return found;
 }
 
 void NameGgufMetadata(ModelReport* report) {

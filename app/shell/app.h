@@ -96,6 +96,10 @@ struct App {
     nlohmann::json defaults;
     /// The file dialog, what it is for, and the panel an export acts on.
     FileDialog file_dialog;
+    /// File → Models on this computer: the GGUF files found when the menu opened (listed again
+    /// each time it opens, not each frame).
+    std::vector<LocalModel> local_models;
+    bool local_models_listed = false;
     FileTask file_task = FileTask::None;
     std::string file_task_panel;
     /// File → Export as PNG's choices, asked before the file name: the size (0: the panel's

@@ -307,6 +307,41 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
     app.file_dialog.Open(request);
 }
 
+namespace {
+
+// The GGUF models Ollama and LM Studio keep (FindLocalModels), one item each.
+void DrawLocalModels(App& app) {
+    const bool open = ImGui::BeginMenu("Models on this computer");
+    app.recorder.RecordLastItem("file.local_models");
+    FormulaTooltip("The GGUF models Ollama and LM Studio keep on this computer (Ollama's store "
+                   "under ~/.ollama/models or OLLAMA_MODELS; LM Studio's ~/.lmstudio/models).");
+    if (!open) {
+        app.local_models_listed = false;
+        return;
+    }
+    if (!app.local_models_listed) {
+        app.local_models = FindLocalModels();
+        app.local_models_listed = true;
+    }
+    std::string chosen;
+    if (app.local_models.empty())
+        ImGui::TextDisabled("none found (Ollama's and LM Studio's folders hold no GGUF model)");
+    for (std::size_t k = 0; k < app.local_models.size(); ++k) {
+        ImGui::PushID(static_cast<int>(k));
+        if (ImGui::MenuItem(PrintableText(app.local_models[k].label).c_str()))
+            chosen = app.local_models[k].path;
+        app.recorder.RecordLastItem(("file.local_models." + std::to_string(k)).c_str());
+        FormulaTooltip(PrintableText(app.local_models[k].path).c_str());
+        ImGui::PopID();
+    }
+    ImGui::EndMenu();
+    if (!chosen.empty())
+        if (std::string error = OpenFile(app, chosen); !error.empty())
+            app.notice = PrintableText(error);
+}
+
+} // namespace
+
 void DrawFileMenuItems(App& app) {
     if (ImGui::MenuItem("Open…", KeysFor(Command::Open).c_str()))
         BeginFileTask(app, FileTask::Open);
@@ -344,6 +379,7 @@ void DrawFileMenuItems(App& app) {
             }
         }
     }
+    DrawLocalModels(app);
     if (ImGui::MenuItem("Save scene as…", KeysFor(Command::SaveScene).c_str()))
         BeginFileTask(app, FileTask::SaveScene);
     app.recorder.RecordLastItem("file.save_scene");

@@ -550,13 +550,228 @@ def b_gpt2(g):
                               "learned positions (position_embd, kept F32), no RoPE"})
 
 
+def b_gpt_oss(g):
+    """GptOssModel (conversion/gpt_oss.py) on TextModel.set_gguf_parameters (conversion/base.py).
+    Experts are given as plain float32 tensors (the converter's non-MXFP4 path), not MXFP4 blocks."""
+    L, NE, NUSED = 2, 4, 2
+    rs = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32, "beta_fast": 32.0,
+          "beta_slow": 1.0, "truncate": False}
+    cfg = {"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "hidden_size": HIDDEN,
+           "intermediate_size": FFN, "num_attention_heads": NH, "num_key_value_heads": NKV, "head_dim": HD,
+           "num_hidden_layers": L, "max_position_embeddings": NCTX, "initial_context_length": 32,
+           "rms_norm_eps": 1e-5, "rope_theta": 150000.0, "rope_scaling": rs, "sliding_window": 32,
+           "layer_types": ["sliding_attention", "full_attention"], "num_local_experts": NE,
+           "num_experts_per_tok": NUSED, "attention_bias": True, "swiglu_limit": 7.0, "vocab_size": VOCAB,
+           "tie_word_embeddings": False, "torch_dtype": "float32", "hidden_act": "silu",
+           "router_aux_loss_coef": 0.9, "output_router_logits": False, "bos_token_id": 1, "eos_token_id": 2}
+    gt, qs, ks = [], [], []
+    gt.append(("token_embd.weight", g.w("model.embed_tokens.weight", (VOCAB, HIDDEN))))
+    for i in range(L):
+        p = f"model.layers.{i}."
+        gt.append((f"blk.{i}.attn_norm.weight", g.norm(p + "input_layernorm.weight", HIDDEN)))
+        q = g.w(p + "self_attn.q_proj.weight", (NH * HD, HIDDEN))
+        qb = g.bias(p + "self_attn.q_proj.bias", NH * HD)
+        k = g.w(p + "self_attn.k_proj.weight", (NKV * HD, HIDDEN))
+        kb = g.bias(p + "self_attn.k_proj.bias", NKV * HD)
+        v = g.w(p + "self_attn.v_proj.weight", (NKV * HD, HIDDEN))
+        vb = g.bias(p + "self_attn.v_proj.bias", NKV * HD)
+        o = g.w(p + "self_attn.o_proj.weight", (HIDDEN, NH * HD))
+        ob = g.bias(p + "self_attn.o_proj.bias", HIDDEN)
+        sinks = g.bias(p + "self_attn.sinks", NH)
+        qs.append(q); ks.append(k)
+        gt += [(f"blk.{i}.attn_q.weight", q), (f"blk.{i}.attn_q.bias", qb),
+               (f"blk.{i}.attn_k.weight", k), (f"blk.{i}.attn_k.bias", kb),
+               (f"blk.{i}.attn_v.weight", v), (f"blk.{i}.attn_v.bias", vb),
+               (f"blk.{i}.attn_output.weight", o), (f"blk.{i}.attn_output.bias", ob),
+               (f"blk.{i}.attn_sinks.weight", sinks)]
+        # GPT_OSS has ATTN_POST_NORM (not FFN_NORM): post_attention_layernorm -> post_attention_norm
+        gt.append((f"blk.{i}.post_attention_norm.weight", g.norm(p + "post_attention_layernorm.weight", HIDDEN)))
+        gt.append((f"blk.{i}.ffn_gate_inp.weight", g.w(p + "mlp.router.weight", (NE, HIDDEN))))
+        gt.append((f"blk.{i}.ffn_gate_inp.bias", g.bias(p + "mlp.router.bias", NE)))
+        # HF GptOssExperts: gate_up_proj (E, hidden, 2*ff) with gate/up INTERLEAVED on the last axis,
+        # down_proj (E, ff, hidden). Converter: transpose(-1,-2), gate = [:, ::2, :], up = [:, 1::2, :].
+        gu = g.w(p + "mlp.experts.gate_up_proj", (NE, HIDDEN, 2 * FFN))
+        gub = (0.02 * g.rng.standard_normal((NE, 2 * FFN))).astype(np.float32)
+        g.items.append((p + "mlp.experts.gate_up_proj_bias", gub))
+        dn = g.w(p + "mlp.experts.down_proj", (NE, FFN, HIDDEN))
+        dnb = (0.02 * g.rng.standard_normal((NE, HIDDEN))).astype(np.float32)
+        g.items.append((p + "mlp.experts.down_proj_bias", dnb))
+        gut = np.ascontiguousarray(gu.transpose(0, 2, 1))
+        gt += [(f"blk.{i}.ffn_gate_exps.weight", np.ascontiguousarray(gut[:, ::2, :])),
+               (f"blk.{i}.ffn_up_exps.weight", np.ascontiguousarray(gut[:, 1::2, :])),
+               (f"blk.{i}.ffn_gate_exps.bias", np.ascontiguousarray(gub[..., ::2])),
+               (f"blk.{i}.ffn_up_exps.bias", np.ascontiguousarray(gub[..., 1::2])),
+               (f"blk.{i}.ffn_down_exps.weight", np.ascontiguousarray(dn.transpose(0, 2, 1))),
+               (f"blk.{i}.ffn_down_exps.bias", dnb)]
+    gt.append(("output_norm.weight", g.norm("model.norm.weight", HIDDEN)))
+    gt.append(("output.weight", g.w("lm_head.weight", (VOCAB, HIDDEN))))
+    A = "gpt-oss"
+    # base.py order, then GptOssModel's additions; its second add_expert_count/add_expert_used_count
+    # re-set the same keys with the same values (gguf-py keeps one entry per key).
+    kv = [(f"{A}.block_count", U32, L), (f"{A}.context_length", U32, NCTX), (f"{A}.embedding_length", U32, HIDDEN),
+          (f"{A}.feed_forward_length", U32, FFN), (f"{A}.attention.head_count", U32, NH),
+          (f"{A}.attention.head_count_kv", U32, NKV),
+          (f"{A}.rope.scaling.type", STR, "yarn"), (f"{A}.rope.scaling.factor", VF32, 4.0),
+          (f"{A}.rope.scaling.original_context_length", U32, 32),
+          (f"{A}.rope.scaling.yarn_beta_fast", VF32, 32.0), (f"{A}.rope.scaling.yarn_beta_slow", VF32, 1.0),
+          (f"{A}.rope.freq_base", VF32, 150000.0), (f"{A}.attention.layer_norm_rms_epsilon", VF32, 1e-5),
+          (f"{A}.expert_count", U32, NE), (f"{A}.expert_used_count", U32, NUSED),
+          (f"{A}.attention.key_length", U32, HD), (f"{A}.attention.value_length", U32, HD),
+          (f"{A}.attention.sliding_window", U32, 32), (f"{A}.expert_feed_forward_length", U32, FFN)]
+    return dict(config=cfg, hf=g.items, gt=gt, kv=kv, q=qs, k=ks, L=L, permuted=False, pairs="half",
+                rope_type="NEOX",
+                expect_extra={"note": "GptOssModel: q/k/v/o (with biases) copied unchanged (no permutation); "
+                              "self_attn.sinks -> attn_sinks.weight (F32, one per head); post_attention_layernorm -> "
+                              "post_attention_norm (GPT_OSS has ATTN_POST_NORM, no FFN_NORM); experts given as float32 "
+                              "(the converter's non-MXFP4 path): gate_up_proj (E, hidden, 2ff) is transposed and split "
+                              "INTERLEAVED (gate = rows 0,2,4.., up = rows 1,3,5..), down_proj transposed; yarn "
+                              "rope_scaling -> rope.scaling.type/factor/original_context_length/yarn_beta_fast/"
+                              "yarn_beta_slow (no yarn_log_multiplier, no attn_factor: config has none); layer_types "
+                              "is NOT written (only attention.sliding_window); feed_forward_length = "
+                              "expert_feed_forward_length = intermediate_size",
+                              "hf_layer_types": cfg["layer_types"]})
+
+
+def b_olmo2(g):
+    """Olmo2Model (conversion/olmo.py): TextModel.set_gguf_parameters only (config has no sliding_window
+    and no rope_scaling), no tensor changes."""
+    L = 2
+    cfg = {"architectures": ["Olmo2ForCausalLM"], "model_type": "olmo2", "hidden_size": HIDDEN,
+           "intermediate_size": FFN, "num_attention_heads": NH, "num_key_value_heads": NKV,
+           "num_hidden_layers": L, "max_position_embeddings": NCTX, "rms_norm_eps": 1e-6,
+           "rope_theta": 500000.0, "rope_scaling": None, "attention_bias": False, "attention_dropout": 0.0,
+           "vocab_size": VOCAB, "tie_word_embeddings": False, "torch_dtype": "float32", "hidden_act": "silu",
+           "pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2}
+    gt, qs, ks = [], [], []
+    gt.append(("token_embd.weight", g.w("model.embed_tokens.weight", (VOCAB, HIDDEN))))
+    for i in range(L):
+        p = f"model.layers.{i}."
+        q = g.w(p + "self_attn.q_proj.weight", (NH * HD, HIDDEN))
+        k = g.w(p + "self_attn.k_proj.weight", (NKV * HD, HIDDEN))
+        v = g.w(p + "self_attn.v_proj.weight", (NKV * HD, HIDDEN))
+        o = g.w(p + "self_attn.o_proj.weight", (HIDDEN, NH * HD))
+        # OLMo2's q_norm / k_norm are RMSNorms over the WHOLE projection (NH*HD = 64, NKV*HD = 32), not per head
+        qn = g.norm(p + "self_attn.q_norm.weight", NH * HD)
+        kn = g.norm(p + "self_attn.k_norm.weight", NKV * HD)
+        qs.append(q); ks.append(k)
+        gt += [(f"blk.{i}.attn_q.weight", q), (f"blk.{i}.attn_k.weight", k), (f"blk.{i}.attn_v.weight", v),
+               (f"blk.{i}.attn_output.weight", o), (f"blk.{i}.attn_q_norm.weight", qn),
+               (f"blk.{i}.attn_k_norm.weight", kn)]
+        gt.append((f"blk.{i}.post_attention_norm.weight", g.norm(p + "post_attention_layernorm.weight", HIDDEN)))
+        gt += [(f"blk.{i}.ffn_gate.weight", g.w(p + "mlp.gate_proj.weight", (FFN, HIDDEN))),
+               (f"blk.{i}.ffn_up.weight", g.w(p + "mlp.up_proj.weight", (FFN, HIDDEN))),
+               (f"blk.{i}.ffn_down.weight", g.w(p + "mlp.down_proj.weight", (HIDDEN, FFN)))]
+        gt.append((f"blk.{i}.post_ffw_norm.weight", g.norm(p + "post_feedforward_layernorm.weight", HIDDEN)))
+    gt.append(("output_norm.weight", g.norm("model.norm.weight", HIDDEN)))
+    gt.append(("output.weight", g.w("lm_head.weight", (VOCAB, HIDDEN))))
+    A = "olmo2"
+    kv = [(f"{A}.block_count", U32, L), (f"{A}.context_length", U32, NCTX), (f"{A}.embedding_length", U32, HIDDEN),
+          (f"{A}.feed_forward_length", U32, FFN), (f"{A}.attention.head_count", U32, NH),
+          (f"{A}.attention.head_count_kv", U32, NKV), (f"{A}.rope.freq_base", VF32, 500000.0),
+          (f"{A}.attention.layer_norm_rms_epsilon", VF32, 1e-6)]
+    return dict(config=cfg, hf=g.items, gt=gt, kv=kv, q=qs, k=ks, L=L, permuted=False, pairs="half",
+                rope_type="NEOX",
+                expect_extra={"note": "Olmo2Model: q/k NOT permuted (unlike OlmoModel for OLMo 1, which permutes); "
+                              "no attn_norm / ffn_norm: the norms come after the blocks (post_attention_norm, "
+                              "post_ffw_norm); attn_q_norm / attn_k_norm have NH*HD = 64 / NKV*HD = 32 elements "
+                              "(whole projection, not per head); no key_length (config has no head_dim), no "
+                              "rope.dimension_count, no sliding_window keys (config has no sliding_window)"})
+
+
+def b_mpt(g):
+    """MPTModel (conversion/mpt.py): own set_gguf_parameters (does not call the base)."""
+    L = 2
+    cfg = {"architectures": ["MPTForCausalLM"], "model_type": "mpt", "d_model": HIDDEN, "n_heads": NH,
+           "n_layers": L, "max_seq_len": NCTX, "expansion_ratio": 4, "vocab_size": VOCAB, "no_bias": True,
+           "learned_pos_emb": True, "norm_type": "low_precision_layernorm", "layer_norm_epsilon": 1e-5,
+           "emb_pdrop": 0.0, "resid_pdrop": 0.0, "embedding_fraction": 1.0, "logit_scale": None,
+           "attn_config": {"alibi": True, "alibi_bias_max": 8, "attn_impl": "torch", "attn_pdrop": 0.0,
+                           "attn_type": "multihead_attention", "attn_uses_sequence_id": False, "clip_qkv": None,
+                           "prefix_lm": False, "qk_ln": False, "softmax_scale": None},
+           "torch_dtype": "float32", "use_cache": False, "bos_token_id": 1, "eos_token_id": 2}
+    gt, qs, ks = [], [], []
+    gt.append(("token_embd.weight", g.w("transformer.wte.weight", (VOCAB, HIDDEN))))
+    for i in range(L):
+        p = f"transformer.blocks.{i}."
+        gt.append((f"blk.{i}.attn_norm.weight", g.norm(p + "norm_1.weight", HIDDEN)))
+        qkv = g.w(p + "attn.Wqkv.weight", (3 * HIDDEN, HIDDEN))
+        qs.append(qkv[:HIDDEN]); ks.append(qkv[HIDDEN:2 * HIDDEN])
+        gt.append((f"blk.{i}.attn_qkv.weight", qkv))
+        gt.append((f"blk.{i}.attn_output.weight", g.w(p + "attn.out_proj.weight", (HIDDEN, HIDDEN))))
+        gt.append((f"blk.{i}.ffn_norm.weight", g.norm(p + "norm_2.weight", HIDDEN)))
+        gt.append((f"blk.{i}.ffn_up.weight", g.w(p + "ffn.up_proj.weight", (4 * HIDDEN, HIDDEN))))
+        gt.append((f"blk.{i}.ffn_down.weight", g.w(p + "ffn.down_proj.weight", (HIDDEN, 4 * HIDDEN))))
+    gt.append(("output_norm.weight", g.norm("transformer.norm_f.weight", HIDDEN)))
+    A = "mpt"
+    kv = [(f"{A}.context_length", U32, NCTX), (f"{A}.embedding_length", U32, HIDDEN), (f"{A}.block_count", U32, L),
+          (f"{A}.feed_forward_length", U32, 4 * HIDDEN), (f"{A}.attention.head_count", U32, NH),
+          (f"{A}.attention.layer_norm_epsilon", VF32, 1e-5), (f"{A}.attention.max_alibi_bias", VF32, 8.0)]
+    return dict(config=cfg, hf=g.items, gt=gt, kv=kv, q=qs, k=ks, L=L, permuted=False, pairs=None,
+                rope_type="NONE", n_head_kv_rope=NH, context_hf=NCTX, no_file_type=True,
+                fused="HF attn.Wqkv rows [q(64) | k(64) | v(64)]; copied unchanged to attn_qkv",
+                expect_extra={"note": "MPTModel.set_gguf_parameters does not call the base and never calls "
+                              "add_file_type: the GGUF has NO general.file_type; no head_count_kv (attn_config "
+                              "has no kv_n_heads); feed_forward_length = 4*d_model and layer_norm_epsilon = 1e-5 are "
+                              "hard-coded; max_alibi_bias = attn_config.alibi_bias_max; no lm_head and no "
+                              "output.weight (tied to wte); ALiBi, no RoPE",
+                              "general_file_type_written": False})
+
+
+def b_starcoder2(g):
+    """StarCoder2Model (conversion/starcoder.py): only model_arch; TextModel defaults throughout."""
+    L = 2
+    cfg = {"architectures": ["Starcoder2ForCausalLM"], "model_type": "starcoder2", "hidden_size": HIDDEN,
+           "intermediate_size": FFN, "num_attention_heads": NH, "num_key_value_heads": NKV,
+           "num_hidden_layers": L, "max_position_embeddings": NCTX, "norm_epsilon": 1e-5, "rope_theta": 100000.0,
+           "rope_scaling": None, "sliding_window": 64, "use_bias": True, "hidden_act": "gelu_pytorch_tanh",
+           "attention_dropout": 0.0, "residual_dropout": 0.0, "embedding_dropout": 0.0, "vocab_size": VOCAB,
+           "tie_word_embeddings": True, "torch_dtype": "float32", "bos_token_id": 1, "eos_token_id": 2}
+    gt, qs, ks = [], [], []
+    gt.append(("token_embd.weight", g.w("model.embed_tokens.weight", (VOCAB, HIDDEN))))
+    for i in range(L):
+        p = f"model.layers.{i}."
+        gt.append((f"blk.{i}.attn_norm.weight", g.norm(p + "input_layernorm.weight", HIDDEN)))
+        gt.append((f"blk.{i}.attn_norm.bias", g.bias(p + "input_layernorm.bias", HIDDEN)))
+        for nm, gn, rows in (("q_proj", "attn_q", NH * HD), ("k_proj", "attn_k", NKV * HD), ("v_proj", "attn_v", NKV * HD)):
+            w = g.w(p + f"self_attn.{nm}.weight", (rows, HIDDEN))
+            b = g.bias(p + f"self_attn.{nm}.bias", rows)
+            if nm == "q_proj":
+                qs.append(w)
+            elif nm == "k_proj":
+                ks.append(w)
+            gt += [(f"blk.{i}.{gn}.weight", w), (f"blk.{i}.{gn}.bias", b)]
+        gt.append((f"blk.{i}.attn_output.weight", g.w(p + "self_attn.o_proj.weight", (HIDDEN, NH * HD))))
+        gt.append((f"blk.{i}.attn_output.bias", g.bias(p + "self_attn.o_proj.bias", HIDDEN)))
+        gt.append((f"blk.{i}.ffn_norm.weight", g.norm(p + "post_attention_layernorm.weight", HIDDEN)))
+        gt.append((f"blk.{i}.ffn_norm.bias", g.bias(p + "post_attention_layernorm.bias", HIDDEN)))
+        gt.append((f"blk.{i}.ffn_up.weight", g.w(p + "mlp.c_fc.weight", (FFN, HIDDEN))))
+        gt.append((f"blk.{i}.ffn_up.bias", g.bias(p + "mlp.c_fc.bias", FFN)))
+        gt.append((f"blk.{i}.ffn_down.weight", g.w(p + "mlp.c_proj.weight", (HIDDEN, FFN))))
+        gt.append((f"blk.{i}.ffn_down.bias", g.bias(p + "mlp.c_proj.bias", HIDDEN)))
+    gt.append(("output_norm.weight", g.norm("model.norm.weight", HIDDEN)))
+    gt.append(("output_norm.bias", g.bias("model.norm.bias", HIDDEN)))
+    A = "starcoder2"
+    kv = [(f"{A}.block_count", U32, L), (f"{A}.context_length", U32, NCTX), (f"{A}.embedding_length", U32, HIDDEN),
+          (f"{A}.feed_forward_length", U32, FFN), (f"{A}.attention.head_count", U32, NH),
+          (f"{A}.attention.head_count_kv", U32, NKV), (f"{A}.rope.freq_base", VF32, 100000.0),
+          (f"{A}.attention.layer_norm_epsilon", VF32, 1e-5)]
+    return dict(config=cfg, hf=g.items, gt=gt, kv=kv, q=qs, k=ks, L=L, permuted=False, pairs="half",
+                rope_type="NEOX",
+                expect_extra={"note": "StarCoder2Model has no code of its own: TextModel defaults. q/k not "
+                              "permuted; LayerNorm (weight+bias) eps from norm_epsilon -> attention.layer_norm_epsilon; "
+                              "sliding_window (64) is NOT written; tied embeddings: no output.weight; no key_length, "
+                              "no rope.dimension_count"})
+
+
 BUILDERS = {"llama": b_llama, "mistral": b_mistral, "qwen2": b_qwen2, "qwen3": b_qwen3, "gemma2": b_gemma2,
             "gemma3": b_gemma3, "phi3": b_phi3, "deepseek2": b_deepseek2, "smollm3": b_smollm3,
-            "falcon": b_falcon, "bloom": b_bloom, "gpt2": b_gpt2}
+            "falcon": b_falcon, "bloom": b_bloom, "gpt2": b_gpt2, "gpt-oss": b_gpt_oss, "olmo2": b_olmo2,
+            "mpt": b_mpt, "starcoder2": b_starcoder2}
 GGUF_ARCH = {"llama": "llama", "mistral": "llama", "qwen2": "qwen2", "qwen3": "qwen3", "gemma2": "gemma2",
              "gemma3": "gemma3", "phi3": "phi3", "deepseek2": "deepseek2", "smollm3": "smollm3",
-             "falcon": "falcon", "bloom": "bloom", "gpt2": "gpt2"}
-NOT_DONE = ["gpt-oss", "olmo2", "mpt", "starcoder2"]
+             "falcon": "falcon", "bloom": "bloom", "gpt2": "gpt2", "gpt-oss": "gpt-oss", "olmo2": "olmo2",
+             "mpt": "mpt", "starcoder2": "starcoder2"}
+NOT_DONE = []
 
 # --------------------------------------------------------------------------- conversion
 
@@ -590,7 +805,8 @@ def build_gguf(arch, d, ftype):
     w.add("general.name", STR, f"tiny-{arch}")
     for k, t, v in d["kv"]:
         w.add(k, t, v)
-    w.add(f"general.file_type", U32, FILE_TYPE[ftype])
+    if not d.get("no_file_type"):      # MPTModel never calls add_file_type
+        w.add(f"general.file_type", U32, FILE_TYPE[ftype])
     w.add("general.quantization_version", U32, 2)
     w.add("tokenizer.ggml.model", STR, "gpt2")
     w.add("tokenizer.ggml.tokens", ARR, [f"<t{i}>" for i in range(VOCAB)], elem=STR)
@@ -630,7 +846,7 @@ def gguf_qk_rows(arch, d, vals, layer):
     if arch == "phi3":
         qkv = vals[p + "attn_qkv.weight"]
         return qkv[:NH * HD], qkv[NH * HD:NH * HD + NKV * HD]
-    if arch in ("falcon", "bloom", "gpt2"):
+    if arch in ("falcon", "bloom", "gpt2", "mpt"):
         qkv = vals[p + "attn_qkv.weight"]
         nkv = NKV if arch == "falcon" else NH
         return qkv[:NH * HD], qkv[NH * HD:NH * HD + nkv * HD]
@@ -661,7 +877,7 @@ def expectations(arch, d):
         "rope_base_gguf": kvd.get(f"{A}.rope.freq_base"),
         "rope_base_hf": cfg.get("rope_theta"),
         "context_length_gguf": kvd.get(f"{A}.context_length"),
-        "context_length_hf": cfg.get("max_position_embeddings", cfg.get("n_ctx")),
+        "context_length_hf": d["context_hf"] if "context_hf" in d else cfg.get("max_position_embeddings", cfg.get("n_ctx")),
         "converter_permuted_qk": d["permuted"],
         "rope_type": d["rope_type"],
         "rope_type_source": f"llama_model_rope_type() in src/llama-model.cpp of ggml-org/llama.cpp @ {LLAMA_MODEL_CPP_COMMIT}",
@@ -739,5 +955,5 @@ if __name__ == "__main__":
         sys.exit(2)
     archs = sys.argv[2:] or list(BUILDERS)
     m = make(sys.argv[1], archs)
-    print(f"wrote {len(m)} GGUF files for {len(archs)} architectures to {sys.argv[1]} "
-          f"(not covered: {', '.join(NOT_DONE)})")
+    print(f"wrote {len(m)} GGUF files for {len(archs)} architectures to {sys.argv[1]}"
+          + (f" (not covered: {', '.join(NOT_DONE)})" if NOT_DONE else ""))
