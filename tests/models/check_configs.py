@@ -234,6 +234,11 @@ def check_weights(pelab, name, path, scratch):
     alone, _ = inspect(pelab, path)
     if alone is None or alone.get("rope") is None:
         return
+    tolerated["why"] = ""
+    notes = alone["schedule"]["notes"] + alone.get("notes", [])
+    if any("is not a family PE Lab knows" in note for note in notes):
+        tolerated["why"] = "PE Lab says it reads model_type %s as a generic one" % (
+            (config.get("text_config") or config).get("model_type"))
     want = ref.layer_schedule(config)
     shapes = projection_shapes(config, want)
     if shapes is None:

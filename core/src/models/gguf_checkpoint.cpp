@@ -120,10 +120,13 @@ Status Checkpoint::OpenGguf(const std::string& path) {
     std::string stem;
     const int part = SplitPart(fs::path(path).filename().string(), &count, &stem);
     if (part == 0 || count <= 1) return AddGgufFile(path, 0);
-    if (part != 1)
+    if (part != 1) {
+        char first[48];
+        std::snprintf(first, sizeof first, "-00001-of-%05d.gguf", count);
         return shown_name(path) + " is part " + std::to_string(part) + " of " +
-               std::to_string(count) + " of a split model: open its first file (…-00001-of-" +
-               std::to_string(count) + ".gguf)";
+               std::to_string(count) + " of a split model: open its first file, " +
+               shown_name(stem + first);
+    }
     if (count > static_cast<int>(kMaxShards))
         return shown_name(path) + " names " + std::to_string(count) + " files";
     const fs::path folder = fs::path(path).parent_path();

@@ -306,6 +306,20 @@ int CheckpointConfig::GroupSize() const {
     return 1;
 }
 
+namespace {
+
+// Falcon's attention (modeling_falcon.py): num_kv_heads when new_decoder_architecture or not
+// multi_query, else one key head.
+void FalconKeyHeads(const json& s, CheckpointConfig* config) {
+    const auto flag = [&](const char* key) {
+        const auto at = s.find(key);
+        return at != s.end() && at->is_boolean() && at->get<bool>();
+    };
+    if (flag("multi_query") && !flag("new_decoder_architecture")) config->kv_heads = 1;
+}
+
+} // namespace
+
 Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     if (!doc.is_object()) return "config: must be a JSON object (got " + Got(doc) + ")";
     CheckpointConfig config;
@@ -370,8 +384,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     check(WholeInt(s, {"relative_attention_num_buckets"}, 1, 1 << 16, &config.relative_buckets));
     check(WholeInt(s, {"relative_attention_max_distance"}, 1, 1 << 30,
                    &config.relative_max_distance));
-    if (const auto at = s.find("multi_query"); at != s.end() && at->is_boolean() && at->get<bool>())
-        config.kv_heads = 1;
+    FalconKeyHeads(s, &config);
     check(ReadLayerKeys(s, &config));
     if (error.empty() && !config.layer_types.empty() && config.layers > 0 &&
         static_cast<int>(config.layer_types.size()) != config.layers)

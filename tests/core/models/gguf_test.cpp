@@ -217,6 +217,43 @@ TEST(Gguf, PermutedRowsComeBackInTransformersOrder) {
     EXPECT_EQ(squares, (std::vector<double>{100, 121, 144, 169}));
 }
 
+// llama.cpp's gguf-split names: the first file opens every part; a later part is refused with
+// the first's name; a missing part is named.
+TEST(Gguf, ASplitModelOpensFromItsFirstFile) {
+    TempFolder folder;
+    const auto part = [&](const std::string& name, const std::string& tensor, float value) {
+        Writer w;
+        w.Header(3, 1, 1);
+        w.KeyStr("general.architecture", "llama");
+        w.Tensor(tensor, {2}, 0, 0);
+        w.Pad();
+        w.Raw(&value, 4);
+        w.Raw(&value, 4);
+        return folder.Write(name, w.bytes);
+    };
+    const std::string first = part("m-00001-of-00002.gguf", "a", 1.5f);
+    const std::string second = part("m-00002-of-00002.gguf", "b", -2.0f);
+    Checkpoint checkpoint;
+    ASSERT_TRUE(checkpoint.Open(first).ok());
+    EXPECT_EQ(checkpoint.Names(), (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(checkpoint.FormatName(), "GGUF v3 (2 files)");
+    Status error;
+    const TensorInfo* b = checkpoint.Find("b", &error);
+    ASSERT_NE(b, nullptr);
+    std::vector<float> values;
+    ASSERT_TRUE(checkpoint.ReadFloats(*b, &values).ok());
+    EXPECT_EQ(values, (std::vector<float>{-2.0f, -2.0f}));
+    Checkpoint later;
+    const Status refused = later.Open(second);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("-00001-of-00002.gguf"), std::string::npos) << refused;
+    fs::remove(second);
+    Checkpoint missing;
+    const Status gone = missing.Open(first);
+    ASSERT_FALSE(gone.ok());
+    EXPECT_NE(gone.message().find("file 2 of 2"), std::string::npos) << gone;
+}
+
 // With PELAB_GGUF_QUANT_DIR (tests/gguf/check_gguf.py sets it): every quant_<T>.gguf of
 // make_quant_fixtures.py read as floats equals quant_<T>.npy (ggml_dequant.py's NumPy), bit for
 // bit.
