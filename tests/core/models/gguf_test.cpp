@@ -46,7 +46,7 @@ struct Writer {
         U32(8);
         Str(v);
     }
-    void Tensor(const std::string& name, std::vector<std::uint64_t> ne, std::uint32_t type,
+    void Tensor(const std::string& name, const std::vector<std::uint64_t>& ne, std::uint32_t type,
                 std::uint64_t offset) {
         Str(name);
         U32(static_cast<std::uint32_t>(ne.size()));
