@@ -270,7 +270,10 @@ Status GgufConfig(const GgufFile& file, const GgufFactorTensors& factors, json* 
             {"rope_type", "default"},
             {"mrope_section",
              std::vector<double>(sections->numbers.begin(), sections->numbers.begin() + 3)}};
-    if (Status error = MapScaling(read, factors, base, static_cast<int>(rotary), &out); !error.ok())
+    // Any number a file holds (a u32 of 3·10⁹, NaN): a width only when it can be one (the
+    // config reader refuses the rest with the key's name).
+    const int rotary_dims = rotary >= 0 && rotary <= 65536 ? static_cast<int>(rotary) : 0;
+    if (Status error = MapScaling(read, factors, base, rotary_dims, &out); !error.ok())
         return error;
     for (const char* key : {"no_rope_layer_step", "no_rope_layer_interval"})
         if (read.Number(key, &value)) out["no_rope_layer_interval"] = value;
