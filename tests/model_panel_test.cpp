@@ -356,6 +356,21 @@ TEST_F(ModelPanelTest, TheScheduleStripChoosesTheLayerKindTheViewsShow) {
     ASSERT_EQ(app.scene.Apply(R"({"model_layer": 400})"), "");
     EXPECT_EQ(Shown()["layers"]["shown"], 0);
     EXPECT_EQ(Shown()["rope"]["pairing"], "interleaved");
+
+    // LFM2: layer 0 is a short convolution (full_attn_idxs names 2, 5, 8, 10, 12, 14), said as
+    // such; layer 2 attends with RoPE.
+    ASSERT_EQ(OpenFile(app, (configs / "lfm2-1.2b" / "config.json").string()), "");
+    app.models.Finish();
+    ASSERT_EQ(app.scene.Apply(R"({"model_layer": 0})"), "");
+    Present("model", 2);
+    shown = Shown();
+    EXPECT_FALSE(shown["layers"]["shown_rotates"].get<bool>());
+    EXPECT_NE(
+        shown["layers"]["shown_without_positions"].get<std::string>().find("short convolutions"),
+        std::string::npos);
+    ASSERT_EQ(app.scene.Apply(R"({"model_layer": 2})"), "");
+    EXPECT_TRUE(Shown()["layers"]["shown_rotates"].get<bool>());
+    EXPECT_EQ(Shown()["rope"]["base"], 1e6);
 }
 
 TEST_F(ModelPanelTest, TheComparePanelComparesTwoRowsOfTheOpenTable) {

@@ -28,6 +28,8 @@ int GroupOf(const LayerSchedule& schedule, int layer) {
 // "chunked 8192", "global") when they rotate, else what gives them positions.
 std::string ShortName(const LayerPlan& plan) {
     if (plan.attention == LayerAttention::Linear) return "linear attention";
+    if (plan.attention == LayerAttention::Conv) return "convolution";
+    if (plan.attention == LayerAttention::None) return "no mixing";
     if (plan.positions == PositionKind::None) return "no positions";
     if (plan.positions != PositionKind::Rope) return position_kind_name(plan.positions);
     switch (plan.attention) {

@@ -22,6 +22,32 @@ namespace pelab {
 
 namespace {
 
+// What a kind of layer without RoPE does with order, by what it is.
+const char* WithoutPositionsText(const LayerPlan& plan) {
+    switch (plan.attention) {
+    case LayerAttention::Linear:
+        return "These layers are linear attention (a recurrence with a causal convolution): no "
+               "position encoding; order reaches them through the convolution and the "
+               "recurrence, which read the tokens in turn.";
+    case LayerAttention::Conv:
+        return "These layers are short convolutions, not attention: each token is mixed with "
+               "the few tokens just before it, one learned weight per offset, so the kernel "
+               "itself tells the neighbours apart; there is no position encoding.";
+    case LayerAttention::None:
+        return "These layers mix no tokens (a feed-forward or expert block): each token is "
+               "transformed alone, so positions play no part in them.";
+    default:
+        break;
+    }
+    return plan.temperature_tuned
+               ? "These layers have no position encoding (NoPE): their queries are only scaled "
+                 "by the position (temperature tuning), which does not tell one order from "
+                 "another."
+               : "These layers have no position encoding (NoPE): attention sees the tokens "
+                 "without their positions; order reaches them through the causal mask and the "
+                 "layers before.";
+}
+
 constexpr const char* kViews[] = {"components", "similarity", "norms",   "wavelengths", "pairing",
                                   "usage",      "check",      "buckets", "slopes"};
 
@@ -174,7 +200,8 @@ nlohmann::json ModelPanel::Readouts(const AppState& state) const {
                          {"groups", r.schedule.groups.size()},
                          {"shown", shown},
                          {"shown_kind", kind},
-                         {"shown_rotates", plan.rope}};
+                         {"shown_rotates", plan.rope},
+                         {"shown_without_positions", plan.rope ? "" : WithoutPositionsText(plan)}};
     }
     if (r.has_table) {
         const TableReport& t = r.table_report;
@@ -369,6 +396,12 @@ void ModelPanel::Draw(FrameContext& frame) {
         DrawSlopes(frame);
         break;
     case PositionKind::None:
+        // A plan whose layers all lack positions (Nemotron-H, a model of NoPE layers): its notes
+        // say why; a file of no known family: what else can be read.
+        if (!service_report->schedule.layers.empty() && !r.found.notes.empty()) {
+            MutedWrappedText(r.found.notes.front().c_str());
+            break;
+        }
         MutedWrappedText(r.tensors_2d.empty()
                              ? "No position tensor of a known family was found in this file, and "
                                "it holds no 2-D float tensor to read as one."
@@ -473,18 +506,7 @@ void ModelPanel::DrawRope(FrameContext& frame) {
         // A kind of layer chosen on the strip that has no position encoding at all.
         const LayerSchedule& schedule = service_report->schedule;
         const LayerPlan& plan = schedule.layers[LayerShown()];
-        MutedWrappedText(plan.attention == LayerAttention::Linear
-                             ? "These layers are linear attention (a recurrence with a causal "
-                               "convolution): no position encoding; order reaches them through "
-                               "the convolution and the recurrence, which read the tokens in "
-                               "turn."
-                         : plan.temperature_tuned
-                             ? "These layers have no position encoding (NoPE): their queries "
-                               "are only scaled by the position (temperature tuning), which "
-                               "does not tell one order from another."
-                             : "These layers have no position encoding (NoPE): attention sees "
-                               "the tokens without their positions; order reaches them through "
-                               "the causal mask and the layers before.");
+        MutedWrappedText(WithoutPositionsText(plan));
         frame.Record("model.rope_none");
         return;
     }

@@ -29,6 +29,12 @@ using Rule = LayerRule;
 //  - compute_default_rope_parameters honours partial_rotary_factor only in phi, phi3, glm,
 //    glm4, gpt_neox, qwen3_next and qwen3_5 (modeling_phi3.py); the Llama-like families rotate
 //    the whole head in their default RoPE. glm4 and qwen3_next default it to 0.5 and 0.25.
+//  - lfm2 builds layer_types from full_attn_idxs (the others "conv", short convolutions);
+//    nemotron_h from hybrid_override_pattern (M Mamba-2, * attention, E experts, - MLP), and its
+//    attention applies no RoPE at all (modeling_nemotron_h.py never calls apply_rotary_pos_emb);
+//    mimo_v2_flash's convert_rope_params_to_dict does nothing, so its class's RoPE (global base
+//    5·10⁶, sliding 10 000, partial_rotary_factor 0.334) and layer pattern (layer 0 and every
+//    6th global) stand whatever config.json says; minimax_m2 ignores rotary_dim (layer_keys.cpp).
 //  - gated_query: qwen3_next and qwen3_5 build q_proj num_heads · head_dim · 2 wide and split
 //    each head's rows into the query and the output gate (torch.chunk of view(…, head_dim · 2)).
 ModelFamily Row(const char* id, const char* display, std::vector<const char*> types, Kind kind,
@@ -180,9 +186,17 @@ std::vector<ModelFamily> BuildFamilies() {
              0, Pairing::Interleaved),
         Rope("gemma4", "Gemma 4", {"gemma4", "gemma4_text"},
              "models/gemma4/configuration_gemma4.py", Rule::SlidingPattern, 6),
+        Rope("lfm2", "LFM2", {"lfm2"}, "models/lfm2/configuration_lfm2.py"),
+        Rope("mimo_v2_flash", "MiMo-V2-Flash", {"mimo_v2_flash"},
+             "models/mimo_v2_flash/configuration_mimo_v2_flash.py", Rule::FirstAndEveryNth, 6),
+        Rope("minimax_m2", "MiniMax-M2", {"minimax_m2"},
+             "models/minimax_m2/modeling_minimax_m2.py"),
+        Row("nemotron_h", "Nemotron-H", {"nemotron_h"}, Kind::None,
+            "models/nemotron_h/modeling_nemotron_h.py"),
     };
-    const std::vector<std::string> partial = {"phi",        "phi3",    "glm",    "gpt_neox",
-                                              "qwen3_next", "qwen3_5", "falcon", "olmo"};
+    const std::vector<std::string> partial = {"phi",           "phi3",      "glm",    "gpt_neox",
+                                              "qwen3_next",    "qwen3_5",   "falcon", "olmo",
+                                              "mimo_v2_flash", "minimax_m2"};
     const std::vector<std::pair<std::string, const char*>> defaults = FamilyDefaults();
     for (ModelFamily& row : rows) {
         const std::string id = row.id;
@@ -198,6 +212,12 @@ std::vector<ModelFamily> BuildFamilies() {
         // Olmo3Config's convert gives a legacy rope_scaling to full_attention only.
         if (id == "olmo3") row.default_theta = 500000, row.local_unscaled = true;
         if (id == "glm") row.default_partial = 0.5;
+        if (id == "lfm2") row.default_theta = 1e6;
+        if (id == "minimax_m2") row.default_theta = 5e6;
+        if (id == "mimo_v2_flash") {
+            row.default_theta = 5e6, row.local_base_default = 10000, row.default_partial = 0.334;
+            row.class_rope_only = true;
+        }
         if (id == "qwen3_next" || id == "qwen3_5")
             row.default_partial = 0.25, row.gated_query = true;
         if (id == "gemma3" || id == "gemma4") {

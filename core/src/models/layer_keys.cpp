@@ -3,7 +3,10 @@
 #include "base/format.h"
 #include "models/config_fields.h"
 #include "pelab/base/limits.h"
+#include "pelab/models/families.h"
 #include "pelab/models/model_config.h"
+
+#include <algorithm>
 
 namespace pelab {
 
@@ -11,12 +14,125 @@ using nlohmann::json;
 
 namespace detail {
 
+namespace {
+
+constexpr std::size_t kMaxLayers = 100000;
+
+// LFM2 (configuration_lfm2.py): layer_types from full_attn_idxs, the others short convolutions;
+// every layer attends when it is absent.
+Status Lfm2LayerTypes(const json& s, CheckpointConfig* config) {
+    std::vector<long long> full;
+    if (Status problem = WholeList(s, "full_attn_idxs", 0, kMaxLayers, kMaxLayers, &full);
+        !problem.ok() || full.empty() || !config->layer_types.empty() || config->layers <= 0)
+        return problem;
+    config->layer_types.assign(config->layers, "conv");
+    for (long long index : full)
+        if (index < config->layers) config->layer_types[index] = "full_attention";
+    const long long past = *std::max_element(full.begin(), full.end());
+    if (past >= config->layers)
+        config->positions_not_shown.push_back(
+            detail::concat("full_attn_idxs names layer ", past, ", past the ", config->layers,
+                           " layers (num_hidden_layers): no such layer attends"));
+    config->layer_types_from = "full_attn_idxs";
+    return {};
+}
+
+// Nemotron-H (configuration_nemotron_h.py): one character per layer in hybrid_override_pattern
+// (M Mamba-2, * attention, E mixture of experts, - MLP), and as many layers as it has characters
+// whatever num_hidden_layers says; a layer_types list of the older names is renamed.
+Status NemotronLayerTypes(const json& s, CheckpointConfig* config) {
+    if (!config->layer_types.empty()) {
+        for (std::string& type : config->layer_types)
+            if (type == "mamba" || type == "conv")
+                type = "linear_attention";
+            else if (type == "attention")
+                type = "full_attention";
+        config->layers = static_cast<int>(config->layer_types.size());
+        return {};
+    }
+    std::string pattern = "ME*-"; // the class's default: one layer of each
+    if (const auto at = s.find("hybrid_override_pattern"); at != s.end() && !at->is_null()) {
+        if (!at->is_string() || at->get_ref<const std::string&>().empty() ||
+            at->get_ref<const std::string&>().size() > kMaxLayers)
+            return "config field \"hybrid_override_pattern\": must be a text of one character "
+                   "per layer, at most 100000 (got " +
+                   Got(*at) + ")";
+        pattern = at->get<std::string>();
+    }
+    const int declared = config->layers;
+    config->layer_types.clear();
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        const char* type = c == 'M'   ? "linear_attention"
+                           : c == '*' ? "full_attention"
+                           : c == 'E' ? "moe"
+                           : c == '-' ? "mlp"
+                                      : nullptr;
+        if (type == nullptr)
+            return detail::concat("config field \"hybrid_override_pattern\": character ", i + 1,
+                                  " is not one of M (Mamba-2), * (attention), E (experts) or - "
+                                  "(MLP)");
+        config->layer_types.push_back(type);
+    }
+    config->layers = static_cast<int>(pattern.size());
+    if (declared > 0 && declared != config->layers)
+        config->positions_not_shown.push_back(
+            detail::concat("num_hidden_layers ", declared, " is not read: transformers counts the ",
+                           config->layers, " characters of hybrid_override_pattern, as shown"));
+    config->layer_types_from = "hybrid_override_pattern";
+    return {};
+}
+
+// MiMo-V2-Flash (configuration_mimo_v2_flash.py): the class's own RoPE and layer pattern; the
+// keys config.json writes for them are not read, so each that differs is said.
+Status MimoIgnoredKeys(const json& s, const ModelFamily& family, CheckpointConfig* config) {
+    double swa_theta = 0;
+    std::vector<long long> pattern;
+    if (Status problem =
+            Number(s, {"swa_rope_theta"}, kMinBaseExclusive, kMaxBase, true, &swa_theta);
+        !problem.ok())
+        return problem;
+    if (Status problem = WholeList(s, "hybrid_layer_pattern", 0, 1, kMaxLayers, &pattern);
+        !problem.ok())
+        return problem;
+    const auto given = [&](const char* key) {
+        const auto at = s.find(key);
+        return at != s.end() && !at->is_null() && !(at->is_object() && at->empty());
+    };
+    if (given("rope_parameters")) return {}; // a v5 rope_parameters is read
+    std::vector<std::string> differ;
+    if (config->rope_theta > 0 && config->rope_theta != family.default_theta)
+        differ.push_back(detail::concat("rope_theta ", config->rope_theta));
+    if (swa_theta > 0 && swa_theta != family.local_base_default)
+        differ.push_back(detail::concat("swa_rope_theta ", swa_theta));
+    if (config->partial_rotary_given && config->partial_rotary != family.default_partial)
+        differ.push_back(detail::concat("partial_rotary_factor ", config->partial_rotary));
+    if (given("rope_scaling")) differ.push_back("rope_scaling");
+    bool same_pattern = static_cast<int>(pattern.size()) == config->layers;
+    for (int i = 0; same_pattern && i < config->layers; ++i)
+        same_pattern = (pattern[i] == 0) == (i == 0 || (i + 1) % family.default_interval == 0);
+    if (!pattern.empty() && !same_pattern) differ.push_back("hybrid_layer_pattern");
+    std::string keys;
+    for (const std::string& key : differ)
+        keys += (keys.empty() ? "" : ", ") + key;
+    if (!keys.empty())
+        config->positions_not_shown.push_back(detail::concat(
+            "config.json's ", keys,
+            ": not read by transformers' MiMoV2FlashConfig, which keeps "
+            "its own (base ",
+            family.default_theta, " on the global layers, ", family.local_base_default,
+            " on the sliding ones, partial_rotary_factor ", family.default_partial,
+            ", layer 0 and every ", family.default_interval, "th layer global), as shown"));
+    return {};
+}
+
+} // namespace
+
 Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
     std::string error;
     const auto check = [&](const Status& problem) {
         if (error.empty() && !problem.ok()) error = problem.message();
     };
-    constexpr std::size_t kMaxLayers = 100000;
     check(TextList(s, "layer_types", kMaxLayers, &config->layer_types));
     check(Whole(s, {"sliding_window"}, 1, 1000000000, &config->sliding_window));
     check(Boolean(s, "use_sliding_window", &config->use_sliding_window));
@@ -77,6 +193,12 @@ Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
                            ": the model's own code (auto_map) rotates ", config->rotary_dim,
                            " dimensions of each head, as shown; transformers' MiniMaxM2 class "
                            "ignores rotary_dim and rotates the whole head"));
+    if (!error.empty()) return error;
+    if (config->model_type == "lfm2") check(Lfm2LayerTypes(s, config));
+    if (config->model_type == "nemotron_h") check(NemotronLayerTypes(s, config));
+    if (const ModelFamily* family = family_of_model_type(config->model_type);
+        family && family->class_rope_only)
+        check(MimoIgnoredKeys(s, *family, config));
     if (!error.empty()) return error;
     if (config->rotary_dim % 2 != 0)
         return "config field \"rotary_dim\": must be even (got " +

@@ -34,6 +34,8 @@ LayerAttention AttentionOfType(const std::string& type, bool* known) {
     if (type == "sliding_attention") return LayerAttention::Sliding;
     if (type == "chunked_attention") return LayerAttention::Chunked;
     if (type == "linear_attention") return LayerAttention::Linear;
+    if (type == "conv") return LayerAttention::Conv;                 // LFM2's short convolution
+    if (type == "moe" || type == "mlp") return LayerAttention::None; // Nemotron-H's blocks
     *known = type == "full_attention";
     return LayerAttention::Full;
 }
@@ -111,6 +113,11 @@ std::vector<std::string> RuleTypes(const CheckpointConfig& config, const ModelFa
                                config.full_attention_interval > 0 ? "" : " (the family's default)");
         break;
     }
+    case LayerRule::FirstAndEveryNth:
+        sliding_if([&](int i) { return i != 0 && (i + 1) % period != 0; });
+        *rule = detail::concat("layer 0 and every ", period, Ordinal(period),
+                               " global (the family's default)");
+        break;
     }
     return types;
 }
@@ -119,6 +126,8 @@ std::string GroupName(const LayerPlan& plan) {
     std::string where = layer_attention_name(plan.attention);
     if (plan.span > 0) where += detail::concat(" ", plan.span);
     if (plan.attention == LayerAttention::Linear) return "linear attention, no positions";
+    if (plan.attention == LayerAttention::Conv) return "short convolution, no positions";
+    if (plan.attention == LayerAttention::None) return "no token mixing (feed-forward only)";
     switch (plan.positions) {
     case PositionKind::Alibi:
         return "ALiBi bias, " + where;
@@ -154,6 +163,14 @@ double SetBase(const CheckpointConfig& config, const ModelFamily* family, LayerP
     double partial = config.partial_rotary;
     plan->rope_theta = config.rope_theta;
     plan->scaling = config.rope_scaling;
+    if (family && family->class_rope_only && config.rope_source != "rope_parameters") {
+        // MiMoV2FlashConfig: its own bases and share, whatever config.json says (noted).
+        const bool sliding = plan->attention == LayerAttention::Sliding;
+        plan->rope_theta = sliding ? family->local_base_default : family->default_theta;
+        plan->theta_defaulted = config.rope_theta <= 0;
+        plan->scaling = RopeScalingConfig{};
+        return family->default_partial;
+    }
     if (!config.rope_layer_kinds.empty()) {
         for (const RopeLayerKind& kind : config.rope_layer_kinds)
             if (kind.name == plan->layer_type) {
@@ -210,6 +227,10 @@ const char* layer_attention_name(LayerAttention attention) {
         return "chunked";
     case LayerAttention::Linear:
         return "linear attention";
+    case LayerAttention::Conv:
+        return "short convolution";
+    case LayerAttention::None:
+        return "no attention";
     }
     return "global";
 }
@@ -228,6 +249,11 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
         out.notes.push_back("model_type " + detail::shown_name(config.model_type) +
                             " is not a family PE Lab knows: its layers are read alike, from the "
                             "keys it shares with Llama (layer_types when given)");
+    // Kimi K2's config.json names remote code (auto_map: DeepseekV3Config); transformers has no
+    // kimi_k2 class.
+    if (config.model_type == "kimi_k2")
+        out.notes.push_back("model_type kimi_k2 has no class in transformers: read as DeepSeek V3, "
+                            "the class its auto_map and architectures name");
     if (config.layers <= 0) {
         out.notes.push_back("config.json gives no layer count (num_hidden_layers): no plan");
         return out;
@@ -237,7 +263,7 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
     std::vector<std::string> types = RuleTypes(config, family, &rope, &out.rule);
     if (!config.layer_types.empty()) {
         types = config.layer_types; // ReadModelConfig checked there is one per layer
-        out.rule = "layer_types";
+        out.rule = config.layer_types_from.empty() ? "layer_types" : config.layer_types_from;
     }
     const bool rotary_family =
         family ? family->kind == PositionKind::Rope : !config.alibi && config.relative_buckets == 0;
@@ -267,7 +293,10 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
                             ? (config.local_attention > 0 ? config.local_attention : 128)
                             : config.sliding_window;
         if (plan.attention == LayerAttention::Chunked) plan.span = config.attention_chunk_size;
-        plan.rope = rotary_family && rope[i] && plan.attention != LayerAttention::Linear;
+        const bool attends = plan.attention != LayerAttention::Linear &&
+                             plan.attention != LayerAttention::Conv &&
+                             plan.attention != LayerAttention::None;
+        plan.rope = rotary_family && rope[i] && attends;
         if (family && family->rope_on_sliding_only && plan.attention != LayerAttention::Sliding)
             plan.rope = false;
         const double partial = SetBase(config, family, &plan);
@@ -278,6 +307,7 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
             double share = partial;
             if (!config.partial_rotary_given && family && family->default_partial > 0)
                 share = family->default_partial;
+            if (family && family->class_rope_only) share = partial;
             const bool unscaled = plan.scaling.type.empty() || plan.scaling.type == "default";
             if (family && !family->applies_partial && unscaled) share = 1;
             int width = config.qk_rope_head_dim > 0 ? config.qk_rope_head_dim
@@ -297,10 +327,9 @@ LayerSchedule BuildLayerSchedule(const CheckpointConfig& config) {
             plan.scaling = RopeScalingConfig{};
             plan.temperature_tuned = tuned;
         }
-        plan.positions = plan.rope ? PositionKind::Rope
-                         : rotary_family || plan.attention == LayerAttention::Linear
-                             ? PositionKind::None
-                             : other_positions;
+        plan.positions = plan.rope                   ? PositionKind::Rope
+                         : rotary_family || !attends ? PositionKind::None
+                                                     : other_positions;
         out.layers.push_back(std::move(plan));
     }
     WindowNote(config, &out);

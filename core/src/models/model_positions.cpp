@@ -346,6 +346,11 @@ Status FindPositions(Checkpoint& checkpoint, const CheckpointConfig* config,
     Finding finding = FindChosenTable(checkpoint, chosen_table, &found);
     if (!finding) finding = FindBuckets(checkpoint, model_type, config, &found);
     if (!finding) finding = FindLearnedTable(checkpoint, model_type, &found);
+    const ModelFamily* family = family_of_model_type(model_type);
+    if (!finding && config && family && family->kind == PositionKind::None) {
+        detail::NoPositionsFamily(*config, *family, &found);
+        finding = std::string();
+    }
     if (!finding) finding = FindRope(checkpoint, model_type, config, &found);
     if (!finding) finding = FindAlibi(model_type, config, &found);
     if (!finding) {

@@ -65,6 +65,30 @@ Status RopeConfigProblem(const CheckpointConfig* config, const std::string& firs
     return {};
 }
 
+void NoPositionsFamily(const CheckpointConfig& config, const ModelFamily& family,
+                       FoundPositions* found) {
+    found->kind = PositionKind::None;
+    found->family = family.display;
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    int reading_in_turn = 0;
+    for (const LayerPlan& plan : schedule.layers)
+        reading_in_turn +=
+            plan.attention == LayerAttention::Linear || plan.attention == LayerAttention::Conv;
+    found->notes.push_back(detail::concat(
+        found->family,
+        " has no position encoding: its attention applies no RoPE and adds no "
+        "bias (transformers' ",
+        family.source, ")",
+        reading_in_turn > 0
+            ? detail::concat("; order reaches it through its ", reading_in_turn,
+                             " recurrent or convolution layers, which read the tokens in turn, "
+                             "and the causal mask")
+            : std::string("; order reaches it only through the causal mask")));
+    if (config.rope_theta > 0)
+        found->notes.push_back(detail::concat("config.json's rope_theta ", config.rope_theta,
+                                              " is not used by ", found->family));
+}
+
 // RoPE's heads, rotating dimensions, pairing, base and contexts, from config.json alone.
 Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found) {
     found->heads = config->heads;
@@ -221,6 +245,8 @@ Status FindPositionsFromConfig(const CheckpointConfig& config, FoundPositions* o
     } else if (kind == PositionKind::RelativeBuckets) {
         found.notes.push_back("T5's bucket biases are learned: they are in the weights "
                               "(model.safetensors), not in config.json");
+    } else if (family) {
+        detail::NoPositionsFamily(config, *family, &found);
     } else {
         found.notes.push_back("config.json names no position scheme PE Lab knows (model_type " +
                               detail::shown_name(config.model_type) + ")");

@@ -12,5 +12,9 @@ Status RopeConfigProblem(const CheckpointConfig* config, const std::string& firs
 /// RoPE's heads, rotating dimensions, pairing, base and contexts into found, with the notes a
 /// reader needs (the base defaulted, layer kinds, MLA, mrope, partial rotary).
 Status RopeFromConfig(const CheckpointConfig* config, FoundPositions* found);
+/// A family whose attention has no positions at all (Nemotron-H): found's kind, family and the
+/// notes that say where order comes from instead.
+void NoPositionsFamily(const CheckpointConfig& config, const ModelFamily& family,
+                       FoundPositions* found);
 
 } // namespace pelab::detail

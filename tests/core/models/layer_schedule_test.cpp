@@ -494,3 +494,84 @@ TEST(LayerSchedule, RopeParametersMixingLayerTypesWithFlatKeysIsSaid) {
     EXPECT_TRUE(
         AnyNoteSays(config.positions_not_shown, "mixes layer-type entries (full_attention)"));
 }
+
+TEST(LayerSchedule, Lfm2AttendsOnlyOnFullAttnIdxs) {
+    // configuration_lfm2.py: layer_types "full_attention" if i in full_attn_idxs else "conv";
+    // default_theta 10⁶; a short convolution has no attention and no positions.
+    const CheckpointConfig config = Parsed(R"({"model_type": "lfm2", "num_hidden_layers": 4,
+        "hidden_size": 256, "num_attention_heads": 4, "full_attn_idxs": [1, 3]})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    ASSERT_EQ(schedule.layers.size(), 4u);
+    EXPECT_EQ(schedule.layers[0].attention, LayerAttention::Conv);
+    EXPECT_FALSE(schedule.layers[0].rope);
+    EXPECT_EQ(schedule.layers[0].positions, PositionKind::None);
+    EXPECT_TRUE(schedule.layers[1].rope);
+    EXPECT_EQ(schedule.layers[1].rope_theta, 1e6);
+    EXPECT_EQ(schedule.layers[1].rotary_dims, 64);
+    EXPECT_EQ(schedule.shown_layer, 1);
+    EXPECT_EQ(schedule.rule, "full_attn_idxs");
+    EXPECT_TRUE(Says(ScheduleSummary(schedule), "2 short convolution, no positions"));
+    // Without the key every layer attends; an index past the layers is said.
+    EXPECT_TRUE(BuildLayerSchedule(Parsed(R"({"model_type": "lfm2", "num_hidden_layers": 3,
+        "hidden_size": 64, "num_attention_heads": 2})"))
+                    .layers[2]
+                    .rope);
+    const CheckpointConfig past = Parsed(R"({"model_type": "lfm2", "num_hidden_layers": 3,
+        "hidden_size": 64, "num_attention_heads": 2, "full_attn_idxs": [0, 7]})");
+    EXPECT_TRUE(AnyNoteSays(past.positions_not_shown, "full_attn_idxs names layer 7"));
+}
+
+TEST(LayerSchedule, NemotronHAttentionHasNoRope) {
+    // configuration_nemotron_h.py: one layer per character of hybrid_override_pattern (M Mamba-2
+    // = linear_attention, * full_attention, E moe, - mlp), num_hidden_layers not read;
+    // modeling_nemotron_h.py applies no RoPE in its attention.
+    const CheckpointConfig config = Parsed(R"({"model_type": "nemotron_h", "num_hidden_layers": 9,
+        "hidden_size": 256, "num_attention_heads": 4, "head_dim": 64, "rope_theta": 10000,
+        "hybrid_override_pattern": "M*E-M"})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    ASSERT_EQ(schedule.layers.size(), 5u);
+    EXPECT_EQ(schedule.layers[0].attention, LayerAttention::Linear);
+    EXPECT_EQ(schedule.layers[1].attention, LayerAttention::Full);
+    EXPECT_EQ(schedule.layers[2].attention, LayerAttention::None);
+    EXPECT_EQ(schedule.layers[3].attention, LayerAttention::None);
+    for (const LayerPlan& plan : schedule.layers) {
+        EXPECT_FALSE(plan.rope);
+        EXPECT_EQ(plan.positions, PositionKind::None);
+    }
+    EXPECT_EQ(schedule.shown_layer, -1);
+    EXPECT_TRUE(AnyNoteSays(config.positions_not_shown, "num_hidden_layers 9 is not read"));
+    FoundPositions found;
+    ASSERT_EQ(FindPositionsFromConfig(config, &found), "");
+    EXPECT_NE(found.kind, PositionKind::Rope);
+    ASSERT_FALSE(found.notes.empty());
+    EXPECT_TRUE(Says(found.notes.front(), "Nemotron-H has no position encoding"));
+    EXPECT_TRUE(Says(found.notes.front(), "through its 2 recurrent or convolution layers"));
+    EXPECT_TRUE(AnyNoteSays(found.notes, "rope_theta 10000 is not used"));
+    EXPECT_TRUE(Says(RefusalOf(R"({"model_type": "nemotron_h", "hidden_size": 64,
+        "num_attention_heads": 2, "hybrid_override_pattern": "M*X"})"),
+                     "character 3 is not one of M (Mamba-2)"));
+}
+
+TEST(LayerSchedule, MimoKeepsItsClassRope) {
+    // configuration_mimo_v2_flash.py: layer_types full at i == 0 or (i + 1) % 6 == 0, else
+    // sliding; rope_parameters defaults full {5·10⁶, 0.334}, sliding {10⁴, 0.334}; its
+    // convert_rope_params_to_dict returns the keys unchanged, so rope_theta is not read.
+    // int(192 · 0.334) = 64 rotating dimensions.
+    const CheckpointConfig config = Parsed(R"({"model_type": "mimo_v2_flash",
+        "num_hidden_layers": 12, "hidden_size": 4096, "num_attention_heads": 64, "head_dim": 192,
+        "sliding_window": 128, "rope_theta": 1000000})");
+    const LayerSchedule schedule = BuildLayerSchedule(config);
+    ASSERT_EQ(schedule.layers.size(), 12u);
+    for (int i : {0, 5, 11}) {
+        EXPECT_EQ(schedule.layers[i].attention, LayerAttention::Full) << i;
+        EXPECT_EQ(schedule.layers[i].rope_theta, 5e6) << i;
+    }
+    for (int i : {1, 4, 6, 10}) {
+        EXPECT_EQ(schedule.layers[i].attention, LayerAttention::Sliding) << i;
+        EXPECT_EQ(schedule.layers[i].span, 128) << i;
+        EXPECT_EQ(schedule.layers[i].rope_theta, 10000) << i;
+    }
+    EXPECT_EQ(schedule.layers[0].rotary_dims, 64);
+    EXPECT_EQ(schedule.layers[1].rotary_dims, 64);
+    EXPECT_TRUE(AnyNoteSays(config.positions_not_shown, "rope_theta 1000000: not read"));
+}

@@ -32,6 +32,7 @@ enum class LayerRule {
     NoRopeLayers,     ///< Llama 4, SmolLM3: no_rope_layers[i] = 1 rotates; default every 4th not
     GlobalEveryN,     ///< ModernBERT: layer i global when i % global_attn_every_n_layers == 0
     LinearInterval,   ///< Qwen3-Next, Qwen3.5: every full_attention_interval-th layer attends
+    FirstAndEveryNth, ///< MiMo-V2-Flash: layer 0 and every n-th global, the others sliding
 };
 
 struct ModelFamily {
@@ -63,6 +64,11 @@ struct ModelFamily {
     /// q_proj holds per head [q (head_dim rows) | gate (head_dim rows)]: the attention's output
     /// gate (Qwen3-Next, Qwen3.5: q_proj is num_heads · head_dim · 2 wide).
     bool gated_query = false;
+    /// The configuration class keeps its own RoPE and ignores config.json's rope_theta,
+    /// partial_rotary_factor and rope_scaling (MiMo-V2-Flash: default_theta on the global
+    /// layers, local_base_default on the sliding ones, default_partial on both); a v5
+    /// rope_parameters is still read.
+    bool class_rope_only = false;
     /// transformers' class defaults of the position keys (JSON): a key config.json leaves out is
     /// read as the family's configuration class fills it in (Gemma 3's Hub config gives no head
     /// count). "" when none is kept here.

@@ -19,8 +19,11 @@
 
 namespace pelab {
 
-enum class LayerAttention { Full, Sliding, Chunked, Linear };
-/// "global", "sliding window", "chunked", "linear attention"
+/// How a layer mixes tokens. Conv: LFM2's short causal convolution (no attention); None: a
+/// block without a token mixer (Nemotron-H's MLP and MoE layers).
+enum class LayerAttention { Full, Sliding, Chunked, Linear, Conv, None };
+/// "global", "sliding window", "chunked", "linear attention", "short convolution",
+/// "no attention"
 const char* layer_attention_name(LayerAttention attention);
 
 /// One layer's positions.

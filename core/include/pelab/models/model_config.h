@@ -99,6 +99,10 @@ struct CheckpointConfig {
     int no_rope_layer_interval = 0;        ///< (0: the family's default)
     long long attention_chunk_size = 0;    ///< Llama 4's chunked attention (0: absent)
     int full_attention_interval = 0;       ///< Qwen3-Next (0: the family's default)
+    /// Where layer_types came from when config.json gives none but the family's class builds
+    /// it from another key ("full_attn_idxs": LFM2, "hybrid_override_pattern": Nemotron-H);
+    /// "" when layer_types is config.json's own or absent.
+    std::string layer_types_from;
     /// Llama 4: the queries of its layers without RoPE scaled by position
     /// (attn_temperature_tuning).
     bool temperature_tuning = false, temperature_tuning_given = false;
