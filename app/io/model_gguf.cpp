@@ -217,11 +217,15 @@ bool LooksLikeGguf(const std::string& path) {
 std::string ReadGgufSettings(Checkpoint& checkpoint, ModelReport* report,
                              std::vector<std::string>* notes) {
     if (checkpoint.Gguf() == nullptr || report->has_config) return {};
-    if (Status error = ReadGgufModelConfig(checkpoint, &report->config, notes); !error.ok())
+    nlohmann::json settings;
+    if (Status error = ReadGgufModelConfig(checkpoint, &report->config, notes, &settings);
+        !error.ok())
         return Excerpt(nlohmann::json(checkpoint.Path()), 200) + ": " + error.message();
     report->has_config = true;
     report->config_path.clear();
     report->gguf = GgufSummary(*checkpoint.Gguf());
+    // The config.json the metadata was read as, for an engineer comparing with the original.
+    report->gguf["config"] = std::move(settings);
     return {};
 }
 

@@ -33,6 +33,7 @@ sys.path.insert(0, HERE)
 import make_arch_fixtures  # noqa: E402
 import make_hostile  # noqa: E402
 import make_quant_fixtures  # noqa: E402
+import transformers_gguf  # noqa: E402
 
 failures = []
 NPM = os.environ.get("PELAB_NPM_DIR", os.path.expanduser("~/.cache/pelab/npm"))
@@ -146,6 +147,49 @@ def check_arch(pelab, folder):
             if gguf_name == "model-F32.gguf" and hf is not None and hf.get("rope"):
                 close(where + ": usage equals the safetensors original's, pair for pair", got,
                       hf["rope"]["usage"], 1e-6)
+
+
+def check_transformers(pelab, folder):
+    """Each fixture beside the config transformers' own GGUF loader would build from its
+    metadata (transformers_gguf.py): PE Lab agrees with the original wherever transformers does,
+    and what transformers loses is listed."""
+    losses, compared = [], 0
+    for arch in sorted(os.listdir(folder)):
+        base = os.path.join(folder, arch)
+        if not os.path.isdir(base):
+            continue
+        with open(os.path.join(base, "EXPECT.json")) as f:
+            expect = json.load(f)
+        with open(os.path.join(base, "hf", "config.json")) as f:
+            original = json.load(f)
+        facts = expect["files"]["model-F32.gguf"]
+        kv = dict(expect["gguf_kv"], **{"general.architecture": expect["architecture"],
+                                        "general.name": "tiny-" + arch})
+        theirs = transformers_gguf.transformers_config(kv, list(facts["tensor_types"]))
+        if theirs is None:
+            print("skip  %s: transformers' GGUF loader refuses architecture %s" %
+                  (arch, expect["architecture"]))
+            continue
+        report, run = inspect(pelab, os.path.join(base, "model-F32.gguf"))
+        if report is None:
+            check(arch + ": opens for the transformers comparison", False, run.stderr.strip())
+            continue
+        compared += 1
+        # Whose q and k rows come back from llama.cpp's interleaved order: transformers permutes
+        # back the architectures of its LlamaTensorProcessor; PE Lab's note says it read them
+        # back for the same ones.
+        back = expect["architecture"] in transformers_gguf.tables()["q_k_permuted_back"]
+        said = any("permuted the q and k rows" in note for note in report.get("notes", []) +
+                   report["schedule"]["notes"])
+        check("%s: q and k rows permuted back as transformers' loader does (%s)" %
+              (arch, "yes" if back else "no"), said == back,
+              "PE Lab's notes: %s" % json.dumps(report.get("notes", [])))
+        transformers_gguf.compare(arch, original, kv, list(facts["tensor_types"]), theirs,
+                                  report["gguf"]["config"], check, losses)
+    for loss in losses:
+        print("transformers' loader loses " + loss)
+    check("transformers' GGUF loader reads at least 10 of the fixtures' architectures",
+          compared >= 10, "%d" % compared)
 
 
 def npm_dump(path):
@@ -311,6 +355,7 @@ def main():
         quant, arch, hostile = generate(outdir)
         check_quant(pelab, core_tests, quant)
         check_arch(pelab, arch)
+        check_transformers(pelab, arch)
         files = sorted(os.path.join(quant, f) for f in os.listdir(quant) if f.endswith(".gguf"))
         for a in sorted(os.listdir(arch)):
             if os.path.isdir(os.path.join(arch, a)):

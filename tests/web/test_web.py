@@ -791,12 +791,19 @@ def main():
         with tempfile.TemporaryDirectory() as folder:
             make_fixtures.llama_like(folder, "llama", "llama", 4, 2, 16, {})
             make_fixtures.gpt2(folder)
+            # A Llama-shaped GGUF file with Q8_0 weights, alone (tests/gguf's converter rules).
+            subprocess.run([sys.executable, os.path.join(ROOT, "tests", "gguf",
+                                                         "make_arch_fixtures.py"),
+                            os.path.join(folder, "gguf"), "llama"], check=True,
+                           stdout=subprocess.DEVNULL)
             # A config.json alone first: everything without weights (format "config.json").
             for name, files, family, kind, form in [
                     ("llama", ["config.json"], "Llama", "RoPE", "config.json"),
                     ("llama", ["model.safetensors", "config.json"], "Llama", "RoPE",
                      "safetensors"),
-                    ("gpt2", ["model.safetensors"], "GPT-2", "learned table", "safetensors")]:
+                    ("gpt2", ["model.safetensors"], "GPT-2", "learned table", "safetensors"),
+                    (os.path.join("gguf", "llama"), ["model-Q8_0.gguf"], "Llama", "RoPE",
+                     "GGUF v3")]:
                 chord(driver, Keys.CONTROL, "o")
                 click(driver, "file.from_computer")
                 picked = pick_files(driver, [os.path.join(folder, name, f) for f in files])
@@ -817,6 +824,27 @@ def main():
                       json.dumps({k: model.get(k)
                                   for k in ("family", "kind", "format", "open_error")}) +
                       " " + page(driver)["notice"])
+            # A GGUF file past the page's 1 GiB (sparse: nothing is read) is refused with its
+            # size, and the model open stays open.
+            big = os.path.join(folder, "big.gguf")
+            with open(big, "wb") as f:
+                f.truncate(1200 * 1024 * 1024)
+            chord(driver, Keys.CONTROL, "o")
+            click(driver, "file.from_computer")
+            picked = pick_files(driver, [big])
+            said = ""
+            for _ in range(100):
+                try:
+                    alert = driver.switch_to.alert
+                    said = alert.text
+                    alert.accept()
+                    break
+                except WebDriverException:
+                    time.sleep(0.1)
+            model = state(driver)["readouts"].get("model") or {}
+            check("a 1.17 GiB GGUF file is refused in the page with its size, the model kept",
+                  picked and "at most 1 GiB" in said and "1.17 GiB" in said and
+                  model.get("format") == "GGUF v3", "%r %r" % (said, model.get("format")))
         # Open recent keeps the chosen file's bytes: after a reload it is there again.
         open_page(driver, base + "index.html")
         recent = page(driver)["recent_files"]

@@ -142,7 +142,7 @@ Status Checkpoint::OpenGguf(const std::string& path) {
 }
 
 Status ReadGgufModelConfig(Checkpoint& checkpoint, CheckpointConfig* out,
-                           std::vector<std::string>* notes) {
+                           std::vector<std::string>* notes, nlohmann::json* settings) {
     const GgufFile* file = checkpoint.Gguf();
     if (file == nullptr) return std::string("not a GGUF file");
     GgufFactorTensors factors;
@@ -164,6 +164,7 @@ Status ReadGgufModelConfig(Checkpoint& checkpoint, CheckpointConfig* out,
     if (Status error = GgufConfig(*file, factors, &config, notes); !error.ok()) return error;
     if (Status error = ReadModelConfig(config, out); !error.ok())
         return "its metadata read as a config: " + error.message();
+    if (settings) *settings = config;
     const std::string arch = file->Text("general.architecture");
     const GgufRopeOrder order = gguf_rope_order(arch);
     if (order.rope_type == "NORM" || order.rope_type == "NEOX")

@@ -143,6 +143,30 @@ struct Reader {
     }
 };
 
+// The per-layer widths of a hybrid as its layer kinds. LFM2: the layers with key heads attend
+// (as transformers' load_gguf_checkpoint sets full_attn_idxs), the others are convolutions.
+// Nemotron-H: as llama.cpp's loader tells them apart, a layer with key heads attends, one with
+// neither key heads nor a feed-forward width is Mamba-2, the rest are MLPs.
+void MapLayerKinds(const Reader& read, json* config) {
+    const GgufValue* kv = read.Key("attention.head_count_kv");
+    if (kv == nullptr || !kv->IsNumberArray()) return;
+    if (read.arch == "lfm2") {
+        std::vector<int> attending;
+        for (std::size_t i = 0; i < kv->numbers.size(); ++i)
+            if (kv->numbers[i] > 0) attending.push_back(static_cast<int>(i));
+        (*config)["full_attn_idxs"] = attending;
+    }
+    if (read.arch == "nemotron_h") {
+        const GgufValue* ff = read.Key("feed_forward_length");
+        const bool per_layer_ff =
+            ff && ff->IsNumberArray() && ff->numbers.size() == kv->numbers.size();
+        std::string pattern;
+        for (std::size_t i = 0; i < kv->numbers.size(); ++i)
+            pattern += kv->numbers[i] > 0 ? '*' : per_layer_ff && ff->numbers[i] > 0 ? '-' : 'M';
+        (*config)["hybrid_override_pattern"] = pattern;
+    }
+}
+
 void MapWidths(const Reader& read, json* config) {
     double value = 0;
     if (read.Number("context_length", &value)) (*config)["max_position_embeddings"] = value;
@@ -165,6 +189,7 @@ void MapWidths(const Reader& read, json* config) {
               {"num_attention_heads", "n_head"}})
             if (config->contains(from)) (*config)[to] = (*config)[from];
     }
+    MapLayerKinds(read, config);
     if (read.arch == "mpt") (*config)["attn_config"] = {{"alibi", true}};
     if (read.arch == "falcon") (*config)["alibi"] = false;
 }

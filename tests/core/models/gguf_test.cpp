@@ -4,6 +4,7 @@
 // independent oracle; GgufFixtures below is its part that reads values (given the fixtures).
 #include "pelab/models/checkpoint.h"
 #include "pelab/models/gguf.h"
+#include "pelab/models/layer_schedule.h"
 #include "status_text.h"
 #include "temp_folder.h"
 
@@ -45,6 +46,14 @@ struct Writer {
         Str(key);
         U32(8);
         Str(v);
+    }
+    void KeyU32s(const std::string& key, const std::vector<std::uint32_t>& values) {
+        Str(key);
+        U32(9); // array
+        U32(4); // of u32
+        U64(values.size());
+        for (std::uint32_t v : values)
+            U32(v);
     }
     void Tensor(const std::string& name, const std::vector<std::uint64_t>& ne, std::uint32_t type,
                 std::uint64_t offset) {
@@ -215,6 +224,48 @@ TEST(Gguf, PermutedRowsComeBackInTransformersOrder) {
     std::vector<double> squares;
     ASSERT_TRUE(checkpoint.RowSquares(*q, &squares).ok());
     EXPECT_EQ(squares, (std::vector<double>{100, 121, 144, 169}));
+}
+
+// The hybrids' per-layer head counts as their layer kinds: LFM2's attending layers are those
+// with key heads (transformers' load_gguf_checkpoint sets full_attn_idxs so), the others short
+// convolutions; Nemotron-H's layer with key heads attends, one with a feed-forward width is an
+// MLP, one with neither is Mamba-2.
+TEST(Gguf, HybridsPerLayerHeadsGiveTheirLayerKinds) {
+    const auto schedule = [](const std::string& arch, const std::vector<std::uint32_t>& kv,
+                             const std::vector<std::uint32_t>& ff) {
+        Writer w;
+        w.Header(3, 0, ff.empty() ? 6 : 7);
+        w.KeyStr("general.architecture", arch);
+        w.KeyU32(arch + ".block_count", static_cast<std::uint32_t>(kv.size()));
+        w.KeyU32(arch + ".embedding_length", 256);
+        w.KeyU32(arch + ".attention.head_count", 4);
+        w.KeyU32(arch + ".context_length", 4096);
+        w.KeyU32s(arch + ".attention.head_count_kv", kv);
+        if (!ff.empty()) w.KeyU32s(arch + ".feed_forward_length", ff);
+        w.Pad();
+        GgufFile file;
+        EXPECT_TRUE(Parse(w.bytes, &file).ok());
+        nlohmann::json config;
+        std::vector<std::string> notes;
+        EXPECT_TRUE(GgufConfig(file, {}, &config, &notes).ok());
+        CheckpointConfig read;
+        EXPECT_EQ(ReadModelConfig(config, &read), "") << config.dump();
+        return BuildLayerSchedule(read);
+    };
+    const LayerSchedule lfm2 = schedule("lfm2", {0, 0, 2, 0, 2}, {});
+    ASSERT_EQ(lfm2.layers.size(), 5u);
+    EXPECT_EQ(lfm2.layers[0].attention, LayerAttention::Conv);
+    EXPECT_EQ(lfm2.layers[3].attention, LayerAttention::Conv);
+    EXPECT_TRUE(lfm2.layers[2].rope);
+    EXPECT_TRUE(lfm2.layers[4].rope);
+    EXPECT_EQ(lfm2.layers[2].rope_theta, 1e6); // LFM2's default_theta: the file gives no base
+    const LayerSchedule nemotron = schedule("nemotron_h", {0, 2, 0, 0}, {0, 0, 512, 0});
+    ASSERT_EQ(nemotron.layers.size(), 4u);
+    EXPECT_EQ(nemotron.layers[0].attention, LayerAttention::Linear);
+    EXPECT_EQ(nemotron.layers[1].attention, LayerAttention::Full);
+    EXPECT_EQ(nemotron.layers[2].attention, LayerAttention::None);
+    EXPECT_EQ(nemotron.layers[3].attention, LayerAttention::Linear);
+    EXPECT_FALSE(nemotron.layers[1].rope);
 }
 
 // llama.cpp's gguf-split names: the first file opens every part; a later part is refused with

@@ -157,7 +157,8 @@ struct CheckpointConfig;
 /// An opened GGUF checkpoint's settings: GgufConfig over its metadata and factor tensors, read
 /// by ReadModelConfig; *notes receives what a reader should know (what was not mapped, the
 /// order of its rotary pairs, what its quantized q and k mean for the views). ok or a message.
+/// *settings, when given, receives the config.json the metadata was read as.
 Status ReadGgufModelConfig(Checkpoint& checkpoint, CheckpointConfig* out,
-                           std::vector<std::string>* notes);
+                           std::vector<std::string>* notes, nlohmann::json* settings = nullptr);
 
 } // namespace pelab
