@@ -153,6 +153,31 @@ TEST(Wrap, BreaksAtSpacesOnlyAndFits) {
     }
     EXPECT_EQ(WrapAtSpaces("a\nb c", 100, 100, width), (std::vector<std::string>{"a", "b c"}));
     EXPECT_EQ(WrapAtSpaces("", 10, 10, width), (std::vector<std::string>{""}));
+    // A path wider than a line breaks after its slashes, each piece as long as fits.
+    EXPECT_EQ(WrapAtSpaces("at /home/me/.lmstudio/models/x.gguf", 12, 12, width),
+              (std::vector<std::string>{"at", "/home/me/", ".lmstudio/", "models/", "x.gguf"}));
+    EXPECT_EQ(WrapAtSpaces("/a/b/c", 4, 4, width), (std::vector<std::string>{"/a/", "b/c"}));
+    EXPECT_EQ(WrapAtSpaces("1.819e-14/2", 4, 4, width), (std::vector<std::string>{"1.819e-14/2"}));
+}
+
+TEST(Wrap, ElideMiddleKeepsBothEnds) {
+    const auto width = [](const std::string& s) { return static_cast<float>(s.size()); };
+    EXPECT_EQ(ElideMiddle("short.gguf", 20, width), "short.gguf");
+    const std::string name = "Qwen2.5-Coder-7B-Instruct-Q4_K_M.gguf";
+    const std::string shown = ElideMiddle(name, 20, width);
+    EXPECT_LE(width(shown), 20.0f);
+    EXPECT_EQ(shown.substr(0, 4), "Qwen");
+    EXPECT_EQ(shown.substr(shown.size() - 5), ".gguf");
+    EXPECT_NE(shown.find("…"), std::string::npos);
+    // Whole UTF-8 characters only: "é" (2 bytes) is never cut in half.
+    const std::string accents = "ééééééééééééé";
+    const std::string cut = ElideMiddle(accents, 12, width);
+    EXPECT_LE(width(cut), 12.0f);
+    for (std::size_t k = 0; k + 1 < cut.size(); ++k)
+        if (static_cast<unsigned char>(cut[k]) == 0xC3) {
+            EXPECT_EQ(static_cast<unsigned char>(cut[k + 1]), 0xA9);
+        }
+    EXPECT_EQ(ElideMiddle("abcdef", 0, width), "…");
 }
 
 // The numbers a caption quotes, and how near a number on screen must be to be the one quoted.

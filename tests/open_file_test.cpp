@@ -177,10 +177,12 @@ TEST_F(OpenFileTest, ModelsOnThisComputerAreListedAndOpen) {
     if (old_home) setenv("HOME", kept_home.c_str(), 1);
     std::vector<std::string> labels;
     for (const LocalModel& model : found)
-        labels.push_back(model.label);
+        labels.push_back(model.runner + ": " + model.folder + " " + model.name);
     EXPECT_EQ(labels,
-              (std::vector<std::string>{"LM Studio: pub/m/m-Q4_K_M.gguf", "Ollama: tiny:latest"}));
+              (std::vector<std::string>{"LM Studio: pub/m m-Q4_K_M.gguf",
+                                        "Ollama: " + store.path.string() + " tiny:latest"}));
     ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].bytes, gguf.size());
     EXPECT_EQ(found[1].path, (store.path / ("blobs/sha256-" + hex)).string());
     EXPECT_TRUE(LooksLikeCheckpoint(found[1].path)); // a blob without .gguf, by its magic
 }

@@ -93,12 +93,16 @@ struct GgufFile;
 nlohmann::json GgufSummary(const GgufFile& file);
 /// A model file found where the local runners keep theirs.
 struct LocalModel {
-    std::string label; ///< "Ollama: llama3.2:latest", "LM Studio: lmstudio-community/…/x.gguf"
-    std::string path;  ///< the GGUF file (Ollama's blob) to open
+    std::string runner;       ///< "LM Studio" or "Ollama"
+    std::string name;         ///< "llama3.2:latest"; LM Studio: the file's name ("x-Q4_K_M.gguf")
+    std::string folder;       ///< LM Studio: PUBLISHER/MODEL; Ollama: the store
+    std::string path;         ///< the GGUF file (Ollama's blob) to open
+    std::uintmax_t bytes = 0; ///< the file's size
 };
 /// The GGUF models of this computer (docs/models.md): each Ollama store's manifests whose model
 /// blob is there, and the .gguf files of LM Studio's folders (~/.lmstudio/models,
-/// ~/.cache/lm-studio/models; a split model by its first file), at most `limit`, sorted by label.
+/// ~/.cache/lm-studio/models; a split model by its first file), at most `limit`, sorted by runner,
+/// then name.
 std::vector<LocalModel> FindLocalModels(std::size_t limit = 200);
 /// A GGUF report's notes name its metadata where the readers' say config.json.
 void NameGgufMetadata(ModelReport* report);

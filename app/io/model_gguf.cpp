@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <tuple>
 
 namespace pelab {
 
@@ -143,6 +144,16 @@ std::string ResolveModelPath(const std::string& path, std::string* resolved) {
            "; `ollama pull " + shown + "` fetches it)";
 }
 
+namespace {
+
+std::uintmax_t SizeOf(const std::filesystem::path& file) {
+    std::error_code status;
+    const std::uintmax_t bytes = std::filesystem::file_size(file, status);
+    return status ? 0 : bytes;
+}
+
+} // namespace
+
 std::vector<LocalModel> FindLocalModels(std::size_t limit) {
     namespace fs = std::filesystem;
     std::vector<LocalModel> found;
@@ -161,7 +172,7 @@ std::vector<LocalModel> FindLocalModels(std::size_t limit) {
                     std::string blob;
                     if (BlobOfManifest(store, tag.path().string(), shown, &blob).empty() &&
                         fs::is_regular_file(blob, status))
-                        found.push_back({"Ollama: " + shown, blob});
+                        found.push_back({"Ollama", shown, store.string(), blob, SizeOf(blob)});
                 }
             }
         }
@@ -181,13 +192,15 @@ std::vector<LocalModel> FindLocalModels(std::size_t limit) {
                                         file.find("-00001-of-") == std::string::npos;
                 if (gguf && !later_part && walk->is_regular_file(status))
                     found.push_back(
-                        {"LM Studio: " + fs::relative(walk->path(), root, status).string(),
-                         walk->path().string()});
+                        {"LM Studio", file,
+                         fs::relative(walk->path().parent_path(), root, status).string(),
+                         walk->path().string(), SizeOf(walk->path())});
             }
         }
     }
-    std::sort(found.begin(), found.end(),
-              [](const LocalModel& a, const LocalModel& b) { return a.label < b.label; });
+    std::sort(found.begin(), found.end(), [](const LocalModel& a, const LocalModel& b) {
+        return std::tie(a.runner, a.name, a.folder) < std::tie(b.runner, b.name, b.folder);
+    });
     return found;
 }
 

@@ -14,6 +14,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 namespace pelab {
@@ -309,6 +310,18 @@ void BeginFileTask(App& app, FileTask task, const std::string& panel_id) {
 
 namespace {
 
+// A model file's size as the runners list theirs: "1.3 GB", "812 MB", "87 kB" (decimal).
+std::string GigabytesText(std::uintmax_t bytes) {
+    char text[32];
+    if (bytes >= 1000000000)
+        std::snprintf(text, sizeof text, "%.1f GB", static_cast<double>(bytes) / 1e9);
+    else if (bytes >= 1000000)
+        std::snprintf(text, sizeof text, "%.0f MB", static_cast<double>(bytes) / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.0f kB", static_cast<double>(bytes) / 1e3);
+    return text;
+}
+
 // The GGUF models Ollama and LM Studio keep (FindLocalModels), one item each.
 void DrawLocalModels(App& app) {
     const bool open = ImGui::BeginMenu("Models on this computer");
@@ -326,12 +339,33 @@ void DrawLocalModels(App& app) {
     std::string chosen;
     if (app.local_models.empty())
         ImGui::TextDisabled("none found (Ollama's and LM Studio's folders hold no GGUF model)");
+    // Each runner's models under its name; a name too wide for the window (at text ×2 on a
+    // projector) loses its middle, its size on the right as Ollama lists it.
+    const float font = ImGui::GetFontSize();
+    const float widest =
+        std::max(font * 8, std::min(font * 30, ImGui::GetMainViewport()->Size.x - font * 10));
+    const auto measure = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+    std::string runner;
     for (std::size_t k = 0; k < app.local_models.size(); ++k) {
+        const LocalModel& model = app.local_models[k];
+        if (model.runner != runner) {
+            runner = model.runner;
+            if (k > 0) ImGui::Separator();
+            ImGui::TextDisabled("%s", runner.c_str());
+        }
         ImGui::PushID(static_cast<int>(k));
-        if (ImGui::MenuItem(PrintableText(app.local_models[k].label).c_str()))
-            chosen = app.local_models[k].path;
+        const std::string name = ElideMiddle(PrintableText(model.name), widest, measure);
+        if (ImGui::MenuItem(name.c_str(), GigabytesText(model.bytes).c_str())) chosen = model.path;
         app.recorder.RecordLastItem(("file.local_models." + std::to_string(k)).c_str());
-        FormulaTooltip(PrintableText(app.local_models[k].path).c_str());
+        // The path, its folders one per line where it is long; a file name wider than the
+        // tooltip (an Ollama blob's sha256-<64 hex>) loses its middle.
+        const std::string where = model.runner == "LM Studio" ? model.folder + "/" : "";
+        const fs::path file(model.path);
+        const std::string file_name = ElideMiddle(PrintableText(file.filename().string()),
+                                                  std::min(font * 28, widest), measure);
+        FormulaTooltip((PrintableText(where + model.name) + "\n" +
+                        PrintableText(file.parent_path().string()) + "/" + file_name)
+                           .c_str());
         ImGui::PopID();
     }
     ImGui::EndMenu();

@@ -76,7 +76,32 @@ std::vector<std::string> WrapAtSpaces(const std::string& text, float first_width
     std::size_t at = 0;
     while (at <= text.size()) {
         const std::size_t end = std::min(text.find_first_of(" \n", at), text.size());
-        const std::string word = text.substr(at, end - at);
+        std::string word = text.substr(at, end - at);
+        // A path wider than a whole line breaks after its slashes (a file's path in a tooltip),
+        // each piece as long as fits; nothing else is ever split.
+        while (measure(word) > width && word.find('/') != std::string::npos) {
+            std::size_t cut = std::string::npos;
+            for (std::size_t slash = word.find('/');
+                 slash != std::string::npos && slash + 1 < word.size();
+                 slash = word.find('/', slash + 1)) {
+                if (measure(word.substr(0, slash + 1)) > (line.empty() ? limit : width)) break;
+                cut = slash + 1;
+            }
+            if (cut == std::string::npos) {
+                if (line.empty()) break; // not even the first piece fits: left whole
+                lines.push_back(line);
+                line.clear();
+                limit = width;
+                continue;
+            }
+            if (!line.empty()) {
+                lines.push_back(line);
+                line.clear();
+            }
+            lines.push_back(word.substr(0, cut));
+            word.erase(0, cut);
+            limit = width;
+        }
         const std::string candidate = line.empty() ? word : line + " " + word;
         if (!line.empty() && measure(candidate) > limit) {
             lines.push_back(line);
@@ -94,6 +119,32 @@ std::vector<std::string> WrapAtSpaces(const std::string& text, float first_width
     }
     if (!line.empty() || lines.empty()) lines.push_back(line);
     return lines;
+}
+
+std::string ElideMiddle(const std::string& text, float width,
+                        const std::function<float(const std::string&)>& measure) {
+    if (measure(text) <= width) return text;
+    const auto boundary = [&](std::size_t at) {
+        return at == 0 || at >= text.size() ||
+               (static_cast<unsigned char>(text[at]) & 0xC0) != 0x80;
+    };
+    // Keep `head` bytes of the start and `tail` of the end, the start one character longer
+    // when they differ, the longest that fit.
+    std::size_t head = text.size() / 2, tail = text.size() - head;
+    while (head + tail > 0) {
+        std::size_t h = head, t = tail;
+        while (!boundary(h))
+            --h;
+        while (!boundary(text.size() - t))
+            --t;
+        std::string shown = text.substr(0, h) + "…" + text.substr(text.size() - t);
+        if (measure(shown) <= width) return shown;
+        if (tail >= head && tail > 0)
+            --tail;
+        else
+            --head;
+    }
+    return "…";
 }
 
 void WrappedText(const char* text) {

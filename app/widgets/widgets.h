@@ -48,9 +48,15 @@ std::vector<CaptionPiece> CaptionPieces(const std::string& caption);
 void MutedWrappedText(const char* text);
 /// The lines WrappedText draws: text split at spaces so that each line's width (measured by
 /// measure) stays within first_width for the first line and width after, unless one word alone
-/// is wider. Exposed for tests.
+/// is wider; such a word is broken after its slashes (a path), else left whole. Exposed for
+/// tests.
 std::vector<std::string> WrapAtSpaces(const std::string& text, float first_width, float width,
                                       const std::function<float(const std::string&)>& measure);
+
+/// text shortened to width (measured by measure) by a "…" in its middle, cut at whole UTF-8
+/// characters; text itself when it fits. A long file name keeps its start and its ending.
+std::string ElideMiddle(const std::string& text, float width,
+                        const std::function<float(const std::string&)>& measure);
 
 class FlowRow;
 
