@@ -29,8 +29,8 @@ int GroupOf(const LayerSchedule& schedule, int layer) {
 std::string ShortName(const LayerPlan& plan) {
     if (plan.attention == LayerAttention::Linear) return "linear attention";
     if (plan.attention == LayerAttention::Conv) return "convolution";
-    if (plan.attention == LayerAttention::None) return "no mixing";
-    if (plan.positions == PositionKind::None) return "no positions";
+    if (plan.attention == LayerAttention::None) return "feed-forward only";
+    if (plan.positions == PositionKind::None) return "attention, no positions";
     if (plan.positions != PositionKind::Rope) return position_kind_name(plan.positions);
     switch (plan.attention) {
     case LayerAttention::Sliding:
@@ -66,7 +66,18 @@ ImU32 GroupColor(const FrameContext& frame, const LayerSchedule& schedule, int g
         taken[slot % 6] = true;
         choice = slot % 6;
     }
-    return preferred(group) < 0 ? frame.Color(Role::Muted) : frame.Color(kCycle[choice]);
+    if (preferred(group) >= 0) return frame.Color(kCycle[choice]);
+    // Without positions, each kind its own shade of the muted colour, so a hybrid's strip
+    // (Nemotron-H: Mamba-2, attention, experts) still shows its pattern: attention full, the
+    // recurrent and convolution layers lighter, the layers that mix no tokens lighter still.
+    const LayerAttention attention = schedule.layers[schedule.groups[group].first].attention;
+    const float alpha = attention == LayerAttention::None ? 0.3f
+                        : attention == LayerAttention::Linear || attention == LayerAttention::Conv
+                            ? 0.6f
+                            : 1.0f;
+    ImVec4 muted = ImGui::ColorConvertU32ToFloat4(frame.Color(Role::Muted));
+    muted.w *= alpha;
+    return ImGui::ColorConvertFloat4ToU32(muted);
 }
 
 // The report with the RoPE numbers of layer's kind in place of the shown kind's: base, widths,

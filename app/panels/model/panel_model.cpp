@@ -399,7 +399,9 @@ void ModelPanel::Draw(FrameContext& frame) {
         // A plan whose layers all lack positions (Nemotron-H, a model of NoPE layers): its notes
         // say why; a file of no known family: what else can be read.
         if (!service_report->schedule.layers.empty() && !r.found.notes.empty()) {
-            MutedWrappedText(r.found.notes.front().c_str());
+            for (const std::string& note : r.found.notes)
+                WrappedText(note.c_str());
+            MutedWrappedText(WithoutPositionsText(service_report->schedule.layers[LayerShown()]));
             break;
         }
         MutedWrappedText(r.tensors_2d.empty()

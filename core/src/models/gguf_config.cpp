@@ -150,6 +150,14 @@ struct Reader {
 void MapLayerKinds(const Reader& read, json* config) {
     const GgufValue* kv = read.Key("attention.head_count_kv");
     if (kv == nullptr || !kv->IsNumberArray()) return;
+    if (read.arch != "lfm2" && read.arch != "nemotron_h") return;
+    double blocks = 0;
+    if (read.Number("block_count", &blocks) && blocks != static_cast<double>(kv->numbers.size()))
+        read.notes->push_back(read.arch + ".attention.head_count_kv holds " +
+                              std::to_string(kv->numbers.size()) + " layers' heads for " +
+                              read.arch + ".block_count " +
+                              std::to_string(static_cast<long long>(blocks)) +
+                              ": the layer kinds are read from the list");
     if (read.arch == "lfm2") {
         std::vector<int> attending;
         for (std::size_t i = 0; i < kv->numbers.size(); ++i)

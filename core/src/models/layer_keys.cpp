@@ -18,22 +18,30 @@ namespace {
 
 constexpr std::size_t kMaxLayers = 100000;
 
-// LFM2 (configuration_lfm2.py): layer_types from full_attn_idxs, the others short convolutions;
-// every layer attends when it is absent.
+// LFM2 (configuration_lfm2.py): layer_types from full_attn_idxs, the others short convolutions
+// (an empty list: every layer one); every layer attends when it is absent or null. A layer_types
+// list makes a convolution of every layer that is not "full_attention" (modeling_lfm2.py).
 Status Lfm2LayerTypes(const json& s, CheckpointConfig* config) {
+    if (!config->layer_types.empty()) {
+        for (std::string& type : config->layer_types)
+            if (type != "full_attention") type = "conv";
+        return {};
+    }
     std::vector<long long> full;
     if (Status problem = WholeList(s, "full_attn_idxs", 0, kMaxLayers, kMaxLayers, &full);
-        !problem.ok() || full.empty() || !config->layer_types.empty() || config->layers <= 0)
+        !problem.ok())
         return problem;
+    const auto listed = s.find("full_attn_idxs");
+    if (listed == s.end() || listed->is_null() || config->layers <= 0) return {};
     config->layer_types.assign(config->layers, "conv");
     for (long long index : full)
         if (index < config->layers) config->layer_types[index] = "full_attention";
-    const long long past = *std::max_element(full.begin(), full.end());
+    config->layer_types_from = "full_attn_idxs";
+    const long long past = full.empty() ? 0 : *std::max_element(full.begin(), full.end());
     if (past >= config->layers)
         config->positions_not_shown.push_back(
             detail::concat("full_attn_idxs names layer ", past, ", past the ", config->layers,
                            " layers (num_hidden_layers): no such layer attends"));
-    config->layer_types_from = "full_attn_idxs";
     return {};
 }
 
@@ -50,8 +58,22 @@ Status NemotronLayerTypes(const json& s, CheckpointConfig* config) {
         config->layers = static_cast<int>(config->layer_types.size());
         return {};
     }
+    // transformers' NemotronHConfig keeps the kinds in layers_block_type (layer_types maps to it).
+    std::vector<std::string> block_types;
+    if (Status problem = TextList(s, "layers_block_type", kMaxLayers, &block_types); !problem.ok())
+        return problem;
+    if (!block_types.empty()) {
+        config->layer_types = block_types;
+        config->layer_types_from = "layers_block_type";
+        return NemotronLayerTypes(json::object(), config);
+    }
     std::string pattern = "ME*-"; // the class's default: one layer of each
-    if (const auto at = s.find("hybrid_override_pattern"); at != s.end() && !at->is_null()) {
+    const auto given = s.find("hybrid_override_pattern");
+    if (given == s.end() || given->is_null())
+        config->positions_not_shown.push_back(
+            "config.json gives no hybrid_override_pattern (nor layer_types): the class's "
+            "default, ME*- (4 layers), as transformers reads it");
+    if (const auto at = given; at != s.end() && !at->is_null()) {
         if (!at->is_string() || at->get_ref<const std::string&>().empty() ||
             at->get_ref<const std::string&>().size() > kMaxLayers)
             return "config field \"hybrid_override_pattern\": must be a text of one character "
@@ -99,7 +121,10 @@ Status MimoIgnoredKeys(const json& s, const ModelFamily& family, CheckpointConfi
         const auto at = s.find(key);
         return at != s.end() && !at->is_null() && !(at->is_object() && at->empty());
     };
-    if (given("rope_parameters")) return {}; // a v5 rope_parameters is read
+    // A v5 rope_parameters keyed by layer type (with layer_types) is read.
+    if (given("rope_parameters") && !config->layer_types.empty() &&
+        s["rope_parameters"].is_object() && s["rope_parameters"].contains("full_attention"))
+        return {};
     std::vector<std::string> differ;
     if (config->rope_theta > 0 && config->rope_theta != family.default_theta)
         differ.push_back(detail::concat("rope_theta ", config->rope_theta));
@@ -108,21 +133,25 @@ Status MimoIgnoredKeys(const json& s, const ModelFamily& family, CheckpointConfi
     if (config->partial_rotary_given && config->partial_rotary != family.default_partial)
         differ.push_back(detail::concat("partial_rotary_factor ", config->partial_rotary));
     if (given("rope_scaling")) differ.push_back("rope_scaling");
+    if (given("rope_parameters")) differ.push_back("rope_parameters");
     bool same_pattern = static_cast<int>(pattern.size()) == config->layers;
     for (int i = 0; same_pattern && i < config->layers; ++i)
         same_pattern = (pattern[i] == 0) == (i == 0 || (i + 1) % family.default_interval == 0);
-    if (!pattern.empty() && !same_pattern) differ.push_back("hybrid_layer_pattern");
+    if (!pattern.empty() && !same_pattern && config->layer_types.empty())
+        differ.push_back("hybrid_layer_pattern");
     std::string keys;
     for (const std::string& key : differ)
         keys += (keys.empty() ? "" : ", ") + key;
     if (!keys.empty())
         config->positions_not_shown.push_back(detail::concat(
             "config.json's ", keys,
-            ": not read by transformers' MiMoV2FlashConfig, which keeps "
-            "its own (base ",
+            ": not read by transformers' MiMoV2FlashConfig, which keeps its own RoPE (base ",
             family.default_theta, " on the global layers, ", family.local_base_default,
-            " on the sliding ones, partial_rotary_factor ", family.default_partial,
-            ", layer 0 and every ", family.default_interval, "th layer global), as shown"));
+            " on the sliding ones, partial_rotary_factor ", family.default_partial, ")",
+            config->layer_types.empty() ? detail::concat(" and layer pattern (layer 0 and every ",
+                                                         family.default_interval, "th global)")
+                                        : std::string(),
+            ", as shown"));
     return {};
 }
 
@@ -192,7 +221,8 @@ Status ReadLayerKeys(const json& s, CheckpointConfig* config) {
             detail::concat("rotary_dim ", config->rotary_dim,
                            ": the model's own code (auto_map) rotates ", config->rotary_dim,
                            " dimensions of each head, as shown; transformers' MiniMaxM2 class "
-                           "ignores rotary_dim and rotates the whole head"));
+                           "ignores rotary_dim and rotates partial_rotary_factor × the head "
+                           "(the whole head when that is absent)"));
     if (!error.empty()) return error;
     if (config->model_type == "lfm2") check(Lfm2LayerTypes(s, config));
     if (config->model_type == "nemotron_h") check(NemotronLayerTypes(s, config));

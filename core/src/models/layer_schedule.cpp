@@ -116,7 +116,7 @@ std::vector<std::string> RuleTypes(const CheckpointConfig& config, const ModelFa
     case LayerRule::FirstAndEveryNth:
         sliding_if([&](int i) { return i != 0 && (i + 1) % period != 0; });
         *rule = detail::concat("layer 0 and every ", period, Ordinal(period),
-                               " global (the family's default)");
+                               " global: the class's pattern, whatever hybrid_layer_pattern says");
         break;
     }
     return types;
@@ -163,7 +163,7 @@ double SetBase(const CheckpointConfig& config, const ModelFamily* family, LayerP
     double partial = config.partial_rotary;
     plan->rope_theta = config.rope_theta;
     plan->scaling = config.rope_scaling;
-    if (family && family->class_rope_only && config.rope_source != "rope_parameters") {
+    if (family && family->class_rope_only && config.rope_layer_kinds.empty()) {
         // MiMoV2FlashConfig: its own bases and share, whatever config.json says (noted).
         const bool sliding = plan->attention == LayerAttention::Sliding;
         plan->rope_theta = sliding ? family->local_base_default : family->default_theta;

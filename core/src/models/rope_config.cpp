@@ -81,12 +81,15 @@ void NoPositionsFamily(const CheckpointConfig& config, const ModelFamily& family
         family.source, ")",
         reading_in_turn > 0
             ? detail::concat("; order reaches it through its ", reading_in_turn,
-                             " recurrent or convolution layers, which read the tokens in turn, "
-                             "and the causal mask")
-            : std::string("; order reaches it only through the causal mask")));
+                             reading_in_turn == 1 ? " layer" : " layers",
+                             " of linear attention or convolution, which read the tokens in "
+                             "turn, and through the causal mask.")
+            : std::string("; order reaches it only through the causal mask.")));
     if (config.rope_theta > 0)
         found->notes.push_back(detail::concat("config.json's rope_theta ", config.rope_theta,
-                                              " is not used by ", found->family));
+                                              " is not used by ", found->family, "."));
+    for (const std::string& note : config.positions_not_shown)
+        found->notes.push_back(note);
 }
 
 // RoPE's heads, rotating dimensions, pairing, base and contexts, from config.json alone.

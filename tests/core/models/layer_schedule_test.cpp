@@ -499,7 +499,8 @@ TEST(LayerSchedule, Lfm2AttendsOnlyOnFullAttnIdxs) {
     // configuration_lfm2.py: layer_types "full_attention" if i in full_attn_idxs else "conv";
     // default_theta 10⁶; a short convolution has no attention and no positions.
     const CheckpointConfig config = Parsed(R"({"model_type": "lfm2", "num_hidden_layers": 4,
-        "hidden_size": 256, "num_attention_heads": 4, "full_attn_idxs": [1, 3]})");
+        "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "full_attn_idxs": [1, 3]})");
     const LayerSchedule schedule = BuildLayerSchedule(config);
     ASSERT_EQ(schedule.layers.size(), 4u);
     EXPECT_EQ(schedule.layers[0].attention, LayerAttention::Conv);
@@ -512,13 +513,21 @@ TEST(LayerSchedule, Lfm2AttendsOnlyOnFullAttnIdxs) {
     EXPECT_EQ(schedule.rule, "full_attn_idxs");
     EXPECT_TRUE(Says(ScheduleSummary(schedule), "2 short convolution, no positions"));
     // Without the key every layer attends; an index past the layers is said.
-    EXPECT_TRUE(BuildLayerSchedule(Parsed(R"({"model_type": "lfm2", "num_hidden_layers": 3,
-        "hidden_size": 64, "num_attention_heads": 2})"))
-                    .layers[2]
-                    .rope);
-    const CheckpointConfig past = Parsed(R"({"model_type": "lfm2", "num_hidden_layers": 3,
-        "hidden_size": 64, "num_attention_heads": 2, "full_attn_idxs": [0, 7]})");
+    const std::string small = R"("model_type": "lfm2", "num_hidden_layers": 3,
+        "hidden_size": 64, "num_attention_heads": 2, "num_key_value_heads": 2)";
+    EXPECT_TRUE(BuildLayerSchedule(Parsed("{" + small + "}")).layers[2].rope);
+    const CheckpointConfig past = Parsed("{" + small + R"(, "full_attn_idxs": [0, 7]})");
     EXPECT_TRUE(AnyNoteSays(past.positions_not_shown, "full_attn_idxs names layer 7"));
+    // An empty list: every layer a convolution (transformers tests `is not None`); a
+    // layer_types list: every type but full_attention a convolution.
+    for (const LayerPlan& plan :
+         BuildLayerSchedule(Parsed("{" + small + R"(, "full_attn_idxs": []})")).layers)
+        EXPECT_EQ(plan.attention, LayerAttention::Conv);
+    EXPECT_EQ(BuildLayerSchedule(Parsed("{" + small + R"(, "layer_types": ["full_attention",
+        "sliding_attention", "attention"]})"))
+                  .layers[1]
+                  .attention,
+              LayerAttention::Conv);
 }
 
 TEST(LayerSchedule, NemotronHAttentionHasNoRope) {
@@ -545,7 +554,8 @@ TEST(LayerSchedule, NemotronHAttentionHasNoRope) {
     EXPECT_NE(found.kind, PositionKind::Rope);
     ASSERT_FALSE(found.notes.empty());
     EXPECT_TRUE(Says(found.notes.front(), "Nemotron-H has no position encoding"));
-    EXPECT_TRUE(Says(found.notes.front(), "through its 2 recurrent or convolution layers"));
+    EXPECT_TRUE(Says(found.notes.front(), "through its 2 layers of linear attention"));
+    EXPECT_TRUE(AnyNoteSays(found.notes, "num_hidden_layers 9 is not read"));
     EXPECT_TRUE(AnyNoteSays(found.notes, "rope_theta 10000 is not used"));
     EXPECT_TRUE(Says(RefusalOf(R"({"model_type": "nemotron_h", "hidden_size": 64,
         "num_attention_heads": 2, "hybrid_override_pattern": "M*X"})"),
