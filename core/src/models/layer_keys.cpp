@@ -73,7 +73,7 @@ Status NemotronLayerTypes(const json& s, CheckpointConfig* config) {
         config->positions_not_shown.push_back(
             "config.json gives no hybrid_override_pattern (nor layer_types): the class's "
             "default, ME*- (4 layers), as transformers reads it");
-    if (const auto at = given; at != s.end() && !at->is_null()) {
+    if (const auto& at = given; at != s.end() && !at->is_null()) {
         if (!at->is_string() || at->get_ref<const std::string&>().empty() ||
             at->get_ref<const std::string&>().size() > kMaxLayers)
             return "config field \"hybrid_override_pattern\": must be a text of one character "
