@@ -118,18 +118,22 @@ std::string CheckModel(const ModelRequest& asked) {
     return {};
 }
 
-std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds) {
+namespace {
+
+// A forward pass's model (GPT-2's or a rotary family's) from its checkpoint and config.json.
+template <typename Model>
+std::string OpenPass(const ModelRequest& request, const char* needs, Model* out, double* seconds) {
     const auto start = std::chrono::steady_clock::now();
     ModelReport report;
     if (std::string error = ReadConfig(request, &report); !error.empty()) return error;
     Checkpoint checkpoint;
     if (std::string error = checkpoint.Open(request.path).message(); !error.empty()) return error;
     if (!report.has_config)
-        return Excerpt(json(checkpoint.Path()), 200) +
-               ": GPT-2 needs its config.json (n_layer, n_head) beside the weights, or --config";
-    Gpt2Model model;
+        return Excerpt(json(checkpoint.Path()), 200) + ": " + needs +
+               " beside the weights, or --config";
+    Model model;
     try {
-        if (std::string error = Gpt2Model::Load(checkpoint, report.config, &model).message();
+        if (std::string error = Model::Load(checkpoint, report.config, &model).message();
             !error.empty()) {
             // The core says "config.json's n_layer …": a --config of another name is named.
             const std::string name = fs::path(report.config_path).filename().string();
@@ -148,6 +152,24 @@ std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* second
     if (seconds)
         *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return {};
+}
+
+} // namespace
+
+std::string FamilyOfRequest(const ModelRequest& request) {
+    ModelReport report;
+    if (!ReadConfig(request, &report).empty() || !report.has_config) return {};
+    const ModelFamily* family = family_of_model_type(report.config.model_type);
+    return family ? family->id : "";
+}
+
+std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds) {
+    return OpenPass(request, "GPT-2 needs its config.json (n_layer, n_head)", out, seconds);
+}
+
+std::string OpenLlama(const ModelRequest& request, LlamaModel* out, double* seconds) {
+    return OpenPass(request, "a rotary model needs its config.json (its layers, heads and RoPE)",
+                    out, seconds);
 }
 
 std::string OpenTokenizer(const std::string& vocab_path, const std::string& merges_path,

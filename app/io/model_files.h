@@ -6,6 +6,7 @@
 #include "pelab/models/checkpoint.h"
 #include "pelab/models/gpt2.h"
 #include "pelab/models/layer_schedule.h"
+#include "pelab/models/llama.h"
 #include "pelab/models/model_config.h"
 #include "pelab/models/model_positions.h"
 #include "pelab/models/rope_analysis.h"
@@ -81,7 +82,7 @@ constexpr double kTableTimeCapSeconds = 2.5;
 
 /// The quick part of OpenModel: config.json read, the files' headers read, the position parts
 /// found; no tensor data read. "" or the message OpenModel would give for these.
-std::string CheckModel(const ModelRequest& request);
+std::string CheckModel(const ModelRequest& asked);
 /// Whether path looks like a checkpoint (by its name, or a safetensors / .npy start, or a folder
 /// holding model.safetensors or its index): what File → Open hands to the Your model panel.
 bool LooksLikeCheckpoint(const std::string& path);
@@ -127,7 +128,7 @@ struct FileRead {
 /// vocab.json, merges.txt and tokenizer.json beside them. Cheap (headers and the index only);
 /// a file that cannot be opened is listed as named, for the open to report. Commands refuse an
 /// output that is one of these (cli_checks.h, CheckNoInputIsWritten).
-std::vector<FileRead> FilesOfCheckpoint(const std::string& path);
+std::vector<FileRead> FilesOfCheckpoint(const std::string& asked);
 /// The files a tokenizer folder (or a file in it) gives: its vocab.json and merges.txt.
 std::vector<FileRead> FilesOfTokenizer(const std::string& path);
 
@@ -140,13 +141,19 @@ std::string ReadModelConfigFile(const std::string& path, CheckpointConfig* out, 
 /// Opens, finds and analyses. "" or one message naming the file and what is wrong; *out is
 /// written only on success. When cancel is set (by another thread) the analysis stops within
 /// about 0.1 s and throws Cancelled (pelab/base/cancel.h).
-std::string OpenModel(const ModelRequest& request, ModelReport* out,
+std::string OpenModel(const ModelRequest& asked, ModelReport* out,
                       const std::atomic<bool>* cancel = nullptr);
 
 /// Opens a GPT-2 checkpoint whole for its forward pass (pelab/models/gpt2.h): the weights and the
 /// config.json beside them (or request.config_path; GPT-2 needs its n_layer and n_head). "" or one
 /// message naming the file. *seconds (when given) receives the time it took.
 std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds = nullptr);
+/// The family id (families.h) of the config.json the request reads: "" when there is none, or
+/// it cannot be read, or its model_type is not a family PE Lab knows.
+std::string FamilyOfRequest(const ModelRequest& request);
+/// The same as OpenGpt2 for a rotary model of the families LlamaPassRuns names
+/// (pelab/models/llama.h).
+std::string OpenLlama(const ModelRequest& request, LlamaModel* out, double* seconds = nullptr);
 
 /// GPT-2's tokenizer from vocab.json and merges.txt: both named, or found in the folder given as
 /// vocab_path (or beside the file it names), as Hugging Face lays them out. "" or one message.

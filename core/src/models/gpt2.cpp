@@ -3,6 +3,8 @@
 // path), split by columns over threads; LayerNorm and attention are the trainer's own operations.
 #include "pelab/models/gpt2.h"
 
+#include "models/dense_products.h"
+#include "models/shaped_read.h"
 #include "pelab/base/error.h"
 #include "pelab/encodings/sinusoidal.h"
 #include "positional/method.h"
@@ -11,59 +13,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <thread>
 
 namespace pelab {
 
 namespace {
 
+using detail::PackPanels;
+using detail::Product;
 using trainer::Mat;
-
-// A weight matrix (k × n, row-major) rearranged as panels of kPanel columns, each k × width
-// contiguous: a product then reads B row after row within a panel, in order, instead of jumping
-// n floats between rows (which for GPT-2's 768 × 3 072 matrices cost more than the arithmetic).
-// The sums are the same chains in the same order, so the results do not change.
-constexpr int kPanel = 64;
-std::vector<float> PackPanels(const std::vector<float>& weight, int k, int n) {
-    std::vector<float> packed(weight.size());
-    for (int first = 0; first < n; first += kPanel) {
-        const int width = std::min(kPanel, n - first);
-        float* panel = packed.data() + static_cast<std::size_t>(first) * k;
-        for (int p = 0; p < k; ++p)
-            std::copy_n(weight.data() + static_cast<std::size_t>(p) * n + first, width,
-                        panel + static_cast<std::size_t>(p) * width);
-    }
-    return packed;
-}
-
-// work(begin, end) over [0, count) in up to `threads` contiguous ranges, the first on this thread
-// (one range in the browser, which has no threads).
-template <typename Work> void SplitOverThreads(int count, int threads, const Work& work) {
-#ifdef __EMSCRIPTEN__
-    threads = 1;
-#endif
-    threads = std::clamp(std::min(threads, count), 1, 16);
-    const int step = (count + threads - 1) / threads;
-    std::vector<std::thread> workers;
-    for (int t = 1; t < threads; ++t)
-        workers.emplace_back(work, std::min(count, t * step), std::min(count, (t + 1) * step));
-    work(0, std::min(count, step));
-    for (std::thread& worker : workers)
-        worker.join();
-}
-
-// C (m × n, row-major) = A (m × k, row-major) · B (k × n, packed by PackPanels), the panels split
-// over threads (each element is the same chain of multiply-adds whatever the split).
-void Product(const float* a, int m, int k, const float* packed, int n, float* c, int threads) {
-    const int panels = (n + kPanel - 1) / kPanel;
-    SplitOverThreads(panels, threads, [&](int first_panel, int end_panel) {
-        for (int panel = first_panel; panel < end_panel; ++panel) {
-            const int first = panel * kPanel, width = std::min(kPanel, n - first);
-            trainer::Gemm(m, width, k, trainer::RowMajor(a, k),
-                          packed + static_cast<std::size_t>(first) * k, width, c + first, n, false);
-        }
-    });
-}
 
 // y = x·W + b with W stored in × out (GPT-2's Conv1D).
 Mat<float> Conv1D(const Mat<float>& x, const std::vector<float>& weight,
@@ -139,30 +96,6 @@ bool Gpt2ActivationFromName(const std::string& name, Gpt2Activation* out) {
 
 namespace {
 
-// Tensor prefix + name, of exactly `shape`, read as floats: "" or why not.
-Status ReadShaped(Checkpoint& checkpoint, const std::string& prefix, const std::string& name,
-                  const std::vector<std::int64_t>& shape, std::vector<float>* values) {
-    Status error;
-    const TensorInfo* info = checkpoint.Find(prefix + name, &error);
-    if (info == nullptr)
-        return error.ok() ? Status("the checkpoint has no tensor \"" + prefix + name + "\"")
-                          : error;
-    if (info->shape != shape) {
-        const auto text = [](const std::vector<std::int64_t>& dims) {
-            std::string joined;
-            for (std::int64_t dim : dims)
-                joined += (joined.empty() ? "" : ", ") + std::to_string(dim);
-            return "[" + joined + "]";
-        };
-        return "tensor \"" + prefix + name + "\" has shape " + text(info->shape) +
-               "; GPT-2 of this config needs " + text(shape);
-    }
-    if (!info->Readable())
-        return "tensor \"" + prefix + name + "\" holds " + info->dtype +
-               " numbers, not floating point ones";
-    return checkpoint.ReadFloats(*info, values);
-}
-
 // The sizes of the tables and config.json together, and the config keys that change the
 // computation (computed as they say, or refused by name): "" or why they disagree.
 Status SizesOf(Checkpoint& checkpoint, const std::string& prefix, const CheckpointConfig& config,
@@ -233,7 +166,7 @@ Status Gpt2Model::Load(Checkpoint& checkpoint, const CheckpointConfig& config, G
     if (Status problem = SizesOf(checkpoint, prefix, config, &sizes); !problem.ok()) return problem;
     const auto read = [&](const std::string& name, const std::vector<std::int64_t>& shape,
                           std::vector<float>* values) {
-        return ReadShaped(checkpoint, prefix, name, shape, values);
+        return detail::ReadShaped(checkpoint, prefix + name, shape, "GPT-2 of this config", values);
     };
     Gpt2Model model;
     model.sizes_ = sizes;
@@ -416,30 +349,28 @@ Gpt2Pass Gpt2Model::Run(const std::vector<int>& tokens, const PositionChoice& ch
     const int first = options.all_logits ? 0 : n - 1, m = n - first;
     Mat<float> h_t = final_rows.bottomRows(m).transpose(); // d × m
     Mat<float> logits_t(vocab, m);
-    // Blocks of 1 024 words per thread at least.
-    SplitOverThreads(vocab, std::min(threads, std::max(1, vocab / 1024)), [&](int begin, int end) {
-        trainer::Gemm(
-            end - begin, m, d,
-            trainer::RowMajor(token_table_.data() + static_cast<std::size_t>(begin) * d, d),
-            h_t.data(), m, logits_t.data() + static_cast<std::size_t>(begin) * m, m, false);
-    });
+    detail::TableProduct(token_table_.data(), vocab, d, h_t.data(), m, logits_t.data(), threads);
     pass.logits.resize(static_cast<std::size_t>(m) * vocab);
     for (int r = 0; r < m; ++r)
         for (int v = 0; v < vocab; ++v)
             pass.logits[static_cast<std::size_t>(r) * vocab + v] = logits_t(v, r);
-    if (options.all_logits && n > 1) {
-        double total = 0;
-        for (int t = 0; t + 1 < n; ++t) {
-            const float* row = pass.logits.data() + static_cast<std::size_t>(t) * vocab;
-            const double top = *std::max_element(row, row + vocab);
-            double sum = 0;
-            for (int v = 0; v < vocab; ++v)
-                sum += std::exp(row[v] - top);
-            total += top + std::log(sum) - row[tokens[t + 1]];
-        }
-        pass.loss = total / (n - 1);
-    }
+    pass.loss = MeanNextTokenLoss(pass, tokens, vocab);
     return pass;
+}
+
+double MeanNextTokenLoss(const Gpt2Pass& pass, const std::vector<int>& tokens, int vocab) {
+    const int n = static_cast<int>(tokens.size());
+    if (!pass.all_logits || n < 2) return 0;
+    double total = 0;
+    for (int t = 0; t + 1 < n; ++t) {
+        const float* row = pass.logits.data() + static_cast<std::size_t>(t) * vocab;
+        const double top = *std::max_element(row, row + vocab);
+        double sum = 0;
+        for (int v = 0; v < vocab; ++v)
+            sum += std::exp(row[v] - top);
+        total += top + std::log(sum) - row[tokens[t + 1]];
+    }
+    return total / (n - 1);
 }
 
 } // namespace pelab

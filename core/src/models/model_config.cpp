@@ -370,7 +370,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
                    &config.layers));
     check(Number(s, {"rope_theta", "rotary_emb_base", "rope_base"}, kMinBaseExclusive, kMaxBase,
                  true, &config.rope_theta));
-    check(Number(s, {"layer_norm_epsilon", "layer_norm_eps"}, 0, 1, true,
+    check(Number(s, {"layer_norm_epsilon", "layer_norm_eps", "rms_norm_eps"}, 0, 1, true,
                  &config.layer_norm_epsilon));
     check(Number(s, {"partial_rotary_factor", "rotary_pct"}, 0, 1, true, &config.partial_rotary,
                  &config.partial_rotary_given));

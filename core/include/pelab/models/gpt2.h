@@ -107,6 +107,10 @@ struct NextGuess {
 /// The k most likely tokens after the pass's last one, most likely first (ties: smaller id).
 std::vector<NextGuess> TopNext(const Gpt2Pass& pass, int vocab, int k);
 
+/// The mean cross-entropy (nats) of predicting token t + 1 from tokens ≤ t, over t < n − 1,
+/// from a pass's every-token logits; 0 without them (all_logits false) or with one token.
+double MeanNextTokenLoss(const Gpt2Pass& pass, const std::vector<int>& tokens, int vocab);
+
 /// How far apart two passes' last-token states are, for x₀ and after each block (L + 1 values):
 /// ‖a − b‖ / ((‖a‖ + ‖b‖)/2), 0 when the states are equal (width d; both passes of one model).
 std::vector<double> LastStateDistances(const Gpt2Pass& a, const Gpt2Pass& b, int width);

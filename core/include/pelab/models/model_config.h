@@ -60,7 +60,7 @@ struct CheckpointConfig {
     int hidden = 0, heads = 0, kv_heads = 0, head_dim = 0, layers = 0; ///< 0: absent
     double rope_theta = 0;                                             ///< RoPE's base (0: absent)
     bool rope_theta_defaulted = false; ///< rope_theta is the family's default (none was given)
-    double layer_norm_epsilon = 0;     ///< layer_norm_epsilon / layer_norm_eps (0: absent)
+    double layer_norm_epsilon = 0;     ///< layer_norm_epsilon / _eps, rms_norm_eps (0: absent)
     double partial_rotary = 1;         ///< share of each head's dimensions that rotate
     bool partial_rotary_given = false;
     RopeScalingConfig rope_scaling;

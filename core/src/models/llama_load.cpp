@@ -1,0 +1,160 @@
+// llama_load.cpp — LlamaModel::Load (pelab/models/llama.h): the sizes from config.json checked
+// against the tensors, every weight read as float32, the products' matrices packed once.
+#include "models/dense_products.h"
+#include "models/shaped_read.h"
+#include "pelab/models/families.h"
+#include "pelab/models/llama.h"
+
+namespace pelab {
+
+namespace {
+
+constexpr const char* kModel = "this config's model";
+
+// The sizes config.json gives, and the family's choices the tensors reveal.
+Status SizesOf(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaSizes* out) {
+    const ModelFamily* family = family_of_model_type(config.model_type);
+    LlamaSizes s;
+    s.family_id = family ? family->id : "";
+    if (!LlamaPassRuns(s.family_id))
+        return "PE Lab's rotary pass runs Llama, Mistral, Ministral, Qwen2, Qwen3, OLMo 2 and "
+               "SmolLM3; model_type \"" +
+               config.model_type.substr(0, 40) + "\" is " +
+               (family ? std::string("the family ") + family->display + ", not one of them"
+                       : std::string("not a family PE Lab knows"));
+    s.layers = config.layers;
+    s.heads = config.heads;
+    s.kv_heads = config.kv_heads > 0 ? config.kv_heads : config.heads;
+    s.width = config.hidden;
+    s.head_dim = config.HeadWidth();
+    s.context = config.max_positions;
+    if (s.layers <= 0 || s.heads <= 0 || s.width <= 0 || s.head_dim <= 0)
+        return std::string("config.json must give num_hidden_layers, num_attention_heads and "
+                           "hidden_size (and head_dim where heads do not split the width)");
+    if (s.heads % s.kv_heads != 0)
+        return "num_attention_heads (" + std::to_string(s.heads) +
+               ") is not a multiple of num_key_value_heads (" + std::to_string(s.kv_heads) + ")";
+    // The classes' default ε where config.json gives none (LlamaConfig 1e-6, Olmo2Config 1e-5).
+    s.rms_epsilon = config.layer_norm_epsilon > 0 ? config.layer_norm_epsilon
+                    : s.family_id == "olmo2"      ? 1e-5
+                                                  : 1e-6;
+    Status error;
+    const TensorInfo* embed = checkpoint.Find("model.embed_tokens.weight", &error);
+    if (embed == nullptr)
+        return error.ok() ? Status("no token table \"model.embed_tokens.weight\": not a "
+                                   "checkpoint of Hugging Face's " +
+                                   std::string(family->display) + " layout")
+                          : error;
+    if (embed->shape.size() != 2 || embed->shape[1] != s.width)
+        return "model.embed_tokens.weight is not vocab × hidden_size (" + std::to_string(s.width) +
+               " columns)";
+    s.vocab = static_cast<int>(std::min<std::int64_t>(embed->shape[0], 1 << 30));
+    const TensorInfo* gate = checkpoint.Find("model.layers.0.mlp.gate_proj.weight", &error);
+    if (gate == nullptr)
+        return error.ok() ? Status("layer 0 has no mlp.gate_proj.weight (a mixture of experts?): "
+                                   "PE Lab's rotary pass runs dense models")
+                          : error;
+    if (gate->shape.size() != 2 || gate->shape[1] != s.width)
+        return "model.layers.0.mlp.gate_proj.weight is not intermediate × hidden_size";
+    s.intermediate = static_cast<int>(std::min<std::int64_t>(gate->shape[0], 1 << 24));
+    s.tied = !checkpoint.Has("lm_head.weight");
+    s.output_norms = s.family_id == "olmo2";
+    if (checkpoint.Has("model.layers.0.self_attn.q_norm.weight")) {
+        s.whole_norms = s.family_id == "olmo2";
+        s.head_norms = !s.whole_norms;
+    }
+    s.schedule = BuildLayerSchedule(config);
+    s.notes = s.schedule.notes;
+    if (static_cast<int>(s.schedule.layers.size()) != s.layers)
+        return std::string("config.json's layer plan does not cover its num_hidden_layers");
+    for (const LayerPlan& plan : s.schedule.layers)
+        if (plan.rope && plan.pairing != RotaryPairing::HalfSplit)
+            return std::string("PE Lab's rotary pass turns half-split pairs, as these families' "
+                               "checkpoints hold them; this config's are interleaved");
+    *out = std::move(s);
+    return {};
+}
+
+} // namespace
+
+Status LlamaModel::Load(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaModel* out) {
+    LlamaModel model;
+    if (Status problem = SizesOf(checkpoint, config, &model.sizes_); !problem.ok()) return problem;
+    const LlamaSizes& s = model.sizes_;
+    const std::int64_t d = s.width, qw = static_cast<std::int64_t>(s.heads) * s.head_dim,
+                       kw = static_cast<std::int64_t>(s.kv_heads) * s.head_dim, ff = s.intermediate;
+    Status problem = detail::ReadShaped(checkpoint, "model.embed_tokens.weight", {s.vocab, d},
+                                        kModel, &model.embed_);
+    if (problem.ok())
+        problem =
+            detail::ReadShaped(checkpoint, "model.norm.weight", {d}, kModel, &model.final_norm_);
+    if (problem.ok() && !s.tied)
+        problem =
+            detail::ReadShaped(checkpoint, "lm_head.weight", {s.vocab, d}, kModel, &model.lm_head_);
+    for (int l = 0; l < s.layers && problem.ok(); ++l) {
+        const std::string at = "model.layers." + std::to_string(l) + ".";
+        Layer layer;
+        // name, shape, where, packed (a product's matrix: out × in), required
+        struct Part {
+            const char* name;
+            std::vector<std::int64_t> shape;
+            std::vector<float>* values;
+            bool linear, required;
+        };
+        const std::vector<Part> parts = {
+            {"input_layernorm.weight", {d}, &layer.input_norm, false, !s.output_norms},
+            {"self_attn.q_proj.weight", {qw, d}, &layer.q, true, true},
+            {"self_attn.k_proj.weight", {kw, d}, &layer.k, true, true},
+            {"self_attn.v_proj.weight", {kw, d}, &layer.v, true, true},
+            {"self_attn.o_proj.weight", {d, qw}, &layer.o, true, true},
+            {"self_attn.q_proj.bias", {qw}, &layer.q_bias, false, false},
+            {"self_attn.k_proj.bias", {kw}, &layer.k_bias, false, false},
+            {"self_attn.v_proj.bias", {kw}, &layer.v_bias, false, false},
+            {"self_attn.o_proj.bias", {d}, &layer.o_bias, false, false},
+            {"self_attn.q_norm.weight",
+             {s.whole_norms ? qw : s.head_dim},
+             &layer.q_norm,
+             false,
+             s.head_norms || s.whole_norms},
+            {"self_attn.k_norm.weight",
+             {s.whole_norms ? kw : s.head_dim},
+             &layer.k_norm,
+             false,
+             s.head_norms || s.whole_norms},
+            {"post_attention_layernorm.weight", {d}, &layer.post_attention_norm, false, true},
+            {"post_feedforward_layernorm.weight",
+             {d},
+             &layer.post_feedforward_norm,
+             false,
+             s.output_norms},
+            {"mlp.gate_proj.weight", {ff, d}, &layer.gate, true, true},
+            {"mlp.up_proj.weight", {ff, d}, &layer.up, true, true},
+            {"mlp.down_proj.weight", {d, ff}, &layer.down, true, true},
+            {"mlp.gate_proj.bias", {ff}, &layer.gate_bias, false, false},
+            {"mlp.up_proj.bias", {ff}, &layer.up_bias, false, false},
+            {"mlp.down_proj.bias", {d}, &layer.down_bias, false, false}};
+        for (const Part& part : parts) {
+            if (!part.required && !checkpoint.Has(at + part.name)) continue;
+            problem =
+                detail::ReadShaped(checkpoint, at + part.name, part.shape, kModel, part.values);
+            if (!problem.ok()) break;
+            if (part.linear)
+                *part.values = detail::PackLinearWeight(
+                    *part.values, static_cast<int>(part.shape[0]), static_cast<int>(part.shape[1]));
+        }
+        model.layers_.push_back(std::move(layer));
+    }
+    if (!problem.ok()) return problem;
+    if (checkpoint.Has("model.layers." + std::to_string(s.layers) + ".mlp.gate_proj.weight"))
+        return "the checkpoint holds more layers than config.json's num_hidden_layers (" +
+               std::to_string(s.layers) + ")";
+    model.config_ = config;
+    model.rope_.resize(s.layers);
+    for (int l = 0; l < s.layers; ++l)
+        if (s.schedule.layers[l].rope)
+            if (Status bad = rope_table_spec(config, l, &model.rope_[l]); !bad.ok()) return bad;
+    *out = std::move(model);
+    return {};
+}
+
+} // namespace pelab
