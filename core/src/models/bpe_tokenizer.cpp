@@ -2,6 +2,8 @@
 // scanner over code points, the byte stand-ins, the merges.
 #include "pelab/models/bpe_tokenizer.h"
 
+#include "models/unicode_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -12,68 +14,11 @@ namespace pelab {
 
 namespace {
 
-struct CodeRange {
-    char32_t low, high;
-};
-#include "unicode_classes.inc"
-
-template <std::size_t N> bool InRanges(const CodeRange (&ranges)[N], char32_t c) {
-    const CodeRange* end = ranges + N;
-    const CodeRange* at = std::upper_bound(
-        ranges, end, c, [](char32_t value, const CodeRange& r) { return value < r.low; });
-    return at != ranges && c <= (at - 1)->high;
-}
-
-bool IsLetter(char32_t c) {
-    return InRanges(kLetters, c);
-}
-bool IsNumber(char32_t c) {
-    return InRanges(kNumbers, c);
-}
-bool IsSpace(char32_t c) {
-    return InRanges(kWhiteSpace, c);
-}
-bool IsOther(char32_t c) {
-    return !IsSpace(c) && !IsLetter(c) && !IsNumber(c);
-}
-
-// UTF-8 → code points with each one's byte offset (offsets has one more entry: the end). "" or
-// where the text stops being UTF-8.
-Status DecodeUtf8(const std::string& text, std::vector<char32_t>* points,
-                  std::vector<std::size_t>* offsets) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        int length = 0;
-        char32_t c = 0;
-        if (byte < 0x80)
-            length = 1, c = byte;
-        else if ((byte & 0xE0) == 0xC0)
-            length = 2, c = byte & 0x1F;
-        else if ((byte & 0xF0) == 0xE0)
-            length = 3, c = byte & 0x0F;
-        else if ((byte & 0xF8) == 0xF0)
-            length = 4, c = byte & 0x07;
-        else
-            return "byte " + std::to_string(i) + " does not start a UTF-8 character";
-        if (i + length > text.size())
-            return "the text ends inside a UTF-8 character (byte " + std::to_string(i) + ")";
-        for (int k = 1; k < length; ++k) {
-            const auto next = static_cast<unsigned char>(text[i + k]);
-            if ((next & 0xC0) != 0x80)
-                return "byte " + std::to_string(i + k) + " breaks a UTF-8 character";
-            c = (c << 6) | (next & 0x3F);
-        }
-        const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (c < smallest[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-            return "bytes " + std::to_string(i) + " on are not a valid UTF-8 character";
-        points->push_back(c);
-        offsets->push_back(i);
-        i += length;
-    }
-    offsets->push_back(text.size());
-    return {};
-}
+using detail::DecodeUtf8;
+using detail::IsLetter;
+using detail::IsNumber;
+using detail::IsOther;
+using detail::IsSpace;
 
 // The stand-in character of each byte (GPT-2's bytes_to_unicode): the bytes that print as
 // themselves in Latin-1 ('!'…'~', '¡'…'¬', '®'…'ÿ') keep their code point, the other 68 take
@@ -319,16 +264,52 @@ std::vector<std::string> BpeTokenizer::BytePairs(const std::string& piece) const
 }
 
 Status BpeTokenizer::Encode(const std::string& text, std::vector<int>* ids) const {
+    // The added tokens first, matched as they are written (longest first at each position);
+    // the text between them through the pattern and the merges.
+    std::vector<int> out = prefix_ids_;
+    std::size_t from = 0, at = 0;
+    while (at <= text.size()) {
+        const auto added = std::find_if(added_.begin(), added_.end(), [&](const auto& token) {
+            return at < text.size() && text.compare(at, token.first.size(), token.first) == 0;
+        });
+        if (added == added_.end() && at < text.size()) {
+            ++at;
+            continue;
+        }
+        if (Status error = EncodePieces(text.substr(from, at - from), &out); !error.ok())
+            return error;
+        if (added == added_.end()) break;
+        out.push_back(added->second);
+        at += added->first.size();
+        from = at;
+    }
+    out.insert(out.end(), suffix_ids_.begin(), suffix_ids_.end());
+    *ids = std::move(out);
+    return {};
+}
+
+Status BpeTokenizer::EncodePieces(const std::string& text, std::vector<int>* out) const {
     std::vector<std::string> pieces;
-    if (Status error = SplitGpt2Pieces(text, &pieces); !error.ok())
-        return "the text is not UTF-8: " + error.message();
-    std::vector<int> out;
+    const Status split =
+        pattern_ == PiecePattern::Gpt2
+            ? SplitGpt2Pieces(text, &pieces)
+            : SplitLlama3Pieces(text, pattern_ == PiecePattern::Llama3 ? 3 : 1, &pieces);
+    if (!split.ok()) return "the text is not UTF-8: " + split.message();
     for (const std::string& piece : pieces) {
         if (piece.size() > kMaxPieceBytes)
             return "a run of " + std::to_string(piece.size()) +
                    " bytes without a space or a change of kind (letters, digits, marks); PE Lab "
                    "merges runs of up to " +
                    std::to_string(kMaxPieceBytes) + " bytes";
+        if (ignore_merges_) {
+            std::string whole;
+            for (unsigned char byte : piece)
+                whole += stand_in_[byte];
+            if (const auto found = id_of_.find(whole); found != id_of_.end()) {
+                out->push_back(found->second);
+                continue;
+            }
+        }
         for (const std::string& symbol : BytePairs(piece)) {
             const auto found = id_of_.find(symbol);
             if (found == id_of_.end())
@@ -336,10 +317,9 @@ Status BpeTokenizer::Encode(const std::string& text, std::vector<int>* ids) cons
                        nlohmann::json(symbol).dump(-1, ' ', false,
                                                    nlohmann::json::error_handler_t::replace) +
                        " (vocab.json and merges.txt of different models?)";
-            out.push_back(found->second);
+            out->push_back(found->second);
         }
     }
-    *ids = std::move(out);
     return {};
 }
 

@@ -33,6 +33,14 @@ constexpr std::size_t kMaxPieceBytes = 4096;
 /// A text cut into GPT-2's pieces (byte offsets into text). ok or why not (not UTF-8).
 Status SplitGpt2Pieces(const std::string& text, std::vector<std::string>* pieces);
 
+/// The pre-tokenizer patterns PE Lab runs, each recognised in a tokenizer.json by its exact
+/// string (tokenizer_json.cpp): GPT-2's; Llama 3's
+/// (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|
+/// \s*[\r\n]+|\s+(?!\S)|\s+ ; and Qwen2/3's, the same with single digits (\p{N}).
+enum class PiecePattern { Gpt2, Llama3, Qwen2 };
+/// A text cut into the pieces of Llama 3's pattern (max_digits 3) or Qwen's (1).
+Status SplitLlama3Pieces(const std::string& text, int max_digits, std::vector<std::string>* pieces);
+
 class BpeTokenizer {
 public:
     /// From the texts of vocab.json (an object: symbol → id) and merges.txt (a first line
@@ -40,6 +48,13 @@ public:
     /// message naming the file ("vocab.json" / "merges.txt"), the entry and what is wrong.
     static Status Load(const std::string& vocab_json, const std::string& merges_text,
                        BpeTokenizer* out);
+    /// From a tokenizer.json (Hugging Face's tokenizers format) of a byte-level BPE: its
+    /// model's vocab and merges (either form: "a b" strings or ["a", "b"] pairs) and
+    /// ignore_merges, its pre-tokenizer's pattern (one of PiecePattern's, else refused by name),
+    /// its added tokens (matched in the text first, longest first), and the tokens its
+    /// TemplateProcessing puts around a text (Llama 3's BOS). A normalizer is refused by name
+    /// (Qwen's NFC is not computed yet). ok or one message naming the key.
+    static Status LoadTokenizerJson(const std::string& text, BpeTokenizer* out);
 
     /// The ids of text (UTF-8). ok or why not (not UTF-8, a piece longer than kMaxPieceBytes, a
     /// symbol missing from the vocabulary).
@@ -52,11 +67,16 @@ public:
 
 private:
     std::vector<std::string> BytePairs(const std::string& piece) const;
-    std::unordered_map<std::string, int> id_of_;   ///< symbol → id
-    std::vector<std::string> symbol_of_;           ///< id → symbol ("" where none)
-    std::unordered_map<std::string, int> rank_of_; ///< "left right" → rank
-    std::vector<std::string> stand_in_;            ///< byte → its stand-in character
-    std::map<std::string, unsigned char> byte_of_; ///< stand-in character → byte
+    Status EncodePieces(const std::string& text, std::vector<int>* out) const;
+    PiecePattern pattern_ = PiecePattern::Gpt2;
+    bool ignore_merges_ = false; ///< a piece that is a vocabulary entry is taken whole (Llama 3)
+    std::vector<std::pair<std::string, int>> added_; ///< content → id, longest first
+    std::vector<int> prefix_ids_, suffix_ids_;       ///< TemplateProcessing's, around a text
+    std::unordered_map<std::string, int> id_of_;     ///< symbol → id
+    std::vector<std::string> symbol_of_;             ///< id → symbol ("" where none)
+    std::unordered_map<std::string, int> rank_of_;   ///< "left right" → rank
+    std::vector<std::string> stand_in_;              ///< byte → its stand-in character
+    std::map<std::string, unsigned char> byte_of_;   ///< stand-in character → byte
 };
 
 } // namespace pelab

@@ -1,0 +1,90 @@
+// tokenizer.json (BpeTokenizer::LoadTokenizerJson) and Llama 3's / Qwen's pre-tokenizer pattern,
+// each expected split worked out by hand from the pattern's alternatives in order:
+// (?i:'s|'t|'re|'ve|'m|'ll|'d) | [^\r\n\p{L}\p{N}]?\p{L}+ | \p{N}{1,3} | ?[^\s\p{L}\p{N}]+[\r\n]* |
+// \s*[\r\n]+ | \s+(?!\S) | \s+. tests/models/check_tokenizers.py checks real files against
+// @huggingface/tokenizers.
+#include "pelab/models/bpe_tokenizer.h"
+#include "status_text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace pelab {
+namespace {
+
+std::vector<std::string> Pieces(const std::string& text, int digits) {
+    std::vector<std::string> pieces;
+    EXPECT_EQ(SplitLlama3Pieces(text, digits, &pieces), "") << text;
+    return pieces;
+}
+
+using Split = std::vector<std::string>;
+
+TEST(Llama3Pieces, FollowThePatternsAlternativesInOrder) {
+    EXPECT_EQ(Pieces("Hello world, it's 12345 dogs!", 3),
+              (Split{"Hello", " world", ",", " it", "'s", " ", "123", "45", " dogs", "!"}));
+    // Qwen's pattern: one digit per piece.
+    EXPECT_EQ(Pieces("x 2024", 1), (Split{"x", " ", "2", "0", "2", "4"}));
+    // Contractions in any case; any one character but a line break or a digit before letters.
+    // (" ," is punctuation's ` ?[^\s\p{L}\p{N}]+`: the letters' one-character prefix is ','
+    // only when no space comes before it.)
+    EXPECT_EQ(Pieces("WE'RE ,dogs\tcats x,y", 3),
+              (Split{"WE", "'RE", " ,", "dogs", "\tcats", " x", ",y"}));
+    // Punctuation keeps the line breaks after it; white space up to its last line break; a run
+    // before a word leaves its last character to the word.
+    EXPECT_EQ(Pieces("?!\n\nx  \n  y", 3), (Split{"?!\n\n", "x", "  \n", " ", " y"}));
+    EXPECT_EQ(Pieces("\t dog", 3), (Split{"\t", " dog"}));
+    // Numbers of any script (\p{N}): Arabic-Indic digits in threes.
+    EXPECT_EQ(Pieces("\u0661\u0662\u0663\u0664", 3), (Split{"\u0661\u0662\u0663", "\u0664"}));
+    std::vector<std::string> pieces;
+    EXPECT_NE(SplitLlama3Pieces("\xff", 3, &pieces), "");
+}
+
+std::string Tokenizer(const std::string& pre_tokenizer, const std::string& extra = "") {
+    return R"({"version": "1.0", "normalizer": null, "pre_tokenizer": )" + pre_tokenizer +
+           R"(, "added_tokens": [{"id": 9, "content": "<|bos|>", "special": true}],
+    "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<|bos|>"}},
+        {"Sequence": {"id": "A"}}], "special_tokens": {"<|bos|>": {"id": "<|bos|>", "ids": [9]}}},
+    "model": {"type": "BPE", "ignore_merges": true, "vocab": {"a": 0, "b": 1, "ab": 2, "Ġ": 3,
+        "Ġa": 4, "ba": 5}, "merges": [["a", "b"], "Ġ a"]})" +
+           extra + "}";
+}
+
+constexpr const char* kLlama3 =
+    R"({"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"}, "behavior": "Isolated", "invert": false}, {"type": "ByteLevel", "add_prefix_space": false, "use_regex": false}]})";
+
+TEST(TokenizerJson, ReadsMergesInBothFormsAddedTokensAndTheTemplate) {
+    BpeTokenizer tokenizer;
+    ASSERT_EQ(BpeTokenizer::LoadTokenizerJson(Tokenizer(kLlama3), &tokenizer), "");
+    std::vector<int> ids;
+    // BOS from the template; "ab" merged ([a, b] pair form); " a" merged ("Ġ a" string form);
+    // "ba" is a vocabulary entry taken whole (ignore_merges); the added token matched in text.
+    ASSERT_EQ(tokenizer.Encode("ab a<|bos|>ba", &ids), "");
+    EXPECT_EQ(ids, (std::vector<int>{9, 2, 4, 9, 5}));
+    EXPECT_EQ(tokenizer.TokenText(9), "<|bos|>");
+}
+
+TEST(TokenizerJson, RefusesWhatItDoesNotComputeByName) {
+    BpeTokenizer tokenizer;
+    const std::string other =
+        std::string(kLlama3).replace(std::string(kLlama3).find("{1,3}"), 5, "{1,4}");
+    EXPECT_NE(BpeTokenizer::LoadTokenizerJson(Tokenizer(other), &tokenizer)
+                  .message()
+                  .find("is not Llama 3's or Qwen's"),
+              std::string::npos);
+    std::string nfc = Tokenizer(kLlama3);
+    nfc.replace(nfc.find(R"("normalizer": null)"), 18, R"("normalizer": {"type": "NFC"})");
+    EXPECT_NE(BpeTokenizer::LoadTokenizerJson(nfc, &tokenizer).message().find("normalizer NFC"),
+              std::string::npos);
+    EXPECT_NE(BpeTokenizer::LoadTokenizerJson(R"({"model": {"type": "Unigram"}})", &tokenizer)
+                  .message()
+                  .find("model Unigram"),
+              std::string::npos);
+    EXPECT_NE(BpeTokenizer::LoadTokenizerJson("[1, 2", &tokenizer).message().find("not a JSON"),
+              std::string::npos);
+}
+
+} // namespace
+} // namespace pelab
