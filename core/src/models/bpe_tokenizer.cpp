@@ -288,7 +288,12 @@ Status BpeTokenizer::Encode(const std::string& text, std::vector<int>* ids) cons
     return {};
 }
 
-Status BpeTokenizer::EncodePieces(const std::string& text, std::vector<int>* out) const {
+Status BpeTokenizer::EncodePieces(const std::string& raw, std::vector<int>* out) const {
+    std::string normalized;
+    if (nfc_)
+        if (Status error = detail::ToNfc(raw, &normalized); !error.ok())
+            return "the text is not UTF-8: " + error.message();
+    const std::string& text = nfc_ ? normalized : raw;
     std::vector<std::string> pieces;
     const Status split =
         pattern_ == PiecePattern::Gpt2

@@ -205,9 +205,10 @@ Status BpeTokenizer::LoadTokenizerJson(const std::string& text, BpeTokenizer* ou
             return std::string("tokenizer.json: model.") + key + " is not computed";
     if (const json* fallback = Member(*model, "byte_fallback"); fallback && *fallback == true)
         return std::string("tokenizer.json: model.byte_fallback is not computed");
-    if (const json* normalizer = Member(doc, "normalizer"))
+    const json* normalizer = Member(doc, "normalizer");
+    if (normalizer && TypeOf(normalizer) != "NFC")
         return "tokenizer.json: normalizer " + TypeOf(normalizer) +
-               " is not computed yet (PE Lab reads tokenizers without one: Llama 3's)";
+               " is not computed (PE Lab computes none or NFC: Llama 3's, Qwen's)";
     const json* vocab = Member(*model, "vocab");
     const json* merges = Member(*model, "merges");
     if (!vocab || !vocab->is_object() || !merges || !merges->is_array())
@@ -237,6 +238,7 @@ Status BpeTokenizer::LoadTokenizerJson(const std::string& text, BpeTokenizer* ou
         return message;
     }
     if (Status error = ReadPreTokenizer(doc, &tokenizer.pattern_); !error.ok()) return error;
+    tokenizer.nfc_ = normalizer != nullptr;
     if (const json* ignore = Member(*model, "ignore_merges"))
         tokenizer.ignore_merges_ = *ignore == true;
     if (const json* added = Member(doc, "added_tokens"); added && added->is_array())

@@ -3,6 +3,7 @@
 // (?i:'s|'t|'re|'ve|'m|'ll|'d) | [^\r\n\p{L}\p{N}]?\p{L}+ | \p{N}{1,3} | ?[^\s\p{L}\p{N}]+[\r\n]* |
 // \s*[\r\n]+ | \s+(?!\S) | \s+. tests/models/check_tokenizers.py checks real files against
 // @huggingface/tokenizers.
+#include "models/unicode_text.h"
 #include "pelab/models/bpe_tokenizer.h"
 #include "status_text.h"
 
@@ -66,6 +67,26 @@ TEST(TokenizerJson, ReadsMergesInBothFormsAddedTokensAndTheTemplate) {
     EXPECT_EQ(tokenizer.TokenText(9), "<|bos|>");
 }
 
+// NFC (UAX #15) on cases whose answers the standard's charts give: a mark composed, two marks
+// reordered by class (dot below 220 before circumflex 230) then composed, a singleton (Ångström
+// sign → Å), Hangul jamo → syllable, a composition exclusion left decomposed (U+0958).
+TEST(TokenizerJson, NfcComposesAsTheStandardSays) {
+    const struct {
+        const char* in;
+        const char* nfc;
+    } cases[] = {
+        {"e\u0301", "\u00e9"}, {"a\u0302\u0323", "\u1ead"},      {"a\u0323\u0302", "\u1ead"},
+        {"\u212b", "\u00c5"},  {"\u1100\u1161\u11a8", "\uac01"}, {"\u0958", "\u0915\u093c"},
+        {"plain", "plain"}};
+    for (const auto& each : cases) {
+        std::string out;
+        ASSERT_EQ(detail::ToNfc(each.in, &out), "") << each.in;
+        EXPECT_EQ(out, each.nfc) << each.in;
+    }
+    std::string out;
+    EXPECT_NE(detail::ToNfc("\xc3", &out), "");
+}
+
 TEST(TokenizerJson, RefusesWhatItDoesNotComputeByName) {
     BpeTokenizer tokenizer;
     const std::string other =
@@ -74,9 +95,9 @@ TEST(TokenizerJson, RefusesWhatItDoesNotComputeByName) {
                   .message()
                   .find("is not Llama 3's or Qwen's"),
               std::string::npos);
-    std::string nfc = Tokenizer(kLlama3);
-    nfc.replace(nfc.find(R"("normalizer": null)"), 18, R"("normalizer": {"type": "NFC"})");
-    EXPECT_NE(BpeTokenizer::LoadTokenizerJson(nfc, &tokenizer).message().find("normalizer NFC"),
+    std::string nfkc = Tokenizer(kLlama3);
+    nfkc.replace(nfkc.find(R"("normalizer": null)"), 18, R"("normalizer": {"type": "NFKC"})");
+    EXPECT_NE(BpeTokenizer::LoadTokenizerJson(nfkc, &tokenizer).message().find("normalizer NFKC"),
               std::string::npos);
     EXPECT_NE(BpeTokenizer::LoadTokenizerJson(R"({"model": {"type": "Unigram"}})", &tokenizer)
                   .message()

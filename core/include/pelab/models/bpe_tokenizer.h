@@ -52,8 +52,8 @@ public:
     /// model's vocab and merges (either form: "a b" strings or ["a", "b"] pairs) and
     /// ignore_merges, its pre-tokenizer's pattern (one of PiecePattern's, else refused by name),
     /// its added tokens (matched in the text first, longest first), and the tokens its
-    /// TemplateProcessing puts around a text (Llama 3's BOS). A normalizer is refused by name
-    /// (Qwen's NFC is not computed yet). ok or one message naming the key.
+    /// TemplateProcessing puts around a text (Llama 3's BOS), and the NFC normalizer (Qwen's;
+    /// any other normalizer is refused by name). ok or one message naming the key.
     static Status LoadTokenizerJson(const std::string& text, BpeTokenizer* out);
 
     /// The ids of text (UTF-8). ok or why not (not UTF-8, a piece longer than kMaxPieceBytes, a
@@ -67,9 +67,10 @@ public:
 
 private:
     std::vector<std::string> BytePairs(const std::string& piece) const;
-    Status EncodePieces(const std::string& text, std::vector<int>* out) const;
+    Status EncodePieces(const std::string& raw, std::vector<int>* out) const;
     PiecePattern pattern_ = PiecePattern::Gpt2;
     bool ignore_merges_ = false; ///< a piece that is a vocabulary entry is taken whole (Llama 3)
+    bool nfc_ = false;           ///< the text put in NFC before it is split (Qwen's normalizer)
     std::vector<std::pair<std::string, int>> added_; ///< content → id, longest first
     std::vector<int> prefix_ids_, suffix_ids_;       ///< TemplateProcessing's, around a text
     std::unordered_map<std::string, int> id_of_;     ///< symbol → id
