@@ -59,8 +59,9 @@ CLI::App* AddModelCommand(CLI::App& app, ModelOptions& options, CLI::App** run,
     (*run)->add_option("--tokens", options.tokens, "Token ids, comma-separated (e.g. 464,3290)");
     (*run)
         ->add_option("--text", options.run_texts,
-                     "A text, through GPT-2's tokenizer (vocab.json and merges.txt beside the "
-                     "weights); twice: two texts and how far apart their last-token states are")
+                     "A text, through the model's tokenizer (vocab.json and merges.txt, or "
+                     "tokenizer.json, beside the weights); twice: two texts and how far apart "
+                     "their last-token states are")
         ->take_all();
     (*run)
         ->add_option("--vocab", options.vocab, "vocab.json (default: beside the weights)")

@@ -206,7 +206,8 @@ int RunRotaryModel(const ModelOptions& options);
 template <typename Model, typename Choice>
 int RunPasses(const ModelOptions& options, const Model& model, const std::vector<Choice>& choices,
               const std::vector<std::vector<int>>& sequences, const BpeTokenizer& tokenizer,
-              bool texts, bool words, double load_seconds) {
+              bool texts, bool words, double load_seconds,
+              const std::vector<std::string>& switch_notes = {}) {
     const auto& sizes = model.Sizes();
     if (std::string error = CheckFullSize(options, sizes, sequences); !error.empty())
         return UsageError(error);
@@ -220,9 +221,11 @@ int RunPasses(const ModelOptions& options, const Model& model, const std::vector
                           {"seconds_load", load_seconds},
                           {"sentences", nlohmann::json::array()}};
     std::string lines;
-    if (!sizes.notes.empty()) {
-        doc["notes"] = sizes.notes;
-        for (const std::string& note : sizes.notes)
+    std::vector<std::string> notes = sizes.notes;
+    notes.insert(notes.end(), switch_notes.begin(), switch_notes.end());
+    if (!notes.empty()) {
+        doc["notes"] = notes;
+        for (const std::string& note : notes)
             lines += "note: " + note + "\n";
     }
     // Of each pass, only what the distances need: the last token's states (not the whole pass).
@@ -241,6 +244,7 @@ int RunPasses(const ModelOptions& options, const Model& model, const std::vector
         for (const Choice& choice : choices) {
             Gpt2Options run_options;
             run_options.all_logits = !options.last_only && tokens.size() > 1;
+            run_options.keep_attention = options.full; // printed only with --full
             Gpt2Pass pass;
             const auto start = std::chrono::steady_clock::now();
             try {
@@ -318,13 +322,28 @@ int RunRotaryModel(const ModelOptions& options) {
             OpenLlama(ModelRequest{options.path, options.config, ""}, &model, &load_seconds);
         !error.empty())
         return UsageError(PrintableLine(error));
-    return RunPasses(options, model, choices, sequences, tokenizer, texts, words, load_seconds);
+    std::vector<std::string> notes;
+    std::size_t longest = 0;
+    for (const std::vector<int>& tokens : sequences)
+        longest = std::max(longest, tokens.size());
+    for (const RotaryChoice& choice : choices)
+        if (std::string note = RotaryChoiceNote(model.Sizes(), choice, static_cast<int>(longest));
+            !note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end())
+            notes.push_back(note);
+    return RunPasses(options, model, choices, sequences, tokenizer, texts, words, load_seconds,
+                     notes);
 }
 
 int RunModelRun(const ModelOptions& options) {
     // A rotary family's checkpoint runs the Llama-family pass, any other GPT-2's.
-    if (LlamaPassRuns(FamilyOfRequest(ModelRequest{options.path, options.config, ""})))
-        return RunRotaryModel(options);
+    const std::string family_id = FamilyOfRequest(ModelRequest{options.path, options.config, ""});
+    if (LlamaPassRuns(family_id)) return RunRotaryModel(options);
+    // Another rotary family: named, not taken for a GPT-2 without its table.
+    if (const ModelFamily* family = family_by_id(family_id);
+        family && family->kind == PositionKind::Rope)
+        return UsageError("PE Lab's rotary pass runs Llama, Mistral, Ministral, Qwen2, Qwen3, "
+                          "OLMo 2 and SmolLM3; this checkpoint is " +
+                          std::string(family->display) + "'s");
     std::vector<PositionChoice> choices;
     if (std::string error = RunChoices(options, &choices); !error.empty()) return UsageError(error);
     std::vector<std::vector<int>> sequences;

@@ -321,7 +321,7 @@ Status BpeTokenizer::EncodePieces(const std::string& raw, std::vector<int>* out)
                 return "the vocabulary has no symbol " +
                        nlohmann::json(symbol).dump(-1, ' ', false,
                                                    nlohmann::json::error_handler_t::replace) +
-                       " (vocab.json and merges.txt of different models?)";
+                       " (a vocabulary and merges of different models?)";
             out->push_back(found->second);
         }
     }

@@ -43,6 +43,11 @@ Status TextList(const nlohmann::json& object, const char* name, std::size_t max_
 /// becomes "config field \"rope_parameters.rope_theta\": …". ok stays ok.
 Status Inside(const Status& problem, const std::string& where);
 
+/// The keys that change a forward pass's computation (pass_keys.cpp): GPT-2's
+/// activation_function and attention scales, the rotary families' hidden_act and
+/// tie_word_embeddings.
+Status ReadPassKeys(const nlohmann::json& settings, CheckpointConfig* config);
+
 /// The keys that differ from layer to layer (layer_types, sliding windows, no_rope_layers, MLA's
 /// widths, …) into config (layer_schedule.cpp). ok or the message naming the first wrong one.
 Status ReadLayerKeys(const nlohmann::json& settings, CheckpointConfig* config);

@@ -75,9 +75,10 @@ std::vector<float> Attend(const std::vector<float>& q, const std::vector<float>&
                           long long window, std::vector<float>* weights) {
     std::vector<float> out(static_cast<std::size_t>(n) * heads * d, 0.0f);
     const float scale = 1.0f / std::sqrt(static_cast<float>(d));
-    const std::size_t first = weights->size();
-    weights->resize(first + static_cast<std::size_t>(heads) * n * n, 0.0f);
-    std::vector<float> scores(n);
+    // Every row kept in *weights, or (weights null) each row in turn in one buffer.
+    const std::size_t first = weights ? weights->size() : 0;
+    if (weights) weights->resize(first + static_cast<std::size_t>(heads) * n * n, 0.0f);
+    std::vector<float> scores(n), row_buffer(weights ? 0 : n);
     for (int h = 0; h < heads; ++h) {
         const int g = h / (heads / kv);
         for (int t = 0; t < n; ++t) {
@@ -95,7 +96,9 @@ std::vector<float> Attend(const std::vector<float>& q, const std::vector<float>&
             double sum = 0;
             for (int s = from; s <= t; ++s)
                 sum += std::exp(static_cast<double>(scores[s] - top));
-            float* row = weights->data() + first + (static_cast<std::size_t>(h) * n + t) * n;
+            float* row = weights
+                             ? weights->data() + first + (static_cast<std::size_t>(h) * n + t) * n
+                             : row_buffer.data();
             float* result = out.data() + (static_cast<std::size_t>(t) * heads + h) * d;
             for (int s = from; s <= t; ++s) {
                 row[s] = static_cast<float>(std::exp(static_cast<double>(scores[s] - top)) / sum);
@@ -178,6 +181,35 @@ Status ParseRotaryChoice(const std::string& text, RotaryChoice* out) {
     return {};
 }
 
+std::string RotaryChoiceNote(const LlamaSizes& sizes, const RotaryChoice& choice, int tokens) {
+    const std::string name = RotaryChoiceName(choice);
+    bool scaled = false, rotates = false;
+    for (const LayerPlan& plan : sizes.schedule.layers) {
+        rotates = rotates || plan.rope;
+        scaled =
+            scaled || (plan.rope && !plan.scaling.type.empty() && plan.scaling.type != "default");
+    }
+    if (!rotates && choice.kind != RotarySwitch::Trained)
+        return name + ": no layer of this model rotates, so it changes nothing";
+    if (choice.kind == RotarySwitch::NopeFrom && choice.nope_from >= sizes.layers)
+        return detail::concat(name, ": the model's layers are 0 to ", sizes.layers - 1,
+                              ", so it changes nothing");
+    if (choice.kind == RotarySwitch::ScalingOff && !scaled)
+        return name + ": no layer's RoPE is scaled, so it changes nothing";
+    // transformers forms p·θ in float32: past 2²⁴ consecutive positions round to the same float.
+    constexpr long long kExactPositions = 1LL << 24;
+    if (choice.kind == RotarySwitch::Shift && choice.shift + tokens > kExactPositions)
+        return detail::concat(
+            name,
+            ": past position 16 777 216, float32 (in which transformers forms the angles) "
+            "holds one position in ",
+            1LL << std::max(1, static_cast<int>(std::ceil(
+                                   std::log2(static_cast<double>(choice.shift + tokens)))) -
+                                   24),
+            ", so neighbouring tokens share their angles");
+    return {};
+}
+
 bool LlamaPassRuns(const std::string& family_id) {
     static const char* const kRuns[] = {"llama", "mistral", "ministral", "qwen2",
                                         "qwen3", "olmo2",   "smollm3"};
@@ -254,7 +286,8 @@ Gpt2Pass LlamaModel::Run(const std::vector<int>& tokens, const RotaryChoice& cho
             }
         const long long window = plan.attention == LayerAttention::Sliding ? plan.span : 0;
         const std::vector<float> attended =
-            Attend(q, k, v, n, s.heads, s.kv_heads, hd, window, &pass.attention);
+            Attend(q, k, v, n, s.heads, s.kv_heads, hd, window,
+                   options.keep_attention ? &pass.attention : nullptr);
         std::vector<float> o = Linear(attended, n, qw, layer.o, layer.o_bias, d, threads);
         if (s.output_norms) RmsNorm(&o, d, layer.post_attention_norm, s.rms_epsilon);
         for (std::size_t i = 0; i < x.size(); ++i)

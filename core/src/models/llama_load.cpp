@@ -58,11 +58,20 @@ Status SizesOf(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaSize
         return "model.layers.0.mlp.gate_proj.weight is not intermediate × hidden_size";
     s.intermediate = static_cast<int>(std::min<std::int64_t>(gate->shape[0], 1 << 24));
     s.tied = !checkpoint.Has("lm_head.weight");
+    if (s.tied && config.tie_word_embeddings_given && !config.tie_word_embeddings)
+        return std::string("config.json's tie_word_embeddings is false, but the checkpoint has "
+                           "no lm_head.weight (the output layer)");
+    if (!config.hidden_act.empty() && config.hidden_act != "silu" && config.hidden_act != "swish")
+        return "config.json's hidden_act \"" + config.hidden_act.substr(0, 40) +
+               "\" is not the SiLU the pass computes";
+    if (config.vocab_size > 0 && config.vocab_size != s.vocab)
+        return "config.json's vocab_size (" + std::to_string(config.vocab_size) +
+               ") is not the rows of model.embed_tokens.weight (" + std::to_string(s.vocab) + ")";
     s.output_norms = s.family_id == "olmo2";
-    if (checkpoint.Has("model.layers.0.self_attn.q_norm.weight")) {
-        s.whole_norms = s.family_id == "olmo2";
-        s.head_norms = !s.whole_norms;
-    }
+    // Qwen3 normalises each head's q and k, OLMo 2 the whole projections (their modeling
+    // files); the others have no q_norm.
+    s.whole_norms = s.family_id == "olmo2";
+    s.head_norms = s.family_id == "qwen3";
     s.schedule = BuildLayerSchedule(config);
     s.notes = s.schedule.notes;
     if (static_cast<int>(s.schedule.layers.size()) != s.layers)
@@ -107,9 +116,10 @@ Status LlamaModel::Load(Checkpoint& checkpoint, const CheckpointConfig& config, 
             {"self_attn.k_proj.weight", {kw, d}, &layer.k, true, true},
             {"self_attn.v_proj.weight", {kw, d}, &layer.v, true, true},
             {"self_attn.o_proj.weight", {d, qw}, &layer.o, true, true},
-            {"self_attn.q_proj.bias", {qw}, &layer.q_bias, false, false},
-            {"self_attn.k_proj.bias", {kw}, &layer.k_bias, false, false},
-            {"self_attn.v_proj.bias", {kw}, &layer.v_bias, false, false},
+            // Qwen2's attention always has q, k and v biases (modeling_qwen2.py).
+            {"self_attn.q_proj.bias", {qw}, &layer.q_bias, false, s.family_id == "qwen2"},
+            {"self_attn.k_proj.bias", {kw}, &layer.k_bias, false, s.family_id == "qwen2"},
+            {"self_attn.v_proj.bias", {kw}, &layer.v_bias, false, s.family_id == "qwen2"},
             {"self_attn.o_proj.bias", {d}, &layer.o_bias, false, false},
             {"self_attn.q_norm.weight",
              {s.whole_norms ? qw : s.head_dim},

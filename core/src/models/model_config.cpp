@@ -377,10 +377,7 @@ Status ReadModelConfig(const json& doc, CheckpointConfig* out) {
     long long context_check = 0; // n_ctx beside n_positions (GPT-2): checked, the first kept
     check(Whole(s, {"n_ctx"}, 1, 1000000000, &context_check));
     check(Whole(s, {"vocab_size"}, 1, 1 << 30, &config.vocab_size));
-    check(Text(s, "activation_function", &config.activation));
-    check(Boolean(s, "scale_attn_weights", &config.scale_attn_weights));
-    check(Boolean(s, "scale_attn_by_inverse_layer_idx", &config.scale_attn_by_inverse_layer_idx));
-    check(Boolean(s, "reorder_and_upcast_attn", &config.reorder_and_upcast_attn));
+    check(ReadPassKeys(s, &config));
     check(WholeInt(s, {"relative_attention_num_buckets"}, 1, 1 << 16, &config.relative_buckets));
     check(WholeInt(s, {"relative_attention_max_distance"}, 1, 1 << 30,
                    &config.relative_max_distance));

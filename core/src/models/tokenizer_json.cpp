@@ -45,6 +45,8 @@ Status ReadPreTokenizer(const json& doc, PiecePattern* pattern) {
         if (regex && regex->is_boolean() && !regex->get<bool>())
             return std::string("tokenizer.json: a ByteLevel pre_tokenizer without its regex is "
                                "not one PE Lab runs");
+        if (const json* prefix = Member(*pre, "add_prefix_space"); prefix && *prefix != false)
+            return std::string("tokenizer.json: ByteLevel's add_prefix_space is not computed");
         *pattern = PiecePattern::Gpt2;
         return {};
     }
@@ -72,8 +74,11 @@ Status ReadPreTokenizer(const json& doc, PiecePattern* pattern) {
         return std::string("tokenizer.json: the pre_tokenizer's split must be Isolated, not "
                            "inverted");
     const json* prefix = Member((*parts)[1], "add_prefix_space");
-    if (prefix && *prefix == true)
+    if (prefix && *prefix != false)
         return std::string("tokenizer.json: ByteLevel's add_prefix_space is not computed");
+    if (const json* regex2 = Member((*parts)[1], "use_regex"); regex2 && *regex2 != false)
+        return std::string("tokenizer.json: a ByteLevel after the split that splits again "
+                           "(use_regex) is not computed");
     return {};
 }
 
@@ -98,7 +103,11 @@ Status ReadTemplate(const json& doc, std::vector<int>* prefix, std::vector<int>*
             return std::string("tokenizer.json: TemplateProcessing has no \"single\" list");
         bool after = false;
         for (const json& piece : *single) {
-            if (Member(piece, "Sequence")) {
+            if (const json* sequence = Member(piece, "Sequence")) {
+                const json* which = Member(*sequence, "id");
+                if (after || !which || *which != "A")
+                    return std::string("tokenizer.json: TemplateProcessing's single must hold "
+                                       "the text ($A) once");
                 after = true;
                 continue;
             }
@@ -119,6 +128,9 @@ Status ReadTemplate(const json& doc, std::vector<int>* prefix, std::vector<int>*
                 (after ? suffix : prefix)->push_back(id.get<int>());
             }
         }
+        if (!after)
+            return std::string("tokenizer.json: TemplateProcessing's single must hold the text "
+                               "($A) once");
     }
     return {};
 }
@@ -192,9 +204,13 @@ Status BpeTokenizer::LoadTokenizerJson(const std::string& text, BpeTokenizer* ou
     if (text.size() > kMaxVocabularyBytes)
         return "tokenizer.json is larger than " + std::to_string(kMaxVocabularyBytes >> 20) +
                " MiB";
-    const json doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object())
-        return std::string("tokenizer.json is not a JSON object");
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        return "tokenizer.json is not JSON (at byte " + std::to_string(e.byte) + ")";
+    }
+    if (!doc.is_object()) return std::string("tokenizer.json is not a JSON object");
     const json* model = Member(doc, "model");
     if (TypeOf(model) != "BPE")
         return "tokenizer.json: model " + (TypeOf(model).empty() ? "(none)" : TypeOf(model)) +
@@ -239,10 +255,20 @@ Status BpeTokenizer::LoadTokenizerJson(const std::string& text, BpeTokenizer* ou
     }
     if (Status error = ReadPreTokenizer(doc, &tokenizer.pattern_); !error.ok()) return error;
     tokenizer.nfc_ = normalizer != nullptr;
-    if (const json* ignore = Member(*model, "ignore_merges"))
-        tokenizer.ignore_merges_ = *ignore == true;
-    if (const json* added = Member(doc, "added_tokens"); added && added->is_array())
+    if (const json* ignore = Member(*model, "ignore_merges")) {
+        if (!ignore->is_boolean())
+            return std::string("tokenizer.json: model.ignore_merges must be true or false");
+        tokenizer.ignore_merges_ = ignore->get<bool>();
+    }
+    const json* added = Member(doc, "added_tokens");
+    if (added && !added->is_array())
+        return std::string("tokenizer.json: added_tokens must be a list");
+    if (added)
         for (const json& token : *added) {
+            for (const char* flag : {"lstrip", "rstrip", "single_word", "normalized"})
+                if (const json* value = Member(token, flag); value && *value != false)
+                    return std::string("tokenizer.json: an added token's ") + flag +
+                           " is not computed (PE Lab matches added tokens as written)";
             const json* id = Member(token, "id");
             const json* content = Member(token, "content");
             if (!id || !id->is_number_integer() || id->get<long long>() < 0 ||
@@ -251,6 +277,10 @@ Status BpeTokenizer::LoadTokenizerJson(const std::string& text, BpeTokenizer* ou
                 return std::string("tokenizer.json: each added token needs a whole id from 0 and "
                                    "a content");
             const int number = id->get<int>();
+            if (std::any_of(tokenizer.added_.begin(), tokenizer.added_.end(),
+                            [&](const auto& other) { return other.first == *content; }))
+                return "tokenizer.json: two added tokens are " +
+                       content->dump(-1, ' ', false, json::error_handler_t::replace);
             tokenizer.added_.emplace_back(content->get<std::string>(), number);
             if (static_cast<std::size_t>(number) >= tokenizer.symbol_of_.size())
                 tokenizer.symbol_of_.resize(static_cast<std::size_t>(number) + 1);
@@ -261,6 +291,12 @@ Status BpeTokenizer::LoadTokenizerJson(const std::string& text, BpeTokenizer* ou
     if (Status error = ReadTemplate(doc, &tokenizer.prefix_ids_, &tokenizer.suffix_ids_);
         !error.ok())
         return error;
+    for (const std::vector<int>* ids : {&tokenizer.prefix_ids_, &tokenizer.suffix_ids_})
+        for (int id : *ids)
+            if (static_cast<std::size_t>(id) >= tokenizer.symbol_of_.size() ||
+                tokenizer.symbol_of_[static_cast<std::size_t>(id)].empty())
+                return "tokenizer.json: TemplateProcessing adds id " + std::to_string(id) +
+                       ", which is no token of the vocabulary or the added tokens";
     *out = std::move(tokenizer);
     return {};
 }

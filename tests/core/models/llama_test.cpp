@@ -43,5 +43,27 @@ TEST(RotarySwitches, OnlyTheFamiliesThePassComputesRun) {
         EXPECT_FALSE(LlamaPassRuns(id)) << id;
 }
 
+TEST(RotarySwitches, ANoteSaysWhenASwitchChangesNothingOrFloat32Fails) {
+    LlamaSizes sizes;
+    sizes.layers = 2;
+    LayerPlan plan;
+    plan.rope = true;
+    sizes.schedule.layers = {plan, plan};
+    RotaryChoice choice;
+    ASSERT_EQ(ParseRotaryChoice("nope-from:2", &choice), "");
+    EXPECT_NE(RotaryChoiceNote(sizes, choice, 5).find("layers are 0 to 1"), std::string::npos);
+    ASSERT_EQ(ParseRotaryChoice("scaling-off", &choice), "");
+    EXPECT_NE(RotaryChoiceNote(sizes, choice, 5).find("no layer's RoPE is scaled"),
+              std::string::npos);
+    // float32 holds every whole number up to 2²⁴; from 2²⁶ to 2²⁷ one in 8.
+    ASSERT_EQ(ParseRotaryChoice("shift:16777211", &choice), "");
+    EXPECT_EQ(RotaryChoiceNote(sizes, choice, 5), "");
+    EXPECT_NE(RotaryChoiceNote(sizes, choice, 6).find("one position in 2,"), std::string::npos);
+    ASSERT_EQ(ParseRotaryChoice("shift:100000000", &choice), "");
+    EXPECT_NE(RotaryChoiceNote(sizes, choice, 5).find("one position in 8,"), std::string::npos);
+    ASSERT_EQ(ParseRotaryChoice("base:2", &choice), "");
+    EXPECT_EQ(RotaryChoiceNote(sizes, choice, 5), "");
+}
+
 } // namespace
 } // namespace pelab

@@ -103,8 +103,29 @@ TEST(TokenizerJson, RefusesWhatItDoesNotComputeByName) {
                   .message()
                   .find("model Unigram"),
               std::string::npos);
-    EXPECT_NE(BpeTokenizer::LoadTokenizerJson("[1, 2", &tokenizer).message().find("not a JSON"),
+    EXPECT_NE(BpeTokenizer::LoadTokenizerJson("[1, 2", &tokenizer).message().find("not JSON (at"),
               std::string::npos);
+    // What would change the ids and is not computed: each refused by its name.
+    const struct {
+        const char* from;
+        const char* to;
+        const char* says;
+    } edits[] = {
+        {R"("special": true})", R"("special": true, "lstrip": true})", "lstrip"},
+        {R"([{"id": 9, "content": "<|bos|>", "special": true}])",
+         R"([{"id": 9, "content": "<|bos|>"}, {"id": 8, "content": "<|bos|>"}])", "two added"},
+        {R"({"Sequence": {"id": "A"}})", R"({"Sequence": {"id": "B"}})", "($A) once"},
+        {R"("ids": [9])", R"("ids": [77])", "id 77, which is no token"},
+        {R"("ignore_merges": true)", R"("ignore_merges": "yes")", "true or false"},
+        {R"("use_regex": false)", R"("use_regex": true)", "use_regex"},
+    };
+    for (const auto& edit : edits) {
+        std::string text = Tokenizer(kLlama3);
+        ASSERT_NE(text.find(edit.from), std::string::npos) << edit.from;
+        text.replace(text.find(edit.from), std::string(edit.from).size(), edit.to);
+        const std::string message = BpeTokenizer::LoadTokenizerJson(text, &tokenizer).message();
+        EXPECT_NE(message.find(edit.says), std::string::npos) << edit.says << ": " << message;
+    }
 }
 
 } // namespace

@@ -97,6 +97,9 @@ struct Gpt2Pass {
 struct Gpt2Options {
     bool all_logits = false; ///< every token's logits (the loss needs them), not the last only
     int threads = 2;         ///< products split over this many threads (1 in the browser)
+    /// Every head's attention weights kept (layers × heads × n² numbers: 13 GB at 20 000 tokens
+    /// of a small model); the rotary pass drops them when false.
+    bool keep_attention = true;
 };
 
 /// A next-token guess: the id and its probability (softmax of the last token's logits).

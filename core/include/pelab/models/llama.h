@@ -62,12 +62,12 @@ struct LlamaSizes {
     std::string family_id; ///< families.h's id ("llama", "qwen3", …)
     int layers = 0, heads = 0, kv_heads = 0, head_dim = 0, width = 0, intermediate = 0, vocab = 0;
     double rms_epsilon = 1e-6;
-    bool head_norms = false;   ///< Qwen3: q_norm and k_norm over each head
-    bool whole_norms = false;  ///< OLMo 2: q_norm and k_norm over the whole projections
-    bool output_norms = false; ///< OLMo 2: the attention's and the MLP's outputs normalised
-    bool tied = false;         ///< logits from embed_tokens (no lm_head.weight)
-    LayerSchedule schedule;    ///< each layer's RoPE (BuildLayerSchedule of the config)
-    long long context = 0;     ///< max_position_embeddings (0: not given)
+    bool head_norms = false;        ///< Qwen3: q_norm and k_norm over each head
+    bool whole_norms = false;       ///< OLMo 2: q_norm and k_norm over the whole projections
+    bool output_norms = false;      ///< OLMo 2: the attention's and the MLP's outputs normalised
+    bool tied = false;              ///< logits from embed_tokens (no lm_head.weight)
+    LayerSchedule schedule;         ///< each layer's RoPE (BuildLayerSchedule of the config)
+    long long context = 0;          ///< max_position_embeddings (0: not given)
     std::vector<std::string> notes; ///< what a reader of the pass should know (the layer plan's)
 };
 
@@ -98,6 +98,10 @@ private:
     std::vector<Layer> layers_;
     std::vector<RopeTableSpec> rope_; ///< each layer's RoPE (unused where it has none)
 };
+
+/// What a switch does to this model that its name does not say (it changes nothing here, or
+/// float32 positions stop being whole numbers apart), for n tokens; "" when nothing.
+std::string RotaryChoiceNote(const LlamaSizes& sizes, const RotaryChoice& choice, int tokens);
 
 /// Whether PE Lab's rotary pass runs this family (families.h's id).
 bool LlamaPassRuns(const std::string& family_id);

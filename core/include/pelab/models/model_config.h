@@ -84,6 +84,10 @@ struct CheckpointConfig {
     std::string activation;
     bool scale_attn_weights = true, scale_attn_by_inverse_layer_idx = false;
     bool reorder_and_upcast_attn = false;
+    // The rotary families' MLP activation and output layer (Hugging Face's LlamaConfig …):
+    // hidden_act ("" when absent: silu) and tie_word_embeddings.
+    std::string hidden_act;
+    bool tie_word_embeddings = false, tie_word_embeddings_given = false;
 
     // ---- What differs from layer to layer (pelab/models/layer_schedule.h builds the plan) ----
     std::vector<std::string> layer_types; ///< "full_attention", "sliding_attention", … (or empty)
