@@ -164,21 +164,32 @@ inline std::string Gpt2StandIn(int byte) {
 /// seeded weights, with a vocabulary of the 256 bytes and the merges that make " dog", " bites", "
 /// man", "the", " the" and " ." one token each (vocab.json and merges.txt beside it): the order
 /// panel's Real model view and its lesson run on it.
-inline void WriteGpt2RunFixture(const std::filesystem::path& folder) {
-    namespace fs = std::filesystem;
-    fs::create_directories(folder);
-    const std::vector<std::pair<std::string, std::string>> merges = {
+/// The run fixtures' merges: " dog", " bites", " man", "the", " the" and " ." one token each.
+inline const std::vector<std::pair<std::string, std::string>>& RunFixtureMerges() {
+    static const std::vector<std::pair<std::string, std::string>> merges = {
         {"h", "e"},   {"Ġ", "t"},   {"t", "he"},    {"Ġt", "he"}, {"Ġ", "d"}, {"o", "g"},
         {"Ġd", "og"}, {"Ġ", "m"},   {"a", "n"},     {"Ġm", "an"}, {"Ġ", "b"}, {"i", "t"},
         {"e", "s"},   {"Ġb", "it"}, {"Ġbit", "es"}, {"Ġ", "."}};
+    return merges;
+}
+
+/// The 256 bytes' stand-ins, then one symbol per merge.
+inline nlohmann::json RunFixtureVocab() {
     nlohmann::json vocab = nlohmann::json::object();
     for (int byte = 0; byte < 256; ++byte)
         vocab[Gpt2StandIn(byte)] = byte;
-    std::string merges_text = "#version: 0.2\n";
-    for (const auto& [left, right] : merges) {
+    for (const auto& [left, right] : RunFixtureMerges())
         vocab[left + right] = static_cast<int>(vocab.size());
+    return vocab;
+}
+
+inline void WriteGpt2RunFixture(const std::filesystem::path& folder) {
+    namespace fs = std::filesystem;
+    fs::create_directories(folder);
+    const nlohmann::json vocab = RunFixtureVocab();
+    std::string merges_text = "#version: 0.2\n";
+    for (const auto& [left, right] : RunFixtureMerges())
         merges_text += left + " " + right + "\n";
-    }
     std::ofstream(folder / "vocab.json") << vocab.dump();
     std::ofstream(folder / "merges.txt") << merges_text;
     const std::int64_t d = 32, context = 64, words = static_cast<std::int64_t>(vocab.size());
@@ -221,6 +232,97 @@ inline void WriteGpt2RunFixture(const std::filesystem::path& folder) {
         {"n_layer", layers},
         {"vocab_size", words},
         {"layer_norm_epsilon", 1e-5}}.dump();
+}
+
+/// A whole Llama that the rotary pass runs (pelab/models/llama.h): 2 layers of 4 query heads over
+/// 2 key-value heads, head_dim 8, width 32, llama3-scaled RoPE (base 10 000, factor 8 over an
+/// original context of 64: pair 0 unscaled, pair 1 smoothed, pairs 2 and 3 divided by 8), seeded
+/// weights, separate lm_head; tokenizer.json with Llama 3's split pattern, the run fixtures'
+/// merges, and a BOS (<|begin_of_text|>, the last id) that its TemplateProcessing puts first.
+inline void WriteLlamaRunFixture(const std::filesystem::path& folder) {
+    namespace fs = std::filesystem;
+    fs::create_directories(folder);
+    nlohmann::json vocab = RunFixtureVocab();
+    const int bos = static_cast<int>(vocab.size());
+    vocab["<|begin_of_text|>"] = bos;
+    nlohmann::json merges = nlohmann::json::array();
+    for (const auto& [left, right] : RunFixtureMerges())
+        merges.push_back({left, right});
+    const std::string pattern =
+        R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+    const nlohmann::json tokenizer = {
+        {"version", "1.0"},
+        {"normalizer", nullptr},
+        {"added_tokens", {{{"id", bos}, {"content", "<|begin_of_text|>"}, {"special", true}}}},
+        {"pre_tokenizer",
+         {{"type", "Sequence"},
+          {"pretokenizers",
+           {{{"type", "Split"},
+             {"pattern", {{"Regex", pattern}}},
+             {"behavior", "Isolated"},
+             {"invert", false}},
+            {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}}},
+        {"post_processor",
+         {{"type", "TemplateProcessing"},
+          {"single",
+           {{{"SpecialToken", {{"id", "<|begin_of_text|>"}}}}, {{"Sequence", {{"id", "A"}}}}}},
+          {"special_tokens",
+           {{"<|begin_of_text|>", {{"id", "<|begin_of_text|>"}, {"ids", {bos}}}}}}}},
+        {"model",
+         {{"type", "BPE"}, {"ignore_merges", true}, {"vocab", vocab}, {"merges", merges}}}};
+    std::ofstream(folder / "tokenizer.json") << tokenizer.dump();
+    const std::int64_t d = 32, heads = 4, kv = 2, hd = 8, inner = 64;
+    const std::int64_t words = bos + 1;
+    const int layers = 2;
+    std::vector<FixtureTensor> tensors = {
+        {"model.embed_tokens.weight", {words, d}, Normal(words * d, 71, 1.0f)},
+        {"model.norm.weight", {d}, std::vector<float>(d, 1.0f)},
+        {"lm_head.weight", {words, d}, Normal(words * d, 72, 0.3f)}};
+    unsigned seed = 80;
+    for (int layer = 0; layer < layers; ++layer) {
+        const std::string prefix = "model.layers." + std::to_string(layer) + ".";
+        const auto add = [&](const std::string& name, std::int64_t rows, std::int64_t cols,
+                             float scale, float offset = 0.0f) {
+            std::vector<float> values = Normal(rows * cols, seed++, scale);
+            for (float& value : values)
+                value += offset;
+            if (cols == 1)
+                tensors.push_back({prefix + name, {rows}, values});
+            else
+                tensors.push_back({prefix + name, {rows, cols}, values});
+        };
+        add("input_layernorm.weight", d, 1, 0.1f, 1.0f);
+        add("self_attn.q_proj.weight", heads * hd, d, 0.35f);
+        add("self_attn.k_proj.weight", kv * hd, d, 0.35f);
+        add("self_attn.v_proj.weight", kv * hd, d, 0.3f);
+        add("self_attn.o_proj.weight", d, heads * hd, 0.2f);
+        add("post_attention_layernorm.weight", d, 1, 0.1f, 1.0f);
+        add("mlp.gate_proj.weight", inner, d, 0.2f);
+        add("mlp.up_proj.weight", inner, d, 0.2f);
+        add("mlp.down_proj.weight", d, inner, 0.15f);
+    }
+    WriteSafetensors(folder / "model.safetensors", tensors);
+    std::ofstream(folder / "config.json") << nlohmann::json{
+        {"model_type", "llama"},
+        {"architectures", {"LlamaForCausalLM"}},
+        {"hidden_size", d},
+        {"intermediate_size", inner},
+        {"num_attention_heads", heads},
+        {"num_key_value_heads", kv},
+        {"head_dim", hd},
+        {"num_hidden_layers", layers},
+        {"vocab_size", words},
+        {"max_position_embeddings", 512},
+        {"rms_norm_eps", 1e-5},
+        {"rope_theta", 10000.0},
+        {"rope_scaling",
+         {{"rope_type", "llama3"},
+          {"factor", 8.0},
+          {"low_freq_factor", 1.0},
+          {"high_freq_factor", 4.0},
+          {"original_max_position_embeddings", 64}}},
+        {"tie_word_embeddings", false},
+        {"bos_token_id", bos}}.dump();
 }
 
 } // namespace pelab_test

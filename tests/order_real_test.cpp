@@ -167,12 +167,14 @@ TEST_F(OrderRealTest, WithoutPositionsTheFirstAndLastTokensLeaveBlockOneTheSame)
     EXPECT_GT(Distance(ta, 5, tb, 5, 1, d), 1e-3) << "with positions, block 1 differs";
 
     // RunOrderOnGpt2 reports the same numbers as the passes measured here.
-    const Gpt2OrderResult result = RunOrderOnGpt2(model, a, b, RealSwitches(3, 7), 5, 1);
+    const std::vector<PositionChoice> switches = RealSwitches(3, 7);
+    const OrderResult result = RunOrderOnGpt2(model, a, b, switches, 5, 1);
     ASSERT_EQ(result.runs.size(), 6u);
     EXPECT_EQ(result.same_prefix, (std::vector<int>{0, 5}));
-    for (const Gpt2OrderRun& run : result.runs) {
-        const Gpt2Pass pa = model.Run(a, run.choice, options),
-                       pb = model.Run(b, run.choice, options);
+    for (std::size_t k = 0; k < switches.size(); ++k) {
+        const OrderRun& run = result.runs[k];
+        const Gpt2Pass pa = model.Run(a, switches[k], options),
+                       pb = model.Run(b, switches[k], options);
         ASSERT_EQ(run.last_distances.size(), 3u);
         for (int state = 0; state < 3; ++state)
             EXPECT_NEAR(run.last_distances[state], Distance(pa, 5, pb, 5, state, d), 1e-12);
@@ -304,28 +306,35 @@ TEST_F(OrderRealTest, TheSentenceSaysWhatItsClaimsSayOverASweep) {
     }
 }
 
-TEST_F(OrderRealTest, WithoutAGpt2TheViewSaysWhatToBringAndShowsTheToyDemo) {
+TEST_F(OrderRealTest, WithoutAModelItRunsTheViewSaysWhatToBringAndShowsTheToyDemo) {
     nlohmann::json real = Real({});
     ASSERT_TRUE(real.contains("needs")) << real.dump();
     const std::string needs = real["needs"];
-    for (const char* file : {"model.safetensors", "config.json", "vocab.json", "merges.txt",
-                             "openai-community/gpt2", "File → Open"})
+    for (const char* file :
+         {"model.safetensors", "config.json", "vocab.json", "merges.txt", "tokenizer.json",
+          "openai-community/gpt2", "SmolLM2-135M", "File → Open"})
         EXPECT_NE(needs.find(file), std::string::npos) << needs;
     app.recorder.rects.clear();
     Present("order", 3);
     EXPECT_TRUE(app.recorder.rects.count("order.real_needs"));
     EXPECT_TRUE(app.recorder.rects.count("order.scores_a")) << "the toy demo below";
-    // Another family open: named.
+    // A Llama that holds only its attention's projections: the rotary loader names what is
+    // missing.
     OpenModel("llama");
-    EXPECT_NE(Real({})["needs"].get<std::string>().find("No GPT-2 checkpoint is open"),
-              std::string::npos);
+    real = Real({});
+    ASSERT_TRUE(real.contains("error")) << real.dump();
+    EXPECT_NE(real["error"].get<std::string>().find("has no mlp.gate_proj.weight"),
+              std::string::npos)
+        << real.dump();
     fs::create_directories(folder_ / "bert");
     pelab_test::WriteSafetensors(
         folder_ / "bert" / "model.safetensors",
         {{"bert.embeddings.position_embeddings.weight", {16, 8}, pelab_test::Normal(128, 5)}});
     std::ofstream(folder_ / "bert" / "config.json") << R"({"model_type": "bert"})";
     OpenModel("bert");
-    EXPECT_NE(Real({})["needs"].get<std::string>().find("is BERT's"), std::string::npos);
+    EXPECT_NE(
+        Real({})["needs"].get<std::string>().find("is BERT's, a family this view does not run"),
+        std::string::npos);
     OpenModel("gpt2");
     // A GPT-2 table without the rest of the model: the loader names what is missing.
     real = Real({});
@@ -382,11 +391,12 @@ TEST_F(OrderRealTest, BadSentencesAndAMissingTokenizerAreSaidNotRun) {
     const std::string tokenizer = Real({{"real_text_a", "the dog"}})["error"];
     EXPECT_NE(tokenizer.find("vocab.json and merges.txt"), std::string::npos) << tokenizer;
     // The page's limit: a checkpoint above it is refused with both sizes.
-    Gpt2Source source;
+    RealSource source;
     source.checkpoint_path = (folder_ / "gpt2-run" / "model.safetensors").string();
+    source.family_id = "gpt2";
     source.max_bytes = 1000;
-    const LoadedGpt2 loaded = LoadGpt2Source(source);
-    EXPECT_EQ(loaded.model, nullptr);
+    const LoadedModel loaded = LoadRealSource(source);
+    EXPECT_FALSE(loaded.Runs());
     EXPECT_NE(loaded.error.find("up to 0.001 MB"), std::string::npos) << loaded.error;
     EXPECT_NE(loaded.error.find("desktop app"), std::string::npos) << loaded.error;
 }

@@ -246,6 +246,18 @@ TEST_F(WidgetNames, DeclaredNamesAreTheRecordedOnes) {
                             }
                             app.models.Close();
                             std::filesystem::remove_all(folder);
+                            // … and on a rotary model, under the shift (its closeness plot).
+                            pelab_test::WriteLlamaRunFixture(folder);
+                            ASSERT_EQ(app.models.Open(pelab::ModelRequest{folder.string(), "", ""}),
+                                      "");
+                            app.models.Finish();
+                            ASSERT_EQ(app.scene.Apply(
+                                          R"({"order_view": "real", "real_switch": "shift"})"),
+                                      "");
+                            for (int k = 0; k < 3; ++k)
+                                collect({});
+                            app.models.Close();
+                            std::filesystem::remove_all(folder);
                         }
                         if (entry.id == "train" && !hidden) {
                             // Every method with options ticked: their boxes, from their rows.

@@ -135,6 +135,7 @@ void App::AnswerTeachBackQuestion(bool replace) {
 bool App::ShareModel() {
     const bool reading = models.Poll();
     state.model_table = models.Table();
+    state.opened_model = models.Current();
     return reading;
 }
 

@@ -14,6 +14,7 @@ namespace pelab {
 // shell, read by the panels through these pointers.
 class ModelService;
 struct ModelTable;
+struct OpenedModel;
 
 struct AppState {
     // Invariants (kept by Clamp()): d_model even in [2, 4096], base in [10, 1e6],
@@ -34,10 +35,11 @@ struct AppState {
     /// The part of a position Play has accumulated towards the next whole step (not saved).
     double play_carry = 0.0;
 
-    /// The checkpoint open (the shell's App::models; null in a bare AppState, as a test's), and
-    /// its learned table (null when none), handed over every frame (App::ShareModel). Neither is
-    /// saved in scenes.
+    /// The checkpoint open (the shell's App::models; null in a bare AppState, as a test's), what
+    /// it read (opened_model: null when none), and its learned table (null when none), handed
+    /// over every frame (App::ShareModel). None is saved in scenes.
     ModelService* models = nullptr;
+    std::shared_ptr<const OpenedModel> opened_model;
     std::shared_ptr<const ModelTable> model_table;
 
     /// Restores the invariants above after any edit.

@@ -21,13 +21,11 @@ namespace pelab {
 
 namespace {
 
-// The switch names of the scene field real_switch, in RealSwitches' order.
-constexpr const char* kSwitchIds[] = {"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"};
-constexpr int kSwitchCount = 6;
-
-int SwitchIndex(const std::string& id) {
-    for (int k = 0; k < kSwitchCount; ++k)
-        if (id == kSwitchIds[k]) return k;
+// The run of the scene field real_switch in this demo (the trained one when the model has no
+// such switch: GPT-2's "zero" on a rotary model).
+int SwitchIndex(const RealOrderDemo& demo, const std::string& id) {
+    for (std::size_t k = 0; k < demo.switch_ids.size(); ++k)
+        if (id == demo.switch_ids[k]) return static_cast<int>(k);
     return 0;
 }
 
@@ -41,56 +39,78 @@ std::vector<double> HeadAttention(const std::vector<float>& attention, int block
             attention.begin() + static_cast<std::ptrdiff_t>(begin + size)};
 }
 
+// Each row's label: its index and token, a long one (Llama 3's "<|begin_of_text|>") shortened
+// in its middle to 5 em so that both matrices keep their room (the boxes above show it whole).
 std::vector<std::string> TokenLabels(const std::vector<std::string>& pieces) {
     std::vector<std::string> labels;
+    const float most = ImGui::GetFontSize() * 5.0f;
+    const auto measure = [](const std::string& text) {
+        return ImGui::CalcTextSize(text.c_str()).x;
+    };
     for (std::size_t k = 0; k < pieces.size(); ++k)
-        labels.push_back(std::to_string(k) + " " + ShownToken(pieces[k]));
+        labels.push_back(std::to_string(k) + " " +
+                         ElideMiddle(ShownToken(pieces[k]), most, measure));
     return labels;
 }
 
 } // namespace
 
-Gpt2Source OrderPanel::SourceFor(const AppState& state) {
-    Gpt2Source source;
-    const ModelTable* table = state.model_table.get();
-    if (table == nullptr || table->family_id != "gpt2") return source;
-    source.checkpoint_path = table->checkpoint_path;
-    source.config_path = table->config_path;
-    source.version = table->version;
+namespace {
+
+bool ViewRuns(const std::string& family_id) {
+    return family_id == "gpt2" || LlamaPassRuns(family_id);
+}
+
+} // namespace
+
+RealSource OrderPanel::SourceFor(const AppState& state) {
+    RealSource source;
+    const OpenedModel* opened = state.opened_model.get();
+    if (opened == nullptr || !ViewRuns(opened->report.found.family_id)) return source;
+    source.checkpoint_path = opened->report.path;
+    source.config_path = opened->report.config_path;
+    source.family_id = opened->report.found.family_id;
+    source.version = opened->version;
 #ifdef __EMSCRIPTEN__
-    source.max_bytes = kPageMaxGpt2Bytes;
+    source.max_bytes = kPageMaxModelBytes;
 #endif
     return source;
 }
 
 std::string OrderPanel::NothingToRun(const AppState& state) {
-    const ModelTable* table = state.model_table.get();
-    if (table != nullptr && table->family_id == "gpt2") return {};
-    const std::string open = table == nullptr
-                                 ? std::string("No GPT-2 checkpoint is open in Your model")
-                                 : "The table open in Your model is " + table->family + "'s";
-    return open + ": to run this experiment on GPT-2, open a folder holding its "
-                  "model.safetensors, config.json, vocab.json and merges.txt (from "
-                  "openai-community/gpt2 on the Hugging Face Hub, Files and versions) in the Your "
-                  "model panel: File → Open, or pelab --model FOLDER.";
+    const OpenedModel* opened = state.opened_model.get();
+    if (opened != nullptr && ViewRuns(opened->report.found.family_id)) return {};
+    const std::string open = opened == nullptr ? std::string("No checkpoint is open in Your model")
+                                               : "The checkpoint open in Your model is " +
+                                                     (opened->report.found.family.empty()
+                                                          ? std::string("of no family PE Lab knows")
+                                                          : opened->report.found.family + "'s") +
+                                                     ", a family this view does not run";
+    return open + ": to run this experiment, open a folder holding a model's weights "
+                  "(model.safetensors), config.json and tokenizer in the Your model panel (File → "
+                  "Open, or pelab --model FOLDER): GPT-2 (openai-community/gpt2: vocab.json and "
+                  "merges.txt), or a rotary model of the Llama, Qwen2, Qwen3, Mistral, OLMo 2 or "
+                  "SmolLM3 families (tokenizer.json), such as HuggingFaceTB/SmolLM2-135M, "
+                  "Qwen/Qwen2.5-0.5B or meta-llama/Llama-3.2-1B, from the Hugging Face Hub (Files "
+                  "and versions).";
 }
 
 const RealOrderDemo* OrderPanel::RealFor(const AppState& state, bool background, bool* computing,
                                          std::string* why) const {
     *why = NothingToRun(state);
     if (!why->empty()) return nullptr;
-    const auto load = [](const Gpt2Source& source) {
-        return std::shared_ptr<const LoadedGpt2>(
-            std::make_shared<LoadedGpt2>(LoadGpt2Source(source)));
+    const auto load = [](const RealSource& source) {
+        return std::shared_ptr<const LoadedModel>(
+            std::make_shared<LoadedModel>(LoadRealSource(source)));
     };
-    const Gpt2Source source = SourceFor(state);
+    const RealSource source = SourceFor(state);
     bool current = true;
-    const std::shared_ptr<const LoadedGpt2>* loaded =
-        background ? gpt2_cache.Get(source, load, &current) : &gpt2_cache.GetNow(source, load);
+    const std::shared_ptr<const LoadedModel>* loaded =
+        background ? model_cache.Get(source, load, &current) : &model_cache.GetNow(source, load);
     if (loaded == nullptr || !current) {
         // Another checkpoint's weights must not run on this one's sentences: wait for these.
         *computing = true;
-        *why = "Reading GPT-2's weights from " +
+        *why = "Reading the model's weights from " +
                std::filesystem::path(source.checkpoint_path).filename().string() + " …";
         return nullptr;
     }
@@ -104,6 +124,8 @@ const RealOrderDemo* OrderPanel::RealFor(const AppState& state, bool background,
     inputs.text_b = real_text_b;
     inputs.shuffle_seed = static_cast<std::uint64_t>(real_shuffle_seed);
     inputs.shift = real_shift;
+    inputs.base_factor = real_base_factor;
+    inputs.nope_block = real_nope_block;
 #ifdef __EMSCRIPTEN__
     inputs.threads = 1;
 #endif
@@ -112,7 +134,8 @@ const RealOrderDemo* OrderPanel::RealFor(const AppState& state, bool background,
     // A demo of another checkpoint is not shown meanwhile (its tokens are another vocabulary's).
     if (demo != nullptr && !current && demo->model != loaded->get()) demo = nullptr;
     if (!current) *computing = true;
-    if (demo == nullptr) *why = "Running GPT-2 on the two sentences under each position switch …";
+    if (demo == nullptr)
+        *why = "Running the model on the two sentences under each position switch …";
     return demo;
 }
 
@@ -123,11 +146,21 @@ std::string OrderPanel::StepProblem(const AppState& state) const {
     const RealOrderDemo* demo = RealFor(state, false, &computing, &why);
     if (demo == nullptr) return "the Real model view cannot run: " + why;
     if (!demo->error.empty()) return "the Real model view cannot run: " + demo->error;
-    const Gpt2OrderResult& r = demo->result;
+    const OrderResult& r = demo->result;
     if (real_block > r.layers || real_head > r.heads)
         return "real_block " + std::to_string(real_block) + " and real_head " +
                std::to_string(real_head) + ": the model has " + std::to_string(r.layers) +
                " blocks of " + std::to_string(r.heads) + " heads";
+    if (std::find(demo->switch_ids.begin(), demo->switch_ids.end(), real_switch) ==
+        demo->switch_ids.end())
+        return "real_switch \"" + real_switch + "\": " +
+               (demo->rotary ? "a rotary model's switches are trained, none, pairing, base, "
+                               "shift, scaling-off and nope-from"
+                             : "GPT-2's switches are trained, zero, mean, shuffle, shift and "
+                               "sinusoidal");
+    if (demo->rotary && real_nope_block > r.layers)
+        return "real_nope_block " + std::to_string(real_nope_block) + ": the model has " +
+               std::to_string(r.layers) + " blocks";
     return {};
 }
 
@@ -149,7 +182,7 @@ void OrderPanel::DrawReal(FrameContext& frame) {
         if (frame.slides) {
             // A lesson's step about the real model: the toy demo here would contradict its
             // caption. Where to go instead (the slides have no menu bar).
-            MutedWrappedText("This step shows a GPT-2 checkpoint: press F5 to leave the slides, "
+            MutedWrappedText("This step shows a real checkpoint: press F5 to leave the slides, "
                              "open its folder, then F5 again.");
             return;
         }
@@ -166,36 +199,69 @@ void OrderPanel::DrawReal(FrameContext& frame) {
         ImGui::TextColored(frame.ColorVec(Role::Muted), "%s", why.c_str());
         return;
     }
-    if (computing) ImGui::TextColored(frame.ColorVec(Role::Muted), "Running GPT-2 …");
+    if (computing) ImGui::TextColored(frame.ColorVec(Role::Muted), "Running the model …");
     if (!demo->error.empty()) {
         DrawCannotRun(frame, demo->error);
         return;
     }
-    DrawTokens(frame, *demo);
+    DrawRealBody(frame, *demo);
+}
+
+void OrderPanel::DrawRealBody(FrameContext& frame, const RealOrderDemo& demo) {
+    DrawTokens(frame, demo);
     if (!frame.pictures_first) {
-        WrappedText(demo->sentence.text.c_str());
+        WrappedText(demo.sentence.text.c_str());
         frame.Record("order.real_sentence");
     }
-    DrawRealAttention(frame, *demo);
-    DrawGuesses(frame, *demo);
+    // Under a shift, how close each block stays: beside the distances.
+    const bool closeness = demo.rotary && real_switch == "shift" && demo.shift.shift > 0;
+    const float font = ImGui::GetFontSize();
+    // A wide window (1920×1080): the plots beside the matrices at their largest cells, so that
+    // the table and both plots stay on the screen with them.
+    const std::vector<std::string> labels_a = TokenLabels(demo.pieces_a),
+                                   labels_b = TokenLabels(demo.pieces_b);
+    const int n = std::max(demo.result.tokens_a, demo.result.tokens_b);
+    const float matrices = HeatmapWidth(labels_a, n, font * 2.4f) +
+                           HeatmapWidth(labels_b, n, font * 2.4f) + font * 2.0f;
+    const bool beside = ImGui::GetContentRegionAvail().x >= matrices + font * 32.0f;
+    if (beside && ImGui::BeginTable("##real_top", 2, ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("matrices", ImGuiTableColumnFlags_WidthFixed, matrices);
+        ImGui::TableSetupColumn("plots", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableNextColumn();
+        DrawRealAttention(frame, demo);
+        ImGui::TableNextColumn();
+        // Both plots about as tall as the matrices beside them.
+        const float each = closeness ? font * 10.5f : 0.0f;
+        DrawDistances(frame, demo, each);
+        if (closeness) DrawShiftCloseness(frame, demo, each);
+        ImGui::EndTable();
+    } else {
+        DrawRealAttention(frame, demo);
+    }
+    DrawSwitchSentence(frame, demo);
+    DrawGuesses(frame, demo);
     {
         // Which checkpoint this is: a projector's audience and a handout's reader see its size.
-        const ModelTable* table = frame.state.model_table.get();
+        const OpenedModel* opened = frame.state.opened_model.get();
         char line[320];
-        std::snprintf(line, sizeof line, "%s: %d blocks of %d heads, width %d, %d tokens",
-                      table ? std::filesystem::path(table->checkpoint_path)
-                                  .parent_path()
-                                  .filename()
-                                  .string()
-                                  .c_str()
-                            : "",
-                      demo->result.layers, demo->result.heads, demo->width, demo->vocab);
+        std::snprintf(line, sizeof line, "%s (%s): %d blocks of %d heads, width %d, %d tokens",
+                      opened ? std::filesystem::path(opened->report.path)
+                                   .parent_path()
+                                   .filename()
+                                   .string()
+                                   .c_str()
+                             : "",
+                      demo.family.c_str(), demo.result.layers, demo.result.heads, demo.width,
+                      demo.vocab);
         ImGui::TextDisabled("%s", line);
         frame.Record("order.real_model");
     }
-    DrawDistances(frame, *demo);
+    if (!beside) {
+        DrawDistances(frame, demo);
+        if (closeness) DrawShiftCloseness(frame, demo);
+    }
     if (frame.pictures_first) {
-        WrappedText(demo->sentence.text.c_str());
+        WrappedText(demo.sentence.text.c_str());
         frame.Record("order.real_sentence");
     }
 }
@@ -251,27 +317,33 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
     const float combo = FitWidth(11.0f, "attention under");
     settings.Item(LabelledWidth(combo, "attention under"));
     ImGui::SetNextItemWidth(combo);
-    const std::vector<PositionChoice> switches =
-        RealSwitches(static_cast<std::uint64_t>(real_shuffle_seed),
-                     demo != nullptr ? demo->shift_used : real_shift);
-    int chosen = SwitchIndex(real_switch);
-    if (ImGui::BeginCombo("attention under", RealSwitchLabel(switches[chosen]).c_str())) {
-        for (int k = 0; k < kSwitchCount; ++k)
-            if (ImGui::Selectable(RealSwitchLabel(switches[k]).c_str(), k == chosen)) chosen = k;
+    // The labels of the demo shown (the last one while the next is computed).
+    std::vector<std::string> labels = {"as trained"}, ids = {"trained"};
+    if (demo != nullptr && !demo->labels.empty()) labels = demo->labels, ids = demo->switch_ids;
+    int chosen = 0;
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        if (ids[k] == real_switch) chosen = static_cast<int>(k);
+    // A scene's switch the model does not have stays asked (StepProblem names it) until one is
+    // picked here.
+    if (ImGui::BeginCombo("attention under", labels[chosen].c_str())) {
+        for (std::size_t k = 0; k < labels.size(); ++k)
+            if (ImGui::Selectable(labels[k].c_str(), static_cast<int>(k) == chosen))
+                real_switch = ids[k];
         ImGui::EndCombo();
     }
-    real_switch = kSwitchIds[chosen];
     frame.Record("order.real_switch");
+    const bool rotary = demo != nullptr && demo->rotary;
     // In a strip (a short window, a slide) only the number the chosen switch uses: the seed
     // beside "shuffled", the shift beside "shifted"; each row of the strip counts there.
     const bool strip = frame.controls_in_strip;
-    if (frame.ShowsAdvanced("order.real_seed") && (!strip || real_switch == "shuffle")) {
+    if (!rotary && frame.ShowsAdvanced("order.real_seed") && (!strip || real_switch == "shuffle")) {
         SceneInput(frame, settings, kRealShuffleSeed, &real_shuffle_seed,
                    FitWidth(5.0f, "shuffle seed"));
     }
     if (frame.ShowsAdvanced("order.real_shift") && (!strip || real_switch == "shift")) {
-        SceneInput(frame, settings, kRealShift, &real_shift, FitWidth(5.0f, "shift by"));
-        if (demo != nullptr && demo->shift_used != real_shift) {
+        SceneInput(frame, settings, kRealShift, &real_shift,
+                   FitWidth(rotary ? 7.0f : 5.0f, "shift by"));
+        if (demo != nullptr && !rotary && demo->shift_used != real_shift) {
             // The table ends before: the shift the runs used, beside the one asked.
             char used[64];
             std::snprintf(used, sizeof used, "(%d used: the table ends)", demo->shift_used);
@@ -279,6 +351,7 @@ void OrderPanel::DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo
             ImGui::TextDisabled("%s", used);
         }
     }
+    if (rotary) DrawRotarySettings(frame, settings, layers);
     ClampSettings();
 }
 
@@ -323,12 +396,13 @@ void OrderPanel::DrawTokens(FrameContext& frame, const RealOrderDemo& demo) {
 }
 
 void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& demo) {
-    const Gpt2OrderResult& r = demo.result;
+    const OrderResult& r = demo.result;
     const int block = std::clamp(real_block, 1, std::max(r.layers, 1)) - 1;
     const int head = std::clamp(real_head, 1, std::max(r.heads, 1)) - 1;
-    const int chosen = std::min(SwitchIndex(real_switch), static_cast<int>(r.runs.size()) - 1);
+    const int chosen =
+        std::min(SwitchIndex(demo, real_switch), static_cast<int>(r.runs.size()) - 1);
     if (chosen < 0) return;
-    const Gpt2OrderRun& run = r.runs[chosen];
+    const OrderRun& run = r.runs[chosen];
     const std::vector<std::string> labels_a = TokenLabels(demo.pieces_a),
                                    labels_b = TokenLabels(demo.pieces_b);
     // Columns by index alone (the rows name each token): one rule at every cell width.
@@ -347,7 +421,7 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     // Two matrices side by side while their cells stay 1.6 em wide, else one above the other.
     float cell = (avail - 2 * label_width - gap) / (2.0f * n);
     if (cell < font * 1.6f) cell = (avail - label_width) / n;
-    cell = std::clamp(cell, font * 1.2f, font * 3.0f);
+    cell = std::clamp(cell, font * 1.2f, font * 2.4f);
     // A long sentence: smaller still, so that every column stays in view (numbers hide below
     // about 2 em; the hover still gives each cell).
     cell = std::min(cell, std::max(font * 0.5f, (avail - label_width) / n));
@@ -369,9 +443,9 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     style.cell_size = cell;
     char title[160];
     std::snprintf(title, sizeof title, "Attention of block %d, head %d, positions %s:", block + 1,
-                  head + 1, RealSwitchLabel(run.choice).c_str());
+                  head + 1, demo.labels[chosen].c_str());
     WrappedText(title);
-    FormulaTooltip("Each row: how much that token attends to each token up to it (GPT-2 is "
+    FormulaTooltip("Each row: how much that token attends to each token up to it (the model is "
                    "causal: nothing after it), softmax(q·kᵀ/√d_head) of this head; each row "
                    "sums to 1.");
     // (a short window gives the line to the matrices: the tooltip says it there)
@@ -401,124 +475,14 @@ void OrderPanel::DrawRealAttention(FrameContext& frame, const RealOrderDemo& dem
     frame.Record("order.real_attention_key");
 }
 
-void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
-    const Gpt2OrderResult& r = demo.result;
-    // Each guess as '"text" 12%': kept whole when a narrow table wraps the guesses.
-    const auto guesses = [](const std::vector<NextGuess>& top,
-                            const std::vector<std::string>& texts) {
-        std::vector<std::string> each;
-        for (std::size_t k = 0; k < top.size() && k < texts.size(); ++k)
-            each.push_back("\"" + ShownToken(texts[k]) + "\" " +
-                           ShownNumber(100 * top[k].probability, 2) + "%");
-        return each;
-    };
-    const auto joined = [](const std::vector<std::string>& each) {
-        std::string line;
-        for (const std::string& guess : each)
-            line += (line.empty() ? "" : "  ") + guess;
-        return line;
-    };
-    std::vector<std::vector<std::string>> each_a, each_b;
-    std::vector<std::string> lines_a, lines_b;
-    float widest_a = 0, widest_b = 0, widest_label = ImGui::CalcTextSize("positions").x;
-    for (std::size_t k = 0; k < r.runs.size(); ++k) {
-        each_a.push_back(guesses(r.runs[k].top_a, demo.top_text_a[k]));
-        each_b.push_back(guesses(r.runs[k].top_b, demo.top_text_b[k]));
-        lines_a.push_back(joined(each_a.back()));
-        lines_b.push_back(joined(each_b.back()));
-        widest_a = std::max(widest_a, ImGui::CalcTextSize(lines_a.back().c_str()).x);
-        widest_b = std::max(widest_b, ImGui::CalcTextSize(lines_b.back().c_str()).x);
-        widest_label = std::max(widest_label,
-                                ImGui::CalcTextSize(RealSwitchLabel(r.runs[k].choice).c_str()).x);
-    }
-    // What "\xNN" is, said in the guesses' header too when any guess has one (the note under
-    // a tall table is out of view on a projector).
-    std::vector<std::vector<std::string>> every_guess = demo.top_text_a;
-    every_guess.insert(every_guess.end(), demo.top_text_b.begin(), demo.top_text_b.end());
-    const char* top = ByteGuessNote(every_guess).empty() ? " (top 5)" : " (top 5; \\xNN: a byte)";
-    const std::string after_a = std::string("next after A") + top,
-                      after_b = std::string("next after B") + top;
-    widest_a = std::max(widest_a, ImGui::CalcTextSize(after_a.c_str()).x);
-    widest_b = std::max(widest_b, ImGui::CalcTextSize(after_b.c_str()).x);
-    // Both sentences' guesses side by side where they fit; else one sentence's at a time, its
-    // guesses wrapped (a projector), with a choice of which.
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float cells = 2 * style.CellPadding.x + 1;
-    const float loss_width = ImGui::CalcTextSize("loss A (nats)").x + cells;
-    const bool both = widest_label + widest_a + widest_b + 2 * loss_width + 3 * cells <=
-                      ImGui::GetContentRegionAvail().x;
-    guesses_narrow = !both; // the controls offer the choice of sentence (DrawRealSettings)
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    std::vector<std::vector<std::string>> shown;
-    for (std::size_t k = 0; k < r.runs.size(); ++k) {
-        if (both || guesses_of == 0) shown.push_back(demo.top_text_a[k]);
-        if (both || guesses_of != 0) shown.push_back(demo.top_text_b[k]);
-    }
-    const std::string bytes_note = ByteGuessNote(shown);
-    if (!ImGui::BeginTable("##real_guesses", both ? 5 : 4, flags)) return;
-    ImGui::TableSetupColumn("positions");
-    ImGui::TableSetupColumn("loss A (nats)");
-    ImGui::TableSetupColumn("loss B (nats)");
-    if (both) {
-        ImGui::TableSetupColumn(after_a.c_str());
-        ImGui::TableSetupColumn(after_b.c_str());
-    } else {
-        ImGui::TableSetupColumn(guesses_of == 0 ? after_a.c_str() : after_b.c_str(),
-                                ImGuiTableColumnFlags_WidthStretch);
-    }
-    ImGui::TableHeadersRow();
-    for (std::size_t k = 0; k < r.runs.size(); ++k) {
-        const Gpt2OrderRun& run = r.runs[k];
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(RealSwitchLabel(run.choice).c_str());
-        if (run.choice.kind == PositionSwitch::Shuffled && demo.shuffle_unchanged) {
-            ImGui::SameLine();
-            ImGui::TextDisabled("= as trained");
-            FormulaTooltip("This seed's shuffle of so few tokens leaves them in order: try "
-                           "another seed.");
-        }
-        for (const auto& [loss, tokens] :
-             {std::pair{run.loss_a, r.tokens_a}, std::pair{run.loss_b, r.tokens_b}}) {
-            ImGui::TableNextColumn();
-            // One token: nothing inside the sentence to predict.
-            if (tokens < 2)
-                ImGui::TextDisabled("—");
-            else
-                ImGui::TextUnformatted(ShownNumber(loss, 3).c_str());
-        }
-        if (both) {
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(lines_a[k].c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(lines_b[k].c_str());
-        } else {
-            ImGui::TableNextColumn();
-            FlowRow row;
-            for (const std::string& guess : (guesses_of == 0 ? each_a : each_b)[k]) {
-                row.Item(ImGui::CalcTextSize(guess.c_str()).x);
-                ImGui::TextUnformatted(guess.c_str());
-            }
-        }
-    }
-    ImGui::EndTable();
-    FormulaTooltip(
-        "Loss: the mean cross-entropy (nats) of each next token of the sentence given "
-        "the tokens before it; lower is better. The guesses: the five most likely tokens after the "
-        "sentence's last one, with their probabilities.");
-    frame.Record("order.real_guesses");
-    if (!bytes_note.empty()) MutedWrappedText(bytes_note.c_str());
-}
-
-void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
-    const Gpt2OrderResult& r = demo.result;
+void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo, float height) {
+    const OrderResult& r = demo.result;
     if (r.runs.size() < 3) return;
     std::vector<double> xs;
     for (std::size_t k = 0; k < r.runs[0].last_distances.size(); ++k)
         xs.push_back(static_cast<double>(k));
     double top = 0;
-    for (const Gpt2OrderRun& run : r.runs)
+    for (const OrderRun& run : r.runs)
         for (double value : run.last_distances)
             top = std::max(top, value);
     plot::PlotConfig config;
@@ -529,9 +493,9 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
     // in half by the frame.
     const plot::Range x_home{-0.5, std::max(1.0, xs.empty() ? 1.0 : xs.back()) + 0.5};
     distance_view.SetHome(x_home, {0, std::max(top * 1.1, 1e-3)});
-    const float height =
-        std::max(ImGui::GetFontSize() * 10.0f,
-                 std::min(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 16.0f));
+    if (height <= 0)
+        height = std::max(ImGui::GetFontSize() * 10.0f,
+                          std::min(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 16.0f));
     plot::Plot plot;
     if (plot.Begin("##real_distances", distance_view, ImVec2(-1, height), config)) {
         // Every switch: a colour and a marker shape each (the three the sentence is about
@@ -539,9 +503,9 @@ void OrderPanel::DrawDistances(FrameContext& frame, const RealOrderDemo& demo) {
         const plot::Marker shapes[] = {plot::Marker::Circle, plot::Marker::Square,
                                        plot::Marker::Ring};
         std::vector<std::string> labels;
-        for (const Gpt2OrderRun& run : r.runs)
-            labels.push_back(RealSwitchLabel(run.choice));
-        for (std::size_t k = 0; k < r.runs.size() && k < 6; ++k)
+        for (std::size_t k = 0; k < r.runs.size(); ++k)
+            labels.push_back(demo.labels[k]);
+        for (std::size_t k = 0; k < r.runs.size() && k < 7; ++k)
             plot.LineMarkers(labels[k].c_str(), xs.data(), r.runs[k].last_distances.data(),
                              static_cast<int>(xs.size()), frame.Color(RealSwitchRole(k)),
                              frame.Px(k < 3 ? 2.4f : 1.5f), frame.Px(4.0f), shapes[k % 3]);

@@ -44,7 +44,8 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
             return "must be one of " + list;
         };
     };
-    table.Text("order_view", "text: the order panel's view, toy (a few words) or real (GPT-2)",
+    table.Text("order_view",
+               "text: the order panel's view, toy (a few words) or real (GPT-2 or a rotary model)",
                &order_view, one_of({"toy", "real"}));
     const auto check_text = [](const std::string& text) {
         return text.size() > kMaxSentenceBytes
@@ -56,12 +57,17 @@ void OrderPanel::AddSceneFields(SceneTable& table) {
     table.Text("real_text_b", "text: the Real model view's sentence B", &real_text_b, check_text);
     table.Integer(kRealBlock, &real_block);
     table.Integer(kRealHead, &real_head);
-    table.Text("real_switch",
-               "text: the Real model view's attention under the positions trained, zero, mean, "
-               "shuffle, shift or sinusoidal",
-               &real_switch, one_of({"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"}));
+    table.Text(
+        "real_switch",
+        "text: the Real model view's attention under the positions trained, shift, and "
+        "GPT-2's zero, mean, shuffle, sinusoidal or a rotary model's none, pairing, base, "
+        "scaling-off, nope-from",
+        &real_switch,
+        one_of(std::vector<std::string>(std::begin(kRealSwitchIds), std::end(kRealSwitchIds))));
     table.Integer(kRealShuffleSeed, &real_shuffle_seed);
     table.Integer(kRealShift, &real_shift);
+    table.Number(kRealBaseFactor, &real_base_factor);
+    table.Integer(kRealNopeBlock, &real_nope_block);
 }
 
 std::string OrderPanel::StatusNote(const AppState& /*state*/) const {
@@ -82,10 +88,10 @@ nlohmann::json OrderPanel::RealReadouts(const AppState& state) const {
     if (demo == nullptr && !NothingToRun(state).empty()) return {{"needs", why}};
     if (demo == nullptr) return {{"error", why}, {"needs", kRealNeeds}};
     if (!demo->error.empty()) return {{"error", demo->error}, {"needs", kRealNeeds}};
-    const Gpt2OrderResult& r = demo->result;
+    const OrderResult& r = demo->result;
     nlohmann::json switches = nlohmann::json::array();
     for (std::size_t k = 0; k < r.runs.size(); ++k) {
-        const Gpt2OrderRun& run = r.runs[k];
+        const OrderRun& run = r.runs[k];
         nlohmann::json top_a = nlohmann::json::array(), top_b = nlohmann::json::array();
         for (std::size_t g = 0; g < run.top_a.size(); ++g)
             top_a.push_back({{"id", run.top_a[g].id},
@@ -95,26 +101,44 @@ nlohmann::json OrderPanel::RealReadouts(const AppState& state) const {
             top_b.push_back({{"id", run.top_b[g].id},
                              {"text", demo->top_text_b[k][g]},
                              {"probability", run.top_b[g].probability}});
-        switches.push_back({{"positions", PositionChoiceName(run.choice)},
-                            {"label", RealSwitchLabel(run.choice)},
-                            {"loss_a", run.loss_a},
-                            {"loss_b", run.loss_b},
-                            {"top_a", top_a},
-                            {"top_b", top_b},
-                            {"last_distances", run.last_distances},
-                            {"same_prefix_block1", run.same_prefix_block1}});
+        nlohmann::json each = {{"id", demo->switch_ids[k]},
+                               {"positions", demo->names[k]},
+                               {"label", demo->labels[k]},
+                               {"loss_a", run.loss_a},
+                               {"loss_b", run.loss_b},
+                               {"top_a", top_a},
+                               {"top_b", top_b},
+                               {"last_distances", run.last_distances},
+                               {"same_prefix_block1", run.same_prefix_block1}};
+        if (k < demo->switch_sentences.size()) {
+            each["note"] = demo->notes[k];
+            each["sentence"] = demo->switch_sentences[k].text;
+            each["claims"] = ClaimsJson(demo->switch_sentences[k]);
+        }
+        switches.push_back(std::move(each));
     }
-    return {{"tokens_a", demo->ids_a},
-            {"tokens_b", demo->ids_b},
-            {"token_texts_a", demo->pieces_a},
-            {"token_texts_b", demo->pieces_b},
-            {"blocks", r.layers},
-            {"heads", r.heads},
-            {"shift_used", demo->shift_used},
-            {"same_prefix", r.same_prefix},
-            {"switches", switches},
-            {"sentence", demo->sentence.text},
-            {"claims", ClaimsJson(demo->sentence)}};
+    nlohmann::json out = {{"model", demo->rotary ? "rotary" : "gpt2"},
+                          {"family", demo->family},
+                          {"tokens_a", demo->ids_a},
+                          {"tokens_b", demo->ids_b},
+                          {"token_texts_a", demo->pieces_a},
+                          {"token_texts_b", demo->pieces_b},
+                          {"blocks", r.layers},
+                          {"heads", r.heads},
+                          {"shift_used", demo->shift_used},
+                          {"same_prefix", r.same_prefix},
+                          {"switches", switches},
+                          {"sentence", demo->sentence.text},
+                          {"claims", ClaimsJson(demo->sentence)}};
+    if (demo->shift.shift > 0)
+        out["shift_closeness"] = {{"shift", demo->shift.shift},
+                                  {"f32", demo->shift.f32},
+                                  {"bf16", demo->shift.bf16},
+                                  {"loss_f32", demo->shift.loss_f32},
+                                  {"loss_bf16", demo->shift.loss_bf16},
+                                  {"absolute_layers", demo->shift.absolute_layers},
+                                  {"absolute_rule", demo->shift.absolute_rule}};
+    return out;
 }
 
 nlohmann::json OrderPanel::ToyReadouts(const AppState& state) const {
@@ -169,7 +193,7 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
         {"order.weights_legend", "the colour key of the attention weights, 0 to 1"},
         {"order.words_help", "the (?) marker on how the sentences are split into words"},
         {"order.tab_toy", "the Toy words tab: the demo on a few words"},
-        {"order.tab_real", "the Real model (GPT-2) tab: the demo on the checkpoint open"},
+        {"order.tab_real", "the Real model tab: the demo on the checkpoint open"},
         {"order.real_needs", "the line saying which files to bring for the Real model view"},
         {"order.real_error",
          "why the Real model view cannot run the checkpoint or sentences",
@@ -183,11 +207,19 @@ std::vector<WidgetName> OrderPanel::WidgetNames() {
         {"order.real_switch", "the menu of the position switch the attention is drawn under"},
         ControlWidget(kRealShuffleSeed, "box"),
         ControlWidget(kRealShift, "box"),
+        ControlWidget(kRealBaseFactor),
+        ControlWidget(kRealNopeBlock),
+        {"order.real_switch_sentence",
+         "a rotary model's sentence on what the chosen switch did",
+         {"real"}},
+        {"order.real_shift_closeness",
+         "per block, how much a shift of every position changes the attention (f32, bf16)",
+         {"real"}},
         {"order.real_tokens_a",
-         "sentence A cut into GPT-2's tokens, their boundaries drawn",
+         "sentence A cut into the model's tokens, their boundaries drawn",
          {"real"}},
         {"order.real_tokens_b",
-         "sentence B cut into GPT-2's tokens, their boundaries drawn",
+         "sentence B cut into the model's tokens, their boundaries drawn",
          {"real"}},
         {"order.real_attention_a", "sentence A's attention of the chosen block and head", {"real"}},
         {"order.real_attention_b", "sentence B's attention of the chosen block and head", {"real"}},

@@ -44,8 +44,11 @@ void OrderPanel::ClampSettings() {
     real_head = std::clamp(real_head, 1, kMaxRealHeads);
     real_shuffle_seed = std::max(real_shuffle_seed, 0);
     real_shift = std::clamp(real_shift, 0, kMaxRealShift);
+    if (!std::isfinite(real_base_factor)) real_base_factor = kRealBaseFactor.initial;
+    real_base_factor = std::clamp(real_base_factor, kMinBaseFactor, kMaxBaseFactor);
+    real_nope_block = std::clamp(real_nope_block, 1, kMaxRealBlocks);
     bool known = false;
-    for (const char* id : {"trained", "zero", "mean", "shuffle", "shift", "sinusoidal"})
+    for (const char* id : kRealSwitchIds)
         known = known || real_switch == id;
     if (!known) real_switch = "trained";
 }
@@ -83,7 +86,7 @@ void OrderPanel::Draw(FrameContext& frame) {
         EndPanelBody(frame);
         ImGui::EndTabItem();
     }
-    if (tabs.Tab("Real model (GPT-2)", "real", &shown)) {
+    if (tabs.Tab("Real model", "real", &shown)) {
         if (tabs.TabInView()) frame.Record("order.tab_real");
         DrawReal(frame);
         EndPanelBody(frame);

@@ -15,12 +15,17 @@
 
 namespace pelab {
 
-/// What the Real model view runs on, said when a GPT-2 is open but cannot run (a folder with
+class FlowRow;
+
+/// What the Real model view runs on, said when a model is open but cannot run (a folder with
 /// only its position table, a malformed file, the page's limit).
 constexpr const char* kRealNeeds =
-    "This view runs the whole of GPT-2 on the two sentences: its folder must hold every weight "
-    "(model.safetensors as downloaded: the token and position tables, each block, ln_f), "
-    "config.json, vocab.json and merges.txt, from openai-community/gpt2 on the Hugging Face Hub.";
+    "This view runs the whole model on the two sentences: its folder must hold every weight "
+    "(model.safetensors as downloaded, or its shards and index), config.json and the "
+    "tokenizer (vocab.json and merges.txt, or tokenizer.json), as on the model's Hugging Face "
+    "page (Files and versions): GPT-2 (openai-community/gpt2) or a rotary model of the Llama, "
+    "Qwen2, Qwen3, Mistral, OLMo 2 or SmolLM3 families (HuggingFaceTB/SmolLM2-135M is the "
+    "smallest).";
 
 constexpr int kMaxOrderDModel = 64;
 constexpr double kMaxPeScale = 100.0;
@@ -41,8 +46,8 @@ inline constexpr NumberControl kRealBlock{
     "block",
     "%d",
     false,
-    "Whose attention is drawn: GPT-2's blocks are numbered from 1 (h.0 in the checkpoint is "
-    "block 1).",
+    "Whose attention is drawn: blocks are numbered from 1 (h.0 or model.layers.0 in the "
+    "checkpoint is block 1).",
     "order.real_block"};
 inline constexpr NumberControl kRealHead{
     "real_head", "the head whose attention is drawn (1 … the model's heads)",
@@ -59,12 +64,38 @@ inline constexpr NumberControl kRealShuffleSeed =
             1, 100);
 inline constexpr NumberControl kRealShift = Stepped(
     NumberControl{
-        "real_shift", "the Real model view's shift k (token t gets row t + k)", 0, kMaxRealShift,
-        100, "shift by", "%d", false,
-        "Token t gets row t + k of the table; lowered so that the longer sentence stays inside the "
-        "table.",
+        "real_shift", "the Real model view's shift k (token t gets position t + k)", 0,
+        kMaxRealShift, 100, "shift by", "%d", false,
+        "Token t sits at position t + k. GPT-2 takes row t + k of its table (lowered so that the "
+        "longer sentence stays inside it); a rotary model turns by the angles of t + k.",
         "order.real_shift"},
     1, 100);
+/// A rotary model's base switch (every layer's base × the factor) and its "none from block"
+/// switch (blocks from this one on turn nothing).
+inline constexpr NumberControl kRealBaseFactor{
+    "real_base_factor",
+    "a rotary model's base switch: every layer's base times this factor",
+    kMinBaseFactor,
+    kMaxBaseFactor,
+    0.1,
+    "base ×",
+    "%.3g",
+    true,
+    "Every layer's rope_theta times this factor: below 1 every pair but the fastest turns faster, "
+    "above 1 slower.",
+    "order.real_base_factor"};
+inline constexpr NumberControl kRealNopeBlock{
+    "real_nope_block",
+    "a rotary model's switch: blocks from this one on turn nothing",
+    1,
+    kMaxRealBlocks,
+    2,
+    "none from block",
+    "%d",
+    false,
+    "The blocks before this one turn q and k as trained; this one and the later ones turn "
+    "nothing (nope-from:L on the command line, L = this block − 1).",
+    "order.real_nope_block"};
 
 /// The toy demo's own settings: the encoding's scale (the slider reaches 10; a typed value up
 /// to kMaxPeScale), its width, its seed, and the X columns shown.
@@ -122,8 +153,11 @@ struct OrderPanel : Panel {
     std::string real_text_b = "the man bites the dog .";
     int real_block = static_cast<int>(kRealBlock.initial); ///< whose attention: block 1 … L
     int real_head = static_cast<int>(kRealHead.initial);   ///< … and head 1 … H
-    std::string real_switch =
-        "trained"; ///< … under trained, zero, mean, shuffle, shift, sinusoidal
+    /// … under GPT-2's trained, zero, mean, shuffle, shift, sinusoidal, or a rotary model's
+    /// trained, none, pairing, base, shift, scaling-off, nope-from (kRealSwitchIds)
+    std::string real_switch = "trained";
+    double real_base_factor = kRealBaseFactor.initial;
+    int real_nope_block = static_cast<int>(kRealNopeBlock.initial);
     int real_shuffle_seed = static_cast<int>(kRealShuffleSeed.initial);
     int real_shift =
         static_cast<int>(kRealShift.initial); ///< lowered when it would leave the table
@@ -174,20 +208,21 @@ struct OrderPanel : Panel {
     /// Restores the settings' invariants after an edit.
     void ClampSettings();
 
-    /// The checkpoint the Real model view runs: the GPT-2 table's source in AppState (an empty
-    /// path when none is open, or another family's).
-    static Gpt2Source SourceFor(const AppState& state);
-    /// Why there is nothing to run ("" when a GPT-2 checkpoint is open): what to bring and where.
+    /// The checkpoint the Real model view runs: the table's source in AppState (an empty path
+    /// when none is open, or a family the view does not run).
+    static RealSource SourceFor(const AppState& state);
+    /// Why there is nothing to run ("" when a GPT-2 or a rotary model the pass runs is open):
+    /// what to bring and where.
     static std::string NothingToRun(const AppState& state);
     /// The Real model view's demo for the settings: read and run on this thread (readouts), or
     /// in the background for a frame (*computing while the last result stays on screen; null
     /// while the first is computed). null with *why set when nothing can run.
     const RealOrderDemo* RealFor(const AppState& state, bool background, bool* computing,
                                  std::string* why) const;
-    mutable BackgroundCached<Gpt2Source, std::shared_ptr<const LoadedGpt2>> gpt2_cache;
+    mutable BackgroundCached<RealSource, std::shared_ptr<const LoadedModel>> model_cache;
     mutable BackgroundCached<RealOrderInputs, RealOrderDemo> real_cache;
     SceneTabs tabs;
-    plot::PlotView distance_view;
+    plot::PlotView distance_view, closeness_view;
     int guesses_of = 0;          ///< a narrow window's guesses table: after sentence A (0) or B (1)
     bool guesses_narrow = false; ///< the table had room for one sentence's guesses last frame
 
@@ -195,13 +230,23 @@ private:
     void DrawToy(FrameContext& frame);
     void DrawReal(FrameContext& frame);
     void DrawRealInputs(FrameContext& frame, const RealOrderDemo* demo);
+    /// The demo's tokens, sentences, attention, table and plots (the plots beside the attention
+    /// in a wide window).
+    void DrawRealBody(FrameContext& frame, const RealOrderDemo& demo);
     /// A GPT-2 open that cannot run: why (error), what the view needs, the toy demo meanwhile.
     void DrawCannotRun(FrameContext& frame, const std::string& error);
     void DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo);
     void DrawTokens(FrameContext& frame, const RealOrderDemo& demo);
     void DrawRealAttention(FrameContext& frame, const RealOrderDemo& demo);
     void DrawGuesses(FrameContext& frame, const RealOrderDemo& demo);
-    void DrawDistances(FrameContext& frame, const RealOrderDemo& demo);
+    /// height 0: the plot's own (10 to 16 em, as the window allows).
+    void DrawDistances(FrameContext& frame, const RealOrderDemo& demo, float height = 0);
+    /// A rotary model's: the chosen switch's own sentence, and under the shift how close each
+    /// block's attention stays (order_rotary_view.cpp).
+    void DrawSwitchSentence(FrameContext& frame, const RealOrderDemo& demo);
+    void DrawShiftCloseness(FrameContext& frame, const RealOrderDemo& demo, float height = 0);
+    /// The settings of the chosen switch that a rotary model has (the base, the block).
+    void DrawRotarySettings(FrameContext& frame, FlowRow& row, int layers);
     void DrawInputs(FrameContext& frame);
     void DrawSentences(FrameContext& frame);
     void DrawSettings(FrameContext& frame);
@@ -211,6 +256,11 @@ private:
     /// The rows X = E + PE the scores come from (their first dimensions), under a header.
     void DrawInputRows(FrameContext& frame, const OrderDemoResult& result);
 };
+
+/// Every real_switch id: GPT-2's, then a rotary model's (shift and trained are both's).
+inline constexpr const char* kRealSwitchIds[] = {"trained", "zero",        "mean",     "shuffle",
+                                                 "shift",   "sinusoidal",  "none",     "pairing",
+                                                 "base",    "scaling-off", "nope-from"};
 
 /// How the demo reads words, beside the sentence fields (the README says the same).
 constexpr const char* kOrderWordsHelp =

@@ -32,11 +32,27 @@ bool PositionFree(const PositionChoice& choice) {
            choice.kind == PositionSwitch::Same;
 }
 
-Gpt2OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
-                               const std::vector<int>& b,
-                               const std::vector<PositionChoice>& switches, int top, int threads) {
+OrderRun MeasureOrderRun(Gpt2Pass pass_a, Gpt2Pass pass_b, int vocab, int width, int layers,
+                         const std::vector<int>& same_prefix, int top) {
+    OrderRun run;
+    run.top_a = TopNext(pass_a, vocab, top);
+    run.top_b = TopNext(pass_b, vocab, top);
+    run.loss_a = pass_a.loss;
+    run.loss_b = pass_b.loss;
+    run.last_distances = LastStateDistances(pass_a, pass_b, width);
+    for (int i : same_prefix)
+        run.same_prefix_block1.push_back(
+            StateDistance(pass_a, i, pass_b, i, std::min(1, layers), width));
+    run.attention_a = std::move(pass_a.attention);
+    run.attention_b = std::move(pass_b.attention);
+    return run;
+}
+
+OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
+                           const std::vector<int>& b, const std::vector<PositionChoice>& switches,
+                           int top, int threads) {
     const Gpt2Sizes& sizes = model.Sizes();
-    Gpt2OrderResult result;
+    OrderResult result;
     result.tokens_a = static_cast<int>(a.size());
     result.tokens_b = static_cast<int>(b.size());
     result.layers = sizes.layers;
@@ -45,23 +61,10 @@ Gpt2OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a
     Gpt2Options options;
     options.all_logits = true; // the loss
     options.threads = threads;
-    for (const PositionChoice& choice : switches) {
-        Gpt2Pass pass_a = model.Run(a, choice, options);
-        Gpt2Pass pass_b = model.Run(b, choice, options);
-        Gpt2OrderRun run;
-        run.choice = choice;
-        run.top_a = TopNext(pass_a, sizes.vocab, top);
-        run.top_b = TopNext(pass_b, sizes.vocab, top);
-        run.loss_a = pass_a.loss;
-        run.loss_b = pass_b.loss;
-        run.last_distances = LastStateDistances(pass_a, pass_b, sizes.width);
-        for (int i : result.same_prefix)
-            run.same_prefix_block1.push_back(
-                StateDistance(pass_a, i, pass_b, i, std::min(1, sizes.layers), sizes.width));
-        run.attention_a = std::move(pass_a.attention);
-        run.attention_b = std::move(pass_b.attention);
-        result.runs.push_back(std::move(run));
-    }
+    for (const PositionChoice& choice : switches)
+        result.runs.push_back(MeasureOrderRun(model.Run(a, choice, options),
+                                              model.Run(b, choice, options), sizes.vocab,
+                                              sizes.width, sizes.layers, result.same_prefix, top));
     return result;
 }
 

@@ -124,7 +124,9 @@ bool NumberAfter(const std::string& text, const std::string& name, double* out) 
 
 } // namespace
 
-std::string RotaryChoiceName(const RotaryChoice& choice) {
+namespace {
+
+std::string SwitchName(const RotaryChoice& choice) {
     switch (choice.kind) {
     case RotarySwitch::Trained:
         return "trained";
@@ -144,9 +146,19 @@ std::string RotaryChoiceName(const RotaryChoice& choice) {
     return "trained";
 }
 
-Status ParseRotaryChoice(const std::string& text, RotaryChoice* out) {
+} // namespace
+
+std::string RotaryChoiceName(const RotaryChoice& choice) {
+    return SwitchName(choice) + (choice.bf16_tables ? "/bf16" : "");
+}
+
+Status ParseRotaryChoice(const std::string& named, RotaryChoice* out) {
     RotaryChoice choice;
     double value = 0;
+    constexpr const char* kBf16 = "/bf16";
+    const bool bf16 = named.size() > 5 && named.compare(named.size() - 5, 5, kBf16) == 0;
+    const std::string text = bf16 ? named.substr(0, named.size() - 5) : named;
+    choice.bf16_tables = bf16;
     if (text == "trained") {
     } else if (text == "none") {
         choice.kind = RotarySwitch::None;
@@ -175,7 +187,7 @@ Status ParseRotaryChoice(const std::string& text, RotaryChoice* out) {
     } else {
         return "positions \"" + text.substr(0, 40) +
                "\" is not one of trained, none, pairing, base:K, shift:K, scaling-off, "
-               "nope-from:L";
+               "nope-from:L (each may end in /bf16)";
     }
     *out = choice;
     return {};
@@ -194,6 +206,9 @@ std::string RotaryChoiceNote(const LlamaSizes& sizes, const RotaryChoice& choice
     if (choice.kind == RotarySwitch::NopeFrom && choice.nope_from >= sizes.layers)
         return detail::concat(name, ": the model's layers are 0 to ", sizes.layers - 1,
                               ", so it changes nothing");
+    if ((choice.kind == RotarySwitch::Shift && choice.shift == 0) ||
+        (choice.kind == RotarySwitch::Base && choice.base_factor == 1))
+        return name + ": it leaves every position and base as trained, so it changes nothing";
     if (choice.kind == RotarySwitch::ScalingOff && !scaled)
         return name + ": no layer's RoPE is scaled, so it changes nothing";
     // transformers forms p·θ in float32: past 2²⁴ consecutive positions round to the same float.
@@ -265,10 +280,11 @@ Gpt2Pass LlamaModel::Run(const std::vector<int>& tokens, const RotaryChoice& cho
             const int pairs = static_cast<int>(frequencies.inv_freq.size());
             std::vector<double> cos(static_cast<std::size_t>(n) * pairs),
                 sin(static_cast<std::size_t>(n) * pairs);
-            rope_table_rows(frequencies, RopeReference::Transformers, RopeTableKind::Cos,
-                            first_position, n, TableLayout::Undoubled, TableDtype::F32, cos.data());
-            rope_table_rows(frequencies, RopeReference::Transformers, RopeTableKind::Sin,
-                            first_position, n, TableLayout::Undoubled, TableDtype::F32, sin.data());
+            const TableDtype dtype = choice.bf16_tables ? TableDtype::BF16 : TableDtype::F32;
+            for (const auto& [kind, table] :
+                 {std::pair{RopeTableKind::Cos, &cos}, std::pair{RopeTableKind::Sin, &sin}})
+                rope_table_rows(frequencies, RopeReference::Transformers, kind, first_position, n,
+                                TableLayout::Undoubled, dtype, table->data());
             RotaryPairing pairing = plan.pairing;
             if (choice.kind == RotarySwitch::Pairing)
                 pairing = pairing == RotaryPairing::HalfSplit ? RotaryPairing::Interleaved

@@ -17,23 +17,23 @@
 
 namespace pelab {
 
-/// Each position switch's run of both sentences.
-struct Gpt2OrderRun {
-    PositionChoice choice;
+/// One position switch's run of both sentences (any model whose pass gives a Gpt2Pass: GPT-2's,
+/// the rotary families' of pelab/models/llama.h); the switch is the caller's, in the same order.
+struct OrderRun {
     std::vector<float> attention_a, attention_b; ///< L × H × n × n (query row, key), per sentence
     std::vector<NextGuess> top_a, top_b;         ///< the guesses after each sentence's last token
     double loss_a = 0, loss_b = 0;               ///< mean next-token cross-entropy (nats)
     /// How far apart the two last tokens' states are, for x₀ and after each block (L + 1 values,
     /// LastStateDistances).
     std::vector<double> last_distances;
-    /// For each of Gpt2OrderResult::same_prefix: the distance of that token's states across the
+    /// For each of OrderResult::same_prefix: the distance of that token's states across the
     /// two sentences after block 1 (the rule of LastStateDistances).
     std::vector<double> same_prefix_block1;
 };
 
-struct Gpt2OrderResult {
+struct OrderResult {
     int tokens_a = 0, tokens_b = 0, layers = 0, heads = 0;
-    std::vector<Gpt2OrderRun> runs; ///< in the order of the switches asked for
+    std::vector<OrderRun> runs; ///< in the order of the switches asked for
     /// The positions i where a[i] = b[i] and a[0 … i], b[0 … i] hold the same multiset.
     std::vector<int> same_prefix;
 };
@@ -45,11 +45,15 @@ std::vector<int> SamePrefixTokens(const std::vector<int>& a, const std::vector<i
 /// runs where the causal property above holds.
 bool PositionFree(const PositionChoice& choice);
 
+/// The numbers of one switch's passes of a and b (every token's logits: the loss), for the
+/// same-prefix tokens of a and b; the passes' attention is moved into the run.
+OrderRun MeasureOrderRun(Gpt2Pass pass_a, Gpt2Pass pass_b, int vocab, int width, int layers,
+                         const std::vector<int>& same_prefix, int top);
+
 /// Runs a and b (each non-empty, within the model's context) under each switch, with every
 /// token's logits (the loss); top guesses per sentence. Throws InvalidArgument as Gpt2Model::Run.
-Gpt2OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
-                               const std::vector<int>& b,
-                               const std::vector<PositionChoice>& switches, int top = 5,
-                               int threads = 2);
+OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
+                           const std::vector<int>& b, const std::vector<PositionChoice>& switches,
+                           int top = 5, int threads = 2);
 
 } // namespace pelab

@@ -51,12 +51,17 @@ struct RotaryChoice {
     double base_factor = 1; ///< Base: > 0
     long long shift = 0;    ///< Shift: ≥ 0
     int nope_from = 0;      ///< NopeFrom: ≥ 0
+    /// The cos and sin tables rounded to bfloat16, as transformers hands them to a model run in
+    /// bf16 (its angles stay float32); every other number of the pass stays float32. Named by
+    /// the suffix "/bf16" ("shift:1000/bf16").
+    bool bf16_tables = false;
 };
 
 /// "trained", "none", "pairing", "base:K", "shift:K", "scaling-off", "nope-from:L" (the command
-/// line's names) and back; ParseRotaryChoice gives ok or a message naming what is wrong.
+/// line's names; each may end in "/bf16") and back; ParseRotaryChoice gives ok or a message naming
+/// what is wrong.
 std::string RotaryChoiceName(const RotaryChoice& choice);
-Status ParseRotaryChoice(const std::string& text, RotaryChoice* out);
+Status ParseRotaryChoice(const std::string& named, RotaryChoice* out);
 
 struct LlamaSizes {
     std::string family_id; ///< families.h's id ("llama", "qwen3", …)
@@ -78,6 +83,8 @@ public:
     static Status Load(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaModel* out);
 
     const LlamaSizes& Sizes() const { return sizes_; }
+    /// Layer l's RoPE as the pass turns it (l in [0, layers); meaningful where the plan rotates).
+    const RopeTableSpec& LayerRope(int layer) const { return rope_.at(layer); }
 
     /// The pass (Gpt2Pass's fields: logits, every head's attention, every layer's states, the
     /// loss with all_logits; positions empty).
