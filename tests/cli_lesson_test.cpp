@@ -190,22 +190,34 @@ TEST_F(Cli, LessonCheckPassesTheShippedLessons) {
         if (entry.path().extension() != ".json") continue;
         std::vector<std::string> arguments = {"lesson", "check", entry.path().string()};
         std::ifstream in(entry.path());
-        if (nlohmann::json::parse(in).contains("needs_model")) {
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        if (doc.contains("needs_model")) {
             // Refused without the checkpoint it runs on, saying what to pass; run on the fixture.
             const Result without = Run(arguments);
             EXPECT_EQ(without.exit_code, 2) << without.out;
             EXPECT_NE(without.out.find("--model FOLDER"), std::string::npos) << without.out;
-            // A GPT-2 table without the rest of the model: each step's view cannot run.
+            // A GPT-2 table (a Llama's attention) without the rest of the model: each step's view
+            // cannot run.
+            const bool gpt2 = doc["needs_model"] == "gpt2";
             pelab_test::WriteModelFixtures(dir / "others");
             const Result table_only = Run({"lesson", "check", entry.path().string(), "--model",
-                                           (dir / "others" / "gpt2").string()});
+                                           (dir / "others" / (gpt2 ? "gpt2" : "llama")).string()});
             EXPECT_EQ(table_only.exit_code, 2) << table_only.out;
             EXPECT_NE(table_only.out.find("step 1: the Real model view cannot run"),
                       std::string::npos)
                 << table_only.out;
+            // The other family: refused by name.
             pelab_test::WriteGpt2RunFixture(dir / "gpt2-run");
+            pelab_test::WriteLlamaRunFixture(dir / "llama-run");
+            const Result other = Run({"lesson", "check", entry.path().string(), "--model",
+                                      (dir / (gpt2 ? "llama-run" : "gpt2-run")).string()});
+            EXPECT_EQ(other.exit_code, 2) << other.out;
+            EXPECT_NE(other.out.find(gpt2 ? "(the model given is Llama's)"
+                                          : "(the model given is GPT-2's)"),
+                      std::string::npos)
+                << other.out;
             arguments.push_back("--model");
-            arguments.push_back((dir / "gpt2-run").string());
+            arguments.push_back((dir / (gpt2 ? "gpt2-run" : "llama-run")).string());
         }
         const Result r = Run(arguments);
         EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -214,7 +226,7 @@ TEST_F(Cli, LessonCheckPassesTheShippedLessons) {
         EXPECT_EQ(r.out.find("warning"), std::string::npos) << r.out;
         ++lessons;
     }
-    EXPECT_GE(lessons, 3);
+    EXPECT_GE(lessons, 5);
 }
 
 // `pelab lesson notes` prints each step's caption (without the emphasis stars) and its notes,

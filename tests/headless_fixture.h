@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -54,6 +55,20 @@ protected:
             model_fixture_ = std::filesystem::temp_directory_path() /
                              ("pelab-gpt2-fixture-" + std::to_string(::getpid()));
             pelab_test::WriteGpt2RunFixture(model_fixture_);
+        }
+        ASSERT_EQ(app.OpenModel(model_fixture_.string(), true), "");
+    }
+    /// The fixture a lesson's needs_model asks for: GPT-2's when it names gpt2, else the whole
+    /// Llama (a rotary family the pass runs).
+    void OpenLessonFixture(const std::vector<std::string>& families) {
+        if (std::find(families.begin(), families.end(), "gpt2") != families.end()) {
+            OpenGpt2Fixture();
+            return;
+        }
+        if (model_fixture_.empty()) {
+            model_fixture_ = std::filesystem::temp_directory_path() /
+                             ("pelab-llama-fixture-" + std::to_string(::getpid()));
+            pelab_test::WriteLlamaRunFixture(model_fixture_);
         }
         ASSERT_EQ(app.OpenModel(model_fixture_.string(), true), "");
     }

@@ -72,7 +72,7 @@ TEST_F(Lessons, ShippedLessonsStepThroughWithPageDown) {
         ASSERT_EQ(app.scene.ApplyDocument(fresh_defaults.scene.Document()), "");
         Lesson lesson;
         ASSERT_EQ(LoadLesson(file.string(), app.scene, app.panels, &lesson), "");
-        if (!lesson.needs_model.empty()) OpenGpt2Fixture();
+        if (!lesson.needs_model.empty()) OpenLessonFixture(lesson.needs_model);
         const nlohmann::json doc = ReadJson(file);
         ASSERT_EQ(lesson.steps.size(), doc["steps"].size());
         StartLesson(app, lesson);

@@ -459,7 +459,11 @@ std::vector<ShippedLesson> ShippedLessons() {
         lesson.file = entry.path().filename().string();
         lesson.title = doc.at("title").get<std::string>();
         lesson.steps = doc.at("steps").size();
-        lesson.needs_model = doc.value("needs_model", "");
+        // needs_model: a family id or a list of them; the first names the folder to bring.
+        const nlohmann::json needs = doc.value("needs_model", nlohmann::json());
+        lesson.needs_model = needs.is_string()  ? needs.get<std::string>()
+                             : needs.is_array() ? needs.at(0).get<std::string>()
+                                                : "";
         std::string previous;
         int run = 0;
         const auto close_run = [&] {
@@ -492,7 +496,7 @@ std::vector<ShippedLesson> ShippedLessons() {
 // (scripts/update_scene_fields.sh pastes it) when a lesson changes.
 TEST(LessonDocs, CountWhatTheFilesHold) {
     const std::vector<ShippedLesson> lessons = ShippedLessons();
-    ASSERT_EQ(lessons.size(), 4u);
+    ASSERT_EQ(lessons.size(), 5u);
     std::string table = "<!-- lessons: generated from assets/lessons/; tests/registry_test.cpp "
                         "checks it -->\n| lesson | title | steps | panels, step by step |\n"
                         "|---|---|---|---|\n";
@@ -503,7 +507,9 @@ TEST(LessonDocs, CountWhatTheFilesHold) {
                  std::to_string(lesson.steps) + " | " + lesson.panels + " |\n";
         // A lesson that runs on a checkpoint is opened with it (docs/models.md: what to bring).
         commands += "build/bin/pelab " +
-                    std::string(lesson.needs_model.empty() ? "" : "--model ~/models/gpt2 ") +
+                    std::string(lesson.needs_model.empty()     ? ""
+                                : lesson.needs_model == "gpt2" ? "--model ~/models/gpt2 "
+                                                               : "--model ~/models/SmolLM2-135M ") +
                     "--lesson assets/lessons/" + lesson.file + "  # " +
                     std::to_string(lesson.steps) + " steps: " + lesson.panels + "\n";
     }

@@ -107,7 +107,7 @@ TEST_F(RoomTest, EveryLessonStepShowsWhatItHighlights) {
     for (const fs::path& file : files) {
         Lesson lesson;
         ASSERT_EQ(LoadLesson(file.string(), app.scene, app.panels, &lesson), "") << file;
-        if (!lesson.needs_model.empty()) OpenGpt2Fixture();
+        if (!lesson.needs_model.empty()) OpenLessonFixture(lesson.needs_model);
         // Themes change colours, not the layout: one theme here, the others in screenshots.
         for (const SlideRoom& room : {kProjectorRoom, kLaptopRoom}) {
             StartLesson(app, lesson);

@@ -4,6 +4,7 @@
 #include "io/panel_catalog.h"
 #include "io/scene.h"
 #include "io/train_run.h"
+#include "pelab/models/llama.h"
 
 #include <algorithm>
 #include <string>
@@ -93,6 +94,38 @@ std::size_t CaptionCharacters(const std::string& caption) {
     return characters;
 }
 
+namespace {
+
+// "needs_model": a family id or a list of them, each one the order panel's Real model view runs
+// ("GPT-2", its display name, is read as "gpt2"). "" or the problem.
+std::string NeedsModel(const json& doc, std::vector<std::string>* out) {
+    if (!doc.is_object() || !doc.contains("needs_model")) return {};
+    const json& field = doc["needs_model"];
+    const char* what = "field \"needs_model\": a family id (\"gpt2\", \"llama\", …) or a list of "
+                       "1 to 16 of them";
+    std::vector<json> ids;
+    if (field.is_string())
+        ids.push_back(field);
+    else if (field.is_array() && !field.empty() && field.size() <= 16)
+        ids = field.get<std::vector<json>>();
+    else
+        return what;
+    for (const json& id : ids) {
+        if (!id.is_string() || id.get<std::string>().empty() || id.get<std::string>().size() > 20)
+            return what;
+        std::string family = id.get<std::string>();
+        if (family == "GPT-2") family = "gpt2";
+        if (family != "gpt2" && !LlamaPassRuns(family))
+            return "field \"needs_model\": \"" + PrintableLine(family) +
+                   "\" is not a family the order panel runs (gpt2, llama, mistral, ministral, "
+                   "qwen2, qwen3, olmo2, smollm3)";
+        out->push_back(family);
+    }
+    return {};
+}
+
+} // namespace
+
 std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
                                      const PanelCatalog& panels, const json& start, Lesson* out) {
     std::vector<std::string> problems;
@@ -112,15 +145,8 @@ std::vector<std::string> CheckLesson(const json& doc, const SceneTable& table,
     Lesson lesson;
     if (std::string error = fields.Text("title", true, 1, 200, &lesson.title); !error.empty())
         problems.push_back(error);
-    if (std::string error = fields.Text("needs_model", false, 1, 20, &lesson.needs_model);
-        !error.empty())
+    if (std::string error = NeedsModel(doc, &lesson.needs_model); !error.empty())
         problems.push_back(error);
-    // A family id (pelab/models/families.h); "GPT-2", its display name, is read as "gpt2".
-    else if (lesson.needs_model == "GPT-2")
-        lesson.needs_model = "gpt2";
-    else if (!lesson.needs_model.empty() && lesson.needs_model != "gpt2")
-        problems.push_back("field \"needs_model\": must be \"gpt2\" (the one model family a "
-                           "lesson can run on; leave it out for none)");
     const json* steps = nullptr;
     if (std::string error =
             fields.List("steps", true, 1, static_cast<std::size_t>(kMaxLessonSteps), &steps);

@@ -3,7 +3,8 @@
 // table), the panel to present or the panels to open, and the widgets to highlight.
 //
 //   {"format": "pelab-lesson", "version": 1, "title": "Why transformers need positions",
-//    "needs_model": "GPT-2",   (optional: the steps run on a checkpoint the teacher opens)
+//    "needs_model": "gpt2",    (optional: the steps run on a checkpoint the teacher opens; a
+//                                family id, or a list of them: ["llama", "qwen2", …])
 //    "steps": [{"caption": "…", "notes": "…", "present": "order", "fresh": true,
 //               "scene": {"pe_enabled": false}, "highlight": ["order.pe_enabled"],
 //               "lock": ["pe_enabled"]}, …]}
@@ -35,9 +36,10 @@ struct LessonStep {
 
 struct Lesson {
     std::string title;
-    /// "GPT-2": the steps show a GPT-2 checkpoint opened in the Your model panel (the order
-    /// panel's Real model view); `lesson check` then needs --model. "" for none.
-    std::string needs_model;
+    /// The families (families.h's ids) whose checkpoint, opened in the Your model panel, the
+    /// steps show (the order panel's Real model view): "gpt2", or rotary families the pass runs
+    /// ("llama", "qwen2", …); `lesson check` then needs --model. Empty for none.
+    std::vector<std::string> needs_model;
     std::string path; ///< where it was read from ("" for text)
     std::vector<LessonStep> steps;
 };

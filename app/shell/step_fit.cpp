@@ -244,15 +244,31 @@ bool HoldsNumber(const nlohmann::json& doc, const QuotedNumber& number) {
 
 std::vector<std::string> LessonModelProblems(App& app, const Lesson& lesson) {
     if (lesson.needs_model.empty()) return {};
-    const ModelTable* table = app.state.model_table.get();
-    const ModelFamily* family = family_by_id(lesson.needs_model);
-    const std::string needs = "the lesson runs on a " +
-                              std::string(family ? family->display : lesson.needs_model.c_str()) +
-                              " checkpoint (needs_model): give one with --model FOLDER, a folder "
-                              "holding model.safetensors, config.json, vocab.json and merges.txt";
-    if (table == nullptr) return {needs};
-    if (table->family_id != lesson.needs_model)
-        return {needs + " (the model given is " + table->family + "'s)"};
+    // "a GPT-2", "a Llama, Qwen2 or SmolLM3"
+    std::string names;
+    bool gpt2 = false;
+    for (std::size_t k = 0; k < lesson.needs_model.size(); ++k) {
+        const ModelFamily* family = family_by_id(lesson.needs_model[k]);
+        names += (k == 0                               ? ""
+                  : k + 1 == lesson.needs_model.size() ? " or "
+                                                       : ", ") +
+                 std::string(family ? family->display : lesson.needs_model[k].c_str());
+        gpt2 = gpt2 || lesson.needs_model[k] == "gpt2";
+    }
+    const std::string needs =
+        "the lesson runs on a " + names +
+        " checkpoint (needs_model): give one with --model FOLDER, a folder holding " +
+        (gpt2 ? "model.safetensors, config.json, vocab.json and merges.txt"
+              : "model.safetensors, config.json and tokenizer.json");
+    const OpenedModel* opened = app.state.opened_model.get();
+    if (opened == nullptr) return {needs};
+    const std::string& id = opened->report.found.family_id;
+    if (std::find(lesson.needs_model.begin(), lesson.needs_model.end(), id) ==
+        lesson.needs_model.end())
+        return {needs + " (the model given is " +
+                (opened->report.found.family.empty() ? std::string("of no family PE Lab knows")
+                                                     : opened->report.found.family + "'s") +
+                ")"};
     std::vector<std::string> problems;
     StartLesson(app, lesson);
     for (int k = 0; k < app.lesson.StepCount(); ++k) {

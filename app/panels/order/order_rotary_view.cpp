@@ -71,6 +71,7 @@ void OrderPanel::DrawShiftCloseness(FrameContext& frame, const RealOrderDemo& de
         height = std::max(ImGui::GetFontSize() * 10.0f, std::min(ImGui::GetContentRegionAvail().y,
                                                                  ImGui::GetFontSize() * 16.0f)) -
                  ImGui::GetTextLineHeightWithSpacing();
+    ImGui::BeginGroup(); // the title with the plot: what a lesson outlines
     WrappedText(("Shifted by " + ShownNumber(static_cast<double>(s.shift), 9) +
                  ": how much each block's attention changes")
                     .c_str());
@@ -84,6 +85,7 @@ void OrderPanel::DrawShiftCloseness(FrameContext& frame, const RealOrderDemo& de
                          frame.Px(4.0f), plot::Marker::Square);
         plot.End();
     }
+    ImGui::EndGroup();
     FormulaTooltip("Per block: the largest difference of any attention weight of either sentence "
                    "between the run at positions 0, 1, 2, … and the run at K, K + 1, …. With "
                    "float32 tables the angles and the turn are float32, as transformers computes "

@@ -130,6 +130,11 @@ nlohmann::json OrderPanel::RealReadouts(const AppState& state) const {
                           {"switches", switches},
                           {"sentence", demo->sentence.text},
                           {"claims", ClaimsJson(demo->sentence)}};
+    if (demo->rotary) {
+        // The switches' settings (a lesson's caption may quote them).
+        out["base_factor"] = demo->rotary_switches.at(3).base_factor;
+        out["nope_block"] = demo->rotary_switches.at(6).nope_from + 1;
+    }
     if (demo->shift.shift > 0)
         out["shift_closeness"] = {{"shift", demo->shift.shift},
                                   {"f32", demo->shift.f32},
