@@ -8,11 +8,13 @@
 #include "io/model_files.h"
 #include "pelab/base/error.h"
 #include "pelab/models/llama.h"
+#include "pelab/models/llama_order.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace pelab {
 
@@ -196,6 +198,55 @@ void AddDistances(const std::vector<Choice>& choices,
     (*doc)["distances"] = distances;
 }
 
+// Each shift:K (K > 0) against the trained run, per sequence: the largest change of an attention
+// weight per layer with float32 tables and with them rounded to bf16 (pelab/models/llama_order.h).
+void AddShiftCloseness(const LlamaModel& model, const std::vector<RotaryChoice>& choices,
+                       const std::vector<std::vector<int>>& sequences, nlohmann::json* doc,
+                       std::string* lines) {
+    nlohmann::json all = nlohmann::json::array();
+    const Gpt2Options options; // the passes' attention, the last token's logits
+    const auto row = [](const char* name, const std::vector<double>& values) {
+        std::string text = std::string("  ") + name;
+        char number[32];
+        for (double value : values) {
+            std::snprintf(number, sizeof number, " %.2g", value);
+            text += number;
+        }
+        return text + "\n";
+    };
+    for (const RotaryChoice& choice : choices) {
+        if (choice.kind != RotarySwitch::Shift || choice.shift == 0 || choice.bf16_tables) continue;
+        for (std::size_t s = 0; s < sequences.size(); ++s) {
+            std::vector<double> each[2];
+            for (const bool bf16 : {false, true}) {
+                RotaryChoice at_zero, shifted = choice;
+                at_zero.bf16_tables = shifted.bf16_tables = bf16;
+                each[bf16] = AttentionDifferences(
+                    model.Run(sequences[s], at_zero, options).attention,
+                    model.Run(sequences[s], shifted, options).attention, model.Sizes().layers);
+            }
+            std::vector<int> absolute;
+            for (int l = 0; l < model.Sizes().layers; ++l)
+                if (!ShiftChangesRope(model, l, choice.shift, static_cast<int>(sequences[s].size()))
+                         .empty())
+                    absolute.push_back(l);
+            all.push_back({{"positions", RotaryChoiceName(choice)},
+                           {"sequence", s},
+                           {"f32", each[0]},
+                           {"bf16", each[1]},
+                           {"absolute_layers", absolute}});
+            *lines += "\n" + RotaryChoiceName(choice) + " against trained" +
+                      (sequences.size() > 1 ? ", text " + std::to_string(s + 1) : "") +
+                      ": the largest change of an attention weight, layer by layer from 0\n" +
+                      row("float32 tables:", each[0]) + row("bf16 tables:   ", each[1]);
+            if (!absolute.empty())
+                *lines += "  (" + std::to_string(absolute.size()) +
+                          " layers' RoPE depends on the position itself at this shift)\n";
+        }
+    }
+    if (!all.empty()) (*doc)["shift_closeness"] = all;
+}
+
 } // namespace
 
 // A rotary model's run: its switches (trained, none, pairing, base:K, shift:K, scaling-off,
@@ -207,7 +258,8 @@ template <typename Model, typename Choice>
 int RunPasses(const ModelOptions& options, const Model& model, const std::vector<Choice>& choices,
               const std::vector<std::vector<int>>& sequences, const BpeTokenizer& tokenizer,
               bool texts, bool words, double load_seconds,
-              const std::vector<std::string>& switch_notes = {}) {
+              const std::vector<std::string>& switch_notes = {},
+              const std::function<void(nlohmann::json*, std::string*)>& more = {}) {
     const auto& sizes = model.Sizes();
     if (std::string error = CheckFullSize(options, sizes, sequences); !error.empty())
         return UsageError(error);
@@ -291,6 +343,7 @@ int RunPasses(const ModelOptions& options, const Model& model, const std::vector
         doc["sentences"].push_back(std::move(sentence));
     }
     if (sequences.size() == 2) AddDistances(choices, last_states, sizes.width, &doc, &lines);
+    if (more) more(&doc, &lines);
     std::string folder_error;
     if (!CheckOutputFolder(options.out, &folder_error)) return RuntimeError(folder_error);
     try {
@@ -330,8 +383,11 @@ int RunRotaryModel(const ModelOptions& options) {
         if (std::string note = RotaryChoiceNote(model.Sizes(), choice, static_cast<int>(longest));
             !note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end())
             notes.push_back(note);
+    const auto closeness = [&](nlohmann::json* doc, std::string* lines) {
+        AddShiftCloseness(model, choices, sequences, doc, lines);
+    };
     return RunPasses(options, model, choices, sequences, tokenizer, texts, words, load_seconds,
-                     notes);
+                     notes, closeness);
 }
 
 int RunModelRun(const ModelOptions& options) {

@@ -11,7 +11,11 @@ Checked per fixture, sequence and switch: the last token's logits and every laye
 state to 1e-4 of their largest magnitude, and the loss to 1e-4 nats. Then what the switches
 claim, measured on PE Lab's side: shift:1000 leaves the logits as trained to float32's rounding
 (these fixtures' frequencies, llama3's and yarn's included, do not depend on the position, so
-the scores depend on offsets only), and none, pairing and base:4 change them.
+the scores depend on offsets only), and none, pairing and base:4 change them. And the shift's
+closeness PE Lab reports (per layer, the largest change of an attention weight between positions
+0.. and 1000.., with float32 cos and sin tables and with them rounded to bf16) against the same
+measure on the reference's attention: float32 below 1e-4 on both sides (rounding), bf16 within
+20% + 1e-4 of the reference's (the rounding of the tables dominates both).
 
 Usage: check_llama_pass.py PELAB
 """
@@ -22,6 +26,10 @@ import sys
 import tempfile
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import llama_reference as ref  # noqa: E402
+import torch  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 failures = []
@@ -38,6 +46,34 @@ def largest_error(got, want):
     if got.shape != want.shape:
         return float("inf")
     return float(np.max(np.abs(got - want)) / max(1.0, float(np.max(np.abs(want)))))
+
+
+def reference_closeness(folder, tokens, tables):
+    """Per layer, the largest |difference| of the reference's attention weights between the
+    trained run and shift:1000, cos and sin in `tables`."""
+    at_zero = ref.run(folder, tokens, "trained", attention=True, tables=tables)["attention"]
+    shifted = ref.run(folder, tokens, "shift:1000", attention=True, tables=tables)["attention"]
+    return [float(np.max(np.abs(np.asarray(a) - np.asarray(b)))) for a, b in zip(at_zero, shifted)]
+
+
+def check_closeness(pelab, folder, fixture, tokens, doc):
+    where = "%s %s shift:1000" % (fixture, list(tokens))
+    reported = [c for c in doc.get("shift_closeness", []) if c["positions"] == "shift:1000"]
+    check(where + ": closeness reported", len(reported) == 1, str(doc.get("shift_closeness")))
+    if len(reported) != 1:
+        return
+    mine = reported[0]
+    theirs_f32 = reference_closeness(folder, tokens, torch.float32)
+    theirs_bf16 = reference_closeness(folder, tokens, torch.bfloat16)
+    check(where + ": float32 tables move no weight by 1e-4, here and in PyTorch",
+          max(mine["f32"]) < 1e-4 and max(theirs_f32) < 1e-4,
+          "PE Lab %s, PyTorch %s" % (mine["f32"], theirs_f32))
+    near = all(abs(a - b) <= 0.2 * b + 1e-4 for a, b in zip(mine["bf16"], theirs_bf16))
+    check(where + ": bf16 tables' change per layer as PyTorch's",
+          near and len(mine["bf16"]) == len(theirs_bf16),
+          "PE Lab %s, PyTorch %s" % (mine["bf16"], theirs_bf16))
+    print("      %s: largest change f32 %.2g (PyTorch %.2g), bf16 %.2g (PyTorch %.2g)" %
+          (where, max(mine["f32"]), max(theirs_f32), max(mine["bf16"]), max(theirs_bf16)))
 
 
 def main():
@@ -95,6 +131,7 @@ def main():
                 changed = largest_error(np.asarray(runs[name]["logits"]), trained)
                 check("%s %s: %s changes the logits" % (fixture, list(tokens), name),
                       changed > 1e-4, "%.3g" % changed)
+            check_closeness(pelab, os.path.join(scratch, fixture), fixture, tokens, doc)
         print("largest difference from PyTorch: %.3g of the largest value" % worst)
     print("%d failures" % len(failures))
     sys.exit(1 if failures else 0)

@@ -229,7 +229,10 @@ def _lin(x, W, b=None):
 
 
 # ---------------------------------------------------------------- forward
-def run(folder, tokens, switch="trained", attention=True):
+def run(folder, tokens, switch="trained", attention=True, tables=torch.float32):
+    """tables=torch.bfloat16: cos and sin cast to bfloat16 and back, as modeling_llama's
+    LlamaRotaryEmbedding.forward returns them (cos.to(dtype=x.dtype)) to a model run in bf16;
+    the rest of the pass stays float32 (added for the shift's closeness in check_llama_pass.py)."""
     c = load_config(folder)
     W = read_safetensors(os.path.join(folder, "model.safetensors"))
     kind, arg = parse_switch(switch)
@@ -247,6 +250,7 @@ def run(folder, tokens, switch="trained", attention=True):
     inv_freq, af = rope_init(rp, d, c["max_pos"], int(pos.max()) + 1)
     freqs = pos.to(torch.float32)[:, None] * inv_freq[None, :]            # (n, d/2)
     cos, sin = freqs.cos() * af, freqs.sin() * af
+    cos, sin = cos.to(tables).to(torch.float32), sin.to(tables).to(torch.float32)
     rotate = _rotate_pairs if kind == "pairing" else _rotate_half_split
     rotates = list(c["rotates"])
     if kind == "none":
