@@ -250,6 +250,117 @@ TEST_F(OrderRotaryTest, TheSentencesSayWhatTheirClaimsSayOverASweep) {
         }
 }
 
+// Fine-grained FP8: every projection of layer 0 stored as E4M3 codes with one scale per 8 × 16
+// block (partial blocks at the edges of 32 × 32 and 64 × 32 weights); the pass reads q · s, so
+// it equals the float32 fixture holding exactly those products. A missing scale, a missing
+// block size and a wrong scale shape are named.
+TEST_F(OrderRotaryTest, Fp8ProjectionsAreReadTimesTheirBlockScales) {
+    const LlamaModel plain = Load("llama-run");
+    // The fixture's tensors, re-read to rewrite them.
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open((folder_ / "llama-run" / "model.safetensors").string()), "");
+    const std::vector<std::int64_t> block = {8, 12};
+    std::vector<pelab_test::FixtureTensor> fp8, exact;
+    for (const std::string& name : checkpoint.Names()) {
+        Status error;
+        const TensorInfo* info = checkpoint.Find(name, &error);
+        ASSERT_NE(info, nullptr);
+        std::vector<float> values;
+        ASSERT_EQ(checkpoint.ReadFloats(*info, &values), "");
+        const bool linear =
+            name.rfind("model.layers.0.", 0) == 0 && name.find("_proj.") != std::string::npos;
+        if (!linear) {
+            fp8.push_back({name, info->shape, values});
+            exact.push_back({name, info->shape, values});
+            continue;
+        }
+        const std::int64_t rows = info->shape[0], cols = info->shape[1];
+        const std::int64_t sr = (rows + block[0] - 1) / block[0],
+                           sc = (cols + block[1] - 1) / block[1];
+        std::vector<float> scales(static_cast<std::size_t>(sr * sc), 0.0f);
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c) {
+                float& scale = scales[static_cast<std::size_t>((r / block[0]) * sc + c / block[1])];
+                scale = std::max(scale,
+                                 std::abs(values[static_cast<std::size_t>(r * cols + c)]) / 448.0f);
+            }
+        std::string codes(values.size(), '\0');
+        std::vector<float> products(values.size());
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const std::size_t at = static_cast<std::size_t>(r * cols + c);
+                const float scale =
+                    scales[static_cast<std::size_t>((r / block[0]) * sc + c / block[1])];
+                // The nearest E4M3 code, searched over every finite code.
+                int best = 0;
+                for (int code = 0; code < 256; ++code) {
+                    const float value =
+                        Float8ToFloat(static_cast<std::uint8_t>(code), TensorType::F8E4M3);
+                    if (std::isnan(value)) continue;
+                    const float had =
+                        Float8ToFloat(static_cast<std::uint8_t>(best), TensorType::F8E4M3);
+                    if (std::abs(value * scale - values[at]) < std::abs(had * scale - values[at]))
+                        best = code;
+                }
+                codes[at] = static_cast<char>(best);
+                products[at] =
+                    Float8ToFloat(static_cast<std::uint8_t>(best), TensorType::F8E4M3) * scale;
+            }
+        fp8.push_back({name, info->shape, "F8_E4M3", codes});
+        fp8.push_back({name + "_scale_inv", {sr, sc}, scales});
+        exact.push_back({name, info->shape, products});
+    }
+    nlohmann::json config =
+        nlohmann::json::parse(std::ifstream(folder_ / "llama-run" / "config.json"));
+    const auto write = [&](const std::string& name,
+                           const std::vector<pelab_test::FixtureTensor>& tensors,
+                           const nlohmann::json& with) {
+        fs::create_directories(folder_ / name);
+        pelab_test::WriteSafetensors(folder_ / name / "model.safetensors", tensors);
+        std::ofstream(folder_ / name / "config.json") << with.dump();
+    };
+    nlohmann::json quantized = config;
+    quantized["quantization_config"] = {{"quant_method", "fp8"}, {"weight_block_size", block}};
+    write("fp8", fp8, quantized);
+    write("exact", exact, config);
+    const LlamaModel from_fp8 = Load("fp8"), from_exact = Load("exact");
+    EXPECT_NE(
+        std::find_if(from_fp8.Sizes().notes.begin(), from_fp8.Sizes().notes.end(),
+                     [](const std::string& note) { return note.find("FP8") != std::string::npos; }),
+        from_fp8.Sizes().notes.end());
+    const std::vector<int> tokens = {272, 258, 262, 270, 259, 265, 271};
+    Gpt2Options options;
+    options.all_logits = true;
+    const Gpt2Pass a = from_fp8.Run(tokens, RotaryChoice{}, options),
+                   b = from_exact.Run(tokens, RotaryChoice{}, options),
+                   c = plain.Run(tokens, RotaryChoice{}, options);
+    EXPECT_EQ(a.logits, b.logits) << "q · s, exactly";
+    EXPECT_NE(a.logits, c.logits) << "the 8-bit rounding shows";
+    EXPECT_NEAR(a.loss, c.loss, 0.05) << "and stays small";
+    // Refused, each by name.
+    write("no-block", fp8, config);
+    std::vector<pelab_test::FixtureTensor> no_scale, bad_scale;
+    for (const pelab_test::FixtureTensor& tensor : fp8) {
+        if (tensor.name == "model.layers.0.self_attn.q_proj.weight_scale_inv") {
+            bad_scale.push_back({tensor.name, {1, 1}, {1.0f}});
+            continue;
+        }
+        no_scale.push_back(tensor);
+        bad_scale.push_back(tensor);
+    }
+    write("no-scale", no_scale, quantized);
+    write("bad-scale", bad_scale, quantized);
+    for (const auto& [name, says] : {std::pair{"no-block", "weight_block_size"},
+                                     std::pair{"no-scale", "q_proj.weight_scale_inv)"},
+                                     std::pair{"bad-scale", "one scale per 8 × 12 block"}}) {
+        LlamaModel model;
+        ModelRequest request;
+        request.path = (folder_ / name).string();
+        const std::string error = OpenLlama(request, &model);
+        EXPECT_NE(error.find(says), std::string::npos) << name << ": " << error;
+    }
+}
+
 // A GPT-2 switch asked of a rotary model is a lesson's mistake: named, with the model's own.
 TEST_F(OrderRotaryTest, AGpt2SwitchOnARotaryModelIsNamed) {
     OpenModel("llama-run");

@@ -22,7 +22,12 @@ import llama_reference as ref  # noqa: E402
 
 SEQUENCES = [[5, 17, 42, 8, 3, 60, 21], [60, 3, 8, 42, 17, 5, 21]]
 SWITCHES = ["trained", "none", "pairing", "base:4", "base:0.25", "shift:1000", "scaling-off", "nope-from:1"]
-NAMES = ["llama", "mistral", "qwen2", "qwen3", "olmo2", "smollm3", "llama-yarn", "llama-bf16"]
+NAMES = ["llama", "mistral", "qwen2", "qwen3", "olmo2", "smollm3", "llama-yarn", "llama-bf16", "qwen3-fp8"]
+# Fine-grained FP8 (Qwen3-FP8's quantization_config): each projection's 8-bit values and one scale
+# per block; 48 does not divide 64 or 128, so the last block of a row is partial.
+FP8_BLOCK = [16, 48]
+LINEARS = ("q_proj.weight", "k_proj.weight", "v_proj.weight", "o_proj.weight", "gate_proj.weight",
+           "up_proj.weight", "down_proj.weight")
 
 def _config(name):
     """config.json as the real Hub files spell it (keys in their order, transformers 4.x layout)."""
@@ -133,8 +138,75 @@ def _weights(cfg, seed):
     return t
 
 
+def e4m3_table():
+    """The value of each non-negative E4M3FN code 0 … 126, from the OFP8 format (2023): sign, 4
+    exponent bits of bias 7, 3 mantissa bits; exponent 0 subnormal (m/8 · 2^-6); no infinities,
+    S.1111.111 is NaN (code 127, left out); the largest value 448."""
+    values = []
+    for code in range(127):
+        e, m = code >> 3, code & 7
+        values.append(m / 8 * 2.0 ** -6 if e == 0 else (1 + m / 8) * 2.0 ** (e - 7))
+    return np.array(values)
+
+
+def quantize_fp8(w, block):
+    """w (rows × cols float32) → (codes uint8, scales float32 per block, w as the codes say):
+    s = max|w| / 448 over each block, code = the E4M3 value nearest |w| / s with w's sign."""
+    table = e4m3_table()
+    rows, cols = w.shape
+    sr, sc = -(-rows // block[0]), -(-cols // block[1])
+    scales = np.zeros((sr, sc), dtype=np.float32)
+    codes = np.zeros(w.shape, dtype=np.uint8)
+    back = np.zeros(w.shape, dtype=np.float32)
+    for i in range(sr):
+        for j in range(sc):
+            part = w[i * block[0]:(i + 1) * block[0], j * block[1]:(j + 1) * block[1]]
+            s = np.float32(max(float(np.max(np.abs(part))), 1e-30) / 448.0)
+            scales[i, j] = s
+            x = np.abs(part) / s
+            nearest = np.argmin(np.abs(x[..., None] - table[None, None, :]), axis=-1)
+            sign = (part < 0).astype(np.uint8)
+            codes[i * block[0]:(i + 1) * block[0], j * block[1]:(j + 1) * block[1]] = nearest | (sign << 7)
+            back[i * block[0]:(i + 1) * block[0], j * block[1]:(j + 1) * block[1]] = (
+                np.where(sign, -1.0, 1.0) * table[nearest]).astype(np.float32) * s
+    return codes, scales, back
+
+
+def write_fp8_fixture(folder, cfg, tensors):
+    """The qwen3 fixture with its projections fine-grained FP8 (F8_E4M3 + F32 weight_scale_inv);
+    returns the tensors as the 8-bit values and scales give them back (what the reference runs)."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+        f.write("\n")
+    back, raw = dict(tensors), {}
+    for name in tensors:
+        if name.endswith(LINEARS):
+            codes, scales, back[name] = quantize_fp8(tensors[name], FP8_BLOCK)
+            raw[name] = ("F8_E4M3", codes.shape, codes.tobytes())
+            raw[name + "_scale_inv"] = ("F32", scales.shape, scales.astype("<f4").tobytes())
+        else:
+            raw[name] = ("F32", tensors[name].shape, np.ascontiguousarray(tensors[name], dtype="<f4").tobytes())
+    header, chunks, off = {"__metadata__": {"format": "pt"}}, [], 0
+    for name in sorted(raw):
+        dtype, shape, data = raw[name]
+        header[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [off, off + len(data)]}
+        chunks.append(data)
+        off += len(data)
+    hb = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    hb += b" " * (-len(hb) % 8)
+    with open(os.path.join(folder, "model.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(hb)) + hb + b"".join(chunks))
+    return back
+
+
 def fixture(name):
     """(config dict, tensors name -> float32 numpy, safetensors dtype); fresh copies on every call."""
+    if name == "qwen3-fp8":  # Qwen3-FP8's layout: the qwen3 fixture, its projections in FP8
+        cfg, tensors, _ = fixture("qwen3")
+        cfg["quantization_config"] = {"activation_scheme": "dynamic", "fmt": "e4m3",
+                                      "quant_method": "fp8", "weight_block_size": FP8_BLOCK}
+        return cfg, tensors, "FP8"
     cfg = _config(name)
     seed_name = "llama" if name == "llama-bf16" else name  # the bf16 fixture is the llama one, rounded
     tensors = _weights(cfg, zlib.crc32(seed_name.encode()))
@@ -232,10 +304,18 @@ def main(argv):
               "cases": []}
     for name in NAMES:
         cfg, tensors, dt = fixture(name)
-        write_fixture(os.path.join(out, name), cfg, tensors, dt)
+        runs_on = os.path.join(out, name)
+        if dt == "FP8":
+            # The reference runs the float32 weights the 8-bit values and scales make.
+            back = write_fp8_fixture(os.path.join(out, name), cfg, tensors)
+            runs_on = os.path.join(out, "_" + name + "-as-float32")
+            plain = {k: v for k, v in cfg.items() if k != "quantization_config"}
+            write_fixture(runs_on, plain, back, "F32")
+        else:
+            write_fixture(os.path.join(out, name), cfg, tensors, dt)
         for seq in SEQUENCES:
             for sw in SWITCHES:
-                r = ref.run(os.path.join(out, name), seq, sw, attention=False)
+                r = ref.run(runs_on, seq, sw, attention=False)
                 expect["cases"].append({"fixture": name, "tokens": seq, "switch": sw,
                                         "loss": _f(r["loss"]),
                                         "logits_last": [_f(v) for v in r["logits_last"]],

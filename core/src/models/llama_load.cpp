@@ -100,6 +100,7 @@ Status LlamaModel::Load(Checkpoint& checkpoint, const CheckpointConfig& config, 
     if (problem.ok() && !s.tied)
         problem =
             detail::ReadShaped(checkpoint, "lm_head.weight", {s.vocab, d}, kModel, &model.lm_head_);
+    bool fp8 = false; // some projection was fine-grained FP8
     for (int l = 0; l < s.layers && problem.ok(); ++l) {
         const std::string at = "model.layers." + std::to_string(l) + ".";
         Layer layer;
@@ -145,9 +146,14 @@ Status LlamaModel::Load(Checkpoint& checkpoint, const CheckpointConfig& config, 
             {"mlp.down_proj.bias", {d}, &layer.down_bias, false, false}};
         for (const Part& part : parts) {
             if (!part.required && !checkpoint.Has(at + part.name)) continue;
-            problem =
-                detail::ReadShaped(checkpoint, at + part.name, part.shape, kModel, part.values);
+            bool scaled = false;
+            problem = part.linear
+                          ? detail::ReadShapedWeight(checkpoint, at + part.name, part.shape, kModel,
+                                                     config.weight_block, part.values, &scaled)
+                          : detail::ReadShaped(checkpoint, at + part.name, part.shape, kModel,
+                                               part.values);
             if (!problem.ok()) break;
+            fp8 = fp8 || scaled;
             if (part.linear)
                 *part.values = detail::PackLinearWeight(
                     *part.values, static_cast<int>(part.shape[0]), static_cast<int>(part.shape[1]));
@@ -158,6 +164,11 @@ Status LlamaModel::Load(Checkpoint& checkpoint, const CheckpointConfig& config, 
     if (checkpoint.Has("model.layers." + std::to_string(s.layers) + ".mlp.gate_proj.weight"))
         return "the checkpoint holds more layers than config.json's num_hidden_layers (" +
                std::to_string(s.layers) + ")";
+    if (fp8)
+        model.sizes_.notes.push_back(
+            "the projections are FP8: each widened to float32 as its 8-bit value times its "
+            "block's scale (weight_scale_inv), and the pass computes in float32 (an FP8 kernel "
+            "that also rounds the activations to 8 bits gives other numbers)");
     model.config_ = config;
     model.rope_.resize(s.layers);
     for (int l = 0; l < s.layers; ++l)
