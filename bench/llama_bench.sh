@@ -1,28 +1,45 @@
 #!/usr/bin/env bash
-# The rotary pass of `pelab model run` on a synthetic checkpoint of SmolLM2-135M's names and
-# shapes (30 layers, width 576, 9 query and 3 key heads of 64, MLP 1 536, 49 152 words, tied;
-# BF16 as the Hub ships it, seeded small weights), a 20-token sequence, every token's logits
-# (the loss), one switch per pass. Prints the seconds to load, each pass (the first cold), the
-# warm median, GFLOP/s (2 · parameters · tokens, the products' count) and the peak memory; then,
+# The rotary pass of `pelab model run` on a synthetic checkpoint of a real model's names and
+# shapes: SmolLM2-135M's (30 layers, width 576, 9 query and 3 key heads of 64, MLP 1 536, 49 152
+# words, tied) or Llama-3.2-1B's (16 layers, width 2 048, 32 query and 8 key heads of 64, MLP
+# 8 192, 128 256 words, tied, llama3 scaling); BF16 as the Hub ships them, seeded small weights;
+# a 20-token sequence, the last token's logits (--last-only, as generate asks), one switch per
+# pass. Prints the seconds to load, each pass (the first cold), the warm median, GFLOP/s (2 ·
+# the layers' parameters · tokens + 2 · the head's, the products' count), the weights' bytes
+# read per second (PE Lab holds BF16 weights as their 16 bits and reads each once per pass) and
+# the peak memory; then,
 # in the same run, the same passes in PyTorch (bench/llama_torch_anchor.py: the eager pass of
 # Hugging Face's modeling files, weights widened to float32 once, as PE Lab's), with two threads
 # and one, and the ratio to the faster. A benchmark, not a test (docs/performance.md records it).
-# Usage: bench/llama_bench.sh [PELAB] [PASSES]   (needs python3-numpy and python3-torch:
-# scripts/deps.sh test)
+# Usage: bench/llama_bench.sh [PELAB] [PASSES] [smollm2-135m | llama-3.2-1b]   (needs
+# python3-numpy and python3-torch: scripts/deps.sh test; the 1B run writes a 2.5 GB file and
+# holds about 12 GB)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pelab=${1:-$root/build/bin/pelab}
 passes=${2:-7}
-folder=$(mktemp -d)
-trap 'rm -rf "$folder"' EXIT
-/usr/bin/python3 - "$folder" "$root/tests/models" <<'PY'
+shape=${3:-smollm2-135m}
+# LLAMA_BENCH_KEEP=DIR keeps the checkpoint there (and reuses it when it is there already).
+if [[ -n "${LLAMA_BENCH_KEEP:-}" ]]; then
+    folder=$LLAMA_BENCH_KEEP
+    mkdir -p "$folder"
+else
+    folder=$(mktemp -d)
+    trap 'rm -rf "$folder"' EXIT
+fi
+[[ -f "$folder/flops" && -f "$folder/model.safetensors" ]] || /usr/bin/python3 - "$folder" "$root/tests/models" "$shape" <<'PY'
 import json, sys
 import numpy as np
 sys.path.insert(0, sys.argv[2])
 import make_llama_fixtures as m
-folder = sys.argv[1]
+folder, shape = sys.argv[1], sys.argv[3]
 rng = np.random.default_rng(11)
-d, layers, heads, kv, hd, ff, vocab = 576, 30, 9, 3, 64, 1536, 49152
+if shape == "llama-3.2-1b":
+    d, layers, heads, kv, hd, ff, vocab = 2048, 16, 32, 8, 64, 8192, 128256
+elif shape == "smollm2-135m":
+    d, layers, heads, kv, hd, ff, vocab = 576, 30, 9, 3, 64, 1536, 49152
+else:
+    sys.exit("shape: smollm2-135m or llama-3.2-1b, not " + shape)
 def normal(*shape, scale=0.02):
     return rng.standard_normal(size=shape, dtype=np.float32) * scale
 tensors = {"model.embed_tokens.weight": normal(vocab, d), "model.norm.weight": np.ones(d, np.float32)}
@@ -42,26 +59,34 @@ config = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_
           "head_dim": hd, "intermediate_size": ff, "vocab_size": vocab,
           "max_position_embeddings": 8192, "rope_theta": 100000, "rms_norm_eps": 1e-5,
           "tie_word_embeddings": True, "torch_dtype": "bfloat16"}
+if shape == "llama-3.2-1b":
+    config.update(max_position_embeddings=131072, rope_theta=500000.0,
+                  rope_scaling={"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                                "original_max_position_embeddings": 8192, "rope_type": "llama3"})
 m.write_fixture(folder, config, tensors, dtype="BF16")
 params = sum(a.size for a in tensors.values())
-print("checkpoint: %d parameters (%.1f M), BF16" % (params, params / 1e6))
-open(folder + "/params", "w").write(str(params))
+head = vocab * d  # the tied head: its product runs for the last token only
+print("checkpoint: %s's shapes, %d parameters (%.1f M), BF16" % (shape, params, params / 1e6))
+# The products' multiply-adds of a 20-token pass: every layer for each token, the head once.
+open(folder + "/flops", "w").write(str(2 * (params - head) * 20 + 2 * head))
+open(folder + "/bytes", "w").write(str(2 * params))  # BF16 weights, held as their 16 bits
 PY
 echo "file: $(stat -c %s "$folder/model.safetensors") bytes"
 switches=()
 for _ in $(seq "$passes"); do switches+=(--positions trained); done
 tokens=1,504,3290,31517,260,582,764,383,582,31517,260,3290,764,632,373,257,3621,1110,287,260
 /usr/bin/time -f "peak memory %M KB" "$pelab" model run "$folder" --tokens "$tokens" \
-    --json "${switches[@]}" 2> "$folder/time" > "$folder/out.json"
-/usr/bin/python3 - "$folder/out.json" "$folder/params" <<'PY'
+    --last-only --json "${switches[@]}" 2> "$folder/time" > "$folder/out.json"
+/usr/bin/python3 - "$folder/out.json" "$folder/flops" "$folder/bytes" <<'PY'
 import json, statistics, sys
 doc = json.load(open(sys.argv[1]))
-params = int(open(sys.argv[2]).read())
+flops, weight_bytes = int(open(sys.argv[2]).read()), int(open(sys.argv[3]).read())
 seconds = [run["seconds"] for run in doc["sentences"][0]["runs"]]
 median = statistics.median(seconds[1:] or seconds)
-print("PE Lab: load %.3f s; passes: %s s; warm median %.1f ms (20 tokens, every logit); "
-      "%.1f GFLOP/s" % (doc["seconds_load"], " ".join("%.3f" % s for s in seconds), 1000 * median,
-                        2 * params * 20 / median / 1e9))
+print("PE Lab: load %.3f s; passes: %s s; warm median %.1f ms (20 tokens, the last one's logits; "
+      "%.1f GFLOP); %.1f GFLOP/s; the weights as held (bfloat16, %.2f GB) read at %.1f GB/s" % (
+          doc["seconds_load"], " ".join("%.3f" % s for s in seconds), 1000 * median, flops / 1e9,
+          flops / median / 1e9, weight_bytes / 1e9, weight_bytes / median / 1e9))
 PY
 cat "$folder/time"
 /usr/bin/python3 "$root/bench/torch_blas.py"
@@ -82,4 +107,13 @@ for path, threads in [(sys.argv[2], 2), (sys.argv[3], 1)]:
         " ".join("%.3f" % s for s in torch["seconds"]), 1000 * torch["median_warm"]))
     best = torch["median_warm"] if best is None else min(best, torch["median_warm"])
 print("PE Lab / PyTorch (the faster) time per pass: %.2f (below 1: PE Lab faster)" % (ours / best))
+PY
+# The machine's memory bandwidth beside it: NumPy summing 1 GiB of float32 (one core), best of 5.
+/usr/bin/python3 - <<'PY'
+import time
+import numpy as np
+a = np.ones(1 << 28, dtype=np.float32)
+a.sum()
+best = min((lambda t: (a.sum(), time.perf_counter() - t)[1])(time.perf_counter()) for _ in range(5))
+print("memory: NumPy sums 1 GiB of float32 at %.1f GB/s (one core, best of 5)" % (a.nbytes / best / 1e9))
 PY

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The anchor of bench/llama_bench.sh: the rotary pass in PyTorch, as Hugging Face's eager
 modeling code computes it (tests/models/llama_reference.py, written from those files), its
-weights read once and kept (as from_pretrained keeps them), every token's logits, float32,
-under torch.inference_mode. Prints JSON: load seconds, each pass's seconds, the warm median.
+weights read once and kept (as from_pretrained keeps them), the last token's logits (as
+generate asks them: logits_to_keep=1), float32, under torch.inference_mode. Prints JSON: load
+seconds, each pass's seconds, the warm median.
 
 Usage: llama_torch_anchor.py FOLDER TOKENS PASSES THREADS
 """
@@ -31,7 +32,7 @@ def main():
     with torch.inference_mode():
         for _ in range(passes):
             start = time.perf_counter()
-            ref.run(folder, ids, "trained", attention=False)
+            ref.run(folder, ids, "trained", attention=False, last_only=True)
             seconds.append(time.perf_counter() - start)
     print(json.dumps({"seconds_load": load, "seconds": seconds,
                       "median_warm": statistics.median(seconds[1:] or seconds)}))

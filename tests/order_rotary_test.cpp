@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -359,6 +360,70 @@ TEST_F(OrderRotaryTest, Fp8ProjectionsAreReadTimesTheirBlockScales) {
         const std::string error = OpenLlama(request, &model);
         EXPECT_NE(error.find(says), std::string::npos) << name << ": " << error;
     }
+}
+
+// The passes report their count, and Cancel stops them: the demo then says so, and Run again
+// (another run number) runs them.
+TEST_F(OrderRotaryTest, ThePassesCountAndCancelStopsThem) {
+    OpenModel("llama-run");
+    Real({});
+    RealSource source = OrderPanel::SourceFor(state);
+    auto loaded = std::make_shared<LoadedModel>(LoadRealSource(source));
+    ASSERT_TRUE(loaded->Runs()) << loaded->error;
+    RealOrderInputs inputs;
+    inputs.loaded = loaded;
+    inputs.text_a = "the dog bites the man .";
+    inputs.text_b = "the man bites the dog .";
+    inputs.shift = 1000;
+    inputs.progress = std::make_shared<PassProgress>();
+    const RealOrderDemo done = ComputeRealOrder(inputs);
+    ASSERT_EQ(done.error, "");
+    // Seven switches of two sentences, and the shift's four passes with bf16 tables.
+    EXPECT_EQ(inputs.progress->total.load(), 18);
+    EXPECT_EQ(inputs.progress->done.load(), 18);
+    inputs.progress = std::make_shared<PassProgress>();
+    inputs.progress->cancel = true;
+    const RealOrderDemo stopped = ComputeRealOrder(inputs);
+    EXPECT_TRUE(stopped.cancelled);
+    EXPECT_EQ(stopped.error, kRunStopped);
+    EXPECT_EQ(inputs.progress->done.load(), 0);
+    // The panel's Run again asks for the same inputs under another run number.
+    const int before = Order().real_run;
+    Order().real_progress->cancel = true;
+    ++Order().real_run;
+    const nlohmann::json real = Real({});
+    EXPECT_FALSE(real.contains("error")) << "readouts run on the spot, without the panel's Cancel";
+    EXPECT_EQ(Order().real_run, before + 1);
+}
+
+// A checkpoint whose values are all bfloat16 (the Hub's BF16 files, widened) is held as 16 bits a
+// weight, the norms aside: half the memory of float32, the same floats (check_llama_pass.py's
+// BF16 fixture agrees with PyTorch to 1e-6). Arbitrary float32 values stay 32 bits.
+TEST_F(OrderRotaryTest, Bfloat16WeightsAreHeldInHalfTheBytes) {
+    const LlamaModel plain = Load("llama-run");
+    EXPECT_EQ(plain.WeightBytes(), plain.Float32WeightBytes());
+    Checkpoint checkpoint;
+    ASSERT_EQ(checkpoint.Open((folder_ / "llama-run" / "model.safetensors").string()), "");
+    std::vector<pelab_test::FixtureTensor> rounded;
+    for (const std::string& name : checkpoint.Names()) {
+        Status error;
+        const TensorInfo* info = checkpoint.Find(name, &error);
+        std::vector<float> values;
+        ASSERT_EQ(checkpoint.ReadFloats(*info, &values), "");
+        for (float& value : values) {
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &value, 4);
+            value = BfloatToFloat(static_cast<std::uint16_t>(bits >> 16)); // truncated to bf16
+        }
+        rounded.push_back({name, info->shape, values});
+    }
+    fs::create_directories(folder_ / "bf16");
+    pelab_test::WriteSafetensors(folder_ / "bf16" / "model.safetensors", rounded);
+    fs::copy_file(folder_ / "llama-run" / "config.json", folder_ / "bf16" / "config.json");
+    const LlamaModel halves = Load("bf16");
+    EXPECT_EQ(halves.Float32WeightBytes(), plain.Float32WeightBytes());
+    EXPECT_LT(halves.WeightBytes(), plain.Float32WeightBytes() * 0.51);
+    EXPECT_GT(halves.WeightBytes(), plain.Float32WeightBytes() * 0.49);
 }
 
 // A GPT-2 switch asked of a rotary model is a lesson's mistake: named, with the model's own.

@@ -229,10 +229,12 @@ def _lin(x, W, b=None):
 
 
 # ---------------------------------------------------------------- forward
-def run(folder, tokens, switch="trained", attention=True, tables=torch.float32):
+def run(folder, tokens, switch="trained", attention=True, tables=torch.float32, last_only=False):
     """tables=torch.bfloat16: cos and sin cast to bfloat16 and back, as modeling_llama's
     LlamaRotaryEmbedding.forward returns them (cos.to(dtype=x.dtype)) to a model run in bf16;
-    the rest of the pass stays float32 (added for the shift's closeness in check_llama_pass.py)."""
+    the rest of the pass stays float32 (added for the shift's closeness in check_llama_pass.py).
+    last_only: the last token's logits only (LlamaForCausalLM's logits_to_keep=1, as generate
+    asks), no loss (added for bench/llama_torch_anchor.py)."""
     c = load_config(folder)
     W = read_safetensors(os.path.join(folder, "model.safetensors"))
     kind, arg = parse_switch(switch)
@@ -305,9 +307,11 @@ def run(folder, tokens, switch="trained", attention=True, tables=torch.float32):
         states.append(x[-1].clone())
         if attention:
             attn_all.append(pw.tolist())
+    if last_only:
+        x = x[-1:]
     logits = _lin(_rms(x, W["model.norm.weight"], eps), head)                # (n, vocab)
     loss = None
-    if n > 1:
+    if n > 1 and not last_only:
         loss = float(torch.nn.functional.cross_entropy(logits[:-1], torch.tensor(tokens[1:])))
     out = {"logits_last": logits[-1].tolist(), "loss": loss, "states_last": [s.tolist() for s in states]}
     if attention:

@@ -91,16 +91,22 @@ struct RealOrderInputs {
     double base_factor = 0.1; ///< a rotary model's base switch
     int nope_block = 2;       ///< … and its "none from block" switch
     int threads = 2;
+    /// Asked again after a run was stopped (Run again counts up).
+    int run = 0;
+    /// Where a run in the background reports its passes and finds Cancel (null: none). Not
+    /// part of the key.
+    std::shared_ptr<PassProgress> progress;
     bool operator==(const RealOrderInputs& o) const {
         return loaded == o.loaded && text_a == o.text_a && text_b == o.text_b &&
                shuffle_seed == o.shuffle_seed && shift == o.shift && base_factor == o.base_factor &&
-               nope_block == o.nope_block && threads == o.threads;
+               nope_block == o.nope_block && threads == o.threads && run == o.run;
     }
 };
 
 /// One computed demo (Compute → result). error: why the texts could not be run.
 struct RealOrderDemo {
     std::string error;
+    bool cancelled = false; ///< stopped by Cancel before the end (error says so)
     std::vector<int> ids_a, ids_b;
     std::vector<std::string> pieces_a, pieces_b; ///< each token's text (bytes)
     /// The shift used (shift asked; for GPT-2 lowered so that the longer sentence stays in the
@@ -132,6 +138,9 @@ struct RealOrderDemo {
     bool shuffle_unchanged = false;
     double seconds = 0;
 };
+/// The error of a run stopped by Cancel.
+constexpr const char* kRunStopped =
+    "Stopped before the end (Cancel): press Run again to run the model on the two sentences.";
 /// Tokenizes, runs and words the sentence, once per change of the inputs.
 RealOrderDemo ComputeRealOrder(const RealOrderInputs& inputs);
 /// The rotary part of ComputeRealOrder (order_rotary.cpp): demo holds the tokens; runs the

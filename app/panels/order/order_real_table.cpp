@@ -1,5 +1,6 @@
 // The Real model view's table (order_real.h): each switch's loss per sentence and the next-word
-// guesses after each sentence, both sentences side by side where they fit.
+// guesses after each sentence, both sentences side by side where they fit; and the line that
+// follows the passes while they run.
 #include "panels/order/panel_order.h"
 
 #include "widgets/layout.h"
@@ -9,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace pelab {
 
@@ -119,6 +121,34 @@ void OrderPanel::DrawGuesses(FrameContext& frame, const RealOrderDemo& demo) {
         "sentence's last one, with their probabilities.");
     frame.Record("order.real_guesses");
     if (!bytes_note.empty()) MutedWrappedText(bytes_note.c_str());
+}
+
+void OrderPanel::DrawRunProgress(FrameContext& /*frame*/, const RealOrderDemo* demo,
+                                 bool computing) {
+    if (computing) {
+        const int done = real_progress->done.load(), total = real_progress->total.load();
+        char line[96];
+        if (total > 0)
+            std::snprintf(line, sizeof line, "Running the model: pass %d of %d",
+                          std::min(done + 1, total), total);
+        else
+            std::snprintf(line, sizeof line, "Running the model …");
+        const float width =
+            std::min(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 16.0f);
+        ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 0.0f,
+                           ImVec2(width, 0), line);
+        ImGui::SameLine();
+        if (real_progress->cancel.load()) {
+            ImGui::TextDisabled("stopping …");
+        } else if (ImGui::SmallButton("Cancel##real_run")) {
+            real_progress->cancel = true;
+        }
+        FormulaTooltip("Stops the passes after the one running (the last result stays on screen).");
+        return;
+    }
+    if (demo == nullptr || !demo->cancelled) return;
+    WrappedText(demo->error.c_str());
+    if (ImGui::Button("Run again##real_run")) ++real_run;
 }
 
 } // namespace pelab

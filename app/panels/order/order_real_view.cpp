@@ -126,10 +126,17 @@ const RealOrderDemo* OrderPanel::RealFor(const AppState& state, bool background,
     inputs.shift = real_shift;
     inputs.base_factor = real_base_factor;
     inputs.nope_block = real_nope_block;
+    inputs.run = real_run;
 #ifdef __EMSCRIPTEN__
     inputs.threads = 1;
 #endif
     if (!background) return &real_cache.GetNow(inputs, ComputeRealOrder);
+    // New inputs: a Cancel pressed for the last ones does not stop these.
+    if (!(inputs == real_started)) {
+        real_progress->cancel = false;
+        real_started = inputs;
+    }
+    inputs.progress = real_progress;
     const RealOrderDemo* demo = real_cache.Get(inputs, ComputeRealOrder, &current);
     // A demo of another checkpoint is not shown meanwhile (its tokens are another vocabulary's).
     if (demo != nullptr && !current && demo->model != loaded->get()) demo = nullptr;
@@ -197,9 +204,11 @@ void OrderPanel::DrawReal(FrameContext& frame) {
     }
     if (demo == nullptr) {
         ImGui::TextColored(frame.ColorVec(Role::Muted), "%s", why.c_str());
+        DrawRunProgress(frame, demo, computing);
         return;
     }
-    if (computing) ImGui::TextColored(frame.ColorVec(Role::Muted), "Running the model …");
+    DrawRunProgress(frame, demo, computing);
+    if (demo->cancelled) return;
     if (!demo->error.empty()) {
         DrawCannotRun(frame, demo->error);
         return;

@@ -143,10 +143,14 @@ void RunRotaryOrder(const RealOrderInputs& inputs, RealOrderDemo* demo) {
         sizes.schedule.layers[0].attention == LayerAttention::Sliding)
         demo->first_window = sizes.schedule.layers[0].span;
     try {
-        RotaryOrderResult result = RunOrderOnLlama(model, demo->ids_a, demo->ids_b,
-                                                   demo->rotary_switches, 5, inputs.threads);
+        RotaryOrderResult result =
+            RunOrderOnLlama(model, demo->ids_a, demo->ids_b, demo->rotary_switches, 5,
+                            inputs.threads, inputs.progress.get());
         demo->result = std::move(result.order);
         demo->shift = std::move(result.shift);
+    } catch (const Cancelled&) {
+        demo->cancelled = true;
+        demo->error = kRunStopped;
     } catch (const InvalidArgument& e) {
         demo->error = e.what();
     } catch (const std::bad_alloc&) {

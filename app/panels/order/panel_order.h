@@ -221,6 +221,10 @@ struct OrderPanel : Panel {
                                  std::string* why) const;
     mutable BackgroundCached<RealSource, std::shared_ptr<const LoadedModel>> model_cache;
     mutable BackgroundCached<RealOrderInputs, RealOrderDemo> real_cache;
+    /// The background run's passes and its Cancel; Run again counts real_run up.
+    std::shared_ptr<PassProgress> real_progress = std::make_shared<PassProgress>();
+    int real_run = 0;
+    mutable RealOrderInputs real_started; ///< the inputs whose run Cancel last stopped or began
     SceneTabs tabs;
     plot::PlotView distance_view, closeness_view;
     int guesses_of = 0;          ///< a narrow window's guesses table: after sentence A (0) or B (1)
@@ -235,6 +239,8 @@ private:
     void DrawRealBody(FrameContext& frame, const RealOrderDemo& demo);
     /// A GPT-2 open that cannot run: why (error), what the view needs, the toy demo meanwhile.
     void DrawCannotRun(FrameContext& frame, const std::string& error);
+    /// While the passes run: how many are done, and Cancel; after Cancel: Run again.
+    void DrawRunProgress(FrameContext& frame, const RealOrderDemo* demo, bool computing);
     void DrawRealSettings(FrameContext& frame, const RealOrderDemo* demo);
     void DrawTokens(FrameContext& frame, const RealOrderDemo& demo);
     void DrawRealAttention(FrameContext& frame, const RealOrderDemo& demo);

@@ -321,12 +321,20 @@ Status Checkpoint::ForEachChunk(const TensorInfo& tensor, Take&& take) const {
 }
 
 Status Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const {
+    std::vector<float> values;
+    Status status = ReadFloatsReusing(tensor, &values);
+    if (status.ok()) *out = std::move(values);
+    return status;
+}
+
+Status Checkpoint::ReadFloatsReusing(const TensorInfo& tensor, std::vector<float>* out) const {
     const auto count = static_cast<std::uint64_t>(tensor.Elements());
     if (count > kMaxTensorReadElements)
         return "tensor " + shown_name(tensor.name) + " of " + shown_name(path_) + " holds " +
                std::to_string(count) + " numbers; PE Lab reads at most " +
                std::to_string(kMaxTensorReadElements) + " of one tensor";
-    std::vector<float> values(static_cast<std::size_t>(count));
+    std::vector<float>& values = *out;
+    values.resize(static_cast<std::size_t>(count));
     if (Status error = ForEachChunk(tensor,
                                     [&](std::uint64_t first, const float* chunk, std::uint64_t n) {
                                         std::copy(chunk, chunk + n, values.begin() + first);
@@ -351,7 +359,6 @@ Status Checkpoint::ReadFloats(const TensorInfo& tensor, std::vector<float>* out)
                         reordered.begin() + static_cast<std::ptrdiff_t>(row * cols));
         values.swap(reordered);
     }
-    *out = std::move(values);
     return {};
 }
 

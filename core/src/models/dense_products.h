@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -78,6 +80,151 @@ inline void TableProduct(const float* table, int vocab, int d, const float* h_t,
         trainer::Gemm(end - begin, m, d,
                       trainer::RowMajor(table + static_cast<std::size_t>(begin) * d, d), h_t, m,
                       c + static_cast<std::size_t>(begin) * m, m, false);
+    });
+}
+
+// A weight whose every value is a bfloat16 (a BF16 checkpoint widened) is held as its 16 bits,
+// half the bytes, and each panel widened into a buffer just before its product: the pass reads
+// its weights from memory once per pass, so it runs near the memory's speed, and the widened
+// values are the same floats (the results do not change). Any other weight stays float32.
+struct PackedWeight {
+    int k = 0, n = 0;                ///< k × n, packed in panels as PackPanels
+    std::vector<float> f32;          ///< the panels, or empty
+    std::vector<std::uint16_t> bf16; ///< the panels' upper halves, or empty
+    std::size_t Bytes() const { return f32.size() * 4 + bf16.size() * 2; }
+};
+
+// Whether every value's lower 16 bits are 0: it is a bfloat16, exactly.
+inline bool AllBfloat16(const std::vector<float>& values) {
+    for (float value : values) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &value, 4);
+        if ((bits & 0xFFFFu) != 0) return false;
+    }
+    return true;
+}
+
+inline std::vector<std::uint16_t> UpperHalves(const std::vector<float>& values) {
+    std::vector<std::uint16_t> halves(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &values[i], 4);
+        halves[i] = static_cast<std::uint16_t>(bits >> 16);
+    }
+    return halves;
+}
+
+inline void Widen(const std::uint16_t* halves, std::size_t count, float* out) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::uint32_t bits = static_cast<std::uint32_t>(halves[i]) << 16;
+        std::memcpy(out + i, &bits, 4);
+    }
+}
+
+// A PyTorch Linear's weight (out × in) packed for Product, as bfloat16 halves when it is exactly
+// bfloat16: the same panels as PackLinearWeight's, written straight from the out × in rows in
+// tiles of 64 inputs (a 8 192 × 2 048 matrix transposed element by element missed the cache at
+// every write), the panels shared out over threads.
+inline PackedWeight PackLinear(const std::vector<float>& weight, int out, int in, int threads = 2) {
+    PackedWeight packed;
+    packed.k = in;
+    packed.n = out;
+    const bool half = AllBfloat16(weight);
+    if (half)
+        packed.bf16.resize(weight.size());
+    else
+        packed.f32.resize(weight.size());
+    constexpr int kTile = 64;
+    const int panels = (out + kPanel - 1) / kPanel;
+    SplitOverThreads(panels, threads, [&](int first_panel, int end_panel) {
+        for (int each = first_panel; each < end_panel; ++each) {
+            const int first = each * kPanel, width = std::min(kPanel, out - first);
+            const std::size_t base = static_cast<std::size_t>(first) * in;
+            for (int i0 = 0; i0 < in; i0 += kTile) {
+                const int i1 = std::min(in, i0 + kTile);
+                for (int j = 0; j < width; ++j) {
+                    const float* row = weight.data() + static_cast<std::size_t>(first + j) * in;
+                    for (int i = i0; i < i1; ++i) {
+                        const std::size_t at = base + static_cast<std::size_t>(i) * width + j;
+                        if (half) {
+                            std::uint32_t bits = 0;
+                            std::memcpy(&bits, row + i, 4);
+                            packed.bf16[at] = static_cast<std::uint16_t>(bits >> 16);
+                        } else {
+                            packed.f32[at] = row[i];
+                        }
+                    }
+                }
+            }
+        }
+    });
+    return packed;
+}
+
+// C (m × n) = A (m × k) · W, as Product; bfloat16 panels widened one at a time per thread.
+inline void Product(const float* a, int m, const PackedWeight& w, float* c, int threads) {
+    if (!w.f32.empty()) {
+        Product(a, m, w.k, w.f32.data(), w.n, c, threads);
+        return;
+    }
+    const int k = w.k, n = w.n, panels = (n + kPanel - 1) / kPanel;
+    SplitOverThreads(panels, threads, [&](int first_panel, int end_panel) {
+        std::vector<float> panel(static_cast<std::size_t>(k) * kPanel);
+        for (int each = first_panel; each < end_panel; ++each) {
+            const int first = each * kPanel, width = std::min(kPanel, n - first);
+            Widen(w.bf16.data() + static_cast<std::size_t>(first) * k,
+                  static_cast<std::size_t>(k) * width, panel.data());
+            trainer::Gemm(m, width, k, trainer::RowMajor(a, k), panel.data(), width, c + first, n,
+                          false);
+        }
+    });
+}
+
+// A table of rows (vocab × d, row-major: the token embeddings, the output head), as bfloat16
+// halves when it is exactly bfloat16.
+struct PackedTable {
+    int rows = 0, cols = 0;
+    std::vector<float> f32;
+    std::vector<std::uint16_t> bf16;
+    bool empty() const { return rows == 0; }
+    std::size_t Bytes() const { return f32.size() * 4 + bf16.size() * 2; }
+    void Row(int row, float* out) const {
+        const std::size_t at = static_cast<std::size_t>(row) * cols;
+        if (!f32.empty())
+            std::copy_n(f32.data() + at, cols, out);
+        else
+            Widen(bf16.data() + at, static_cast<std::size_t>(cols), out);
+    }
+};
+
+inline PackedTable PackTable(std::vector<float> values, int rows, int cols) {
+    PackedTable table;
+    table.rows = rows;
+    table.cols = cols;
+    if (AllBfloat16(values))
+        table.bf16 = UpperHalves(values);
+    else
+        table.f32 = std::move(values);
+    return table;
+}
+
+// TableProduct of a packed table: bfloat16 rows widened 256 at a time per thread.
+inline void TableProduct(const PackedTable& table, const float* h_t, int m, float* c, int threads) {
+    const int vocab = table.rows, d = table.cols;
+    if (!table.f32.empty()) {
+        TableProduct(table.f32.data(), vocab, d, h_t, m, c, threads);
+        return;
+    }
+    constexpr int kRows = 256;
+    SplitOverThreads(vocab, std::min(threads, std::max(1, vocab / 1024)), [&](int begin, int end) {
+        std::vector<float> rows(static_cast<std::size_t>(kRows) * d);
+        for (int first = begin; first < end; first += kRows) {
+            const int count = std::min(kRows, end - first);
+            Widen(table.bf16.data() + static_cast<std::size_t>(first) * d,
+                  static_cast<std::size_t>(count) * d, rows.data());
+            trainer::Gemm(count, m, d, trainer::RowMajor(rows.data(), d), h_t, m,
+                          c + static_cast<std::size_t>(first) * m, m, false);
+        }
     });
 }
 

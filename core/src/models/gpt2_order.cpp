@@ -50,7 +50,7 @@ OrderRun MeasureOrderRun(Gpt2Pass pass_a, Gpt2Pass pass_b, int vocab, int width,
 
 OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
                            const std::vector<int>& b, const std::vector<PositionChoice>& switches,
-                           int top, int threads) {
+                           int top, int threads, PassProgress* progress) {
     const Gpt2Sizes& sizes = model.Sizes();
     OrderResult result;
     result.tokens_a = static_cast<int>(a.size());
@@ -61,10 +61,17 @@ OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
     Gpt2Options options;
     options.all_logits = true; // the loss
     options.threads = threads;
-    for (const PositionChoice& choice : switches)
-        result.runs.push_back(MeasureOrderRun(model.Run(a, choice, options),
-                                              model.Run(b, choice, options), sizes.vocab,
+    if (progress != nullptr) progress->total = static_cast<int>(2 * switches.size());
+    for (const PositionChoice& choice : switches) {
+        PassProgress::Check(progress);
+        Gpt2Pass pass_a = model.Run(a, choice, options);
+        PassProgress::Step(progress);
+        PassProgress::Check(progress);
+        Gpt2Pass pass_b = model.Run(b, choice, options);
+        PassProgress::Step(progress);
+        result.runs.push_back(MeasureOrderRun(std::move(pass_a), std::move(pass_b), sizes.vocab,
                                               sizes.width, sizes.layers, result.same_prefix, top));
+    }
     return result;
 }
 

@@ -6,6 +6,7 @@
 
 #include "base/format.h"
 #include "models/dense_products.h"
+#include "models/llama_weights.h"
 #include "models/shaped_read.h"
 #include "pelab/base/error.h"
 #include "pelab/models/families.h"
@@ -20,11 +21,11 @@ namespace pelab {
 namespace {
 
 // y (rows × out) = x (rows × in) · W (packed in × out) + bias (empty: none).
-std::vector<float> Linear(const std::vector<float>& x, int rows, int in,
-                          const std::vector<float>& w, const std::vector<float>& bias, int out,
+std::vector<float> Linear(const std::vector<float>& x, int rows, int /*in*/,
+                          const detail::PackedWeight& w, const std::vector<float>& bias, int out,
                           int threads) {
     std::vector<float> y(static_cast<std::size_t>(rows) * out);
-    detail::Product(x.data(), rows, in, w.data(), out, y.data(), threads);
+    detail::Product(x.data(), rows, w, y.data(), threads);
     if (!bias.empty())
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < out; ++c)
@@ -250,12 +251,11 @@ Gpt2Pass LlamaModel::Run(const std::vector<int>& tokens, const RotaryChoice& cho
     pass.all_logits = options.all_logits;
     std::vector<float> x(static_cast<std::size_t>(n) * d);
     for (int t = 0; t < n; ++t)
-        std::copy_n(embed_.begin() + static_cast<std::ptrdiff_t>(tokens[t]) * d, d,
-                    x.begin() + static_cast<std::ptrdiff_t>(t) * d);
+        weights_->embed.Row(tokens[t], x.data() + static_cast<std::ptrdiff_t>(t) * d);
     pass.states.insert(pass.states.end(), x.begin(), x.end());
     const long long first_position = choice.kind == RotarySwitch::Shift ? choice.shift : 0;
     for (int l = 0; l < s.layers; ++l) {
-        const Layer& layer = layers_[l];
+        const detail::LlamaLayerWeights& layer = weights_->layers[l];
         const LayerPlan& plan = s.schedule.layers[l];
         std::vector<float> a = x;
         if (!layer.input_norm.empty()) RmsNorm(&a, d, layer.input_norm, s.rms_epsilon);
@@ -323,7 +323,7 @@ Gpt2Pass LlamaModel::Run(const std::vector<int>& tokens, const RotaryChoice& cho
             x[i] += down[i];
         pass.states.insert(pass.states.end(), x.begin(), x.end());
     }
-    RmsNorm(&x, d, final_norm_, s.rms_epsilon);
+    RmsNorm(&x, d, weights_->final_norm, s.rms_epsilon);
     const int first = options.all_logits ? 0 : n - 1, m = n - first;
     std::vector<float> h_t(static_cast<std::size_t>(d) * m); // d × m
     for (int r = 0; r < m; ++r)
@@ -331,8 +331,8 @@ Gpt2Pass LlamaModel::Run(const std::vector<int>& tokens, const RotaryChoice& cho
             h_t[static_cast<std::size_t>(c) * m + r] =
                 x[static_cast<std::size_t>(first + r) * d + c];
     std::vector<float> logits_t(static_cast<std::size_t>(s.vocab) * m);
-    detail::TableProduct(lm_head_.empty() ? embed_.data() : lm_head_.data(), s.vocab, d, h_t.data(),
-                         m, logits_t.data(), threads);
+    detail::TableProduct(weights_->lm_head.empty() ? weights_->embed : weights_->lm_head,
+                         h_t.data(), m, logits_t.data(), threads);
     pass.logits.resize(static_cast<std::size_t>(m) * s.vocab);
     for (int r = 0; r < m; ++r)
         for (int w = 0; w < s.vocab; ++w)

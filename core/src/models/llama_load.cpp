@@ -1,6 +1,7 @@
 // llama_load.cpp — LlamaModel::Load (pelab/models/llama.h): the sizes from config.json checked
 // against the tensors, every weight read as float32, the products' matrices packed once.
 #include "models/dense_products.h"
+#include "models/llama_weights.h"
 #include "models/shaped_read.h"
 #include "pelab/models/families.h"
 #include "pelab/models/llama.h"
@@ -86,79 +87,128 @@ Status SizesOf(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaSize
 
 } // namespace
 
+namespace detail {
+
+std::size_t LlamaWeights::Bytes() const {
+    std::size_t bytes = embed.Bytes() + lm_head.Bytes() + final_norm.size() * 4;
+    for (const LlamaLayerWeights& layer : layers) {
+        for (const PackedWeight* w :
+             {&layer.q, &layer.k, &layer.v, &layer.o, &layer.gate, &layer.up, &layer.down})
+            bytes += w->Bytes();
+        for (const std::vector<float>* v :
+             {&layer.input_norm, &layer.q_bias, &layer.k_bias, &layer.v_bias, &layer.o_bias,
+              &layer.q_norm, &layer.k_norm, &layer.post_attention_norm,
+              &layer.post_feedforward_norm, &layer.gate_bias, &layer.up_bias, &layer.down_bias})
+            bytes += v->size() * 4;
+    }
+    return bytes;
+}
+
+std::size_t LlamaWeights::Float32Bytes() const {
+    std::size_t bytes = (embed.f32.size() + embed.bf16.size() + lm_head.f32.size() +
+                         lm_head.bf16.size() + final_norm.size()) *
+                        4;
+    for (const LlamaLayerWeights& layer : layers) {
+        for (const PackedWeight* w :
+             {&layer.q, &layer.k, &layer.v, &layer.o, &layer.gate, &layer.up, &layer.down})
+            bytes += (w->f32.size() + w->bf16.size()) * 4;
+        for (const std::vector<float>* v :
+             {&layer.input_norm, &layer.q_bias, &layer.k_bias, &layer.v_bias, &layer.o_bias,
+              &layer.q_norm, &layer.k_norm, &layer.post_attention_norm,
+              &layer.post_feedforward_norm, &layer.gate_bias, &layer.up_bias, &layer.down_bias})
+            bytes += v->size() * 4;
+    }
+    return bytes;
+}
+
+} // namespace detail
+
+std::size_t LlamaModel::WeightBytes() const {
+    return weights_ ? weights_->Bytes() : 0;
+}
+std::size_t LlamaModel::Float32WeightBytes() const {
+    return weights_ ? weights_->Float32Bytes() : 0;
+}
+
 Status LlamaModel::Load(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaModel* out) {
     LlamaModel model;
     if (Status problem = SizesOf(checkpoint, config, &model.sizes_); !problem.ok()) return problem;
     const LlamaSizes& s = model.sizes_;
     const std::int64_t d = s.width, qw = static_cast<std::int64_t>(s.heads) * s.head_dim,
                        kw = static_cast<std::int64_t>(s.kv_heads) * s.head_dim, ff = s.intermediate;
-    Status problem = detail::ReadShaped(checkpoint, "model.embed_tokens.weight", {s.vocab, d},
-                                        kModel, &model.embed_);
+    auto weights = std::make_shared<detail::LlamaWeights>();
+    std::vector<float> table;
+    Status problem =
+        detail::ReadShaped(checkpoint, "model.embed_tokens.weight", {s.vocab, d}, kModel, &table);
+    if (problem.ok()) weights->embed = detail::PackTable(std::move(table), s.vocab, s.width);
     if (problem.ok())
         problem =
-            detail::ReadShaped(checkpoint, "model.norm.weight", {d}, kModel, &model.final_norm_);
-    if (problem.ok() && !s.tied)
-        problem =
-            detail::ReadShaped(checkpoint, "lm_head.weight", {s.vocab, d}, kModel, &model.lm_head_);
-    bool fp8 = false; // some projection was fine-grained FP8
+            detail::ReadShaped(checkpoint, "model.norm.weight", {d}, kModel, &weights->final_norm);
+    if (problem.ok() && !s.tied) {
+        problem = detail::ReadShaped(checkpoint, "lm_head.weight", {s.vocab, d}, kModel, &table);
+        if (problem.ok()) weights->lm_head = detail::PackTable(std::move(table), s.vocab, s.width);
+    }
+    bool fp8 = false;        // some projection was fine-grained FP8
+    std::vector<float> read; // every projection read into one buffer, then packed
     for (int l = 0; l < s.layers && problem.ok(); ++l) {
         const std::string at = "model.layers." + std::to_string(l) + ".";
-        Layer layer;
-        // name, shape, where, packed (a product's matrix: out × in), required
+        detail::LlamaLayerWeights layer;
+        // name, shape, where (a product's matrix: packed, out × in), required
         struct Part {
             const char* name;
             std::vector<std::int64_t> shape;
             std::vector<float>* values;
-            bool linear, required;
+            detail::PackedWeight* packed;
+            bool required;
         };
         const std::vector<Part> parts = {
-            {"input_layernorm.weight", {d}, &layer.input_norm, false, !s.output_norms},
-            {"self_attn.q_proj.weight", {qw, d}, &layer.q, true, true},
-            {"self_attn.k_proj.weight", {kw, d}, &layer.k, true, true},
-            {"self_attn.v_proj.weight", {kw, d}, &layer.v, true, true},
-            {"self_attn.o_proj.weight", {d, qw}, &layer.o, true, true},
+            {"input_layernorm.weight", {d}, &layer.input_norm, nullptr, !s.output_norms},
+            {"self_attn.q_proj.weight", {qw, d}, &read, &layer.q, true},
+            {"self_attn.k_proj.weight", {kw, d}, &read, &layer.k, true},
+            {"self_attn.v_proj.weight", {kw, d}, &read, &layer.v, true},
+            {"self_attn.o_proj.weight", {d, qw}, &read, &layer.o, true},
             // Qwen2's attention always has q, k and v biases (modeling_qwen2.py).
-            {"self_attn.q_proj.bias", {qw}, &layer.q_bias, false, s.family_id == "qwen2"},
-            {"self_attn.k_proj.bias", {kw}, &layer.k_bias, false, s.family_id == "qwen2"},
-            {"self_attn.v_proj.bias", {kw}, &layer.v_bias, false, s.family_id == "qwen2"},
-            {"self_attn.o_proj.bias", {d}, &layer.o_bias, false, false},
+            {"self_attn.q_proj.bias", {qw}, &layer.q_bias, nullptr, s.family_id == "qwen2"},
+            {"self_attn.k_proj.bias", {kw}, &layer.k_bias, nullptr, s.family_id == "qwen2"},
+            {"self_attn.v_proj.bias", {kw}, &layer.v_bias, nullptr, s.family_id == "qwen2"},
+            {"self_attn.o_proj.bias", {d}, &layer.o_bias, nullptr, false},
             {"self_attn.q_norm.weight",
              {s.whole_norms ? qw : s.head_dim},
              &layer.q_norm,
-             false,
+             nullptr,
              s.head_norms || s.whole_norms},
             {"self_attn.k_norm.weight",
              {s.whole_norms ? kw : s.head_dim},
              &layer.k_norm,
-             false,
+             nullptr,
              s.head_norms || s.whole_norms},
-            {"post_attention_layernorm.weight", {d}, &layer.post_attention_norm, false, true},
+            {"post_attention_layernorm.weight", {d}, &layer.post_attention_norm, nullptr, true},
             {"post_feedforward_layernorm.weight",
              {d},
              &layer.post_feedforward_norm,
-             false,
+             nullptr,
              s.output_norms},
-            {"mlp.gate_proj.weight", {ff, d}, &layer.gate, true, true},
-            {"mlp.up_proj.weight", {ff, d}, &layer.up, true, true},
-            {"mlp.down_proj.weight", {d, ff}, &layer.down, true, true},
-            {"mlp.gate_proj.bias", {ff}, &layer.gate_bias, false, false},
-            {"mlp.up_proj.bias", {ff}, &layer.up_bias, false, false},
-            {"mlp.down_proj.bias", {d}, &layer.down_bias, false, false}};
+            {"mlp.gate_proj.weight", {ff, d}, &read, &layer.gate, true},
+            {"mlp.up_proj.weight", {ff, d}, &read, &layer.up, true},
+            {"mlp.down_proj.weight", {d, ff}, &read, &layer.down, true},
+            {"mlp.gate_proj.bias", {ff}, &layer.gate_bias, nullptr, false},
+            {"mlp.up_proj.bias", {ff}, &layer.up_bias, nullptr, false},
+            {"mlp.down_proj.bias", {d}, &layer.down_bias, nullptr, false}};
         for (const Part& part : parts) {
             if (!part.required && !checkpoint.Has(at + part.name)) continue;
             bool scaled = false;
-            problem = part.linear
+            problem = part.packed != nullptr
                           ? detail::ReadShapedWeight(checkpoint, at + part.name, part.shape, kModel,
                                                      config.weight_block, part.values, &scaled)
                           : detail::ReadShaped(checkpoint, at + part.name, part.shape, kModel,
                                                part.values);
             if (!problem.ok()) break;
             fp8 = fp8 || scaled;
-            if (part.linear)
-                *part.values = detail::PackLinearWeight(
-                    *part.values, static_cast<int>(part.shape[0]), static_cast<int>(part.shape[1]));
+            if (part.packed != nullptr)
+                *part.packed = detail::PackLinear(*part.values, static_cast<int>(part.shape[0]),
+                                                  static_cast<int>(part.shape[1]));
         }
-        model.layers_.push_back(std::move(layer));
+        weights->layers.push_back(std::move(layer));
     }
     if (!problem.ok()) return problem;
     if (checkpoint.Has("model.layers." + std::to_string(s.layers) + ".mlp.gate_proj.weight"))
@@ -169,6 +219,7 @@ Status LlamaModel::Load(Checkpoint& checkpoint, const CheckpointConfig& config, 
             "the projections are FP8: each widened to float32 as its 8-bit value times its "
             "block's scale (weight_scale_inv), and the pass computes in float32 (an FP8 kernel "
             "that also rounds the activations to 8 bits gives other numbers)");
+    model.weights_ = std::move(weights);
     model.config_ = config;
     model.rope_.resize(s.layers);
     for (int l = 0; l < s.layers; ++l)

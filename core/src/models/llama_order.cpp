@@ -45,7 +45,8 @@ std::string ShiftChangesRope(const LlamaModel& model, int layer, long long shift
 
 RotaryOrderResult RunOrderOnLlama(const LlamaModel& model, const std::vector<int>& a,
                                   const std::vector<int>& b,
-                                  const std::vector<RotaryChoice>& switches, int top, int threads) {
+                                  const std::vector<RotaryChoice>& switches, int top, int threads,
+                                  PassProgress* progress) {
     const LlamaSizes& sizes = model.Sizes();
     RotaryOrderResult result;
     OrderResult& order = result.order;
@@ -57,10 +58,24 @@ RotaryOrderResult RunOrderOnLlama(const LlamaModel& model, const std::vector<int
     Gpt2Options options;
     options.all_logits = true; // the loss
     options.threads = threads;
+    // Each switch's two passes, and the shift's four with bf16 tables.
+    bool shifts = false;
     for (const RotaryChoice& choice : switches)
-        order.runs.push_back(MeasureOrderRun(model.Run(a, choice, options),
-                                             model.Run(b, choice, options), sizes.vocab,
+        shifts = shifts || (choice.kind == RotarySwitch::Shift && choice.shift > 0);
+    if (progress != nullptr)
+        progress->total = static_cast<int>(2 * switches.size() + (shifts ? 4 : 0));
+    const auto run = [&](const std::vector<int>& tokens, const RotaryChoice& choice) {
+        PassProgress::Check(progress);
+        Gpt2Pass pass = model.Run(tokens, choice, options);
+        PassProgress::Step(progress);
+        return pass;
+    };
+    for (const RotaryChoice& choice : switches) {
+        Gpt2Pass pass_a = run(a, choice);
+        Gpt2Pass pass_b = run(b, choice);
+        order.runs.push_back(MeasureOrderRun(std::move(pass_a), std::move(pass_b), sizes.vocab,
                                              sizes.width, sizes.layers, order.same_prefix, top));
+    }
     // The shift against the unshifted run, with the tables of the same precision.
     const auto find = [&](RotarySwitch kind) {
         for (std::size_t k = 0; k < switches.size(); ++k)
@@ -81,8 +96,8 @@ RotaryOrderResult RunOrderOnLlama(const LlamaModel& model, const std::vector<int
     zero_bf16.bf16_tables = shift_bf16.bf16_tables = true;
     closeness.bf16.assign(static_cast<std::size_t>(sizes.layers), 0.0);
     for (const std::vector<int>* tokens : {&a, &b}) {
-        const Gpt2Pass p0 = model.Run(*tokens, zero_bf16, options);
-        const Gpt2Pass pk = model.Run(*tokens, shift_bf16, options);
+        const Gpt2Pass p0 = run(*tokens, zero_bf16);
+        const Gpt2Pass pk = run(*tokens, shift_bf16);
         const std::vector<double> each =
             AttentionDifferences(p0.attention, pk.attention, sizes.layers);
         for (int l = 0; l < sizes.layers; ++l)

@@ -25,7 +25,7 @@ Status ReadShaped(Checkpoint& checkpoint, const std::string& name,
     if (info->type == TensorType::F8E4M3 || info->type == TensorType::F8E5M2)
         return "tensor \"" + name + "\" holds " + info->dtype + " numbers; " + model +
                " reads 8-bit floats only as a projection's weight with its block scales";
-    return checkpoint.ReadFloats(*info, values);
+    return checkpoint.ReadFloatsReusing(*info, values); // one buffer for a whole load
 }
 
 Status ReadShapedWeight(Checkpoint& checkpoint, const std::string& name,
@@ -59,7 +59,7 @@ Status ReadShapedWeight(Checkpoint& checkpoint, const std::string& name,
                " block of " + name + " makes " + ShapeText({scale_rows, scale_cols});
     std::vector<float> scales;
     if (Status bad = checkpoint.ReadFloats(*scale, &scales); !bad.ok()) return bad;
-    if (Status bad = checkpoint.ReadFloats(*info, values); !bad.ok()) return bad;
+    if (Status bad = checkpoint.ReadFloatsReusing(*info, values); !bad.ok()) return bad;
     for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t c = 0; c < cols; ++c)
             (*values)[static_cast<std::size_t>(r * cols + c)] *=

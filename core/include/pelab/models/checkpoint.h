@@ -137,8 +137,12 @@ public:
     const TensorInfo* Find(const std::string& name, Status* error);
     /// Reads a tensor as float32, row-major (a Fortran-order .npy is transposed). F16 and BF16 are
     /// widened exactly; F64 is rounded, and refused beyond float's range. NaN and Inf are refused
-    /// with the element's index. ok or a message.
+    /// with the element's index. ok or a message (*out untouched).
     Status ReadFloats(const TensorInfo& tensor, std::vector<float>* out) const;
+    /// The same into *out's own storage (reused when large enough): a caller reading tensor
+    /// after tensor into one buffer (a pass's load) touches its pages once, not per tensor, which
+    /// was a third of a 1B model's load. On an error *out holds what was read so far.
+    Status ReadFloatsReusing(const TensorInfo& tensor, std::vector<float>* out) const;
     /// The sum of squares of each row of a tensor of at least one dimension (its first dimension
     /// the rows), read in chunks: a 4096 × 4096 projection costs 4096 doubles, not 64 MiB. The same
     /// checks as ReadFloats. ok or a message.

@@ -11,8 +11,10 @@
 // the other tokens' states, which differ, reach it.
 #pragma once
 
+#include "pelab/base/cancel.h"
 #include "pelab/models/gpt2.h"
 
+#include <atomic>
 #include <vector>
 
 namespace pelab {
@@ -38,6 +40,21 @@ struct OrderResult {
     std::vector<int> same_prefix;
 };
 
+/// How far a run of the order demo has gone (passes done of total), and a flag another thread
+/// sets to stop it: checked before each pass, the run then throws Cancelled.
+struct PassProgress {
+    std::atomic<int> done{0}, total{0};
+    std::atomic<bool> cancel{false};
+    /// Counts a pass done (null: nothing to report).
+    static void Step(PassProgress* progress) {
+        if (progress != nullptr) progress->done.fetch_add(1);
+    }
+    /// Throws Cancelled when the flag is set.
+    static void Check(PassProgress* progress) {
+        if (progress != nullptr && progress->cancel.load()) throw Cancelled();
+    }
+};
+
 /// The positions i < min(|a|, |b|) with a[i] = b[i] and the same multiset of tokens up to i.
 std::vector<int> SamePrefixTokens(const std::vector<int>& a, const std::vector<int>& b);
 
@@ -51,9 +68,10 @@ OrderRun MeasureOrderRun(Gpt2Pass pass_a, Gpt2Pass pass_b, int vocab, int width,
                          const std::vector<int>& same_prefix, int top);
 
 /// Runs a and b (each non-empty, within the model's context) under each switch, with every
-/// token's logits (the loss); top guesses per sentence. Throws InvalidArgument as Gpt2Model::Run.
+/// token's logits (the loss); top guesses per sentence. Throws InvalidArgument as Gpt2Model::Run,
+/// Cancelled when progress's flag is set.
 OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
                            const std::vector<int>& b, const std::vector<PositionChoice>& switches,
-                           int top = 5, int threads = 2);
+                           int top = 5, int threads = 2, PassProgress* progress = nullptr);
 
 } // namespace pelab

@@ -14,9 +14,10 @@
 // has one); x += o_proj(attention). Then x += down(SiLU(gate(m)) ⊙ up(m)), m = RMSNorm(x)
 // (OLMo 2 instead normalises the outputs: x += RMSNorm(attention), x += RMSNorm(MLP), and has no
 // input norms). Then the final RMSNorm and logits = h·lm_headᵀ (embed_tokens when tied).
-// Float32 throughout; F16 and BF16 weights widened on load, held as float32 (5 GB for a 1B
-// model: the pass is meant for the small models a laptop runs, SmolLM2, Qwen2.5-0.5B,
-// Llama-3.2-1B).
+// Float32 throughout. BF16 weights are held as their 16 bits and widened panel by panel just
+// before each product (2.5 GB for a 1B model; the pass reads half the bytes, so it runs faster
+// where memory is the bound), F32, F16 and FP8 ones as float32: the same floats either way. The
+// pass is meant for the small models a laptop runs (SmolLM2, Qwen2.5-0.5B, Llama-3.2-1B).
 //
 // Families: llama, mistral, ministral, qwen2, qwen3, olmo2, smollm3 (families.h's ids); the
 // others are refused by name. Contracts (InvalidArgument otherwise): tokens non-empty, each in
@@ -30,10 +31,15 @@
 #include "pelab/models/model_config.h"
 #include "pelab/models/rope_tables.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace pelab {
+
+namespace detail {
+struct LlamaWeights;
+}
 
 /// How a rotary model's positions reach its attention.
 enum class RotarySwitch {
@@ -83,6 +89,9 @@ public:
     static Status Load(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaModel* out);
 
     const LlamaSizes& Sizes() const { return sizes_; }
+    /// The bytes the weights hold (BF16 ones as 16 bits), and what they would hold as float32.
+    std::size_t WeightBytes() const;
+    std::size_t Float32WeightBytes() const;
     /// Layer l's RoPE as the pass turns it (l in [0, layers); meaningful where the plan rotates).
     const RopeTableSpec& LayerRope(int layer) const { return rope_.at(layer); }
 
@@ -92,17 +101,10 @@ public:
                  const Gpt2Options& options = {}) const;
 
 private:
-    /// One layer's weights, the products' matrices transposed to in × out and packed in column
-    /// panels (dense_products.h); empty biases and norms where the family has none.
-    struct Layer {
-        std::vector<float> input_norm, q, k, v, o, q_bias, k_bias, v_bias, o_bias, q_norm, k_norm,
-            post_attention_norm, post_feedforward_norm, gate, up, down, gate_bias, up_bias,
-            down_bias;
-    };
     CheckpointConfig config_;
     LlamaSizes sizes_;
-    std::vector<float> embed_, final_norm_, lm_head_; ///< lm_head_ empty when tied
-    std::vector<Layer> layers_;
+    /// Every weight, packed (models/llama_weights.h); shared by the copies of a model.
+    std::shared_ptr<const detail::LlamaWeights> weights_;
     std::vector<RopeTableSpec> rope_; ///< each layer's RoPE (unused where it has none)
 };
 

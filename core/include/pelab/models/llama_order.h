@@ -42,11 +42,12 @@ struct RotaryOrderResult {
 };
 
 /// Runs a and b (each non-empty, within the model's context) under each switch; the switches'
-/// bf16_tables as asked. Throws InvalidArgument as LlamaModel::Run.
+/// bf16_tables as asked. Throws InvalidArgument as LlamaModel::Run, Cancelled when progress's
+/// flag is set.
 RotaryOrderResult RunOrderOnLlama(const LlamaModel& model, const std::vector<int>& a,
                                   const std::vector<int>& b,
                                   const std::vector<RotaryChoice>& switches, int top = 5,
-                                  int threads = 2);
+                                  int threads = 2, PassProgress* progress = nullptr);
 
 /// The largest |Δ| of layer l's attention weights between two passes of the same tokens (L × H ×
 /// n × n each), per layer.
