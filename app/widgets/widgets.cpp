@@ -257,6 +257,10 @@ bool BeginControls(FrameContext& frame) {
     // Presented: under 30 em (the pictures are the point). Tiled: only when the tile is so
     // short (under 16 em: four panels at 1024×768, text scale 2) that the controls would fill it.
     if (available >= font * (frame.presented ? kShortWindowEms : kShortTileEms)) return true;
+    // A second set of controls inside the body a strip opened (the order panel's toy demo under
+    // a checkpoint that cannot run) is drawn in the body: a strip there would open a second
+    // body that EndPanelBody never closes.
+    if (frame.body_in_child) return true;
     frame.controls_in_strip = true;
     // The strip is as tall as its content was last frame (ImGui's per-window storage), capped.
     const float content =

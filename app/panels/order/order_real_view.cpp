@@ -204,7 +204,8 @@ void OrderPanel::DrawReal(FrameContext& frame) {
     }
     if (demo == nullptr) {
         ImGui::TextColored(frame.ColorVec(Role::Muted), "%s", why.c_str());
-        DrawRunProgress(frame, demo, computing);
+        // (while the weights are read there is no pass to count or stop)
+        if (!model_cache.Busy()) DrawRunProgress(frame, demo, computing);
         return;
     }
     DrawRunProgress(frame, demo, computing);
