@@ -45,6 +45,7 @@ protected:
     }
     void TearDown() override {
         if (!model_fixture_.empty()) std::filesystem::remove_all(model_fixture_);
+        if (!llama_fixture_.empty()) std::filesystem::remove_all(llama_fixture_);
         ImGui::DestroyContext();
     }
 
@@ -65,12 +66,12 @@ protected:
             OpenGpt2Fixture();
             return;
         }
-        if (model_fixture_.empty()) {
-            model_fixture_ = std::filesystem::temp_directory_path() /
+        if (llama_fixture_.empty()) {
+            llama_fixture_ = std::filesystem::temp_directory_path() /
                              ("pelab-llama-fixture-" + std::to_string(::getpid()));
-            pelab_test::WriteLlamaRunFixture(model_fixture_);
+            pelab_test::WriteLlamaRunFixture(llama_fixture_);
         }
-        ASSERT_EQ(app.OpenModel(model_fixture_.string(), true), "");
+        ASSERT_EQ(app.OpenModel(llama_fixture_.string(), true), "");
     }
 
     // One whole frame, the window's own (RunFrame), then the invariants AppState promises.
@@ -141,7 +142,7 @@ protected:
     pelab::AppState& state = app.state;
 
 private:
-    std::filesystem::path model_fixture_;
+    std::filesystem::path model_fixture_, llama_fixture_; // the GPT-2 and the Llama fixture
     ImVec2 display_size_;
     bool record_;
 };

@@ -10,6 +10,7 @@
 #include "model_fixtures.h"
 #include "panels/order/panel_order.h"
 #include "pelab/models/llama_order.h"
+#include "status_text.h"
 #include "widgets/fonts.h"
 
 #include <gtest/gtest.h>
