@@ -32,6 +32,17 @@ bool PositionFree(const PositionChoice& choice) {
            choice.kind == PositionSwitch::Same;
 }
 
+OrderResult StartOrderResult(const std::vector<int>& a, const std::vector<int>& b, int layers,
+                             int heads) {
+    OrderResult result;
+    result.tokens_a = static_cast<int>(a.size());
+    result.tokens_b = static_cast<int>(b.size());
+    result.layers = layers;
+    result.heads = heads;
+    result.same_prefix = SamePrefixTokens(a, b);
+    return result;
+}
+
 OrderRun MeasureOrderRun(Gpt2Pass pass_a, Gpt2Pass pass_b, int vocab, int width, int layers,
                          const std::vector<int>& same_prefix, int top) {
     OrderRun run;
@@ -52,12 +63,7 @@ OrderResult RunOrderOnGpt2(const Gpt2Model& model, const std::vector<int>& a,
                            const std::vector<int>& b, const std::vector<PositionChoice>& switches,
                            int top, int threads, PassProgress* progress) {
     const Gpt2Sizes& sizes = model.Sizes();
-    OrderResult result;
-    result.tokens_a = static_cast<int>(a.size());
-    result.tokens_b = static_cast<int>(b.size());
-    result.layers = sizes.layers;
-    result.heads = sizes.heads;
-    result.same_prefix = SamePrefixTokens(a, b);
+    OrderResult result = StartOrderResult(a, b, sizes.layers, sizes.heads);
     Gpt2Options options;
     options.all_logits = true; // the loss
     options.threads = threads;

@@ -89,12 +89,18 @@ Status SizesOf(Checkpoint& checkpoint, const CheckpointConfig& config, LlamaSize
 
 namespace detail {
 
-std::size_t LlamaWeights::Bytes() const {
-    std::size_t bytes = embed.Bytes() + lm_head.Bytes() + final_norm.size() * 4;
-    for (const LlamaLayerWeights& layer : layers) {
-        for (const PackedWeight* w :
+namespace {
+
+// The bytes the weights hold, and (as_float32) what they would hold as float32.
+std::size_t WeightBytesOf(const LlamaWeights& w, bool as_float32) {
+    const auto packed = [as_float32](const auto& each) {
+        return as_float32 ? (each.f32.size() + each.bf16.size()) * 4 : each.Bytes();
+    };
+    std::size_t bytes = packed(w.embed) + packed(w.lm_head) + w.final_norm.size() * 4;
+    for (const LlamaLayerWeights& layer : w.layers) {
+        for (const PackedWeight* each :
              {&layer.q, &layer.k, &layer.v, &layer.o, &layer.gate, &layer.up, &layer.down})
-            bytes += w->Bytes();
+            bytes += packed(*each);
         for (const std::vector<float>* v :
              {&layer.input_norm, &layer.q_bias, &layer.k_bias, &layer.v_bias, &layer.o_bias,
               &layer.q_norm, &layer.k_norm, &layer.post_attention_norm,
@@ -104,21 +110,13 @@ std::size_t LlamaWeights::Bytes() const {
     return bytes;
 }
 
+} // namespace
+
+std::size_t LlamaWeights::Bytes() const {
+    return WeightBytesOf(*this, false);
+}
 std::size_t LlamaWeights::Float32Bytes() const {
-    std::size_t bytes = (embed.f32.size() + embed.bf16.size() + lm_head.f32.size() +
-                         lm_head.bf16.size() + final_norm.size()) *
-                        4;
-    for (const LlamaLayerWeights& layer : layers) {
-        for (const PackedWeight* w :
-             {&layer.q, &layer.k, &layer.v, &layer.o, &layer.gate, &layer.up, &layer.down})
-            bytes += (w->f32.size() + w->bf16.size()) * 4;
-        for (const std::vector<float>* v :
-             {&layer.input_norm, &layer.q_bias, &layer.k_bias, &layer.v_bias, &layer.o_bias,
-              &layer.q_norm, &layer.k_norm, &layer.post_attention_norm,
-              &layer.post_feedforward_norm, &layer.gate_bias, &layer.up_bias, &layer.down_bias})
-            bytes += v->size() * 4;
-    }
-    return bytes;
+    return WeightBytesOf(*this, true);
 }
 
 } // namespace detail

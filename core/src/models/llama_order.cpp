@@ -49,12 +49,8 @@ RotaryOrderResult RunOrderOnLlama(const LlamaModel& model, const std::vector<int
                                   PassProgress* progress) {
     const LlamaSizes& sizes = model.Sizes();
     RotaryOrderResult result;
+    result.order = StartOrderResult(a, b, sizes.layers, sizes.heads);
     OrderResult& order = result.order;
-    order.tokens_a = static_cast<int>(a.size());
-    order.tokens_b = static_cast<int>(b.size());
-    order.layers = sizes.layers;
-    order.heads = sizes.heads;
-    order.same_prefix = SamePrefixTokens(a, b);
     Gpt2Options options;
     options.all_logits = true; // the loss
     options.threads = threads;

@@ -62,6 +62,11 @@ std::vector<int> SamePrefixTokens(const std::vector<int>& a, const std::vector<i
 /// runs where the causal property above holds.
 bool PositionFree(const PositionChoice& choice);
 
+/// An empty result for a and b through a model of these layers and heads: their lengths and
+/// same-prefix tokens (RunOrderOnGpt2 and RunOrderOnLlama fill in the runs).
+OrderResult StartOrderResult(const std::vector<int>& a, const std::vector<int>& b, int layers,
+                             int heads);
+
 /// The numbers of one switch's passes of a and b (every token's logits: the loss), for the
 /// same-prefix tokens of a and b; the passes' attention is moved into the run.
 OrderRun MeasureOrderRun(Gpt2Pass pass_a, Gpt2Pass pass_b, int vocab, int width, int layers,
